@@ -1,0 +1,41 @@
+# Courier: `make demo` opens the explorer on the demo collection; `make test` runs every test.
+SWIFT ?= swift
+APT_PACKAGES := libcurl4-openssl-dev libncursesw5-dev libssl-dev tmux openssl
+BIN := .build/debug/courier
+
+.PHONY: deps build release demo test bench fuzz clean
+
+# Installs the Debian packages the build and tests need, only when one is missing.
+deps:
+	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "installing:$$missing"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	  else \
+	    echo "missing packages; run: sudo apt-get install -y$$missing"; exit 1; \
+	  fi; \
+	fi
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release
+
+demo: build
+	$(BIN) demo
+
+test: deps
+	SWIFT_BACKTRACE=enable=no $(SWIFT) build --build-tests
+	SWIFT_BACKTRACE=enable=no $(SWIFT) test --skip-build
+
+bench: deps
+	$(SWIFT) build -c release --product courier-bench --product courier
+	.build/release/courier-bench
+
+fuzz: deps
+	$(MAKE) -C Fuzz run
+
+clean:
+	rm -rf .build Fuzz/.build

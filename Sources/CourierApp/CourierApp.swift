@@ -1,0 +1,1 @@
+// The CourierApp module. Its files hold one main type each.

@@ -1,0 +1,1 @@
+// The CourierBody module. Its files hold one main type each.

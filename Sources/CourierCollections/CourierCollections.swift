@@ -1,0 +1,1 @@
+// The CourierCollections module. Its files hold one main type each.

@@ -1,0 +1,58 @@
+import Foundation
+
+/// Every failure of the client core, by what the caller does next.
+public enum APIError: Error, Sendable {
+    /// No connection could be made (refused, DNS failure, network down): offer a retry.
+    case offline(underlying: String)
+    /// The attempt or the overall deadline ran out: offer a retry.
+    case timedOut(underlying: String)
+    /// The server wants credentials, or the refresh itself was refused: sign in.
+    case unauthorized(body: Data)
+    /// The server answered with an error status; `message` is the server's own when it sent one.
+    case http(status: Int, body: Data, message: String?)
+    /// A certificate or handshake problem; never bypassed silently.
+    case tls(underlying: String)
+    /// The URL cannot be sent as written.
+    case badURL(String)
+    /// A 2xx body did not match the expected type: a contract bug. `path` is the decoder's coding path.
+    case decoding(path: String, underlying: String)
+    /// The body exceeded the configured maximum size.
+    case tooLarge(limit: Int)
+    /// The caller cancelled or a newer request superseded this one. Not an error for the user.
+    case cancelled
+    /// The server's answer was not valid HTTP, or the connection broke mid-response.
+    case protocolError(underlying: String)
+
+    /// A stable name for the case, used in `--json` output and the log.
+    public var kind: String {
+        switch self {
+        case .offline: "offline"
+        case .timedOut: "timedOut"
+        case .unauthorized: "unauthorized"
+        case .http: "http"
+        case .tls: "tls"
+        case .badURL: "badURL"
+        case .decoding: "decoding"
+        case .tooLarge: "tooLarge"
+        case .cancelled: "cancelled"
+        case .protocolError: "protocol"
+        }
+    }
+}
+
+extension APIError: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .offline(let underlying): "offline: \(underlying)"
+        case .timedOut(let underlying): "timed out: \(underlying)"
+        case .unauthorized: "unauthorized (401)"
+        case .http(let status, _, let message): "HTTP \(status)" + (message.map { ": \($0)" } ?? "")
+        case .tls(let underlying): "TLS: \(underlying)"
+        case .badURL(let url): "bad URL: \(url)"
+        case .decoding(let path, let underlying): "decoding failed at \(path.isEmpty ? "<root>" : path): \(underlying)"
+        case .tooLarge(let limit): "response larger than the \(limit)-byte limit"
+        case .cancelled: "cancelled"
+        case .protocolError(let underlying): "protocol error: \(underlying)"
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+
+/// A request as an inert value: building one does no I/O.
+public struct HTTPRequest: Sendable, Hashable {
+    public var method: HTTPMethod
+    public var url: URL
+    public var headers: HTTPHeaders
+    public var body: RequestBody
+    /// The limit for one attempt; the retry policy's overall deadline is separate.
+    public var timeout: Duration?
+    public var cacheMode: CacheMode
+    /// Overrides the client's retry budget for this request (0 disables retries).
+    public var maxAttempts: Int?
+    public var followRedirects: Bool
+    /// Skips TLS verification; only ever set from an explicit `--insecure`.
+    public var insecure: Bool
+
+    public init(method: HTTPMethod = .get, url: URL, headers: HTTPHeaders = [:], body: RequestBody = .empty,
+                timeout: Duration? = nil, cacheMode: CacheMode = .default, maxAttempts: Int? = nil,
+                followRedirects: Bool = true, insecure: Bool = false) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+        self.timeout = timeout
+        self.cacheMode = cacheMode
+        self.maxAttempts = maxAttempts
+        self.followRedirects = followRedirects
+        self.insecure = insecure
+    }
+
+    /// The Idempotency-Key header, which makes a non-idempotent request safe to retry.
+    public var idempotencyKey: String? {
+        get { headers["Idempotency-Key"] }
+        set { headers["Idempotency-Key"] = newValue }
+    }
+
+    /// Whether the retry policy may send this request more than once.
+    public var isRetryable: Bool { method.isIdempotent || idempotencyKey != nil }
+}
+
+/// What a request sends.
+public enum RequestBody: Sendable, Hashable {
+    case empty
+    case data(Data)
+    /// A file streamed from disk when the request is sent.
+    case file(URL)
+
+    public var isEmpty: Bool {
+        if case .empty = self { return true }
+        if case .data(let data) = self { return data.isEmpty }
+        return false
+    }
+}
+
+/// How a request uses the HTTP cache.
+public enum CacheMode: String, Sendable, Hashable, CaseIterable {
+    /// Serve fresh entries, validate stale ones.
+    case `default`
+    /// Always validate a stored entry with the server.
+    case revalidate
+    /// Bypass stored entries and replace them with the answer.
+    case reload
+    /// Serve only from the cache; a miss is a 504.
+    case onlyIfCached = "only-if-cached"
+    /// Neither read nor write the cache.
+    case bypass
+}

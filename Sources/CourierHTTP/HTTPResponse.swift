@@ -1,0 +1,86 @@
+import Foundation
+
+/// A response as a value: status, headers, body, where the time went and what the cache did.
+public struct HTTPResponse: Sendable {
+    public var status: Int
+    /// The reason phrase the server sent, if any (HTTP/1.x only).
+    public var reason: String
+    public var headers: HTTPHeaders
+    public var body: ResponseBody
+    /// The URL that answered, after redirects.
+    public var url: URL
+    public var httpVersion: String
+    public var timing: Timing
+    /// What the HTTP cache did for this response; `.bypass` when no cache is in the pipeline.
+    public var cache: CacheReport
+
+    public init(status: Int, reason: String = "", headers: HTTPHeaders = [:], body: ResponseBody = .data(Data()),
+                url: URL, httpVersion: String = "HTTP/1.1", timing: Timing = Timing(),
+                cache: CacheReport = CacheReport(decision: .bypass)) {
+        self.status = status
+        self.reason = reason
+        self.headers = headers
+        self.body = body
+        self.url = url
+        self.httpVersion = httpVersion
+        self.timing = timing
+        self.cache = cache
+    }
+
+    public var isSuccess: Bool { (200..<300).contains(status) }
+}
+
+/// A response body: in memory, or spilled to a temporary file past the transport's threshold.
+public enum ResponseBody: Sendable, Hashable {
+    case data(Data)
+    case file(URL, size: Int)
+
+    public var size: Int {
+        switch self {
+        case .data(let data): data.count
+        case .file(_, let size): size
+        }
+    }
+
+    /// Reads the whole body. Callers showing large bodies should page through the file instead.
+    public func readAll() throws -> Data {
+        switch self {
+        case .data(let data): data
+        case .file(let url, _): try Data(contentsOf: url, options: .alwaysMapped)
+        }
+    }
+}
+
+/// Where the time of one attempt went, from the transport's timers. All durations are since the
+/// start of the attempt, like curl's `*_TIME_T` values; nil when the phase did not happen.
+public struct Timing: Sendable, Hashable {
+    public var dns: Duration?
+    public var connect: Duration?
+    public var tls: Duration?
+    /// Time to the first byte of the response.
+    public var firstByte: Duration?
+    public var total: Duration
+    public var reusedConnection: Bool
+    public var bytesReceived: Int
+    public var bytesSent: Int
+
+    public init(dns: Duration? = nil, connect: Duration? = nil, tls: Duration? = nil, firstByte: Duration? = nil,
+                total: Duration = .zero, reusedConnection: Bool = false, bytesReceived: Int = 0, bytesSent: Int = 0) {
+        self.dns = dns
+        self.connect = connect
+        self.tls = tls
+        self.firstByte = firstByte
+        self.total = total
+        self.reusedConnection = reusedConnection
+        self.bytesReceived = bytesReceived
+        self.bytesSent = bytesSent
+    }
+}
+
+extension Duration {
+    /// Milliseconds as a Double, for display and JSON.
+    public var milliseconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) * 1000 + Double(attoseconds) / 1e15
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+
+/// Sends one attempt of a request. Cancelling the calling Task must abort the transfer and throw
+/// `APIError.cancelled`. Every other failure is thrown as an `APIError`.
+public protocol Transport: Sendable {
+    func send(_ request: HTTPRequest, context: RequestContext) async throws -> HTTPResponse
+}
+
+/// What travels with one logical request through the pipeline: its identity, the attempt number,
+/// where events go, and optional streaming hooks.
+public struct RequestContext: Sendable {
+    public var id: RequestID
+    /// 1 for the first attempt; the retry middleware increments it.
+    public var attempt: Int
+    public var events: EventSink
+    /// Called on the transport's thread as bytes arrive; keep it cheap.
+    public var onProgress: (@Sendable (TransferProgress) -> Void)?
+    /// Called with each chunk of the body as it arrives, for streamed views (SSE, NDJSON).
+    public var onChunk: (@Sendable (Data) -> Void)?
+
+    public init(id: RequestID = RequestID.next(), attempt: Int = 1, events: EventSink = .none,
+                onProgress: (@Sendable (TransferProgress) -> Void)? = nil,
+                onChunk: (@Sendable (Data) -> Void)? = nil) {
+        self.id = id
+        self.attempt = attempt
+        self.events = events
+        self.onProgress = onProgress
+        self.onChunk = onChunk
+    }
+}
+
+/// Progress of one transfer.
+public struct TransferProgress: Sendable, Hashable {
+    public var received: Int
+    /// From Content-Length, when the server sent one.
+    public var expected: Int?
+    public var elapsed: Duration
+    public init(received: Int, expected: Int?, elapsed: Duration) {
+        self.received = received
+        self.expected = expected
+        self.elapsed = elapsed
+    }
+}
+
+/// Identifies one logical request across its attempts.
+public struct RequestID: Hashable, Sendable, Comparable, CustomStringConvertible {
+    public let value: UInt64
+    public init(_ value: UInt64) { self.value = value }
+    public static func < (a: RequestID, b: RequestID) -> Bool { a.value < b.value }
+    public var description: String { "#\(value)" }
+
+    private static let counter = IDCounter()
+    /// A process-unique identifier.
+    public static func next() -> RequestID { RequestID(counter.next()) }
+}
+
+import Synchronization
+
+private final class IDCounter: Sendable {
+    private let value = Atomic<UInt64>(0)
+    func next() -> UInt64 { value.add(1, ordering: .relaxed).newValue }
+}

@@ -1,0 +1,1 @@
+// The CourierWebSocket module. Its files hold one main type each.

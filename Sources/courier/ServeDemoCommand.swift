@@ -1,0 +1,7 @@
+/// `courier serve-demo: the demo server alone`.
+enum ServeDemoCommand {
+    static func run(_ arguments: [String]) -> Int32 {
+        Console.error("courier: this subcommand is not built yet")
+        return 2
+    }
+}

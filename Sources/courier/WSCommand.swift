@@ -1,0 +1,7 @@
+/// `courier ws URL: a WebSocket client`.
+enum WSCommand {
+    static func run(_ arguments: [String]) -> Int32 {
+        Console.error("courier: this subcommand is not built yet")
+        return 2
+    }
+}

@@ -1,0 +1,4 @@
+import Foundation
+
+// The courier command line: dispatches to one subcommand.
+exit(CommandLineMain.run(Array(CommandLine.arguments.dropFirst())))
