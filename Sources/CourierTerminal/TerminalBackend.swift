@@ -8,6 +8,9 @@ public protocol TerminalBackend: AnyObject {
     func draw(_ buffer: Buffer, cursor: Position?)
     /// Waits up to `timeout` for input (nil waits forever); returns nil on timeout.
     func nextEvent(timeout: Duration?) -> InputEvent?
+    /// Makes a `nextEvent` that is waiting return nil at once. Safe to call from any thread: the app's
+    /// effect runner calls it when a result arrives, so the loop redraws without polling.
+    func wake()
     /// Restores the terminal to how it was found.
     func restore()
 }

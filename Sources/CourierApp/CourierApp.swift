@@ -1,1 +1,0 @@
-// The CourierApp module. Its files hold one main type each.
