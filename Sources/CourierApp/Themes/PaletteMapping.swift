@@ -1,5 +1,5 @@
 /// The xterm 256-colour palette, for terminals without true colour.
-public enum ColorMapping {
+public enum PaletteMapping {
     /// The levels of the 6×6×6 colour cube.
     static let cubeLevels: [Int] = [0, 95, 135, 175, 215, 255]
 
