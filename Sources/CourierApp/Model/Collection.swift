@@ -28,7 +28,7 @@ public struct Collection: Sendable, Hashable {
     }
 
     /// Environment names, sorted.
-    public var environmentNames: [String] { environments.keys.sorted() }
+    public var environmentNames: [String] { environments.keys.filter { !$0.hasPrefix("$") }.sorted() }
 }
 
 /// One `.http` file of a collection.

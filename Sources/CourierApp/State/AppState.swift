@@ -50,7 +50,7 @@ public struct AppState: Sendable, Hashable {
 
     /// Variables in effect for the open request: the environment's, then the file's `@` variables.
     public var variables: [String: String] {
-        var values = environment.flatMap { collection.environments[$0] } ?? [:]
+        var values = collection.environments[environment ?? "$shared"] ?? [:]
         for (name, value) in collection.fileVariables(editor.origin) where values[name] == nil { values[name] = value }
         return values
     }

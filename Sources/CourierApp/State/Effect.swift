@@ -4,10 +4,12 @@ import Foundation
 /// Work `update` asks for. The effect runner performs it with the core and answers with actions.
 public enum Effect: Sendable, Hashable {
     case loadCollection(path: String)
-    /// Send now; the answer carries `generation`.
-    case send(generation: Int, request: HTTPRequest)
+    /// Resolve and send now; the answer carries `generation`.
+    case send(generation: Int, job: SendJob)
     /// Send after the debounce through the cancel-previous queue: a newer submission replaces this one.
-    case sendLive(generation: Int, request: HTTPRequest, debounce: Duration)
+    case sendLive(generation: Int, job: SendJob, debounce: Duration)
+    /// Resolve the request and put it on the clipboard as a curl command.
+    case copyAsCurl(SendJob)
     /// Cancel the request in flight (the transfer is aborted).
     case cancelSend
     /// Write the edited request back into its file, changing only its own lines.
@@ -18,8 +20,9 @@ public enum Effect: Sendable, Hashable {
     case writeFile(path: String, contents: Data)
     case loadTheme(name: String)
     case listThemes
-    case connectWebSocket(url: String, headers: HTTPHeaders)
-    case sendWebSocket(String)
+    case connectWebSocket(SendJob)
+    /// Send the request's saved messages (variables resolved) on the open connection.
+    case sendWebSocketMessages(SendJob)
     case closeWebSocket
 }
 

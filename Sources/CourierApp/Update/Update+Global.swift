@@ -54,6 +54,9 @@ extension AppState {
 
     // MARK: - Sending
 
+    /// The open draft as a job for the effect runner, which resolves its variables.
+    var sendJob: SendJob { SendJob(ref: editor.origin, draft: editor.draft, environment: environment) }
+
     /// Sends the open request now, or connects when it is a WebSocket request.
     mutating func send() -> [Effect] {
         guard !editor.isEmpty else {
@@ -61,56 +64,23 @@ extension AppState {
             return []
         }
         editor.editing = false
-        switch prepareRequest() {
-        case .failure(let problem):
-            status = StatusMessage(problem.message, kind: .error)
-            return []
-        case .success(let request):
-            if editor.method == "WEBSOCKET" {
-                return [.connectWebSocket(url: request.url.absoluteString, headers: request.headers)]
-            }
-            generation += 1
-            inFlight = generation
-            response.phase = .sending(method: request.method.rawValue, url: request.url.absoluteString)
-            response.scroll = 0
-            return [.send(generation: generation, request: request)]
+        if editor.method == "WEBSOCKET" {
+            webSocket.connection = .connecting(url: editor.url.text)
+            return [.connectWebSocket(sendJob)]
         }
+        generation += 1
+        inFlight = generation
+        response.phase = .sending(method: editor.method, url: Variables.resolve(editor.url.text, values: variables))
+        response.scroll = 0
+        return [.send(generation: generation, job: sendJob)]
     }
 
     /// In live mode, a send through the debounce when an edit changed the request.
     mutating func liveSendIfEdited(since before: RequestDraft) -> [Effect] {
-        guard live, editor.draft != before, !editor.isEmpty else { return [] }
-        guard case .success(let request) = prepareRequest() else { return [] }
+        guard live, editor.draft != before, !editor.isEmpty, editor.method != "WEBSOCKET" else { return [] }
         generation += 1
         inFlight = generation
-        return [.sendLive(generation: generation, request: request, debounce: liveDebounce)]
-    }
-
-    /// A problem that stops the draft from being sent.
-    struct PrepareProblem: Error { var message: String }
-
-    /// The draft with its variables resolved, as a request the core can send.
-    func prepareRequest() -> Result<HTTPRequest, PrepareProblem> {
-        let draft = editor.draft
-        let values = variables
-        var unknown: [String] = Variables.unknown(in: draft.url, values: values) + Variables.unknown(in: draft.body, values: values)
-        for field in draft.headers { unknown += Variables.unknown(in: field.value, values: values) }
-        if let first = unknown.first {
-            let hint = environment == nil ? " (choose an environment: E)" : " in environment '\(environment!)'"
-            return .failure(PrepareProblem(message: "Unknown variable {{\(first)}}" + hint))
-        }
-        let urlText = Variables.resolve(draft.url, values: values).trimmingCharacters(in: .whitespaces)
-        guard let url = URL(string: urlText), url.scheme != nil, url.host != nil else {
-            return .failure(PrepareProblem(message: "Not a URL: \(urlText)"))
-        }
-        var headers = HTTPHeaders()
-        for field in draft.headers { headers.add(field.name, Variables.resolve(field.value, values: values)) }
-        let body = Variables.resolve(draft.body, values: values)
-        let method = draft.isWebSocket ? HTTPMethod.get : HTTPMethod(draft.method)
-        return .success(HTTPRequest(
-            method: method, url: url, headers: headers, body: body.isEmpty ? .empty : .data(Data(body.utf8)),
-            timeout: draft.timeout.map { .milliseconds(Int64($0 * 1000)) }, cacheMode: draft.cacheMode,
-            maxAttempts: draft.maxAttempts))
+        return [.sendLive(generation: generation, job: sendJob, debounce: liveDebounce)]
     }
 
     // MARK: - Saving

@@ -21,12 +21,8 @@ extension AppState {
             status = StatusMessage("Copied the body to the clipboard", kind: .success)
             return [.copyToClipboard(summary.bodyLines.joined(separator: "\n"))]
         case .copyCurl:
-            guard case .success(let request) = prepareRequest() else {
-                status = StatusMessage("The request cannot be built yet", kind: .error)
-                return []
-            }
-            status = StatusMessage("Copied the request as a curl command", kind: .success)
-            return [.copyToClipboard(CurlCommand.render(request))]
+            guard !editor.isEmpty else { return nothingYet() }
+            return [.copyAsCurl(sendJob)]
         case .saveBody:
             guard case .received = response.phase else { return nothingYet() }
             modals.append(.prompt(PromptState(title: "Save the body to file", text: "response.txt", purpose: .saveResponse)))
@@ -74,7 +70,7 @@ extension AppState {
                 status = StatusMessage("Not connected: o connects")
                 return []
             }
-            return editor.messages.map { .sendWebSocket(Variables.resolve($0, values: variables)) }
+            return [.sendWebSocketMessages(sendJob)]
         }
     }
 }
