@@ -29,11 +29,14 @@ enum LogView {
         }
     }
 
-    static let timeFormat: Date.FormatStyle = .dateTime.hour(.twoDigits(amPM: .omitted)).minute(.twoDigits)
-        .second(.twoDigits)
+    /// `HH:mm:ss` on the 24-hour clock, in local time.
+    static func clock(_ date: Date) -> String {
+        let parts = Calendar.current.dateComponents([.hour, .minute, .second], from: date)
+        return String(format: "%02d:%02d:%02d", parts.hour ?? 0, parts.minute ?? 0, parts.second ?? 0)
+    }
 
     static func runs(_ row: LogRow, theme: Theme) -> [(String, Style)] {
-        let time = (row.started.formatted(timeFormat) + " ", theme.muted)
+        let time = (clock(row.started) + " ", theme.muted)
         let request = ("\(row.method) \(row.path) #\(row.attempt) ", theme.method(row.method))
         let duration = row.duration.map { "  " + Draw.duration($0) } ?? ""
         switch row.outcome {
