@@ -96,11 +96,11 @@ struct Interpolator {
                 throw .badDynamicVariable(expression: expression, request: requestName,
                                           reason: "expected '$randomInt' or '$randomInt MIN MAX'")
             }
-            let range = numbers.isEmpty ? 0..<1000 : numbers[0]..<numbers[1]
-            guard !range.isEmpty else {
+            let (low, high) = numbers.isEmpty ? (0, 1000) : (numbers[0], numbers[1])
+            guard low < high else {
                 throw .badDynamicVariable(expression: expression, request: requestName, reason: "MIN must be below MAX")
             }
-            return String(context.dynamic.randomInt(range))
+            return String(context.dynamic.randomInt(low..<high))
         case "$processEnv":
             guard arguments.count == 1 else {
                 throw .badDynamicVariable(expression: expression, request: requestName,

@@ -20,6 +20,7 @@ public struct Resolver: Sendable {
     /// Tags that map to request options.
     public static let timeoutTag = "timeout"
     public static let noRedirectTag = "no-redirect"
+    public static let insecureTag = "insecure"
 
     public var file: HTTPFile
     /// The folder `< ./file` bodies are read from.
@@ -56,8 +57,19 @@ public struct Resolver: Sendable {
             request.timeout = .milliseconds(Int64(seconds * 1000))
         }
         if template.tags[Self.noRedirectTag] != nil { request.followRedirects = false }
+        if template.tags[Self.insecureTag] != nil { request.insecure = true }
+        if let authorization = request.headers["Authorization"], let basic = Self.basicCredentials(authorization) {
+            request.headers["Authorization"] = basic
+        }
         return ResolvedRequest(template: template, request: request, messages: messages,
                                secrets: interpolator.secrets)
+    }
+
+    /// `Authorization: Basic user password` (two words, as JetBrains writes it) becomes the encoded form.
+    static func basicCredentials(_ value: String) -> String? {
+        let words = value.split(separator: " ", omittingEmptySubsequences: true)
+        guard words.count == 3, words[0].caseInsensitiveCompare("Basic") == .orderedSame else { return nil }
+        return "Basic " + Data("\(words[1]):\(words[2])".utf8).base64EncodedString()
     }
 
     private func resolveBody(_ template: RequestTemplate, headers: HTTPHeaders,

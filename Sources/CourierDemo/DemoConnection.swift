@@ -16,6 +16,8 @@ struct DemoConnection {
     private static let readSize = 64 * 1024
     /// Bytes a closing connection reads and drops so the client sees the response, not a reset.
     private static let drainLimit = 1 << 20
+    /// A connection silent for this long is closed, so forgotten keep-alive connections do not pile up.
+    static let idleTimeoutMilliseconds: Int32 = 300_000
 
     /// Serves the connection until either side closes it; the caller closes the descriptor.
     func run() {
@@ -44,6 +46,7 @@ struct DemoConnection {
                 guard (try? socket.write("HTTP/1.1 100 Continue\r\n\r\n")) != nil else { return }
                 continueSent = true
             }
+            guard socket.waitReadable(milliseconds: Self.idleTimeoutMilliseconds) else { return }
             let count = socket.read(into: &buffer)
             guard count > 0 else { return }
             parser.append(buffer[0..<count])
