@@ -127,6 +127,7 @@ enum RunCommand {
             transport: CurlTransport(), cache: SendCommand.makeCache(directory: invocation.cacheDirectory),
             events: recorder.sink))
         let cacheMode = invocation.cacheMode
+        let secrets = Set(environment.values.values.filter(\.isSecret).map(\.value))
         let context = VariableContext(overrides: invocation.overrides, environment: environment)
         let runner = CollectionRunner(file: loaded.file, baseFolder: url.deletingLastPathComponent(),
                                       context: context) { request, context async throws(APIError) -> HTTPResponse in
@@ -136,7 +137,8 @@ enum RunCommand {
         }
         let result = Interruptible.run { () async throws(APIError) -> [RunOutcome] in
             await runner.run(requests, failFast: invocation.failFast) { outcome in
-                print(outcome, attempts: recorder.attempts(for: outcome.context.id), invocation: invocation)
+                print(outcome, attempts: recorder.attempts(for: outcome.context.id), invocation: invocation,
+                      secrets: secrets)
             }
         }
         let outcomes = (try? result.get()) ?? []

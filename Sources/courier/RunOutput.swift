@@ -4,13 +4,15 @@ import Foundation
 
 /// Printing one outcome of `courier run`, through the same ResponseOutput as `courier send`.
 extension RunCommand {
-    static func print(_ outcome: RunOutcome, attempts: [AttemptRecord], invocation: Invocation) {
+    /// Prints one outcome. `secrets` are the environment's private values: hidden even when the request
+    /// failed before it was built (an error message may quote a URL holding one).
+    static func print(_ outcome: RunOutcome, attempts: [AttemptRecord], invocation: Invocation, secrets: Set<String>) {
         defer {
             if case .file(let url, _) = outcome.response?.body { try? FileManager.default.removeItem(at: url) }
         }
         let name = outcome.template.displayName
         let options = ResponseOutput.Options(showSecrets: invocation.showSecrets, timing: invocation.timing)
-        let secrets = invocation.showSecrets ? [] : outcome.resolved?.secrets ?? []
+        let secrets = invocation.showSecrets ? [] : secrets.union(outcome.resolved?.secrets ?? [])
         var apiError: APIError?
         if case .transport(let error) = outcome.failure { apiError = error }
         if let skipped = outcome.skipped {
