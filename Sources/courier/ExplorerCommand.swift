@@ -73,7 +73,8 @@ enum ExplorerCommand {
             }
             defer { server.stop() }
             let base = server.baseURL.absoluteString.trimmingSuffix("/")
-            return launch(path: collection, environment: "demo", themeName: theme, overrides: ["base": base])
+            let ws = "ws://\(server.host):\(server.port)"
+            return launch(path: collection, environment: "demo", themeName: theme, overrides: ["base": base, "ws": ws])
         } catch {
             return error.report()
         }

@@ -9,6 +9,8 @@ public final class CollectionStore: Sendable {
     private let loaded = Mutex<LoadedCollection?>(nil)
     /// The path as the user gave it, so the model keeps naming files the same way after a save.
     private let path = Mutex("")
+    /// Responses by request name, for `{{name.response.body.$.id}}` in later requests.
+    private let responses = Mutex(ResponseStore())
     /// Values that beat every environment (`courier demo` points `base` at the running server).
     public let overrides: [String: String]
 
@@ -67,7 +69,8 @@ public final class CollectionStore: Sendable {
         let environments = try EnvironmentSet.discover(near: file.url, root: root)
         let environment = try environments.environment(named: job.environment)
         let resolver = Resolver(file: file.file, baseFolder: file.url.deletingLastPathComponent(),
-                                context: VariableContext(overrides: overrides, environment: environment))
+                                context: VariableContext(overrides: overrides, environment: environment,
+                                                         responses: responses.withLock { $0 }))
         let resolved = try resolver.resolve(template)
         var request = resolved.request
         if template.kind == .websocket { request.method = .get }
@@ -75,6 +78,12 @@ public final class CollectionStore: Sendable {
         request.maxAttempts = job.draft.maxAttempts
         request.cacheMode = job.draft.cacheMode
         return (request, resolved.messages.map(\.text))
+    }
+
+    /// Keeps a response so later requests can refer to it by the request's name.
+    public func record(name: String, response: HTTPResponse) {
+        guard !name.isEmpty else { return }
+        responses.withLock { $0.record(name: name, response: response) }
     }
 
     // MARK: - Private
