@@ -109,6 +109,8 @@ struct ConnectionLoop {
     // MARK: - Open connection
 
     private mutating func runOpen() -> WebSocketCloseInfo {
+        // Frames may have arrived in the same read as the handshake answer.
+        if let ended = processIncoming() { return ended }
         while true {
             connection.wakePipe.drain()
             if let ended = handleCommands() { return ended }
