@@ -1,3 +1,4 @@
+import CourierDemo
 import Foundation
 import Testing
 @testable import CourierWebSocket
@@ -74,7 +75,7 @@ func jsonLines(_ text: String) throws -> [[String: Any]] {
 
     @Test func jsonOutputShowsOpenMessagesBothWaysAndTheClose() throws {
         // Given the echo endpoint
-        let server = try LoopbackUpgradeServer()
+        let server = try DemoServer.start()
         defer { server.stop() }
         // When two messages are sent with --send and one on stdin, and three echoes are awaited
         let result = try runCourier(["ws", server.url("/ws/echo").absoluteString, "--json", "--send", "one",
@@ -101,7 +102,7 @@ func jsonLines(_ text: String) throws -> [[String: Any]] {
 
     @Test func plainOutputPrintsIncomingTextAndEndsWithStdin() throws {
         // Given stdin with two lines and nothing else to wait for
-        let server = try LoopbackUpgradeServer()
+        let server = try DemoServer.start()
         defer { server.stop() }
         let result = try runCourier(["ws", server.url("/ws/echo").absoluteString], input: "hello\nworld\n")
         // Then the echoes are printed and the end of input closed the connection normally
@@ -112,7 +113,7 @@ func jsonLines(_ text: String) throws -> [[String: Any]] {
 
     @Test func subscribeIsResentAfterEveryReconnect() throws {
         // Given the chaos endpoint dropping every 300 ms and --reconnect with a --subscribe message
-        let server = try LoopbackUpgradeServer()
+        let server = try DemoServer.start()
         defer { server.stop() }
         let result = try runCourier(["ws", server.url("/ws/chaos?every_ms=300&rate=50").absoluteString, "--json",
                                      "--reconnect", "--subscribe", #"{"subscribe":"ACME"}"#, "--timeout", "2"])
@@ -127,7 +128,7 @@ func jsonLines(_ text: String) throws -> [[String: Any]] {
     }
 
     @Test func refusedConnectionExitsWithOneAndAnErrorEvent() throws {
-        let server = try LoopbackUpgradeServer()
+        let server = try DemoServer.start()
         let url = server.url("/ws/echo").absoluteString
         server.stop()
         let result = try runCourier(["ws", url, "--json"])
