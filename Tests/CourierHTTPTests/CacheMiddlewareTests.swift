@@ -7,7 +7,7 @@ import Testing
 struct CacheMiddlewareTests {
     @Test func aFreshHitIsServedWithoutCallingTheTransport() async throws {
         // Given a response fresh for 60 s
-        let fixture = try CacheFixture { _ in .stub(200, ["Cache-Control": "max-age=60", "ETag": "\"v1\""], body: "one") }
+        let fixture = try CacheFixture { _ in .cacheStub(200, ["Cache-Control": "max-age=60", "ETag": "\"v1\""], body: "one") }
         let first = try await fixture.get("/users")
         // When the same URL is asked for 10 s later
         fixture.clock.advance(10)
@@ -27,10 +27,10 @@ struct CacheMiddlewareTests {
         // Given a stored response with both validators, fresh for 5 s
         let fixture = try CacheFixture { request in
             if request.headers["If-None-Match"] == "\"v1\"" {
-                return .stub(304, ["Cache-Control": "max-age=100", "ETag": "\"v1\"", "X-Served-By": "edge-2",
+                return .cacheStub(304, ["Cache-Control": "max-age=100", "ETag": "\"v1\"", "X-Served-By": "edge-2",
                                    "Content-Length": "0"])
             }
-            return .stub(200, ["Cache-Control": "max-age=5", "ETag": "\"v1\"", "Content-Length": "5",
+            return .cacheStub(200, ["Cache-Control": "max-age=5", "ETag": "\"v1\"", "Content-Length": "5",
                                "Last-Modified": "Sun, 06 Nov 1994 08:49:37 GMT", "X-Served-By": "edge-1"],
                          body: "hello")
         }
@@ -59,7 +59,7 @@ struct CacheMiddlewareTests {
         let version = Mutex(1)
         let fixture = try CacheFixture { _ in
             let current = version.withLock { $0 }
-            return .stub(200, ["Cache-Control": "max-age=5", "ETag": "\"v\(current)\""], body: "body \(current)")
+            return .cacheStub(200, ["Cache-Control": "max-age=5", "ETag": "\"v\(current)\""], body: "body \(current)")
         }
         _ = try await fixture.get("/changing")
         version.withLock { $0 = 2 }
@@ -77,7 +77,7 @@ struct CacheMiddlewareTests {
     }
 
     @Test func noStoreResponsesAreNotStoredAndSayWhy() async throws {
-        let fixture = try CacheFixture { _ in .stub(200, ["Cache-Control": "no-store, max-age=60"], body: "x") }
+        let fixture = try CacheFixture { _ in .cacheStub(200, ["Cache-Control": "no-store, max-age=60"], body: "x") }
         let first = try await fixture.get("/secret")
         let second = try await fixture.get("/secret")
         #expect(first.cache.decision == .notStored)
@@ -87,13 +87,13 @@ struct CacheMiddlewareTests {
     }
 
     @Test func aResponseWithoutFreshnessOrValidatorIsNotStored() async throws {
-        let fixture = try CacheFixture { _ in .stub(200, [:], body: "x") }
+        let fixture = try CacheFixture { _ in .cacheStub(200, [:], body: "x") }
         #expect(try await fixture.get("/plain").cache.detail == "no freshness information and no validator")
     }
 
     @Test func aStatusNotCacheableByDefaultIsStoredOnlyWithExplicitFreshness() async throws {
         let fixture = try CacheFixture { request in
-            request.url.path == "/created-fresh" ? .stub(201, ["Cache-Control": "max-age=60"]) : .stub(201, ["ETag": "\"a\""])
+            request.url.path == "/created-fresh" ? .cacheStub(201, ["Cache-Control": "max-age=60"]) : .cacheStub(201, ["ETag": "\"a\""])
         }
         #expect(try await fixture.get("/created").cache.decision == .notStored)
         #expect(try await fixture.get("/created-fresh").cache.decision == .miss)
@@ -102,8 +102,8 @@ struct CacheMiddlewareTests {
 
     @Test func responseNoCacheIsStoredButAlwaysValidated() async throws {
         let fixture = try CacheFixture { request in
-            request.headers["If-None-Match"] != nil ? .stub(304, [:])
-                : .stub(200, ["Cache-Control": "no-cache, max-age=600", "ETag": "\"n\""], body: "nc")
+            request.headers["If-None-Match"] != nil ? .cacheStub(304, [:])
+                : .cacheStub(200, ["Cache-Control": "no-cache, max-age=600", "ETag": "\"n\""], body: "nc")
         }
         _ = try await fixture.get("/no-cache")
         let second = try await fixture.get("/no-cache")
@@ -114,8 +114,8 @@ struct CacheMiddlewareTests {
 
     @Test func requestNoCacheAndPragmaNoCacheForceValidation() async throws {
         let fixture = try CacheFixture { request in
-            request.headers["If-None-Match"] != nil ? .stub(304, [:])
-                : .stub(200, ["Cache-Control": "max-age=600", "ETag": "\"p\""], body: "p")
+            request.headers["If-None-Match"] != nil ? .cacheStub(304, [:])
+                : .cacheStub(200, ["Cache-Control": "max-age=600", "ETag": "\"p\""], body: "p")
         }
         _ = try await fixture.get("/p")
         #expect(try await fixture.get("/p", headers: ["Cache-Control": "no-cache"]).cache.decision == .revalidated)
@@ -127,9 +127,9 @@ struct CacheMiddlewareTests {
 
     @Test func maxStaleServesStaleUnlessTheResponseSaidMustRevalidate() async throws {
         let fixture = try CacheFixture { request in
-            if request.headers["If-None-Match"] != nil { return .stub(304, [:]) }
+            if request.headers["If-None-Match"] != nil { return .cacheStub(304, [:]) }
             let strict = request.url.path == "/strict"
-            return .stub(200, ["Cache-Control": strict ? "max-age=10, must-revalidate" : "max-age=10", "ETag": "\"s\""])
+            return .cacheStub(200, ["Cache-Control": strict ? "max-age=10, must-revalidate" : "max-age=10", "ETag": "\"s\""])
         }
         _ = try await fixture.get("/lenient")
         _ = try await fixture.get("/strict")
@@ -145,8 +145,8 @@ struct CacheMiddlewareTests {
 
     @Test func requestMaxAgeAndMinFreshAskForValidationOfAFreshEntry() async throws {
         let fixture = try CacheFixture { request in
-            request.headers["If-None-Match"] != nil ? .stub(304, [:])
-                : .stub(200, ["Cache-Control": "max-age=100", "ETag": "\"m\""])
+            request.headers["If-None-Match"] != nil ? .cacheStub(304, [:])
+                : .cacheStub(200, ["Cache-Control": "max-age=100", "ETag": "\"m\""])
         }
         _ = try await fixture.get("/m")
         fixture.clock.advance(30)
@@ -158,7 +158,7 @@ struct CacheMiddlewareTests {
     }
 
     @Test func onlyIfCachedAnswers504OnAMissWithoutAnyRequest() async throws {
-        let fixture = try CacheFixture { _ in .stub(200, ["Cache-Control": "max-age=5", "ETag": "\"o\""]) }
+        let fixture = try CacheFixture { _ in .cacheStub(200, ["Cache-Control": "max-age=5", "ETag": "\"o\""]) }
         let viaMode = try await fixture.get("/o", mode: .onlyIfCached)
         let viaDirective = try await fixture.get("/o", headers: ["Cache-Control": "only-if-cached"])
         #expect(viaMode.status == 504)
@@ -176,9 +176,9 @@ struct CacheMiddlewareTests {
     @Test func aServerErrorDuringValidationServesStaleOnlyWhenAllowed() async throws {
         let failing = Mutex(false)
         let fixture = try CacheFixture { request in
-            if failing.withLock({ $0 }) { return .stub(503, [:], body: "down") }
+            if failing.withLock({ $0 }) { return .cacheStub(503, [:], body: "down") }
             let control = request.url.path == "/tolerant" ? "max-age=10, stale-if-error=300" : "max-age=10"
-            return .stub(200, ["Cache-Control": control, "ETag": "\"e\""], body: "ok")
+            return .cacheStub(200, ["Cache-Control": control, "ETag": "\"e\""], body: "ok")
         }
         _ = try await fixture.get("/tolerant")
         _ = try await fixture.get("/strict")
@@ -200,7 +200,7 @@ struct CacheMiddlewareTests {
         let offline = Mutex(false)
         let fixture = try CacheFixture { _ in
             if offline.withLock({ $0 }) { throw APIError.offline(underlying: "connection refused") }
-            return .stub(200, ["Cache-Control": "max-age=10, stale-if-error=60", "ETag": "\"u\""], body: "u")
+            return .cacheStub(200, ["Cache-Control": "max-age=10, stale-if-error=60", "ETag": "\"u\""], body: "u")
         }
         _ = try await fixture.get("/u")
         offline.withLock { $0 = true }
@@ -212,9 +212,9 @@ struct CacheMiddlewareTests {
 
     @Test func varySelectsTheStoredRequestHeadersAndStarNeverMatches() async throws {
         let fixture = try CacheFixture { request in
-            if request.url.path == "/star" { return .stub(200, ["Cache-Control": "max-age=60", "Vary": "*"]) }
+            if request.url.path == "/star" { return .cacheStub(200, ["Cache-Control": "max-age=60", "Vary": "*"]) }
             let language = request.headers["Accept-Language"] ?? "en"
-            return .stub(200, ["Cache-Control": "max-age=60", "Vary": "Accept-Language"], body: language)
+            return .cacheStub(200, ["Cache-Control": "max-age=60", "Vary": "Accept-Language"], body: language)
         }
         _ = try await fixture.get("/greeting", headers: ["Accept-Language": "fr"])
         let same = try await fixture.get("/greeting", headers: ["accept-language": "fr"])
@@ -230,7 +230,7 @@ struct CacheMiddlewareTests {
     }
 
     @Test func responsesToRequestsWithAuthorizationAreStoredInAPrivateCache() async throws {
-        let fixture = try CacheFixture { _ in .stub(200, ["Cache-Control": "private, max-age=60"], body: "me") }
+        let fixture = try CacheFixture { _ in .cacheStub(200, ["Cache-Control": "private, max-age=60"], body: "me") }
         _ = try await fixture.get("/me", headers: ["Authorization": "Bearer abc"])
         #expect(try await fixture.get("/me", headers: ["Authorization": "Bearer abc"]).cache.decision == .fresh)
         // And the credential itself is not written to disk
@@ -242,7 +242,7 @@ struct CacheMiddlewareTests {
     }
 
     @Test func setCookieIsNeverWrittenToTheCache() async throws {
-        let fixture = try CacheFixture { _ in .stub(200, ["Cache-Control": "max-age=60", "Set-Cookie": "sid=1"]) }
+        let fixture = try CacheFixture { _ in .cacheStub(200, ["Cache-Control": "max-age=60", "Set-Cookie": "sid=1"]) }
         _ = try await fixture.get("/cookie")
         let hit = try await fixture.get("/cookie")
         #expect(hit.cache.decision == .fresh)
