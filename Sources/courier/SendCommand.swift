@@ -193,6 +193,8 @@ enum SendCommand {
     /// Prints the outcome and returns the exit code: 0 for 2xx/3xx, 1 otherwise.
     static func report(_ response: HTTPResponse?, error: APIError?, attempts: [AttemptRecord],
                        invocation: Invocation?) -> Int32 {
+        // An error status is reported as the error it stands for (kind http or unauthorized).
+        let error = error ?? response.flatMap { APIError(response: $0) }
         let options = ResponseOutput.Options(showSecrets: invocation?.showSecrets ?? false,
                                              timing: invocation?.timing ?? false, bodyFile: invocation?.output)
         if invocation?.json ?? false {

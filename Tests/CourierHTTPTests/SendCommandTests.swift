@@ -93,6 +93,10 @@ import Testing
         let result = try await CourierProcess.run(["send", url("/status/404")])
         #expect(result.status == 1)
         #expect(result.stdout.hasPrefix("HTTP/1.1 404"))
+        #expect(result.stdout.contains("[http]"))
+        let json = try CourierProcess.json(try await CourierProcess.run(["send", url("/status/404"), "--json"]).stdout)
+        #expect((json["error"] as? [String: Any])?["kind"] as? String == "http")
+        #expect(json["status"] as? Int == 404)
     }
 
     @Test func theTimeoutEndsASlowRequestAsTimedOut() async throws {
