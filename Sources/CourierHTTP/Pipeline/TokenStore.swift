@@ -1,0 +1,55 @@
+import Foundation
+
+/// A bearer token and the token that renews it.
+public struct Credentials: Sendable, Hashable {
+    public var accessToken: String
+    public var refreshToken: String?
+    public init(accessToken: String, refreshToken: String? = nil) {
+        self.accessToken = accessToken
+        self.refreshToken = refreshToken
+    }
+}
+
+/// Holds the credentials and the one refresh in flight, so concurrent 401s share a single refresh.
+public actor TokenStore {
+    public private(set) var credentials: Credentials?
+    private var refreshing: Task<Credentials, any Error>?
+    /// How many refreshes were started (not joined), for tests and the log.
+    public private(set) var refreshCount = 0
+
+    public init(credentials: Credentials? = nil) { self.credentials = credentials }
+
+    /// The token to attach, or nil when signed out.
+    public var accessToken: String? { credentials?.accessToken }
+
+    public var isSignedIn: Bool { credentials != nil }
+
+    /// Replaces the credentials (after a login).
+    public func signIn(_ credentials: Credentials) { self.credentials = credentials }
+
+    /// Forgets the credentials.
+    public func signOut() { credentials = nil }
+
+    /// Credentials newer than `staleToken`: already renewed by another caller, the refresh in flight,
+    /// or a new refresh. A refresh refused with `.unauthorized` signs out.
+    public func renew(replacing staleToken: String,
+                      using refresh: @escaping @Sendable (Credentials) async throws -> Credentials)
+        async throws -> Credentials {
+        if let current = credentials, current.accessToken != staleToken { return current }
+        if let refreshing { return try await refreshing.value }
+        guard let current = credentials else { throw APIError.unauthorized(body: Data()) }
+        // Not a child task: one caller's cancellation must not fail the refresh the others share.
+        let task = Task { try await refresh(current) }
+        refreshing = task
+        refreshCount += 1
+        defer { refreshing = nil }
+        do {
+            let renewed = try await task.value
+            credentials = renewed
+            return renewed
+        } catch let error as APIError {
+            if case .unauthorized = error { credentials = nil }
+            throw error
+        }
+    }
+}
