@@ -86,9 +86,15 @@ struct CacheMiddlewareTests {
         #expect(fixture.transport.requests.count == 2)
     }
 
-    @Test func aResponseWithoutFreshnessOrValidatorIsNotStored() async throws {
+    @Test func aResponseWithoutFreshnessIsStoredStaleAndServedOnlyToMaxStale() async throws {
+        // Given a 200 with no freshness and no validator
         let fixture = try CacheFixture { _ in .stub(200, [:], body: "x") }
-        #expect(try await fixture.get("/plain").cache.detail == "no freshness information and no validator")
+        #expect(try await fixture.get("/plain").cache.decision == .miss)
+        // Then a plain request fetches it again unconditionally, and max-stale accepts the stored one
+        #expect(try await fixture.get("/plain").cache.decision == .refetched)
+        #expect(fixture.transport.requests.last?.headers["If-None-Match"] == nil)
+        #expect(try await fixture.get("/plain", headers: ["Cache-Control": "max-stale"]).cache.decision == .stale)
+        #expect(fixture.transport.requests.count == 2)
     }
 
     @Test func aStatusNotCacheableByDefaultIsStoredOnlyWithExplicitFreshness() async throws {

@@ -122,10 +122,6 @@ extension HTTPCacheMiddleware {
         if !CachePolicy.heuristicallyCacheable.contains(status) && !explicit {
             return "status \(status) needs explicit freshness to be stored"
         }
-        let (_, source) = CacheFreshness.lifetime(status: status, headers: response.headers, responseTime: clock())
-        if source == .none && response.headers["ETag"] == nil && response.headers["Last-Modified"] == nil {
-            return "no freshness information and no validator"
-        }
         if response.body.size > store.maxBytes { return "the body is larger than the cache's size limit" }
         return nil
     }
