@@ -255,3 +255,23 @@ struct CacheMiddlewareTests {
         #expect(hit.headers["Set-Cookie"] == nil)
     }
 }
+
+@Suite("Cache validation edge cases")
+struct CacheValidationEdgeTests {
+    @Test func a304NamingAnotherStrongETagIsNotMergedAndTheResourceIsFetchedWhole() async throws {
+        // Given a stored "v1" and a server whose 304 speaks of "v2"
+        let fixture = try CacheFixture { request in
+            if request.headers["If-None-Match"] != nil { return .stub(304, ["ETag": "\"v2\""]) }
+            return .stub(200, ["Cache-Control": "max-age=1", "ETag": "\"v1\""], body: "full")
+        }
+        _ = try await fixture.get("/mismatch")
+        fixture.clock.advance(5)
+        // When it is revalidated
+        let response = try await fixture.get("/mismatch")
+        // Then the 304 was not applied: an unconditional request fetched the whole response
+        #expect(response.status == 200)
+        #expect(response.cache.decision == .refetched)
+        #expect(fixture.transport.requests.count == 3)
+        #expect(fixture.transport.requests.last?.headers["If-None-Match"] == nil)
+    }
+}
