@@ -174,3 +174,17 @@ func eventually(within seconds: Double = 10, _ condition: () -> Bool) -> Bool {
     }
     return condition()
 }
+
+extension RawHTTPClient {
+    /// Reads up to the end of a response head and returns it as text, leaving the body unread.
+    func readResponseHead() throws -> String {
+        var received: [UInt8] = []
+        var byte: UInt8 = 0
+        while RawHTTPClient.find([13, 10, 13, 10], in: Array(received.suffix(4))) == nil {
+            let count = recv(fd, &byte, 1, 0)
+            guard count == 1 else { throw RawClientError.closedEarly(received: received.count) }
+            received.append(byte)
+        }
+        return String(decoding: received, as: UTF8.self)
+    }
+}

@@ -61,6 +61,8 @@ final class ManualSleeper: Sleeper {
 
     func now() -> Duration { state.withLock { $0.now } }
     var sleeperCount: Int { state.withLock { $0.sleeping.count } }
+    /// Sleeps ever started, so a test can wait for a particular one to be registered.
+    var startedCount: Int { state.withLock { $0.nextID } }
 
     func sleep(for duration: Duration) async throws {
         let id = state.withLock { state in
