@@ -9,12 +9,12 @@ struct CacheInvalidationAndModeTests {
         try CacheFixture { request in
             switch (request.method, request.url.path) {
             case (.post, "/users"):
-                return .stub(201, ["Location": "/users/7", "Content-Location": "https://elsewhere.test/users/7"])
+                return .cacheStub(201, ["Location": "/users/7", "Content-Location": "https://elsewhere.test/users/7"])
             case (.delete, _):
-                return .stub(404, [:])
+                return .cacheStub(404, [:])
             default:
-                if request.headers["If-None-Match"] != nil { return .stub(304, [:]) }
-                return .stub(200, ["Cache-Control": "max-age=600", "ETag": "\"i\""], body: request.url.path)
+                if request.headers["If-None-Match"] != nil { return .cacheStub(304, [:]) }
+                return .cacheStub(200, ["Cache-Control": "max-age=600", "ETag": "\"i\""], body: request.url.path)
             }
         }
     }
@@ -95,7 +95,7 @@ struct CacheInvalidationAndModeTests {
         let result = try #require(comparison)
         #expect(result.validationStatus == 304)
         #expect(result.after.cache.decision == .revalidated)
-        #expect(result.before.text == "/now")
+        #expect(result.before.cacheText == "/now")
         #expect(result.fullFetchBytes == 104)
         #expect(result.bytesTransferred == 100)
         #expect(result.bytesSaved == 4)

@@ -7,7 +7,7 @@ import Testing
 struct CacheMiddlewareTests {
     @Test func aFreshHitIsServedWithoutCallingTheTransport() async throws {
         // Given a response fresh for 60 s
-        let fixture = try CacheFixture { _ in .stub(200, ["Cache-Control": "max-age=60", "ETag": "\"v1\""], body: "one") }
+        let fixture = try CacheFixture { _ in .cacheStub(200, ["Cache-Control": "max-age=60", "ETag": "\"v1\""], body: "one") }
         let first = try await fixture.get("/users")
         // When the same URL is asked for 10 s later
         fixture.clock.advance(10)
@@ -19,7 +19,7 @@ struct CacheMiddlewareTests {
         #expect(second.cache.age == 10)
         #expect(second.cache.ttl == 50)
         #expect(second.headers["Age"] == "10")
-        #expect(second.text == "one")
+        #expect(second.cacheText == "one")
         #expect(fixture.transport.requests.count == 1)
     }
 
@@ -27,10 +27,10 @@ struct CacheMiddlewareTests {
         // Given a stored response with both validators, fresh for 5 s
         let fixture = try CacheFixture { request in
             if request.headers["If-None-Match"] == "\"v1\"" {
-                return .stub(304, ["Cache-Control": "max-age=100", "ETag": "\"v1\"", "X-Served-By": "edge-2",
+                return .cacheStub(304, ["Cache-Control": "max-age=100", "ETag": "\"v1\"", "X-Served-By": "edge-2",
                                    "Content-Length": "0"])
             }
-            return .stub(200, ["Cache-Control": "max-age=5", "ETag": "\"v1\"", "Content-Length": "5",
+            return .cacheStub(200, ["Cache-Control": "max-age=5", "ETag": "\"v1\"", "Content-Length": "5",
                                "Last-Modified": "Sun, 06 Nov 1994 08:49:37 GMT", "X-Served-By": "edge-1"],
                          body: "hello")
         }
@@ -45,7 +45,7 @@ struct CacheMiddlewareTests {
         // And the 304 updated the stored headers, except Content-Length, and the body is the stored one
         #expect(revalidated.cache.decision == .revalidated)
         #expect(revalidated.status == 200)
-        #expect(revalidated.text == "hello")
+        #expect(revalidated.cacheText == "hello")
         #expect(revalidated.headers["X-Served-By"] == "edge-2")
         #expect(revalidated.headers["Cache-Control"] == "max-age=100")
         #expect(revalidated.headers["Content-Length"] == "5")
@@ -59,25 +59,25 @@ struct CacheMiddlewareTests {
         let version = Mutex(1)
         let fixture = try CacheFixture { _ in
             let current = version.withLock { $0 }
-            return .stub(200, ["Cache-Control": "max-age=5", "ETag": "\"v\(current)\""], body: "body \(current)")
+            return .cacheStub(200, ["Cache-Control": "max-age=5", "ETag": "\"v\(current)\""], body: "body \(current)")
         }
         _ = try await fixture.get("/changing")
         version.withLock { $0 = 2 }
         fixture.clock.advance(10)
         let refetched = try await fixture.get("/changing")
         #expect(refetched.cache.decision == .refetched)
-        #expect(refetched.text == "body 2")
-        #expect(try await fixture.get("/changing").text == "body 2")
+        #expect(refetched.cacheText == "body 2")
+        #expect(try await fixture.get("/changing").cacheText == "body 2")
         #expect(fixture.transport.requests.count == 2)
         // The revalidation is kept for the compare view, with the stored response before it
         let comparison = try #require(fixture.cache.lastRevalidation(url: CacheFixture.url("/changing")))
-        #expect(comparison.before.text == "body 1")
-        #expect(comparison.after.text == "body 2")
+        #expect(comparison.before.cacheText == "body 1")
+        #expect(comparison.after.cacheText == "body 2")
         #expect(comparison.validationStatus == 200)
     }
 
     @Test func noStoreResponsesAreNotStoredAndSayWhy() async throws {
-        let fixture = try CacheFixture { _ in .stub(200, ["Cache-Control": "no-store, max-age=60"], body: "x") }
+        let fixture = try CacheFixture { _ in .cacheStub(200, ["Cache-Control": "no-store, max-age=60"], body: "x") }
         let first = try await fixture.get("/secret")
         let second = try await fixture.get("/secret")
         #expect(first.cache.decision == .notStored)
@@ -88,7 +88,7 @@ struct CacheMiddlewareTests {
 
     @Test func aResponseWithoutFreshnessIsStoredStaleAndServedOnlyToMaxStale() async throws {
         // Given a 200 with no freshness and no validator
-        let fixture = try CacheFixture { _ in .stub(200, [:], body: "x") }
+        let fixture = try CacheFixture { _ in .cacheStub(200, [:], body: "x") }
         #expect(try await fixture.get("/plain").cache.decision == .miss)
         // Then a plain request fetches it again unconditionally, and max-stale accepts the stored one
         #expect(try await fixture.get("/plain").cache.decision == .refetched)
@@ -99,7 +99,7 @@ struct CacheMiddlewareTests {
 
     @Test func aStatusNotCacheableByDefaultIsStoredOnlyWithExplicitFreshness() async throws {
         let fixture = try CacheFixture { request in
-            request.url.path == "/created-fresh" ? .stub(201, ["Cache-Control": "max-age=60"]) : .stub(201, ["ETag": "\"a\""])
+            request.url.path == "/created-fresh" ? .cacheStub(201, ["Cache-Control": "max-age=60"]) : .cacheStub(201, ["ETag": "\"a\""])
         }
         #expect(try await fixture.get("/created").cache.decision == .notStored)
         #expect(try await fixture.get("/created-fresh").cache.decision == .miss)
@@ -108,20 +108,20 @@ struct CacheMiddlewareTests {
 
     @Test func responseNoCacheIsStoredButAlwaysValidated() async throws {
         let fixture = try CacheFixture { request in
-            request.headers["If-None-Match"] != nil ? .stub(304, [:])
-                : .stub(200, ["Cache-Control": "no-cache, max-age=600", "ETag": "\"n\""], body: "nc")
+            request.headers["If-None-Match"] != nil ? .cacheStub(304, [:])
+                : .cacheStub(200, ["Cache-Control": "no-cache, max-age=600", "ETag": "\"n\""], body: "nc")
         }
         _ = try await fixture.get("/no-cache")
         let second = try await fixture.get("/no-cache")
         #expect(second.cache.decision == .revalidated)
-        #expect(second.text == "nc")
+        #expect(second.cacheText == "nc")
         #expect(fixture.transport.requests.count == 2)
     }
 
     @Test func requestNoCacheAndPragmaNoCacheForceValidation() async throws {
         let fixture = try CacheFixture { request in
-            request.headers["If-None-Match"] != nil ? .stub(304, [:])
-                : .stub(200, ["Cache-Control": "max-age=600", "ETag": "\"p\""], body: "p")
+            request.headers["If-None-Match"] != nil ? .cacheStub(304, [:])
+                : .cacheStub(200, ["Cache-Control": "max-age=600", "ETag": "\"p\""], body: "p")
         }
         _ = try await fixture.get("/p")
         #expect(try await fixture.get("/p", headers: ["Cache-Control": "no-cache"]).cache.decision == .revalidated)
@@ -133,9 +133,9 @@ struct CacheMiddlewareTests {
 
     @Test func maxStaleServesStaleUnlessTheResponseSaidMustRevalidate() async throws {
         let fixture = try CacheFixture { request in
-            if request.headers["If-None-Match"] != nil { return .stub(304, [:]) }
+            if request.headers["If-None-Match"] != nil { return .cacheStub(304, [:]) }
             let strict = request.url.path == "/strict"
-            return .stub(200, ["Cache-Control": strict ? "max-age=10, must-revalidate" : "max-age=10", "ETag": "\"s\""])
+            return .cacheStub(200, ["Cache-Control": strict ? "max-age=10, must-revalidate" : "max-age=10", "ETag": "\"s\""])
         }
         _ = try await fixture.get("/lenient")
         _ = try await fixture.get("/strict")
@@ -151,8 +151,8 @@ struct CacheMiddlewareTests {
 
     @Test func requestMaxAgeAndMinFreshAskForValidationOfAFreshEntry() async throws {
         let fixture = try CacheFixture { request in
-            request.headers["If-None-Match"] != nil ? .stub(304, [:])
-                : .stub(200, ["Cache-Control": "max-age=100", "ETag": "\"m\""])
+            request.headers["If-None-Match"] != nil ? .cacheStub(304, [:])
+                : .cacheStub(200, ["Cache-Control": "max-age=100", "ETag": "\"m\""])
         }
         _ = try await fixture.get("/m")
         fixture.clock.advance(30)
@@ -164,7 +164,7 @@ struct CacheMiddlewareTests {
     }
 
     @Test func onlyIfCachedAnswers504OnAMissWithoutAnyRequest() async throws {
-        let fixture = try CacheFixture { _ in .stub(200, ["Cache-Control": "max-age=5", "ETag": "\"o\""]) }
+        let fixture = try CacheFixture { _ in .cacheStub(200, ["Cache-Control": "max-age=5", "ETag": "\"o\""]) }
         let viaMode = try await fixture.get("/o", mode: .onlyIfCached)
         let viaDirective = try await fixture.get("/o", headers: ["Cache-Control": "only-if-cached"])
         #expect(viaMode.status == 504)
@@ -182,9 +182,9 @@ struct CacheMiddlewareTests {
     @Test func aServerErrorDuringValidationServesStaleOnlyWhenAllowed() async throws {
         let failing = Mutex(false)
         let fixture = try CacheFixture { request in
-            if failing.withLock({ $0 }) { return .stub(503, [:], body: "down") }
+            if failing.withLock({ $0 }) { return .cacheStub(503, [:], body: "down") }
             let control = request.url.path == "/tolerant" ? "max-age=10, stale-if-error=300" : "max-age=10"
-            return .stub(200, ["Cache-Control": control, "ETag": "\"e\""], body: "ok")
+            return .cacheStub(200, ["Cache-Control": control, "ETag": "\"e\""], body: "ok")
         }
         _ = try await fixture.get("/tolerant")
         _ = try await fixture.get("/strict")
@@ -193,7 +193,7 @@ struct CacheMiddlewareTests {
         let tolerant = try await fixture.get("/tolerant")
         let strict = try await fixture.get("/strict")
         #expect(tolerant.cache.decision == .stale)
-        #expect(tolerant.text == "ok")
+        #expect(tolerant.cacheText == "ok")
         #expect(tolerant.cache.detail?.contains("503") == true)
         #expect(strict.status == 503)
         #expect(strict.cache.decision == .refetched)
@@ -206,7 +206,7 @@ struct CacheMiddlewareTests {
         let offline = Mutex(false)
         let fixture = try CacheFixture { _ in
             if offline.withLock({ $0 }) { throw APIError.offline(underlying: "connection refused") }
-            return .stub(200, ["Cache-Control": "max-age=10, stale-if-error=60", "ETag": "\"u\""], body: "u")
+            return .cacheStub(200, ["Cache-Control": "max-age=10, stale-if-error=60", "ETag": "\"u\""], body: "u")
         }
         _ = try await fixture.get("/u")
         offline.withLock { $0 = true }
@@ -218,25 +218,25 @@ struct CacheMiddlewareTests {
 
     @Test func varySelectsTheStoredRequestHeadersAndStarNeverMatches() async throws {
         let fixture = try CacheFixture { request in
-            if request.url.path == "/star" { return .stub(200, ["Cache-Control": "max-age=60", "Vary": "*"]) }
+            if request.url.path == "/star" { return .cacheStub(200, ["Cache-Control": "max-age=60", "Vary": "*"]) }
             let language = request.headers["Accept-Language"] ?? "en"
-            return .stub(200, ["Cache-Control": "max-age=60", "Vary": "Accept-Language"], body: language)
+            return .cacheStub(200, ["Cache-Control": "max-age=60", "Vary": "Accept-Language"], body: language)
         }
         _ = try await fixture.get("/greeting", headers: ["Accept-Language": "fr"])
         let same = try await fixture.get("/greeting", headers: ["accept-language": "fr"])
         let other = try await fixture.get("/greeting", headers: ["Accept-Language": "de"])
         #expect(same.cache.decision == .fresh)
-        #expect(same.text == "fr")
+        #expect(same.cacheText == "fr")
         #expect(other.cache.decision == .miss)
         #expect(other.cache.detail == "the request differs in a header named by Vary")
-        #expect(other.text == "de")
+        #expect(other.cacheText == "de")
         let star = try await fixture.get("/star")
         #expect(star.cache.decision == .notStored)
         #expect(star.cache.detail == "Vary: * never matches a later request")
     }
 
     @Test func responsesToRequestsWithAuthorizationAreStoredInAPrivateCache() async throws {
-        let fixture = try CacheFixture { _ in .stub(200, ["Cache-Control": "private, max-age=60"], body: "me") }
+        let fixture = try CacheFixture { _ in .cacheStub(200, ["Cache-Control": "private, max-age=60"], body: "me") }
         _ = try await fixture.get("/me", headers: ["Authorization": "Bearer abc"])
         #expect(try await fixture.get("/me", headers: ["Authorization": "Bearer abc"]).cache.decision == .fresh)
         // And the credential itself is not written to disk
@@ -248,7 +248,7 @@ struct CacheMiddlewareTests {
     }
 
     @Test func setCookieIsNeverWrittenToTheCache() async throws {
-        let fixture = try CacheFixture { _ in .stub(200, ["Cache-Control": "max-age=60", "Set-Cookie": "sid=1"]) }
+        let fixture = try CacheFixture { _ in .cacheStub(200, ["Cache-Control": "max-age=60", "Set-Cookie": "sid=1"]) }
         _ = try await fixture.get("/cookie")
         let hit = try await fixture.get("/cookie")
         #expect(hit.cache.decision == .fresh)
@@ -261,8 +261,8 @@ struct CacheValidationEdgeTests {
     @Test func a304NamingAnotherStrongETagIsNotMergedAndTheResourceIsFetchedWhole() async throws {
         // Given a stored "v1" and a server whose 304 speaks of "v2"
         let fixture = try CacheFixture { request in
-            if request.headers["If-None-Match"] != nil { return .stub(304, ["ETag": "\"v2\""]) }
-            return .stub(200, ["Cache-Control": "max-age=1", "ETag": "\"v1\""], body: "full")
+            if request.headers["If-None-Match"] != nil { return .cacheStub(304, ["ETag": "\"v2\""]) }
+            return .cacheStub(200, ["Cache-Control": "max-age=1", "ETag": "\"v1\""], body: "full")
         }
         _ = try await fixture.get("/mismatch")
         fixture.clock.advance(5)

@@ -6,7 +6,7 @@ import Testing
 struct CacheStoreTests {
     func entry(_ path: String, status: Int = 200, body: String = "") -> (HTTPCacheEntry, ResponseBody) {
         let url = CacheFixture.url(path)
-        let response = HTTPResponse.stub(status, ["Cache-Control": "max-age=60", "ETag": "\"x\""], body: body, url: url)
+        let response = HTTPResponse.cacheStub(status, ["Cache-Control": "max-age=60", "ETag": "\"x\""], body: body, url: url)
         let entry = HTTPCacheEntry(method: .get, url: url, response: response, selectedRequestHeaders: [:],
                                    requestTime: Date(), responseTime: Date())
         return (entry, response.body)
@@ -84,7 +84,7 @@ struct CacheStoreTests {
     }
 
     @Test func theMiddlewareReportsACorruptEntryAsAMissWithDetail() async throws {
-        let fixture = try CacheFixture { _ in .stub(200, ["Cache-Control": "max-age=60", "ETag": "\"c\""], body: "c") }
+        let fixture = try CacheFixture { _ in .cacheStub(200, ["Cache-Control": "max-age=60", "ETag": "\"c\""], body: "c") }
         _ = try await fixture.get("/c")
         for name in try FileManager.default.contentsOfDirectory(atPath: fixture.directory.url.path) {
             try Data([0xff, 0x00]).write(to: fixture.directory.url.appendingPathComponent(name))
@@ -92,7 +92,7 @@ struct CacheStoreTests {
         let response = try await fixture.get("/c")
         #expect(response.cache.decision == .miss)
         #expect(response.cache.detail?.hasPrefix("an unreadable entry was discarded") == true)
-        #expect(response.text == "c")
+        #expect(response.cacheText == "c")
     }
 
     @Test func leastRecentlyUsedEntriesAreEvictedPastTheSizeLimit() throws {

@@ -78,12 +78,12 @@ struct CacheFixture {
 
 extension HTTPResponse {
     /// A stub answer with a text body.
-    static func stub(_ status: Int = 200, _ headers: HTTPHeaders = [:], body: String = "",
+    static func cacheStub(_ status: Int = 200, _ headers: HTTPHeaders = [:], body: String = "",
                      url: URL = CacheFixture.url("/")) -> HTTPResponse {
         HTTPResponse(status: status, headers: headers, body: .data(Data(body.utf8)), url: url,
                      timing: Timing(total: .milliseconds(40), bytesReceived: body.utf8.count + 100))
     }
 
     /// The body as text.
-    var text: String { (try? String(decoding: body.readAll(), as: UTF8.self)) ?? "" }
+    var cacheText: String { (try? String(decoding: body.readAll(), as: UTF8.self)) ?? "" }
 }
