@@ -63,14 +63,14 @@ enum BodyBench {
         let firstScreen = time {
             guard let raw = try? BodyDocument(contentsOf: file) else { return }
             let pretty = PrettyJSONDocument(data: raw.bytes)
-            for line in 0..<screenLines { _ = pretty.styledLine(line) }
+            for line in 0..<screenLines { _ = pretty.coloredLine(line) }
         }
         guard let mapped = (try? BodyDocument(contentsOf: file))?.bytes else { return }
         let pretty = PrettyJSONDocument(data: mapped)
         let toEnd = time {
             pretty.indexAll()
             let count = pretty.lineCount
-            for line in max(0, count - screenLines)..<count { _ = pretty.styledLine(line) }
+            for line in max(0, count - screenLines)..<count { _ = pretty.coloredLine(line) }
         }
         var searchTime = 0.0
         let searchMS = time {

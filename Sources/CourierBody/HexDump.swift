@@ -34,13 +34,13 @@ public final class HexDump: LineSource, @unchecked Sendable {
         }
     }
 
-    public func styledLine(_ index: Int) -> StyledLine {
+    public func coloredLine(_ index: Int) -> ColoredLine {
         let text = line(index)
-        guard text.count > 10 else { return StyledLine(text: text) }
+        guard text.count > 10 else { return ColoredLine(text: text) }
         let asciiStart = 10 + Self.bytesPerLine * 3 + 2
-        return StyledLine(text: text, spans: [
-            StyledLine.Span(0..<8, .muted), StyledLine.Span(8..<asciiStart, .number),
-            StyledLine.Span(asciiStart..<text.count, .string),
+        return ColoredLine(text: text, spans: [
+            ColoredLine.Span(0..<8, .muted), ColoredLine.Span(8..<asciiStart, .number),
+            ColoredLine.Span(asciiStart..<text.count, .string),
         ])
     }
 

@@ -10,7 +10,7 @@ public protocol LineSource: AnyObject, Sendable {
     /// The display text of line `index` (0-based), invalid UTF-8 shown as U+FFFD, long lines capped.
     func line(_ index: Int) -> String
     /// The line with colour roles for its parts; plain sources return one `.text` span.
-    func styledLine(_ index: Int) -> StyledLine
+    func coloredLine(_ index: Int) -> ColoredLine
     /// Indexes more of the source; returns true when everything available so far is indexed (for a body
     /// still streaming in, more may come later: see `isComplete`). Called from a background task.
     func indexMore() -> Bool
@@ -18,7 +18,7 @@ public protocol LineSource: AnyObject, Sendable {
 
 extension LineSource {
     /// A plain line: one span covering the text.
-    public func styledLine(_ index: Int) -> StyledLine { StyledLine(text: line(index)) }
+    public func coloredLine(_ index: Int) -> ColoredLine { ColoredLine(text: line(index)) }
 
     /// Indexes everything available now.
     public func indexAll() { while !indexMore() {} }
@@ -30,7 +30,7 @@ public enum TextRole: UInt8, Sendable, Hashable {
 }
 
 /// One line of display text with colour roles over character ranges.
-public struct StyledLine: Sendable, Hashable {
+public struct ColoredLine: Sendable, Hashable {
     public var text: String
     /// Character-offset ranges (in `text`'s Characters) and their role, in order, not overlapping.
     public var spans: [Span]

@@ -85,31 +85,31 @@ public final class PrettyJSONDocument: LineSource, @unchecked Sendable {
         }
     }
 
-    public func line(_ index: Int) -> String { styledLine(index).text }
+    public func line(_ index: Int) -> String { coloredLine(index).text }
 
-    public func styledLine(_ index: Int) -> StyledLine {
-        guard let layout = layout(index) else { return StyledLine(text: "") }
+    public func coloredLine(_ index: Int) -> ColoredLine {
+        guard let layout = layout(index) else { return ColoredLine(text: "") }
         return data.withUnsafeBytes { Self.render(layout, bytes: $0) }
     }
 
     /// Builds the text and colour spans of one laid-out line.
-    static func render(_ layout: PrettyCursor.Line, bytes: UnsafeRawBufferPointer) -> StyledLine {
+    static func render(_ layout: PrettyCursor.Line, bytes: UnsafeRawBufferPointer) -> ColoredLine {
         if let raw = layout.raw {
             let text = LineLimits.decode(UnsafeRawBufferPointer(rebasing: bytes[raw]))
-            return StyledLine(text: text, spans: [StyledLine.Span(0..<text.count, .invalid)])
+            return ColoredLine(text: text, spans: [ColoredLine.Span(0..<text.count, .invalid)])
         }
         let indent = min(layout.depth, LineLimits.maxIndentLevels) * 2
         var text = String(repeating: " ", count: indent)
-        var spans: [StyledLine.Span] = []
+        var spans: [ColoredLine.Span] = []
         var column = indent
         for token in layout.tokens {
             let piece = token.kind == .colon ? ": " : LineLimits.decode(UnsafeRawBufferPointer(rebasing: bytes[token.range]))
             let length = piece.count
-            spans.append(StyledLine.Span(column..<column + length, token.kind.role))
+            spans.append(ColoredLine.Span(column..<column + length, token.kind.role))
             text += piece
             column += length
         }
-        return StyledLine(text: text, spans: spans)
+        return ColoredLine(text: text, spans: spans)
     }
 
     // MARK: Positions

@@ -28,13 +28,13 @@ import Testing
 
     @Test func tokensCarryColourRoles() {
         let document = PrettyJSONDocument(data: Data(#"{"k":"v","n":1,"t":true}"#.utf8))
-        let line = document.styledLine(1)
+        let line = document.coloredLine(1)
         #expect(line.text == #"  "k": "v","#)
         #expect(line.role(at: 2) == .key)
         #expect(line.role(at: 5) == .punctuation)
         #expect(line.role(at: 7) == .string)
-        #expect(document.styledLine(2).role(at: 7) == .number)
-        #expect(document.styledLine(3).role(at: 7) == .literal)
+        #expect(document.coloredLine(2).role(at: 7) == .number)
+        #expect(document.coloredLine(3).role(at: 7) == .literal)
     }
 
     @Test func theFirstScreenOfALargeMinifiedBodyNeedsNoFullPass() {
@@ -61,7 +61,7 @@ import Testing
         let document = PrettyJSONDocument(data: Data("[1, oops".utf8))
         document.indexAll()
         #expect(document.failure?.offset == 4)
-        #expect(document.styledLine(2).role(at: 0) == .invalid)
+        #expect(document.coloredLine(2).role(at: 0) == .invalid)
     }
 
     @Test func deepNestingIndentsUpToACapAndStillClosesEveryLevel() {

@@ -24,8 +24,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     document.indexAll()
     let count = document.lineCount
     if count > 0 {
-        _ = document.styledLine(count - 1)
-        _ = document.styledLine(count / 2)
+        _ = document.coloredLine(count - 1)
+        _ = document.coloredLine(count / 2)
         _ = document.foldRange(at: 0)
         _ = document.path(atLine: count / 2)
     }
