@@ -2,3 +2,4 @@
 PipelineBench.run()
 WebSocketBench.run()
 CacheBench.run()
+BodyBench.run()
