@@ -42,7 +42,7 @@ let package = Package(
         .testTarget(name: "CourierCollectionsTests", dependencies: ["CourierCollections", "CourierDemo"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "CourierBodyTests", dependencies: ["CourierBody"]),
-        .testTarget(name: "CourierTerminalTests", dependencies: ["CourierTerminal"]),
+        .testTarget(name: "CourierTerminalTests", dependencies: ["CourierTerminal"], exclude: ["Snapshots"]),
         .testTarget(name: "CourierAppTests", dependencies: ["CourierApp", "CourierDemo"],
                     resources: [.copy("Snapshots")]),
         .testTarget(name: "CourierDemoTests", dependencies: ["CourierDemo", "CourierHTTP"]),

@@ -41,10 +41,7 @@ public struct Buffer: Sendable, Hashable {
                 let width = DisplayWidth.of(visible)
                 if width == 0 { continue }
                 if column + width > limit { return column }
-                if x + column >= 0 {
-                    self[x + column, y] = Cell(String(visible), width: UInt8(width), style: style)
-                    if width == 2 { self[x + column + 1, y] = .continuation(style) }
-                }
+                if x + column >= 0 { put(Cell(String(visible), width: UInt8(width), style: style), x: x + column, y: y) }
                 column += width
             }
         }

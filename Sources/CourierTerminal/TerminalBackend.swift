@@ -13,6 +13,15 @@ public protocol TerminalBackend: AnyObject {
     func wake()
     /// Restores the terminal to how it was found.
     func restore()
+    /// Hands the terminal back to the shell and stops the process (Ctrl-Z: in raw mode it arrives as a
+    /// key, so the app decides); after `fg` the next `nextEvent` returns a resize and the next draw
+    /// repaints everything.
+    func suspend()
+}
+
+extension TerminalBackend {
+    /// Backends without a process to stop ignore it.
+    public func suspend() {}
 }
 
 /// Something the user did.

@@ -1,0 +1,87 @@
+import Testing
+import CourierTerminal
+
+/// Feeds the decoder a script of raw input, as curses would hand it over.
+private func decode(_ script: [RawInput]) -> [InputEvent] {
+    let decoder = InputDecoder(keyCodes: [0o403: Key(.up), 0o541: Key(.tab, shift: true)]) { code in
+        code == 600 ? "kLFT5" : nil
+    }
+    var queue = script[...]
+    var events: [InputEvent] = []
+    while let first = queue.popFirst() {
+        if let event = decoder.decode(first, next: { _ in queue.popFirst() }) { events.append(event) }
+    }
+    return events
+}
+
+private func chars(_ text: String) -> [RawInput] { text.unicodeScalars.map { .character($0.value) } }
+
+@Suite struct InputDecoderTests {
+    @Test func controlCharactersBecomeCtrlKeysAndEnterTabBackspaceAreNamed() {
+        let events = decode([.character(3), .character(19), .character(13), .character(9), .character(127)])
+        #expect(events == [.key(.ctrl("c")), .key(.ctrl("s")), .key(Key(.enter)), .key(Key(.tab)),
+                           .key(Key(.backspace))])
+    }
+
+    @Test func escapeFollowedByACharacterIsAlt() {
+        #expect(decode(chars("\u{1B}x")) == [.key(Key(.character("x"), alt: true))])
+        #expect(decode([.character(27), .keyCode(0o403)]) == [.key(Key(.up, alt: true))])
+    }
+
+    @Test func aLoneEscapeIsTheEscapeKey() {
+        #expect(decode([.character(27)]) == [.key(Key(.escape))])
+    }
+
+    @Test func bracketedPasteArrivesAsOneEventWithNewlines() {
+        // Given a paste of two lines framed by the bracketed-paste markers
+        let script = chars("\u{1B}[200~GET /users\r\nAccept: */*\u{1B}[201~q")
+        // When it is decoded
+        let events = decode(script)
+        // Then it is one paste (CR LF folded to one newline), and the key after it is a key
+        #expect(events == [.paste("GET /users\nAccept: */*"), .key(.char("q"))])
+    }
+
+    @Test func pasteKeepsEscapeBytesThatAreNotTheEndMarker() {
+        let events = decode(chars("\u{1B}[200~a\u{1B}[2xb\u{1B}[201~"))
+        #expect(events == [.paste("a\u{1B}[2xb")])
+    }
+
+    @Test func unknownCsiSequencesAreSwallowedWhole() {
+        #expect(decode(chars("\u{1B}[1;9Zk")) == [.key(.char("k"))])
+    }
+
+    @Test func keyCodesAndExtendedNamesMapToKeys() {
+        #expect(decode([.keyCode(0o541), .keyCode(600)]) == [.key(Key(.tab, shift: true)), .key(Key(.left, ctrl: true))])
+        #expect(InputDecoder.extendedKey(named: "kUP3") == Key(.up, alt: true))
+        #expect(InputDecoder.extendedKey(named: "kRIT2") == Key(.right, shift: true))
+        #expect(InputDecoder.extendedKey(named: "kDC6") == Key(.delete, ctrl: true, shift: true))
+    }
+
+    @Test func wideAndEmojiCharactersArriveAsThemselves() {
+        #expect(decode(chars("日😀")) == [.key(.char("日")), .key(.char("😀"))])
+    }
+}
+
+@Suite struct ColorMappingTests {
+    @Test func noColorTurnsColourOffWhateverTheTerminal() {
+        let depth = ColorDepth.detect(colors: 256, hasRGBFlag: true, environment: ["NO_COLOR": "1"])
+        #expect(depth == .none)
+        #expect(ColorMapping.number(for: .red, depth: depth) == -1)
+    }
+
+    @Test func trueColourNeedsBothTheAskAndATerminalThatCanExpressIt() {
+        #expect(ColorDepth.detect(colors: 256, hasRGBFlag: false, environment: ["COLORTERM": "truecolor"]) == .indexed256)
+        #expect(ColorDepth.detect(colors: 256, hasRGBFlag: true, environment: ["COLORTERM": "24bit"]) == .trueColor)
+        #expect(ColorDepth.detect(colors: 8, hasRGBFlag: false, environment: [:]) == .indexed8)
+    }
+
+    @Test func rgbMapsToTheNearestOf256AndOf16() {
+        #expect(ColorMapping.number(for: .rgb(255, 0, 0), depth: .indexed256) == 196)
+        #expect(ColorMapping.number(for: .rgb(128, 128, 128), depth: .indexed256) == 244)
+        #expect(ColorMapping.number(for: .rgb(250, 250, 250), depth: .indexed16) == 15)
+        #expect(ColorMapping.number(for: .rgb(1, 2, 3), depth: .trueColor) == 0x010203)
+        #expect(ColorMapping.number(for: .indexed(196), depth: .indexed16) == 9)
+        #expect(ColorMapping.number(for: .brightRed, depth: .indexed8) == 1)
+        #expect(ColorMapping.number(for: .default, depth: .indexed256) == -1)
+    }
+}

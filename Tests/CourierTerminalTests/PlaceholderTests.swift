@@ -1,3 +1,0 @@
-import Testing
-
-@Test func CourierTerminalTestsBuilds() { #expect(Bool(true)) }
