@@ -95,7 +95,7 @@ struct CacheInvalidationAndModeTests {
         let result = try #require(comparison)
         #expect(result.validationStatus == 304)
         #expect(result.after.cache.decision == .revalidated)
-        #expect(result.before.text == "/now")
+        #expect(result.before.cacheText == "/now")
         #expect(result.fullFetchBytes == 104)
         #expect(result.bytesTransferred == 100)
         #expect(result.bytesSaved == 4)

@@ -92,7 +92,7 @@ struct CacheStoreTests {
         let response = try await fixture.get("/c")
         #expect(response.cache.decision == .miss)
         #expect(response.cache.detail?.hasPrefix("an unreadable entry was discarded") == true)
-        #expect(response.text == "c")
+        #expect(response.cacheText == "c")
     }
 
     @Test func leastRecentlyUsedEntriesAreEvictedPastTheSizeLimit() throws {

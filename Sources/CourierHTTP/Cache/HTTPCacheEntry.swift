@@ -72,6 +72,12 @@ public struct HTTPCacheEntry: Sendable, Hashable, Codable {
     public var lastModified: String? { headers["Last-Modified"] }
     public var hasValidator: Bool { etag != nil || lastModified != nil }
 
+    /// Whether a 304 applies to this entry: one that names a strong ETag must name the stored one.
+    public func isSelected(by update: HTTPHeaders) -> Bool {
+        guard let tag = update["ETag"], !tag.hasPrefix("W/") else { return true }
+        return tag == etag
+    }
+
     /// Applies the header fields of a 304 (RFC 9111 section 3.2): each field replaces the stored ones of
     /// that name, except those the stored body depends on.
     public mutating func merge304(headers update: HTTPHeaders) {

@@ -27,8 +27,8 @@ extension HTTPCacheMiddleware {
         var before = served(entry, request: request, age: freshness.age)
         before.cache = CacheReport(decision: .stale, age: freshness.age, ttl: freshness.ttl)
 
-        let requestTime = clock()
-        let answer: HTTPResponse
+        var requestTime = clock()
+        var answer: HTTPResponse
         do {
             answer = try await next(conditional, context)
         } catch let error as APIError {
@@ -39,12 +39,19 @@ extension HTTPCacheMiddleware {
                                               detail: "\(error); \(why)"), context)
             return response
         }
+        if answer.status == 304 && !entry.isSelected(by: answer.headers) {
+            // A 304 naming another strong validator does not describe the stored response
+            // (RFC 9111 section 4.3.4), and the caller did not ask for a 304: fetch it whole.
+            requestTime = clock()
+            answer = try await next(request, context)
+        }
         let responseTime = clock()
+        let validation = answer
         let record = { (after: HTTPResponse) in
             revalidations.record(CacheRevalidation(
-                before: before, after: after, validationStatus: answer.status,
-                bytesTransferred: answer.timing.bytesReceived, fullFetchBytes: entry.fetchBytes,
-                validationSeconds: answer.timing.total.milliseconds / 1000,
+                before: before, after: after, validationStatus: validation.status,
+                bytesTransferred: validation.timing.bytesReceived, fullFetchBytes: entry.fetchBytes,
+                validationSeconds: validation.timing.total.milliseconds / 1000,
                 fullFetchSeconds: entry.fetchSeconds, at: responseTime), key: entry.key)
         }
 
@@ -121,10 +128,6 @@ extension HTTPCacheMiddleware {
         let explicit = CacheFreshness.hasExplicitFreshness(response.headers) || control.isPublic
         if !CachePolicy.heuristicallyCacheable.contains(status) && !explicit {
             return "status \(status) needs explicit freshness to be stored"
-        }
-        let (_, source) = CacheFreshness.lifetime(status: status, headers: response.headers, responseTime: clock())
-        if source == .none && response.headers["ETag"] == nil && response.headers["Last-Modified"] == nil {
-            return "no freshness information and no validator"
         }
         if response.body.size > store.maxBytes { return "the body is larger than the cache's size limit" }
         return nil

@@ -188,7 +188,7 @@ public final class HTTPCacheStore: Sendable {
     private func writeAtomically(_ data: Data, to destination: URL) throws {
         let temporary = directory.appendingPathComponent(".tmp-\(UUID().uuidString)")
         do {
-            try data.write(to: temporary)
+            try writeNew(data, to: temporary)
             try rename(temporary, to: destination)
         } catch {
             try? FileManager.default.removeItem(at: temporary)
@@ -202,7 +202,7 @@ public final class HTTPCacheStore: Sendable {
         do {
             switch body {
             case .data(let data):
-                try data.write(to: temporary)
+                try writeNew(data, to: temporary)
             case .file(let source, _):
                 do {
                     try FileManager.default.linkItem(at: source, to: temporary)
@@ -217,12 +217,32 @@ public final class HTTPCacheStore: Sendable {
         }
     }
 
+    /// Writes a new file with plain POSIX calls: Foundation's Data.write syncs to disk on Linux, which
+    /// costs milliseconds per entry; the rename that follows is what makes the write atomic.
+    private func writeNew(_ data: Data, to destination: URL) throws {
+        let descriptor = Glibc.open(destination.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw posixError(destination) }
+        defer { Glibc.close(descriptor) }
+        try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
+            var offset = 0
+            while offset < buffer.count {
+                let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    throw posixError(destination)
+                }
+                offset += written
+            }
+        }
+    }
+
+    private func posixError(_ url: URL) -> Error {
+        CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path, "errno": Int(errno)])
+    }
+
     /// rename(2) replaces the destination in one step, which FileManager's move does not.
     private func rename(_ source: URL, to destination: URL) throws {
-        guard Glibc.rename(source.path, destination.path) == 0 else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: destination.path,
-                                                          "errno": Int(errno)])
-        }
+        guard Glibc.rename(source.path, destination.path) == 0 else { throw posixError(destination) }
     }
 
     private func removeFiles(prefix stem: String) {
