@@ -1,3 +1,5 @@
 // `make bench`: each benchmark prints its figures as ratios against a reference measured in the same run.
-print("no benchmarks yet")
-await cacheBenchmark()
+PipelineBench.run()
+WebSocketBench.run()
+CacheBench.run()
+BodyBench.run()

@@ -16,6 +16,8 @@ struct DemoConnection {
     private static let readSize = 64 * 1024
     /// Bytes a closing connection reads and drops so the client sees the response, not a reset.
     private static let drainLimit = 1 << 20
+    /// A connection silent for this long is closed, so forgotten keep-alive connections do not pile up.
+    static let idleTimeoutMilliseconds: Int32 = 300_000
 
     /// Serves the connection until either side closes it; the caller closes the descriptor.
     func run() {
@@ -44,6 +46,7 @@ struct DemoConnection {
                 guard (try? socket.write("HTTP/1.1 100 Continue\r\n\r\n")) != nil else { return }
                 continueSent = true
             }
+            guard socket.waitReadable(milliseconds: Self.idleTimeoutMilliseconds) else { return }
             let count = socket.read(into: &buffer)
             guard count > 0 else { return }
             parser.append(buffer[0..<count])
@@ -57,7 +60,9 @@ struct DemoConnection {
         let sequence = core.logReceived(request, connection: number)
         let context = DemoContext(request: request, core: core, connection: number)
         let response = DemoRouter.route(context)
-        let closing = !request.keepsAlive || response.closesConnection || core.isStopping
+        // HTTP/1.0 has no chunked coding: a body of unknown length is delimited by closing instead.
+        let unframed = request.version == "HTTP/1.0" && { if case .stream(nil, _) = response.body { true } else { false } }()
+        let closing = !request.keepsAlive || response.closesConnection || core.isStopping || unframed
         var writer: DemoStreamWriter?
         do {
             if response.delayMilliseconds > 0 { try socket.pause(milliseconds: response.delayMilliseconds) }
@@ -72,9 +77,9 @@ struct DemoConnection {
                                  bytesSent: head.count + body.count)
             case .stream(let length, let produce):
                 let framing = length.map { ("Content-Length", String($0)) } ?? ("Transfer-Encoding", "chunked")
-                let head = Self.head(for: response, framing: framing, closing: closing)
+                let head = Self.head(for: response, framing: unframed ? nil : framing, closing: closing)
                 try socket.write(head)
-                let stream = DemoStreamWriter(socket: socket, chunked: length == nil)
+                let stream = DemoStreamWriter(socket: socket, chunked: length == nil && !unframed)
                 writer = stream
                 if !headOnly {
                     try produce(stream)

@@ -51,6 +51,16 @@ struct DemoSocket: Sendable {
         }
     }
 
+    /// Waits until there is something to read (or the peer closed); false after `milliseconds` of silence.
+    func waitReadable(milliseconds: Int32) -> Bool {
+        var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        while true {
+            let ready = poll(&descriptor, 1, milliseconds)
+            if ready < 0 && errno == EINTR { continue }
+            return ready != 0
+        }
+    }
+
     /// Whether the peer has closed its end (or the connection broke). Bytes it sent (a pipelined
     /// request) do not count as closing.
     func peerHasClosed() -> Bool {

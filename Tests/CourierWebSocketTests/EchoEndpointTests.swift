@@ -27,7 +27,7 @@ func eventually(seconds: Double = 10, _ condition: () -> Bool) async -> Bool {
     @Test(arguments: sizes)
     func textAndBinaryMessagesOfEverySizeComeBackIntact(size: Int) async throws {
         // Given a client connected to the demo echo endpoint
-        let server = try LoopbackUpgradeServer()
+        let server = try DemoServer.start()
         defer { server.stop() }
         let client = try await WebSocketClient.connect(WebSocketConfiguration(url: server.url("/ws/echo")))
         // When a text and a binary message of `size` bytes are sent
@@ -49,7 +49,7 @@ func eventually(seconds: Double = 10, _ condition: () -> Bool) async -> Bool {
     @Test func fragmentedMessagesBothWaysAreReassembled() async throws {
         // Given a client that sends in 1,000-byte fragments and a server that echoes in 700-byte
         // fragments with a ping between the first two
-        let server = try LoopbackUpgradeServer()
+        let server = try DemoServer.start()
         defer { server.stop() }
         let log = EventLog()
         var configuration = WebSocketConfiguration(url: server.url("/ws/echo?fragment=700"))
@@ -67,7 +67,7 @@ func eventually(seconds: Double = 10, _ condition: () -> Bool) async -> Bool {
 
     @Test func pingIsAnsweredWithAPongAndARoundTrip() async throws {
         // Given an open connection
-        let server = try LoopbackUpgradeServer()
+        let server = try DemoServer.start()
         defer { server.stop() }
         let log = EventLog()
         let client = try await WebSocketClient.connect(WebSocketConfiguration(url: server.url("/ws/echo")),
@@ -84,7 +84,7 @@ func eventually(seconds: Double = 10, _ condition: () -> Bool) async -> Bool {
 
     @Test func keepalivePingsFlowOnTheInterval() async throws {
         // Given a 0.1 s keepalive interval
-        let server = try LoopbackUpgradeServer()
+        let server = try DemoServer.start()
         defer { server.stop() }
         let log = EventLog()
         var configuration = WebSocketConfiguration(url: server.url("/ws/echo"))
@@ -100,7 +100,7 @@ func eventually(seconds: Double = 10, _ condition: () -> Bool) async -> Bool {
 
     @Test func serverCloseCodeAndReasonAreReported() async throws {
         // Given an echo endpoint that closes with 4001 after one message
-        let server = try LoopbackUpgradeServer()
+        let server = try DemoServer.start()
         defer { server.stop() }
         let client = try await WebSocketClient.connect(WebSocketConfiguration(
             url: server.url("/ws/echo?close_after=1&code=4001&reason=enough")))
@@ -115,7 +115,7 @@ func eventually(seconds: Double = 10, _ condition: () -> Bool) async -> Bool {
     }
 
     @Test func userCloseCodeIsEchoedByTheServer() async throws {
-        let server = try LoopbackUpgradeServer()
+        let server = try DemoServer.start()
         defer { server.stop() }
         let client = try await WebSocketClient.connect(WebSocketConfiguration(url: server.url("/ws/echo")))
         // When the user closes with going-away
@@ -128,7 +128,7 @@ func eventually(seconds: Double = 10, _ condition: () -> Bool) async -> Bool {
     }
 
     @Test func subprotocolIsNegotiated() async throws {
-        let server = try LoopbackUpgradeServer()
+        let server = try DemoServer.start()
         defer { server.stop() }
         var configuration = WebSocketConfiguration(url: server.url("/ws/echo"))
         configuration.protocols = ["graphql-transport-ws", "json"]
@@ -140,7 +140,7 @@ func eventually(seconds: Double = 10, _ condition: () -> Bool) async -> Bool {
 
     @Test func cancellingTheConsumerClosesTheSocket() async throws {
         // Given a client whose messages are consumed by a task
-        let server = try LoopbackUpgradeServer()
+        let server = try DemoServer.start()
         defer { server.stop() }
         let log = EventLog()
         let client = try await WebSocketClient.connect(WebSocketConfiguration(url: server.url("/ws/echo")),
@@ -156,7 +156,7 @@ func eventually(seconds: Double = 10, _ condition: () -> Bool) async -> Bool {
 
     @Test func refusedUpgradeReportsStatusAndBody() async throws {
         // Given a path that is not a WebSocket endpoint
-        let server = try LoopbackUpgradeServer()
+        let server = try DemoServer.start()
         defer { server.stop() }
         // When connecting, Then the 404 and the server's message are reported
         do {
@@ -174,7 +174,7 @@ func eventually(seconds: Double = 10, _ condition: () -> Bool) async -> Bool {
 
     @Test func connectionRefusedIsAnOfflineError() async throws {
         // Given a port nothing listens on (a server started and stopped)
-        let server = try LoopbackUpgradeServer()
+        let server = try DemoServer.start()
         let url = server.url("/ws/echo")
         server.stop()
         // Then connecting fails with connectFailed

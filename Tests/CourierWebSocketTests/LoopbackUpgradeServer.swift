@@ -137,3 +137,8 @@ func readRaw(_ fd: Int32, seconds: Double = 5) -> [UInt8] {
     }
     return result
 }
+
+extension DemoServer {
+    /// ws://127.0.0.1:PORT + path on the demo server.
+    func url(_ path: String) -> URL { URL(string: "ws://127.0.0.1:\(port)\(path)")! }
+}

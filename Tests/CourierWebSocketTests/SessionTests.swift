@@ -42,7 +42,7 @@ final class SessionRecorder: Sendable {
 
     @Test func tickerPushesTicksForTheSubscribedSymbol() async throws {
         // Given a session subscribed to ACME on a fast ticker
-        let server = try LoopbackUpgradeServer()
+        let server = try DemoServer.start()
         defer { server.stop() }
         let session = WebSocketSession(configuration: WebSocketConfiguration(url: server.url("/ws/ticker?rate=200")),
                                        subscriptions: [.text(#"{"subscribe":"ACME"}"#)], reconnect: nil)
@@ -59,7 +59,7 @@ final class SessionRecorder: Sendable {
     }
 
     @Test func unsubscribeStopsTheTicks() async throws {
-        let server = try LoopbackUpgradeServer()
+        let server = try DemoServer.start()
         defer { server.stop() }
         let session = WebSocketSession(configuration: WebSocketConfiguration(url: server.url("/ws/ticker?rate=100")),
                                        subscriptions: [.text(#"{"subscribe":["A","B"]}"#)], reconnect: nil)
@@ -82,7 +82,7 @@ final class SessionRecorder: Sendable {
     @Test func chaosDropsAreFollowedByReconnectResubscribeAndTicksResume() async throws {
         // Given a session on the chaos endpoint, which drops every 300 ms, alternately with and without
         // a close frame
-        let server = try LoopbackUpgradeServer()
+        let server = try DemoServer.start()
         defer { server.stop() }
         let session = WebSocketSession(
             configuration: WebSocketConfiguration(url: server.url("/ws/chaos?every_ms=300&rate=100")),
@@ -122,7 +122,7 @@ final class SessionRecorder: Sendable {
 
     @Test func userCloseDoesNotReconnect() async throws {
         // Given a session with reconnect enabled on the echo endpoint
-        let server = try LoopbackUpgradeServer()
+        let server = try DemoServer.start()
         defer { server.stop() }
         let session = WebSocketSession(configuration: WebSocketConfiguration(url: server.url("/ws/echo")),
                                        reconnect: Self.fast)
@@ -141,7 +141,7 @@ final class SessionRecorder: Sendable {
 
     @Test func refusedServerIsRetriedWithBackoffUntilTheUserCloses() async throws {
         // Given a URL where nothing listens
-        let server = try LoopbackUpgradeServer()
+        let server = try DemoServer.start()
         let url = server.url("/ws/echo")
         server.stop()
         let session = WebSocketSession(configuration: WebSocketConfiguration(url: url), reconnect: Self.fast)
@@ -157,7 +157,7 @@ final class SessionRecorder: Sendable {
     }
 
     @Test func normalCloseFromTheServerEndsTheSessionWithoutReconnecting() async throws {
-        let server = try LoopbackUpgradeServer()
+        let server = try DemoServer.start()
         defer { server.stop() }
         let session = WebSocketSession(
             configuration: WebSocketConfiguration(url: server.url("/ws/echo?close_after=1&code=1000")),
