@@ -27,6 +27,7 @@ public struct HTTPCacheEntry: Sendable, Hashable, Codable {
     public var fetchSeconds: Double
     public var fetchBytes: Int
 
+    /// The entry for a full response; the body is attached by `HTTPCacheStore.save`.
     public init(method: HTTPMethod, url: URL, response: HTTPResponse, selectedRequestHeaders: [String: String],
                 requestTime: Date, responseTime: Date) {
         key = HTTPCacheStore.key(method: method, url: url)
