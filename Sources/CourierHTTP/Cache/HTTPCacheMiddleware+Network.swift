@@ -57,7 +57,7 @@ extension HTTPCacheMiddleware {
 
         if answer.status == 304 && entry.hasValidator {
             var updated = entry
-            updated.merge304(headers: answer.headers)
+            updated.merge304(headers: answer.headers, receivedAt: responseTime)
             updated.requestTime = requestTime
             updated.responseTime = responseTime
             var detail: String?

@@ -44,6 +44,7 @@ public struct HTTPCacheMiddleware: Middleware {
 
     // MARK: - The decision
 
+    /// Answers from the cache, validates, or fetches and stores, as RFC 9111 and the cache mode say.
     public func intercept(_ request: HTTPRequest, context: RequestContext, next: Next) async throws -> HTTPResponse {
         if request.cacheMode == .bypass {
             return report(try await next(request, context), CacheReport(decision: .bypass), context)
