@@ -106,3 +106,23 @@ struct CacheInvalidationAndModeTests {
         #expect(none == nil)
     }
 }
+
+@Suite("Cache report output")
+struct CacheReportOutputTests {
+    @Test func jsonFieldsCarryTheDecisionAgeAndTTLInWholeSeconds() {
+        let report = CacheReport(decision: .fresh, age: 10.4, ttl: 49.6)
+        #expect(report.jsonFields["cache"] as? String == "fresh")
+        #expect(report.jsonFields["age_s"] as? Int == 10)
+        #expect(report.jsonFields["ttl_s"] as? Int == 50)
+        #expect(report.jsonFields["cache_detail"] == nil)
+        #expect(report.summary == "fresh (age 10 s, 50 s left)")
+    }
+
+    @Test func aNotStoredReportSaysWhy() {
+        let report = CacheReport(decision: .notStored, detail: "the response said no-store")
+        #expect(report.jsonFields["cache"] as? String == "not-stored")
+        #expect(report.jsonFields["age_s"] == nil)
+        #expect(report.summary == "not-stored: the response said no-store")
+        #expect(CacheReport(decision: .stale, age: 70, ttl: -10).summary == "stale (age 70 s, stale by 10 s)")
+    }
+}
