@@ -123,9 +123,16 @@ enum RunCommand {
         let hasErrors = loaded.file.diagnostics.contains { $0.severity == .error }
 
         let recorder = AttemptRecorder()
+        let cache: (any Middleware)?
+        do {
+            cache = try SendCommand.makeCache(directory: invocation.cacheDirectory,
+                                              requested: invocation.cacheMode != nil)
+        } catch {
+            Console.error("error: cannot open the HTTP cache: \(error)")
+            return 1
+        }
         let client = HTTPClient(configuration: HTTPClient.Configuration(
-            transport: CurlTransport(), cache: SendCommand.makeCache(directory: invocation.cacheDirectory),
-            events: recorder.sink))
+            transport: CurlTransport(), cache: cache, events: recorder.sink))
         let cacheMode = invocation.cacheMode
         let secrets = Set(environment.values.values.filter(\.isSecret).map(\.value))
         let context = VariableContext(overrides: invocation.overrides, environment: environment)
