@@ -29,7 +29,8 @@ enum SendCommand {
       --json                  Print one JSON object instead of text.
       --show-secrets          Print Authorization, cookies and tokens instead of <redacted>.
       --cache-dir DIR         Use the HTTP cache stored in DIR.
-      --cache-mode MODE       default, revalidate, reload, only-if-cached or bypass.
+      --cache-mode MODE       Use the HTTP cache (in ~/.cache/courier unless --cache-dir) in MODE:
+                              default, revalidate, reload, only-if-cached or bypass.
       -h, --help              Show this help.
 
     EXIT CODES: 0 for 2xx and 3xx, 1 for a status of 400 or more or a failed request, 2 for usage errors.
@@ -43,6 +44,8 @@ enum SendCommand {
         var showSecrets = false
         var output: URL?
         var cacheDirectory: URL?
+        /// `--cache-mode` was given: use the cache (in the default folder unless `--cache-dir`).
+        var usesCache = false
         var deadline: Duration?
     }
 
@@ -139,7 +142,7 @@ enum SendCommand {
         return Invocation(request: request, json: json, timing: timing, showSecrets: showSecrets,
                           output: output.map { URL(fileURLWithPath: $0) },
                           cacheDirectory: cacheDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) },
-                          deadline: deadline)
+                          usesCache: cacheModeText != nil, deadline: deadline)
     }
 
     /// The URL as typed, with http:// assumed when no scheme is given.
@@ -156,8 +159,14 @@ enum SendCommand {
         var policy = RetryPolicy.standard
         if let deadline = invocation.deadline { policy.deadline = deadline }
         if let attempts = invocation.request.maxAttempts { policy.maxAttempts = max(1, attempts) }
-        let configuration = HTTPClient.Configuration(transport: CurlTransport(),
-                                                     cache: makeCache(directory: invocation.cacheDirectory),
+        let cache: (any Middleware)?
+        do {
+            cache = try makeCache(directory: invocation.cacheDirectory, requested: invocation.usesCache)
+        } catch {
+            Console.error("error: cannot open the HTTP cache: \(error)")
+            return 1
+        }
+        let configuration = HTTPClient.Configuration(transport: CurlTransport(), cache: cache,
                                                      retry: policy, events: recorder.sink)
         let client = HTTPClient(configuration: configuration)
         let context = RequestContext()
@@ -183,16 +192,18 @@ enum SendCommand {
         }
     }
 
-    /// The HTTP cache for `--cache-dir`. The cache lives in CourierHTTP/Cache (its own branch); until
-    /// it is wired in here, requests go without one and say `"cache": "bypass"`.
-    static func makeCache(directory: URL?) -> (any Middleware)? {
-        guard directory != nil else { return nil }
-        return nil
+    /// The HTTP cache for `--cache-dir DIR` (or the default folder when only `--cache-mode` is
+    /// given); nil when neither was asked for, so a plain `courier send` never writes a cache.
+    static func makeCache(directory: URL?, requested: Bool) throws -> (any Middleware)? {
+        guard requested || directory != nil else { return nil }
+        return try HTTPCacheMiddleware(directory: directory)
     }
 
     /// Prints the outcome and returns the exit code: 0 for 2xx/3xx, 1 otherwise.
     static func report(_ response: HTTPResponse?, error: APIError?, attempts: [AttemptRecord],
                        invocation: Invocation?) -> Int32 {
+        // An error status is reported as the error it stands for (kind http or unauthorized).
+        let error = error ?? response.flatMap { APIError(response: $0) }
         let options = ResponseOutput.Options(showSecrets: invocation?.showSecrets ?? false,
                                              timing: invocation?.timing ?? false, bodyFile: invocation?.output)
         if invocation?.json ?? false {

@@ -39,7 +39,8 @@ import Testing
           --json                  Print one JSON object instead of text.
           --show-secrets          Print Authorization, cookies and tokens instead of <redacted>.
           --cache-dir DIR         Use the HTTP cache stored in DIR.
-          --cache-mode MODE       default, revalidate, reload, only-if-cached or bypass.
+          --cache-mode MODE       Use the HTTP cache (in ~/.cache/courier unless --cache-dir) in MODE:
+                                  default, revalidate, reload, only-if-cached or bypass.
           -h, --help              Show this help.
 
         EXIT CODES: 0 for 2xx and 3xx, 1 for a status of 400 or more or a failed request, 2 for usage errors.
@@ -93,6 +94,10 @@ import Testing
         let result = try await CourierProcess.run(["send", url("/status/404")])
         #expect(result.status == 1)
         #expect(result.stdout.hasPrefix("HTTP/1.1 404"))
+        #expect(result.stdout.contains("[http]"))
+        let json = try CourierProcess.json(try await CourierProcess.run(["send", url("/status/404"), "--json"]).stdout)
+        #expect((json["error"] as? [String: Any])?["kind"] as? String == "http")
+        #expect(json["status"] as? Int == 404)
     }
 
     @Test func theTimeoutEndsASlowRequestAsTimedOut() async throws {
@@ -140,6 +145,27 @@ import Testing
         #expect(result.status == 2)
         #expect(result.stderr.hasPrefix(message))
         #expect(result.stderr.contains("Help:  courier send --help"))
+    }
+
+    @Test func withACacheDirectoryTheSecondRequestIsAFreshHitThatNeverReachesTheServer() async throws {
+        defer { server.stop() }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("courier-cli-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let first = try CourierProcess.json(try await CourierProcess.run(["send", url("/etag"), "--cache-dir", folder.path,
+                                                                          "--json"]).stdout)
+        let second = try CourierProcess.json(try await CourierProcess.run(["send", url("/etag"), "--cache-dir", folder.path,
+                                                                           "--json"]).stdout)
+        #expect(first["cache"] as? String == "miss")
+        #expect(second["cache"] as? String == "fresh")
+        #expect((second["attempts"] as? [Any])?.isEmpty == true)
+        #expect(second["status"] as? Int == 200)
+        #expect(server.requestCount(path: "/etag") == 1)
+    }
+
+    @Test func withoutCacheFlagsTheCacheIsBypassed() async throws {
+        defer { server.stop() }
+        let result = try CourierProcess.json(try await CourierProcess.run(["send", url("/etag"), "--json"]).stdout)
+        #expect(result["cache"] as? String == "bypass")
     }
 
     @Test func aBodyFromAFileIsSentAndTheAnswerSavedWithDashO() async throws {

@@ -13,7 +13,9 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     precondition(file.text == text)
     let context = VariableContext(overrides: ["base": "http://127.0.0.1:1"], processEnvironment: [:])
     let resolver = Resolver(file: file, baseFolder: URL(fileURLWithPath: "/nonexistent"), context: context)
-    for request in file.requests {
+    // The per-request checks re-join the whole file; a handful of requests is enough to cover them
+    // without making a many-request input quadratic.
+    for request in file.requests.prefix(8) {
         guard let same = try? file.replacing(request: request, with: request) else {
             preconditionFailure("a request of the file was not found in it")
         }
