@@ -28,6 +28,8 @@ public enum CollectionError: Error, Sendable, Hashable {
     case writeFailed(path: String, reason: String)
     /// The request to edit is not in the file (it was removed or the file was reloaded).
     case requestNotFound(id: String)
+    /// `--name NAME` names no request in the file.
+    case unknownRequest(name: String, available: [String])
     /// A curl command or Postman collection could not be converted.
     case importFailed(source: String, reason: String)
 }
@@ -52,6 +54,9 @@ extension CollectionError: CustomStringConvertible {
         case .changedOnDisk(let path): "\(path) changed on disk since it was loaded; reload before saving"
         case .writeFailed(let path, let reason): "\(path): cannot save: \(reason)"
         case .requestNotFound(let id): "request \(id) is no longer in its file"
+        case .unknownRequest(let name, let available):
+            "no request named '\(name)'" + (available.isEmpty ? " (the file has no named requests)"
+                                             : "; named requests: \(available.joined(separator: ", "))")
         case .importFailed(let source, let reason): "cannot import \(source): \(reason)"
         }
     }

@@ -21,6 +21,7 @@ public struct Resolver: Sendable {
     public static let timeoutTag = "timeout"
     public static let noRedirectTag = "no-redirect"
     public static let insecureTag = "insecure"
+    public static let maxAttemptsTag = "max-attempts"
 
     public var file: HTTPFile
     /// The folder `< ./file` bodies are read from.
@@ -58,6 +59,9 @@ public struct Resolver: Sendable {
         }
         if template.tags[Self.noRedirectTag] != nil { request.followRedirects = false }
         if template.tags[Self.insecureTag] != nil { request.insecure = true }
+        if let attempts = template.tags[Self.maxAttemptsTag].flatMap({ Int($0) }), attempts > 0 {
+            request.maxAttempts = attempts
+        }
         if let authorization = request.headers["Authorization"], let basic = Self.basicCredentials(authorization) {
             request.headers["Authorization"] = basic
         }

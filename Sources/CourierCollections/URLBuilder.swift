@@ -7,8 +7,32 @@ enum URLBuilder {
     /// Characters a query name or value from a variable keeps as they are: RFC 3986 unreserved.
     static let unreserved = CharacterSet(charactersIn:
         "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
-    /// Characters written text may use as they are; anything else (spaces, quotes, non-ASCII) is encoded.
-    static let allowedLiteral = unreserved.union(CharacterSet(charactersIn: ":/?#[]@!$&'()*+,;=%"))
+    /// Characters written text may use as they are before the query; anything else (spaces, quotes,
+    /// non-ASCII) is encoded.
+    static let allowedLiteral = unreserved.union(CharacterSet(charactersIn: ":/?#[]@!$&'()*+,;="))
+    /// Characters a query or fragment may hold as they are (RFC 3986 section 3.4: pchar, "/" and "?").
+    static let allowedInQuery = unreserved.union(CharacterSet(charactersIn: ":/?@!$&'()*+,;="))
+
+    /// Percent-encodes what `allowed` lacks, keeping `%XX` escapes that are already there; a `%` not
+    /// followed by two hex digits is encoded, since URLComponents rejects it.
+    static func encode(_ text: String, allowed: CharacterSet) -> String {
+        var result = ""
+        let scalars = Array(text.unicodeScalars)
+        var index = 0
+        while index < scalars.count {
+            let scalar = scalars[index]
+            if scalar == "%", index + 2 < scalars.count,
+               scalars[index + 1].properties.isASCIIHexDigit, scalars[index + 2].properties.isASCIIHexDigit {
+                result += "%"
+            } else if scalar != "%" && allowed.contains(scalar) {
+                result.unicodeScalars.append(scalar)
+            } else {
+                for byte in String(scalar).utf8 { result += String(format: "%%%02X", byte) }
+            }
+            index += 1
+        }
+        return result
+    }
 
     /// The URL, or nil when the result is not an absolute http(s)/ws(s) URL.
     static func build(_ pieces: [Interpolator.Piece]) -> URL? {
@@ -43,12 +67,11 @@ enum URLBuilder {
             head = String(head[..<hash])
         }
         if !head.contains("://") { head = "http://" + head }
-        guard let encoded = head.addingPercentEncoding(withAllowedCharacters: allowedLiteral),
-              var components = URLComponents(string: encoded),
+        guard var components = URLComponents(string: encode(head, allowed: allowedLiteral)),
               let scheme = components.scheme?.lowercased(), ["http", "https", "ws", "wss"].contains(scheme),
               let host = components.host, !host.isEmpty else { return nil }
-        if let query { components.percentEncodedQuery = query }
-        if let fragment { components.percentEncodedFragment = fragment.addingPercentEncoding(withAllowedCharacters: allowedLiteral) }
+        if let query { components.percentEncodedQuery = encode(query, allowed: allowedInQuery) }
+        if let fragment { components.percentEncodedFragment = encode(fragment, allowed: allowedInQuery) }
         return components.url
     }
 
@@ -59,14 +82,14 @@ enum URLBuilder {
             switch piece {
             case .literal(let text):
                 if let hash = text.firstIndex(of: "#") {
-                    query += text[..<hash].addingPercentEncoding(withAllowedCharacters: allowedLiteral) ?? ""
+                    query += encode(String(text[..<hash]), allowed: allowedInQuery)
                     let rest = pieces[(position + 1)...].map { piece -> String in
                         switch piece { case .literal(let text), .value(let text): text }
                     }.joined()
                     fragment = String(text[text.index(after: hash)...]) + rest
                     return query
                 }
-                query += text.addingPercentEncoding(withAllowedCharacters: allowedLiteral) ?? ""
+                query += encode(text, allowed: allowedInQuery)
             case .value(let value):
                 query += value.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
             }

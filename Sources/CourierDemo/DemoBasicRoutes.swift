@@ -7,7 +7,7 @@ enum DemoBasicRoutes {
         DemoRoute([DemoRoute.anyMethod], "/echo", "The request as JSON: method, path, query, headers, body", echo),
         DemoRoute([DemoRoute.anyMethod], "/status/{code}", "Answers with that status code", status),
         DemoRoute([DemoRoute.anyMethod], "/flaky", "503 + Retry-After: 1 on two of every three calls (?key=)", flaky),
-        DemoRoute([DemoRoute.anyMethod], "/rate-limited", "Always 429 + Retry-After (?retry_after=N|none)", rateLimited),
+        DemoRoute([DemoRoute.anyMethod], "/rate-limited", "Always 429 + Retry-After (?retry_after=N|none, ?retry_after_date=N)", rateLimited),
         DemoRoute([DemoRoute.anyMethod], "/slow", "Answers after ?ms= milliseconds (default 2000)", slow),
     ]
 
@@ -70,8 +70,12 @@ enum DemoBasicRoutes {
         ], extra: ["attempt": call])
     }
 
-    /// `Retry-After` from `?retry_after=` (seconds, or `none` to leave it out).
+    /// `Retry-After` from `?retry_after=` (seconds, or `none` to leave it out) or, with
+    /// `?retry_after_date=N`, as an HTTP date N seconds ahead.
     static func retryAfter(_ context: DemoContext, default fallback: String) -> [(name: String, value: String)] {
+        if let seconds = context.request.queryValue("retry_after_date").flatMap(Double.init), seconds.isFinite {
+            return [("Retry-After", DemoHTTPDate.format(Date().addingTimeInterval(seconds)))]
+        }
         let value = context.request.queryValue("retry_after") ?? fallback
         return value == "none" ? [] : [("Retry-After", value)]
     }

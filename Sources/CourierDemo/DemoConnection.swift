@@ -60,7 +60,9 @@ struct DemoConnection {
         let sequence = core.logReceived(request, connection: number)
         let context = DemoContext(request: request, core: core, connection: number)
         let response = DemoRouter.route(context)
-        let closing = !request.keepsAlive || response.closesConnection || core.isStopping
+        // HTTP/1.0 has no chunked coding: a body of unknown length is delimited by closing instead.
+        let unframed = request.version == "HTTP/1.0" && { if case .stream(nil, _) = response.body { true } else { false } }()
+        let closing = !request.keepsAlive || response.closesConnection || core.isStopping || unframed
         var writer: DemoStreamWriter?
         do {
             if response.delayMilliseconds > 0 { try socket.pause(milliseconds: response.delayMilliseconds) }
@@ -75,9 +77,9 @@ struct DemoConnection {
                                  bytesSent: head.count + body.count)
             case .stream(let length, let produce):
                 let framing = length.map { ("Content-Length", String($0)) } ?? ("Transfer-Encoding", "chunked")
-                let head = Self.head(for: response, framing: framing, closing: closing)
+                let head = Self.head(for: response, framing: unframed ? nil : framing, closing: closing)
                 try socket.write(head)
-                let stream = DemoStreamWriter(socket: socket, chunked: length == nil)
+                let stream = DemoStreamWriter(socket: socket, chunked: length == nil && !unframed)
                 writer = stream
                 if !headOnly {
                     try produce(stream)

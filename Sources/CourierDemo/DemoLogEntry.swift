@@ -4,9 +4,13 @@ import Foundation
 public struct DemoLogEntry: Sendable {
     /// Position in the server's log since it started (not reset by `resetLog`).
     public let sequence: Int
+    /// The request method; `-` for bytes the parser refused.
     public let method: String
+    /// The decoded path; `-` for bytes the parser refused.
     public let path: String
+    /// Query items in order.
     public let query: [(name: String, value: String)]
+    /// Request header fields in order, names as sent.
     public let headers: [(name: String, value: String)]
     /// The status sent (or being sent); 0 when the server answered nothing (a reset, a parse failure
     /// before any response, a request still being handled).

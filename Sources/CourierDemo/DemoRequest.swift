@@ -2,6 +2,7 @@ import Foundation
 
 /// One parsed HTTP/1.1 request as the demo server received it.
 public struct DemoRequest: Sendable {
+    /// The method token as sent (`GET`, `POST`, …).
     public var method: String
     /// The path without the query string, percent-decoded.
     public var path: String
@@ -9,12 +10,14 @@ public struct DemoRequest: Sendable {
     public var query: [(name: String, value: String)]
     /// Header fields in order, names as sent.
     public var headers: [(name: String, value: String)]
+    /// The body, de-chunked when it came chunked.
     public var body: Data
     /// The protocol version from the request line, `HTTP/1.1` or `HTTP/1.0`.
     public var version: String
     /// The request target exactly as sent (path and query, still percent-encoded).
     public var target: String
 
+    /// A request value (the parser builds these; tests and WebSocket handlers may too).
     public init(method: String, path: String, query: [(name: String, value: String)] = [],
                 headers: [(name: String, value: String)] = [], body: Data = Data(),
                 version: String = "HTTP/1.1", target: String? = nil) {

@@ -6,11 +6,16 @@ import Foundation
 public struct DemoRequestParser: Sendable {
     /// Size limits; what exceeds them is refused with the matching status (414, 431, 413).
     public struct Limits: Sendable, Equatable {
+        /// Longest request line (414 beyond).
         public var requestLineBytes: Int
+        /// Longest head, request line and fields together (431 beyond); also bounds chunked trailers.
         public var headerBytes: Int
+        /// Most header fields (400 beyond).
         public var headerCount: Int
+        /// Longest body (413 beyond).
         public var bodyBytes: Int
 
+        /// Limits with the demo server's defaults unless given.
         public init(requestLineBytes: Int = 8 * 1024, headerBytes: Int = 32 * 1024, headerCount: Int = 100,
                     bodyBytes: Int = 256 * 1024 * 1024) {
             self.requestLineBytes = requestLineBytes
@@ -43,6 +48,7 @@ public struct DemoRequestParser: Sendable {
         .union(UInt8(ascii: "A")...UInt8(ascii: "Z"))
         .union(UInt8(ascii: "a")...UInt8(ascii: "z"))
 
+    /// The limits this parser enforces.
     public let limits: Limits
     private var buffer: [UInt8] = []
     /// Index of the first unconsumed byte in `buffer`.
@@ -54,6 +60,7 @@ public struct DemoRequestParser: Sendable {
     /// True once a head with `Expect: 100-continue` was read and its body is still to come.
     public private(set) var awaitingContinue = false
 
+    /// A parser waiting for the first request.
     public init(limits: Limits = .standard) { self.limits = limits }
 
     /// Adds bytes read from the connection.

@@ -22,6 +22,8 @@ public final class DemoServer: Sendable {
 
     /// Hosts accepted by name besides dotted IPv4 addresses.
     private static let hostAliases = ["localhost": "127.0.0.1"]
+    /// Pending connections the kernel queues: enough for a thousand clients connecting at once.
+    private static let backlog: Int32 = 1024
     /// How long `stop()` waits for connection threads to finish.
     private static let stopGraceSeconds = 5.0
 
@@ -171,7 +173,7 @@ public final class DemoServer: Sendable {
             close(fd)
             throw DemoError.socket(call: "bind", code: code)
         }
-        guard listen(fd, 128) == 0 else {
+        guard listen(fd, backlog) == 0 else {
             let code = errno
             close(fd)
             throw DemoError.socket(call: "listen", code: code)

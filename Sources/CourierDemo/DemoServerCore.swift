@@ -21,6 +21,8 @@ final class DemoServerCore: Sendable {
     }
 
     let state = Mutex(State())
+    /// Most log entries kept; past it the oldest tenth is dropped, so a long-running server stays small.
+    static let logLimit = 100_000
     private let stopping = Atomic<Bool>(false)
     /// When the server started: the Last-Modified of its fixed resources.
     let startedAt = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
@@ -69,6 +71,7 @@ final class DemoServerCore: Sendable {
                                           query: request.query, headers: request.headers, status: 0,
                                           completed: false, aborted: false, connection: connection,
                                           bytesSent: 0))
+            if state.log.count > Self.logLimit { state.log.removeFirst(Self.logLimit / 10) }
             return sequence
         }
     }

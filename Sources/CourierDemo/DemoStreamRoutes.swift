@@ -10,11 +10,6 @@ enum DemoStreamRoutes {
 
     /// Largest `/large` body: 2 GiB is more than any test needs and bounds a typo.
     static let largeLimitBytes = 2 << 30
-    /// Smallest JSON `/large` body: room for the array brackets and one padding object.
-    static let largeMinimumJSONBytes = 128
-    /// Bytes handed to the socket per write.
-    static let writeBlock = 64 * 1024
-    static let cities = ["Lisbon", "Osaka", "Nairobi", "Toronto", "Helsinki", "Recife", "Wellington", "Pune"]
 
     private static func large(_ context: DemoContext) -> DemoResponse {
         let megabytes = context.decimal("mb", default: 1, in: 0...2048)
@@ -24,63 +19,11 @@ enum DemoStreamRoutes {
         if context.request.queryValue("kind") == "binary" {
             let size = total
             return DemoResponse(status: 200, headers: [("Content-Type", "application/octet-stream")],
-                                body: .stream(length: chunked ? nil : size) { try writeBinary(size, to: $0) })
+                                body: .stream(length: chunked ? nil : size) { try DemoLargeBody.writeBinary(size, to: $0) })
         }
-        let size = max(total, largeMinimumJSONBytes)
+        let size = max(total, DemoLargeBody.minimumJSONBytes)
         return DemoResponse(status: 200, headers: [("Content-Type", "application/json")],
-                            body: .stream(length: chunked ? nil : size) { try writeJSON(size, to: $0) })
-    }
-
-    /// Pseudo-random bytes (xorshift), the same for every request of the same size.
-    private static func writeBinary(_ total: Int, to writer: DemoStreamWriter) throws {
-        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
-        var block = [UInt8](repeating: 0, count: writeBlock)
-        for index in block.indices {
-            state ^= state << 13; state ^= state >> 7; state ^= state << 17
-            block[index] = UInt8(truncatingIfNeeded: state)
-        }
-        var left = total
-        while left > 0 {
-            let count = min(left, block.count)
-            try writer.write(count == block.count ? block : Array(block[0..<count]))
-            left -= count
-        }
-    }
-
-    /// A JSON array of user-like records, exactly `total` bytes: the last record is padded to fit.
-    private static func writeJSON(_ total: Int, to writer: DemoStreamWriter) throws {
-        let closing = Array("\n]\n".utf8)
-        // Room kept for the padding record (`,\n{"id":N,"padding":""}`) so the size always comes out exact.
-        let reserve = 64
-        var pending: [UInt8] = Array("[\n".utf8)
-        pending.reserveCapacity(writeBlock + 1024)
-        var written = 0
-        var id = 1
-        while true {
-            let separator = id == 1 ? "" : ",\n"
-            let record = Array((separator + self.record(id)).utf8)
-            if written + pending.count + record.count + reserve > total - closing.count { break }
-            pending += record
-            id += 1
-            if pending.count >= writeBlock {
-                try writer.write(pending)
-                written += pending.count
-                pending.removeAll(keepingCapacity: true)
-            }
-        }
-        let head = Array(((id == 1 ? "" : ",\n") + "{\"id\":\(id),\"padding\":\"").utf8)
-        let tail = Array("\"}".utf8)
-        let padding = total - closing.count - written - pending.count - head.count - tail.count
-        pending += head + [UInt8](repeating: UInt8(ascii: "x"), count: max(padding, 0)) + tail + closing
-        try writer.write(pending)
-    }
-
-    private static func record(_ id: Int) -> String {
-        let city = cities[id % cities.count]
-        let score = Double((id * 7919) % 10_000) / 100
-        return "{\"id\":\(id),\"name\":\"User \(id)\",\"email\":\"user\(id)@example.com\",\"active\":\(id % 3 != 0),"
-            + "\"score\":\(score),\"tags\":[\"t\(id % 7)\",\"group-\(id % 13)\"],"
-            + "\"address\":{\"city\":\"\(city)\",\"zip\":\"\(10_000 + id % 90_000)\"}}"
+                            body: .stream(length: chunked ? nil : size) { try DemoLargeBody.writeJSON(size, to: $0) })
     }
 
     private static func events(_ context: DemoContext) -> DemoResponse {

@@ -159,3 +159,21 @@ struct VariableTests {
         #expect(resolved.request.url.scheme == "ws")
     }
 }
+
+@Suite("URL building edge cases found by fuzzing")
+struct URLBuildingRegressionTests {
+    private func url(_ text: String) -> String? {
+        let file = HTTPFile(path: "u.http", text: text)
+        guard let request = file.requests.first else { return nil }
+        let resolver = Resolver(file: file, baseFolder: URL(fileURLWithPath: "/"),
+                                context: VariableContext(processEnvironment: [:]))
+        return (try? resolver.resolve(request))?.request.url.absoluteString
+    }
+
+    @Test func hashesInFragmentsAndStrayPercentSignsAreEncodedInsteadOfCrashing() {
+        #expect(url("0###") == "http://0#%23%23")
+        #expect(url("GET http://h/p#a#b[c]") == "http://h/p#a%23b%5Bc%5D")
+        #expect(url("GET http://h/p?q=100%&r=%41%zz") == "http://h/p?q=100%25&r=%41%25zz")
+        #expect(url("GET http://h/p?q=[x]") == "http://h/p?q=%5Bx%5D")
+    }
+}

@@ -74,6 +74,9 @@ struct DemoBasicRoutesTests {
             #expect(response.status == 429)
             #expect(response.header("Retry-After") == "2")
         }
+        let dated = try client.fetch("GET", "/rate-limited?retry_after_date=30").header("Retry-After") ?? ""
+        let date = try #require(DemoHTTPDate.parse(dated))
+        #expect(date > Date())
     }
 
     @Test func unknownPathsAre404AndWrongMethods405WithAllow() throws {

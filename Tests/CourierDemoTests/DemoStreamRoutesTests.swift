@@ -61,6 +61,19 @@ struct DemoStreamRoutesTests {
         #expect(response.text.hasPrefix("retry: 2000\n"))
     }
 
+    @Test func anHTTP10ClientGetsAStreamDelimitedByCloseInsteadOfChunks() throws {
+        let server = try DemoServer.start()
+        defer { server.stop() }
+        let client = try RawHTTPClient(port: server.port)
+        client.send("GET /ndjson?count=2&interval_ms=1 HTTP/1.0\r\n\r\n")
+        let text = String(decoding: client.readToEnd().bytes, as: UTF8.self)
+        #expect(!text.contains("Transfer-Encoding"))
+        #expect(text.contains("Connection: close\r\n"))
+        let body = text.components(separatedBy: "\r\n\r\n").dropFirst().joined()
+        #expect(body.split(separator: "\n").compactMap { $0.contains("\"seq\":") ? $0 : nil }.count == 2)
+        #expect(body.hasSuffix("}\n"))
+    }
+
     @Test func eventsResumeAfterLastEventID() throws {
         let server = try DemoServer.start()
         defer { server.stop() }

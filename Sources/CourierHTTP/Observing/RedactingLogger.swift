@@ -45,7 +45,7 @@ public struct RedactingLogger: Sendable {
             let path = url.path.isEmpty ? "/" : url.path
             return "\(id) → \(method) \(url.host ?? "")\(path) attempt \(attempt)" + headerText(headers)
         case .attemptFinished(let id, let attempt, let outcome, let timing):
-            let duration = timing.map { String(format: " %.1f ms", $0.total.milliseconds) } ?? ""
+            let duration = timing.map { " " + Self.decimal($0.total.milliseconds, places: 1) + " ms" } ?? ""
             let reused = timing?.reusedConnection == true ? " (reused connection)" : ""
             switch outcome {
             case .response(let status, let headers):
@@ -54,7 +54,7 @@ public struct RedactingLogger: Sendable {
                 return "\(id) ✕ \(error.kind) attempt \(attempt)\(duration): \(error.logDescription)"
             }
         case .retryScheduled(let id, let attempt, let reason, let delay):
-            return "\(id) ↻ retry after attempt \(attempt) in \(String(format: "%.2f s", delay.seconds)): \(reason)"
+            return "\(id) ↻ retry after attempt \(attempt) in \(Self.decimal(delay.seconds, places: 2)) s: \(reason)"
         case .cancelled(let id, let superseded):
             return "\(id) ✕ \(superseded ? "superseded" : "cancelled")"
         case .cacheDecision(let id, let report):
@@ -62,6 +62,17 @@ public struct RedactingLogger: Sendable {
         case .tokenRefresh(let id, let succeeded):
             return "\(id) token refresh \(succeeded ? "succeeded" : "failed")"
         }
+    }
+
+    /// `value` with `places` decimals, without Foundation's format machinery (slow on Linux, and this
+    /// runs for every attempt).
+    static func decimal(_ value: Double, places: Int) -> String {
+        let scale = places == 1 ? 10.0 : (places == 2 ? 100.0 : 1000.0)
+        let scaled = Int64((abs(value) * scale).rounded())
+        let whole = scaled / Int64(scale)
+        let fraction = String(scaled % Int64(scale))
+        let padded = String(repeating: "0", count: max(0, places - fraction.count)) + fraction
+        return (value < 0 && scaled != 0 ? "-" : "") + "\(whole).\(padded)"
     }
 
     private func headerText(_ headers: HTTPHeaders) -> String {

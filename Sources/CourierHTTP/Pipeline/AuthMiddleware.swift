@@ -48,7 +48,7 @@ public struct AuthMiddleware: Middleware {
     /// Adds Authorization, and handles one 401 by renewing and replaying.
     public func intercept(_ request: HTTPRequest, context: RequestContext, next: Next) async throws -> HTTPResponse {
         // A request carrying its own Authorization is the user's choice; leave it alone.
-        guard !request.headers.contains("Authorization"), let token = await store.accessToken else {
+        guard !request.headers.contains("Authorization"), let token = store.accessToken else {
             return try await next(request, context)
         }
         let response = try await next(request.authorized(with: token), context)

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A bearer token and the token that renews it.
 public struct Credentials: Sendable, Hashable {
@@ -12,15 +13,23 @@ public struct Credentials: Sendable, Hashable {
 
 /// Holds the credentials and the one refresh in flight, so concurrent 401s share a single refresh.
 public actor TokenStore {
-    public private(set) var credentials: Credentials?
+    public private(set) var credentials: Credentials? {
+        didSet { let token = credentials?.accessToken; current.withLock { $0 = token } }
+    }
+    /// A copy of the access token readable without hopping onto the actor, so attaching the token
+    /// to every request costs no actor switch. Written only from the actor, on every change.
+    private nonisolated let current: Mutex<String?>
     private var refreshing: Task<Credentials, any Error>?
     /// How many refreshes were started (not joined), for tests and the log.
     public private(set) var refreshCount = 0
 
-    public init(credentials: Credentials? = nil) { self.credentials = credentials }
+    public init(credentials: Credentials? = nil) {
+        self.credentials = credentials
+        self.current = Mutex(credentials?.accessToken)
+    }
 
     /// The token to attach, or nil when signed out.
-    public var accessToken: String? { credentials?.accessToken }
+    public nonisolated var accessToken: String? { current.withLock { $0 } }
 
     public var isSignedIn: Bool { credentials != nil }
 
