@@ -1,4 +1,5 @@
 import CourierHTTP
+import CourierTerminal
 import CourierWebSocket
 import Dispatch
 import Foundation
@@ -110,6 +111,9 @@ final class WSRunner: Sendable {
         /// When the last message came in, for the linger after the end of standard input.
         var lastActivity = 0.0
     }
+
+    /// Whether standard output is a terminal (then message text is sanitised).
+    static let stdoutIsTerminal = isatty(1) == 1
 
     /// How long the end of standard input waits for a quiet connection before closing.
     static let lingerSeconds = 0.5
@@ -239,7 +243,8 @@ final class WSRunner: Sendable {
         case .message(let record):
             guard record.direction == .incoming else { return }
             switch record.message {
-            case .text(let text): output.line(text)
+            // On a terminal, a server's escape sequences are shown, never executed.
+            case .text(let text): output.line(Self.stdoutIsTerminal ? Sanitizer.sanitize(text) : text)
             case .binary(let data): output.line("[binary \(data.count) bytes] \(data.base64EncodedString())")
             }
         case .ping, .pong: break
