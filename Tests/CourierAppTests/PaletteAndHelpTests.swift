@@ -19,7 +19,8 @@ struct PaletteAndHelpTests {
         check(Keymaps.response)
         check(ResponsePaneState.keymap)
         check(Keymaps.log)
-        check(Keymaps.webSocket)
+        check(WebSocketPaneState.keymap)
+        check(WebSocketPaneState.composeKeymap)
     }
 
     @Test func noTableBindsTheSameKeyTwice() {
@@ -35,7 +36,7 @@ struct PaletteAndHelpTests {
         let responseKeys = ResponsePaneState.keymap.flatMap(\.keys) + Keymaps.response.flatMap(\.keys)
         #expect(Set(responseKeys).count == responseKeys.count, "the response pane's two tables share a key")
         check(Keymaps.log, "log")
-        check(Keymaps.webSocket, "webSocket")
+        check(WebSocketPaneState.keymap, "webSocket")
     }
 
     @Test func thePaletteListsEveryCommandOfEveryPaneAndEveryTheme() {

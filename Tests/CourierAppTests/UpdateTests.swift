@@ -178,13 +178,16 @@ struct UpdateTests {
         var state = Fixtures.loaded()
         state.press(.char("G"), Key(.enter))
         #expect(state.editor.method == "WEBSOCKET")
+        #expect(state.webSocketPane.savedMessages.map(\.text) == ["{\"subscribe\": \"ACME\"}"])
         let effects = state.press(Key(.enter))
-        guard case .connectWebSocket(let job)? = effects.first else {
-            Issue.record("expected a connect, got \(effects)")
-            return
-        }
-        #expect(job.draft.messages == ["{\"subscribe\": \"ACME\"}"])
+        #expect(effects == [.webSocket(.connect(url: "ws://127.0.0.1:1/ws/ticker", subscriptions: []))])
+        #expect(state.focus == .webSocket)
         #expect(state.generation == 0)
+        // And in the WebSocket pane, keys go to its send box while it is open
+        state.press(.char("i"))
+        #expect(state.isTyping)
+        state.type("q")
+        #expect(!state.shouldQuit)
     }
 
     func summary(status: Int) -> ResponseSummary {

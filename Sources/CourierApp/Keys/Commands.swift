@@ -40,10 +40,6 @@ public enum LogCommand: Sendable, Hashable {
     case up, down, top, bottom, clear, toggleFollow
 }
 
-/// Commands of the WebSocket slot.
-public enum WebSocketCommand: Sendable, Hashable {
-    case connect, disconnect, sendSaved
-}
 
 /// Any command, so the palette can list and run all of them.
 public enum AppCommand: Sendable, Hashable {
@@ -54,7 +50,8 @@ public enum AppCommand: Sendable, Hashable {
     /// A command of the response viewer (CourierApp/Panes/Response).
     case responsePane(ResponsePaneCommand)
     case log(LogCommand)
-    case webSocket(WebSocketCommand)
+    /// A command of the WebSocket pane (CourierApp/Panes/WebSocket).
+    case webSocket(WebSocketPaneCommand)
     case theme(String)
     case environment(String?)
 

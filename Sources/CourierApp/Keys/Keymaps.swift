@@ -92,11 +92,6 @@ public enum Keymaps {
         KeyBinding([.char("c")], .clear, "clear log", hint: true),
     ]
 
-    public static let webSocket: [KeyBinding<WebSocketCommand>] = [
-        KeyBinding([.char("o")], .connect, "connect", hint: true),
-        KeyBinding([.char("s")], .sendSaved, "send saved messages", hint: true),
-        KeyBinding([.char("D")], .disconnect, "disconnect"),
-    ]
 
     /// A key as the tables spell it: Ctrl letters lower-case, so `Ctrl-P` from any backend matches.
     public static func normalized(_ key: Key) -> Key {

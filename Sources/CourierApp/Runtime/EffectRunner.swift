@@ -41,6 +41,8 @@ public final class EffectRunner: Sendable {
     private let immediate: Mutex<LatestOnly<ResponseResult>?> = Mutex(nil)
     private let live: Mutex<LatestOnly<ResponseResult>?> = Mutex(nil)
     private let liveDebounce = Mutex<Duration?>(nil)
+    /// The WebSocket pane's session, batching its events into one action per frame.
+    private let webSocket: WebSocketPaneConnector
 
     public init(configuration: Configuration, queue: ActionQueue, store: CollectionStore = CollectionStore()) {
         self.configuration = configuration
@@ -48,6 +50,7 @@ public final class EffectRunner: Sendable {
         self.store = store
         let events = EventSink { [queue] event in queue.post(.clientEvent(event)) }
         client = HTTPClient(configuration: HTTPClient.Configuration(transport: configuration.transport, events: events))
+        webSocket = WebSocketPaneConnector { [queue] events in queue.post(.webSocketEvents(events)) }
         immediate.withLock { $0 = makeLatestOnly(debounce: .zero) }
     }
 
@@ -133,14 +136,15 @@ public final class EffectRunner: Sendable {
         case .listThemes:
             let folders = configuration.themeFolders
             background { [queue] in queue.post(.themesListed(ThemeLoader.names(in: folders))) }
-        case .connectWebSocket, .sendWebSocketMessages, .closeWebSocket:
-            webSocket(effect)
+        case .webSocket(let effect):
+            webSocket.perform(effect)
         }
     }
 
-    /// WebSocket effects, until the WebSocket pane component brings its session.
-    private func webSocket(_ effect: Effect) {
-        queue.post(.webSocket(.closed(code: nil, reason: "WebSocket sessions arrive with the WebSocket pane")))
+    /// Closes the WebSocket politely (1001) and stops its batches; the explorer calls it when quitting.
+    public func shutdown() {
+        webSocket.shutdown()
+        perform([.cancelSend])
     }
 
     // MARK: - Sending

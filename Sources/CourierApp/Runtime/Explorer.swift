@@ -56,7 +56,7 @@ public enum Explorer {
             runner.perform(effects)
             draw()
         }
-        runner.perform([.cancelSend])
+        runner.shutdown()
         return state
     }
 }

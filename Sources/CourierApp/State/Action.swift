@@ -1,5 +1,6 @@
 import CourierHTTP
 import CourierTerminal
+import CourierWebSocket
 
 /// Everything that can happen to the explorer: input, time, and the results of effects.
 public enum Action: Sendable {
@@ -17,7 +18,8 @@ public enum Action: Sendable {
     /// A live-mode send began once its debounce ran out.
     case liveSendStarted(generation: Int, method: String, url: String)
     case clientEvent(ClientEvent)
-    case webSocket(WebSocketUpdate)
+    /// A batch of WebSocket session events (one per frame at most).
+    case webSocketEvents([WebSocketEvent])
     case saveFinished(RequestRef, Collection)
     /// A collection edit (save, new, rename, delete) failed; the message names the file.
     case collectionEditFailed(String)
@@ -26,12 +28,4 @@ public enum Action: Sendable {
     case themesListed([String])
     /// A side effect finished with something to tell the user.
     case notice(StatusMessage)
-}
-
-/// What the WebSocket slot hears until the WebSocket component takes over.
-public enum WebSocketUpdate: Sendable, Hashable {
-    case connecting(url: String)
-    case connected(url: String)
-    case message(incoming: Bool, text: String)
-    case closed(code: Int?, reason: String)
 }

@@ -28,7 +28,8 @@ public struct AppState: Sendable {
     /// The saved request the shown response answered.
     public var responseOrigin: RequestRef?
     public var log = LogState()
-    public var webSocket = WebSocketState()
+    /// The WebSocket pane (CourierApp/Panes/WebSocket): connection, messages, send box.
+    public var webSocketPane = WebSocketPaneState()
     public var modals: [Modal] = []
     public var environment: String?
     public var theme: Theme
@@ -69,7 +70,12 @@ public struct AppState: Sendable {
     public var isTooSmall: Bool { size.width < Self.minimumSize.width || size.height < Self.minimumSize.height }
 
     /// Whether the loop should wake without input (to animate the spinner or a countdown).
-    public var needsTick: Bool { inFlight != nil }
+    public var needsTick: Bool {
+        switch webSocketPane.connection {
+        case .connecting, .reconnecting: return true
+        default: return inFlight != nil
+        }
+    }
 
     /// Whether keys are being typed into a text field rather than used as commands.
     public var isTyping: Bool {
@@ -82,6 +88,7 @@ public struct AppState: Sendable {
         case .collection: return tree.filtering
         case .request: return editor.editing
         case .response: return viewerPrompting
+        case .webSocket: return webSocketPane.mode != .browse
         default: return false
         }
     }

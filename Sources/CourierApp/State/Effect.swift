@@ -20,10 +20,8 @@ public enum Effect: Sendable, Hashable {
     case writeFile(path: String, contents: Data)
     case loadTheme(name: String)
     case listThemes
-    case connectWebSocket(SendJob)
-    /// Send the request's saved messages (variables resolved) on the open connection.
-    case sendWebSocketMessages(SendJob)
-    case closeWebSocket
+    /// What the WebSocket pane asked for: connect, send, disconnect.
+    case webSocket(WebSocketPaneEffect)
 }
 
 /// A change to a collection file other than saving an edited request.

@@ -64,6 +64,7 @@ extension AppState {
             return []
         }
         if editor.origin != ref || !editor.isDirty { editor = RequestEditorState(draft: draft, origin: ref) }
+        if draft.isWebSocket { loadWebSocketPane() }
         focus = .request
         if zoomed != nil { zoomed = .request }
         return []

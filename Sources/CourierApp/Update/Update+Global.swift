@@ -65,8 +65,10 @@ extension AppState {
         }
         editor.editing = false
         if editor.method == "WEBSOCKET" {
-            webSocket.connection = .connecting(url: editor.url.text)
-            return [.connectWebSocket(sendJob)]
+            loadWebSocketPane()
+            focus = .webSocket
+            if zoomed != nil { zoomed = .webSocket }
+            return webSocketPane.handle(.connect).map { .webSocket($0) }
         }
         generation += 1
         inFlight = generation
@@ -81,6 +83,15 @@ extension AppState {
         generation += 1
         inFlight = generation
         return [.sendLive(generation: generation, job: sendJob, debounce: liveDebounce)]
+    }
+
+    /// Points the WebSocket pane at the open request, variables resolved, when it is not there already.
+    mutating func loadWebSocketPane() {
+        let values = variables
+        let url = Variables.resolve(editor.url.text, values: values)
+        let messages = editor.messages.map { Variables.resolve($0, values: values) }
+        guard webSocketPane.url != url || webSocketPane.savedMessages.map(\.text) != messages else { return }
+        webSocketPane.load(url: url, savedMessages: messages)
     }
 
     // MARK: - Saving

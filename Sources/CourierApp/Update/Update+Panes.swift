@@ -34,24 +34,6 @@ extension AppState {
         }
     }
 
-    mutating func runWebSocket(_ command: WebSocketCommand) -> [Effect] {
-        switch command {
-        case .connect:
-            guard editor.method == "WEBSOCKET" else {
-                status = StatusMessage("Open a WEBSOCKET request to connect")
-                return []
-            }
-            return send()
-        case .disconnect:
-            return [.closeWebSocket]
-        case .sendSaved:
-            guard case .connected = webSocket.connection else {
-                status = StatusMessage("Not connected: o connects")
-                return []
-            }
-            return [.sendWebSocketMessages(sendJob)]
-        }
-    }
 }
 
 /// A request as a shell-quoted curl command, for "copy as curl".

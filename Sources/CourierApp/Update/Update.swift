@@ -1,4 +1,5 @@
 import CourierHTTP
+import Foundation
 import CourierTerminal
 
 /// The only place the explorer's state changes: applies `action` to `state` and returns the work to do.
@@ -8,6 +9,8 @@ public func update(_ state: inout AppState, _ action: Action) -> [Effect] {
         return state.handleInput(event)
     case .tick:
         state.ticks &+= 1
+        // The reconnect countdown reads the pane's clock.
+        state.webSocketPane.tick(now: Date())
         return []
     case .collectionLoaded(let collection):
         state.collection = collection
@@ -47,8 +50,8 @@ public func update(_ state: inout AppState, _ action: Action) -> [Effect] {
     case .clientEvent(let event):
         state.log.apply(event)
         return []
-    case .webSocket(let change):
-        state.webSocket.apply(change)
+    case .webSocketEvents(let events):
+        state.webSocketPane.apply(contentsOf: events)
         return []
     case .saveFinished(let ref, let collection):
         state.collection = collection
@@ -77,18 +80,6 @@ public func update(_ state: inout AppState, _ action: Action) -> [Effect] {
     }
 }
 
-extension WebSocketState {
-    mutating func apply(_ change: WebSocketUpdate) {
-        switch change {
-        case .connecting(let url): connection = .connecting(url: url)
-        case .connected(let url): connection = .connected(url: url)
-        case .message(let incoming, let text): lines.append((incoming ? "← " : "→ ") + text)
-        case .closed(let code, let reason): connection = .closed(code: code, reason: reason)
-        }
-        if lines.count > 1000 { lines.removeFirst(lines.count - 1000) }
-    }
-}
-
 extension AppState {
     mutating func handleInput(_ event: InputEvent) -> [Effect] {
         switch event {
@@ -109,7 +100,9 @@ extension AppState {
         status = nil
         let before = editor.draft
         var effects: [Effect]
-        if focus == .response, viewerPrompting || paneCommand(for: key) != nil {
+        if focus == .webSocket, isTyping || paneCommand(for: key) != nil {
+            effects = webSocketPane.handle(key: key).map { .webSocket($0) }
+        } else if focus == .response, viewerPrompting || paneCommand(for: key) != nil {
             effects = handleResponseKey(key) ?? []
         } else if isTyping {
             if key.typedText == nil, let global = Keymaps.global.command(for: key),
@@ -137,7 +130,7 @@ extension AppState {
             (viewerActive ? responsePane?.command(for: key).map { .responsePane($0) } : nil)
                 ?? Keymaps.response.command(for: key).map { .response($0) }
         case .log: Keymaps.log.command(for: key).map { .log($0) }
-        case .webSocket: Keymaps.webSocket.command(for: key).map { .webSocket($0) }
+        case .webSocket: WebSocketPaneState.keymap.command(for: key).map { .webSocket($0) }
         }
     }
 
@@ -150,7 +143,7 @@ extension AppState {
         case .response(let command): return runResponse(command)
         case .responsePane(let command): return runResponsePane(command)
         case .log(let command): runLog(command); return []
-        case .webSocket(let command): return runWebSocket(command)
+        case .webSocket(let command): return webSocketPane.handle(command).map { .webSocket($0) }
         case .theme(let name): return [.loadTheme(name: name)]
         case .environment(let name):
             environment = name
@@ -172,6 +165,10 @@ extension AppState {
                 modals[index] = .palette(palette)
             default: break
             }
+            return []
+        }
+        if focus == .webSocket {
+            webSocketPane.paste(text)
             return []
         }
         if focus == .collection && tree.filtering {

@@ -54,24 +54,3 @@ enum LogView {
         }
     }
 }
-
-/// Draws the WebSocket slot: connection state and messages.
-enum WebSocketView {
-    static func render(_ state: AppState, into buffer: inout Buffer, area: Rect, focused: Bool) {
-        let theme = state.theme
-        let ws = state.webSocket
-        let (label, style): (String, Style) = switch ws.connection {
-        case .disconnected: ("not connected", theme.muted)
-        case .connecting(let url): ("connecting \(url)", theme.warning)
-        case .connected(let url): ("connected \(url)", theme.success)
-        case .closed(let code, let reason): ("closed \(code.map(String.init) ?? "") \(reason)", theme.muted)
-        }
-        let inner = Draw.block(&buffer, area, title: "WebSocket", focused: focused, theme: theme, number: 5)
-        guard !inner.isEmpty else { return }
-        buffer.write(label, x: inner.x, y: inner.y, style: style, maxWidth: inner.width)
-        let visible = max(0, inner.height - 1)
-        for (offset, line) in ws.lines.suffix(visible).enumerated() {
-            buffer.write(line, x: inner.x, y: inner.y + 1 + offset, style: theme.text, maxWidth: inner.width)
-        }
-    }
-}

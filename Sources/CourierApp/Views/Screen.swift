@@ -33,7 +33,7 @@ public enum Screen {
                     ResponseView.render(state, into: &buffer, area: rect, focused: focused)
                 }
             case .log: LogView.render(state, into: &buffer, area: rect, focused: focused)
-            case .webSocket: WebSocketView.render(state, into: &buffer, area: rect, focused: focused)
+            case .webSocket: state.webSocketPane.render(into: &buffer, area: rect, theme: state.theme, focused: focused)
             }
         }
         if state.focus == .collection && state.tree.filtering && state.modals.isEmpty,
