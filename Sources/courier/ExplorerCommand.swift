@@ -104,8 +104,12 @@ enum ExplorerCommand {
         var state = AppState(size: backend.size, collectionPath: path, environment: environment, theme: theme)
         if let warning { state.status = StatusMessage(warning, kind: .error) }
         let queue = ActionQueue { backend.wake() }
+        // The private HTTP cache under ~/.cache/courier/http, so the compare view has something to show;
+        // an unusable folder just means no cache.
+        let cache = try? HTTPCacheMiddleware(directory: cacheFolder(processEnvironment))
         let runner = EffectRunner(
-            configuration: .init(transport: CurlTransport(), themeFolders: folders, trueColor: true, noColor: noColor),
+            configuration: .init(transport: CurlTransport(), themeFolders: folders, trueColor: true, noColor: noColor,
+                                 cache: cache),
             queue: queue, store: CollectionStore(overrides: overrides))
         Explorer.run(backend: backend, state: state, runner: runner, queue: queue,
                      startup: [.loadCollection(path: path), .listThemes])
@@ -123,6 +127,13 @@ enum ExplorerCommand {
         folders.append(URL(fileURLWithPath: "Themes"))
         folders.append(packageRoot.appendingPathComponent("Themes"))
         return folders
+    }
+
+    /// `$XDG_CACHE_HOME/courier/http`, else `~/.cache/courier/http`.
+    static func cacheFolder(_ environment: [String: String]) -> URL {
+        let base = environment["XDG_CACHE_HOME"].map { URL(fileURLWithPath: $0) }
+            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache")
+        return base.appendingPathComponent("courier/http")
     }
 
     /// The checkout folder when running from `.build/<config>/courier`.

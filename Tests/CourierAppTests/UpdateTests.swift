@@ -195,3 +195,32 @@ struct UpdateTests {
                         duration: .milliseconds(5), cache: .bypass, url: "http://x/")
     }
 }
+
+@Suite("update: the cache compare view over the response")
+struct CompareViewTests {
+    @Test func cOpensTheCompareViewRRevalidatesAndEscapeCloses() {
+        // Given a request open and the response pane focused
+        var state = Fixtures.editing()
+        state.press(.char("3"))
+        // When pressing c
+        let open = state.press(.char("c"))
+        guard case .openCompare(let job)? = open.first else {
+            Issue.record("expected the compare view to be asked for, got \(open)")
+            return
+        }
+        #expect(job.ref == RequestRef(file: "api/users.http", index: 0))
+        _ = update(&state, .compareOpened(ComparePaneState(title: "GET http://127.0.0.1:8088/users?page=1")))
+        #expect(state.comparePane != nil)
+        #expect(Screen.render(state).buffer.text.contains("GET http://127.0.0.1:8088/users?page=1"))
+        // Then r revalidates now, and the result is loaded into the view
+        let revalidate = state.press(.char("r"))
+        #expect(revalidate == [.revalidate(job)])
+        #expect(state.comparePane?.isRevalidating == true)
+        _ = update(&state, .compareRevalidated(nil, failure: nil))
+        #expect(state.comparePane?.isRevalidating == false)
+        #expect(state.comparePane?.message?.contains("Nothing is stored") == true)
+        // And Escape closes it
+        state.press(Key(.escape))
+        #expect(state.comparePane == nil)
+    }
+}

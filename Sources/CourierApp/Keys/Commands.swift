@@ -32,7 +32,7 @@ public enum EditCommand: Sendable, Hashable {
 
 /// The explorer's own response commands, next to the response viewer's keymap.
 public enum ResponseCommand: Sendable, Hashable {
-    case copyBody, copyCurl
+    case copyBody, copyCurl, compare
 }
 
 /// Commands of the log.
@@ -49,6 +49,8 @@ public enum AppCommand: Sendable, Hashable {
     case response(ResponseCommand)
     /// A command of the response viewer (CourierApp/Panes/Response).
     case responsePane(ResponsePaneCommand)
+    /// A command of the cache compare view (CourierApp/Panes/Compare), shown over the response.
+    case compare(ComparePaneCommand)
     case log(LogCommand)
     /// A command of the WebSocket pane (CourierApp/Panes/WebSocket).
     case webSocket(WebSocketPaneCommand)
@@ -60,7 +62,7 @@ public enum AppCommand: Sendable, Hashable {
         switch self {
         case .collection: .collection
         case .request: .request
-        case .response, .responsePane: .response
+        case .response, .responsePane, .compare: .response
         case .log: .log
         case .webSocket: .webSocket
         default: nil

@@ -27,6 +27,7 @@ public enum HelpCatalog {
             Section(title: "Typing in a field", entries: entries(Keymaps.editing) { _ in nil }),
             Section(title: "Response (3)", entries: entries(ResponsePaneState.keymap) { .responsePane($0) }
                 + entries(Keymaps.response) { .response($0) }),
+            Section(title: "Cache compare (c in Response)", entries: entries(ComparePaneState.keymap) { .compare($0) }),
             Section(title: "Log (4)", entries: entries(Keymaps.log) { .log($0) }),
             Section(title: "WebSocket (5)", entries: entries(WebSocketPaneState.keymap) { .webSocket($0) }),
             Section(title: "WebSocket send box", entries: entries(WebSocketPaneState.composeKeymap) { _ in nil }),
@@ -56,6 +57,7 @@ public enum HelpCatalog {
         let pane: [Entry] = switch state.focus {
         case .collection: entries(Keymaps.collection) { .collection($0) }
         case .request: entries(Keymaps.request) { .request($0) }
+        case .response where comparing(state): entries(ComparePaneState.keymap) { .compare($0) }
         case .response: entries(ResponsePaneState.keymap) { .responsePane($0) } + entries(Keymaps.response) { .response($0) }
         case .log: entries(Keymaps.log) { .log($0) }
         case .webSocket: entries(WebSocketPaneState.keymap) { .webSocket($0) }
@@ -94,4 +96,6 @@ public enum HelpCatalog {
             .sorted { $0.2 != $1.2 ? $0.2 > $1.2 : $0.0 < $1.0 }
             .map(\.1)
     }
+
+    static func comparing(_ state: AppState) -> Bool { state.comparePane != nil }
 }

@@ -81,6 +81,7 @@ public enum Keymaps {
     public static let response: [KeyBinding<ResponseCommand>] = [
         KeyBinding([.char("Y")], .copyBody, "copy body (OSC 52)"),
         KeyBinding([.char("C")], .copyCurl, "copy as curl", hint: true),
+        KeyBinding([.char("c")], .compare, "compare cached with revalidated", hint: true),
     ]
 
     public static let log: [KeyBinding<LogCommand>] = [

@@ -14,10 +14,13 @@ public final class EffectRunner: Sendable {
         public var noColor: Bool
         /// Writes the clipboard; the default sends OSC 52 to the terminal.
         public var clipboard: @Sendable (String) -> Void
+        /// The HTTP cache in the pipeline, which the compare view reads; nil sends everything to the network.
+        public var cache: HTTPCacheMiddleware?
 
         public init(transport: any Transport, themeFolders: [URL], trueColor: Bool = false, noColor: Bool = false,
-                    clipboard: @escaping @Sendable (String) -> Void = Clipboard.osc52) {
+                    cache: HTTPCacheMiddleware? = nil, clipboard: @escaping @Sendable (String) -> Void = Clipboard.osc52) {
             self.transport = transport
+            self.cache = cache
             self.themeFolders = themeFolders
             self.trueColor = trueColor
             self.noColor = noColor
@@ -49,7 +52,8 @@ public final class EffectRunner: Sendable {
         self.queue = queue
         self.store = store
         let events = EventSink { [queue] event in queue.post(.clientEvent(event)) }
-        client = HTTPClient(configuration: HTTPClient.Configuration(transport: configuration.transport, events: events))
+        client = HTTPClient(configuration: HTTPClient.Configuration(transport: configuration.transport,
+                                                            cache: configuration.cache, events: events))
         webSocket = WebSocketPaneConnector { [queue] events in queue.post(.webSocketEvents(events)) }
         immediate.withLock { $0 = makeLatestOnly(debounce: .zero) }
     }
@@ -136,6 +140,31 @@ public final class EffectRunner: Sendable {
         case .listThemes:
             let folders = configuration.themeFolders
             background { [queue] in queue.post(.themesListed(ThemeLoader.names(in: folders))) }
+        case .openCompare(let job):
+            guard let cache = configuration.cache else {
+                queue.post(.notice(StatusMessage("The HTTP cache is off, so there is nothing to compare", kind: .error)))
+                return
+            }
+            do {
+                queue.post(.compareOpened(ComparePaneState(request: try store.resolve(job).0, cache: cache)))
+            } catch {
+                queue.post(.notice(StatusMessage("\(error)", kind: .error)))
+            }
+        case .revalidate(let job):
+            guard let cache = configuration.cache else { return }
+            let transport = configuration.transport
+            let queue = self.queue
+            do {
+                let request = try store.resolve(job).0
+                Task.detached {
+                    switch await ComparePaneState.revalidate(request, cache: cache, transport: transport) {
+                    case .success(let revalidation): queue.post(.compareRevalidated(revalidation, failure: nil))
+                    case .failure(let error): queue.post(.compareRevalidated(nil, failure: "\(error)"))
+                    }
+                }
+            } catch {
+                queue.post(.compareRevalidated(nil, failure: "\(error)"))
+            }
         case .webSocket(let effect):
             webSocket.perform(effect)
         }

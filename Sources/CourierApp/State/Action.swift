@@ -18,6 +18,9 @@ public enum Action: Sendable {
     /// A live-mode send began once its debounce ran out.
     case liveSendStarted(generation: Int, method: String, url: String)
     case clientEvent(ClientEvent)
+    /// The compare view for the open request, or the result of revalidating it.
+    case compareOpened(ComparePaneState)
+    case compareRevalidated(CacheRevalidation?, failure: String?)
     /// A batch of WebSocket session events (one per frame at most).
     case webSocketEvents([WebSocketEvent])
     case saveFinished(RequestRef, Collection)

@@ -25,6 +25,8 @@ public struct AppState: Sendable {
     public var responsePane: ResponsePaneState?
     /// The response before it, of the same request, for the viewer's diff.
     public var previousResponsePane: ResponsePaneState?
+    /// The cache compare view, shown over the response while open.
+    public var comparePane: ComparePaneState?
     /// The saved request the shown response answered.
     public var responseOrigin: RequestRef?
     public var log = LogState()

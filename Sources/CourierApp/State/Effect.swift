@@ -20,6 +20,10 @@ public enum Effect: Sendable, Hashable {
     case writeFile(path: String, contents: Data)
     case loadTheme(name: String)
     case listThemes
+    /// Open the cache compare view for the request (the cache's last validation of it).
+    case openCompare(SendJob)
+    /// Send the conditional request for the stored response now and compare.
+    case revalidate(SendJob)
     /// What the WebSocket pane asked for: connect, send, disconnect.
     case webSocket(WebSocketPaneEffect)
 }

@@ -12,6 +12,9 @@ extension AppState {
         case .copyCurl:
             guard !editor.isEmpty else { return nothingYet() }
             return [.copyAsCurl(sendJob)]
+        case .compare:
+            guard !editor.isEmpty, editor.method != "WEBSOCKET" else { return nothingYet() }
+            return [.openCompare(sendJob)]
         }
     }
 

@@ -50,6 +50,15 @@ public func update(_ state: inout AppState, _ action: Action) -> [Effect] {
     case .clientEvent(let event):
         state.log.apply(event)
         return []
+    case .compareOpened(let pane):
+        var pane = pane
+        pane.pageSize = max(1, state.layout.contentHeight(.response) - 6)
+        state.comparePane = pane
+        state.focus = .response
+        return []
+    case .compareRevalidated(let revalidation, let failure):
+        if let failure { state.comparePane?.fail(failure) } else { state.comparePane?.load(revalidation) }
+        return []
     case .webSocketEvents(let events):
         state.webSocketPane.apply(contentsOf: events)
         return []
@@ -102,6 +111,8 @@ extension AppState {
         var effects: [Effect]
         if focus == .webSocket, isTyping || paneCommand(for: key) != nil {
             effects = webSocketPane.handle(key: key).map { .webSocket($0) }
+        } else if focus == .response, comparePane != nil, let command = ComparePaneState.keymap.command(for: key) {
+            effects = run(.compare(command))
         } else if focus == .response, viewerPrompting || paneCommand(for: key) != nil {
             effects = handleResponseKey(key) ?? []
         } else if isTyping {
@@ -142,6 +153,14 @@ extension AppState {
         case .request(let command): return runRequest(command)
         case .response(let command): return runResponse(command)
         case .responsePane(let command): return runResponsePane(command)
+        case .compare(let command):
+            guard comparePane != nil else { return runResponse(.compare) }
+            switch comparePane?.handle(command) {
+            case .revalidateNow?: return [.revalidate(sendJob)]
+            case .close?: comparePane = nil
+            case nil: break
+            }
+            return []
         case .log(let command): runLog(command); return []
         case .webSocket(let command): return webSocketPane.handle(command).map { .webSocket($0) }
         case .theme(let name): return [.loadTheme(name: name)]

@@ -27,7 +27,9 @@ public enum Screen {
                 let position = RequestView.render(state, into: &buffer, area: rect, focused: focused)
                 if focused { cursor = position }
             case .response:
-                if state.viewerActive, let pane = state.responsePane {
+                if let compare = state.comparePane {
+                    compare.render(into: &buffer, area: rect, theme: state.theme, focused: focused)
+                } else if state.viewerActive, let pane = state.responsePane {
                     pane.render(into: &buffer, area: rect, theme: state.theme, focused: focused)
                 } else {
                     ResponseView.render(state, into: &buffer, area: rect, focused: focused)
