@@ -51,4 +51,19 @@ static inline CURLcode courier_easy_getinfo_socket(CURL *h, curl_socket_t *v) {
 static inline CURLMcode courier_multi_setopt_long(CURLM *m, CURLMoption o, long v) {
     return curl_multi_setopt(m, o, v);
 }
+
+// Takes the next finished transfer off the multi handle's message queue, hiding CURLMsg's union.
+// Returns 1 and fills `easy` and `result` when a transfer is done, 0 when the queue is empty.
+static inline int courier_multi_next_done(CURLM *m, CURL **easy, CURLcode *result) {
+    int left = 0;
+    CURLMsg *msg;
+    while ((msg = curl_multi_info_read(m, &left)) != NULL) {
+        if (msg->msg == CURLMSG_DONE) {
+            *easy = msg->easy_handle;
+            *result = msg->data.result;
+            return 1;
+        }
+    }
+    return 0;
+}
 #endif

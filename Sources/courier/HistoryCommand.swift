@@ -1,7 +1,120 @@
-/// `courier history: past responses`.
+import CourierBody
+import Foundation
+
+/// `courier history`: lists, shows and searches the responses Courier has kept.
 enum HistoryCommand {
+    static let help = """
+    OVERVIEW: List, show and search past responses (secrets are redacted when they are kept).
+
+    USAGE: courier history [list] [--name NAME] [--json] [--dir DIR]
+           courier history show ID [--json] [--dir DIR]
+           courier history search TEXT [--json] [--dir DIR]
+
+    ARGUMENTS:
+      ID              An entry's identifier, or a unique prefix of it.
+      TEXT            Text to find in method, URL, name, status or the kept body.
+
+    OPTIONS:
+      --name NAME     Only entries of this request (its # @name, or "METHOD URL").
+      --json          One JSON object per entry, stable for scripts.
+      --dir DIR       The history folder (default: $XDG_STATE_HOME/courier/history
+                      or ~/.local/state/courier/history).
+      -h, --help      Show this help.
+    """
+
     static func run(_ arguments: [String]) -> Int32 {
-        Console.error("courier: this subcommand is not built yet")
-        return 2
+        var reader = Arguments(arguments, command: "history")
+        if reader.wantsHelp() { Console.out(help); return 0 }
+        do {
+            let json = reader.flag("--json")
+            let name = try reader.option("--name")
+            let directory = try reader.option("--dir").map { URL(fileURLWithPath: $0) }
+            let words = try reader.positionals()
+            let store = HistoryStore(directory: directory)
+            switch words.first ?? "list" {
+            case "list":
+                guard words.count <= 1 else { throw UsageError("unexpected '\(words[1])'", command: "history") }
+                return try printList(store.list(requestKey: name), json: json)
+            case "search":
+                guard words.count == 2 else { throw UsageError("search takes one TEXT", command: "history") }
+                return try printList(store.search(words[1]), json: json)
+            case "show":
+                guard words.count == 2 else { throw UsageError("show takes one ID", command: "history") }
+                return try show(store, id: words[1], json: json)
+            default:
+                throw UsageError("unknown history command '\(words[0])'; use list, show or search", command: "history")
+            }
+        } catch let error as UsageError {
+            return error.report()
+        } catch {
+            Console.error("courier: \(error)")
+            return 1
+        }
+    }
+
+    private static func printList(_ entries: [HistoryEntry], json: Bool) throws -> Int32 {
+        if json {
+            for entry in entries { Console.out(try encode(entry, body: nil)) }
+            return 0
+        }
+        if entries.isEmpty { Console.out("no history yet"); return 0 }
+        for entry in entries {
+            let status = entry.response.map { String($0.status) } ?? "ERR"
+            let time = entry.timing.total.map { String(format: "%6.0f ms", $0 * 1000) } ?? "      -  "
+            let size = entry.response.map { MediaKind.formatSize($0.bodyBytes) } ?? ""
+            let label = entry.request.name.map { "\($0)  " } ?? ""
+            Console.out(HistoryText.safe("\(entry.id)  \(status)  \(time)  \(label)\(entry.request.method) \(entry.request.url)  \(size)"))
+        }
+        return 0
+    }
+
+    private static func show(_ store: HistoryStore, id: String, json: Bool) throws -> Int32 {
+        let entry = try store.load(id: id)
+        let body = (try? store.body(id: entry.id)) ?? Data()
+        if json { Console.out(try encode(entry, body: body)); return 0 }
+        var lines = ["\(entry.request.method) \(entry.request.url)"]
+        if let name = entry.request.name { lines.append("name: \(name)") }
+        lines.append("date: \(ISO8601DateFormatter().string(from: entry.date))")
+        lines += entry.request.headers.map { "> \($0.name): \($0.value)" }
+        if let response = entry.response {
+            lines.append("< \(response.status) \(response.reason ?? "")")
+            lines += response.headers.map { "< \($0.name): \($0.value)" }
+            if let note = response.bodyNote { lines.append("(\(note))") }
+        }
+        if let error = entry.error { lines.append("error: \(error)") }
+        if let total = entry.timing.total { lines.append(String(format: "time: %.1f ms", total * 1000)) }
+        if let cache = entry.cacheDecision { lines.append("cache: \(cache)") }
+        lines.append("")
+        for line in lines { Console.out(HistoryText.safe(line)) }
+        Console.out(HistoryText.safe(String(decoding: body, as: UTF8.self), keepNewlines: true))
+        return 0
+    }
+
+    private static func encode(_ entry: HistoryEntry, body: Data?) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .custom(HistoryEntry.encodeDate)
+        var object = try JSONSerialization.jsonObject(with: encoder.encode(entry)) as? [String: Any] ?? [:]
+        if let body { object["body"] = String(decoding: body, as: UTF8.self) }
+        let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+/// Makes text from a server safe to print: control characters and escape sequences become visible symbols.
+private enum HistoryText {
+    static func safe(_ text: String, keepNewlines: Bool = false) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x0A where keepNewlines, 0x09: out.unicodeScalars.append(scalar)
+            case 0x00...0x1F: out.unicodeScalars.append(Unicode.Scalar(0x2400 + scalar.value)!)
+            case 0x7F: out += "\u{2421}"
+            case 0x80...0x9F, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: out += "\u{FFFD}"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
     }
 }

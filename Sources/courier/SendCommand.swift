@@ -1,7 +1,260 @@
-/// `courier send [METHOD] URL`: one request, curl/HTTPie style.
+import CourierHTTP
+import Dispatch
+import Foundation
+import Synchronization
+
+/// `courier send [METHOD] URL`: one request, curl/HTTPie style, with its retries and timing.
 enum SendCommand {
+    static let help = """
+    OVERVIEW: Send one request, curl/HTTPie style, and show its retries and timing.
+
+    USAGE: courier send [METHOD] URL [options]
+
+    ARGUMENTS:
+      METHOD                  GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS or any other token
+                              (default: GET, or POST when a body is given).
+      URL                     An http:// or https:// URL (http:// is assumed when missing).
+
+    OPTIONS:
+      -H, --header 'Name: value'
+                              Add a request header (repeatable).
+      -d, --data BODY         Send BODY; -d @FILE sends the contents of FILE.
+      --json-body             Send the body as JSON (Content-Type and Accept: application/json).
+      --retry N               Retries after the first attempt (default: 2; 0 disables).
+      --timeout SECONDS       Give up after SECONDS, for each attempt and all retries together.
+      --idempotency-key KEY   Send Idempotency-Key: KEY, which lets a POST be retried.
+      -o, --output FILE       Write the body to FILE instead of printing it.
+      --timing                Show where the time of the last attempt went.
+      --insecure              Do not verify the server's TLS certificate.
+      --json                  Print one JSON object instead of text.
+      --show-secrets          Print Authorization, cookies and tokens instead of <redacted>.
+      --cache-dir DIR         Use the HTTP cache stored in DIR.
+      --cache-mode MODE       Use the HTTP cache (in ~/.cache/courier unless --cache-dir) in MODE:
+                              default, revalidate, reload, only-if-cached or bypass.
+      -h, --help              Show this help.
+
+    EXIT CODES: 0 for 2xx and 3xx, 1 for a status of 400 or more or a failed request, 2 for usage errors.
+    """
+
+    /// Everything the command line asked for.
+    struct Invocation {
+        var request: HTTPRequest
+        var json = false
+        var timing = false
+        var showSecrets = false
+        var output: URL?
+        var cacheDirectory: URL?
+        /// `--cache-mode` was given: use the cache (in the default folder unless `--cache-dir`).
+        var usesCache = false
+        var deadline: Duration?
+    }
+
     static func run(_ arguments: [String]) -> Int32 {
-        Console.error("courier: this subcommand is not built yet")
-        return 2
+        let invocation: Invocation
+        do {
+            guard let parsed = try parse(arguments) else {
+                Console.out(help)
+                return 0
+            }
+            invocation = parsed
+        } catch let error as UsageError {
+            return error.report()
+        } catch {
+            return report(nil, error: APIError(error), attempts: [], invocation: nil)
+        }
+        return send(invocation)
+    }
+
+    // MARK: Parsing
+
+    /// The invocation, or nil when help was asked for.
+    static func parse(_ arguments: [String]) throws -> Invocation? {
+        var args = Arguments(arguments, command: "send")
+        if args.wantsHelp() { return nil }
+        let headerLines = try args.options("-H", "--header")
+        let data = try args.option("-d", "--data")
+        let retry = try args.number("--retry")
+        let timeout = try args.number("--timeout")
+        let key = try args.option("--idempotency-key")
+        let output = try args.option("-o", "--output")
+        let cacheDirectory = try args.option("--cache-dir")
+        let cacheModeText = try args.option("--cache-mode")
+        let jsonBody = args.flag("--json-body")
+        let timing = args.flag("--timing")
+        let insecure = args.flag("--insecure", "-k")
+        let json = args.flag("--json")
+        let showSecrets = args.flag("--show-secrets")
+        let positionals = try args.positionals()
+
+        let (methodText, urlText): (String?, String)
+        switch positionals.count {
+        case 1: (methodText, urlText) = (nil, positionals[0])
+        case 2: (methodText, urlText) = (positionals[0], positionals[1])
+        case 0: throw UsageError("missing URL; try: courier send https://example.com/users", command: "send")
+        default: throw UsageError("too many arguments: \(positionals.dropFirst(2).joined(separator: " "))", command: "send")
+        }
+        if let methodText, !methodText.allSatisfy({ $0.isLetter || $0 == "-" || $0 == "_" }) {
+            throw UsageError("'\(methodText)' is not a method; try: courier send POST \(urlText)", command: "send")
+        }
+        guard let url = makeURL(urlText) else { throw APIError.badURL(urlText) }
+
+        var headers = HTTPHeaders()
+        for line in headerLines {
+            guard let colon = line.firstIndex(of: ":"), colon != line.startIndex else {
+                throw UsageError("-H takes 'Name: value', not '\(line)'", command: "send")
+            }
+            headers.add(String(line[..<colon]).trimmingCharacters(in: .whitespaces),
+                        String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces))
+        }
+        if jsonBody {
+            if !headers.contains("Content-Type") { headers["Content-Type"] = "application/json" }
+            if !headers.contains("Accept") { headers["Accept"] = "application/json" }
+        }
+        if let key { headers["Idempotency-Key"] = key }
+
+        var body = RequestBody.empty
+        if let data {
+            if data.hasPrefix("@") {
+                let path = String(data.dropFirst())
+                guard FileManager.default.isReadableFile(atPath: path) else {
+                    throw UsageError("cannot read the body file '\(path)'", command: "send")
+                }
+                body = .file(URL(fileURLWithPath: path))
+            } else {
+                body = .data(Data(data.utf8))
+            }
+        }
+        var cacheMode = CacheMode.default
+        if let cacheModeText {
+            guard let mode = CacheMode(rawValue: cacheModeText) else {
+                let modes = CacheMode.allCases.map(\.rawValue).joined(separator: ", ")
+                throw UsageError("--cache-mode takes one of \(modes), not '\(cacheModeText)'", command: "send")
+            }
+            cacheMode = mode
+        }
+        if let retry, retry != retry.rounded() {
+            throw UsageError("--retry takes a whole number, not '\(retry)'", command: "send")
+        }
+        let method = methodText.map { HTTPMethod(rawValue: $0) } ?? (body.isEmpty && data == nil ? .get : .post)
+        let deadline = timeout.map { Duration.milliseconds(Int64(($0 * 1000).rounded())) }
+        let request = HTTPRequest(method: method, url: url, headers: headers, body: body, timeout: deadline,
+                                  cacheMode: cacheMode, maxAttempts: retry.map { Int($0) + 1 }, insecure: insecure)
+        return Invocation(request: request, json: json, timing: timing, showSecrets: showSecrets,
+                          output: output.map { URL(fileURLWithPath: $0) },
+                          cacheDirectory: cacheDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) },
+                          usesCache: cacheModeText != nil, deadline: deadline)
+    }
+
+    /// The URL as typed, with http:// assumed when no scheme is given.
+    static func makeURL(_ text: String) -> URL? {
+        let full = text.contains("://") ? text : "http://" + text
+        guard let url = URL(string: full), url.host?.isEmpty == false else { return nil }
+        return url
+    }
+
+    // MARK: Sending
+
+    static func send(_ invocation: Invocation) -> Int32 {
+        let recorder = AttemptRecorder()
+        var policy = RetryPolicy.standard
+        if let deadline = invocation.deadline { policy.deadline = deadline }
+        if let attempts = invocation.request.maxAttempts { policy.maxAttempts = max(1, attempts) }
+        let cache: (any Middleware)?
+        do {
+            cache = try makeCache(directory: invocation.cacheDirectory, requested: invocation.usesCache)
+        } catch {
+            Console.error("error: cannot open the HTTP cache: \(error)")
+            return 1
+        }
+        let configuration = HTTPClient.Configuration(transport: CurlTransport(), cache: cache,
+                                                     retry: policy, events: recorder.sink)
+        let client = HTTPClient(configuration: configuration)
+        let context = RequestContext()
+        let request = invocation.request
+        let result = Interruptible.run { () async throws(APIError) -> HTTPResponse in
+            try await client.send(request, context: context)
+        }
+        let attempts = recorder.attempts(for: context.id)
+        switch result {
+        case .success(let response):
+            defer { if case .file(let url, _) = response.body { try? FileManager.default.removeItem(at: url) } }
+            if let output = invocation.output {
+                do {
+                    try save(response.body, to: output)
+                } catch {
+                    Console.error("error: cannot write \(output.path): \(error.localizedDescription)")
+                    return 1
+                }
+            }
+            return report(response, error: nil, attempts: attempts, invocation: invocation)
+        case .failure(let error):
+            return report(nil, error: error, attempts: attempts, invocation: invocation)
+        }
+    }
+
+    /// The HTTP cache for `--cache-dir DIR` (or the default folder when only `--cache-mode` is
+    /// given); nil when neither was asked for, so a plain `courier send` never writes a cache.
+    static func makeCache(directory: URL?, requested: Bool) throws -> (any Middleware)? {
+        guard requested || directory != nil else { return nil }
+        return try HTTPCacheMiddleware(directory: directory)
+    }
+
+    /// Prints the outcome and returns the exit code: 0 for 2xx/3xx, 1 otherwise.
+    static func report(_ response: HTTPResponse?, error: APIError?, attempts: [AttemptRecord],
+                       invocation: Invocation?) -> Int32 {
+        // An error status is reported as the error it stands for (kind http or unauthorized).
+        let error = error ?? response.flatMap { APIError(response: $0) }
+        let options = ResponseOutput.Options(showSecrets: invocation?.showSecrets ?? false,
+                                             timing: invocation?.timing ?? false, bodyFile: invocation?.output)
+        if invocation?.json ?? false {
+            Console.out(ResponseOutput.json(response: response, error: error, attempts: attempts, options: options))
+        } else if response != nil {
+            Console.out(ResponseOutput.human(response: response, error: error, attempts: attempts, options: options))
+        } else {
+            Console.error(ResponseOutput.human(response: nil, error: error, attempts: attempts, options: options))
+        }
+        guard let response else { return 1 }
+        return response.status < 400 ? 0 : 1
+    }
+
+    /// Writes the body through a temporary file and a rename, so FILE is never half-written.
+    private static func save(_ body: ResponseBody, to url: URL) throws {
+        switch body {
+        case .data(let data):
+            try data.write(to: url, options: .atomic)
+        case .file(let source, _):
+            let staging = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).part")
+            try? FileManager.default.removeItem(at: staging)
+            try FileManager.default.copyItem(at: source, to: staging)
+            _ = try FileManager.default.replaceItemAt(url, withItemAt: staging)
+        }
+    }
+}
+
+/// Runs async work from synchronous `main`, cancelling it on Ctrl-C (SIGINT) so the transfer is
+/// aborted and the command can report `cancelled`.
+enum Interruptible {
+    static func run<T: Sendable>(_ operation: @escaping @Sendable () async throws(APIError) -> T)
+        -> Result<T, APIError> {
+        let outcome = Mutex<Result<T, APIError>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        // Ignored as a default action; the dispatch source below still observes it.
+        signal(SIGINT, SIG_IGN)
+        let task = Task {
+            do {
+                let value = try await operation()
+                outcome.withLock { $0 = .success(value) }
+            } catch {
+                outcome.withLock { $0 = .failure(APIError(error)) }
+            }
+            done.signal()
+        }
+        let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+        source.setEventHandler { task.cancel() }
+        source.resume()
+        done.wait()
+        source.cancel()
+        signal(SIGINT, SIG_DFL)
+        return outcome.withLock { $0 } ?? .failure(.cancelled)
     }
 }

@@ -1,7 +1,71 @@
-/// `courier serve-demo: the demo server alone`.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CourierDemo
+import Foundation
+
+/// `courier serve-demo`: the demo server alone, until Ctrl-C or SIGTERM.
 enum ServeDemoCommand {
+    static let help = """
+    OVERVIEW: Run the embedded demo HTTP server alone.
+
+    Serves the demo API (/users, /auth/login, /etag, /events, /chaos/*, /ws/echo, …) on a loopback
+    address until interrupted. GET / lists every endpoint.
+
+    USAGE: courier serve-demo [--port N] [--host H]
+
+    OPTIONS:
+      --port N    TCP port to listen on (default: 0, any free port).
+      --host H    IPv4 address to bind (default: 127.0.0.1). Other addresses expose the demo
+                  server to the network.
+      -h, --help  Show this help.
+    """
+
     static func run(_ arguments: [String]) -> Int32 {
-        Console.error("courier: this subcommand is not built yet")
-        return 2
+        var reader = Arguments(arguments, command: "serve-demo")
+        if reader.wantsHelp() {
+            Console.out(help)
+            return 0
+        }
+        let port: UInt16
+        let host: String
+        do throws(UsageError) {
+            let portText = try reader.option("--port", "-p")
+            host = try reader.option("--host") ?? "127.0.0.1"
+            let extra = try reader.positionals()
+            if let first = extra.first { throw UsageError("unexpected argument '\(first)'", command: "serve-demo") }
+            guard let parsed = UInt16(portText ?? "0") else {
+                throw UsageError("--port takes a number from 0 to 65535, not '\(portText ?? "")'", command: "serve-demo")
+            }
+            port = parsed
+        } catch {
+            return error.report()
+        }
+        // Block the signals before any server thread exists so they all inherit the mask and
+        // sigwait below is the only place that receives them.
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, SIGINT)
+        sigaddset(&signals, SIGTERM)
+        pthread_sigmask(SIG_BLOCK, &signals, nil)
+        let server: DemoServer
+        do {
+            server = try DemoServer.start(port: port, host: host)
+        } catch let error as DemoError {
+            Console.error("courier serve-demo: cannot listen on \(host):\(port): \(error.message)")
+            return 1
+        } catch {
+            Console.error("courier serve-demo: cannot listen on \(host):\(port): \(error)")
+            return 1
+        }
+        Console.out("Courier demo server listening on \(server.baseURL.absoluteString)")
+        Console.out("GET \(server.baseURL.absoluteString)/ lists the endpoints. Press Ctrl-C to stop.")
+        var received: Int32 = 0
+        sigwait(&signals, &received)
+        server.stop()
+        Console.error("courier serve-demo: stopped (\(server.connectionCount) connections, \(server.log.count) requests)")
+        return 0
     }
 }

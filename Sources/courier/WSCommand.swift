@@ -1,7 +1,306 @@
-/// `courier ws URL: a WebSocket client`.
+import CourierHTTP
+import CourierWebSocket
+import Dispatch
+import Foundation
+import Synchronization
+
+/// `courier ws URL`: a websocat-style WebSocket client on top of `WebSocketSession`.
 enum WSCommand {
+    static let help = """
+        OVERVIEW: Open a WebSocket, send and print messages.
+
+        USAGE: courier ws <url> [options]
+
+        ARGUMENTS:
+          <url>                   A ws:// or wss:// URL.
+
+        OPTIONS:
+          -H, --header <header>   Add 'Name: value' to the upgrade request (repeatable).
+          --protocol <name>       Offer a subprotocol (repeatable).
+          --send <message>        Send a text message once the connection opens (repeatable).
+          --subscribe <message>   Send a text message on every connect and reconnect (repeatable).
+          --count <n>             Exit after receiving n messages.
+          --timeout <seconds>     Exit after this many seconds.
+          --reconnect             Reconnect with backoff after an abnormal close or a missed pong.
+          --ping <seconds>        Keepalive ping interval (default: 30; 0 turns it off).
+          --insecure              Do not verify the server's TLS certificate.
+          --json                  Print one JSON object per event.
+          -h, --help              Show help information.
+
+          Lines on standard input are sent as text messages when it is not a terminal.
+          Exit status: 0 after a normal close, --count or --timeout; 1 when the connection failed.
+        """
+
+    /// What the command line asked for.
+    struct Options {
+        var configuration: WebSocketConfiguration
+        var sends: [String]
+        var subscriptions: [String]
+        var count: Int?
+        var timeout: Double?
+        var reconnect: Bool
+        var json: Bool
+    }
+
     static func run(_ arguments: [String]) -> Int32 {
-        Console.error("courier: this subcommand is not built yet")
-        return 2
+        var reader = Arguments(arguments, command: "ws")
+        if reader.wantsHelp() {
+            Console.out(help)
+            return 0
+        }
+        do {
+            let options = try parse(&reader)
+            return WSRunner(options: options).run()
+        } catch {
+            return error.report()
+        }
+    }
+
+    static func parse(_ reader: inout Arguments) throws(UsageError) -> Options {
+        let reconnect = reader.flag("--reconnect")
+        let insecure = reader.flag("--insecure", "-k")
+        let json = reader.flag("--json")
+        let headerLines = try reader.options("--header", "-H")
+        let protocols = try reader.options("--protocol")
+        let sends = try reader.options("--send")
+        let subscriptions = try reader.options("--subscribe")
+        let count = try reader.number("--count")
+        let timeout = try reader.number("--timeout")
+        let ping = try reader.number("--ping")
+        let positionals = try reader.positionals()
+        guard let text = positionals.first else { throw UsageError("missing <url>", command: "ws") }
+        guard positionals.count == 1 else { throw UsageError("unexpected argument '\(positionals[1])'", command: "ws") }
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
+              ["ws", "wss", "http", "https"].contains(scheme), url.host != nil else {
+            throw UsageError("'\(text)' is not a ws:// or wss:// URL", command: "ws")
+        }
+        var headers = HTTPHeaders()
+        for line in headerLines {
+            guard let colon = line.firstIndex(of: ":"), colon != line.startIndex else {
+                throw UsageError("header '\(line)' should look like 'Name: value'", command: "ws")
+            }
+            headers.add(String(line[..<colon]).trimmingCharacters(in: .whitespaces),
+                        line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+        }
+        if let count, count < 1 || count != count.rounded() {
+            throw UsageError("--count takes a whole number of messages of at least 1", command: "ws")
+        }
+        let configuration = WebSocketConfiguration(url: url, headers: headers, protocols: protocols, insecure: insecure,
+                                                   pingInterval: ping == 0 ? nil : (ping ?? 30))
+        return Options(configuration: configuration, sends: sends, subscriptions: subscriptions,
+                       count: count.map { Int($0) }, timeout: timeout, reconnect: reconnect, json: json)
+    }
+}
+
+/// Runs one `courier ws` session: prints events, sends --send and stdin lines, stops on --count,
+/// --timeout, Ctrl-C (close 1001) or the end of the session.
+final class WSRunner: Sendable {
+    let options: WSCommand.Options
+    let session: WebSocketSession
+    private let output = LineOutput()
+    private let state = Mutex(RunState())
+
+    private struct RunState {
+        var received = 0
+        var timedOut = false
+        var closeRequested = false
+        var lastClose: WebSocketCloseInfo?
+        var failed = false
+        var startedInput = false
+        /// When the last message came in, for the linger after the end of standard input.
+        var lastActivity = 0.0
+    }
+
+    /// How long the end of standard input waits for a quiet connection before closing.
+    static let lingerSeconds = 0.5
+
+    init(options: WSCommand.Options) {
+        self.options = options
+        session = WebSocketSession(configuration: options.configuration,
+                                   subscriptions: options.subscriptions.map { .text($0) },
+                                   reconnect: options.reconnect ? .standard : nil)
+    }
+
+    func run() -> Int32 {
+        signal(SIGPIPE, SIG_IGN)
+        let done = DispatchSemaphore(value: 0)
+        let consumer = Task { [self] in
+            for await event in session.events { handle(event) }
+            done.signal()
+        }
+        let interrupt = installInterruptHandler()
+        if let timeout = options.timeout {
+            DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { [self] in
+                state.withLock { $0.timedOut = true }
+                requestClose(code: .normal)
+            }
+        }
+        session.start()
+        done.wait()
+        _ = consumer
+        interrupt.cancel()
+        output.stop()
+        return exitCode()
+    }
+
+    private func handle(_ event: WebSocketEvent) {
+        if options.json {
+            output.line(event.jsonLine)
+        } else {
+            printPlain(event)
+        }
+        switch event {
+        case .connected:
+            let first = state.withLock { state -> Bool in
+                defer { state.startedInput = true }
+                return !state.startedInput
+            }
+            if first { startSending() }
+        case .message(let record) where record.direction == .incoming:
+            let reached = state.withLock { state -> Bool in
+                state.received += 1
+                state.lastActivity = Monotonic.seconds
+                return options.count.map { state.received >= $0 } ?? false
+            }
+            if reached { requestClose(code: .normal) }
+        case .closed(let info):
+            state.withLock { $0.lastClose = info }
+        case .error:
+            state.withLock { $0.failed = true }
+        default: break
+        }
+    }
+
+    /// --send messages once, then standard input line by line when it is not a terminal.
+    private func startSending() {
+        for text in options.sends { trySend(text) }
+        guard isatty(0) == 0 else { return }
+        let thread = Thread { [self] in
+            while let line = readLine(strippingNewline: true) { trySend(line) }
+            // With nothing else to wait for, the end of input ends the session (as websocat does), once
+            // the answers have had a moment to arrive: the close waits for a quiet spell.
+            guard options.count == nil && options.timeout == nil && !options.reconnect else { return }
+            state.withLock { $0.lastActivity = Monotonic.seconds }
+            while Monotonic.seconds - state.withLock({ $0.lastActivity }) < Self.lingerSeconds {
+                usleep(50_000)
+            }
+            requestClose(code: .normal)
+        }
+        thread.start()
+    }
+
+    private func trySend(_ text: String) {
+        do {
+            try session.send(.text(text))
+        } catch {
+            Console.error("courier ws: not sent (\(error)): \(text.prefix(80))")
+        }
+    }
+
+    private func requestClose(code: WebSocketCloseCode) {
+        let first = state.withLock { state -> Bool in
+            defer { state.closeRequested = true }
+            return !state.closeRequested
+        }
+        if first { session.close(code: code) }
+    }
+
+    /// Ctrl-C closes politely with 1001 (going away); a second Ctrl-C quits at once.
+    private func installInterruptHandler() -> DispatchSourceSignal {
+        signal(SIGINT, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+        source.setEventHandler { [self] in
+            if state.withLock({ $0.closeRequested }) {
+                output.flush()
+                exit(130)
+            }
+            requestClose(code: .goingAway)
+        }
+        source.resume()
+        return source
+    }
+
+    private func exitCode() -> Int32 {
+        state.withLock { state in
+            if let count = options.count, state.received >= count { return 0 }
+            if state.timedOut { return options.count == nil ? 0 : 1 }
+            guard let close = state.lastClose else { return 1 }
+            if close.byUser { return 0 }
+            if close.wasClean && [WebSocketCloseCode.normal, .goingAway].contains(close.code) { return 0 }
+            return 1
+        }
+    }
+
+    private func printPlain(_ event: WebSocketEvent) {
+        switch event {
+        case .connecting: break
+        case .connected(let url, let chosen):
+            Console.error("connected to \(url.absoluteString)" + (chosen.map { " (protocol \($0))" } ?? ""))
+        case .message(let record):
+            guard record.direction == .incoming else { return }
+            switch record.message {
+            case .text(let text): output.line(text)
+            case .binary(let data): output.line("[binary \(data.count) bytes] \(data.base64EncodedString())")
+            }
+        case .ping, .pong: break
+        case .closed(let info):
+            output.flush()
+            Console.error("closed \(info.code.rawValue)" + (info.reason.isEmpty ? "" : " \(info.reason)")
+                          + (info.error.map { ": \($0)" } ?? ""))
+        case .reconnecting(let delay, let attempt):
+            Console.error(String(format: "reconnecting in %.1f s (attempt %d)", delay, attempt))
+        case .error(let error):
+            output.flush()
+            Console.error("error: \(error)")
+        }
+    }
+}
+
+/// Monotonic seconds for the linger timer.
+enum Monotonic {
+    static var seconds: Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+}
+
+/// Standard output with a buffer: lines are collected and written in batches (at 64 KB or every
+/// 50 ms), so a fast stream is not bound by one write(2) per message yet a slow one shows at once.
+final class LineOutput: Sendable {
+    private let buffer = Mutex<[UInt8]>([])
+    private let stopped = Atomic<Bool>(false)
+
+    init() {
+        let thread = Thread { [self] in
+            while !stopped.load(ordering: .acquiring) {
+                usleep(50_000)
+                flush()
+            }
+        }
+        thread.start()
+    }
+
+    /// Stops the periodic flushing after a last flush.
+    func stop() {
+        stopped.store(true, ordering: .releasing)
+        flush()
+    }
+
+    func line(_ text: String) {
+        let full = buffer.withLock { bytes -> Bool in
+            bytes.append(contentsOf: text.utf8)
+            bytes.append(10)
+            return bytes.count >= 64 * 1024
+        }
+        if full { flush() }
+    }
+
+    func flush() {
+        buffer.withLock { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = bytes.withUnsafeBytes { Foundation.write(1, $0.baseAddress! + offset, $0.count - offset) }
+                if written <= 0 { break }
+                offset += written
+            }
+            bytes.removeAll(keepingCapacity: true)
+        }
     }
 }

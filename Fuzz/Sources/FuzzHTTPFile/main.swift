@@ -1,0 +1,37 @@
+import CourierCollections
+import CourierHTTP
+import Foundation
+
+/// Parses arbitrary text as a `.http` file. Invariants: parsing never crashes; rewriting any request
+/// with itself gives back the exact text; an edited request keeps the file's request count; resolving
+/// either builds a request or throws a typed error.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
+    let bytes = Data(bytes: data, count: size)
+    guard let text = String(data: bytes, encoding: .utf8) else { return 0 }
+    let file = HTTPFile(path: "fuzz.http", text: text)
+    precondition(file.text == text)
+    let context = VariableContext(overrides: ["base": "http://127.0.0.1:1"], processEnvironment: [:])
+    let resolver = Resolver(file: file, baseFolder: URL(fileURLWithPath: "/nonexistent"), context: context)
+    // The per-request checks re-join the whole file; a handful of requests is enough to cover them
+    // without making a many-request input quadratic.
+    for request in file.requests.prefix(8) {
+        guard let same = try? file.replacing(request: request, with: request) else {
+            preconditionFailure("a request of the file was not found in it")
+        }
+        precondition(same == text, "rewriting an unchanged request changed the file")
+        var edited = request
+        edited.url = "http://127.0.0.1:1/edited"
+        edited.headers.add("X-Fuzz", "1")
+        if let changed = try? file.replacing(request: request, with: edited) {
+            precondition(HTTPFile(path: "fuzz.http", text: changed).requests.count == file.requests.count,
+                         "an edit changed the number of requests")
+        }
+        _ = try? file.duplicating(request, as: "copy")
+        _ = try? file.deleting(request)
+        _ = try? resolver.resolve(request)
+    }
+    _ = file.appending(RequestTemplate(id: RequestTemplateID(file: "fuzz.http", ordinal: 0), name: "new",
+                                       url: "http://127.0.0.1:1/new"))
+    return 0
+}

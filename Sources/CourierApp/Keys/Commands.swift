@@ -1,0 +1,72 @@
+/// Commands that work whichever pane has focus.
+public enum GlobalCommand: Sendable, Hashable {
+    case focusNext, focusPrevious
+    case focus(PaneID)
+    case send, cancel, save
+    case zoom, palette, help, quit
+    case chooseEnvironment, chooseTheme
+}
+
+/// Commands of the collection tree.
+public enum CollectionCommand: Sendable, Hashable {
+    case up, down, top, bottom, pageUp, pageDown
+    case open, expand, collapse
+    case filter, clearFilter
+    case newRequest, duplicate, rename, delete
+}
+
+/// Commands of the request editor when not typing.
+public enum RequestCommand: Sendable, Hashable {
+    case edit, fieldUp, fieldDown, nextTab, previousTab
+    case nextMethod, previousMethod
+    case toggleResolved, toggleLive, undo
+    case nextOption, previousOption
+}
+
+/// Commands while typing in a text field (request fields, filters, prompts).
+public enum EditCommand: Sendable, Hashable {
+    case stopEditing, accept
+    case left, right, up, down, wordLeft, wordRight, home, end
+    case backspace, deleteForward, deleteWord, deleteToEnd, undo
+}
+
+/// Commands of the response view.
+public enum ResponseCommand: Sendable, Hashable {
+    case up, down, pageUp, pageDown, top, bottom
+    case toggleHeaders, toggleWrap
+    case copyBody, copyCurl, saveBody
+}
+
+/// Commands of the log.
+public enum LogCommand: Sendable, Hashable {
+    case up, down, top, bottom, clear, toggleFollow
+}
+
+/// Commands of the WebSocket slot.
+public enum WebSocketCommand: Sendable, Hashable {
+    case connect, disconnect, sendSaved
+}
+
+/// Any command, so the palette can list and run all of them.
+public enum AppCommand: Sendable, Hashable {
+    case global(GlobalCommand)
+    case collection(CollectionCommand)
+    case request(RequestCommand)
+    case response(ResponseCommand)
+    case log(LogCommand)
+    case webSocket(WebSocketCommand)
+    case theme(String)
+    case environment(String?)
+
+    /// The pane a command belongs to; running it from the palette focuses that pane first.
+    public var pane: PaneID? {
+        switch self {
+        case .collection: .collection
+        case .request: .request
+        case .response: .response
+        case .log: .log
+        case .webSocket: .webSocket
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,114 @@
+import CourierTerminal
+
+/// Every keymap table of the explorer. Dispatch, the status bar hints, `?` help and the palette read
+/// these tables and nothing else, so they cannot disagree.
+public enum Keymaps {
+    /// Keys that work in every pane when nothing is being typed.
+    public static let global: [KeyBinding<GlobalCommand>] = [
+        KeyBinding([Key(.tab)], .focusNext, "next pane"),
+        KeyBinding([Key(.tab, shift: true)], .focusPrevious, "previous pane"),
+        KeyBinding([.char("1")], .focus(.collection), "focus collection"),
+        KeyBinding([.char("2")], .focus(.request), "focus request"),
+        KeyBinding([.char("3")], .focus(.response), "focus response"),
+        KeyBinding([.char("4")], .focus(.log), "focus log"),
+        KeyBinding([.char("5")], .focus(.webSocket), "focus WebSocket"),
+        KeyBinding([Key(.enter)], .send, "send", hint: true),
+        KeyBinding([.ctrl("c")], .cancel, "cancel request in flight"),
+        KeyBinding([.ctrl("s")], .save, "save request to file"),
+        KeyBinding([.char("z")], .zoom, "zoom pane"),
+        KeyBinding([.char(":"), .ctrl("p")], .palette, "commands", hint: true),
+        KeyBinding([.char("E")], .chooseEnvironment, "choose environment"),
+        KeyBinding([.char("T")], .chooseTheme, "choose theme"),
+        KeyBinding([.char("?")], .help, "help", hint: true),
+        KeyBinding([.char("q")], .quit, "quit", hint: true),
+    ]
+
+    /// Global keys that still work while typing: they are never characters.
+    public static let globalWhileTyping: Set<GlobalCommand> = [.cancel, .save, .palette, .focusNext, .focusPrevious]
+
+    public static let collection: [KeyBinding<CollectionCommand>] = [
+        KeyBinding([.char("k"), Key(.up)], .up, "up"),
+        KeyBinding([.char("j"), Key(.down)], .down, "down"),
+        KeyBinding([.char("g"), Key(.home)], .top, "first"),
+        KeyBinding([.char("G"), Key(.end)], .bottom, "last"),
+        KeyBinding([Key(.pageUp)], .pageUp, "page up"),
+        KeyBinding([Key(.pageDown)], .pageDown, "page down"),
+        KeyBinding([Key(.enter)], .open, "open", hint: true),
+        KeyBinding([.char("l"), Key(.right), .char(" ")], .expand, "expand / toggle folder"),
+        KeyBinding([.char("h"), Key(.left)], .collapse, "collapse folder"),
+        KeyBinding([.char("/")], .filter, "filter", hint: true),
+        KeyBinding([Key(.escape)], .clearFilter, "clear filter"),
+        KeyBinding([.char("n")], .newRequest, "new", hint: true),
+        KeyBinding([.char("d")], .duplicate, "duplicate request"),
+        KeyBinding([.char("r")], .rename, "rename request"),
+        KeyBinding([.char("x")], .delete, "delete request"),
+    ]
+
+    public static let request: [KeyBinding<RequestCommand>] = [
+        KeyBinding([.char("e"), .char("i")], .edit, "edit", hint: true),
+        KeyBinding([.char("k"), Key(.up)], .fieldUp, "URL line"),
+        KeyBinding([.char("j"), Key(.down)], .fieldDown, "tab below"),
+        KeyBinding([.char("l"), Key(.right), .char("]")], .nextTab, "next tab"),
+        KeyBinding([.char("h"), Key(.left), .char("[")], .previousTab, "previous tab"),
+        KeyBinding([.char("m")], .nextMethod, "method", hint: true),
+        KeyBinding([.char("M")], .previousMethod, "previous method"),
+        KeyBinding([.char("v")], .toggleResolved, "show variables resolved"),
+        KeyBinding([.char("L")], .toggleLive, "live mode", hint: true),
+        KeyBinding([.char("u")], .undo, "undo in field"),
+        KeyBinding([.char("J")], .nextOption, "next option row"),
+        KeyBinding([.char("K")], .previousOption, "previous option row"),
+    ]
+
+    public static let editing: [KeyBinding<EditCommand>] = [
+        KeyBinding([Key(.escape)], .stopEditing, "stop editing", hint: true),
+        KeyBinding([Key(.enter)], .accept, "send (URL) / new line (body)", hint: true),
+        KeyBinding([Key(.left), .ctrl("b")], .left, "left"),
+        KeyBinding([Key(.right), .ctrl("f")], .right, "right"),
+        KeyBinding([Key(.up)], .up, "line up"),
+        KeyBinding([Key(.down)], .down, "line down"),
+        KeyBinding([Key(.left, ctrl: true), Key(.character("b"), alt: true)], .wordLeft, "word left"),
+        KeyBinding([Key(.right, ctrl: true), Key(.character("f"), alt: true)], .wordRight, "word right"),
+        KeyBinding([Key(.home), .ctrl("a")], .home, "line start"),
+        KeyBinding([Key(.end), .ctrl("e")], .end, "line end"),
+        KeyBinding([Key(.backspace)], .backspace, "delete left"),
+        KeyBinding([Key(.delete), .ctrl("d")], .deleteForward, "delete right"),
+        KeyBinding([.ctrl("w"), Key(.backspace, alt: true)], .deleteWord, "delete word"),
+        KeyBinding([.ctrl("k")], .deleteToEnd, "delete to line end"),
+        KeyBinding([.ctrl("u")], .undo, "undo"),
+    ]
+
+    public static let response: [KeyBinding<ResponseCommand>] = [
+        KeyBinding([.char("k"), Key(.up)], .up, "scroll up"),
+        KeyBinding([.char("j"), Key(.down)], .down, "scroll down"),
+        KeyBinding([Key(.pageUp), .ctrl("b")], .pageUp, "page up"),
+        KeyBinding([Key(.pageDown), .ctrl("f")], .pageDown, "page down"),
+        KeyBinding([.char("g"), Key(.home)], .top, "top"),
+        KeyBinding([.char("G"), Key(.end)], .bottom, "bottom"),
+        KeyBinding([.char("t")], .toggleHeaders, "body / headers", hint: true),
+        KeyBinding([.char("w")], .toggleWrap, "wrap lines"),
+        KeyBinding([.char("y")], .copyBody, "copy body", hint: true),
+        KeyBinding([.char("Y")], .copyCurl, "copy as curl"),
+        KeyBinding([.char("s")], .saveBody, "save body to file"),
+    ]
+
+    public static let log: [KeyBinding<LogCommand>] = [
+        KeyBinding([.char("k"), Key(.up)], .up, "up"),
+        KeyBinding([.char("j"), Key(.down)], .down, "down"),
+        KeyBinding([.char("g"), Key(.home)], .top, "first"),
+        KeyBinding([.char("G"), Key(.end)], .bottom, "last"),
+        KeyBinding([.char("f")], .toggleFollow, "follow new rows", hint: true),
+        KeyBinding([.char("c")], .clear, "clear log", hint: true),
+    ]
+
+    public static let webSocket: [KeyBinding<WebSocketCommand>] = [
+        KeyBinding([.char("o")], .connect, "connect", hint: true),
+        KeyBinding([.char("s")], .sendSaved, "send saved messages", hint: true),
+        KeyBinding([.char("D")], .disconnect, "disconnect"),
+    ]
+
+    /// A key as the tables spell it: Ctrl letters lower-case, so `Ctrl-P` from any backend matches.
+    public static func normalized(_ key: Key) -> Key {
+        guard key.ctrl, case .character(let c) = key.code else { return key }
+        return Key(.character(Character(c.lowercased())), ctrl: true, alt: key.alt, shift: false)
+    }
+}

@@ -1,0 +1,50 @@
+/// A loaded collection: its `.http` files and environments, as the explorer shows them.
+public struct Collection: Sendable, Hashable {
+    /// The file or folder the user opened.
+    public var root: String
+    public var files: [CollectionFile]
+    /// Environment name → variables (shared merged with private).
+    public var environments: [String: [String: String]]
+
+    public init(root: String, files: [CollectionFile], environments: [String: [String: String]] = [:]) {
+        self.root = root
+        self.files = files
+        self.environments = environments
+    }
+
+    public static let empty = Collection(root: "", files: [])
+
+    /// The saved request a reference points at.
+    public func request(_ ref: RequestRef) -> RequestDraft? {
+        guard let file = files.first(where: { $0.path == ref.file }), file.requests.indices.contains(ref.index)
+        else { return nil }
+        return file.requests[ref.index]
+    }
+
+    /// The file-level variables (`@name = value`) of the file holding `ref`.
+    public func fileVariables(_ ref: RequestRef?) -> [String: String] {
+        guard let ref, let file = files.first(where: { $0.path == ref.file }) else { return [:] }
+        return file.variables
+    }
+
+    /// Environment names, sorted.
+    public var environmentNames: [String] { environments.keys.filter { !$0.hasPrefix("$") }.sorted() }
+}
+
+/// One `.http` file of a collection.
+public struct CollectionFile: Sendable, Hashable {
+    /// The file's path on disk.
+    public var path: String
+    /// The folders between the collection root and the file, then the file name: how the tree nests it.
+    public var displayPath: [String]
+    public var requests: [RequestDraft]
+    /// `@name = value` variables declared in the file.
+    public var variables: [String: String]
+
+    public init(path: String, displayPath: [String], requests: [RequestDraft], variables: [String: String] = [:]) {
+        self.path = path
+        self.displayPath = displayPath
+        self.requests = requests
+        self.variables = variables
+    }
+}

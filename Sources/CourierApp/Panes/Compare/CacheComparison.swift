@@ -1,0 +1,104 @@
+import CourierHTTP
+import Foundation
+
+/// What changed between a stored response and its revalidation, worked out once for the compare
+/// pane: the status of each side, header changes, the body unchanged or a line diff, and the cost.
+public struct CacheComparison: Sendable, Hashable {
+    /// One side of the comparison.
+    public struct Side: Sendable, Hashable {
+        public var status: Int
+        public var reason: String
+        public var decision: CacheDecision
+        public var age: Double?
+        public var ttl: Double?
+        public var bodyBytes: Int
+    }
+
+    /// How one header field differs.
+    public enum HeaderChange: Sendable, Hashable {
+        case added(name: String, value: String)
+        case removed(name: String, value: String)
+        case updated(name: String, old: String, new: String)
+    }
+
+    /// The body compared line by line.
+    public enum BodyChange: Sendable, Hashable {
+        case unchanged(bytes: Int)
+        case lines([LineDiff.Line])
+        /// Too large (or binary) to diff line by line; sizes only.
+        case differs(oldBytes: Int, newBytes: Int)
+    }
+
+    public var before: Side
+    public var after: Side
+    public var validationStatus: Int
+    public var headerChanges: [HeaderChange]
+    public var body: BodyChange
+    public var bytesTransferred: Int
+    public var fullFetchBytes: Int
+    public var validationSeconds: Double
+    public var fullFetchSeconds: Double
+
+    /// Bodies above this many bytes are compared by content only, not diffed by line.
+    public static let diffLimit = 256 * 1024
+
+    /// Works out the comparison of one validation.
+    public init(_ revalidation: CacheRevalidation) {
+        before = Self.side(revalidation.before)
+        after = Self.side(revalidation.after)
+        validationStatus = revalidation.validationStatus
+        headerChanges = Self.headerChanges(revalidation.before.headers, revalidation.after.headers)
+        body = Self.bodyChange(revalidation.before.body, revalidation.after.body)
+        bytesTransferred = revalidation.bytesTransferred
+        fullFetchBytes = revalidation.fullFetchBytes
+        validationSeconds = revalidation.validationSeconds
+        fullFetchSeconds = revalidation.fullFetchSeconds
+    }
+
+    /// Bytes the validation spared against fetching the full response again.
+    public var bytesSaved: Int { validationStatus == 304 ? max(0, fullFetchBytes - bytesTransferred) : 0 }
+    /// Seconds the validation spared against the stored full fetch (negative when slower).
+    public var secondsSaved: Double { validationStatus == 304 ? fullFetchSeconds - validationSeconds : 0 }
+
+    private static func side(_ response: HTTPResponse) -> Side {
+        Side(status: response.status, reason: response.reason, decision: response.cache.decision,
+             age: response.cache.age, ttl: response.cache.ttl, bodyBytes: response.body.size)
+    }
+
+    /// Fields compared by lower-cased name, all values of a name joined; order follows the newer response.
+    /// Age is the cache's own bookkeeping, shown on each side instead.
+    static func headerChanges(_ old: HTTPHeaders, _ new: HTTPHeaders) -> [HeaderChange] {
+        func names(_ headers: HTTPHeaders) -> [String] {
+            var seen = Set<String>()
+            return headers.map(\.name).filter { seen.insert($0.lowercased()).inserted && $0.lowercased() != "age" }
+        }
+        var changes: [HeaderChange] = []
+        for name in names(new) {
+            let newValue = new.values(for: name).joined(separator: ", ")
+            if !old.contains(name) {
+                changes.append(.added(name: name, value: newValue))
+            } else {
+                let oldValue = old.values(for: name).joined(separator: ", ")
+                if oldValue != newValue { changes.append(.updated(name: name, old: oldValue, new: newValue)) }
+            }
+        }
+        for name in names(old) where !new.contains(name) {
+            changes.append(.removed(name: name, value: old.values(for: name).joined(separator: ", ")))
+        }
+        return changes
+    }
+
+    static func bodyChange(_ old: ResponseBody, _ new: ResponseBody) -> BodyChange {
+        guard old.size <= diffLimit, new.size <= diffLimit,
+              let oldData = try? old.readAll(), let newData = try? new.readAll() else {
+            return .differs(oldBytes: old.size, newBytes: new.size)
+        }
+        if oldData == newData { return .unchanged(bytes: oldData.count) }
+        guard let oldText = String(data: oldData, encoding: .utf8), let newText = String(data: newData, encoding: .utf8)
+        else { return .differs(oldBytes: oldData.count, newBytes: newData.count) }
+        guard let lines = LineDiff.diff(oldText, newText) else {
+            return .differs(oldBytes: oldData.count, newBytes: newData.count)
+        }
+        return .lines(lines)
+    }
+}

@@ -1,0 +1,100 @@
+import CourierHTTP
+import CourierTerminal
+
+/// What the compare pane's keys do.
+public enum ComparePaneCommand: Sendable, Hashable {
+    case revalidateNow
+    case scrollDown
+    case scrollUp
+    case pageDown
+    case pageUp
+    case top
+    case close
+}
+
+/// What the app must do for a command; the pane itself never touches the network.
+public enum ComparePaneEffect: Sendable, Hashable {
+    /// Send the conditional request now (`HTTPCacheMiddleware.revalidateNow`), then `load` the result.
+    case revalidateNow
+    /// Leave the compare view.
+    case close
+}
+
+/// The compare pane: a stored response beside its revalidation. A value; `handle` is the only
+/// place it changes, and `render` draws it without touching anything else.
+public struct ComparePaneState: Sendable, Hashable {
+    /// `GET http://…/etag`, shown in the border.
+    public var title: String
+    public var comparison: CacheComparison?
+    /// A validation is in flight.
+    public var isRevalidating: Bool
+    /// Shown instead of a comparison: why there is none, or what failed.
+    public var message: String?
+    /// First visible row of the scrolling part.
+    public var scroll: Int
+    /// Rows the scrolling part had at the last render, for paging; the app sets it from the layout.
+    public var pageSize: Int
+
+    /// A pane titled `title`, showing `revalidation` when there is one.
+    public init(title: String = "", revalidation: CacheRevalidation? = nil) {
+        self.title = title
+        comparison = revalidation.map(CacheComparison.init)
+        isRevalidating = false
+        message = nil
+        scroll = 0
+        pageSize = 10
+    }
+
+    /// One keymap drives dispatch, the status bar hints and `?` help.
+    public static let keymap: [KeyBinding<ComparePaneCommand>] = [
+        KeyBinding([.char("r")], .revalidateNow, "revalidate now", hint: true),
+        KeyBinding([.char("j"), Key(.down)], .scrollDown, "scroll down"),
+        KeyBinding([.char("k"), Key(.up)], .scrollUp, "scroll up"),
+        KeyBinding([Key(.pageDown), .char(" ")], .pageDown, "page down"),
+        KeyBinding([Key(.pageUp)], .pageUp, "page up"),
+        KeyBinding([.char("g"), Key(.home)], .top, "top"),
+        KeyBinding([Key(.escape), .char("c")], .close, "close compare", hint: true),
+    ]
+
+    /// Applies a command; returns what the app must do, if anything.
+    public mutating func handle(_ command: ComparePaneCommand) -> ComparePaneEffect? {
+        switch command {
+        case .revalidateNow:
+            guard !isRevalidating else { return nil }
+            isRevalidating = true
+            message = nil
+            return .revalidateNow
+        case .scrollDown: scroll += 1
+        case .scrollUp: scroll -= 1
+        case .pageDown: scroll += max(1, pageSize - 1)
+        case .pageUp: scroll -= max(1, pageSize - 1)
+        case .top: scroll = 0
+        case .close: return .close
+        }
+        scroll = max(0, min(scroll, max(0, ComparePaneView.scrollingLineCount(self) - 1)))
+        return nil
+    }
+
+    /// Takes the result of a revalidation; nil means nothing usable was stored.
+    public mutating func load(_ revalidation: CacheRevalidation?) {
+        isRevalidating = false
+        scroll = 0
+        if let revalidation {
+            comparison = CacheComparison(revalidation)
+            message = nil
+        } else {
+            message = "Nothing is stored for this request yet: send it once, then revalidate."
+        }
+    }
+
+    /// Records a failed revalidation, keeping the last comparison on screen.
+    public mutating func fail(_ error: String) {
+        isRevalidating = false
+        message = "Revalidation failed: \(error)"
+    }
+
+    /// Draws the pane into `area`.
+    public func render(into buffer: inout Buffer, area: Rect, theme: Theme, focused: Bool) {
+        ComparePaneView.render(self, into: &buffer, area: area, theme: theme, focused: focused)
+    }
+}

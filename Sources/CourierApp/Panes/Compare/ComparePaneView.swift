@@ -1,0 +1,183 @@
+import CourierHTTP
+import CourierTerminal
+import Foundation
+
+/// Draws `ComparePaneState`: a border with the title, the two responses side by side (status, cache
+/// decision, age and freshness, body size), then a scrolling list of what the validation cost and
+/// what it changed (headers added, removed and updated; the body unchanged or a line diff).
+enum ComparePaneView {
+    /// One row of text in styled runs.
+    typealias Row = [(text: String, style: Style)]
+
+    static func render(_ state: ComparePaneState, into buffer: inout Buffer, area: Rect, theme: Theme,
+                       focused: Bool) {
+        guard area.width >= 4, area.height >= 3 else { return }
+        buffer.fill(area)
+        drawBorder(into: &buffer, area: area, title: "Compare · \(state.title)", theme: theme, focused: focused)
+        let inner = area.inset(1)
+        var rows: [Row] = []
+        if let comparison = state.comparison {
+            rows += sideBySide(comparison, width: inner.width, theme: theme)
+            rows.append([])
+        }
+        if state.isRevalidating { rows.append([("Revalidating…", theme.warning)]) }
+        if let message = state.message { rows.append([(message, theme.muted)]) }
+        if state.comparison == nil && state.message == nil && !state.isRevalidating {
+            rows.append([("No revalidation yet: press r to send the conditional request.", theme.muted)])
+        }
+        let fixed = rows.count
+        let scrolling = state.comparison.map { details($0, theme: theme) } ?? []
+        let visible = max(0, inner.height - fixed)
+        let start = max(0, min(state.scroll, scrolling.count - visible))
+        rows += scrolling.dropFirst(start).prefix(visible)
+        for (index, row) in rows.prefix(inner.height).enumerated() {
+            var x = inner.x
+            for run in row {
+                x += buffer.write(run.text, x: x, y: inner.y + index, style: run.style, maxWidth: inner.maxX - x)
+            }
+        }
+    }
+
+    /// How many rows the scrolling part has, so that scrolling stops at its end.
+    static func scrollingLineCount(_ state: ComparePaneState) -> Int {
+        state.comparison.map { details($0, theme: .dark).count } ?? 0
+    }
+
+    // MARK: - Parts
+
+    private static func drawBorder(into buffer: inout Buffer, area: Rect, title: String, theme: Theme, focused: Bool) {
+        let style = focused ? theme.borderFocused : theme.border
+        let horizontal = String(repeating: "─", count: area.width - 2)
+        buffer.write("┌" + horizontal + "┐", x: area.x, y: area.y, style: style)
+        buffer.write("└" + horizontal + "┘", x: area.x, y: area.maxY - 1, style: style)
+        for y in (area.y + 1)..<(area.maxY - 1) {
+            buffer.write("│", x: area.x, y: y, style: style)
+            buffer.write("│", x: area.maxX - 1, y: y, style: style)
+        }
+        buffer.write(" \(title) ", x: area.x + 2, y: area.y, style: focused ? theme.titleFocused : theme.title,
+                     maxWidth: area.width - 4)
+    }
+
+    /// The two responses in columns.
+    private static func sideBySide(_ comparison: CacheComparison, width: Int, theme: Theme) -> [Row] {
+        let column = max(1, (width - 3) / 2)
+        func pair(_ left: Row, _ right: Row) -> Row {
+            padded(left, to: column) + [(" │ ", theme.border)] + right
+        }
+        func status(_ side: CacheComparison.Side) -> Row {
+            [("\(side.status) \(side.reason.isEmpty ? reasonPhrase(side.status) : side.reason)", theme.status(side.status))]
+        }
+        func decision(_ side: CacheComparison.Side) -> Row {
+            [("cache ", theme.muted), (side.decision.rawValue, theme.cache(side.decision.rawValue))]
+        }
+        func freshness(_ side: CacheComparison.Side) -> Row {
+            var text = "age " + (side.age.map(seconds) ?? "–")
+            if let ttl = side.ttl { text += ttl > 0 ? " · fresh, \(seconds(ttl)) left" : " · stale by \(seconds(-ttl))" }
+            return [(text, theme.text)]
+        }
+        return [
+            pair([("Stored", theme.title)], [("Revalidated", theme.title)]),
+            pair(status(comparison.before), status(comparison.after)),
+            pair(decision(comparison.before), decision(comparison.after)),
+            pair(freshness(comparison.before), freshness(comparison.after)),
+            pair([("body " + bytes(comparison.before.bodyBytes), theme.text)],
+                 [("body " + bytes(comparison.after.bodyBytes), theme.text)]),
+        ]
+    }
+
+    /// The cost of the validation and what it changed.
+    static func details(_ comparison: CacheComparison, theme: Theme) -> [Row] {
+        var rows: [Row] = []
+        let label = { (text: String) in (text.padding(toLength: 13, withPad: " ", startingAt: 0), theme.muted) }
+        rows.append([label("Validation"), ("\(comparison.validationStatus) \(reasonPhrase(comparison.validationStatus))",
+                                           theme.status(comparison.validationStatus))])
+        var transfer = "\(bytes(comparison.bytesTransferred)) vs \(bytes(comparison.fullFetchBytes)) for a full fetch"
+        if comparison.validationStatus == 304 && comparison.fullFetchBytes > 0 {
+            let percent = Int((Double(comparison.bytesSaved) / Double(comparison.fullFetchBytes) * 100).rounded())
+            transfer += " · saved \(bytes(comparison.bytesSaved)) (\(percent)%)"
+        }
+        rows.append([label("Transferred"), (transfer, theme.text)])
+        var time = "\(milliseconds(comparison.validationSeconds)) vs \(milliseconds(comparison.fullFetchSeconds)) for a full fetch"
+        if comparison.validationStatus == 304 {
+            let saved = comparison.secondsSaved
+            time += saved >= 0 ? " · saved \(milliseconds(saved))" : " · \(milliseconds(-saved)) slower"
+        }
+        rows.append([label("Time"), (time, theme.text)])
+        rows.append([])
+
+        let count = comparison.headerChanges.count
+        rows.append([label("Headers"), (count == 0 ? "unchanged" : "\(count) changed", theme.text)])
+        for change in comparison.headerChanges {
+            switch change {
+            case .added(let name, let value): rows.append([("  + \(name): \(value)", theme.diffAdded)])
+            case .removed(let name, let value): rows.append([("  - \(name): \(value)", theme.diffRemoved)])
+            case .updated(let name, let old, let new):
+                rows.append([("  ~ \(name): ", theme.diffChanged), (old, theme.diffRemoved), (" → ", theme.muted),
+                             (new, theme.diffAdded)])
+            }
+        }
+        rows.append([])
+
+        switch comparison.body {
+        case .unchanged(let size):
+            rows.append([label("Body"), ("unchanged (\(bytes(size)))", theme.text)])
+        case .differs(let old, let new):
+            rows.append([label("Body"), ("changed: \(bytes(old)) → \(bytes(new)), too large to diff", theme.text)])
+        case .lines(let lines):
+            let changed = lines.filter { $0.kind != .same }.count
+            rows.append([label("Body"), ("\(changed) line\(changed == 1 ? "" : "s") changed", theme.text)])
+            for line in lines {
+                switch line.kind {
+                case .same: rows.append([("    " + line.text, theme.muted)])
+                case .added: rows.append([("  + " + line.text, theme.diffAdded)])
+                case .removed: rows.append([("  - " + line.text, theme.diffRemoved)])
+                }
+            }
+        }
+        return rows
+    }
+
+    // MARK: - Formatting
+
+    private static func padded(_ row: Row, to width: Int) -> Row {
+        var result: Row = []
+        var used = 0
+        for run in row {
+            let room = width - used
+            guard room > 0 else { break }
+            let text = String(run.text.prefix(room))
+            result.append((text, run.style))
+            used += text.count
+        }
+        if used < width { result.append((String(repeating: " ", count: width - used), Style())) }
+        return result
+    }
+
+    static func seconds(_ value: Double) -> String {
+        let whole = Int(value.rounded())
+        if whole < 120 { return "\(whole)s" }
+        if whole < 7200 { return "\(whole / 60)m" }
+        if whole < 172_800 { return "\(whole / 3600)h" }
+        return "\(whole / 86_400)d"
+    }
+
+    static func milliseconds(_ seconds: Double) -> String {
+        let ms = seconds * 1000
+        return ms < 10 ? String(format: "%.1f ms", ms) : "\(Int(ms.rounded())) ms"
+    }
+
+    static func bytes(_ count: Int) -> String {
+        if count < 1024 { return "\(count) B" }
+        if count < 1024 * 1024 { return String(format: "%.1f KB", Double(count) / 1024) }
+        return String(format: "%.1f MB", Double(count) / 1_048_576)
+    }
+
+    /// Reason phrases for the statuses a validation meets, when the server sent none.
+    static let reasonPhrases: [Int: String] = [
+        200: "OK", 203: "Non-Authoritative Information", 204: "No Content", 304: "Not Modified",
+        404: "Not Found", 500: "Internal Server Error", 502: "Bad Gateway", 503: "Service Unavailable",
+        504: "Gateway Timeout",
+    ]
+
+    static func reasonPhrase(_ status: Int) -> String { reasonPhrases[status] ?? "" }
+}

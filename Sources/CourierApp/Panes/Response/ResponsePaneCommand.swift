@@ -1,0 +1,72 @@
+import CourierTerminal
+
+/// What the response pane's keys do.
+public enum ResponsePaneCommand: Sendable, Hashable {
+    case lineDown, lineUp, pageDown, pageUp, top, end
+    case scrollLeft, scrollRight
+    case toggleHeaders, togglePretty, toggleWrap, toggleHex
+    case toggleFold
+    case beginSearch, nextHit, previousHit
+    case beginFilter, beginGoToLine
+    /// Leaves the filter, the diff or the search, innermost first.
+    case clear
+    case copyPath
+    case toggleDiff
+    case saveBody
+    /// Typing into the open prompt (search, filter, go to line).
+    case input(Character)
+    case deleteBackward
+    case submit
+}
+
+/// What the app must do for a command; the pane itself touches no clipboard, file or network.
+public enum ResponsePaneEffect: Sendable, Hashable {
+    /// Put this text on the clipboard (the JSONPath under the cursor).
+    case copy(String)
+    /// Ask where to save the body, then write it.
+    case saveBody
+    /// The diff needs the previous response of this request: load it and call `compare(with:)`.
+    case loadPrevious
+}
+
+extension ResponsePaneState {
+    /// One keymap drives dispatch, the status bar hints and `?` help.
+    public static let keymap: [KeyBinding<ResponsePaneCommand>] = [
+        KeyBinding([.char("j"), Key(.down)], .lineDown, "line down"),
+        KeyBinding([.char("k"), Key(.up)], .lineUp, "line up"),
+        KeyBinding([Key(.pageDown), .char(" "), .ctrl("f")], .pageDown, "page down"),
+        KeyBinding([Key(.pageUp), .ctrl("b")], .pageUp, "page up"),
+        KeyBinding([.char("g"), Key(.home)], .top, "top"),
+        KeyBinding([.char("G"), Key(.end)], .end, "end"),
+        KeyBinding([.char("h"), Key(.left)], .scrollLeft, "scroll left"),
+        KeyBinding([.char("l"), Key(.right)], .scrollRight, "scroll right"),
+        KeyBinding([.char(":")], .beginGoToLine, "go to line"),
+        KeyBinding([.char("/")], .beginSearch, "search", hint: true),
+        KeyBinding([.char("n")], .nextHit, "next match"),
+        KeyBinding([.char("N")], .previousHit, "previous match"),
+        KeyBinding([.char("f")], .beginFilter, "JSONPath filter", hint: true),
+        KeyBinding([.char("z"), .char("o")], .toggleFold, "fold/unfold", hint: true),
+        KeyBinding([.char("y")], .copyPath, "copy JSONPath"),
+        KeyBinding([.char("H")], .toggleHeaders, "headers/body", hint: true),
+        KeyBinding([.char("r")], .togglePretty, "raw/pretty"),
+        KeyBinding([.char("w")], .toggleWrap, "wrap lines"),
+        KeyBinding([.char("x")], .toggleHex, "hex view"),
+        KeyBinding([.char("d")], .toggleDiff, "diff with previous", hint: true),
+        KeyBinding([.char("s")], .saveBody, "save body"),
+        KeyBinding([Key(.escape)], .clear, "clear filter/diff/search"),
+    ]
+
+    /// The command for a key: while a prompt is open, keys edit it instead of running the keymap.
+    public func command(for key: Key) -> ResponsePaneCommand? {
+        if prompt != nil {
+            switch key.code {
+            case .enter: return .submit
+            case .escape: return .clear
+            case .backspace: return .deleteBackward
+            case let .character(character) where !key.ctrl && !key.alt: return .input(character)
+            default: return nil
+            }
+        }
+        return Self.keymap.command(for: key)
+    }
+}

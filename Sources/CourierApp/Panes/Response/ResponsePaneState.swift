@@ -1,0 +1,199 @@
+import CourierBody
+import CourierTerminal
+import Foundation
+
+/// The response viewer: a body of any size read through a `BodyDocument` (pretty JSON, raw text, hex,
+/// events), with search, folds, a JSONPath filter and a diff against the previous response. A value;
+/// `handle` is the only place it changes, and `render` draws only the visible lines.
+public struct ResponsePaneState: Sendable {
+    /// Which part of the response is shown.
+    public enum Tab: Sendable, Hashable { case body, headers }
+
+    public var info: ResponsePaneInfo
+    public let body: BodyDocument
+    public let media: MediaKind
+    /// The lazily pretty-printed body, when it is JSON.
+    public let pretty: PrettyJSONDocument?
+    public var tab: Tab = .body
+    /// Pretty JSON (when the body is JSON) or the raw text.
+    public var showsPretty = true
+    /// Hex view (on by default for binary bodies).
+    public var showsHex: Bool
+    public var wrap = false
+    /// The current line (in the active source's lines); the view follows it.
+    public var cursor = 0
+    /// The first visible row (in visible, unfolded rows).
+    public var scroll = 0
+    /// First visible column when lines are not wrapped.
+    public var column = 0
+    /// Rows of body the last render had, for paging; the app may set it from the layout.
+    public var pageSize = 20
+    /// Folded line ranges of the pretty body, sorted and disjoint.
+    public internal(set) var folds: [ClosedRange<Int>] = []
+    public var prompt: ResponsePanePrompt?
+    public private(set) var search: BodySearch?
+    public private(set) var currentHit: SearchHit?
+    /// The JSONPath filter's result, shown instead of the body until cleared.
+    public private(set) var filter: (expression: String, document: PrettyJSONDocument, matches: Int)?
+    /// The diff against the previous response, shown instead of the body until cleared.
+    public private(set) var diff: StaticLines?
+    /// Set while the body is still arriving.
+    public var streaming: ResponseStreamProgress?
+    /// A one-line message (an invalid filter, a failed search, a copied path).
+    public var message: String?
+
+    /// A pane over `body`; JSON is detected from the Content-Type and the first bytes.
+    public init(info: ResponsePaneInfo, body: BodyDocument) {
+        self.info = info
+        self.body = body
+        let head = body.withBytes { Data($0.prefix(4_096)) }
+        media = MediaKind.detect(contentType: info.contentType, prefix: head)
+        pretty = media.category == .json ? PrettyJSONDocument(data: body.bytes) : nil
+        showsHex = media.isBinary
+    }
+
+    /// The lines on screen now: filter, diff, headers, hex, events, pretty or raw, in that order of precedence.
+    public var source: any LineSource {
+        if let filter { return filter.document }
+        if let diff { return diff }
+        if tab == .headers { return StaticLines(info.headers.map { "\($0.name): \($0.value)" }) }
+        if showsHex { return HexDump(data: body.bytes) }
+        if showsPretty, let pretty { return pretty }
+        if showsPretty, media.category == .eventStream || media.category == .ndjson { return ResponseEventLines.make(body, media) }
+        return body
+    }
+
+    /// Whether folds apply (they belong to the pretty body only).
+    var foldsApply: Bool { filter == nil && diff == nil && tab == .body && !showsHex && showsPretty && pretty != nil }
+
+    // MARK: Commands
+
+    /// Applies a command; returns what the app must do, if anything.
+    public mutating func handle(_ command: ResponsePaneCommand) -> ResponsePaneEffect? {
+        message = nil
+        let lines = source.lineCount
+        switch command {
+        case .lineDown: moveCursor(to: visibleLine(after: cursor))
+        case .lineUp: moveCursor(to: visibleLine(before: cursor))
+        case .pageDown: moveCursor(to: line(forRow: row(forLine: cursor) + max(1, pageSize - 1)))
+        case .pageUp: moveCursor(to: line(forRow: max(0, row(forLine: cursor) - max(1, pageSize - 1))))
+        case .top: moveCursor(to: 0)
+        case .end:
+            source.indexAll()
+            moveCursor(to: max(0, source.lineCount - 1))
+        case .scrollLeft: column = max(0, column - 8)
+        case .scrollRight: column += 8
+        case .toggleHeaders: switchSource { $0.tab = $0.tab == .body ? .headers : .body }
+        case .togglePretty: switchSource { $0.showsPretty.toggle() }
+        case .toggleHex: switchSource { $0.showsHex.toggle() }
+        case .toggleWrap: wrap.toggle(); column = 0
+        case .toggleFold: toggleFold()
+        case .beginSearch: prompt = ResponsePanePrompt(kind: .search, text: "")
+        case .beginFilter:
+            guard pretty != nil else { message = "The filter needs a JSON body"; return nil }
+            prompt = ResponsePanePrompt(kind: .filter, text: filter?.expression ?? "$")
+        case .beginGoToLine: prompt = ResponsePanePrompt(kind: .goToLine, text: "")
+        case .nextHit: jumpToHit(forward: true)
+        case .previousHit: jumpToHit(forward: false)
+        case .input(let character): prompt?.text.append(character)
+        case .deleteBackward: if prompt?.text.isEmpty == false { prompt?.text.removeLast() }
+        case .submit: return submitPrompt()
+        case .clear: clear()
+        case .copyPath:
+            guard foldsApply, let path = pretty?.path(atLine: cursor) else {
+                message = "No JSON value under the cursor"
+                return nil
+            }
+            message = "Copied \(path)"
+            return .copy(path)
+        case .toggleDiff:
+            if diff != nil { switchSource { $0.diff = nil }; return nil }
+            return .loadPrevious
+        case .saveBody: return .saveBody
+        }
+        _ = lines
+        return nil
+    }
+
+    /// Shows the diff of this response against `previous` (status, headers, pretty body lines).
+    public mutating func compare(with previous: ResponsePaneState?) {
+        guard let previous else { message = "No previous response of this request to compare with"; return }
+        let lines = ResponseDiff.lines(old: previous, new: self)
+        switchSource { $0.diff = lines }
+    }
+
+    private mutating func switchSource(_ change: (inout ResponsePaneState) -> Void) {
+        change(&self)
+        search?.cancel()
+        search = nil
+        currentHit = nil
+        cursor = 0
+        scroll = 0
+        column = 0
+    }
+
+    private mutating func clear() {
+        if prompt != nil { prompt = nil; return }
+        if filter != nil { switchSource { $0.filter = nil }; return }
+        if diff != nil { switchSource { $0.diff = nil }; return }
+        search?.cancel()
+        search = nil
+        currentHit = nil
+    }
+
+    private mutating func submitPrompt() -> ResponsePaneEffect? {
+        guard let prompt else { return nil }
+        self.prompt = nil
+        switch prompt.kind {
+        case .goToLine:
+            guard let number = Int(prompt.text.trimmingCharacters(in: .whitespaces)), number > 0 else {
+                message = "Not a line number: \(prompt.text)"
+                return nil
+            }
+            if number > source.lineCount { source.indexAll() }
+            moveCursor(to: min(number - 1, max(0, source.lineCount - 1)))
+        case .search:
+            guard !prompt.text.isEmpty else { return nil }
+            let isRegex = prompt.text.count > 2 && prompt.text.hasPrefix("/") && prompt.text.hasSuffix("/")
+            let pattern = isRegex ? String(prompt.text.dropFirst().dropLast()) : prompt.text
+            do {
+                search?.cancel()
+                search = try BodySearch(SearchQuery(pattern, caseInsensitive: pattern.lowercased() == pattern, isRegex: isRegex),
+                                        in: source)
+                currentHit = nil
+            } catch {
+                message = "\(error)"
+            }
+        case .filter:
+            let expression = prompt.text.trimmingCharacters(in: .whitespaces)
+            guard !expression.isEmpty else { switchSource { $0.filter = nil }; return nil }
+            do {
+                let path = try JSONPath(expression)
+                let result = try path.filter(body.bytes)
+                switchSource { $0.filter = (expression, result.document, result.matches.count) }
+            } catch {
+                message = "\(error)"
+            }
+        }
+        return nil
+    }
+
+    // MARK: Search
+
+    /// Moves to the next or previous hit from the cursor; hits keep arriving while the search runs.
+    mutating func jumpToHit(forward: Bool) {
+        guard let search else { message = "No search: press / to search"; return }
+        let from = currentHit ?? SearchHit(line: cursor, columns: forward ? -1 ..< -1 : Int.max ..< Int.max)
+        guard let hit = forward ? search.next(after: from) : search.previous(before: from) else {
+            message = search.isFinished ? "No matches for \(search.query.pattern)" : "Searching…"
+            return
+        }
+        currentHit = hit
+        unfold(containing: hit.line)
+        moveCursor(to: hit.line)
+        if !wrap, let _ = Optional(hit) {
+            // Bring the match into view horizontally.
+            if hit.columns.lowerBound < column || hit.columns.upperBound > column + 60 { column = max(0, hit.columns.lowerBound - 8) }
+        }
+    }
+}

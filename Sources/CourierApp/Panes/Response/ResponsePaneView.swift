@@ -1,0 +1,190 @@
+import CourierBody
+import CourierTerminal
+import Foundation
+
+/// Draws `ResponsePaneState`: a border, the status line, the tab line, the visible body lines (only those
+/// are laid out and coloured), and a bottom line for the prompt, a message or the download progress.
+enum ResponsePaneView {
+    static func render(_ state: ResponsePaneState, into buffer: inout Buffer, area: Rect, theme: Theme, focused: Bool) {
+        guard area.width >= 6, area.height >= 5 else { return }
+        buffer.fill(area)
+        drawBorder(into: &buffer, area: area, theme: theme, focused: focused)
+        let inner = area.inset(1)
+        drawStatus(state, into: &buffer, row: inner.row(0), theme: theme)
+        let bodyArea = Rect(x: inner.x, y: inner.y + 2, width: inner.width, height: inner.height - 3)
+        drawBody(state, into: &buffer, area: bodyArea, theme: theme, focused: focused)
+        // After the body, so the line count includes what drawing it indexed.
+        drawTabs(state, into: &buffer, row: inner.row(1), theme: theme)
+        drawBottom(state, into: &buffer, row: inner.row(inner.height - 1), theme: theme)
+    }
+
+    // MARK: Parts
+
+    private static func drawBorder(into buffer: inout Buffer, area: Rect, theme: Theme, focused: Bool) {
+        let style = focused ? theme.borderFocused : theme.border
+        let horizontal = String(repeating: "─", count: area.width - 2)
+        buffer.write("┌" + horizontal + "┐", x: area.x, y: area.y, style: style)
+        buffer.write("└" + horizontal + "┘", x: area.x, y: area.maxY - 1, style: style)
+        for y in (area.y + 1)..<(area.maxY - 1) {
+            buffer.write("│", x: area.x, y: y, style: style)
+            buffer.write("│", x: area.maxX - 1, y: y, style: style)
+        }
+        buffer.write(" Response ", x: area.x + 2, y: area.y, style: focused ? theme.titleFocused : theme.title,
+                     maxWidth: area.width - 4)
+    }
+
+    private static func drawStatus(_ state: ResponsePaneState, into buffer: inout Buffer, row: Rect, theme: Theme) {
+        var runs: [(String, Style)] = [("\(state.info.status) \(state.info.reason)", theme.status(state.info.status))]
+        if let duration = state.info.duration { runs.append((" · " + formatDuration(duration), theme.text)) }
+        runs.append((" · " + MediaKind.formatSize(state.body.byteCount), theme.text))
+        if let decision = state.info.cacheDecision {
+            runs.append((" · ", theme.text))
+            runs.append((decision, theme.cache(decision)))
+        }
+        if state.media.isBinary { runs.append((" · " + state.media.summary(byteCount: state.body.byteCount), theme.muted)) }
+        write(runs, into: &buffer, row: row)
+    }
+
+    private static func drawTabs(_ state: ResponsePaneState, into buffer: inout Buffer, row: Rect, theme: Theme) {
+        var runs: [(String, Style)] = [
+            (" Body ", state.tab == .body ? theme.titleFocused.with(.reverse) : theme.muted), (" ", theme.text),
+            (" Headers (\(state.info.headers.count)) ", state.tab == .headers ? theme.titleFocused.with(.reverse) : theme.muted),
+            ("  ", theme.text),
+        ]
+        var mode: [String] = []
+        if let filter = state.filter {
+            mode.append("filter \(filter.expression) · \(filter.matches) match\(filter.matches == 1 ? "" : "es")")
+        } else if state.diff != nil {
+            mode.append("diff with previous")
+        } else if state.tab == .body {
+            mode.append(state.showsHex ? "hex" : state.showsPretty && state.pretty != nil ? "pretty" : "raw")
+        }
+        if state.wrap { mode.append("wrap") }
+        if let search = state.search {
+            let count = search.hits.count
+            let position = state.currentHit.flatMap { hit in search.hits.firstIndex(of: hit) }.map { "\($0 + 1)/" } ?? ""
+            let progress = search.isFinished ? "" : String(format: " (searching %.0f%%)", search.progress * 100)
+            mode.append("\(position)\(count) match\(count == 1 ? "" : "es")\(progress)")
+        }
+        runs.append((mode.joined(separator: " · "), theme.muted))
+        let source = state.source
+        let total = source.isComplete ? "\(source.lineCount)" : "\(source.lineCount)+"
+        let position = " L\(state.cursor + 1)/\(total)"
+        let room = row.width > position.count + 30 ? position.count : 0
+        write(runs, into: &buffer, row: Rect(x: row.x, y: row.y, width: row.width - room, height: 1))
+        if room > 0 { buffer.write(position, x: row.maxX - room, y: row.y, style: theme.muted) }
+    }
+
+    private static func drawBottom(_ state: ResponsePaneState, into buffer: inout Buffer, row: Rect, theme: Theme) {
+        if let prompt = state.prompt {
+            write([(prompt.label, theme.keyHint), (prompt.text, theme.text), ("█", theme.muted)], into: &buffer, row: row)
+        } else if let message = state.message {
+            write([(message, theme.warning)], into: &buffer, row: row)
+        } else if let streaming = state.streaming {
+            write([(streaming.text, theme.warning)], into: &buffer, row: row)
+        } else if let failure = state.pretty?.failure, state.tab == .body, state.showsPretty, state.filter == nil, state.diff == nil {
+            write([("Not valid JSON at byte \(failure.offset) (\(failure.reason)); the rest is shown as text", theme.error)],
+                  into: &buffer, row: row)
+        }
+    }
+
+    // MARK: Body
+
+    private static func drawBody(_ state: ResponsePaneState, into buffer: inout Buffer, area: Rect, theme: Theme, focused: Bool) {
+        let source = state.source
+        if state.tab == .body, state.media.isBinary, !state.showsHex {
+            buffer.write("\(state.media.summary(byteCount: state.body.byteCount)): press x for hex, s to save",
+                         x: area.x, y: area.y, style: theme.muted, maxWidth: area.width)
+            return
+        }
+        var y = area.y
+        var row = state.scroll
+        while y < area.maxY {
+            let lineIndex = state.line(forRow: row)
+            if lineIndex >= source.lineCount {
+                if source.isComplete || source.indexMore() && lineIndex >= source.lineCount { break }
+                continue
+            }
+            var line = source.coloredLine(lineIndex)
+            if state.isFolded(lineIndex) { line = foldedLine(line, state: state, at: lineIndex) }
+            let hits = state.search?.hits(onLine: lineIndex).map(\.columns) ?? []
+            let current = state.currentHit?.line == lineIndex ? state.currentHit?.columns : nil
+            let isCursor = focused && lineIndex == state.cursor
+            let used = drawLine(line, hits: hits, current: current, cursor: isCursor, into: &buffer,
+                                x: area.x, y: y, width: area.width, rows: state.wrap ? area.maxY - y : 1,
+                                skip: state.wrap ? 0 : state.column, theme: theme)
+            y += max(1, used)
+            row += 1
+        }
+    }
+
+    private static func foldedLine(_ line: ColoredLine, state: ResponsePaneState, at index: Int) -> ColoredLine {
+        guard let fold = state.folds.first(where: { $0.lowerBound == index }) else { return line }
+        let closing = line.text.hasSuffix("[") ? "]" : "}"
+        var folded = line
+        let note = " … \(closing)  (\(fold.count - 2) lines folded)"
+        folded.spans.append(ColoredLine.Span(line.text.count..<line.text.count + note.count, .muted))
+        folded.text += note
+        return folded
+    }
+
+    /// Draws one line from character `skip`, wrapping over up to `rows` rows; returns the rows used.
+    private static func drawLine(_ line: ColoredLine, hits: [Range<Int>], current: Range<Int>?, cursor: Bool,
+                                 into buffer: inout Buffer, x: Int, y: Int, width: Int, rows: Int, skip: Int,
+                                 theme: Theme) -> Int {
+        var column = 0, row = 0
+        var spanIndex = 0
+        let cursorStyle = Style(background: theme.selection.background)
+        if cursor { buffer.setStyle(cursorStyle, in: Rect(x: x, y: y, width: width, height: 1)) }
+        for (offset, character) in line.text.enumerated() {
+            if offset < skip { continue }
+            while spanIndex < line.spans.count, line.spans[spanIndex].range.upperBound <= offset { spanIndex += 1 }
+            let role = spanIndex < line.spans.count && line.spans[spanIndex].range.contains(offset) ? line.spans[spanIndex].role : .text
+            var style = self.style(role, theme)
+            if cursor { style = style.overlaid(by: cursorStyle) }
+            if let current, current.contains(offset) { style = theme.searchCurrent }
+            else if hits.contains(where: { $0.contains(offset) }) { style = theme.searchMatch }
+            let visible = Sanitizer.sanitize(String(character))
+            let characterWidth = max(1, DisplayWidth.of(visible))
+            if column + characterWidth > width {
+                row += 1
+                column = 0
+                if row >= rows { return rows }
+                if cursor { buffer.setStyle(cursorStyle, in: Rect(x: x, y: y + row, width: width, height: 1)) }
+            }
+            column += buffer.write(visible, x: x + column, y: y + row, style: style, maxWidth: width - column)
+        }
+        return row + 1
+    }
+
+    static func style(_ role: TextRole, _ theme: Theme) -> Style {
+        switch role {
+        case .text: theme.text
+        case .key: theme.jsonKey
+        case .string: theme.jsonString
+        case .number: theme.jsonNumber
+        case .literal: theme.jsonLiteral
+        case .punctuation: theme.jsonPunctuation
+        case .invalid: theme.error
+        case .muted: theme.muted
+        }
+    }
+
+    private static func write(_ runs: [(String, Style)], into buffer: inout Buffer, row: Rect) {
+        var x = row.x
+        for (text, style) in runs where x < row.maxX {
+            x += buffer.write(text, x: x, y: row.y, style: style, maxWidth: row.maxX - x)
+        }
+    }
+
+    private static func formatDuration(_ seconds: Double) -> String {
+        seconds < 1 ? String(format: "%.0f ms", seconds * 1000) : String(format: "%.2f s", seconds)
+    }
+}
+
+extension ResponsePaneState {
+    /// Draws the pane into `area`; only the visible lines are laid out.
+    public func render(into buffer: inout Buffer, area: Rect, theme: Theme, focused: Bool) {
+        ResponsePaneView.render(self, into: &buffer, area: area, theme: theme, focused: focused)
+    }
+}

@@ -1,0 +1,160 @@
+import CourierCollections
+import CourierHTTP
+import Foundation
+import Synchronization
+
+/// The explorer's bridge to CourierCollections: loads a path, keeps the parsed files (for saving and
+/// resolving), and turns them into the explorer's own model. Safe from any thread.
+public final class CollectionStore: Sendable {
+    private let loaded = Mutex<LoadedCollection?>(nil)
+    /// The path as the user gave it, so the model keeps naming files the same way after a save.
+    private let path = Mutex("")
+    /// Responses by request name, for `{{name.response.body.$.id}}` in later requests.
+    private let responses = Mutex(ResponseStore())
+    /// Values that beat every environment (`courier demo` points `base` at the running server).
+    public let overrides: [String: String]
+
+    public init(overrides: [String: String] = [:]) { self.overrides = overrides }
+
+    /// Reads `path` (a file or a folder) and returns the explorer's model of it. Problems in one file
+    /// become a notice; they do not stop the others from loading.
+    public func load(_ path: String) -> (collection: Collection, problems: [String]) {
+        let collection = CollectionLoader.load(path)
+        loaded.withLock { $0 = collection }
+        self.path.withLock { $0 = path }
+        var problems = collection.errors.map(\.description)
+        if collection.files.isEmpty && problems.isEmpty { problems = ["No .http files in \(path)"] }
+        return (model(collection, path: path, problems: &problems), problems)
+    }
+
+    /// Writes an edited request back into its file; only that request's lines change.
+    public func save(_ ref: RequestRef, _ draft: RequestDraft) throws(CollectionError) -> Collection {
+        let (file, original) = try locate(ref)
+        let edited = RequestMapping.template(from: draft, original: original)
+        let text = try file.file.replacing(request: original, with: edited)
+        return try replace(file, with: text)
+    }
+
+    /// Adds, duplicates, renames or deletes a request; returns the new model and the request to select.
+    public func apply(_ edit: CollectionEdit) throws(CollectionError) -> (Collection, RequestRef?) {
+        switch edit {
+        case .add(let path, let draft):
+            guard let file = loaded.withLock({ $0?.files.first { $0.file.path == path } }) else {
+                throw .requestNotFound(id: path)
+            }
+            let template = RequestMapping.template(
+                from: draft, original: RequestTemplate(id: RequestTemplateID(file: path, ordinal: 0), url: draft.url))
+            let collection = try replace(file, with: file.file.appending(template))
+            return (collection, RequestRef(file: path, index: file.file.requests.count))
+        case .duplicate(let ref):
+            let (file, original) = try locate(ref)
+            let name = (original.name ?? original.displayName) + " copy"
+            let collection = try replace(file, with: try file.file.duplicating(original, as: name))
+            return (collection, RequestRef(file: ref.file, index: ref.index + 1))
+        case .rename(let ref, let name):
+            let (file, original) = try locate(ref)
+            return (try replace(file, with: try file.file.renaming(original, to: name)), ref)
+        case .delete(let ref):
+            let (file, original) = try locate(ref)
+            return (try replace(file, with: try file.file.deleting(original)), nil)
+        }
+    }
+
+    /// The draft as a request ready to send: variables from the environment and the file substituted,
+    /// URL built by the collections resolver, options applied. Also the resolved WebSocket messages.
+    public func resolve(_ job: SendJob) throws(CollectionError) -> (HTTPRequest, [String]) {
+        let (file, original) = try locate(job.ref)
+        let template = RequestMapping.template(from: job.draft, original: original)
+        let root = loaded.withLock { $0?.root } ?? file.url.deletingLastPathComponent()
+        let environments = try EnvironmentSet.discover(near: file.url, root: root)
+        let environment = try environments.environment(named: job.environment)
+        let resolver = Resolver(file: file.file, baseFolder: file.url.deletingLastPathComponent(),
+                                context: VariableContext(overrides: overrides, environment: environment,
+                                                         responses: responses.withLock { $0 }))
+        let resolved = try resolver.resolve(template)
+        var request = resolved.request
+        if template.kind == .websocket { request.method = .get }
+        if let timeout = job.draft.timeout, timeout > 0 { request.timeout = .milliseconds(Int64(timeout * 1000)) }
+        request.maxAttempts = job.draft.maxAttempts
+        request.cacheMode = job.draft.cacheMode
+        return (request, resolved.messages.map(\.text))
+    }
+
+    /// Keeps a response so later requests can refer to it by the request's name.
+    public func record(name: String, response: HTTPResponse) {
+        guard !name.isEmpty else { return }
+        responses.withLock { $0.record(name: name, response: response) }
+    }
+
+    // MARK: - Private
+
+    private func locate(_ ref: RequestRef?) throws(CollectionError) -> (LoadedFile, RequestTemplate) {
+        guard let ref else { throw .requestNotFound(id: "(unsaved request)") }
+        let found = loaded.withLock { collection -> (LoadedFile, RequestTemplate)? in
+            guard let file = collection?.files.first(where: { $0.file.path == ref.file }),
+                  file.file.requests.indices.contains(ref.index) else { return nil }
+            return (file, file.file.requests[ref.index])
+        }
+        guard let found else { throw .requestNotFound(id: ref.description) }
+        return found
+    }
+
+    private func replace(_ file: LoadedFile, with text: String) throws(CollectionError) -> Collection {
+        let saved = try CollectionWriter.save(text, over: file)
+        let collection = loaded.withLock { collection -> LoadedCollection? in
+            guard var current = collection, let index = current.files.firstIndex(where: { $0.url == file.url }) else {
+                return collection
+            }
+            current.files[index] = saved
+            collection = current
+            return current
+        }
+        var problems: [String] = []
+        let path = self.path.withLock { $0 }
+        return collection.map { model($0, path: path, problems: &problems) } ?? .empty
+    }
+
+    private func model(_ loaded: LoadedCollection, path: String, problems: inout [String]) -> Collection {
+        let isSingleFile = loaded.files.count == 1 && path.hasSuffix(loaded.files[0].file.path)
+            && !FileManager.default.isDirectory(path)
+        let files = loaded.files.map { file -> CollectionFile in
+            let display = isSingleFile ? [file.url.lastPathComponent] : file.file.path.split(separator: "/").map(String.init)
+            var variables: [String: String] = [:]
+            for definition in file.file.fileVariables { variables[definition.name] = definition.value }
+            return CollectionFile(path: file.file.path, displayPath: display,
+                                  requests: file.file.requests.map(RequestMapping.draft), variables: variables)
+        }
+        var environments: [String: [String: String]] = [:]
+        let near = loaded.files.first?.url ?? loaded.root.appendingPathComponent("x.http")
+        do {
+            let set = try EnvironmentSet.discover(near: near, root: loaded.root)
+            for name in set.names + [EnvironmentSet.sharedName] {
+                environments[name] = try set.environment(named: name == EnvironmentSet.sharedName ? nil : name)
+                    .values.mapValues(\.value).merging(overrides) { _, override in override }
+            }
+        } catch {
+            problems.append(error.description)
+        }
+        if environments.isEmpty && !overrides.isEmpty { environments[EnvironmentSet.sharedName] = overrides }
+        return Collection(root: path, files: files, environments: environments)
+    }
+}
+
+/// What a send needs: the saved request it came from, the edited draft, and the environment.
+public struct SendJob: Sendable, Hashable {
+    public var ref: RequestRef?
+    public var draft: RequestDraft
+    public var environment: String?
+    public init(ref: RequestRef?, draft: RequestDraft, environment: String?) {
+        self.ref = ref
+        self.draft = draft
+        self.environment = environment
+    }
+}
+
+extension FileManager {
+    func isDirectory(_ path: String) -> Bool {
+        var isFolder: ObjCBool = false
+        return fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue
+    }
+}

@@ -1,0 +1,62 @@
+import CourierTerminal
+import Foundation
+
+/// The explorer's run loop: input and effect results become actions, `update` applies them, and the
+/// screen is redrawn only when the frame changed. Idle, it blocks in the backend and costs no CPU.
+public enum Explorer {
+    /// Most input events folded into one frame, so a paste or a key repeat costs one redraw.
+    static let burstLimit = 512
+    /// How often the loop ticks while something on screen moves (a request in flight).
+    static let tickInterval: Duration = .milliseconds(100)
+
+    /// The first effects of a session: read the collection and the theme list in the background.
+    public static func startupEffects(_ state: AppState) -> [Effect] {
+        [.loadCollection(path: state.collectionPath), .listThemes]
+            + (state.theme.name == Theme.dark.name ? [] : [.loadTheme(name: state.theme.name)])
+    }
+
+    /// Runs until the user quits; returns the final state. The first frame is drawn before anything
+    /// slow starts, so startup never waits for the disk or the network.
+    @discardableResult
+    public static func run(backend: any TerminalBackend, state initial: AppState, runner: EffectRunner,
+                           queue: ActionQueue, startup: [Effect]? = nil) -> AppState {
+        var state = initial
+        state.size = backend.size
+        var lastFrame: Buffer?
+        var lastCursor: Position?
+        func draw() {
+            let (buffer, cursor) = Screen.render(state)
+            if buffer != lastFrame || cursor != lastCursor {
+                backend.draw(buffer, cursor: cursor)
+                lastFrame = buffer
+                lastCursor = cursor
+            }
+        }
+        draw()
+        runner.perform(startup ?? startupEffects(state))
+        let clock = ContinuousClock()
+        var lastTick = clock.now
+        while !state.shouldQuit {
+            var actions = queue.drain()
+            if actions.isEmpty {
+                let timeout: Duration? = state.needsTick ? tickInterval : nil
+                if let event = backend.nextEvent(timeout: timeout) { actions.append(.input(event)) }
+                while actions.count < burstLimit, let more = backend.nextEvent(timeout: .zero) {
+                    actions.append(.input(more))
+                }
+                actions += queue.drain()
+            }
+            if state.needsTick && clock.now - lastTick >= tickInterval {
+                actions.append(.tick)
+                lastTick = clock.now
+            }
+            guard !actions.isEmpty else { continue }
+            var effects: [Effect] = []
+            for action in actions { effects += update(&state, action) }
+            runner.perform(effects)
+            draw()
+        }
+        runner.perform([.cancelSend])
+        return state
+    }
+}

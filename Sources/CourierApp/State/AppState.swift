@@ -1,0 +1,81 @@
+import CourierHTTP
+import CourierTerminal
+import Foundation
+
+/// Everything the explorer shows, as one value. Only `update` changes it.
+public struct AppState: Sendable, Hashable {
+    /// Whether the collection is still being read in the background.
+    public enum Loading: Sendable, Hashable {
+        case loading(path: String)
+        case loaded
+        case failed(String)
+    }
+
+    public var size: Size
+    public var focus: PaneID = .collection
+    /// The pane shown alone, when zoomed.
+    public var zoomed: PaneID?
+    public var collectionPath: String
+    public var loading: Loading
+    public var collection: Collection = .empty
+    public var tree = CollectionTreeState()
+    public var editor: RequestEditorState = .empty
+    public var response = ResponseState()
+    public var log = LogState()
+    public var webSocket = WebSocketState()
+    public var modals: [Modal] = []
+    public var environment: String?
+    public var theme: Theme
+    /// Theme names found in the themes folder, for the palette.
+    public var themeNames: [String] = ThemeLoader.builtInNames
+    public var status: StatusMessage?
+
+    /// The generation of the newest send; a response from an older one is stale and dropped.
+    public var generation = 0
+    /// The generation in flight, if any.
+    public var inFlight: Int?
+    /// Live mode: edits send the request after `liveDebounce`.
+    public var live = false
+    public var liveDebounce: Duration = .milliseconds(300)
+    public var shouldQuit = false
+    /// The zone the log's clock shows; tests pin it so screens do not depend on the machine.
+    public var timeZone: TimeZone = .current
+    /// Ticks count while something moves on screen (a request in flight); the spinner uses it.
+    public var ticks = 0
+
+    public init(size: Size, collectionPath: String, environment: String? = nil, theme: Theme = .dark) {
+        self.size = size
+        self.collectionPath = collectionPath
+        self.environment = environment
+        self.theme = theme
+        loading = .loading(path: collectionPath)
+    }
+
+    /// Variables in effect for the open request: the environment's, then the file's `@` variables.
+    public var variables: [String: String] {
+        var values = collection.environments[environment ?? "$shared"] ?? [:]
+        for (name, value) in collection.fileVariables(editor.origin) where values[name] == nil { values[name] = value }
+        return values
+    }
+
+    /// The smallest screen every pane is usable on.
+    public static let minimumSize = Size(width: 60, height: 15)
+    public var isTooSmall: Bool { size.width < Self.minimumSize.width || size.height < Self.minimumSize.height }
+
+    /// Whether the loop should wake without input (to animate the spinner or a countdown).
+    public var needsTick: Bool { inFlight != nil }
+
+    /// Whether keys are being typed into a text field rather than used as commands.
+    public var isTyping: Bool {
+        if let top = modals.last {
+            if case .help = top { return false }
+            if case .confirm = top { return false }
+            return true
+        }
+        switch focus {
+        case .collection: return tree.filtering
+        case .request: return editor.editing
+        default: return false
+        }
+    }
+}

@@ -1,0 +1,85 @@
+/// The collection pane: which folders are collapsed, the selected row, and the fuzzy filter.
+public struct CollectionTreeState: Sendable, Hashable {
+    /// One visible row of the tree.
+    public struct Row: Sendable, Hashable {
+        public enum Kind: Sendable, Hashable {
+            /// A folder or a file, by its key in `collapsed`.
+            case group(key: String, isFile: Bool)
+            case request(RequestRef)
+        }
+        public var kind: Kind
+        public var depth: Int
+        public var label: String
+        /// The method for request rows, for its colour.
+        public var method: String?
+    }
+
+    public var collapsed: Set<String> = []
+    public var selection = 0
+    public var scroll = 0
+    public var filter = TextEditor()
+    /// Typing goes into the filter.
+    public var filtering = false
+
+    public init() {}
+
+    /// The rows shown for `collection`, with the filter applied: matching requests and the groups above them.
+    public func rows(_ collection: Collection) -> [Row] {
+        let query = filter.text
+        var rows: [Row] = []
+        var openedGroups: [String] = []
+        for (fileIndex, file) in collection.files.enumerated() {
+            _ = fileIndex
+            let matches: [(Int, RequestDraft)] = file.requests.enumerated().filter { _, request in
+                query.isEmpty || FuzzyMatch.score(query, in: "\(request.method) \(request.name) \(request.url)") != nil
+            }.map { ($0.offset, $0.element) }
+            if !query.isEmpty && matches.isEmpty { continue }
+            // Groups: each folder on the path, then the file itself.
+            var hidden = false
+            for depth in file.displayPath.indices {
+                let key = file.displayPath[...depth].joined(separator: "/")
+                let isFile = depth == file.displayPath.count - 1
+                if !openedGroups.contains(key) {
+                    if !hidden {
+                        rows.append(Row(kind: .group(key: key, isFile: isFile), depth: depth,
+                                        label: file.displayPath[depth], method: nil))
+                    }
+                    openedGroups.append(key)
+                }
+                if query.isEmpty && collapsed.contains(key) { hidden = true }
+            }
+            if hidden { continue }
+            for (index, request) in matches {
+                rows.append(Row(kind: .request(RequestRef(file: file.path, index: index)),
+                                depth: file.displayPath.count, label: request.name.isEmpty ? request.url : request.name,
+                                method: request.method))
+            }
+        }
+        return rows
+    }
+
+    /// The selected row, clamped to what is visible.
+    public func selectedRow(_ collection: Collection) -> Row? {
+        let all = rows(collection)
+        guard !all.isEmpty else { return nil }
+        return all[min(max(selection, 0), all.count - 1)]
+    }
+
+    /// Moves the selection by `delta` rows, staying inside the list.
+    public mutating func move(_ delta: Int, in collection: Collection) {
+        let count = rows(collection).count
+        selection = count == 0 ? 0 : min(max(selection + delta, 0), count - 1)
+    }
+
+    /// Selects the row of a request, when it is visible.
+    public mutating func select(_ ref: RequestRef, in collection: Collection) {
+        if let index = rows(collection).firstIndex(where: { $0.kind == .request(ref) }) { selection = index }
+    }
+
+    /// Keeps the selection on screen in a list `height` rows tall.
+    public mutating func scrollToSelection(height: Int) {
+        guard height > 0 else { return }
+        if selection < scroll { scroll = selection }
+        if selection >= scroll + height { scroll = selection - height + 1 }
+    }
+}

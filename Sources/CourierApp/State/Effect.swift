@@ -1,0 +1,37 @@
+import CourierHTTP
+import Foundation
+
+/// Work `update` asks for. The effect runner performs it with the core and answers with actions.
+public enum Effect: Sendable, Hashable {
+    case loadCollection(path: String)
+    /// Resolve and send now; the answer carries `generation`.
+    case send(generation: Int, job: SendJob)
+    /// Send after the debounce through the cancel-previous queue: a newer submission replaces this one.
+    case sendLive(generation: Int, job: SendJob, debounce: Duration)
+    /// Resolve the request and put it on the clipboard as a curl command.
+    case copyAsCurl(SendJob)
+    /// Cancel the request in flight (the transfer is aborted).
+    case cancelSend
+    /// Write the edited request back into its file, changing only its own lines.
+    case save(RequestRef, RequestDraft)
+    case collectionEdit(CollectionEdit)
+    /// Put text on the clipboard with OSC 52.
+    case copyToClipboard(String)
+    case writeFile(path: String, contents: Data)
+    case loadTheme(name: String)
+    case listThemes
+    case connectWebSocket(SendJob)
+    /// Send the request's saved messages (variables resolved) on the open connection.
+    case sendWebSocketMessages(SendJob)
+    case closeWebSocket
+}
+
+/// A change to a collection file other than saving an edited request.
+public enum CollectionEdit: Sendable, Hashable {
+    /// Append a new request to `file`.
+    case add(file: String, RequestDraft)
+    /// Insert a copy of the request right after it.
+    case duplicate(RequestRef)
+    case rename(RequestRef, to: String)
+    case delete(RequestRef)
+}

@@ -1,0 +1,56 @@
+/// A dialog over the panes; the top of the modal stack takes every key.
+public enum Modal: Sendable, Hashable {
+    case help(scroll: Int)
+    case palette(PaletteState)
+    case confirm(ConfirmState)
+    case prompt(PromptState)
+}
+
+/// A yes/no question and what happens on yes.
+public struct ConfirmState: Sendable, Hashable {
+    public var message: String
+    public var onYes: PendingAction
+    public init(message: String, onYes: PendingAction) { self.message = message; self.onYes = onYes }
+}
+
+/// What a confirmation unlocks.
+public enum PendingAction: Sendable, Hashable {
+    case quit
+    case deleteRequest(RequestRef)
+    /// Turn live mode on for a method that is not idempotent.
+    case enableLive
+    /// Open another request, dropping unsaved edits.
+    case openRequest(RequestRef)
+}
+
+/// A one-line question with a text answer.
+public struct PromptState: Sendable, Hashable {
+    public enum Purpose: Sendable, Hashable {
+        case newRequest(file: String)
+        case rename(RequestRef)
+        case saveResponse
+    }
+    public var title: String
+    public var editor: TextEditor
+    public var purpose: Purpose
+    public init(title: String, text: String = "", purpose: Purpose) {
+        self.title = title
+        self.editor = TextEditor(text)
+        self.purpose = purpose
+    }
+}
+
+/// The command palette: a filter over every action.
+public struct PaletteState: Sendable, Hashable {
+    public var filter: TextEditor
+    public var selection = 0
+    public init(filter: String = "") { self.filter = TextEditor(filter) }
+}
+
+/// A line in the status bar that is not a key hint.
+public struct StatusMessage: Sendable, Hashable {
+    public enum Kind: Sendable, Hashable { case info, success, error }
+    public var text: String
+    public var kind: Kind
+    public init(_ text: String, kind: Kind = .info) { self.text = text; self.kind = kind }
+}

@@ -1,0 +1,185 @@
+import CourierHTTP
+
+/// The request being edited: one text editor per field, the tab shown, and which saved request it came from.
+public struct RequestEditorState: Sendable, Hashable {
+    /// The tabs below the URL line.
+    public enum Tab: Int, Sendable, Hashable, CaseIterable {
+        case query, headers, body, auth, options
+        public var title: String {
+            switch self {
+            case .query: "Query"
+            case .headers: "Headers"
+            case .body: "Body"
+            case .auth: "Auth"
+            case .options: "Options"
+            }
+        }
+    }
+
+    /// Which part of the pane the cursor is on.
+    public enum Field: Sendable, Hashable { case url, tab }
+
+    /// The rows of the options tab.
+    public enum Option: Int, Sendable, Hashable, CaseIterable {
+        case timeout, retries, cacheMode
+        public var title: String {
+            switch self {
+            case .timeout: "Timeout (s)"
+            case .retries: "Attempts"
+            case .cacheMode: "Cache mode"
+            }
+        }
+    }
+
+    /// The saved request this draft came from; nil for a request not yet in a file.
+    public var origin: RequestRef?
+    /// The draft as loaded or last saved: the edits are whatever differs from it.
+    public var saved: RequestDraft
+    public var name: String
+    public var method: String
+    public var url: TextEditor
+    public var query: TextEditor
+    public var headers: TextEditor
+    public var body: TextEditor
+    public var auth: TextEditor
+    public var timeout: TextEditor
+    public var retries: TextEditor
+    public var cacheMode: CacheMode
+    public var messages: [String]
+    public var tab: Tab = .query
+    public var field: Field = .url
+    public var option: Option = .timeout
+    /// Typing goes into the selected editor.
+    public var editing = false
+    /// Shows variables replaced by their values.
+    public var showResolved = false
+    /// Where the Authorization header sat among the headers, so saving puts it back in place.
+    var authIndex: Int?
+
+    public init(draft: RequestDraft, origin: RequestRef?) {
+        self.origin = origin
+        name = draft.name
+        method = draft.method
+        url = TextEditor(draft.url)
+        query = TextEditor(Self.queryText(of: draft.url), multiline: true)
+        let fields = draft.headers.fields
+        authIndex = fields.firstIndex { $0.name.caseInsensitiveEquals("Authorization") }
+        let others = fields.filter { !$0.name.caseInsensitiveEquals("Authorization") }
+        headers = TextEditor(others.map { "\($0.name): \($0.value)" }.joined(separator: "\n"), multiline: true)
+        auth = TextEditor(authIndex.map { fields[$0].value } ?? "")
+        body = TextEditor(draft.body, multiline: true)
+        timeout = TextEditor(draft.timeout.map(Self.formatNumber) ?? "")
+        retries = TextEditor(draft.maxAttempts.map(String.init) ?? "")
+        cacheMode = draft.cacheMode
+        messages = draft.messages
+        saved = draft
+        saved = self.draft
+    }
+
+    /// An empty editor for when nothing is open yet.
+    public static let empty = RequestEditorState(draft: RequestDraft(name: "", url: ""), origin: nil)
+
+    /// The request as the editors currently describe it.
+    public var draft: RequestDraft {
+        var fields = Self.parseHeaders(headers.text)
+        let authValue = auth.text.trimmingCharacters(in: .whitespaces)
+        if !authValue.isEmpty {
+            let field = HTTPHeaders.Field(name: "Authorization", value: authValue)
+            fields.insert(field, at: min(authIndex ?? fields.count, fields.count))
+        }
+        return RequestDraft(
+            name: name, method: method, url: url.text, headers: HTTPHeaders(fields), body: body.text,
+            timeout: Double(timeout.text.trimmingCharacters(in: .whitespaces)),
+            maxAttempts: Int(retries.text.trimmingCharacters(in: .whitespaces)),
+            cacheMode: cacheMode, messages: messages)
+    }
+
+    /// Whether there are edits not saved to the file.
+    public var isDirty: Bool { draft != saved }
+
+    /// Whether anything is open.
+    public var isEmpty: Bool { origin == nil && url.text.isEmpty && name.isEmpty }
+
+    /// The editor of the selected tab (nil on the options tab's cache-mode row).
+    public var selectedEditor: TextEditor? {
+        get {
+            switch field {
+            case .url: return url
+            case .tab: return tabEditor
+            }
+        }
+    }
+
+    private var tabEditor: TextEditor? {
+        switch tab {
+        case .query: query
+        case .headers: headers
+        case .body: body
+        case .auth: auth
+        case .options:
+            switch option {
+            case .timeout: timeout
+            case .retries: retries
+            case .cacheMode: nil
+            }
+        }
+    }
+
+    /// Applies `change` to the selected editor and keeps the URL and the query tab in step.
+    public mutating func editSelected(_ change: (inout TextEditor) -> Void) {
+        switch field {
+        case .url:
+            change(&url)
+            query.setText(Self.queryText(of: url.text))
+        case .tab:
+            switch tab {
+            case .query:
+                change(&query)
+                url.setText(Self.url(url.text, withQuery: query.text))
+            case .headers: change(&headers)
+            case .body: change(&body)
+            case .auth: change(&auth)
+            case .options:
+                switch option {
+                case .timeout: change(&timeout)
+                case .retries: change(&retries)
+                case .cacheMode: break
+                }
+            }
+        }
+    }
+
+    // MARK: - Text forms
+
+    /// The query of a URL template as `name=value` lines (split on `&`, not decoded, so it round-trips).
+    static func queryText(of url: String) -> String {
+        guard let mark = url.firstIndex(of: "?") else { return "" }
+        return url[url.index(after: mark)...].split(separator: "&", omittingEmptySubsequences: true)
+            .joined(separator: "\n")
+    }
+
+    /// The URL with its query replaced by the non-empty lines of `queryText`.
+    static func url(_ url: String, withQuery queryText: String) -> String {
+        let base = url.firstIndex(of: "?").map { String(url[..<$0]) } ?? url
+        let items = queryText.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty }
+        return items.isEmpty ? base : base + "?" + items.joined(separator: "&")
+    }
+
+    /// `Name: value` lines as header fields; lines without a colon are skipped.
+    static func parseHeaders(_ text: String) -> [HTTPHeaders.Field] {
+        text.split(separator: "\n").compactMap { line in
+            guard let colon = line.firstIndex(of: ":") else { return nil }
+            let name = line[..<colon].trimmingCharacters(in: .whitespaces)
+            guard !name.isEmpty else { return nil }
+            return HTTPHeaders.Field(name: name, value: line[line.index(after: colon)...]
+                .trimmingCharacters(in: .whitespaces))
+        }
+    }
+
+    static func formatNumber(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(value)
+    }
+}
+
+import Foundation

@@ -1,0 +1,128 @@
+import CourierTerminal
+import Foundation
+
+/// Reads `Themes/NAME.json`: roles mapped to colours. Roles a file leaves out keep the built-in dark
+/// style; a file that cannot be read or has a bad value is an error naming the file and the key.
+public enum ThemeLoader {
+    /// Themes that exist without a file.
+    public static let builtInNames = ["dark", "monochrome"]
+
+    /// Reads the theme `name` from the first folder that has it; falls back to `dark` with a warning.
+    /// `trueColor` false maps RGB colours to the nearest of the 256 indexed ones.
+    public static func load(name: String, folders: [URL], trueColor: Bool, noColor: Bool)
+        -> (theme: Theme, warning: String?) {
+        var theme = Theme.dark
+        var warning: String?
+        if let file = folders.map({ $0.appendingPathComponent("\(name).json") })
+            .first(where: { FileManager.default.fileExists(atPath: $0.path) }) {
+            do {
+                theme = try parse(Data(contentsOf: file), file: file.path, trueColor: trueColor)
+                theme.name = name
+            } catch let error as ThemeError {
+                warning = "\(error); using the dark theme"
+            } catch {
+                warning = "\(ThemeError.unreadable(file: file.path, reason: "\(error)")); using the dark theme"
+            }
+        } else if name == "monochrome" {
+            theme = Theme.dark.withoutColor(name: "monochrome")
+        } else if name != "dark" {
+            warning = "No theme named '\(name)' in \(folders.map(\.path).joined(separator: ", ")); using the dark theme"
+        }
+        return (noColor ? theme.withoutColor(name: theme.name) : theme, warning)
+    }
+
+    /// Theme names found in `folders`, with the built-in ones, sorted.
+    public static func names(in folders: [URL]) -> [String] {
+        var names = Set(builtInNames)
+        for folder in folders {
+            let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+            for file in files where file.hasSuffix(".json") { names.insert(String(file.dropLast(5))) }
+        }
+        return names.sorted()
+    }
+
+    /// Parses a theme file. `{"palette": {"name": "#rrggbb"}, "roles": {"role": {"fg": …, "bg": …,
+    /// "attrs": ["bold"]}}}`; a role may also be just a colour, taken as its foreground.
+    public static func parse(_ data: Data, file: String, trueColor: Bool = true) throws(ThemeError) -> Theme {
+        let object: Any
+        do { object = try JSONSerialization.jsonObject(with: data) } catch {
+            throw .unreadable(file: file, reason: "not valid JSON")
+        }
+        guard let root = object as? [String: Any] else { throw .badValue(file: file, key: "(root)", reason: "not an object") }
+        var palette: [String: Color] = [:]
+        if let named = root["palette"] {
+            guard let named = named as? [String: Any] else { throw .badValue(file: file, key: "palette", reason: "not an object") }
+            for (name, value) in named {
+                palette[name] = try color(value, palette: [:], file: file, key: "palette.\(name)", trueColor: trueColor)
+            }
+        }
+        var theme = Theme.dark
+        guard let roles = root["roles"] as? [String: Any] else {
+            throw .badValue(file: file, key: "roles", reason: "missing or not an object")
+        }
+        for (key, value) in roles.sorted(by: { $0.key < $1.key }) {
+            let style = try self.style(value, palette: palette, file: file, key: "roles.\(key)", trueColor: trueColor)
+            guard theme.set(role: key, to: style) else {
+                throw .badValue(file: file, key: "roles.\(key)", reason: "unknown role")
+            }
+        }
+        return theme
+    }
+
+    private static func style(_ value: Any, palette: [String: Color], file: String, key: String,
+                              trueColor: Bool) throws(ThemeError) -> Style {
+        if value is String || value is NSNumber {
+            return Style(foreground: try color(value, palette: palette, file: file, key: key, trueColor: trueColor))
+        }
+        guard let object = value as? [String: Any] else { throw .badValue(file: file, key: key, reason: "not a colour or object") }
+        var style = Style()
+        if let fg = object["fg"] { style.foreground = try color(fg, palette: palette, file: file, key: key + ".fg", trueColor: trueColor) }
+        if let bg = object["bg"] { style.background = try color(bg, palette: palette, file: file, key: key + ".bg", trueColor: trueColor) }
+        if let attrs = object["attrs"] {
+            guard let names = attrs as? [String] else { throw .badValue(file: file, key: key + ".attrs", reason: "not a list") }
+            for name in names {
+                guard let attribute = attributeNames[name] else {
+                    throw .badValue(file: file, key: key + ".attrs", reason: "unknown attribute '\(name)'")
+                }
+                style.attributes.insert(attribute)
+            }
+        }
+        return style
+    }
+
+    /// Attribute names a theme may use.
+    static let attributeNames: [String: Attributes] = [
+        "bold": .bold, "dim": .dim, "italic": .italic, "underline": .underline, "reverse": .reverse,
+    ]
+
+    private static func color(_ value: Any, palette: [String: Color], file: String, key: String,
+                              trueColor: Bool) throws(ThemeError) -> Color {
+        if let number = value as? NSNumber, !(value is Bool) {
+            guard let index = UInt8(exactly: number.intValue) else {
+                throw .badValue(file: file, key: key, reason: "colour index \(number) is not 0–255")
+            }
+            return .indexed(index)
+        }
+        guard let text = value as? String else { throw .badValue(file: file, key: key, reason: "not a colour") }
+        if text == "default" { return .default }
+        if let named = palette[text] { return named }
+        guard text.hasPrefix("#"), text.count == 7, let rgb = UInt32(text.dropFirst(), radix: 16) else {
+            throw .badValue(file: file, key: key, reason: "'\(text)' is not #rrggbb, an index, 'default' or a palette name")
+        }
+        let r = UInt8(rgb >> 16 & 0xFF), g = UInt8(rgb >> 8 & 0xFF), b = UInt8(rgb & 0xFF)
+        return trueColor ? .rgb(r, g, b) : .indexed(PaletteMapping.nearest256(r, g, b))
+    }
+}
+
+/// Why a theme file was not used.
+public enum ThemeError: Error, Sendable, Hashable, CustomStringConvertible {
+    case unreadable(file: String, reason: String)
+    case badValue(file: String, key: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .unreadable(let file, let reason): "Theme \(file): \(reason)"
+        case .badValue(let file, let key, let reason): "Theme \(file): key '\(key)': \(reason)"
+        }
+    }
+}

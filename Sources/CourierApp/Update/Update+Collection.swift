@@ -1,0 +1,156 @@
+import CourierTerminal
+
+extension AppState {
+    mutating func runCollection(_ command: CollectionCommand) -> [Effect] {
+        let page = layout.contentHeight(.collection)
+        defer { tree.scrollToSelection(height: page - (tree.filter.text.isEmpty && !tree.filtering ? 0 : 1)) }
+        switch command {
+        case .up: tree.move(-1, in: collection)
+        case .down: tree.move(1, in: collection)
+        case .top: tree.move(-tree.selection, in: collection)
+        case .bottom: tree.move(Int.max / 2, in: collection)
+        case .pageUp: tree.move(-page, in: collection)
+        case .pageDown: tree.move(page, in: collection)
+        case .open:
+            guard let row = tree.selectedRow(collection) else { return [] }
+            switch row.kind {
+            case .group(let key, _): toggleGroup(key)
+            case .request(let ref): return open(ref)
+            }
+        case .expand:
+            if case .group(let key, _) = tree.selectedRow(collection)?.kind { toggleGroup(key) }
+        case .collapse:
+            guard let row = tree.selectedRow(collection) else { return [] }
+            switch row.kind {
+            case .group(let key, _): tree.collapsed.insert(key)
+            case .request:
+                // Jump to the group that holds the request.
+                let rows = tree.rows(collection)
+                if let parent = rows[..<min(tree.selection, rows.count)].lastIndex(where: { $0.depth < row.depth }) {
+                    tree.selection = parent
+                }
+            }
+        case .filter:
+            tree.filtering = true
+        case .clearFilter:
+            tree.filter = TextEditor()
+            tree.filtering = false
+        case .newRequest:
+            guard let file = selectedFile else {
+                status = StatusMessage("No .http file to add to", kind: .error)
+                return []
+            }
+            modals.append(.prompt(PromptState(title: "Name of the new request", purpose: .newRequest(file: file))))
+        case .duplicate:
+            guard let ref = selectedRequest else { return requestNeeded() }
+            return [.collectionEdit(.duplicate(ref))]
+        case .rename:
+            guard let ref = selectedRequest, let draft = collection.request(ref) else { return requestNeeded() }
+            modals.append(.prompt(PromptState(title: "Rename request", text: draft.name, purpose: .rename(ref))))
+        case .delete:
+            guard let ref = selectedRequest, let draft = collection.request(ref) else { return requestNeeded() }
+            modals.append(.confirm(ConfirmState(message: "Delete '\(draft.name)' from \(ref.file)?",
+                                                onYes: .deleteRequest(ref))))
+        }
+        return []
+    }
+
+    /// Opens a saved request in the editor, asking first when that would drop unsaved edits.
+    mutating func open(_ ref: RequestRef, force: Bool = false) -> [Effect] {
+        guard let draft = collection.request(ref) else { return [] }
+        if !force && editor.isDirty && editor.origin != ref {
+            modals.append(.confirm(ConfirmState(message: "Discard unsaved edits to '\(editor.name)'?",
+                                                onYes: .openRequest(ref))))
+            return []
+        }
+        if editor.origin != ref || !editor.isDirty { editor = RequestEditorState(draft: draft, origin: ref) }
+        focus = .request
+        if zoomed != nil { zoomed = .request }
+        return []
+    }
+
+    mutating func handleFilterKey(_ key: Key) -> [Effect] {
+        switch Keymaps.editing.command(for: key) {
+        case .stopEditing?:
+            tree.filter = TextEditor()
+            tree.filtering = false
+        case .accept?:
+            tree.filtering = false
+            if case .request? = tree.selectedRow(collection)?.kind { return runCollection(.open) }
+        case .up?: tree.move(-1, in: collection)
+        case .down?: tree.move(1, in: collection)
+        case let command?:
+            tree.filter.apply(command)
+            selectFirstRequest()
+        case nil:
+            guard let text = key.typedText else { return [] }
+            tree.filter.insert(text)
+            selectFirstRequest()
+        }
+        return []
+    }
+
+    private mutating func selectFirstRequest() {
+        let rows = tree.rows(collection)
+        tree.selection = rows.firstIndex { if case .request = $0.kind { true } else { false } } ?? 0
+        tree.scroll = 0
+    }
+
+    private mutating func toggleGroup(_ key: String) {
+        if tree.collapsed.contains(key) { tree.collapsed.remove(key) } else { tree.collapsed.insert(key) }
+    }
+
+    private mutating func requestNeeded() -> [Effect] {
+        status = StatusMessage("Select a request first")
+        return []
+    }
+
+    /// The request under the selection.
+    var selectedRequest: RequestRef? {
+        if case .request(let ref)? = tree.selectedRow(collection)?.kind { return ref }
+        return nil
+    }
+
+    /// The file a new request goes into: the selected request's or file's, else the open request's, else the first.
+    var selectedFile: String? {
+        switch tree.selectedRow(collection)?.kind {
+        case .request(let ref)?: return ref.file
+        case .group(let key, true)?:
+            if let file = collection.files.first(where: { $0.displayPath.joined(separator: "/") == key }) {
+                return file.path
+            }
+        default: break
+        }
+        return editor.origin?.file ?? collection.files.first?.path
+    }
+}
+
+extension Key {
+    /// The text a key types: a plain or shifted character, nothing for Ctrl or Alt chords.
+    var typedText: String? {
+        guard !ctrl, !alt, case .character(let character) = code else { return nil }
+        return String(character)
+    }
+}
+
+extension TextEditor {
+    /// Applies an editing command that does not depend on the field's purpose.
+    mutating func apply(_ command: EditCommand) {
+        switch command {
+        case .left: moveLeft()
+        case .right: moveRight()
+        case .up: moveUp()
+        case .down: moveDown()
+        case .wordLeft: moveWordLeft()
+        case .wordRight: moveWordRight()
+        case .home: moveHome()
+        case .end: moveEnd()
+        case .backspace: backspace()
+        case .deleteForward: deleteForward()
+        case .deleteWord: deleteWordBackward()
+        case .deleteToEnd: deleteToEnd()
+        case .undo: undo()
+        case .stopEditing, .accept: break
+        }
+    }
+}

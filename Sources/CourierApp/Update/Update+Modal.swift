@@ -1,0 +1,91 @@
+import CourierHTTP
+import CourierTerminal
+import Foundation
+
+extension AppState {
+    mutating func handleModalKey(_ key: Key) -> [Effect] {
+        guard let top = modals.popLast() else { return [] }
+        switch top {
+        case .help(let scroll):
+            switch key {
+            case Key(.escape), .char("q"), .char("?"): break
+            case .char("j"), Key(.down): modals.append(.help(scroll: min(scroll + 1, HelpCatalog.lines.count - 1)))
+            case .char("k"), Key(.up): modals.append(.help(scroll: max(scroll - 1, 0)))
+            case Key(.pageDown), .char(" "): modals.append(.help(scroll: min(scroll + 10, HelpCatalog.lines.count - 1)))
+            case Key(.pageUp): modals.append(.help(scroll: max(scroll - 10, 0)))
+            default: modals.append(top)
+            }
+            return []
+        case .confirm(let confirm):
+            switch key {
+            case .char("y"), .char("Y"), Key(.enter): return perform(confirm.onYes)
+            case .char("n"), .char("N"), Key(.escape), .ctrl("c"): return []
+            default: modals.append(top); return []
+            }
+        case .prompt(var prompt):
+            switch Keymaps.editing.command(for: key) {
+            case .stopEditing?: return []
+            case .accept?: return answer(prompt)
+            case let command?: prompt.editor.apply(command)
+            case nil: if let text = key.typedText { prompt.editor.insert(text) }
+            }
+            modals.append(.prompt(prompt))
+            return []
+        case .palette(var palette):
+            let matches = HelpCatalog.paletteMatches(self, filter: palette.filter.text)
+            switch Keymaps.editing.command(for: key) {
+            case .stopEditing?: return []
+            case .accept?:
+                guard matches.indices.contains(palette.selection), let command = matches[palette.selection].command
+                else { return [] }
+                if let pane = command.pane { focus = pane; if zoomed != nil { zoomed = pane } }
+                let before = editor.draft
+                return run(command) + liveSendIfEdited(since: before)
+            case .up?: palette.selection = max(0, palette.selection - 1)
+            case .down?: palette.selection = min(max(0, matches.count - 1), palette.selection + 1)
+            case let command?:
+                palette.filter.apply(command)
+                palette.selection = 0
+            case nil:
+                if key == .ctrl("n") { palette.selection = min(max(0, matches.count - 1), palette.selection + 1) }
+                else if key == .ctrl("p") { palette.selection = max(0, palette.selection - 1) }
+                else if let text = key.typedText { palette.filter.insert(text); palette.selection = 0 }
+            }
+            modals.append(.palette(palette))
+            return []
+        }
+    }
+
+    mutating func perform(_ action: PendingAction) -> [Effect] {
+        switch action {
+        case .quit:
+            shouldQuit = true
+            return []
+        case .deleteRequest(let ref):
+            return [.collectionEdit(.delete(ref))]
+        case .enableLive:
+            live = true
+            status = StatusMessage("Live mode on for \(editor.method)")
+            return []
+        case .openRequest(let ref):
+            editor.saved = editor.draft
+            return open(ref, force: true)
+        }
+    }
+
+    mutating func answer(_ prompt: PromptState) -> [Effect] {
+        let text = prompt.editor.text.trimmingCharacters(in: .whitespaces)
+        guard !text.isEmpty else { return [] }
+        switch prompt.purpose {
+        case .newRequest(let file):
+            let base = collection.environments.values.contains { $0["base"] != nil } ? "{{base}}/" : "http://127.0.0.1/"
+            return [.collectionEdit(.add(file: file, RequestDraft(name: text, method: "GET", url: base)))]
+        case .rename(let ref):
+            if editor.origin == ref { editor.name = text; editor.saved.name = text }
+            return [.collectionEdit(.rename(ref, to: text))]
+        case .saveResponse:
+            guard case .received(let summary) = response.phase else { return [] }
+            return [.writeFile(path: text, contents: Data(summary.bodyLines.joined(separator: "\n").utf8))]
+        }
+    }
+}

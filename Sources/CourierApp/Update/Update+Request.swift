@@ -1,0 +1,89 @@
+import CourierHTTP
+import CourierTerminal
+
+extension AppState {
+    mutating func runRequest(_ command: RequestCommand) -> [Effect] {
+        guard !editor.isEmpty else {
+            status = StatusMessage("Open a request first: Enter on one in the collection (1)")
+            return []
+        }
+        switch command {
+        case .edit:
+            if editor.field == .tab && editor.tab == .options && editor.option == .cacheMode {
+                let modes = CacheMode.allCases
+                let index = modes.firstIndex(of: editor.cacheMode) ?? 0
+                editor.cacheMode = modes[(index + 1) % modes.count]
+            } else {
+                editor.editing = true
+            }
+        case .fieldUp: editor.field = .url
+        case .fieldDown: editor.field = .tab
+        case .nextTab, .previousTab:
+            let tabs = RequestEditorState.Tab.allCases
+            let step = command == .nextTab ? 1 : tabs.count - 1
+            editor.tab = tabs[(editor.tab.rawValue + step) % tabs.count]
+            editor.field = .tab
+        case .nextMethod, .previousMethod:
+            let methods = RequestDraft.selectableMethods
+            let index = methods.firstIndex(of: editor.method) ?? -1
+            let step = command == .nextMethod ? 1 : methods.count - 1
+            editor.method = index < 0 ? methods[0] : methods[(index + step) % methods.count]
+            if live && !HTTPMethod(editor.method).isIdempotent {
+                live = false
+                status = StatusMessage("Live mode off: \(editor.method) is not idempotent", kind: .error)
+            }
+        case .toggleResolved:
+            editor.showResolved.toggle()
+        case .toggleLive:
+            if live {
+                live = false
+                status = StatusMessage("Live mode off")
+            } else if editor.method == "WEBSOCKET" {
+                status = StatusMessage("Live mode is for HTTP requests", kind: .error)
+            } else if !HTTPMethod(editor.method).isIdempotent {
+                modals.append(.confirm(ConfirmState(
+                    message: "\(editor.method) is not idempotent: live mode may send it many times. Turn on?",
+                    onYes: .enableLive)))
+            } else {
+                live = true
+                status = StatusMessage("Live mode on: edits send after \(Int(liveDebounce.milliseconds)) ms")
+            }
+        case .undo:
+            editor.editSelected { $0.undo() }
+        case .nextOption, .previousOption:
+            let options = RequestEditorState.Option.allCases
+            let step = command == .nextOption ? 1 : options.count - 1
+            editor.tab = .options
+            editor.field = .tab
+            editor.option = options[(editor.option.rawValue + step) % options.count]
+        }
+        return []
+    }
+
+    mutating func handleEditKey(_ key: Key) -> [Effect] {
+        guard let command = Keymaps.editing.command(for: key) else {
+            if let text = key.typedText { editor.editSelected { $0.insert(text) } }
+            return []
+        }
+        let multiline = editor.selectedEditor?.multiline ?? false
+        switch command {
+        case .stopEditing:
+            editor.editing = false
+        case .accept:
+            if editor.field == .url {
+                return send()
+            } else if multiline {
+                editor.editSelected { $0.newline() }
+            } else {
+                editor.editing = false
+            }
+        case .up where editor.field == .tab && !multiline, .up where editor.field == .tab && editor.selectedEditor?.row == 0:
+            editor.field = .url
+        case .down where editor.field == .url:
+            editor.field = .tab
+        default:
+            editor.editSelected { $0.apply(command) }
+        }
+        return []
+    }
+}

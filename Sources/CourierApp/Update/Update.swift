@@ -1,0 +1,209 @@
+import CourierHTTP
+import CourierTerminal
+
+/// The only place the explorer's state changes: applies `action` to `state` and returns the work to do.
+public func update(_ state: inout AppState, _ action: Action) -> [Effect] {
+    switch action {
+    case .input(let event):
+        return state.handleInput(event)
+    case .tick:
+        state.ticks &+= 1
+        return []
+    case .collectionLoaded(let collection):
+        state.collection = collection
+        state.loading = .loaded
+        state.tree.move(0, in: collection)
+        if let environment = state.environment, collection.environments[environment] == nil {
+            state.status = StatusMessage("Environment '\(environment)' is not defined", kind: .error)
+        }
+        return []
+    case .collectionFailed(let message):
+        state.loading = .failed(message)
+        state.status = StatusMessage(message, kind: .error)
+        return []
+    case .responseReceived(let generation, let summary):
+        guard generation == state.generation else { return [] }
+        state.inFlight = nil
+        state.response.phase = .received(summary)
+        state.response.scroll = 0
+        return []
+    case .sendFailed(let generation, let failure):
+        guard generation == state.generation else { return [] }
+        state.inFlight = nil
+        state.response.phase = .failed(failure)
+        return []
+    case .sendCancelled(let generation):
+        guard generation == state.generation else { return [] }
+        state.inFlight = nil
+        state.response.phase = .cancelled
+        return []
+    case .liveSendStarted(let generation, let method, let url):
+        guard generation == state.generation else { return [] }
+        state.response.phase = .sending(method: method, url: url)
+        return []
+    case .clientEvent(let event):
+        state.log.apply(event)
+        return []
+    case .webSocket(let change):
+        state.webSocket.apply(change)
+        return []
+    case .saveFinished(let ref, let collection):
+        state.collection = collection
+        state.editor.origin = ref
+        state.editor.saved = state.editor.draft
+        state.status = StatusMessage("Saved '\(state.editor.name)' to \(ref.file)", kind: .success)
+        return []
+    case .collectionEditFailed(let message):
+        state.status = StatusMessage(message, kind: .error)
+        return []
+    case .collectionEdited(let collection, let select):
+        state.collection = collection
+        if let select { state.tree.select(select, in: collection) } else { state.tree.move(0, in: collection) }
+        if let origin = state.editor.origin, collection.request(origin) == nil { state.editor.origin = nil }
+        return []
+    case .themeLoaded(let theme, let warning):
+        state.theme = theme
+        state.status = warning.map { StatusMessage($0, kind: .error) } ?? StatusMessage("Theme: \(theme.name)")
+        return []
+    case .themesListed(let names):
+        state.themeNames = names
+        return []
+    case .notice(let message):
+        state.status = message
+        return []
+    }
+}
+
+extension WebSocketState {
+    mutating func apply(_ change: WebSocketUpdate) {
+        switch change {
+        case .connecting(let url): connection = .connecting(url: url)
+        case .connected(let url): connection = .connected(url: url)
+        case .message(let incoming, let text): lines.append((incoming ? "← " : "→ ") + text)
+        case .closed(let code, let reason): connection = .closed(code: code, reason: reason)
+        }
+        if lines.count > 1000 { lines.removeFirst(lines.count - 1000) }
+    }
+}
+
+extension AppState {
+    mutating func handleInput(_ event: InputEvent) -> [Effect] {
+        switch event {
+        case .resize(let size):
+            self.size = size
+            return []
+        case .paste(let text):
+            return handlePaste(text)
+        case .mouse(let mouse):
+            return handleMouse(mouse)
+        case .key(let key):
+            return handleKey(Keymaps.normalized(key))
+        }
+    }
+
+    mutating func handleKey(_ key: Key) -> [Effect] {
+        if !modals.isEmpty { return handleModalKey(key) }
+        status = nil
+        let before = editor.draft
+        var effects: [Effect]
+        if isTyping {
+            if key.typedText == nil, let global = Keymaps.global.command(for: key),
+               Keymaps.globalWhileTyping.contains(global) {
+                effects = run(.global(global))
+            } else if focus == .collection {
+                effects = handleFilterKey(key)
+            } else {
+                effects = handleEditKey(key)
+            }
+        } else {
+            effects = paneCommand(for: key).map { run($0) }
+                ?? Keymaps.global.command(for: key).map { run(.global($0)) } ?? []
+        }
+        effects += liveSendIfEdited(since: before)
+        return effects
+    }
+
+    /// The focused pane's command for a key.
+    func paneCommand(for key: Key) -> AppCommand? {
+        switch focus {
+        case .collection: Keymaps.collection.command(for: key).map { .collection($0) }
+        case .request: Keymaps.request.command(for: key).map { .request($0) }
+        case .response: Keymaps.response.command(for: key).map { .response($0) }
+        case .log: Keymaps.log.command(for: key).map { .log($0) }
+        case .webSocket: Keymaps.webSocket.command(for: key).map { .webSocket($0) }
+        }
+    }
+
+    /// Runs any command: from a key, or from the palette.
+    mutating func run(_ command: AppCommand) -> [Effect] {
+        switch command {
+        case .global(let global): return runGlobal(global)
+        case .collection(let command): return runCollection(command)
+        case .request(let command): return runRequest(command)
+        case .response(let command): return runResponse(command)
+        case .log(let command): runLog(command); return []
+        case .webSocket(let command): return runWebSocket(command)
+        case .theme(let name): return [.loadTheme(name: name)]
+        case .environment(let name):
+            environment = name
+            status = StatusMessage("Environment: \(name ?? "none")")
+            return []
+        }
+    }
+
+    mutating func handlePaste(_ text: String) -> [Effect] {
+        let before = editor.draft
+        if let index = modals.indices.last {
+            switch modals[index] {
+            case .prompt(var prompt):
+                prompt.editor.insert(text)
+                modals[index] = .prompt(prompt)
+            case .palette(var palette):
+                palette.filter.insert(text)
+                palette.selection = 0
+                modals[index] = .palette(palette)
+            default: break
+            }
+            return []
+        }
+        if focus == .collection && tree.filtering {
+            tree.filter.insert(text)
+            tree.selection = 0
+            return []
+        }
+        guard focus == .request, !editor.isEmpty else {
+            status = StatusMessage("Paste goes into the request editor: focus it (2) and press e")
+            return []
+        }
+        editor.editing = true
+        editor.editSelected { $0.insert(text) }
+        return liveSendIfEdited(since: before)
+    }
+
+    mutating func handleMouse(_ mouse: MouseEvent) -> [Effect] {
+        guard modals.isEmpty, let pane = layout.pane(at: mouse.position), let rect = layout.panes[pane] else {
+            return []
+        }
+        switch mouse.kind {
+        case .press:
+            if focus != pane { _ = runGlobal(.focus(pane)) }
+            if pane == .collection {
+                let row = mouse.position.y - rect.y - 1 + tree.scroll - (tree.filtering || !tree.filter.text.isEmpty ? 1 : 0)
+                let count = tree.rows(collection).count
+                if row >= 0 && row < count { tree.selection = row }
+            }
+            return []
+        case .release:
+            return []
+        case .scrollUp, .scrollDown:
+            let delta = mouse.kind == .scrollUp ? -3 : 3
+            switch pane {
+            case .collection: tree.move(delta, in: collection); tree.scrollToSelection(height: layout.contentHeight(.collection))
+            case .response: scrollResponse(by: delta)
+            case .log: log.follow = false; log.selection = min(max(0, log.selection + delta), max(0, log.rows.count - 1))
+            default: break
+            }
+            return []
+        }
+    }
+}

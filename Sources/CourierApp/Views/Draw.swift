@@ -1,0 +1,90 @@
+import CourierTerminal
+
+/// Small drawing helpers the panes share: borders with titles, padded rows, styled runs.
+enum Draw {
+    /// Draws a border around `rect` with a title on the top edge and returns the inside.
+    @discardableResult
+    static func block(_ buffer: inout Buffer, _ rect: Rect, title: String, focused: Bool, theme: Theme,
+                      number: Int? = nil) -> Rect {
+        guard rect.width >= 2, rect.height >= 2 else { return Rect(x: rect.x, y: rect.y, width: 0, height: 0) }
+        let style = focused ? theme.borderFocused : theme.border
+        let (h, v) = focused ? ("━", "┃") : ("─", "│")
+        let corners = focused ? ("┏", "┓", "┗", "┛") : ("╭", "╮", "╰", "╯")
+        for x in rect.x + 1..<rect.maxX - 1 {
+            buffer[x, rect.y] = Cell(h, style: style)
+            buffer[x, rect.maxY - 1] = Cell(h, style: style)
+        }
+        for y in rect.y + 1..<rect.maxY - 1 {
+            buffer[rect.x, y] = Cell(v, style: style)
+            buffer[rect.maxX - 1, y] = Cell(v, style: style)
+        }
+        buffer[rect.x, rect.y] = Cell(corners.0, style: style)
+        buffer[rect.maxX - 1, rect.y] = Cell(corners.1, style: style)
+        buffer[rect.x, rect.maxY - 1] = Cell(corners.2, style: style)
+        buffer[rect.maxX - 1, rect.maxY - 1] = Cell(corners.3, style: style)
+        let label = number.map { " \($0) \(title) " } ?? " \(title) "
+        buffer.write(label, x: rect.x + 2, y: rect.y, style: focused ? theme.titleFocused : theme.title,
+                     maxWidth: rect.width - 4)
+        return rect.inset(1)
+    }
+
+    /// Writes styled runs one after another on a row, clipped to `maxWidth`; returns the columns used.
+    @discardableResult
+    static func runs(_ buffer: inout Buffer, _ runs: [(String, Style)], x: Int, y: Int, maxWidth: Int) -> Int {
+        var used = 0
+        for (text, style) in runs where used < maxWidth {
+            used += buffer.write(text, x: x + used, y: y, style: style, maxWidth: maxWidth - used)
+        }
+        return used
+    }
+
+    /// Fills a row with a style and writes text on it (a selected list row).
+    static func highlightedRow(_ buffer: inout Buffer, _ text: String, x: Int, y: Int, width: Int, style: Style) {
+        buffer.fill(Rect(x: x, y: y, width: width, height: 1), with: Cell(" ", style: style))
+        buffer.write(text, x: x, y: y, style: style, maxWidth: width)
+    }
+
+    /// A byte count as people read it: 512 B, 1.2 KB, 3.4 MB.
+    static func bytes(_ count: Int) -> String {
+        if count < 1024 { return "\(count) B" }
+        if count < 1024 * 1024 { return String(format: "%.1f KB", Double(count) / 1024) }
+        return String(format: "%.1f MB", Double(count) / 1024 / 1024)
+    }
+
+    /// A duration as people read it: 12 ms, 1.25 s.
+    static func duration(_ duration: Duration) -> String {
+        let ms = duration.milliseconds
+        return ms < 1000 ? "\(Int(ms.rounded())) ms" : String(format: "%.2f s", ms / 1000)
+    }
+
+    /// The characters of `line` that fit in `width` columns with the cursor column visible: the slice's
+    /// first character index, and its text.
+    static func window(_ line: [Character], cursor: Int?, width: Int) -> (start: Int, text: String) {
+        guard let cursor, width > 1 else { return (0, String(line)) }
+        var start = 0
+        while start < cursor && DisplayWidth.of(String(line[start..<cursor])) > width - 1 { start += 1 }
+        return (start, String(line[start...]))
+    }
+
+    /// Wraps `text` into pieces of at most `width` columns.
+    static func wrap(_ text: String, width: Int) -> [String] {
+        guard width > 0 else { return [text] }
+        var pieces: [String] = []
+        var current = ""
+        var columns = 0
+        for character in text {
+            let w = DisplayWidth.of(character)
+            if columns + w > width && !current.isEmpty {
+                pieces.append(current)
+                current = ""
+                columns = 0
+            }
+            current.append(character)
+            columns += w
+        }
+        pieces.append(current)
+        return pieces
+    }
+}
+
+import Foundation

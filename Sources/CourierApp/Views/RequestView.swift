@@ -1,0 +1,131 @@
+import CourierHTTP
+import CourierTerminal
+
+/// Draws the request editor: method and URL, the tab row, and the selected tab's field.
+enum RequestView {
+    /// Draws the pane and returns where the terminal cursor goes when a field is being edited.
+    static func render(_ state: AppState, into buffer: inout Buffer, area: Rect, focused: Bool) -> Position? {
+        let theme = state.theme
+        let editor = state.editor
+        var title = "Request"
+        if !editor.name.isEmpty { title += " · \(editor.name)" }
+        if editor.isDirty { title += " ●" }
+        if state.live { title += " · LIVE" }
+        let inner = Draw.block(&buffer, area, title: title, focused: focused, theme: theme, number: 2)
+        guard inner.height >= 1 else { return nil }
+        let environment = "env: \(state.environment ?? "none")"
+        if area.width > DisplayWidth.of(title) + DisplayWidth.of(environment) + 12 {
+            buffer.write(" \(environment) ", x: area.maxX - DisplayWidth.of(environment) - 4, y: area.y, style: theme.muted)
+        }
+        if editor.isEmpty {
+            buffer.write("Open a request from the collection (1, Enter).", x: inner.x, y: inner.y, style: theme.muted,
+                         maxWidth: inner.width)
+            return nil
+        }
+        var cursor: Position?
+        let values = state.variables
+        // Method and URL.
+        let method = editor.method == "WEBSOCKET" ? "WS" : editor.method
+        let methodWidth = Draw.runs(&buffer, [(method, theme.method(editor.method)), (" ", theme.text)],
+                                    x: inner.x, y: inner.y, maxWidth: inner.width)
+        let urlWidth = inner.width - methodWidth
+        let urlSelected = editor.field == .url
+        let urlEditing = editor.editing && urlSelected && focused
+        if focused && urlSelected && !editor.editing {
+            buffer.setStyle(theme.selection, in: Rect(x: inner.x, y: inner.y, width: methodWidth - 1, height: 1))
+        }
+        let urlColumn = writeTemplate(&buffer, line: editor.url.lines[0], cursor: urlEditing ? editor.url.column : nil,
+                                      x: inner.x + methodWidth, y: inner.y, width: urlWidth, values: values,
+                                      resolved: editor.showResolved && !urlEditing, theme: theme)
+        if urlEditing { cursor = Position(x: inner.x + methodWidth + urlColumn, y: inner.y) }
+        guard inner.height >= 3 else { return cursor }
+        // Tabs.
+        var x = inner.x
+        for tab in RequestEditorState.Tab.allCases {
+            let selected = tab == editor.tab
+            var style = selected ? theme.titleFocused : theme.muted
+            if selected && focused && editor.field == .tab && !editor.editing { style = theme.selection }
+            x += buffer.write(" \(tab.title) ", x: x, y: inner.y + 1, style: style, maxWidth: inner.maxX - x)
+        }
+        let content = Rect(x: inner.x, y: inner.y + 2, width: inner.width, height: inner.height - 2)
+        if editor.tab == .options {
+            renderOptions(state, into: &buffer, area: content, focused: focused)
+            if editor.editing && editor.field == .tab, let field = editor.selectedEditor, focused {
+                let row = editor.option.rawValue
+                cursor = Position(x: content.x + 14 + field.cursorDisplayColumn, y: content.y + row)
+            }
+            return cursor
+        }
+        let field: TextEditor = switch editor.tab {
+        case .query: editor.query
+        case .headers: editor.headers
+        case .body: editor.body
+        default: editor.auth
+        }
+        let editing = editor.editing && editor.field == .tab && focused
+        if field.text.isEmpty && !editing {
+            buffer.write(placeholder(editor.tab), x: content.x, y: content.y, style: theme.muted, maxWidth: content.width)
+            return cursor
+        }
+        let firstRow = max(0, field.row - content.height + 1)
+        for (offset, line) in field.lines[firstRow...].prefix(content.height).enumerated() {
+            let row = firstRow + offset
+            let column = writeTemplate(&buffer, line: line, cursor: editing && row == field.row ? field.column : nil,
+                                       x: content.x, y: content.y + offset, width: content.width, values: values,
+                                       resolved: editor.showResolved && !editing, theme: theme)
+            if editing && row == field.row { cursor = Position(x: content.x + column, y: content.y + offset) }
+        }
+        return cursor
+    }
+
+    static func placeholder(_ tab: RequestEditorState.Tab) -> String {
+        switch tab {
+        case .query: "No query parameters: e to add name=value lines"
+        case .headers: "No headers: e to add Name: value lines"
+        case .body: "No body: e to write one"
+        case .auth: "No Authorization: e to set one (Bearer {{token}})"
+        case .options: ""
+        }
+    }
+
+    private static func renderOptions(_ state: AppState, into buffer: inout Buffer, area: Rect, focused: Bool) {
+        let theme = state.theme
+        let editor = state.editor
+        for option in RequestEditorState.Option.allCases where option.rawValue < area.height {
+            let y = area.y + option.rawValue
+            let selected = editor.field == .tab && editor.option == option && focused
+            let label = option.title.padding(toLength: 14, withPad: " ", startingAt: 0)
+            buffer.write(label, x: area.x, y: y, style: selected && !editor.editing ? theme.selection : theme.muted)
+            let value: String = switch option {
+            case .timeout: editor.timeout.text.isEmpty ? "default" : editor.timeout.text
+            case .retries: editor.retries.text.isEmpty ? "default" : editor.retries.text
+            case .cacheMode: editor.cacheMode.rawValue + (selected ? "   (e cycles)" : "")
+            }
+            buffer.write(value, x: area.x + 14, y: y, style: theme.text, maxWidth: area.width - 14)
+        }
+    }
+
+    /// Writes one line of a template with its variables coloured (unknown ones as errors), or resolved.
+    /// Returns the display column of the cursor within the written text.
+    @discardableResult
+    static func writeTemplate(_ buffer: inout Buffer, line: [Character], cursor: Int?, x: Int, y: Int, width: Int,
+                              values: [String: String], resolved: Bool, theme: Theme) -> Int {
+        let (start, text) = Draw.window(line, cursor: cursor, width: width)
+        if resolved {
+            buffer.write(Variables.resolve(text, values: values), x: x, y: y, style: theme.jsonString, maxWidth: width)
+        } else {
+            var runs: [(String, Style)] = []
+            for segment in Variables.segments(text) {
+                switch segment {
+                case .text(let literal): runs.append((literal, theme.text))
+                case .variable(let name):
+                    let known = Variables.isComputed(name) || values[name] != nil
+                    runs.append(("{{\(name)}}", known ? theme.jsonKey : theme.error.with(.underline)))
+                }
+            }
+            Draw.runs(&buffer, runs, x: x, y: y, maxWidth: width)
+        }
+        guard let cursor else { return 0 }
+        return min(width - 1, DisplayWidth.of(String(line[start..<cursor])))
+    }
+}

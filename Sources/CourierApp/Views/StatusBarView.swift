@@ -1,0 +1,42 @@
+import CourierTerminal
+
+/// Draws the bottom row: a message or the focused pane's key hints, then the environment and theme.
+enum StatusBarView {
+    static func render(_ state: AppState, into buffer: inout Buffer, area: Rect) {
+        let theme = state.theme
+        buffer.fill(area, with: Cell(" ", style: theme.statusBar))
+        let right = " env: \(state.environment ?? "none") · \(state.theme.name) "
+        let rightWidth = DisplayWidth.of(right)
+        let leftWidth = area.width - (area.width > rightWidth + 30 ? rightWidth : 0)
+        if let message = state.status {
+            let style: Style = switch message.kind {
+            case .info: theme.statusBar
+            case .success: theme.statusBar.fg(theme.success.foreground)
+            case .error: theme.statusBar.fg(theme.error.foreground).with(.bold)
+            }
+            buffer.write(" " + message.text, x: area.x, y: area.y, style: style, maxWidth: leftWidth)
+        } else {
+            var runs: [(String, Style)] = [(" ", theme.statusBar)]
+            for entry in HelpCatalog.hints(for: state) {
+                runs.append((entry.keys, theme.keyHint))
+                runs.append((" \(entry.help)  ", theme.statusBar))
+            }
+            Draw.runs(&buffer, runs, x: area.x, y: area.y, maxWidth: leftWidth)
+        }
+        if leftWidth < area.width {
+            buffer.write(right, x: area.maxX - rightWidth, y: area.y, style: theme.statusBar)
+        }
+    }
+}
+
+/// Draws the row of pane tabs shown on small screens, where one pane is visible at a time.
+enum TabStripView {
+    static func render(_ state: AppState, into buffer: inout Buffer, area: Rect) {
+        let theme = state.theme
+        var x = area.x
+        for pane in PaneID.allCases {
+            let style = pane == state.focus ? theme.selection : theme.muted
+            x += buffer.write(" \(pane.rawValue) \(pane.title) ", x: x, y: area.y, style: style, maxWidth: area.maxX - x)
+        }
+    }
+}

@@ -1,1 +1,0 @@
-// The CourierBody module. Its files hold one main type each.

@@ -1,0 +1,120 @@
+import Foundation
+
+/// One kept response: what was asked, what came back, how long it took and what the cache did. Plain
+/// values (no CourierHTTP types) so the store stays free of the client core; the app converts.
+public struct HistoryEntry: Codable, Sendable, Hashable {
+    /// Sortable identifier: `yyyyMMdd-HHmmss-SSS-xxxxxx` (UTC time, then random hex).
+    public var id: String
+    public var date: Date
+    public var request: Request
+    /// Nil when the request failed before a response (then `error` says why).
+    public var response: Response?
+    public var error: String?
+    public var timing: Timing
+    /// The cache decision's raw value (`fresh`, `revalidated`, `miss`, …).
+    public var cacheDecision: String?
+
+    /// The request side.
+    public struct Request: Codable, Sendable, Hashable {
+        public var method: String
+        public var url: String
+        /// The `# @name` of the saved request, when it has one.
+        public var name: String?
+        /// The collection file the request came from.
+        public var collectionPath: String?
+        public var headers: [Header]
+        public init(method: String, url: String, name: String? = nil, collectionPath: String? = nil, headers: [Header] = []) {
+            self.method = method; self.url = url; self.name = name; self.collectionPath = collectionPath; self.headers = headers
+        }
+    }
+
+    /// The response side; the body itself is stored next to the entry.
+    public struct Response: Codable, Sendable, Hashable {
+        public var status: Int
+        public var reason: String?
+        public var headers: [Header]
+        /// The body's full size as received.
+        public var bodyBytes: Int
+        /// Bytes kept in history (less than `bodyBytes` when truncated).
+        public var storedBodyBytes: Int
+        /// Why the stored body differs from the received one, when it does.
+        public var bodyNote: String?
+        public init(status: Int, reason: String? = nil, headers: [Header] = [], bodyBytes: Int = 0) {
+            self.status = status; self.reason = reason; self.headers = headers
+            self.bodyBytes = bodyBytes; self.storedBodyBytes = bodyBytes
+        }
+    }
+
+    /// A header name and value.
+    public struct Header: Codable, Sendable, Hashable {
+        public var name: String
+        public var value: String
+        public init(_ name: String, _ value: String) { self.name = name; self.value = value }
+    }
+
+    /// Phase durations in seconds (nil when not measured).
+    public struct Timing: Codable, Sendable, Hashable {
+        public var total: Double?
+        public var dns: Double?
+        public var connect: Double?
+        public var tls: Double?
+        public var firstByte: Double?
+        public var reusedConnection: Bool?
+        public init(total: Double? = nil, dns: Double? = nil, connect: Double? = nil, tls: Double? = nil,
+                    firstByte: Double? = nil, reusedConnection: Bool? = nil) {
+            self.total = total; self.dns = dns; self.connect = connect; self.tls = tls
+            self.firstByte = firstByte; self.reusedConnection = reusedConnection
+        }
+    }
+
+    public init(date: Date = Date(), request: Request, response: Response?, error: String? = nil,
+                timing: Timing = Timing(), cacheDecision: String? = nil) {
+        // Milliseconds are what the stored ISO 8601 date keeps, so a loaded entry equals the recorded one.
+        let date = Date(timeIntervalSince1970: (date.timeIntervalSince1970 * 1000).rounded() / 1000)
+        self.id = Self.makeID(date)
+        self.date = date
+        self.request = request
+        self.response = response
+        self.error = error
+        self.timing = timing
+        self.cacheDecision = cacheDecision
+    }
+
+    /// The key that groups entries of the same request: its name when saved, else method and URL.
+    public var requestKey: String { request.name ?? "\(request.method) \(request.url)" }
+
+    /// How dates are written in history files: ISO 8601 with milliseconds.
+    static var dateFormatter: ISO8601DateFormatter {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter
+    }
+
+    /// Encodes a date the way history files store it (for `.custom` date strategies).
+    public static func encodeDate(_ date: Date, _ encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(dateFormatter.string(from: date))
+    }
+
+    /// Decodes a date written by `encodeDate`.
+    public static func decodeDate(_ decoder: any Decoder) throws -> Date {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        guard let date = dateFormatter.date(from: text) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not an ISO 8601 date: \(text)"))
+        }
+        return date
+    }
+
+    static func makeID(_ date: Date) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second, .nanosecond], from: date)
+        func pad(_ value: Int?, _ width: Int) -> String {
+            let text = String(value ?? 0)
+            return String(repeating: "0", count: max(0, width - text.count)) + text
+        }
+        let random = String(UInt32.random(in: 0..<0x1000000), radix: 16)
+        return pad(c.year, 4) + pad(c.month, 2) + pad(c.day, 2) + "-" + pad(c.hour, 2) + pad(c.minute, 2) + pad(c.second, 2)
+            + "-" + pad((c.nanosecond ?? 0) / 1_000_000, 3) + "-" + String(repeating: "0", count: 6 - random.count) + random
+    }
+}

@@ -1,0 +1,200 @@
+import Foundation
+
+/// Keeps every response on disk under `$XDG_STATE_HOME/courier/history` (default
+/// `~/.local/state/courier/history`): one `ID.json` per entry and its body in `ID.body`, secrets redacted
+/// before anything is written, bodies past a limit truncated with a note, the whole bounded by count and
+/// size (oldest removed first). Every file is written to a temporary name and renamed into place.
+///
+/// `@unchecked Sendable`: `directory` and `limits` are immutable; `lock` serialises the writes of one process.
+public final class HistoryStore: @unchecked Sendable {
+    /// Bounds on what history keeps.
+    public struct Limits: Sendable, Hashable {
+        public var maxEntries: Int
+        public var maxTotalBytes: Int
+        public var maxBodyBytes: Int
+        public init(maxEntries: Int = 500, maxTotalBytes: Int = 200 << 20, maxBodyBytes: Int = 2 << 20) {
+            self.maxEntries = maxEntries; self.maxTotalBytes = maxTotalBytes; self.maxBodyBytes = maxBodyBytes
+        }
+    }
+
+    public let directory: URL
+    public let limits: Limits
+    private let lock = NSLock()
+
+    /// The default folder: `$XDG_STATE_HOME/courier/history`, else `~/.local/state/courier/history`.
+    public static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
+            return URL(fileURLWithPath: state).appendingPathComponent("courier/history")
+        }
+        let home = environment["HOME"].map { URL(fileURLWithPath: $0) } ?? FileManager.default.homeDirectoryForCurrentUser
+        return home.appendingPathComponent(".local/state/courier/history")
+    }
+
+    public init(directory: URL? = nil, limits: Limits = Limits(),
+                environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.directory = directory ?? Self.defaultDirectory(environment: environment)
+        self.limits = limits
+    }
+
+    // MARK: Writing
+
+    /// Redacts, truncates and stores an entry with its body; returns the entry as stored.
+    @discardableResult
+    public func record(_ entry: HistoryEntry, body: Data = Data(), secrets: [String] = []) throws(BodyError) -> HistoryEntry {
+        let redactor = Redactor(secrets: secrets)
+        var stored = entry
+        stored.request.url = redactor.url(entry.request.url)
+        stored.request.headers = redactor.headers(entry.request.headers)
+        stored.error = entry.error.map(redactor.text)
+        // Redact a little past the limit first, so truncation can never leave half a secret behind.
+        let longest = redactor.secrets.first?.utf8.count ?? 0
+        let window = body.count > limits.maxBodyBytes ? body.prefix(limits.maxBodyBytes + longest) : body
+        var kept = redactor.body(Data(window))
+        if var response = entry.response {
+            response.headers = redactor.headers(response.headers)
+            response.reason = response.reason.map(redactor.text)
+            response.bodyBytes = max(response.bodyBytes, body.count)
+            if kept.count > limits.maxBodyBytes {
+                kept = kept.prefix(limits.maxBodyBytes)
+                response.bodyNote = "truncated: kept \(MediaKind.formatSize(kept.count)) of \(MediaKind.formatSize(body.count))"
+            }
+            response.storedBodyBytes = kept.count
+            stored.response = response
+        }
+        lock.lock()
+        defer { lock.unlock() }
+        do {
+            try ensureDirectory()
+            try write(kept, to: bodyURL(stored.id))
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            encoder.dateEncodingStrategy = .custom(HistoryEntry.encodeDate)
+            let json: Data
+            do { json = try encoder.encode(stored) } catch { throw .history(path: directory.path, reason: "\(error)") }
+            try write(json, to: entryURL(stored.id))
+            try prune()
+        }
+        return stored
+    }
+
+    /// Removes one entry and its body.
+    public func remove(id: String) {
+        lock.withLock {
+            try? FileManager.default.removeItem(at: entryURL(id))
+            try? FileManager.default.removeItem(at: bodyURL(id))
+        }
+    }
+
+    private func ensureDirectory() throws(BodyError) {
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw .history(path: directory.path, reason: "\(error)")
+        }
+    }
+
+    /// Writes to a temporary file in the same folder, then renames it over the target (atomic on POSIX).
+    private func write(_ data: Data, to url: URL) throws(BodyError) {
+        let temporary = directory.appendingPathComponent(".tmp-\(UUID().uuidString)")
+        guard FileManager.default.createFile(atPath: temporary.path, contents: data, attributes: [.posixPermissions: 0o600]) else {
+            throw .history(path: temporary.path, reason: "cannot create file")
+        }
+        guard rename(temporary.path, url.path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            try? FileManager.default.removeItem(at: temporary)
+            throw .history(path: url.path, reason: reason)
+        }
+    }
+
+    /// Drops the oldest entries until both the count and the total size are within limits.
+    private func prune() throws(BodyError) {
+        var ids = try storedIDs()
+        var sizes: [String: Int] = [:]
+        var total = 0
+        for id in ids {
+            let size = fileSize(entryURL(id)) + fileSize(bodyURL(id))
+            sizes[id] = size
+            total += size
+        }
+        while ids.count > 1 && (ids.count > limits.maxEntries || total > limits.maxTotalBytes) {
+            let oldest = ids.removeFirst()
+            total -= sizes[oldest] ?? 0
+            try? FileManager.default.removeItem(at: entryURL(oldest))
+            try? FileManager.default.removeItem(at: bodyURL(oldest))
+        }
+    }
+
+    private func fileSize(_ url: URL) -> Int {
+        ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? NSNumber)?.intValue ?? 0
+    }
+
+    // MARK: Reading
+
+    /// Entry identifiers, oldest first (identifiers sort by time).
+    private func storedIDs() throws(BodyError) -> [String] {
+        guard FileManager.default.fileExists(atPath: directory.path) else { return [] }
+        do {
+            return try FileManager.default.contentsOfDirectory(atPath: directory.path)
+                .filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }
+                .map { String($0.dropLast(5)) }
+                .sorted()
+        } catch {
+            throw .history(path: directory.path, reason: "\(error)")
+        }
+    }
+
+    /// Entries newest first, optionally only those of one request (by `# @name`, or method and URL).
+    public func list(requestKey: String? = nil) throws(BodyError) -> [HistoryEntry] {
+        try storedIDs().reversed().compactMap { id in try? load(id: id) }
+            .filter { requestKey == nil || $0.requestKey == requestKey || $0.request.name == requestKey }
+    }
+
+    /// Entries whose method, URL, name, status, error or stored body contain `text` (case-insensitive).
+    public func search(_ text: String) throws(BodyError) -> [HistoryEntry] {
+        let needle = text.lowercased()
+        return try list().filter { entry in
+            let fields = [entry.request.method, entry.request.url, entry.request.name ?? "", entry.error ?? "",
+                          entry.response.map { String($0.status) } ?? ""]
+            if fields.contains(where: { $0.lowercased().contains(needle) }) { return true }
+            guard let body = try? self.body(id: entry.id) else { return false }
+            return String(decoding: body, as: UTF8.self).lowercased().contains(needle)
+        }
+    }
+
+    /// One entry by identifier (a unique prefix is enough).
+    public func load(id: String) throws(BodyError) -> HistoryEntry {
+        let resolved = try resolve(id)
+        do {
+            let decoder = JSONDecoder()
+            decoder.dateDecodingStrategy = .custom(HistoryEntry.decodeDate)
+            return try decoder.decode(HistoryEntry.self, from: Data(contentsOf: entryURL(resolved)))
+        } catch {
+            throw .history(path: entryURL(resolved).path, reason: "\(error)")
+        }
+    }
+
+    /// The stored (redacted, possibly truncated) body of an entry.
+    public func body(id: String) throws(BodyError) -> Data {
+        let resolved = try resolve(id)
+        guard let data = FileManager.default.contents(atPath: bodyURL(resolved).path) else {
+            throw .historyEntryNotFound(id: id)
+        }
+        return data
+    }
+
+    private func resolve(_ id: String) throws(BodyError) -> String {
+        if FileManager.default.fileExists(atPath: entryURL(id).path) { return id }
+        let matches = try storedIDs().filter { $0.hasPrefix(id) }
+        guard matches.count == 1, !id.isEmpty else { throw .historyEntryNotFound(id: id) }
+        return matches[0]
+    }
+
+    private func entryURL(_ id: String) -> URL { directory.appendingPathComponent(Self.safe(id) + ".json") }
+    private func bodyURL(_ id: String) -> URL { directory.appendingPathComponent(Self.safe(id) + ".body") }
+
+    /// An identifier reduced to file-name characters, so a hostile ID cannot name a path outside the folder.
+    private static func safe(_ id: String) -> String {
+        String(id.filter { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") })
+    }
+}

@@ -1,0 +1,123 @@
+import CourierHTTP
+import Foundation
+
+/// What happened to one request of a run.
+public struct RunOutcome: Sendable {
+    /// Why a request did not succeed.
+    public enum Failure: Error, Sendable {
+        /// The request could not be built (unknown variable, bad URL, unreadable body file).
+        case collection(CollectionError)
+        /// The transport or the pipeline failed.
+        case transport(APIError)
+        /// The server answered with a status the request does not accept.
+        case status(Int)
+    }
+
+    public var template: RequestTemplate
+    /// The identity of the request in the client's events, for looking up its attempts.
+    public var context: RequestContext
+    public var resolved: ResolvedRequest?
+    public var response: HTTPResponse?
+    public var failure: Failure?
+    /// Set when the request was not sent at all (WebSocket requests in a headless run).
+    public var skipped: String?
+
+    public var succeeded: Bool { failure == nil }
+}
+
+/// Runs the requests of one `.http` file in file order, making each named response available to the
+/// requests after it (`{{login.response.body.$.token}}`).
+public struct CollectionRunner: Sendable {
+    /// Sends one request through whatever client the caller built (retries, cache, auth).
+    public typealias Send = @Sendable (HTTPRequest, RequestContext) async throws(APIError) -> HTTPResponse
+
+    public var file: HTTPFile
+    public var baseFolder: URL
+    public var context: VariableContext
+    private let send: Send
+
+    public init(file: HTTPFile, baseFolder: URL, context: VariableContext, send: @escaping Send) {
+        self.file = file
+        self.baseFolder = baseFolder
+        self.context = context
+        self.send = send
+    }
+
+    /// The requests `--name` picks (or all), in file order, with the named requests whose responses they
+    /// use pulled in before them.
+    public static func selection(of file: HTTPFile, names: [String], all: Bool) throws(CollectionError)
+        -> [RequestTemplate] {
+        if all || names.isEmpty { return file.requests }
+        let available = file.requests.compactMap(\.name)
+        var wanted = Set<String>()
+        var pending = names
+        while let name = pending.popLast() {
+            guard !wanted.contains(name) else { continue }
+            guard let request = file.requests.first(where: { $0.name == name }) else {
+                throw .unknownRequest(name: name, available: available)
+            }
+            wanted.insert(name)
+            pending += dependencies(of: request).filter { available.contains($0) }
+        }
+        return file.requests.filter { $0.name.map(wanted.contains) ?? false }
+    }
+
+    /// Names used as `{{name.response…}}` in a request's text.
+    static func dependencies(of request: RequestTemplate) -> [String] {
+        var names: [String] = []
+        var rest = Substring(request.sourceText.isEmpty ? request.url : request.sourceText)
+        while let open = rest.range(of: "{{"), let close = rest[open.upperBound...].range(of: "}}") {
+            let expression = rest[open.upperBound..<close.lowerBound].trimmingCharacters(in: .whitespaces)
+            if let marker = expression.range(of: ".response.") { names.append(String(expression[..<marker.lowerBound])) }
+            rest = rest[close.upperBound...]
+        }
+        return names
+    }
+
+    /// Runs `requests` one after another, reporting each outcome as it finishes. With `failFast`, stops
+    /// after the first failure.
+    public func run(_ requests: [RequestTemplate], failFast: Bool = false,
+                    onOutcome: (RunOutcome) -> Void = { _ in }) async -> [RunOutcome] {
+        var variables = context
+        var outcomes: [RunOutcome] = []
+        for template in requests {
+            if Task.isCancelled { break }
+            let outcome = await runOne(template, variables: variables)
+            if let name = template.name, let response = outcome.response {
+                variables.responses.record(name: name, response: response)
+            }
+            outcomes.append(outcome)
+            onOutcome(outcome)
+            if failFast && !outcome.succeeded { break }
+        }
+        return outcomes
+    }
+
+    private func runOne(_ template: RequestTemplate, variables: VariableContext) async -> RunOutcome {
+        var outcome = RunOutcome(template: template, context: RequestContext())
+        if template.kind == .websocket {
+            outcome.skipped = "WebSocket requests run with 'courier ws' or in the explorer"
+            return outcome
+        }
+        do {
+            let resolved = try Resolver(file: file, baseFolder: baseFolder, context: variables).resolve(template)
+            outcome.resolved = resolved
+            let response = try await send(resolved.request, outcome.context)
+            outcome.response = response
+            if !Self.accepts(response.status, for: template) { outcome.failure = .status(response.status) }
+        } catch let error as CollectionError {
+            outcome.failure = .collection(error)
+        } catch let error as APIError {
+            outcome.failure = .transport(error)
+        } catch {
+            outcome.failure = .transport(APIError(error))
+        }
+        return outcome
+    }
+
+    /// 1xx–3xx succeed unless `@expect-status` lists the statuses that do.
+    public static func accepts(_ status: Int, for template: RequestTemplate) -> Bool {
+        let expected = template.expectedStatuses
+        return expected.isEmpty ? status < 400 : expected.contains(status)
+    }
+}

@@ -1,1 +1,0 @@
-// The CourierCollections module. Its files hold one main type each.

@@ -1,0 +1,76 @@
+import CourierHTTP
+import Foundation
+
+/// Writes a resolved request as a curl command that a POSIX shell reads back exactly.
+public enum CurlExporter {
+    /// Headers curl adds itself and the export leaves out.
+    static let implicitHeaders: Set<String> = ["content-length", "host"]
+
+    /// The command, one option per line. Credentials and secret values are replaced by `REDACTED`
+    /// unless `showSecrets` is set.
+    public static func command(for resolved: ResolvedRequest, showSecrets: Bool = false) -> String {
+        let request = resolved.request
+        func clean(_ text: String) -> String { showSecrets ? text : Redaction.redact(text, secrets: resolved.secrets) }
+        var parts = ["curl"]
+        if request.method == .head {
+            parts.append("--head")
+        } else if request.method != .get || !request.body.isEmpty {
+            parts.append("-X \(ShellWords.quote(request.method.rawValue))")
+        }
+        parts.append(ShellWords.quote(clean(request.url.absoluteString)))
+        let headers = showSecrets ? request.headers : Redaction.redact(request.headers, secrets: resolved.secrets)
+        for field in headers where !implicitHeaders.contains(field.name.lowercased()) {
+            parts.append("-H \(ShellWords.quote("\(field.name): \(field.value)"))")
+        }
+        switch request.body {
+        case .empty:
+            break
+        case .file(let url):
+            parts.append("--data-binary \(ShellWords.quote("@" + url.path))")
+        case .data(let data):
+            if data.isEmpty { break }
+            if let text = String(data: data, encoding: .utf8), !text.contains("\0") {
+                parts.append("--data-raw \(quoteBody(clean(text)))")
+            } else {
+                parts.append("--data-binary \(quoteBytes(data))")
+            }
+        }
+        if request.insecure { parts.append("--insecure") }
+        if !request.followRedirects { parts.append("--max-redirs 0") } else { parts.append("--location") }
+        if let timeout = request.timeout { parts.append("--max-time \(timeout.milliseconds / 1000)") }
+        return parts.joined(separator: " \\\n  ")
+    }
+
+    /// Bytes that are not UTF-8 text, as a `$'…'` string of `\xHH` escapes for everything but printable ASCII.
+    static func quoteBytes(_ data: Data) -> String {
+        var result = "$'"
+        for byte in data {
+            switch byte {
+            case UInt8(ascii: "\\"): result += "\\\\"
+            case UInt8(ascii: "'"): result += "\\'"
+            case 0x20..<0x7F: result.unicodeScalars.append(Unicode.Scalar(byte))
+            default: result += String(format: "\\x%02x", byte)
+            }
+        }
+        return result + "'"
+    }
+
+    /// Bodies with control characters (other than newlines and tabs) use `$'…'` so they survive a paste.
+    static func quoteBody(_ text: String) -> String {
+        let plain = text.unicodeScalars.allSatisfy { $0.value >= 0x20 || $0 == "\n" || $0 == "\t" }
+        if plain { return ShellWords.quote(text) }
+        var result = "$'"
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\\": result += "\\\\"
+            case "'": result += "\\'"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F: result += String(format: "\\x%02x", scalar.value)
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "'"
+    }
+}

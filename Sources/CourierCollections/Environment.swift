@@ -1,0 +1,134 @@
+import Foundation
+
+/// A variable's value and whether it must be hidden when requests are printed or stored.
+public struct VariableValue: Sendable, Hashable {
+    public var value: String
+    /// Values from `http-client.private.env.json` (and the process environment) are secret.
+    public var isSecret: Bool
+    public init(_ value: String, isSecret: Bool = false) { self.value = value; self.isSecret = isSecret }
+}
+
+/// The variables of one selected environment, already merged from every environment file.
+public struct Environment: Sendable, Hashable {
+    /// nil when no environment was selected (only `$shared` values apply).
+    public var name: String?
+    public var values: [String: VariableValue]
+    public init(name: String? = nil, values: [String: VariableValue] = [:]) { self.name = name; self.values = values }
+
+    /// No environment at all.
+    public static let none = Environment()
+}
+
+/// Every environment file that applies to a `.http` file, and the environments they define.
+///
+/// Clashes are settled in this order: a named environment beats `$shared`; then the private file beats
+/// the public one; then a file in a nearer folder beats one further up. So a private `$shared` value
+/// loses to a public `dev` value, and a private `dev` value beats everything.
+public struct EnvironmentSet: Sendable, Hashable {
+    /// The environment file names Courier reads, public first.
+    public static let publicFileName = "http-client.env.json"
+    public static let privateFileName = "http-client.private.env.json"
+    /// The environment every other one inherits from.
+    public static let sharedName = "$shared"
+
+    /// One environment file's environments, farthest folder first.
+    struct Layer: Sendable, Hashable {
+        var path: String
+        var isPrivate: Bool
+        var environments: [String: [String: String]]
+    }
+
+    var layers: [Layer]
+
+    /// The files found, farthest first.
+    public var files: [String] { layers.map(\.path) }
+
+    /// Names of the environments defined, sorted, without `$shared`.
+    public var names: [String] {
+        Set(layers.flatMap(\.environments.keys)).subtracting([Self.sharedName]).sorted()
+    }
+
+    /// Finds the environment files beside `fileURL` and in every parent folder up to `root` (inclusive).
+    public static func discover(near fileURL: URL, root: URL) throws(CollectionError) -> EnvironmentSet {
+        var folders: [URL] = []
+        var folder = fileURL.deletingLastPathComponent().standardizedFileURL
+        let rootPath = root.standardizedFileURL.path
+        while true {
+            folders.append(folder)
+            if folder.path == rootPath || !folder.path.hasPrefix(rootPath) || folder.path == "/" { break }
+            folder = folder.deletingLastPathComponent().standardizedFileURL
+        }
+        var layers: [Layer] = []
+        for folder in folders.reversed() {
+            for (name, isPrivate) in [(publicFileName, false), (privateFileName, true)] {
+                let url = folder.appendingPathComponent(name)
+                guard FileManager.default.fileExists(atPath: url.path) else { continue }
+                layers.append(Layer(path: url.path, isPrivate: isPrivate, environments: try read(url)))
+            }
+        }
+        return EnvironmentSet(layers: layers)
+    }
+
+    /// Builds a set from JSON texts, for tests and for environments held in memory.
+    public static func from(publicJSON: String?, privateJSON: String? = nil) throws(CollectionError) -> EnvironmentSet {
+        var layers: [Layer] = []
+        if let publicJSON { layers.append(Layer(path: publicFileName, isPrivate: false,
+                                                environments: try parse(Data(publicJSON.utf8), path: publicFileName))) }
+        if let privateJSON { layers.append(Layer(path: privateFileName, isPrivate: true,
+                                                 environments: try parse(Data(privateJSON.utf8), path: privateFileName))) }
+        return EnvironmentSet(layers: layers)
+    }
+
+    /// The merged values of `name` (nil: `$shared` only). An unknown name is an error listing the known ones.
+    public func environment(named name: String?) throws(CollectionError) -> Environment {
+        if let name, name != Self.sharedName, !names.contains(name) {
+            throw .unknownEnvironment(name: name, available: names)
+        }
+        var values: [String: VariableValue] = [:]
+        let environmentNames = [Self.sharedName] + (name.map { [$0] } ?? [])
+        for environmentName in environmentNames {
+            for isPrivate in [false, true] {
+                for layer in layers where layer.isPrivate == isPrivate {
+                    for (key, value) in layer.environments[environmentName] ?? [:] {
+                        values[key] = VariableValue(value, isSecret: isPrivate)
+                    }
+                }
+            }
+        }
+        return Environment(name: name, values: values)
+    }
+
+    static func read(_ url: URL) throws(CollectionError) -> [String: [String: String]] {
+        let data: Data
+        do { data = try Data(contentsOf: url) } catch {
+            throw .badEnvironmentFile(path: url.path, reason: "cannot read: \(error.localizedDescription)")
+        }
+        return try parse(data, path: url.path)
+    }
+
+    static func parse(_ data: Data, path: String) throws(CollectionError) -> [String: [String: String]] {
+        guard let json = JSONValue.parse(data) else { throw .badEnvironmentFile(path: path, reason: "not valid JSON") }
+        guard let environments = json.objectValue else {
+            throw .badEnvironmentFile(path: path, reason: "expected an object of environments, {\"dev\": {...}}")
+        }
+        var result: [String: [String: String]] = [:]
+        for (name, body) in environments {
+            guard let members = body.objectValue else {
+                throw .badEnvironmentFile(path: path, reason: "environment '\(name)' is not an object")
+            }
+            var values: [String: String] = [:]
+            flatten(members, prefix: "", into: &values)
+            result[name] = values
+        }
+        return result
+    }
+
+    /// Nested objects become dotted names (`{"auth": {"user": "a"}}` gives `auth.user`) and stay
+    /// reachable as a whole under their own name as JSON.
+    static func flatten(_ members: [(key: String, value: JSONValue)], prefix: String, into values: inout [String: String]) {
+        for (key, value) in members {
+            values[prefix + key] = value.text
+            if let nested = value.objectValue { flatten(nested, prefix: prefix + key + ".", into: &values) }
+        }
+    }
+}

@@ -1,0 +1,59 @@
+/// Edits that return the file's new text; only the lines of the affected request change.
+extension HTTPFile {
+    /// The file's text with `request` replaced by `edited`; every other byte stays as it was.
+    public func replacing(request: RequestTemplate, with edited: RequestTemplate) throws(CollectionError) -> String {
+        let index = try layoutIndex(of: request)
+        let layout = layouts[index]
+        let rendered = RequestWriter.render(edited, original: requests[index], layout: layout, lines: lines,
+                                            eol: lineEnding)
+        return splice(layout.block, with: rendered)
+    }
+
+    /// The file's text with a new request added at the end.
+    public func appending(_ request: RequestTemplate) -> String {
+        var before = lines
+        if let last = before.last {
+            if last.terminator.isEmpty { before[before.count - 1].terminator = lineEnding }
+            if !last.isBlank { before.append(SourceLine(content: "", terminator: lineEnding)) }
+        }
+        return SourceLines.join(before + RequestWriter.renderNew(request, eol: lineEnding))
+    }
+
+    /// The file's text with a copy of `request`, called `name`, right after it.
+    public func duplicating(_ request: RequestTemplate, as name: String?) throws(CollectionError) -> String {
+        let index = try layoutIndex(of: request)
+        let layout = layouts[index]
+        var copy = requests[index]
+        copy.name = name
+        var inserted = RequestWriter.renderNew(copy, eol: lineEnding)
+        var before = Array(lines[..<layout.block.upperBound])
+        if let last = before.last, last.terminator.isEmpty {
+            before[before.count - 1].terminator = lineEnding
+            inserted[inserted.count - 1].terminator = ""
+        }
+        if let last = before.last, !last.isBlank { before.append(SourceLine(content: "", terminator: lineEnding)) }
+        return SourceLines.join(before + inserted + lines[layout.block.upperBound...])
+    }
+
+    /// The file's text with `request` renamed (nil removes the name).
+    public func renaming(_ request: RequestTemplate, to name: String?) throws(CollectionError) -> String {
+        var edited = try requests[layoutIndex(of: request)]
+        edited.name = name
+        return try replacing(request: request, with: edited)
+    }
+
+    /// The file's text without `request`. In the first block, which has no `###` line, comments and file
+    /// variables above the request stay.
+    public func deleting(_ request: RequestTemplate) throws(CollectionError) -> String {
+        let layout = layouts[try layoutIndex(of: request)]
+        if layout.separator != nil { return splice(layout.block, with: []) }
+        let dropped = Set([layout.nameLine].compactMap { $0 } + layout.tagLines)
+            .union(layout.requestLine.lowerBound..<layout.block.upperBound)
+        let kept = lines.indices.filter { !dropped.contains($0) }.map { lines[$0] }
+        return SourceLines.join(kept)
+    }
+
+    private func splice(_ range: Range<Int>, with replacement: [SourceLine]) -> String {
+        SourceLines.join(lines[..<range.lowerBound] + replacement + lines[range.upperBound...])
+    }
+}

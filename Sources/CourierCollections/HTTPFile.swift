@@ -1,0 +1,68 @@
+import Foundation
+
+/// One parsed `.http` file: its exact text, its requests and what was wrong with it.
+/// The text is kept so that an edit rewrites only the lines of the request that changed.
+public struct HTTPFile: Sendable, Hashable {
+    /// The path the file was read from, as the user named it (used in IDs and diagnostics).
+    public var path: String
+    /// The exact text read.
+    public var text: String
+    public var requests: [RequestTemplate]
+    /// `@name = value` lines outside any request, in order.
+    public var fileVariables: [VariableDefinition]
+    /// Errors (the affected request was skipped) and warnings (kept, e.g. scripts Courier does not run).
+    public var diagnostics: [Diagnostic]
+    /// Where each section of each request sits in `lines`, parallel to `requests`.
+    var layouts: [RequestLayout]
+    var lines: [SourceLine]
+
+    /// Parses text; never throws: problems become diagnostics.
+    public init(path: String, text: String) {
+        self = HTTPFileParser(path: path, text: text).parse()
+    }
+
+    init(path: String, text: String, requests: [RequestTemplate], fileVariables: [VariableDefinition],
+         diagnostics: [Diagnostic], layouts: [RequestLayout], lines: [SourceLine]) {
+        self.path = path
+        self.text = text
+        self.requests = requests
+        self.fileVariables = fileVariables
+        self.diagnostics = diagnostics
+        self.layouts = layouts
+        self.lines = lines
+    }
+
+    /// The request with this ID, if the file still has it.
+    public func request(_ id: RequestTemplateID) -> RequestTemplate? { requests.first { $0.id == id } }
+
+    /// The line ending the file mostly uses; new lines get the same.
+    public var lineEnding: String { SourceLines.dominantEnding(lines) }
+
+    func layoutIndex(of request: RequestTemplate) throws(CollectionError) -> Int {
+        guard let index = requests.firstIndex(where: { $0.id == request.id }) else {
+            throw .requestNotFound(id: request.id.description)
+        }
+        return index
+    }
+}
+
+/// Line ranges (0-based, half-open, into `HTTPFile.lines`) of the sections of one request.
+struct RequestLayout: Sendable, Hashable {
+    /// The whole block, from its `###` line (if any) to the next `###`.
+    var block: Range<Int>
+    var separator: Int?
+    /// Whether the request's name came from the `###` line rather than `# @name`.
+    var nameFromSeparator: Bool
+    /// Comments, tags, variables and pre-request scripts before the request line.
+    var prelude: Range<Int>
+    var nameLine: Int?
+    /// Lines of request-local `@var` definitions and `# @tag` lines (other than the name).
+    var variableLines: [Int]
+    var tagLines: [Int]
+    var requestLine: Range<Int>
+    var headers: Range<Int>
+    /// The body (or WebSocket messages), after the blank line that ends the headers.
+    var body: Range<Int>
+    /// Response handlers and trailing blank lines, kept as they are.
+    var tail: Range<Int>
+}

@@ -1,0 +1,132 @@
+import Foundation
+
+/// Recognisers for single lines, kept pure so that the fuzzer and the tests can reach them directly.
+extension HTTPFileParser {
+    struct RequestLine: Equatable {
+        var method: String
+        var url: String
+        var version: String?
+    }
+
+    /// The text of a `#` or `//` comment line, or nil when the line is not a comment.
+    static func commentBody(_ trimmed: String) -> String? {
+        if trimmed.hasPrefix("//") { return String(trimmed.dropFirst(2)) }
+        if trimmed.hasPrefix("#") && !trimmed.hasPrefix("###") { return String(trimmed.drop { $0 == "#" }) }
+        return nil
+    }
+
+    /// `@key value` or `@key = value` inside a comment.
+    static func tag(_ comment: String) -> (String, String)? {
+        let body = comment.trimmingCharacters(in: .whitespaces)
+        guard body.hasPrefix("@") else { return nil }
+        let rest = body.dropFirst()
+        let key = rest.prefix { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }
+        guard !key.isEmpty else { return nil }
+        var value = rest.dropFirst(key.count).trimmingCharacters(in: .whitespaces)
+        if value.hasPrefix("=") { value = value.dropFirst().trimmingCharacters(in: .whitespaces) }
+        return (String(key), value)
+    }
+
+    /// `@name = value`; nil when the line starts with `@` but is not a definition.
+    static func variable(_ trimmed: String, line: Int) -> VariableDefinition? {
+        guard trimmed.hasPrefix("@"), let equals = trimmed.firstIndex(of: "=") else { return nil }
+        let name = trimmed[trimmed.index(after: trimmed.startIndex)..<equals].trimmingCharacters(in: .whitespaces)
+        guard !name.isEmpty, name.allSatisfy(isVariableNameCharacter) else { return nil }
+        let value = trimmed[trimmed.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+        return VariableDefinition(name: name, value: value, line: line)
+    }
+
+    static func isVariableNameCharacter(_ character: Character) -> Bool {
+        character.isLetter || character.isNumber || character == "_" || character == "-" || character == "."
+    }
+
+    /// `[METHOD] URL [HTTP/x.y]`; the method defaults to GET.
+    static func requestLine(_ trimmed: String) -> RequestLine? {
+        var tokens = trimmed.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+        guard !tokens.isEmpty else { return nil }
+        var method = "GET"
+        let first = tokens[0]
+        let looksLikeMethod = first.allSatisfy { $0.isASCII && $0.isUppercase } && tokens.count >= 2
+        if knownMethods.contains(first) || looksLikeMethod {
+            method = first
+            tokens.removeFirst()
+        }
+        var version: String?
+        if tokens.count >= 2, let last = tokens.last, last.hasPrefix("HTTP/") {
+            version = last
+            tokens.removeLast()
+        }
+        let url = tokens.joined(separator: " ")
+        guard !url.isEmpty else { return nil }
+        return RequestLine(method: method, url: url, version: version)
+    }
+
+    /// An indented line or one starting with `?` or `&` continues the URL.
+    static func isContinuation(_ line: SourceLine) -> Bool {
+        guard !line.isBlank else { return false }
+        let trimmed = line.trimmed
+        if commentBody(trimmed) != nil { return false }
+        return line.content.first == " " || line.content.first == "\t" || trimmed.hasPrefix("?")
+            || trimmed.hasPrefix("&")
+    }
+
+    /// `> {% … %}`, `> ./handler.js`, `>> file` and `>>! file`: what follows a body and is not part of it.
+    static func isHandlerStart(_ trimmed: String) -> Bool {
+        if trimmed.hasPrefix("> {%") || trimmed.hasPrefix(">> ") || trimmed.hasPrefix(">>! ") { return true }
+        guard trimmed.hasPrefix("> ") else { return false }
+        let target = trimmed.dropFirst(2).trimmingCharacters(in: .whitespaces)
+        return target.hasPrefix("./") || target.hasPrefix("../") || target.hasSuffix(".js")
+    }
+
+    /// The body lines as a template: one `< ./file` line is a file body; anything else is text.
+    static func body(_ lines: [String]) -> BodyTemplate {
+        guard !lines.isEmpty else { return .none }
+        if lines.count == 1 {
+            let trimmed = lines[0].trimmingCharacters(in: .whitespaces)
+            if trimmed.hasPrefix("<@ ") {
+                return .file(path: trimmed.dropFirst(3).trimmingCharacters(in: .whitespaces), substituteVariables: true)
+            }
+            if trimmed.hasPrefix("< ") {
+                return .file(path: trimmed.dropFirst(2).trimmingCharacters(in: .whitespaces), substituteVariables: false)
+            }
+        }
+        return .text(lines.joined(separator: "\n"))
+    }
+
+    /// WebSocket messages: blocks separated by `===` lines; `# @subscribe` first marks a subscription,
+    /// and `=== wait-for-server` makes the next message wait for the server.
+    static func messages(_ lines: [String]) -> [WebSocketMessage] {
+        var messages: [WebSocketMessage] = []
+        var current: [String] = []
+        var waitForServer = false
+        func flush() {
+            var chunk = current
+            current = []
+            while let first = chunk.first, first.trimmingCharacters(in: .whitespaces).isEmpty { chunk.removeFirst() }
+            while let last = chunk.last, last.trimmingCharacters(in: .whitespaces).isEmpty { chunk.removeLast() }
+            var subscribe = false
+            if let first = chunk.first, let comment = commentBody(first.trimmingCharacters(in: .whitespaces)),
+               comment.trimmingCharacters(in: .whitespaces) == "@subscribe" {
+                subscribe = true
+                chunk.removeFirst()
+            }
+            guard !chunk.isEmpty else { return }
+            messages.append(WebSocketMessage(text: chunk.joined(separator: "\n"), subscribe: subscribe,
+                                             waitForServer: waitForServer))
+            waitForServer = false
+        }
+        for line in lines {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if trimmed.hasPrefix("===") {
+                flush()
+                if trimmed.dropFirst(3).trimmingCharacters(in: .whitespaces) == "wait-for-server" {
+                    waitForServer = true
+                }
+                continue
+            }
+            current.append(line)
+        }
+        flush()
+        return messages
+    }
+}

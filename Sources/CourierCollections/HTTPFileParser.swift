@@ -1,0 +1,238 @@
+import CourierHTTP
+
+/// Reads the JetBrains / VS Code REST Client `.http` syntax into an `HTTPFile`, recording the line
+/// range of every section so that the writer can keep untouched lines byte for byte.
+struct HTTPFileParser {
+    /// Method tokens recognised on a request line without a guess; any other all-caps token is taken as a
+    /// method only when a URL follows it.
+    static let knownMethods: Set<String> = [
+        "GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "TRACE", "CONNECT", "WEBSOCKET",
+    ]
+
+    let path: String
+    let lines: [SourceLine]
+    let text: String
+    private var diagnostics: [Diagnostic] = []
+    private var fileVariables: [VariableDefinition] = []
+    private var requests: [RequestTemplate] = []
+    private var layouts: [RequestLayout] = []
+
+    init(path: String, text: String) {
+        self.path = path
+        self.text = text
+        self.lines = SourceLines.split(text)
+    }
+
+    func parse() -> HTTPFile {
+        var parser = self
+        for (index, block) in parser.blocks().enumerated() {
+            parser.parseBlock(block, isFirst: index == 0)
+        }
+        return HTTPFile(path: path, text: text, requests: parser.requests, fileVariables: parser.fileVariables,
+                        diagnostics: parser.diagnostics, layouts: parser.layouts, lines: lines)
+    }
+
+    /// Ranges between `###` separator lines; each range after the first starts at its separator.
+    private func blocks() -> [Range<Int>] {
+        var starts = [0]
+        for (index, line) in lines.enumerated() where index > 0 && Self.isSeparator(line) {
+            starts.append(index)
+        }
+        if let first = lines.first, Self.isSeparator(first) { starts[0] = 0 }
+        return starts.indices.map { starts[$0]..<(($0 + 1 < starts.count) ? starts[$0 + 1] : lines.count) }
+            .filter { !$0.isEmpty }
+    }
+
+    static func isSeparator(_ line: SourceLine) -> Bool { line.trimmed.hasPrefix("###") }
+
+    // MARK: - One block
+
+    private mutating func parseBlock(_ block: Range<Int>, isFirst: Bool) {
+        var index = block.lowerBound
+        var separator: Int?
+        var separatorName: String?
+        if Self.isSeparator(lines[index]) {
+            separator = index
+            let rest = lines[index].trimmed.drop { $0 == "#" }.trimmingCharacters(in: .whitespaces)
+            if !rest.isEmpty { separatorName = rest }
+            index += 1
+        }
+        let preludeStart = index
+        var name: String?
+        var nameLine: Int?
+        var tags: [String: String] = [:]
+        var tagLines: [Int] = []
+        var variables: [VariableDefinition] = []
+        var variableLines: [Int] = []
+        var unsupported: [UnsupportedDirective] = []
+        var requestLineIndex: Int?
+
+        while index < block.upperBound {
+            let line = lines[index]
+            let trimmed = line.trimmed
+            if line.isBlank { index += 1; continue }
+            if let comment = Self.commentBody(trimmed) {
+                if let (key, value) = Self.tag(comment) {
+                    if key == "name" {
+                        name = value.isEmpty ? nil : value
+                        nameLine = index
+                    } else {
+                        tags[key] = value
+                        tagLines.append(index)
+                    }
+                }
+                index += 1
+                continue
+            }
+            if trimmed.hasPrefix("@") {
+                if let definition = Self.variable(trimmed, line: index + 1) {
+                    variables.append(definition)
+                    variableLines.append(index)
+                } else {
+                    report(index, "expected a variable definition '@name = value'")
+                }
+                index += 1
+                continue
+            }
+            if trimmed.hasPrefix("< {%") {
+                let end = scriptEnd(from: index, limit: block.upperBound)
+                unsupported.append(directive(index..<end, kind: "pre-request script"))
+                index = end
+                continue
+            }
+            requestLineIndex = index
+            break
+        }
+
+        guard let requestStart = requestLineIndex else {
+            // A block without a request line only defines variables (VS Code style file variables).
+            fileVariables.append(contentsOf: variables)
+            return
+        }
+        if isFirst {
+            fileVariables.append(contentsOf: variables)
+            variables = []
+            variableLines = []
+        }
+        parseRequest(block: block, separator: separator, separatorName: separatorName, preludeStart: preludeStart,
+                     requestStart: requestStart, name: name, nameLine: nameLine, tags: tags, tagLines: tagLines,
+                     variables: variables, variableLines: variableLines, unsupported: unsupported)
+    }
+
+    private mutating func parseRequest(block: Range<Int>, separator: Int?, separatorName: String?, preludeStart: Int,
+                                       requestStart: Int, name: String?, nameLine: Int?, tags: [String: String],
+                                       tagLines: [Int], variables: [VariableDefinition], variableLines: [Int],
+                                       unsupported: [UnsupportedDirective]) {
+        var unsupported = unsupported
+        guard let requestLine = Self.requestLine(lines[requestStart].trimmed) else {
+            report(requestStart, "expected a request line '[METHOD] URL [HTTP/x.y]'")
+            return
+        }
+        var url = requestLine.url
+        var index = requestStart + 1
+        while index < block.upperBound, Self.isContinuation(lines[index]) {
+            url += lines[index].trimmed
+            index += 1
+        }
+        let requestRange = requestStart..<index
+
+        var headers = HTTPHeaders()
+        let headerStart = index
+        var failed = false
+        while index < block.upperBound, !lines[index].isBlank {
+            let trimmed = lines[index].trimmed
+            if Self.commentBody(trimmed) != nil { index += 1; continue }
+            if Self.isHandlerStart(trimmed) { break }
+            if let colon = trimmed.firstIndex(of: ":"), colon != trimmed.startIndex {
+                let fieldName = trimmed[..<colon].trimmingCharacters(in: .whitespaces)
+                if fieldName.contains(" ") {
+                    report(index, "header name '\(fieldName)' contains a space")
+                    failed = true
+                }
+                headers.add(fieldName, trimmed[trimmed.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+            } else {
+                report(index, "expected a header 'Name: value' or a blank line before the body")
+                failed = true
+            }
+            index += 1
+        }
+        let headerRange = headerStart..<index
+        let bodyStart = index < block.upperBound && lines[index].isBlank ? index + 1 : index
+
+        // The tail: response handlers (which end the body) and the blank lines before the next `###`.
+        var tailStart = block.upperBound
+        for candidate in bodyStart..<block.upperBound where Self.isHandlerStart(lines[candidate].trimmed) {
+            tailStart = candidate
+            break
+        }
+        var bodyEnd = tailStart
+        while bodyEnd > bodyStart, lines[bodyEnd - 1].isBlank { bodyEnd -= 1 }
+        if bodyStart > bodyEnd { bodyEnd = bodyStart }
+        unsupported += handlers(in: tailStart..<block.upperBound)
+        guard !failed else { return }
+
+        let kind: RequestTemplate.Kind = requestLine.method == "WEBSOCKET" ? .websocket : .http
+        let bodyLines = lines[bodyStart..<bodyEnd].map(\.content)
+        var body = BodyTemplate.none
+        var messages: [WebSocketMessage] = []
+        if kind == .websocket {
+            messages = Self.messages(bodyLines)
+        } else {
+            body = Self.body(bodyLines)
+        }
+        let ordinal = requests.count + 1
+        let blockText = SourceLines.join(lines[block])
+        requests.append(RequestTemplate(
+            id: RequestTemplateID(file: path, ordinal: ordinal), name: name ?? separatorName, kind: kind,
+            method: kind == .websocket ? .get : HTTPMethod(requestLine.method), url: url,
+            httpVersion: requestLine.version, headers: headers, body: body, variables: variables, tags: tags,
+            messages: messages, unsupported: unsupported,
+            lines: (block.lowerBound + 1)..<(block.upperBound + 1), sourceText: blockText))
+        layouts.append(RequestLayout(
+            block: block, separator: separator, nameFromSeparator: name == nil && separatorName != nil,
+            prelude: preludeStart..<requestStart, nameLine: nameLine, variableLines: variableLines,
+            tagLines: tagLines, requestLine: requestRange, headers: headerRange, body: bodyStart..<bodyEnd,
+            tail: bodyEnd..<block.upperBound))
+    }
+
+    // MARK: - Scripts and handlers
+
+    /// The line after the one that closes a `{% … %}` script starting at `start`.
+    private mutating func scriptEnd(from start: Int, limit: Int) -> Int {
+        var index = start
+        while index < limit {
+            let content = lines[index].content
+            let searchFrom = index == start ? (content.range(of: "{%")?.upperBound ?? content.startIndex)
+                                            : content.startIndex
+            if content[searchFrom...].contains("%}") { return index + 1 }
+            index += 1
+        }
+        report(start, "script '{%' is not closed with '%}'")
+        return limit
+    }
+
+    private mutating func handlers(in range: Range<Int>) -> [UnsupportedDirective] {
+        var found: [UnsupportedDirective] = []
+        var index = range.lowerBound
+        while index < range.upperBound {
+            let trimmed = lines[index].trimmed
+            guard Self.isHandlerStart(trimmed) else { index += 1; continue }
+            let end = trimmed.hasPrefix("> {%") ? scriptEnd(from: index, limit: range.upperBound) : index + 1
+            let kind = trimmed.hasPrefix(">>") ? "response redirect" : "response handler"
+            found.append(directive(index..<end, kind: kind))
+            index = end
+        }
+        return found
+    }
+
+    private mutating func directive(_ range: Range<Int>, kind: String) -> UnsupportedDirective {
+        diagnostics.append(Diagnostic(file: path, line: range.lowerBound + 1,
+                                      message: "\(kind) kept but not run by Courier", severity: .warning))
+        return UnsupportedDirective(text: lines[range].map(\.content).joined(separator: "\n"),
+                                    line: range.lowerBound + 1)
+    }
+
+    private mutating func report(_ index: Int, _ message: String) {
+        diagnostics.append(Diagnostic(file: path, line: index + 1, message: message))
+    }
+}

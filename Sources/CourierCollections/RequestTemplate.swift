@@ -1,0 +1,126 @@
+import CourierHTTP
+
+/// A saved request as written in a `.http` file, before variables are substituted.
+public struct RequestTemplate: Sendable, Hashable, Identifiable {
+    /// Whether the block is an HTTP request or a `WEBSOCKET url` request.
+    public enum Kind: String, Sendable, Hashable { case http, websocket }
+
+    /// Stable within a loaded collection: the file's path and the request's ordinal there.
+    public var id: RequestTemplateID
+    /// From `# @name NAME`, or from the text after `###` when there is no `@name`.
+    public var name: String?
+    public var kind: Kind
+    public var method: HTTPMethod
+    /// The URL as written, continuation lines joined, variables not yet substituted.
+    public var url: String
+    /// `HTTP/1.1` and the like when the request line names one.
+    public var httpVersion: String?
+    public var headers: HTTPHeaders
+    public var body: BodyTemplate
+    /// Request-local `@name = value` definitions, in order.
+    public var variables: [VariableDefinition]
+    /// `# @key value` tags other than `@name` (e.g. `@no-redirect`, `@timeout 5`, `@expect-status 429`).
+    public var tags: [String: String]
+    /// WebSocket messages, separated by `===` lines in the file.
+    public var messages: [WebSocketMessage]
+    /// Script directives Courier keeps but does not run (`> {% … %}`, `< {% … %}`, `> ./handler.js`).
+    public var unsupported: [UnsupportedDirective]
+    /// The request's lines in the file, 1-based and half-open, from its `###` line (if any) to the next one.
+    public var lines: Range<Int>
+    /// The exact source text of those lines.
+    public var sourceText: String
+
+    public init(id: RequestTemplateID, name: String? = nil, kind: Kind = .http, method: HTTPMethod = .get,
+                url: String, httpVersion: String? = nil, headers: HTTPHeaders = [:], body: BodyTemplate = .none,
+                variables: [VariableDefinition] = [], tags: [String: String] = [:],
+                messages: [WebSocketMessage] = [], unsupported: [UnsupportedDirective] = [],
+                lines: Range<Int> = 0..<0, sourceText: String = "") {
+        self.id = id
+        self.name = name
+        self.kind = kind
+        self.method = method
+        self.url = url
+        self.httpVersion = httpVersion
+        self.headers = headers
+        self.body = body
+        self.variables = variables
+        self.tags = tags
+        self.messages = messages
+        self.unsupported = unsupported
+        self.lines = lines
+        self.sourceText = sourceText
+    }
+
+    /// A label for lists and errors: the name, else the method and URL.
+    public var displayName: String { name ?? "\(method.rawValue) \(url)" }
+
+    /// Statuses `courier run` counts as success besides 2xx and 3xx, from `# @expect-status 404 429`.
+    public var expectedStatuses: Set<Int> {
+        Set((tags["expect-status"] ?? "").split(whereSeparator: { $0 == " " || $0 == "," }).compactMap { Int($0) })
+    }
+
+    /// Whether the content (not the position) of two templates is the same.
+    public func sameContent(as other: RequestTemplate) -> Bool {
+        name == other.name && kind == other.kind && method == other.method && url == other.url
+            && httpVersion == other.httpVersion && headers == other.headers && body == other.body
+            && variables == other.variables && tags == other.tags && messages == other.messages
+            && unsupported == other.unsupported
+    }
+}
+
+/// Identifies a request in a collection: its file and its 1-based position in that file.
+public struct RequestTemplateID: Sendable, Hashable, CustomStringConvertible {
+    public var file: String
+    public var ordinal: Int
+    public init(file: String, ordinal: Int) { self.file = file; self.ordinal = ordinal }
+    public var description: String { "\(file)#\(ordinal)" }
+}
+
+/// What a saved request sends.
+public enum BodyTemplate: Sendable, Hashable {
+    case none
+    /// Text with `{{variables}}`; multipart bodies are text too, with `< ./file` lines inside parts.
+    case text(String)
+    /// `< ./path` (sent as is) or `<@ ./path` (variables substituted), relative to the `.http` file.
+    case file(path: String, substituteVariables: Bool)
+
+    public var isNone: Bool { self == .none }
+}
+
+/// `@name = value`: the value may use other variables.
+public struct VariableDefinition: Sendable, Hashable {
+    public var name: String
+    public var value: String
+    /// 1-based line in the file.
+    public var line: Int
+    public init(name: String, value: String, line: Int = 0) { self.name = name; self.value = value; self.line = line }
+
+    public static func == (a: Self, b: Self) -> Bool { a.name == b.name && a.value == b.value }
+    public func hash(into hasher: inout Hasher) { hasher.combine(name); hasher.combine(value) }
+}
+
+/// One message of a `WEBSOCKET` request.
+public struct WebSocketMessage: Sendable, Hashable {
+    public var text: String
+    /// Marked with a `# @subscribe` line at the start of its block: re-sent after every reconnect.
+    public var subscribe: Bool
+    /// Preceded by `=== wait-for-server`: send only after the server has said something.
+    public var waitForServer: Bool
+    public init(text: String, subscribe: Bool = false, waitForServer: Bool = false) {
+        self.text = text
+        self.subscribe = subscribe
+        self.waitForServer = waitForServer
+    }
+}
+
+/// A JetBrains or VS Code directive that Courier keeps verbatim but does not run.
+public struct UnsupportedDirective: Sendable, Hashable {
+    /// The directive's text, all its lines.
+    public var text: String
+    /// 1-based line where it starts.
+    public var line: Int
+    public init(text: String, line: Int) { self.text = text; self.line = line }
+
+    public static func == (a: Self, b: Self) -> Bool { a.text == b.text }
+    public func hash(into hasher: inout Hasher) { hasher.combine(text) }
+}

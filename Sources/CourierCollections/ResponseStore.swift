@@ -1,0 +1,66 @@
+import CourierHTTP
+import Foundation
+
+/// The last response of each named request in a run, for `{{name.response.body.$.path}}`.
+public struct ResponseStore: Sendable {
+    /// What is kept of a response: enough to answer body and header lookups.
+    public struct Entry: Sendable {
+        public var status: Int
+        public var headers: HTTPHeaders
+        public var body: Data
+        public init(status: Int, headers: HTTPHeaders, body: Data) {
+            self.status = status
+            self.headers = headers
+            self.body = body
+        }
+    }
+
+    private var entries: [String: Entry] = [:]
+
+    public init() {}
+
+    /// Remembers the response of the request called `name`, replacing an earlier one.
+    public mutating func record(name: String, response: HTTPResponse) {
+        entries[name] = Entry(status: response.status, headers: response.headers,
+                              body: (try? response.body.readAll()) ?? Data())
+    }
+
+    public mutating func record(name: String, entry: Entry) { entries[name] = entry }
+
+    public func entry(_ name: String) -> Entry? { entries[name] }
+
+    /// Answers `name.response.body.<path>` or `name.response.headers.<Header>`; the error text says why not.
+    func value(for expression: String) -> Result<String, ResponseLookupFailure> {
+        guard let marker = expression.range(of: ".response.") else { return .failure(.init("not a response reference")) }
+        let name = String(expression[..<marker.lowerBound])
+        let rest = String(expression[marker.upperBound...])
+        guard let entry = entries[name] else {
+            return .failure(.init("request '\(name)' has not run earlier in this run"))
+        }
+        if rest.hasPrefix("headers.") {
+            let header = String(rest.dropFirst("headers.".count))
+            guard let value = entry.headers[header] else {
+                return .failure(.init("the response of '\(name)' has no header '\(header)'"))
+            }
+            return .success(value)
+        }
+        guard rest.hasPrefix("body") else {
+            return .failure(.init("expected 'response.body…' or 'response.headers…'"))
+        }
+        let path = rest.dropFirst("body".count).drop { $0 == "." }
+        if path.isEmpty || path == "*" { return .success(String(decoding: entry.body, as: UTF8.self)) }
+        guard let json = JSONValue.parse(entry.body) else {
+            return .failure(.init("the response of '\(name)' is not JSON"))
+        }
+        switch JSONPathLite.evaluate(String(path), in: json) {
+        case .success(let value): return .success(value.text)
+        case .failure(let failure): return .failure(.init(failure.message))
+        }
+    }
+}
+
+/// Why a response value could not be looked up.
+struct ResponseLookupFailure: Error {
+    var message: String
+    init(_ message: String) { self.message = message }
+}

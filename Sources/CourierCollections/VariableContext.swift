@@ -1,0 +1,42 @@
+import Foundation
+
+/// Everything variables are resolved from, besides the `.http` file itself.
+public struct VariableContext: Sendable {
+    /// `--var name=value`: beats every other source, so a run can point a collection elsewhere.
+    public var overrides: [String: String]
+    public var environment: Environment
+    /// Read only through `{{$processEnv NAME}}`; values are treated as secrets.
+    public var processEnvironment: [String: String]
+    /// Named responses from earlier requests of the same run.
+    public var responses: ResponseStore
+    public var dynamic: DynamicValues
+
+    public init(overrides: [String: String] = [:], environment: Environment = .none,
+                processEnvironment: [String: String] = ProcessInfo.processInfo.environment,
+                responses: ResponseStore = ResponseStore(), dynamic: DynamicValues = .live) {
+        self.overrides = overrides
+        self.environment = environment
+        self.processEnvironment = processEnvironment
+        self.responses = responses
+        self.dynamic = dynamic
+    }
+}
+
+/// Sources of `{{$uuid}}`, `{{$timestamp}}`, `{{$isoTimestamp}}` and `{{$randomInt}}`, replaceable in tests.
+public struct DynamicValues: Sendable {
+    public var uuid: @Sendable () -> String
+    public var now: @Sendable () -> Date
+    /// A number in the half-open range, like VS Code's `$randomInt min max`.
+    public var randomInt: @Sendable (Range<Int>) -> Int
+
+    public init(uuid: @escaping @Sendable () -> String, now: @escaping @Sendable () -> Date,
+                randomInt: @escaping @Sendable (Range<Int>) -> Int) {
+        self.uuid = uuid
+        self.now = now
+        self.randomInt = randomInt
+    }
+
+    /// Real UUIDs, the clock and the system random generator.
+    public static let live = DynamicValues(uuid: { UUID().uuidString.lowercased() }, now: { Date() },
+                                           randomInt: { Int.random(in: $0) })
+}

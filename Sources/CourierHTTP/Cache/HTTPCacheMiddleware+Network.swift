@@ -1,0 +1,203 @@
+import Foundation
+
+/// The paths that reach the network: a plain fetch, a validation, and unsafe requests that invalidate.
+extension HTTPCacheMiddleware {
+    /// Sends the request and stores the answer when the rules allow.
+    func fetch(_ request: HTTPRequest, context: RequestContext, next: Next, decision: CacheDecision,
+               detail: String?) async throws -> HTTPResponse {
+        let requestTime = clock()
+        let response = try await next(request, context)
+        let responseTime = clock()
+        let (stored, reason) = storeIfAllowed(response, request: request, requestTime: requestTime,
+                                               responseTime: responseTime)
+        guard let stored else {
+            return report(response, CacheReport(decision: .notStored, detail: reason), context)
+        }
+        let freshness = stored.freshness(now: responseTime)
+        return report(response, CacheReport(decision: decision, age: freshness.age, ttl: freshness.ttl,
+                                            detail: detail ?? reason), context)
+    }
+
+    /// Sends the conditional request for a stored response and serves what the answer allows.
+    func validate(_ entry: HTTPCacheEntry, freshness: CacheFreshness, request: HTTPRequest,
+                  directives: RequestDirectives, context: RequestContext, next: Next) async throws -> HTTPResponse {
+        var conditional = request
+        if let etag = entry.etag { conditional.headers.set("If-None-Match", etag) }
+        if let lastModified = entry.lastModified { conditional.headers.set("If-Modified-Since", lastModified) }
+        var before = served(entry, request: request, age: freshness.age, forRecord: true)
+        before.cache = CacheReport(decision: .stale, age: freshness.age, ttl: freshness.ttl)
+
+        var requestTime = clock()
+        var answer: HTTPResponse
+        do {
+            answer = try await next(conditional, context)
+        } catch let error as APIError {
+            guard error.cacheCountsAsDisconnection, let why = staleAllowed(entry, freshness: freshness, directives: directives)
+            else { throw error }
+            let response = report(served(entry, request: request, age: freshness.age),
+                                  CacheReport(decision: .stale, age: freshness.age, ttl: freshness.ttl,
+                                              detail: "\(error); \(why)"), context)
+            return response
+        }
+        if answer.status == 304 && !entry.isSelected(by: answer.headers) {
+            // A 304 naming another strong validator does not describe the stored response
+            // (RFC 9111 section 4.3.4), and the caller did not ask for a 304: fetch it whole.
+            requestTime = clock()
+            answer = try await next(request, context)
+        }
+        let responseTime = clock()
+        let validation = answer
+        let record = { (after: HTTPResponse) in
+            revalidations.record(CacheRevalidation(
+                before: before, after: Self.recordable(after), validationStatus: validation.status,
+                bytesTransferred: validation.timing.bytesReceived, fullFetchBytes: entry.fetchBytes,
+                validationSeconds: validation.timing.total.milliseconds / 1000,
+                fullFetchSeconds: entry.fetchSeconds, at: responseTime), key: entry.key)
+        }
+
+        if answer.status == 304 && entry.hasValidator {
+            var updated = entry
+            updated.merge304(headers: answer.headers, receivedAt: responseTime)
+            updated.requestTime = requestTime
+            updated.responseTime = responseTime
+            var detail: String?
+            do { try store.update(updated) } catch { detail = "the updated entry could not be written: \(error)" }
+            let now = updated.freshness(now: responseTime)
+            var response = served(updated, request: request, age: now.age)
+            response.timing = answer.timing
+            response = report(response, CacheReport(decision: .revalidated, age: now.age, ttl: now.ttl,
+                                                    detail: detail), context)
+            record(response)
+            return response
+        }
+
+        if CachePolicy.staleOnErrorStatuses.contains(answer.status),
+           let why = staleAllowed(entry, freshness: freshness, directives: directives) {
+            var response = served(entry, request: request, age: freshness.age)
+            response.timing = answer.timing
+            response = report(response, CacheReport(decision: .stale, age: freshness.age, ttl: freshness.ttl,
+                                                    detail: "the server answered \(answer.status); \(why)"), context)
+            record(response)
+            return response
+        }
+
+        // A full answer replaces the entry; one that may not be stored leaves the old one outdated,
+        // so it goes too, unless it is a server error, which says nothing about the resource.
+        let (stored, reason) = storeIfAllowed(answer, request: request, requestTime: requestTime,
+                                               responseTime: responseTime)
+        if stored == nil && answer.status < 500 { store.remove(method: request.method, url: request.url) }
+        let now = stored?.freshness(now: responseTime)
+        let response = report(answer, CacheReport(decision: .refetched, age: now?.age, ttl: now?.ttl,
+                                                  detail: stored == nil ? "not stored: \(reason ?? "")" : nil),
+                              context)
+        record(response)
+        return response
+    }
+
+    /// A copy of a response whose body stays readable after the caller deletes its file: small
+    /// bodies are read into memory; large ones keep their file and are compared by size.
+    static func recordable(_ response: HTTPResponse) -> HTTPResponse {
+        guard case .file(_, let size) = response.body, size <= CachePolicy.comparisonBodyLimit,
+              let data = try? response.body.readAll() else { return response }
+        var copy = response
+        copy.body = .data(data)
+        return copy
+    }
+
+    /// Why a stale response may answer for a failing server, or nil when it may not (RFC 9111 4.2.4):
+    /// the client's max-stale or the server's stale-if-error must cover the staleness, and
+    /// must-revalidate or no-cache forbid it.
+    func staleAllowed(_ entry: HTTPCacheEntry, freshness: CacheFreshness, directives: RequestDirectives) -> String? {
+        let response = CacheControl(headers: entry.headers) ?? CacheControl()
+        guard !response.mustRevalidate, response.noCache == nil, !directives.noCache else { return nil }
+        let staleness = freshness.staleness
+        switch directives.control.maxStale {
+        case .any: return "served stale (the request's max-stale)"
+        case .limit(let limit) where staleness <= Double(limit): return "served stale (max-stale=\(limit))"
+        default: break
+        }
+        for control in [response, directives.control] {
+            if case .value(let limit) = control.staleIfError, staleness <= Double(limit) {
+                return "served stale (stale-if-error=\(limit))"
+            }
+        }
+        return nil
+    }
+
+    // MARK: - Storing
+
+    /// Why a response may not be stored, or nil when it may (RFC 9111 section 3).
+    func notStorableReason(_ response: HTTPResponse, request: HTTPRequest) -> String? {
+        let control = CacheControl(headers: response.headers) ?? CacheControl()
+        let status = response.status
+        if !CachePolicy.storableMethods.contains(request.method) { return "\(request.method) responses are not stored" }
+        if RequestDirectives(request).noStore { return "the request said no-store" }
+        if control.noStore { return "the response said no-store" }
+        if status < 200 || CachePolicy.neverStoredStatuses.contains(status) { return "status \(status) is not stored" }
+        if Vary(headers: response.headers) == .any { return "Vary: * never matches a later request" }
+        let explicit = CacheFreshness.hasExplicitFreshness(response.headers) || control.isPublic
+        if !CachePolicy.heuristicallyCacheable.contains(status) && !explicit {
+            return "status \(status) needs explicit freshness to be stored"
+        }
+        if response.body.size > store.maxBytes { return "the body is larger than the cache's size limit" }
+        return nil
+    }
+
+    /// Stores the response when allowed; returns the entry, or the reason it was not stored.
+    func storeIfAllowed(_ response: HTTPResponse, request: HTTPRequest, requestTime: Date,
+                        responseTime: Date) -> (HTTPCacheEntry?, String?) {
+        if let reason = notStorableReason(response, request: request) { return (nil, reason) }
+        let entry = HTTPCacheEntry(method: request.method, url: request.url, response: response,
+                                   selectedRequestHeaders: Vary(headers: response.headers).selectedValues(of: request.headers),
+                                   requestTime: requestTime, responseTime: responseTime)
+        do {
+            try store.save(entry, body: response.body)
+            return (entry, nil)
+        } catch {
+            return (nil, "the entry could not be written: \(error)")
+        }
+    }
+
+    // MARK: - Unsafe methods
+
+    /// Sends an unsafe request; a success invalidates the stored responses for its URL and for its
+    /// Location and Content-Location on the same origin (RFC 9111 section 4.4).
+    func sendUnsafe(_ request: HTTPRequest, context: RequestContext, next: Next) async throws -> HTTPResponse {
+        let response = try await next(request, context)
+        var detail = "\(request.method) responses are not stored"
+        if (200..<400).contains(response.status) {
+            var targets = [request.url]
+            for name in ["Location", "Content-Location"] {
+                if let value = response.headers[name], let target = URL(string: value, relativeTo: request.url)?.absoluteURL,
+                   Self.sameOrigin(target, request.url) {
+                    targets.append(target)
+                }
+            }
+            var removed = 0
+            for target in targets {
+                for method in CachePolicy.storableMethods where store.remove(method: method, url: target) { removed += 1 }
+            }
+            if removed > 0 { detail += "; invalidated \(removed) stored response\(removed == 1 ? "" : "s")" }
+        }
+        return report(response, CacheReport(decision: .notStored, detail: detail), context)
+    }
+
+    static func sameOrigin(_ a: URL, _ b: URL) -> Bool {
+        func origin(_ url: URL) -> (String, String, Int?) {
+            let scheme = url.scheme?.lowercased() ?? ""
+            let port = url.port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : nil)
+            return (scheme, url.host?.lowercased() ?? "", port)
+        }
+        return origin(a) == origin(b)
+    }
+}
+
+extension APIError {
+    /// The server could not be reached at all, so a stale response may stand in when allowed.
+    var cacheCountsAsDisconnection: Bool {
+        switch self {
+        case .offline, .timedOut: true
+        default: false
+        }
+    }
+}

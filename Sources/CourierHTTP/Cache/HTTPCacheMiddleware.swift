@@ -1,0 +1,191 @@
+import Foundation
+
+/// A private HTTP cache after RFC 9111, as a step of the pipeline. It answers fresh requests from
+/// `HTTPCacheStore` without calling `next`, validates stale ones with If-None-Match /
+/// If-Modified-Since, stores what the rules allow, invalidates after unsafe requests, and sets
+/// `HTTPResponse.cache` on every response it returns (also emitted as `ClientEvent.cacheDecision`).
+public struct HTTPCacheMiddleware: Middleware {
+    public let store: HTTPCacheStore
+    /// The cache's notion of now; tests inject one to move time.
+    let clock: @Sendable () -> Date
+    let revalidations = RevalidationLog()
+
+    /// A cache over `store`, reading time from `clock`.
+    public init(store: HTTPCacheStore, clock: @escaping @Sendable () -> Date = { Date() }) {
+        self.store = store
+        self.clock = clock
+    }
+
+    /// The cache the CLI and the explorer use: `directory` (nil: the default under the user's cache
+    /// folder, honouring XDG_CACHE_HOME) holding at most `maxBytes`.
+    public init(directory: URL?, maxBytes: Int = HTTPCacheStore.defaultMaxBytes) throws {
+        self.init(store: try HTTPCacheStore(directory: directory, maxBytes: maxBytes))
+    }
+
+    /// The latest validation of the stored response for `method` and `url`, for the compare view.
+    public func lastRevalidation(method: HTTPMethod = .get, url: URL) -> CacheRevalidation? {
+        revalidations.latest(key: HTTPCacheStore.key(method: method, url: url))
+    }
+
+    /// Sends the conditional request for a stored response now, whatever its freshness, and returns
+    /// the comparison; nil when nothing usable is stored for the request.
+    public func revalidateNow(_ request: HTTPRequest, context: RequestContext = RequestContext(),
+                              transport: any Transport) async throws -> CacheRevalidation? {
+        var forced = request
+        forced.cacheMode = .revalidate
+        let key = HTTPCacheStore.key(method: request.method, url: request.url)
+        let previous = revalidations.latest(key: key)?.at
+        _ = try await intercept(forced, context: context) { request, context in
+            try await transport.send(request, context: context)
+        }
+        guard let latest = revalidations.latest(key: key), latest.at != previous else { return nil }
+        return latest
+    }
+
+    // MARK: - The decision
+
+    /// Answers from the cache, validates, or fetches and stores, as RFC 9111 and the cache mode say.
+    public func intercept(_ request: HTTPRequest, context: RequestContext, next: Next) async throws -> HTTPResponse {
+        if request.cacheMode == .bypass {
+            return report(try await next(request, context), CacheReport(decision: .bypass), context)
+        }
+        guard request.method.isSafe else { return try await sendUnsafe(request, context: context, next: next) }
+        guard CachePolicy.storableMethods.contains(request.method) else {
+            let detail = "\(request.method) responses are not stored"
+            return report(try await next(request, context), CacheReport(decision: .notStored, detail: detail), context)
+        }
+        if CachePolicy.conditionalRequestHeaders.contains(where: { request.headers.contains($0) }) {
+            let detail = "the request carries its own conditional headers"
+            return report(try await next(request, context), CacheReport(decision: .bypass, detail: detail), context)
+        }
+
+        let directives = RequestDirectives(request)
+        var missDetail: String?
+        var stored: HTTPCacheEntry?
+        if request.cacheMode != .reload {
+            switch store.lookup(method: request.method, url: request.url) {
+            case .hit(let entry) where entry.varyMatches(request.headers):
+                stored = entry
+            case .hit(let entry):
+                missDetail = entry.vary == .any ? "the stored response has Vary: *"
+                    : "the request differs in a header named by Vary"
+            case .miss:
+                break
+            case .unreadable(let reason):
+                missDetail = "an unreadable entry was discarded: \(reason)"
+            }
+        }
+
+        guard let entry = stored else {
+            if directives.onlyIfCached {
+                return gatewayTimeout(request, detail: missDetail ?? "nothing stored (only-if-cached)", context)
+            }
+            let decision: CacheDecision = request.cacheMode == .reload ? .bypass : .miss
+            return try await fetch(request, context: context, next: next, decision: decision, detail: missDetail)
+        }
+
+        let freshness = entry.freshness(now: clock())
+        switch reuse(entry, freshness: freshness, directives: directives, mode: request.cacheMode) {
+        case .fresh:
+            return report(served(entry, request: request, age: freshness.age),
+                          CacheReport(decision: .fresh, age: freshness.age, ttl: freshness.ttl), context)
+        case .stale(let why):
+            return report(served(entry, request: request, age: freshness.age),
+                          CacheReport(decision: .stale, age: freshness.age, ttl: freshness.ttl, detail: why), context)
+        case .validate(let why):
+            if directives.onlyIfCached {
+                return gatewayTimeout(request, detail: "the stored response must be validated (\(why))", context)
+            }
+            return try await validate(entry, freshness: freshness, request: request, directives: directives,
+                                      context: context, next: next)
+        }
+    }
+
+    /// Whether a stored response may be reused as it is (RFC 9111 section 4).
+    enum Reuse: Equatable {
+        case fresh
+        case stale(String)
+        case validate(String)
+    }
+
+    func reuse(_ entry: HTTPCacheEntry, freshness: CacheFreshness, directives: RequestDirectives,
+               mode: CacheMode) -> Reuse {
+        let response = CacheControl(headers: entry.headers) ?? CacheControl()
+        if mode == .revalidate { return .validate("cache mode revalidate") }
+        if directives.noCache { return .validate("the request said no-cache") }
+        if response.noCache == .all { return .validate("the response said no-cache") }
+        switch directives.control.maxAge {
+        case .value(let limit) where freshness.age > Double(limit):
+            return .validate("older than the request's max-age=\(limit)")
+        case .invalid:
+            return .validate("the request's max-age is invalid")
+        default:
+            break
+        }
+        if freshness.isFresh {
+            switch directives.control.minFresh {
+            case .value(let limit) where freshness.ttl < Double(limit):
+                return .validate("fresh for less than the request's min-fresh=\(limit)")
+            default:
+                return .fresh
+            }
+        }
+        if response.mustRevalidate { return .validate("stale, and the response said must-revalidate") }
+        switch directives.control.maxStale {
+        case .any:
+            return .stale("the request accepts any staleness (max-stale)")
+        case .limit(let limit) where freshness.staleness <= Double(limit):
+            return .stale("stale by \(Int(freshness.staleness)) s, within the request's max-stale=\(limit)")
+        default:
+            return .validate("stale")
+        }
+    }
+
+    // MARK: - Reporting
+
+    /// Sets the report on the response and publishes it.
+    func report(_ response: HTTPResponse, _ report: CacheReport, _ context: RequestContext) -> HTTPResponse {
+        var response = response
+        response.cache = report
+        context.events.emit(.cacheDecision(context.id, report))
+        return response
+    }
+
+    /// The 504 that only-if-cached asks for when nothing stored may answer (RFC 9111 section 5.2.1.7).
+    func gatewayTimeout(_ request: HTTPRequest, detail: String, _ context: RequestContext) -> HTTPResponse {
+        let response = HTTPResponse(status: 504, reason: "Gateway Timeout",
+                                    headers: ["Content-Type": "text/plain; charset=utf-8"],
+                                    body: .data(Data("Not in the cache: \(detail)\n".utf8)), url: request.url)
+        return report(response, CacheReport(decision: .miss, detail: detail), context)
+    }
+
+    /// A stored response as served: an Age field, and no fields that a qualified no-cache withholds.
+    /// `forRecord` keeps the body for the compare view instead of handing a file to the caller.
+    func served(_ entry: HTTPCacheEntry, request: HTTPRequest, age: Double, forRecord: Bool = false) -> HTTPResponse {
+        var headers = entry.headers
+        if case .fields(let names) = (CacheControl(headers: headers) ?? CacheControl()).noCache {
+            for name in names { headers.remove(name) }
+        }
+        headers.set("Age", String(Int(min(age, Double(CacheControl.maxDeltaSeconds)))))
+        let body = forRecord ? Self.recordable(HTTPResponse(status: entry.status, body: store.storedBody(of: entry),
+                                                             url: request.url)).body
+            : store.body(of: entry)
+        return HTTPResponse(status: entry.status, reason: entry.reason, headers: headers, body: body,
+                            url: request.url, httpVersion: entry.httpVersion)
+    }
+}
+
+/// The request's own cache directives, with `Pragma: no-cache` standing in when there is no Cache-Control.
+struct RequestDirectives {
+    var control: CacheControl
+    var noCache: Bool
+    var onlyIfCached: Bool
+    var noStore: Bool
+
+    init(_ request: HTTPRequest) {
+        control = CacheControl(headers: request.headers) ?? CacheControl()
+        noCache = control.noCache != nil || Pragma.requestsNoCache(request.headers)
+        onlyIfCached = control.onlyIfCached || request.cacheMode == .onlyIfCached
+        noStore = control.noStore
+    }
+}

@@ -1,0 +1,254 @@
+import CCurl
+import Foundation
+
+/// One request on one easy handle: sets it up from an `HTTPRequest`, collects the status line,
+/// headers and body from libcurl's callbacks, and resumes the caller exactly once. Lives on the
+/// loop thread only.
+final class CurlTransfer {
+    let id: UInt64
+    let easy: UnsafeMutableRawPointer
+    private let job: CurlJob
+    private var headerList: UnsafeMutablePointer<curl_slist>?
+    private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+    private var upload: FileHandle?
+    private var finished = false
+    private let started = ContinuousClock.now
+    private var head = ResponseHead()
+    private var sink: BodySink
+
+    init(job: CurlJob) throws {
+        guard let easy = curl_easy_init() else {
+            throw APIError.protocolError(underlying: "curl_easy_init failed")
+        }
+        self.id = job.id
+        self.easy = easy
+        self.job = job
+        self.sink = BodySink(configuration: job.configuration)
+        errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+        do {
+            try configure()
+        } catch {
+            cleanup()
+            throw error
+        }
+    }
+
+    // MARK: Setup
+
+    private func configure() throws {
+        let request = job.request
+        let configuration = job.configuration
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        courier_easy_setopt_str(easy, CURLOPT_URL, request.url.absoluteString)
+        // Signals must not be used for timeouts in a threaded process.
+        courier_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
+        courier_easy_setopt_ptr(easy, CURLOPT_ERRORBUFFER, errorBuffer)
+        courier_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, request.followRedirects ? 1 : 0)
+        courier_easy_setopt_long(easy, CURLOPT_MAXREDIRS, 10)
+        courier_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2TLS)
+        courier_easy_setopt_long(easy, CURLOPT_TCP_KEEPALIVE, 1)
+        // Verification stays on unless the user explicitly asked for --insecure.
+        courier_easy_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, request.insecure ? 0 : 1)
+        courier_easy_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, request.insecure ? 0 : 2)
+        courier_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(configuration.connectTimeout))
+        if let timeout = request.timeout {
+            courier_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, max(1, Self.milliseconds(timeout)))
+        }
+        if !request.headers.contains("User-Agent") {
+            courier_easy_setopt_str(easy, CURLOPT_USERAGENT, configuration.userAgent)
+        }
+        try configureMethodAndBody(request, userdata: me)
+        configureHeaders(request)
+
+        courier_easy_setopt_data_cb(easy, CURLOPT_HEADERFUNCTION) { pointer, size, count, userdata in
+            guard let pointer, let userdata else { return 0 }
+            let transfer = Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
+            return transfer.receiveHeader(UnsafeRawBufferPointer(start: pointer, count: size * count))
+        }
+        courier_easy_setopt_ptr(easy, CURLOPT_HEADERDATA, me)
+        courier_easy_setopt_data_cb(easy, CURLOPT_WRITEFUNCTION) { pointer, size, count, userdata in
+            guard let pointer, let userdata else { return 0 }
+            let transfer = Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
+            return transfer.receiveBody(UnsafeRawBufferPointer(start: pointer, count: size * count))
+        }
+        courier_easy_setopt_ptr(easy, CURLOPT_WRITEDATA, me)
+    }
+
+    private func configureMethodAndBody(_ request: HTTPRequest, userdata: UnsafeMutableRawPointer) throws {
+        let method = request.method
+        switch request.body {
+        case .data(let data) where !data.isEmpty:
+            courier_easy_setopt_long(easy, CURLOPT_POST, 1)
+            courier_easy_setopt_off(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(data.count))
+            data.withUnsafeBytes { bytes in
+                // COPYPOSTFIELDS copies POSTFIELDSIZE bytes, so the buffer need not outlive this call.
+                guard let base = bytes.baseAddress else { return }
+                _ = courier_easy_setopt_ptr(easy, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: base))
+            }
+        case .file(let url):
+            try configureUpload(from: url, userdata: userdata)
+        case .empty, .data:
+            if method == .head {
+                courier_easy_setopt_long(easy, CURLOPT_NOBODY, 1)
+                return
+            }
+            if method == .get { return }
+            if method == .post {
+                courier_easy_setopt_long(easy, CURLOPT_POST, 1)
+                courier_easy_setopt_off(easy, CURLOPT_POSTFIELDSIZE_LARGE, 0)
+                courier_easy_setopt_str(easy, CURLOPT_COPYPOSTFIELDS, "")
+                return
+            }
+        }
+        // Bodies go out through curl's POST machinery; any other method name is written over it.
+        if method != .post { courier_easy_setopt_str(easy, CURLOPT_CUSTOMREQUEST, method.rawValue) }
+    }
+
+    private func configureUpload(from url: URL, userdata: UnsafeMutableRawPointer) throws {
+        let handle: FileHandle
+        let size: UInt64
+        do {
+            handle = try FileHandle(forReadingFrom: url)
+            size = try handle.seekToEnd()
+            try handle.seek(toOffset: 0)
+        } catch {
+            throw APIError.badURL("cannot read the body file \(url.path): \(error.localizedDescription)")
+        }
+        upload = handle
+        courier_easy_setopt_long(easy, CURLOPT_POST, 1)
+        courier_easy_setopt_off(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(size))
+        courier_easy_setopt_data_cb(easy, CURLOPT_READFUNCTION) { buffer, size, count, userdata in
+            guard let buffer, let userdata else { return 0 }
+            let transfer = Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
+            return transfer.readUpload(into: buffer, capacity: size * count)
+        }
+        courier_easy_setopt_ptr(easy, CURLOPT_READDATA, userdata)
+    }
+
+    private func configureHeaders(_ request: HTTPRequest) {
+        var list: UnsafeMutablePointer<curl_slist>?
+        for field in request.headers {
+            // "Name;" is curl's spelling for a header sent with an empty value.
+            let line = field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)"
+            list = curl_slist_append(list, line)
+        }
+        // Without this curl waits up to a second for "100 Continue" before sending larger bodies.
+        if !request.headers.contains("Expect") { list = curl_slist_append(list, "Expect:") }
+        headerList = list
+        courier_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, list)
+    }
+
+    // MARK: Callbacks (loop thread)
+
+    private func receiveHeader(_ bytes: UnsafeRawBufferPointer) -> Int {
+        head.consume(line: String(decoding: bytes, as: UTF8.self))
+        return bytes.count
+    }
+
+    private func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
+        let chunk = Data(bytes)
+        guard sink.append(chunk) else { return 0 }
+        job.context.onChunk?(chunk)
+        if let onProgress = job.context.onProgress {
+            let elapsed = ContinuousClock.now - started
+            onProgress(TransferProgress(received: sink.received, expected: head.contentLength, elapsed: elapsed))
+        }
+        return bytes.count
+    }
+
+    private func readUpload(into buffer: UnsafeMutablePointer<CChar>, capacity: Int) -> Int {
+        guard let upload else { return 0 }
+        guard let data = try? upload.read(upToCount: capacity) else { return Int(CURL_READFUNC_ABORT) }
+        data.withUnsafeBytes { bytes in
+            if let base = bytes.baseAddress { UnsafeMutableRawPointer(buffer).copyMemory(from: base, byteCount: bytes.count) }
+        }
+        return data.count
+    }
+
+    // MARK: Completion
+
+    /// Turns curl's result into a response or an `APIError` and resumes the caller.
+    func complete(_ code: CURLcode) {
+        guard code == CURLE_OK else {
+            if let failure = sink.failure {
+                finish(throwing: failure)
+            } else {
+                finish(throwing: CurlErrors.map(code, message: errorMessage(code)))
+            }
+            return
+        }
+        let body: ResponseBody
+        do {
+            body = try sink.finish()
+        } catch {
+            finish(throwing: error)
+            return
+        }
+        var status = 0
+        courier_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
+        var effective: UnsafeMutablePointer<CChar>?
+        courier_easy_getinfo_str(easy, CURLINFO_EFFECTIVE_URL, &effective)
+        let url = effective.flatMap { URL(string: String(cString: $0)) } ?? job.request.url
+        let response = HTTPResponse(status: status, reason: head.reason, headers: head.headers, body: body, url: url,
+                                    httpVersion: httpVersion(), timing: timing())
+        resume(.success(response))
+    }
+
+    /// Resumes the caller with an error, discarding any partial body.
+    func finish(throwing error: any Error) {
+        sink.discard()
+        resume(.failure(error))
+    }
+
+    private func resume(_ result: Result<HTTPResponse, any Error>) {
+        guard !finished else { return }
+        finished = true
+        cleanup()
+        job.continuation.resume(with: result)
+    }
+
+    private func cleanup() {
+        curl_easy_cleanup(easy)
+        if let headerList { curl_slist_free_all(headerList) }
+        headerList = nil
+        try? upload?.close()
+        upload = nil
+        errorBuffer.deallocate()
+    }
+
+    private func errorMessage(_ code: CURLcode) -> String {
+        let detail = String(cString: errorBuffer)
+        return detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
+    }
+
+    private func timing() -> Timing {
+        func phase(_ info: CURLINFO) -> Duration? {
+            var micros: curl_off_t = 0
+            guard courier_easy_getinfo_off(easy, info, &micros) == CURLE_OK, micros > 0 else { return nil }
+            return .microseconds(micros)
+        }
+        var connects = 0
+        courier_easy_getinfo_long(easy, CURLINFO_NUM_CONNECTS, &connects)
+        var uploaded: curl_off_t = 0
+        courier_easy_getinfo_off(easy, CURLINFO_SIZE_UPLOAD_T, &uploaded)
+        return Timing(dns: phase(CURLINFO_NAMELOOKUP_TIME_T), connect: phase(CURLINFO_CONNECT_TIME_T),
+                      tls: phase(CURLINFO_APPCONNECT_TIME_T), firstByte: phase(CURLINFO_STARTTRANSFER_TIME_T),
+                      total: phase(CURLINFO_TOTAL_TIME_T) ?? (ContinuousClock.now - started),
+                      reusedConnection: connects == 0, bytesReceived: sink.received, bytesSent: Int(uploaded))
+    }
+
+    private func httpVersion() -> String {
+        var version = 0
+        courier_easy_getinfo_long(easy, CURLINFO_HTTP_VERSION, &version)
+        switch version {
+        case CURL_HTTP_VERSION_1_0: return "HTTP/1.0"
+        case CURL_HTTP_VERSION_2_0: return "HTTP/2"
+        case CURL_HTTP_VERSION_3: return "HTTP/3"
+        default: return head.version.isEmpty ? "HTTP/1.1" : head.version
+        }
+    }
+
+    private static func milliseconds(_ duration: Duration) -> Int {
+        Int(duration.milliseconds.rounded(.up))
+    }
+}

@@ -1,0 +1,121 @@
+import CCurl
+import Foundation
+import Synchronization
+
+/// Sends requests with libcurl's multi interface, driven by one dedicated thread. Connections are
+/// kept alive and reused between transfers; cancelling the calling Task aborts the transfer.
+public final class CurlTransport: Transport {
+    /// Limits and places for the transfers of one transport.
+    public struct Configuration: Sendable {
+        /// Bodies larger than this are written to a temporary file (`ResponseBody.file`).
+        public var spillThreshold: Int
+        /// A body larger than this aborts the transfer with `APIError.tooLarge`.
+        public var maxBodySize: Int
+        /// Where spilled bodies go; the caller owns (and deletes) the files it receives.
+        public var temporaryDirectory: URL
+        /// The limit for establishing a connection, separate from the request's own timeout.
+        public var connectTimeout: Duration
+        /// Sent unless the request has its own User-Agent.
+        public var userAgent: String
+
+        public init(spillThreshold: Int = 4 << 20, maxBodySize: Int = 1 << 30,
+                    temporaryDirectory: URL = FileManager.default.temporaryDirectory,
+                    connectTimeout: Duration = .seconds(30), userAgent: String = "courier/0.1") {
+            self.spillThreshold = spillThreshold
+            self.maxBodySize = maxBodySize
+            self.temporaryDirectory = temporaryDirectory
+            self.connectTimeout = connectTimeout
+            self.userAgent = userAgent
+        }
+    }
+
+    /// URL schemes this transport sends; anything else is `APIError.badURL` before any I/O.
+    public static let supportedSchemes: Set<String> = ["http", "https"]
+
+    public let configuration: Configuration
+    private let loop: CurlMultiLoop
+    private let ids = Atomic<UInt64>(0)
+
+    /// Starts the transport's thread. One transport shares one connection cache among all its transfers.
+    public init(configuration: Configuration = Configuration()) {
+        CurlGlobal.initialize()
+        self.configuration = configuration
+        self.loop = CurlMultiLoop()
+    }
+
+    deinit { loop.shutdown() }
+
+    /// Sends one attempt; see `Transport`.
+    public func send(_ request: HTTPRequest, context: RequestContext) async throws -> HTTPResponse {
+        guard let scheme = request.url.scheme?.lowercased(), Self.supportedSchemes.contains(scheme),
+              request.url.host?.isEmpty == false else {
+            throw APIError.badURL(request.url.absoluteString)
+        }
+        try Task.checkCancellation(orThrow: .cancelled)
+        let id = ids.add(1, ordering: .relaxed).newValue
+        let ticket = TransferTicket()
+        let loop = self.loop
+        let configuration = self.configuration
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPResponse, any Error>) in
+                let job = CurlJob(id: id, request: request, context: context, configuration: configuration,
+                                  continuation: continuation)
+                let submitted = ticket.submit { loop.submit(job) }
+                if !submitted { continuation.resume(throwing: APIError.cancelled) }
+            }
+        } onCancel: {
+            ticket.cancel { loop.cancel(id) }
+        }
+    }
+}
+
+extension Task where Success == Never, Failure == Never {
+    /// Throws the given error when the current task is cancelled.
+    static func checkCancellation(orThrow error: APIError) throws(APIError) {
+        if Task.isCancelled { throw error }
+    }
+}
+
+/// Orders a transfer's submission against its cancellation, which may run first or concurrently.
+/// Both actions run under the ticket's lock, so a cancel is never queued before its transfer.
+final class TransferTicket: Sendable {
+    private enum State { case waiting, submitted, cancelled }
+    private let state = Mutex(State.waiting)
+
+    /// Runs `action` and returns true unless the transfer was already cancelled.
+    func submit(_ action: () -> Void) -> Bool {
+        state.withLock { state in
+            guard state == .waiting else { return false }
+            state = .submitted
+            action()
+            return true
+        }
+    }
+
+    /// Marks the ticket cancelled and runs `action` when the transfer had been submitted.
+    func cancel(_ action: () -> Void) {
+        state.withLock { state in
+            if state == .submitted { action() }
+            state = .cancelled
+        }
+    }
+}
+
+/// One transfer waiting for the loop thread.
+struct CurlJob: Sendable {
+    let id: UInt64
+    let request: HTTPRequest
+    let context: RequestContext
+    let configuration: CurlTransport.Configuration
+    let continuation: CheckedContinuation<HTTPResponse, any Error>
+}
+
+/// `curl_global_init` must run once before any other call, and before threads start using curl.
+enum CurlGlobal {
+    private static let done: Bool = {
+        curl_global_init(Int(CURL_GLOBAL_DEFAULT))
+        return true
+    }()
+
+    static func initialize() { _ = done }
+}

@@ -1,1 +1,0 @@
-// The CourierWebSocket module. Its files hold one main type each.

@@ -1,0 +1,251 @@
+import CourierHTTP
+import Foundation
+
+/// Renders a response and its attempts: as text for people (status, headers, body, one line per
+/// attempt, optionally the timing breakdown) and as one stable JSON object for scripts. Shared by
+/// `courier send` and `courier run`.
+enum ResponseOutput {
+    /// What to show besides the response itself.
+    struct Options: Sendable {
+        /// Print Authorization, cookies and tokens as they are.
+        var showSecrets = false
+        /// Add the timing breakdown of the last attempt (human output).
+        var timing = false
+        /// Where the body was written instead of being printed (`-o FILE`).
+        var bodyFile: URL?
+
+        init(showSecrets: Bool = false, timing: Bool = false, bodyFile: URL? = nil) {
+            self.showSecrets = showSecrets
+            self.timing = timing
+            self.bodyFile = bodyFile
+        }
+    }
+
+    // MARK: JSON
+
+    /// One JSON object: status, headers, body, cache, error and attempts (keys sorted, stable for scripts).
+    static func json(response: HTTPResponse?, error: APIError?, attempts: [AttemptRecord], name: String? = nil,
+                     options: Options = Options()) -> String {
+        var object: [String: Any] = [
+            "status": response.map { $0.status as Any } ?? NSNull(),
+            "headers": (response?.headers.redacted(showSecrets: options.showSecrets) ?? [:]).map { [$0.name, $0.value] },
+            "cache": (response?.cache.decision ?? .bypass).rawValue,
+            "error": error.map { ["kind": $0.kind, "message": $0.logDescription] as Any } ?? NSNull(),
+            "attempts": attempts.map(attemptObject),
+        ]
+        if let name { object["name"] = name }
+        if let response {
+            object["http_version"] = response.httpVersion
+            object["url"] = response.url.absoluteString
+            object["body_size"] = response.body.size
+        }
+        if let bodyFile = options.bodyFile {
+            object["body"] = NSNull()
+            object["body_file"] = bodyFile.path
+        } else if let data = response.flatMap({ try? $0.body.readAll() }) {
+            if let text = String(data: data, encoding: .utf8) {
+                object["body"] = text
+            } else {
+                object["body"] = data.base64EncodedString()
+                object["body_encoding"] = "base64"
+            }
+        } else {
+            object["body"] = NSNull()
+        }
+        return serialize(object)
+    }
+
+    static func attemptObject(_ record: AttemptRecord) -> [String: Any] {
+        [
+            "attempt": record.sequence,
+            "status": record.status.map { $0 as Any } ?? NSNull(),
+            "error": record.error.map { ["kind": $0.kind, "message": $0.logDescription] as Any } ?? NSNull(),
+            "delay_s": record.delayBeforeNext.map { round3($0.seconds) as Any } ?? NSNull(),
+            "reason": record.retryReason.map { $0 as Any } ?? NSNull(),
+            "reused_connection": record.reusedConnection,
+            "timing": record.timing.map(timingObject) ?? NSNull(),
+        ]
+    }
+
+    static func timingObject(_ timing: Timing) -> [String: Any] {
+        func ms(_ duration: Duration?) -> Any { duration.map { round3($0.milliseconds) as Any } ?? NSNull() }
+        return ["dns_ms": ms(timing.dns), "connect_ms": ms(timing.connect), "tls_ms": ms(timing.tls),
+                "ttfb_ms": ms(timing.firstByte), "total_ms": ms(timing.total)]
+    }
+
+    private static func serialize(_ object: [String: Any]) -> String {
+        let options: JSONSerialization.WritingOptions = [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? JSONSerialization.data(withJSONObject: object, options: options) else { return "{}" }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    private static func round3(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
+
+    // MARK: Human
+
+    /// Status line, headers, body (pretty JSON when it is JSON), then one line per attempt and,
+    /// with `options.timing`, the breakdown of the last attempt.
+    static func human(response: HTTPResponse?, error: APIError?, attempts: [AttemptRecord], name: String? = nil,
+                      options: Options = Options()) -> String {
+        var lines: [String] = []
+        if let name { lines.append("### \(name)") }
+        if let response {
+            lines.append("\(response.httpVersion) \(response.status) \(response.reason)".trimmingCharacters(in: .whitespaces))
+            for field in response.headers.redacted(showSecrets: options.showSecrets) {
+                lines.append("\(field.name): \(Terminal.sanitize(field.value))")
+            }
+            lines.append("")
+            if let bodyFile = options.bodyFile {
+                lines.append("(body: \(response.body.size) bytes written to \(bodyFile.path))")
+            } else if let body = bodyText(response) {
+                lines.append(body)
+            }
+        }
+        if let error { lines.append("error: \(error.logDescription) [\(error.kind)]") }
+        if !attempts.isEmpty {
+            if response != nil { lines.append("") }
+            lines.append(contentsOf: attempts.map(attemptLine))
+        }
+        if options.timing, let timing = attempts.last(where: { $0.timing != nil })?.timing ?? response?.timing {
+            lines.append("")
+            lines.append(timingBreakdown(timing))
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// `attempt 1  503  12.4 ms  retry in 1.00 s: HTTP 503, Retry-After 1 s`
+    static func attemptLine(_ record: AttemptRecord) -> String {
+        var parts = ["attempt \(record.sequence)"]
+        if let status = record.status {
+            parts.append("\(status)")
+        } else if let error = record.error {
+            parts.append(error.kind)
+        } else {
+            parts.append(record.cancelled ? "cancelled" : "unfinished")
+        }
+        if let timing = record.timing { parts.append(formatMilliseconds(timing.total)) }
+        if record.reusedConnection { parts.append("reused connection") }
+        if let delay = record.delayBeforeNext {
+            parts.append(String(format: "retry in %.2f s", delay.seconds) + (record.retryReason.map { ": \($0)" } ?? ""))
+        }
+        return parts.joined(separator: "  ")
+    }
+
+    /// Where the time of one attempt went, phase by phase (like httpstat).
+    static func timingBreakdown(_ timing: Timing) -> String {
+        // curl's timers are cumulative from the start; each phase is the difference to the one before.
+        let dns = timing.dns ?? .zero
+        let connect = timing.connect ?? dns
+        let tls = timing.tls ?? connect
+        let firstByte = timing.firstByte ?? tls
+        let rows: [(String, Duration?)] = [
+            ("DNS lookup", timing.dns),
+            ("TCP connect", timing.connect.map { $0 - dns }),
+            ("TLS handshake", timing.tls.map { $0 - connect }),
+            ("Server processing", timing.firstByte.map { $0 - tls }),
+            ("Content transfer", timing.total - firstByte),
+            ("Total", timing.total),
+        ]
+        var lines = rows.map { label, value in
+            label.padding(toLength: 20, withPad: " ", startingAt: 0)
+                + (value.map { formatMilliseconds(max($0, .zero)) } ?? "-").leftPadded(to: 12)
+        }
+        if timing.reusedConnection { lines.append("(reused connection: no DNS, connect or TLS)") }
+        return lines.joined(separator: "\n")
+    }
+
+    static func formatMilliseconds(_ duration: Duration) -> String {
+        String(format: "%.1f ms", duration.milliseconds)
+    }
+
+    /// The body as text for the terminal: pretty JSON, sanitised text, or a note for binary data.
+    static func bodyText(_ response: HTTPResponse) -> String? {
+        guard response.body.size > 0, let data = try? response.body.readAll() else { return nil }
+        guard let text = String(data: data, encoding: .utf8) else {
+            return "(binary body, \(data.count) bytes; use -o FILE to save it)"
+        }
+        if JSONPretty.looksLikeJSON(text, contentType: response.headers["Content-Type"]),
+           (try? JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed)) != nil {
+            return Terminal.sanitize(JSONPretty.indent(text))
+        }
+        return Terminal.sanitize(text)
+    }
+}
+
+/// Re-indents JSON text without reordering keys (JSONSerialization would sort or shuffle them).
+enum JSONPretty {
+    static func looksLikeJSON(_ text: String, contentType: String?) -> Bool {
+        if let contentType, contentType.lowercased().contains("json") { return true }
+        let first = text.first { !$0.isWhitespace }
+        return first == "{" || first == "["
+    }
+
+    static func indent(_ text: String, width: Int = 2) -> String {
+        var output = ""
+        var depth = 0
+        var inString = false
+        var escaped = false
+        var pendingNewline = false
+        func newline() { output += "\n" + String(repeating: " ", count: depth * width) }
+        for character in text {
+            if inString {
+                output.append(character)
+                if escaped { escaped = false } else if character == "\\" { escaped = true } else if character == "\"" { inString = false }
+                continue
+            }
+            if character.isWhitespace { continue }
+            if pendingNewline {
+                pendingNewline = false
+                if character == "}" || character == "]" {
+                    depth -= 1
+                    output.append(character)
+                    continue
+                }
+                newline()
+            }
+            switch character {
+            case "\"":
+                inString = true
+                output.append(character)
+            case "{", "[":
+                output.append(character)
+                depth += 1
+                pendingNewline = true
+            case "}", "]":
+                depth -= 1
+                newline()
+                output.append(character)
+            case ",":
+                output.append(character)
+                newline()
+            case ":":
+                output += ": "
+            default:
+                output.append(character)
+            }
+        }
+        return output
+    }
+}
+
+/// Keeps server text from driving the terminal: control characters are shown, never executed.
+enum Terminal {
+    static func sanitize(_ text: String) -> String {
+        var result = ""
+        result.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x0A, 0x09: result.unicodeScalars.append(scalar)
+            case 0x00...0x1F, 0x7F, 0x80...0x9F: result += String(format: "\\x%02X", scalar.value)
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+}
+
+extension String {
+    func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: " ", count: width - count) + self
+    }
+}

@@ -1,0 +1,58 @@
+import CourierCollections
+import CourierHTTP
+import Foundation
+
+/// Printing one outcome of `courier run`, through the same ResponseOutput as `courier send`.
+extension RunCommand {
+    /// Prints one outcome. `secrets` are the environment's private values: hidden even when the request
+    /// failed before it was built (an error message may quote a URL holding one).
+    static func print(_ outcome: RunOutcome, attempts: [AttemptRecord], invocation: Invocation, secrets: Set<String>) {
+        defer {
+            if case .file(let url, _) = outcome.response?.body { try? FileManager.default.removeItem(at: url) }
+        }
+        let name = outcome.template.displayName
+        let options = ResponseOutput.Options(showSecrets: invocation.showSecrets, timing: invocation.timing)
+        let secrets = invocation.showSecrets ? [] : secrets.union(outcome.resolved?.secrets ?? [])
+        var apiError: APIError?
+        if case .transport(let error) = outcome.failure { apiError = error }
+        if let skipped = outcome.skipped {
+            if invocation.json {
+                Console.out(object(["name": name, "status": NSNull(), "skipped": skipped, "error": NSNull(),
+                                    "attempts": [Any]()]))
+            } else {
+                Console.out("### \(name)\nskipped: \(skipped)\n")
+            }
+            return
+        }
+        if case .collection(let error) = outcome.failure {
+            if invocation.json {
+                Console.out(Redaction.redact(object([
+                    "name": name, "status": NSNull(), "attempts": [Any](),
+                    "error": ["kind": "collection", "message": error.description],
+                ]), secrets: secrets))
+            } else {
+                Console.error("### \(name)\nerror: \(error)\n")
+            }
+            return
+        }
+        if invocation.json {
+            let text = ResponseOutput.json(response: outcome.response, error: apiError, attempts: attempts, name: name,
+                                           options: options)
+            Console.out(Redaction.redact(text, secrets: secrets))
+        } else {
+            var text = ResponseOutput.human(response: outcome.response, error: apiError, attempts: attempts, name: name,
+                                            options: options)
+            if case .status(let status) = outcome.failure {
+                let expected = outcome.template.expectedStatuses.sorted().map(String.init).joined(separator: ", ")
+                text += "\nfailed: status \(status)" + (expected.isEmpty ? "" : ", expected \(expected)")
+            }
+            Console.out(Redaction.redact(text, secrets: secrets) + "\n")
+        }
+    }
+
+    private static func object(_ object: [String: Any]) -> String {
+        let options: JSONSerialization.WritingOptions = [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? JSONSerialization.data(withJSONObject: object, options: options) else { return "{}" }
+        return String(decoding: data, as: UTF8.self)
+    }
+}

@@ -1,3 +1,0 @@
-import Testing
-
-@Test func CourierBodyTestsBuilds() { #expect(Bool(true)) }

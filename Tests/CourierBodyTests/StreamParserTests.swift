@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+@testable import CourierBody
+
+@Suite struct StreamParserTests {
+    static let stream = ": comment\nevent: tick\ndata: one\ndata: two\nid: 7\n\ndata: plain\r\nretry: 500\r\n\r\ndata\n\nid: 8\n\n"
+
+    static func events(chunkSize: Int) -> [ServerSentEvent] {
+        var parser = EventStreamParser()
+        let bytes = Array(stream.utf8)
+        var events: [ServerSentEvent] = []
+        var index = 0
+        while index < bytes.count {
+            events += parser.feed(Data(bytes[index..<min(bytes.count, index + chunkSize)]))
+            index += chunkSize
+        }
+        return events
+    }
+
+    @Test func eventsParseTheSameWhateverTheChunkBoundaries() {
+        let whole = Self.events(chunkSize: 10_000)
+        #expect(whole == [
+            ServerSentEvent(type: "tick", data: "one\ntwo", id: "7", retry: nil),
+            ServerSentEvent(type: "message", data: "plain", id: "7", retry: 500),
+            ServerSentEvent(type: "message", data: "", id: "7", retry: nil),
+        ])
+        for size in [1, 2, 3, 7, 13] { #expect(Self.events(chunkSize: size) == whole) }
+    }
+
+    @Test func aMultiByteCharacterSplitAcrossChunksSurvives() {
+        var parser = EventStreamParser()
+        let bytes = Array("data: é\n\n".utf8)
+        var events = parser.feed(Data(bytes[0..<7]))
+        events += parser.feed(Data(bytes[7...]))
+        #expect(events.map(\.data) == ["é"])
+    }
+
+    @Test func ndjsonRecordsSplitAtNewlinesWhateverTheChunks() {
+        let text = "{\"a\":1}\n\n{\"a\":2}\r\n{\"a\":3}"
+        for size in [1, 4, 100] {
+            var splitter = NDJSONSplitter()
+            var records: [Data] = []
+            let bytes = Array(text.utf8)
+            var index = 0
+            while index < bytes.count {
+                records += splitter.feed(Data(bytes[index..<min(bytes.count, index + size)]))
+                index += size
+            }
+            records += splitter.finish()
+            #expect(records.map { String(decoding: $0, as: UTF8.self) } == [#"{"a":1}"#, #"{"a":2}"#, #"{"a":3}"#])
+        }
+    }
+}

@@ -1,0 +1,188 @@
+import CourierDemo
+import Foundation
+import Testing
+@testable import CourierCollections
+
+/// Runs the built `courier` executable, which `swift build --build-tests` places beside the test bundle.
+enum CourierBinary {
+    static var url: URL { Bundle.module.bundleURL.deletingLastPathComponent().appendingPathComponent("courier") }
+
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    static func run(_ arguments: [String], in folder: URL? = nil, input: String? = nil) throws -> Result {
+        let process = Process()
+        process.executableURL = url
+        process.arguments = arguments
+        if let folder { process.currentDirectoryURL = folder }
+        var environment = ProcessInfo.processInfo.environment
+        environment["SWIFT_BACKTRACE"] = "enable=no"
+        process.environment = environment
+        let out = Pipe()
+        let err = Pipe()
+        let stdin = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = stdin
+        try process.run()
+        if let input { stdin.fileHandleForWriting.write(Data(input.utf8)) }
+        try stdin.fileHandleForWriting.close()
+        // Read both pipes to the end before waiting, so a large output cannot fill a pipe and block.
+        let errData = Mutex2()
+        let reader = Thread { errData.set(err.fileHandleForReading.readDataToEndOfFile()) }
+        reader.start()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        while !errData.done { usleep(1000) }
+        return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                      stderr: String(decoding: errData.value, as: UTF8.self))
+    }
+}
+
+/// A one-shot box for the standard error bytes, guarded by a lock.
+private final class Mutex2: @unchecked Sendable {
+    private let lock = NSLock()
+    private var data = Data()
+    private var finished = false
+    func set(_ value: Data) { lock.withLock { data = value; finished = true } }
+    var done: Bool { lock.withLock { finished } }
+    var value: Data { lock.withLock { data } }
+}
+
+@Suite("courier run, import and export", .serialized)
+struct CommandLineTests {
+    @Test func courierRunExecutesTheDemoCollectionAgainstTheEmbeddedServer() throws {
+        // Given the demo server on a free port
+        let server = try DemoServer.start()
+        defer { server.stop() }
+        let base = server.baseURL.absoluteString.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
+        // When `courier run Collections/demo.http --all --env demo --json` runs against it
+        let result = try CourierBinary.run(["run", "Collections/demo.http", "--all", "--env", "demo",
+                                            "--var", "base=\(base)", "--json"], in: DemoCollection.root)
+        // Then it exits 0 with one JSON object per request, named, the auth flow included
+        #expect(result.status == 0, "\(result.stderr)")
+        let objects = result.stdout.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        let file = HTTPFile(path: "demo.http", text: try String(contentsOf: DemoCollection.file, encoding: .utf8))
+        #expect(objects.count == file.requests.count)
+        #expect(objects.compactMap { $0["name"] as? String } == file.requests.compactMap(\.name))
+        let me = try #require(objects.first { $0["name"] as? String == "me" })
+        #expect(me["status"] as? Int == 200)
+        #expect(me["attempts"] as? [Any] != nil)
+        #expect(result.stderr.contains("succeeded, 0 failed, 2 skipped"))
+    }
+
+    @Test func courierRunHidesPrivateEnvironmentValuesAndFailsWithExitCodeOne() throws {
+        // Given a collection with a private token and a request that fails
+        let server = try DemoServer.start()
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        try folder.write("http-client.env.json", "{\"dev\": {\"base\": \"\(server.baseURL.absoluteString)\"}}")
+        try folder.write("http-client.private.env.json", #"{"dev": {"token": "sup3r-s3cret-t0ken"}}"#)
+        try folder.write("api.http", """
+            # @name echo
+            POST {{base}}/echo?t={{token}}
+            Authorization: Bearer {{token}}
+            X-Token: {{token}}
+
+            {"token": "{{token}}"}
+
+            ###
+            # @name missing
+            GET {{base}}/status/500
+            """)
+        // When run, human and JSON
+        let human = try CourierBinary.run(["run", "api.http", "--env", "dev"], in: folder.url)
+        let json = try CourierBinary.run(["run", "api.http", "--env", "dev", "--json", "--fail-fast", "--name", "echo"],
+                                         in: folder.url)
+        // Then the secret appears nowhere, and the failing request makes the exit code 1
+        #expect(human.status == 1)
+        #expect(json.status == 0, "\(json.stderr)")
+        for output in [human.stdout, human.stderr, json.stdout, json.stderr] {
+            #expect(!output.contains("sup3r"), "\(output)")
+        }
+        #expect(json.stdout.contains("REDACTED"))
+        #expect(human.stdout.contains("failed: status 500"))
+        // And --show-secrets shows it
+        let shown = try CourierBinary.run(["run", "api.http", "--env", "dev", "--name", "echo", "--show-secrets"],
+                                          in: folder.url)
+        #expect(shown.stdout.contains("sup3r-s3cret-t0ken"))
+    }
+
+    @Test func courierRunUsageErrorsExitWithTwo() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("a.http", "# @name a\nGET http://127.0.0.1:9/\n")
+        #expect(try CourierBinary.run(["run"], in: folder.url).status == 2)
+        #expect(try CourierBinary.run(["run", "a.http", "--var", "novalue"], in: folder.url).status == 2)
+        let unknown = try CourierBinary.run(["run", "a.http", "--name", "b"], in: folder.url)
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr.contains("no request named 'b'; named requests: a"))
+        let env = try CourierBinary.run(["run", "a.http", "--env", "prod"], in: folder.url)
+        #expect(env.stderr.contains("no environment 'prod'"))
+    }
+
+    @Test func aCurlCommandFromStdinImportsIntoAFileThatCourierRunExecutes() throws {
+        // Given a browser-style curl command aimed at the demo server
+        let server = try DemoServer.start()
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let command = "curl '\(server.baseURL.absoluteString)/echo?x=1' \\\n  -H 'accept: application/json' \\\n"
+            + "  -H 'content-type: application/json' \\\n  --data-raw '{\"a\":1}' \\\n  --compressed"
+        // When imported twice into one file and run
+        let first = try CourierBinary.run(["import", "curl", "-", "-o", "imported.http", "--name", "first"],
+                                          in: folder.url, input: command)
+        let second = try CourierBinary.run(["import", "curl", command, "-o", "imported.http", "--name", "second"],
+                                           in: folder.url)
+        #expect(first.status == 0 && second.status == 0, "\(first.stderr) \(second.stderr)")
+        let file = HTTPFile(path: "imported.http", text: try folder.read("imported.http"))
+        #expect(file.requests.map(\.name) == ["first", "second"])
+        let run = try CourierBinary.run(["run", "imported.http", "--json"], in: folder.url)
+        // Then both requests reach the server
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(server.requestCount(path: "/echo") == 2)
+    }
+
+    @Test func aPostmanExportImportsIntoFilesThatCourierRunExecutes() throws {
+        // Given a Postman collection pointing at the demo server
+        let server = try DemoServer.start()
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        try folder.write("demo.postman_collection.json", """
+            {"info": {"name": "Demo", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"},
+             "variable": [{"key": "base", "value": "\(server.baseURL.absoluteString)"}],
+             "item": [{"name": "Users", "item": [
+                {"name": "List", "request": {"method": "GET", "url": "{{base}}/users?page=1"}},
+                {"name": "Echo", "request": {"method": "POST", "url": "{{base}}/echo",
+                 "body": {"mode": "urlencoded", "urlencoded": [{"key": "a", "value": "1 2"}]}}}]}]}
+            """)
+        // When imported and run
+        let imported = try CourierBinary.run(["import", "postman", "demo.postman_collection.json", "-o", "out"],
+                                             in: folder.url)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let run = try CourierBinary.run(["run", "out/Users.http"], in: folder.url)
+        // Then the requests reach the server
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(server.requestCount(path: "/users") == 1)
+        #expect(server.requestCount(path: "/echo") == 1)
+        // And importing again into the same folder refuses to overwrite
+        let again = try CourierBinary.run(["import", "postman", "demo.postman_collection.json", "-o", "out"],
+                                          in: folder.url)
+        #expect(again.status == 2)
+    }
+
+    @Test func exportPrintsACurlCommandWithSecretsRedacted() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("http-client.private.env.json", #"{"dev": {"token": "hidden-value"}}"#)
+        try folder.write("a.http", "# @name a\nGET https://x.test/a\nAuthorization: Bearer {{token}}\nX-Key: {{token}}\n")
+        let redacted = try CourierBinary.run(["export", "curl", "a.http", "--name", "a", "--env", "dev"], in: folder.url)
+        #expect(redacted.status == 0, "\(redacted.stderr)")
+        #expect(redacted.stdout == "curl \\\n  https://x.test/a \\\n  -H 'Authorization: REDACTED' \\\n"
+                + "  -H 'X-Key: REDACTED' \\\n  --location\n")
+        let shown = try CourierBinary.run(["export", "curl", "a.http", "--env", "dev", "--show-secrets"], in: folder.url)
+        #expect(shown.stdout.contains("-H 'X-Key: hidden-value'"))
+    }
+}

@@ -1,0 +1,105 @@
+import CourierHTTP
+import Foundation
+import Testing
+@testable import CourierCollections
+
+@Suite("Postman v2.1 import")
+struct PostmanImportTests {
+    private func conversion() throws -> PostmanConversion {
+        try PostmanImporter.convert(Data(contentsOf: Fixtures.folder.appendingPathComponent(
+            "postman/shop.postman_collection.json")))
+    }
+
+    private func requests(_ conversion: PostmanConversion, _ file: String) throws -> HTTPFile {
+        let text = try #require(conversion.files.first { $0.name == file }?.text)
+        let parsed = HTTPFile(path: file, text: text)
+        #expect(parsed.errors.isEmpty, "\(parsed.errors)")
+        return parsed
+    }
+
+    @Test func topLevelFoldersBecomeFilesAndNestedFoldersBecomeSections() throws {
+        let result = try conversion()
+        #expect(result.files.map(\.name) == ["Customers.http", "Orders.http", "Shop API.http"])
+        let customers = try requests(result, "Customers.http")
+        #expect(customers.requests.map(\.name) == ["List customers", "Get customer", "Admin / Delete customer",
+                                                   "Admin / Import customers"])
+        #expect(try requests(result, "Shop API.http").requests.map(\.name) == ["Health", "Whoami"])
+    }
+
+    @Test func collectionVariablesBecomeFileVariablesAndFolderVariablesRequestLocal() throws {
+        let customers = try requests(try conversion(), "Customers.http")
+        #expect(customers.fileVariables == [VariableDefinition(name: "baseUrl", value: "https://shop.example.com/api"),
+                                            VariableDefinition(name: "token", value: "")])
+        #expect(customers.requests[2].variables == [VariableDefinition(name: "region", value: "eu")])
+        #expect(customers.requests[2].url == "{{baseUrl}}/{{region}}/customers/42")
+    }
+
+    @Test func urlsFromRawOrPartsWithPathVariables() throws {
+        let result = try conversion()
+        let customers = try requests(result, "Customers.http")
+        #expect(customers.requests[0].url == "{{baseUrl}}/customers?page=1&per_page=20")
+        #expect(customers.requests[1].url == "{{baseUrl}}/customers/{{customerId}}")
+        #expect(customers.requests[1].variables == [VariableDefinition(name: "customerId", value: "42")])
+        #expect(try requests(result, "Shop API.http").requests[0].url == "https://status.shop.example:8443/health")
+    }
+
+    @Test func disabledHeadersStayAsCommentsAndDescriptionsAsComments() throws {
+        let result = try conversion()
+        let text = try #require(result.files.first { $0.name == "Customers.http" }?.text)
+        #expect(text.contains("# Pages through customers.\n# Newest first.\n###\n# @name List customers\n"
+                              + "GET {{baseUrl}}/customers?page=1&per_page=20\n# disabled: X-Debug: 1\nAccept: application/json\n"))
+        #expect(try requests(result, "Customers.http").requests[0].headers
+                == HTTPHeaders([("Accept", "application/json"), ("Authorization", "Bearer {{token}}")]))
+    }
+
+    @Test func authIsInheritedAndConvertedForBearerBasicAndApiKey() throws {
+        let result = try conversion()
+        let customers = try requests(result, "Customers.http")
+        #expect(customers.requests[1].headers["Authorization"] == "Bearer {{token}}")
+        #expect(customers.requests[2].headers["Authorization"] == "Basic admin {{adminPassword}}")
+        #expect(customers.requests[3].headers["Authorization"] == nil)
+        let orders = try requests(result, "Orders.http")
+        #expect(orders.requests[4].url == "{{baseUrl}}/orders/1001?api_key={{apiKey}}")
+        // And the basic credentials are encoded when the request is resolved
+        let context = VariableContext(overrides: ["adminPassword": "pw"], processEnvironment: [:])
+        let resolved = try Resolver(file: customers, baseFolder: URL(fileURLWithPath: "/"), context: context)
+            .resolve(customers.requests[2])
+        #expect(resolved.request.headers["Authorization"] == "Basic " + Data("admin:pw".utf8).base64EncodedString())
+    }
+
+    @Test func everyBodyModeConverts() throws {
+        let orders = try requests(try conversion(), "Orders.http")
+        #expect(orders.requests[0].body == .text("{\n  \"customer\": 42,\n  \"items\": [{\"sku\": \"A-1\", \"qty\": 2}]\n}"))
+        #expect(orders.requests[0].headers["Content-Type"] == "application/json")
+        #expect(orders.requests[0].headers["Idempotency-Key"] == "{{$guid}}")
+        #expect(orders.requests[1].body == .text("status=open%20%26%20paid&customer={{customerId}}"))
+        #expect(orders.requests[1].headers["Content-Type"] == "application/x-www-form-urlencoded")
+        guard case .text(let form) = orders.requests[2].body else { Issue.record("formdata"); return }
+        #expect(form.contains("name=\"receipt\"; filename=\"receipt.pdf\"\nContent-Type: application/octet-stream\n\n< /home/me/receipt.pdf"))
+        #expect(orders.requests[2].headers["Content-Type"] == "multipart/form-data; boundary=PostmanFormBoundary")
+        #expect(orders.requests[3].body == .text(#"{"query": "query Order($id: ID!) { order(id: $id) { id total } }", "variables": {"id": "1001"}}"#))
+        let customers = try requests(try conversion(), "Customers.http")
+        #expect(customers.requests[3].body == .file(path: "/home/me/customers.csv", substituteVariables: false))
+    }
+
+    @Test func theReportListsScriptsExamplesAndUnsupportedAuth() throws {
+        #expect(try conversion().report == [
+            "Customers / Get customer: 1 saved example response(s) not converted",
+            "Orders: pre-request script not converted",
+            "Orders / Create order: test script not converted",
+            "Health: oauth1 auth not converted",
+        ])
+    }
+
+    @Test func notAPostmanCollectionIsAClearError() {
+        #expect(throws: CollectionError.importFailed(source: "Postman collection", reason: "not valid JSON")) {
+            try PostmanImporter.convert(Data("{".utf8))
+        }
+        #expect(throws: CollectionError.self) { try PostmanImporter.convert(Data(#"{"info": {"schema": "v1"}, "item": []}"#.utf8)) }
+        #expect(throws: CollectionError.self) { try PostmanImporter.convert(Data("[]".utf8)) }
+    }
+}
+
+extension HTTPFile {
+    var errors: [Diagnostic] { diagnostics.filter { $0.severity == .error } }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+@testable import CourierDemo
+
+@Suite("DemoServer under concurrent clients")
+struct DemoServerLoadTests {
+    @Test func fiftyClientsAtOnceAreAllServedAndCounted() throws {
+        // Given a server and fifty clients, each sending three requests on its own connection
+        let server = try DemoServer.start()
+        defer { server.stop() }
+        let clients = 50
+        let results = Results()
+        // When they all run at the same time
+        DispatchQueue.concurrentPerform(iterations: clients) { index in
+            guard let client = try? RawHTTPClient(port: server.port) else { return }
+            for round in 0..<3 {
+                let status = (try? client.fetch("GET", "/flaky?key=client-\(index)"))?.status ?? 0
+                results.record(index: index, round: round, status: status)
+            }
+        }
+        // Then every client saw its own fail, fail, succeed sequence
+        #expect(results.all.count == clients * 3)
+        for index in 0..<clients {
+            #expect(results.statuses(of: index) == [503, 503, 200])
+        }
+        #expect(server.connectionCount == clients)
+        #expect(eventually { server.completedCount(path: "/flaky") == clients * 3 })
+    }
+
+    @Test func stopWithManyOpenConnectionsReturnsAndClosesThemAll() throws {
+        let server = try DemoServer.start()
+        let clients = try (0..<30).map { _ in try RawHTTPClient(port: server.port) }
+        for client in clients { client.request("GET", "/slow?ms=600000") }
+        #expect(eventually { server.requestCount(path: "/slow") == 30 })
+        server.stop()
+        #expect(server.abortedCount(path: "/slow") == 30)
+        for client in clients { #expect(client.readToEnd().bytes.isEmpty) }
+    }
+
+    @Test func aServerThatIsNoLongerReferencedStopsItself() throws {
+        // Given a server whose only reference goes away
+        var server: DemoServer? = try DemoServer.start()
+        let port = try #require(server?.port)
+        let client = try RawHTTPClient(port: port)
+        #expect(try client.fetch("GET", "/users/1").status == 200)
+        // When it is released
+        server = nil
+        // Then its connections are closed and its port no longer accepts
+        #expect(client.readToEnd().bytes.isEmpty)
+        #expect(throws: RawClientError.self) { _ = try RawHTTPClient(port: port) }
+    }
+}
+
+/// Statuses recorded from many threads; guarded by a lock.
+private final class Results: @unchecked Sendable {
+    private let lock = NSLock()
+    private var entries: [(index: Int, round: Int, status: Int)] = []
+
+    func record(index: Int, round: Int, status: Int) {
+        lock.withLock { entries.append((index, round, status)) }
+    }
+
+    var all: [(index: Int, round: Int, status: Int)] { lock.withLock { entries } }
+
+    func statuses(of index: Int) -> [Int] {
+        all.filter { $0.index == index }.sorted { $0.round < $1.round }.map(\.status)
+    }
+}

@@ -1,3 +1,0 @@
-import Testing
-
-@Test func CourierHTTPTestsBuilds() { #expect(Bool(true)) }

@@ -1,3 +1,0 @@
-import Testing
-
-@Test func CourierWebSocketTestsBuilds() { #expect(Bool(true)) }
