@@ -82,6 +82,7 @@ private func chars(_ text: String) -> [RawInput] { text.unicodeScalars.map { .ch
         let depth = ColorDepth.detect(colors: 256, hasRGBFlag: true, environment: ["NO_COLOR": "1"])
         #expect(depth == .none)
         #expect(ColorMapping.number(for: .red, depth: depth) == -1)
+        #expect(ColorDepth.detect(colors: 256, hasRGBFlag: false, environment: ["NO_COLOR": ""]) == .indexed256)
     }
 
     @Test func trueColourNeedsBothTheAskAndATerminalThatCanExpressIt() {
