@@ -126,12 +126,17 @@ struct ComparePaneTests {
 struct ComparePaneCacheTests {
     /// Answers /doc with an ETag; conditional requests get 304.
     struct ValidatingTransport: Transport {
+        /// A fixed Date, so that the only header a 304 changes is the one the test names.
+        static let date = "Sun, 06 Nov 1994 08:49:37 GMT"
+
         func send(_ request: HTTPRequest, context: RequestContext) async throws -> HTTPResponse {
             if request.headers["If-None-Match"] == "\"d1\"" {
-                return HTTPResponse(status: 304, headers: ["ETag": "\"d1\"", "X-Checked": "yes"], url: request.url,
+                return HTTPResponse(status: 304, headers: ["ETag": "\"d1\"", "X-Checked": "yes", "Date": Self.date],
+                                    url: request.url,
                                     timing: Timing(total: .milliseconds(2), bytesReceived: 0))
             }
-            return HTTPResponse(status: 200, reason: "OK", headers: ["ETag": "\"d1\"", "Cache-Control": "max-age=60"],
+            return HTTPResponse(status: 200, reason: "OK",
+                                headers: ["ETag": "\"d1\"", "Cache-Control": "max-age=60", "Date": Self.date],
                                 body: .data(Data("document".utf8)), url: request.url,
                                 timing: Timing(total: .milliseconds(20), bytesReceived: 8))
         }

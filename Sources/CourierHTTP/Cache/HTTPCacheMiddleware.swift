@@ -34,12 +34,12 @@ public struct HTTPCacheMiddleware: Middleware {
         var forced = request
         forced.cacheMode = .revalidate
         let key = HTTPCacheStore.key(method: request.method, url: request.url)
-        let previous = revalidations.latest(key: key)?.at
+        let previous = revalidations.sequence(key: key)
         _ = try await intercept(forced, context: context) { request, context in
             try await transport.send(request, context: context)
         }
-        guard let latest = revalidations.latest(key: key), latest.at != previous else { return nil }
-        return latest
+        guard revalidations.sequence(key: key) != previous else { return nil }
+        return revalidations.latest(key: key)
     }
 
     // MARK: - The decision
