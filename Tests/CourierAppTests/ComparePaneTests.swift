@@ -152,6 +152,12 @@ struct ComparePaneCacheTests {
         _ = try await cache.intercept(request, context: RequestContext()) { try await transport.send($0, context: $1) }
         var state = ComparePaneState(request: request, cache: cache)
         #expect(state.comparison == nil)
+        // And before any revalidation the stored response is shown alone
+        #expect(state.stored?.status == 200)
+        var buffer = Buffer(size: Size(width: 60, height: 9))
+        state.render(into: &buffer, area: Rect(x: 0, y: 0, width: 60, height: 9), theme: .dark, focused: false)
+        #expect(buffer.lines()[2] == "│200 OK                      │ not revalidated yet         │")
+        #expect(buffer.lines()[7] == "│Press r to revalidate the stored response now.            │")
         // When the user asks to revalidate now and the effect runs
         #expect(state.handle(.revalidateNow) == .revalidateNow)
         let result = await ComparePaneState.revalidate(request, cache: cache, transport: transport)
