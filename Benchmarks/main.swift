@@ -1,4 +1,6 @@
 // `make bench`: each benchmark prints its figures as ratios against a reference measured in the same run.
-print("no benchmarks yet")
 PipelineBench.run()
+WebSocketBench.run()
+CacheBench.run()
 BodyBench.run()
+CollectionsBench.run()

@@ -57,7 +57,7 @@ enum ResponseOutput {
 
     static func attemptObject(_ record: AttemptRecord) -> [String: Any] {
         [
-            "attempt": record.attempt,
+            "attempt": record.sequence,
             "status": record.status.map { $0 as Any } ?? NSNull(),
             "error": record.error.map { ["kind": $0.kind, "message": $0.logDescription] as Any } ?? NSNull(),
             "delay_s": record.delayBeforeNext.map { round3($0.seconds) as Any } ?? NSNull(),
@@ -115,7 +115,7 @@ enum ResponseOutput {
 
     /// `attempt 1  503  12.4 ms  retry in 1.00 s: HTTP 503, Retry-After 1 s`
     static func attemptLine(_ record: AttemptRecord) -> String {
-        var parts = ["attempt \(record.attempt)"]
+        var parts = ["attempt \(record.sequence)"]
         if let status = record.status {
             parts.append("\(status)")
         } else if let error = record.error {

@@ -24,7 +24,8 @@ enum RunCommand {
       --timing                Show where the time of each request went.
       --show-secrets          Print Authorization, cookies, tokens and private values as they are.
       --cache-dir DIR         Use the HTTP cache stored in DIR.
-      --cache-mode MODE       default, revalidate, reload, only-if-cached or bypass.
+      --cache-mode MODE       Use the HTTP cache (in ~/.cache/courier unless --cache-dir) in MODE:
+                              default, revalidate, reload, only-if-cached or bypass.
       -h, --help              Show this help.
 
     A request succeeds with a status below 400, or with one listed in its '# @expect-status' line.
@@ -123,9 +124,16 @@ enum RunCommand {
         let hasErrors = loaded.file.diagnostics.contains { $0.severity == .error }
 
         let recorder = AttemptRecorder()
+        let cache: (any Middleware)?
+        do {
+            cache = try SendCommand.makeCache(directory: invocation.cacheDirectory,
+                                              requested: invocation.cacheMode != nil)
+        } catch {
+            Console.error("Error: cannot open the HTTP cache: \(error)")
+            return 1
+        }
         let client = HTTPClient(configuration: HTTPClient.Configuration(
-            transport: CurlTransport(), cache: SendCommand.makeCache(directory: invocation.cacheDirectory),
-            events: recorder.sink))
+            transport: CurlTransport(), cache: cache, events: recorder.sink))
         let cacheMode = invocation.cacheMode
         let secrets = Set(environment.values.values.filter(\.isSecret).map(\.value))
         let context = VariableContext(overrides: invocation.overrides, environment: environment)

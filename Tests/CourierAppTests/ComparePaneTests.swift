@@ -121,3 +121,42 @@ struct ComparePaneTests {
         #expect(LineDiff.diff("same", "same")?.allSatisfy { $0.kind == .same } == true)
     }
 }
+
+@Suite("Compare pane with the cache")
+struct ComparePaneCacheTests {
+    /// Answers /doc with an ETag; conditional requests get 304.
+    struct ValidatingTransport: Transport {
+        func send(_ request: HTTPRequest, context: RequestContext) async throws -> HTTPResponse {
+            if request.headers["If-None-Match"] == "\"d1\"" {
+                return HTTPResponse(status: 304, headers: ["ETag": "\"d1\"", "X-Checked": "yes"], url: request.url,
+                                    timing: Timing(total: .milliseconds(2), bytesReceived: 0))
+            }
+            return HTTPResponse(status: 200, reason: "OK", headers: ["ETag": "\"d1\"", "Cache-Control": "max-age=60"],
+                                body: .data(Data("document".utf8)), url: request.url,
+                                timing: Timing(total: .milliseconds(20), bytesReceived: 8))
+        }
+    }
+
+    @Test func revalidateNowThroughTheCacheFillsThePane() async throws {
+        // Given a stored response
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("compare-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let cache = try HTTPCacheMiddleware(directory: directory)
+        let transport = ValidatingTransport()
+        let request = HTTPRequest(url: URL(string: "http://127.0.0.1:1/doc")!)
+        _ = try await cache.intercept(request, context: RequestContext()) { try await transport.send($0, context: $1) }
+        var state = ComparePaneState(request: request, cache: cache)
+        #expect(state.comparison == nil)
+        // When the user asks to revalidate now and the effect runs
+        #expect(state.handle(.revalidateNow) == .revalidateNow)
+        let result = await ComparePaneState.revalidate(request, cache: cache, transport: transport)
+        state.load(try result.get())
+        // Then the pane compares the stored response with the revalidated one
+        let comparison = try #require(state.comparison)
+        #expect(comparison.validationStatus == 304)
+        #expect(comparison.headerChanges == [.added(name: "X-Checked", value: "yes")])
+        #expect(comparison.body == .unchanged(bytes: 8))
+        #expect(comparison.bytesSaved == 8)
+        #expect(state.title == "GET http://127.0.0.1:1/doc")
+    }
+}

@@ -95,7 +95,7 @@ struct CacheInvalidationAndModeTests {
         let result = try #require(comparison)
         #expect(result.validationStatus == 304)
         #expect(result.after.cache.decision == .revalidated)
-        #expect(result.before.text == "/now")
+        #expect(result.before.cacheText == "/now")
         #expect(result.fullFetchBytes == 104)
         #expect(result.bytesTransferred == 100)
         #expect(result.bytesSaved == 4)
@@ -104,5 +104,25 @@ struct CacheInvalidationAndModeTests {
         let none = try await fixture.cache.revalidateNow(HTTPRequest(url: CacheFixture.url("/never")),
                                                          transport: fixture.transport)
         #expect(none == nil)
+    }
+}
+
+@Suite("Cache report output")
+struct CacheReportOutputTests {
+    @Test func jsonFieldsCarryTheDecisionAgeAndTTLInWholeSeconds() {
+        let report = CacheReport(decision: .fresh, age: 10.4, ttl: 49.6)
+        #expect(report.jsonFields["cache"] as? String == "fresh")
+        #expect(report.jsonFields["age_s"] as? Int == 10)
+        #expect(report.jsonFields["ttl_s"] as? Int == 50)
+        #expect(report.jsonFields["cache_detail"] == nil)
+        #expect(report.summary == "fresh (age 10 s, 50 s left)")
+    }
+
+    @Test func aNotStoredReportSaysWhy() {
+        let report = CacheReport(decision: .notStored, detail: "the response said no-store")
+        #expect(report.jsonFields["cache"] as? String == "not-stored")
+        #expect(report.jsonFields["age_s"] == nil)
+        #expect(report.summary == "not-stored: the response said no-store")
+        #expect(CacheReport(decision: .stale, age: 70, ttl: -10).summary == "stale (age 70 s, stale by 10 s)")
     }
 }

@@ -19,7 +19,7 @@ struct CacheMiddlewareTests {
         #expect(second.cache.age == 10)
         #expect(second.cache.ttl == 50)
         #expect(second.headers["Age"] == "10")
-        #expect(second.text == "one")
+        #expect(second.cacheText == "one")
         #expect(fixture.transport.requests.count == 1)
     }
 
@@ -45,7 +45,7 @@ struct CacheMiddlewareTests {
         // And the 304 updated the stored headers, except Content-Length, and the body is the stored one
         #expect(revalidated.cache.decision == .revalidated)
         #expect(revalidated.status == 200)
-        #expect(revalidated.text == "hello")
+        #expect(revalidated.cacheText == "hello")
         #expect(revalidated.headers["X-Served-By"] == "edge-2")
         #expect(revalidated.headers["Cache-Control"] == "max-age=100")
         #expect(revalidated.headers["Content-Length"] == "5")
@@ -66,13 +66,13 @@ struct CacheMiddlewareTests {
         fixture.clock.advance(10)
         let refetched = try await fixture.get("/changing")
         #expect(refetched.cache.decision == .refetched)
-        #expect(refetched.text == "body 2")
-        #expect(try await fixture.get("/changing").text == "body 2")
+        #expect(refetched.cacheText == "body 2")
+        #expect(try await fixture.get("/changing").cacheText == "body 2")
         #expect(fixture.transport.requests.count == 2)
         // The revalidation is kept for the compare view, with the stored response before it
         let comparison = try #require(fixture.cache.lastRevalidation(url: CacheFixture.url("/changing")))
-        #expect(comparison.before.text == "body 1")
-        #expect(comparison.after.text == "body 2")
+        #expect(comparison.before.cacheText == "body 1")
+        #expect(comparison.after.cacheText == "body 2")
         #expect(comparison.validationStatus == 200)
     }
 
@@ -86,9 +86,15 @@ struct CacheMiddlewareTests {
         #expect(fixture.transport.requests.count == 2)
     }
 
-    @Test func aResponseWithoutFreshnessOrValidatorIsNotStored() async throws {
+    @Test func aResponseWithoutFreshnessIsStoredStaleAndServedOnlyToMaxStale() async throws {
+        // Given a 200 with no freshness and no validator
         let fixture = try CacheFixture { _ in .cacheStub(200, [:], body: "x") }
-        #expect(try await fixture.get("/plain").cache.detail == "no freshness information and no validator")
+        #expect(try await fixture.get("/plain").cache.decision == .miss)
+        // Then a plain request fetches it again unconditionally, and max-stale accepts the stored one
+        #expect(try await fixture.get("/plain").cache.decision == .refetched)
+        #expect(fixture.transport.requests.last?.headers["If-None-Match"] == nil)
+        #expect(try await fixture.get("/plain", headers: ["Cache-Control": "max-stale"]).cache.decision == .stale)
+        #expect(fixture.transport.requests.count == 2)
     }
 
     @Test func aStatusNotCacheableByDefaultIsStoredOnlyWithExplicitFreshness() async throws {
@@ -108,7 +114,7 @@ struct CacheMiddlewareTests {
         _ = try await fixture.get("/no-cache")
         let second = try await fixture.get("/no-cache")
         #expect(second.cache.decision == .revalidated)
-        #expect(second.text == "nc")
+        #expect(second.cacheText == "nc")
         #expect(fixture.transport.requests.count == 2)
     }
 
@@ -187,7 +193,7 @@ struct CacheMiddlewareTests {
         let tolerant = try await fixture.get("/tolerant")
         let strict = try await fixture.get("/strict")
         #expect(tolerant.cache.decision == .stale)
-        #expect(tolerant.text == "ok")
+        #expect(tolerant.cacheText == "ok")
         #expect(tolerant.cache.detail?.contains("503") == true)
         #expect(strict.status == 503)
         #expect(strict.cache.decision == .refetched)
@@ -220,10 +226,10 @@ struct CacheMiddlewareTests {
         let same = try await fixture.get("/greeting", headers: ["accept-language": "fr"])
         let other = try await fixture.get("/greeting", headers: ["Accept-Language": "de"])
         #expect(same.cache.decision == .fresh)
-        #expect(same.text == "fr")
+        #expect(same.cacheText == "fr")
         #expect(other.cache.decision == .miss)
         #expect(other.cache.detail == "the request differs in a header named by Vary")
-        #expect(other.text == "de")
+        #expect(other.cacheText == "de")
         let star = try await fixture.get("/star")
         #expect(star.cache.decision == .notStored)
         #expect(star.cache.detail == "Vary: * never matches a later request")
@@ -247,5 +253,58 @@ struct CacheMiddlewareTests {
         let hit = try await fixture.get("/cookie")
         #expect(hit.cache.decision == .fresh)
         #expect(hit.headers["Set-Cookie"] == nil)
+    }
+}
+
+@Suite("Cache validation edge cases")
+struct CacheValidationEdgeTests {
+    @Test func a304NamingAnotherStrongETagIsNotMergedAndTheResourceIsFetchedWhole() async throws {
+        // Given a stored "v1" and a server whose 304 speaks of "v2"
+        let fixture = try CacheFixture { request in
+            if request.headers["If-None-Match"] != nil { return .cacheStub(304, ["ETag": "\"v2\""]) }
+            return .cacheStub(200, ["Cache-Control": "max-age=1", "ETag": "\"v1\""], body: "full")
+        }
+        _ = try await fixture.get("/mismatch")
+        fixture.clock.advance(5)
+        // When it is revalidated
+        let response = try await fixture.get("/mismatch")
+        // Then the 304 was not applied: an unconditional request fetched the whole response
+        #expect(response.status == 200)
+        #expect(response.cache.decision == .refetched)
+        #expect(fixture.transport.requests.count == 3)
+        #expect(fixture.transport.requests.last?.headers["If-None-Match"] == nil)
+    }
+}
+
+@Suite("Cache 304 merging")
+struct Cache304MergeTests {
+    @Test func a304WithoutAgeOrDateRefreshesTheEntrysAge() async throws {
+        // Given a stored response that was already 50 s old when it arrived (Age: 50), max-age 60
+        let fixture = try CacheFixture { request in
+            request.headers["If-None-Match"] != nil ? .cacheStub(304, [:])
+                : .cacheStub(200, ["Cache-Control": "max-age=60", "ETag": "\"a\"", "Age": "50"], body: "aged")
+        }
+        _ = try await fixture.get("/aged")
+        fixture.clock.advance(20)
+        // When it is revalidated by a 304 that carries neither Age nor Date
+        let revalidated = try await fixture.get("/aged")
+        // Then the refreshed entry counts its age from the 304, not from the first response
+        #expect(revalidated.cache.decision == .revalidated)
+        #expect(revalidated.cache.age == 0)
+        #expect(revalidated.cache.ttl == 60)
+    }
+
+    @Test func mergingKeepsFieldOrderAndReplacesEveryValueOfAName() {
+        let url = CacheFixture.url("/m")
+        let response = HTTPResponse.cacheStub(200, HTTPHeaders([("ETag", "\"1\""), ("Link", "<a>"), ("Link", "<b>"),
+                                                                 ("Content-Length", "4"), ("Date", "x")]), url: url)
+        var entry = HTTPCacheEntry(method: .get, url: url, response: response, selectedRequestHeaders: [:],
+                                   requestTime: Date(), responseTime: Date())
+        entry.merge304(headers: HTTPHeaders([("Link", "<c>"), ("Content-Length", "0"), ("X-New", "1"),
+                                             ("Date", "y"), ("Transfer-Encoding", "chunked")]),
+                       receivedAt: Date())
+        #expect(entry.headers.map { "\($0.name): \($0.value)" } == [
+            "ETag: \"1\"", "Link: <c>", "Content-Length: 4", "Date: y", "X-New: 1",
+        ])
     }
 }

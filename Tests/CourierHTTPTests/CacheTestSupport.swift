@@ -85,5 +85,5 @@ extension HTTPResponse {
     }
 
     /// The body as text.
-    var text: String { (try? String(decoding: body.readAll(), as: UTF8.self)) ?? "" }
+    var cacheText: String { (try? String(decoding: body.readAll(), as: UTF8.self)) ?? "" }
 }

@@ -58,7 +58,9 @@ public enum HelpCatalog {
         case .log: entries(Keymaps.log) { .log($0) }
         case .webSocket: entries(Keymaps.webSocket) { .webSocket($0) }
         }
-        return pane.filter(\.hint) + entries(Keymaps.global) { .global($0) }.filter(\.hint)
+        // A global key the pane rebinds (Enter in the collection) is not hinted twice.
+        let paneKeys = Set(pane.map(\.keys))
+        return pane.filter(\.hint) + entries(Keymaps.global) { .global($0) }.filter { $0.hint && !paneKeys.contains($0.keys) }
     }
 
     /// Everything the palette lists for `state`: every command, then themes and environments.

@@ -24,10 +24,14 @@ public enum Variables {
     /// The names used in `text` that `values` does not define (dynamic `$` variables count as defined).
     public static func unknown(in text: String, values: [String: String]) -> [String] {
         segments(text).compactMap { segment in
-            guard case .variable(let name) = segment, !name.hasPrefix("$"), values[name] == nil else { return nil }
+            guard case .variable(let name) = segment, !isComputed(name), values[name] == nil else { return nil }
             return name
         }
     }
+
+    /// Dynamic values (`$uuid`) and earlier responses (`login.response.body.$.token`) are known only
+    /// when sending, so they are never flagged as unknown.
+    public static func isComputed(_ name: String) -> Bool { name.hasPrefix("$") || name.contains(".response.") }
 
     /// `text` with every known placeholder replaced; unknown ones stay as written. Values may refer to
     /// other variables, resolved a few levels deep so a cycle cannot loop.

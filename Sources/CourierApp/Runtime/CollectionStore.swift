@@ -7,14 +7,21 @@ import Synchronization
 /// resolving), and turns them into the explorer's own model. Safe from any thread.
 public final class CollectionStore: Sendable {
     private let loaded = Mutex<LoadedCollection?>(nil)
+    /// The path as the user gave it, so the model keeps naming files the same way after a save.
+    private let path = Mutex("")
+    /// Responses by request name, for `{{name.response.body.$.id}}` in later requests.
+    private let responses = Mutex(ResponseStore())
+    /// Values that beat every environment (`courier demo` points `base` at the running server).
+    public let overrides: [String: String]
 
-    public init() {}
+    public init(overrides: [String: String] = [:]) { self.overrides = overrides }
 
     /// Reads `path` (a file or a folder) and returns the explorer's model of it. Problems in one file
     /// become a notice; they do not stop the others from loading.
     public func load(_ path: String) -> (collection: Collection, problems: [String]) {
         let collection = CollectionLoader.load(path)
         loaded.withLock { $0 = collection }
+        self.path.withLock { $0 = path }
         var problems = collection.errors.map(\.description)
         if collection.files.isEmpty && problems.isEmpty { problems = ["No .http files in \(path)"] }
         return (model(collection, path: path, problems: &problems), problems)
@@ -62,7 +69,8 @@ public final class CollectionStore: Sendable {
         let environments = try EnvironmentSet.discover(near: file.url, root: root)
         let environment = try environments.environment(named: job.environment)
         let resolver = Resolver(file: file.file, baseFolder: file.url.deletingLastPathComponent(),
-                                context: VariableContext(environment: environment))
+                                context: VariableContext(overrides: overrides, environment: environment,
+                                                         responses: responses.withLock { $0 }))
         let resolved = try resolver.resolve(template)
         var request = resolved.request
         if template.kind == .websocket { request.method = .get }
@@ -70,6 +78,12 @@ public final class CollectionStore: Sendable {
         request.maxAttempts = job.draft.maxAttempts
         request.cacheMode = job.draft.cacheMode
         return (request, resolved.messages.map(\.text))
+    }
+
+    /// Keeps a response so later requests can refer to it by the request's name.
+    public func record(name: String, response: HTTPResponse) {
+        guard !name.isEmpty else { return }
+        responses.withLock { $0.record(name: name, response: response) }
     }
 
     // MARK: - Private
@@ -96,7 +110,8 @@ public final class CollectionStore: Sendable {
             return current
         }
         var problems: [String] = []
-        return collection.map { model($0, path: $0.root.path, problems: &problems) } ?? .empty
+        let path = self.path.withLock { $0 }
+        return collection.map { model($0, path: path, problems: &problems) } ?? .empty
     }
 
     private func model(_ loaded: LoadedCollection, path: String, problems: inout [String]) -> Collection {
@@ -115,11 +130,12 @@ public final class CollectionStore: Sendable {
             let set = try EnvironmentSet.discover(near: near, root: loaded.root)
             for name in set.names + [EnvironmentSet.sharedName] {
                 environments[name] = try set.environment(named: name == EnvironmentSet.sharedName ? nil : name)
-                    .values.mapValues(\.value)
+                    .values.mapValues(\.value).merging(overrides) { _, override in override }
             }
         } catch {
             problems.append(error.description)
         }
+        if environments.isEmpty && !overrides.isEmpty { environments[EnvironmentSet.sharedName] = overrides }
         return Collection(root: path, files: files, environments: environments)
     }
 }

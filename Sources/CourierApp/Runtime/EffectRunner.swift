@@ -160,11 +160,14 @@ public final class EffectRunner: Sendable {
         let method = request.method.rawValue
         let url = request.url.absoluteString
         let debounced = latest !== immediate.withLock({ $0 })
+        let store = self.store
+        let name = job.draft.name
         // Held across submit so the delivery, on another thread, always finds the mapping.
         submissions.withLock { map in
             let token = latest.submit {
                 if debounced { queue.post(.liveSendStarted(generation: generation, method: method, url: url)) }
                 let response = try await client.send(request, context: RequestContext(id: id))
+                store.record(name: name, response: response)
                 return ResponseFormatter.summary(response)
             }
             map[token] = Submission(generation: generation, id: id)

@@ -1,5 +1,6 @@
 import CourierHTTP
 import CourierTerminal
+import Foundation
 
 /// Everything the explorer shows, as one value. Only `update` changes it.
 public struct AppState: Sendable, Hashable {
@@ -37,6 +38,8 @@ public struct AppState: Sendable, Hashable {
     public var live = false
     public var liveDebounce: Duration = .milliseconds(300)
     public var shouldQuit = false
+    /// The zone the log's clock shows; tests pin it so screens do not depend on the machine.
+    public var timeZone: TimeZone = .current
     /// Ticks count while something moves on screen (a request in flight); the spinner uses it.
     public var ticks = 0
 

@@ -19,7 +19,7 @@ enum LogView {
         let start = max(0, selection < first ? selection : first)
         for (offset, row) in log.rows[start...].prefix(inner.height).enumerated() {
             let y = inner.y + offset
-            let runs = self.runs(row, theme: theme)
+            let runs = self.runs(row, theme: theme, zone: state.timeZone)
             if start + offset == selection && focused {
                 Draw.highlightedRow(&buffer, runs.map(\.0).joined(), x: inner.x, y: y, width: inner.width,
                                     style: theme.selection)
@@ -29,11 +29,16 @@ enum LogView {
         }
     }
 
-    static let timeFormat: Date.FormatStyle = .dateTime.hour(.twoDigits(amPM: .omitted)).minute(.twoDigits)
-        .second(.twoDigits)
+    /// `HH:mm:ss` on the 24-hour clock, in local time.
+    static func clock(_ date: Date, in zone: TimeZone) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let parts = calendar.dateComponents([.hour, .minute, .second], from: date)
+        return String(format: "%02d:%02d:%02d", parts.hour ?? 0, parts.minute ?? 0, parts.second ?? 0)
+    }
 
-    static func runs(_ row: LogRow, theme: Theme) -> [(String, Style)] {
-        let time = (row.started.formatted(timeFormat) + " ", theme.muted)
+    static func runs(_ row: LogRow, theme: Theme, zone: TimeZone) -> [(String, Style)] {
+        let time = (clock(row.started, in: zone) + " ", theme.muted)
         let request = ("\(row.method) \(row.path) #\(row.attempt) ", theme.method(row.method))
         let duration = row.duration.map { "  " + Draw.duration($0) } ?? ""
         switch row.outcome {

@@ -119,7 +119,7 @@ enum RequestView {
                 switch segment {
                 case .text(let literal): runs.append((literal, theme.text))
                 case .variable(let name):
-                    let known = name.hasPrefix("$") || values[name] != nil
+                    let known = Variables.isComputed(name) || values[name] != nil
                     runs.append(("{{\(name)}}", known ? theme.jsonKey : theme.error.with(.underline)))
                 }
             }

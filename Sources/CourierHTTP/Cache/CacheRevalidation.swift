@@ -20,6 +20,7 @@ public struct CacheRevalidation: Sendable {
     public var fullFetchSeconds: Double
     public var at: Date
 
+    /// A record of one validation.
     public init(before: HTTPResponse, after: HTTPResponse, validationStatus: Int, bytesTransferred: Int,
                 fullFetchBytes: Int, validationSeconds: Double, fullFetchSeconds: Double, at: Date) {
         self.before = before

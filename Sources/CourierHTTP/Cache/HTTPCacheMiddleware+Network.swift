@@ -24,11 +24,11 @@ extension HTTPCacheMiddleware {
         var conditional = request
         if let etag = entry.etag { conditional.headers.set("If-None-Match", etag) }
         if let lastModified = entry.lastModified { conditional.headers.set("If-Modified-Since", lastModified) }
-        var before = served(entry, request: request, age: freshness.age)
+        var before = served(entry, request: request, age: freshness.age, forRecord: true)
         before.cache = CacheReport(decision: .stale, age: freshness.age, ttl: freshness.ttl)
 
-        let requestTime = clock()
-        let answer: HTTPResponse
+        var requestTime = clock()
+        var answer: HTTPResponse
         do {
             answer = try await next(conditional, context)
         } catch let error as APIError {
@@ -39,18 +39,25 @@ extension HTTPCacheMiddleware {
                                               detail: "\(error); \(why)"), context)
             return response
         }
+        if answer.status == 304 && !entry.isSelected(by: answer.headers) {
+            // A 304 naming another strong validator does not describe the stored response
+            // (RFC 9111 section 4.3.4), and the caller did not ask for a 304: fetch it whole.
+            requestTime = clock()
+            answer = try await next(request, context)
+        }
         let responseTime = clock()
+        let validation = answer
         let record = { (after: HTTPResponse) in
             revalidations.record(CacheRevalidation(
-                before: before, after: after, validationStatus: answer.status,
-                bytesTransferred: answer.timing.bytesReceived, fullFetchBytes: entry.fetchBytes,
-                validationSeconds: answer.timing.total.milliseconds / 1000,
+                before: before, after: Self.recordable(after), validationStatus: validation.status,
+                bytesTransferred: validation.timing.bytesReceived, fullFetchBytes: entry.fetchBytes,
+                validationSeconds: validation.timing.total.milliseconds / 1000,
                 fullFetchSeconds: entry.fetchSeconds, at: responseTime), key: entry.key)
         }
 
         if answer.status == 304 && entry.hasValidator {
             var updated = entry
-            updated.merge304(headers: answer.headers)
+            updated.merge304(headers: answer.headers, receivedAt: responseTime)
             updated.requestTime = requestTime
             updated.responseTime = responseTime
             var detail: String?
@@ -87,6 +94,16 @@ extension HTTPCacheMiddleware {
         return response
     }
 
+    /// A copy of a response whose body stays readable after the caller deletes its file: small
+    /// bodies are read into memory; large ones keep their file and are compared by size.
+    static func recordable(_ response: HTTPResponse) -> HTTPResponse {
+        guard case .file(_, let size) = response.body, size <= CachePolicy.comparisonBodyLimit,
+              let data = try? response.body.readAll() else { return response }
+        var copy = response
+        copy.body = .data(data)
+        return copy
+    }
+
     /// Why a stale response may answer for a failing server, or nil when it may not (RFC 9111 4.2.4):
     /// the client's max-stale or the server's stale-if-error must cover the staleness, and
     /// must-revalidate or no-cache forbid it.
@@ -121,10 +138,6 @@ extension HTTPCacheMiddleware {
         let explicit = CacheFreshness.hasExplicitFreshness(response.headers) || control.isPublic
         if !CachePolicy.heuristicallyCacheable.contains(status) && !explicit {
             return "status \(status) needs explicit freshness to be stored"
-        }
-        let (_, source) = CacheFreshness.lifetime(status: status, headers: response.headers, responseTime: clock())
-        if source == .none && response.headers["ETag"] == nil && response.headers["Last-Modified"] == nil {
-            return "no freshness information and no validator"
         }
         if response.body.size > store.maxBytes { return "the body is larger than the cache's size limit" }
         return nil

@@ -44,6 +44,7 @@ public struct HTTPCacheMiddleware: Middleware {
 
     // MARK: - The decision
 
+    /// Answers from the cache, validates, or fetches and stores, as RFC 9111 and the cache mode say.
     public func intercept(_ request: HTTPRequest, context: RequestContext, next: Next) async throws -> HTTPResponse {
         if request.cacheMode == .bypass {
             return report(try await next(request, context), CacheReport(decision: .bypass), context)
@@ -159,13 +160,17 @@ public struct HTTPCacheMiddleware: Middleware {
     }
 
     /// A stored response as served: an Age field, and no fields that a qualified no-cache withholds.
-    func served(_ entry: HTTPCacheEntry, request: HTTPRequest, age: Double) -> HTTPResponse {
+    /// `forRecord` keeps the body for the compare view instead of handing a file to the caller.
+    func served(_ entry: HTTPCacheEntry, request: HTTPRequest, age: Double, forRecord: Bool = false) -> HTTPResponse {
         var headers = entry.headers
         if case .fields(let names) = (CacheControl(headers: headers) ?? CacheControl()).noCache {
             for name in names { headers.remove(name) }
         }
         headers.set("Age", String(Int(min(age, Double(CacheControl.maxDeltaSeconds)))))
-        return HTTPResponse(status: entry.status, reason: entry.reason, headers: headers, body: store.body(of: entry),
+        let body = forRecord ? Self.recordable(HTTPResponse(status: entry.status, body: store.storedBody(of: entry),
+                                                             url: request.url)).body
+            : store.body(of: entry)
+        return HTTPResponse(status: entry.status, reason: entry.reason, headers: headers, body: body,
                             url: request.url, httpVersion: entry.httpVersion)
     }
 }

@@ -30,6 +30,8 @@ public final class HTTPCacheStore: Sendable {
     public let maxBytes: Int
     /// Bodies up to this size live inside the entry file.
     public let inlineLimit: Int
+    /// Where bodies handed to callers are linked (the system's temporary folder unless told).
+    public let handoutDirectory: URL
 
     /// 256 MiB unless told otherwise.
     public static let defaultMaxBytes = 256 * 1024 * 1024
@@ -44,10 +46,12 @@ public final class HTTPCacheStore: Sendable {
 
     /// Opens (and creates) the cache in `directory`, or the default one under the user's cache folder.
     public init(directory: URL? = nil, maxBytes: Int = HTTPCacheStore.defaultMaxBytes, inlineLimit: Int = 64 * 1024,
+                handoutDirectory: URL = FileManager.default.temporaryDirectory,
                 environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         self.directory = directory ?? Self.defaultDirectory(environment: environment)
         self.maxBytes = max(0, maxBytes)
         self.inlineLimit = inlineLimit
+        self.handoutDirectory = handoutDirectory
         try FileManager.default.createDirectory(at: self.directory, withIntermediateDirectories: true)
     }
 
@@ -95,9 +99,23 @@ public final class HTTPCacheStore: Sendable {
         }
     }
 
-    /// The body of an entry: in memory when inline, else the cache's own file. The file belongs to
-    /// the cache; copy it if it must outlive a later replacement of the entry.
+    /// The body of an entry for a response handed to a caller: in memory when inline, else a hard link
+    /// (or copy) of the cache's file in `handoutDirectory`. Like a body the transport spilled to disk,
+    /// the file is the caller's to delete; deleting it leaves the entry intact.
     public func body(of entry: HTTPCacheEntry) -> ResponseBody {
+        guard let bodyFile = entry.bodyFile else { return .data(entry.inlineBody ?? Data()) }
+        let stored = directory.appendingPathComponent(bodyFile)
+        let handout = handoutDirectory.appendingPathComponent("courier-cache-\(UUID().uuidString).body")
+        do {
+            try FileManager.default.linkItem(at: stored, to: handout)
+        } catch {
+            do { try FileManager.default.copyItem(at: stored, to: handout) } catch { return storedBody(of: entry) }
+        }
+        return .file(handout, size: entry.bodySize)
+    }
+
+    /// The body as the cache holds it, for reading only: the file may be replaced by a later save.
+    public func storedBody(of entry: HTTPCacheEntry) -> ResponseBody {
         if let bodyFile = entry.bodyFile {
             return .file(directory.appendingPathComponent(bodyFile), size: entry.bodySize)
         }
@@ -188,7 +206,7 @@ public final class HTTPCacheStore: Sendable {
     private func writeAtomically(_ data: Data, to destination: URL) throws {
         let temporary = directory.appendingPathComponent(".tmp-\(UUID().uuidString)")
         do {
-            try data.write(to: temporary)
+            try writeNew(data, to: temporary)
             try rename(temporary, to: destination)
         } catch {
             try? FileManager.default.removeItem(at: temporary)
@@ -202,7 +220,7 @@ public final class HTTPCacheStore: Sendable {
         do {
             switch body {
             case .data(let data):
-                try data.write(to: temporary)
+                try writeNew(data, to: temporary)
             case .file(let source, _):
                 do {
                     try FileManager.default.linkItem(at: source, to: temporary)
@@ -217,12 +235,32 @@ public final class HTTPCacheStore: Sendable {
         }
     }
 
+    /// Writes a new file with plain POSIX calls: Foundation's Data.write syncs to disk on Linux, which
+    /// costs milliseconds per entry; the rename that follows is what makes the write atomic.
+    private func writeNew(_ data: Data, to destination: URL) throws {
+        let descriptor = Glibc.open(destination.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw posixError(destination) }
+        defer { Glibc.close(descriptor) }
+        try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
+            var offset = 0
+            while offset < buffer.count {
+                let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    throw posixError(destination)
+                }
+                offset += written
+            }
+        }
+    }
+
+    private func posixError(_ url: URL) -> Error {
+        CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path, "errno": Int(errno)])
+    }
+
     /// rename(2) replaces the destination in one step, which FileManager's move does not.
     private func rename(_ source: URL, to destination: URL) throws {
-        guard Glibc.rename(source.path, destination.path) == 0 else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: destination.path,
-                                                          "errno": Int(errno)])
-        }
+        guard Glibc.rename(source.path, destination.path) == 0 else { throw posixError(destination) }
     }
 
     private func removeFiles(prefix stem: String) {

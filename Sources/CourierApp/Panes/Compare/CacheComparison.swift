@@ -42,6 +42,7 @@ public struct CacheComparison: Sendable, Hashable {
     /// Bodies above this many bytes are compared by content only, not diffed by line.
     public static let diffLimit = 256 * 1024
 
+    /// Works out the comparison of one validation.
     public init(_ revalidation: CacheRevalidation) {
         before = Self.side(revalidation.before)
         after = Self.side(revalidation.after)

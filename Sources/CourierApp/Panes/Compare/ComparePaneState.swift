@@ -35,6 +35,7 @@ public struct ComparePaneState: Sendable, Hashable {
     /// Rows the scrolling part had at the last render, for paging; the app sets it from the layout.
     public var pageSize: Int
 
+    /// A pane titled `title`, showing `revalidation` when there is one.
     public init(title: String = "", revalidation: CacheRevalidation? = nil) {
         self.title = title
         comparison = revalidation.map(CacheComparison.init)

@@ -1,0 +1,102 @@
+import CourierApp
+import CourierTerminal
+import Testing
+
+@Suite("update: the collection pane")
+struct CollectionPaneTests {
+    @Test func slashFiltersFuzzilyAndEnterOpensTheFirstMatch() {
+        // Given the tree
+        var state = Fixtures.loaded()
+        // When filtering for "crus" (Create USer, fuzzily)
+        state.press(.char("/"))
+        state.type("crus")
+        // Then only the matching request and its groups remain, the request selected
+        let rows = state.tree.rows(state.collection)
+        #expect(rows.map(\.label) == ["api", "users.http", "Create user"])
+        #expect(state.tree.selectedRow(state.collection)?.label == "Create user")
+        // And Enter opens it
+        state.press(Key(.enter))
+        #expect(state.editor.name == "Create user")
+        #expect(state.focus == .request)
+    }
+
+    @Test func escapeClearsTheFilter() {
+        var state = Fixtures.loaded()
+        state.press(.char("/"))
+        state.type("zzz")
+        #expect(state.tree.rows(state.collection).isEmpty)
+        state.press(Key(.escape))
+        #expect(state.tree.rows(state.collection).count == 8)
+        #expect(!state.tree.filtering)
+    }
+
+    @Test func collapsingAFolderHidesItsRequests() {
+        var state = Fixtures.loaded()
+        state.press(Key(.enter))
+        #expect(state.tree.rows(state.collection).map(\.label) == ["api", "demo.http", "Search", "Ticker"])
+        state.press(.char(" "))
+        #expect(state.tree.rows(state.collection).count == 8)
+    }
+
+    @Test func newAsksForANameThenAddsToTheSelectedFile() {
+        var state = Fixtures.loaded()
+        state.press(.char("j"), .char("j"), .char("n"))
+        guard case .prompt = state.modals.last else {
+            Issue.record("expected a prompt")
+            return
+        }
+        state.type("Ping")
+        let effects = state.press(Key(.enter))
+        guard case .collectionEdit(.add(let file, let draft))? = effects.first else {
+            Issue.record("expected an add, got \(effects)")
+            return
+        }
+        #expect(file == "api/users.http")
+        #expect(draft.name == "Ping")
+        #expect(draft.url == "{{base}}/")
+    }
+
+    @Test func duplicateRenameAndDeleteTargetTheSelectedRequest() {
+        var state = Fixtures.loaded()
+        state.press(.char("j"), .char("j"), .char("j"))
+        let ref = RequestRef(file: "api/users.http", index: 1)
+        #expect(state.press(.char("d")) == [.collectionEdit(.duplicate(ref))])
+
+        state.press(.char("r"))
+        state.press(.ctrl("a"), .ctrl("k"))
+        state.type("Make user")
+        #expect(state.press(Key(.enter)) == [.collectionEdit(.rename(ref, to: "Make user"))])
+
+        state.press(.char("x"))
+        guard case .confirm(let confirm)? = state.modals.last else {
+            Issue.record("expected a confirmation before deleting")
+            return
+        }
+        #expect(confirm.onYes == .deleteRequest(ref))
+        #expect(state.press(.char("y")) == [.collectionEdit(.delete(ref))])
+    }
+
+    @Test func openingAnotherRequestWithUnsavedEditsAsksFirst() {
+        var state = Fixtures.editing()
+        state.press(.char("e"))
+        state.type("x")
+        state.press(Key(.escape), .char("1"), .char("j"), Key(.enter))
+        guard case .confirm(let confirm)? = state.modals.last else {
+            Issue.record("expected a confirmation")
+            return
+        }
+        #expect(confirm.onYes == .openRequest(RequestRef(file: "api/users.http", index: 1)))
+        state.press(.char("y"))
+        #expect(state.editor.name == "Create user")
+        #expect(!state.editor.isDirty)
+    }
+
+    @Test func aMouseClickFocusesAPaneAndSelectsARow() {
+        var state = Fixtures.loaded()
+        state.press(.char("3"))
+        // The collection is the left column; row 1 inside its border is the first tree row.
+        _ = update(&state, .input(.mouse(MouseEvent(kind: .press, position: Position(x: 3, y: 4)))))
+        #expect(state.focus == .collection)
+        #expect(state.tree.selectedRow(state.collection)?.label == "Create user")
+    }
+}

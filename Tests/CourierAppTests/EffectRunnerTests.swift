@@ -1,0 +1,169 @@
+import CourierApp
+import CourierDemo
+import CourierHTTP
+import CourierTerminal
+import Foundation
+import Synchronization
+import Testing
+
+/// Runs effects against a real demo server on loopback and collects the actions that come back.
+final class RunnerHarness: Sendable {
+    let server: DemoServer
+    let queue: ActionQueue
+    let runner: EffectRunner
+    let folder: URL
+    let wakes = Counter()
+    let clipboard = Recorder()
+    private let seen = Mutex<[Action]>([])
+
+    init() throws {
+        server = try DemoServer.start()
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("runner-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let text = """
+            ### users
+            GET {{base}}/users
+
+            ### search
+            GET {{base}}/search?q=a
+
+            ### slow
+            GET {{base}}/slow?ms=5000
+
+            """
+        try Data(text.utf8).write(to: folder.appendingPathComponent("t.http"))
+        let wakes = self.wakes
+        queue = ActionQueue { wakes.value.add(1, ordering: .relaxed) }
+        let clipboard = self.clipboard
+        runner = EffectRunner(
+            configuration: .init(transport: CurlTransport(), themeFolders: [],
+                                 clipboard: { text in clipboard.texts.withLock { $0.append(text) } }),
+            queue: queue, store: CollectionStore(overrides: ["base": server.baseURL.absoluteString.trimmingTrailingSlash]))
+    }
+
+    func stop() {
+        runner.perform([.cancelSend])
+        server.stop()
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// Every action so far.
+    func actions() -> [Action] {
+        let new = queue.drain()
+        return seen.withLock { $0 += new; return $0 }
+    }
+
+    /// Polls (up to 10 s) until an action matches.
+    func waitFor<T>(_ match: (Action) -> T?) async -> T? {
+        for _ in 0..<1000 {
+            if let found = actions().lazy.compactMap(match).first { return found }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return nil
+    }
+
+    func load() async -> Collection? {
+        runner.perform([.loadCollection(path: folder.appendingPathComponent("t.http").path)])
+        return await waitFor { if case .collectionLoaded(let collection) = $0 { collection } else { nil } }
+    }
+}
+
+/// A count shared with a closure.
+final class Counter: Sendable { let value = Atomic<Int>(0) }
+/// Texts a closure received.
+final class Recorder: Sendable { let texts = Mutex<[String]>([]) }
+
+extension String {
+    var trimmingTrailingSlash: String { hasSuffix("/") ? String(dropLast()) : self }
+}
+
+@Suite("the effect runner against the demo server", .serialized)
+struct EffectRunnerTests {
+    @Test func aSendComesBackAsA200WithItsBodyAndLogEvents() async throws {
+        let harness = try RunnerHarness()
+        defer { harness.stop() }
+        let collection = try #require(await harness.load())
+        let ref = RequestRef(file: collection.files[0].path, index: 0)
+        let draft = try #require(collection.request(ref))
+        // When sending
+        harness.runner.perform([.send(generation: 1, job: SendJob(ref: ref, draft: draft, environment: nil))])
+        // Then the response arrives with its generation, and the log heard the attempt
+        let summary = await harness.waitFor { action -> ResponseSummary? in
+            if case .responseReceived(1, let summary) = action { summary } else { nil }
+        }
+        #expect(summary?.status == 200)
+        #expect(summary?.isJSON == true)
+        #expect(summary?.bodyLines.contains { $0.contains("\"name\"") } == true)
+        let events = harness.actions().compactMap { if case .clientEvent(let event) = $0 { event } else { nil } }
+        #expect(events.contains { if case .attemptFinished = $0 { true } else { false } })
+        #expect(harness.wakes.value.load(ordering: .relaxed) > 0)
+    }
+
+    @Test func cancellingAbortsTheTransferAndTheServerSeesItClosed() async throws {
+        let harness = try RunnerHarness()
+        defer { harness.stop() }
+        let collection = try #require(await harness.load())
+        let ref = RequestRef(file: collection.files[0].path, index: 2)
+        let draft = try #require(collection.request(ref))
+        harness.runner.perform([.send(generation: 1, job: SendJob(ref: ref, draft: draft, environment: nil))])
+        for _ in 0..<1000 where harness.server.requestCount(path: "/slow") == 0 {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        harness.runner.perform([.cancelSend])
+        let cancelled = await harness.waitFor { if case .sendCancelled(1) = $0 { true } else { nil } }
+        #expect(cancelled == true)
+        for _ in 0..<1000 where harness.server.abortedCount(path: "/slow") == 0 {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(harness.server.abortedCount(path: "/slow") == 1)
+        #expect(harness.server.completedCount(path: "/slow") == 0)
+    }
+
+    @Test func aBurstOfLiveEditsReachesTheServerAsAtMostOneCompletedRequest() async throws {
+        // Given live submissions 30 ms apart, each replacing the last
+        let harness = try RunnerHarness()
+        defer { harness.stop() }
+        let collection = try #require(await harness.load())
+        let ref = RequestRef(file: collection.files[0].path, index: 1)
+        var draft = try #require(collection.request(ref))
+        for generation in 1...20 {
+            draft.url = "{{base}}/search?q=" + String(repeating: "a", count: generation)
+            harness.runner.perform([.sendLive(generation: generation, job: SendJob(ref: ref, draft: draft, environment: nil),
+                                              debounce: .milliseconds(300))])
+            try await Task.sleep(for: .milliseconds(30))
+        }
+        // Then only the last one answers, and the server finished at most one request
+        let last = await harness.waitFor { action -> Int? in
+            if case .responseReceived(let generation, _) = action { generation } else { nil }
+        }
+        #expect(last == 20)
+        #expect(harness.server.completedCount(path: "/search") <= 1)
+        let answered = harness.actions().compactMap { action -> Int? in
+            if case .responseReceived(let generation, _) = action { generation } else { nil }
+        }
+        #expect(answered == [20])
+    }
+
+    @Test func copyAsCurlResolvesTheRequest() async throws {
+        let harness = try RunnerHarness()
+        defer { harness.stop() }
+        let collection = try #require(await harness.load())
+        let ref = RequestRef(file: collection.files[0].path, index: 0)
+        harness.runner.perform([.copyAsCurl(SendJob(ref: ref, draft: try #require(collection.request(ref)),
+                                                    environment: nil))])
+        let copied = harness.clipboard.texts.withLock { $0 }
+        #expect(copied == ["curl '\(harness.server.baseURL.absoluteString.trimmingTrailingSlash)/users'"])
+    }
+
+    @Test func aRequestThatCannotBeResolvedFailsWithTheReason() async throws {
+        let harness = try RunnerHarness()
+        defer { harness.stop() }
+        let collection = try #require(await harness.load())
+        let ref = RequestRef(file: collection.files[0].path, index: 0)
+        var draft = try #require(collection.request(ref))
+        draft.url = "{{nowhere}}/x"
+        harness.runner.perform([.send(generation: 3, job: SendJob(ref: ref, draft: draft, environment: nil))])
+        let failure = await harness.waitFor { if case .sendFailed(3, let failure) = $0 { failure } else { nil } }
+        #expect(failure?.message.contains("nowhere") == true)
+    }
+}

@@ -1,0 +1,95 @@
+import CourierApp
+import CourierTerminal
+import Testing
+
+@Suite("keymaps, help and the command palette come from one table")
+struct PaletteAndHelpTests {
+    @Test func everyBindingOfEveryTableAppearsInHelp() {
+        let help = HelpCatalog.lines.joined(separator: "\n")
+        func check<C>(_ table: [KeyBinding<C>]) {
+            for binding in table {
+                #expect(help.contains(binding.keyLabel + " "), "help lacks keys \(binding.keyLabel)")
+                #expect(help.contains(binding.help), "help lacks '\(binding.help)'")
+            }
+        }
+        check(Keymaps.global)
+        check(Keymaps.collection)
+        check(Keymaps.request)
+        check(Keymaps.editing)
+        check(Keymaps.response)
+        check(Keymaps.log)
+        check(Keymaps.webSocket)
+    }
+
+    @Test func noTableBindsTheSameKeyTwice() {
+        func check<C>(_ table: [KeyBinding<C>], _ name: String) {
+            let keys = table.flatMap(\.keys)
+            #expect(Set(keys).count == keys.count, "\(name) binds a key twice")
+        }
+        check(Keymaps.global, "global")
+        check(Keymaps.collection, "collection")
+        check(Keymaps.request, "request")
+        check(Keymaps.editing, "editing")
+        check(Keymaps.response, "response")
+        check(Keymaps.log, "log")
+        check(Keymaps.webSocket, "webSocket")
+    }
+
+    @Test func thePaletteListsEveryCommandOfEveryPaneAndEveryTheme() {
+        let state = Fixtures.loaded()
+        let commands = Set(HelpCatalog.paletteItems(state).compactMap(\.command))
+        for binding in Keymaps.global { #expect(commands.contains(.global(binding.command))) }
+        for binding in Keymaps.collection { #expect(commands.contains(.collection(binding.command))) }
+        for binding in Keymaps.request { #expect(commands.contains(.request(binding.command))) }
+        for binding in Keymaps.response { #expect(commands.contains(.response(binding.command))) }
+        for binding in Keymaps.log { #expect(commands.contains(.log(binding.command))) }
+        for name in state.themeNames { #expect(commands.contains(.theme(name))) }
+        #expect(commands.contains(.environment("dev")))
+    }
+
+    @Test func runningAPaletteEntryFocusesItsPaneAndRunsIt() {
+        // Given the palette open from the collection
+        var state = Fixtures.editing()
+        state.press(.char("1"), .ctrl("p"))
+        // When choosing "zoom"
+        state.type("zoom pane")
+        state.press(Key(.enter))
+        // Then the command ran
+        #expect(state.zoomed == .collection)
+        #expect(state.modals.isEmpty)
+    }
+
+    @Test func choosingAnEnvironmentFromThePalette() {
+        var state = Fixtures.loaded()
+        state.press(.char("E"))
+        state.type(" none")
+        state.press(Key(.enter))
+        #expect(state.environment == nil)
+    }
+
+    @Test func themeEntriesAskForTheThemeToBeLoaded() {
+        var state = Fixtures.loaded()
+        state.press(.char("T"))
+        state.type("mono")
+        #expect(state.press(Key(.enter)) == [.loadTheme(name: "monochrome")])
+    }
+
+    @Test func questionMarkOpensHelpAndEscapeClosesIt() {
+        var state = Fixtures.loaded()
+        state.press(.char("?"))
+        #expect(state.modals == [.help(scroll: 0)])
+        state.press(.char("j"))
+        #expect(state.modals == [.help(scroll: 1)])
+        state.press(Key(.escape))
+        #expect(state.modals.isEmpty)
+    }
+
+    @Test func theStatusBarHintsComeFromTheFocusedPanesTable() {
+        var state = Fixtures.loaded()
+        let collectionHints = HelpCatalog.hints(for: state).map(\.help)
+        #expect(collectionHints.starts(with: Keymaps.collection.filter(\.hint).map(\.help)))
+        state.press(.char("2"))
+        let requestHints = HelpCatalog.hints(for: state).map(\.help)
+        #expect(requestHints.starts(with: Keymaps.request.filter(\.hint).map(\.help)))
+    }
+}
