@@ -13,7 +13,7 @@ enum BodyBench {
         var label = ""
         var firstScreen = 0.0, toEnd = 0.0, search = 0.0, found = false
         var baseline = 0.0, peak = 0.0
-        var reference = 0.0, referencePeak = 0.0
+        var reference = 0.0, referencePeak = 0.0, referenceGrowth = 0.0
     }
 
     /// Runs every size; `COURIER_BENCH_BODY_MB=1,10` picks sizes.
@@ -35,14 +35,15 @@ enum BodyBench {
         }
         for index in rows.indices { measureReference(rows[index].0, into: &rows[index].1) }
         print("== body: large JSON bodies, mapped from disk (ms; ratio = reference / Courier first screen)")
-        print("body         first-screen  reference    ratio    to-end  search-last   RSS growth (ref)")
+        print("body         first-screen  reference    ratio    to-end  search-last   RSS growth / peak   ref growth / peak")
         for (_, row) in rows {
-            print(String(format: "%@  %10.1f  %9.1f  %7.0fx  %8.1f  %10.1f%@  %5.0f MB (%5.0f MB)",
+            print(String(format: "%@  %10.1f  %9.1f  %7.0fx  %8.1f  %10.1f%@  %5.0f / %5.0f MB   %5.0f / %5.0f MB",
                          row.label, row.firstScreen, row.reference, row.reference / max(row.firstScreen, 0.001),
-                         row.toEnd, row.search, row.found ? " " : "!", row.peak - row.baseline,
-                         row.referencePeak - row.baseline))
+                         row.toEnd, row.search, row.found ? " " : "!", row.peak - row.baseline, row.peak,
+                         row.referenceGrowth, row.referencePeak))
         }
-        print("   RSS growth = peak RSS (VmHWM) minus RSS before the run; reference = JSONSerialization parse"
+        print("   ! = the search did not find the last line; growth = peak RSS (VmHWM) minus RSS before the run"
+              + " (a reference's freed heap stays resident, so later references show less growth); reference = JSONSerialization parse"
               + " + pretty re-serialisation of the same body, which a tree-based viewer needs before its first screen")
     }
 
@@ -100,7 +101,8 @@ enum BodyBench {
             let semaphore = DispatchSemaphore(value: 0)
             Task { await search.wait(); semaphore.signal() }
             semaphore.wait()
-            found = search.hits.last?.line == pretty.lineCount - 2
+            // The needle is on the last object's name line: `"name": "LASTNEEDLE"`, then `}` and `]`.
+            found = search.hits.last?.line == pretty.lineCount - 3
         }
         row.found = found
         row.peak = peakRSS()
@@ -116,7 +118,8 @@ enum BodyBench {
                   let out = try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted]) else { return }
             _ = String(decoding: out.prefix(4_096), as: UTF8.self).split(separator: "\n").prefix(screenLines)
         }
-        row.referencePeak = peakRSS() - before + row.baseline
+        row.referencePeak = peakRSS()
+        row.referenceGrowth = row.referencePeak - before
     }
 
     static func time(_ body: () -> Void) -> Double {
