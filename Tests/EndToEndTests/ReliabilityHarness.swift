@@ -70,6 +70,11 @@ enum Reliability {
         let scratch = try temporaryFolder("proc")
         defer { try? FileManager.default.removeItem(at: scratch) }
         let outURL = scratch.appendingPathComponent("out"), errURL = scratch.appendingPathComponent("err")
+        // Courier's per-user files (history, cache) go to the scratch folder unless the caller says otherwise.
+        var environment = environment
+        for name in ["XDG_STATE_HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME"] where environment[name] == nil {
+            environment[name] = scratch.appendingPathComponent(name).path
+        }
         let child = try ReliabilityChild(program, arguments, environment: environment, in: folder,
                                          stdout: outURL.path, stderr: errURL.path)
         let ended = waitFor(limit: limit) { child.poll() != nil }
