@@ -52,7 +52,12 @@ public enum SourceLines {
 
     /// Joins lines back into the text they came from.
     public static func join<S: Sequence>(_ lines: S) -> String where S.Element == SourceLine {
-        lines.map(\.text).joined()
+        var text = ""
+        for line in lines {
+            text += line.content
+            text += line.terminator
+        }
+        return text
     }
 
     /// The line ending used by most lines, for lines Courier adds ("\n" when there are none).
