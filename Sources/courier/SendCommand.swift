@@ -28,6 +28,7 @@ enum SendCommand {
       --insecure              Do not verify the server's TLS certificate.
       --json                  Print one JSON object instead of text.
       --show-secrets          Print Authorization, cookies and tokens instead of <redacted>.
+      -v, --verbose           Log each attempt to standard error (allowed headers only, never secrets).
       --cache-dir DIR         Use the HTTP cache stored in DIR.
       --cache-mode MODE       Use the HTTP cache (in ~/.cache/courier unless --cache-dir) in MODE:
                               default, revalidate, reload, only-if-cached or bypass.
@@ -42,6 +43,7 @@ enum SendCommand {
         var json = false
         var timing = false
         var showSecrets = false
+        var verbose = false
         var output: URL?
         var cacheDirectory: URL?
         /// `--cache-mode` was given: use the cache (in the default folder unless `--cache-dir`).
@@ -84,6 +86,7 @@ enum SendCommand {
         let insecure = args.flag("--insecure", "-k")
         let json = args.flag("--json")
         let showSecrets = args.flag("--show-secrets")
+        let verbose = args.flag("--verbose", "-v")
         let positionals = try args.positionals()
 
         let (methodText, urlText): (String?, String)
@@ -139,7 +142,7 @@ enum SendCommand {
         let deadline = timeout.map { Duration.milliseconds(Int64(($0 * 1000).rounded())) }
         let request = HTTPRequest(method: method, url: url, headers: headers, body: body, timeout: deadline,
                                   cacheMode: cacheMode, maxAttempts: retry.map { Int($0) + 1 }, insecure: insecure)
-        return Invocation(request: request, json: json, timing: timing, showSecrets: showSecrets,
+        return Invocation(request: request, json: json, timing: timing, showSecrets: showSecrets, verbose: verbose,
                           output: output.map { URL(fileURLWithPath: $0) },
                           cacheDirectory: cacheDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) },
                           usesCache: cacheModeText != nil, deadline: deadline)
@@ -166,8 +169,13 @@ enum SendCommand {
             Console.error("error: cannot open the HTTP cache: \(error)")
             return 1
         }
+        var events = recorder.sink
+        if invocation.verbose {
+            let logger = RedactingLogger(policy: LogPolicy(includeHeaders: true)) { Console.error($0) }
+            events = events.merged(with: logger.sink)
+        }
         let configuration = HTTPClient.Configuration(transport: CurlTransport(), cache: cache,
-                                                     retry: policy, events: recorder.sink)
+                                                     retry: policy, events: events)
         let client = HTTPClient(configuration: configuration)
         let context = RequestContext()
         let request = invocation.request
