@@ -182,7 +182,8 @@ public struct ResponsePaneState: Sendable {
                 message = "Not a line number: \(prompt.text)"
                 return nil
             }
-            if number > source.lineCount { source.indexAll() }
+            // Reading the line indexes just up to it, not the whole body.
+            _ = source.line(number - 1)
             moveCursor(to: min(number - 1, max(0, source.lineCount - 1)))
         case .search:
             guard !prompt.text.isEmpty else { return nil }
