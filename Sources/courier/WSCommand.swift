@@ -148,6 +148,11 @@ final class WSRunner: Sendable {
     }
 
     private func handle(_ event: WebSocketEvent) {
+        if case .message(let record) = event, record.direction == .incoming,
+           let count = options.count, state.withLock({ $0.received >= count }) {
+            // Messages that arrive while the close handshake runs are past --count: not printed.
+            return
+        }
         if options.json {
             output.line(event.jsonLine)
         } else {

@@ -66,9 +66,10 @@ struct ResponsePaneFixture {
         ])
     }
 
-    @Test func theEndOfALargeMinifiedBodyAndAnyLineAreReachedDirectly() {
-        // Given a one-line JSON array of 100,000 objects
+    @Test func theEndOfALargeMinifiedBodyAndAnyLineAreReachedDirectly() async {
+        // Given a one-line JSON array of 100,000 objects, indexed in the background
         var fixture = ResponsePaneFixture("[" + (0..<100_000).map { #"{"id":\#($0)}"# }.joined(separator: ",") + "]")
+        await fixture.pane.indexInBackground().value
         // When jumping to the end
         _ = fixture.press(.end)
         // Then the last lines are on screen
@@ -181,6 +182,31 @@ struct ResponsePaneFixture {
         #expect(fixture.bodyRows() == ["Content-Type: application/json", #"ETag: "v1""#])
         fixture.pane.streaming = ResponseStreamProgress(receivedBytes: 12 << 20, expectedBytes: 50 << 20, bytesPerSecond: Double(8 << 20))
         #expect(fixture.screen()[9] == "│Receiving 12.0 MB of 50.0 MB · 8.0 MB/s · │")
+    }
+
+    @Test func aStreamingEventBodyGrowsEventByEventWithAProgressLine() {
+        // Given an SSE response whose body is still arriving
+        let document = BodyDocument(data: Data("data: one\n\n".utf8), complete: false)
+        var pane = ResponsePaneState(info: ResponsePaneInfo(status: 200, reason: "OK", headers: [.init("Content-Type", "text/event-stream")]),
+                                     body: document)
+        pane.streaming = ResponseStreamProgress(receivedBytes: 11)
+        #expect(pane.source.lineCount == 2)
+        // When another event arrives
+        document.append(Data("event: tick\ndata: two\n\n".utf8))
+        pane.bodyDidGrow()
+        // Then it is shown below the first
+        #expect((0..<pane.source.lineCount).map { pane.source.line($0) } == ["#1 message", "  one", "#2 tick", "  two"])
+    }
+
+    @Test func jumpingToTheEndBeforeIndexingFinishesGoesToTheLastKnownLineAndSaysSo() {
+        var fixture = ResponsePaneFixture("[" + (0..<400_000).map { #"{"id":\#($0)}"# }.joined(separator: ",") + "]")
+        _ = fixture.press(.end)
+        if fixture.pane.source.isComplete {
+            #expect(fixture.pane.cursor == fixture.pane.source.lineCount - 1)
+        } else {
+            #expect(fixture.pane.message?.hasPrefix("Still indexing") == true)
+            #expect(fixture.pane.cursor == fixture.pane.source.lineCount - 1)
+        }
     }
 
     @Test func whileAPromptIsOpenKeysEditItInsteadOfRunningCommands() {

@@ -188,7 +188,7 @@ final class SessionRecorder: Sendable {
         })
         session.close()
         #expect(await recorder.finished())
-        #expect(recorder.count { if case .error(.pongTimeout) = $0 { true } else { false } } >= 1)
+        #expect(recorder.count { if case .closed(let info) = $0 { info.error == .pongTimeout(seconds: 0.2) } else { false } } >= 1)
         #expect(recorder.count { if case .reconnecting = $0 { true } else { false } } >= 1)
     }
 }

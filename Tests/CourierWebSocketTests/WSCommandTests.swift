@@ -167,4 +167,19 @@ func jsonLines(_ text: String) throws -> [[String: Any]] {
         #expect(lines.last?["code"] as? Int == 1001)
         #expect(process.terminationStatus == 0)
     }
+
+    @Test func countPrintsExactlyThatManyMessagesFromAFloodingTicker() throws {
+        // Given the ticker at full speed
+        let server = try DemoServer.start()
+        defer { server.stop() }
+        // When 1,000 messages are asked for
+        let result = try runCourier(["ws", server.url("/ws/ticker?rate=max").absoluteString,
+                                     "--subscribe", #"{"subscribe":"ACME"}"#, "--count", "1000"])
+        // Then exactly 1,000 lines are printed (the acknowledgement and 999 ticks), and the exit is clean
+        let lines = result.stdout.split(separator: "\n")
+        #expect(result.status == 0)
+        #expect(lines.count == 1000)
+        #expect(lines.first == #"{"type":"subscribed","symbol":"ACME"}"#)
+        #expect(lines.last?.hasPrefix(#"{"type":"tick","symbol":"ACME","seq":999,"#) == true)
+    }
 }

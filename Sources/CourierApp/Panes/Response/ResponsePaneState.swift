@@ -13,7 +13,7 @@ public struct ResponsePaneState: Sendable {
     public let body: BodyDocument
     public let media: MediaKind
     /// The lazily pretty-printed body, when it is JSON.
-    public let pretty: PrettyJSONDocument?
+    public private(set) var pretty: PrettyJSONDocument?
     public var tab: Tab = .body
     /// Pretty JSON (when the body is JSON) or the raw text.
     public var showsPretty = true
@@ -37,6 +37,8 @@ public struct ResponsePaneState: Sendable {
     public private(set) var filter: (expression: String, document: PrettyJSONDocument, matches: Int)?
     /// The diff against the previous response, shown instead of the body until cleared.
     public private(set) var diff: StaticLines?
+    /// The event view of an SSE or NDJSON body, rebuilt by `bodyDidGrow()` while it streams in.
+    public private(set) var events: StaticLines?
     /// Set while the body is still arriving.
     public var streaming: ResponseStreamProgress?
     /// A one-line message (an invalid filter, a failed search, a copied path).
@@ -50,6 +52,15 @@ public struct ResponsePaneState: Sendable {
         media = MediaKind.detect(contentType: info.contentType, prefix: head)
         pretty = media.category == .json ? PrettyJSONDocument(data: body.bytes) : nil
         showsHex = media.isBinary
+        if media.category == .eventStream || media.category == .ndjson { events = ResponseEventLines.make(body, media) }
+    }
+
+    /// Call when more of a streaming body has arrived: the event view is rebuilt and the index extended.
+    public mutating func bodyDidGrow() {
+        if events != nil { events = ResponseEventLines.make(body, media) }
+        // The pretty view is lazy, so re-creating it over the longer body costs only what is on screen.
+        if pretty != nil { pretty = PrettyJSONDocument(data: body.bytes) }
+        _ = body.indexMore()
     }
 
     /// The lines on screen now: filter, diff, headers, hex, events, pretty or raw, in that order of precedence.
@@ -59,7 +70,7 @@ public struct ResponsePaneState: Sendable {
         if tab == .headers { return StaticLines(info.headers.map { "\($0.name): \($0.value)" }) }
         if showsHex { return HexDump(data: body.bytes) }
         if showsPretty, let pretty { return pretty }
-        if showsPretty, media.category == .eventStream || media.category == .ndjson { return ResponseEventLines.make(body, media) }
+        if showsPretty, let events { return events }
         return body
     }
 
@@ -71,16 +82,13 @@ public struct ResponsePaneState: Sendable {
     /// Applies a command; returns what the app must do, if anything.
     public mutating func handle(_ command: ResponsePaneCommand) -> ResponsePaneEffect? {
         message = nil
-        let lines = source.lineCount
         switch command {
         case .lineDown: moveCursor(to: visibleLine(after: cursor))
         case .lineUp: moveCursor(to: visibleLine(before: cursor))
         case .pageDown: moveCursor(to: line(forRow: row(forLine: cursor) + max(1, pageSize - 1)))
         case .pageUp: moveCursor(to: line(forRow: max(0, row(forLine: cursor) - max(1, pageSize - 1))))
         case .top: moveCursor(to: 0)
-        case .end:
-            source.indexAll()
-            moveCursor(to: max(0, source.lineCount - 1))
+        case .end: jumpToEnd()
         case .scrollLeft: column = max(0, column - 8)
         case .scrollRight: column += 8
         case .toggleHeaders: switchSource { $0.tab = $0.tab == .body ? .headers : .body }
@@ -111,9 +119,33 @@ public struct ResponsePaneState: Sendable {
             return .loadPrevious
         case .saveBody: return .saveBody
         }
-        _ = lines
         return nil
     }
+
+    /// Builds the line index and the pretty checkpoints on a background task, so `G`, go-to-line and search
+    /// need not wait; the app keeps the task and cancels it when the response is replaced.
+    public func indexInBackground() -> Task<Void, Never> {
+        var sources: [any LineSource] = [body]
+        if let pretty { sources.insert(pretty, at: 0) }
+        return Task.detached(priority: .utility) {
+            for source in sources {
+                while !Task.isCancelled, !source.indexMore() {}
+            }
+        }
+    }
+
+    /// Jumps to the last line; while the index is still being built, to the last line known so far,
+    /// after indexing for at most a frame's time (the UI never waits for a whole 50 MB body).
+    mutating func jumpToEnd() {
+        let source = self.source
+        let deadline = Date().addingTimeInterval(Self.endIndexBudget)
+        while !source.isComplete, Date() < deadline { if source.indexMore() { break } }
+        moveCursor(to: max(0, source.lineCount - 1))
+        if !source.isComplete { message = "Still indexing (\(source.lineCount) lines so far): G again for more" }
+    }
+
+    /// How long `G` may index in the foreground before jumping to what is known.
+    static let endIndexBudget: TimeInterval = 0.04
 
     /// Shows the diff of this response against `previous` (status, headers, pretty body lines).
     public mutating func compare(with previous: ResponsePaneState?) {
@@ -150,7 +182,8 @@ public struct ResponsePaneState: Sendable {
                 message = "Not a line number: \(prompt.text)"
                 return nil
             }
-            if number > source.lineCount { source.indexAll() }
+            // Reading the line indexes just up to it, not the whole body.
+            _ = source.line(number - 1)
             moveCursor(to: min(number - 1, max(0, source.lineCount - 1)))
         case .search:
             guard !prompt.text.isEmpty else { return nil }
