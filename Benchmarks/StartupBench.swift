@@ -8,8 +8,9 @@ enum StartupBench {
     static let requests = 1000
 
     static func run() {
-        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            .appendingPathComponent("courier").path
+        // The courier built beside this benchmark (`make bench` builds both in release), or COURIER_BIN.
+        let binary = ProcessInfo.processInfo.environment["COURIER_BIN"]
+            ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("courier").path
         guard FileManager.default.isExecutableFile(atPath: binary) else {
             print("startup: \(binary) not built; make bench builds it")
             return
