@@ -130,6 +130,7 @@ public final class BodyDocument: LineSource, @unchecked Sendable {
         }
     }
 
+    /// See `LineSource`.
     public func forEachLineBytes(from start: Int, limit: Int, _ body: (Int, UnsafeRawBufferPointer) -> Void) -> Int {
         ensureLines(start + limit + 1)
         return lock.withLock {

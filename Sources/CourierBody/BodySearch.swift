@@ -4,7 +4,9 @@ import Foundation
 public struct SearchHit: Sendable, Hashable, Comparable {
     public var line: Int
     public var columns: Range<Int>
+    /// Creates the value from its parts.
     public init(line: Int, columns: Range<Int>) { self.line = line; self.columns = columns }
+    /// Document order: by line, then column.
     public static func < (a: SearchHit, b: SearchHit) -> Bool {
         a.line != b.line ? a.line < b.line : a.columns.lowerBound < b.columns.lowerBound
     }
@@ -15,6 +17,7 @@ public struct SearchQuery: Sendable, Hashable {
     public var pattern: String
     public var caseInsensitive: Bool
     public var isRegex: Bool
+    /// Creates the value from its parts.
     public init(_ pattern: String, caseInsensitive: Bool = true, isRegex: Bool = false) {
         self.pattern = pattern
         self.caseInsensitive = caseInsensitive

@@ -25,6 +25,7 @@ public struct EventStreamParser: Sendable {
     private var retry: Int?
     private var isFirstLine = true
 
+    /// A parser at the start of a stream.
     public init() {}
 
     /// Parses a chunk; returns the events it completed.
@@ -89,6 +90,7 @@ public struct EventStreamParser: Sendable {
 public struct NDJSONSplitter: Sendable {
     private var pending = Data()
 
+    /// A splitter at the start of a stream.
     public init() {}
 
     /// Feeds a chunk; returns the complete records it finished, each without its newline.

@@ -7,12 +7,15 @@ public final class HexDump: LineSource, @unchecked Sendable {
     /// Bytes per line.
     public static let bytesPerLine = 16
 
+    /// A dump of `data`, 16 bytes a line.
     public init(data: Data) { self.data = data }
 
     public var lineCount: Int { (data.count + Self.bytesPerLine - 1) / Self.bytesPerLine }
     public var isComplete: Bool { true }
+    /// See `LineSource`.
     public func indexMore() -> Bool { true }
 
+    /// See `LineSource`.
     public func line(_ index: Int) -> String {
         let start = index * Self.bytesPerLine
         guard index >= 0, start < data.count else { return "" }
@@ -34,6 +37,7 @@ public final class HexDump: LineSource, @unchecked Sendable {
         }
     }
 
+    /// See `LineSource`.
     public func coloredLine(_ index: Int) -> ColoredLine {
         let text = line(index)
         guard text.count > 10 else { return ColoredLine(text: text) }

@@ -23,6 +23,7 @@ public struct HistoryEntry: Codable, Sendable, Hashable {
         /// The collection file the request came from.
         public var collectionPath: String?
         public var headers: [Header]
+        /// Creates the value from its parts.
         public init(method: String, url: String, name: String? = nil, collectionPath: String? = nil, headers: [Header] = []) {
             self.method = method; self.url = url; self.name = name; self.collectionPath = collectionPath; self.headers = headers
         }
@@ -39,6 +40,7 @@ public struct HistoryEntry: Codable, Sendable, Hashable {
         public var storedBodyBytes: Int
         /// Why the stored body differs from the received one, when it does.
         public var bodyNote: String?
+        /// Creates the value from its parts.
         public init(status: Int, reason: String? = nil, headers: [Header] = [], bodyBytes: Int = 0) {
             self.status = status; self.reason = reason; self.headers = headers
             self.bodyBytes = bodyBytes; self.storedBodyBytes = bodyBytes
@@ -49,6 +51,7 @@ public struct HistoryEntry: Codable, Sendable, Hashable {
     public struct Header: Codable, Sendable, Hashable {
         public var name: String
         public var value: String
+        /// Creates the value from its parts.
         public init(_ name: String, _ value: String) { self.name = name; self.value = value }
     }
 
@@ -60,6 +63,7 @@ public struct HistoryEntry: Codable, Sendable, Hashable {
         public var tls: Double?
         public var firstByte: Double?
         public var reusedConnection: Bool?
+        /// Creates the value from its parts.
         public init(total: Double? = nil, dns: Double? = nil, connect: Double? = nil, tls: Double? = nil,
                     firstByte: Double? = nil, reusedConnection: Bool? = nil) {
             self.total = total; self.dns = dns; self.connect = connect; self.tls = tls
@@ -67,6 +71,7 @@ public struct HistoryEntry: Codable, Sendable, Hashable {
         }
     }
 
+    /// Creates the value from its parts.
     public init(date: Date = Date(), request: Request, response: Response?, error: String? = nil,
                 timing: Timing = Timing(), cacheDecision: String? = nil) {
         // Milliseconds are what the stored ISO 8601 date keeps, so a loaded entry equals the recorded one.

@@ -12,6 +12,7 @@ public final class HistoryStore: @unchecked Sendable {
         public var maxEntries: Int
         public var maxTotalBytes: Int
         public var maxBodyBytes: Int
+        /// Creates the value from its parts.
         public init(maxEntries: Int = 500, maxTotalBytes: Int = 200 << 20, maxBodyBytes: Int = 2 << 20) {
             self.maxEntries = maxEntries; self.maxTotalBytes = maxTotalBytes; self.maxBodyBytes = maxBodyBytes
         }
@@ -30,6 +31,7 @@ public final class HistoryStore: @unchecked Sendable {
         return home.appendingPathComponent(".local/state/courier/history")
     }
 
+    /// A store in `directory`, or in the default XDG folder when nil.
     public init(directory: URL? = nil, limits: Limits = Limits(),
                 environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.directory = directory ?? Self.defaultDirectory(environment: environment)

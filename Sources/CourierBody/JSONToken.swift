@@ -2,6 +2,7 @@
 public struct JSONToken: Sendable, Hashable {
     public var kind: JSONTokenKind
     public var range: Range<Int>
+    /// Creates the value from its parts.
     public init(_ kind: JSONTokenKind, _ range: Range<Int>) { self.kind = kind; self.range = range }
 }
 

@@ -15,6 +15,7 @@ public struct JSONTokenizer: Sendable, Hashable {
         case value, valueOrEnd, keyOrEnd, key, colon, commaOrEnd, finished
     }
 
+    /// A tokenizer that starts reading at byte `offset`.
     public init(offset: Int = 0) { self.offset = offset }
 
     /// The current nesting depth.

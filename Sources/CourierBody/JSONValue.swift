@@ -10,6 +10,7 @@ public indirect enum JSONValue: Sendable, Hashable {
     case bool(Bool)
     case null
 
+    /// Compares by value (numbers by their numeric value).
     public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
         switch (lhs, rhs) {
         case let (.object(a), .object(b)):
@@ -23,6 +24,7 @@ public indirect enum JSONValue: Sendable, Hashable {
         }
     }
 
+    /// Hashes consistently with `==`.
     public func hash(into hasher: inout Hasher) {
         switch self {
         case let .object(members): hasher.combine(members.count); for m in members { hasher.combine(m.key) }

@@ -3,6 +3,7 @@
 public enum LineDiff {
     /// One line of a hunk.
     public struct Line: Sendable, Hashable {
+        /// The kinds of this value.
         public enum Kind: Sendable, Hashable { case context, removed, added }
         public var kind: Kind
         /// 0-based line numbers in the old and new texts (nil on the side the line is absent from).

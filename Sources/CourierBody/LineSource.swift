@@ -23,6 +23,7 @@ extension LineSource {
     /// A plain line: one span covering the text.
     public func coloredLine(_ index: Int) -> ColoredLine { ColoredLine(text: line(index)) }
 
+    /// See `LineSource`.
     public func forEachLineBytes(from start: Int, limit: Int, _ body: (Int, UnsafeRawBufferPointer) -> Void) -> Int {
         if start + limit > lineCount { _ = indexMore() }
         let end = min(lineCount, start + limit)
@@ -53,9 +54,11 @@ public struct ColoredLine: Sendable, Hashable {
     public struct Span: Sendable, Hashable {
         public var range: Range<Int>
         public var role: TextRole
+        /// Creates the value from its parts.
         public init(_ range: Range<Int>, _ role: TextRole) { self.range = range; self.role = role }
     }
 
+    /// Creates the value from its parts.
     public init(text: String, spans: [Span]? = nil) {
         self.text = text
         self.spans = spans ?? [Span(0..<text.count, .text)]

@@ -85,8 +85,10 @@ public final class PrettyJSONDocument: LineSource, @unchecked Sendable {
         }
     }
 
+    /// See `LineSource`.
     public func line(_ index: Int) -> String { coloredLine(index).text }
 
+    /// See `LineSource`.
     public func coloredLine(_ index: Int) -> ColoredLine {
         guard let layout = layout(index) else { return ColoredLine(text: "") }
         return data.withUnsafeBytes { Self.render(layout, bytes: $0) }
@@ -112,6 +114,7 @@ public final class PrettyJSONDocument: LineSource, @unchecked Sendable {
         return ColoredLine(text: text, spans: spans)
     }
 
+    /// See `LineSource`.
     public func forEachLineBytes(from start: Int, limit: Int, _ body: (Int, UnsafeRawBufferPointer) -> Void) -> Int {
         guard start >= 0 else { return 0 }
         let (cursor, first, end) = lock.withLock { () -> (PrettyCursor, Int, Int) in

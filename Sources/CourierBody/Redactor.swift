@@ -15,6 +15,7 @@ public struct Redactor: Sendable {
     /// The secret values to find anywhere, longest first so a secret containing another is masked whole.
     public let secrets: [String]
 
+    /// A redactor for the given secret values (credential headers are always masked).
     public init(secrets: [String] = []) {
         self.secrets = Set(secrets.filter { $0.count >= Self.minimumSecretLength }).sorted { $0.count > $1.count }
     }

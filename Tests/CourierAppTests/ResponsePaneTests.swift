@@ -66,9 +66,10 @@ struct ResponsePaneFixture {
         ])
     }
 
-    @Test func theEndOfALargeMinifiedBodyAndAnyLineAreReachedDirectly() {
-        // Given a one-line JSON array of 100,000 objects
+    @Test func theEndOfALargeMinifiedBodyAndAnyLineAreReachedDirectly() async {
+        // Given a one-line JSON array of 100,000 objects, indexed in the background
         var fixture = ResponsePaneFixture("[" + (0..<100_000).map { #"{"id":\#($0)}"# }.joined(separator: ",") + "]")
+        await fixture.pane.indexInBackground().value
         // When jumping to the end
         _ = fixture.press(.end)
         // Then the last lines are on screen
@@ -195,6 +196,17 @@ struct ResponsePaneFixture {
         pane.bodyDidGrow()
         // Then it is shown below the first
         #expect((0..<pane.source.lineCount).map { pane.source.line($0) } == ["#1 message", "  one", "#2 tick", "  two"])
+    }
+
+    @Test func jumpingToTheEndBeforeIndexingFinishesGoesToTheLastKnownLineAndSaysSo() {
+        var fixture = ResponsePaneFixture("[" + (0..<400_000).map { #"{"id":\#($0)}"# }.joined(separator: ",") + "]")
+        _ = fixture.press(.end)
+        if fixture.pane.source.isComplete {
+            #expect(fixture.pane.cursor == fixture.pane.source.lineCount - 1)
+        } else {
+            #expect(fixture.pane.message?.hasPrefix("Still indexing") == true)
+            #expect(fixture.pane.cursor == fixture.pane.source.lineCount - 1)
+        }
     }
 
     @Test func whileAPromptIsOpenKeysEditItInsteadOfRunningCommands() {

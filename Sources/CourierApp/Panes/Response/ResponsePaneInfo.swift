@@ -12,6 +12,7 @@ public struct ResponsePaneInfo: Sendable, Hashable {
     public var cacheDecision: String?
     public var headers: [HistoryEntry.Header]
 
+    /// Creates the value from its parts.
     public init(status: Int, reason: String, duration: Double? = nil, cacheDecision: String? = nil,
                 headers: [HistoryEntry.Header] = []) {
         self.status = status
@@ -35,6 +36,7 @@ public struct ResponseStreamProgress: Sendable, Hashable {
     /// Bytes per second over the transfer so far.
     public var bytesPerSecond: Double
 
+    /// Creates the value from its parts.
     public init(receivedBytes: Int, expectedBytes: Int? = nil, bytesPerSecond: Double = 0) {
         self.receivedBytes = receivedBytes
         self.expectedBytes = expectedBytes
@@ -53,6 +55,7 @@ public struct ResponseStreamProgress: Sendable, Hashable {
 
 /// The prompt open at the bottom of the pane.
 public struct ResponsePanePrompt: Sendable, Hashable {
+    /// The kinds of this value.
     public enum Kind: Sendable, Hashable { case search, filter, goToLine }
     public var kind: Kind
     public var text: String

@@ -88,9 +88,7 @@ public struct ResponsePaneState: Sendable {
         case .pageDown: moveCursor(to: line(forRow: row(forLine: cursor) + max(1, pageSize - 1)))
         case .pageUp: moveCursor(to: line(forRow: max(0, row(forLine: cursor) - max(1, pageSize - 1))))
         case .top: moveCursor(to: 0)
-        case .end:
-            source.indexAll()
-            moveCursor(to: max(0, source.lineCount - 1))
+        case .end: jumpToEnd()
         case .scrollLeft: column = max(0, column - 8)
         case .scrollRight: column += 8
         case .toggleHeaders: switchSource { $0.tab = $0.tab == .body ? .headers : .body }
@@ -123,6 +121,31 @@ public struct ResponsePaneState: Sendable {
         }
         return nil
     }
+
+    /// Builds the line index and the pretty checkpoints on a background task, so `G`, go-to-line and search
+    /// need not wait; the app keeps the task and cancels it when the response is replaced.
+    public func indexInBackground() -> Task<Void, Never> {
+        var sources: [any LineSource] = [body]
+        if let pretty { sources.insert(pretty, at: 0) }
+        return Task.detached(priority: .utility) {
+            for source in sources {
+                while !Task.isCancelled, !source.indexMore() {}
+            }
+        }
+    }
+
+    /// Jumps to the last line; while the index is still being built, to the last line known so far,
+    /// after indexing for at most a frame's time (the UI never waits for a whole 50 MB body).
+    mutating func jumpToEnd() {
+        let source = self.source
+        let deadline = Date().addingTimeInterval(Self.endIndexBudget)
+        while !source.isComplete, Date() < deadline { if source.indexMore() { break } }
+        moveCursor(to: max(0, source.lineCount - 1))
+        if !source.isComplete { message = "Still indexing (\(source.lineCount) lines so far): G again for more" }
+    }
+
+    /// How long `G` may index in the foreground before jumping to what is known.
+    static let endIndexBudget: TimeInterval = 0.04
 
     /// Shows the diff of this response against `previous` (status, headers, pretty body lines).
     public mutating func compare(with previous: ResponsePaneState?) {
@@ -159,7 +182,8 @@ public struct ResponsePaneState: Sendable {
                 message = "Not a line number: \(prompt.text)"
                 return nil
             }
-            if number > source.lineCount { source.indexAll() }
+            // Reading the line indexes just up to it, not the whole body.
+            _ = source.line(number - 1)
             moveCursor(to: min(number - 1, max(0, source.lineCount - 1)))
         case .search:
             guard !prompt.text.isEmpty else { return nil }
