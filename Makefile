@@ -29,6 +29,7 @@ demo: build
 test: deps
 	SWIFT_BACKTRACE=enable=no $(SWIFT) build --build-tests
 	SWIFT_BACKTRACE=enable=no $(SWIFT) test --skip-build --no-parallel
+	$(MAKE) -C Fuzz smoke FUZZ_SECONDS=3
 
 bench: deps
 	$(SWIFT) build -c release --product courier-bench --product courier
