@@ -13,11 +13,15 @@ enum ResponseOutput {
         var timing = false
         /// Where the body was written instead of being printed (`-o FILE`).
         var bodyFile: URL?
+        /// How many records (events or lines) were printed while the body arrived; the body is not
+        /// printed again.
+        var streamed: Int?
 
-        init(showSecrets: Bool = false, timing: Bool = false, bodyFile: URL? = nil) {
+        init(showSecrets: Bool = false, timing: Bool = false, bodyFile: URL? = nil, streamed: Int? = nil) {
             self.showSecrets = showSecrets
             self.timing = timing
             self.bodyFile = bodyFile
+            self.streamed = streamed
         }
     }
 
@@ -39,7 +43,10 @@ enum ResponseOutput {
             object["url"] = response.url.absoluteString
             object["body_size"] = response.body.size
         }
-        if let bodyFile = options.bodyFile {
+        if let streamed = options.streamed {
+            object["body"] = NSNull()
+            object["streamed"] = streamed
+        } else if let bodyFile = options.bodyFile {
             object["body"] = NSNull()
             object["body_file"] = bodyFile.path
         } else if let data = response.flatMap({ try? $0.body.readAll() }) {
@@ -73,10 +80,12 @@ enum ResponseOutput {
                 "ttfb_ms": ms(timing.firstByte), "total_ms": ms(timing.total)]
     }
 
-    private static func serialize(_ object: [String: Any]) -> String {
+    /// Compact JSON with sorted keys (one line, stable for scripts).
+    static func serialize(_ object: [String: Any]) -> String {
         let options: JSONSerialization.WritingOptions = [.sortedKeys, .withoutEscapingSlashes]
         guard let data = try? JSONSerialization.data(withJSONObject: object, options: options) else { return "{}" }
-        return String(decoding: data, as: UTF8.self)
+        // JSONSerialization leaves DEL, C1 and bidi controls raw; as \u escapes they stay valid JSON and inert.
+        return Terminal.escapingInvisible(String(decoding: data, as: UTF8.self))
     }
 
     private static func round3(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
@@ -95,13 +104,18 @@ enum ResponseOutput {
                 lines.append("\(field.name): \(Terminal.sanitize(field.value))")
             }
             lines.append("")
-            if let bodyFile = options.bodyFile {
+            if let streamed = options.streamed {
+                lines.append("(body: \(streamed) \(streamed == 1 ? "record" : "records") streamed above)")
+            } else if let bodyFile = options.bodyFile {
                 lines.append("(body: \(response.body.size) bytes written to \(bodyFile.path))")
             } else if let body = bodyText(response) {
                 lines.append(body)
             }
         }
         if let error { lines.append("error: \(error.logDescription) [\(error.kind)]") }
+        if response == nil, let streamed = options.streamed {
+            lines.append("(\(streamed) \(streamed == 1 ? "record" : "records") streamed before the request ended)")
+        }
         if !attempts.isEmpty {
             if response != nil { lines.append("") }
             lines.append(contentsOf: attempts.map(attemptLine))
@@ -237,7 +251,25 @@ enum Terminal {
             switch scalar.value {
             case 0x0A, 0x09: result.unicodeScalars.append(scalar)
             case 0x00...0x1F, 0x7F, 0x80...0x9F: result += String(format: "\\x%02X", scalar.value)
+            case _ where bidiControls.contains(scalar.value): result += String(format: "\\u%04X", scalar.value)
             default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    /// Bidirectional controls, which reorder what is shown (a file name that reads backwards).
+    static let bidiControls: Set<UInt32> = Set([0x200E, 0x200F, 0x061C]).union(0x202A...0x202E).union(0x2066...0x2069)
+
+    /// JSON text with DEL, C1 and bidi controls written as `\uXXXX` (JSON text has them only inside strings).
+    static func escapingInvisible(_ json: String) -> String {
+        var result = ""
+        result.reserveCapacity(json.utf8.count)
+        for scalar in json.unicodeScalars {
+            if scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value) || bidiControls.contains(scalar.value) {
+                result += String(format: "\\u%04X", scalar.value)
+            } else {
+                result.unicodeScalars.append(scalar)
             }
         }
         return result

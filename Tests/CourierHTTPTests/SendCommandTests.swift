@@ -33,7 +33,9 @@ import Testing
           --retry N               Retries after the first attempt (default: 2; 0 disables).
           --timeout SECONDS       Give up after SECONDS, for each attempt and all retries together.
           --idempotency-key KEY   Send Idempotency-Key: KEY, which lets a POST be retried.
-          -o, --output FILE       Write the body to FILE instead of printing it.
+          -o, --output FILE       Write the body to FILE instead of printing it (streamed to disk).
+          --stream                Print the body record by record as it arrives (events or lines);
+                                  automatic for text/event-stream and application/x-ndjson bodies.
           --timing                Show where the time of the last attempt went.
           --insecure              Do not verify the server's TLS certificate.
           --json                  Print one JSON object instead of text.
