@@ -1,4 +1,6 @@
+import CourierApp
 import CourierDemo
+import CourierTerminal
 import CourierWebSocket
 import Foundation
 
@@ -30,6 +32,33 @@ enum WebSocketBench {
         if let cli, let python {
             print(String(format: "   ratio courier ws / python websockets: %.2fx", python / cli))
         }
+        paneFrameTime(messagesPerSecond: cli.map { Double(messages) / $0 } ?? 100_000)
+    }
+
+    /// The pane's cost per 60 Hz frame at the measured rate: one frame's batch of messages applied,
+    /// then a 120×40 frame drawn; reported against the 16.7 ms frame budget.
+    static func paneFrameTime(messagesPerSecond rate: Double) {
+        let perFrame = max(1, Int(rate / 60))
+        let url = URL(string: "ws://127.0.0.1/ws/ticker")!
+        var pane = WebSocketPaneState(url: url.absoluteString)
+        pane.apply(.connected(url: url, protocol: nil))
+        let pad = String(repeating: "x", count: 40)
+        let batch: [WebSocketEvent] = (0..<perFrame).map { index in
+            .message(WebSocketMessageEvent(direction: .incoming, message: .text(
+                #"{"type":"tick","symbol":"BENCH","seq":\#(index),"price":101.25,"pad":"\#(pad)"}"#)))
+        }
+        let frames = 300
+        let start = Date()
+        var buffer = Buffer(size: Size(width: 120, height: 40))
+        for _ in 0..<frames {
+            pane.apply(contentsOf: batch)
+            buffer = Buffer(size: Size(width: 120, height: 40))
+            pane.render(into: &buffer, area: Rect(x: 0, y: 0, width: 120, height: 40), theme: .dark, focused: true)
+        }
+        let perFrameSeconds = Date().timeIntervalSince(start) / Double(frames)
+        print(String(format: "   pane: %d messages per frame applied + 120x40 frame drawn: %.2f ms (%.0f%% of a 60 Hz frame)",
+                     perFrame, perFrameSeconds * 1000, perFrameSeconds / (1.0 / 60) * 100))
+        _ = buffer
     }
 
     private static func report(_ name: String, _ seconds: Double?) {

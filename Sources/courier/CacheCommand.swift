@@ -138,7 +138,7 @@ enum CacheCommand {
                 }
                 Console.out("Stored:     \(HTTPDate.format(entry.storedAt)); body \(bytes(entry.bodySize))")
             }
-            if body, let data = try? store.body(of: entry).readAll() {
+            if body, let data = try? store.storedBody(of: entry).readAll() {
                 FileHandle.standardOutput.write(data)
             }
             return 0

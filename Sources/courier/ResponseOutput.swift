@@ -13,11 +13,15 @@ enum ResponseOutput {
         var timing = false
         /// Where the body was written instead of being printed (`-o FILE`).
         var bodyFile: URL?
+        /// How many records (events or lines) were printed while the body arrived; the body is not
+        /// printed again.
+        var streamed: Int?
 
-        init(showSecrets: Bool = false, timing: Bool = false, bodyFile: URL? = nil) {
+        init(showSecrets: Bool = false, timing: Bool = false, bodyFile: URL? = nil, streamed: Int? = nil) {
             self.showSecrets = showSecrets
             self.timing = timing
             self.bodyFile = bodyFile
+            self.streamed = streamed
         }
     }
 
@@ -39,7 +43,10 @@ enum ResponseOutput {
             object["url"] = response.url.absoluteString
             object["body_size"] = response.body.size
         }
-        if let bodyFile = options.bodyFile {
+        if let streamed = options.streamed {
+            object["body"] = NSNull()
+            object["streamed"] = streamed
+        } else if let bodyFile = options.bodyFile {
             object["body"] = NSNull()
             object["body_file"] = bodyFile.path
         } else if let data = response.flatMap({ try? $0.body.readAll() }) {
@@ -57,7 +64,7 @@ enum ResponseOutput {
 
     static func attemptObject(_ record: AttemptRecord) -> [String: Any] {
         [
-            "attempt": record.attempt,
+            "attempt": record.sequence,
             "status": record.status.map { $0 as Any } ?? NSNull(),
             "error": record.error.map { ["kind": $0.kind, "message": $0.logDescription] as Any } ?? NSNull(),
             "delay_s": record.delayBeforeNext.map { round3($0.seconds) as Any } ?? NSNull(),
@@ -73,7 +80,8 @@ enum ResponseOutput {
                 "ttfb_ms": ms(timing.firstByte), "total_ms": ms(timing.total)]
     }
 
-    private static func serialize(_ object: [String: Any]) -> String {
+    /// Compact JSON with sorted keys (one line, stable for scripts).
+    static func serialize(_ object: [String: Any]) -> String {
         let options: JSONSerialization.WritingOptions = [.sortedKeys, .withoutEscapingSlashes]
         guard let data = try? JSONSerialization.data(withJSONObject: object, options: options) else { return "{}" }
         // JSONSerialization leaves DEL, C1 and bidi controls raw; as \u escapes they stay valid JSON and inert.
@@ -96,13 +104,18 @@ enum ResponseOutput {
                 lines.append("\(field.name): \(Terminal.sanitize(field.value))")
             }
             lines.append("")
-            if let bodyFile = options.bodyFile {
+            if let streamed = options.streamed {
+                lines.append("(body: \(streamed) \(streamed == 1 ? "record" : "records") streamed above)")
+            } else if let bodyFile = options.bodyFile {
                 lines.append("(body: \(response.body.size) bytes written to \(bodyFile.path))")
             } else if let body = bodyText(response) {
                 lines.append(body)
             }
         }
         if let error { lines.append("error: \(error.logDescription) [\(error.kind)]") }
+        if response == nil, let streamed = options.streamed {
+            lines.append("(\(streamed) \(streamed == 1 ? "record" : "records") streamed before the request ended)")
+        }
         if !attempts.isEmpty {
             if response != nil { lines.append("") }
             lines.append(contentsOf: attempts.map(attemptLine))
@@ -116,7 +129,7 @@ enum ResponseOutput {
 
     /// `attempt 1  503  12.4 ms  retry in 1.00 s: HTTP 503, Retry-After 1 s`
     static func attemptLine(_ record: AttemptRecord) -> String {
-        var parts = ["attempt \(record.attempt)"]
+        var parts = ["attempt \(record.sequence)"]
         if let status = record.status {
             parts.append("\(status)")
         } else if let error = record.error {

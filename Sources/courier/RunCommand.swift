@@ -24,7 +24,8 @@ enum RunCommand {
       --timing                Show where the time of each request went.
       --show-secrets          Print Authorization, cookies, tokens and private values as they are.
       --cache-dir DIR         Use the HTTP cache stored in DIR.
-      --cache-mode MODE       default, revalidate, reload, only-if-cached or bypass.
+      --cache-mode MODE       Use the HTTP cache (in ~/.cache/courier unless --cache-dir) in MODE:
+                              default, revalidate, reload, only-if-cached or bypass.
       -h, --help              Show this help.
 
     A request succeeds with a status below 400, or with one listed in its '# @expect-status' line.
@@ -128,7 +129,7 @@ enum RunCommand {
             cache = try SendCommand.makeCache(directory: invocation.cacheDirectory,
                                               requested: invocation.cacheMode != nil)
         } catch {
-            Console.error("error: cannot open the HTTP cache: \(error)")
+            Console.error("Error: cannot open the HTTP cache: \(error)")
             return 1
         }
         let client = HTTPClient(configuration: HTTPClient.Configuration(

@@ -23,11 +23,14 @@ enum SendCommand {
       --retry N               Retries after the first attempt (default: 2; 0 disables).
       --timeout SECONDS       Give up after SECONDS, for each attempt and all retries together.
       --idempotency-key KEY   Send Idempotency-Key: KEY, which lets a POST be retried.
-      -o, --output FILE       Write the body to FILE instead of printing it.
+      -o, --output FILE       Write the body to FILE instead of printing it (streamed to disk).
+      --stream                Print the body record by record as it arrives (events or lines);
+                              automatic for text/event-stream and application/x-ndjson bodies.
       --timing                Show where the time of the last attempt went.
       --insecure              Do not verify the server's TLS certificate.
       --json                  Print one JSON object instead of text.
       --show-secrets          Print Authorization, cookies and tokens instead of <redacted>.
+      -v, --verbose           Log each attempt to standard error (allowed headers only, never secrets).
       --cache-dir DIR         Use the HTTP cache stored in DIR.
       --cache-mode MODE       Use the HTTP cache (in ~/.cache/courier unless --cache-dir) in MODE:
                               default, revalidate, reload, only-if-cached or bypass.
@@ -42,6 +45,9 @@ enum SendCommand {
         var json = false
         var timing = false
         var showSecrets = false
+        var verbose = false
+        /// `--stream`: print records as they arrive even when the body does not look like a stream.
+        var stream = false
         var output: URL?
         var cacheDirectory: URL?
         /// `--cache-mode` was given: use the cache (in the default folder unless `--cache-dir`).
@@ -84,6 +90,8 @@ enum SendCommand {
         let insecure = args.flag("--insecure", "-k")
         let json = args.flag("--json")
         let showSecrets = args.flag("--show-secrets")
+        let verbose = args.flag("--verbose", "-v")
+        let stream = args.flag("--stream")
         let positionals = try args.positionals()
 
         let (methodText, urlText): (String?, String)
@@ -139,7 +147,8 @@ enum SendCommand {
         let deadline = timeout.map { Duration.milliseconds(Int64(($0 * 1000).rounded())) }
         let request = HTTPRequest(method: method, url: url, headers: headers, body: body, timeout: deadline,
                                   cacheMode: cacheMode, maxAttempts: retry.map { Int($0) + 1 }, insecure: insecure)
-        return Invocation(request: request, json: json, timing: timing, showSecrets: showSecrets,
+        return Invocation(request: request, json: json, timing: timing, showSecrets: showSecrets, verbose: verbose,
+                          stream: stream,
                           output: output.map { URL(fileURLWithPath: $0) },
                           cacheDirectory: cacheDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) },
                           usesCache: cacheModeText != nil, deadline: deadline)
@@ -166,29 +175,48 @@ enum SendCommand {
             Console.error("error: cannot open the HTTP cache: \(error)")
             return 1
         }
-        let configuration = HTTPClient.Configuration(transport: CurlTransport(), cache: cache,
-                                                     retry: policy, events: recorder.sink)
+        // Records stream to standard output unless the body goes to a file.
+        let printer = invocation.output == nil ? StreamPrinter(json: invocation.json, forced: invocation.stream) : nil
+        let progress = ProgressLine.forTerminal(json: invocation.json) { printer?.isStreaming ?? false }
+        var events = recorder.sink
+        if let printer {
+            events = events.merged(with: EventSink { event in
+                if case .attemptStarted(_, let attempt, _, _, _, _) = event, attempt > 1 { printer.restart() }
+            })
+        }
+        if invocation.verbose {
+            let logger = RedactingLogger(policy: LogPolicy(includeHeaders: true)) { Console.error($0) }
+            events = events.merged(with: logger.sink)
+        }
+        let transport = CurlTransport(configuration: BodyFile.transportConfiguration(for: invocation.output))
+        let configuration = HTTPClient.Configuration(transport: transport, cache: cache, retry: policy, events: events)
         let client = HTTPClient(configuration: configuration)
-        let context = RequestContext()
+        var context = RequestContext()
+        if let progress { context.onProgress = { progress.update($0) } }
+        if let printer { context.onChunk = { printer.feed($0) } }
         let request = invocation.request
-        let result = Interruptible.run { () async throws(APIError) -> HTTPResponse in
+        let result = Interruptible.run { [context] () async throws(APIError) -> HTTPResponse in
             try await client.send(request, context: context)
         }
+        progress?.finish()
         let attempts = recorder.attempts(for: context.id)
         switch result {
         case .success(let response):
             defer { if case .file(let url, _) = response.body { try? FileManager.default.removeItem(at: url) } }
             if let output = invocation.output {
                 do {
-                    try save(response.body, to: output)
+                    try BodyFile.save(response.body, to: output)
                 } catch {
                     Console.error("error: cannot write \(output.path): \(error.localizedDescription)")
                     return 1
                 }
             }
-            return report(response, error: nil, attempts: attempts, invocation: invocation)
+            let streamed = printer?.finish(contentType: response.headers["Content-Type"])
+            return report(response, error: nil, attempts: attempts, invocation: invocation, streamed: streamed)
         case .failure(let error):
-            return report(nil, error: error, attempts: attempts, invocation: invocation)
+            // Records printed before a failure (Ctrl-C ends a stream) are counted, never printed twice.
+            let streamed = (printer?.isStreaming ?? false) ? printer?.finish(contentType: nil) : nil
+            return report(nil, error: error, attempts: attempts, invocation: invocation, streamed: streamed)
         }
     }
 
@@ -201,11 +229,12 @@ enum SendCommand {
 
     /// Prints the outcome and returns the exit code: 0 for 2xx/3xx, 1 otherwise.
     static func report(_ response: HTTPResponse?, error: APIError?, attempts: [AttemptRecord],
-                       invocation: Invocation?) -> Int32 {
+                       invocation: Invocation?, streamed: Int? = nil) -> Int32 {
         // An error status is reported as the error it stands for (kind http or unauthorized).
         let error = error ?? response.flatMap { APIError(response: $0) }
         let options = ResponseOutput.Options(showSecrets: invocation?.showSecrets ?? false,
-                                             timing: invocation?.timing ?? false, bodyFile: invocation?.output)
+                                             timing: invocation?.timing ?? false, bodyFile: invocation?.output,
+                                             streamed: streamed)
         if invocation?.json ?? false {
             Console.out(ResponseOutput.json(response: response, error: error, attempts: attempts, options: options))
         } else if response != nil {
@@ -215,19 +244,6 @@ enum SendCommand {
         }
         guard let response else { return 1 }
         return response.status < 400 ? 0 : 1
-    }
-
-    /// Writes the body through a temporary file and a rename, so FILE is never half-written.
-    private static func save(_ body: ResponseBody, to url: URL) throws {
-        switch body {
-        case .data(let data):
-            try data.write(to: url, options: .atomic)
-        case .file(let source, _):
-            let staging = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).part")
-            try? FileManager.default.removeItem(at: staging)
-            try FileManager.default.copyItem(at: source, to: staging)
-            _ = try FileManager.default.replaceItemAt(url, withItemAt: staging)
-        }
     }
 }
 

@@ -1,4 +1,5 @@
 import CourierHTTP
+import CourierTerminal
 import CourierWebSocket
 import Dispatch
 import Foundation
@@ -107,7 +108,15 @@ final class WSRunner: Sendable {
         var lastClose: WebSocketCloseInfo?
         var failed = false
         var startedInput = false
+        /// When the last message came in, for the linger after the end of standard input.
+        var lastActivity = 0.0
     }
+
+    /// Whether standard output is a terminal (then message text is sanitised).
+    static let stdoutIsTerminal = isatty(1) == 1
+
+    /// How long the end of standard input waits for a quiet connection before closing.
+    static let lingerSeconds = 0.5
 
     init(options: WSCommand.Options) {
         self.options = options
@@ -139,6 +148,11 @@ final class WSRunner: Sendable {
     }
 
     private func handle(_ event: WebSocketEvent) {
+        if case .message(let record) = event, record.direction == .incoming,
+           let count = options.count, state.withLock({ $0.received >= count }) {
+            // Messages that arrive while the close handshake runs are past --count: not printed.
+            return
+        }
         if options.json {
             output.line(event.jsonLine)
         } else {
@@ -154,6 +168,7 @@ final class WSRunner: Sendable {
         case .message(let record) where record.direction == .incoming:
             let reached = state.withLock { state -> Bool in
                 state.received += 1
+                state.lastActivity = Monotonic.seconds
                 return options.count.map { state.received >= $0 } ?? false
             }
             if reached { requestClose(code: .normal) }
@@ -171,8 +186,14 @@ final class WSRunner: Sendable {
         guard isatty(0) == 0 else { return }
         let thread = Thread { [self] in
             while let line = readLine(strippingNewline: true) { trySend(line) }
-            // With nothing else to wait for, the end of input ends the session (as websocat does).
-            if options.count == nil && options.timeout == nil && !options.reconnect { requestClose(code: .normal) }
+            // With nothing else to wait for, the end of input ends the session (as websocat does), once
+            // the answers have had a moment to arrive: the close waits for a quiet spell.
+            guard options.count == nil && options.timeout == nil && !options.reconnect else { return }
+            state.withLock { $0.lastActivity = Monotonic.seconds }
+            while Monotonic.seconds - state.withLock({ $0.lastActivity }) < Self.lingerSeconds {
+                usleep(50_000)
+            }
+            requestClose(code: .normal)
         }
         thread.start()
     }
@@ -227,7 +248,8 @@ final class WSRunner: Sendable {
         case .message(let record):
             guard record.direction == .incoming else { return }
             switch record.message {
-            case .text(let text): output.line(text)
+            // On a terminal, a server's escape sequences are shown, never executed.
+            case .text(let text): output.line(Self.stdoutIsTerminal ? Sanitizer.sanitize(text) : text)
             case .binary(let data): output.line("[binary \(data.count) bytes] \(data.base64EncodedString())")
             }
         case .ping, .pong: break
@@ -242,6 +264,11 @@ final class WSRunner: Sendable {
             Console.error("error: \(error)")
         }
     }
+}
+
+/// Monotonic seconds for the linger timer.
+enum Monotonic {
+    static var seconds: Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
 }
 
 /// Standard output with a buffer: lines are collected and written in batches (at 64 KB or every

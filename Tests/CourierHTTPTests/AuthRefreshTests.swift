@@ -74,6 +74,20 @@ import Testing
         #expect(transport.requests.map(\.url.path) == ["/me", "/auth/refresh", "/me"])
     }
 
+    @Test func aReplayIsRecordedAsTheNextAttemptOfTheSameRequest() async throws {
+        let transport = server()
+        let store = TokenStore(credentials: Credentials(accessToken: "stale", refreshToken: "r1"))
+        let recorder = AttemptRecorder()
+        let auth = AuthMiddleware(store: store, refresher: .json(url: refreshURL), transport: transport)
+        let client = HTTPClient(configuration: .init(transport: transport, auth: auth, sleeper: InstantSleeper(),
+                                                     events: recorder.sink))
+        let context = RequestContext()
+        _ = try await client.send(HTTPRequest(url: api), context: context)
+        let attempts = recorder.attempts(for: context.id)
+        #expect(attempts.map(\.status) == [401, 200])
+        #expect(attempts.map(\.sequence) == [1, 2])
+    }
+
     @Test func theRequestsOwnAuthorizationIsLeftAlone() async throws {
         let transport = server()
         let store = TokenStore(credentials: Credentials(accessToken: "stale"))

@@ -275,3 +275,36 @@ struct CacheValidationEdgeTests {
         #expect(fixture.transport.requests.last?.headers["If-None-Match"] == nil)
     }
 }
+
+@Suite("Cache 304 merging")
+struct Cache304MergeTests {
+    @Test func a304WithoutAgeOrDateRefreshesTheEntrysAge() async throws {
+        // Given a stored response that was already 50 s old when it arrived (Age: 50), max-age 60
+        let fixture = try CacheFixture { request in
+            request.headers["If-None-Match"] != nil ? .cacheStub(304, [:])
+                : .cacheStub(200, ["Cache-Control": "max-age=60", "ETag": "\"a\"", "Age": "50"], body: "aged")
+        }
+        _ = try await fixture.get("/aged")
+        fixture.clock.advance(20)
+        // When it is revalidated by a 304 that carries neither Age nor Date
+        let revalidated = try await fixture.get("/aged")
+        // Then the refreshed entry counts its age from the 304, not from the first response
+        #expect(revalidated.cache.decision == .revalidated)
+        #expect(revalidated.cache.age == 0)
+        #expect(revalidated.cache.ttl == 60)
+    }
+
+    @Test func mergingKeepsFieldOrderAndReplacesEveryValueOfAName() {
+        let url = CacheFixture.url("/m")
+        let response = HTTPResponse.cacheStub(200, HTTPHeaders([("ETag", "\"1\""), ("Link", "<a>"), ("Link", "<b>"),
+                                                                 ("Content-Length", "4"), ("Date", "x")]), url: url)
+        var entry = HTTPCacheEntry(method: .get, url: url, response: response, selectedRequestHeaders: [:],
+                                   requestTime: Date(), responseTime: Date())
+        entry.merge304(headers: HTTPHeaders([("Link", "<c>"), ("Content-Length", "0"), ("X-New", "1"),
+                                             ("Date", "y"), ("Transfer-Encoding", "chunked")]),
+                       receivedAt: Date())
+        #expect(entry.headers.map { "\($0.name): \($0.value)" } == [
+            "ETag: \"1\"", "Link: <c>", "Content-Length: 4", "Date: y", "X-New: 1",
+        ])
+    }
+}

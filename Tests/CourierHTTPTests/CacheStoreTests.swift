@@ -44,12 +44,52 @@ struct CacheStoreTests {
         guard case .hit(let found) = store.lookup(method: .get, url: CacheFixture.url("/big")) else {
             Issue.record("expected a hit"); return
         }
-        guard case .file(let file, let size) = store.body(of: found) else { Issue.record("expected a file"); return }
+        guard case .file(let file, let size) = store.storedBody(of: found) else { Issue.record("expected a file"); return }
         #expect(size == 200)
         #expect(try Data(contentsOf: file) == Data(String(repeating: "b", count: 200).utf8))
         let files = try FileManager.default.contentsOfDirectory(atPath: directory.url.path)
         #expect(files.filter { $0.hasSuffix(".body") }.count == 1)
         #expect(files.filter { $0.hasPrefix(".tmp-") }.isEmpty)
+    }
+
+    @Test func aLargeBodyIsHandedOutAsAFileTheCallerMayDelete() throws {
+        // Given a stored body that lives in its own file
+        let directory = try CacheTemporaryDirectory()
+        let store = try HTTPCacheStore(directory: directory.url.appendingPathComponent("cache"), inlineLimit: 8,
+                                       handoutDirectory: directory.url)
+        let (saved, body) = entry("/handout", body: String(repeating: "h", count: 100))
+        try store.save(saved, body: body)
+        guard case .hit(let found) = store.lookup(method: .get, url: CacheFixture.url("/handout")),
+              case .file(let handout, let size) = store.body(of: found) else { Issue.record("expected a file"); return }
+        // When the caller reads it and deletes it, as it does with a spilled transport body
+        #expect(size == 100)
+        #expect(handout.deletingLastPathComponent().path == directory.url.path)
+        try FileManager.default.removeItem(at: handout)
+        // Then the entry is intact
+        guard case .hit(let again) = store.lookup(method: .get, url: CacheFixture.url("/handout")) else {
+            Issue.record("the entry should survive"); return
+        }
+        #expect(try store.storedBody(of: again).readAll().count == 100)
+    }
+
+    @Test func freshHitsOfALargeBodySurviveTheCallerDeletingEachFile() async throws {
+        // Given a cache whose bodies past 8 bytes live in files, and a caller that deletes every body file
+        let directory = try CacheTemporaryDirectory()
+        let store = try HTTPCacheStore(directory: directory.url.appendingPathComponent("cache"), inlineLimit: 8,
+                                       handoutDirectory: directory.url)
+        let cache = HTTPCacheMiddleware(store: store)
+        let transport = CacheStubTransport { _ in
+            .cacheStub(200, ["Cache-Control": "max-age=600"], body: String(repeating: "L", count: 500))
+        }
+        for expected in [CacheDecision.miss, .fresh, .fresh] {
+            let response = try await cache.intercept(HTTPRequest(url: CacheFixture.url("/large")),
+                                                     context: RequestContext()) { try await transport.send($0, context: $1) }
+            // Then every hit still has the whole body
+            #expect(response.cache.decision == expected)
+            #expect(try response.body.readAll().count == 500)
+            if case .file(let url, _) = response.body { try FileManager.default.removeItem(at: url) }
+        }
+        #expect(transport.requests.count == 1)
     }
 
     @Test func aSpilledResponseFileIsStoredWithoutReadingItIntoMemory() throws {
@@ -62,7 +102,7 @@ struct CacheStoreTests {
         guard case .hit(let found) = store.lookup(method: .get, url: CacheFixture.url("/spilled")) else {
             Issue.record("expected a hit"); return
         }
-        #expect(try store.body(of: found).readAll() == Data(repeating: 7, count: 1000))
+        #expect(try store.storedBody(of: found).readAll() == Data(repeating: 7, count: 1000))
     }
 
     @Test func aCorruptEntryIsAMissThatSaysWhyAndIsRemoved() throws {
@@ -122,6 +162,27 @@ struct CacheStoreTests {
         #expect(store.totalBytes <= store.maxBytes)
     }
 
+    @Test func theSizeLimitHoldsAcrossManySavesAndKeepsTheNewest() throws {
+        // Given a store with room for about twenty small entries
+        let directory = try CacheTemporaryDirectory()
+        let probe = try HTTPCacheStore(directory: directory.url.appendingPathComponent("probe"))
+        let (sample, sampleBody) = entry("/000", body: String(repeating: "x", count: 300))
+        try probe.save(sample, body: sampleBody)
+        let store = try HTTPCacheStore(directory: directory.url.appendingPathComponent("many"),
+                                       maxBytes: probe.totalBytes * 20)
+        // When 250 are written, past two rescans of the folder
+        for index in 0..<250 {
+            let (saved, body) = entry("/\(index)", body: String(repeating: "x", count: 300))
+            try store.save(saved, body: body)
+        }
+        // Then the folder fits the limit and the last one written is still there
+        #expect(store.totalBytes <= store.maxBytes)
+        #expect(store.summaries().count >= 15)
+        guard case .hit = store.lookup(method: .get, url: CacheFixture.url("/249")) else {
+            Issue.record("the newest entry was evicted"); return
+        }
+    }
+
     @Test func clearRemovesEverything() throws {
         let directory = try CacheTemporaryDirectory()
         let store = try HTTPCacheStore(directory: directory.url)
@@ -151,6 +212,6 @@ struct CacheStoreTests {
         guard case .hit(let found) = store.lookup(method: .get, url: CacheFixture.url("/shared")) else {
             Issue.record("expected a hit"); return
         }
-        #expect(try store.body(of: found).readAll().count == 64)
+        #expect(try store.storedBody(of: found).readAll().count == 64)
     }
 }

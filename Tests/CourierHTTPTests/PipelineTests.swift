@@ -49,6 +49,7 @@ import Testing
         // Then three attempts, each with its status; the first two with the wait and reason that followed
         let attempts = recorder.attempts(for: context.id)
         #expect(attempts.map(\.attempt) == [1, 2, 3])
+        #expect(attempts.map(\.sequence) == [1, 2, 3])
         #expect(attempts.map(\.status) == [503, 503, 200])
         #expect(attempts[0].delayBeforeNext == .seconds(1))
         #expect(attempts[0].retryReason == "HTTP 503, Retry-After 1 s")

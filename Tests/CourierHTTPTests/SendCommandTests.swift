@@ -33,11 +33,14 @@ import Testing
           --retry N               Retries after the first attempt (default: 2; 0 disables).
           --timeout SECONDS       Give up after SECONDS, for each attempt and all retries together.
           --idempotency-key KEY   Send Idempotency-Key: KEY, which lets a POST be retried.
-          -o, --output FILE       Write the body to FILE instead of printing it.
+          -o, --output FILE       Write the body to FILE instead of printing it (streamed to disk).
+          --stream                Print the body record by record as it arrives (events or lines);
+                                  automatic for text/event-stream and application/x-ndjson bodies.
           --timing                Show where the time of the last attempt went.
           --insecure              Do not verify the server's TLS certificate.
           --json                  Print one JSON object instead of text.
           --show-secrets          Print Authorization, cookies and tokens instead of <redacted>.
+          -v, --verbose           Log each attempt to standard error (allowed headers only, never secrets).
           --cache-dir DIR         Use the HTTP cache stored in DIR.
           --cache-mode MODE       Use the HTTP cache (in ~/.cache/courier unless --cache-dir) in MODE:
                                   default, revalidate, reload, only-if-cached or bypass.
@@ -87,6 +90,17 @@ import Testing
         #expect(object["status"] as? Int == 503)
         #expect((object["attempts"] as? [Any])?.count == 1)
         #expect(server.requestCount(path: "/flaky") == 1)
+    }
+
+    @Test func verboseLogsEachAttemptToStandardErrorWithoutSecrets() async throws {
+        defer { server.stop() }
+        let result = try await CourierProcess.run(["send", url("/flaky?key=cli-verbose"), "-v",
+                                                   "-H", "Authorization: Bearer hunter2", "-H", "Accept: application/json"])
+        #expect(result.status == 0)
+        #expect(result.stderr.contains("→ GET 127.0.0.1/flaky attempt 1 [Accept: application/json]"))
+        #expect(result.stderr.contains("↻ retry after attempt 1 in 1.00 s: HTTP 503, Retry-After 1 s"))
+        #expect(result.stderr.contains("← 200 attempt 3"))
+        #expect(!result.stderr.contains("hunter2"))
     }
 
     @Test func anErrorStatusExitsOne() async throws {

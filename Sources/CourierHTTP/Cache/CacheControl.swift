@@ -6,6 +6,7 @@ public struct CacheControl: Sendable, Hashable {
     public struct Directive: Sendable, Hashable {
         public var name: String
         public var argument: String?
+        /// A directive from its parts; `name` should be lower-cased.
         public init(name: String, argument: String? = nil) { self.name = name; self.argument = argument }
     }
 
@@ -15,6 +16,7 @@ public struct CacheControl: Sendable, Hashable {
     /// The largest delta-seconds a cache must represent; larger values are clamped to it (RFC 9111 1.2.2).
     public static let maxDeltaSeconds = 2_147_483_648
 
+    /// A field from directives already parsed.
     public init(_ directives: [Directive] = []) { self.directives = directives }
 
     /// Parses one or more Cache-Control field values (already combined with commas or not).
@@ -43,6 +45,7 @@ public struct CacheControl: Sendable, Hashable {
         case invalid
     }
 
+    /// The delta-seconds argument of directive `name`.
     public func seconds(_ name: String) -> Seconds {
         let found = directives.filter { $0.name == name }
         guard !found.isEmpty else { return .absent }

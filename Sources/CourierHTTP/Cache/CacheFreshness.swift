@@ -24,6 +24,7 @@ public struct CacheFreshness: Sendable, Hashable {
     /// How long past its lifetime the response is, 0 while fresh.
     public var staleness: Double { max(0, age - lifetime) }
 
+    /// Freshness from figures already worked out.
     public init(lifetime: Double, age: Double, source: Source) {
         self.lifetime = lifetime
         self.age = age

@@ -33,6 +33,10 @@ public enum CachePolicy {
         "content-length", "content-encoding", "content-range",
     ])
 
+    /// Bodies up to this size are kept in memory in a `CacheRevalidation`, so the compare view can diff
+    /// them after the caller has deleted its files; larger ones are compared by size.
+    public static let comparisonBodyLimit = 256 * 1024
+
     /// Request headers whose values are never written to an entry; Vary compares them by digest.
     public static let secretRequestHeaders: Set<String> = [
         "authorization", "proxy-authorization", "cookie",

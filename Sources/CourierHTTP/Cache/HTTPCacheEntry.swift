@@ -27,6 +27,7 @@ public struct HTTPCacheEntry: Sendable, Hashable, Codable {
     public var fetchSeconds: Double
     public var fetchBytes: Int
 
+    /// The entry for a full response; the body is attached by `HTTPCacheStore.save`.
     public init(method: HTTPMethod, url: URL, response: HTTPResponse, selectedRequestHeaders: [String: String],
                 requestTime: Date, responseTime: Date) {
         key = HTTPCacheStore.key(method: method, url: url)
@@ -38,6 +39,8 @@ public struct HTTPCacheEntry: Sendable, Hashable, Codable {
         headerFields = response.headers
             .filter { !CachePolicy.unstoredResponseHeaders.contains($0.name.lowercased()) }
             .map { [$0.name, $0.value] }
+        // A recipient with a clock records when a dateless response arrived (RFC 9110 section 6.6.1).
+        if !response.headers.contains("Date") { headerFields.append(["Date", HTTPDate.format(responseTime)]) }
         self.selectedRequestHeaders = selectedRequestHeaders
         self.requestTime = requestTime
         self.responseTime = responseTime
@@ -80,8 +83,12 @@ public struct HTTPCacheEntry: Sendable, Hashable, Codable {
 
     /// Applies the header fields of a 304 (RFC 9111 section 3.2): each field replaces the stored ones of
     /// that name, except those the stored body depends on.
-    public mutating func merge304(headers update: HTTPHeaders) {
+    public mutating func merge304(headers update: HTTPHeaders, receivedAt: Date) {
         var merged = headers
+        // The 304 is news from the origin: an Age or Date kept from the first response would make
+        // the refreshed entry look as old as that response.
+        if !update.contains("Age") { merged.remove("Age") }
+        if !update.contains("Date") { merged.set("Date", HTTPDate.format(receivedAt)) }
         var replaced = Set<String>()
         for field in update {
             let name = field.name.lowercased()

@@ -24,7 +24,7 @@ extension HTTPCacheMiddleware {
         var conditional = request
         if let etag = entry.etag { conditional.headers.set("If-None-Match", etag) }
         if let lastModified = entry.lastModified { conditional.headers.set("If-Modified-Since", lastModified) }
-        var before = served(entry, request: request, age: freshness.age)
+        var before = served(entry, request: request, age: freshness.age, forRecord: true)
         before.cache = CacheReport(decision: .stale, age: freshness.age, ttl: freshness.ttl)
 
         var requestTime = clock()
@@ -49,7 +49,7 @@ extension HTTPCacheMiddleware {
         let validation = answer
         let record = { (after: HTTPResponse) in
             revalidations.record(CacheRevalidation(
-                before: before, after: after, validationStatus: validation.status,
+                before: before, after: Self.recordable(after), validationStatus: validation.status,
                 bytesTransferred: validation.timing.bytesReceived, fullFetchBytes: entry.fetchBytes,
                 validationSeconds: validation.timing.total.milliseconds / 1000,
                 fullFetchSeconds: entry.fetchSeconds, at: responseTime), key: entry.key)
@@ -57,7 +57,7 @@ extension HTTPCacheMiddleware {
 
         if answer.status == 304 && entry.hasValidator {
             var updated = entry
-            updated.merge304(headers: answer.headers)
+            updated.merge304(headers: answer.headers, receivedAt: responseTime)
             updated.requestTime = requestTime
             updated.responseTime = responseTime
             var detail: String?
@@ -92,6 +92,16 @@ extension HTTPCacheMiddleware {
                               context)
         record(response)
         return response
+    }
+
+    /// A copy of a response whose body stays readable after the caller deletes its file: small
+    /// bodies are read into memory; large ones keep their file and are compared by size.
+    static func recordable(_ response: HTTPResponse) -> HTTPResponse {
+        guard case .file(_, let size) = response.body, size <= CachePolicy.comparisonBodyLimit,
+              let data = try? response.body.readAll() else { return response }
+        var copy = response
+        copy.body = .data(data)
+        return copy
     }
 
     /// Why a stale response may answer for a failing server, or nil when it may not (RFC 9111 4.2.4):

@@ -27,6 +27,17 @@ public struct HTTPCacheMiddleware: Middleware {
         revalidations.latest(key: HTTPCacheStore.key(method: method, url: url))
     }
 
+    /// The stored response that would answer `request`, with its age and freshness now, without
+    /// sending anything; nil when nothing usable is stored.
+    public func storedResponse(for request: HTTPRequest) -> HTTPResponse? {
+        guard case .hit(let entry) = store.lookup(method: request.method, url: request.url),
+              entry.varyMatches(request.headers) else { return nil }
+        let freshness = entry.freshness(now: clock())
+        var response = served(entry, request: request, age: freshness.age, forRecord: true)
+        response.cache = CacheReport(decision: freshness.isFresh ? .fresh : .stale, age: freshness.age, ttl: freshness.ttl)
+        return response
+    }
+
     /// Sends the conditional request for a stored response now, whatever its freshness, and returns
     /// the comparison; nil when nothing usable is stored for the request.
     public func revalidateNow(_ request: HTTPRequest, context: RequestContext = RequestContext(),
@@ -34,16 +45,17 @@ public struct HTTPCacheMiddleware: Middleware {
         var forced = request
         forced.cacheMode = .revalidate
         let key = HTTPCacheStore.key(method: request.method, url: request.url)
-        let previous = revalidations.latest(key: key)?.at
+        let previous = revalidations.sequence(key: key)
         _ = try await intercept(forced, context: context) { request, context in
             try await transport.send(request, context: context)
         }
-        guard let latest = revalidations.latest(key: key), latest.at != previous else { return nil }
-        return latest
+        guard revalidations.sequence(key: key) != previous else { return nil }
+        return revalidations.latest(key: key)
     }
 
     // MARK: - The decision
 
+    /// Answers from the cache, validates, or fetches and stores, as RFC 9111 and the cache mode say.
     public func intercept(_ request: HTTPRequest, context: RequestContext, next: Next) async throws -> HTTPResponse {
         if request.cacheMode == .bypass {
             return report(try await next(request, context), CacheReport(decision: .bypass), context)
@@ -159,13 +171,17 @@ public struct HTTPCacheMiddleware: Middleware {
     }
 
     /// A stored response as served: an Age field, and no fields that a qualified no-cache withholds.
-    func served(_ entry: HTTPCacheEntry, request: HTTPRequest, age: Double) -> HTTPResponse {
+    /// `forRecord` keeps the body for the compare view instead of handing a file to the caller.
+    func served(_ entry: HTTPCacheEntry, request: HTTPRequest, age: Double, forRecord: Bool = false) -> HTTPResponse {
         var headers = entry.headers
         if case .fields(let names) = (CacheControl(headers: headers) ?? CacheControl()).noCache {
             for name in names { headers.remove(name) }
         }
         headers.set("Age", String(Int(min(age, Double(CacheControl.maxDeltaSeconds)))))
-        return HTTPResponse(status: entry.status, reason: entry.reason, headers: headers, body: store.body(of: entry),
+        let body = forRecord ? Self.recordable(HTTPResponse(status: entry.status, body: store.storedBody(of: entry),
+                                                             url: request.url)).body
+            : store.body(of: entry)
+        return HTTPResponse(status: entry.status, reason: entry.reason, headers: headers, body: body,
                             url: request.url, httpVersion: entry.httpVersion)
     }
 }

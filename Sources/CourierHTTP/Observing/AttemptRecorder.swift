@@ -4,7 +4,10 @@ import Synchronization
 /// One attempt as the log, `--json` and history show it.
 public struct AttemptRecord: Sendable {
     public var requestID: RequestID
+    /// The retry layer's number for this attempt (restarts at 1 when auth replays the request).
     public var attempt: Int
+    /// The position among all attempts of the request, counting auth replays: 1, 2, 3…
+    public var sequence: Int
     public var method: HTTPMethod
     public var url: URL
     public var startedAt: Date
@@ -47,8 +50,9 @@ public final class AttemptRecorder: Sendable {
         state.withLock { state in
             switch event {
             case .attemptStarted(let id, let attempt, let method, let url, _, let date):
-                state.records.append(AttemptRecord(requestID: id, attempt: attempt, method: method, url: url,
-                                                   startedAt: date))
+                let sequence = state.records.reduce(0) { $0 + ($1.requestID == id ? 1 : 0) } + 1
+                state.records.append(AttemptRecord(requestID: id, attempt: attempt, sequence: sequence, method: method,
+                                                   url: url, startedAt: date))
                 if state.records.count > limit { state.records.removeFirst(state.records.count - limit) }
             case .attemptFinished(let id, let attempt, let outcome, let timing):
                 guard let index = Self.last(in: state.records, id: id, attempt: attempt) else { return }

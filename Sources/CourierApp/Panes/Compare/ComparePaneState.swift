@@ -26,6 +26,8 @@ public struct ComparePaneState: Sendable, Hashable {
     /// `GET http://…/etag`, shown in the border.
     public var title: String
     public var comparison: CacheComparison?
+    /// The stored response as it stands, shown alone until a revalidation gives something to compare.
+    public var stored: CacheComparison.Side?
     /// A validation is in flight.
     public var isRevalidating: Bool
     /// Shown instead of a comparison: why there is none, or what failed.
@@ -35,9 +37,11 @@ public struct ComparePaneState: Sendable, Hashable {
     /// Rows the scrolling part had at the last render, for paging; the app sets it from the layout.
     public var pageSize: Int
 
+    /// A pane titled `title`, showing `revalidation` when there is one.
     public init(title: String = "", revalidation: CacheRevalidation? = nil) {
         self.title = title
         comparison = revalidation.map(CacheComparison.init)
+        stored = nil
         isRevalidating = false
         message = nil
         scroll = 0

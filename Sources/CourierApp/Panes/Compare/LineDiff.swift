@@ -3,6 +3,7 @@
 public enum LineDiff {
     /// One line of the diff.
     public struct Line: Sendable, Hashable {
+        /// Whether the line is in both texts, only the new one, or only the old one.
         public enum Kind: Sendable, Hashable { case same, added, removed }
         public var kind: Kind
         public var text: String

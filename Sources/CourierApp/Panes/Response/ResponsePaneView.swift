@@ -11,9 +11,10 @@ enum ResponsePaneView {
         drawBorder(into: &buffer, area: area, theme: theme, focused: focused)
         let inner = area.inset(1)
         drawStatus(state, into: &buffer, row: inner.row(0), theme: theme)
-        drawTabs(state, into: &buffer, row: inner.row(1), theme: theme)
         let bodyArea = Rect(x: inner.x, y: inner.y + 2, width: inner.width, height: inner.height - 3)
         drawBody(state, into: &buffer, area: bodyArea, theme: theme, focused: focused)
+        // After the body, so the line count includes what drawing it indexed.
+        drawTabs(state, into: &buffer, row: inner.row(1), theme: theme)
         drawBottom(state, into: &buffer, row: inner.row(inner.height - 1), theme: theme)
     }
 
@@ -66,13 +67,12 @@ enum ResponsePaneView {
             mode.append("\(position)\(count) match\(count == 1 ? "" : "es")\(progress)")
         }
         runs.append((mode.joined(separator: " · "), theme.muted))
-        write(runs, into: &buffer, row: row)
         let source = state.source
         let total = source.isComplete ? "\(source.lineCount)" : "\(source.lineCount)+"
-        let position = "L\(state.cursor + 1)/\(total)"
-        if row.width > position.count + 30 {
-            buffer.write(position, x: row.maxX - position.count, y: row.y, style: theme.muted)
-        }
+        let position = " L\(state.cursor + 1)/\(total)"
+        let room = row.width > position.count + 30 ? position.count : 0
+        write(runs, into: &buffer, row: Rect(x: row.x, y: row.y, width: row.width - room, height: 1))
+        if room > 0 { buffer.write(position, x: row.maxX - room, y: row.y, style: theme.muted) }
     }
 
     private static func drawBottom(_ state: ResponsePaneState, into buffer: inout Buffer, row: Rect, theme: Theme) {

@@ -1,0 +1,360 @@
+import CourierTerminal
+import CourierWebSocket
+import Foundation
+
+/// The WebSocket pane: the connection's state for the title, a bounded history of messages and
+/// connection events, a filter, pause/follow, a send box with history and the request's saved
+/// messages. A value: `apply` takes session events, `handle` takes keys and returns effects for
+/// the app to run; `render` draws it.
+public struct WebSocketPaneState: Sendable, Hashable {
+    /// The connection as the title and status line show it.
+    public enum Connection: Sendable, Hashable {
+        case idle
+        case connecting(attempt: Int)
+        case open(protocol: String?)
+        case reconnecting(at: Date, attempt: Int)
+        case closed(code: UInt16, reason: String, byUser: Bool)
+    }
+
+    /// Where keys go.
+    public enum Mode: Sendable, Hashable {
+        case browse
+        /// Keys edit the send box.
+        case composing
+        /// Keys edit the filter.
+        case filtering
+    }
+
+    /// A message saved with the request (a `===` block), optionally re-sent on every reconnect.
+    public struct SavedMessage: Sendable, Hashable {
+        public var text: String
+        public var isSubscription: Bool
+        public init(text: String, isSubscription: Bool = false) {
+            self.text = text
+            self.isSubscription = isSubscription
+        }
+    }
+
+    public var url: String
+    public var connection: Connection = .idle
+    public private(set) var entries: WebSocketEntryRing
+    private var nextID = 0
+    /// New messages move the view; false while paused.
+    public private(set) var following = true
+    /// The newest entry shown at the bottom while paused.
+    public private(set) var anchorID: Int?
+    /// Messages that arrived while paused (and match the filter).
+    public private(set) var unseenWhilePaused = 0
+    public var mode: Mode = .browse
+    public var filterEditor = LineEditor()
+    public var sendBox = TextAreaEditor()
+    public private(set) var history: [String] = []
+    private var historyIndex: Int?
+    public var savedMessages: [SavedMessage]
+    public var selectedSaved = 0
+    /// Every message expanded (pretty JSON, all lines, hex dumps); otherwise only the selected one.
+    public var prettyJSON = false
+    /// The clock the countdown is drawn against; `tick(now:)` and `apply` move it.
+    public var now: Date
+    /// Times are drawn in this zone (tests use UTC).
+    public var timeZone: TimeZone
+    public private(set) var lastRoundTrip: Double?
+    public private(set) var receivedCount = 0
+    public private(set) var sentCount = 0
+    public private(set) var bytesReceived = 0
+    /// Rows of messages at the last layout, for paging; the app may set it from its layout.
+    public var pageSize = 10
+    /// Lines of one pretty-printed JSON message at most, so one large message cannot fill the pane.
+    public var maxLinesPerMessage = 12
+
+    /// Messages kept by default; older ones fall out.
+    public static let defaultCapacity = 5_000
+
+    public init(url: String = "", savedMessages: [SavedMessage] = [], capacity: Int = Self.defaultCapacity,
+                now: Date = Date(), timeZone: TimeZone = .current) {
+        self.url = url
+        self.savedMessages = savedMessages
+        self.entries = WebSocketEntryRing(capacity: capacity)
+        self.now = now
+        self.timeZone = timeZone
+    }
+
+    /// The lower-cased filter text, empty when none.
+    public var filter: String { filterEditor.text.lowercased() }
+
+    /// Whether keys should reach `handle(key:)` as text rather than through the keymap.
+    public var capturesText: Bool { mode != .browse }
+
+    /// The subscription texts to send after every (re)connect.
+    public var subscriptions: [String] { savedMessages.filter(\.isSubscription).map(\.text) }
+
+    // MARK: - Events
+
+    /// Takes one session event; `time` stamps connection events (messages carry their own time).
+    public mutating func apply(_ event: WebSocketEvent, at time: Date = Date()) {
+        switch event {
+        case .connecting(_, let attempt):
+            now = time
+            connection = .connecting(attempt: attempt)
+            if attempt > 1 { addStatus("reconnecting (attempt \(attempt))", at: time) }
+        case .connected(_, let chosen):
+            now = time
+            connection = .open(protocol: chosen)
+            addStatus("connected" + (chosen.map { " (protocol \($0))" } ?? ""), at: time)
+        case .message(let record):
+            now = record.time
+            add(record)
+        case .ping:
+            break
+        case .pong(let roundTrip):
+            if let roundTrip { lastRoundTrip = roundTrip }
+        case .closed(let info):
+            now = time
+            connection = .closed(code: info.code.rawValue, reason: info.reason, byUser: info.byUser)
+            var text = "closed \(info.code.rawValue)" + (info.reason.isEmpty ? "" : " \(info.reason)")
+            if !info.wasClean && !info.byUser { text += " (no close handshake)" }
+            if let error = info.error { text += ": \(error)" }
+            addStatus(text, at: time, isError: !info.byUser && ![1000, 1001].contains(info.code.rawValue))
+        case .reconnecting(let delay, let attempt):
+            now = time
+            connection = .reconnecting(at: time.addingTimeInterval(delay), attempt: attempt)
+            addStatus(String(format: "reconnecting in %.1f s (attempt %d)", delay, attempt), at: time)
+        case .error(let error):
+            now = time
+            if error != .cancelled { addStatus("error: \(error)", at: time, isError: true) }
+        }
+    }
+
+    /// Takes a batch of events (one frame's worth): no per-event work beyond appending.
+    public mutating func apply(contentsOf events: some Sequence<WebSocketEvent>, at time: Date = Date()) {
+        for event in events { apply(event, at: time) }
+    }
+
+    /// Moves the clock for the reconnect countdown.
+    public mutating func tick(now: Date) { self.now = now }
+
+    /// Loads another request: its URL and saved messages; the history starts afresh.
+    public mutating func load(url: String, savedMessages: [String]) {
+        load(url: url, savedMessages: savedMessages.map { SavedMessage(text: $0) })
+    }
+
+    /// Loads another request whose saved messages say which are subscriptions (`# @subscribe`).
+    public mutating func load(url: String, savedMessages: [SavedMessage]) {
+        self.url = url
+        self.savedMessages = savedMessages
+        selectedSaved = 0
+        connection = .idle
+        entries.removeAll()
+        follow()
+    }
+
+    private mutating func add(_ record: WebSocketMessageEvent) {
+        var entry = WebSocketPaneEntry(id: nextID, time: record.time,
+                                       kind: record.direction == .incoming ? .incoming : .outgoing,
+                                       size: record.size, isSubscription: record.isSubscription)
+        switch record.message {
+        case .text(let text): entry.text = text
+        case .binary(let data):
+            entry.isBinary = true
+            entry.binaryPrefix = Array(data.prefix(WebSocketPaneEntry.binaryPrefixLimit))
+        }
+        if record.direction == .incoming {
+            receivedCount += 1
+            bytesReceived += record.size
+        } else {
+            sentCount += 1
+        }
+        append(entry)
+    }
+
+    private mutating func addStatus(_ text: String, at time: Date, isError: Bool = false) {
+        append(WebSocketPaneEntry(id: nextID, time: time, kind: .status, text: text, isError: isError))
+    }
+
+    private mutating func append(_ entry: WebSocketPaneEntry) {
+        nextID += 1
+        entries.append(entry)
+        if !following && entry.matches(filter) { unseenWhilePaused += 1 }
+    }
+
+    // MARK: - Scrolling
+
+    /// Index of the entry drawn at the bottom of the message area.
+    var bottomIndex: Int? {
+        guard !entries.isEmpty else { return nil }
+        guard !following, let anchorID else { return entries.count - 1 }
+        if let index = entries.index(of: anchorID) { return index }
+        return anchorID < (entries.first?.id ?? 0) ? 0 : entries.count - 1
+    }
+
+    /// Stops following; the view stays where it is while messages keep arriving.
+    public mutating func pause() {
+        guard following else { return }
+        following = false
+        anchorID = newestMatching(atOrBefore: entries.count - 1).map { entries[$0].id }
+        unseenWhilePaused = 0
+    }
+
+    /// Follows the newest message again.
+    public mutating func follow() {
+        following = true
+        anchorID = nil
+        unseenWhilePaused = 0
+    }
+
+    private mutating func scroll(by steps: Int) {
+        pause()
+        guard var index = bottomIndex else { return }
+        if steps < 0 {
+            for _ in 0..<(-steps) {
+                guard index > 0, let previous = newestMatching(atOrBefore: index - 1) else { break }
+                index = previous
+            }
+        } else {
+            for _ in 0..<steps {
+                guard let next = oldestMatching(atOrAfter: index + 1) else {
+                    // Scrolling past the newest message means following again.
+                    follow()
+                    return
+                }
+                index = next
+            }
+        }
+        anchorID = entries[index].id
+    }
+
+    private func newestMatching(atOrBefore start: Int) -> Int? {
+        let filter = self.filter
+        var index = start
+        while index >= 0 {
+            if entries[index].matches(filter) { return index }
+            index -= 1
+        }
+        return nil
+    }
+
+    private func oldestMatching(atOrAfter start: Int) -> Int? {
+        let filter = self.filter
+        var index = start
+        while index < entries.count {
+            if entries[index].matches(filter) { return index }
+            index += 1
+        }
+        return nil
+    }
+
+    // MARK: - Commands
+
+    /// Applies a browsing command; returns what the app must do.
+    public mutating func handle(_ command: WebSocketPaneCommand) -> [WebSocketPaneEffect] {
+        switch command {
+        case .connect:
+            guard !url.isEmpty else { return [] }
+            return [.connect(url: url, subscriptions: subscriptions)]
+        case .disconnect: return [.disconnect]
+        case .compose: mode = .composing
+        case .filter: mode = .filtering
+        case .clearFilter: filterEditor = LineEditor()
+        case .togglePause: if following { pause() } else { follow() }
+        case .follow: follow()
+        case .scrollUp: scroll(by: -1)
+        case .scrollDown: if !following { scroll(by: 1) }
+        case .pageUp: scroll(by: -max(1, pageSize - 1))
+        case .pageDown: if !following { scroll(by: max(1, pageSize - 1)) }
+        case .oldest:
+            pause()
+            anchorID = oldestMatching(atOrAfter: 0).map { entries[$0].id }
+        case .previousSaved: selectedSaved = max(0, selectedSaved - 1)
+        case .nextSaved: selectedSaved = min(max(0, savedMessages.count - 1), selectedSaved + 1)
+        case .sendSaved:
+            guard savedMessages.indices.contains(selectedSaved) else { return [] }
+            return sendIfOpen([savedMessages[selectedSaved].text])
+        case .sendAllSaved: return sendIfOpen(savedMessages.map(\.text))
+        case .toggleSubscription:
+            guard savedMessages.indices.contains(selectedSaved) else { return [] }
+            savedMessages[selectedSaved].isSubscription.toggle()
+        case .togglePrettyJSON: prettyJSON.toggle()
+        case .clearMessages:
+            entries.removeAll()
+            follow()
+        }
+        return []
+    }
+
+    private mutating func sendIfOpen(_ texts: [String]) -> [WebSocketPaneEffect] {
+        guard case .open = connection else {
+            addStatus("not connected: press o to connect", at: now, isError: true)
+            return []
+        }
+        return texts.map { .send($0) }
+    }
+
+    /// Takes a key: through the keymap while browsing, into the send box or filter otherwise.
+    public mutating func handle(key: Key) -> [WebSocketPaneEffect] {
+        switch mode {
+        case .browse:
+            guard let command: WebSocketPaneCommand = Self.keymap.command(for: key) else { return [] }
+            return handle(command)
+        case .filtering:
+            if key.code == .enter || key.code == .escape {
+                if key.code == .escape { filterEditor = LineEditor() }
+                mode = .browse
+                return []
+            }
+            filterEditor.handle(key)
+            if !following { unseenWhilePaused = 0 }
+            return []
+        case .composing:
+            if let command: WebSocketPaneComposeCommand = Self.composeKeymap.command(for: key) {
+                return handle(compose: command)
+            }
+            sendBox.handle(key)
+            return []
+        }
+    }
+
+    /// Takes pasted text into whichever editor has the keys.
+    public mutating func paste(_ text: String) {
+        switch mode {
+        case .composing: sendBox.paste(text)
+        case .filtering: filterEditor.paste(text.replacingOccurrences(of: "\n", with: " "))
+        case .browse:
+            mode = .composing
+            sendBox.paste(text)
+        }
+    }
+
+    private mutating func handle(compose command: WebSocketPaneComposeCommand) -> [WebSocketPaneEffect] {
+        switch command {
+        case .send:
+            let text = sendBox.text
+            guard !text.isEmpty else { return [] }
+            let effects = sendIfOpen([text])
+            guard !effects.isEmpty else { return [] }
+            if history.last != text { history.append(text) }
+            if history.count > 100 { history.removeFirst(history.count - 100) }
+            historyIndex = nil
+            sendBox = TextAreaEditor()
+            return effects
+        case .newline:
+            sendBox.newline()
+        case .historyPrevious:
+            guard !history.isEmpty else { return [] }
+            let index = max(0, (historyIndex ?? history.count) - 1)
+            historyIndex = index
+            sendBox = TextAreaEditor(history[index])
+        case .historyNext:
+            guard let index = historyIndex else { return [] }
+            if index + 1 < history.count {
+                historyIndex = index + 1
+                sendBox = TextAreaEditor(history[index + 1])
+            } else {
+                historyIndex = nil
+                sendBox = TextAreaEditor()
+            }
+        case .cancel:
+            mode = .browse
+        }
+        return []
+    }
+}

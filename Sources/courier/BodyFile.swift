@@ -1,0 +1,58 @@
+import CourierHTTP
+import Foundation
+
+/// `-o FILE`: the body streams to a temporary file beside FILE while it arrives (the transport's
+/// spill file, placed in FILE's folder) and is renamed over FILE once complete, so FILE is never
+/// half-written and a large body never sits in memory.
+enum BodyFile {
+    /// Past this many bytes the transport writes the body to disk instead of memory.
+    static let spillThreshold = 256 << 10
+
+    /// The transport's configuration for a body going to `output`: spilled early, next to it.
+    static func transportConfiguration(for output: URL?) -> CurlTransport.Configuration {
+        guard let output else { return CurlTransport.Configuration() }
+        return CurlTransport.Configuration(spillThreshold: spillThreshold,
+                                           temporaryDirectory: output.deletingLastPathComponent())
+    }
+
+    /// Puts the complete body at `url`: a spilled file beside it is renamed, anything else is
+    /// written to a temporary file there and renamed.
+    static func save(_ body: ResponseBody, to url: URL) throws {
+        switch body {
+        case .data(let data):
+            try data.write(to: url, options: .atomic)
+        case .file(let source, _):
+            let folder = url.deletingLastPathComponent().standardizedFileURL.path
+            if source.deletingLastPathComponent().standardizedFileURL.path == folder {
+                // Spill files are private (0600); the saved body gets the usual 0666 less the umask.
+                _ = chmod(source.path, 0o666 & ~currentUmask())
+                try rename(source, to: url)
+            } else {
+                // Not ours to move (another folder, or the cache's link): copy it beside FILE first.
+                let staging = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).part")
+                try? FileManager.default.removeItem(at: staging)
+                try FileManager.default.copyItem(at: source, to: staging)
+                try rename(staging, to: url)
+            }
+        }
+    }
+
+    private static func rename(_ source: URL, to destination: URL) throws {
+        guard Foundation.rename(source.path, destination.path) == 0 else {
+            throw RenameError(destination: destination.path, reason: String(cString: strerror(errno)))
+        }
+    }
+
+    private static func currentUmask() -> mode_t {
+        let mask = umask(0o022)
+        umask(mask)
+        return mask
+    }
+}
+
+/// A finished body could not be put in place.
+struct RenameError: LocalizedError {
+    let destination: String
+    let reason: String
+    var errorDescription: String? { "cannot move the body into \(destination): \(reason)" }
+}

@@ -1,0 +1,77 @@
+import Foundation
+
+/// Decides from a body's first bytes whether it is a stream of records: server-sent events or
+/// newline-delimited JSON. The transport hands bodies over only as chunks (no header callback
+/// reaches the CLI before the body), so the decision is made from the bytes, strictly enough that
+/// an ordinary JSON or text body is never taken for a stream; Content-Type settles it at the end.
+enum StreamSniffer {
+    /// What the first bytes say.
+    enum Verdict: Equatable {
+        case events, lines, notAStream
+        /// More bytes are needed.
+        case undecided
+    }
+
+    /// Field names an event stream's first line can start with (WHATWG event stream fields).
+    static let eventFields: Set<String> = ["data", "event", "id", "retry"]
+
+    /// How many bytes are looked at before a body is declared not a stream.
+    static let window = 64 << 10
+
+    /// The verdict on `prefix`, the first bytes of a body. With `forced` (`--stream`), anything that
+    /// is not an event stream is a stream of lines once its first line is complete.
+    static func verdict(_ prefix: Data, forced: Bool) -> Verdict {
+        var lines = completeLines(prefix)
+        guard !lines.isEmpty else {
+            return prefix.count >= window ? (forced ? .lines : .notAStream) : .undecided
+        }
+        let first = lines.removeFirst()
+        if isEventLine(first) { return .events }
+        if forced { return .lines }
+        // NDJSON: the first line is a whole JSON object or array and another one starts after it.
+        guard let firstByte = first.first, firstByte == UInt8(ascii: "{") || firstByte == UInt8(ascii: "["),
+              (try? JSONSerialization.jsonObject(with: first)) != nil else { return .notAStream }
+        guard let second = lines.first ?? pendingLine(prefix) else {
+            return prefix.count >= window ? .notAStream : .undecided
+        }
+        guard let start = second.first else { return .undecided }
+        return start == UInt8(ascii: "{") || start == UInt8(ascii: "[") ? .lines : .notAStream
+    }
+
+    /// The verdict once the whole body is known: Content-Type first, then the bytes.
+    static func verdict(contentType: String?, prefix: Data, forced: Bool) -> Verdict {
+        let type = contentType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
+        if type == "text/event-stream" { return .events }
+        if let type, ndjsonTypes.contains(type) { return .lines }
+        let bytes = verdict(prefix + Data([0x0A]), forced: forced)
+        return bytes == .undecided ? (forced ? .lines : .notAStream) : bytes
+    }
+
+    /// Media types of newline-delimited JSON.
+    static let ndjsonTypes: Set<String> = ["application/x-ndjson", "application/ndjson", "application/jsonl",
+                                           "application/json-seq"]
+
+    /// `data: …`, `event: …`, `id: …`, `retry: …` or a `:` comment (a byte-order mark may come first).
+    static func isEventLine(_ line: Data) -> Bool {
+        var bytes = [UInt8](line)
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+        if bytes.first == UInt8(ascii: ":") { return true }
+        let name = bytes.prefix { $0 != UInt8(ascii: ":") }
+        return eventFields.contains(String(decoding: name, as: UTF8.self))
+    }
+
+    /// The non-blank lines that end with a newline, without CR/LF.
+    private static func completeLines(_ data: Data) -> [Data] {
+        guard let lastNewline = data.lastIndex(of: 0x0A) else { return [] }
+        return data[data.startIndex..<lastNewline].split(separator: 0x0A).map { line in
+            line.last == 0x0D ? Data(line.dropLast()) : Data(line)
+        }.filter { !$0.isEmpty }
+    }
+
+    /// The bytes after the last newline, when there are some.
+    private static func pendingLine(_ data: Data) -> Data? {
+        guard let lastNewline = data.lastIndex(of: 0x0A) else { return nil }
+        let rest = data[data.index(after: lastNewline)...].drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
+        return rest.isEmpty ? nil : Data(rest)
+    }
+}

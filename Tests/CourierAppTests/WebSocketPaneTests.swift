@@ -1,0 +1,230 @@
+import CourierApp
+import CourierTerminal
+import CourierWebSocket
+import Foundation
+import Testing
+
+@Suite("WebSocket pane")
+struct WebSocketPaneTests {
+    static let start = Date(timeIntervalSince1970: 1_764_440_000)  // 18:13:20 UTC
+    static let url = URL(string: "ws://127.0.0.1:8080/ws/ticker")!
+
+    static func at(_ seconds: Double) -> Date { start.addingTimeInterval(seconds) }
+
+    static func incoming(_ text: String, _ seconds: Double) -> WebSocketEvent {
+        .message(WebSocketMessageEvent(direction: .incoming, message: .text(text), time: at(seconds)))
+    }
+
+    static func tick(_ seq: Int, _ seconds: Double) -> WebSocketEvent {
+        incoming(#"{"type":"tick","symbol":"ACME","seq":\#(seq),"price":101.\#(seq)}"#, seconds)
+    }
+
+    /// A pane that connected, subscribed and received a few ticks.
+    static func connectedPane(capacity: Int = 100) -> WebSocketPaneState {
+        var pane = WebSocketPaneState(url: url.absoluteString,
+                                      savedMessages: [.init(text: #"{"subscribe":"ACME"}"#, isSubscription: true),
+                                                      .init(text: #"{"unsubscribe":"ACME"}"#)],
+                                      capacity: capacity, now: start, timeZone: TimeZone(identifier: "UTC")!)
+        pane.apply(contentsOf: [
+            .connecting(url: url, attempt: 1),
+            .connected(url: url, protocol: nil),
+            .message(WebSocketMessageEvent(direction: .outgoing, message: .text(#"{"subscribe":"ACME"}"#),
+                                           time: at(0.01), isSubscription: true)),
+            incoming(#"{"type":"subscribed","symbol":"ACME"}"#, 0.02),
+            tick(1, 0.2), tick(2, 0.4),
+            .pong(roundTrip: 0.0012),
+        ], at: start)
+        return pane
+    }
+
+    static func render(_ pane: WebSocketPaneState, width: Int = 72, height: Int = 14) -> [String] {
+        var buffer = Buffer(size: Size(width: width, height: height))
+        pane.render(into: &buffer, area: Rect(x: 0, y: 0, width: width, height: height), theme: .dark, focused: true)
+        return buffer.lines()
+    }
+
+    @Test func followingShowsEachMessageOnOneLineWithTimeDirectionSizeAndTheNewestAtTheBottom() {
+        // Given a connected pane that received ticks
+        var pane = Self.connectedPane()
+        // When two more ticks arrive in one batch
+        pane.apply(contentsOf: [Self.tick(3, 0.6), Self.tick(4, 0.8)], at: Self.at(0.8))
+        // Then the URL and state are in the border, the subscription is starred, JSON is on one line each
+        #expect(Self.render(pane) == [
+            "┏ WebSocket · ws://127.0.0.1:8080/ws/ticker ━━━━━━━━━━━━━━━━━  ● open  ┓",
+            "┃↓ 5 (249 B)  ↑ 1  rtt 1.2 ms                                 following┃",
+            "┃18:13:20.000 · connected                                              ┃",
+            #"┃18:13:20.010 → 20 B    ★ {"subscribe": "ACME"}                        ┃"#,
+            #"┃18:13:20.020 ← 37 B    {"type": "subscribed", "symbol": "ACME"}       ┃"#,
+            #"┃18:13:20.200 ← 53 B    {"type": "tick", "symbol": "ACME", "seq": 1, "p┃"#,
+            #"┃18:13:20.400 ← 53 B    {"type": "tick", "symbol": "ACME", "seq": 2, "p┃"#,
+            #"┃18:13:20.600 ← 53 B    {"type": "tick", "symbol": "ACME", "seq": 3, "p┃"#,
+            #"┃18:13:20.800 ← 53 B    {"type": "tick", "symbol": "ACME", "seq": 4, "p┃"#,
+            "┃                                                                      ┃",
+            "┃                                                                      ┃",
+            #"┃saved  ★1 {"subscribe":"ACME"}   2 {"unsubscribe":"ACME"}             ┃"#,
+            "┃› i: write a message   /: filter   p: pause                           ┃",
+            "┗━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━┛",
+        ])
+    }
+
+    @Test func pausedViewStaysPutCountsNewMessagesAndExpandsTheSelectedOne() {
+        // Given a pane following four ticks
+        var pane = Self.connectedPane()
+        pane.apply(contentsOf: [Self.tick(3, 0.6), Self.tick(4, 0.8)], at: Self.at(0.8))
+        // When it is paused and two more ticks arrive
+        _ = pane.handle(key: .char("p"))
+        pane.apply(contentsOf: [Self.tick(5, 1.0), Self.tick(6, 1.2)], at: Self.at(1.2))
+        // Then the view still ends at tick 4, shown as pretty JSON, and the status line counts 2 new
+        #expect(Self.render(pane) == [
+            "┏ WebSocket · ws://127.0.0.1:8080/ws/ticker ━━━━━━━━━━━━━━━━━  ● open  ┓",
+            "┃↓ 7 (355 B)  ↑ 1  rtt 1.2 ms                          ⏸ paused · 2 new┃",
+            #"┃18:13:20.400 ← 53 B    {"type": "tick", "symbol": "ACME", "seq": 2, "p┃"#,
+            #"┃18:13:20.600 ← 53 B    {"type": "tick", "symbol": "ACME", "seq": 3, "p┃"#,
+            "┃18:13:20.800 ← 53 B                                                   ┃",
+            "┃  {                                                                   ┃",
+            #"┃    "type": "tick",                                                   ┃"#,
+            #"┃    "symbol": "ACME",                                                 ┃"#,
+            #"┃    "seq": 4,                                                         ┃"#,
+            #"┃    "price": 101.4                                                    ┃"#,
+            "┃  }                                                                   ┃",
+            #"┃saved  ★1 {"subscribe":"ACME"}   2 {"unsubscribe":"ACME"}             ┃"#,
+            "┃› i: write a message   /: filter   p: pause                           ┃",
+            "┗━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━┛",
+        ])
+        // When the user scrolls one message older, then follows again
+        _ = pane.handle(key: .char("k"))
+        #expect(Self.render(pane)[2...4] == [
+            #"┃18:13:20.200 ← 53 B    {"type": "tick", "symbol": "ACME", "seq": 1, "p┃"#,
+            #"┃18:13:20.400 ← 53 B    {"type": "tick", "symbol": "ACME", "seq": 2, "p┃"#,
+            "┃18:13:20.600 ← 53 B                                                   ┃",
+        ])
+        _ = pane.handle(key: .char("G"))
+        let following = Self.render(pane)
+        #expect(following[1].hasSuffix("following┃"))
+        #expect(following[10] == #"┃18:13:21.200 ← 53 B    {"type": "tick", "symbol": "ACME", "seq": 6, "p┃"#)
+    }
+
+    @Test func chaosDropShowsTheCloseACountdownAndTheResentSubscription() {
+        // Given a connected pane whose connection drops without a close frame
+        var pane = Self.connectedPane()
+        pane.apply(.closed(WebSocketCloseInfo(code: .abnormal, error: .connectionLost(message: "reset"))), at: Self.at(1))
+        pane.apply(.reconnecting(delay: 2.5, attempt: 2), at: Self.at(1))
+        // When one second passes
+        pane.tick(now: Self.at(2))
+        // Then the border counts down and the drop is in the history
+        let during = Self.render(pane)
+        #expect(during[0] == "┏ WebSocket · ws://127.0.0.1… ━━  ↻ reconnecting in 1.5 s (attempt 2)  ┓")
+        #expect(during[7] == "┃18:13:21.000 · closed 1006 (no close handshake): connection lost: rese┃")
+        #expect(during[8] == "┃18:13:21.000 · reconnecting in 2.5 s (attempt 2)                      ┃")
+        // When the session reconnects and re-sends the subscription
+        pane.apply(contentsOf: [
+            .connecting(url: Self.url, attempt: 2), .connected(url: Self.url, protocol: nil),
+            .message(WebSocketMessageEvent(direction: .outgoing, message: .text(#"{"subscribe":"ACME"}"#),
+                                           time: Self.at(3.5), isSubscription: true)),
+            Self.tick(7, 3.6),
+        ], at: Self.at(3.5))
+        // Then the reconnect, the starred subscription and the resumed ticks follow
+        #expect(Self.render(pane)[1...10] == [
+            "┃↓ 4 (196 B)  ↑ 2  rtt 1.2 ms                                 following┃",
+            #"┃18:13:20.020 ← 37 B    {"type": "subscribed", "symbol": "ACME"}       ┃"#,
+            #"┃18:13:20.200 ← 53 B    {"type": "tick", "symbol": "ACME", "seq": 1, "p┃"#,
+            #"┃18:13:20.400 ← 53 B    {"type": "tick", "symbol": "ACME", "seq": 2, "p┃"#,
+            "┃18:13:21.000 · closed 1006 (no close handshake): connection lost: rese┃",
+            "┃18:13:21.000 · reconnecting in 2.5 s (attempt 2)                      ┃",
+            "┃18:13:23.500 · reconnecting (attempt 2)                               ┃",
+            "┃18:13:23.500 · connected                                              ┃",
+            #"┃18:13:23.500 → 20 B    ★ {"subscribe": "ACME"}                        ┃"#,
+            #"┃18:13:23.600 ← 53 B    {"type": "tick", "symbol": "ACME", "seq": 7, "p┃"#,
+        ])
+    }
+
+    @Test func filterKeepsMatchingMessagesAndShowsTheFilterLine() {
+        var pane = Self.connectedPane()
+        // When "seq\": 2" is typed after /
+        _ = pane.handle(key: .char("/"))
+        for character in #""seq":2"# { _ = pane.handle(key: .char(character)) }
+        _ = pane.handle(key: Key(.enter))
+        // Then only tick 2 is listed and the filter stays visible
+        let lines = Self.render(pane, height: 8)
+        #expect(lines == [
+            "┏ WebSocket · ws://127.0.0.1:8080/ws/ticker ━━━━━━━━━━━━━━━━━  ● open  ┓",
+            "┃↓ 3 (143 B)  ↑ 1  rtt 1.2 ms                                 following┃",
+            #"┃18:13:20.400 ← 53 B    {"type": "tick", "symbol": "ACME", "seq": 2, "p┃"#,
+            "┃                                                                      ┃",
+            #"┃saved  ★1 {"subscribe":"ACME"}   2 {"unsubscribe":"ACME"}             ┃"#,
+            #"┃/ "seq":2                                                             ┃"#,
+            "┃› i: write a message   /: filter   p: pause                           ┃",
+            "┗━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━┛",
+        ])
+    }
+
+    @Test func binaryMessagesShowAsHexAndExpandToADump() {
+        var pane = WebSocketPaneState(url: "ws://h/bin", now: Self.start, timeZone: TimeZone(identifier: "UTC")!)
+        pane.apply(.connected(url: Self.url, protocol: "bin"), at: Self.start)
+        pane.apply(.message(WebSocketMessageEvent(direction: .incoming, message: .binary(Data(0..<40)),
+                                                  time: Self.at(1))))
+        #expect(Self.render(pane, height: 6)[3]
+                == "┃18:13:21.000 ← 40 B    binary 00 01 02 03 04 05 06 07 08 09 0a 0b 0c 0┃")
+        _ = pane.handle(.togglePrettyJSON)
+        #expect(Self.render(pane, height: 9)[3...6] == [
+            "┃18:13:21.000 ← 40 B    binary                                         ┃",
+            "┃  0000  00 01 02 03 04 05 06 07 08 09 0a 0b 0c 0d 0e 0f  .............┃",
+            "┃  0010  10 11 12 13 14 15 16 17 18 19 1a 1b 1c 1d 1e 1f  .............┃",
+            ##"┃  0020  20 21 22 23 24 25 26 27                           !"#$%&'     ┃"##,
+        ])
+    }
+
+    @Test func aFastStreamStaysWithinTheBufferAndDrawsOnlyTheNewest() {
+        // Given a pane keeping 100 messages
+        var pane = Self.connectedPane(capacity: 100)
+        // When 10,000 ticks arrive in one batch
+        pane.apply(contentsOf: (1...10_000).map { Self.tick($0, Double($0) / 1000) }, at: Self.at(10))
+        // Then 100 are kept, all were counted, and the newest is at the bottom
+        #expect(pane.entries.count == 100)
+        #expect(pane.receivedCount == 10_003)
+        let lines = Self.render(pane)
+        #expect(lines[1].contains("last 100 kept"))
+        #expect(lines[10].contains(#""seq": 10000"#))
+    }
+
+    @Test func sendBoxSendsWhenOpenKeepsHistoryAndRefusesWhenClosed() {
+        var pane = Self.connectedPane()
+        // When a message is typed and sent
+        _ = pane.handle(key: .char("i"))
+        for character in "hello" { _ = pane.handle(key: .char(character)) }
+        #expect(Self.render(pane)[12] == "┃› hello                                                               ┃")
+        #expect(pane.handle(key: Key(.enter)) == [.send("hello")])
+        // Then the box is empty and history brings the message back
+        #expect(pane.sendBox.text.isEmpty)
+        _ = pane.handle(key: Key(.up, alt: true))
+        #expect(pane.sendBox.text == "hello")
+        _ = pane.handle(key: Key(.escape))
+        #expect(pane.mode == .browse)
+        // When the connection is closed, Then sending is refused with a note in the history
+        pane.apply(.closed(WebSocketCloseInfo(code: .normal, byUser: true, wasClean: true)), at: Self.at(2))
+        _ = pane.handle(key: .char("i"))
+        #expect(pane.handle(key: Key(.enter)).isEmpty)
+        #expect(pane.entries.last?.text == "not connected: press o to connect")
+    }
+
+    @Test func savedMessagesAreSentWithOneKeyAndSubscriptionsGoWithConnect() {
+        var pane = Self.connectedPane()
+        // s sends the selected saved message, ] moves to the next
+        #expect(pane.handle(key: .char("s")) == [.send(#"{"subscribe":"ACME"}"#)])
+        _ = pane.handle(key: .char("]"))
+        #expect(pane.handle(key: .char("s")) == [.send(#"{"unsubscribe":"ACME"}"#)])
+        #expect(pane.handle(key: .char("S")).count == 2)
+        // m marks the second as a subscription too; connect carries both
+        _ = pane.handle(key: .char("m"))
+        #expect(pane.handle(key: .char("o")) == [.connect(url: Self.url.absoluteString, subscriptions: [
+            #"{"subscribe":"ACME"}"#, #"{"unsubscribe":"ACME"}"#,
+        ])])
+        #expect(pane.handle(key: .char("D")) == [.disconnect])
+    }
+
+    @Test func keymapHasOneCommandPerKeyAndHints() {
+        let keys = WebSocketPaneState.keymap.flatMap(\.keys)
+        #expect(Set(keys).count == keys.count)
+        #expect(WebSocketPaneState.keymap.contains { $0.hint })
+    }
+}
