@@ -197,6 +197,24 @@ private func expectLogSnapshot(_ buffer: Buffer, named name: String, sourceLocat
         #expect(LogPaneState.keymap.filter(\.hint).map(\.keyLabel) == ["Enter", "e", "f", "x"])
     }
 
+    @Test func concurrentRequestsKeepTheirAttemptsTogetherAndAClickSelectsARow() {
+        // Given two requests whose attempts interleave in time
+        var log = LogPaneState(timeZone: TimeZone(identifier: "UTC")!)
+        let other = RequestID(7)
+        log.apply(started(request, 1, 0), now: at(0))
+        log.apply(started(other, 1, 0.1, url: URL(string: "http://127.0.0.1:8080/users")!), now: at(0.1))
+        log.apply(started(request, 2, 0.2), now: at(0.2))
+        // Then the rows keep each request's attempts together
+        #expect(log.rows.map { log.attempts[$0.index].key } == [
+            LogAttempt.Key(request: request, attempt: 1), LogAttempt.Key(request: request, attempt: 2),
+            LogAttempt.Key(request: other, attempt: 1),
+        ])
+        // When the first row under the header is clicked
+        log.select(at: Position(x: 3, y: 1), area: Rect(x: 0, y: 0, width: 80, height: 8))
+        #expect(log.selectedAttempt?.key == LogAttempt.Key(request: request, attempt: 1))
+        #expect(log.title.contains("paused"))
+    }
+
     @Test func aNarrowPaneStillShowsEveryColumnButTheCache() {
         let buffer = render(flakyLog(retried: true), width: 58, height: 5, now: 2)
         expectLogSnapshot(buffer, named: "log-narrow-58")

@@ -39,14 +39,23 @@ public struct LogPaneState: Sendable {
         public var kind: Kind
     }
 
-    /// The rows the filters let through, in order.
+    /// The rows the filters let through: requests in the order they started, each request's attempts
+    /// together under it even when requests ran at the same time.
     public var rows: [Row] {
-        var rows: [Row] = []
+        var order: [RequestID] = []
+        var groups: [RequestID: [Int]] = [:]
         for (index, attempt) in attempts.enumerated() {
             if errorsOnly && !attempt.isError { continue }
             if let onlyRequest, attempt.key.request != onlyRequest { continue }
-            rows.append(Row(index: index, kind: .attempt))
-            if attempt.retry != nil { rows.append(Row(index: index, kind: .retry)) }
+            if groups[attempt.key.request] == nil { order.append(attempt.key.request) }
+            groups[attempt.key.request, default: []].append(index)
+        }
+        var rows: [Row] = []
+        for request in order {
+            for index in groups[request] ?? [] {
+                rows.append(Row(index: index, kind: .attempt))
+                if attempts[index].retry != nil { rows.append(Row(index: index, kind: .retry)) }
+            }
         }
         return rows
     }
@@ -69,8 +78,11 @@ public struct LogPaneState: Sendable {
 
     /// When the next frame must be drawn for a countdown to move (nil: nothing is counting down).
     public func nextTick(after now: Date) -> Date? {
-        attempts.contains { $0.retry?.status == .waiting && $0.retry!.remaining(at: now) > .zero }
-            ? now.addingTimeInterval(0.1) : nil
+        let counting = attempts.contains { attempt in
+            guard let retry = attempt.retry, retry.status == .waiting else { return false }
+            return retry.remaining(at: now) > .zero
+        }
+        return counting ? now.addingTimeInterval(0.1) : nil
     }
 
     // MARK: Events
@@ -172,13 +184,26 @@ public struct LogPaneState: Sendable {
         }
     }
 
-    /// Selects the row drawn at `row` rows below the top of the list (a click).
-    public mutating func select(visibleRow row: Int, height: Int) {
+    /// Selects the row under a click at `position` in a pane drawn into `area` (as `render` lays it out).
+    public mutating func select(at position: Position, area: Rect) {
+        guard detail == nil else { return }
+        let body = LogPaneState.body(of: area)
+        guard body.contains(position) else { return }
         let count = rows.count
-        let index = list.visibleOffset(height: height, count: count) + row
+        let index = list.visibleOffset(height: body.height, count: count) + position.y - body.y
         guard index >= 0, index < count else { return }
         list.select(index, count: count)
         follow = index == count - 1
+    }
+
+    /// Scrolls the rows by `delta` (the mouse wheel), moving the selection with them.
+    public mutating func scroll(by delta: Int) {
+        move(by: delta, count: rows.count)
+    }
+
+    /// Where rows go in `area`: below the scale header when there is room for one.
+    static func body(of area: Rect) -> Rect {
+        area.height >= 3 ? Rect(x: area.x, y: area.y + 1, width: area.width, height: area.height - 1) : area
     }
 
     // MARK: Internals

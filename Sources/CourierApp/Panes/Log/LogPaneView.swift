@@ -57,10 +57,9 @@ extension LogPaneState {
         let columns = Columns(width: area.width)
         let visible = rows.map { attempts[$0.index] }.filter { $0.timing != nil }
         let scale = visible.map { LogPaneFormat.seconds($0.timing!.total) }.max() ?? 0
-        var body = area
-        if area.height >= 3 {
+        let body = LogPaneState.body(of: area)
+        if body != area {
             renderHeader(into: &buffer, y: area.y, x: area.x, columns: columns, scale: scale, theme: theme)
-            body = Rect(x: area.x, y: area.y + 1, width: area.width, height: area.height - 1)
         }
         let top = list.visibleOffset(height: body.height, count: rows.count)
         for line in 0..<body.height {
