@@ -15,7 +15,14 @@ struct ReliabilityTerminalTests {
                 + "TERM=tmux-256color '\(Reliability.courier.path)' api.http; echo $? > rc.txt; stty -a > stty.txt; "
                 + "echo SHELL-IS-BACK; sleep 60"
         }
-        var stty: String? { try? String(contentsOf: folder.appendingPathComponent("stty.txt"), encoding: .utf8) }
+        /// `stty -a` as the shell recorded it, once completely written.
+        var stty: String? { Self.complete(folder.appendingPathComponent("stty.txt")) }
+
+        /// A file's text once `stty -a` has finished writing it (its last line is the control characters).
+        static func complete(_ url: URL) -> String? {
+            guard let text = try? String(contentsOf: url, encoding: .utf8), text.contains("echo") else { return nil }
+            return text
+        }
 
         init() throws {
             folder = try Reliability.temporaryFolder("terminal")
@@ -80,9 +87,9 @@ struct ReliabilityTerminalTests {
 
         // Then the shell got a cooked terminal while the explorer was stopped
         let stoppedFile = setup.folder.appendingPathComponent("stopped.txt")
-        #expect(Reliability.waitFor(limit: 10) { FileManager.default.fileExists(atPath: stoppedFile.path) },
+        #expect(Reliability.waitFor(limit: 10) { Setup.complete(stoppedFile) != nil },
                 "the explorer did not stop on SIGTSTP")
-        let stopped = (try? String(contentsOf: stoppedFile, encoding: .utf8)) ?? ""
+        let stopped = Setup.complete(stoppedFile) ?? ""
         #expect(Self.isCooked(stopped), "\(stopped)")
 
         // And after fg the explorer redraws and answers keys, and quits cleanly
