@@ -17,22 +17,22 @@ extension HTTPFileParser {
 
     /// `@key value` or `@key = value` inside a comment.
     static func tag(_ comment: String) -> (String, String)? {
-        let body = comment.trimmingCharacters(in: .whitespaces)
+        let body = comment.trimmingBlanks
         guard body.hasPrefix("@") else { return nil }
         let rest = body.dropFirst()
         let key = rest.prefix { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }
         guard !key.isEmpty else { return nil }
-        var value = rest.dropFirst(key.count).trimmingCharacters(in: .whitespaces)
-        if value.hasPrefix("=") { value = value.dropFirst().trimmingCharacters(in: .whitespaces) }
+        var value = rest.dropFirst(key.count).trimmingBlanks
+        if value.hasPrefix("=") { value = value.dropFirst().trimmingBlanks }
         return (String(key), value)
     }
 
     /// `@name = value`; nil when the line starts with `@` but is not a definition.
     static func variable(_ trimmed: String, line: Int) -> VariableDefinition? {
         guard trimmed.hasPrefix("@"), let equals = trimmed.firstIndex(of: "=") else { return nil }
-        let name = trimmed[trimmed.index(after: trimmed.startIndex)..<equals].trimmingCharacters(in: .whitespaces)
+        let name = trimmed[trimmed.index(after: trimmed.startIndex)..<equals].trimmingBlanks
         guard !name.isEmpty, name.allSatisfy(isVariableNameCharacter) else { return nil }
-        let value = trimmed[trimmed.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+        let value = trimmed[trimmed.index(after: equals)...].trimmingBlanks
         return VariableDefinition(name: name, value: value, line: line)
     }
 
@@ -74,7 +74,7 @@ extension HTTPFileParser {
     static func isHandlerStart(_ trimmed: String) -> Bool {
         if trimmed.hasPrefix("> {%") || trimmed.hasPrefix(">> ") || trimmed.hasPrefix(">>! ") { return true }
         guard trimmed.hasPrefix("> ") else { return false }
-        let target = trimmed.dropFirst(2).trimmingCharacters(in: .whitespaces)
+        let target = trimmed.dropFirst(2).trimmingBlanks
         return target.hasPrefix("./") || target.hasPrefix("../") || target.hasSuffix(".js")
     }
 
@@ -82,12 +82,12 @@ extension HTTPFileParser {
     static func body(_ lines: [String]) -> BodyTemplate {
         guard !lines.isEmpty else { return .none }
         if lines.count == 1 {
-            let trimmed = lines[0].trimmingCharacters(in: .whitespaces)
+            let trimmed = lines[0].trimmingBlanks
             if trimmed.hasPrefix("<@ ") {
-                return .file(path: trimmed.dropFirst(3).trimmingCharacters(in: .whitespaces), substituteVariables: true)
+                return .file(path: trimmed.dropFirst(3).trimmingBlanks, substituteVariables: true)
             }
             if trimmed.hasPrefix("< ") {
-                return .file(path: trimmed.dropFirst(2).trimmingCharacters(in: .whitespaces), substituteVariables: false)
+                return .file(path: trimmed.dropFirst(2).trimmingBlanks, substituteVariables: false)
             }
         }
         return .text(lines.joined(separator: "\n"))
@@ -102,11 +102,11 @@ extension HTTPFileParser {
         func flush() {
             var chunk = current
             current = []
-            while let first = chunk.first, first.trimmingCharacters(in: .whitespaces).isEmpty { chunk.removeFirst() }
-            while let last = chunk.last, last.trimmingCharacters(in: .whitespaces).isEmpty { chunk.removeLast() }
+            while let first = chunk.first, first.trimmingBlanks.isEmpty { chunk.removeFirst() }
+            while let last = chunk.last, last.trimmingBlanks.isEmpty { chunk.removeLast() }
             var subscribe = false
-            if let first = chunk.first, let comment = commentBody(first.trimmingCharacters(in: .whitespaces)),
-               comment.trimmingCharacters(in: .whitespaces) == "@subscribe" {
+            if let first = chunk.first, let comment = commentBody(first.trimmingBlanks),
+               comment.trimmingBlanks == "@subscribe" {
                 subscribe = true
                 chunk.removeFirst()
             }
@@ -116,10 +116,10 @@ extension HTTPFileParser {
             waitForServer = false
         }
         for line in lines {
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            let trimmed = line.trimmingBlanks
             if trimmed.hasPrefix("===") {
                 flush()
-                if trimmed.dropFirst(3).trimmingCharacters(in: .whitespaces) == "wait-for-server" {
+                if trimmed.dropFirst(3).trimmingBlanks == "wait-for-server" {
                     waitForServer = true
                 }
                 continue

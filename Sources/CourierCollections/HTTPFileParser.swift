@@ -53,7 +53,7 @@ struct HTTPFileParser {
         var separatorName: String?
         if Self.isSeparator(lines[index]) {
             separator = index
-            let rest = lines[index].trimmed.drop { $0 == "#" }.trimmingCharacters(in: .whitespaces)
+            let rest = lines[index].trimmed.drop { $0 == "#" }.trimmingBlanks
             if !rest.isEmpty { separatorName = rest }
             index += 1
         }
@@ -144,12 +144,12 @@ struct HTTPFileParser {
             if Self.commentBody(trimmed) != nil { index += 1; continue }
             if Self.isHandlerStart(trimmed) { break }
             if let colon = trimmed.firstIndex(of: ":"), colon != trimmed.startIndex {
-                let fieldName = trimmed[..<colon].trimmingCharacters(in: .whitespaces)
+                let fieldName = trimmed[..<colon].trimmingBlanks
                 if fieldName.contains(" ") {
                     report(index, "header name '\(fieldName)' contains a space")
                     failed = true
                 }
-                headers.add(fieldName, trimmed[trimmed.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+                headers.add(fieldName, trimmed[trimmed.index(after: colon)...].trimmingBlanks)
             } else {
                 report(index, "expected a header 'Name: value' or a blank line before the body")
                 failed = true

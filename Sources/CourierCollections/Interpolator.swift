@@ -45,7 +45,7 @@ struct Interpolator {
         while let open = rest.range(of: "{{") {
             guard let close = rest[open.upperBound...].range(of: "}}") else { break }
             if open.lowerBound > rest.startIndex { result.append(.literal(String(rest[..<open.lowerBound]))) }
-            let expression = rest[open.upperBound..<close.lowerBound].trimmingCharacters(in: .whitespaces)
+            let expression = rest[open.upperBound..<close.lowerBound].trimmingBlanks
             result.append(.value(try value(of: expression, stack: stack)))
             rest = rest[close.upperBound...]
         }
