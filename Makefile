@@ -1,5 +1,6 @@
 # Courier: `make demo` opens the explorer on the demo collection; `make test` runs every test.
 SWIFT ?= swift
+SHELL := /bin/bash
 APT_PACKAGES := libcurl4-openssl-dev libncursesw5-dev libssl-dev tmux openssl
 BIN := .build/debug/courier
 
@@ -28,7 +29,12 @@ demo: build
 
 test: deps
 	SWIFT_BACKTRACE=enable=no $(SWIFT) build --build-tests
-	SWIFT_BACKTRACE=enable=no $(SWIFT) test --skip-build
+	set -o pipefail; SWIFT_BACKTRACE=enable=no $(SWIFT) test --skip-build --no-parallel 2>&1 | tee .build/test.log
+	$(MAKE) -C Fuzz smoke FUZZ_SECONDS=3
+	@# The fuzz run prints last, so repeat the test count as the closing line.
+	@n=$$(sed -nE 's/.*Test run with ([0-9]+) tests? .* passed.*/\1/p' .build/test.log | tail -1); \
+	 x=$$(sed -nE 's/.*Executed ([0-9]+) tests?, with 0 failures.*/\1/p' .build/test.log | tail -1); \
+	 echo "$$(( $${n:-0} + $${x:-0} )) passed, 0 failed"
 
 bench: deps
 	$(SWIFT) build -c release --product courier-bench --product courier

@@ -41,9 +41,9 @@ enum CacheBench {
         }
         print("cache: \(requests) sequential GETs of /etag per variant on 127.0.0.1, interleaved")
         print(String(format: "  full fetch, no cache    %8.0f req/s", rates[0]))
-        print(String(format: "  fresh hit (%@)      %8.0f req/s   %.2f× a full fetch", decisions.0 ?? "?", rates[1],
-                     rates[1] / rates[0]))
-        print(String(format: "  304 revalidation (%@) %6.0f req/s   %.2f× a full fetch", decisions.1 ?? "?",
-                     rates[2], rates[2] / rates[0]))
+        print(String(format: "  fresh hit               %8.0f req/s   %.2f× a full fetch (decision: %@)", rates[1],
+                     rates[1] / rates[0], decisions.0 ?? "?"))
+        print(String(format: "  304 revalidation        %8.0f req/s   %.2f× a full fetch (decision: %@)", rates[2],
+                     rates[2] / rates[0], decisions.1 ?? "?"))
     }
 }

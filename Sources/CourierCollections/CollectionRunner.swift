@@ -36,6 +36,7 @@ public struct CollectionRunner: Sendable {
     public var context: VariableContext
     private let send: Send
 
+    /// A runner for `file`; `send` goes through the caller's client (retries, cache, auth).
     public init(file: HTTPFile, baseFolder: URL, context: VariableContext, send: @escaping Send) {
         self.file = file
         self.baseFolder = baseFolder

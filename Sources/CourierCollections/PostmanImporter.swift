@@ -30,6 +30,7 @@ public enum PostmanImporter {
         var auth: JSONValue?
     }
 
+    /// Converts the JSON of a Collection v2.1 export into `.http` files and a report of what was left out.
     public static func convert(_ data: Data) throws(CollectionError) -> PostmanConversion {
         guard let root = JSONValue.parse(data) else {
             throw .importFailed(source: "Postman collection", reason: "not valid JSON")

@@ -28,6 +28,7 @@ public struct Resolver: Sendable {
     public var baseFolder: URL
     public var context: VariableContext
 
+    /// A resolver for the requests of `file`, reading body files from `baseFolder`.
     public init(file: HTTPFile, baseFolder: URL, context: VariableContext) {
         self.file = file
         self.baseFolder = baseFolder

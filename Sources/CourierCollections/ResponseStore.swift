@@ -17,6 +17,7 @@ public struct ResponseStore: Sendable {
 
     private var entries: [String: Entry] = [:]
 
+    /// An empty store, for the start of a run.
     public init() {}
 
     /// Remembers the response of the request called `name`, replacing an earlier one.
@@ -25,8 +26,10 @@ public struct ResponseStore: Sendable {
                               body: (try? response.body.readAll()) ?? Data())
     }
 
+    /// Remembers an already reduced response (tests and the explorer's history use this).
     public mutating func record(name: String, entry: Entry) { entries[name] = entry }
 
+    /// The last response of the request called `name` in this run.
     public func entry(_ name: String) -> Entry? { entries[name] }
 
     /// Answers `name.response.body.<path>` or `name.response.headers.<Header>`; the error text says why not.

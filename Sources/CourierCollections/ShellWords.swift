@@ -9,6 +9,7 @@ public enum ShellWords {
         public var description: String
     }
 
+    /// The words of `line`, or why it cannot be split (an unclosed quote).
     public static func split(_ line: String) -> Result<[String], Failure> {
         var words: [String] = []
         var current = ""

@@ -153,13 +153,11 @@ struct HostileContentTests {
         let title = session.title()
 
         // When both hostile requests are sent
-        session.send("j")
-        session.send("Enter")
+        #expect(session.open("Text"), "\(session.screen())")
         session.send("Enter")
         #expect(session.waitFor("#1 200"), "\(session.screen())")
         session.send("1")
-        session.send("j")
-        session.send("Enter")
+        #expect(session.open("JSON"), "\(session.screen())")
         session.send("Enter")
         let bothAnswered = Reliability.waitFor(limit: 15) {
             session.screen().components(separatedBy: "#1 200").count >= 3

@@ -22,8 +22,19 @@ final class ReliabilityChild {
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
         // A process group of its own, so that a kill reaches only this child and what it starts.
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+        // The test runner's threads block signals, and a spawned child would inherit that mask: start
+        // every child with nothing blocked and default dispositions, as from a shell.
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         posix_spawnattr_setpgroup(&attributes, 0)
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGTSTP, SIGCONT, SIGCHLD, SIGWINCH] {
+            sigaddset(&defaults, signal)
+        }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
         // glibc here has no posix_spawn_file_actions_addchdir_np: a shell changes folder, then execs.
         let executable = folder == nil ? program.path : "/bin/sh"
         let words = folder.map { ["/bin/sh", "-c", "cd \"$0\" && exec \"$@\"", $0.path, program.path] + arguments }

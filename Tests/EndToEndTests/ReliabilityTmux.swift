@@ -48,6 +48,18 @@ final class ReliabilityTmux {
         Reliability.waitFor(limit: limit) { screen().contains(text) }
     }
 
+    /// Moves the collection cursor down `steps` rows to the request `name` and opens it, waiting for
+    /// each step to show on screen so that no key is read before the app is ready for it.
+    @discardableResult
+    func open(_ name: String, steps: Int = 1) -> Bool {
+        guard waitFor(name) else { return false }
+        usleep(200_000)
+        for _ in 0..<steps { send("j") }
+        usleep(200_000)
+        send("Enter")
+        return waitFor("Request · \(name)")
+    }
+
     /// Ends the tmux server and everything in it.
     func kill() { _ = try? run(["kill-server"]) }
 

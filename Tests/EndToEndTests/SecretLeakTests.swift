@@ -113,8 +113,7 @@ struct SecretLeakTests {
                 + "\(exports) TERM=tmux-256color '\(Reliability.courier.path)' api.http --env dev")
             defer { session.kill() }
             #expect(session.waitFor("Collection"), "\(session.screen())")
-            session.send("j")
-            session.send("Enter")
+            #expect(session.open("me"), "\(session.screen())")
             session.send("Enter")
             #expect(session.waitFor("#1 200"), "\(session.screen())")
             session.send("q")

@@ -54,9 +54,9 @@ public struct LogAttempt: Sendable, Hashable, Identifiable {
 
     /// The path and query, which is what the log has room for.
     public var path: String {
-        let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
-        let path = components?.percentEncodedPath.isEmpty == false ? components!.percentEncodedPath : "/"
-        return components?.percentEncodedQuery.map { path + "?" + $0 } ?? path
+        guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url.path }
+        let path = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
+        return components.percentEncodedQuery.map { path + "?" + $0 } ?? path
     }
 
     /// Whether the errors-only filter keeps it: HTTP ≥ 400 or a failure; cancellations are not errors.

@@ -78,8 +78,11 @@ public struct LogPaneState: Sendable {
 
     /// When the next frame must be drawn for a countdown to move (nil: nothing is counting down).
     public func nextTick(after now: Date) -> Date? {
-        attempts.contains { $0.retry?.status == .waiting && $0.retry!.remaining(at: now) > .zero }
-            ? now.addingTimeInterval(0.1) : nil
+        let counting = attempts.contains { attempt in
+            guard let retry = attempt.retry, retry.status == .waiting else { return false }
+            return retry.remaining(at: now) > .zero
+        }
+        return counting ? now.addingTimeInterval(0.1) : nil
     }
 
     // MARK: Events
