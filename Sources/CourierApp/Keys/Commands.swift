@@ -35,6 +35,10 @@ public enum ResponseCommand: Sendable, Hashable {
     case copyBody, copyCurl, compare
 }
 
+/// Commands of the log.
+public enum LogCommand: Sendable, Hashable {
+    case up, down, top, bottom, clear, toggleFollow
+}
 
 
 /// Any command, so the palette can list and run all of them.
@@ -47,8 +51,7 @@ public enum AppCommand: Sendable, Hashable {
     case responsePane(ResponsePaneCommand)
     /// A command of the cache compare view (CourierApp/Panes/Compare), shown over the response.
     case compare(ComparePaneCommand)
-    /// A command of the log pane (CourierApp/Panes/Log).
-    case log(LogPaneCommand)
+    case log(LogCommand)
     /// A command of the WebSocket pane (CourierApp/Panes/WebSocket).
     case webSocket(WebSocketPaneCommand)
     case theme(String)

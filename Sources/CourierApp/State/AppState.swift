@@ -29,12 +29,7 @@ public struct AppState: Sendable {
     public var comparePane: ComparePaneState?
     /// The saved request the shown response answered.
     public var responseOrigin: RequestRef?
-    /// The retry/timing log (CourierApp/Panes/Log): one row per attempt from the client's events.
-    public var log = LogPaneState()
-    /// The clock: read when events arrive and on ticks, so views stay pure functions of state.
-    public var clock: @Sendable () -> Date = { Date() }
-    /// The time the screen is drawn for (retry countdowns).
-    public var now = Date()
+    public var log = LogState()
     /// The WebSocket pane (CourierApp/Panes/WebSocket): connection, messages, send box.
     public var webSocketPane = WebSocketPaneState()
     public var modals: [Modal] = []
@@ -53,9 +48,7 @@ public struct AppState: Sendable {
     public var liveDebounce: Duration = .milliseconds(300)
     public var shouldQuit = false
     /// The zone the log's clock shows; tests pin it so screens do not depend on the machine.
-    public var timeZone: TimeZone = .current {
-        didSet { log.timeZone = timeZone; webSocketPane.timeZone = timeZone }
-    }
+    public var timeZone: TimeZone = .current
     /// Ticks count while something moves on screen (a request in flight); the spinner uses it.
     public var ticks = 0
 
@@ -82,7 +75,7 @@ public struct AppState: Sendable {
     public var needsTick: Bool {
         switch webSocketPane.connection {
         case .connecting, .reconnecting: return true
-        default: return inFlight != nil || log.nextTick(after: now) != nil
+        default: return inFlight != nil
         }
     }
 
