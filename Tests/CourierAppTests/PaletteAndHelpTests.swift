@@ -18,7 +18,7 @@ struct PaletteAndHelpTests {
         check(Keymaps.editing)
         check(Keymaps.response)
         check(ResponsePaneState.keymap)
-        check(Keymaps.log)
+        check(LogPaneState.keymap)
         check(WebSocketPaneState.keymap)
         check(WebSocketPaneState.composeKeymap)
     }
@@ -35,7 +35,7 @@ struct PaletteAndHelpTests {
         check(Keymaps.response, "response")
         let responseKeys = ResponsePaneState.keymap.flatMap(\.keys) + Keymaps.response.flatMap(\.keys)
         #expect(Set(responseKeys).count == responseKeys.count, "the response pane's two tables share a key")
-        check(Keymaps.log, "log")
+        check(LogPaneState.keymap, "log")
         check(WebSocketPaneState.keymap, "webSocket")
     }
 
@@ -47,7 +47,7 @@ struct PaletteAndHelpTests {
         for binding in Keymaps.request { #expect(commands.contains(.request(binding.command))) }
         for binding in Keymaps.response { #expect(commands.contains(.response(binding.command))) }
         for binding in ResponsePaneState.keymap { #expect(commands.contains(.responsePane(binding.command))) }
-        for binding in Keymaps.log { #expect(commands.contains(.log(binding.command))) }
+        for binding in LogPaneState.keymap { #expect(commands.contains(.log(binding.command))) }
         for name in state.themeNames { #expect(commands.contains(.theme(name))) }
         #expect(commands.contains(.environment("dev")))
     }

@@ -155,12 +155,12 @@ struct HostileContentTests {
         // When both hostile requests are sent
         #expect(session.open("Text"), "\(session.screen())")
         session.send("Enter")
-        #expect(session.waitFor("#1 200"), "\(session.screen())")
+        #expect(session.waitFor("#1  200"), "\(session.screen())")
         session.send("1")
         #expect(session.open("JSON"), "\(session.screen())")
         session.send("Enter")
         let bothAnswered = Reliability.waitFor(limit: 15) {
-            session.screen().components(separatedBy: "#1 200").count >= 3
+            session.screen().components(separatedBy: "#1  200").count >= 3
         }
         #expect(bothAnswered, "\(session.screen())")
 

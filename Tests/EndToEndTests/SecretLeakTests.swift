@@ -115,7 +115,7 @@ struct SecretLeakTests {
             #expect(session.waitFor("Collection"), "\(session.screen())")
             #expect(session.open("me"), "\(session.screen())")
             session.send("Enter")
-            #expect(session.waitFor("#1 200"), "\(session.screen())")
+            #expect(session.waitFor("#1  200"), "\(session.screen())")
             session.send("q")
             _ = Reliability.waitFor(limit: 10) { session.screen().contains("Pane is dead") || session.screen().isEmpty }
         }

@@ -35,10 +35,6 @@ public enum ResponseCommand: Sendable, Hashable {
     case copyBody, copyCurl, compare
 }
 
-/// Commands of the log.
-public enum LogCommand: Sendable, Hashable {
-    case up, down, top, bottom, clear, toggleFollow
-}
 
 
 /// Any command, so the palette can list and run all of them.
@@ -51,7 +47,8 @@ public enum AppCommand: Sendable, Hashable {
     case responsePane(ResponsePaneCommand)
     /// A command of the cache compare view (CourierApp/Panes/Compare), shown over the response.
     case compare(ComparePaneCommand)
-    case log(LogCommand)
+    /// A command of the log pane (CourierApp/Panes/Log).
+    case log(LogPaneCommand)
     /// A command of the WebSocket pane (CourierApp/Panes/WebSocket).
     case webSocket(WebSocketPaneCommand)
     case theme(String)

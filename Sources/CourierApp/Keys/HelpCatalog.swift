@@ -28,7 +28,7 @@ public enum HelpCatalog {
             Section(title: "Response (3)", entries: entries(ResponsePaneState.keymap) { .responsePane($0) }
                 + entries(Keymaps.response) { .response($0) }),
             Section(title: "Cache compare (c in Response)", entries: entries(ComparePaneState.keymap) { .compare($0) }),
-            Section(title: "Log (4)", entries: entries(Keymaps.log) { .log($0) }),
+            Section(title: "Log (4)", entries: entries(LogPaneState.keymap) { .log($0) }),
             Section(title: "WebSocket (5)", entries: entries(WebSocketPaneState.keymap) { .webSocket($0) }),
             Section(title: "WebSocket send box", entries: entries(WebSocketPaneState.composeKeymap) { _ in nil }),
         ]
@@ -59,7 +59,7 @@ public enum HelpCatalog {
         case .request: entries(Keymaps.request) { .request($0) }
         case .response where comparing(state): entries(ComparePaneState.keymap) { .compare($0) }
         case .response: entries(ResponsePaneState.keymap) { .responsePane($0) } + entries(Keymaps.response) { .response($0) }
-        case .log: entries(Keymaps.log) { .log($0) }
+        case .log: entries(LogPaneState.keymap) { .log($0) }
         case .webSocket: entries(WebSocketPaneState.keymap) { .webSocket($0) }
         }
         // A global key the pane rebinds (Enter in the collection) is not hinted twice.

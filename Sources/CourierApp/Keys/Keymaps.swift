@@ -84,16 +84,6 @@ public enum Keymaps {
         KeyBinding([.char("c")], .compare, "compare cached with revalidated", hint: true),
     ]
 
-    public static let log: [KeyBinding<LogCommand>] = [
-        KeyBinding([.char("k"), Key(.up)], .up, "up"),
-        KeyBinding([.char("j"), Key(.down)], .down, "down"),
-        KeyBinding([.char("g"), Key(.home)], .top, "first"),
-        KeyBinding([.char("G"), Key(.end)], .bottom, "last"),
-        KeyBinding([.char("f")], .toggleFollow, "follow new rows", hint: true),
-        KeyBinding([.char("c")], .clear, "clear log", hint: true),
-    ]
-
-
     /// A key as the tables spell it: Ctrl letters lower-case, so `Ctrl-P` from any backend matches.
     public static func normalized(_ key: Key) -> Key {
         guard key.ctrl, case .character(let c) = key.code else { return key }

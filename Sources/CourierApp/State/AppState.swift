@@ -29,7 +29,12 @@ public struct AppState: Sendable {
     public var comparePane: ComparePaneState?
     /// The saved request the shown response answered.
     public var responseOrigin: RequestRef?
-    public var log = LogState()
+    /// The retry/timing log (CourierApp/Panes/Log): one row per attempt from the client's events.
+    public var log = LogPaneState()
+    /// The clock: read when events arrive and on ticks, so views stay pure functions of state.
+    public var clock: @Sendable () -> Date = { Date() }
+    /// The time the screen is drawn for (retry countdowns).
+    public var now = Date()
     /// The WebSocket pane (CourierApp/Panes/WebSocket): connection, messages, send box.
     public var webSocketPane = WebSocketPaneState()
     public var modals: [Modal] = []
@@ -48,7 +53,9 @@ public struct AppState: Sendable {
     public var liveDebounce: Duration = .milliseconds(300)
     public var shouldQuit = false
     /// The zone the log's clock shows; tests pin it so screens do not depend on the machine.
-    public var timeZone: TimeZone = .current
+    public var timeZone: TimeZone = .current {
+        didSet { log.timeZone = timeZone; webSocketPane.timeZone = timeZone }
+    }
     /// Ticks count while something moves on screen (a request in flight); the spinner uses it.
     public var ticks = 0
 
@@ -75,7 +82,7 @@ public struct AppState: Sendable {
     public var needsTick: Bool {
         switch webSocketPane.connection {
         case .connecting, .reconnecting: return true
-        default: return inFlight != nil
+        default: return inFlight != nil || log.nextTick(after: now) != nil
         }
     }
 

@@ -23,19 +23,6 @@ extension AppState {
         return []
     }
 
-    mutating func runLog(_ command: LogCommand) {
-        let last = max(0, log.rows.count - 1)
-        switch command {
-        case .up: log.selection = max(0, log.selection - 1); log.follow = false
-        case .down: log.selection = min(last, log.selection + 1); log.follow = log.selection == last
-        case .top: log.selection = 0; log.follow = false
-        case .bottom: log.selection = last; log.follow = true
-        case .clear: log.rows = []; log.selection = 0
-        case .toggleFollow:
-            log.follow.toggle()
-            if log.follow { log.selection = last }
-        }
-    }
 
 }
 

@@ -9,8 +9,9 @@ public func update(_ state: inout AppState, _ action: Action) -> [Effect] {
         return state.handleInput(event)
     case .tick:
         state.ticks &+= 1
-        // The reconnect countdown reads the pane's clock.
-        state.webSocketPane.tick(now: Date())
+        // The retry and reconnect countdowns read the clock.
+        state.now = state.clock()
+        state.webSocketPane.tick(now: state.now)
         return []
     case .collectionLoaded(let collection):
         state.collection = collection
@@ -48,7 +49,8 @@ public func update(_ state: inout AppState, _ action: Action) -> [Effect] {
         state.response.phase = .sending(method: method, url: url)
         return []
     case .clientEvent(let event):
-        state.log.apply(event)
+        state.now = state.clock()
+        state.log.apply(event, now: state.now)
         return []
     case .compareOpened(let pane):
         var pane = pane
@@ -140,7 +142,7 @@ extension AppState {
         case .response:
             (viewerActive ? responsePane?.command(for: key).map { .responsePane($0) } : nil)
                 ?? Keymaps.response.command(for: key).map { .response($0) }
-        case .log: Keymaps.log.command(for: key).map { .log($0) }
+        case .log: LogPaneState.keymap.command(for: key).map { .log($0) }
         case .webSocket: WebSocketPaneState.keymap.command(for: key).map { .webSocket($0) }
         }
     }
@@ -161,7 +163,10 @@ extension AppState {
             case nil: break
             }
             return []
-        case .log(let command): runLog(command); return []
+        case .log(let command):
+            log.pageSize = max(1, layout.contentHeight(.log) - 1)
+            log.handle(command)
+            return []
         case .webSocket(let command): return webSocketPane.handle(command).map { .webSocket($0) }
         case .theme(let name): return [.loadTheme(name: name)]
         case .environment(let name):
@@ -211,6 +216,7 @@ extension AppState {
         switch mouse.kind {
         case .press:
             if focus != pane { _ = runGlobal(.focus(pane)) }
+            if pane == .log { log.select(at: mouse.position, area: rect.inset(1)) }
             if pane == .collection {
                 let row = mouse.position.y - rect.y - 1 + tree.scroll - (tree.filtering || !tree.filter.text.isEmpty ? 1 : 0)
                 let count = tree.rows(collection).count
@@ -225,7 +231,7 @@ extension AppState {
             case .collection: tree.move(delta, in: collection); tree.scrollToSelection(height: layout.contentHeight(.collection))
             case .response:
                 for _ in 0..<3 { _ = runResponsePane(delta < 0 ? .lineUp : .lineDown) }
-            case .log: log.follow = false; log.selection = min(max(0, log.selection + delta), max(0, log.rows.count - 1))
+            case .log: log.scroll(by: delta)
             default: break
             }
             return []

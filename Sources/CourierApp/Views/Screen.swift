@@ -34,7 +34,10 @@ public enum Screen {
                 } else {
                     ResponseView.render(state, into: &buffer, area: rect, focused: focused)
                 }
-            case .log: LogView.render(state, into: &buffer, area: rect, focused: focused)
+            case .log:
+                // The log component draws its content; the border and title are the explorer's.
+                let inner = Draw.block(&buffer, rect, title: state.log.title, focused: focused, theme: state.theme, number: 4)
+                state.log.render(into: &buffer, area: inner, theme: state.theme, focused: focused, now: state.now)
             case .webSocket: state.webSocketPane.render(into: &buffer, area: rect, theme: state.theme, focused: focused)
             }
         }
