@@ -3,7 +3,7 @@ public enum GlobalCommand: Sendable, Hashable {
     case focusNext, focusPrevious
     case focus(PaneID)
     case send, cancel, save
-    case zoom, palette, help, quit
+    case zoom, palette, help, quit, suspend
     case chooseEnvironment, chooseTheme
 }
 

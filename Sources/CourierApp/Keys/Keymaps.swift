@@ -21,10 +21,11 @@ public enum Keymaps {
         KeyBinding([.char("T")], .chooseTheme, "choose theme"),
         KeyBinding([.char("?")], .help, "help", hint: true),
         KeyBinding([.char("q")], .quit, "quit", hint: true),
+        KeyBinding([.ctrl("z")], .suspend, "suspend to the shell (fg resumes)"),
     ]
 
     /// Global keys that still work while typing: they are never characters.
-    public static let globalWhileTyping: Set<GlobalCommand> = [.cancel, .save, .palette, .focusNext, .focusPrevious]
+    public static let globalWhileTyping: Set<GlobalCommand> = [.cancel, .save, .palette, .focusNext, .focusPrevious, .suspend]
 
     public static let collection: [KeyBinding<CollectionCommand>] = [
         KeyBinding([.char("k"), Key(.up)], .up, "up"),

@@ -54,6 +54,13 @@ public enum Explorer {
             var effects: [Effect] = []
             for action in actions { effects += update(&state, action) }
             runner.perform(effects)
+            if state.shouldSuspend {
+                // Raw mode delivers Ctrl-Z as a key; after `fg` the whole screen is repainted.
+                state.shouldSuspend = false
+                backend.suspend()
+                lastFrame = nil
+                state.size = backend.size
+            }
             draw()
         }
         runner.shutdown()

@@ -52,6 +52,8 @@ public struct AppState: Sendable {
     public var live = false
     public var liveDebounce: Duration = .milliseconds(300)
     public var shouldQuit = false
+    /// Set by Ctrl-Z; the run loop hands the terminal back to the shell and clears it.
+    public var shouldSuspend = false
     /// The zone the log's clock shows; tests pin it so screens do not depend on the machine.
     public var timeZone: TimeZone = .current {
         didSet { log.timeZone = timeZone; webSocketPane.timeZone = timeZone }

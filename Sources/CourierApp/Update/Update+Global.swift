@@ -43,6 +43,9 @@ extension AppState {
                 shouldQuit = true
             }
             return []
+        case .suspend:
+            shouldSuspend = true
+            return []
         case .chooseEnvironment:
             modals.append(.palette(PaletteState(filter: "Environment:")))
             return []
