@@ -95,22 +95,36 @@ enum ResponseOutput {
     /// with `options.timing`, the breakdown of the last attempt.
     static func human(response: HTTPResponse?, error: APIError?, attempts: [AttemptRecord], name: String? = nil,
                       options: Options = Options()) -> String {
+        var lines = humanHead(response: response, name: name, options: options)
+        if let response, options.streamed == nil, options.bodyFile == nil, let body = bodyText(response) {
+            lines.append(body)
+        }
+        lines += humanTail(response: response, error: error, attempts: attempts, options: options)
+        return lines.joined(separator: "\n")
+    }
+
+    /// What comes before the body: the name, the status line, the headers and a blank line.
+    static func humanHead(response: HTTPResponse?, name: String? = nil, options: Options = Options()) -> [String] {
         var lines: [String] = []
         if let name { lines.append("### \(name)") }
-        if let response {
-            lines.append("\(response.httpVersion) \(response.status) \(response.reason)".trimmingCharacters(in: .whitespaces))
-            for field in response.headers.redacted(showSecrets: options.showSecrets) {
-                lines.append("\(field.name): \(Terminal.sanitize(field.value))")
-            }
-            lines.append("")
-            if let streamed = options.streamed {
-                lines.append("(body: \(streamed) \(streamed == 1 ? "record" : "records") streamed above)")
-            } else if let bodyFile = options.bodyFile {
-                lines.append("(body: \(response.body.size) bytes written to \(bodyFile.path))")
-            } else if let body = bodyText(response) {
-                lines.append(body)
-            }
+        guard let response else { return lines }
+        lines.append("\(response.httpVersion) \(response.status) \(response.reason)".trimmingCharacters(in: .whitespaces))
+        for field in response.headers.redacted(showSecrets: options.showSecrets) {
+            lines.append("\(field.name): \(Terminal.sanitize(field.value))")
         }
+        lines.append("")
+        if let streamed = options.streamed {
+            lines.append("(body: \(streamed) \(streamed == 1 ? "record" : "records") streamed above)")
+        } else if let bodyFile = options.bodyFile {
+            lines.append("(body: \(response.body.size) bytes written to \(bodyFile.path))")
+        }
+        return lines
+    }
+
+    /// What comes after the body: the error, one line per attempt and the timing breakdown.
+    static func humanTail(response: HTTPResponse?, error: APIError?, attempts: [AttemptRecord],
+                          options: Options = Options()) -> [String] {
+        var lines: [String] = []
         if let error { lines.append("error: \(error.logDescription) [\(error.kind)]") }
         if response == nil, let streamed = options.streamed {
             lines.append("(\(streamed) \(streamed == 1 ? "record" : "records") streamed before the request ended)")
@@ -123,7 +137,7 @@ enum ResponseOutput {
             lines.append("")
             lines.append(timingBreakdown(timing))
         }
-        return lines.joined(separator: "\n")
+        return lines
     }
 
     /// `attempt 1  503  12.4 ms  retry in 1.00 s: HTTP 503, Retry-After 1 s`
