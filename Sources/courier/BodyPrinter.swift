@@ -41,24 +41,24 @@ struct StreamingIndenter {
     private var pendingNewline = false
     /// A 0xC2 lead byte held back until the next byte says whether it starts a C1 control.
     private var heldC2 = false
-    private var output = Data()
+    private var output: [UInt8] = []
 
     init(indents: Bool) { self.indents = indents }
 
     /// The printable text for the next chunk.
     mutating func feed(_ chunk: Data) -> Data {
-        output = Data()
-        output.reserveCapacity(chunk.count + chunk.count / 4)
-        for byte in chunk { indents ? indent(byte) : put(byte) }
-        return output
+        output = []
+        output.reserveCapacity(chunk.count + chunk.count / 2)
+        chunk.withUnsafeBytes { bytes in
+            for byte in bytes { indents ? indent(byte) : put(byte) }
+        }
+        return Data(output)
     }
 
     /// What is still held back at the end of the body.
     mutating func finish() -> Data {
-        output = Data()
-        if heldC2 { output.append(0xC2) }
-        heldC2 = false
-        return output
+        defer { heldC2 = false }
+        return heldC2 ? Data([0xC2]) : Data()
     }
 
     private mutating func indent(_ byte: UInt8) {
