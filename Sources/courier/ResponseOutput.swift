@@ -28,8 +28,9 @@ enum ResponseOutput {
     // MARK: JSON
 
     /// One JSON object: status, headers, body, cache, error and attempts (keys sorted, stable for scripts).
+    /// `bodyPlaceholder` stands in for a body written separately (`JSONBodyWriter`), with its encoding.
     static func json(response: HTTPResponse?, error: APIError?, attempts: [AttemptRecord], name: String? = nil,
-                     options: Options = Options()) -> String {
+                     options: Options = Options(), bodyPlaceholder: (text: String, encoding: String?)? = nil) -> String {
         var object: [String: Any] = [
             "status": response.map { $0.status as Any } ?? NSNull(),
             "headers": (response?.headers.redacted(showSecrets: options.showSecrets) ?? [:]).map { [$0.name, $0.value] },
@@ -49,6 +50,9 @@ enum ResponseOutput {
         } else if let bodyFile = options.bodyFile {
             object["body"] = NSNull()
             object["body_file"] = bodyFile.path
+        } else if let bodyPlaceholder {
+            object["body"] = bodyPlaceholder.text
+            if let encoding = bodyPlaceholder.encoding { object["body_encoding"] = encoding }
         } else if let data = response.flatMap({ try? $0.body.readAll() }) {
             if let text = String(data: data, encoding: .utf8) {
                 object["body"] = text

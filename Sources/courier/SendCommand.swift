@@ -235,7 +235,15 @@ enum SendCommand {
         let options = ResponseOutput.Options(showSecrets: invocation?.showSecrets ?? false,
                                              timing: invocation?.timing ?? false, bodyFile: invocation?.output,
                                              streamed: streamed)
-        if invocation?.json ?? false {
+        if invocation?.json ?? false, let response, case .file(let file, _) = response.body, streamed == nil,
+           invocation?.output == nil {
+            do {
+                try JSONBodyWriter.print(response: response, file: file, error: error, attempts: attempts,
+                                         options: options)
+            } catch {
+                Console.error("error: cannot read the body: \(error.localizedDescription)")
+            }
+        } else if invocation?.json ?? false {
             Console.out(ResponseOutput.json(response: response, error: error, attempts: attempts, options: options))
         } else if let response, case .file(let file, let size) = response.body, streamed == nil,
                   invocation?.output == nil {

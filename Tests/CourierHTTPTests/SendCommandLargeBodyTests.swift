@@ -76,4 +76,24 @@ import Testing
         #expect(text.contains(" of 5.0 MB ("))
         #expect(text.contains("\r\u{1B}[KHTTP/1.1 200 OK"))
     }
+
+    @Test(arguments: ["/large?bytes=4400000", "/large?bytes=4400000&kind=binary"])
+    func withJSONALargeBodyIsWrittenFromItsFileAndEqualsTheSavedBytes(path: String) async throws {
+        defer { cleanUp() }
+        // Given a body past the transport's spill threshold (JSON text, or binary)
+        let saved = folder.appendingPathComponent("saved.bin")
+        // When it is printed with --json and saved with -o
+        let printed = try await CourierProcess.run(["send", url(path), "--json"])
+        let written = try await CourierProcess.run(["send", url(path), "-o", saved.path])
+        // Then the object's body (text, or base64 for binary) is exactly the saved bytes
+        #expect(printed.status == 0)
+        #expect(written.status == 0)
+        let object = try CourierProcess.json(printed.stdout)
+        let text = try #require(object["body"] as? String)
+        let isBinary = path.hasSuffix("binary")
+        #expect(object["body_encoding"] as? String == (isBinary ? "base64" : nil))
+        let body = isBinary ? Data(base64Encoded: text) : Data(text.utf8)
+        #expect(body == (try Data(contentsOf: saved)))
+        #expect(object["body_size"] as? Int == 4_400_000)
+    }
 }
