@@ -140,6 +140,15 @@ enum SendCommand {
             }
             cacheMode = mode
         }
+        if let output {
+            // The body streams into this folder while it arrives, so it must be writable before sending.
+            let folder = URL(fileURLWithPath: output).deletingLastPathComponent().path
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue,
+                  FileManager.default.isWritableFile(atPath: folder) else {
+                throw UsageError("-o: cannot write into the folder '\(folder)'", command: "send")
+            }
+        }
         if let retry, retry != retry.rounded() {
             throw UsageError("--retry takes a whole number, not '\(retry)'", command: "send")
         }

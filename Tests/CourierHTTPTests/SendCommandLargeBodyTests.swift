@@ -96,4 +96,16 @@ import Testing
         #expect(body == (try Data(contentsOf: saved)))
         #expect(object["body_size"] as? Int == 4_400_000)
     }
+
+    @Test func dashOIntoAFolderThatDoesNotExistIsAUsageErrorBeforeAnythingIsSent() async throws {
+        defer { cleanUp() }
+        // Given an output path in a missing folder
+        let output = folder.appendingPathComponent("missing/large.json")
+        // When a body is to be saved there
+        let result = try await CourierProcess.run(["send", url("/large?mb=1"), "-o", output.path])
+        // Then the command stops with a usage error and the server saw no request
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("-o: cannot write into the folder"))
+        #expect(server.requestCount(path: "/large") == 0)
+    }
 }
