@@ -28,7 +28,7 @@ demo: build
 
 test: deps
 	SWIFT_BACKTRACE=enable=no $(SWIFT) build --build-tests
-	SWIFT_BACKTRACE=enable=no $(SWIFT) test --skip-build
+	SWIFT_BACKTRACE=enable=no $(SWIFT) test --skip-build --no-parallel
 
 bench: deps
 	$(SWIFT) build -c release --product courier-bench --product courier

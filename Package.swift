@@ -46,7 +46,9 @@ let package = Package(
         .testTarget(name: "CourierAppTests", dependencies: ["CourierApp", "CourierDemo"],
                     resources: [.copy("Snapshots")]),
         .testTarget(name: "CourierDemoTests", dependencies: ["CourierDemo", "CourierHTTP"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["CourierDemo", "CourierHTTP"]),
+        .testTarget(name: "EndToEndTests", dependencies: [
+            "CourierDemo", "CourierHTTP", "CourierWebSocket", "CourierTerminal", "CourierApp",
+        ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -130,6 +130,18 @@ public final class BodyDocument: LineSource, @unchecked Sendable {
         }
     }
 
+    public func forEachLineBytes(from start: Int, limit: Int, _ body: (Int, UnsafeRawBufferPointer) -> Void) -> Int {
+        ensureLines(start + limit + 1)
+        return lock.withLock {
+            let end = min(knownLines, start + limit)
+            guard start < end else { return 0 }
+            data.withUnsafeBytes { raw in
+                for index in start..<end { body(index, UnsafeRawBufferPointer(rebasing: raw[rangeLocked(index)])) }
+            }
+            return end - start
+        }
+    }
+
     /// Runs `body` over the raw bytes without copying them.
     public func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         try lock.withLock { try data.withUnsafeBytes(body) }

@@ -109,25 +109,28 @@ public final class BodySearch: @unchecked Sendable {
     private func run(_ matcher: LineMatcher, _ source: any LineSource) {
         var line = 0
         var batch: [SearchHit] = []
+        var candidates: [Int] = []
         while !Task.isCancelled {
-            var count = source.lineCount
-            if line >= count {
+            // Scan raw line bytes first; only lines that may match are decoded to find their columns.
+            candidates.removeAll(keepingCapacity: true)
+            let visited = source.forEachLineBytes(from: line, limit: 8_192) { index, bytes in
+                if matcher.mayMatch(bytes) { candidates.append(index) }
+            }
+            if visited == 0 {
                 if source.isComplete { break }
-                // Nothing left to index yet: the body is still arriving, so wait a little for more.
+                // Nothing new yet: the body is still arriving, so wait a little for more.
                 if source.indexMore() { Thread.sleep(forTimeInterval: 0.02) }
-                count = source.lineCount
-                lock.withLock { totalLines = count }
                 continue
             }
-            lock.withLock { totalLines = source.isComplete ? count : max(count, line + 1) }
-            let end = min(count, line + 4_096)
-            while line < end {
-                for columns in matcher.matches(in: source.line(line)) { batch.append(SearchHit(line: line, columns: columns)) }
-                line += 1
+            for index in candidates {
+                for columns in matcher.matches(in: source.line(index)) { batch.append(SearchHit(line: index, columns: columns)) }
             }
+            line += visited
+            let count = source.lineCount
             let full = lock.withLock {
                 foundHits += batch.prefix(Self.maxHits - foundHits.count)
                 linesSearched = line
+                totalLines = source.isComplete ? count : max(count, line + 1)
                 return foundHits.count >= Self.maxHits
             }
             batch.removeAll(keepingCapacity: true)
@@ -144,8 +147,20 @@ struct LineMatcher: Sendable {
     private let options: String.CompareOptions
     private let regex: NSRegularExpression?
 
+    /// The needle's bytes for the byte prefilter (lowercased when ASCII and case-insensitive); nil when
+    /// bytes cannot decide (a regex, or a case-insensitive non-ASCII needle).
+    private let bytes: [UInt8]?
+    private let foldCase: Bool
+
     init(_ query: SearchQuery) throws(BodyError) {
         needle = query.pattern
+        let utf8 = Array(query.pattern.utf8)
+        foldCase = query.caseInsensitive
+        if query.isRegex || utf8.isEmpty || (query.caseInsensitive && utf8.contains { $0 >= 0x80 }) {
+            bytes = nil
+        } else {
+            bytes = query.caseInsensitive ? utf8.map(Self.lower) : utf8
+        }
         options = query.caseInsensitive ? [.caseInsensitive] : []
         if query.isRegex {
             do {
@@ -156,6 +171,32 @@ struct LineMatcher: Sendable {
         } else {
             regex = nil
         }
+    }
+
+    private static func lower(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte }
+
+    /// Whether `line` may hold a match (exact for plain needles; always true when bytes cannot decide).
+    func mayMatch(_ line: UnsafeRawBufferPointer) -> Bool {
+        guard let needle = bytes else { return true }
+        let count = line.count, length = needle.count
+        guard length <= count else { return false }
+        let first = needle[0]
+        var position = 0
+        let last = count - length
+        while position <= last {
+            let byte = foldCase ? Self.lower(line[position]) : line[position]
+            if byte == first {
+                var index = 1
+                while index < length {
+                    let other = foldCase ? Self.lower(line[position + index]) : line[position + index]
+                    if other != needle[index] { break }
+                    index += 1
+                }
+                if index == length { return true }
+            }
+            position += 1
+        }
+        return false
     }
 
     /// Character ranges of every non-overlapping match in `text`.

@@ -113,13 +113,13 @@ public struct JSONTokenizer: Sendable, Hashable {
         case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
             let word: StaticString = byte == UInt8(ascii: "t") ? "true" : byte == UInt8(ascii: "f") ? "false" : "null"
             let length = word.utf8CodeUnitCount
-            if position + length > count {
-                if !isFinal && Self.matches(bytes, at: position, word, upTo: count - position) { return nil }
-                return fail(at: position, count: count, "\(word)")
-            }
-            guard Self.matches(bytes, at: position, word, upTo: length) else {
+            let available = min(length, count - position)
+            guard Self.matches(bytes, at: position, word, upTo: available) else {
                 return fail(at: position, count: count, "a value")
             }
+            if available < length { return isFinal ? fail(at: position, count: count, "\(word)") : nil }
+            // `true` at the end of a chunk may continue as `truex`: wait for the next byte.
+            if position + length == count && !isFinal { return nil }
             if position + length < count, Self.isWordByte(bytes[position + length]) {
                 return fail(at: position, count: count, "\(word)")
             }

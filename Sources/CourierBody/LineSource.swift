@@ -11,6 +11,9 @@ public protocol LineSource: AnyObject, Sendable {
     func line(_ index: Int) -> String
     /// The line with colour roles for its parts; plain sources return one `.text` span.
     func coloredLine(_ index: Int) -> ColoredLine
+    /// Calls `body` with the display bytes (UTF-8 before decoding) of up to `limit` lines from `start`, for
+    /// fast scanning such as search; returns how many lines it visited (0 when none are available yet).
+    func forEachLineBytes(from start: Int, limit: Int, _ body: (Int, UnsafeRawBufferPointer) -> Void) -> Int
     /// Indexes more of the source; returns true when everything available so far is indexed (for a body
     /// still streaming in, more may come later: see `isComplete`). Called from a background task.
     func indexMore() -> Bool
@@ -19,6 +22,17 @@ public protocol LineSource: AnyObject, Sendable {
 extension LineSource {
     /// A plain line: one span covering the text.
     public func coloredLine(_ index: Int) -> ColoredLine { ColoredLine(text: line(index)) }
+
+    public func forEachLineBytes(from start: Int, limit: Int, _ body: (Int, UnsafeRawBufferPointer) -> Void) -> Int {
+        if start + limit > lineCount { _ = indexMore() }
+        let end = min(lineCount, start + limit)
+        guard start < end else { return 0 }
+        for index in start..<end {
+            var text = line(index)
+            text.withUTF8 { body(index, UnsafeRawBufferPointer($0)) }
+        }
+        return end - start
+    }
 
     /// Indexes everything available now.
     public func indexAll() { while !indexMore() {} }

@@ -112,6 +112,40 @@ public final class PrettyJSONDocument: LineSource, @unchecked Sendable {
         return ColoredLine(text: text, spans: spans)
     }
 
+    public func forEachLineBytes(from start: Int, limit: Int, _ body: (Int, UnsafeRawBufferPointer) -> Void) -> Int {
+        guard start >= 0 else { return 0 }
+        let (cursor, first, end) = lock.withLock { () -> (PrettyCursor, Int, Int) in
+            extend(to: start + limit)
+            let block = min(start / Self.checkpointStride, checkpoints.count - 1)
+            return (checkpoints[block], block * Self.checkpointStride, min(frontierLine, start + limit))
+        }
+        guard start < end else { return 0 }
+        var walker = cursor
+        var layout = PrettyCursor.Line()
+        var text: [UInt8] = []
+        data.withUnsafeBytes { bytes in
+            var index = first
+            while index < end, walker.next(bytes, into: &layout, collect: index >= start) {
+                if index >= start {
+                    Self.renderBytes(layout, bytes, into: &text)
+                    text.withUnsafeBytes { body(index, $0) }
+                }
+                index += 1
+            }
+        }
+        return end - start
+    }
+
+    /// The line's display bytes before decoding: indentation, tokens, and ": " after keys.
+    private static func renderBytes(_ layout: PrettyCursor.Line, _ bytes: UnsafeRawBufferPointer, into text: inout [UInt8]) {
+        text.removeAll(keepingCapacity: true)
+        if let raw = layout.raw { text.append(contentsOf: bytes[raw]); return }
+        text.append(contentsOf: repeatElement(0x20, count: min(layout.depth, LineLimits.maxIndentLevels) * 2))
+        for token in layout.tokens {
+            if token.kind == .colon { text.append(0x3A); text.append(0x20) } else { text.append(contentsOf: bytes[token.range]) }
+        }
+    }
+
     // MARK: Positions
 
     /// The byte where line `index` starts in the raw body.

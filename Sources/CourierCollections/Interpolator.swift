@@ -9,6 +9,12 @@ struct Interpolator {
     enum Piece: Equatable {
         case literal(String)
         case value(String)
+
+        var text: String {
+            switch self {
+            case .literal(let text), .value(let text): text
+            }
+        }
     }
 
     /// How deep variables may refer to variables before it is called a cycle.
@@ -29,11 +35,7 @@ struct Interpolator {
 
     /// The text with every `{{…}}` replaced.
     mutating func expand(_ text: String) throws(CollectionError) -> String {
-        try pieces(text).map { piece in
-            switch piece {
-            case .literal(let text), .value(let text): text
-            }
-        }.joined()
+        try pieces(text).map(\.text).joined()
     }
 
     /// The text split into literal pieces and substituted values.
@@ -65,11 +67,7 @@ struct Interpolator {
             guard !stack.contains(expression), stack.count < Self.maximumDepth else {
                 throw .variableCycle(name: expression, request: requestName)
             }
-            return try pieces(definition.value, stack: stack + [expression]).map { piece in
-                switch piece {
-                case .literal(let text), .value(let text): text
-                }
-            }.joined()
+            return try pieces(definition.value, stack: stack + [expression]).map(\.text).joined()
         }
         if let value = context.environment.values[expression] {
             if value.isSecret && !value.value.isEmpty { secrets.insert(value.value) }

@@ -40,10 +40,7 @@ public struct Resolver: Sendable {
                                         file: file.fileVariables, context: context)
         let pieces = try interpolator.pieces(template.url)
         guard let url = URLBuilder.build(pieces) else {
-            let text = pieces.map { piece -> String in
-                switch piece { case .literal(let text), .value(let text): text }
-            }.joined()
-            throw .badURL(url: text, request: template.displayName)
+            throw .badURL(url: pieces.map(\.text).joined(), request: template.displayName)
         }
         var headers = HTTPHeaders()
         for field in template.headers {

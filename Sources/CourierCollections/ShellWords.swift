@@ -13,12 +13,17 @@ public enum ShellWords {
         var words: [String] = []
         var current = ""
         var inWord = false
-        var scalars = Array(line.unicodeScalars)
-        // Windows line endings inside a pasted command are continuations like plain newlines.
-        scalars.removeAll { $0 == "\r" }
+        let scalars = Array(line.unicodeScalars)
         var index = 0
         func peek(_ offset: Int = 0) -> Unicode.Scalar? {
             index + offset < scalars.count ? scalars[index + offset] : nil
+        }
+        // A pasted command may have Windows line endings: outside quotes "\r\n" counts as "\n"; inside
+        // quotes every byte is kept.
+        func lineEnd(at offset: Int) -> Int? {
+            if peek(offset) == "\n" { return 1 }
+            if peek(offset) == "\r" && peek(offset + 1) == "\n" { return 2 }
+            return nil
         }
         while index < scalars.count {
             let scalar = scalars[index]
@@ -26,8 +31,11 @@ public enum ShellWords {
             case " ", "\t", "\n":
                 if inWord { words.append(current); current = ""; inWord = false }
                 index += 1
+            case "\r" where peek(1) == "\n":
+                if inWord { words.append(current); current = ""; inWord = false }
+                index += 2
             case "\\":
-                if peek(1) == "\n" { index += 2; continue }
+                if let length = lineEnd(at: 1) { index += 1 + length; continue }
                 guard let next = peek(1) else { index += 1; continue }
                 current.unicodeScalars.append(next)
                 inWord = true
@@ -47,7 +55,7 @@ public enum ShellWords {
                     let inner = scalars[index]
                     if inner == "\"" { closed = true; index += 1; break }
                     if inner == "\\", let next = peek(1) {
-                        if next == "\n" { index += 2; continue }
+                        if let length = lineEnd(at: 1) { index += 1 + length; continue }
                         if ["\"", "\\", "$", "`"].contains(next) { current.unicodeScalars.append(next); index += 2; continue }
                     }
                     current.unicodeScalars.append(inner)

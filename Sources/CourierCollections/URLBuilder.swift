@@ -83,9 +83,7 @@ enum URLBuilder {
             case .literal(let text):
                 if let hash = text.firstIndex(of: "#") {
                     query += encode(String(text[..<hash]), allowed: allowedInQuery)
-                    let rest = pieces[(position + 1)...].map { piece -> String in
-                        switch piece { case .literal(let text), .value(let text): text }
-                    }.joined()
+                    let rest = pieces[(position + 1)...].map(\.text).joined()
                     fragment = String(text[text.index(after: hash)...]) + rest
                     return query
                 }

@@ -17,7 +17,7 @@ public enum WebSocketEvent: Sendable {
     case closed(WebSocketCloseInfo)
     /// The session will try again after `delay` seconds.
     case reconnecting(delay: Double, attempt: Int)
-    /// Something failed; a `closed` or `reconnecting` event follows when relevant.
+    /// A connection attempt failed before it opened (an open connection's failure is in `closed`).
     case error(WebSocketError)
 }
 

@@ -77,8 +77,8 @@ public final class WebSocketSession: Sendable {
             continuation.yield(.connecting(url: configuration.url, attempt: attempt))
             let (info, opened) = await runOneConnection()
             if opened {
+                // The close carries what went wrong; a separate error event would say it twice.
                 failures = 0
-                if let error = info.error { continuation.yield(.error(error)) }
                 continuation.yield(.closed(info))
             } else if let error = info.error {
                 continuation.yield(.error(error))

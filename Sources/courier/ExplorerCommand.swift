@@ -88,6 +88,11 @@ enum ExplorerCommand {
         // A theme file is a few hundred bytes: reading it before the first frame avoids a flash of the default.
         let (theme, warning) = ThemeLoader.load(name: themeName ?? "dark", folders: folders, trueColor: true,
                                                 noColor: noColor)
+        // A parent may start us with signals blocked (test runners do); the terminal must still be
+        // restored and the process end on SIGHUP/SIGTERM, so take the default mask.
+        var unblocked = sigset_t()
+        sigemptyset(&unblocked)
+        pthread_sigmask(SIG_SETMASK, &unblocked, nil)
         let backend: CursesBackend
         do {
             backend = try CursesBackend()

@@ -88,7 +88,8 @@ enum ResponseOutput {
     static func serialize(_ object: [String: Any]) -> String {
         let options: JSONSerialization.WritingOptions = [.sortedKeys, .withoutEscapingSlashes]
         guard let data = try? JSONSerialization.data(withJSONObject: object, options: options) else { return "{}" }
-        return String(decoding: data, as: UTF8.self)
+        // JSONSerialization leaves DEL, C1 and bidi controls raw; as \u escapes they stay valid JSON and inert.
+        return Terminal.escapingInvisible(String(decoding: data, as: UTF8.self))
     }
 
     private static func round3(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
@@ -268,7 +269,25 @@ enum Terminal {
             switch scalar.value {
             case 0x0A, 0x09: result.unicodeScalars.append(scalar)
             case 0x00...0x1F, 0x7F, 0x80...0x9F: result += String(format: "\\x%02X", scalar.value)
+            case _ where bidiControls.contains(scalar.value): result += String(format: "\\u%04X", scalar.value)
             default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    /// Bidirectional controls, which reorder what is shown (a file name that reads backwards).
+    static let bidiControls: Set<UInt32> = Set([0x200E, 0x200F, 0x061C]).union(0x202A...0x202E).union(0x2066...0x2069)
+
+    /// JSON text with DEL, C1 and bidi controls written as `\uXXXX` (JSON text has them only inside strings).
+    static func escapingInvisible(_ json: String) -> String {
+        var result = ""
+        result.reserveCapacity(json.utf8.count)
+        for scalar in json.unicodeScalars {
+            if scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value) || bidiControls.contains(scalar.value) {
+                result += String(format: "\\u%04X", scalar.value)
+            } else {
+                result.unicodeScalars.append(scalar)
             }
         }
         return result

@@ -1,4 +1,5 @@
 import CourierHTTP
+import CourierTerminal
 import CourierWebSocket
 import Dispatch
 import Foundation
@@ -111,6 +112,9 @@ final class WSRunner: Sendable {
         var lastActivity = 0.0
     }
 
+    /// Whether standard output is a terminal (then message text is sanitised).
+    static let stdoutIsTerminal = isatty(1) == 1
+
     /// How long the end of standard input waits for a quiet connection before closing.
     static let lingerSeconds = 0.5
 
@@ -144,6 +148,11 @@ final class WSRunner: Sendable {
     }
 
     private func handle(_ event: WebSocketEvent) {
+        if case .message(let record) = event, record.direction == .incoming,
+           let count = options.count, state.withLock({ $0.received >= count }) {
+            // Messages that arrive while the close handshake runs are past --count: not printed.
+            return
+        }
         if options.json {
             output.line(event.jsonLine)
         } else {
@@ -239,7 +248,8 @@ final class WSRunner: Sendable {
         case .message(let record):
             guard record.direction == .incoming else { return }
             switch record.message {
-            case .text(let text): output.line(text)
+            // On a terminal, a server's escape sequences are shown, never executed.
+            case .text(let text): output.line(Self.stdoutIsTerminal ? Sanitizer.sanitize(text) : text)
             case .binary(let data): output.line("[binary \(data.count) bytes] \(data.base64EncodedString())")
             }
         case .ping, .pong: break

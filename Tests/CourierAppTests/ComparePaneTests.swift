@@ -126,12 +126,17 @@ struct ComparePaneTests {
 struct ComparePaneCacheTests {
     /// Answers /doc with an ETag; conditional requests get 304.
     struct ValidatingTransport: Transport {
+        /// A fixed Date, so that the only header a 304 changes is the one the test names.
+        static let date = "Sun, 06 Nov 1994 08:49:37 GMT"
+
         func send(_ request: HTTPRequest, context: RequestContext) async throws -> HTTPResponse {
             if request.headers["If-None-Match"] == "\"d1\"" {
-                return HTTPResponse(status: 304, headers: ["ETag": "\"d1\"", "X-Checked": "yes"], url: request.url,
+                return HTTPResponse(status: 304, headers: ["ETag": "\"d1\"", "X-Checked": "yes", "Date": Self.date],
+                                    url: request.url,
                                     timing: Timing(total: .milliseconds(2), bytesReceived: 0))
             }
-            return HTTPResponse(status: 200, reason: "OK", headers: ["ETag": "\"d1\"", "Cache-Control": "max-age=60"],
+            return HTTPResponse(status: 200, reason: "OK",
+                                headers: ["ETag": "\"d1\"", "Cache-Control": "max-age=60", "Date": Self.date],
                                 body: .data(Data("document".utf8)), url: request.url,
                                 timing: Timing(total: .milliseconds(20), bytesReceived: 8))
         }
@@ -147,6 +152,12 @@ struct ComparePaneCacheTests {
         _ = try await cache.intercept(request, context: RequestContext()) { try await transport.send($0, context: $1) }
         var state = ComparePaneState(request: request, cache: cache)
         #expect(state.comparison == nil)
+        // And before any revalidation the stored response is shown alone
+        #expect(state.stored?.status == 200)
+        var buffer = Buffer(size: Size(width: 60, height: 9))
+        state.render(into: &buffer, area: Rect(x: 0, y: 0, width: 60, height: 9), theme: .dark, focused: false)
+        #expect(buffer.lines()[2] == "│200 OK                      │ not revalidated yet         │")
+        #expect(buffer.lines()[7] == "│Press r to revalidate the stored response now.            │")
         // When the user asks to revalidate now and the effect runs
         #expect(state.handle(.revalidateNow) == .revalidateNow)
         let result = await ComparePaneState.revalidate(request, cache: cache, transport: transport)

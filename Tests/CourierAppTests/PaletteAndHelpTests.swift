@@ -17,6 +17,7 @@ struct PaletteAndHelpTests {
         check(Keymaps.request)
         check(Keymaps.editing)
         check(Keymaps.response)
+        check(ResponsePaneState.keymap)
         check(Keymaps.log)
         check(Keymaps.webSocket)
     }
@@ -31,6 +32,8 @@ struct PaletteAndHelpTests {
         check(Keymaps.request, "request")
         check(Keymaps.editing, "editing")
         check(Keymaps.response, "response")
+        let responseKeys = ResponsePaneState.keymap.flatMap(\.keys) + Keymaps.response.flatMap(\.keys)
+        #expect(Set(responseKeys).count == responseKeys.count, "the response pane's two tables share a key")
         check(Keymaps.log, "log")
         check(Keymaps.webSocket, "webSocket")
     }
@@ -42,6 +45,7 @@ struct PaletteAndHelpTests {
         for binding in Keymaps.collection { #expect(commands.contains(.collection(binding.command))) }
         for binding in Keymaps.request { #expect(commands.contains(.request(binding.command))) }
         for binding in Keymaps.response { #expect(commands.contains(.response(binding.command))) }
+        for binding in ResponsePaneState.keymap { #expect(commands.contains(.responsePane(binding.command))) }
         for binding in Keymaps.log { #expect(commands.contains(.log(binding.command))) }
         for name in state.themeNames { #expect(commands.contains(.theme(name))) }
         #expect(commands.contains(.environment("dev")))

@@ -183,6 +183,20 @@ struct ResponsePaneFixture {
         #expect(fixture.screen()[9] == "│Receiving 12.0 MB of 50.0 MB · 8.0 MB/s · │")
     }
 
+    @Test func aStreamingEventBodyGrowsEventByEventWithAProgressLine() {
+        // Given an SSE response whose body is still arriving
+        let document = BodyDocument(data: Data("data: one\n\n".utf8), complete: false)
+        var pane = ResponsePaneState(info: ResponsePaneInfo(status: 200, reason: "OK", headers: [.init("Content-Type", "text/event-stream")]),
+                                     body: document)
+        pane.streaming = ResponseStreamProgress(receivedBytes: 11)
+        #expect(pane.source.lineCount == 2)
+        // When another event arrives
+        document.append(Data("event: tick\ndata: two\n\n".utf8))
+        pane.bodyDidGrow()
+        // Then it is shown below the first
+        #expect((0..<pane.source.lineCount).map { pane.source.line($0) } == ["#1 message", "  one", "#2 tick", "  two"])
+    }
+
     @Test func whileAPromptIsOpenKeysEditItInsteadOfRunningCommands() {
         var fixture = ResponsePaneFixture(Self.users)
         _ = fixture.press(.beginSearch)

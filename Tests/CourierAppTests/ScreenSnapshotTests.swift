@@ -28,14 +28,36 @@ struct ScreenSnapshotTests {
                                     body: .data(Data(body.utf8)), url: url,
                                     timing: Timing(total: .milliseconds(8)))
         _ = update(&state, .responseReceived(generation: 1, ResponseFormatter.summary(response)))
+        // Retry rows are stamped when they arrive; pin them so goldens hold at any time.
+        state.log.rows = state.log.rows.map { var row = $0; row.started = noon; return row }
         return state
     }
 
     @Test func theFullLayoutWithARequestResponseAndLog() {
-        var state = Self.withResponse()
-        // Retry rows are stamped when they arrive; pin them so the golden holds at any time.
-        state.log.rows = state.log.rows.map { var row = $0; row.started = Self.noon; return row }
+        let state = Self.withResponse()
         Snapshot.assert(state, named: "full-120x40")
+    }
+
+    @Test func theResponseViewerSearchesTheBodyAndMarksTheMatch() throws {
+        // Given a response shown through the response viewer component
+        var state = Self.withResponse(size: Size(width: 100, height: 30))
+        let body = #"{"data":[{"id":1,"name":"Ada"},{"id":2,"name":"Grace"}]}"#
+        let response = HTTPResponse(status: 200, reason: "OK", headers: ["Content-Type": "application/json"],
+                                    body: .data(Data(body.utf8)), url: URL(string: "http://x/users")!,
+                                    timing: Timing(total: .milliseconds(8)))
+        _ = update(&state, .responsePaneReady(generation: 1, try #require(ResponseFormatter.pane(response))))
+        Snapshot.assert(state, named: "viewer-100x30")
+        // When searching for Grace from the response pane
+        state.press(.char("3"), .char("/"))
+        #expect(state.isTyping)
+        state.type("Grace")
+        state.press(Key(.enter))
+        // Then the viewer found it and keys are commands again
+        #expect(!state.isTyping)
+        #expect(state.responsePane?.search != nil)
+        // And a stale viewer (an older generation) never replaces the shown one
+        _ = update(&state, .responsePaneReady(generation: 0, try #require(ResponseFormatter.pane(response))))
+        #expect(state.responsePane?.search != nil)
     }
 
     @Test func loadingShowsBeforeTheCollectionArrives() {

@@ -227,4 +227,13 @@ struct WebSocketPaneTests {
         #expect(Set(keys).count == keys.count)
         #expect(WebSocketPaneState.keymap.contains { $0.hint })
     }
+
+    @Test func aHugeJSONMessageDrawsOnlyItsStart() {
+        // Given a 1 MB JSON array received
+        var pane = Self.connectedPane()
+        let huge = "[" + Array(repeating: "12345", count: 200_000).joined(separator: ",") + "]"
+        pane.apply(Self.incoming(huge, 1))
+        // Then its row shows the size and the start of the array, cut at the edge
+        #expect(Self.render(pane)[7] == "┃18:13:21.000 ← 1.1 MB  [12345, 12345, 12345, 12345, 12345, 12345, 1234┃")
+    }
 }

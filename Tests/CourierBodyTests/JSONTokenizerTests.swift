@@ -88,3 +88,25 @@ func tokens(_ text: String, isFinal: Bool = true) -> [(JSONTokenKind, String)] {
         #expect(late == [.string, .comma, .number, .endArray])
     }
 }
+
+@Suite struct JSONTokenizerChunkTests {
+    /// Tokenizes `text` fed in two parts (the first not final) and returns the failure offset, if any.
+    static func chunkedFailure(_ text: String, split: Int) -> Int? {
+        let data = Data(text.utf8)
+        var tokenizer = JSONTokenizer()
+        data.withUnsafeBytes { bytes in
+            let head = UnsafeRawBufferPointer(rebasing: bytes[0..<split])
+            while tokenizer.next(in: head, isFinal: false) != nil {}
+            while tokenizer.next(in: bytes, isFinal: true) != nil {}
+        }
+        return tokenizer.failure?.offset
+    }
+
+    @Test(arguments: ["[truex]", "[tx]", "[12e]", "[\"a\\u12\"]", "[true, nul]", "{\"a\":1}"])
+    func feedingInTwoChunksFailsExactlyWhereOneChunkDoes(_ text: String) {
+        var single = JSONTokenizer()
+        Data(text.utf8).withUnsafeBytes { bytes in while single.next(in: bytes) != nil {} }
+        let whole = single.failure?.offset
+        for split in 0...text.utf8.count { #expect(Self.chunkedFailure(text, split: split) == whole) }
+    }
+}

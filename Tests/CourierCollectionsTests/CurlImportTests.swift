@@ -137,6 +137,15 @@ struct CurlImportTests {
         #expect(throws: CollectionError.self) { try convert("curl -X GET") }
     }
 
+    @Test func quotingRoundTripsWordsWithCarriageReturnsQuotesAndUnicode() throws {
+        // A carriage return inside quotes is data (the curl fuzzer found it being dropped)
+        for word in ["a\rb", "x\r\ny", "it's", "\"q\" $HOME `c`", "日本 🚀", "", "-", "\\", "a\tb\nc"] {
+            #expect(try ShellWords.split(ShellWords.quote(word)).get() == [word], "\(word.debugDescription)")
+        }
+        let crash = "'https://x/a?b=1' -H 'accept: */*' --da&aw $'{\"a\":\"b\\rn\"}' --compressed -F f=@x.png -u-k"
+        #expect(try ShellWords.split(crash).get()[4] == "{\"a\":\"b\rn\"}")
+    }
+
     @Test func windowsLineEndingsInAPastedCommandAreContinuations() throws {
         #expect(try convert("curl https://x \\\r\n  -H 'A: 1'").headers["A"] == "1")
     }

@@ -100,6 +100,10 @@ struct CacheInvalidationAndModeTests {
         #expect(result.bytesTransferred == 100)
         #expect(result.bytesSaved == 4)
         #expect(result.fullFetchSeconds == 0.04)
+        // And asking again at the same instant gives a new comparison too
+        let again = try await fixture.cache.revalidateNow(HTTPRequest(url: CacheFixture.url("/now")),
+                                                          transport: fixture.transport)
+        #expect(again?.validationStatus == 304)
         // And nothing stored means no comparison
         let none = try await fixture.cache.revalidateNow(HTTPRequest(url: CacheFixture.url("/never")),
                                                          transport: fixture.transport)

@@ -162,6 +162,27 @@ struct CacheStoreTests {
         #expect(store.totalBytes <= store.maxBytes)
     }
 
+    @Test func theSizeLimitHoldsAcrossManySavesAndKeepsTheNewest() throws {
+        // Given a store with room for about twenty small entries
+        let directory = try CacheTemporaryDirectory()
+        let probe = try HTTPCacheStore(directory: directory.url.appendingPathComponent("probe"))
+        let (sample, sampleBody) = entry("/000", body: String(repeating: "x", count: 300))
+        try probe.save(sample, body: sampleBody)
+        let store = try HTTPCacheStore(directory: directory.url.appendingPathComponent("many"),
+                                       maxBytes: probe.totalBytes * 20)
+        // When 250 are written, past two rescans of the folder
+        for index in 0..<250 {
+            let (saved, body) = entry("/\(index)", body: String(repeating: "x", count: 300))
+            try store.save(saved, body: body)
+        }
+        // Then the folder fits the limit and the last one written is still there
+        #expect(store.totalBytes <= store.maxBytes)
+        #expect(store.summaries().count >= 15)
+        guard case .hit = store.lookup(method: .get, url: CacheFixture.url("/249")) else {
+            Issue.record("the newest entry was evicted"); return
+        }
+    }
+
     @Test func clearRemovesEverything() throws {
         let directory = try CacheTemporaryDirectory()
         let store = try HTTPCacheStore(directory: directory.url)

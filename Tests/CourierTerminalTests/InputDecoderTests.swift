@@ -47,7 +47,22 @@ private func chars(_ text: String) -> [RawInput] { text.unicodeScalars.map { .ch
     }
 
     @Test func unknownCsiSequencesAreSwallowedWhole() {
-        #expect(decode(chars("\u{1B}[1;9Zk")) == [.key(.char("k"))])
+        #expect(decode(chars("\u{1B}[?25$yk")) == [.key(.char("k"))])
+    }
+
+    @Test func cursorKeySequencesCursesDidNotKnowAreStillKeys() {
+        #expect(decode(chars("\u{1B}[A\u{1B}[1;5C\u{1B}[3~\u{1B}[5;2~\u{1B}OP")) == [
+            .key(Key(.up)), .key(Key(.right, ctrl: true)), .key(Key(.delete)), .key(Key(.pageUp, shift: true)),
+            .key(Key(.function(1))),
+        ])
+    }
+
+    @Test func sgrMouseReportsBecomeClicksAndWheel() {
+        #expect(decode(chars("\u{1B}[<0;5;3M\u{1B}[<0;5;3m\u{1B}[<64;1;1M\u{1B}[<35;9;9M")) == [
+            .mouse(MouseEvent(kind: .press, position: Position(x: 4, y: 2))),
+            .mouse(MouseEvent(kind: .release, position: Position(x: 4, y: 2))),
+            .mouse(MouseEvent(kind: .scrollUp, position: Position(x: 0, y: 0))),
+        ])
     }
 
     @Test func keyCodesAndExtendedNamesMapToKeys() {
@@ -67,6 +82,7 @@ private func chars(_ text: String) -> [RawInput] { text.unicodeScalars.map { .ch
         let depth = ColorDepth.detect(colors: 256, hasRGBFlag: true, environment: ["NO_COLOR": "1"])
         #expect(depth == .none)
         #expect(ColorMapping.number(for: .red, depth: depth) == -1)
+        #expect(ColorDepth.detect(colors: 256, hasRGBFlag: false, environment: ["NO_COLOR": ""]) == .indexed256)
     }
 
     @Test func trueColourNeedsBothTheAskAndATerminalThatCanExpressIt() {

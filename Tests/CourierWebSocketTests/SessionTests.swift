@@ -168,4 +168,27 @@ final class SessionRecorder: Sendable {
         #expect(recorder.count { if case .reconnecting = $0 { true } else { false } } == 0)
         #expect(server.connectionCount == 1)
     }
+
+    @Test func missedPongLeadsToAReconnect() async throws {
+        // Given a server that upgrades and then never answers anything, and a fast keepalive
+        let server = try LoopbackUpgradeServer { fd, request, _ in
+            acceptUpgrade(fd, request)
+            _ = readRaw(fd, seconds: 3)
+        }
+        defer { server.stop() }
+        var configuration = WebSocketConfiguration(url: server.url("/silent"))
+        configuration.pingInterval = 0.05
+        configuration.pongTimeout = 0.2
+        let session = WebSocketSession(configuration: configuration, reconnect: Self.fast)
+        let recorder = SessionRecorder(session)
+        session.start()
+        // Then the pong timeout is reported and the session connects again
+        #expect(await eventually {
+            recorder.count { if case .connected = $0 { true } else { false } } >= 2
+        })
+        session.close()
+        #expect(await recorder.finished())
+        #expect(recorder.count { if case .closed(let info) = $0 { info.error == .pongTimeout(seconds: 0.2) } else { false } } >= 1)
+        #expect(recorder.count { if case .reconnecting = $0 { true } else { false } } >= 1)
+    }
 }

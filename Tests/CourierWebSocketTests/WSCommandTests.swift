@@ -137,4 +137,49 @@ func jsonLines(_ text: String) throws -> [[String: Any]] {
         #expect(lines.last?["type"] as? String == "error")
         #expect(lines.last?["kind"] as? String == "offline")
     }
+
+    @Test func interruptClosesWithGoingAway() throws {
+        // Given `courier ws --json` connected to the echo endpoint
+        let server = try DemoServer.start()
+        defer { server.stop() }
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let process = Process()
+        process.executableURL = root.appendingPathComponent(".build/debug/courier")
+        process.arguments = ["ws", server.url("/ws/echo").absoluteString, "--json", "--timeout", "30"]
+        let stdout = Pipe()
+        process.standardOutput = stdout
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = Pipe()
+        try process.run()
+        var output = Data()
+        let deadline = Date().addingTimeInterval(10)
+        while !String(decoding: output, as: UTF8.self).contains(#""type":"open""#) && Date() < deadline {
+            output.append(stdout.fileHandleForReading.availableData)
+        }
+        // When it is interrupted (Ctrl-C)
+        kill(process.processIdentifier, SIGINT)
+        output.append(stdout.fileHandleForReading.readDataToEndOfFile())
+        while process.isRunning { usleep(10_000) }
+        // Then it closes politely with 1001 and exits 0
+        let lines = try jsonLines(String(decoding: output, as: UTF8.self))
+        #expect(lines.last?["type"] as? String == "close")
+        #expect(lines.last?["code"] as? Int == 1001)
+        #expect(process.terminationStatus == 0)
+    }
+
+    @Test func countPrintsExactlyThatManyMessagesFromAFloodingTicker() throws {
+        // Given the ticker at full speed
+        let server = try DemoServer.start()
+        defer { server.stop() }
+        // When 1,000 messages are asked for
+        let result = try runCourier(["ws", server.url("/ws/ticker?rate=max").absoluteString,
+                                     "--subscribe", #"{"subscribe":"ACME"}"#, "--count", "1000"])
+        // Then exactly 1,000 lines are printed (the acknowledgement and 999 ticks), and the exit is clean
+        let lines = result.stdout.split(separator: "\n")
+        #expect(result.status == 0)
+        #expect(lines.count == 1000)
+        #expect(lines.first == #"{"type":"subscribed","symbol":"ACME"}"#)
+        #expect(lines.last?.hasPrefix(#"{"type":"tick","symbol":"ACME","seq":999,"#) == true)
+    }
 }

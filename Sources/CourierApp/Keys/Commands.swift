@@ -30,11 +30,9 @@ public enum EditCommand: Sendable, Hashable {
     case backspace, deleteForward, deleteWord, deleteToEnd, undo
 }
 
-/// Commands of the response view.
+/// The explorer's own response commands, next to the response viewer's keymap.
 public enum ResponseCommand: Sendable, Hashable {
-    case up, down, pageUp, pageDown, top, bottom
-    case toggleHeaders, toggleWrap
-    case copyBody, copyCurl, saveBody
+    case copyBody, copyCurl
 }
 
 /// Commands of the log.
@@ -53,6 +51,8 @@ public enum AppCommand: Sendable, Hashable {
     case collection(CollectionCommand)
     case request(RequestCommand)
     case response(ResponseCommand)
+    /// A command of the response viewer (CourierApp/Panes/Response).
+    case responsePane(ResponsePaneCommand)
     case log(LogCommand)
     case webSocket(WebSocketCommand)
     case theme(String)
@@ -63,7 +63,7 @@ public enum AppCommand: Sendable, Hashable {
         switch self {
         case .collection: .collection
         case .request: .request
-        case .response: .response
+        case .response, .responsePane: .response
         case .log: .log
         case .webSocket: .webSocket
         default: nil

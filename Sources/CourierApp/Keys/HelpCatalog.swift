@@ -25,7 +25,8 @@ public enum HelpCatalog {
             Section(title: "Collection (1)", entries: entries(Keymaps.collection) { .collection($0) }),
             Section(title: "Request (2)", entries: entries(Keymaps.request) { .request($0) }),
             Section(title: "Typing in a field", entries: entries(Keymaps.editing) { _ in nil }),
-            Section(title: "Response (3)", entries: entries(Keymaps.response) { .response($0) }),
+            Section(title: "Response (3)", entries: entries(ResponsePaneState.keymap) { .responsePane($0) }
+                + entries(Keymaps.response) { .response($0) }),
             Section(title: "Log (4)", entries: entries(Keymaps.log) { .log($0) }),
             Section(title: "WebSocket (5)", entries: entries(Keymaps.webSocket) { .webSocket($0) }),
         ]
@@ -54,7 +55,7 @@ public enum HelpCatalog {
         let pane: [Entry] = switch state.focus {
         case .collection: entries(Keymaps.collection) { .collection($0) }
         case .request: entries(Keymaps.request) { .request($0) }
-        case .response: entries(Keymaps.response) { .response($0) }
+        case .response: entries(ResponsePaneState.keymap) { .responsePane($0) } + entries(Keymaps.response) { .response($0) }
         case .log: entries(Keymaps.log) { .log($0) }
         case .webSocket: entries(Keymaps.webSocket) { .webSocket($0) }
         }

@@ -77,18 +77,10 @@ public enum Keymaps {
         KeyBinding([.ctrl("u")], .undo, "undo"),
     ]
 
+    /// The explorer's keys in the response pane, after the response viewer's own keymap.
     public static let response: [KeyBinding<ResponseCommand>] = [
-        KeyBinding([.char("k"), Key(.up)], .up, "scroll up"),
-        KeyBinding([.char("j"), Key(.down)], .down, "scroll down"),
-        KeyBinding([Key(.pageUp), .ctrl("b")], .pageUp, "page up"),
-        KeyBinding([Key(.pageDown), .ctrl("f")], .pageDown, "page down"),
-        KeyBinding([.char("g"), Key(.home)], .top, "top"),
-        KeyBinding([.char("G"), Key(.end)], .bottom, "bottom"),
-        KeyBinding([.char("t")], .toggleHeaders, "body / headers", hint: true),
-        KeyBinding([.char("w")], .toggleWrap, "wrap lines"),
-        KeyBinding([.char("y")], .copyBody, "copy body", hint: true),
-        KeyBinding([.char("Y")], .copyCurl, "copy as curl"),
-        KeyBinding([.char("s")], .saveBody, "save body to file"),
+        KeyBinding([.char("Y")], .copyBody, "copy body (OSC 52)"),
+        KeyBinding([.char("C")], .copyCurl, "copy as curl", hint: true),
     ]
 
     public static let log: [KeyBinding<LogCommand>] = [

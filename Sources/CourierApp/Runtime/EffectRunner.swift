@@ -38,8 +38,8 @@ public final class EffectRunner: Sendable {
     private let submissions = Mutex<[UInt64: Submission]>([:])
     /// Generations the user cancelled, so their end is not logged as superseded.
     private let userCancelled = Mutex<Set<Int>>([])
-    private let immediate: Mutex<LatestOnly<ResponseSummary>?> = Mutex(nil)
-    private let live: Mutex<LatestOnly<ResponseSummary>?> = Mutex(nil)
+    private let immediate: Mutex<LatestOnly<ResponseResult>?> = Mutex(nil)
+    private let live: Mutex<LatestOnly<ResponseResult>?> = Mutex(nil)
     private let liveDebounce = Mutex<Duration?>(nil)
 
     public init(configuration: Configuration, queue: ActionQueue, store: CollectionStore = CollectionStore()) {
@@ -71,7 +71,7 @@ public final class EffectRunner: Sendable {
             live.withLock { $0?.cancel() }
             submit(job, generation: generation, through: immediate.withLock { $0 })
         case .sendLive(let generation, let job, let debounce):
-            let queueForLive = live.withLock { current -> LatestOnly<ResponseSummary>? in
+            let queueForLive = live.withLock { current -> LatestOnly<ResponseResult>? in
                 if current == nil || liveDebounce.withLock({ $0 }) != debounce {
                     current?.cancel()
                     current = makeLatestOnly(debounce: debounce)
@@ -145,7 +145,7 @@ public final class EffectRunner: Sendable {
 
     // MARK: - Sending
 
-    private func submit(_ job: SendJob, generation: Int, through latest: LatestOnly<ResponseSummary>?) {
+    private func submit(_ job: SendJob, generation: Int, through latest: LatestOnly<ResponseResult>?) {
         guard let latest else { return }
         let request: HTTPRequest
         do {
@@ -168,22 +168,23 @@ public final class EffectRunner: Sendable {
                 if debounced { queue.post(.liveSendStarted(generation: generation, method: method, url: url)) }
                 let response = try await client.send(request, context: RequestContext(id: id))
                 store.record(name: name, response: response)
-                return ResponseFormatter.summary(response)
+                return ResponseResult(summary: ResponseFormatter.summary(response), pane: ResponseFormatter.pane(response))
             }
             map[token] = Submission(generation: generation, id: id)
         }
     }
 
-    private func makeLatestOnly(debounce: Duration) -> LatestOnly<ResponseSummary> {
+    private func makeLatestOnly(debounce: Duration) -> LatestOnly<ResponseResult> {
         LatestOnly(debounce: debounce) { [weak self] outcome in self?.deliver(outcome) }
     }
 
-    private func deliver(_ outcome: LatestOnly<ResponseSummary>.Outcome) {
+    private func deliver(_ outcome: LatestOnly<ResponseResult>.Outcome) {
         guard let submission = submissions.withLock({ $0.removeValue(forKey: outcome.generation) }) else { return }
         let generation = submission.generation
         switch outcome {
-        case .completed(_, .success(let summary)):
-            queue.post(.responseReceived(generation: generation, summary))
+        case .completed(_, .success(let result)):
+            queue.post(.responseReceived(generation: generation, result.summary))
+            if let pane = result.pane { queue.post(.responsePaneReady(generation: generation, pane)) }
         case .completed(_, .failure(.cancelled)):
             queue.post(.sendCancelled(generation: generation))
         case .completed(_, .failure(let error)):
@@ -209,4 +210,10 @@ public enum Clipboard {
         tty.write(Data(sequence.utf8))
         try? tty.close()
     }
+}
+
+/// What one send produces for the screen: the summary the status line reads and the viewer's state.
+struct ResponseResult: Sendable {
+    var summary: ResponseSummary
+    var pane: ResponsePaneState?
 }

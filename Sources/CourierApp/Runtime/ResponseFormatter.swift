@@ -1,3 +1,4 @@
+import CourierBody
 import CourierHTTP
 import Foundation
 
@@ -38,6 +39,22 @@ public enum ResponseFormatter {
                                bodyLines: lines, isJSON: isJSON, size: response.body.size,
                                duration: response.timing.total, cache: response.cache.decision,
                                url: response.url.absoluteString, truncatedNote: note)
+    }
+
+    /// The response viewer's state over the whole body (a file-backed body is read through its index).
+    public static func pane(_ response: HTTPResponse) -> ResponsePaneState? {
+        let document: BodyDocument
+        switch response.body {
+        case .data(let data): document = BodyDocument(data: data)
+        case .file(let url, _):
+            guard let file = try? BodyDocument(contentsOf: url) else { return nil }
+            document = file
+        }
+        let info = ResponsePaneInfo(
+            status: response.status, reason: response.reason, duration: response.timing.total.milliseconds / 1000,
+            cacheDecision: response.cache.decision.rawValue,
+            headers: response.headers.map { HistoryEntry.Header($0.name, $0.value) })
+        return ResponsePaneState(info: info, body: document)
     }
 
     static func prefix(of body: ResponseBody) -> Data {

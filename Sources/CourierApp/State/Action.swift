@@ -10,6 +10,8 @@ public enum Action: Sendable {
     case collectionFailed(String)
     /// The result of the send with this generation.
     case responseReceived(generation: Int, ResponseSummary)
+    /// The response viewer's state for the response of this generation, built off the main thread.
+    case responsePaneReady(generation: Int, ResponsePaneState)
     case sendFailed(generation: Int, SendFailure)
     case sendCancelled(generation: Int)
     /// A live-mode send began once its debounce ran out.

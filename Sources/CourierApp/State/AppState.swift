@@ -3,7 +3,7 @@ import CourierTerminal
 import Foundation
 
 /// Everything the explorer shows, as one value. Only `update` changes it.
-public struct AppState: Sendable, Hashable {
+public struct AppState: Sendable {
     /// Whether the collection is still being read in the background.
     public enum Loading: Sendable, Hashable {
         case loading(path: String)
@@ -21,6 +21,12 @@ public struct AppState: Sendable, Hashable {
     public var tree = CollectionTreeState()
     public var editor: RequestEditorState = .empty
     public var response = ResponseState()
+    /// The response viewer over the shown response's body (search, folds, filter, diff).
+    public var responsePane: ResponsePaneState?
+    /// The response before it, of the same request, for the viewer's diff.
+    public var previousResponsePane: ResponsePaneState?
+    /// The saved request the shown response answered.
+    public var responseOrigin: RequestRef?
     public var log = LogState()
     public var webSocket = WebSocketState()
     public var modals: [Modal] = []
@@ -75,7 +81,14 @@ public struct AppState: Sendable, Hashable {
         switch focus {
         case .collection: return tree.filtering
         case .request: return editor.editing
+        case .response: return viewerPrompting
         default: return false
         }
+    }
+
+    /// Whether the response viewer's search, filter or go-to-line prompt is open.
+    public var viewerPrompting: Bool {
+        guard case .received = response.phase else { return false }
+        return responsePane?.prompt != nil
     }
 }

@@ -85,7 +85,8 @@ extension AppState {
             return [.collectionEdit(.rename(ref, to: text))]
         case .saveResponse:
             guard case .received(let summary) = response.phase else { return [] }
-            return [.writeFile(path: text, contents: Data(summary.bodyLines.joined(separator: "\n").utf8))]
+            let body = responsePane?.body.bytes ?? Data(summary.bodyLines.joined(separator: "\n").utf8)
+            return [.writeFile(path: text, contents: body)]
         }
     }
 }

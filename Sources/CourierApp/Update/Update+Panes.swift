@@ -3,37 +3,16 @@ import Foundation
 
 extension AppState {
     mutating func runResponse(_ command: ResponseCommand) -> [Effect] {
-        let page = layout.contentHeight(.response) - 2
         switch command {
-        case .up: scrollResponse(by: -1)
-        case .down: scrollResponse(by: 1)
-        case .pageUp: scrollResponse(by: -page)
-        case .pageDown: scrollResponse(by: page)
-        case .top: response.scroll = 0
-        case .bottom: scrollResponse(by: Int.max / 2)
-        case .toggleHeaders:
-            response.tab = response.tab == .body ? .headers : .body
-            response.scroll = 0
-        case .toggleWrap:
-            response.wrap.toggle()
         case .copyBody:
             guard case .received(let summary) = response.phase else { return nothingYet() }
             status = StatusMessage("Copied the body to the clipboard", kind: .success)
-            return [.copyToClipboard(summary.bodyLines.joined(separator: "\n"))]
+            let body = responsePane.map { String(decoding: $0.body.bytes, as: UTF8.self) }
+            return [.copyToClipboard(body ?? summary.bodyLines.joined(separator: "\n"))]
         case .copyCurl:
             guard !editor.isEmpty else { return nothingYet() }
             return [.copyAsCurl(sendJob)]
-        case .saveBody:
-            guard case .received = response.phase else { return nothingYet() }
-            modals.append(.prompt(PromptState(title: "Save the body to file", text: "response.txt", purpose: .saveResponse)))
         }
-        return []
-    }
-
-    mutating func scrollResponse(by delta: Int) {
-        let visible = layout.contentHeight(.response) - 2
-        let maxScroll = max(0, response.lines.count - visible)
-        response.scroll = min(max(0, response.scroll + delta), maxScroll)
     }
 
     private mutating func nothingYet() -> [Effect] {

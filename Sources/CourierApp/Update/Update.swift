@@ -27,6 +27,9 @@ public func update(_ state: inout AppState, _ action: Action) -> [Effect] {
         state.response.phase = .received(summary)
         state.response.scroll = 0
         return []
+    case .responsePaneReady(let generation, let pane):
+        state.showResponsePane(pane, generation: generation)
+        return []
     case .sendFailed(let generation, let failure):
         guard generation == state.generation else { return [] }
         state.inFlight = nil
@@ -106,7 +109,9 @@ extension AppState {
         status = nil
         let before = editor.draft
         var effects: [Effect]
-        if isTyping {
+        if focus == .response, viewerPrompting || paneCommand(for: key) != nil {
+            effects = handleResponseKey(key) ?? []
+        } else if isTyping {
             if key.typedText == nil, let global = Keymaps.global.command(for: key),
                Keymaps.globalWhileTyping.contains(global) {
                 effects = run(.global(global))
@@ -128,7 +133,9 @@ extension AppState {
         switch focus {
         case .collection: Keymaps.collection.command(for: key).map { .collection($0) }
         case .request: Keymaps.request.command(for: key).map { .request($0) }
-        case .response: Keymaps.response.command(for: key).map { .response($0) }
+        case .response:
+            (viewerActive ? responsePane?.command(for: key).map { .responsePane($0) } : nil)
+                ?? Keymaps.response.command(for: key).map { .response($0) }
         case .log: Keymaps.log.command(for: key).map { .log($0) }
         case .webSocket: Keymaps.webSocket.command(for: key).map { .webSocket($0) }
         }
@@ -141,6 +148,7 @@ extension AppState {
         case .collection(let command): return runCollection(command)
         case .request(let command): return runRequest(command)
         case .response(let command): return runResponse(command)
+        case .responsePane(let command): return runResponsePane(command)
         case .log(let command): runLog(command); return []
         case .webSocket(let command): return runWebSocket(command)
         case .theme(let name): return [.loadTheme(name: name)]
@@ -199,7 +207,8 @@ extension AppState {
             let delta = mouse.kind == .scrollUp ? -3 : 3
             switch pane {
             case .collection: tree.move(delta, in: collection); tree.scrollToSelection(height: layout.contentHeight(.collection))
-            case .response: scrollResponse(by: delta)
+            case .response:
+                for _ in 0..<3 { _ = runResponsePane(delta < 0 ? .lineUp : .lineDown) }
             case .log: log.follow = false; log.selection = min(max(0, log.selection + delta), max(0, log.rows.count - 1))
             default: break
             }

@@ -26,7 +26,12 @@ public enum Screen {
             case .request:
                 let position = RequestView.render(state, into: &buffer, area: rect, focused: focused)
                 if focused { cursor = position }
-            case .response: ResponseView.render(state, into: &buffer, area: rect, focused: focused)
+            case .response:
+                if state.viewerActive, let pane = state.responsePane {
+                    pane.render(into: &buffer, area: rect, theme: state.theme, focused: focused)
+                } else {
+                    ResponseView.render(state, into: &buffer, area: rect, focused: focused)
+                }
             case .log: LogView.render(state, into: &buffer, area: rect, focused: focused)
             case .webSocket: WebSocketView.render(state, into: &buffer, area: rect, focused: focused)
             }

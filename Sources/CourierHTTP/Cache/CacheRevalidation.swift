@@ -39,13 +39,20 @@ public struct CacheRevalidation: Sendable {
     public var secondsSaved: Double { validationStatus == 304 ? fullFetchSeconds - validationSeconds : 0 }
 }
 
-/// The latest validation per entry, kept in memory for the compare view.
+/// The latest validation per entry, kept in memory for the compare view, each with a sequence
+/// number so that a caller can tell whether its own request added one.
 final class RevalidationLog: Sendable {
-    private let latest = Mutex<[String: CacheRevalidation]>([:])
+    private let state = Mutex<(sequence: Int, latest: [String: (Int, CacheRevalidation)])>((0, [:]))
 
     func record(_ revalidation: CacheRevalidation, key: String) {
-        latest.withLock { $0[key] = revalidation }
+        state.withLock { state in
+            state.sequence += 1
+            state.latest[key] = (state.sequence, revalidation)
+        }
     }
 
-    func latest(key: String) -> CacheRevalidation? { latest.withLock { $0[key] } }
+    func latest(key: String) -> CacheRevalidation? { state.withLock { $0.latest[key]?.1 } }
+
+    /// The sequence number of the latest validation of `key`, 0 when there is none.
+    func sequence(key: String) -> Int { state.withLock { $0.latest[key]?.0 ?? 0 } }
 }

@@ -27,6 +27,17 @@ public struct HTTPCacheMiddleware: Middleware {
         revalidations.latest(key: HTTPCacheStore.key(method: method, url: url))
     }
 
+    /// The stored response that would answer `request`, with its age and freshness now, without
+    /// sending anything; nil when nothing usable is stored.
+    public func storedResponse(for request: HTTPRequest) -> HTTPResponse? {
+        guard case .hit(let entry) = store.lookup(method: request.method, url: request.url),
+              entry.varyMatches(request.headers) else { return nil }
+        let freshness = entry.freshness(now: clock())
+        var response = served(entry, request: request, age: freshness.age, forRecord: true)
+        response.cache = CacheReport(decision: freshness.isFresh ? .fresh : .stale, age: freshness.age, ttl: freshness.ttl)
+        return response
+    }
+
     /// Sends the conditional request for a stored response now, whatever its freshness, and returns
     /// the comparison; nil when nothing usable is stored for the request.
     public func revalidateNow(_ request: HTTPRequest, context: RequestContext = RequestContext(),
@@ -34,12 +45,12 @@ public struct HTTPCacheMiddleware: Middleware {
         var forced = request
         forced.cacheMode = .revalidate
         let key = HTTPCacheStore.key(method: request.method, url: request.url)
-        let previous = revalidations.latest(key: key)?.at
+        let previous = revalidations.sequence(key: key)
         _ = try await intercept(forced, context: context) { request, context in
             try await transport.send(request, context: context)
         }
-        guard let latest = revalidations.latest(key: key), latest.at != previous else { return nil }
-        return latest
+        guard revalidations.sequence(key: key) != previous else { return nil }
+        return revalidations.latest(key: key)
     }
 
     // MARK: - The decision

@@ -41,8 +41,13 @@ public final class HTTPCacheStore: Sendable {
     /// between writing the body and its entry.
     static let orphanGrace: TimeInterval = 60
 
-    /// Serialises this process's writers and evictions; other processes are safe through renames.
-    private let lock = Mutex(())
+    /// Serialises this process's writers and evictions (other processes are safe through renames) and
+    /// holds the folder's index, nil until first needed.
+    let lock = Mutex<CacheFolderIndex?>(nil)
+    /// After this many saves the index is rebuilt from the folder before an eviction, to count what
+    /// other processes wrote.
+    static let rescanInterval = 100
+    private let savesSinceScan = Mutex(0)
 
     /// Opens (and creates) the cache in `directory`, or the default one under the user's cache folder.
     public init(directory: URL? = nil, maxBytes: Int = HTTPCacheStore.defaultMaxBytes, inlineLimit: Int = 64 * 1024,
@@ -79,7 +84,7 @@ public final class HTTPCacheStore: Sendable {
 
     /// The stored entry for `method` and `url`.
     public func lookup(method: HTTPMethod, url: URL) -> Lookup {
-        lock.withLock { _ in
+        lock.withLock { index in
             let key = Self.key(method: method, url: url)
             let file = entryURL(key)
             guard FileManager.default.fileExists(atPath: file.path) else { return .miss }
@@ -90,10 +95,12 @@ public final class HTTPCacheStore: Sendable {
                    !FileManager.default.fileExists(atPath: directory.appendingPathComponent(bodyFile).path) {
                     throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: bodyFile])
                 }
-                try? FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: file.path)
+                let now = Date()
+                try? FileManager.default.setAttributes([.modificationDate: now], ofItemAtPath: file.path)
+                index?.touch(Self.fileStem(key), at: now)
                 return .hit(entry)
             } catch {
-                removeFiles(prefix: Self.fileStem(key))
+                removeGroup(Self.fileStem(key), index: &index, listing: true)
                 return .unreadable("\(file.lastPathComponent): \(error)")
             }
         }
@@ -122,30 +129,39 @@ public final class HTTPCacheStore: Sendable {
         return .data(entry.inlineBody ?? Data())
     }
 
-    /// Every readable entry, most recently used first.
+    /// Every readable entry, most recently used first (lists the folder anew).
     public func summaries() -> [Summary] {
-        lock.withLock { _ in
-            groups().compactMap { group -> Summary? in
-                guard let entryFile = group.entryFile,
-                      let data = try? Data(contentsOf: entryFile),
+        lock.withLock { index in
+            let fresh = CacheFolderIndex.scan(directory)
+            index = fresh
+            return fresh.groups.compactMap { stem, group -> Summary? in
+                guard group.hasEntry,
+                      let data = try? Data(contentsOf: directory.appendingPathComponent(stem + Self.entrySuffix)),
                       let entry = try? JSONDecoder().decode(HTTPCacheEntry.self, from: data) else { return nil }
                 return Summary(entry: entry, bytes: group.bytes, lastUsed: group.lastUsed)
             }.sorted { $0.lastUsed > $1.lastUsed }
         }
     }
 
-    /// Bytes on disk for every entry and body.
-    public var totalBytes: Int { lock.withLock { _ in groups().reduce(0) { $0 + $1.bytes } } }
+    /// Bytes on disk for every entry and body (lists the folder anew).
+    public var totalBytes: Int {
+        lock.withLock { index in
+            index = CacheFolderIndex.scan(directory)
+            return index?.total ?? 0
+        }
+    }
 
     // MARK: - Writing
 
     /// Stores a full response, replacing any entry for the same key, then evicts past the size limit.
     public func save(_ entry: HTTPCacheEntry, body: ResponseBody) throws {
-        try lock.withLock { _ in
+        try lock.withLock { index in
+            if index == nil { index = CacheFolderIndex.scan(directory) }
             var entry = entry
             let stem = Self.fileStem(entry.key)
             let previous = try? JSONDecoder().decode(HTTPCacheEntry.self, from: Data(contentsOf: entryURL(entry.key)))
             entry.bodySize = body.size
+            var group = CacheFolderIndex.Group(lastUsed: Date(), hasEntry: true)
             if body.size <= inlineLimit {
                 entry.inlineBody = try body.readAll()
                 entry.bodyFile = nil
@@ -154,42 +170,93 @@ public final class HTTPCacheStore: Sendable {
                 try writeBody(body, to: directory.appendingPathComponent(name))
                 entry.inlineBody = nil
                 entry.bodyFile = name
+                group.files.insert(name)
+                group.bytes += body.size
             }
-            try writeAtomically(JSONEncoder().encode(entry), to: entryURL(entry.key))
+            let encoded = try JSONEncoder().encode(entry)
+            try writeAtomically(encoded, to: entryURL(entry.key))
             if let old = previous?.bodyFile, old != entry.bodyFile {
                 try? FileManager.default.removeItem(at: directory.appendingPathComponent(old))
             }
-            evict(keeping: stem)
+            group.files.insert(stem + Self.entrySuffix)
+            group.bytes += encoded.count
+            group.newestFile = group.lastUsed
+            index?.set(stem, group)
+            evictIfNeeded(keeping: stem, index: &index)
         }
     }
 
     /// Rewrites an entry's head after a 304, keeping its body.
     public func update(_ entry: HTTPCacheEntry) throws {
-        try lock.withLock { _ in try writeAtomically(JSONEncoder().encode(entry), to: entryURL(entry.key)) }
+        try lock.withLock { index in
+            let encoded = try JSONEncoder().encode(entry)
+            try writeAtomically(encoded, to: entryURL(entry.key))
+            let stem = Self.fileStem(entry.key)
+            if var group = index?.group(stem) {
+                group.bytes = encoded.count + (entry.bodyFile == nil ? 0 : entry.bodySize)
+                group.lastUsed = Date()
+                index?.set(stem, group)
+            }
+        }
     }
 
     /// Removes the entry for `method` and `url`; returns whether there was one.
     @discardableResult
     public func remove(method: HTTPMethod, url: URL) -> Bool {
-        lock.withLock { _ in
+        lock.withLock { index in
             let key = Self.key(method: method, url: url)
-            let existed = FileManager.default.fileExists(atPath: entryURL(key).path)
-            removeFiles(prefix: Self.fileStem(key))
-            return existed
+            guard let data = try? Data(contentsOf: entryURL(key)) else { return false }
+            let entry = try? JSONDecoder().decode(HTTPCacheEntry.self, from: data)
+            if let bodyFile = entry?.bodyFile {
+                try? FileManager.default.removeItem(at: directory.appendingPathComponent(bodyFile))
+            }
+            removeGroup(Self.fileStem(key), index: &index, listing: entry == nil)
+            return true
         }
     }
 
     /// Removes every entry; returns how many there were.
     @discardableResult
     public func clear() throws -> Int {
-        try lock.withLock { _ in
+        try lock.withLock { index in
             let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
             for name in names where name.hasSuffix(Self.entrySuffix) || name.hasSuffix(Self.bodySuffix)
                 || name.hasPrefix(".tmp-") {
                 try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
             }
+            index = CacheFolderIndex()
             return names.filter { $0.hasSuffix(Self.entrySuffix) }.count
         }
+    }
+
+    // MARK: - Eviction
+
+    /// Evicts least recently used entries once the indexed total passes the limit, after rebuilding the
+    /// index from the folder when it may have missed other processes' writes.
+    private func evictIfNeeded(keeping newest: String, index: inout CacheFolderIndex?) {
+        let saves = savesSinceScan.withLock { count in
+            count += 1
+            return count
+        }
+        guard let current = index, current.total > maxBytes else { return }
+        if saves >= Self.rescanInterval {
+            index = CacheFolderIndex.scan(directory)
+            savesSinceScan.withLock { $0 = 0 }
+        }
+        guard let scanned = index else { return }
+        for stem in scanned.evictions(limit: maxBytes, keeping: newest, now: Date(), orphanGrace: Self.orphanGrace) {
+            removeGroup(stem, index: &index, listing: false)
+        }
+    }
+
+    /// Deletes the files of one entry: those the index knows, or every `<stem>.*` when `listing`.
+    func removeGroup(_ stem: String, index: inout CacheFolderIndex?, listing: Bool) {
+        var names = index?.remove(stem)?.files ?? []
+        names.insert(stem + Self.entrySuffix)
+        if listing || index == nil, let all = try? FileManager.default.contentsOfDirectory(atPath: directory.path) {
+            names.formUnion(all.filter { $0.hasPrefix(stem + ".") })
+        }
+        for name in names { try? FileManager.default.removeItem(at: directory.appendingPathComponent(name)) }
     }
 
     // MARK: - Files
@@ -199,11 +266,11 @@ public final class HTTPCacheStore: Sendable {
         CachePolicy.digest(key) + CachePolicy.digest(String(key.reversed()))
     }
 
-    private func entryURL(_ key: String) -> URL {
+    func entryURL(_ key: String) -> URL {
         directory.appendingPathComponent(Self.fileStem(key) + Self.entrySuffix)
     }
 
-    private func writeAtomically(_ data: Data, to destination: URL) throws {
+    func writeAtomically(_ data: Data, to destination: URL) throws {
         let temporary = directory.appendingPathComponent(".tmp-\(UUID().uuidString)")
         do {
             try writeNew(data, to: temporary)
@@ -215,7 +282,7 @@ public final class HTTPCacheStore: Sendable {
     }
 
     /// A spilled body is hard-linked when it can be (no copy of a large file), else copied.
-    private func writeBody(_ body: ResponseBody, to destination: URL) throws {
+    func writeBody(_ body: ResponseBody, to destination: URL) throws {
         let temporary = directory.appendingPathComponent(".tmp-\(UUID().uuidString)")
         do {
             switch body {
@@ -261,65 +328,5 @@ public final class HTTPCacheStore: Sendable {
     /// rename(2) replaces the destination in one step, which FileManager's move does not.
     private func rename(_ source: URL, to destination: URL) throws {
         guard Glibc.rename(source.path, destination.path) == 0 else { throw posixError(destination) }
-    }
-
-    private func removeFiles(prefix stem: String) {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
-        for name in names where name.hasPrefix(stem + ".") {
-            try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
-        }
-    }
-
-    // MARK: - Eviction
-
-    /// The files of one entry on disk.
-    private struct Group {
-        var stem: String
-        var entryFile: URL?
-        var bytes = 0
-        var lastUsed = Date.distantPast
-        var newestFile = Date.distantPast
-    }
-
-    private func groups() -> [Group] {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return [] }
-        var groups: [String: Group] = [:]
-        for name in names where !name.hasPrefix(".") {
-            guard name.hasSuffix(Self.entrySuffix) || name.hasSuffix(Self.bodySuffix),
-                  let stem = name.split(separator: ".").first.map(String.init) else { continue }
-            let url = directory.appendingPathComponent(name)
-            guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path) else { continue }
-            let size = (attributes[.size] as? NSNumber)?.intValue ?? 0
-            let modified = attributes[.modificationDate] as? Date ?? .distantPast
-            var group = groups[stem] ?? Group(stem: stem)
-            group.bytes += size
-            group.newestFile = max(group.newestFile, modified)
-            if name.hasSuffix(Self.entrySuffix) {
-                group.entryFile = url
-                group.lastUsed = modified
-            }
-            groups[stem] = group
-        }
-        return Array(groups.values)
-    }
-
-    /// Removes least recently used entries until the total fits; orphaned bodies go first.
-    private func evict(keeping newest: String) {
-        var all = groups()
-        var total = all.reduce(0) { $0 + $1.bytes }
-        let now = Date()
-        for orphan in all where orphan.entryFile == nil && now.timeIntervalSince(orphan.newestFile) > Self.orphanGrace {
-            removeFiles(prefix: orphan.stem)
-            total -= orphan.bytes
-        }
-        guard total > maxBytes else { return }
-        all.removeAll { $0.entryFile == nil }
-        for group in all.sorted(by: { $0.lastUsed < $1.lastUsed }) where total > maxBytes {
-            // The entry just written goes last: a limit smaller than one response still stores nothing else.
-            if group.stem == newest { continue }
-            removeFiles(prefix: group.stem)
-            total -= group.bytes
-        }
-        if total > maxBytes { removeFiles(prefix: newest) }
     }
 }

@@ -20,8 +20,11 @@ enum CurlErrors {
 
     /// The `APIError` for a failed transfer. Everything unlisted (a dropped connection, a reply
     /// that is not HTTP) is a protocol error, which the retry policy treats as a transport failure.
-    static func map(_ code: CURLcode, message: String) -> APIError {
+    /// `afterConnecting`: the server was reached, so "unsupported protocol" is about its reply (a status
+    /// line that is not HTTP), not about the URL's scheme.
+    static func map(_ code: CURLcode, message: String, afterConnecting: Bool = false) -> APIError {
         let raw = code.rawValue
+        if afterConnecting && raw == CURLE_UNSUPPORTED_PROTOCOL.rawValue { return .protocolError(underlying: message) }
         if offline.contains(raw) { return .offline(underlying: message) }
         if timedOut.contains(raw) { return .timedOut(underlying: message) }
         if tls.contains(raw) { return .tls(underlying: message) }

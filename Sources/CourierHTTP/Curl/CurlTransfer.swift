@@ -173,7 +173,11 @@ final class CurlTransfer {
             if let failure = sink.failure {
                 finish(throwing: failure)
             } else {
-                finish(throwing: CurlErrors.map(code, message: errorMessage(code)))
+                // A server address means a connection was made (new or reused) and the server answered.
+                var address: UnsafeMutablePointer<CChar>?
+                courier_easy_getinfo_str(easy, CURLINFO_PRIMARY_IP, &address)
+                let connected = address.map { $0.pointee != 0 } ?? false
+                finish(throwing: CurlErrors.map(code, message: errorMessage(code), afterConnecting: connected))
             }
             return
         }

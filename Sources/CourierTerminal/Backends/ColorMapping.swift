@@ -9,10 +9,10 @@ public enum ColorDepth: Sendable, Hashable {
     case none
 
     /// The depth to use for a terminal with `colors` colours and the `RGB` flag, given the environment:
-    /// `NO_COLOR` (any value) turns colour off; `COLORTERM=truecolor|24bit` allows 24-bit colour when the
+    /// `NO_COLOR` (set and not empty, as no-color.org says) turns colour off; `COLORTERM=truecolor|24bit` allows 24-bit colour when the
     /// terminal description can express it.
     public static func detect(colors: Int, hasRGBFlag: Bool, environment: [String: String]) -> ColorDepth {
-        if environment["NO_COLOR"] != nil { return .none }
+        if let noColor = environment["NO_COLOR"], !noColor.isEmpty { return .none }
         let wantsTrueColor = ["truecolor", "24bit"].contains(environment["COLORTERM"]?.lowercased() ?? "")
         if (hasRGBFlag || colors >= 0x100_0000) && (wantsTrueColor || colors >= 0x100_0000) { return .trueColor }
         if colors >= 256 { return .indexed256 }

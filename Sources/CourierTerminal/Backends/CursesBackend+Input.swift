@@ -65,7 +65,7 @@ extension CursesBackend {
             s.previous = nil
             s.cursorShown = nil
         }
-        writeRaw(CursesBackend.enablePaste)
+        writeRaw(CursesBackend.enableReports)
     }
 
     /// Tells curses the terminal's current size (a resize storm ends in one call with the last size).
@@ -93,7 +93,11 @@ extension CursesBackend {
                     let window = courier_stdscr()
                     return .resize(Size(width: Int(courier_getmaxx(window)), height: Int(courier_getmaxy(window))))
                 }
-                if code == courier_key_mouse() { return readMouse() }
+                if code == courier_key_mouse() {
+                    // curses matched the report's prefix; the rest is decoded here, so a burst of
+                    // reports is not merged (curses keeps only the last of a burst).
+                    return decoder.decodeMouseReport { wait in readRaw(waitMilliseconds: wait) }
+                }
             }
             return decoder.decode(first) { wait in readRaw(waitMilliseconds: wait) }
         }
@@ -113,25 +117,5 @@ extension CursesBackend {
         case courier_key_code_yes(): return .keyCode(Int32(bitPattern: character))
         default: return nil
         }
-    }
-
-    private func readMouse() -> InputEvent? {
-        var event = MEVENT()
-        guard getmouse(&event) == OK else { return nil }
-        let position = Position(x: Int(event.x), y: Int(event.y))
-        let state = event.bstate
-        let kind: MouseEvent.Kind
-        if state & courier_button4_pressed() != 0 {
-            kind = .scrollUp
-        } else if state & courier_button5_pressed() != 0 {
-            kind = .scrollDown
-        } else if state & courier_button1_any_press() != 0 {
-            kind = .press
-        } else if state & courier_button1_released() != 0 {
-            kind = .release
-        } else {
-            return nil
-        }
-        return .mouse(MouseEvent(kind: kind, position: position))
     }
 }

@@ -39,9 +39,12 @@ public final class CursesBackend: TerminalBackend, Sendable {
     public let colorDepth: ColorDepth
     let decoder: InputDecoder
 
-    /// Mouse reporting, bracketed paste off, and what else undoes our setup beyond curses' own.
+    /// Mouse reporting and bracketed paste off: what undoes our setup beyond curses' own.
     static let disableReports = "\u{1B}[?2004l\u{1B}[?1000l\u{1B}[?1002l\u{1B}[?1003l\u{1B}[?1006l"
-    static let enablePaste = "\u{1B}[?2004h"
+    /// Bracketed paste on, and clicks and wheel reported in SGR encoding. Mouse reports are requested
+    /// directly rather than through `mousemask`: curses merges a burst of reports into one event,
+    /// losing wheel steps, so the decoder reads them instead.
+    static let enableReports = "\u{1B}[?2004h\u{1B}[?1000h\u{1B}[?1006h"
     /// Only one curses screen can be live in a process: the signal handlers are process-wide.
     static let live = Mutex(false)
 
@@ -110,13 +113,11 @@ public final class CursesBackend: TerminalBackend, Sendable {
             start_color()
             use_default_colors()
         }
-        mousemask(courier_click_and_wheel_events(), nil)
-        mouseinterval(0)
         curs_set(0)
         state = Mutex(State(screen: screen, inputFile: inputFile, outputFile: outputFile, active: true))
         wnoutrefresh(window)
         doupdate()
-        writeRaw(CursesBackend.enablePaste)
+        writeRaw(CursesBackend.enableReports)
         if handleSignals {
             // Now that terminfo is loaded, the handlers learn how to undo the screen setup.
             TerminalSignals.uninstall()

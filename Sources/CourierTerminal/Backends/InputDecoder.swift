@@ -89,6 +89,9 @@ public struct InputDecoder: Sendable {
             return .key(key)
         case .character(91):  // "["
             return decodeCSI(next: next)
+        case .character(79):  // "O": SS3, F1–F4 and arrows in application mode
+            guard case .character(let third)? = next(sequenceWait) else { return .key(Key(.character("O"), alt: true)) }
+            return InputDecoder.ss3Keys[third].map { .key($0) }
         case .character(27):
             return .key(Key(.escape, alt: true))
         case .character(let value):
@@ -110,7 +113,82 @@ public struct InputDecoder: Sendable {
             body.unicodeScalars.append(scalar)
             if (0x40...0x7E).contains(value) { break }  // a CSI final byte
         }
-        return body == "200~" ? readPaste(next: next) : nil
+        if body == "200~" { return readPaste(next: next) }
+        if body.first == "<" { return InputDecoder.sgrMouse(String(body.dropFirst())) }
+        return InputDecoder.csiKey(body).map { .key($0) }
+    }
+
+    /// Reads the rest of a mouse report after curses matched its prefix (`ESC[<` or `ESC[M`).
+    public func decodeMouseReport(next: (Int) -> RawInput?) -> InputEvent? {
+        guard case .character(let first)? = next(sequenceWait) else { return nil }
+        if (48...57).contains(first) {
+            // SGR: "b;x;y" then M (press) or m (release).
+            var body = String(Unicode.Scalar(first)!)
+            while body.count < 32, case .character(let value)? = next(sequenceWait), let scalar = Unicode.Scalar(value) {
+                body.unicodeScalars.append(scalar)
+                if value == 77 || value == 109 { break }
+            }
+            return InputDecoder.sgrMouse(body)
+        }
+        // X10: three bytes, each offset by 32.
+        guard case .character(let x)? = next(sequenceWait), case .character(let y)? = next(sequenceWait) else { return nil }
+        let button = Int(first) - 32
+        return InputDecoder.mouse(button: button, x: Int(x) - 33, y: Int(y) - 33, released: button & 3 == 3)
+    }
+
+    /// An SGR mouse report's body after `<`: `0;5;3M`.
+    static func sgrMouse(_ body: String) -> InputEvent? {
+        guard let final = body.last, final == "M" || final == "m" else { return nil }
+        let numbers = body.dropLast().split(separator: ";").compactMap { Int($0) }
+        guard numbers.count == 3 else { return nil }
+        return mouse(button: numbers[0], x: numbers[1] - 1, y: numbers[2] - 1, released: final == "m")
+    }
+
+    private static func mouse(button: Int, x: Int, y: Int, released: Bool) -> InputEvent? {
+        let position = Position(x: max(0, x), y: max(0, y))
+        if button & 32 != 0 { return nil }  // motion
+        if button & 64 != 0 {
+            return .mouse(MouseEvent(kind: button & 1 == 0 ? .scrollUp : .scrollDown, position: position))
+        }
+        guard button & 3 == 0 || released else { return nil }  // left button only
+        return .mouse(MouseEvent(kind: released ? .release : .press, position: position))
+    }
+
+    /// Keys after `ESC O`.
+    static let ss3Keys: [UInt32: Key] = [
+        80: Key(.function(1)), 81: Key(.function(2)), 82: Key(.function(3)), 83: Key(.function(4)),
+        65: Key(.up), 66: Key(.down), 67: Key(.right), 68: Key(.left), 72: Key(.home), 70: Key(.end),
+    ]
+
+    /// `~` sequence numbers and their keys (xterm, VT220).
+    static let tildeKeys: [Int: Key.Code] = [
+        1: .home, 2: .insert, 3: .delete, 4: .end, 5: .pageUp, 6: .pageDown, 7: .home, 8: .end,
+        11: .function(1), 12: .function(2), 13: .function(3), 14: .function(4), 15: .function(5),
+        17: .function(6), 18: .function(7), 19: .function(8), 20: .function(9), 21: .function(10),
+        23: .function(11), 24: .function(12),
+    ]
+
+    /// Final letters of cursor-key sequences.
+    static let letterKeys: [Character: Key.Code] = [
+        "A": .up, "B": .down, "C": .right, "D": .left, "H": .home, "F": .end,
+        "P": .function(1), "Q": .function(2), "R": .function(3), "S": .function(4),
+    ]
+
+    /// A key from a CSI sequence's body that curses did not know (`1;5C` is Ctrl-→, `3~` Delete).
+    static func csiKey(_ body: String) -> Key? {
+        guard let final = body.last else { return nil }
+        if final == "Z" { return Key(.tab, shift: true) }
+        let parameters = body.dropLast().split(separator: ";", omittingEmptySubsequences: false).map { Int($0) }
+        let modifier = parameters.count > 1 ? (parameters[1] ?? 1) : 1
+        let code: Key.Code?
+        if final == "~" {
+            code = parameters.first.flatMap { $0 }.flatMap { tildeKeys[$0] }
+        } else {
+            code = letterKeys[final]
+        }
+        guard let code else { return nil }
+        let bits = max(0, modifier - 1)
+        return Key(code, ctrl: bits & 4 != 0, alt: bits & 2 != 0, shift: bits & 1 != 0)
     }
 
     /// Collects pasted text up to `ESC[201~`. Newlines arrive as CR in raw mode and become `\n`

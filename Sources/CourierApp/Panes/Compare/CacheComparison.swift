@@ -12,6 +12,16 @@ public struct CacheComparison: Sendable, Hashable {
         public var age: Double?
         public var ttl: Double?
         public var bodyBytes: Int
+
+        /// One side from a response and its cache report.
+        public init(_ response: HTTPResponse) {
+            status = response.status
+            reason = response.reason
+            decision = response.cache.decision
+            age = response.cache.age
+            ttl = response.cache.ttl
+            bodyBytes = response.body.size
+        }
     }
 
     /// How one header field differs.
@@ -44,8 +54,8 @@ public struct CacheComparison: Sendable, Hashable {
 
     /// Works out the comparison of one validation.
     public init(_ revalidation: CacheRevalidation) {
-        before = Self.side(revalidation.before)
-        after = Self.side(revalidation.after)
+        before = Side(revalidation.before)
+        after = Side(revalidation.after)
         validationStatus = revalidation.validationStatus
         headerChanges = Self.headerChanges(revalidation.before.headers, revalidation.after.headers)
         body = Self.bodyChange(revalidation.before.body, revalidation.after.body)
@@ -59,11 +69,6 @@ public struct CacheComparison: Sendable, Hashable {
     public var bytesSaved: Int { validationStatus == 304 ? max(0, fullFetchBytes - bytesTransferred) : 0 }
     /// Seconds the validation spared against the stored full fetch (negative when slower).
     public var secondsSaved: Double { validationStatus == 304 ? fullFetchSeconds - validationSeconds : 0 }
-
-    private static func side(_ response: HTTPResponse) -> Side {
-        Side(status: response.status, reason: response.reason, decision: response.cache.decision,
-             age: response.cache.age, ttl: response.cache.ttl, bodyBytes: response.body.size)
-    }
 
     /// Fields compared by lower-cased name, all values of a name joined; order follows the newer response.
     /// Age is the cache's own bookkeeping, shown on each side instead.

@@ -6,6 +6,7 @@ extension ComparePaneState {
     public init(request: HTTPRequest, cache: HTTPCacheMiddleware) {
         self.init(title: "\(request.method) \(request.url.absoluteString)",
                   revalidation: cache.lastRevalidation(method: request.method, url: request.url))
+        stored = cache.storedResponse(for: request).map(CacheComparison.Side.init)
     }
 
     /// Performs `ComparePaneEffect.revalidateNow`: sends the conditional request for the stored

@@ -26,6 +26,8 @@ public struct ComparePaneState: Sendable, Hashable {
     /// `GET http://…/etag`, shown in the border.
     public var title: String
     public var comparison: CacheComparison?
+    /// The stored response as it stands, shown alone until a revalidation gives something to compare.
+    public var stored: CacheComparison.Side?
     /// A validation is in flight.
     public var isRevalidating: Bool
     /// Shown instead of a comparison: why there is none, or what failed.
@@ -39,6 +41,7 @@ public struct ComparePaneState: Sendable, Hashable {
     public init(title: String = "", revalidation: CacheRevalidation? = nil) {
         self.title = title
         comparison = revalidation.map(CacheComparison.init)
+        stored = nil
         isRevalidating = false
         message = nil
         scroll = 0

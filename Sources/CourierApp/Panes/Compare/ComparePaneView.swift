@@ -17,13 +17,18 @@ enum ComparePaneView {
         let inner = area.inset(1)
         var rows: [Row] = []
         if let comparison = state.comparison {
-            rows += sideBySide(comparison, width: inner.width, theme: theme)
+            rows += sideBySide(comparison.before, comparison.after, width: inner.width, theme: theme)
+            rows.append([])
+        } else if let stored = state.stored {
+            rows += sideBySide(stored, nil, width: inner.width, theme: theme)
             rows.append([])
         }
         if state.isRevalidating { rows.append([("Revalidating…", theme.warning)]) }
         if let message = state.message { rows.append([(message, theme.muted)]) }
         if state.comparison == nil && state.message == nil && !state.isRevalidating {
-            rows.append([("No revalidation yet: press r to send the conditional request.", theme.muted)])
+            let hint = state.stored == nil ? "No revalidation yet: press r to send the conditional request."
+                : "Press r to revalidate the stored response now."
+            rows.append([(hint, theme.muted)])
         }
         let fixed = rows.count
         let scrolling = state.comparison.map { details($0, theme: theme) } ?? []
@@ -58,8 +63,9 @@ enum ComparePaneView {
                      maxWidth: area.width - 4)
     }
 
-    /// The two responses in columns.
-    private static func sideBySide(_ comparison: CacheComparison, width: Int, theme: Theme) -> [Row] {
+    /// The two responses in columns; the right one is a placeholder until there is a revalidation.
+    private static func sideBySide(_ before: CacheComparison.Side, _ after: CacheComparison.Side?, width: Int,
+                                   theme: Theme) -> [Row] {
         let column = max(1, (width - 3) / 2)
         func pair(_ left: Row, _ right: Row) -> Row {
             padded(left, to: column) + [(" │ ", theme.border)] + right
@@ -75,13 +81,23 @@ enum ComparePaneView {
             if let ttl = side.ttl { text += ttl > 0 ? " · fresh, \(seconds(ttl)) left" : " · stale by \(seconds(-ttl))" }
             return [(text, theme.text)]
         }
+        func body(_ side: CacheComparison.Side) -> Row { [("body " + bytes(side.bodyBytes), theme.text)] }
+        guard let after else {
+            let waiting: Row = [("not revalidated yet", theme.muted)]
+            return [
+                pair([("Stored", theme.title)], [("Revalidated", theme.title)]),
+                pair(status(before), waiting),
+                pair(decision(before), []),
+                pair(freshness(before), []),
+                pair(body(before), []),
+            ]
+        }
         return [
             pair([("Stored", theme.title)], [("Revalidated", theme.title)]),
-            pair(status(comparison.before), status(comparison.after)),
-            pair(decision(comparison.before), decision(comparison.after)),
-            pair(freshness(comparison.before), freshness(comparison.after)),
-            pair([("body " + bytes(comparison.before.bodyBytes), theme.text)],
-                 [("body " + bytes(comparison.after.bodyBytes), theme.text)]),
+            pair(status(before), status(after)),
+            pair(decision(before), decision(after)),
+            pair(freshness(before), freshness(after)),
+            pair(body(before), body(after)),
         ]
     }
 

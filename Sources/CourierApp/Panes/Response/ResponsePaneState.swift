@@ -13,7 +13,7 @@ public struct ResponsePaneState: Sendable {
     public let body: BodyDocument
     public let media: MediaKind
     /// The lazily pretty-printed body, when it is JSON.
-    public let pretty: PrettyJSONDocument?
+    public private(set) var pretty: PrettyJSONDocument?
     public var tab: Tab = .body
     /// Pretty JSON (when the body is JSON) or the raw text.
     public var showsPretty = true
@@ -37,6 +37,8 @@ public struct ResponsePaneState: Sendable {
     public private(set) var filter: (expression: String, document: PrettyJSONDocument, matches: Int)?
     /// The diff against the previous response, shown instead of the body until cleared.
     public private(set) var diff: StaticLines?
+    /// The event view of an SSE or NDJSON body, rebuilt by `bodyDidGrow()` while it streams in.
+    public private(set) var events: StaticLines?
     /// Set while the body is still arriving.
     public var streaming: ResponseStreamProgress?
     /// A one-line message (an invalid filter, a failed search, a copied path).
@@ -50,6 +52,15 @@ public struct ResponsePaneState: Sendable {
         media = MediaKind.detect(contentType: info.contentType, prefix: head)
         pretty = media.category == .json ? PrettyJSONDocument(data: body.bytes) : nil
         showsHex = media.isBinary
+        if media.category == .eventStream || media.category == .ndjson { events = ResponseEventLines.make(body, media) }
+    }
+
+    /// Call when more of a streaming body has arrived: the event view is rebuilt and the index extended.
+    public mutating func bodyDidGrow() {
+        if events != nil { events = ResponseEventLines.make(body, media) }
+        // The pretty view is lazy, so re-creating it over the longer body costs only what is on screen.
+        if pretty != nil { pretty = PrettyJSONDocument(data: body.bytes) }
+        _ = body.indexMore()
     }
 
     /// The lines on screen now: filter, diff, headers, hex, events, pretty or raw, in that order of precedence.
@@ -59,7 +70,7 @@ public struct ResponsePaneState: Sendable {
         if tab == .headers { return StaticLines(info.headers.map { "\($0.name): \($0.value)" }) }
         if showsHex { return HexDump(data: body.bytes) }
         if showsPretty, let pretty { return pretty }
-        if showsPretty, media.category == .eventStream || media.category == .ndjson { return ResponseEventLines.make(body, media) }
+        if showsPretty, let events { return events }
         return body
     }
 
@@ -71,7 +82,6 @@ public struct ResponsePaneState: Sendable {
     /// Applies a command; returns what the app must do, if anything.
     public mutating func handle(_ command: ResponsePaneCommand) -> ResponsePaneEffect? {
         message = nil
-        let lines = source.lineCount
         switch command {
         case .lineDown: moveCursor(to: visibleLine(after: cursor))
         case .lineUp: moveCursor(to: visibleLine(before: cursor))
@@ -111,7 +121,6 @@ public struct ResponsePaneState: Sendable {
             return .loadPrevious
         case .saveBody: return .saveBody
         }
-        _ = lines
         return nil
     }
 

@@ -34,10 +34,12 @@ enum WebSocketPaneFormat {
         }
     }
 
-    /// Whether `text` looks like a JSON object or array (checked cheaply before pretty-printing).
-    static func looksLikeJSON(_ text: String) -> Bool {
+    /// Whether `text` looks like a JSON object or array. `validate` parses it too; the one-line view
+    /// skips that (colouring a near-JSON line is harmless) because it runs for every visible row per frame.
+    static func looksLikeJSON(_ text: String, validate: Bool = true) -> Bool {
         guard let first = text.utf8.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x09 && $0 != 0x0D }),
               first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else { return false }
+        guard validate else { return true }
         return (try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])) != nil
     }
 
@@ -58,7 +60,8 @@ enum WebSocketPaneFormat {
             line = StyledLine()
             line.append(String(repeating: "  ", count: depth))
         }
-        let characters = Array(text)
+        // Only the start can be seen (one row, or a few lines), so a 4 MB message costs no more than a small one.
+        let characters = Array(text.prefix(oneLine ? 512 : 64 * 1024))
         var index = 0
         while index < characters.count && lines.count < limit {
             let c = characters[index]

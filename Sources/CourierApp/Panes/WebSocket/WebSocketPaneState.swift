@@ -135,8 +135,13 @@ public struct WebSocketPaneState: Sendable, Hashable {
 
     /// Loads another request: its URL and saved messages; the history starts afresh.
     public mutating func load(url: String, savedMessages: [String]) {
+        load(url: url, savedMessages: savedMessages.map { SavedMessage(text: $0) })
+    }
+
+    /// Loads another request whose saved messages say which are subscriptions (`# @subscribe`).
+    public mutating func load(url: String, savedMessages: [SavedMessage]) {
         self.url = url
-        self.savedMessages = savedMessages.map { SavedMessage(text: $0) }
+        self.savedMessages = savedMessages
         selectedSaved = 0
         connection = .idle
         entries.removeAll()

@@ -130,7 +130,7 @@ extension WebSocketPaneState {
             if entry.size > shown { lines.append(StyledLine("  … \(entry.size - shown) more bytes", style: theme.muted)) }
             return lines
         }
-        if WebSocketPaneFormat.looksLikeJSON(entry.text) {
+        if WebSocketPaneFormat.looksLikeJSON(entry.text, validate: expanded) {
             let styles = WebSocketPaneFormat.JSONStyles(key: theme.jsonKey, string: theme.jsonString,
                                                         number: theme.jsonNumber, literal: theme.jsonLiteral,
                                                         punctuation: theme.jsonPunctuation)

@@ -1,0 +1,83 @@
+import CourierHTTP
+import CourierTerminal
+import Foundation
+
+/// The detail of one attempt: what was sent (headers redacted), what came back, the timings as
+/// numbers, the error with its cause, the cache decision and the retry.
+extension LogPaneState {
+    /// The detail's lines, for drawing and for tests.
+    public func detailLines(_ attempt: LogAttempt, theme: Theme) -> [StyledLine] {
+        var lines: [StyledLine] = []
+        func heading(_ text: String) { lines.append(StyledLine(text, style: theme.title.with(.bold))) }
+        func field(_ name: String, _ value: String, _ style: Style? = nil) {
+            let label = name.padding(toLength: 12, withPad: " ", startingAt: 0)
+            lines.append(StyledLine([Span("  " + label, style: theme.muted), Span(value, style: style ?? theme.text)]))
+        }
+        lines.append(StyledLine([Span(attempt.method + " ", style: theme.method(attempt.method)),
+                                 Span(attempt.url.absoluteString, style: theme.text)]))
+        field("request", "\(attempt.key.request), attempt \(attempt.key.attempt)")
+        field("started", LogPaneFormat.preciseClock(attempt.started, zone: timeZone))
+        switch attempt.outcome {
+        case .inFlight: field("outcome", "in flight", theme.warning)
+        case .response(let status, _): field("status", "\(status)", theme.status(status))
+        case .failure(let kind, let message):
+            field("error", kind, theme.error)
+            field("cause", message, theme.error)
+        case .cancelled(let superseded):
+            field("outcome", superseded ? "superseded by a newer request" : "cancelled", theme.muted)
+        }
+        if let timing = attempt.timing {
+            heading("Timings")
+            for phase in LogPaneFormat.phases(timing) {
+                field(phase.name, LogPaneFormat.duration(phase.length) + "  (from \(LogPaneFormat.duration(phase.start)))")
+            }
+            if let firstByte = timing.firstByte { field("first byte", LogPaneFormat.duration(firstByte)) }
+            field("total", LogPaneFormat.duration(timing.total))
+            field("connection", timing.reusedConnection ? "reused" : "new")
+            field("bytes", "\(timing.bytesSent) sent, \(timing.bytesReceived) received")
+        }
+        if let cache = attempt.cache {
+            var text = cache.decision.rawValue
+            if let age = cache.age { text += String(format: ", age %.0fs", age) }
+            if let ttl = cache.ttl { text += String(format: ", ttl %.0fs", ttl) }
+            if let detail = cache.detail { text += " (\(detail))" }
+            field("cache", text, theme.cache(cache.decision.rawValue))
+        }
+        if let refreshed = attempt.tokenRefreshed {
+            field("token", refreshed ? "refreshed" : "refresh failed", refreshed ? theme.success : theme.error)
+        }
+        if let retry = attempt.retry {
+            let status = switch retry.status {
+            case .waiting: "waiting"
+            case .done: "done"
+            case .cancelled: "cancelled"
+            }
+            field("retry", "after \(LogPaneFormat.countdown(retry.delay)) (\(status)): \(retry.reason)", theme.warning)
+        }
+        heading("Request headers")
+        lines += headerLines(attempt.requestHeaders, theme: theme)
+        if case .response(_, let headers) = attempt.outcome {
+            heading("Response headers")
+            lines += headerLines(headers, theme: theme)
+        }
+        return lines
+    }
+
+    private func headerLines(_ headers: HTTPHeaders, theme: Theme) -> [StyledLine] {
+        guard !headers.fields.isEmpty else { return [StyledLine("  (none)", style: theme.muted)] }
+        // Redacted again at drawing time: stored headers are redacted, this guards any other source.
+        return headers.redacted().fields.map {
+            StyledLine([Span("  " + $0.name + ": ", style: theme.jsonKey), Span($0.value, style: theme.text)])
+        }
+    }
+
+    func renderDetail(_ attempt: LogAttempt, into buffer: inout Buffer, area: Rect, theme: Theme) {
+        buffer.write("Attempt \(attempt.key.attempt) of \(attempt.key.request) · Esc back", x: area.x, y: area.y,
+                     style: theme.muted, maxWidth: area.width)
+        let body = Rect(x: area.x, y: area.y + 1, width: area.width, height: area.height - 1)
+        let lines = detailLines(attempt, theme: theme)
+        var scroll = detailScroll
+        scroll.top = min(scroll.top, max(0, lines.count - body.height))
+        TextView(lines: lines).render(into: &buffer, area: body, state: scroll)
+    }
+}

@@ -1,0 +1,50 @@
+import CourierTerminal
+import Foundation
+
+extension AppState {
+    /// Whether the response viewer is showing the current response.
+    var viewerActive: Bool {
+        guard case .received = response.phase else { return false }
+        return responsePane != nil
+    }
+
+    /// Keys in the response pane: the viewer's keymap (or its open prompt) first, then the explorer's.
+    mutating func handleResponseKey(_ key: Key) -> [Effect]? {
+        guard viewerActive, let pane = responsePane, let command = pane.command(for: key) else {
+            return Keymaps.response.command(for: key).map { runResponse($0) }
+        }
+        return runResponsePane(command)
+    }
+
+    mutating func runResponsePane(_ command: ResponsePaneCommand) -> [Effect] {
+        guard viewerActive, var pane = responsePane else {
+            status = StatusMessage("No response yet: Enter sends the request")
+            return []
+        }
+        pane.pageSize = max(1, layout.contentHeight(.response) - 3)
+        let effect = pane.handle(command)
+        var effects: [Effect] = []
+        switch effect {
+        case .copy(let text)?:
+            effects.append(.copyToClipboard(text))
+        case .saveBody?:
+            modals.append(.prompt(PromptState(title: "Save the body to file", text: "response.body", purpose: .saveResponse)))
+        case .loadPrevious?:
+            pane.compare(with: previousResponsePane)
+        case nil:
+            break
+        }
+        responsePane = pane
+        return effects
+    }
+
+    /// Applies a new viewer state when it belongs to the newest send.
+    mutating func showResponsePane(_ pane: ResponsePaneState, generation: Int) {
+        guard generation == self.generation else { return }
+        if let current = responsePane, responseOrigin == editor.origin { previousResponsePane = current }
+        responseOrigin = editor.origin
+        var pane = pane
+        pane.pageSize = max(1, layout.contentHeight(.response) - 3)
+        responsePane = pane
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+
+/// What the cache folder holds, by entry: its files, their bytes, and when it was last used. Built by
+/// one listing of the folder, then kept up to date by the store's own writes, so that a save does not
+/// list the folder again; the store lists it anew only when the total passes its limit.
+struct CacheFolderIndex {
+    /// The files of one entry (`<stem>.entry` and its `<stem>.<id>.body`).
+    struct Group {
+        var files: Set<String> = []
+        var bytes = 0
+        /// The entry file's modification time, which a hit touches: the LRU clock.
+        var lastUsed = Date.distantPast
+        var hasEntry = false
+        var newestFile = Date.distantPast
+    }
+
+    private(set) var groups: [String: Group] = [:]
+    private(set) var total = 0
+
+    /// Lists `directory` once, with each file's size and modification time.
+    static func scan(_ directory: URL) -> CacheFolderIndex {
+        var index = CacheFolderIndex()
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return index }
+        for name in names where !name.hasPrefix(".") {
+            let isEntry = name.hasSuffix(HTTPCacheStore.entrySuffix)
+            guard isEntry || name.hasSuffix(HTTPCacheStore.bodySuffix),
+                  let stem = name.split(separator: ".").first.map(String.init),
+                  let attributes = try? FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent(name).path)
+            else { continue }
+            let size = (attributes[.size] as? NSNumber)?.intValue ?? 0
+            let modified = attributes[.modificationDate] as? Date ?? .distantPast
+            var group = index.groups[stem] ?? Group()
+            group.files.insert(name)
+            group.bytes += size
+            group.newestFile = max(group.newestFile, modified)
+            if isEntry {
+                group.hasEntry = true
+                group.lastUsed = modified
+            }
+            index.set(stem, group)
+        }
+        return index
+    }
+
+    func group(_ stem: String) -> Group? { groups[stem] }
+
+    mutating func set(_ stem: String, _ group: Group) {
+        total += group.bytes - (groups[stem]?.bytes ?? 0)
+        groups[stem] = group
+    }
+
+    @discardableResult
+    mutating func remove(_ stem: String) -> Group? {
+        guard let group = groups.removeValue(forKey: stem) else { return nil }
+        total -= group.bytes
+        return group
+    }
+
+    mutating func touch(_ stem: String, at date: Date) { groups[stem]?.lastUsed = date }
+
+    /// The entries to remove so that the total fits `limit`: bodies left without an entry for longer
+    /// than `orphanGrace` first, then least recently used entries, `newest` last of all.
+    func evictions(limit: Int, keeping newest: String, now: Date, orphanGrace: TimeInterval) -> [String] {
+        var remaining = total
+        var chosen: [String] = []
+        for (stem, group) in groups where !group.hasEntry && now.timeIntervalSince(group.newestFile) > orphanGrace {
+            chosen.append(stem)
+            remaining -= group.bytes
+        }
+        guard remaining > limit else { return chosen }
+        let candidates = groups.filter { $0.value.hasEntry && $0.key != newest }.sorted { $0.value.lastUsed < $1.value.lastUsed }
+        for (stem, group) in candidates where remaining > limit {
+            chosen.append(stem)
+            remaining -= group.bytes
+        }
+        if remaining > limit, groups[newest] != nil { chosen.append(newest) }
+        return chosen
+    }
+}

@@ -1,0 +1,98 @@
+import CourierDemo
+import Foundation
+import Testing
+
+/// Drives the real `courier` binary in tmux against a demo server started here.
+@Suite("the explorer in tmux", .serialized)
+struct ExplorerEndToEndTests {
+    /// A temporary copy of the demo collection whose `demo` environment points at `server`.
+    static func collection(for server: DemoServer) throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("e2e-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let demo = TmuxSession.packageRoot.appendingPathComponent("Collections/demo.http")
+        try FileManager.default.copyItem(at: demo, to: folder.appendingPathComponent("demo.http"))
+        let environment = #"{"demo": {"base": "http://127.0.0.1:\#(server.port)", "ws": "ws://127.0.0.1:\#(server.port)"}}"#
+        try Data(environment.utf8).write(to: folder.appendingPathComponent("http-client.env.json"))
+        return folder
+    }
+
+    static func start(_ folder: URL) throws -> TmuxSession {
+        let binary = TmuxSession.binary.path
+        try #require(FileManager.default.isExecutableFile(atPath: binary), "build first: swift build")
+        return try TmuxSession(command: "exec '\(binary)' demo.http --env demo", directory: folder)
+    }
+
+    @Test func openTheDemoSelectARequestSendItAndRead200AndTheBody() throws {
+        // Given the explorer on the demo collection
+        let server = try DemoServer.start()
+        defer { server.stop() }
+        let folder = try Self.collection(for: server)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let tmux = try Self.start(folder)
+        defer { tmux.stop() }
+        let (loaded, first) = try tmux.waitFor { $0.contains("listUsers") }
+        #expect(loaded, "the collection never showed:\n\(first)")
+        // When selecting "listUsers" and sending it
+        try tmux.keys("j", "j", "Enter")
+        try tmux.waitFor { $0.contains("GET {{users}}?page=1&per_page=5") }
+        try tmux.keys("Enter")
+        // Then the status and the body appear
+        let (answered, screen) = try tmux.waitFor { $0.contains("200 OK") && $0.contains("Ada Lovelace") }
+        #expect(answered, "no 200 with the body:\n\(screen)")
+        #expect(server.completedCount(path: "/users") == 1)
+        // And the log shows the attempt
+        #expect(screen.contains("GET /users?page=1&per_page=5 #1 200"))
+    }
+
+    @Test func editAURLSaveAndOnlyThatRequestChangesInTheFile() throws {
+        let server = try DemoServer.start()
+        defer { server.stop() }
+        let folder = try Self.collection(for: server)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("demo.http")
+        let before = try String(contentsOf: file, encoding: .utf8)
+        let tmux = try Self.start(folder)
+        defer { tmux.stop() }
+        try tmux.waitFor { $0.contains("listUsers") }
+        // When editing listUsers' URL and saving with Ctrl-S
+        try tmux.keys("j", "j", "Enter", "e", "End")
+        try tmux.type("&sort=name")
+        try tmux.keys("Escape", "C-s")
+        let (saved, screen) = try tmux.waitFor { $0.contains("Saved 'listUsers'") }
+        #expect(saved, "no save message:\n\(screen)")
+        // Then exactly that request's line changed
+        let after = try String(contentsOf: file, encoding: .utf8)
+        let old = before.split(separator: "\n", omittingEmptySubsequences: false)
+        let new = after.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(old.count == new.count)
+        let changed = zip(old, new).filter { $0 != $1 }
+        #expect(changed.map(\.0) == ["GET {{users}}?page=1&per_page=5"])
+        #expect(changed.map(\.1) == ["GET {{users}}?page=1&per_page=5&sort=name"])
+        // And q quits at once, the edits being saved
+        try tmux.keys("q")
+        let (quit, _) = try tmux.waitFor { !$0.contains("listUsers") }
+        #expect(quit)
+    }
+
+    @Test func liveModeTypingIntoTheSearchReachesTheServerAsOneCompletedRequest() throws {
+        let server = try DemoServer.start()
+        defer { server.stop() }
+        let folder = try Self.collection(for: server)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let tmux = try Self.start(folder)
+        defer { tmux.stop() }
+        try tmux.waitFor { $0.contains("search") }
+        // Given the search request open in live mode
+        try tmux.keys("/")
+        try tmux.type("search")
+        try tmux.keys("Enter")
+        try tmux.waitFor { $0.contains("/search?q=a") }
+        try tmux.keys("L", "e", "End")
+        // When typing a word quickly
+        try tmux.type("da lovelace")
+        // Then the screen follows with the last query, and the server finished one request
+        let (shown, screen) = try tmux.waitFor { $0.contains("LIVE") && $0.contains("200 OK") }
+        #expect(shown, "live mode never answered:\n\(screen)")
+        #expect(server.completedCount(path: "/search") == 1)
+    }
+}

@@ -1,0 +1,148 @@
+import CourierDemo
+import Foundation
+import Testing
+
+/// Secrets never leak: a token and a cookie from the private environment file, an Authorization,
+/// Proxy-Authorization and Cookie header given on the command line. `courier send`, `courier run`,
+/// `courier export curl`, `courier history` and the explorer run against the demo server with HOME and
+/// the XDG folders in a temporary folder; every byte they print and every file they write is scanned.
+@Suite(.serialized, .enabled(if: Reliability.hasCourier, "the courier binary is not built"))
+struct SecretLeakTests {
+    /// The secret values of one run, unique so that a hit cannot be a coincidence.
+    struct Secrets {
+        let id = UUID().uuidString.prefix(8)
+        var token: String { "tok-S3CRET-\(id)" }
+        var cookie: String { "ck-S3CRET-\(id)" }
+        var apiKey: String { "key-S3CRET-\(id)" }
+        var header: String { "hdr-S3CRET-\(id)" }
+        var proxy: String { "pxy-S3CRET-\(id)" }
+        var all: [String] { [token, cookie, apiKey, header, proxy] }
+    }
+
+    /// A temporary HOME with XDG folders and a collection whose private environment holds the secrets.
+    struct Sandbox {
+        let root: URL
+        let collection: URL
+        let environment: [String: String]
+        /// Files the test wrote itself (the private env file legitimately holds the secrets).
+        let ownFiles: Set<String>
+
+        init(server: DemoServer, secrets: Secrets) throws {
+            root = try Reliability.temporaryFolder("secrets")
+            let project = root.appendingPathComponent("project", isDirectory: true)
+            try FileManager.default.createDirectory(at: project, withIntermediateDirectories: true)
+            collection = project.appendingPathComponent("api.http")
+            try """
+            ### Me
+            # @name me
+            GET {{base}}/users/1
+            Authorization: Bearer {{token}}
+            Cookie: session={{cookie}}
+            X-Api-Key: {{apikey}}
+
+            ### Missing
+            # @name missing
+            GET {{base}}/status/404
+            Authorization: Bearer {{token}}
+
+            """.write(to: collection, atomically: true, encoding: .utf8)
+            let shared = project.appendingPathComponent("http-client.env.json")
+            try #"{"dev": {"base": "\#(server.baseURL.absoluteString)"}}"#.write(to: shared, atomically: true, encoding: .utf8)
+            let privateFile = project.appendingPathComponent("http-client.private.env.json")
+            try #"{"dev": {"token": "\#(secrets.token)", "cookie": "\#(secrets.cookie)", "apikey": "\#(secrets.apiKey)"}}"#
+                .write(to: privateFile, atomically: true, encoding: .utf8)
+            ownFiles = [collection.path, shared.path, privateFile.path]
+            environment = ["HOME": root.appendingPathComponent("home").path,
+                           "XDG_CONFIG_HOME": root.appendingPathComponent("config").path,
+                           "XDG_STATE_HOME": root.appendingPathComponent("state").path,
+                           "XDG_CACHE_HOME": root.appendingPathComponent("cache").path]
+        }
+
+        /// Files Courier wrote below the sandbox, with their contents.
+        func writtenFiles() -> [(path: String, data: Data)] {
+            Reliability.files(under: root).filter { !ownFiles.contains($0.path) }
+                .map { ($0.path, (try? Data(contentsOf: $0)) ?? Data()) }
+        }
+    }
+
+    /// The secrets found in `data`.
+    static func leaks(in data: Data, of secrets: Secrets) -> [String] {
+        secrets.all.filter { data.range(of: Data($0.utf8)) != nil }
+    }
+
+    @Test("send, run, export, history and the explorer print and write no secret")
+    func noSecretInOutputOrFiles() throws {
+        // Given a demo server and a sandboxed HOME holding a private environment
+        let server = try DemoServer.start()
+        defer { server.stop() }
+        let secrets = Secrets()
+        let sandbox = try Sandbox(server: server, secrets: secrets)
+        defer { try? FileManager.default.removeItem(at: sandbox.root) }
+        let users = server.baseURL.absoluteString + "/users/1"
+        let headers = ["-H", "Authorization: Bearer \(secrets.header)", "-H", "Cookie: a=\(secrets.cookie)",
+                       "-H", "Proxy-Authorization: Basic \(secrets.proxy)"]
+        let runs: [[String]] = [
+            ["send"] + headers + [users],
+            ["send", "--json"] + headers + [users],
+            ["send", "--timing"] + headers + [users],
+            ["send", "--json"] + headers + ["http://127.0.0.1:\(Reliability.closedPort())/"],
+            ["send", "--json"] + headers + [server.baseURL.absoluteString + "/status/500"],
+            ["send", "--cache-mode", "default", "--json"] + headers + [server.baseURL.absoluteString + "/etag"],
+            ["run", sandbox.collection.path, "--env", "dev"],
+            ["run", sandbox.collection.path, "--env", "dev", "--json"],
+            ["run", sandbox.collection.path, "--env", "dev", "--timing"],
+            ["export", "curl", sandbox.collection.path, "--name", "me", "--env", "dev"],
+            ["history"],
+            ["history", "--json"],
+        ]
+
+        // When each command runs
+        for arguments in runs {
+            let result = try Reliability.runCourier(arguments, environment: sandbox.environment)
+
+            // Then neither stdout nor stderr holds a secret
+            #expect(result.status != 2, "\(arguments): \(result.stderrText)")
+            #expect(Self.leaks(in: result.stdout, of: secrets).isEmpty, "stdout of \(arguments): \(result.stdoutText)")
+            #expect(Self.leaks(in: result.stderr, of: secrets).isEmpty, "stderr of \(arguments): \(result.stderrText)")
+        }
+
+        // And the explorer, sending the request with the private environment, writes none either
+        if Reliability.hasTmux {
+            let exports = sandbox.environment.map { "\($0.key)='\($0.value)'" }.joined(separator: " ")
+            let session = try ReliabilityTmux(command: "cd '\(sandbox.collection.deletingLastPathComponent().path)' && "
+                + "\(exports) TERM=tmux-256color '\(Reliability.courier.path)' api.http --env dev")
+            defer { session.kill() }
+            #expect(session.waitFor("Collection"), "\(session.screen())")
+            session.send("j")
+            session.send("Enter")
+            session.send("Enter")
+            #expect(session.waitFor("#1 200"), "\(session.screen())")
+            session.send("q")
+            _ = Reliability.waitFor(limit: 10) { session.screen().contains("Pane is dead") || session.screen().isEmpty }
+        }
+
+        // And no file Courier wrote (history, cache, state) holds a secret
+        let written = sandbox.writtenFiles()
+        #expect(!written.isEmpty, "courier wrote no file at all under the sandbox; the scan proves nothing")
+        for file in written {
+            #expect(Self.leaks(in: file.data, of: secrets).isEmpty, "secret in \(file.path)")
+        }
+    }
+
+    @Test("The scan finds secrets when they are asked for: export --show-secrets prints the private token")
+    func showSecretsPrintsThem() throws {
+        // Given the same sandbox
+        let server = try DemoServer.start()
+        defer { server.stop() }
+        let secrets = Secrets()
+        let sandbox = try Sandbox(server: server, secrets: secrets)
+        defer { try? FileManager.default.removeItem(at: sandbox.root) }
+
+        // When the user asks for secrets
+        let result = try Reliability.runCourier(["export", "curl", sandbox.collection.path, "--name", "me", "--env", "dev",
+                                                 "--show-secrets"], environment: sandbox.environment)
+
+        // Then they are printed, so the scan above is able to see them
+        #expect(Self.leaks(in: result.stdout, of: secrets).contains(secrets.token), "\(result.stdoutText)")
+    }
+}
