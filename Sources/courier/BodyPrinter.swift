@@ -30,8 +30,9 @@ enum BodyPrinter {
     }
 }
 
-/// `JSONPretty.indent` over bytes, one chunk at a time, with `Terminal.sanitize`'s rule for control
-/// characters (C0, DEL and UTF-8-encoded C1 are shown as `\xNN`). Without `indents` it only sanitises.
+/// `JSONPretty.indent` over bytes, one chunk at a time, with `Terminal.sanitize`'s rule for invisible
+/// characters (C0, DEL and C1 shown as `\xNN`, bidi controls as `\uXXXX`). Without `indents` it only
+/// sanitises.
 struct StreamingIndenter {
     private let indents: Bool
     private let width = 2
@@ -39,32 +40,41 @@ struct StreamingIndenter {
     private var inString = false
     private var escaped = false
     private var pendingNewline = false
-    /// A 0xC2 lead byte held back until the next byte says whether it starts a C1 control.
-    private var heldC2 = false
-    private var output: [UInt8] = []
+    private var filter = InvisibleFilter()
 
     init(indents: Bool) { self.indents = indents }
 
     /// The printable text for the next chunk.
     mutating func feed(_ chunk: Data) -> Data {
-        output = []
+        var output: [UInt8] = []
         output.reserveCapacity(chunk.count + chunk.count / 2)
+        var filter = self.filter
         chunk.withUnsafeBytes { bytes in
-            for byte in bytes { indents ? indent(byte) : put(byte) }
+            for byte in bytes {
+                if indents { indent(byte, into: &output, filter: &filter) } else { Self.put(byte, into: &output, filter: &filter) }
+            }
         }
+        self.filter = filter
         return Data(output)
     }
 
     /// What is still held back at the end of the body.
     mutating func finish() -> Data {
-        defer { heldC2 = false }
-        return heldC2 ? Data([0xC2]) : Data()
+        var output: [UInt8] = []
+        filter.finish { output.append($0) }
+        return Data(output)
     }
 
-    private mutating func indent(_ byte: UInt8) {
+    private mutating func indent(_ byte: UInt8, into output: inout [UInt8], filter: inout InvisibleFilter) {
         if inString {
-            put(byte)
-            if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+            Self.put(byte, into: &output, filter: &filter)
+            if escaped {
+                escaped = false
+            } else if byte == UInt8(ascii: "\\") {
+                escaped = true
+            } else if byte == UInt8(ascii: "\"") {
+                inString = false
+            }
             return
         }
         if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D { return }
@@ -73,57 +83,43 @@ struct StreamingIndenter {
             pendingNewline = false
             if isClose {
                 depth -= 1
-                put(byte)
+                Self.put(byte, into: &output, filter: &filter)
                 return
             }
-            newline()
+            newline(into: &output)
         }
         switch byte {
         case UInt8(ascii: "\""):
             inString = true
-            put(byte)
+            Self.put(byte, into: &output, filter: &filter)
         case UInt8(ascii: "{"), UInt8(ascii: "["):
-            put(byte)
+            Self.put(byte, into: &output, filter: &filter)
             depth += 1
             pendingNewline = true
         case _ where isClose:
             depth -= 1
-            newline()
-            put(byte)
+            newline(into: &output)
+            Self.put(byte, into: &output, filter: &filter)
         case UInt8(ascii: ","):
-            put(byte)
-            newline()
+            Self.put(byte, into: &output, filter: &filter)
+            newline(into: &output)
         case UInt8(ascii: ":"):
             output.append(contentsOf: [UInt8(ascii: ":"), 0x20])
         default:
-            put(byte)
+            Self.put(byte, into: &output, filter: &filter)
         }
     }
 
-    private mutating func newline() {
+    private func newline(into output: inout [UInt8]) {
         output.append(0x0A)
         output.append(contentsOf: repeatElement(UInt8(0x20), count: max(0, depth) * width))
     }
 
     /// Appends one byte of server text, showing control characters instead of sending them.
-    private mutating func put(_ byte: UInt8) {
-        if heldC2 {
-            heldC2 = false
-            if (0x80...0x9F).contains(byte) {
-                escape(byte)
-                return
-            }
-            output.append(0xC2)
-        }
-        switch byte {
-        case 0x0A, 0x09: output.append(byte)
-        case 0x00...0x1F, 0x7F: escape(byte)
-        case 0xC2: heldC2 = true
-        default: output.append(byte)
-        }
-    }
-
-    private mutating func escape(_ byte: UInt8) {
-        output.append(contentsOf: Array(String(format: "\\x%02X", byte).utf8))
+    private static func put(_ byte: UInt8, into output: inout [UInt8], filter: inout InvisibleFilter) {
+        filter.feed(byte, plain: { output.append($0) }, control: { scalar in
+            let text = scalar <= 0xFF ? String(format: "\\x%02X", scalar) : String(format: "\\u%04X", scalar)
+            output.append(contentsOf: Array(text.utf8))
+        })
     }
 }

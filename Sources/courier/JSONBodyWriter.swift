@@ -25,10 +25,13 @@ enum JSONBodyWriter {
         write(Data(object[..<range.lowerBound].utf8) + Data([UInt8(ascii: "\"")]))
         let handle = try FileHandle(forReadingFrom: file)
         defer { try? handle.close() }
+        var filter = InvisibleFilter()
         while let chunk = try handle.read(upToCount: chunkSize), !chunk.isEmpty {
-            write(isText ? escape(chunk) : chunk.base64EncodedData())
+            write(isText ? escape(chunk, filter: &filter) : chunk.base64EncodedData())
         }
-        write(Data([UInt8(ascii: "\"")]) + Data(object[range.upperBound...].utf8) + Data([0x0A]))
+        var rest: [UInt8] = []
+        filter.finish { rest.append($0) }
+        write(Data(rest) + Data([UInt8(ascii: "\"")]) + Data(object[range.upperBound...].utf8) + Data([0x0A]))
     }
 
     /// Whether the whole file is UTF-8, checked a chunk at a time (a sequence cut by a chunk's end is
@@ -54,23 +57,25 @@ enum JSONBodyWriter {
         return carry.isEmpty
     }
 
-    /// The chunk as the inside of a JSON string: quote, backslash and control characters escaped.
-    static func escape(_ chunk: Data) -> Data {
+    /// The chunk as the inside of a JSON string: quote and backslash escaped, and control characters
+    /// (C0, DEL, C1, bidi) as `\uXXXX`, as `Terminal.escapingInvisible` writes them. `filter` carries a
+    /// sequence cut by the chunk's end into the next call.
+    static func escape(_ chunk: Data, filter: inout InvisibleFilter) -> Data {
         var output: [UInt8] = []
         output.reserveCapacity(chunk.count + 64)
-        let hex = Array("0123456789abcdef".utf8)
         chunk.withUnsafeBytes { bytes in
             for byte in bytes {
-                switch byte {
-                case UInt8(ascii: "\""): output += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
-                case UInt8(ascii: "\\"): output += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
-                case 0x0A: output += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
-                case 0x0D: output += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
-                case 0x09: output += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
-                case 0x00..<0x20:
-                    output += Array("\\u00".utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
-                default: output.append(byte)
-                }
+                filter.feed(byte, plain: { byte in
+                    switch byte {
+                    case UInt8(ascii: "\""): output += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
+                    case UInt8(ascii: "\\"): output += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
+                    case 0x0A: output += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
+                    case 0x09: output += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
+                    default: output.append(byte)
+                    }
+                }, control: { scalar in
+                    output += Array(String(format: "\\u%04X", scalar).utf8)
+                })
             }
         }
         return Data(output)
