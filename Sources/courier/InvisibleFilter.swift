@@ -18,6 +18,11 @@ struct InvisibleFilter {
 
     /// Passes the byte to `plain`, or a control character it completes (its scalar value) to `control`.
     mutating func feed(_ byte: UInt8, plain: (UInt8) -> Void, control: (UInt32) -> Void) {
+        // Printable ASCII outside a held sequence is by far the common case.
+        if pending.isEmpty, byte >= 0x20, byte < 0x7F {
+            plain(byte)
+            return
+        }
         if !pending.isEmpty {
             pending.append(byte)
             if let match = Self.sequences.first(where: { $0.bytes == pending }) {
