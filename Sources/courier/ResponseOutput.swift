@@ -28,8 +28,9 @@ enum ResponseOutput {
     // MARK: JSON
 
     /// One JSON object: status, headers, body, cache, error and attempts (keys sorted, stable for scripts).
+    /// `bodyPlaceholder` stands in for a body written separately (`JSONBodyWriter`), with its encoding.
     static func json(response: HTTPResponse?, error: APIError?, attempts: [AttemptRecord], name: String? = nil,
-                     options: Options = Options()) -> String {
+                     options: Options = Options(), bodyPlaceholder: (text: String, encoding: String?)? = nil) -> String {
         var object: [String: Any] = [
             "status": response.map { $0.status as Any } ?? NSNull(),
             "headers": (response?.headers.redacted(showSecrets: options.showSecrets) ?? [:]).map { [$0.name, $0.value] },
@@ -49,6 +50,9 @@ enum ResponseOutput {
         } else if let bodyFile = options.bodyFile {
             object["body"] = NSNull()
             object["body_file"] = bodyFile.path
+        } else if let bodyPlaceholder {
+            object["body"] = bodyPlaceholder.text
+            if let encoding = bodyPlaceholder.encoding { object["body_encoding"] = encoding }
         } else if let data = response.flatMap({ try? $0.body.readAll() }) {
             if let text = String(data: data, encoding: .utf8) {
                 object["body"] = text
@@ -96,22 +100,36 @@ enum ResponseOutput {
     /// with `options.timing`, the breakdown of the last attempt.
     static func human(response: HTTPResponse?, error: APIError?, attempts: [AttemptRecord], name: String? = nil,
                       options: Options = Options()) -> String {
+        var lines = humanHead(response: response, name: name, options: options)
+        if let response, options.streamed == nil, options.bodyFile == nil, let body = bodyText(response) {
+            lines.append(body)
+        }
+        lines += humanTail(response: response, error: error, attempts: attempts, options: options)
+        return lines.joined(separator: "\n")
+    }
+
+    /// What comes before the body: the name, the status line, the headers and a blank line.
+    static func humanHead(response: HTTPResponse?, name: String? = nil, options: Options = Options()) -> [String] {
         var lines: [String] = []
         if let name { lines.append("### \(name)") }
-        if let response {
-            lines.append("\(response.httpVersion) \(response.status) \(response.reason)".trimmingCharacters(in: .whitespaces))
-            for field in response.headers.redacted(showSecrets: options.showSecrets) {
-                lines.append("\(field.name): \(Terminal.sanitize(field.value))")
-            }
-            lines.append("")
-            if let streamed = options.streamed {
-                lines.append("(body: \(streamed) \(streamed == 1 ? "record" : "records") streamed above)")
-            } else if let bodyFile = options.bodyFile {
-                lines.append("(body: \(response.body.size) bytes written to \(bodyFile.path))")
-            } else if let body = bodyText(response) {
-                lines.append(body)
-            }
+        guard let response else { return lines }
+        lines.append("\(response.httpVersion) \(response.status) \(response.reason)".trimmingCharacters(in: .whitespaces))
+        for field in response.headers.redacted(showSecrets: options.showSecrets) {
+            lines.append("\(field.name): \(Terminal.sanitize(field.value))")
         }
+        lines.append("")
+        if let streamed = options.streamed {
+            lines.append("(body: \(streamed) \(streamed == 1 ? "record" : "records") streamed above)")
+        } else if let bodyFile = options.bodyFile {
+            lines.append("(body: \(response.body.size) bytes written to \(bodyFile.path))")
+        }
+        return lines
+    }
+
+    /// What comes after the body: the error, one line per attempt and the timing breakdown.
+    static func humanTail(response: HTTPResponse?, error: APIError?, attempts: [AttemptRecord],
+                          options: Options = Options()) -> [String] {
+        var lines: [String] = []
         if let error { lines.append("error: \(error.logDescription) [\(error.kind)]") }
         if response == nil, let streamed = options.streamed {
             lines.append("(\(streamed) \(streamed == 1 ? "record" : "records") streamed before the request ended)")
@@ -124,7 +142,7 @@ enum ResponseOutput {
             lines.append("")
             lines.append(timingBreakdown(timing))
         }
-        return lines.joined(separator: "\n")
+        return lines
     }
 
     /// `attempt 1  503  12.4 ms  retry in 1.00 s: HTTP 503, Retry-After 1 s`

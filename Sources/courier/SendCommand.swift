@@ -140,6 +140,15 @@ enum SendCommand {
             }
             cacheMode = mode
         }
+        if let output {
+            // The body streams into this folder while it arrives, so it must be writable before sending.
+            let folder = URL(fileURLWithPath: output).deletingLastPathComponent().path
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue,
+                  FileManager.default.isWritableFile(atPath: folder) else {
+                throw UsageError("-o: cannot write into the folder '\(folder)'", command: "send")
+            }
+        }
         if let retry, retry != retry.rounded() {
             throw UsageError("--retry takes a whole number, not '\(retry)'", command: "send")
         }
@@ -235,8 +244,27 @@ enum SendCommand {
         let options = ResponseOutput.Options(showSecrets: invocation?.showSecrets ?? false,
                                              timing: invocation?.timing ?? false, bodyFile: invocation?.output,
                                              streamed: streamed)
-        if invocation?.json ?? false {
+        if invocation?.json ?? false, let response, case .file(let file, _) = response.body, streamed == nil,
+           invocation?.output == nil {
+            do {
+                try JSONBodyWriter.print(response: response, file: file, error: error, attempts: attempts,
+                                         options: options)
+            } catch {
+                Console.error("error: cannot read the body: \(error.localizedDescription)")
+            }
+        } else if invocation?.json ?? false {
             Console.out(ResponseOutput.json(response: response, error: error, attempts: attempts, options: options))
+        } else if let response, case .file(let file, let size) = response.body, streamed == nil,
+                  invocation?.output == nil {
+            // A spilled body is printed from its file in chunks, never read into memory whole.
+            Console.out(ResponseOutput.humanHead(response: response, options: options).joined(separator: "\n"))
+            do {
+                try BodyPrinter.print(file: file, size: size, contentType: response.headers["Content-Type"])
+            } catch {
+                Console.error("error: cannot read the body: \(error.localizedDescription)")
+            }
+            Console.out(ResponseOutput.humanTail(response: response, error: error, attempts: attempts, options: options)
+                .joined(separator: "\n"))
         } else if response != nil {
             Console.out(ResponseOutput.human(response: response, error: error, attempts: attempts, options: options))
         } else {

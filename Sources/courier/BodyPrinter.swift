@@ -1,0 +1,125 @@
+import CourierBody
+import Foundation
+
+/// Prints a large (spilled) body to standard output chunk by chunk: pretty JSON re-indented as it is
+/// read, or sanitised text, so memory stays near one chunk however large the body is. Small bodies
+/// keep `ResponseOutput.bodyText`, which checks the JSON whole before indenting it.
+enum BodyPrinter {
+    /// How much of the file is read at a time.
+    static let chunkSize = 256 << 10
+
+    /// Prints the body in `file`; JSON (by Content-Type or first byte) is indented, binary data
+    /// gets a one-line note instead.
+    static func print(file: URL, size: Int, contentType: String?,
+                      write: (Data) -> Void = { FileHandle.standardOutput.write($0) }) throws {
+        let handle = try FileHandle(forReadingFrom: file)
+        defer { try? handle.close() }
+        guard let first = try handle.read(upToCount: chunkSize), !first.isEmpty else { return }
+        let kind = MediaKind.detect(contentType: contentType, prefix: first)
+        if kind.isBinary {
+            write(Data("(binary body, \(size) bytes; use -o FILE to save it)\n".utf8))
+            return
+        }
+        let prefix = String(decoding: first.prefix(64), as: UTF8.self)
+        var indenter = StreamingIndenter(indents: JSONPretty.looksLikeJSON(prefix, contentType: contentType))
+        write(indenter.feed(first))
+        while let chunk = try handle.read(upToCount: chunkSize), !chunk.isEmpty {
+            write(indenter.feed(chunk))
+        }
+        write(indenter.finish() + Data([0x0A]))
+    }
+}
+
+/// `JSONPretty.indent` over bytes, one chunk at a time, with `Terminal.sanitize`'s rule for invisible
+/// characters (C0, DEL and C1 shown as `\xNN`, bidi controls as `\uXXXX`). Without `indents` it only
+/// sanitises.
+struct StreamingIndenter {
+    private let indents: Bool
+    private let width = 2
+    private var depth = 0
+    private var inString = false
+    private var escaped = false
+    private var pendingNewline = false
+    private var filter = InvisibleFilter()
+
+    init(indents: Bool) { self.indents = indents }
+
+    /// The printable text for the next chunk.
+    mutating func feed(_ chunk: Data) -> Data {
+        var output: [UInt8] = []
+        output.reserveCapacity(chunk.count + chunk.count / 2)
+        var filter = self.filter
+        chunk.withUnsafeBytes { bytes in
+            for byte in bytes {
+                if indents { indent(byte, into: &output, filter: &filter) } else { Self.put(byte, into: &output, filter: &filter) }
+            }
+        }
+        self.filter = filter
+        return Data(output)
+    }
+
+    /// What is still held back at the end of the body.
+    mutating func finish() -> Data {
+        var output: [UInt8] = []
+        filter.finish { output.append($0) }
+        return Data(output)
+    }
+
+    private mutating func indent(_ byte: UInt8, into output: inout [UInt8], filter: inout InvisibleFilter) {
+        if inString {
+            Self.put(byte, into: &output, filter: &filter)
+            if escaped {
+                escaped = false
+            } else if byte == UInt8(ascii: "\\") {
+                escaped = true
+            } else if byte == UInt8(ascii: "\"") {
+                inString = false
+            }
+            return
+        }
+        if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D { return }
+        let isClose = byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]")
+        if pendingNewline {
+            pendingNewline = false
+            if isClose {
+                depth -= 1
+                Self.put(byte, into: &output, filter: &filter)
+                return
+            }
+            newline(into: &output)
+        }
+        switch byte {
+        case UInt8(ascii: "\""):
+            inString = true
+            Self.put(byte, into: &output, filter: &filter)
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            Self.put(byte, into: &output, filter: &filter)
+            depth += 1
+            pendingNewline = true
+        case _ where isClose:
+            depth -= 1
+            newline(into: &output)
+            Self.put(byte, into: &output, filter: &filter)
+        case UInt8(ascii: ","):
+            Self.put(byte, into: &output, filter: &filter)
+            newline(into: &output)
+        case UInt8(ascii: ":"):
+            output.append(contentsOf: [UInt8(ascii: ":"), 0x20])
+        default:
+            Self.put(byte, into: &output, filter: &filter)
+        }
+    }
+
+    private func newline(into output: inout [UInt8]) {
+        output.append(0x0A)
+        output.append(contentsOf: repeatElement(UInt8(0x20), count: max(0, depth) * width))
+    }
+
+    /// Appends one byte of server text, showing control characters instead of sending them.
+    private static func put(_ byte: UInt8, into output: inout [UInt8], filter: inout InvisibleFilter) {
+        filter.feed(byte, plain: { output.append($0) }, control: { scalar in
+            let text = scalar <= 0xFF ? String(format: "\\x%02X", scalar) : String(format: "\\u%04X", scalar)
+            output.append(contentsOf: Array(text.utf8))
+        })
+    }
+}

@@ -1,0 +1,52 @@
+/// Finds, in UTF-8 bytes arriving a chunk at a time, the characters `Terminal.sanitize` and
+/// `Terminal.escapingInvisible` will not pass raw: C0 controls, DEL, C1 controls and bidirectional
+/// controls. A multi-byte sequence cut by a chunk's end is held until the next chunk completes it.
+struct InvisibleFilter {
+    /// The UTF-8 encodings of the multi-byte controls (C1 and bidi), with their scalar values.
+    static let sequences: [(bytes: [UInt8], scalar: UInt32)] = {
+        let scalars = Array(0x80...0x9F) + Terminal.bidiControls.sorted()
+        return scalars.compactMap { value in
+            Unicode.Scalar(value).map { (Array(String(Character($0)).utf8), value) }
+        }
+    }()
+
+    /// Lead bytes that may start one of `sequences`.
+    static let leads = Set(sequences.map { $0.bytes[0] })
+
+    /// Bytes of a possible control sequence not yet complete.
+    private var pending: [UInt8] = []
+
+    /// Passes the byte to `plain`, or a control character it completes (its scalar value) to `control`.
+    mutating func feed(_ byte: UInt8, plain: (UInt8) -> Void, control: (UInt32) -> Void) {
+        // Printable ASCII outside a held sequence is by far the common case.
+        if pending.isEmpty, byte >= 0x20, byte < 0x7F {
+            plain(byte)
+            return
+        }
+        if !pending.isEmpty {
+            pending.append(byte)
+            if let match = Self.sequences.first(where: { $0.bytes == pending }) {
+                pending = []
+                control(match.scalar)
+                return
+            }
+            if Self.sequences.contains(where: { $0.bytes.starts(with: pending) }) { return }
+            // Not a control after all: the held bytes are plain, and the last one is looked at afresh.
+            let held = pending.dropLast()
+            pending = []
+            held.forEach(plain)
+        }
+        switch byte {
+        case 0x0A, 0x09: plain(byte)
+        case 0x00...0x1F, 0x7F: control(UInt32(byte))
+        case _ where Self.leads.contains(byte): pending = [byte]
+        default: plain(byte)
+        }
+    }
+
+    /// Releases what is held at the end of the body (an incomplete sequence is plain bytes).
+    mutating func finish(plain: (UInt8) -> Void) {
+        pending.forEach(plain)
+        pending = []
+    }
+}
