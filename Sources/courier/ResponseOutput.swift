@@ -43,6 +43,8 @@ enum ResponseOutput {
             object["http_version"] = response.httpVersion
             object["url"] = response.url.absoluteString
             object["body_size"] = response.body.size
+            // The cache's decision with its age, remaining freshness and why it was not stored.
+            for (key, value) in response.cache.jsonFields { object[key] = value }
         }
         if let streamed = options.streamed {
             object["body"] = NSNull()

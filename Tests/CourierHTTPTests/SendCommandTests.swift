@@ -173,6 +173,9 @@ import Testing
         #expect(second["cache"] as? String == "fresh")
         #expect((second["attempts"] as? [Any])?.isEmpty == true)
         #expect(second["status"] as? Int == 200)
+        // and it says how old the stored answer is and how long it stays fresh
+        #expect((second["age_s"] as? Int).map { $0 >= 0 } == true)
+        #expect((second["ttl_s"] as? Int).map { $0 > 0 } == true)
         #expect(server.requestCount(path: "/etag") == 1)
     }
 
