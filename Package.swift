@@ -23,7 +23,7 @@ let package = Package(
 
         .target(name: "CourierHTTP", dependencies: ["CCurl"]),
         .target(name: "CourierWebSocket", dependencies: ["CCurl", "CCrypto", "CourierHTTP"]),
-        .target(name: "CourierCollections", dependencies: ["CourierHTTP"]),
+        .target(name: "CourierCollections", dependencies: ["CourierHTTP", "CourierBody"]),
         .target(name: "CourierBody"),
         .target(name: "CourierTerminal", dependencies: ["CNcursesw"]),
         .target(name: "CourierDemo", dependencies: ["CourierWebSocket"]),

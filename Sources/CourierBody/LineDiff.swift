@@ -34,8 +34,12 @@ public enum LineDiff {
 
     /// The hunks turning `old` into `new`, with `context` unchanged lines around each change.
     public static func hunks(old: [String], new: [String], context: Int = 3) -> [Hunk] {
-        let edits = MyersDiff.edits(old, new)
-        var lines: [Line] = edits.map { edit in
+        group(lines(old: old, new: new), context: context)
+    }
+
+    /// Every line of both texts in order, kept, removed or added, for views that show the whole text.
+    public static func lines(old: [String], new: [String]) -> [Line] {
+        var lines: [Line] = MyersDiff.edits(old, new).map { edit in
             switch edit {
             case let .equal(o, n): Line(kind: .context, oldLine: o, newLine: n, text: old[o])
             case let .delete(o): Line(kind: .removed, oldLine: o, newLine: nil, text: old[o])
@@ -43,7 +47,7 @@ public enum LineDiff {
             }
         }
         markWordChanges(&lines)
-        return group(lines, context: context)
+        return lines
     }
 
     /// Unified diff text: headers and lines prefixed with ' ', '-' or '+'.

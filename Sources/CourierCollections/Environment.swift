@@ -1,3 +1,4 @@
+import CourierBody
 import Foundation
 
 /// A variable's value and whether it must be hidden when requests are printed or stored.
@@ -107,7 +108,7 @@ public struct EnvironmentSet: Sendable, Hashable {
     }
 
     static func parse(_ data: Data, path: String) throws(CollectionError) -> [String: [String: String]] {
-        guard let json = JSONValue.parse(data) else { throw .badEnvironmentFile(path: path, reason: "not valid JSON") }
+        guard let json = try? JSONValue.parse(data) else { throw .badEnvironmentFile(path: path, reason: "not valid JSON") }
         guard let environments = json.objectValue else {
             throw .badEnvironmentFile(path: path, reason: "expected an object of environments, {\"dev\": {...}}")
         }

@@ -1,3 +1,4 @@
+import CourierBody
 import CourierHTTP
 import Foundation
 
@@ -32,7 +33,7 @@ public enum PostmanImporter {
 
     /// Converts the JSON of a Collection v2.1 export into `.http` files and a report of what was left out.
     public static func convert(_ data: Data) throws(CollectionError) -> PostmanConversion {
-        guard let root = JSONValue.parse(data) else {
+        guard let root = try? JSONValue.parse(data) else {
             throw .importFailed(source: "Postman collection", reason: "not valid JSON")
         }
         guard let info = root["info"], let items = root["item"]?.arrayValue else {

@@ -1,3 +1,4 @@
+import CourierBody
 import CourierHTTP
 import Foundation
 
@@ -155,7 +156,7 @@ struct PostmanRequestConverter {
             contentType("application/json")
             let query = body["graphql"]?["query"]?.stringValue ?? ""
             let variables = body["graphql"]?["variables"]?.stringValue ?? ""
-            var json = "{\"query\": " + JSONValue.quote(query)
+            var json = "{\"query\": " + JSONValue.quoted(query)
             if !variables.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { json += ", \"variables\": " + variables }
             return .text(json + "}")
         default:

@@ -1,3 +1,4 @@
+import CourierBody
 import CourierHTTP
 import Foundation
 
@@ -52,12 +53,16 @@ public struct ResponseStore: Sendable {
         }
         let path = rest.dropFirst("body".count).drop { $0 == "." }
         if path.isEmpty || path == "*" { return .success(String(decoding: entry.body, as: UTF8.self)) }
-        guard let json = JSONValue.parse(entry.body) else {
+        guard let json = try? JSONValue.parse(entry.body) else {
             return .failure(.init("the response of '\(name)' is not JSON"))
         }
-        switch JSONPathLite.evaluate(String(path), in: json) {
-        case .success(let value): return .success(value.text)
-        case .failure(let failure): return .failure(.init(failure.message))
+        let matches: [JSONPathMatch]
+        do { matches = try JSONPath(String(path)).evaluate(json) } catch { return .failure(.init(error.description)) }
+        switch matches.count {
+        case 0: return .failure(.init("the response of '\(name)' has nothing at path '\(path)'"))
+        case 1: return .success(matches[0].value.text)
+        // A wildcard, slice or filter that selects several values gives them all, as a JSON array.
+        default: return .success(JSONValue.array(matches.map(\.value)).text)
         }
     }
 }

@@ -115,10 +115,19 @@ struct ComparePaneTests {
         #expect(state.scroll == 0)
     }
 
-    @Test func lineDiffKeepsCommonLinesAndOrdersRemovalsFirst() {
-        let diff = LineDiff.diff("a\nb\nc", "a\nx\nc\nd")
-        #expect(diff?.map { "\($0.kind)\($0.text)" } == ["samea", "removedb", "addedx", "samec", "addedd"])
-        #expect(LineDiff.diff("same", "same")?.allSatisfy { $0.kind == .same } == true)
+    @Test func theBodyDiffKeepsCommonLinesAndOrdersRemovalsFirst() {
+        // Given a refetch whose body changed one line and gained another
+        let revalidation = Self.revalidation(
+            status: 200, afterHeaders: [:], afterBody: "{\n  \"id\": 2,\n  \"name\": \"Ada\"\n}\n", decision: .refetched)
+        // When the comparison is worked out
+        guard case .lines(let lines) = CacheComparison(revalidation).body else {
+            Issue.record("expected a line diff")
+            return
+        }
+        // Then common lines are kept and the removal comes before its replacement
+        #expect(lines.map { "\($0.kind) \($0.text)" } == [
+            "context {", "removed   \"id\": 1,", "added   \"id\": 2,", "context   \"name\": \"Ada\"", "context }", "added ",
+        ])
     }
 }
 

@@ -28,6 +28,15 @@ import Testing
         #expect(unified == ["@@ -1,2 +1,1 @@", "-a", "-b", "+c"])
     }
 
+    @Test func wholeTextLinesKeepCommonLinesAndOrderRemovalsFirst() {
+        // Given two texts with one changed line and one appended
+        // When every line is listed
+        let lines = LineDiff.lines(old: ["a", "b", "c"], new: ["a", "x", "c", "d"])
+        // Then common lines are kept and a removal comes before its replacement
+        #expect(lines.map { "\($0.kind) \($0.text)" } == ["context a", "removed b", "added x", "context c", "added d"])
+        #expect(LineDiff.lines(old: ["same"], new: ["same"]).allSatisfy { $0.kind == .context })
+    }
+
     @Test func sideBySideRowsPairRemovedWithAddedLines() {
         let hunk = LineDiff.hunks(old: ["same", "old one", "old two"], new: ["same", "new one"])[0]
         let rows = LineDiff.sideBySide(hunk)

@@ -106,6 +106,23 @@ struct VariableTests {
         #expect(throws: CollectionError.self) { try resolve("GET https://x/{{login.response.body.$.nope}}\n", context: context) }
     }
 
+    @Test func aWholeObjectResponseValueKeepsItsKeyOrderAndAWildcardGivesAnArray() throws {
+        // Given a recorded response whose object keys are not in alphabetical order
+        var store = ResponseStore()
+        store.record(name: "login", entry: .init(status: 200, headers: HTTPHeaders(),
+                                                 body: Data(#"{"user":{"z":1,"a":2.50,"m":[1,2]},"ids":[{"id":7},{"id":8}]}"#.utf8)))
+        let context = VariableContext(processEnvironment: [:], responses: store, dynamic: .fixed)
+        // When a request takes the whole object and every id
+        let resolved = try resolve("""
+            POST https://x/copy
+            X-User: {{login.response.body.$.user}}
+            X-Ids: {{login.response.body.$.ids[*].id}}
+            """, context: context)
+        // Then the object is compact JSON in document order and the ids come as one array
+        #expect(resolved.request.headers["X-User"] == #"{"z":1,"a":2.50,"m":[1,2]}"#)
+        #expect(resolved.request.headers["X-Ids"] == "[7,8]")
+    }
+
     @Test func plusAndAmpersandInVariableValuesAreEncodedButLiteralQueryTextIsKept() throws {
         let context = VariableContext(overrides: ["q": "a+b c&d=e"], processEnvironment: [:])
         let resolved = try resolve("GET https://x/search?q={{q}}&literal=1+2&sp=x y\n", context: context)

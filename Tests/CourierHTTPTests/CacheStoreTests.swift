@@ -4,6 +4,16 @@ import Testing
 
 @Suite("Cache store on disk")
 struct CacheStoreTests {
+    /// A store in `directory/name` whose size limit is `limit` of the bytes one entry at `probePath`
+    /// with a body of `bodySize` takes on disk, measured by saving it in a probe store first.
+    func sizedStore(in directory: CacheTemporaryDirectory, name: String, probePath: String, bodySize: Int,
+                    limit: (Int) -> Int) throws -> HTTPCacheStore {
+        let probe = try HTTPCacheStore(directory: directory.url.appendingPathComponent("probe"))
+        let (sample, sampleBody) = entry(probePath, body: String(repeating: "x", count: bodySize))
+        try probe.save(sample, body: sampleBody)
+        return try HTTPCacheStore(directory: directory.url.appendingPathComponent(name), maxBytes: limit(probe.totalBytes))
+    }
+
     func entry(_ path: String, status: Int = 200, body: String = "") -> (HTTPCacheEntry, ResponseBody) {
         let url = CacheFixture.url(path)
         let response = HTTPResponse.cacheStub(status, ["Cache-Control": "max-age=60", "ETag": "\"x\""], body: body, url: url)
@@ -138,11 +148,7 @@ struct CacheStoreTests {
     @Test func leastRecentlyUsedEntriesAreEvictedPastTheSizeLimit() throws {
         // Given a store that holds about two entries
         let directory = try CacheTemporaryDirectory()
-        let probe = try HTTPCacheStore(directory: directory.url.appendingPathComponent("probe"))
-        let (sample, sampleBody) = entry("/one", body: String(repeating: "x", count: 500))
-        try probe.save(sample, body: sampleBody)
-        let store = try HTTPCacheStore(directory: directory.url.appendingPathComponent("lru"),
-                                       maxBytes: probe.totalBytes * 2 + 100)
+        let store = try sizedStore(in: directory, name: "lru", probePath: "/one", bodySize: 500) { $0 * 2 + 100 }
         // When three are written, the first being used again before the third
         for path in ["/one", "/two"] {
             let (saved, body) = entry(path, body: String(repeating: "x", count: 500))
@@ -165,11 +171,7 @@ struct CacheStoreTests {
     @Test func theSizeLimitHoldsAcrossManySavesAndKeepsTheNewest() throws {
         // Given a store with room for about twenty small entries
         let directory = try CacheTemporaryDirectory()
-        let probe = try HTTPCacheStore(directory: directory.url.appendingPathComponent("probe"))
-        let (sample, sampleBody) = entry("/000", body: String(repeating: "x", count: 300))
-        try probe.save(sample, body: sampleBody)
-        let store = try HTTPCacheStore(directory: directory.url.appendingPathComponent("many"),
-                                       maxBytes: probe.totalBytes * 20)
+        let store = try sizedStore(in: directory, name: "many", probePath: "/000", bodySize: 300) { $0 * 20 }
         // When 250 are written, past two rescans of the folder
         for index in 0..<250 {
             let (saved, body) = entry("/\(index)", body: String(repeating: "x", count: 300))

@@ -9,27 +9,9 @@ public enum RetryAfter {
             guard let seconds = Int64(value) else { return nil }
             return .seconds(seconds)
         }
-        guard let date = parseHTTPDate(value) else { return nil }
+        guard let date = HTTPDate.parse(value, now: now) else { return nil }
         let seconds = max(0, date.timeIntervalSince(now))
         return .milliseconds(Int64((seconds * 1000).rounded()))
-    }
-
-    /// The three date shapes RFC 9110 section 5.6.7 requires recipients to accept.
-    static let dateFormats = [
-        "EEE, dd MMM yyyy HH:mm:ss zzz",   // IMF-fixdate, the one senders must use
-        "EEEE, dd-MMM-yy HH:mm:ss zzz",    // obsolete RFC 850
-        "EEE MMM d HH:mm:ss yyyy",         // obsolete asctime
-    ]
-
-    static func parseHTTPDate(_ text: String) -> Date? {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        for format in dateFormats {
-            formatter.dateFormat = format
-            if let date = formatter.date(from: text) { return date }
-        }
-        return nil
     }
 }
 

@@ -4,9 +4,7 @@ public struct LineEditor: Sendable, Hashable {
     public private(set) var characters: [Character]
     /// The cursor, 0…count: before the character at this index.
     public private(set) var cursor: Int
-    private var undoStack: [Snapshot] = []
-    private var redoStack: [Snapshot] = []
-    private var lastEdit: EditKind = .none
+    private var history = UndoHistory<Snapshot>()
 
     /// How many undo steps are kept; older ones are dropped.
     public static let undoLimit = 200
@@ -21,24 +19,24 @@ public struct LineEditor: Sendable, Hashable {
     public var isEmpty: Bool { characters.isEmpty }
     /// The display columns before the cursor: where the terminal cursor goes.
     public var cursorColumn: Int { characters[..<cursor].reduce(0) { $0 + DisplayWidth.of($1) } }
-    public var canUndo: Bool { !undoStack.isEmpty }
+    public var canUndo: Bool { history.canUndo }
 
     // MARK: Cursor
 
     /// Moves one character left.
-    public mutating func moveLeft() { cursor = max(0, cursor - 1); lastEdit = .none }
+    public mutating func moveLeft() { cursor = max(0, cursor - 1); history.endRun() }
     /// Moves one character right.
-    public mutating func moveRight() { cursor = min(characters.count, cursor + 1); lastEdit = .none }
+    public mutating func moveRight() { cursor = min(characters.count, cursor + 1); history.endRun() }
     /// Moves to the start.
-    public mutating func moveHome() { cursor = 0; lastEdit = .none }
+    public mutating func moveHome() { cursor = 0; history.endRun() }
     /// Moves to the end.
-    public mutating func moveEnd() { cursor = characters.count; lastEdit = .none }
+    public mutating func moveEnd() { cursor = characters.count; history.endRun() }
     /// Moves to the start of the word before the cursor.
-    public mutating func moveWordLeft() { cursor = WordBoundary.left(of: cursor, in: characters); lastEdit = .none }
+    public mutating func moveWordLeft() { cursor = WordBoundary.left(of: cursor, in: characters); history.endRun() }
     /// Moves past the end of the word after the cursor.
-    public mutating func moveWordRight() { cursor = WordBoundary.right(of: cursor, in: characters); lastEdit = .none }
+    public mutating func moveWordRight() { cursor = WordBoundary.right(of: cursor, in: characters); history.endRun() }
     /// Puts the cursor at `index`, clamped.
-    public mutating func setCursor(_ index: Int) { cursor = min(max(0, index), characters.count); lastEdit = .none }
+    public mutating func setCursor(_ index: Int) { cursor = min(max(0, index), characters.count); history.endRun() }
 
     // MARK: Editing
 
@@ -117,22 +115,18 @@ public struct LineEditor: Sendable, Hashable {
     /// Undoes the last edit step; returns false when there is none.
     @discardableResult
     public mutating func undo() -> Bool {
-        guard let snapshot = undoStack.popLast() else { return false }
-        redoStack.append(Snapshot(characters: characters, cursor: cursor))
+        guard let snapshot = history.undo(from: Snapshot(characters: characters, cursor: cursor)) else { return false }
         characters = snapshot.characters
         cursor = snapshot.cursor
-        lastEdit = .none
         return true
     }
 
     /// Redoes the last undone step; returns false when there is none.
     @discardableResult
     public mutating func redo() -> Bool {
-        guard let snapshot = redoStack.popLast() else { return false }
-        undoStack.append(Snapshot(characters: characters, cursor: cursor))
+        guard let snapshot = history.redo(from: Snapshot(characters: characters, cursor: cursor)) else { return false }
         characters = snapshot.characters
         cursor = snapshot.cursor
-        lastEdit = .none
         return true
     }
 
@@ -178,14 +172,8 @@ public struct LineEditor: Sendable, Hashable {
         var cursor: Int
     }
 
-    private enum EditKind: Sendable, Hashable { case none, typing, deleting, other }
-
     /// Saves the state before an edit, unless it continues a run of the same kind of edit.
     private mutating func checkpoint(_ kind: EditKind) {
-        defer { lastEdit = kind }
-        if kind != .other, kind == lastEdit { return }
-        undoStack.append(Snapshot(characters: characters, cursor: cursor))
-        if undoStack.count > LineEditor.undoLimit { undoStack.removeFirst() }
-        redoStack.removeAll()
+        history.checkpoint(kind, Snapshot(characters: characters, cursor: cursor))
     }
 }

@@ -9,9 +9,7 @@ public struct TextAreaEditor: Sendable, Hashable {
     public var top: Int = 0
     /// The display column Up/Down aim for, so moving through a short line does not lose it.
     private var goalColumn: Int?
-    private var undoStack: [Snapshot] = []
-    private var redoStack: [Snapshot] = []
-    private var lastEdit: EditKind = .none
+    private var history = UndoHistory<Snapshot>()
 
     public init(_ text: String = "") {
         lines = TextAreaEditor.splitLines(text)
@@ -144,8 +142,7 @@ public struct TextAreaEditor: Sendable, Hashable {
     /// Undoes the last edit step.
     @discardableResult
     public mutating func undo() -> Bool {
-        guard let snapshot = undoStack.popLast() else { return false }
-        redoStack.append(current)
+        guard let snapshot = history.undo(from: current) else { return false }
         restore(snapshot)
         return true
     }
@@ -153,8 +150,7 @@ public struct TextAreaEditor: Sendable, Hashable {
     /// Redoes the last undone step.
     @discardableResult
     public mutating func redo() -> Bool {
-        guard let snapshot = redoStack.popLast() else { return false }
-        undoStack.append(current)
+        guard let snapshot = history.redo(from: current) else { return false }
         restore(snapshot)
         return true
     }
@@ -214,8 +210,6 @@ public struct TextAreaEditor: Sendable, Hashable {
         var column: Int
     }
 
-    private enum EditKind: Sendable, Hashable { case none, typing, deleting, other }
-
     /// Lines split at `\n`, `\r\n` or `\r`.
     static func splitLines(_ text: String) -> [[Character]] {
         text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map { Array($0) }
@@ -227,13 +221,13 @@ public struct TextAreaEditor: Sendable, Hashable {
         lines = snapshot.lines
         row = snapshot.row
         column = snapshot.column
-        lastEdit = .none
+        history.endRun()
         goalColumn = nil
     }
 
     private mutating func settle() {
         goalColumn = nil
-        lastEdit = .none
+        history.endRun()
     }
 
     private mutating func moveVertically(_ delta: Int) {
@@ -248,14 +242,8 @@ public struct TextAreaEditor: Sendable, Hashable {
             column += 1
         }
         goalColumn = goal
-        lastEdit = .none
+        history.endRun()
     }
 
-    private mutating func checkpoint(_ kind: EditKind) {
-        defer { lastEdit = kind }
-        if kind != .other, kind == lastEdit { return }
-        undoStack.append(current)
-        if undoStack.count > LineEditor.undoLimit { undoStack.removeFirst() }
-        redoStack.removeAll()
-    }
+    private mutating func checkpoint(_ kind: EditKind) { history.checkpoint(kind, current) }
 }

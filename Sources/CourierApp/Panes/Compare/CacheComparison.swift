@@ -1,3 +1,4 @@
+import CourierBody
 import CourierHTTP
 import Foundation
 
@@ -24,13 +25,6 @@ public struct CacheComparison: Sendable, Hashable {
         }
     }
 
-    /// How one header field differs.
-    public enum HeaderChange: Sendable, Hashable {
-        case added(name: String, value: String)
-        case removed(name: String, value: String)
-        case updated(name: String, old: String, new: String)
-    }
-
     /// The body compared line by line.
     public enum BodyChange: Sendable, Hashable {
         case unchanged(bytes: Int)
@@ -42,7 +36,7 @@ public struct CacheComparison: Sendable, Hashable {
     public var before: Side
     public var after: Side
     public var validationStatus: Int
-    public var headerChanges: [HeaderChange]
+    public var headerChanges: [HeaderDiff.Change]
     public var body: BodyChange
     public var bytesTransferred: Int
     public var fullFetchBytes: Int
@@ -72,25 +66,11 @@ public struct CacheComparison: Sendable, Hashable {
 
     /// Fields compared by lower-cased name, all values of a name joined; order follows the newer response.
     /// Age is the cache's own bookkeeping, shown on each side instead.
-    static func headerChanges(_ old: HTTPHeaders, _ new: HTTPHeaders) -> [HeaderChange] {
-        func names(_ headers: HTTPHeaders) -> [String] {
-            var seen = Set<String>()
-            return headers.map(\.name).filter { seen.insert($0.lowercased()).inserted && $0.lowercased() != "age" }
+    static func headerChanges(_ old: HTTPHeaders, _ new: HTTPHeaders) -> [HeaderDiff.Change] {
+        func fields(_ headers: HTTPHeaders) -> [(name: String, value: String)] {
+            headers.filter { $0.name.lowercased() != "age" }.map { (name: $0.name, value: $0.value) }
         }
-        var changes: [HeaderChange] = []
-        for name in names(new) {
-            let newValue = new.values(for: name).joined(separator: ", ")
-            if !old.contains(name) {
-                changes.append(.added(name: name, value: newValue))
-            } else {
-                let oldValue = old.values(for: name).joined(separator: ", ")
-                if oldValue != newValue { changes.append(.updated(name: name, old: oldValue, new: newValue)) }
-            }
-        }
-        for name in names(old) where !new.contains(name) {
-            changes.append(.removed(name: name, value: old.values(for: name).joined(separator: ", ")))
-        }
-        return changes
+        return HeaderDiff(old: fields(old), new: fields(new)).changes
     }
 
     static func bodyChange(_ old: ResponseBody, _ new: ResponseBody) -> BodyChange {
@@ -101,9 +81,9 @@ public struct CacheComparison: Sendable, Hashable {
         if oldData == newData { return .unchanged(bytes: oldData.count) }
         guard let oldText = String(data: oldData, encoding: .utf8), let newText = String(data: newData, encoding: .utf8)
         else { return .differs(oldBytes: oldData.count, newBytes: newData.count) }
-        guard let lines = LineDiff.diff(oldText, newText) else {
-            return .differs(oldBytes: oldData.count, newBytes: newData.count)
+        func split(_ text: String) -> [String] {
+            text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         }
-        return .lines(lines)
+        return .lines(LineDiff.lines(old: split(oldText), new: split(newText)))
     }
 }

@@ -127,7 +127,7 @@ enum ComparePaneView {
             switch change {
             case .added(let name, let value): rows.append([("  + \(name): \(value)", theme.diffAdded)])
             case .removed(let name, let value): rows.append([("  - \(name): \(value)", theme.diffRemoved)])
-            case .updated(let name, let old, let new):
+            case .changed(let name, let old, let new):
                 rows.append([("  ~ \(name): ", theme.diffChanged), (old, theme.diffRemoved), (" → ", theme.muted),
                              (new, theme.diffAdded)])
             }
@@ -140,11 +140,11 @@ enum ComparePaneView {
         case .differs(let old, let new):
             rows.append([label("Body"), ("changed: \(bytes(old)) → \(bytes(new)), too large to diff", theme.text)])
         case .lines(let lines):
-            let changed = lines.filter { $0.kind != .same }.count
+            let changed = lines.filter { $0.kind != .context }.count
             rows.append([label("Body"), ("\(changed) line\(changed == 1 ? "" : "s") changed", theme.text)])
             for line in lines {
                 switch line.kind {
-                case .same: rows.append([("    " + line.text, theme.muted)])
+                case .context: rows.append([("    " + line.text, theme.muted)])
                 case .added: rows.append([("  + " + line.text, theme.diffAdded)])
                 case .removed: rows.append([("  - " + line.text, theme.diffRemoved)])
                 }
