@@ -253,7 +253,7 @@ public struct HistoryPaneState: Sendable {
         var lines = ["\(entry.request.method) \(entry.request.url)",
                      "\(HistoryPaneFormat.status(entry)) · \(HistoryPaneFormat.duration(entry)) · \(HistoryPaneFormat.size(entry))"
                         + (entry.cacheDecision.map { " · cache \($0)" } ?? ""),
-                     HistoryPaneFormat.clock(entry.date, zone: timeZone) + "  id \(entry.id)", ""]
+                     HistoryPaneFormat.clock(entry.date, zone: timeZone), ""]
         if !entry.request.headers.isEmpty {
             lines.append("Request headers")
             lines += redactor.headers(entry.request.headers).map { "  \($0.name): \($0.value)" }

@@ -7,7 +7,7 @@ import Foundation
 extension HistoryPaneState {
     /// Column widths for a pane `width` cells wide.
     struct Columns {
-        static let mark = 1, time = 14, method = 7, status = 5, duration = 8, size = 8, cache = 11
+        static let mark = 1, time = 14, method = 7, status = 6, duration = 8, size = 8, cache = 11
         var name: Int
         var showCache: Bool
 
@@ -84,8 +84,8 @@ extension HistoryPaneState {
         buffer.write("time", x: x + columns.timeX, y: y, style: style)
         buffer.write("method", x: x + columns.methodX, y: y, style: style)
         buffer.write("request", x: x + columns.nameX, y: y, style: style, maxWidth: columns.name)
-        buffer.write("code", x: x + columns.statusX, y: y, style: style)
-        buffer.write(Self.right("time", Columns.duration), x: x + columns.durationX, y: y, style: style)
+        buffer.write("status", x: x + columns.statusX, y: y, style: style)
+        buffer.write(Self.right("total", Columns.duration), x: x + columns.durationX, y: y, style: style)
         buffer.write(Self.right("size", Columns.size), x: x + columns.sizeX, y: y, style: style)
         if columns.showCache { buffer.write("cache", x: x + columns.cacheX, y: y, style: style) }
     }
