@@ -172,6 +172,13 @@ private func type(_ text: String, into pane: inout HistoryPaneState) {
         _ = pane.handle(key: .char("s"))
         expectHistorySnapshot(render(pane, width: 100, height: 24), named: "history-diff-side-by-side")
         #expect(pane.title == "History · diff side by side")
+        // And scrolling stops with the last row at the bottom of a pane `pageSize` rows high
+        pane.pageSize = 8
+        _ = pane.handle(.bottom)
+        let bottom = render(pane, width: 100, height: 8).lines()
+        #expect(bottom.last?.hasPrefix(" }") == true)
+        _ = pane.handle(.up)
+        #expect(render(pane, width: 100, height: 8).lines() != bottom)
     }
 
     @Test func theOldestRunHasNothingToCompareWith() throws {

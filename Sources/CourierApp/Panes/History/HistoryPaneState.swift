@@ -30,7 +30,7 @@ public struct HistoryPaneState: Sendable {
     public private(set) var marked: [String] = []
     /// Clock times are shown in this zone.
     public var timeZone: TimeZone
-    /// Rows a page key moves; the app sets it from the pane's height.
+    /// Rows a page key moves, and the height scrolling keeps full; the app sets it from the pane's height.
     public var pageSize = 10
 
     public init(store: HistoryStore, requestKey: String? = nil, timeZone: TimeZone = .current) {
@@ -128,7 +128,7 @@ public struct HistoryPaneState: Sendable {
             case .restore: return .restore(entry)
             case .diff: return diffWithPrevious(entry)
             default:
-                scroll.top = max(0, min(scroll.top + scrollDelta(command, count: lines.count), max(0, lines.count - 1)))
+                scroll.scroll(by: scrollDelta(command, count: lines.count), lineCount: lines.count, height: pageSize)
                 mode = .entry(entry, lines: lines, scroll: scroll)
             }
             return nil
@@ -138,7 +138,7 @@ public struct HistoryPaneState: Sendable {
             case .toggleLayout: diff.toggleLayout(); mode = .diff(diff)
             case .restore: return .restore(diff.newer)
             default:
-                diff.scroll(by: scrollDelta(command, count: Int.max / 4), height: 1)
+                diff.scroll(by: scrollDelta(command, count: Int.max / 4), height: pageSize)
                 mode = .diff(diff)
             }
             return nil
