@@ -23,15 +23,32 @@ enum LiveModeBench {
         defer { server.stop() }
         let base = server.baseURL.absoluteString.hasSuffix("/") ? String(server.baseURL.absoluteString.dropLast())
                                                                  : server.baseURL.absoluteString
-        let collection = Collection(
-            root: "bench", files: [CollectionFile(path: "bench.http", displayPath: ["bench.http"],
-                                                  requests: [RequestDraft(name: "Search", url: "{{base}}/search?q=a")])],
-            environments: ["bench": ["base": base]])
+        // The effect runner resolves requests from their file, so the request lives in a real one.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("courier-live-bench-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("bench.http")
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try Data("### Search\nGET {{base}}/search?q=a\n".utf8).write(to: file)
+        } catch {
+            print("live mode: cannot write the request file: \(error)")
+            return
+        }
         let queue = ActionQueue {}
         let runner = EffectRunner(configuration: .init(transport: CurlTransport(), themeFolders: [], clipboard: { _ in }),
                                   queue: queue, store: CollectionStore(overrides: ["base": base]))
-        var state = AppState(size: Size(width: 120, height: 40), collectionPath: "bench", environment: "bench")
-        _ = update(&state, .collectionLoaded(collection))
+        var state = AppState(size: Size(width: 120, height: 40), collectionPath: file.path)
+        runner.perform([.loadCollection(path: file.path)])
+        let clock = ContinuousClock()
+        let loadDeadline = clock.now + .seconds(10)
+        var loaded = false
+        while !loaded && clock.now < loadDeadline {
+            for action in queue.drain() {
+                if case .collectionLoaded = action { loaded = true }
+                runner.perform(update(&state, action))
+            }
+            if !loaded { Thread.sleep(forTimeInterval: 0.005) }
+        }
         func press(_ key: Key) { runner.perform(update(&state, .input(.key(key)))) }
         press(.char("j"))
         press(Key(.enter))
@@ -42,7 +59,6 @@ enum LiveModeBench {
             return
         }
         let debounce = state.liveDebounce
-        let clock = ContinuousClock()
         var latencies: [Duration] = []
         var received: [Int] = []
         var completed: [Int] = []
@@ -64,6 +80,10 @@ enum LiveModeBench {
                 if actions.isEmpty { Thread.sleep(forTimeInterval: 0.0005); continue }
                 var arrived = false
                 for action in actions {
+                    if case .sendFailed(let g, let failure) = action, g == generation {
+                        print("live mode: burst \(burst) failed: \(failure.message)")
+                        return
+                    }
                     if case .responseReceived(let g, _) = action, g == generation { arrived = true }
                     runner.perform(update(&state, action))
                 }
@@ -72,7 +92,7 @@ enum LiveModeBench {
                     painted = clock.now
                 }
             }
-            guard let painted else { print("live mode: burst \(burst) got no response within 10 s"); return }
+            guard let painted else { print("live mode: burst \(burst) got no response within 10 s; generation \(generation), status \(String(describing: state.status))"); return }
             latencies.append(painted - lastKey - debounce)
             // Let late cancellations reach the server's log before counting.
             Thread.sleep(forTimeInterval: 0.05)
@@ -84,6 +104,7 @@ enum LiveModeBench {
         let sorted = latencies.sorted()
         func ms(_ d: Duration) -> Double { Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15 }
         let median = ms(sorted[sorted.count / 2]), p95 = ms(sorted[min(sorted.count - 1, sorted.count * 95 / 100)])
+        // The demo answers /search after a fixed delay (DemoUserRoutes.searchDelayMilliseconds, not public).
         let serverDelay = Double(150)
         print("live mode: \(bursts) bursts of \(keysPerBurst) keys \(ms(keyGap)) ms apart into GET /search (answers after ~\(Int(serverDelay)) ms), debounce \(Int(ms(debounce))) ms")
         print(String(format: "  last key → response painted, minus debounce: median %.1f ms, p95 %.1f ms (%.1f ms beyond the server's delay)",
