@@ -204,8 +204,13 @@ struct ResponsePaneFixture {
         if fixture.pane.source.isComplete {
             #expect(fixture.pane.cursor == fixture.pane.source.lineCount - 1)
         } else {
-            #expect(fixture.pane.message?.hasPrefix("Still indexing") == true)
+            #expect(fixture.pane.message?.hasPrefix("Indexing") == true)
             #expect(fixture.pane.cursor == fixture.pane.source.lineCount - 1)
+            // and once the index is complete, the next tick finishes the jump
+            fixture.pane.source.indexAll()
+            fixture.pane.advance()
+            #expect(fixture.pane.cursor == fixture.pane.source.lineCount - 1)
+            #expect(fixture.pane.message == nil)
         }
     }
 

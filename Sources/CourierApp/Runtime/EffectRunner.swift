@@ -44,6 +44,9 @@ public final class EffectRunner: Sendable {
     private let immediate: Mutex<LatestOnly<ResponseResult>?> = Mutex(nil)
     private let live: Mutex<LatestOnly<ResponseResult>?> = Mutex(nil)
     private let liveDebounce = Mutex<Duration?>(nil)
+    /// Indexes the newest response's body in the background, so `G` and search reach the end of a large
+    /// body without waiting; the previous response's indexing is cancelled.
+    private let indexing = Mutex<Task<Void, Never>?>(nil)
     /// The WebSocket pane's session, batching its events into one action per frame.
     private let webSocket: WebSocketPaneConnector
 
@@ -217,7 +220,13 @@ public final class EffectRunner: Sendable {
         switch outcome {
         case .completed(_, .success(let result)):
             queue.post(.responseReceived(generation: generation, result.summary))
-            if let pane = result.pane { queue.post(.responsePaneReady(generation: generation, pane)) }
+            if let pane = result.pane {
+                indexing.withLock { task in
+                    task?.cancel()
+                    task = pane.indexInBackground()
+                }
+                queue.post(.responsePaneReady(generation: generation, pane))
+            }
         case .completed(_, .failure(.cancelled)):
             queue.post(.sendCancelled(generation: generation))
         case .completed(_, .failure(let error)):

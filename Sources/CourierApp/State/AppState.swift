@@ -84,7 +84,7 @@ public struct AppState: Sendable {
     public var needsTick: Bool {
         switch webSocketPane.connection {
         case .connecting, .reconnecting: return true
-        default: return inFlight != nil || log.nextTick(after: now) != nil
+        default: return inFlight != nil || log.nextTick(after: now) != nil || responsePane?.isWorking == true
         }
     }
 

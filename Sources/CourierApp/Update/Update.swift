@@ -12,6 +12,7 @@ public func update(_ state: inout AppState, _ action: Action) -> [Effect] {
         // The retry and reconnect countdowns read the clock.
         state.now = state.clock()
         state.webSocketPane.tick(now: state.now)
+        state.responsePane?.advance()
         return []
     case .collectionLoaded(let collection):
         state.collection = collection

@@ -43,6 +43,8 @@ public struct ResponsePaneState: Sendable {
     public var streaming: ResponseStreamProgress?
     /// A one-line message (an invalid filter, a failed search, a copied path).
     public var message: String?
+    /// A jump to the end was asked for before the index reached it.
+    public private(set) var followsEnd = false
 
     /// A pane over `body`; JSON is detected from the Content-Type and the first bytes.
     public init(info: ResponsePaneInfo, body: BodyDocument) {
@@ -82,6 +84,7 @@ public struct ResponsePaneState: Sendable {
     /// Applies a command; returns what the app must do, if anything.
     public mutating func handle(_ command: ResponsePaneCommand) -> ResponsePaneEffect? {
         message = nil
+        followsEnd = false
         switch command {
         case .lineDown: moveCursor(to: visibleLine(after: cursor))
         case .lineUp: moveCursor(to: visibleLine(before: cursor))
@@ -134,6 +137,12 @@ public struct ResponsePaneState: Sendable {
         }
     }
 
+    /// Whether background work (indexing, a search) may still change what the pane shows, so the run loop
+    /// keeps redrawing until it is done.
+    public var isWorking: Bool {
+        !source.isComplete || (search.map { !$0.isFinished } ?? false)
+    }
+
     /// Jumps to the last line; while the index is still being built, to the last line known so far,
     /// after indexing for at most a frame's time (the UI never waits for a whole 50 MB body).
     mutating func jumpToEnd() {
@@ -141,7 +150,17 @@ public struct ResponsePaneState: Sendable {
         let deadline = Date().addingTimeInterval(Self.endIndexBudget)
         while !source.isComplete, Date() < deadline { if source.indexMore() { break } }
         moveCursor(to: max(0, source.lineCount - 1))
-        if !source.isComplete { message = "Still indexing (\(source.lineCount) lines so far): G again for more" }
+        followsEnd = !source.isComplete
+        if followsEnd { message = "Indexing (\(source.lineCount) lines so far): the view moves to the end when done" }
+    }
+
+    /// Called on every tick: once the background index is complete, finishes a jump to the end asked for
+    /// while it was still running.
+    public mutating func advance() {
+        guard followsEnd, source.isComplete else { return }
+        followsEnd = false
+        message = nil
+        moveCursor(to: max(0, source.lineCount - 1))
     }
 
     /// How long `G` may index in the foreground before jumping to what is known.
