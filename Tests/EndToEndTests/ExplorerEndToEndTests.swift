@@ -19,7 +19,9 @@ struct ExplorerEndToEndTests {
     static func start(_ folder: URL) throws -> TmuxSession {
         let binary = TmuxSession.binary.path
         try #require(FileManager.default.isExecutableFile(atPath: binary), "build first: swift build")
-        return try TmuxSession(command: "exec '\(binary)' demo.http --env demo", directory: folder)
+        // History and the HTTP cache stay inside the test's folder, which the test removes.
+        let state = "XDG_STATE_HOME='\(folder.path)/state' XDG_CACHE_HOME='\(folder.path)/cache'"
+        return try TmuxSession(command: "\(state) exec '\(binary)' demo.http --env demo", directory: folder)
     }
 
     @Test func openTheDemoSelectARequestSendItAndRead200AndTheBody() throws {

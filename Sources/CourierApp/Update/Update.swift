@@ -88,6 +88,12 @@ public func update(_ state: inout AppState, _ action: Action) -> [Effect] {
     case .notice(let message):
         state.status = message
         return []
+    case .historyRecorded(let generation, let requestKey, let latency):
+        state.recordedHistory(generation: generation, requestKey: requestKey, latency: latency)
+        return []
+    case .historyOpened(let pane):
+        state.openHistory(pane)
+        return []
     }
 }
 
@@ -109,6 +115,7 @@ extension AppState {
     mutating func handleKey(_ key: Key) -> [Effect] {
         if !modals.isEmpty { return handleModalKey(key) }
         status = nil
+        if historyPane != nil { return handleHistoryKey(key) }
         let before = editor.draft
         var effects: [Effect]
         if focus == .webSocket, isTyping || paneCommand(for: key) != nil {
