@@ -198,6 +198,10 @@ extension AppState {
             }
             return []
         }
+        if historyPane != nil {
+            status = StatusMessage("Close history (Esc) to paste into the request")
+            return []
+        }
         if focus == .webSocket {
             webSocketPane.paste(text)
             return []
@@ -217,7 +221,8 @@ extension AppState {
     }
 
     mutating func handleMouse(_ mouse: MouseEvent) -> [Effect] {
-        guard modals.isEmpty, let pane = layout.pane(at: mouse.position), let rect = layout.panes[pane] else {
+        // The history pane covers the layout: clicks must not reach the panes under it.
+        guard modals.isEmpty, historyPane == nil, let pane = layout.pane(at: mouse.position), let rect = layout.panes[pane] else {
             return []
         }
         switch mouse.kind {
