@@ -1,4 +1,5 @@
 import CourierApp
+import CourierBody
 import CourierDemo
 import CourierHTTP
 import CourierTerminal
@@ -109,7 +110,8 @@ enum ExplorerCommand {
         let cache = try? HTTPCacheMiddleware(directory: cacheFolder(processEnvironment))
         let runner = EffectRunner(
             configuration: .init(transport: CurlTransport(), themeFolders: folders, trueColor: true, noColor: noColor,
-                                 cache: cache),
+                                 cache: cache,
+                                 historyDirectory: HistoryStore.defaultDirectory(environment: processEnvironment)),
             queue: queue, store: CollectionStore(overrides: overrides))
         Explorer.run(backend: backend, state: state, runner: runner, queue: queue,
                      startup: [.loadCollection(path: path), .listThemes])

@@ -19,7 +19,9 @@ struct ExplorerEndToEndTests {
     static func start(_ folder: URL) throws -> TmuxSession {
         let binary = TmuxSession.binary.path
         try #require(FileManager.default.isExecutableFile(atPath: binary), "build first: swift build")
-        return try TmuxSession(command: "exec '\(binary)' demo.http --env demo", directory: folder)
+        // History and the HTTP cache stay inside the test's folder, which the test removes.
+        let state = "XDG_STATE_HOME='\(folder.path)/state' XDG_CACHE_HOME='\(folder.path)/cache'"
+        return try TmuxSession(command: "\(state) exec '\(binary)' demo.http --env demo", directory: folder)
     }
 
     @Test func openTheDemoSelectARequestSendItAndRead200AndTheBody() throws {
@@ -94,5 +96,31 @@ struct ExplorerEndToEndTests {
         let (shown, screen) = try tmux.waitFor { $0.contains("LIVE") && $0.contains("200 OK") }
         #expect(shown, "live mode never answered:\n\(screen)")
         #expect(server.completedCount(path: "/search") == 1)
+    }
+
+    @Test func aSentResponseIsKeptInHistoryAndF2ShowsItWithTheLatency() throws {
+        let server = try DemoServer.start()
+        defer { server.stop() }
+        let folder = try Self.collection(for: server)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let tmux = try Self.start(folder)
+        defer { tmux.stop() }
+        try tmux.waitFor { $0.contains("listUsers") }
+        // Given listUsers sent once
+        try tmux.keys("j", "j", "Enter")
+        try tmux.waitFor { $0.contains("GET {{users}}?page=1&per_page=5") }
+        try tmux.keys("Enter")
+        // Then its latency follows the status line once the response is in history
+        let (timed, answer) = try tmux.waitFor { $0.contains("200 OK") && $0.contains("p50") && $0.contains("p95") }
+        #expect(timed, "no latency on the status line:\n\(answer)")
+        // When pressing F2
+        try tmux.keys("F2")
+        // Then the history of listUsers is shown over the layout, and Esc closes it
+        let (shown, screen) = try tmux.waitFor { $0.contains("History · listUsers") && $0.contains("200") }
+        #expect(shown, "no history pane:\n\(screen)")
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("state/courier/history").path))
+        try tmux.keys("Escape")
+        let (closed, after) = try tmux.waitFor { !$0.contains("History · listUsers") && $0.contains("Collection") }
+        #expect(closed, "history did not close:\n\(after)")
     }
 }

@@ -28,6 +28,7 @@ public enum HelpCatalog {
             Section(title: "Response (3)", entries: entries(ResponsePaneState.keymap) { .responsePane($0) }
                 + entries(Keymaps.response) { .response($0) }),
             Section(title: "Cache compare (c in Response)", entries: entries(ComparePaneState.keymap) { .compare($0) }),
+            Section(title: "History (F2)", entries: entries(HistoryPaneState.keymap) { _ in nil }),
             Section(title: "Log (4)", entries: entries(LogPaneState.keymap) { .log($0) }),
             Section(title: "WebSocket (5)", entries: entries(WebSocketPaneState.keymap) { .webSocket($0) }),
             Section(title: "WebSocket send box", entries: entries(WebSocketPaneState.composeKeymap) { _ in nil }),
@@ -53,6 +54,9 @@ public enum HelpCatalog {
         if state.isTyping {
             return entries(Keymaps.editing) { _ in nil }.filter(\.hint)
                 + [Entry(keys: "Ctrl-S", help: "save", command: nil, hint: true)]
+        }
+        if state.historyPane != nil && state.modals.isEmpty {
+            return entries(HistoryPaneState.keymap) { _ in nil }.filter(\.hint)
         }
         let pane: [Entry] = switch state.focus {
         case .collection: entries(Keymaps.collection) { .collection($0) }

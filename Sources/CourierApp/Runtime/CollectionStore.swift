@@ -63,6 +63,14 @@ public final class CollectionStore: Sendable {
     /// The draft as a request ready to send: variables from the environment and the file substituted,
     /// URL built by the collections resolver, options applied. Also the resolved WebSocket messages.
     public func resolve(_ job: SendJob) throws(CollectionError) -> (HTTPRequest, [String]) {
+        let resolved = try resolveWithSecrets(job)
+        return (resolved.request, resolved.messages)
+    }
+
+    /// `resolve`, plus the secret values (private environment, process environment) that went into the
+    /// request, so history can redact them.
+    public func resolveWithSecrets(_ job: SendJob) throws(CollectionError)
+        -> (request: HTTPRequest, messages: [String], secrets: Set<String>) {
         let (file, original) = try locate(job.ref)
         let template = RequestMapping.template(from: job.draft, original: original)
         let root = loaded.withLock { $0?.root } ?? file.url.deletingLastPathComponent()
@@ -77,7 +85,7 @@ public final class CollectionStore: Sendable {
         if let timeout = job.draft.timeout, timeout > 0 { request.timeout = .milliseconds(Int64(timeout * 1000)) }
         request.maxAttempts = job.draft.maxAttempts
         request.cacheMode = job.draft.cacheMode
-        return (request, resolved.messages.map(\.text))
+        return (request, resolved.messages.map(\.text), resolved.secrets)
     }
 
     /// Keeps a response so later requests can refer to it by the request's name.

@@ -1,3 +1,4 @@
+import CourierBody
 import CourierCollections
 import CourierHTTP
 import Foundation
@@ -16,10 +17,14 @@ public final class EffectRunner: Sendable {
         public var clipboard: @Sendable (String) -> Void
         /// The HTTP cache in the pipeline, which the compare view reads; nil sends everything to the network.
         public var cache: HTTPCacheMiddleware?
+        /// Where every finished response is recorded (the explorer passes the XDG default); nil keeps no history.
+        public var historyDirectory: URL?
 
         public init(transport: any Transport, themeFolders: [URL], trueColor: Bool = false, noColor: Bool = false,
-                    cache: HTTPCacheMiddleware? = nil, clipboard: @escaping @Sendable (String) -> Void = Clipboard.osc52) {
+                    cache: HTTPCacheMiddleware? = nil, historyDirectory: URL? = nil,
+                    clipboard: @escaping @Sendable (String) -> Void = Clipboard.osc52) {
             self.transport = transport
+            self.historyDirectory = historyDirectory
             self.cache = cache
             self.themeFolders = themeFolders
             self.trueColor = trueColor
@@ -35,6 +40,8 @@ public final class EffectRunner: Sendable {
     }
 
     public let store: CollectionStore
+    /// The response history the runner records into and the history pane reads; nil when it is off.
+    public let history: HistoryStore?
     private let configuration: Configuration
     private let queue: ActionQueue
     private let client: HTTPClient
@@ -54,6 +61,7 @@ public final class EffectRunner: Sendable {
         self.configuration = configuration
         self.queue = queue
         self.store = store
+        history = configuration.historyDirectory.map { HistoryStore(directory: $0) }
         let events = EventSink { [queue] event in queue.post(.clientEvent(event)) }
         client = HTTPClient(configuration: HTTPClient.Configuration(transport: configuration.transport,
                                                             cache: configuration.cache, events: events))
@@ -170,6 +178,18 @@ public final class EffectRunner: Sendable {
             }
         case .webSocket(let effect):
             webSocket.perform(effect)
+        case .openHistory(let requestKey):
+            guard let history else {
+                queue.post(.notice(StatusMessage("History is off, so there is nothing to show", kind: .error)))
+                return
+            }
+            background { [queue] in
+                var pane = HistoryPaneState(store: history)
+                if let request = pane.show(requestKey: requestKey), case .message(let text) = request {
+                    queue.post(.notice(StatusMessage(text, kind: .error)))
+                }
+                queue.post(.historyOpened(pane))
+            }
         }
     }
 
@@ -184,8 +204,9 @@ public final class EffectRunner: Sendable {
     private func submit(_ job: SendJob, generation: Int, through latest: LatestOnly<ResponseResult>?) {
         guard let latest else { return }
         let request: HTTPRequest
+        let secrets: Set<String>
         do {
-            request = try store.resolve(job).0
+            (request, _, secrets) = try store.resolveWithSecrets(job)
         } catch {
             queue.post(.sendFailed(generation: generation, SendFailure(kind: "request", message: "\(error)")))
             return
@@ -198,15 +219,34 @@ public final class EffectRunner: Sendable {
         let debounced = latest !== immediate.withLock({ $0 })
         let store = self.store
         let name = job.draft.name
+        let history = self.history
         // Held across submit so the delivery, on another thread, always finds the mapping.
         submissions.withLock { map in
             let token = latest.submit {
                 if debounced { queue.post(.liveSendStarted(generation: generation, method: method, url: url)) }
                 let response = try await client.send(request, context: RequestContext(id: id))
                 store.record(name: name, response: response)
+                if let history {
+                    Self.recordHistory(request: request, response: response, name: name, path: job.ref?.file,
+                                       secrets: secrets, generation: generation, history: history, queue: queue)
+                }
                 return ResponseResult(summary: ResponseFormatter.summary(response), pane: ResponseFormatter.pane(response))
             }
             map[token] = Submission(generation: generation, id: id)
+        }
+    }
+
+    /// Records a finished exchange into history in the background, then posts the request's latency.
+    private static func recordHistory(request: HTTPRequest, response: HTTPResponse, name: String, path: String?,
+                                      secrets: Set<String>, generation: Int, history: HistoryStore, queue: ActionQueue) {
+        Task.detached(priority: .utility) {
+            do {
+                let (key, latency) = try HistoryRecording.record(request: request, response: response, name: name,
+                                                                 collectionPath: path, secrets: secrets, into: history)
+                queue.post(.historyRecorded(generation: generation, requestKey: key, latency: latency))
+            } catch {
+                queue.post(.notice(StatusMessage("Not kept in history: \(error)", kind: .error)))
+            }
         }
     }
 

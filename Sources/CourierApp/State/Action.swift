@@ -29,6 +29,10 @@ public enum Action: Sendable {
     case collectionEdited(Collection, select: RequestRef?)
     case themeLoaded(Theme, warning: String?)
     case themesListed([String])
+    /// A response of the send with this generation was kept in history under `requestKey`; its recent latency.
+    case historyRecorded(generation: Int, requestKey: String, latency: LatencyStats?)
+    /// The history pane, loaded off the main loop, ready to show.
+    case historyOpened(HistoryPaneState)
     /// A side effect finished with something to tell the user.
     case notice(StatusMessage)
 }

@@ -27,6 +27,12 @@ public struct AppState: Sendable {
     public var previousResponsePane: ResponsePaneState?
     /// The cache compare view, shown over the response while open.
     public var comparePane: ComparePaneState?
+    /// The history pane (CourierApp/Panes/History), shown over the whole layout while open.
+    public var historyPane: HistoryPaneState?
+    /// Recent total times per history request key (`# @name`, else "METHOD url"), for the status line.
+    public var latency: [String: LatencyStats] = [:]
+    /// The history request key of the shown response, once it has been recorded.
+    public var responseKey: String?
     /// The saved request the shown response answered.
     public var responseOrigin: RequestRef?
     /// The retry/timing log (CourierApp/Panes/Log): one row per attempt from the client's events.
@@ -56,7 +62,7 @@ public struct AppState: Sendable {
     public var shouldSuspend = false
     /// The zone the log's clock shows; tests pin it so screens do not depend on the machine.
     public var timeZone: TimeZone = .current {
-        didSet { log.timeZone = timeZone; webSocketPane.timeZone = timeZone }
+        didSet { log.timeZone = timeZone; webSocketPane.timeZone = timeZone; historyPane?.timeZone = timeZone }
     }
     /// Ticks count while something moves on screen (a request in flight); the spinner uses it.
     public var ticks = 0
@@ -90,6 +96,7 @@ public struct AppState: Sendable {
 
     /// Whether keys are being typed into a text field rather than used as commands.
     public var isTyping: Bool {
+        if modals.isEmpty, let historyPane, case .searching = historyPane.mode { return true }
         if let top = modals.last {
             if case .help = top { return false }
             if case .confirm = top { return false }

@@ -26,6 +26,8 @@ public enum Effect: Sendable, Hashable {
     case revalidate(SendJob)
     /// What the WebSocket pane asked for: connect, send, disconnect.
     case webSocket(WebSocketPaneEffect)
+    /// Open the history pane over every request's responses (nil), or over one request key's.
+    case openHistory(requestKey: String?)
 }
 
 /// A change to a collection file other than saving an edited request.

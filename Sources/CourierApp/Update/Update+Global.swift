@@ -32,6 +32,10 @@ extension AppState {
         case .palette:
             modals.append(.palette(PaletteState()))
             return []
+        case .history:
+            return [.openHistory(requestKey: currentHistoryKey)]
+        case .historyAll:
+            return [.openHistory(requestKey: nil)]
         case .help:
             modals.append(.help(scroll: 0))
             return []
@@ -75,6 +79,8 @@ extension AppState {
         }
         generation += 1
         inFlight = generation
+        // The new response's latency shows once it is recorded under its own key.
+        responseKey = nil
         response.phase = .sending(method: editor.method, url: Variables.resolve(editor.url.text, values: variables))
         response.scroll = 0
         return [.send(generation: generation, job: sendJob)]

@@ -89,6 +89,12 @@ public func update(_ state: inout AppState, _ action: Action) -> [Effect] {
     case .notice(let message):
         state.status = message
         return []
+    case .historyRecorded(let generation, let requestKey, let latency):
+        state.recordedHistory(generation: generation, requestKey: requestKey, latency: latency)
+        return []
+    case .historyOpened(let pane):
+        state.openHistory(pane)
+        return []
     }
 }
 
@@ -110,6 +116,7 @@ extension AppState {
     mutating func handleKey(_ key: Key) -> [Effect] {
         if !modals.isEmpty { return handleModalKey(key) }
         status = nil
+        if historyPane != nil { return handleHistoryKey(key) }
         let before = editor.draft
         var effects: [Effect]
         if focus == .webSocket, isTyping || paneCommand(for: key) != nil {
@@ -192,6 +199,10 @@ extension AppState {
             }
             return []
         }
+        if historyPane != nil {
+            status = StatusMessage("Close history (Esc) to paste into the request")
+            return []
+        }
         if focus == .webSocket {
             webSocketPane.paste(text)
             return []
@@ -211,7 +222,8 @@ extension AppState {
     }
 
     mutating func handleMouse(_ mouse: MouseEvent) -> [Effect] {
-        guard modals.isEmpty, let pane = layout.pane(at: mouse.position), let rect = layout.panes[pane] else {
+        // The history pane covers the layout: clicks must not reach the panes under it.
+        guard modals.isEmpty, historyPane == nil, let pane = layout.pane(at: mouse.position), let rect = layout.panes[pane] else {
             return []
         }
         switch mouse.kind {

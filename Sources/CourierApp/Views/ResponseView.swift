@@ -32,11 +32,12 @@ enum ResponseView {
                                       area: Rect) {
         let theme = state.theme
         let reason = summary.reason.isEmpty ? "" : " \(summary.reason)"
-        Draw.runs(&buffer, [
+        let used = Draw.runs(&buffer, [
             ("\(summary.status)\(reason)", theme.status(summary.status)),
             ("  \(Draw.duration(summary.duration))  \(Draw.bytes(summary.size))  ", theme.muted),
             ("cache: ", theme.muted), (summary.cache.rawValue, theme.cache(summary.cache.rawValue)),
         ], x: area.x, y: area.y, maxWidth: area.width)
+        state.shownLatency?.renderTrailing(into: &buffer, row: area.row(0), used: used, theme: theme)
         let body = Rect(x: area.x, y: area.y + 1, width: area.width, height: area.height - 1)
         let lines = state.response.lines
         guard !body.isEmpty else { return }

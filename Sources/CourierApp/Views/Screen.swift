@@ -30,7 +30,7 @@ public enum Screen {
                 if let compare = state.comparePane {
                     compare.render(into: &buffer, area: rect, theme: state.theme, focused: focused)
                 } else if state.viewerActive, let pane = state.responsePane {
-                    pane.render(into: &buffer, area: rect, theme: state.theme, focused: focused)
+                    pane.render(into: &buffer, area: rect, theme: state.theme, focused: focused, latency: state.shownLatency)
                 } else {
                     ResponseView.render(state, into: &buffer, area: rect, focused: focused)
                 }
@@ -45,7 +45,14 @@ public enum Screen {
            let rect = layout.panes[.collection] {
             cursor = Position(x: rect.x + 2 + DisplayWidth.of(state.tree.filter.text), y: rect.y + 1)
         }
-        if let strip = layout.tabStrip { TabStripView.render(state, into: &buffer, area: strip) }
+        if let history = state.historyPane {
+            // Over the whole layout, above the status bar, like a zoomed pane.
+            let area = Rect(x: 0, y: 0, width: state.size.width, height: layout.statusBar.y)
+            buffer.fill(area)
+            let inner = Draw.block(&buffer, area, title: history.title, focused: state.modals.isEmpty, theme: state.theme)
+            history.render(into: &buffer, area: inner, theme: state.theme, focused: state.modals.isEmpty)
+            if state.modals.isEmpty { cursor = nil }
+        } else if let strip = layout.tabStrip { TabStripView.render(state, into: &buffer, area: strip) }
         StatusBarView.render(state, into: &buffer, area: layout.statusBar)
         if let modal = state.modals.last {
             cursor = ModalView.render(modal, state: state, into: &buffer, screen: screen)

@@ -5,12 +5,14 @@ import Foundation
 /// Draws `ResponsePaneState`: a border, the status line, the tab line, the visible body lines (only those
 /// are laid out and coloured), and a bottom line for the prompt, a message or the download progress.
 enum ResponsePaneView {
-    static func render(_ state: ResponsePaneState, into buffer: inout Buffer, area: Rect, theme: Theme, focused: Bool) {
+    static func render(_ state: ResponsePaneState, into buffer: inout Buffer, area: Rect, theme: Theme, focused: Bool,
+                       latency: LatencyStats? = nil) {
         guard area.width >= 6, area.height >= 5 else { return }
         buffer.fill(area)
         drawBorder(into: &buffer, area: area, theme: theme, focused: focused)
         let inner = area.inset(1)
-        drawStatus(state, into: &buffer, row: inner.row(0), theme: theme)
+        let used = drawStatus(state, into: &buffer, row: inner.row(0), theme: theme)
+        latency?.renderTrailing(into: &buffer, row: inner.row(0), used: used, theme: theme)
         let bodyArea = Rect(x: inner.x, y: inner.y + 2, width: inner.width, height: inner.height - 3)
         drawBody(state, into: &buffer, area: bodyArea, theme: theme, focused: focused)
         // After the body, so the line count includes what drawing it indexed.
@@ -33,7 +35,9 @@ enum ResponsePaneView {
                      maxWidth: area.width - 4)
     }
 
-    private static func drawStatus(_ state: ResponsePaneState, into buffer: inout Buffer, row: Rect, theme: Theme) {
+    /// Returns the columns used.
+    @discardableResult
+    private static func drawStatus(_ state: ResponsePaneState, into buffer: inout Buffer, row: Rect, theme: Theme) -> Int {
         var runs: [(String, Style)] = [("\(state.info.status) \(state.info.reason)", theme.status(state.info.status))]
         if let duration = state.info.duration { runs.append((" · " + formatDuration(duration), theme.text)) }
         runs.append((" · " + MediaKind.formatSize(state.body.byteCount), theme.text))
@@ -42,7 +46,7 @@ enum ResponsePaneView {
             runs.append((decision, theme.cache(decision)))
         }
         if state.media.isBinary { runs.append((" · " + state.media.summary(byteCount: state.body.byteCount), theme.muted)) }
-        write(runs, into: &buffer, row: row)
+        return write(runs, into: &buffer, row: row)
     }
 
     private static func drawTabs(_ state: ResponsePaneState, into buffer: inout Buffer, row: Rect, theme: Theme) {
@@ -170,11 +174,13 @@ enum ResponsePaneView {
         }
     }
 
-    private static func write(_ runs: [(String, Style)], into buffer: inout Buffer, row: Rect) {
+    @discardableResult
+    private static func write(_ runs: [(String, Style)], into buffer: inout Buffer, row: Rect) -> Int {
         var x = row.x
         for (text, style) in runs where x < row.maxX {
             x += buffer.write(text, x: x, y: row.y, style: style, maxWidth: row.maxX - x)
         }
+        return x - row.x
     }
 
     private static func formatDuration(_ seconds: Double) -> String {
@@ -184,7 +190,8 @@ enum ResponsePaneView {
 
 extension ResponsePaneState {
     /// Draws the pane into `area`; only the visible lines are laid out.
-    public func render(into buffer: inout Buffer, area: Rect, theme: Theme, focused: Bool) {
-        ResponsePaneView.render(self, into: &buffer, area: area, theme: theme, focused: focused)
+    /// `latency`, when given, follows the status line if it fits.
+    public func render(into buffer: inout Buffer, area: Rect, theme: Theme, focused: Bool, latency: LatencyStats? = nil) {
+        ResponsePaneView.render(self, into: &buffer, area: area, theme: theme, focused: focused, latency: latency)
     }
 }

@@ -1,0 +1,56 @@
+import CourierBody
+import CourierHTTP
+import Foundation
+
+/// Turns a finished exchange into a history entry and records it, then reads the request's recent
+/// latency back. Runs off the main loop: it reads the body and writes the history folder.
+enum HistoryRecording {
+    /// Bytes past the store's body limit read from a file body, so the store can tell it truncated.
+    static let readSlack = 64 << 10
+
+    /// The entry for `response` to `request`, under `name` (the `# @name`; empty means unsaved).
+    static func entry(request: HTTPRequest, response: HTTPResponse, name: String,
+                      collectionPath: String?) -> HistoryEntry {
+        let side = HistoryEntry.Request(method: request.method.rawValue, url: request.url.absoluteString,
+                                        name: name.isEmpty ? nil : name, collectionPath: collectionPath,
+                                        headers: request.headers.fields.map { HistoryEntry.Header($0.name, $0.value) })
+        let answer = HistoryEntry.Response(status: response.status, reason: response.reason.isEmpty ? nil : response.reason,
+                                           headers: response.headers.fields.map { HistoryEntry.Header($0.name, $0.value) },
+                                           bodyBytes: response.body.size)
+        let timing = response.timing
+        return HistoryEntry(request: side, response: answer,
+                            timing: HistoryEntry.Timing(total: seconds(timing.total), dns: timing.dns.map(seconds),
+                                                        connect: timing.connect.map(seconds), tls: timing.tls.map(seconds),
+                                                        firstByte: timing.firstByte.map(seconds),
+                                                        reusedConnection: timing.reusedConnection),
+                            cacheDecision: response.cache.decision.rawValue)
+    }
+
+    /// The body to keep: all of an in-memory body, at most the store's limit (plus slack) of a file body.
+    static func body(_ body: ResponseBody, limit: Int) -> Data {
+        switch body {
+        case .data(let data):
+            return data
+        case .file(let url, _):
+            guard let handle = try? FileHandle(forReadingFrom: url) else { return Data() }
+            defer { try? handle.close() }
+            return (try? handle.read(upToCount: limit + readSlack)) ?? Data()
+        }
+    }
+
+    /// Records the exchange and returns its request key with the request's latency since.
+    static func record(request: HTTPRequest, response: HTTPResponse, name: String, collectionPath: String?,
+                       secrets: Set<String>, into store: HistoryStore) throws(BodyError) -> (key: String, latency: LatencyStats?) {
+        let entry = entry(request: request, response: response, name: name, collectionPath: collectionPath)
+        // Longest first, so a secret that contains another is hidden whole.
+        let ordered = secrets.filter { !$0.isEmpty }.sorted { $0.count > $1.count }
+        let stored = try store.record(entry, body: body(response.body, limit: store.limits.maxBodyBytes), secrets: ordered)
+        let stats = try? LatencyStats(store: store, requestKey: stored.requestKey)
+        return (stored.requestKey, stats.flatMap { $0.isEmpty ? nil : $0 })
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        let parts = duration.components
+        return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,130 @@
+import CourierBody
+import CourierHTTP
+import CourierTerminal
+
+/// The history pane in the explorer: opening it, routing keys to it, and acting on what it asks.
+extension AppState {
+    /// The history key of the open request: its `# @name`, else the key of its last recorded response.
+    var currentHistoryKey: String? {
+        if !editor.name.isEmpty { return editor.name }
+        return responseKey
+    }
+
+    /// A response was recorded: its latency for the status line, and the open pane reads the store again.
+    mutating func recordedHistory(generation: Int, requestKey: String, latency stats: LatencyStats?) {
+        latency[requestKey] = stats
+        if generation == self.generation { responseKey = requestKey }
+        if let request = historyPane?.reload() { handleHistoryRequest(request) }
+    }
+
+    /// Shows the pane loaded in the background over the layout.
+    mutating func openHistory(_ pane: HistoryPaneState) {
+        var pane = pane
+        pane.timeZone = timeZone
+        pane.pageSize = historyPageSize
+        historyPane = pane
+    }
+
+    /// Rows of the history list: the screen above the status bar, less the border and the column header.
+    var historyPageSize: Int { max(1, layout.statusBar.y - 3) }
+
+    /// Keys while the pane is open. Esc with nothing to go back to, or the history key again, closes it;
+    /// help, the palette, quit and suspend still work; everything else is the pane's.
+    mutating func handleHistoryKey(_ key: Key) -> [Effect] {
+        guard var pane = historyPane else { return [] }
+        let searching: Bool = if case .searching = pane.mode { true } else { false }
+        if !searching {
+            if key == Key(.escape) && pane.isAtRoot {
+                historyPane = nil
+                return []
+            }
+            if let global = Keymaps.global.command(for: key), HistoryPaneState.keymap.command(for: key) == nil {
+                switch global {
+                case .history, .historyAll:
+                    historyPane = nil
+                    return []
+                case .help, .palette, .quit, .suspend:
+                    return runGlobal(global)
+                default:
+                    return []
+                }
+            }
+        }
+        pane.pageSize = historyPageSize
+        let request = pane.handle(key: key)
+        historyPane = pane
+        if let request { handleHistoryRequest(request) }
+        return []
+    }
+
+    /// Acts on what the pane asked.
+    mutating func handleHistoryRequest(_ request: HistoryPaneRequest) {
+        switch request {
+        case .restore(let entry):
+            restore(entry)
+        case .message(let text):
+            status = StatusMessage(text)
+        case .diff:
+            break
+        }
+    }
+
+    /// Puts an entry's method, URL and headers into the editor and focuses it. A header history kept
+    /// redacted (`•••`) keeps the editor's own value, or is left out when the editor has none: the mask
+    /// is never sent as a value.
+    mutating func restore(_ entry: HistoryEntry) {
+        let current = editor.draft
+        var fields: [HTTPHeaders.Field] = []
+        for header in entry.request.headers {
+            if header.value.contains(Redactor.mask) {
+                if let kept = current.headers.fields.first(where: { $0.name.caseInsensitiveEquals(header.name) }) {
+                    fields.append(kept)
+                }
+            } else {
+                fields.append(HTTPHeaders.Field(name: header.name, value: header.value))
+            }
+        }
+        var draft = current
+        draft.method = entry.request.method
+        draft.url = entry.request.url
+        draft.headers = HTTPHeaders(fields)
+        let saved = editor.saved
+        editor = RequestEditorState(draft: draft, origin: editor.origin)
+        editor.saved = saved
+        historyPane = nil
+        focus = .request
+        if zoomed != nil { zoomed = .request }
+        status = StatusMessage("Restored \(entry.request.method) \(entry.request.url) from history", kind: .success)
+    }
+}
+
+extension HistoryPaneState {
+    /// Whether Esc has nothing left to go back to: the plain list, no search, nothing marked.
+    var isAtRoot: Bool {
+        guard case .list = mode else { return false }
+        return query.isEmpty && marked.isEmpty
+    }
+}
+
+extension AppState {
+    /// The recent latency of the request whose response is shown, once that response is in history.
+    public var shownLatency: LatencyStats? {
+        guard case .received = response.phase, let responseKey else { return nil }
+        return latency[responseKey]
+    }
+}
+
+extension LatencyStats {
+    /// Draws ` · ▁▂▅ p50 … · p95 …` after `used` columns of `row` when it fits: with the full sparkline,
+    /// else a short one, else not at all.
+    func renderTrailing(into buffer: inout Buffer, row: Rect, used: Int, theme: Theme) {
+        let free = row.width - used - 3
+        for width in [Self.defaultCount, 8] {
+            let text = line(sparklineWidth: width)
+            guard !text.isEmpty, DisplayWidth.of(text) <= free else { continue }
+            buffer.write(" · ", x: row.x + used, y: row.y, style: theme.muted)
+            render(into: &buffer, x: row.x + used + 3, y: row.y, maxWidth: free, theme: theme, sparklineWidth: width)
+            return
+        }
+    }
+}
