@@ -128,8 +128,10 @@ public struct ResponsePaneState: Sendable {
     /// Builds the line index and the pretty checkpoints on a background task, so `G`, go-to-line and search
     /// need not wait; the app keeps the task and cancels it when the response is replaced.
     public func indexInBackground() -> Task<Void, Never> {
+        // The raw index first: it is a quick byte scan, so raw `G` and raw search never wait for the
+        // pretty checkpoints, which cost a formatting pass over the whole body.
         var sources: [any LineSource] = [body]
-        if let pretty { sources.insert(pretty, at: 0) }
+        if let pretty { sources.append(pretty) }
         return Task.detached(priority: .utility) {
             for source in sources {
                 while !Task.isCancelled, !source.indexMore() {}
