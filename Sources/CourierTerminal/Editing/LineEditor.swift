@@ -1,6 +1,6 @@
 /// The text of a one-line field and its cursor: what the URL, header and query fields edit.
 /// Positions count characters (grapheme clusters), so a wide character or an emoji is one step.
-public struct LineEditor: Sendable, Hashable {
+public struct LineEditor: TextEditing, Sendable, Hashable {
     public private(set) var characters: [Character]
     /// The cursor, 0…count: before the character at this index.
     public private(set) var cursor: Int
@@ -128,16 +128,6 @@ public struct LineEditor: Sendable, Hashable {
         characters = snapshot.characters
         cursor = snapshot.cursor
         return true
-    }
-
-    /// Applies an editing key; returns false for keys the editor does not use, so the pane can.
-    @discardableResult
-    public mutating func handle(_ event: InputEvent) -> Bool {
-        switch event {
-        case .paste(let text): paste(text); return true
-        case .key(let key): return handle(key)
-        case .mouse, .resize: return false
-        }
     }
 
     /// Applies an editing key (see `EditorKeys` for the table); returns false for other keys.

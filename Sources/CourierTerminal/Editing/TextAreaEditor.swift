@@ -1,6 +1,6 @@
 /// The text of a multi-line field (a request body) and its cursor, with the same keys as
 /// `LineEditor` plus Up/Down and Enter. Keeps its own scroll so the cursor stays in view.
-public struct TextAreaEditor: Sendable, Hashable {
+public struct TextAreaEditor: TextEditing, Sendable, Hashable {
     public private(set) var lines: [[Character]]
     /// Cursor line and character index within it.
     public private(set) var row: Int
@@ -159,16 +159,6 @@ public struct TextAreaEditor: Sendable, Hashable {
     public mutating func scrollToCursor(height: Int) {
         guard height > 0 else { return }
         if row < top { top = row } else if row >= top + height { top = row - height + 1 }
-    }
-
-    /// Applies an editing key or a paste; returns false for events the editor does not use.
-    @discardableResult
-    public mutating func handle(_ event: InputEvent) -> Bool {
-        switch event {
-        case .paste(let text): paste(text); return true
-        case .key(let key): return handle(key)
-        case .mouse, .resize: return false
-        }
     }
 
     /// Applies an editing key; returns false for other keys.

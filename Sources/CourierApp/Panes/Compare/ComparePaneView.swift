@@ -13,7 +13,7 @@ enum ComparePaneView {
                        focused: Bool) {
         guard area.width >= 4, area.height >= 3 else { return }
         buffer.fill(area)
-        drawBorder(into: &buffer, area: area, title: "Compare · \(state.title)", theme: theme, focused: focused)
+        PaneBorder.draw(into: &buffer, area: area, title: "Compare · \(state.title)", theme: theme, focused: focused)
         let inner = area.inset(1)
         var rows: [Row] = []
         if let comparison = state.comparison {
@@ -49,19 +49,6 @@ enum ComparePaneView {
     }
 
     // MARK: - Parts
-
-    private static func drawBorder(into buffer: inout Buffer, area: Rect, title: String, theme: Theme, focused: Bool) {
-        let style = focused ? theme.borderFocused : theme.border
-        let horizontal = String(repeating: "─", count: area.width - 2)
-        buffer.write("┌" + horizontal + "┐", x: area.x, y: area.y, style: style)
-        buffer.write("└" + horizontal + "┘", x: area.x, y: area.maxY - 1, style: style)
-        for y in (area.y + 1)..<(area.maxY - 1) {
-            buffer.write("│", x: area.x, y: y, style: style)
-            buffer.write("│", x: area.maxX - 1, y: y, style: style)
-        }
-        buffer.write(" \(title) ", x: area.x + 2, y: area.y, style: focused ? theme.titleFocused : theme.title,
-                     maxWidth: area.width - 4)
-    }
 
     /// The two responses in columns; the right one is a placeholder until there is a revalidation.
     private static func sideBySide(_ before: CacheComparison.Side, _ after: CacheComparison.Side?, width: Int,

@@ -9,7 +9,7 @@ enum ResponsePaneView {
                        latency: LatencyStats? = nil) {
         guard area.width >= 6, area.height >= 5 else { return }
         buffer.fill(area)
-        drawBorder(into: &buffer, area: area, theme: theme, focused: focused)
+        PaneBorder.draw(into: &buffer, area: area, title: "Response", theme: theme, focused: focused)
         let inner = area.inset(1)
         let used = drawStatus(state, into: &buffer, row: inner.row(0), theme: theme)
         latency?.renderTrailing(into: &buffer, row: inner.row(0), used: used, theme: theme)
@@ -21,19 +21,6 @@ enum ResponsePaneView {
     }
 
     // MARK: Parts
-
-    private static func drawBorder(into buffer: inout Buffer, area: Rect, theme: Theme, focused: Bool) {
-        let style = focused ? theme.borderFocused : theme.border
-        let horizontal = String(repeating: "─", count: area.width - 2)
-        buffer.write("┌" + horizontal + "┐", x: area.x, y: area.y, style: style)
-        buffer.write("└" + horizontal + "┘", x: area.x, y: area.maxY - 1, style: style)
-        for y in (area.y + 1)..<(area.maxY - 1) {
-            buffer.write("│", x: area.x, y: y, style: style)
-            buffer.write("│", x: area.maxX - 1, y: y, style: style)
-        }
-        buffer.write(" Response ", x: area.x + 2, y: area.y, style: focused ? theme.titleFocused : theme.title,
-                     maxWidth: area.width - 4)
-    }
 
     /// Returns the columns used.
     @discardableResult
