@@ -24,7 +24,12 @@ public enum Explorer {
         state.size = backend.size
         var lastFrame: Buffer?
         var lastCursor: Position?
+        // Whether the frame on screen shows work still running (a request, an index, a search). Taken
+        // before rendering: work that ends after this point is drawn by one more tick, so the screen never
+        // stays at "searching 99%" once the loop goes idle.
+        var frameNeedsTick = false
         func draw() {
+            frameNeedsTick = state.needsTick
             let (buffer, cursor) = Screen.render(state)
             if buffer != lastFrame || cursor != lastCursor {
                 backend.draw(buffer, cursor: cursor)
@@ -39,14 +44,14 @@ public enum Explorer {
         while !state.shouldQuit {
             var actions = queue.drain()
             if actions.isEmpty {
-                let timeout: Duration? = state.needsTick ? tickInterval : nil
+                let timeout: Duration? = frameNeedsTick ? tickInterval : nil
                 if let event = backend.nextEvent(timeout: timeout) { actions.append(.input(event)) }
                 while actions.count < burstLimit, let more = backend.nextEvent(timeout: .zero) {
                     actions.append(.input(more))
                 }
                 actions += queue.drain()
             }
-            if state.needsTick && clock.now - lastTick >= tickInterval {
+            if frameNeedsTick && clock.now - lastTick >= tickInterval {
                 actions.append(.tick)
                 lastTick = clock.now
             }
