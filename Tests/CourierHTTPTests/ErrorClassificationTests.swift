@@ -17,7 +17,8 @@ import Testing
 
     static let cases: [Case] = [
         // The connection broke before the answer was complete.
-        Case(code: CURLE_RECV_ERROR.rawValue, message: "Recv failure: Connection reset by peer", kind: "connectionLost"),
+        Case(code: CURLE_RECV_ERROR.rawValue, message: "Recv failure: Connection reset by peer",
+             kind: "connectionLost"),
         Case(code: CURLE_GOT_NOTHING.rawValue, message: "Empty reply from server", kind: "connectionLost"),
         Case(code: CURLE_PARTIAL_FILE.rawValue, message: "transfer closed with 960 bytes remaining to read",
              kind: "connectionLost"),
@@ -32,7 +33,8 @@ import Testing
         Case(code: CURLE_OUT_OF_MEMORY.rawValue, message: "Out of memory", kind: "protocol"),
         Case(code: CURLE_UNSUPPORTED_PROTOCOL.rawValue, message: "Unsupported HTTP version in response",
              kind: "protocol"),
-        Case(code: CURLE_UNSUPPORTED_PROTOCOL.rawValue, message: "Received HTTP/0.9 when not allowed", kind: "protocol"),
+        Case(code: CURLE_UNSUPPORTED_PROTOCOL.rawValue, message: "Received HTTP/0.9 when not allowed",
+             kind: "protocol"),
         Case(code: CURLE_WEIRD_SERVER_REPLY.rawValue, message: "Invalid Content-Length: value", kind: "protocol"),
         Case(code: CURLE_FAILED_INIT.rawValue, message: "Failed initialization", kind: "protocol"),
         // Before any server answered, the same "unsupported protocol" is about the URL.
@@ -104,7 +106,9 @@ import Testing
     @Test("A cancelled attempt, a success and a 404 are handed back without a decline")
     func noDeclineWhereNoRetryWasConsidered() {
         let request = HTTPRequest(url: URL(string: "http://stub.test/")!)
-        let outcomes: [Result<HTTPResponse, APIError>] = [.failure(.cancelled), .success(.stub(200)), .success(.stub(404))]
+        let outcomes: [Result<HTTPResponse, APIError>] = [
+            .failure(.cancelled), .success(.stub(200)), .success(.stub(404)),
+        ]
         for outcome in outcomes {
             let decision = RetryPolicy.standard.decide(request: request, outcome: outcome, attempt: 1, elapsed: .zero,
                                                        retryAfter: nil, random: 0)
