@@ -67,10 +67,14 @@ import Testing
         #expect(error.description.contains("redirect loop: gave up after 10 redirects"))
     }
 
-    @Test("An oversized header line is named as such, not as this machine running out of memory")
-    func oversizedHeaderLineIsNamed() {
-        let error = CurlErrors.map(CURLE_OUT_OF_MEMORY, message: "Out of memory", afterConnecting: true)
-        #expect(error.description.contains("header line over 100 KB"))
+    @Test("An oversized header line and a foreign status line are named for what the server sent")
+    func replyViolationsAreNamed() {
+        let oversized = CurlErrors.map(CURLE_OUT_OF_MEMORY, message: "Out of memory", afterConnecting: true)
+        #expect(oversized.description == "protocol error: a response header line over 100 KB (Out of memory)")
+        let status = CurlErrors.map(CURLE_UNSUPPORTED_PROTOCOL, message: "Unsupported HTTP version in response",
+                                    afterConnecting: true)
+        #expect(status.description
+                == "protocol error: a status line that is not HTTP (Unsupported HTTP version in response)")
     }
 
     // MARK: The retry decision per kind

@@ -48,8 +48,9 @@ enum CurlErrors {
             return .protocolError(underlying: "redirect loop: gave up after \(redirects) redirects (\(message))")
         }
         if afterConnecting && violationsAfterConnecting.contains(raw) {
-            let oversized = raw == CURLE_OUT_OF_MEMORY.rawValue
-            return .protocolError(underlying: oversized ? "a response header line over 100 KB (\(message))" : message)
+            let what = raw == CURLE_OUT_OF_MEMORY.rawValue ? "a response header line over 100 KB"
+                                                            : "a status line that is not HTTP"
+            return .protocolError(underlying: "\(what) (\(message))")
         }
         if offline.contains(raw) { return .offline(underlying: message) }
         if timedOut.contains(raw) { return .timedOut(underlying: message) }
