@@ -20,7 +20,11 @@ public enum APIError: Error, Sendable {
     case tooLarge(limit: Int)
     /// The caller cancelled or a newer request superseded this one. Not an error for the user.
     case cancelled
-    /// The server's answer was not valid HTTP, or the connection broke mid-response.
+    /// The connection broke before the answer was complete (a reset, an empty reply, a body shorter
+    /// than promised): the server may answer next time, so idempotent requests are retried.
+    case connectionLost(underlying: String)
+    /// The server's answer breaks HTTP (a redirect loop, oversized headers, a status line or chunk
+    /// encoding that is not HTTP), or the exchange failed locally: asking again gets the same answer.
     case protocolError(underlying: String)
 
     /// A stable name for the case, used in `--json` output and the log.
@@ -35,6 +39,7 @@ public enum APIError: Error, Sendable {
         case .decoding: "decoding"
         case .tooLarge: "tooLarge"
         case .cancelled: "cancelled"
+        case .connectionLost: "connectionLost"
         case .protocolError: "protocol"
         }
     }
@@ -52,6 +57,7 @@ extension APIError: CustomStringConvertible {
         case .decoding(let path, let underlying): "decoding failed at \(path.isEmpty ? "<root>" : path): \(underlying)"
         case .tooLarge(let limit): "response larger than the \(limit)-byte limit"
         case .cancelled: "cancelled"
+        case .connectionLost(let underlying): "connection lost: \(underlying)"
         case .protocolError(let underlying): "protocol error: \(underlying)"
         }
     }

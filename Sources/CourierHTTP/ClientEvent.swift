@@ -9,6 +9,9 @@ public enum ClientEvent: Sendable {
     case attemptFinished(RequestID, attempt: Int, outcome: AttemptOutcome, timing: Timing?)
     /// The retry policy will send the request again after `delay`.
     case retryScheduled(RequestID, attempt: Int, reason: String, delay: Duration)
+    /// The retry policy handed a failed attempt back to the caller, and why (a POST, an error kind a
+    /// retry cannot help, the attempts spent, a long Retry-After, the deadline).
+    case retryDeclined(RequestID, attempt: Int, RetryDeclined)
     /// The request was cancelled, by the user or because a newer one superseded it.
     case cancelled(RequestID, superseded: Bool)
     /// What the HTTP cache decided.
@@ -19,7 +22,8 @@ public enum ClientEvent: Sendable {
     public var requestID: RequestID {
         switch self {
         case .attemptStarted(let id, _, _, _, _, _), .attemptFinished(let id, _, _, _),
-             .retryScheduled(let id, _, _, _), .cancelled(let id, _), .cacheDecision(let id, _),
+             .retryScheduled(let id, _, _, _), .retryDeclined(let id, _, _), .cancelled(let id, _),
+             .cacheDecision(let id, _),
              .tokenRefresh(let id, _):
             id
         }

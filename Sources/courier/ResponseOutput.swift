@@ -75,6 +75,7 @@ enum ResponseOutput {
             "error": record.error.map { ["kind": $0.kind, "message": $0.logDescription] as Any } ?? NSNull(),
             "delay_s": record.delayBeforeNext.map { round3($0.seconds) as Any } ?? NSNull(),
             "reason": record.retryReason.map { $0 as Any } ?? NSNull(),
+            "retry_declined": record.retryDeclined.map { $0.description as Any } ?? NSNull(),
             "reused_connection": record.reusedConnection,
             "timing": record.timing.map(timingObject) ?? NSNull(),
         ]
@@ -147,7 +148,8 @@ enum ResponseOutput {
         return lines
     }
 
-    /// `attempt 1  503  12.4 ms  retry in 1.00 s: HTTP 503, Retry-After 1 s`
+    /// `attempt 1  503  12.4 ms  retry in 1.00 s: HTTP 503, Retry-After 1 s`, or for the last one
+    /// `attempt 3  503  9.8 ms  no retry: HTTP 503 after 3 attempts, the most allowed`
     static func attemptLine(_ record: AttemptRecord) -> String {
         var parts = ["attempt \(record.sequence)"]
         if let status = record.status {
@@ -162,6 +164,7 @@ enum ResponseOutput {
         if let delay = record.delayBeforeNext {
             parts.append(String(format: "retry in %.2f s", delay.seconds) + (record.retryReason.map { ": \($0)" } ?? ""))
         }
+        if let declined = record.retryDeclined { parts.append("no retry: \(declined)") }
         return parts.joined(separator: "  ")
     }
 

@@ -220,4 +220,34 @@ private func expectLogSnapshot(_ buffer: Buffer, named name: String, sourceLocat
         expectLogSnapshot(buffer, named: "log-narrow-58")
         #expect(buffer.lines()[1].contains("503"))
     }
+
+    @Test("A failure the retry policy hands back gets a row saying why it was not retried")
+    func aDeclinedRetryShowsItsReasonUnderTheAttempt() {
+        // Given a POST answered 503, and a GET whose connection was lost three times
+        var log = LogPaneState(timeZone: TimeZone(identifier: "UTC")!)
+        let post = RequestID(60)
+        log.apply(.attemptStarted(post, attempt: 1, method: .post, url: url, headers: [:], at: at(0)), now: at(0))
+        log.apply(.attemptFinished(post, attempt: 1, outcome: .response(status: 503, headers: [:]),
+                                   timing: Timing(firstByte: ms(8), total: ms(10))), now: at(0.01))
+        // When the retry policy declines, with its reason
+        log.apply(.retryDeclined(post, attempt: 1, RetryDeclined(trigger: "HTTP 503", reason: .notIdempotent(.post))),
+                  now: at(0.01))
+        log.apply(started(request, 1, 1), now: at(1))
+        log.apply(.attemptFinished(request, attempt: 1, outcome: .failure(.connectionLost(underlying: "reset")),
+                                   timing: nil), now: at(1.01))
+        log.apply(.retryDeclined(request, attempt: 1, RetryDeclined(trigger: "connectionLost",
+                                                                    reason: .attemptsExhausted(1))), now: at(1.01))
+        // Then each attempt has a "not retried" row under it, in order, and the kind fits its column
+        #expect(log.rows.map(\.kind) == [.attempt, .declined, .attempt, .declined])
+        let text = render(log, width: 120, height: 8, now: 2).text
+        #expect(text.contains("⊘ not retried · HTTP 503: POST without an Idempotency-Key is not retried"))
+        #expect(text.contains("⊘ not retried · connectionLost after 1 attempt, the most allowed"))
+        #expect(text.contains("conn. lost"))
+        // And the errors-only filter keeps the declines with their failures
+        log.handle(.toggleErrorsOnly)
+        #expect(log.rows.count == 4)
+        // And the detail repeats the reason
+        log.handle(.openDetail)
+        #expect(render(log, width: 120, height: 20, now: 2).text.contains("no retry    connectionLost after 1 attempt"))
+    }
 }

@@ -29,10 +29,11 @@ import Testing
         let request = HTTPRequest(method: .post, url: URL(string: "http://stub.test/")!)
         let decision = policy.decide(request: request, outcome: .success(.stub(503)), attempt: 1, elapsed: .zero,
                                      retryAfter: nil, random: 0.5)
-        #expect(decision == .stop(reason: "POST without an Idempotency-Key is not retried"))
+        #expect(decision == .stop(declined: RetryDeclined(trigger: "HTTP 503", reason: .notIdempotent(.post))))
         let long = policy.decide(request: HTTPRequest(url: URL(string: "http://stub.test/")!),
                                  outcome: .success(.stub(429)), attempt: 1, elapsed: .zero,
                                  retryAfter: .seconds(60), random: 0.5)
-        #expect(long == .stop(reason: "HTTP 429: Retry-After 60 s is longer than 10 s"))
+        guard case .stop(let declined?) = long else { Issue.record("no decline: \(long)"); return }
+        #expect(declined.description == "HTTP 429: Retry-After 60 s is longer than 10 s")
     }
 }

@@ -14,38 +14,56 @@ struct FaultMatrixTests {
         var extra: [String] = []
         var kind: String
         var attempts: Int
-        /// Requests the server must have seen for `path` (nil: not checked, e.g. redirects add hops).
+        /// Requests the server must have seen for `path`, redirect hops included (nil: not checked).
         var serverRequests: Int?
+        /// A piece of the reason the last attempt gives for not being retried (nil: it gives none).
+        var declined: String?
         var testDescription: String { "\(path) → \(kind) after \(attempts) attempt(s)" }
     }
 
     static let faults: [Fault] = [
-        // Transport failures are retried: three attempts, and the server saw all three.
-        Fault(path: "/chaos/reset-before", kind: "protocol", attempts: 3, serverRequests: 3),
-        Fault(path: "/chaos/reset-mid-body", kind: "protocol", attempts: 3, serverRequests: 3),
-        Fault(path: "/chaos/short-body", kind: "protocol", attempts: 3, serverRequests: 3),
-        Fault(path: "/chaos/truncated-chunked", kind: "protocol", attempts: 3, serverRequests: 3),
-        // A status line that is not HTTP is the server's fault, not a bad URL.
-        Fault(path: "/chaos/bad-status-line", kind: "protocol", attempts: 3, serverRequests: 3),
-        Fault(path: "/chaos/huge-headers?kb=512", kind: "protocol", attempts: 3, serverRequests: 3),
-        Fault(path: "/chaos/redirect-loop", kind: "protocol", attempts: 3),
+        // A connection dropped before the answer was complete is retried: three attempts, all seen.
+        Fault(path: "/chaos/reset-before", kind: "connectionLost", attempts: 3, serverRequests: 3,
+              declined: "after 3 attempts"),
+        Fault(path: "/chaos/reset-mid-body", kind: "connectionLost", attempts: 3, serverRequests: 3,
+              declined: "after 3 attempts"),
+        Fault(path: "/chaos/short-body", kind: "connectionLost", attempts: 3, serverRequests: 3,
+              declined: "after 3 attempts"),
+        Fault(path: "/chaos/truncated-chunked", kind: "connectionLost", attempts: 3, serverRequests: 3,
+              declined: "after 3 attempts"),
+        // A reply that breaks HTTP is not retried: asking again gets the same reply. A status line
+        // that is not HTTP is the server's fault, not a bad URL.
+        Fault(path: "/chaos/bad-status-line", kind: "protocol", attempts: 1, serverRequests: 1,
+              declined: "protocol is not retried"),
+        // One header line over curl's 100 KB limit, and many lines over its 300 KB total.
+        Fault(path: "/chaos/huge-headers?kb=512", kind: "protocol", attempts: 1, serverRequests: 1,
+              declined: "protocol is not retried"),
+        Fault(path: "/chaos/huge-headers?kb=512&line_kb=8", kind: "protocol", attempts: 1, serverRequests: 1,
+              declined: "protocol is not retried"),
+        // The first request and curl's ten redirects reach the server once, not three times over.
+        Fault(path: "/chaos/redirect-loop", kind: "protocol", attempts: 1, serverRequests: 11,
+              declined: "protocol is not retried"),
         // A stalled or dripping server: the --timeout deadline fires; no time is left to retry.
         Fault(path: "/chaos/stall?ms=20000", extra: ["--timeout", "1.5"], kind: "timedOut", attempts: 1,
-              serverRequests: 1),
+              serverRequests: 1, declined: "deadline leaves no time"),
         Fault(path: "/chaos/drip?bytes=200&interval_ms=100", extra: ["--timeout", "1.5"], kind: "timedOut",
-              attempts: 1, serverRequests: 1),
+              attempts: 1, serverRequests: 1, declined: "deadline leaves no time"),
         // Storms: 503 and 429 are retried (with and without Retry-After), 401 never.
-        Fault(path: "/chaos/503-storm?retry_after=none", kind: "http", attempts: 3, serverRequests: 3),
-        Fault(path: "/chaos/503-storm?retry_after=1", kind: "http", attempts: 3, serverRequests: 3),
-        Fault(path: "/rate-limited", kind: "http", attempts: 3, serverRequests: 3),
+        Fault(path: "/chaos/503-storm?retry_after=none", kind: "http", attempts: 3, serverRequests: 3,
+              declined: "HTTP 503 after 3 attempts"),
+        Fault(path: "/chaos/503-storm?retry_after=1", kind: "http", attempts: 3, serverRequests: 3,
+              declined: "HTTP 503 after 3 attempts"),
+        Fault(path: "/rate-limited", kind: "http", attempts: 3, serverRequests: 3,
+              declined: "HTTP 429 after 3 attempts"),
         Fault(path: "/chaos/401-storm", kind: "unauthorized", attempts: 1, serverRequests: 1),
         // A POST without an Idempotency-Key is sent once, whatever the server says.
         Fault(path: "/chaos/503-storm?retry_after=none", extra: ["-X-POST"], kind: "http", attempts: 1,
-              serverRequests: 1),
-        Fault(path: "/chaos/reset-before", extra: ["-X-POST"], kind: "protocol", attempts: 1, serverRequests: 1),
+              serverRequests: 1, declined: "POST without an Idempotency-Key is not retried"),
+        Fault(path: "/chaos/reset-before", extra: ["-X-POST"], kind: "connectionLost", attempts: 1,
+              serverRequests: 1, declined: "POST without an Idempotency-Key is not retried"),
         // With an Idempotency-Key the POST may be retried.
         Fault(path: "/chaos/503-storm?retry_after=none", extra: ["-X-POST", "--idempotency-key", "k-1"],
-              kind: "http", attempts: 3, serverRequests: 3),
+              kind: "http", attempts: 3, serverRequests: 3, declined: "HTTP 503 after 3 attempts"),
     ]
 
     @Test("courier send ends each server fault in the right error kind after the right number of attempts",
@@ -70,6 +88,12 @@ struct FaultMatrixTests {
         #expect(result.status == 1, "\(result.stderrText)")
         #expect(outcome.errorKind == fault.kind, "\(result.stdoutText.prefix(600))")
         #expect(outcome.attempts.count == fault.attempts, "\(result.stdoutText.prefix(600))")
+        let declined = outcome.attempts.last?["retry_declined"] as? String
+        if let expected = fault.declined {
+            #expect(declined?.contains(expected) == true, "retry_declined: \(declined ?? "none")")
+        } else {
+            #expect(declined == nil, "retry_declined: \(declined ?? "none")")
+        }
         if let expected = fault.serverRequests {
             let path = String(fault.path.split(separator: "?")[0])
             #expect(Reliability.waitFor(limit: 5) { server.requestCount(path: path) == expected },
@@ -101,13 +125,15 @@ struct FaultMatrixTests {
         let client = HTTPClient(configuration: .init(transport: CurlTransport(), retry: RetryPolicy(
             maxAttempts: 2, baseDelay: .milliseconds(10), maxDelay: .milliseconds(20))))
         let base = server.baseURL.absoluteString
-        let broken = ["/chaos/reset-before", "/chaos/reset-mid-body", "/chaos/truncated-chunked",
-                      "/chaos/bad-status-line", "/chaos/huge-headers?kb=512", "/chaos/short-body"]
-        for path in broken {
+        let broken = [("/chaos/reset-before", "connectionLost"), ("/chaos/reset-mid-body", "connectionLost"),
+                      ("/chaos/truncated-chunked", "connectionLost"), ("/chaos/bad-status-line", "protocol"),
+                      ("/chaos/huge-headers?kb=512", "protocol"), ("/chaos/short-body", "connectionLost"),
+                      ("/chaos/redirect-loop", "protocol")]
+        for (path, kind) in broken {
             // When a broken endpoint fails
             var failure: APIError?
             do { _ = try await client.send(HTTPRequest(url: URL(string: base + path)!)) } catch { failure = error }
-            #expect(failure?.kind == "protocol", "\(path): \(String(describing: failure))")
+            #expect(failure?.kind == kind, "\(path): \(String(describing: failure))")
 
             // Then the next request on the same client succeeds
             let response = try await client.send(HTTPRequest(url: URL(string: base + "/users/1")!))

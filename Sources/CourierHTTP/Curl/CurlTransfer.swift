@@ -177,7 +177,10 @@ final class CurlTransfer {
                 var address: UnsafeMutablePointer<CChar>?
                 courier_easy_getinfo_str(easy, CURLINFO_PRIMARY_IP, &address)
                 let connected = address.map { $0.pointee != 0 } ?? false
-                finish(throwing: CurlErrors.map(code, message: errorMessage(code), afterConnecting: connected))
+                var redirects = 0
+                courier_easy_getinfo_long(easy, CURLINFO_REDIRECT_COUNT, &redirects)
+                finish(throwing: CurlErrors.map(code, message: errorMessage(code), afterConnecting: connected,
+                                                redirects: redirects))
             }
             return
         }

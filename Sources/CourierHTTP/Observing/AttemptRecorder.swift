@@ -20,6 +20,8 @@ public struct AttemptRecord: Sendable {
     public var delayBeforeNext: Duration?
     /// Why the next attempt was scheduled.
     public var retryReason: String?
+    /// Why this failed attempt was not retried, when the retry policy declined.
+    public var retryDeclined: RetryDeclined?
     /// The attempt had not finished when the request was cancelled or superseded.
     public var cancelled = false
     public var superseded = false
@@ -65,6 +67,9 @@ public final class AttemptRecorder: Sendable {
                 guard let index = Self.last(in: state.records, id: id, attempt: attempt) else { return }
                 state.records[index].delayBeforeNext = delay
                 state.records[index].retryReason = reason
+            case .retryDeclined(let id, let attempt, let declined):
+                guard let index = Self.last(in: state.records, id: id, attempt: attempt) else { return }
+                state.records[index].retryDeclined = declined
             case .cancelled(let id, let superseded):
                 guard let index = state.records.lastIndex(where: { $0.requestID == id }) else { return }
                 state.records[index].cancelled = true

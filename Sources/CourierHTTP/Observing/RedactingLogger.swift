@@ -55,6 +55,8 @@ public struct RedactingLogger: Sendable {
             }
         case .retryScheduled(let id, let attempt, let reason, let delay):
             return "\(id) ↻ retry after attempt \(attempt) in \(Self.decimal(delay.seconds, places: 2)) s: \(reason)"
+        case .retryDeclined(let id, let attempt, let declined):
+            return "\(id) ⊘ no retry after attempt \(attempt): \(declined)"
         case .cancelled(let id, let superseded):
             return "\(id) ✕ \(superseded ? "superseded" : "cancelled")"
         case .cacheDecision(let id, let report):

@@ -1,7 +1,8 @@
 import Foundation
 
 /// Sends a request again as `RetryPolicy` decides, announcing each retry with its reason and
-/// delay. Cancellation ends it at once, in an attempt or during the wait.
+/// delay, and each failure it does not retry with the reason why. Cancellation ends it at once, in
+/// an attempt or during the wait.
 public struct RetryMiddleware: Middleware {
     public let policy: RetryPolicy
     private let sleeper: any Sleeper
@@ -39,7 +40,12 @@ public struct RetryMiddleware: Middleware {
             let retryAfter = (try? outcome.get()).flatMap { RetryAfter.delay(in: $0.headers, now: wallClock()) }
             let decision = policy.decide(request: request, outcome: outcome, attempt: attempt,
                                          elapsed: sleeper.now() - start, retryAfter: retryAfter, random: random())
-            guard case .retry(let delay, let reason) = decision else { return try outcome.get() }
+            guard case .retry(let delay, let reason) = decision else {
+                if case .stop(let declined?) = decision {
+                    context.events.emit(.retryDeclined(context.id, attempt: attempt, declined))
+                }
+                return try outcome.get()
+            }
             context.events.emit(.retryScheduled(context.id, attempt: attempt, reason: reason, delay: delay))
             discardSpilledBody(of: outcome)
             do {

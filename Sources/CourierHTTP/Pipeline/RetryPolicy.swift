@@ -33,15 +33,24 @@ public struct RetryPolicy: Sendable, Hashable {
     public static let retryableStatuses: Set<Int> = Set([408, 429]).union(500...599)
     /// Statuses that will not change by asking again: the request itself is wrong or forbidden.
     public static let neverRetriedStatuses: Set<Int> = [400, 401, 403, 404, 409, 422]
-    /// Failures of the transport that a later attempt may not meet; TLS, bad URLs and size limits stay.
-    public static let retryableErrorKinds: Set<String> = ["offline", "timedOut", "protocol"]
+    /// Failures of the transport that a later attempt may not meet: no connection, no answer in time,
+    /// or a connection that broke mid-answer.
+    public static let retryableErrorKinds: Set<String> = ["offline", "timedOut", "connectionLost"]
+    /// Failures a later attempt would meet again, each with the reason the log gives for not retrying.
+    public static let notRetriedErrorKinds: [String: String] = [
+        "protocol": "the server's reply breaks HTTP, and asking again gets the same reply",
+        "tls": "a certificate or handshake problem does not go away by asking again",
+        "badURL": "the URL cannot be sent as written",
+        "tooLarge": "the body would exceed the size limit again",
+    ]
 
     /// What to do after an attempt.
     public enum Decision: Sendable, Hashable {
         /// Send again after `delay`; `reason` is shown in the log and `--json`.
         case retry(after: Duration, reason: String)
-        /// Hand the result to the caller; `reason` says why there is no retry, when one was considered.
-        case stop(reason: String?)
+        /// Hand the result to the caller; `declined` says why a failure is not retried (nil: a success,
+        /// or a status no retry was considered for, such as 404).
+        case stop(declined: RetryDeclined?)
     }
 
     /// The decision after attempt number `attempt` ended with `outcome`.
@@ -55,23 +64,26 @@ public struct RetryPolicy: Sendable, Hashable {
         switch outcome {
         case .success(let response):
             guard Self.retryableStatuses.contains(response.status),
-                  !Self.neverRetriedStatuses.contains(response.status) else { return .stop(reason: nil) }
+                  !Self.neverRetriedStatuses.contains(response.status) else { return .stop(declined: nil) }
             reason = "HTTP \(response.status)"
         case .failure(let error):
-            guard Self.retryableErrorKinds.contains(error.kind) else { return .stop(reason: nil) }
+            if case .cancelled = error { return .stop(declined: nil) }
+            guard Self.retryableErrorKinds.contains(error.kind) else {
+                return .stop(declined: RetryDeclined(trigger: error.kind, reason: .kindNotRetryable(error.kind)))
+            }
             reason = error.kind
         }
-        guard request.isRetryable else {
-            return .stop(reason: "\(request.method) without an Idempotency-Key is not retried")
+        func declined(_ rule: RetryDeclined.Reason) -> Decision {
+            .stop(declined: RetryDeclined(trigger: reason, reason: rule))
         }
+        guard request.isRetryable else { return declined(.notIdempotent(request.method)) }
         let budget = max(1, request.maxAttempts ?? maxAttempts)
-        guard attempt < budget else { return .stop(reason: "\(reason) after \(attempt) attempts") }
+        guard attempt < budget else { return declined(.attemptsExhausted(attempt)) }
         let delay: Duration
         let why: String
         if let retryAfter {
             guard retryAfter <= maxRetryAfter else {
-                return .stop(reason: "\(reason): Retry-After \(Self.format(retryAfter)) is longer than "
-                                     + Self.format(maxRetryAfter))
+                return declined(.retryAfterTooLong(retryAfter, limit: maxRetryAfter))
             }
             delay = retryAfter
             why = "\(reason), Retry-After \(Self.format(retryAfter))"
@@ -79,9 +91,7 @@ public struct RetryPolicy: Sendable, Hashable {
             delay = backoff(attempt: attempt, random: random)
             why = reason
         }
-        guard elapsed + delay <= deadline else {
-            return .stop(reason: "\(reason): the \(Self.format(deadline)) deadline leaves no time to retry")
-        }
+        guard elapsed + delay <= deadline else { return declined(.deadline(deadline)) }
         return .retry(after: delay, reason: why)
     }
 

@@ -19,6 +19,11 @@ final class LoopbackServer: Sendable {
         var body = Data()
         /// Waited before the answer is written.
         var delay: Duration = .zero
+        /// Bytes written as they are instead of an encoded answer, then the connection is closed: for
+        /// replies that break HTTP.
+        var raw: Data?
+
+        static func raw(_ text: String) -> Reply { Reply(raw: Data(text.utf8)) }
 
         static func json(_ text: String, status: Int = 200, headers: [(String, String)] = []) -> Reply {
             Reply(status: status, headers: [("Content-Type", "application/json")] + headers, body: Data(text.utf8))
@@ -127,11 +132,12 @@ final class LoopbackServer: Sendable {
                 state.withLock { $0.aborted[request.path, default: 0] += 1 }
                 return
             }
-            guard write(socket, Self.encode(reply, head: request.method == "HEAD")) else {
+            guard write(socket, reply.raw ?? Self.encode(reply, head: request.method == "HEAD")) else {
                 state.withLock { $0.aborted[request.path, default: 0] += 1 }
                 return
             }
             state.withLock { $0.completed[request.path, default: 0] += 1 }
+            if reply.raw != nil { return }
             if request.headers["connection"]?.lowercased() == "close" { return }
         }
     }

@@ -115,6 +115,13 @@ final class EventLog: Sendable {
         }
     }
 
+    var declines: [(attempt: Int, declined: RetryDeclined)] {
+        all.compactMap { event in
+            if case .retryDeclined(_, let attempt, let declined) = event { return (attempt, declined) }
+            return nil
+        }
+    }
+
     var attemptsStarted: Int {
         all.filter { if case .attemptStarted = $0 { return true } else { return false } }.count
     }

@@ -48,6 +48,9 @@ public struct LogAttempt: Sendable, Hashable, Identifiable {
     public var outcome: Outcome = .inFlight
     public var timing: Timing?
     public var retry: Retry?
+    /// Why the retry policy did not send this failed attempt again (a POST, a kind a retry cannot
+    /// help, the attempts spent, a long Retry-After, the deadline).
+    public var declined: String?
     public var cache: CacheReport?
     /// The auth middleware refreshed the token during this attempt (true) or failed to (false).
     public var tokenRefreshed: Bool?

@@ -3,7 +3,7 @@ import CourierTerminal
 import Foundation
 
 /// The detail of one attempt: what was sent (headers redacted), what came back, the timings as
-/// numbers, the error with its cause, the cache decision and the retry.
+/// numbers, the error with its cause, the cache decision and the retry (or why there was none).
 extension LogPaneState {
     /// The detail's lines, for drawing and for tests.
     public func detailLines(_ attempt: LogAttempt, theme: Theme) -> [StyledLine] {
@@ -54,6 +54,7 @@ extension LogPaneState {
             }
             field("retry", "after \(LogPaneFormat.countdown(retry.delay)) (\(status)): \(retry.reason)", theme.warning)
         }
+        if let declined = attempt.declined { field("no retry", declined, theme.muted) }
         heading("Request headers")
         lines += headerLines(attempt.requestHeaders, theme: theme)
         if case .response(_, let headers) = attempt.outcome {

@@ -4,6 +4,10 @@ import Foundation
 
 /// How the log spells times and durations, and where an attempt's time went.
 enum LogPaneFormat {
+    /// Error kinds longer than the status column, spelled so they still read whole there (the detail
+    /// shows the full kind).
+    static let shortKinds: [String: String] = ["connectionLost": "conn. lost"]
+
     /// `850µs`, `12ms`, `1.25s`, `2m05s`.
     static func duration(_ duration: Duration) -> String {
         let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18

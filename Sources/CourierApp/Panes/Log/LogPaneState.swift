@@ -3,7 +3,8 @@ import CourierTerminal
 import Foundation
 
 /// The log pane: one row per attempt from the client core's events, grouped under its request, with
-/// a retry line under an attempt the policy retried. A value: `apply` and `handle` are its only
+/// a retry line under an attempt the policy retried and a "not retried" line, with the reason, under a
+/// failure it handed back. A value: `apply` and `handle` are its only
 /// changes, and rendering reads it.
 public struct LogPaneState: Sendable {
     /// The most attempts kept; the oldest go first.
@@ -32,9 +33,9 @@ public struct LogPaneState: Sendable {
         self.timeZone = timeZone
     }
 
-    /// One line of the pane: an attempt, or the retry scheduled after it.
+    /// One line of the pane: an attempt, the retry scheduled after it, or why none was.
     public struct Row: Sendable, Hashable {
-        public enum Kind: Sendable, Hashable { case attempt, retry }
+        public enum Kind: Sendable, Hashable { case attempt, retry, declined }
         public var index: Int
         public var kind: Kind
     }
@@ -55,6 +56,7 @@ public struct LogPaneState: Sendable {
             for index in groups[request] ?? [] {
                 rows.append(Row(index: index, kind: .attempt))
                 if attempts[index].retry != nil { rows.append(Row(index: index, kind: .retry)) }
+                if attempts[index].declined != nil { rows.append(Row(index: index, kind: .declined)) }
             }
         }
         return rows
@@ -116,6 +118,9 @@ public struct LogPaneState: Sendable {
         case .retryScheduled(let id, let attempt, let reason, let delay):
             guard let index = lastIndex(id, attempt: attempt) else { return }
             attempts[index].retry = LogAttempt.Retry(reason: reason, delay: delay, scheduledAt: now, status: .waiting)
+        case .retryDeclined(let id, let attempt, let declined):
+            guard let index = lastIndex(id, attempt: attempt) else { return }
+            attempts[index].declined = declined.description
         case .cancelled(let id, let superseded):
             for index in attempts.indices where attempts[index].key.request == id {
                 switch attempts[index].outcome {

@@ -3,7 +3,8 @@ import CourierTerminal
 import Foundation
 
 /// Drawing the log pane's content: a header with the waterfall's scale, then one row per attempt
-/// (and a retry line under a retried one), or the detail of one attempt.
+/// (and a retry line under a retried one, a "not retried" line under a failure handed back), or the
+/// detail of one attempt.
 extension LogPaneState {
     /// Column widths for a pane `width` cells wide.
     struct Columns {
@@ -76,6 +77,10 @@ extension LogPaneState {
             case .retry:
                 renderRetry(attempts[row.index], into: &buffer, x: body.x, y: y, width: body.width, columns: columns,
                             theme: theme, now: now)
+            case .declined:
+                let text = "⊘ not retried · " + (attempts[row.index].declined ?? "")
+                buffer.write(text, x: body.x + columns.requestX + 2, y: y, style: theme.muted,
+                             maxWidth: body.width - columns.requestX - 2)
             }
             if focused && position == list.selected {
                 let selected = Rect(x: body.x, y: y, width: body.width, height: 1)
@@ -122,7 +127,7 @@ extension LogPaneState {
         let (status, statusStyle): (String, Style) = switch attempt.outcome {
         case .inFlight: ("…", theme.warning)
         case .response(let code, _): ("\(code)", theme.status(code))
-        case .failure(let kind, _): (kind, theme.error)
+        case .failure(let kind, _): (LogPaneFormat.shortKinds[kind] ?? kind, theme.error)
         case .cancelled(let superseded): (superseded ? "superseded" : "cancelled", grey)
         }
         buffer.write(status, x: x + columns.statusX, y: y, style: styled(statusStyle), maxWidth: Columns.status)
