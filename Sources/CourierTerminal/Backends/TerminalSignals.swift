@@ -39,6 +39,7 @@ enum TerminalSignals {
     /// Prepares the context and installs every handler.
     static func install(inputFD: Int32, outputFD: Int32, pipeFD: Int32, shellModes: termios, restoreSequence: [UInt8]) {
         context.initialize(to: Context())
+        CrashReporter.prepareFlags()
         let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, restoreSequence.count))
         bytes.initialize(from: restoreSequence, count: restoreSequence.count)
         context.pointee = Context(inputFD: inputFD, outputFD: outputFD, pipeFD: pipeFD, shellModes: shellModes,
@@ -88,9 +89,11 @@ private let terminateHandler: @convention(c) (Int32) -> Void = { signal in
     raise(signal)
 }
 
-/// Crash signals: restore, hand the signal to whoever handled it before us (or the default).
+/// Crash signals: restore, hand the signal to whoever handled it before us: the `CrashReporter` when the
+/// command installed one (it then says the terminal was restored), else the runtime's or the default.
 private let crashHandler: @convention(c) (Int32) -> Void = { signal in
     TerminalSignals.restoreTerminal()
+    CrashReporter.noteTerminalRestored()
     sigaction(signal, TerminalSignals.previous + Int(signal), nil)
     unblock(signal)
     raise(signal)
