@@ -35,7 +35,7 @@ struct CrashReportTests {
         }
     }
 
-    @Test("courier send crashing on purpose dies of the signal, names its private report, and the report has the signal and a backtrace but no secret",
+    @Test("A crashing courier send dies of the signal and names a private report with a backtrace, no secret",
           arguments: ["segv", "trap"])
     func sendCrashWritesAPrivateReport(kind: String) throws {
         // Given secrets in a header, the URL's password and query, the body and the environment
@@ -116,7 +116,7 @@ struct CrashReportTests {
         #expect(left == (Array(names.suffix(19)) + ["notes.txt"]).sorted())
     }
 
-    @Test("The explorer crashing on purpose in tmux leaves the alternate screen, shows the cursor, gives the shell back and shows where the report went",
+    @Test("A crashing explorer leaves the alternate screen, shows the cursor, gives back the shell, names the report",
           .enabled(if: Reliability.hasTmux, "tmux is needed"))
     func explorerCrashRestoresTheTerminal() throws {
         // Given a collection whose private environment holds a token, and an interactive shell in tmux

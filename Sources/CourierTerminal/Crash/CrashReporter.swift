@@ -49,8 +49,11 @@ public enum CrashReporter {
     nonisolated(unsafe) static let context = UnsafeMutablePointer<Context>.allocate(capacity: 1)
     /// The actions that were installed before ours, indexed by signal number.
     nonisolated(unsafe) static let previous = UnsafeMutablePointer<sigaction>.allocate(capacity: 65)
-    /// Set by the first crash; a second one (another thread, or a fault in the handler) only chains on.
-    static let claimed = Atomic<Bool>(false)
+    /// The thread reporting the first crash (its `pthread_self`), 0 before any. A crash on another thread
+    /// meanwhile waits for that report to end the process; a fault inside the handler only chains on.
+    static let owner = Atomic<UInt>(0)
+    /// How long a second crashing thread waits, in 10 ms naps, for the first to finish and end the process.
+    static let otherThreadNaps = 1_000
     /// Set by `TerminalSignals` when it restored the terminal before handing the crash on to us.
     static let terminalRestored = Atomic<Bool>(false)
     static let installed = Mutex(false)
@@ -114,7 +117,7 @@ public enum CrashReporter {
 
     /// Touches the flags so their one-time initialisation never happens inside a handler.
     static func prepareFlags() {
-        _ = claimed.load(ordering: .relaxed)
+        _ = owner.load(ordering: .relaxed)
         _ = terminalRestored.load(ordering: .relaxed)
     }
 
@@ -146,10 +149,14 @@ public enum CrashReporter {
 
 /// The crash handler: report once, then hand the signal to the previous handler or the default action.
 private let crashReportHandler: @convention(c) (Int32) -> Void = { signal in
-    if CrashReporter.claimed.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing)
-        .exchanged {
+    // pthread_self only reads the thread pointer on glibc; it allocates nothing and takes no lock.
+    let me = UInt(bitPattern: Int(bitPattern: pthread_self()))
+    let claim = CrashReporter.owner.compareExchange(expected: 0, desired: me, ordering: .acquiringAndReleasing)
+    if claim.exchanged {
         let written = CrashReporter.writeReport(signal)
         CrashReporter.writeNotice(signal, reportWritten: written)
+    } else if claim.original != me {
+        CrashReporter.waitForTheFirstReport()
     }
     sigaction(signal, CrashReporter.previous + Int(signal), nil)
     var set = sigset_t()
@@ -219,7 +226,25 @@ extension CrashReporter {
             text.append("; no crash report: neither XDG_STATE_HOME nor HOME is set")
         }
         text.append("\n")
+        // A closed standard error (a pipe whose reader left) must not turn the crash into a SIGPIPE death:
+        // blocked, the write fails with EPIPE instead, and the crash signal still ends the process. It
+        // stays blocked: unblocking would deliver the pending SIGPIPE before the crash signal.
+        var pipe = sigset_t()
+        sigemptyset(&pipe)
+        sigaddset(&pipe, SIGPIPE)
+        sigprocmask(SIG_BLOCK, &pipe, nil)
         text.flush(to: STDERR_FILENO)
+    }
+
+    /// Naps while another thread reports the first crash; that thread ends the process when done.
+    /// Bounded, in case its chained handler returns instead. Async-signal-safe.
+    static func waitForTheFirstReport() {
+        var naps = 0
+        while naps < otherThreadNaps {
+            var nap = timespec(tv_sec: 0, tv_nsec: 10_000_000)
+            _ = nanosleep(&nap, nil)
+            naps += 1
+        }
     }
 
     /// The signal's name, from static text. Async-signal-safe.
