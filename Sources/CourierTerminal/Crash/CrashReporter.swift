@@ -13,9 +13,10 @@ import Synchronization
 ///
 /// Async-signal safety: everything the handler reads is prepared by `install` in memory that is never
 /// freed (the report path, the folders to create, the fixed part of the report, a text buffer, room for
-/// the frames, and glibc's `backtrace` functions, called once so their library is already loaded). The
-/// handler calls only `mkdir`, `open`, `write`, `close`, `clock_gettime`, `sigaction`, `sigprocmask`,
-/// `raise` and glibc's `backtrace`/`backtrace_symbols_fd` (not on POSIX's list, but made safe to call
+/// the frames, and glibc's `backtrace` functions), and `install` rehearses a whole report into /dev/null so
+/// every first-use cost (loading the unwinder, symbol lookup) is paid before any crash. The
+/// handler calls only `mkdir`, `open`, `write`, `close`, `clock_gettime`, `nanosleep`, `sigaction`,
+/// `sigprocmask`, `raise`, `pthread_self` and glibc's `backtrace`/`backtrace_symbols_fd` (not on POSIX's list, but made safe to call
 /// by that preloading, and the accepted practice for crash reports), and allocates nothing.
 /// The report holds no arguments, environment, headers or bodies: only the command's name.
 public enum CrashReporter {
@@ -90,14 +91,14 @@ public enum CrashReporter {
         headerBytes.initialize(from: Array(header.utf8), count: header.utf8.count)
         setup.header = headerBytes
         setup.headerCount = header.utf8.count
-        // Looked up and called once now: the first call loads libgcc's unwinder, which must not happen
-        // inside a handler.
+        // Looked up here (execinfo.h is not in the Glibc module) and first called by `rehearse`: the first
+        // call loads libgcc's unwinder, which must not happen inside a handler.
         if let capture = dlsym(nil, "backtrace"), let symbols = dlsym(nil, "backtrace_symbols_fd") {
             setup.capture = unsafeBitCast(capture, to: BacktraceCapture.self)
             setup.symbols = unsafeBitCast(symbols, to: BacktraceSymbols.self)
-            _ = setup.capture?(frames, frameCapacity)
         }
         context.initialize(to: setup)
+        rehearse()
         ensureAlternateStack()
         for signal in signals { set(signal) }
     }
@@ -113,6 +114,17 @@ public enum CrashReporter {
         lines.append("pid: \(pid)")
         lines.append("started: \(started.string)")
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Writes a whole report and the line to /dev/null once, outside any handler: every lazy first-use
+    /// cost on the handler's path (the unwinder, symbol lookup, runtime type data in debug builds) is
+    /// paid now rather than during a crash.
+    static func rehearse() {
+        let fd = open("/dev/null", O_WRONLY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        writeReport(SIGSEGV, to: fd)
+        writeNotice(SIGSEGV, reportWritten: true, to: fd)
+        close(fd)
     }
 
     /// Touches the flags so their one-time initialisation never happens inside a handler.
@@ -154,6 +166,13 @@ private let crashReportHandler: @convention(c) (Int32) -> Void = { signal in
     let claim = CrashReporter.owner.compareExchange(expected: 0, desired: me, ordering: .acquiringAndReleasing)
     if claim.exchanged {
         let written = CrashReporter.writeReport(signal)
+        // A closed standard error (a pipe whose reader left) must not turn the crash into a SIGPIPE death:
+        // blocked, the write fails with EPIPE instead, and the crash signal still ends the process. It
+        // stays blocked: unblocking would deliver the pending SIGPIPE before the crash signal.
+        var pipe = sigset_t()
+        sigemptyset(&pipe)
+        sigaddset(&pipe, SIGPIPE)
+        sigprocmask(SIG_BLOCK, &pipe, nil)
         CrashReporter.writeNotice(signal, reportWritten: written)
     } else if claim.original != me {
         CrashReporter.waitForTheFirstReport()
@@ -181,6 +200,14 @@ extension CrashReporter {
         }
         let fd = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, CrashReportPolicy.fileMode)
         guard fd >= 0 else { return false }
+        writeReport(signal, to: fd)
+        close(fd)
+        return true
+    }
+
+    /// The report's text, written to `fd`. Async-signal-safe.
+    static func writeReport(_ signal: Int32, to fd: Int32) {
+        let c = context.pointee
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         var text = SignalSafeText(buffer: c.text, capacity: textCapacity)
@@ -206,13 +233,11 @@ extension CrashReporter {
         }
         text.append("end of report\n")
         text.flush(to: fd)
-        close(fd)
-        return true
     }
 
     /// The one line on standard error: what happened, whether the terminal was restored, where the
     /// report went. Async-signal-safe.
-    static func writeNotice(_ signal: Int32, reportWritten: Bool) {
+    static func writeNotice(_ signal: Int32, reportWritten: Bool, to fd: Int32 = STDERR_FILENO) {
         let c = context.pointee
         var text = SignalSafeText(buffer: c.text, capacity: textCapacity)
         text.append("courier crashed (")
@@ -226,14 +251,7 @@ extension CrashReporter {
             text.append("; no crash report: neither XDG_STATE_HOME nor HOME is set")
         }
         text.append("\n")
-        // A closed standard error (a pipe whose reader left) must not turn the crash into a SIGPIPE death:
-        // blocked, the write fails with EPIPE instead, and the crash signal still ends the process. It
-        // stays blocked: unblocking would deliver the pending SIGPIPE before the crash signal.
-        var pipe = sigset_t()
-        sigemptyset(&pipe)
-        sigaddset(&pipe, SIGPIPE)
-        sigprocmask(SIG_BLOCK, &pipe, nil)
-        text.flush(to: STDERR_FILENO)
+        text.flush(to: fd)
     }
 
     /// Naps while another thread reports the first crash; that thread ends the process when done.
