@@ -76,6 +76,35 @@ struct CrashReportTests {
         #expect(!secrets.all.contains { result.stderrText.contains($0) })
     }
 
+    @Test("courier serve-demo, killed by SIGABRT while serving, also reports the crash and dies of the signal")
+    func serveDemoReportsACrashSignal() throws {
+        // Given the demo server running with its state folder in a sandbox
+        let root = try Reliability.temporaryFolder("crash-serve")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let out = root.appendingPathComponent("out"), err = root.appendingPathComponent("err")
+        let child = try ReliabilityChild(Reliability.courier, ["serve-demo"], environment: [
+            "XDG_STATE_HOME": root.appendingPathComponent("state").path, "HOME": root.path,
+        ], stdout: out.path, stderr: err.path)
+        defer { if child.poll() == nil { child.kill(SIGKILL); _ = child.wait() } }
+        let listening = Reliability.waitFor(limit: 30) {
+            String(decoding: (try? Data(contentsOf: out)) ?? Data(), as: UTF8.self).contains("listening")
+        }
+        try #require(listening)
+
+        // When it receives a crash signal
+        kill(child.pid, SIGABRT)
+
+        // Then it dies of that signal, after the line naming its report
+        #expect(Reliability.waitFor(limit: 30) { child.poll() != nil })
+        #expect(child.wait() == 128 + SIGABRT)
+        let stderr = String(decoding: (try? Data(contentsOf: err)) ?? Data(), as: UTF8.self)
+        #expect(stderr.contains("courier crashed (SIGABRT); crash report: "), "\(stderr)")
+        let path = try #require(Self.reportPath(in: stderr))
+        let report = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(report.contains("command: \(Reliability.courier.path) serve-demo\n"))
+        #expect(report.contains("signal: SIGABRT (\(SIGABRT))"))
+    }
+
     @Test("Without the hook nothing crashes and no crash folder is created")
     func unsetHookDoesNothing() throws {
         // Given a sandbox and no COURIER_CRASH_TEST
