@@ -6,7 +6,8 @@ import Foundation
 /// terminal restore chains into the reporter rather than the other way round.
 enum CrashReporting {
     /// Prepares and installs the reporter for a process started with `arguments` (argv, program first).
-    static func start(arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment) {
+    static func start(arguments: [String],
+                      environment: [String: String] = ProcessInfo.processInfo.environment) {
         let folder = CrashReportFolder.resolve(environment: environment)
         // Pruned here, never in the handler: the folder holds at most `keptReports` after the next crash.
         folder?.prune()

@@ -2,9 +2,9 @@ import CourierTerminal
 import Foundation
 import Synchronization
 
-/// A test hook, not a feature: `COURIER_CRASH_TEST=segv|trap|abort` makes the explorer crash after its first
-/// frame and `courier send` crash before sending, so tests can check the crash report and the terminal
-/// restore through the real binary. Unset (or any other value), it does nothing.
+/// A test hook, not a feature: `COURIER_CRASH_TEST=segv|trap|abort|overflow` makes the explorer crash
+/// after its first frame and `courier send` crash before sending, so tests can check the crash report and
+/// the terminal restore through the real binary. Unset (or any other value), it does nothing.
 enum CrashTestHook {
     /// The crashes the hook can cause, by the value of `COURIER_CRASH_TEST`.
     enum Kind: String, Sendable {
@@ -14,6 +14,8 @@ enum CrashTestHook {
         case trap
         /// `abort()`: SIGABRT.
         case abort
+        /// Unbounded recursion: SIGSEGV on the guard page, handled on the alternate signal stack.
+        case overflow
     }
 
     /// The environment variable read at start-up.
@@ -38,7 +40,15 @@ enum CrashTestHook {
             fatalError("\(variable)=trap: crashing on purpose")
         case .abort:
             Glibc.abort()
+        case .overflow:
+            _ = recurse(1)
         }
+    }
+
+    /// Calls itself until the stack runs out; the sum keeps the calls from becoming a loop.
+    private static func recurse(_ depth: Int) -> Int {
+        var frame = (depth, depth, depth, depth)
+        return withUnsafeMutablePointer(to: &frame) { $0.pointee.0 } &+ recurse(depth &+ 1)
     }
 
     /// The explorer's backend, wrapped to crash after the first frame when the hook is armed.

@@ -18,6 +18,15 @@ struct CrashReportTests {
         var all: [String] { [header, password, query, body, variable, privateToken] }
     }
 
+    /// The signals each value of the hook may end in: Swift traps are SIGILL or SIGTRAP by architecture.
+    static let expectedSignals: [String: Set<Int32>] = [
+        "segv": [SIGSEGV], "trap": [SIGILL, SIGTRAP], "abort": [SIGABRT], "overflow": [SIGSEGV],
+    ]
+    /// Signal names as the crash line and the report spell them.
+    static let names: [Int32: String] = [
+        SIGSEGV: "SIGSEGV", SIGILL: "SIGILL", SIGTRAP: "SIGTRAP", SIGABRT: "SIGABRT", SIGBUS: "SIGBUS",
+    ]
+
     /// The crash report folder under a sandbox's state folder.
     static func crashFolder(_ root: URL) -> URL { root.appendingPathComponent("state/courier/crashes") }
 
@@ -36,7 +45,7 @@ struct CrashReportTests {
     }
 
     @Test("A crashing courier send dies of the signal and names a private report with a backtrace, no secret",
-          arguments: ["segv", "trap"])
+          arguments: ["segv", "trap", "abort", "overflow"])
     func sendCrashWritesAPrivateReport(kind: String) throws {
         // Given secrets in a header, the URL's password and query, the body and the environment
         let secrets = Secrets()
@@ -52,11 +61,10 @@ struct CrashReportTests {
             ["send", "POST", url, "-H", "Authorization: Bearer \(secrets.header)", "-d", secrets.body],
             environment: environment, in: root)
 
-        // Then it died of the signal: SIGSEGV, or SIGILL/SIGTRAP for a Swift trap
-        let signals: [String: Set<Int32>] = ["segv": [SIGSEGV], "trap": [SIGILL, SIGTRAP]]
+        // Then it died of the signal: SIGSEGV (also for a stack overflow), SIGABRT, SIGILL/SIGTRAP for a trap
         let signal = result.status - 128
-        #expect(signals[kind]?.contains(signal) == true, "status \(result.status): \(result.stderrText)")
-        let name = signal == SIGSEGV ? "SIGSEGV" : signal == SIGILL ? "SIGILL" : "SIGTRAP"
+        #expect(Self.expectedSignals[kind]?.contains(signal) == true, "status \(result.status): \(result.stderrText)")
+        let name = Self.names[signal] ?? "?"
         // And standard error has the one line naming the report, which is in the state folder
         #expect(result.stderrText.contains("courier crashed (\(name)); crash report: "), "\(result.stderrText)")
         let path = try #require(Self.reportPath(in: result.stderrText))
@@ -146,8 +154,8 @@ struct CrashReportTests {
     }
 
     @Test("A crashing explorer leaves the alternate screen, shows the cursor, gives back the shell, names the report",
-          .enabled(if: Reliability.hasTmux, "tmux is needed"))
-    func explorerCrashRestoresTheTerminal() throws {
+          .enabled(if: Reliability.hasTmux, "tmux is needed"), arguments: ["segv", "trap", "overflow"])
+    func explorerCrashRestoresTheTerminal(kind: String) throws {
         // Given a collection whose private environment holds a token, and an interactive shell in tmux
         let secrets = Secrets()
         let root = try Reliability.temporaryFolder("crash-tmux")
@@ -171,13 +179,14 @@ struct CrashReportTests {
 
         // When the explorer starts there with the hook and crashes after its first frame
         try session.run(["send-keys", "-t", "rel", "-l", "cd '\(root.path)' && XDG_STATE_HOME='\(root.path)/state' "
-            + "XDG_CACHE_HOME='\(root.path)/cache' SWIFT_BACKTRACE=enable=no COURIER_CRASH_TEST=segv "
+            + "XDG_CACHE_HOME='\(root.path)/cache' SWIFT_BACKTRACE=enable=no COURIER_CRASH_TEST=\(kind) "
             + "'\(Reliability.courier.path)' api.http --env dev"])
         session.send("Enter")
 
-        // Then the crash line, after the restore, names the report
+        // Then the crash line, after the restore, names the signal and the report
+        let names = Self.expectedSignals[kind, default: []].compactMap { Self.names[$0] }
         let crashed = Reliability.waitFor(limit: 30) {
-            joined().contains("courier crashed (SIGSEGV); the terminal was restored; crash report: ")
+            names.contains { joined().contains("courier crashed (\($0)); the terminal was restored; crash report: ") }
         }
         #expect(crashed, "\(joined())")
         // And the pane is out of the alternate screen with the cursor visible
@@ -193,7 +202,7 @@ struct CrashReportTests {
         // And the report is there, says the terminal was restored first, and holds no secret
         let path = try #require(Self.reportPath(in: joined()))
         let report = try String(contentsOfFile: path, encoding: .utf8)
-        #expect(report.contains("signal: SIGSEGV"))
+        #expect(names.contains { report.contains("signal: \($0) (") })
         #expect(report.contains(" explorer\n"))
         #expect(report.contains("terminal: restored before this report was written"))
         #expect(Self.leaks(of: secrets.all, under: root.appendingPathComponent("state")).isEmpty)

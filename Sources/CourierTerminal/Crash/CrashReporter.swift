@@ -12,15 +12,16 @@ import Synchronization
 /// other's handler; each re-raises into the next.
 ///
 /// Async-signal safety: everything the handler reads is prepared by `install` in memory that is never
-/// freed (the report path, the folders to create, the fixed part of the report, a text buffer, room for
-/// the frames, and glibc's `backtrace` functions), and `install` rehearses a whole report into /dev/null so
-/// every first-use cost (loading the unwinder, symbol lookup) is paid before any crash. The
-/// handler calls only `mkdir`, `open`, `write`, `close`, `clock_gettime`, `nanosleep`, `sigaction`,
-/// `sigprocmask`, `raise`, `pthread_self` and glibc's `backtrace`/`backtrace_symbols_fd` (not on POSIX's list, but made safe to call
-/// by that preloading, and the accepted practice for crash reports), and allocates nothing.
-/// The report holds no arguments, environment, headers or bodies: only the command's name.
+/// freed: the report path, the folders to create, the fixed part of the report, a text buffer, room for
+/// the frames and glibc's `backtrace` functions. `install` also rehearses a whole report into /dev/null,
+/// so every first-use cost (loading the unwinder, symbol lookup) is paid before any crash. The handler
+/// calls only `mkdir`, `open`, `write`, `close`, `clock_gettime`, `nanosleep`, `sigaction`,
+/// `sigprocmask`, `raise`, `pthread_self` and glibc's `backtrace`/`backtrace_symbols_fd` (not on
+/// POSIX's list, but made safe by that preloading, and the accepted practice for crash reports), and
+/// allocates nothing. The report holds no arguments, environment, headers or bodies: only the command.
 public enum CrashReporter {
-    typealias BacktraceCapture = @convention(c) (UnsafeMutablePointer<UnsafeMutableRawPointer?>?, Int32) -> Int32
+    typealias Frames = UnsafeMutablePointer<UnsafeMutableRawPointer?>
+    typealias BacktraceCapture = @convention(c) (Frames?, Int32) -> Int32
     typealias BacktraceSymbols = @convention(c) (UnsafePointer<UnsafeMutableRawPointer?>?, Int32, Int32) -> Void
 
     /// What the handler reads. One instance for the process, set up once by `install` and never freed.
@@ -81,7 +82,8 @@ public enum CrashReporter {
             setup.reportPath = strdup(path)
             setup.reportPathCount = path.utf8.count
             let folders = folder.foldersToCreate
-            let list = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: max(1, folders.count))
+            let list = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>
+                .allocate(capacity: max(1, folders.count))
             for (index, name) in folders.enumerated() { (list + index).initialize(to: strdup(name)) }
             setup.folders = list
             setup.folderCount = folders.count
@@ -163,7 +165,8 @@ public enum CrashReporter {
 private let crashReportHandler: @convention(c) (Int32) -> Void = { signal in
     // pthread_self only reads the thread pointer on glibc; it allocates nothing and takes no lock.
     let me = UInt(bitPattern: Int(bitPattern: pthread_self()))
-    let claim = CrashReporter.owner.compareExchange(expected: 0, desired: me, ordering: .acquiringAndReleasing)
+    let claim = CrashReporter.owner
+        .compareExchange(expected: 0, desired: me, ordering: .acquiringAndReleasing)
     if claim.exchanged {
         let written = CrashReporter.writeReport(signal)
         // A closed standard error (a pipe whose reader left) must not turn the crash into a SIGPIPE death:
@@ -246,7 +249,8 @@ extension CrashReporter {
         if terminalRestored.load(ordering: .acquiring) { text.append("; the terminal was restored") }
         if let path = c.reportPath {
             text.append(reportWritten ? "; crash report: " : "; no crash report could be written to ")
-            text.append(bytes: UnsafeRawPointer(path).assumingMemoryBound(to: UInt8.self), count: c.reportPathCount)
+            let bytes = UnsafeRawPointer(path).assumingMemoryBound(to: UInt8.self)
+            text.append(bytes: bytes, count: c.reportPathCount)
         } else {
             text.append("; no crash report: neither XDG_STATE_HOME nor HOME is set")
         }
