@@ -113,7 +113,7 @@ enum ExplorerCommand {
                                  cache: cache,
                                  historyDirectory: HistoryStore.defaultDirectory(environment: processEnvironment)),
             queue: queue, store: CollectionStore(overrides: overrides))
-        Explorer.run(backend: backend, state: state, runner: runner, queue: queue,
+        Explorer.run(backend: CrashTestHook.wrap(backend), state: state, runner: runner, queue: queue,
                      startup: [.loadCollection(path: path), .listThemes])
         return 0
     }

@@ -204,6 +204,7 @@ enum SendCommand {
         if let progress { context.onProgress = { progress.update($0) } }
         if let printer { context.onChunk = { printer.feed($0) } }
         let request = invocation.request
+        CrashTestHook.fireIfRequested()
         let result = Interruptible.run { [context] () async throws(APIError) -> HTTPResponse in
             try await client.send(request, context: context)
         }

@@ -10,7 +10,9 @@ import Glibc
 /// `sigprocmask` and `raise`, and allocate nothing:
 /// - SIGINT, SIGTERM, SIGHUP: restore the terminal, then die of the signal as if unhandled.
 /// - SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP: restore, put back the handler that was there
-///   before (the Swift runtime's backtracer, if any) and re-raise, so the crash is still reported.
+///   before (the `CrashReporter` the command installed first, else the Swift runtime's backtracer, if
+///   any) and re-raise, so the crash is still reported, after the restore. On the alternate signal
+///   stack, so a stack overflow still restores the terminal.
 /// - SIGTSTP: restore, stop; SIGCONT (and SIGWINCH): write one byte to the backend's self-pipe, and
 ///   the main loop re-enters curses mode and redraws everything outside the handler.
 enum TerminalSignals {
@@ -39,12 +41,13 @@ enum TerminalSignals {
     /// Prepares the context and installs every handler.
     static func install(inputFD: Int32, outputFD: Int32, pipeFD: Int32, shellModes: termios, restoreSequence: [UInt8]) {
         context.initialize(to: Context())
+        CrashReporter.prepareFlags()
         let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, restoreSequence.count))
         bytes.initialize(from: restoreSequence, count: restoreSequence.count)
         context.pointee = Context(inputFD: inputFD, outputFD: outputFD, pipeFD: pipeFD, shellModes: shellModes,
                                   restoreBytes: bytes, restoreCount: restoreSequence.count, installed: true)
         for signal in terminating { set(signal, terminateHandler) }
-        for signal in crashes { set(signal, crashHandler) }
+        for signal in crashes { set(signal, crashHandler, flags: SA_ONSTACK) }
         for signal in notifying.keys { set(signal, notifyHandler) }
         set(SIGTSTP, suspendHandler)
     }
@@ -60,12 +63,12 @@ enum TerminalSignals {
         context.pointee.restoreBytes = nil
     }
 
-    private static func set(_ signal: Int32, _ handler: @convention(c) (Int32) -> Void) {
+    private static func set(_ signal: Int32, _ handler: @convention(c) (Int32) -> Void, flags: Int32 = 0) {
         var action = sigaction()
         action.__sigaction_handler.sa_handler = handler
         sigemptyset(&action.sa_mask)
         // SA_RESTART keeps reads and writes elsewhere in the process from failing with EINTR.
-        action.sa_flags = SA_RESTART
+        action.sa_flags = SA_RESTART | flags
         sigaction(signal, &action, previous + Int(signal))
     }
 
@@ -88,9 +91,11 @@ private let terminateHandler: @convention(c) (Int32) -> Void = { signal in
     raise(signal)
 }
 
-/// Crash signals: restore, hand the signal to whoever handled it before us (or the default).
+/// Crash signals: restore, hand the signal to whoever handled it before us: the `CrashReporter` when the
+/// command installed one (it then says the terminal was restored), else the runtime's or the default.
 private let crashHandler: @convention(c) (Int32) -> Void = { signal in
     TerminalSignals.restoreTerminal()
+    CrashReporter.noteTerminalRestored()
     sigaction(signal, TerminalSignals.previous + Int(signal), nil)
     unblock(signal)
     raise(signal)
