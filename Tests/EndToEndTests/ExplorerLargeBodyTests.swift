@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// A 50 MB JSON response in the real explorer, in tmux: it opens pretty-printed at once, switches to raw,
-/// jumps to the end and scrolls back to the top, and the explorer answers keys throughout.
+/// jumps to the end, scrolls back to the top and finds a word in the last record, and the explorer answers keys throughout.
 @Suite("a 50 MB response in the explorer", .serialized)
 struct ExplorerLargeBodyTests {
     @Test func aFiftyMegabyteResponseOpensJumpsToTheEndAndScrollsBack() throws {
@@ -47,6 +47,18 @@ struct ExplorerLargeBodyTests {
         try tmux.keys("g")
         let (top, topScreen) = try tmux.waitFor(timeout: 10) { $0.contains("{\"id\":1,") }
         #expect(top, "scrolling back to the top failed:\n\(topScreen)")
+
+        // When it searches the raw body for a word only the last record holds
+        try tmux.keys("/")
+        try tmux.type("padding")
+        try tmux.keys("Enter")
+        // Then the search finishes with one match and the screen says so (not "searching 99%")
+        let (found, foundScreen) = try tmux.waitFor(timeout: 60) { $0.contains("1 match") && !$0.contains("searching") }
+        #expect(found, "the search never finished on screen:\n\(foundScreen)")
+        // And `n` moves to the match at the end of the body
+        try tmux.keys("n")
+        let (onHit, hitScreen) = try tmux.waitFor(timeout: 10) { $0.contains("1/1 match") && $0.contains("\"padding\"") }
+        #expect(onHit, "n did not move to the match:\n\(hitScreen)")
         try tmux.keys("?")
         let (help, helpScreen) = try tmux.waitFor(timeout: 10) { $0.contains("Ctrl-Z") }
         #expect(help, "help did not open after the large body:\n\(helpScreen)")
