@@ -1,9 +1,15 @@
 // `make bench`: each benchmark prints its figures as ratios against a reference measured in the same run.
-PipelineBench.run()
-WebSocketBench.run()
-CacheBench.run()
-BodyBench.run()
-CollectionsBench.run()
-TerminalBench.run()
-StartupBench.run()
-LiveModeBench.run()
+// `COURIER_BENCH_ONLY=body,scroll` runs only the named ones.
+import Foundation
+
+let only = ProcessInfo.processInfo.environment["COURIER_BENCH_ONLY"].map { Set($0.lowercased().split(separator: ",").map(String.init)) }
+func bench(_ name: String, _ run: () -> Void) { if only?.contains(name) ?? true { run() } }
+bench("pipeline") { PipelineBench.run() }
+bench("websocket") { WebSocketBench.run() }
+bench("cache") { CacheBench.run() }
+bench("body") { BodyBench.run() }
+bench("scroll") { ScrollBench.run() }
+bench("collections") { CollectionsBench.run() }
+bench("terminal") { TerminalBench.run() }
+bench("startup") { StartupBench.run() }
+bench("livemode") { LiveModeBench.run() }

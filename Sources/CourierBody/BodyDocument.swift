@@ -15,8 +15,9 @@ public final class BodyDocument: LineSource, @unchecked Sendable {
     private var scanned = 0
     private var finished: Bool
 
-    /// Bytes scanned per `indexMore()` call: large enough to be fast, small enough to keep the lock short.
-    public static let indexChunkBytes = 4 << 20
+    /// Bytes scanned per `indexMore()` call: large enough to be fast, small enough to keep the lock short
+    /// (about 2 ms on a slow machine, so a frame waiting for the lock never waits long).
+    public static let indexChunkBytes = 1 << 20
 
     /// A body already in memory; `complete: false` when more bytes will be appended.
     public init(data: Data, complete: Bool = true) {

@@ -38,10 +38,33 @@ public final class PrettyJSONDocument: LineSource, @unchecked Sendable {
 
     public var isComplete: Bool { lock.withLock { finished } }
 
+    /// Advances a copy of the frontier without holding the lock (the bytes never change), then publishes
+    /// it: a frame drawn meanwhile reads lines without waiting for the batch, which takes a good part of
+    /// a second on a slow machine.
     @discardableResult
     public func indexMore() -> Bool {
-        lock.withLock {
-            extend(to: frontierLine + Self.indexBatchLines)
+        let (start, startLine, done) = lock.withLock { (frontier, frontierLine, finished) }
+        if done { return true }
+        var cursor = start
+        var line = startLine
+        var ended = false
+        var found: [(index: Int, cursor: PrettyCursor)] = []
+        data.withUnsafeBytes { bytes in
+            var scratch = PrettyCursor.Line()
+            while line < startLine + Self.indexBatchLines {
+                guard cursor.next(bytes, into: &scratch, collect: false) else { ended = true; return }
+                line += 1
+                if line % Self.checkpointStride == 0 { found.append((line / Self.checkpointStride, cursor)) }
+            }
+        }
+        return lock.withLock {
+            // A frame reading far ahead may have moved the frontier meanwhile; the walk is deterministic,
+            // so its checkpoints equal ours and only the ones past it are added.
+            guard !finished, line > frontierLine || (ended && line == frontierLine) else { return finished }
+            for checkpoint in found where checkpoint.index == checkpoints.count { checkpoints.append(checkpoint.cursor) }
+            frontier = cursor
+            frontierLine = line
+            if ended { finished = true }
             return finished
         }
     }
