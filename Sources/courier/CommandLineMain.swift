@@ -1,3 +1,4 @@
+import CourierHTTP
 import Foundation
 
 /// Parses the first word of the command line and runs that subcommand. Each subcommand lives in its
@@ -23,6 +24,10 @@ enum CommandLineMain {
             Console.out(help)
             return 0
         }
+        if first == "--version" || first == "-V" || first == "version" {
+            Console.out("courier \(CourierVersion.current)")
+            return 0
+        }
         if let subcommand = subcommands.first(where: { $0.name == first }) { return subcommand.run(rest) }
         if first.hasPrefix("-") && first != "--theme" {
             return UsageError("unknown option '\(first)'", command: "").report()
@@ -45,7 +50,7 @@ enum CommandLineMain {
         SUBCOMMANDS:
         \(lines.joined(separator: "\n"))
 
-          See 'courier <subcommand> --help' for each.
+          See 'courier <subcommand> --help' for each; 'courier --version' prints the version.
         """
     }
 }

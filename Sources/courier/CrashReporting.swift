@@ -1,3 +1,4 @@
+import CourierHTTP
 import CourierTerminal
 import Foundation
 
@@ -11,7 +12,8 @@ enum CrashReporting {
         let folder = CrashReportFolder.resolve(environment: environment)
         // Pruned here, never in the handler: the folder holds at most `keptReports` after the next crash.
         folder?.prune()
-        CrashReporter.install(folder: folder, command: commandName(arguments), startedAt: Int(time(nil)))
+        CrashReporter.install(folder: folder, command: commandName(arguments), version: CourierVersion.current,
+                              startedAt: Int(time(nil)))
         CrashTestHook.arm(environment: environment)
     }
 

@@ -222,3 +222,22 @@ import Testing
         #expect(shown.stdout.contains("X-Auth-Token: t0k3n"))
     }
 }
+
+/// `courier --version`: the version a bug report quotes, also sent in the default User-Agent.
+@Suite struct VersionCommandTests {
+    @Test("courier --version, -V and version print the version and exit 0")
+    func versionIsPrinted() async throws {
+        for flag in ["--version", "-V", "version"] {
+            // When the user asks for the version
+            let result = try await CourierProcess.run([flag])
+            // Then it is printed alone, with success
+            #expect(result.status == 0, "\(flag)")
+            #expect(result.stdout == "courier \(CourierVersion.current)\n", "\(flag)")
+        }
+    }
+
+    @Test("the default User-Agent names Courier and its version")
+    func userAgentCarriesTheVersion() {
+        #expect(CurlTransport.Configuration().userAgent == "courier/\(CourierVersion.current)")
+    }
+}

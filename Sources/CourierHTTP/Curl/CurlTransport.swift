@@ -20,7 +20,7 @@ public final class CurlTransport: Transport {
 
         public init(spillThreshold: Int = 4 << 20, maxBodySize: Int = 1 << 30,
                     temporaryDirectory: URL = FileManager.default.temporaryDirectory,
-                    connectTimeout: Duration = .seconds(30), userAgent: String = "courier/0.1") {
+                    connectTimeout: Duration = .seconds(30), userAgent: String = "courier/" + CourierVersion.current) {
             self.spillThreshold = spillThreshold
             self.maxBodySize = maxBodySize
             self.temporaryDirectory = temporaryDirectory
