@@ -12,11 +12,27 @@ extension JSONPath {
         Self.apply(segments, to: [JSONPathMatch(path: "$", value: root)], root: root)
     }
 
-    /// Parses `data` and evaluates; the results as one pretty JSON document (an array of the matches).
+    /// Evaluates over JSON bytes in one streaming pass, building only the matched values (see
+    /// `JSONPathStream`): the same matches as parsing `data` and calling `evaluate`, in the same order.
+    public func evaluate(_ data: Data, includePaths: Bool = true) throws(BodyError) -> [JSONPathMatch] {
+        var stream = JSONPathStream(self, includePaths: includePaths)
+        let failure: BodyError? = data.withUnsafeBytes { bytes in
+            do throws(BodyError) { try stream.advance(bytes, isFinal: true) } catch { return error }
+            return nil
+        }
+        if let failure { throw failure }
+        return stream.finish()
+    }
+
+    /// Evaluates over `data` (streaming); the results as one pretty JSON document (an array of the matches).
     public func filter(_ data: Data) throws(BodyError) -> (matches: [JSONPathMatch], document: PrettyJSONDocument) {
-        let matches = evaluate(try JSONValue.parse(data))
-        let text = JSONValue.array(matches.map(\.value)).compactJSON
-        return (matches, PrettyJSONDocument(data: Data(text.utf8)))
+        let matches = try evaluate(data)
+        return (matches, Self.document(of: matches))
+    }
+
+    /// The matches' values as one pretty JSON document: an array, in match order.
+    public static func document(of matches: [JSONPathMatch]) -> PrettyJSONDocument {
+        PrettyJSONDocument(data: Data(JSONValue.array(matches.map(\.value)).compactJSON.utf8))
     }
 
     static func apply(_ segments: [Segment], to start: [JSONPathMatch], root: JSONValue) -> [JSONPathMatch] {
@@ -98,7 +114,7 @@ extension JSONPath {
 
     // MARK: Filters
 
-    private static func test(_ expression: FilterExpression, _ current: JSONValue, root: JSONValue) -> Bool {
+    static func test(_ expression: FilterExpression, _ current: JSONValue, root: JSONValue) -> Bool {
         switch expression {
         case let .or(left, right): test(left, current, root: root) || test(right, current, root: root)
         case let .and(left, right): test(left, current, root: root) && test(right, current, root: root)
