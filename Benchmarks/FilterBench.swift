@@ -2,6 +2,7 @@ import CourierBody
 import CourierDemo
 import CourierHTTP
 import Foundation
+import Glibc
 
 /// JSONPath filter figures on the demo server's `/large` bodies (1, 10, 50 MB of JSON records, fetched
 /// over loopback and mapped from disk): the streaming `BodyFilter` the Response pane runs, against the
@@ -22,7 +23,8 @@ enum FilterBench {
     static func run(sizes: [Int] = [1, 10, 50]) {
         let chosen = ProcessInfo.processInfo.environment["COURIER_BENCH_BODY_MB"]
         let sizes = chosen.map { $0.split(separator: ",").compactMap { Int($0) } } ?? sizes
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("courier-filter-bench-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("courier-filter-bench-\(UUID().uuidString)")
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let bodies: [(Int, URL)]
@@ -33,22 +35,24 @@ enum FilterBench {
             return
         }
         var rows: [(Data, JSONPath, Row)] = []
-        // Every streaming run first, then every reference: the tree's freed heap stays resident and would
-        // hide later runs' growth.
+        // Every streaming run first, then every reference, each after a heap trim: freed heap left
+        // resident would hide a later run's growth.
         for (megabytes, file) in bodies {
             guard let data = try? Data(contentsOf: file, options: .alwaysMapped) else { continue }
             touch(data)
             for expression in expressions {
                 guard let path = try? JSONPath(expression) else { continue }
                 var row = Row()
-                row.label = String(format: "%3d MB  %@", megabytes, expression.padding(toLength: 26, withPad: " ", startingAt: 0))
+                let padded = expression.padding(toLength: 26, withPad: " ", startingAt: 0)
+                row.label = String(format: "%3d MB  %@", megabytes, padded)
                 measureStreaming(path, data, into: &row)
                 rows.append((data, path, row))
             }
         }
         for index in rows.indices { measureTree(rows[index].1, rows[index].0, into: &rows[index].2) }
         print("== filter: JSONPath over /large bodies (ms, MB; ratios = tree / streaming)")
-        print("body    expression                    matches   streaming   growth       tree   growth   time ratio  memory ratio")
+        print("body    expression                    matches   streaming   growth       tree   growth"
+              + "   time ratio  memory ratio")
         for (_, _, row) in rows {
             let same = row.matches == row.referenceMatches ? " " : "!"
             print(String(format: "%@ %8d%@ %10.1f %7.1f  %9.1f %8.1f   %8.1fx   %10.1fx", row.label, row.matches, same,
@@ -85,7 +89,16 @@ enum FilterBench {
         if sum == 1 { print("", terminator: "") }
     }
 
+    /// Returns freed heap to the system, so the next run's growth is not hidden by an earlier run's pages.
+    /// (glibc's `malloc_trim`, looked up at run time: the Glibc module does not export malloc.h.)
+    static func settle() {
+        guard let symbol = dlsym(nil, "malloc_trim") else { return }
+        typealias Trim = @convention(c) (Int) -> Int32
+        _ = unsafeBitCast(symbol, to: Trim.self)(0)
+    }
+
     static func measureStreaming(_ path: JSONPath, _ data: Data, into row: inout Row) {
+        settle()
         let before = BodyBench.currentRSS()
         BodyBench.resetPeak()
         var matches = 0
@@ -99,6 +112,7 @@ enum FilterBench {
     }
 
     static func measureTree(_ path: JSONPath, _ data: Data, into row: inout Row) {
+        settle()
         let before = BodyBench.currentRSS()
         BodyBench.resetPeak()
         var matches = 0

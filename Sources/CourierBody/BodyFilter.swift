@@ -34,8 +34,10 @@ public final class BodyFilter: @unchecked Sendable {
     public init(_ path: JSONPath, body: BodyDocument) {
         self.path = path
         total = body.byteCount
+        // The worker holds the filter weakly, between steps only: dropping the filter (a new response
+        // replaces the pane) deinitialises it, which cancels the worker.
         task = Task.detached(priority: .userInitiated) { [weak self] in
-            self?.run(body)
+            Self.run(path, body) { self }
         }
     }
 
@@ -77,36 +79,42 @@ public final class BodyFilter: @unchecked Sendable {
         }
     }
 
-    private func run(_ body: BodyDocument) {
+    private static func run(_ path: JSONPath, _ body: BodyDocument, owner: () -> BodyFilter?) {
         var stream = JSONPathStream(path, includePaths: false)
         while !Task.isCancelled {
             // Read before the bytes: when it says the body is complete, the bytes read next are all of it.
             let received = body.isReceived
             let before = stream.offset
-            let step: BodyError? = body.withBytes { bytes in
-                do throws(BodyError) { try stream.advance(bytes, isFinal: received, budget: Self.stepBytes) } catch { return error }
+            let failure: BodyError? = body.withBytes { bytes in
+                do throws(BodyError) {
+                    try stream.advance(bytes, isFinal: received, budget: stepBytes)
+                } catch {
+                    return error
+                }
                 return nil
             }
-            if let step {
-                lock.withLock { outcome = .failure(step) }
+            guard let filter = owner() else { return }
+            if let failure {
+                filter.lock.withLock { filter.outcome = .failure(failure) }
                 return
             }
             let size = body.byteCount
-            lock.withLock {
-                scanned = stream.offset
-                total = size
-                found = stream.matchCount
+            filter.lock.withLock {
+                filter.scanned = stream.offset
+                filter.total = size
+                filter.found = stream.matchCount
             }
             if stream.isFinished { break }
             // Nothing new yet: the body is still arriving.
-            if stream.offset == before, !received { Thread.sleep(forTimeInterval: Self.arrivalPoll) }
+            if stream.offset == before, !received { Thread.sleep(forTimeInterval: arrivalPoll) }
         }
         guard !Task.isCancelled else { return }
         let matches = stream.finish()
         let document = JSONPath.document(of: matches)
-        lock.withLock {
-            found = matches.count
-            outcome = .success(Output(matches: matches.count, document: document))
+        guard let filter = owner() else { return }
+        filter.lock.withLock {
+            filter.found = matches.count
+            filter.outcome = .success(Output(matches: matches.count, document: document))
         }
     }
 }

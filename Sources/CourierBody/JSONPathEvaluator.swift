@@ -25,7 +25,8 @@ extension JSONPath {
     }
 
     /// Evaluates over `data` (streaming); the results as one pretty JSON document (an array of the matches).
-    public func filter(_ data: Data) throws(BodyError) -> (matches: [JSONPathMatch], document: PrettyJSONDocument) {
+    public func filter(_ data: Data) throws(BodyError)
+        -> (matches: [JSONPathMatch], document: PrettyJSONDocument) {
         let matches = try evaluate(data)
         return (matches, Self.document(of: matches))
     }

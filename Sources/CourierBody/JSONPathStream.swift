@@ -120,7 +120,8 @@ struct JSONPathStream {
     private mutating func take(_ token: JSONToken, _ bytes: UnsafeRawBufferPointer) throws(BodyError) {
         switch token.kind {
         case .invalid:
-            let failure = tokenizer.failure ?? JSONTokenizerFailure(offset: token.range.lowerBound, reason: "invalid")
+            let failure = tokenizer.failure
+                ?? JSONTokenizerFailure(offset: token.range.lowerBound, reason: "invalid")
             throw .invalidJSON(offset: failure.offset, reason: failure.reason)
         case .key:
             pendingKey = token.range
@@ -146,7 +147,9 @@ struct JSONPathStream {
             ordinal = frames[parent].children
             frames[parent].children += 1
             if frames[parent].isObject { key = pendingKey }
-            if !frames[parent].routes.isEmpty { routes = childRoutes(parent, ordinal: ordinal, key: key, start: start, bytes) }
+            if !frames[parent].routes.isEmpty {
+                routes = childRoutes(parent, ordinal: ordinal, key: key, start: start, bytes)
+            }
         } else {
             routes = [Route(consumed: 0, key: [])]
         }
@@ -155,7 +158,8 @@ struct JSONPathStream {
         feed(token, bytes)
         if token.kind.isOpening {
             let open = routes.filter { $0.consumed < plan.prefix.count }
-            frames.append(Frame(isObject: token.kind == .beginObject, start: start, key: key, ordinal: ordinal, routes: open))
+            frames.append(Frame(isObject: token.kind == .beginObject, start: start, key: key, ordinal: ordinal,
+                                routes: open))
         }
     }
 
@@ -206,7 +210,8 @@ struct JSONPathStream {
 
     // MARK: Materialising
 
-    private mutating func matched(_ routes: [Route], ordinal: Int, key: Range<Int>?, _ bytes: UnsafeRawBufferPointer) {
+    private mutating func matched(_ routes: [Route], ordinal: Int, key: Range<Int>?,
+                                  _ bytes: UnsafeRawBufferPointer) {
         let path = includePaths ? location(ordinal: ordinal, key: key, bytes) : ""
         let depth = buildDepth ?? frames.count
         buildDepth = depth

@@ -91,8 +91,8 @@ struct JSONPathStreamPlan: Sendable {
     /// Whether `selector` selects the child at `ordinal` (its position in the parent) whose key, in an
     /// object, is name number `nameIndex` met for the first time (`firstName`). Filters count as
     /// selecting: their test waits for the value.
-    static func selects(_ selector: JSONPath.Selector, ordinal: Int, inObject: Bool, nameIndex: Int?, firstName: Bool,
-                        names: [String]) -> Bool {
+    static func selects(_ selector: JSONPath.Selector, ordinal: Int, inObject: Bool, nameIndex: Int?,
+                        firstName: Bool, names: [String]) -> Bool {
         switch selector {
         case let .name(name):
             // The tree evaluator takes the first member of that name only.

@@ -190,7 +190,9 @@ struct JSONValueBuilder {
         case .beginObject: frames.append(Frame(isObject: true)); return nil
         case .beginArray: frames.append(Frame(isObject: false)); return nil
         case .key:
-            if let last = frames.indices.last, frames[last].isObject { frames[last].pendingKey = JSONValue.unescape(slice) }
+            if let last = frames.indices.last, frames[last].isObject {
+                frames[last].pendingKey = JSONValue.unescape(slice)
+            }
             return nil
         case .colon, .comma, .invalid: return nil
         case .endObject, .endArray:

@@ -57,6 +57,21 @@ import Testing
         #expect(filter.output == nil && filter.error == nil)
     }
 
+    @Test("Dropping a running filter frees it, which stops its worker")
+    func droppingStops() async throws {
+        // Given a filter waiting on a body that never completes
+        let body = BodyDocument(data: Data(("[" + Self.records(0..<10)).utf8), complete: false)
+        weak var dropped: BodyFilter?
+        do {
+            let filter = BodyFilter(try JSONPath("$[*].id"), body: body)
+            dropped = filter
+            #expect(await Self.eventually { filter.matchCount == 10 })
+        }
+        // When nothing holds it any more (a new response replaced the pane)
+        // Then it is freed: the worker does not keep it alive
+        #expect(await Self.eventually { dropped == nil })
+    }
+
     @Test("A body that is not JSON ends in the error with its byte offset")
     func invalidJSON() async throws {
         // Given a body broken after its first record
