@@ -24,8 +24,7 @@ public final class BodyFilter: @unchecked Sendable {
     private var outcome: Result<Output, BodyError>?
     private var task: Task<Void, Never>?
 
-    /// Bytes read per step while holding the body's lock: enough to keep the pass fast, little enough
-    /// that the viewer reading raw lines never waits long, and the grain of cancellation and progress.
+    /// Bytes read per step: the grain of cancellation and progress.
     public static let stepBytes = 256 << 10
     /// How long to wait for more of a body still arriving before looking again.
     static let arrivalPoll: TimeInterval = 0.02
@@ -81,13 +80,22 @@ public final class BodyFilter: @unchecked Sendable {
 
     private static func run(_ path: JSONPath, _ body: BodyDocument, owner: () -> BodyFilter?) {
         var stream = JSONPathStream(path, includePaths: false)
+        // The pass reads its own reference to the bytes (shared, not copied), never under the body's lock:
+        // a worker taking that lock step after step would starve the viewer, which reads the body too.
+        // While the body is still arriving the reference is renewed each step.
+        var received = body.isReceived
+        var bytes = body.bytes
         while !Task.isCancelled {
-            // Read before the bytes: when it says the body is complete, the bytes read next are all of it.
-            let received = body.isReceived
+            if !received {
+                // Read before the bytes: when it says the body is complete, the bytes read next are all of it.
+                received = body.isReceived
+                bytes = body.bytes
+            }
             let before = stream.offset
-            let failure: BodyError? = body.withBytes { bytes in
+            let final = received
+            let failure: BodyError? = bytes.withUnsafeBytes { raw in
                 do throws(BodyError) {
-                    try stream.advance(bytes, isFinal: received, budget: stepBytes)
+                    try stream.advance(raw, isFinal: final, budget: stepBytes)
                 } catch {
                     return error
                 }
@@ -98,7 +106,7 @@ public final class BodyFilter: @unchecked Sendable {
                 filter.lock.withLock { filter.outcome = .failure(failure) }
                 return
             }
-            let size = body.byteCount
+            let size = bytes.count
             filter.lock.withLock {
                 filter.scanned = stream.offset
                 filter.total = size
@@ -111,7 +119,9 @@ public final class BodyFilter: @unchecked Sendable {
         guard !Task.isCancelled else { return }
         let matches = stream.finish()
         let document = JSONPath.document(of: matches)
-        guard let filter = owner() else { return }
+        // Indexed here, in the background, so the view knows its line count from the start.
+        while !Task.isCancelled, !document.indexMore() {}
+        guard !Task.isCancelled, let filter = owner() else { return }
         filter.lock.withLock {
             filter.found = matches.count
             filter.outcome = .success(Output(matches: matches.count, document: document))

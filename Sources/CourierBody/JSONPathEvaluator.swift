@@ -33,7 +33,14 @@ extension JSONPath {
 
     /// The matches' values as one pretty JSON document: an array, in match order.
     public static func document(of matches: [JSONPathMatch]) -> PrettyJSONDocument {
-        PrettyJSONDocument(data: Data(JSONValue.array(matches.map(\.value)).compactJSON.utf8))
+        // Written match by match: one array value's `compactJSON` would stack a step per match first.
+        var text = "["
+        for (index, match) in matches.enumerated() {
+            if index > 0 { text += "," }
+            text += match.value.compactJSON
+        }
+        text += "]"
+        return PrettyJSONDocument(data: Data(text.utf8))
     }
 
     static func apply(_ segments: [Segment], to start: [JSONPathMatch], root: JSONValue) -> [JSONPathMatch] {
