@@ -74,8 +74,16 @@ extension JSONPath {
 
     /// How a member name is written in a path: `.name` when it is a plain identifier, `['na me']` otherwise.
     static func component(_ key: String) -> String {
-        let plain = !key.isEmpty && key.first.map { $0.isLetter || $0 == "_" } == true
-            && key.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" }
+        let plain: Bool
+        if key.utf8.allSatisfy({ $0 < 0x80 }) {
+            // ASCII (nearly every key): the same test on bytes, without Unicode property lookups per character.
+            func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A || byte == 0x5F }
+            plain = key.utf8.first.map(isLetter) == true
+                && key.utf8.allSatisfy { isLetter($0) || (0x30...0x39).contains($0) }
+        } else {
+            plain = !key.isEmpty && key.first.map { $0.isLetter || $0 == "_" } == true
+                && key.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" }
+        }
         if plain { return "." + key }
         return "['" + key.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'") + "']"
     }

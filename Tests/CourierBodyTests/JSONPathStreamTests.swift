@@ -121,7 +121,7 @@ import Testing
 /// with escapes), arrays, numbers, strings, booleans and null, with random whitespace.
 struct RandomJSON {
     private var state: UInt64
-    private static let keys = ["a", "b", "id", "age", "x", "é"]
+    private static let keys = ["a", "b", "id", "age", "x", "é", "a b", "_2", "it's"]
 
     init(seed: UInt64) { state = seed }
 
