@@ -141,8 +141,8 @@ public struct ResponsePaneState: Sendable {
         }
     }
 
-    /// Whether background work (indexing, a search) may still change what the pane shows, so the run loop
-    /// keeps redrawing until it is done.
+    /// Whether background work (indexing, a search, a filter) may still change what the pane shows, so the
+    /// run loop keeps redrawing until it is done.
     public var isWorking: Bool {
         !source.isComplete || (search.map { !$0.isFinished } ?? false) || filtering != nil
     }
