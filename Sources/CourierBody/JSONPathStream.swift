@@ -17,10 +17,10 @@ struct JSONPathStream {
     private var tokenizer = JSONTokenizer()
     private var frames: [Frame] = []
     private var pendingKey: Range<Int>?
-    /// The matched value being built from its tokens, if any: the builder, the `frames.count` when it
-    /// started (the frame at that index, if any, is the value's own), and the matches nested inside it.
+    /// Builds matched values from their tokens while any is open; the builder's outermost value is the
+    /// first match still open, and values matched inside it are taken from it as they complete.
     private var builder = JSONValueBuilder()
-    private var buildDepth: Int?
+    /// The matches whose values are being built, innermost last (values nest, so this is a stack).
     private var pending: [Pending] = []
     private var rootDone = false
     private var finished = false
@@ -53,11 +53,11 @@ struct JSONPathStream {
     }
 
     private struct Pending {
+        /// `frames.count` when the value started: the frame at this index, if any, is the value's own.
+        var depth: Int
         var key: [Int]
         var path: String
         var condition: JSONPath.FilterExpression?
-        /// Child positions from the materialised value down to this one.
-        var relative: [Int]
     }
 
     /// An evaluator for `path`; `includePaths: false` leaves the matches' paths empty (cheaper).
@@ -213,22 +213,20 @@ struct JSONPathStream {
     private mutating func matched(_ routes: [Route], ordinal: Int, key: Range<Int>?,
                                   _ bytes: UnsafeRawBufferPointer) {
         let path = includePaths ? location(ordinal: ordinal, key: key, bytes) : ""
-        let depth = buildDepth ?? frames.count
-        buildDepth = depth
-        let relative = depth == frames.count ? [] : frames[(depth + 1)...].map(\.ordinal) + [ordinal]
         for route in routes {
-            pending.append(Pending(key: route.key, path: path, condition: route.condition, relative: relative))
+            pending.append(Pending(depth: frames.count, key: route.key, path: path, condition: route.condition))
         }
     }
 
-    /// Feeds a token to the value being built; when it completes, its matches become results.
+    /// Feeds a token to the values being built; the matches whose values it completes become results.
     private mutating func feed(_ token: JSONToken, _ bytes: UnsafeRawBufferPointer) {
-        guard buildDepth != nil, let value = builder.add(token, bytes) else { return }
-        buildDepth = nil
-        let done = pending
-        pending.removeAll()
-        for match in done {
-            let found = Self.descend(value, match.relative)
+        guard !pending.isEmpty else { return }
+        _ = builder.add(token, bytes)
+        guard let found = builder.takeCompleted() else { return }
+        // A closing token completes the value whose frame is still the last one; a scalar is not framed.
+        let depth = token.kind.isClosing ? frames.count - 1 : frames.count
+        while let match = pending.last, match.depth == depth {
+            pending.removeLast()
             if let condition = match.condition, !JSONPath.test(condition, found, root: found) { continue }
             let start = JSONPathMatch(path: match.path, value: found)
             // `rest` never reads `$` unless the prefix is empty, and then `found` is the root.
@@ -245,18 +243,6 @@ struct JSONPathStream {
         keys += key
         results += matches
         groupEnds.append(results.count)
-    }
-
-    private static func descend(_ value: JSONValue, _ relative: [Int]) -> JSONValue {
-        var current = value
-        for ordinal in relative {
-            switch current {
-            case let .object(members): current = members[ordinal].value
-            case let .array(items): current = items[ordinal]
-            default: return current
-            }
-        }
-        return current
     }
 
     /// The normalised path of the value starting now: the open containers' locations, then its own.

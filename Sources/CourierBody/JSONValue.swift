@@ -182,6 +182,15 @@ struct JSONValueBuilder {
         var pendingKey: String?
     }
     private var frames: [Frame] = []
+    /// The value the last token completed, at any depth (see `takeCompleted`).
+    private var completed: JSONValue?
+
+    /// The value the last token added completed (a scalar, or the container it closed), once; nil when
+    /// that token completed none.
+    mutating func takeCompleted() -> JSONValue? {
+        defer { completed = nil }
+        return completed
+    }
 
     /// Adds a token; returns the finished top-level value when it completes.
     mutating func add(_ token: JSONToken, _ bytes: UnsafeRawBufferPointer) -> JSONValue? {
@@ -210,6 +219,7 @@ struct JSONValueBuilder {
     }
 
     private mutating func place(_ value: JSONValue) -> JSONValue? {
+        completed = value
         guard let last = frames.indices.last else { return value }
         if frames[last].isObject {
             frames[last].members.append((frames[last].pendingKey ?? "", value))

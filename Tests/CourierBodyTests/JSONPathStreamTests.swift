@@ -108,6 +108,20 @@ import Testing
         #expect(try JSONPath("$..a").evaluate(data).map(\.value.compactJSON) == ["1", "3"])
     }
 
+    @Test("Values matched inside other matches are taken as they complete, at any depth")
+    func nestedMatches() throws {
+        // Given arrays nested 500 deep around a number
+        let data = Data((String(repeating: "[", count: 500) + "1" + String(repeating: "]", count: 500)).utf8)
+        for expression in ["$..[0]", "$..*", "$..[?(@[0])]"] {
+            // When a path matches at every level
+            let path = try JSONPath(expression)
+            let matches = try path.evaluate(data)
+            // Then every level is a match, as in the tree evaluator
+            #expect(matches.count >= 499, "\(expression)")
+            #expect(try Self.streaming(path, data) == Self.tree(path, data), "\(expression)")
+        }
+    }
+
     @Test("The plan streams location selectors and stops after a filter or at a negative index")
     func planSplitsThePath() throws {
         #expect(JSONPathStreamPlan(try JSONPath("$.users[*].name").segments).rest.isEmpty)
