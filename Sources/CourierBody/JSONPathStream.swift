@@ -148,23 +148,26 @@ struct JSONPathStream {
             frames[parent].children += 1
             if frames[parent].isObject { key = pendingKey }
             if !frames[parent].routes.isEmpty {
-                routes = childRoutes(parent, ordinal: ordinal, key: key, start: start, bytes)
+                routes = childRoutes(parent, ordinal: ordinal, key: key, start: start,
+                                     isContainer: token.kind.isOpening, bytes)
             }
         } else {
             routes = [Route(consumed: 0, key: [])]
         }
-        let complete = routes.filter { $0.consumed == plan.prefix.count }
-        if !complete.isEmpty { matched(complete, ordinal: ordinal, key: key, bytes) }
+        // Most values complete no route: then nothing is filtered (or allocated).
+        let length = plan.prefix.count
+        let completes = routes.contains { $0.consumed == length }
+        if completes { matched(routes.filter { $0.consumed == length }, ordinal: ordinal, key: key, bytes) }
         feed(token, bytes)
         if token.kind.isOpening {
-            let open = routes.filter { $0.consumed < plan.prefix.count }
+            let open = completes ? routes.filter { $0.consumed < length } : routes
             frames.append(Frame(isObject: token.kind == .beginObject, start: start, key: key, ordinal: ordinal,
                                 routes: open))
         }
     }
 
     /// The routes that reach the child at `ordinal` of frame `parent` from the routes that reach the parent.
-    private mutating func childRoutes(_ parent: Int, ordinal: Int, key: Range<Int>?, start: Int,
+    private mutating func childRoutes(_ parent: Int, ordinal: Int, key: Range<Int>?, start: Int, isContainer: Bool,
                                       _ bytes: UnsafeRawBufferPointer) -> [Route] {
         var nameIndex: Int?
         var firstName = false
@@ -180,8 +183,8 @@ struct JSONPathStream {
         var out: [Route] = []
         for route in frames[parent].routes {
             let segment = plan.prefix[route.consumed]
-            // Under `..` every member is visited too, with the route unchanged.
-            if segment.descendant { out.append(route) }
+            // Under `..` every member is visited too, with the route unchanged (a scalar has nothing to visit).
+            if segment.descendant, isContainer { out.append(route) }
             for (index, selector) in segment.selectors.enumerated()
             where JSONPathStreamPlan.selects(selector, ordinal: ordinal, inObject: inObject, nameIndex: nameIndex,
                                              firstName: firstName, names: plan.names) {
