@@ -55,13 +55,15 @@ enum FilterBench {
               + "   time ratio  memory ratio")
         for (_, _, row) in rows {
             let same = row.matches == row.referenceMatches ? " " : "!"
-            print(String(format: "%@ %8d%@ %10.1f %7.1f  %9.1f %8.1f   %8.1fx   %10.1fx", row.label, row.matches, same,
+            let format = "%@ %8d%@ %10.1f %7.1f  %9.1f %8.1f   %8.1fx   %10.1fx"
+            print(String(format: format, row.label, row.matches, same,
                          row.time, row.growth, row.referenceTime, row.referenceGrowth,
                          row.referenceTime / max(row.time, 0.001), row.referenceGrowth / max(row.growth, 0.1)))
         }
-        print("   streaming = BodyFilter (one pass with the tokenizer, building only matched values, then the"
-              + " indexed result document); tree = JSONValue.parse + evaluate + the same document; growth = peak RSS"
-              + " (VmHWM) minus RSS before the run, the body's pages already resident; ! = match counts differ")
+        print("   streaming = BodyFilter (one pass with the tokenizer, building only matched values, then"
+              + " the indexed result document); tree = JSONValue.parse + evaluate + the same document;"
+              + " growth = peak RSS (VmHWM) minus RSS before the run, the body's pages already resident;"
+              + " ! = match counts differ")
     }
 
     /// Fetches `/large?mb=N` for each size from a demo server into files.
@@ -72,7 +74,11 @@ enum FilterBench {
         return try sizes.map { megabytes in
             let url = URL(string: server.baseURL.absoluteString + "/large?mb=\(megabytes)")!
             let response = try PipelineBench.blocking { () async -> Result<HTTPResponse, any Error> in
-                do { return .success(try await client.send(HTTPRequest(url: url))) } catch { return .failure(error) }
+                do {
+                    return .success(try await client.send(HTTPRequest(url: url)))
+                } catch {
+                    return .failure(error)
+                }
             }.get()
             let file = folder.appendingPathComponent("large-\(megabytes).json")
             try response.body.readAll().write(to: file)
