@@ -44,6 +44,43 @@ import Testing
         }
     }
 
+    @Test("A body fed in random pieces, as it arrives, gives the same matches as in one piece")
+    func piecesAgreeWithOnePiece() throws {
+        // Given 200 random documents, each cut at random points
+        var generator = RandomJSON(seed: 0xC0FF_EE00)
+        let paths = try ["$..*", "$..id", "$[?(@.a)]", "$.*[-1]", "$..a..b", "$['a','b'][0:2]"].map { try JSONPath($0) }
+        for _ in 0..<200 {
+            let data = Data(generator.document().utf8)
+            var cuts = (0..<3).map { _ in generator.next(data.count + 1) }.sorted()
+            cuts.append(data.count)
+            for path in paths {
+                // When the pieces are fed one after the other, only the last marked final
+                var stream = JSONPathStream(path)
+                let budget = 1 + generator.next(8)
+                let failure: BodyError? = data.withUnsafeBytes { bytes in
+                    do throws(BodyError) {
+                        for cut in cuts {
+                            let piece = UnsafeRawBufferPointer(rebasing: bytes[0..<cut])
+                            // In small steps, as the background filter reads, up to where the piece ends.
+                            var before = -1
+                            while stream.offset != before, !stream.isFinished {
+                                before = stream.offset
+                                try stream.advance(piece, isFinal: cut == data.count, budget: budget)
+                            }
+                        }
+                    } catch {
+                        return error
+                    }
+                    return nil
+                }
+                #expect(failure == nil)
+                // Then the matches are those of the whole body at once
+                let pieces = stream.finish().map { "\($0.path) = \($0.value.compactJSON)" }
+                #expect(pieces == (try Self.streaming(path, data)), "\(path.expression) cut at \(cuts)")
+            }
+        }
+    }
+
     static let users = Data(#"""
     {"users": [
       {"id": 1, "name": "Ada", "age": 36, "friends": [{"id": 4}]},
