@@ -9,6 +9,7 @@ bench("websocket") { WebSocketBench.run() }
 bench("cache") { CacheBench.run() }
 bench("body") { BodyBench.run() }
 bench("scroll") { ScrollBench.run() }
+bench("filter") { FilterBench.run() }
 bench("collections") { CollectionsBench.run() }
 bench("terminal") { TerminalBench.run() }
 bench("startup") { StartupBench.run() }

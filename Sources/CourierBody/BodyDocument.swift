@@ -42,6 +42,9 @@ public final class BodyDocument: LineSource, @unchecked Sendable {
     /// Marks the body as complete: no more bytes will arrive.
     public func finish() { lock.withLock { finished = true } }
 
+    /// Whether every byte has arrived (`finish()` was called, or the body was complete from the start).
+    public var isReceived: Bool { lock.withLock { finished } }
+
     /// The body's size in bytes so far.
     public var byteCount: Int { lock.withLock { data.count } }
 

@@ -12,11 +12,35 @@ extension JSONPath {
         Self.apply(segments, to: [JSONPathMatch(path: "$", value: root)], root: root)
     }
 
-    /// Parses `data` and evaluates; the results as one pretty JSON document (an array of the matches).
-    public func filter(_ data: Data) throws(BodyError) -> (matches: [JSONPathMatch], document: PrettyJSONDocument) {
-        let matches = evaluate(try JSONValue.parse(data))
-        let text = JSONValue.array(matches.map(\.value)).compactJSON
-        return (matches, PrettyJSONDocument(data: Data(text.utf8)))
+    /// Evaluates over JSON bytes in one streaming pass, building only the matched values (see
+    /// `JSONPathStream`): the same matches as parsing `data` and calling `evaluate`, in the same order.
+    public func evaluate(_ data: Data, includePaths: Bool = true) throws(BodyError) -> [JSONPathMatch] {
+        var stream = JSONPathStream(self, includePaths: includePaths)
+        let failure: BodyError? = data.withUnsafeBytes { bytes in
+            do throws(BodyError) { try stream.advance(bytes, isFinal: true) } catch { return error }
+            return nil
+        }
+        if let failure { throw failure }
+        return stream.finish()
+    }
+
+    /// Evaluates over `data` (streaming); the results as one pretty JSON document (an array of the matches).
+    public func filter(_ data: Data) throws(BodyError)
+        -> (matches: [JSONPathMatch], document: PrettyJSONDocument) {
+        let matches = try evaluate(data)
+        return (matches, Self.document(of: matches))
+    }
+
+    /// The matches' values as one pretty JSON document: an array, in match order.
+    public static func document(of matches: [JSONPathMatch]) -> PrettyJSONDocument {
+        // Written match by match: one array value's `compactJSON` would stack a step per match first.
+        var text = "["
+        for (index, match) in matches.enumerated() {
+            if index > 0 { text += "," }
+            text += match.value.compactJSON
+        }
+        text += "]"
+        return PrettyJSONDocument(data: Data(text.utf8))
     }
 
     static func apply(_ segments: [Segment], to start: [JSONPathMatch], root: JSONValue) -> [JSONPathMatch] {
@@ -50,8 +74,16 @@ extension JSONPath {
 
     /// How a member name is written in a path: `.name` when it is a plain identifier, `['na me']` otherwise.
     static func component(_ key: String) -> String {
-        let plain = !key.isEmpty && key.first.map { $0.isLetter || $0 == "_" } == true
-            && key.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" }
+        let plain: Bool
+        if key.utf8.allSatisfy({ $0 < 0x80 }) {
+            // ASCII (nearly every key): the same test on bytes, without Unicode property lookups per character.
+            func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A || byte == 0x5F }
+            plain = key.utf8.first.map(isLetter) == true
+                && key.utf8.allSatisfy { isLetter($0) || (0x30...0x39).contains($0) }
+        } else {
+            plain = !key.isEmpty && key.first.map { $0.isLetter || $0 == "_" } == true
+                && key.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" }
+        }
         if plain { return "." + key }
         return "['" + key.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'") + "']"
     }
@@ -98,7 +130,7 @@ extension JSONPath {
 
     // MARK: Filters
 
-    private static func test(_ expression: FilterExpression, _ current: JSONValue, root: JSONValue) -> Bool {
+    static func test(_ expression: FilterExpression, _ current: JSONValue, root: JSONValue) -> Bool {
         switch expression {
         case let .or(left, right): test(left, current, root: root) || test(right, current, root: root)
         case let .and(left, right): test(left, current, root: root) && test(right, current, root: root)

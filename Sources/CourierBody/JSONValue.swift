@@ -173,30 +173,40 @@ extension JSONValue {
 
 /// Builds a JSONValue from tokens with an explicit stack instead of recursion.
 struct JSONValueBuilder {
-    private enum Frame {
-        case object([(key: String, value: JSONValue)], pendingKey: String?)
-        case array([JSONValue])
+    /// An open container. A struct mutated in place through `frames[last]`: appending to an array held
+    /// in an enum payload would copy it on every element, which made large arrays quadratic.
+    private struct Frame {
+        var isObject: Bool
+        var members: [(key: String, value: JSONValue)] = []
+        var items: [JSONValue] = []
+        var pendingKey: String?
     }
     private var frames: [Frame] = []
+    /// The value the last token completed, at any depth (see `takeCompleted`).
+    private var completed: JSONValue?
+
+    /// The value the last token added completed (a scalar, or the container it closed), once; nil when
+    /// that token completed none.
+    mutating func takeCompleted() -> JSONValue? {
+        defer { completed = nil }
+        return completed
+    }
 
     /// Adds a token; returns the finished top-level value when it completes.
     mutating func add(_ token: JSONToken, _ bytes: UnsafeRawBufferPointer) -> JSONValue? {
         let slice = UnsafeRawBufferPointer(rebasing: bytes[token.range])
         switch token.kind {
-        case .beginObject: frames.append(.object([], pendingKey: nil)); return nil
-        case .beginArray: frames.append(.array([])); return nil
+        case .beginObject: frames.append(Frame(isObject: true)); return nil
+        case .beginArray: frames.append(Frame(isObject: false)); return nil
         case .key:
-            if case let .object(members, _) = frames.last {
-                frames[frames.count - 1] = .object(members, pendingKey: JSONValue.unescape(slice))
+            if let last = frames.indices.last, frames[last].isObject {
+                frames[last].pendingKey = JSONValue.unescape(slice)
             }
             return nil
         case .colon, .comma, .invalid: return nil
         case .endObject, .endArray:
-            switch frames.popLast() {
-            case let .object(members, _): return place(.object(members))
-            case let .array(items): return place(.array(items))
-            case nil: return nil
-            }
+            guard let frame = frames.popLast() else { return nil }
+            return place(frame.isObject ? .object(frame.members) : .array(frame.items))
         case .string: return place(.string(JSONValue.unescape(slice)))
         case .number: return place(.number(String(decoding: slice, as: UTF8.self)))
         case .literal:
@@ -209,14 +219,13 @@ struct JSONValueBuilder {
     }
 
     private mutating func place(_ value: JSONValue) -> JSONValue? {
-        guard let top = frames.popLast() else { return value }
-        switch top {
-        case .object(var members, let key):
-            members.append((key ?? "", value))
-            frames.append(.object(members, pendingKey: nil))
-        case var .array(items):
-            items.append(value)
-            frames.append(.array(items))
+        completed = value
+        guard let last = frames.indices.last else { return value }
+        if frames[last].isObject {
+            frames[last].members.append((frames[last].pendingKey ?? "", value))
+            frames[last].pendingKey = nil
+        } else {
+            frames[last].items.append(value)
         }
         return nil
     }

@@ -114,11 +114,12 @@ struct ResponsePaneFixture {
         #expect(fixture.bodyRows().count == 6)
     }
 
-    @Test func theJSONPathFilterReplacesTheViewUntilCleared() {
+    @Test func theJSONPathFilterReplacesTheViewUntilCleared() async {
         var fixture = ResponsePaneFixture(Self.users)
         _ = fixture.press(.beginFilter)
         fixture.type(".users[?(@.age > 30)].name")
         _ = fixture.press(.submit)
+        await fixture.finishFilter()
         #expect(fixture.bodyRows() == ["[", #"  "Ada""#, "]"])
         #expect(fixture.screen(width: 80)[2].contains("filter $.users[?(@.age > 30)].name · 1 match"))
         _ = fixture.press(.clear)

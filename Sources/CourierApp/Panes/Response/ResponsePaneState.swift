@@ -34,7 +34,9 @@ public struct ResponsePaneState: Sendable {
     public private(set) var search: BodySearch?
     public private(set) var currentHit: SearchHit?
     /// The JSONPath filter's result, shown instead of the body until cleared.
-    public private(set) var filter: (expression: String, document: PrettyJSONDocument, matches: Int)?
+    public internal(set) var filter: (expression: String, document: PrettyJSONDocument, matches: Int)?
+    /// The JSONPath filter running in the background; its result replaces `filter` when it finishes.
+    public internal(set) var filtering: BodyFilter?
     /// The diff against the previous response, shown instead of the body until cleared.
     public private(set) var diff: StaticLines?
     /// The event view of an SSE or NDJSON body, rebuilt by `bodyDidGrow()` while it streams in.
@@ -142,10 +144,10 @@ public struct ResponsePaneState: Sendable {
         }
     }
 
-    /// Whether background work (indexing, a search) may still change what the pane shows, so the run loop
-    /// keeps redrawing until it is done.
+    /// Whether background work (indexing, a search, a filter) may still change what the pane shows, so the
+    /// run loop keeps redrawing until it is done.
     public var isWorking: Bool {
-        !source.isComplete || (search.map { !$0.isFinished } ?? false)
+        !source.isComplete || (search.map { !$0.isFinished } ?? false) || filtering != nil
     }
 
     /// Jumps to line `target` (`Int.max`: the last line). While the index has not reached it yet, the
@@ -166,6 +168,7 @@ public struct ResponsePaneState: Sendable {
     /// Called on every tick: once the background index reaches it, finishes a jump asked for while the
     /// index was still being built.
     public mutating func advance() {
+        finishFilter()
         guard let target = pendingLine else { return }
         let known = source.lineCount
         guard source.isComplete || known > target else { return }
@@ -184,7 +187,7 @@ public struct ResponsePaneState: Sendable {
         switchSource { $0.diff = lines }
     }
 
-    private mutating func switchSource(_ change: (inout ResponsePaneState) -> Void) {
+    mutating func switchSource(_ change: (inout ResponsePaneState) -> Void) {
         change(&self)
         search?.cancel()
         search = nil
@@ -196,6 +199,7 @@ public struct ResponsePaneState: Sendable {
 
     private mutating func clear() {
         if prompt != nil { prompt = nil; return }
+        if cancelFilter() { return }
         if filter != nil { switchSource { $0.filter = nil }; return }
         if diff != nil { switchSource { $0.diff = nil }; return }
         search?.cancel()
@@ -226,15 +230,7 @@ public struct ResponsePaneState: Sendable {
                 message = "\(error)"
             }
         case .filter:
-            let expression = prompt.text.trimmingCharacters(in: .whitespaces)
-            guard !expression.isEmpty else { switchSource { $0.filter = nil }; return nil }
-            do {
-                let path = try JSONPath(expression)
-                let result = try path.filter(body.bytes)
-                switchSource { $0.filter = (expression, result.document, result.matches.count) }
-            } catch {
-                message = "\(error)"
-            }
+            startFilter(prompt.text)
         }
         return nil
     }

@@ -44,7 +44,8 @@ enum ResponsePaneView {
         ]
         var mode: [String] = []
         if let filter = state.filter {
-            mode.append("filter \(filter.expression) · \(filter.matches) match\(filter.matches == 1 ? "" : "es")")
+            let count = ResponsePaneState.grouped(filter.matches)
+            mode.append("filter \(filter.expression) · \(count) match\(filter.matches == 1 ? "" : "es")")
         } else if state.diff != nil {
             mode.append("diff with previous")
         } else if state.tab == .body {
@@ -69,6 +70,8 @@ enum ResponsePaneView {
     private static func drawBottom(_ state: ResponsePaneState, into buffer: inout Buffer, row: Rect, theme: Theme) {
         if let prompt = state.prompt {
             write([(prompt.label, theme.keyHint), (prompt.text, theme.text), ("█", theme.muted)], into: &buffer, row: row)
+        } else if let filtering = state.filterProgressText {
+            write([(filtering, theme.warning)], into: &buffer, row: row)
         } else if let message = state.message {
             write([(message, theme.warning)], into: &buffer, row: row)
         } else if let streaming = state.streaming {
