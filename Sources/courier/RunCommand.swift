@@ -19,8 +19,8 @@ enum RunCommand {
                               uses ({{login.response.body.$.token}}) run first.
       --all                   Run every request (the default when no --name is given).
       --env ENV               Use environment ENV from http-client.env.json and
-                              http-client.private.env.json (beside the file or in a parent folder, up to
-                              the folder given).
+                              http-client.private.env.json, beside each file or in a parent folder (up to
+                              FOLDER, or to the current folder for a single file).
       --var NAME=VALUE        Set a variable, overriding every other source (repeatable).
       --json                  Print one JSON object per request (as 'courier send --json', plus "name";
                               plus "file" for a folder).
