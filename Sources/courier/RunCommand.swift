@@ -90,9 +90,10 @@ enum RunCommand {
         invocation.showSecrets = args.flag("--show-secrets")
         let positionals = try args.positionals()
         guard positionals.count == 1 else {
-            throw UsageError(positionals.isEmpty ? "missing FILE.http or FOLDER; try: courier run Collections/demo.http --all"
-                             : "one file or folder at a time, not '\(positionals.joined(separator: " "))'",
-                             command: "run")
+            let message = positionals.isEmpty
+                ? "missing FILE.http or FOLDER; try: courier run Collections/demo.http --all"
+                : "one file or folder at a time, not '\(positionals.joined(separator: " "))'"
+            throw UsageError(message, command: "run")
         }
         invocation.path = positionals[0]
         invocation.names = names
@@ -111,7 +112,9 @@ enum RunCommand {
             invocation.cacheMode = mode
         }
         if let webSocketWait {
-            guard webSocketWait > 0 else { throw UsageError("--ws-wait takes a number of seconds above 0", command: "run") }
+            guard webSocketWait > 0 else {
+                throw UsageError("--ws-wait takes a number of seconds above 0", command: "run")
+            }
             invocation.webSocketWait = webSocketWait
         }
         invocation.cacheDirectory = cacheDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) }
@@ -159,7 +162,8 @@ enum RunCommand {
         var summary = tally.summary(planned: plan.requestCount)
         if plan.isFolder {
             let files = plan.entries.count
-            let withErrors = tally.filesWithErrors.union(plan.diagnostics.filter { $0.severity == .error }.map(\.file))
+            let malformed = plan.diagnostics.filter { $0.severity == .error }.map(\.file)
+            let withErrors = tally.filesWithErrors.union(malformed)
             summary += " in \(files) \(files == 1 ? "file" : "files")"
             if !withErrors.isEmpty { summary += "; \(withErrors.count) with errors" }
         }
@@ -188,11 +192,12 @@ enum RunCommand {
             let secrets = Set(environment.values.values.filter(\.isSecret).map(\.value))
             let context = VariableContext(overrides: invocation.overrides, environment: environment,
                                           responses: responses)
-            let runner = CollectionRunner(file: entry.loaded.file, baseFolder: entry.loaded.url.deletingLastPathComponent(),
+            let runner = CollectionRunner(file: entry.loaded.file,
+                                          baseFolder: entry.loaded.url.deletingLastPathComponent(),
                                           context: context, exchange: exchange, send: send)
             let file = plan.isFolder ? entry.displayPath : nil
-            let (outcomes, kept) = await runner.runKeepingResponses(entry.requests, failFast: invocation.failFast) {
-                outcome in
+            let failFast = invocation.failFast
+            let (outcomes, kept) = await runner.runKeepingResponses(entry.requests, failFast: failFast) { outcome in
                 print(outcome, attempts: recorder.attempts(for: outcome.context.id), invocation: invocation,
                       secrets: secrets, file: file)
             }

@@ -7,8 +7,8 @@ extension RunCommand {
     /// Prints one outcome. `secrets` are the environment's private values: hidden even when the request
     /// failed before it was built (an error message may quote a URL holding one). `file` is set when a
     /// folder runs: JSON objects then say which file they came from.
-    static func print(_ outcome: RunOutcome, attempts: [AttemptRecord], invocation: Invocation, secrets: Set<String>,
-                      file: String? = nil) {
+    static func print(_ outcome: RunOutcome, attempts: [AttemptRecord], invocation: Invocation,
+                      secrets: Set<String>, file: String? = nil) {
         defer {
             if case .file(let url, _) = outcome.response?.body { try? FileManager.default.removeItem(at: url) }
         }

@@ -36,7 +36,8 @@ struct RunPlan {
             return try folder(url, invocation: invocation)
         }
         let loaded = try CollectionLoader.loadFile(url, displayPath: invocation.path)
-        let requests = try CollectionRunner.selection(of: loaded.file, names: invocation.names, all: invocation.all)
+        let requests = try CollectionRunner.selection(of: loaded.file, names: invocation.names,
+                                                      all: invocation.all)
         let environments = try EnvironmentSet.discover(near: url, root: RunCommand.collectionRoot(for: url))
         let environment = try environments.environment(named: invocation.environment)
         let entry = Entry(loaded: loaded, displayPath: invocation.path, requests: requests,

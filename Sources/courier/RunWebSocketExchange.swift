@@ -31,8 +31,7 @@ struct RunWebSocketExchange: Sendable {
     /// Connects, exchanges and closes; never throws: every failure is in the result.
     func perform(_ resolved: ResolvedRequest) async -> WebSocketRunResult {
         let started = Monotonic.seconds
-        let limit = resolved.request.timeout.map { Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18 }
-            ?? Self.defaultLimitSeconds
+        let limit = resolved.request.timeout.map(Self.seconds) ?? Self.defaultLimitSeconds
         let session = WebSocketSession(configuration: Self.configuration(for: resolved.request), reconnect: nil)
         let (inputs, continuation) = AsyncStream<Input>.makeStream()
         let pump = Task {
@@ -114,8 +113,9 @@ struct RunWebSocketExchange: Sendable {
             if let error = info.error {
                 result.failure = .init(kind: error.kind, message: error.description)
             } else if !info.byUser && !(info.wasClean && Self.cleanCloseCodes.contains(info.code)) {
-                result.failure = .init(kind: "closed", message: "the server closed the connection with \(info.code.rawValue)"
-                                       + (info.reason.isEmpty ? "" : " \(info.reason)"))
+                let reason = info.reason.isEmpty ? "" : " \(info.reason)"
+                result.failure = .init(kind: "closed",
+                                       message: "the server closed the connection with \(info.code.rawValue)\(reason)")
             }
         case .error(let error):
             progress.fail()
@@ -124,6 +124,11 @@ struct RunWebSocketExchange: Sendable {
         case .connecting, .message, .ping, .pong, .reconnecting:
             break
         }
+    }
+
+    /// A `# @timeout` duration in seconds, the unit of the exchange's clock.
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
     /// Close codes with which a server may end an exchange without it counting as a failure.

@@ -181,6 +181,44 @@ struct RunFolderTests {
         #expect(result.status == 1)
     }
 
+    @Test("--fail-fast stops the whole folder at the first failure; the rest is counted as not run")
+    func failFastStopsTheFolder() throws {
+        // Given a first file whose request fails and a second one that would succeed
+        let server = try DemoServer.start()
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let base = server.baseURL.absoluteString.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
+        try folder.write("a.http", "# @name missing\nGET \(base)/status/404\n")
+        try folder.write("b.http", "# @name user\nGET \(base)/users/1\n")
+        // When the folder runs with --fail-fast
+        let result = try CourierBinary.run(["run", ".", "--fail-fast"], in: folder.url)
+        // Then the second file never ran
+        #expect(result.status == 1)
+        #expect(!result.stdout.contains("==> b.http <=="), "\(result.stdout)")
+        #expect(result.stderr.contains("0 succeeded, 1 failed, 1 not run in 2 files"), "\(result.stderr)")
+        #expect(server.requestCount(path: "/users/1") == 0)
+    }
+
+    @Test("a file the chosen environment does not reach is reported and skipped; the others run")
+    func aFileWithoutTheEnvironmentDoesNotRun() throws {
+        // Given an environment defined only in a subfolder
+        let server = try DemoServer.start()
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let base = server.baseURL.absoluteString.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
+        try folder.write("top.http", "# @name top\nGET {{base}}/users/1\n")
+        try folder.write("team/http-client.env.json", "{\"staging\": {\"base\": \"\(base)\"}}")
+        try folder.write("team/team.http", "# @name team\nGET {{base}}/users/2\n")
+        // When the folder runs in that environment
+        let result = try CourierBinary.run(["run", ".", "--env", "staging"], in: folder.url)
+        // Then the top file is reported as not run and the team file ran
+        #expect(result.stderr.contains("top.http: not run: no environment 'staging'"), "\(result.stderr)")
+        #expect(result.stdout.contains("### team\nHTTP/1.1 200"), "\(result.stdout)")
+        #expect(result.stderr.contains("1 succeeded, 0 failed, 1 not run in 2 files; 1 with errors"),
+                "\(result.stderr)")
+        #expect(result.status == 1)
+    }
+
     @Test("usage errors for folders and --ws-wait exit with 2")
     func usageErrorsExitWithTwo() throws {
         // Given an empty folder and one with a file
