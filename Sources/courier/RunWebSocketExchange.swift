@@ -32,7 +32,11 @@ struct RunWebSocketExchange: Sendable {
     func perform(_ resolved: ResolvedRequest) async -> WebSocketRunResult {
         let started = Monotonic.seconds
         let limit = resolved.request.timeout.map(Self.seconds) ?? Self.defaultLimitSeconds
-        let session = WebSocketSession(configuration: Self.configuration(for: resolved.request), reconnect: nil)
+        var configuration = Self.configuration(for: resolved.request)
+        // A short `# @timeout` also bounds the connection and the handshake, not only the exchange.
+        configuration.connectTimeout = min(configuration.connectTimeout, limit)
+        configuration.handshakeTimeout = min(configuration.handshakeTimeout, limit)
+        let session = WebSocketSession(configuration: configuration, reconnect: nil)
         let (inputs, continuation) = AsyncStream<Input>.makeStream()
         let pump = Task {
             for await event in session.events { continuation.yield(.event(event)) }

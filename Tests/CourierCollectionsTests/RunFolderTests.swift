@@ -19,7 +19,7 @@ struct RunFolderTests {
 
             ###
             # @name echo
-            WEBSOCKET {{ws}}/ws/echo
+            WEBSOCKET {{ws}}/ws/echo?t={{token}}
             Authorization: Bearer {{token}}
 
             {"hello": "{{token}}"}
@@ -109,6 +109,7 @@ struct RunFolderTests {
         #expect(echo["received"] as? Int == 2)
         #expect(echo["close_code"] as? Int == 1000)
         #expect(echo["error"] is NSNull)
+        #expect(echo["url"] as? String == "ws://127.0.0.1:\(server.port)/ws/echo?t=REDACTED")
         #expect(!result.stdout.contains("sup3r"))
     }
 
