@@ -11,6 +11,8 @@ public struct RunOutcome: Sendable {
         case transport(APIError)
         /// The server answered with a status the request does not accept.
         case status(Int)
+        /// A WebSocket request failed to connect or broke off; the details are in `webSocket`.
+        case webSocket(WebSocketRunResult.Failure)
     }
 
     public var template: RequestTemplate
@@ -18,8 +20,10 @@ public struct RunOutcome: Sendable {
     public var context: RequestContext
     public var resolved: ResolvedRequest?
     public var response: HTTPResponse?
+    /// What a WebSocket request did, when it ran.
+    public var webSocket: WebSocketRunResult?
     public var failure: Failure?
-    /// Set when the request was not sent at all (WebSocket requests in a headless run).
+    /// Set when the request was not sent at all (WebSocket requests when the runner has no `exchange`).
     public var skipped: String?
 
     public var succeeded: Bool { failure == nil }
@@ -30,17 +34,23 @@ public struct RunOutcome: Sendable {
 public struct CollectionRunner: Sendable {
     /// Sends one request through whatever client the caller built (retries, cache, auth).
     public typealias Send = @Sendable (HTTPRequest, RequestContext) async throws(APIError) -> HTTPResponse
+    /// Runs one resolved `WEBSOCKET` request (connect, send its messages, collect replies, close).
+    public typealias Exchange = @Sendable (ResolvedRequest) async -> WebSocketRunResult
 
     public var file: HTTPFile
     public var baseFolder: URL
     public var context: VariableContext
     private let send: Send
+    private let exchange: Exchange?
 
-    /// A runner for `file`; `send` goes through the caller's client (retries, cache, auth).
-    public init(file: HTTPFile, baseFolder: URL, context: VariableContext, send: @escaping Send) {
+    /// A runner for `file`; `send` goes through the caller's client (retries, cache, auth). Without an
+    /// `exchange`, WebSocket requests are skipped.
+    public init(file: HTTPFile, baseFolder: URL, context: VariableContext, exchange: Exchange? = nil,
+                send: @escaping Send) {
         self.file = file
         self.baseFolder = baseFolder
         self.context = context
+        self.exchange = exchange
         self.send = send
     }
 
@@ -79,6 +89,14 @@ public struct CollectionRunner: Sendable {
     /// after the first failure.
     public func run(_ requests: [RequestTemplate], failFast: Bool = false,
                     onOutcome: (RunOutcome) -> Void = { _ in }) async -> [RunOutcome] {
+        await runKeepingResponses(requests, failFast: failFast, onOutcome: onOutcome).outcomes
+    }
+
+    /// `run`, also returning the named responses of the run (those the context started with included),
+    /// so a run over several files can hand them on to the next file.
+    public func runKeepingResponses(_ requests: [RequestTemplate], failFast: Bool = false,
+                                    onOutcome: (RunOutcome) -> Void = { _ in })
+        async -> (outcomes: [RunOutcome], responses: ResponseStore) {
         var variables = context
         var outcomes: [RunOutcome] = []
         for template in requests {
@@ -91,18 +109,24 @@ public struct CollectionRunner: Sendable {
             onOutcome(outcome)
             if failFast && !outcome.succeeded { break }
         }
-        return outcomes
+        return (outcomes, variables.responses)
     }
 
     private func runOne(_ template: RequestTemplate, variables: VariableContext) async -> RunOutcome {
         var outcome = RunOutcome(template: template, context: RequestContext())
-        if template.kind == .websocket {
+        if template.kind == .websocket && exchange == nil {
             outcome.skipped = "WebSocket requests run with 'courier ws' or in the explorer"
             return outcome
         }
         do {
             let resolved = try Resolver(file: file, baseFolder: baseFolder, context: variables).resolve(template)
             outcome.resolved = resolved
+            if template.kind == .websocket, let exchange {
+                let result = await exchange(resolved)
+                outcome.webSocket = result
+                if let failure = result.failure { outcome.failure = .webSocket(failure) }
+                return outcome
+            }
             let response = try await send(resolved.request, outcome.context)
             outcome.response = response
             if !Self.accepts(response.status, for: template) { outcome.failure = .status(response.status) }

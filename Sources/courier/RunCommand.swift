@@ -5,23 +5,29 @@ import Foundation
 /// `courier run FILE.http`: saved requests headless, in file order, named responses feeding later ones.
 enum RunCommand {
     static let help = """
-    OVERVIEW: Run saved requests from a .http file, in file order, without the explorer.
+    OVERVIEW: Run saved requests from a .http file, or every .http file under a folder, without the explorer.
 
-    USAGE: courier run FILE.http [--name NAME ...] [--all] [--env ENV] [--var NAME=VALUE ...] [options]
+    USAGE: courier run FILE.http|FOLDER [--name NAME ...] [--all] [--env ENV] [--var NAME=VALUE ...] [options]
 
     ARGUMENTS:
-      FILE.http               The collection file.
+      FILE.http|FOLDER        The collection file, or a folder: its .http and .rest files run in path order
+                              (results grouped by file; a malformed file is reported as file:line and the
+                              others still run).
 
     OPTIONS:
       --name NAME             Run the request called NAME (repeatable). Requests whose responses it
                               uses ({{login.response.body.$.token}}) run first.
       --all                   Run every request (the default when no --name is given).
       --env ENV               Use environment ENV from http-client.env.json and
-                              http-client.private.env.json (beside the file or in a parent folder).
+                              http-client.private.env.json, beside each file or in a parent folder (up to
+                              FOLDER, or to the current folder for a single file).
       --var NAME=VALUE        Set a variable, overriding every other source (repeatable).
-      --json                  Print one JSON object per request (as 'courier send --json', plus "name").
+      --json                  Print one JSON object per request (as 'courier send --json', plus "name";
+                              plus "file" for a folder).
       --fail-fast             Stop after the first request that fails.
       --timing                Show where the time of each request went.
+      --ws-wait SECONDS       How long a WebSocket request waits for the server's next message
+                              (default: 2).
       --show-secrets          Print Authorization, cookies, tokens and private values as they are.
       --cache-dir DIR         Use the HTTP cache stored in DIR.
       --cache-mode MODE       Use the HTTP cache (in ~/.cache/courier unless --cache-dir) in MODE:
@@ -29,9 +35,13 @@ enum RunCommand {
       -h, --help              Show this help.
 
     A request succeeds with a status below 400, or with one listed in its '# @expect-status' line.
-    WebSocket requests are skipped here; run them with 'courier ws' or in the explorer.
+    A WEBSOCKET request connects, sends its === messages in order ('=== wait-for-server': once the
+    server has said something) and closes once the server has sent as many messages as it was sent,
+    or after --ws-wait seconds without a message, or at its '# @timeout' (default: 30 s). It succeeds
+    when the handshake did (101) and the connection was not broken off.
+    Named responses carry over from one file to the next, in path order.
 
-    EXIT CODES: 0 when every request succeeded, 1 when one failed or the file has errors, 2 for usage errors.
+    EXIT CODES: 0 when every request succeeded, 1 when one failed or a file has errors, 2 for usage errors.
     """
 
     /// Everything the command line asked for.
@@ -47,6 +57,7 @@ enum RunCommand {
         var showSecrets = false
         var cacheDirectory: URL?
         var cacheMode: CacheMode?
+        var webSocketWait = RunWebSocketExchange.defaultQuietSeconds
     }
 
     static func run(_ arguments: [String]) -> Int32 {
@@ -70,6 +81,7 @@ enum RunCommand {
         let variables = try args.options("--var")
         let cacheDirectory = try args.option("--cache-dir")
         let cacheModeText = try args.option("--cache-mode")
+        let webSocketWait = try args.number("--ws-wait")
         var invocation = Invocation(path: "")
         invocation.all = args.flag("--all")
         invocation.json = args.flag("--json")
@@ -78,8 +90,10 @@ enum RunCommand {
         invocation.showSecrets = args.flag("--show-secrets")
         let positionals = try args.positionals()
         guard positionals.count == 1 else {
-            throw UsageError(positionals.isEmpty ? "missing FILE.http; try: courier run Collections/demo.http --all"
-                             : "one file at a time, not '\(positionals.joined(separator: " "))'", command: "run")
+            let message = positionals.isEmpty
+                ? "missing FILE.http or FOLDER; try: courier run Collections/demo.http --all"
+                : "one file or folder at a time, not '\(positionals.joined(separator: " "))'"
+            throw UsageError(message, command: "run")
         }
         invocation.path = positionals[0]
         invocation.names = names
@@ -97,6 +111,12 @@ enum RunCommand {
             }
             invocation.cacheMode = mode
         }
+        if let webSocketWait {
+            guard webSocketWait > 0 else {
+                throw UsageError("--ws-wait takes a number of seconds above 0", command: "run")
+            }
+            invocation.webSocketWait = webSocketWait
+        }
         invocation.cacheDirectory = cacheDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) }
         if invocation.all && !names.isEmpty {
             throw UsageError("--all and --name exclude each other", command: "run")
@@ -107,21 +127,14 @@ enum RunCommand {
     // MARK: Running
 
     static func execute(_ invocation: Invocation) -> Int32 {
-        let url = URL(fileURLWithPath: invocation.path).standardizedFileURL
-        let loaded: LoadedFile
-        let requests: [RequestTemplate]
-        let environment: CourierCollections.Environment
+        let plan: RunPlan
         do {
-            loaded = try CollectionLoader.loadFile(url, displayPath: invocation.path)
-            requests = try CollectionRunner.selection(of: loaded.file, names: invocation.names, all: invocation.all)
-            let environments = try EnvironmentSet.discover(near: url, root: collectionRoot(for: url))
-            environment = try environments.environment(named: invocation.environment)
+            plan = try RunPlan.make(invocation)
         } catch {
             Console.error("Error: \(error)")
             return 2
         }
-        for diagnostic in loaded.file.diagnostics { Console.error(diagnostic.description) }
-        let hasErrors = loaded.file.diagnostics.contains { $0.severity == .error }
+        for diagnostic in plan.diagnostics { Console.error(diagnostic.description) }
 
         let recorder = AttemptRecorder()
         let cache: (any Middleware)?
@@ -135,29 +148,63 @@ enum RunCommand {
         let client = HTTPClient(configuration: HTTPClient.Configuration(
             transport: CurlTransport(), cache: cache, events: recorder.sink))
         let cacheMode = invocation.cacheMode
-        let secrets = Set(environment.values.values.filter(\.isSecret).map(\.value))
-        let context = VariableContext(overrides: invocation.overrides, environment: environment)
-        let runner = CollectionRunner(file: loaded.file, baseFolder: url.deletingLastPathComponent(),
-                                      context: context) { request, context async throws(APIError) -> HTTPResponse in
+        let send: CollectionRunner.Send = { request, context async throws(APIError) -> HTTPResponse in
             var request = request
             if let cacheMode { request.cacheMode = cacheMode }
             return try await client.send(request, context: context)
         }
-        let result = Interruptible.run { () async throws(APIError) -> [RunOutcome] in
-            await runner.run(requests, failFast: invocation.failFast) { outcome in
-                print(outcome, attempts: recorder.attempts(for: outcome.context.id), invocation: invocation,
-                      secrets: secrets)
-            }
+        let exchange = RunWebSocketExchange(quietSeconds: invocation.webSocketWait)
+        let result = Interruptible.run { () async throws(APIError) -> RunTally in
+            await run(plan, invocation: invocation, recorder: recorder, send: send,
+                      exchange: { resolved in await exchange.perform(resolved) })
         }
-        let outcomes = (try? result.get()) ?? []
-        let failed = outcomes.filter { !$0.succeeded }.count
-        let skipped = outcomes.filter { $0.skipped != nil }.count
-        let notRun = requests.count - outcomes.count
-        var summary = "\(outcomes.count - failed - skipped) succeeded, \(failed) failed"
-        if skipped > 0 { summary += ", \(skipped) skipped" }
-        if notRun > 0 { summary += ", \(notRun) not run" }
+        let tally = (try? result.get()) ?? RunTally()
+        var summary = tally.summary(planned: plan.requestCount)
+        if plan.isFolder {
+            let files = plan.entries.count
+            let malformed = plan.diagnostics.filter { $0.severity == .error }.map(\.file)
+            let withErrors = tally.filesWithErrors.union(malformed)
+            summary += " in \(files) \(files == 1 ? "file" : "files")"
+            if !withErrors.isEmpty { summary += "; \(withErrors.count) with errors" }
+        }
         Console.error(summary)
-        return failed > 0 || notRun > 0 || hasErrors ? 1 : 0
+        return tally.failed > 0 || tally.ran < plan.requestCount || plan.hasErrors ? 1 : 0
+    }
+
+    /// Runs the plan's files in order, printing each outcome as it finishes; named responses carry over
+    /// from one file to the next.
+    private static func run(_ plan: RunPlan, invocation: Invocation, recorder: AttemptRecorder,
+                            send: @escaping CollectionRunner.Send,
+                            exchange: @escaping CollectionRunner.Exchange) async -> RunTally {
+        var tally = RunTally()
+        var responses = ResponseStore()
+        for entry in plan.entries {
+            if Task.isCancelled || (invocation.failFast && tally.failed > 0) { break }
+            if plan.isFolder && !invocation.json { Console.out("==> \(entry.displayPath) <==\n") }
+            let environment: CourierCollections.Environment
+            switch entry.environment {
+            case .success(let found): environment = found
+            case .failure(let error):
+                Console.error("\(entry.displayPath): not run: \(error)")
+                tally.filesWithErrors.insert(entry.displayPath)
+                continue
+            }
+            let secrets = Set(environment.values.values.filter(\.isSecret).map(\.value))
+            let context = VariableContext(overrides: invocation.overrides, environment: environment,
+                                          responses: responses)
+            let runner = CollectionRunner(file: entry.loaded.file,
+                                          baseFolder: entry.loaded.url.deletingLastPathComponent(),
+                                          context: context, exchange: exchange, send: send)
+            let file = plan.isFolder ? entry.displayPath : nil
+            let failFast = invocation.failFast
+            let (outcomes, kept) = await runner.runKeepingResponses(entry.requests, failFast: failFast) { outcome in
+                print(outcome, attempts: recorder.attempts(for: outcome.context.id), invocation: invocation,
+                      secrets: secrets, file: file)
+            }
+            responses = kept
+            tally.add(outcomes)
+        }
+        return tally
     }
 
     /// Environment files are searched up to the current folder when the file is inside it, else only

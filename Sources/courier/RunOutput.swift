@@ -5,8 +5,10 @@ import Foundation
 /// Printing one outcome of `courier run`, through the same ResponseOutput as `courier send`.
 extension RunCommand {
     /// Prints one outcome. `secrets` are the environment's private values: hidden even when the request
-    /// failed before it was built (an error message may quote a URL holding one).
-    static func print(_ outcome: RunOutcome, attempts: [AttemptRecord], invocation: Invocation, secrets: Set<String>) {
+    /// failed before it was built (an error message may quote a URL holding one). `file` is set when a
+    /// folder runs: JSON objects then say which file they came from.
+    static func print(_ outcome: RunOutcome, attempts: [AttemptRecord], invocation: Invocation,
+                      secrets: Set<String>, file: String? = nil) {
         defer {
             if case .file(let url, _) = outcome.response?.body { try? FileManager.default.removeItem(at: url) }
         }
@@ -15,10 +17,14 @@ extension RunCommand {
         let secrets = invocation.showSecrets ? [] : secrets.union(outcome.resolved?.secrets ?? [])
         var apiError: APIError?
         if case .transport(let error) = outcome.failure { apiError = error }
+        if let result = outcome.webSocket {
+            printWebSocket(result, name: name, json: invocation.json, file: file,
+                           secrets: invocation.showSecrets ? [] : secrets.union(credentials(of: outcome.resolved)))
+            return
+        }
         if let skipped = outcome.skipped {
             if invocation.json {
-                Console.out(object(["name": name, "status": NSNull(), "skipped": skipped, "error": NSNull(),
-                                    "attempts": [Any]()]))
+                Console.out(object(skippedObject(name, reason: skipped, file: file)))
             } else {
                 Console.out("### \(name)\nskipped: \(skipped)\n")
             }
@@ -26,10 +32,12 @@ extension RunCommand {
         }
         if case .collection(let error) = outcome.failure {
             if invocation.json {
-                Console.out(Redaction.redact(object([
+                var fields: [String: Any] = [
                     "name": name, "status": NSNull(), "attempts": [Any](),
                     "error": ["kind": "collection", "message": error.description],
-                ]), secrets: secrets))
+                ]
+                if let file { fields["file"] = file }
+                Console.out(Redaction.redact(object(fields), secrets: secrets))
             } else {
                 Console.error("### \(name)\nerror: \(error)\n")
             }
@@ -38,7 +46,7 @@ extension RunCommand {
         if invocation.json {
             let text = ResponseOutput.json(response: outcome.response, error: apiError, attempts: attempts, name: name,
                                            options: options)
-            Console.out(Redaction.redact(text, secrets: secrets))
+            Console.out(Redaction.redact(adding(file: file, to: text), secrets: secrets))
         } else {
             var text = ResponseOutput.human(response: outcome.response, error: apiError, attempts: attempts, name: name,
                                             options: options)
@@ -50,7 +58,23 @@ extension RunCommand {
         }
     }
 
-    private static func object(_ object: [String: Any]) -> String {
+    /// `{"name": …, "file": …}` for a skipped request (a folder run says which file it is in).
+    private static func skippedObject(_ name: String, reason: String, file: String?) -> [String: Any] {
+        var fields: [String: Any] = ["name": name, "status": NSNull(), "skipped": reason, "error": NSNull(),
+                                     "attempts": [Any]()]
+        if let file { fields["file"] = file }
+        return fields
+    }
+
+    /// The JSON object `text` with a "file" member, keys still sorted; unchanged when `file` is nil.
+    private static func adding(file: String?, to text: String) -> String {
+        guard let file, let parsed = try? JSONSerialization.jsonObject(with: Data(text.utf8)),
+              var fields = parsed as? [String: Any] else { return text }
+        fields["file"] = file
+        return ResponseOutput.serialize(fields)
+    }
+
+    static func object(_ object: [String: Any]) -> String {
         let options: JSONSerialization.WritingOptions = [.sortedKeys, .withoutEscapingSlashes]
         guard let data = try? JSONSerialization.data(withJSONObject: object, options: options) else { return "{}" }
         return String(decoding: data, as: UTF8.self)

@@ -59,10 +59,12 @@ struct CommandLineTests {
         let server = try DemoServer.start()
         defer { server.stop() }
         let base = server.baseURL.absoluteString.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
+        let ws = "ws://127.0.0.1:\(server.port)"
         // When `courier run Collections/demo.http --all --env demo --json` runs against it
         let result = try CourierBinary.run(["run", "Collections/demo.http", "--all", "--env", "demo",
-                                            "--var", "base=\(base)", "--json"], in: DemoCollection.root)
-        // Then it exits 0 with one JSON object per request, named, the auth flow included
+                                            "--var", "base=\(base)", "--var", "ws=\(ws)", "--json"],
+                                           in: DemoCollection.root)
+        // Then it exits 0 with one JSON object per request, named, the auth flow and the WebSockets included
         #expect(result.status == 0, "\(result.stderr)")
         let objects = result.stdout.split(separator: "\n").compactMap {
             try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
@@ -73,7 +75,13 @@ struct CommandLineTests {
         let me = try #require(objects.first { $0["name"] as? String == "me" })
         #expect(me["status"] as? Int == 200)
         #expect(me["attempts"] as? [Any] != nil)
-        #expect(result.stderr.contains("succeeded, 0 failed, 2 skipped"))
+        #expect(result.stderr.contains("succeeded, 0 failed"))
+        #expect(!result.stderr.contains("skipped"))
+        let echo = try #require(objects.first { $0["name"] as? String == "wsEcho" })
+        #expect(echo["type"] as? String == "websocket")
+        #expect(echo["status"] as? Int == 101)
+        #expect(echo["sent"] as? Int == 2)
+        #expect(echo["received"] as? Int == 2)
     }
 
     @Test func courierRunHidesPrivateEnvironmentValuesAndFailsWithExitCodeOne() throws {

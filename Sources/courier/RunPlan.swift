@@ -1,0 +1,94 @@
+import CourierCollections
+import Foundation
+
+/// What `courier run` will do before it sends anything: the files (one, or every `.http` file under a
+/// folder, as the explorer loads them), the requests picked in each, each file's environment, and the
+/// problems found while loading.
+struct RunPlan {
+    /// One file to run.
+    struct Entry {
+        var loaded: LoadedFile
+        /// The path printed for the file: as given for a single file, under the given folder otherwise.
+        var displayPath: String
+        var requests: [RequestTemplate]
+        /// The environment the file's requests resolve against, or why there is none (the file does not run).
+        var environment: Result<CourierCollections.Environment, CollectionError>
+    }
+
+    var entries: [Entry]
+    /// Malformed lines and unreadable files, as `file:line: message`; a bad file never stops the others.
+    var diagnostics: [Diagnostic]
+    /// Whether the path was a folder (results are then grouped by file).
+    var isFolder: Bool
+
+    /// Whether any diagnostic is an error (the run then exits 1 even when every request succeeded).
+    var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
+
+    /// Every request the plan would run.
+    var requestCount: Int { entries.reduce(0) { $0 + $1.requests.count } }
+
+    /// Loads what `invocation.path` names. Throws what makes the whole run meaningless (exit 2): nothing to
+    /// read, a `--name` no file has, an `--env` no file can use.
+    static func make(_ invocation: RunCommand.Invocation) throws(CollectionError) -> RunPlan {
+        let url = URL(fileURLWithPath: invocation.path).standardizedFileURL
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), isFolder.boolValue {
+            return try folder(url, invocation: invocation)
+        }
+        let loaded = try CollectionLoader.loadFile(url, displayPath: invocation.path)
+        let requests = try CollectionRunner.selection(of: loaded.file, names: invocation.names,
+                                                      all: invocation.all)
+        let environments = try EnvironmentSet.discover(near: url, root: RunCommand.collectionRoot(for: url))
+        let environment = try environments.environment(named: invocation.environment)
+        let entry = Entry(loaded: loaded, displayPath: invocation.path, requests: requests,
+                          environment: .success(environment))
+        return RunPlan(entries: [entry], diagnostics: loaded.file.diagnostics, isFolder: false)
+    }
+
+    /// Every `.http` file under `url`, sorted by path; environments are found as the explorer finds them:
+    /// beside each file and in every folder up to the one given.
+    private static func folder(_ url: URL, invocation: RunCommand.Invocation) throws(CollectionError) -> RunPlan {
+        let collection = CollectionLoader.load(url.path)
+        let prefix = displayPrefix(invocation.path)
+        let diagnostics = collection.diagnostics.map { diagnostic -> Diagnostic in
+            var shown = diagnostic
+            shown.file = prefix + diagnostic.file
+            return shown
+        }
+        guard !collection.files.isEmpty || !diagnostics.isEmpty else {
+            throw .unreadable(path: invocation.path, reason: "no .http or .rest files in this folder")
+        }
+        let available = collection.files.flatMap { $0.file.requests.compactMap(\.name) }
+        if let unknown = invocation.names.first(where: { !available.contains($0) }) {
+            throw .unknownRequest(name: unknown, available: available)
+        }
+        var entries: [Entry] = []
+        for loaded in collection.files {
+            let names = invocation.names.filter { name in loaded.file.requests.contains { $0.name == name } }
+            // With --name, a file holding none of the names has nothing to run.
+            if !invocation.names.isEmpty && names.isEmpty { continue }
+            let requests = try CollectionRunner.selection(of: loaded.file, names: names, all: invocation.all)
+            let environment = Result { () throws(CollectionError) -> CourierCollections.Environment in
+                try EnvironmentSet.discover(near: loaded.url, root: collection.root)
+                    .environment(named: invocation.environment)
+            }
+            entries.append(Entry(loaded: loaded, displayPath: prefix + loaded.file.path, requests: requests,
+                                 environment: environment))
+        }
+        // An environment no file can use is a usage error, as for a single file; one that only some
+        // files lack fails just those files.
+        if let first = entries.first, case .failure(let error) = first.environment,
+           entries.allSatisfy({ if case .failure = $0.environment { true } else { false } }) {
+            throw error
+        }
+        return RunPlan(entries: entries, diagnostics: diagnostics, isFolder: true)
+    }
+
+    /// The folder as the user typed it, ready to put before a path inside it ("" for the current folder).
+    static func displayPrefix(_ path: String) -> String {
+        var trimmed = path
+        while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed.removeLast() }
+        if trimmed == "." || trimmed.isEmpty { return "" }
+        return trimmed == "/" ? "/" : trimmed + "/"
+    }
+}

@@ -1,0 +1,51 @@
+import CourierCollections
+import CourierHTTP
+import Foundation
+
+/// Printing the result of one `WEBSOCKET` request of `courier run`: one line (and the error), or one
+/// JSON object with the same facts.
+extension RunCommand {
+    /// `### name`, then `WebSocket 101  sent 2  received 2  12.3 ms  close 1000`, then the error if any.
+    static func printWebSocket(_ result: WebSocketRunResult, name: String, json: Bool, file: String?,
+                               secrets: Set<String>) {
+        if json {
+            var fields: [String: Any] = [
+                "name": name,
+                "type": "websocket",
+                "url": result.url.absoluteString,
+                "status": result.status.map { $0 as Any } ?? NSNull(),
+                "sent": result.sent,
+                "received": result.received,
+                "time_ms": (result.seconds * 1_000_000).rounded() / 1000,
+                "close_code": result.closeCode.map { $0 as Any } ?? NSNull(),
+                "error": result.failure.map { ["kind": $0.kind, "message": $0.message] as Any } ?? NSNull(),
+                "attempts": [Any](),
+            ]
+            if let file { fields["file"] = file }
+            Console.out(Redaction.redact(ResponseOutput.serialize(fields), secrets: secrets))
+            return
+        }
+        var line = ["WebSocket " + (result.status.map(String.init) ?? "-"), "sent \(result.sent)",
+                    "received \(result.received)", String(format: "%.1f ms", result.seconds * 1000)]
+        if let code = result.closeCode { line.append("close \(code)") }
+        var lines = ["### \(name)", line.joined(separator: "  ")]
+        if let failure = result.failure { lines.append("error: \(failure.message) [\(failure.kind)]") }
+        Console.out(Redaction.redact(Terminal.sanitize(lines.joined(separator: "\n")), secrets: secrets) + "\n")
+    }
+
+    /// The values of the credential headers a request carried (Authorization, cookies, API keys): a
+    /// WebSocket error can quote them back, and they are hidden as the headers of HTTP responses are.
+    static func credentials(of resolved: ResolvedRequest?) -> Set<String> {
+        guard let resolved else { return [] }
+        var values: Set<String> = []
+        for field in resolved.request.headers where Redaction.isSensitive(header: field.name) {
+            values.insert(field.value)
+            // `Bearer abc`: the token alone may be what gets quoted.
+            if let space = field.value.firstIndex(of: " ") {
+                let token = field.value[field.value.index(after: space)...].trimmingCharacters(in: .whitespaces)
+                if token.count >= 8 { values.insert(token) }
+            }
+        }
+        return values
+    }
+}
