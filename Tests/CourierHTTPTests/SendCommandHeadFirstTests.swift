@@ -1,0 +1,133 @@
+import CourierDemo
+import Foundation
+import Testing
+
+/// `courier send` prints a stream's status line and headers when the head arrives and decides from
+/// Content-Type that the body is a stream, so the first record shows while the server still waits to
+/// send the second (20 s later): through the built binary, read while it runs.
+@Suite(.serialized) struct SendCommandHeadFirstTests {
+    let server: DemoServer
+
+    init() throws { server = try DemoServer.start() }
+
+    func url(_ path: String) -> String { server.baseURL.absoluteString + path }
+
+    /// Interrupts a still-running courier and waits for it to end.
+    func stop(_ courier: LiveCourier) async throws {
+        if courier.process.isRunning { courier.process.interrupt() }
+        try await courier.finish()
+    }
+
+    @Test("The status line, headers and first event are printed while the second event is 20 s away")
+    func eventStreamHeadAndFirstEventBeforeTheSecond() async throws {
+        defer { server.stop() }
+        // Given an event stream with 20 s between its two events
+        let courier = try LiveCourier(["send", url("/events?count=2&interval_ms=20000")])
+        defer { if courier.process.isRunning { courier.process.terminate() } }
+        // When the status line and the first event have been read from the pipe
+        let sawBoth = try await courier.waitFor {
+            courier.stdout.text.contains("HTTP/1.1 200 OK") && courier.stdout.text.contains("event: tick  id: 1")
+        }
+        let text = courier.stdout.text
+        let running = courier.process.isRunning
+        try await stop(courier)
+        // Then they came before the second event, in order: status, headers, a blank line, the event
+        #expect(sawBoth)
+        #expect(running)
+        #expect(!text.contains("id: 2"))
+        #expect(text.hasPrefix("HTTP/1.1 200 OK\n"))
+        let headers = try #require(text.range(of: "Content-Type: text/event-stream\n"))
+        let event = try #require(text.range(of: "\n\nevent: tick  id: 1\n{\n  \"n\": 1,"))
+        #expect(headers.upperBound <= event.lowerBound)
+        #expect(courier.stderr.text.contains("(1 record streamed before the request ended)"))
+    }
+
+    @Test("An NDJSON body labelled by Content-Type prints its first record at once, not one record late")
+    func ndjsonFirstRecordBeforeTheSecondArrives() async throws {
+        defer { server.stop() }
+        // Given an NDJSON stream with 20 s between its two lines
+        let courier = try LiveCourier(["send", url("/ndjson?count=2&interval_ms=20000")])
+        defer { if courier.process.isRunning { courier.process.terminate() } }
+        // When the status line and the first record have been read from the pipe
+        let sawBoth = try await courier.waitFor {
+            courier.stdout.text.contains("HTTP/1.1 200 OK") && courier.stdout.text.contains("\"seq\": 1")
+        }
+        let text = courier.stdout.text
+        let running = courier.process.isRunning
+        try await stop(courier)
+        // Then both came while the second line was still 20 s away, the head first
+        #expect(sawBoth)
+        #expect(running)
+        #expect(!text.contains("\"seq\": 2"))
+        let headers = try #require(text.range(of: "Content-Type: application/x-ndjson\n"))
+        let record = try #require(text.range(of: "\"message\": \"event 1 of 2\""))
+        #expect(text.hasPrefix("HTTP/1.1 200 OK\n"))
+        #expect(headers.upperBound <= record.lowerBound)
+    }
+
+    @Test("With --json the first NDJSON record is one object printed at once, and no head is printed")
+    func ndjsonAsJSONPrintsTheFirstObjectAtOnce() async throws {
+        defer { server.stop() }
+        // Given an NDJSON stream with 20 s between its two lines, sent with --json
+        let courier = try LiveCourier(["send", url("/ndjson?count=2&interval_ms=20000"), "--json"])
+        defer { if courier.process.isRunning { courier.process.terminate() } }
+        // When a first whole line has been read from the pipe
+        let sawFirst = try await courier.waitFor { courier.stdout.text.contains("\n") }
+        let text = courier.stdout.text
+        let running = courier.process.isRunning
+        try await stop(courier)
+        // Then it is the first record's object, printed while the stream was open, and nothing else
+        #expect(sawFirst)
+        #expect(running)
+        let lines = text.split(separator: "\n").map(String.init)
+        #expect(lines.count == 1)
+        let object = try CourierProcess.json(try #require(lines.first))
+        #expect(object["type"] as? String == "line")
+        #expect((object["json"] as? [String: Any])?["seq"] as? Int == 1)
+    }
+}
+
+/// How Content-Type at the head decides whether a body is a stream, for bodies that look like NDJSON.
+@Suite struct SendCommandStreamTypeTests {
+    static let ndjson = "{\"seq\":1}\n{\"seq\":2}\n"
+
+    static func server() throws -> LoopbackServer {
+        try LoopbackServer { request in
+            let type = request.query.removingPercentEncoding?.replacingOccurrences(of: "type=", with: "") ?? ""
+            return LoopbackServer.Reply(headers: type.isEmpty ? [] : [("Content-Type", type)],
+                                        body: Data(Self.ndjson.utf8))
+        }
+    }
+
+    @Test("NDJSON under a type that says nothing (none, text/plain, application/json) is found by its bytes")
+    func unspecificTypesAreSniffed() async throws {
+        // Given NDJSON bodies without a Content-Type, as text/plain and as application/json
+        let server = try Self.server()
+        defer { server.stop() }
+        for query in ["", "?type=text/plain", "?type=application/json"] {
+            // When each is sent
+            let result = try await CourierProcess.run(["send", server.url("/lines" + query).absoluteString, "--json"])
+            // Then its two lines are streamed as records
+            let objects = try result.stdout.split(separator: "\n").map { try CourierProcess.json(String($0)) }
+            #expect(objects.prefix(2).map { $0["type"] as? String } == ["line", "line"], "\(query)")
+            #expect(objects.last?["streamed"] as? Int == 2, "\(query)")
+        }
+    }
+
+    @Test("A body whose Content-Type names another format is shown whole, unless --stream is given")
+    func otherTypesAreNotStreamsUnlessForced() async throws {
+        // Given NDJSON-looking bytes served as text/html
+        let server = try Self.server()
+        defer { server.stop() }
+        let url = server.url("/lines?type=text/html").absoluteString
+        // When it is sent, and sent again with --stream
+        let plain = try CourierProcess.json(try await CourierProcess.run(["send", url, "--json"]).stdout)
+        let forced = try await CourierProcess.run(["send", url, "--json", "--stream"])
+        // Then the first is one response with its body, the second two records and the response
+        #expect(plain["body"] as? String == Self.ndjson)
+        #expect(plain["streamed"] == nil)
+        let objects = try forced.stdout.split(separator: "\n").map { try CourierProcess.json(String($0)) }
+        #expect(objects.count == 3)
+        #expect(objects.last?["streamed"] as? Int == 2)
+    }
+}
