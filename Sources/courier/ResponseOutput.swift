@@ -133,7 +133,9 @@ enum ResponseOutput {
 
     /// The status line and the header fields (secrets redacted unless `showSecrets`), sanitised.
     static func statusAndHeaders(_ head: ResponseHead, showSecrets: Bool) -> [String] {
-        var lines = ["\(head.version) \(head.status) \(head.reason)".trimmingCharacters(in: .whitespaces)]
+        // The reason phrase is the server's text too, so it is shown, never executed.
+        let status = "\(head.version) \(head.status) \(Terminal.sanitize(head.reason))"
+        var lines = [status.trimmingCharacters(in: .whitespaces)]
         for field in head.headers.redacted(showSecrets: showSecrets) {
             lines.append("\(field.name): \(Terminal.sanitize(field.value))")
         }

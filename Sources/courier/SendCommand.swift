@@ -225,6 +225,7 @@ enum SendCommand {
                     return 1
                 }
             }
+            printer?.replay(response.body)
             let streamed = printer?.finish(contentType: response.headers["Content-Type"])
             return report(response, error: nil, attempts: attempts, invocation: invocation, streamed: streamed,
                           headShown: printer?.headShown ?? false)

@@ -80,6 +80,24 @@ final class StreamPrinter: Sendable {
         }
     }
 
+    /// Feeds a body that reached the command without passing through `feed`: an answer from the
+    /// cache hands over its head but not its bytes. Read in chunks, and only until it is known not
+    /// to be a stream.
+    func replay(_ body: ResponseBody) {
+        guard body.size > 0, state.withLock({ $0.received == 0 }) else { return }
+        switch body {
+        case .data(let data):
+            feed(data)
+        case .file(let url, _):
+            guard let handle = try? FileHandle(forReadingFrom: url) else { return }
+            defer { try? handle.close() }
+            while let chunk = try? handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+                feed(chunk)
+                if state.withLock({ $0.verdict == .notAStream }) { return }
+            }
+        }
+    }
+
     /// A new attempt starts a new body: the parsers start over (records already printed stay printed).
     func restart() {
         state.withLock { startOver(&$0) }

@@ -131,3 +131,34 @@ import Testing
         #expect(objects.last?["streamed"] as? Int == 2)
     }
 }
+
+/// A stream answered from the HTTP cache: the cache hands over the stored head, and the stored body
+/// is printed record by record like one from the network.
+@Suite struct SendCommandCachedStreamTests {
+    @Test("A fresh cache hit on an NDJSON response prints its head once, then its records")
+    func aCachedStreamIsPrintedAsRecords() async throws {
+        // Given a cacheable NDJSON response and an empty cache folder
+        let server = try LoopbackServer { _ in
+            LoopbackServer.Reply(headers: [("Content-Type", "application/x-ndjson"), ("Cache-Control", "max-age=600")],
+                                 body: Data("{\"seq\":1}\n{\"seq\":2}\n".utf8))
+        }
+        defer { server.stop() }
+        let folder = try CacheTemporaryDirectory()
+        let arguments = ["send", server.url("/feed").absoluteString, "--cache-dir", folder.url.path]
+        // When it is sent twice, the second time for people and once more for scripts
+        _ = try await CourierProcess.run(arguments)
+        let human = try await CourierProcess.run(arguments)
+        let json = try await CourierProcess.run(arguments + ["--json"])
+        // Then the later ones came from the cache and show the head once and both records
+        #expect(server.requestCount(path: "/feed") == 1)
+        #expect(human.status == 0)
+        #expect(human.stdout.hasPrefix("HTTP/1.1 200 OK\n"))
+        #expect(human.stdout.components(separatedBy: "HTTP/1.1 200 OK").count == 2)
+        #expect(human.stdout.contains("\"seq\": 2"))
+        #expect(human.stdout.contains("(body: 2 records streamed above)"))
+        let objects = try json.stdout.split(separator: "\n").map { try CourierProcess.json(String($0)) }
+        #expect(objects.count == 3)
+        #expect(objects.last?["cache"] as? String == "fresh")
+        #expect(objects.last?["streamed"] as? Int == 2)
+    }
+}
