@@ -162,3 +162,23 @@ import Testing
         #expect(objects.last?["streamed"] as? Int == 2)
     }
 }
+
+/// The head printed ahead of a stream is the server's text like the body: shown, never executed.
+@Suite struct SendCommandStreamHeadSafetyTests {
+    @Test("Escapes in a stream's reason phrase and header values are printed as visible symbols")
+    func escapesInTheEarlyHeadAreShownNotRun() async throws {
+        // Given an event stream whose reason phrase sets the terminal title and whose header clears the screen
+        let server = try LoopbackServer { _ in
+            .raw("HTTP/1.1 200 O\u{1B}]0;pwned\u{07}K\r\nContent-Type: text/event-stream\r\n"
+                + "X-Evil: \u{1B}[2J\u{9B}31m\r\nConnection: close\r\n\r\ndata: hi\n\n")
+        }
+        defer { server.stop() }
+        // When it is sent for people
+        let result = try await CourierProcess.run(["send", server.url("/evil").absoluteString])
+        // Then the head came first with every control shown as a symbol, and no raw escape reached stdout
+        #expect(result.stdout.hasPrefix("HTTP/1.1 200 O\\x1B]0;pwned\\x07K\n"))
+        #expect(result.stdout.contains("X-Evil: \\x1B[2J"))
+        #expect(!result.stdout.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || $0.value == 0x9B })
+        #expect(result.stdout.contains("(body: 1 record streamed above)"))
+    }
+}
