@@ -184,9 +184,10 @@ enum SendCommand {
             Console.error("error: cannot open the HTTP cache: \(error)")
             return 1
         }
-        // Records stream to standard output unless the body goes to a file.
-        let printer = invocation.output == nil
-            ? StreamPrinter(json: invocation.json, forced: invocation.stream, showSecrets: invocation.showSecrets) : nil
+        // Records stream to standard output unless the body goes to a file (or there is none: HEAD).
+        let printer = invocation.output == nil && invocation.request.method != .head
+            ? StreamPrinter(json: invocation.json, forced: invocation.stream, showSecrets: invocation.showSecrets)
+            : nil
         let progress = ProgressLine.forTerminal(json: invocation.json) { printer?.isStreaming ?? false }
         var events = recorder.sink
         if let printer {

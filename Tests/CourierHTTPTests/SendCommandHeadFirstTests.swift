@@ -132,6 +132,23 @@ import Testing
     }
 }
 
+extension SendCommandStreamTypeTests {
+    @Test("HEAD on a stream's URL prints the head once, as for any HEAD, with no record count")
+    func headOfAStreamIsAnOrdinaryHead() async throws {
+        // Given a URL that serves NDJSON
+        let server = try Self.server()
+        defer { server.stop() }
+        // When HEAD is sent to it
+        let url = server.url("/lines?type=application/x-ndjson").absoluteString
+        let result = try await CourierProcess.run(["send", "HEAD", url])
+        // Then the head is printed once and nothing speaks of streamed records
+        #expect(result.status == 0)
+        #expect(result.stdout.components(separatedBy: "HTTP/1.1 200 OK").count == 2)
+        #expect(result.stdout.contains("Content-Type: application/x-ndjson"))
+        #expect(!result.stdout.contains("streamed"))
+    }
+}
+
 /// A stream answered from the HTTP cache: the cache hands over the stored head, and the stored body
 /// is printed record by record like one from the network.
 @Suite struct SendCommandCachedStreamTests {
