@@ -182,12 +182,12 @@ extension SendCommandStreamTypeTests {
 
 /// The head printed ahead of a stream is the server's text like the body: shown, never executed.
 @Suite struct SendCommandStreamHeadSafetyTests {
-    @Test("Escapes in a stream's reason phrase and header values are printed as visible symbols")
+    @Test("A stream's early head shows escapes as visible symbols and redacts its secrets")
     func escapesInTheEarlyHeadAreShownNotRun() async throws {
         // Given an event stream whose reason phrase sets the terminal title and whose header clears the screen
         let server = try LoopbackServer { _ in
             .raw("HTTP/1.1 200 O\u{1B}]0;pwned\u{07}K\r\nContent-Type: text/event-stream\r\n"
-                + "X-Evil: \u{1B}[2J\u{9B}31m\r\nConnection: close\r\n\r\ndata: hi\n\n")
+                + "X-Evil: \u{1B}[2J\u{9B}31m\r\nSet-Cookie: session=s3cr3t\r\nConnection: close\r\n\r\ndata: hi\n\n")
         }
         defer { server.stop() }
         // When it is sent for people
@@ -197,5 +197,8 @@ extension SendCommandStreamTypeTests {
         #expect(result.stdout.contains("X-Evil: \\x1B[2J"))
         #expect(!result.stdout.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || $0.value == 0x9B })
         #expect(result.stdout.contains("(body: 1 record streamed above)"))
+        // And the cookie it set is redacted there as everywhere
+        #expect(result.stdout.contains("Set-Cookie: <redacted>"))
+        #expect(!result.stdout.contains("s3cr3t"))
     }
 }
