@@ -17,15 +17,23 @@ public struct RequestContext: Sendable {
     public var onProgress: (@Sendable (TransferProgress) -> Void)?
     /// Called with each chunk of the body as it arrives, for streamed views (SSE, NDJSON).
     public var onChunk: (@Sendable (Data) -> Void)?
+    /// Called once per response that reaches the caller, as soon as its head (status line and
+    /// headers) is complete and before the first `onChunk`: once per attempt for the network (the
+    /// final head, after redirects and interim 1xx responses), once for an answer from the cache.
+    /// On the transport's thread; keep it cheap.
+    public var onHead: (@Sendable (ResponseHead) -> Void)?
 
+    /// A context for a new logical request, with optional streaming hooks.
     public init(id: RequestID = RequestID.next(), attempt: Int = 1, events: EventSink = .none,
                 onProgress: (@Sendable (TransferProgress) -> Void)? = nil,
-                onChunk: (@Sendable (Data) -> Void)? = nil) {
+                onChunk: (@Sendable (Data) -> Void)? = nil,
+                onHead: (@Sendable (ResponseHead) -> Void)? = nil) {
         self.id = id
         self.attempt = attempt
         self.events = events
         self.onProgress = onProgress
         self.onChunk = onChunk
+        self.onHead = onHead
     }
 }
 

@@ -16,6 +16,9 @@ enum ResponseOutput {
         /// How many records (events or lines) were printed while the body arrived; the body is not
         /// printed again.
         var streamed: Int?
+        /// The status line and headers were printed when the head arrived, ahead of the streamed
+        /// records (human output): they are not printed again.
+        var headShown = false
 
         init(showSecrets: Bool = false, timing: Bool = false, bodyFile: URL? = nil, streamed: Int? = nil) {
             self.showSecrets = showSecrets
@@ -116,15 +119,25 @@ enum ResponseOutput {
         var lines: [String] = []
         if let name { lines.append("### \(name)") }
         guard let response else { return lines }
-        lines.append("\(response.httpVersion) \(response.status) \(response.reason)".trimmingCharacters(in: .whitespaces))
-        for field in response.headers.redacted(showSecrets: options.showSecrets) {
-            lines.append("\(field.name): \(Terminal.sanitize(field.value))")
+        if !options.headShown {
+            lines += statusAndHeaders(ResponseHead(response), showSecrets: options.showSecrets)
+            lines.append("")
         }
-        lines.append("")
         if let streamed = options.streamed {
             lines.append("(body: \(streamed) \(streamed == 1 ? "record" : "records") streamed above)")
         } else if let bodyFile = options.bodyFile {
             lines.append("(body: \(response.body.size) bytes written to \(bodyFile.path))")
+        }
+        return lines
+    }
+
+    /// The status line and the header fields (secrets redacted unless `showSecrets`), sanitised.
+    static func statusAndHeaders(_ head: ResponseHead, showSecrets: Bool) -> [String] {
+        // The reason phrase is the server's text too, so it is shown, never executed.
+        let status = "\(head.version) \(head.status) \(Terminal.sanitize(head.reason))"
+        var lines = [status.trimmingCharacters(in: .whitespaces)]
+        for field in head.headers.redacted(showSecrets: showSecrets) {
+            lines.append("\(field.name): \(Terminal.sanitize(field.value))")
         }
         return lines
     }

@@ -184,8 +184,10 @@ enum SendCommand {
             Console.error("error: cannot open the HTTP cache: \(error)")
             return 1
         }
-        // Records stream to standard output unless the body goes to a file.
-        let printer = invocation.output == nil ? StreamPrinter(json: invocation.json, forced: invocation.stream) : nil
+        // Records stream to standard output unless the body goes to a file (or there is none: HEAD).
+        let printer = invocation.output == nil && invocation.request.method != .head
+            ? StreamPrinter(json: invocation.json, forced: invocation.stream, showSecrets: invocation.showSecrets)
+            : nil
         let progress = ProgressLine.forTerminal(json: invocation.json) { printer?.isStreaming ?? false }
         var events = recorder.sink
         if let printer {
@@ -202,7 +204,10 @@ enum SendCommand {
         let client = HTTPClient(configuration: configuration)
         var context = RequestContext()
         if let progress { context.onProgress = { progress.update($0) } }
-        if let printer { context.onChunk = { printer.feed($0) } }
+        if let printer {
+            context.onHead = { printer.begin($0) }
+            context.onChunk = { printer.feed($0) }
+        }
         let request = invocation.request
         CrashTestHook.fireIfRequested()
         let result = Interruptible.run { [context] () async throws(APIError) -> HTTPResponse in
@@ -221,8 +226,10 @@ enum SendCommand {
                     return 1
                 }
             }
+            printer?.replay(response.body)
             let streamed = printer?.finish(contentType: response.headers["Content-Type"])
-            return report(response, error: nil, attempts: attempts, invocation: invocation, streamed: streamed)
+            return report(response, error: nil, attempts: attempts, invocation: invocation, streamed: streamed,
+                          headShown: printer?.headShown ?? false)
         case .failure(let error):
             // Records printed before a failure (Ctrl-C ends a stream) are counted, never printed twice.
             let streamed = (printer?.isStreaming ?? false) ? printer?.finish(contentType: nil) : nil
@@ -239,12 +246,14 @@ enum SendCommand {
 
     /// Prints the outcome and returns the exit code: 0 for 2xx/3xx, 1 otherwise.
     static func report(_ response: HTTPResponse?, error: APIError?, attempts: [AttemptRecord],
-                       invocation: Invocation?, streamed: Int? = nil) -> Int32 {
+                       invocation: Invocation?, streamed: Int? = nil, headShown: Bool = false) -> Int32 {
         // An error status is reported as the error it stands for (kind http or unauthorized).
         let error = error ?? response.flatMap { APIError(response: $0) }
-        let options = ResponseOutput.Options(showSecrets: invocation?.showSecrets ?? false,
+        var options = ResponseOutput.Options(showSecrets: invocation?.showSecrets ?? false,
                                              timing: invocation?.timing ?? false, bodyFile: invocation?.output,
                                              streamed: streamed)
+        // Only a streamed body's head is printed ahead of it; any other response is shown whole.
+        options.headShown = headShown && streamed != nil
         if invocation?.json ?? false, let response, case .file(let file, _) = response.body, streamed == nil,
            invocation?.output == nil {
             do {

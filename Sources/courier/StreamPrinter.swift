@@ -1,13 +1,20 @@
 import CourierBody
+import CourierHTTP
 import Foundation
 import Synchronization
 
 /// Prints a body record by record while it arrives: each server-sent event or NDJSON line as soon
-/// as it is complete, as pretty text for people or as one JSON object per record for scripts.
-/// Fed from the transport's thread (`RequestContext.onChunk`); the lock keeps records in order.
+/// as it is complete, as pretty text for people or as one JSON object per record for scripts. For
+/// people, the status line and headers of a streamed response come first, as soon as the body turns
+/// out to be a stream (at the head when Content-Type says so). Fed from the transport's thread
+/// (`RequestContext.onHead` and `onChunk`); the lock keeps the head and the records in order.
 final class StreamPrinter: Sendable {
     private struct State {
         var verdict = StreamSniffer.Verdict.undecided
+        /// The head of the response being received, until it is printed.
+        var head: ResponseHead?
+        /// A head has been printed (for any attempt), so the final report leaves it out.
+        var headShown = false
         /// The bytes seen while the verdict is open (at most `StreamSniffer.window` and a chunk).
         var prefix = Data()
         var received = 0
@@ -19,18 +26,37 @@ final class StreamPrinter: Sendable {
     private let state = Mutex(State())
     private let json: Bool
     private let forced: Bool
+    private let showSecrets: Bool
     private let write: @Sendable (String) -> Void
 
-    /// `json` prints one object per record; `forced` (`--stream`) streams bodies the sniffer would
-    /// not; `write` receives each record's text (standard output by default).
-    init(json: Bool, forced: Bool, write: @escaping @Sendable (String) -> Void = { Console.out($0) }) {
+    /// `json` prints one object per record (and no head: the final object carries it); `forced`
+    /// (`--stream`) streams bodies the sniffer would not; `showSecrets` prints the head's secrets;
+    /// `write` receives each piece of text (standard output by default).
+    init(json: Bool, forced: Bool, showSecrets: Bool = false,
+         write: @escaping @Sendable (String) -> Void = { Console.out($0) }) {
         self.json = json
         self.forced = forced
+        self.showSecrets = showSecrets
         self.write = write
     }
 
     /// Whether records are being printed (a progress line would be in their way).
     var isStreaming: Bool { state.withLock { $0.verdict == .events || $0.verdict == .lines } }
+
+    /// Whether a status line and headers were printed ahead of the records.
+    var headShown: Bool { state.withLock { $0.headShown } }
+
+    /// A response's head has arrived: its body starts over (records already printed stay printed),
+    /// and Content-Type decides whether it is a stream, or leaves that to the first bytes. A stream's
+    /// head is printed at once.
+    func begin(_ head: ResponseHead) {
+        state.withLock { state in
+            startOver(&state)
+            state.head = head
+            state.verdict = StreamSniffer.verdict(contentType: head.headers["Content-Type"], forced: forced)
+            if state.verdict == .events || state.verdict == .lines { printHead(&state) }
+        }
+    }
 
     /// Takes the next chunk of the body and prints the records it completes.
     func feed(_ chunk: Data) {
@@ -44,6 +70,7 @@ final class StreamPrinter: Sendable {
                 state.verdict = StreamSniffer.verdict(state.prefix, forced: forced)
                 if state.verdict == .notAStream { state.prefix = Data() }
                 guard state.verdict == .events || state.verdict == .lines else { return }
+                printHead(&state)
                 let buffered = state.prefix
                 state.prefix = Data()
                 printRecords(buffered, state: &state)
@@ -53,13 +80,35 @@ final class StreamPrinter: Sendable {
         }
     }
 
+    /// Feeds a body that reached the command without passing through `feed`: an answer from the
+    /// cache hands over its head but not its bytes. Read in chunks, and only until it is known not
+    /// to be a stream.
+    func replay(_ body: ResponseBody) {
+        guard body.size > 0, state.withLock({ $0.received == 0 }) else { return }
+        switch body {
+        case .data(let data):
+            feed(data)
+        case .file(let url, _):
+            guard let handle = try? FileHandle(forReadingFrom: url) else { return }
+            defer { try? handle.close() }
+            while let chunk = try? handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+                feed(chunk)
+                if state.withLock({ $0.verdict == .notAStream }) { return }
+            }
+        }
+    }
+
     /// A new attempt starts a new body: the parsers start over (records already printed stay printed).
     func restart() {
-        state.withLock { state in
-            let printed = state.printed
-            state = State()
-            state.printed = printed
-        }
+        state.withLock { startOver(&$0) }
+    }
+
+    /// A new response starts a new body: the parsers start over; what was printed stays printed.
+    private func startOver(_ state: inout State) {
+        let (printed, headShown) = (state.printed, state.headShown)
+        state = State()
+        state.printed = printed
+        state.headShown = headShown
     }
 
     /// Ends the body: prints what the last chunk left (a last NDJSON line without a newline, a body
@@ -67,10 +116,12 @@ final class StreamPrinter: Sendable {
     /// printed, or nil when the body was not streamed and should be shown as usual.
     func finish(contentType: String?) -> Int? {
         state.withLock { state in
-            guard state.received > 0 else { return nil }
+            // A body that Content-Type called a stream at the head counts as streamed even when empty.
+            guard state.received > 0 || state.verdict == .events || state.verdict == .lines else { return nil }
             if state.verdict == .undecided {
                 state.verdict = StreamSniffer.verdict(contentType: contentType, prefix: state.prefix, forced: forced)
                 guard state.verdict == .events || state.verdict == .lines else { return nil }
+                printHead(&state)
                 let buffered = state.prefix
                 state.prefix = Data()
                 printRecords(buffered, state: &state)
@@ -85,6 +136,14 @@ final class StreamPrinter: Sendable {
     }
 
     // MARK: Rendering
+
+    /// The status line, headers and a blank line, for people, once per response.
+    private func printHead(_ state: inout State) {
+        guard !json, let head = state.head else { return }
+        state.head = nil
+        state.headShown = true
+        write((ResponseOutput.statusAndHeaders(head, showSecrets: showSecrets) + [""]).joined(separator: "\n"))
+    }
 
     private func printRecords(_ data: Data, state: inout State) {
         switch state.verdict {

@@ -1,9 +1,9 @@
 import Foundation
 
-/// Decides from a body's first bytes whether it is a stream of records: server-sent events or
-/// newline-delimited JSON. The transport hands bodies over only as chunks (no header callback
-/// reaches the CLI before the body), so the decision is made from the bytes, strictly enough that
-/// an ordinary JSON or text body is never taken for a stream; Content-Type settles it at the end.
+/// Decides whether a body is a stream of records: server-sent events or newline-delimited JSON.
+/// Content-Type decides when the head arrives; when it names no particular format, the decision is
+/// made from the body's first bytes, strictly enough that an ordinary JSON or text body is never
+/// taken for a stream.
 enum StreamSniffer {
     /// What the first bytes say.
     enum Verdict: Equatable {
@@ -38,9 +38,19 @@ enum StreamSniffer {
         return start == UInt8(ascii: "{") || start == UInt8(ascii: "[") ? .lines : .notAStream
     }
 
+    /// The verdict at the head, from Content-Type alone: a stream type decides; a type in
+    /// `unspecificTypes` (or none) leaves it to the bytes; any other type is not a stream, unless
+    /// `forced`, which leaves every body to the bytes.
+    static func verdict(contentType: String?, forced: Bool) -> Verdict {
+        guard let type = mediaType(contentType) else { return .undecided }
+        if type == "text/event-stream" { return .events }
+        if ndjsonTypes.contains(type) { return .lines }
+        return forced || unspecificTypes.contains(type) ? .undecided : .notAStream
+    }
+
     /// The verdict once the whole body is known: Content-Type first, then the bytes.
     static func verdict(contentType: String?, prefix: Data, forced: Bool) -> Verdict {
-        let type = contentType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
+        let type = mediaType(contentType)
         if type == "text/event-stream" { return .events }
         if let type, ndjsonTypes.contains(type) { return .lines }
         let bytes = verdict(prefix + Data([0x0A]), forced: forced)
@@ -50,6 +60,22 @@ enum StreamSniffer {
     /// Media types of newline-delimited JSON.
     static let ndjsonTypes: Set<String> = ["application/x-ndjson", "application/ndjson", "application/jsonl",
                                            "application/json-seq"]
+
+    /// Media types that say nothing about records, so the first bytes decide.
+    static let unspecificTypes: Set<String> = [
+        // The default of many servers for anything textual.
+        "text/plain",
+        // The default for bytes of unknown kind.
+        "application/octet-stream",
+        // Often sent for NDJSON by servers that do not know its own types.
+        "application/json",
+    ]
+
+    /// `type/subtype` of a Content-Type value, lowercased, without parameters; nil when empty.
+    static func mediaType(_ contentType: String?) -> String? {
+        let type = contentType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
+        return type?.isEmpty == false ? type : nil
+    }
 
     /// `data: …`, `event: …`, `id: …`, `retry: …` or a `:` comment (a byte-order mark may come first).
     static func isEventLine(_ line: Data) -> Bool {

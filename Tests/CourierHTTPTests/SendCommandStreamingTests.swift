@@ -11,23 +11,28 @@ import Testing
 
     func url(_ path: String) -> String { server.baseURL.absoluteString + path }
 
-    @Test func serverSentEventsArePrintedInOrderWithPrettyJSONDataBeforeTheResponse() async throws {
+    @Test func serverSentEventsArePrintedInOrderWithPrettyJSONDataAfterTheStatusAndHeaders() async throws {
         defer { server.stop() }
         // Given an event stream of six events (the fifth a two-line `notice`)
         // When it is sent for people
         let result = try await CourierProcess.run(["send", url("/events?count=6&interval_ms=0")])
-        // Then each event is printed in order, its JSON data pretty, and the response follows them
+        // Then the status line and headers come first, once, then each event in order, its JSON data
+        // pretty, then the count of records and the attempts
         #expect(result.status == 0)
+        #expect(result.stdout.hasPrefix("HTTP/1.1 200 OK\n"))
+        #expect(result.stdout.components(separatedBy: "HTTP/1.1 200 OK").count == 2)
+        #expect(result.stdout.components(separatedBy: "Content-Type: text/event-stream").count == 2)
         let headings = result.stdout.components(separatedBy: "\n").filter { $0.hasPrefix("event: ") }
         #expect(headings == ["event: tick  id: 1", "event: tick  id: 2", "event: tick  id: 3", "event: tick  id: 4",
                              "event: notice  id: 5", "event: tick  id: 6"])
         #expect(result.stdout.contains("event: tick  id: 1\n{\n  \"n\": 1,\n  \"time\": \""))
         #expect(result.stdout.contains("event: notice  id: 5\nnotice 5\n{\"n\":5,"))
-        let status = try #require(result.stdout.range(of: "HTTP/1.1 200 OK"))
+        let headers = try #require(result.stdout.range(of: "Content-Type: text/event-stream"))
+        let firstEvent = try #require(result.stdout.range(of: "event: tick  id: 1"))
         let lastEvent = try #require(result.stdout.range(of: "event: tick  id: 6"))
-        #expect(lastEvent.upperBound < status.lowerBound)
-        #expect(result.stdout.contains("Content-Type: text/event-stream"))
-        #expect(result.stdout.contains("(body: 6 records streamed above)"))
+        let summary = try #require(result.stdout.range(of: "(body: 6 records streamed above)"))
+        #expect(headers.upperBound < firstEvent.lowerBound)
+        #expect(lastEvent.upperBound < summary.lowerBound)
         #expect(result.stdout.contains("attempt 1  200  "))
     }
 
@@ -69,7 +74,9 @@ import Testing
         #expect(objects.prefix(4).map { ($0["json"] as? [String: Any])?["seq"] as? Int } == [1, 2, 3, 4])
         #expect(objects.last?["streamed"] as? Int == 4)
         #expect(human.status == 0)
-        #expect(human.stdout.hasPrefix("{\n  \""))
+        #expect(human.stdout.hasPrefix("HTTP/1.1 200 OK\n"))
+        #expect(human.stdout.contains("Content-Type: application/x-ndjson\n"))
+        #expect(human.stdout.contains("\n\n{\n  \""))
         #expect(human.stdout.contains("\n  \"seq\": 1,\n"))
         #expect(human.stdout.contains("\"message\": \"event 4 of 4\""))
         #expect(human.stdout.contains("(body: 4 records streamed above)"))
@@ -82,10 +89,13 @@ import Testing
         defer { if courier.process.isRunning { courier.process.terminate() } }
         // When the first event has been read from the pipe
         let sawFirst = try await courier.waitFor { courier.stdout.text.contains("event: tick  id: 1") }
-        // Then the process is still running (the stream is not over), and Ctrl-C ends it cleanly
+        // Then the process is still running (the stream is not over), the status line came before the
+        // event, and Ctrl-C ends it cleanly
         #expect(sawFirst)
         #expect(courier.process.isRunning)
-        #expect(!courier.stdout.text.contains("HTTP/1.1 200"))
+        let statusLine = try #require(courier.stdout.text.range(of: "HTTP/1.1 200 OK"))
+        let firstEvent = try #require(courier.stdout.text.range(of: "event: tick  id: 1"))
+        #expect(statusLine.upperBound < firstEvent.lowerBound)
         courier.process.interrupt()
         let status = try await courier.finish()
         #expect(status == 1)

@@ -27,23 +27,32 @@ extension HTTPCacheMiddleware {
         var before = served(entry, request: request, age: freshness.age, forRecord: true)
         before.cache = CacheReport(decision: .stale, age: freshness.age, ttl: freshness.ttl)
 
+        // The answers served below from the stored response keep their own heads (and bodies) from
+        // the caller, who is shown the stored response's head instead.
+        let standsInForErrors = staleAllowed(entry, freshness: freshness, directives: directives) != nil
+        let hasValidator = entry.hasValidator
+        let network = CacheHeadGate.context(context) { head in
+            (head.status == 304 && hasValidator)
+                || (standsInForErrors && CachePolicy.staleOnErrorStatuses.contains(head.status))
+        }
+
         var requestTime = clock()
         var answer: HTTPResponse
         do {
-            answer = try await next(conditional, context)
+            answer = try await next(conditional, network)
         } catch let error as APIError {
             guard error.cacheCountsAsDisconnection, let why = staleAllowed(entry, freshness: freshness, directives: directives)
             else { throw error }
             let response = report(served(entry, request: request, age: freshness.age),
                                   CacheReport(decision: .stale, age: freshness.age, ttl: freshness.ttl,
                                               detail: "\(error); \(why)"), context)
-            return response
+            return announced(response, context)
         }
         if answer.status == 304 && !entry.isSelected(by: answer.headers) {
             // A 304 naming another strong validator does not describe the stored response
             // (RFC 9111 section 4.3.4), and the caller did not ask for a 304: fetch it whole.
             requestTime = clock()
-            answer = try await next(request, context)
+            answer = try await next(request, network)
         }
         let responseTime = clock()
         let validation = answer
@@ -68,7 +77,7 @@ extension HTTPCacheMiddleware {
             response = report(response, CacheReport(decision: .revalidated, age: now.age, ttl: now.ttl,
                                                     detail: detail), context)
             record(response)
-            return response
+            return announced(response, context)
         }
 
         if CachePolicy.staleOnErrorStatuses.contains(answer.status),
@@ -78,7 +87,7 @@ extension HTTPCacheMiddleware {
             response = report(response, CacheReport(decision: .stale, age: freshness.age, ttl: freshness.ttl,
                                                     detail: "the server answered \(answer.status); \(why)"), context)
             record(response)
-            return response
+            return announced(response, context)
         }
 
         // A full answer replaces the entry; one that may not be stored leaves the old one outdated,

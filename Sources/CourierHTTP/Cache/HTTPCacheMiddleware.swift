@@ -98,11 +98,14 @@ public struct HTTPCacheMiddleware: Middleware {
         let freshness = entry.freshness(now: clock())
         switch reuse(entry, freshness: freshness, directives: directives, mode: request.cacheMode) {
         case .fresh:
-            return report(served(entry, request: request, age: freshness.age),
-                          CacheReport(decision: .fresh, age: freshness.age, ttl: freshness.ttl), context)
+            return announced(report(served(entry, request: request, age: freshness.age),
+                                    CacheReport(decision: .fresh, age: freshness.age, ttl: freshness.ttl), context),
+                             context)
         case .stale(let why):
-            return report(served(entry, request: request, age: freshness.age),
-                          CacheReport(decision: .stale, age: freshness.age, ttl: freshness.ttl, detail: why), context)
+            return announced(report(served(entry, request: request, age: freshness.age),
+                                    CacheReport(decision: .stale, age: freshness.age, ttl: freshness.ttl, detail: why),
+                                    context),
+                             context)
         case .validate(let why):
             if directives.onlyIfCached {
                 return gatewayTimeout(request, detail: "the stored response must be validated (\(why))", context)
@@ -162,12 +165,19 @@ public struct HTTPCacheMiddleware: Middleware {
         return response
     }
 
+    /// Hands the head of a response the cache answers itself to `context.onHead`: the transport
+    /// announces the heads of network answers, and the caller sees a head for every response.
+    func announced(_ response: HTTPResponse, _ context: RequestContext) -> HTTPResponse {
+        context.onHead?(ResponseHead(response))
+        return response
+    }
+
     /// The 504 that only-if-cached asks for when nothing stored may answer (RFC 9111 section 5.2.1.7).
     func gatewayTimeout(_ request: HTTPRequest, detail: String, _ context: RequestContext) -> HTTPResponse {
         let response = HTTPResponse(status: 504, reason: "Gateway Timeout",
                                     headers: ["Content-Type": "text/plain; charset=utf-8"],
                                     body: .data(Data("Not in the cache: \(detail)\n".utf8)), url: request.url)
-        return report(response, CacheReport(decision: .miss, detail: detail), context)
+        return announced(report(response, CacheReport(decision: .miss, detail: detail), context), context)
     }
 
     /// A stored response as served: an Age field, and no fields that a qualified no-cache withholds.

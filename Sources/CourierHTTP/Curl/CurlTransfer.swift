@@ -14,6 +14,8 @@ final class CurlTransfer {
     private var finished = false
     private let started = ContinuousClock.now
     private var head = ResponseHead()
+    /// Whether `onHead` has been called: once per transfer, for the final head only.
+    private var headAnnounced = false
     private var sink: BodySink
 
     init(job: CurlJob) throws {
@@ -47,6 +49,9 @@ final class CurlTransfer {
         courier_easy_setopt_long(easy, CURLOPT_MAXREDIRS, 10)
         courier_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2TLS)
         courier_easy_setopt_long(easy, CURLOPT_TCP_KEEPALIVE, 1)
+        // A proxy's "200 Connection established" is not a response of the server: keep it away
+        // from the header callback, which would otherwise take it for a complete head.
+        courier_easy_setopt_long(easy, CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
         // Verification stays on unless the user explicitly asked for --insecure.
         courier_easy_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, request.insecure ? 0 : 1)
         courier_easy_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, request.insecure ? 0 : 2)
@@ -140,13 +145,38 @@ final class CurlTransfer {
 
     // MARK: Callbacks (loop thread)
 
+    /// curl passes every header line of every response of the transfer (interim 1xx, each redirect,
+    /// the final one, then any trailers); a blank line ends one head.
     private func receiveHeader(_ bytes: UnsafeRawBufferPointer) -> Int {
-        head.consume(line: String(decoding: bytes, as: UTF8.self))
+        let line = String(decoding: bytes, as: UTF8.self)
+        if line.trimmingLineEnd.isEmpty {
+            if isFinal(head) { announceHead() }
+        } else {
+            head.consume(line: line)
+        }
         return bytes.count
+    }
+
+    /// Whether a complete head is the last one of the transfer: neither interim (1xx) nor a redirect
+    /// curl is about to follow (a 3xx with a Location when redirects are followed).
+    private func isFinal(_ head: ResponseHead) -> Bool {
+        if head.isInterim { return false }
+        let location = head.headers["Location"]?.trimmingSpaces ?? ""
+        return !(job.request.followRedirects && (300..<400).contains(head.status) && !location.isEmpty)
+    }
+
+    /// Hands the final head to the caller, once. Also called before the first body byte and at the
+    /// end of the transfer, for a head whose end was not taken as final (a Location that curl did
+    /// not follow after all) or that never came (an HTTP/0.9 answer).
+    private func announceHead() {
+        guard !headAnnounced else { return }
+        headAnnounced = true
+        job.context.onHead?(head)
     }
 
     private func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
         let chunk = Data(bytes)
+        announceHead()
         guard sink.append(chunk) else { return 0 }
         job.context.onChunk?(chunk)
         if let onProgress = job.context.onProgress {
@@ -193,6 +223,8 @@ final class CurlTransfer {
         }
         var status = 0
         courier_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
+        if head.status == 0 { head.status = status }
+        announceHead()
         var effective: UnsafeMutablePointer<CChar>?
         courier_easy_getinfo_str(easy, CURLINFO_EFFECTIVE_URL, &effective)
         let url = effective.flatMap { URL(string: String(cString: $0)) } ?? job.request.url

@@ -71,6 +71,7 @@ public struct AuthMiddleware: Middleware {
 
     private func refresh(_ credentials: Credentials, with refresher: TokenRefresher,
                          context: RequestContext) async throws -> Credentials {
+        // Without the caller's hooks: the refresh's head and body are not the caller's response.
         let refreshContext = RequestContext(id: context.id, attempt: 1, events: .none)
         let response = try await transport.send(refresher.makeRequest(credentials), context: refreshContext)
         if let failure = APIError(response: response) {

@@ -1,14 +1,35 @@
-/// The status line and header fields of a response, parsed from libcurl's header callback one line
-/// at a time. A new status line (after a redirect or a `100 Continue`) starts over.
-struct ResponseHead {
-    var version = ""
-    var status = 0
-    var reason = ""
-    var headers = HTTPHeaders()
+/// The status line and header fields of one response: what `RequestContext.onHead` hands over when
+/// the head of the final response (after redirects and interim 1xx responses) is complete.
+public struct ResponseHead: Sendable, Hashable {
+    /// As written on the status line: `HTTP/1.1`, `HTTP/2`.
+    public var version: String
+    public var status: Int
+    public var reason: String
+    public var headers: HTTPHeaders
+
+    /// A head with these parts.
+    public init(version: String = "", status: Int = 0, reason: String = "", headers: HTTPHeaders = [:]) {
+        self.version = version
+        self.status = status
+        self.reason = reason
+        self.headers = headers
+    }
+
+    /// The head of `response`, for responses that did not come from the network (the cache).
+    public init(_ response: HTTPResponse) {
+        self.init(version: response.httpVersion, status: response.status, reason: response.reason,
+                  headers: response.headers)
+    }
 
     /// The declared body length, for progress reports.
     var contentLength: Int? { headers["Content-Length"].flatMap { Int($0.trimmingSpaces) } }
 
+    /// Whether a head of this status is an interim one (`100 Continue`, `103 Early Hints`) that
+    /// another head follows on the same transfer.
+    var isInterim: Bool { (100..<200).contains(status) }
+
+    /// Parses one line from libcurl's header callback. A new status line (after a redirect or a
+    /// `100 Continue`) starts over.
     mutating func consume(line raw: String) {
         let line = raw.trimmingLineEnd
         if line.hasPrefix("HTTP/") {
