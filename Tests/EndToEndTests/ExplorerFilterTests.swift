@@ -1,4 +1,3 @@
-import CourierDemo
 import Foundation
 import Testing
 
@@ -8,27 +7,10 @@ import Testing
 @Suite("the JSONPath filter on a large response in the explorer", .serialized)
 struct ExplorerFilterTests {
     @Test func aFilterOnALargeResponseShowsItsMatchesAndEscReturnsToTheBody() throws {
-        // Given the explorer on a collection whose only request asks the demo server for 10 MB of JSON
-        let server = try DemoServer.start()
-        defer { server.stop() }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("e2e-filter-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let collection = "### Ten megabytes\n# @name large\nGET http://127.0.0.1:\(server.port)/large?mb=10\n"
-        try Data(collection.utf8).write(to: folder.appendingPathComponent("large.http"))
-        let binary = TmuxSession.binary.path
-        try #require(FileManager.default.isExecutableFile(atPath: binary), "build first: swift build")
-        // History and the HTTP cache go into the test's folder, never the user's.
-        let state = "XDG_STATE_HOME='\(folder.path)/state' XDG_CACHE_HOME='\(folder.path)/cache'"
-        let tmux = try TmuxSession(command: "\(state) exec '\(binary)' large.http", directory: folder)
-        defer { tmux.stop() }
-        let (loaded, first) = try tmux.waitFor { $0.contains("large") }
-        #expect(loaded, "the collection never showed:\n\(first)")
-        try tmux.keys("j", "Enter")
-        try tmux.waitFor { $0.contains("/large?mb=10") }
-        try tmux.keys("Enter")
-        let (opened, screen) = try tmux.waitFor(timeout: 90) { $0.contains("200 OK") && $0.contains("\"id\": 1,") }
-        #expect(opened, "the body's first screen never showed:\n\(screen)")
+        // Given the explorer showing a 10 MB JSON response from the demo server
+        let session = try LargeResponseSession(megabytes: 10)
+        defer { session.stop() }
+        let tmux = session.tmux
 
         // When the response pane filters for one record's name (the prompt starts with `$`)
         try tmux.keys("3", "f")

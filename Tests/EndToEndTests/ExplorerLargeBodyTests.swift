@@ -1,4 +1,3 @@
-import CourierDemo
 import Foundation
 import Testing
 
@@ -7,32 +6,12 @@ import Testing
 @Suite("a 50 MB response in the explorer", .serialized)
 struct ExplorerLargeBodyTests {
     @Test func aFiftyMegabyteResponseOpensJumpsToTheEndAndScrollsBack() throws {
-        // Given the explorer on a collection whose only request asks the demo server for 50 MB of JSON
-        let server = try DemoServer.start()
-        defer { server.stop() }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("e2e-large-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let collection = "### Fifty megabytes\n# @name large\nGET http://127.0.0.1:\(server.port)/large?mb=50\n"
-        try Data(collection.utf8).write(to: folder.appendingPathComponent("large.http"))
-        let binary = TmuxSession.binary.path
-        try #require(FileManager.default.isExecutableFile(atPath: binary), "build first: swift build")
-        // History and the HTTP cache go into the test's folder, never the user's.
-        let state = "XDG_STATE_HOME='\(folder.path)/state' XDG_CACHE_HOME='\(folder.path)/cache'"
-        let tmux = try TmuxSession(command: "\(state) exec '\(binary)' large.http", directory: folder)
-        defer { tmux.stop() }
-        let (loaded, first) = try tmux.waitFor { $0.contains("large") }
-        #expect(loaded, "the collection never showed:\n\(first)")
-
-        // When it is opened and sent
-        try tmux.keys("j", "Enter")
-        try tmux.waitFor { $0.contains("/large?mb=50") }
-        try tmux.keys("Enter")
-
-        // Then the first screen of the body shows once it has arrived (the server generates it on the fly)
-        let (opened, screen) = try tmux.waitFor(timeout: 90) { $0.contains("200 OK") && $0.contains("\"id\": 1,") }
-        #expect(opened, "the body's first screen never showed:\n\(screen)")
-        #expect(server.completedCount(path: "/large") == 1)
+        // Given the explorer on a collection whose only request asks the demo server for 50 MB of JSON,
+        // When it is opened and sent, Then the first screen of the body shows once it has arrived
+        let session = try LargeResponseSession(megabytes: 50)
+        defer { session.stop() }
+        let tmux = session.tmux
+        #expect(session.server.completedCount(path: "/large") == 1)
 
         // When the response pane shows the raw body and jumps to its end, the last record (the padding)
         // shows (the raw line index of 50 MB is quick even in a debug build; the pretty one is built in
