@@ -8,6 +8,7 @@ bench("pipeline") { PipelineBench.run() }
 bench("websocket") { WebSocketBench.run() }
 bench("cache") { CacheBench.run() }
 bench("body") { BodyBench.run() }
+bench("sendtoscreen") { SendToScreenBench.run() }
 bench("scroll") { ScrollBench.run() }
 bench("filter") { FilterBench.run() }
 bench("collections") { CollectionsBench.run() }

@@ -230,7 +230,10 @@ public final class EffectRunner: Sendable {
                     Self.recordHistory(request: request, response: response, name: name, path: job.ref?.file,
                                        secrets: secrets, generation: generation, history: history, queue: queue)
                 }
-                return ResponseResult(summary: ResponseFormatter.summary(response), pane: ResponseFormatter.pane(response))
+                // The viewer lays out the body; the summary's own layout is the fallback for a body that
+                // cannot be mapped.
+                let pane = ResponseFormatter.pane(response)
+                return ResponseResult(summary: ResponseFormatter.summary(response, layingOutBody: pane == nil), pane: pane)
             }
             map[token] = Submission(generation: generation, id: id)
         }
@@ -259,7 +262,7 @@ public final class EffectRunner: Sendable {
         let generation = submission.generation
         switch outcome {
         case .completed(_, .success(let result)):
-            queue.post(.responseReceived(generation: generation, result.summary))
+            // The viewer first, so no frame shows the summary without it (its body lines may be empty).
             if let pane = result.pane {
                 indexing.withLock { task in
                     task?.cancel()
@@ -267,6 +270,7 @@ public final class EffectRunner: Sendable {
                 }
                 queue.post(.responsePaneReady(generation: generation, pane))
             }
+            queue.post(.responseReceived(generation: generation, result.summary))
         case .completed(_, .failure(.cancelled)):
             queue.post(.sendCancelled(generation: generation))
         case .completed(_, .failure(let error)):

@@ -10,12 +10,23 @@ public enum ResponseFormatter {
     /// The most lines kept for display.
     public static let lineLimit = 100_000
 
-    /// The summary of `response` that the explorer shows.
-    public static func summary(_ response: HTTPResponse) -> ResponseSummary {
-        let data = prefix(of: response.body)
+    /// Bytes read to tell JSON from text when the body itself is not laid out.
+    static let sniffBytes = 4_096
+
+    /// The summary of `response` that the explorer shows. `layingOutBody: false` leaves the body lines
+    /// empty: the viewer (`pane`) shows the body, and laying out up to `byteLimit` here would cost a
+    /// pretty-print of 8 MB (over half a second) before a large response appears.
+    public static func summary(_ response: HTTPResponse, layingOutBody: Bool = true) -> ResponseSummary {
+        let data = prefix(of: response.body, limit: layingOutBody ? byteLimit : sniffBytes)
         let contentType = response.headers["Content-Type"]?.lowercased() ?? ""
         let firstByte = data.first { !" \t\r\n".utf8.contains($0) }
         let looksJSON = contentType.contains("json") || firstByte == UInt8(ascii: "{") || firstByte == UInt8(ascii: "[")
+        guard layingOutBody else {
+            return ResponseSummary(status: response.status, reason: response.reason, headers: response.headers,
+                                   bodyLines: [], isJSON: looksJSON && !contentType.contains("ndjson"),
+                                   size: response.body.size, duration: response.timing.total,
+                                   cache: response.cache.decision, url: response.url.absoluteString)
+        }
         var lines: [String]
         var isJSON = false
         if let text = String(data: data, encoding: .utf8) {
@@ -57,13 +68,13 @@ public enum ResponseFormatter {
         return ResponsePaneState(info: info, body: document)
     }
 
-    static func prefix(of body: ResponseBody) -> Data {
+    static func prefix(of body: ResponseBody, limit: Int = byteLimit) -> Data {
         switch body {
-        case .data(let data): return data.count > byteLimit ? data.prefix(byteLimit) : data
+        case .data(let data): return data.count > limit ? data.prefix(limit) : data
         case .file(let url, _):
             guard let handle = try? FileHandle(forReadingFrom: url) else { return Data() }
             defer { try? handle.close() }
-            return (try? handle.read(upToCount: byteLimit)) ?? Data()
+            return (try? handle.read(upToCount: limit)) ?? Data()
         }
     }
 
