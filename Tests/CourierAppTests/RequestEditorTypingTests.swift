@@ -146,4 +146,15 @@ struct RequestEditorTypingTests {
         #expect(state.editor.body.text == "前")
         #expect(try #require(Screen.render(state).cursor).x == start.x)
     }
+
+    @Test("? help lists the editing keys from the table that drives them, undo on Ctrl-U not Ctrl-Z")
+    func helpListsTheEditingKeys() {
+        // Given the help screen's lines
+        let lines = HelpCatalog.lines
+        // Then the typing section names word motion, delete word right, undo and redo
+        #expect(lines.contains { $0.contains("Ctrl-←/Alt-←/Alt-b") && $0.hasSuffix("word left") })
+        #expect(lines.contains { $0.hasSuffix("delete word right") })
+        #expect(lines.contains { $0.contains("Ctrl-U") && $0.hasSuffix("undo") })
+        #expect(lines.contains { $0.contains("Ctrl-Y") && $0.hasSuffix("redo") })
+    }
 }
