@@ -79,50 +79,50 @@ struct ThemeLoaderTests {
     }
 }
 
-@Suite("the text editor")
+@Suite("the explorer's text fields on CourierTerminal's editors")
 struct TextEditorTests {
     @Test func wordMovementAndDeletion() {
-        var editor = TextEditor("GET /users/42?x=1")
+        var editor = LineEditor("GET /users/42?x=1")
         editor.moveWordLeft()
-        #expect(editor.column == 16)
+        #expect(editor.cursor == 16)
         editor.moveWordLeft()
         editor.moveWordLeft()
-        #expect(editor.column == 11)
+        #expect(editor.cursor == 11)
         editor.deleteWordBackward()
         #expect(editor.text == "GET /42?x=1")
         editor.moveHome()
         editor.moveWordRight()
-        #expect(editor.column == 3)
+        #expect(editor.cursor == 3)
     }
 
     @Test func wideCharactersMoveAsOneAndCountTwoColumns() {
-        var editor = TextEditor("名前=太郎")
-        #expect(editor.cursorDisplayColumn == 9)
+        var editor = LineEditor("名前=太郎")
+        #expect(editor.cursorColumn == 9)
         editor.moveLeft()
-        #expect(editor.cursorDisplayColumn == 7)
-        editor.backspace()
+        #expect(editor.cursorColumn == 7)
+        editor.deleteBackward()
         #expect(editor.text == "名前=郎")
     }
 
     @Test func multilineEditingSplitsAndJoinsLines() {
-        var editor = TextEditor("{\n}", multiline: true)
+        var editor = TextAreaEditor("{\n}", cursorAtEnd: true)
         editor.moveUp()
         editor.moveEnd()
         editor.newline()
         editor.insert("  \"a\": 1")
         #expect(editor.text == "{\n  \"a\": 1\n}")
         editor.moveHome()
-        editor.backspace()
+        editor.deleteBackward()
         #expect(editor.text == "{  \"a\": 1\n}")
         editor.undo()
         #expect(editor.text == "{\n  \"a\": 1\n}")
     }
 
     @Test func pastingLinesIntoASingleLineFieldKeepsOneLine() {
-        var editor = TextEditor("a")
-        editor.insert("b\nc\r\nd")
+        var editor = LineEditor("a")
+        editor.paste("b\nc\r\nd")
         #expect(editor.text == "ab c d")
-        var body = TextEditor("", multiline: true)
+        var body = TextAreaEditor("")
         body.insert("x\ny")
         #expect(body.lines.count == 2 && body.row == 1 && body.column == 1)
     }

@@ -123,4 +123,31 @@ struct ExplorerEndToEndTests {
         let (closed, after) = try tmux.waitFor { !$0.contains("History · listUsers") && $0.contains("Collection") }
         #expect(closed, "history did not close:\n\(after)")
     }
+
+    @Test func wordMotionUndoAndRedoEditTheURLInTheRealExplorer() throws {
+        let server = try DemoServer.start()
+        defer { server.stop() }
+        let folder = try Self.collection(for: server)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let tmux = try Self.start(folder)
+        defer { tmux.stop() }
+        try tmux.waitFor { $0.contains("listUsers") }
+        // Given listUsers' URL being edited, cursor at its end
+        try tmux.keys("j", "j", "Enter")
+        try tmux.waitFor { $0.contains("GET {{users}}?page=1&per_page=5") }
+        try tmux.keys("e")
+        // When moving two words left with Alt-b and typing there
+        try tmux.keys("M-b", "M-b")
+        try tmux.type("x")
+        // Then the text lands before the second query parameter
+        let (moved, screen) = try tmux.waitFor(timeout: 20) { $0.contains("GET {{users}}?page=1&xper_page=5") }
+        #expect(moved, "Alt-b did not move by words:\n\(screen)")
+        // When undoing with Ctrl-U, then redoing with Ctrl-Y
+        try tmux.keys("C-u")
+        let (undone, before) = try tmux.waitFor(timeout: 20) { $0.contains("GET {{users}}?page=1&per_page=5") }
+        #expect(undone, "Ctrl-U did not undo:\n\(before)")
+        try tmux.keys("C-y")
+        let (redone, after) = try tmux.waitFor(timeout: 20) { $0.contains("GET {{users}}?page=1&xper_page=5") }
+        #expect(redone, "Ctrl-Y did not redo:\n\(after)")
+    }
 }

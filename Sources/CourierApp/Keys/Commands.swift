@@ -29,7 +29,7 @@ public enum RequestCommand: Sendable, Hashable {
 public enum EditCommand: Sendable, Hashable {
     case stopEditing, accept
     case left, right, up, down, wordLeft, wordRight, home, end
-    case backspace, deleteForward, deleteWord, deleteToEnd, undo
+    case backspace, deleteForward, deleteWord, deleteWordForward, deleteToEnd, undo, redo
 }
 
 /// The explorer's own response commands, next to the response viewer's keymap.

@@ -69,15 +69,20 @@ public enum Keymaps {
         KeyBinding([Key(.right), .ctrl("f")], .right, "right"),
         KeyBinding([Key(.up)], .up, "line up"),
         KeyBinding([Key(.down)], .down, "line down"),
-        KeyBinding([Key(.left, ctrl: true), Key(.character("b"), alt: true)], .wordLeft, "word left"),
-        KeyBinding([Key(.right, ctrl: true), Key(.character("f"), alt: true)], .wordRight, "word right"),
+        KeyBinding([Key(.left, ctrl: true), Key(.left, alt: true), Key(.character("b"), alt: true)], .wordLeft,
+                   "word left"),
+        KeyBinding([Key(.right, ctrl: true), Key(.right, alt: true), Key(.character("f"), alt: true)], .wordRight,
+                   "word right"),
         KeyBinding([Key(.home), .ctrl("a")], .home, "line start"),
         KeyBinding([Key(.end), .ctrl("e")], .end, "line end"),
         KeyBinding([Key(.backspace)], .backspace, "delete left"),
         KeyBinding([Key(.delete), .ctrl("d")], .deleteForward, "delete right"),
         KeyBinding([.ctrl("w"), Key(.backspace, alt: true)], .deleteWord, "delete word"),
+        KeyBinding([Key(.character("d"), alt: true)], .deleteWordForward, "delete word right"),
         KeyBinding([.ctrl("k")], .deleteToEnd, "delete to line end"),
+        // Ctrl-U, not Ctrl-Z: Ctrl-Z suspends the explorer to the shell.
         KeyBinding([.ctrl("u")], .undo, "undo"),
+        KeyBinding([.ctrl("y")], .redo, "redo"),
     ]
 
     /// The explorer's keys in the response pane, after the response viewer's own keymap.

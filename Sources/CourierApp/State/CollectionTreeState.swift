@@ -1,3 +1,5 @@
+import CourierTerminal
+
 /// The collection pane: which folders are collapsed, the selected row, and the fuzzy filter.
 public struct CollectionTreeState: Sendable, Hashable {
     /// One visible row of the tree.
@@ -17,7 +19,7 @@ public struct CollectionTreeState: Sendable, Hashable {
     public var collapsed: Set<String> = []
     public var selection = 0
     public var scroll = 0
-    public var filter = TextEditor()
+    public var filter = LineEditor()
     /// Typing goes into the filter.
     public var filtering = false
 

@@ -1,3 +1,5 @@
+import CourierTerminal
+
 /// A dialog over the panes; the top of the modal stack takes every key.
 public enum Modal: Sendable, Hashable {
     case help(scroll: Int)
@@ -31,20 +33,20 @@ public struct PromptState: Sendable, Hashable {
         case saveResponse
     }
     public var title: String
-    public var editor: TextEditor
+    public var editor: LineEditor
     public var purpose: Purpose
     public init(title: String, text: String = "", purpose: Purpose) {
         self.title = title
-        self.editor = TextEditor(text)
+        self.editor = LineEditor(text)
         self.purpose = purpose
     }
 }
 
 /// The command palette: a filter over every action.
 public struct PaletteState: Sendable, Hashable {
-    public var filter: TextEditor
+    public var filter: LineEditor
     public var selection = 0
-    public init(filter: String = "") { self.filter = TextEditor(filter) }
+    public init(filter: String = "") { self.filter = LineEditor(filter) }
 }
 
 /// A line in the status bar that is not a key hint.

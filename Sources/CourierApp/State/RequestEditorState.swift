@@ -1,4 +1,5 @@
 import CourierHTTP
+import CourierTerminal
 
 /// The request being edited: one text editor per field, the tab shown, and which saved request it came from.
 public struct RequestEditorState: Sendable, Hashable {
@@ -37,13 +38,15 @@ public struct RequestEditorState: Sendable, Hashable {
     public var saved: RequestDraft
     public var name: String
     public var method: String
-    public var url: TextEditor
-    public var query: TextEditor
-    public var headers: TextEditor
-    public var body: TextEditor
-    public var auth: TextEditor
-    public var timeout: TextEditor
-    public var retries: TextEditor
+    // One-line fields are LineEditors (Enter submits, a pasted line break becomes a space); the
+    // `name=value` and `Name: value` lists and the body are TextAreaEditors (Enter breaks the line).
+    public var url: LineEditor
+    public var query: TextAreaEditor
+    public var headers: TextAreaEditor
+    public var body: TextAreaEditor
+    public var auth: LineEditor
+    public var timeout: LineEditor
+    public var retries: LineEditor
     public var cacheMode: CacheMode
     public var messages: [String]
     public var tab: Tab = .query
@@ -60,16 +63,16 @@ public struct RequestEditorState: Sendable, Hashable {
         self.origin = origin
         name = draft.name
         method = draft.method
-        url = TextEditor(draft.url)
-        query = TextEditor(Self.queryText(of: draft.url), multiline: true)
+        url = LineEditor(draft.url)
+        query = TextAreaEditor(Self.queryText(of: draft.url), cursorAtEnd: true)
         let fields = draft.headers.fields
         authIndex = fields.firstIndex { $0.name.caseInsensitiveEquals("Authorization") }
         let others = fields.filter { !$0.name.caseInsensitiveEquals("Authorization") }
-        headers = TextEditor(others.map { "\($0.name): \($0.value)" }.joined(separator: "\n"), multiline: true)
-        auth = TextEditor(authIndex.map { fields[$0].value } ?? "")
-        body = TextEditor(draft.body, multiline: true)
-        timeout = TextEditor(draft.timeout.map(Self.formatNumber) ?? "")
-        retries = TextEditor(draft.maxAttempts.map(String.init) ?? "")
+        headers = TextAreaEditor(others.map { "\($0.name): \($0.value)" }.joined(separator: "\n"), cursorAtEnd: true)
+        auth = LineEditor(authIndex.map { fields[$0].value } ?? "")
+        body = TextAreaEditor(draft.body, cursorAtEnd: true)
+        timeout = LineEditor(draft.timeout.map(Self.formatNumber) ?? "")
+        retries = LineEditor(draft.maxAttempts.map(String.init) ?? "")
         cacheMode = draft.cacheMode
         messages = draft.messages
         saved = draft
@@ -101,16 +104,25 @@ public struct RequestEditorState: Sendable, Hashable {
     public var isEmpty: Bool { origin == nil && url.text.isEmpty && name.isEmpty }
 
     /// The editor of the selected tab (nil on the options tab's cache-mode row).
-    public var selectedEditor: TextEditor? {
-        get {
-            switch field {
-            case .url: return url
-            case .tab: return tabEditor
-            }
+    public var selectedEditor: (any TextEditing)? {
+        switch field {
+        case .url: url
+        case .tab: tabEditor
         }
     }
 
-    private var tabEditor: TextEditor? {
+    /// The selected editor when it is a multi-line one (query, headers, body), for Enter and Up.
+    public var selectedTextArea: TextAreaEditor? {
+        guard field == .tab else { return nil }
+        switch tab {
+        case .query: return query
+        case .headers: return headers
+        case .body: return body
+        case .auth, .options: return nil
+        }
+    }
+
+    private var tabEditor: (any TextEditing)? {
         switch tab {
         case .query: query
         case .headers: headers
@@ -125,24 +137,24 @@ public struct RequestEditorState: Sendable, Hashable {
         }
     }
 
-    /// Applies `change` to the selected editor and keeps the URL and the query tab in step.
-    public mutating func editSelected(_ change: (inout TextEditor) -> Void) {
+    /// Applies `edit` to the selected editor and keeps the URL and the query tab in step.
+    public mutating func editSelected(_ edit: FieldEdit) {
         switch field {
         case .url:
-            change(&url)
+            url.apply(edit)
             query.setText(Self.queryText(of: url.text))
         case .tab:
             switch tab {
             case .query:
-                change(&query)
+                query.apply(edit)
                 url.setText(Self.url(url.text, withQuery: query.text))
-            case .headers: change(&headers)
-            case .body: change(&body)
-            case .auth: change(&auth)
+            case .headers: headers.apply(edit)
+            case .body: body.apply(edit)
+            case .auth: auth.apply(edit)
             case .options:
                 switch option {
-                case .timeout: change(&timeout)
-                case .retries: change(&retries)
+                case .timeout: timeout.apply(edit)
+                case .retries: retries.apply(edit)
                 case .cacheMode: break
                 }
             }

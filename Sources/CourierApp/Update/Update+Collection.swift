@@ -33,7 +33,7 @@ extension AppState {
         case .filter:
             tree.filtering = true
         case .clearFilter:
-            tree.filter = TextEditor()
+            tree.filter = LineEditor()
             tree.filtering = false
         case .newRequest:
             guard let file = selectedFile else {
@@ -73,7 +73,7 @@ extension AppState {
     mutating func handleFilterKey(_ key: Key) -> [Effect] {
         switch Keymaps.editing.command(for: key) {
         case .stopEditing?:
-            tree.filter = TextEditor()
+            tree.filter = LineEditor()
             tree.filtering = false
         case .accept?:
             tree.filtering = false
@@ -132,26 +132,10 @@ extension Key {
         guard !ctrl, !alt, case .character(let character) = code else { return nil }
         return String(character)
     }
-}
 
-extension TextEditor {
-    /// Applies an editing command that does not depend on the field's purpose.
-    mutating func apply(_ command: EditCommand) {
-        switch command {
-        case .left: moveLeft()
-        case .right: moveRight()
-        case .up: moveUp()
-        case .down: moveDown()
-        case .wordLeft: moveWordLeft()
-        case .wordRight: moveWordRight()
-        case .home: moveHome()
-        case .end: moveEnd()
-        case .backspace: backspace()
-        case .deleteForward: deleteForward()
-        case .deleteWord: deleteWordBackward()
-        case .deleteToEnd: deleteToEnd()
-        case .undo: undo()
-        case .stopEditing, .accept: break
-        }
+    /// The character a key types, as `typedText` but one character.
+    var typedCharacter: Character? {
+        guard !ctrl, !alt, case .character(let character) = code else { return nil }
+        return character
     }
 }

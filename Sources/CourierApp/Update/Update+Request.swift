@@ -49,7 +49,7 @@ extension AppState {
                 status = StatusMessage("Live mode on: edits send after \(Int(liveDebounce.milliseconds)) ms")
             }
         case .undo:
-            editor.editSelected { $0.undo() }
+            editor.editSelected(.action(.undo))
         case .nextOption, .previousOption:
             let options = RequestEditorState.Option.allCases
             let step = command == .nextOption ? 1 : options.count - 1
@@ -62,27 +62,27 @@ extension AppState {
 
     mutating func handleEditKey(_ key: Key) -> [Effect] {
         guard let command = Keymaps.editing.command(for: key) else {
-            if let text = key.typedText { editor.editSelected { $0.insert(text) } }
+            if let character = key.typedCharacter { editor.editSelected(.action(.insert(character))) }
             return []
         }
-        let multiline = editor.selectedEditor?.multiline ?? false
+        let area = editor.selectedTextArea
         switch command {
         case .stopEditing:
             editor.editing = false
         case .accept:
             if editor.field == .url {
                 return send()
-            } else if multiline {
-                editor.editSelected { $0.newline() }
+            } else if area != nil {
+                editor.editSelected(.action(.newline))
             } else {
                 editor.editing = false
             }
-        case .up where editor.field == .tab && !multiline, .up where editor.field == .tab && editor.selectedEditor?.row == 0:
+        case .up where editor.field == .tab && (area?.row ?? 0) == 0:
             editor.field = .url
         case .down where editor.field == .url:
             editor.field = .tab
         default:
-            editor.editSelected { $0.apply(command) }
+            if let action = command.editorAction { editor.editSelected(.action(action)) }
         }
         return []
     }

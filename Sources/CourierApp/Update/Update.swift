@@ -189,10 +189,10 @@ extension AppState {
         if let index = modals.indices.last {
             switch modals[index] {
             case .prompt(var prompt):
-                prompt.editor.insert(text)
+                prompt.editor.paste(text)
                 modals[index] = .prompt(prompt)
             case .palette(var palette):
-                palette.filter.insert(text)
+                palette.filter.paste(text)
                 palette.selection = 0
                 modals[index] = .palette(palette)
             default: break
@@ -208,7 +208,7 @@ extension AppState {
             return []
         }
         if focus == .collection && tree.filtering {
-            tree.filter.insert(text)
+            tree.filter.paste(text)
             tree.selection = 0
             return []
         }
@@ -217,7 +217,7 @@ extension AppState {
             return []
         }
         editor.editing = true
-        editor.editSelected { $0.insert(text) }
+        editor.editSelected(.paste(text))
         return liveSendIfEdited(since: before)
     }
 

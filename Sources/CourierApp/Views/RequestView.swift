@@ -34,7 +34,7 @@ enum RequestView {
         if focused && urlSelected && !editor.editing {
             buffer.setStyle(theme.selection, in: Rect(x: inner.x, y: inner.y, width: methodWidth - 1, height: 1))
         }
-        let urlColumn = writeTemplate(&buffer, line: editor.url.lines[0], cursor: urlEditing ? editor.url.column : nil,
+        let urlColumn = writeTemplate(&buffer, line: editor.url.characters, cursor: urlEditing ? editor.url.cursor : nil,
                                       x: inner.x + methodWidth, y: inner.y, width: urlWidth, values: values,
                                       resolved: editor.showResolved && !urlEditing, theme: theme)
         if urlEditing { cursor = Position(x: inner.x + methodWidth + urlColumn, y: inner.y) }
@@ -52,18 +52,19 @@ enum RequestView {
             renderOptions(state, into: &buffer, area: content, focused: focused)
             if editor.editing && editor.field == .tab, let field = editor.selectedEditor, focused {
                 let row = editor.option.rawValue
-                cursor = Position(x: content.x + 14 + field.cursorDisplayColumn, y: content.y + row)
+                cursor = Position(x: content.x + 14 + field.cursorColumn, y: content.y + row)
             }
             return cursor
         }
-        let field: TextEditor = switch editor.tab {
-        case .query: editor.query
-        case .headers: editor.headers
-        case .body: editor.body
-        default: editor.auth
+        // The auth tab is a one-line field: draw it as a text area of one line.
+        let field: (lines: [[Character]], row: Int, column: Int) = switch editor.tab {
+        case .query: (editor.query.lines, editor.query.row, editor.query.column)
+        case .headers: (editor.headers.lines, editor.headers.row, editor.headers.column)
+        case .body: (editor.body.lines, editor.body.row, editor.body.column)
+        default: ([editor.auth.characters], 0, editor.auth.cursor)
         }
         let editing = editor.editing && editor.field == .tab && focused
-        if field.text.isEmpty && !editing {
+        if field.lines == [[]] && !editing {
             buffer.write(placeholder(editor.tab), x: content.x, y: content.y, style: theme.muted, maxWidth: content.width)
             return cursor
         }

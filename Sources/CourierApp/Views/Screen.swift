@@ -43,7 +43,7 @@ public enum Screen {
         }
         if state.focus == .collection && state.tree.filtering && state.modals.isEmpty,
            let rect = layout.panes[.collection] {
-            cursor = Position(x: rect.x + 2 + DisplayWidth.of(state.tree.filter.text), y: rect.y + 1)
+            cursor = Position(x: rect.x + 2 + state.tree.filter.cursorColumn, y: rect.y + 1)
         }
         if let history = state.historyPane {
             // Over the whole layout, above the status bar, like a zoomed pane.

@@ -105,8 +105,9 @@ public struct LineEditor: TextEditing, Sendable, Hashable {
         characters.removeSubrange(cursor...)
     }
 
-    /// Replaces the whole text (cursor at the end), as one undo step.
+    /// Replaces the whole text (cursor at the end), as one undo step; the same text is not a step.
     public mutating func setText(_ text: String) {
+        guard text != self.text else { return }
         checkpoint(.other)
         characters = Array(text)
         cursor = characters.count
@@ -134,6 +135,12 @@ public struct LineEditor: TextEditing, Sendable, Hashable {
     @discardableResult
     public mutating func handle(_ key: Key) -> Bool {
         guard let action = EditorKeys.action(for: key) else { return false }
+        return perform(action)
+    }
+
+    /// Applies an editing action; Up, Down and Enter are not a one-line field's, so they return false.
+    @discardableResult
+    public mutating func perform(_ action: EditorAction) -> Bool {
         switch action {
         case .insert(let c): insert(String(c))
         case .left: moveLeft()

@@ -11,11 +11,13 @@ public struct TextAreaEditor: TextEditing, Sendable, Hashable {
     private var goalColumn: Int?
     private var history = UndoHistory<Snapshot>()
 
-    public init(_ text: String = "") {
+    /// An editor over `text` with the cursor at the start, or at the end of the last line when
+    /// `cursorAtEnd` (a field opened to append to, like a request body).
+    public init(_ text: String = "", cursorAtEnd: Bool = false) {
         lines = TextAreaEditor.splitLines(text)
         if lines.isEmpty { lines = [[]] }
-        row = 0
-        column = 0
+        row = cursorAtEnd ? lines.count - 1 : 0
+        column = cursorAtEnd ? lines[row].count : 0
     }
 
     /// The text, lines joined with `\n`.
@@ -47,10 +49,19 @@ public struct TextAreaEditor: TextEditing, Sendable, Hashable {
     public mutating func moveHome() { column = 0; settle() }
     /// Moves to the end of the line.
     public mutating func moveEnd() { column = lines[row].count; settle() }
-    /// Moves to the start of the previous word on the line.
-    public mutating func moveWordLeft() { column = WordBoundary.left(of: column, in: lines[row]); settle() }
-    /// Moves past the next word on the line.
-    public mutating func moveWordRight() { column = WordBoundary.right(of: column, in: lines[row]); settle() }
+    /// Moves to the start of the previous word; at a line start, to the end of the previous line.
+    public mutating func moveWordLeft() {
+        guard column > 0 else { moveLeft(); return }
+        column = WordBoundary.left(of: column, in: lines[row])
+        settle()
+    }
+
+    /// Moves past the next word; at a line end, to the start of the next line.
+    public mutating func moveWordRight() {
+        guard column < lines[row].count else { moveRight(); return }
+        column = WordBoundary.right(of: column, in: lines[row])
+        settle()
+    }
 
     // MARK: Editing
 
@@ -124,6 +135,25 @@ public struct TextAreaEditor: TextEditing, Sendable, Hashable {
         column = start
     }
 
+    /// Deletes to the end of the next word on the line (Alt-d).
+    public mutating func deleteWordForward() {
+        let end = WordBoundary.right(of: column, in: lines[row])
+        guard end > column else { return }
+        checkpoint(.other)
+        lines[row].removeSubrange(column..<end)
+    }
+
+    /// Replaces the whole text, cursor at the end, as one undo step; the same text is not a step.
+    public mutating func setText(_ text: String) {
+        guard text != self.text else { return }
+        checkpoint(.other)
+        lines = TextAreaEditor.splitLines(text)
+        if lines.isEmpty { lines = [[]] }
+        row = lines.count - 1
+        column = lines[row].count
+        goalColumn = nil
+    }
+
     /// Deletes to the end of the line, or joins the next line at a line end (Ctrl-K).
     public mutating func deleteToEnd() {
         guard column < lines[row].count else { deleteForward(); return }
@@ -167,6 +197,12 @@ public struct TextAreaEditor: TextEditing, Sendable, Hashable {
         if key.code == .pageUp { moveLines(-10); return true }
         if key.code == .pageDown { moveLines(10); return true }
         guard let action = EditorKeys.action(for: key) else { return false }
+        return perform(action)
+    }
+
+    /// Applies an editing action; every action has a meaning in a multi-line field.
+    @discardableResult
+    public mutating func perform(_ action: EditorAction) -> Bool {
         switch action {
         case .insert(let c): insert(String(c))
         case .left: moveLeft()
@@ -180,9 +216,7 @@ public struct TextAreaEditor: TextEditing, Sendable, Hashable {
         case .deleteBackward: deleteBackward()
         case .deleteForward: deleteForward()
         case .deleteWordBackward: deleteWordBackward()
-        case .deleteWordForward:
-            let end = WordBoundary.right(of: column, in: lines[row])
-            if end > column { checkpoint(.other); lines[row].removeSubrange(column..<end) }
+        case .deleteWordForward: deleteWordForward()
         case .deleteToStart: deleteToStart()
         case .deleteToEnd: deleteToEnd()
         case .undo: undo()
