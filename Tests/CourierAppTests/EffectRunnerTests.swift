@@ -87,13 +87,24 @@ struct EffectRunnerTests {
         let draft = try #require(collection.request(ref))
         // When sending
         harness.runner.perform([.send(generation: 1, job: SendJob(ref: ref, draft: draft, environment: nil))])
-        // Then the response arrives with its generation, and the log heard the attempt
+        // Then the response arrives with its generation, the viewer before the summary (whose body lines
+        // stay empty: the viewer shows the body), and the log heard the attempt
         let summary = await harness.waitFor { action -> ResponseSummary? in
             if case .responseReceived(1, let summary) = action { summary } else { nil }
         }
         #expect(summary?.status == 200)
         #expect(summary?.isJSON == true)
-        #expect(summary?.bodyLines.contains { $0.contains("\"name\"") } == true)
+        #expect(summary?.bodyLines.isEmpty == true)
+        let order = harness.actions().compactMap { action -> String? in
+            switch action {
+            case .responsePaneReady(1, _): "pane"
+            case .responseReceived(1, _): "summary"
+            default: nil
+            }
+        }
+        #expect(order == ["pane", "summary"])
+        let pane = harness.actions().lazy.compactMap { if case .responsePaneReady(1, let pane) = $0 { pane } else { nil } }.first
+        #expect(pane.map { pane in (0..<200).contains { pane.source.line($0).contains("\"name\"") } } == true)
         let events = harness.actions().compactMap { if case .clientEvent(let event) = $0 { event } else { nil } }
         #expect(events.contains { if case .attemptFinished = $0 { true } else { false } })
         #expect(harness.wakes.value.load(ordering: .relaxed) > 0)
