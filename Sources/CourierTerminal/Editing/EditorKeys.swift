@@ -20,8 +20,10 @@ public enum EditorKeys {
         (Key(.delete), .deleteForward), (.ctrl("d"), .deleteForward),
         (.ctrl("w"), .deleteWordBackward), (Key(.backspace, alt: true), .deleteWordBackward),
         (Key(.character("d"), alt: true), .deleteWordForward),
-        (.ctrl("u"), .deleteToStart), (.ctrl("k"), .deleteToEnd),
-        (.ctrl("z"), .undo), (.ctrl("y"), .redo), (Key(.enter), .newline),
+        (.ctrl("k"), .deleteToEnd),
+        // Undo is Ctrl-U everywhere in the explorer: Ctrl-Z suspends it to the shell, so it never
+        // reaches an editor (the request editor's keymap uses the same key).
+        (.ctrl("u"), .undo), (.ctrl("y"), .redo), (Key(.enter), .newline),
     ]
 
     /// The action for `key`: a table entry, or inserting a printable character typed without Ctrl/Alt.
