@@ -53,11 +53,14 @@ public struct ResponseStore: Sendable {
         }
         let path = rest.dropFirst("body".count).drop { $0 == "." }
         if path.isEmpty || path == "*" { return .success(String(decoding: entry.body, as: UTF8.self)) }
-        guard let json = try? JSONValue.parse(entry.body) else {
+        let expression: JSONPath
+        do { expression = try JSONPath(String(path)) } catch { return .failure(.init(error.description)) }
+        // One streaming pass that builds only the selected values: a token out of a 50 MB response costs
+        // no tree of the whole body.
+        let matches: [JSONPathMatch]
+        do { matches = try expression.evaluate(entry.body, includePaths: false) } catch {
             return .failure(.init("the response of '\(name)' is not JSON"))
         }
-        let matches: [JSONPathMatch]
-        do { matches = try JSONPath(String(path)).evaluate(json) } catch { return .failure(.init(error.description)) }
         switch matches.count {
         case 0: return .failure(.init("the response of '\(name)' has nothing at path '\(path)'"))
         case 1: return .success(matches[0].value.text)
