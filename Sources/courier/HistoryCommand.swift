@@ -77,7 +77,8 @@ enum HistoryCommand {
         lines.append("date: \(ISO8601DateFormatter().string(from: entry.date))")
         lines += entry.request.headers.map { "> \($0.name): \($0.value)" }
         if let response = entry.response {
-            lines.append("< \(response.status) \(response.reason ?? "")")
+            // HTTP/2 has no reason phrase: the status stands alone rather than with a dangling space.
+            lines.append("< \(response.status)" + (response.reason.flatMap { $0.isEmpty ? nil : " \($0)" } ?? ""))
             lines += response.headers.map { "< \($0.name): \($0.value)" }
             if let note = response.bodyNote { lines.append("(\(note))") }
         }

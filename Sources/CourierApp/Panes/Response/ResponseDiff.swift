@@ -18,9 +18,9 @@ enum ResponseDiff {
             out.append(ColoredLine(text: text, spans: changes.isEmpty ? spans : fill(spans, role, text.count)))
         }
         if old.info.status != new.info.status {
-            add("status: \(old.info.status) \(old.info.reason) → \(new.info.status) \(new.info.reason)", .literal)
+            add("status: \(old.info.statusText) → \(new.info.statusText)", .literal)
         } else {
-            add("status: \(new.info.status) \(new.info.reason) (unchanged)", .muted)
+            add("status: \(new.info.statusText) (unchanged)", .muted)
         }
         let headers = HeaderDiff(old: old.info.headers.map { ($0.name, $0.value) }, new: new.info.headers.map { ($0.name, $0.value) })
         if headers.changes.isEmpty { add("headers: unchanged", .muted) }

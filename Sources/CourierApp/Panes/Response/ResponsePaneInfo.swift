@@ -22,6 +22,9 @@ public struct ResponsePaneInfo: Sendable, Hashable {
         self.headers = headers
     }
 
+    /// `200 OK`, or just `200` when the server sent no reason phrase (HTTP/2 and HTTP/3 have none).
+    public var statusText: String { reason.isEmpty ? "\(status)" : "\(status) \(reason)" }
+
     /// The Content-Type header's value.
     public var contentType: String? {
         headers.first { $0.name.lowercased() == "content-type" }?.value

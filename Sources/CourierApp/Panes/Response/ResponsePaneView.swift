@@ -25,7 +25,7 @@ enum ResponsePaneView {
     /// Returns the columns used.
     @discardableResult
     private static func drawStatus(_ state: ResponsePaneState, into buffer: inout Buffer, row: Rect, theme: Theme) -> Int {
-        var runs: [(String, Style)] = [("\(state.info.status) \(state.info.reason)", theme.status(state.info.status))]
+        var runs: [(String, Style)] = [(state.info.statusText, theme.status(state.info.status))]
         if let duration = state.info.duration { runs.append((" · " + formatDuration(duration), theme.text)) }
         runs.append((" · " + MediaKind.formatSize(state.body.byteCount), theme.text))
         if let decision = state.info.cacheDecision {

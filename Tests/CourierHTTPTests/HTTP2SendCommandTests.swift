@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+
+/// `courier send` against `nghttpd`, an HTTP/2-only server: what a user sees of HTTP/2.
+@Suite("courier send over HTTP/2", .serialized)
+struct HTTP2SendCommandTests {
+    private func withServer(_ body: (HTTP2Server) async throws -> Void) async throws {
+        let server = try HTTP2Server()
+        defer { server.stop() }
+        try await server.waitUntilReady()
+        try await body(server)
+    }
+
+    @Test("courier send prints the status line HTTP/2 200 with no trailing space and exits 0")
+    func humanOutputShowsHTTP2() async throws {
+        try await withServer { server in
+            // Given an HTTP/2 server with a self-signed certificate
+            let url = server.url(HTTP2Server.smallPath).absoluteString
+
+            // When courier sends to it without verifying the certificate
+            let result = try await CourierProcess.run(["send", url, "--insecure"])
+
+            // Then the first line is exactly "HTTP/2 200", the lower-case headers follow and the body is shown
+            #expect(result.status == 0)
+            let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+            #expect(lines.first == "HTTP/2 200")
+            #expect(lines.contains("content-type: application/json"))
+            #expect(result.stdout.contains("\"protocol\""))
+            #expect(!result.stdout.contains("(null)"))
+        }
+    }
+
+    @Test("courier send --json reports http_version HTTP/2 with status, headers and body")
+    func jsonOutputShowsHTTP2() async throws {
+        try await withServer { server in
+            // Given an HTTP/2 server
+            let url = server.url(HTTP2Server.smallPath).absoluteString
+
+            // When courier sends to it with --json
+            let result = try await CourierProcess.run(["send", url, "--insecure", "--json"])
+
+            // Then the object names the version, the status, the body and a timed TLS handshake
+            #expect(result.status == 0)
+            let object = try CourierProcess.json(result.stdout)
+            #expect(object["http_version"] as? String == "HTTP/2")
+            #expect(object["status"] as? Int == 200)
+            #expect(object["body"] as? String == String(decoding: HTTP2Server.smallBody, as: UTF8.self))
+            let headers = object["headers"] as? [[String]] ?? []
+            #expect(headers.contains(["content-type", "application/json"]))
+            let attempts = object["attempts"] as? [[String: Any]] ?? []
+            let timing = attempts.last?["timing"] as? [String: Any]
+            #expect((timing?["tls_ms"] as? Double ?? 0) > 0)
+        }
+    }
+
+    @Test("courier send -o writes a 5 MB HTTP/2 body to the file byte for byte")
+    func largeBodyToFile() async throws {
+        try await withServer { server in
+            // Given an HTTP/2 server and a destination in a temporary folder
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("courier-h2-out-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let destination = folder.appendingPathComponent("large.bin")
+            let url = server.url(HTTP2Server.largePath).absoluteString
+
+            // When courier writes the 5 MB document there
+            let result = try await CourierProcess.run(["send", url, "--insecure", "-o", destination.path])
+
+            // Then it exits 0 and the file holds exactly the served bytes
+            #expect(result.status == 0)
+            #expect(result.stdout.hasPrefix("HTTP/2 200\n"))
+            #expect(try Data(contentsOf: destination) == HTTP2Server.largeBody)
+        }
+    }
+
+    @Test("courier send without --insecure fails on the self-signed certificate with a tls error")
+    func untrustedCertificateFails() async throws {
+        try await withServer { server in
+            // Given an HTTP/2 server whose certificate nothing trusts
+            let url = server.url(HTTP2Server.smallPath).absoluteString
+
+            // When courier sends to it, verifying certificates
+            let result = try await CourierProcess.run(["send", url, "--json", "--retry", "0"])
+
+            // Then it exits 1 and the error kind is tls
+            #expect(result.status == 1)
+            let object = try CourierProcess.json(result.stdout)
+            let error = object["error"] as? [String: Any]
+            #expect(error?["kind"] as? String == "tls")
+        }
+    }
+}

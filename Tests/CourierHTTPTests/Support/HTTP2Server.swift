@@ -1,0 +1,112 @@
+import Foundation
+@testable import CourierHTTP
+
+/// A running `nghttpd` (Debian's `nghttp2-server`): an HTTP/2-only server over TLS on loopback with a
+/// throwaway self-signed certificate, serving a temporary document root.
+final class HTTP2Server {
+    /// Why the server could not be started; the message says what to install.
+    struct Unavailable: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// Where Debian installs the programs; `make test` installs `nghttp2-server`, so a missing one
+    /// is a failure that says what to install, never a silent skip.
+    static let nghttpdPaths = ["/usr/sbin/nghttpd", "/usr/bin/nghttpd"]
+    static let opensslPath = "/usr/bin/openssl"
+
+    /// The documents served: a small JSON file and a 5 MB binary file larger than the spill threshold.
+    static let smallPath = "/small.json"
+    static let smallBody = Data(#"{"protocol":"h2","ok":true}"#.utf8)
+    static let largePath = "/large.bin"
+    static let largeSize = 5 << 20
+
+    let folder: URL
+    let port: UInt16
+    private let process = Process()
+
+    init() throws {
+        guard let nghttpd = Self.nghttpdPaths.first(where: FileManager.default.isExecutableFile(atPath:)) else {
+            throw Unavailable(description: "nghttpd is not installed: apt-get install nghttp2-server")
+        }
+        guard FileManager.default.isExecutableFile(atPath: Self.opensslPath) else {
+            throw Unavailable(description: "openssl is not installed: apt-get install openssl")
+        }
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("courier-h2-\(UUID().uuidString)")
+        let documents = folder.appendingPathComponent("htdocs")
+        try FileManager.default.createDirectory(at: documents, withIntermediateDirectories: true)
+        do {
+            try Self.run(Self.opensslPath, ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+                                            "-nodes", "-subj", "/CN=localhost", "-days", "1",
+                                            "-keyout", "key.pem", "-out", "cert.pem"], in: folder)
+            try Self.smallBody.write(to: documents.appendingPathComponent(String(Self.smallPath.dropFirst())))
+            try Self.largeBody.write(to: documents.appendingPathComponent(String(Self.largePath.dropFirst())))
+            port = try Self.freePort()
+            process.executableURL = URL(fileURLWithPath: nghttpd)
+            process.arguments = ["--address=127.0.0.1", "--htdocs=\(documents.path)", "\(port)", "key.pem", "cert.pem"]
+            process.currentDirectoryURL = folder
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+        } catch {
+            try? FileManager.default.removeItem(at: folder)
+            throw error
+        }
+    }
+
+    /// The bytes of the large document: a repeating pattern that is not all one byte, so a shifted or
+    /// truncated copy cannot compare equal.
+    static let largeBody: Data = {
+        var data = Data(count: largeSize)
+        data.withUnsafeMutableBytes { bytes in
+            for index in 0..<bytes.count { bytes[index] = UInt8(truncatingIfNeeded: index &* 31 &+ index >> 13) }
+        }
+        return data
+    }()
+
+    /// The address of a document on this server.
+    func url(_ path: String) -> URL { URL(string: "https://127.0.0.1:\(port)\(path)")! }
+
+    /// The PEM certificate the server presents.
+    var certificate: URL { folder.appendingPathComponent("cert.pem") }
+
+    func stop() {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// Waits until the server answers (an insecure request on a throwaway transport, so the
+    /// transport under test starts without a connection); throws when it never does within 30 s.
+    func waitUntilReady() async throws {
+        let probe = CurlTransport()
+        for _ in 0..<300 {
+            let request = HTTPRequest(url: url(Self.smallPath), insecure: true)
+            if (try? await probe.send(request, context: RequestContext())) != nil { return }
+            guard process.isRunning else { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        throw Unavailable(description: "nghttpd did not answer on port \(port)")
+    }
+
+    private static func run(_ path: String, _ arguments: [String], in folder: URL) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        process.currentDirectoryURL = folder
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw Unavailable(description: "\(path) \(arguments.first ?? "") exited with \(process.terminationStatus)")
+        }
+    }
+
+    /// A port the kernel just handed out and released.
+    private static func freePort() throws -> UInt16 {
+        let server = try LoopbackServer { _ in LoopbackServer.Reply() }
+        let port = server.port
+        server.stop()
+        return port
+    }
+}
