@@ -28,6 +28,8 @@ enum SendCommand {
                               automatic for text/event-stream and application/x-ndjson bodies.
       --timing                Show where the time of the last attempt went.
       --insecure              Do not verify the server's TLS certificate.
+      --cacert FILE           Verify the server's TLS certificate against the PEM certificates in FILE
+                              instead of the system's (trusts a self-signed development server).
       --json                  Print one JSON object instead of text.
       --show-secrets          Print Authorization, cookies and tokens instead of <redacted>.
       -v, --verbose           Log each attempt to standard error (allowed headers only, never secrets).
@@ -49,6 +51,8 @@ enum SendCommand {
         /// `--stream`: print records as they arrive even when the body does not look like a stream.
         var stream = false
         var output: URL?
+        /// `--cacert FILE`: the certificates servers are verified against instead of the system's.
+        var trustedCertificates: URL?
         var cacheDirectory: URL?
         /// `--cache-mode` was given: use the cache (in the default folder unless `--cache-dir`).
         var usesCache = false
@@ -85,6 +89,7 @@ enum SendCommand {
         let output = try args.option("-o", "--output")
         let cacheDirectory = try args.option("--cache-dir")
         let cacheModeText = try args.option("--cache-mode")
+        let caFile = try args.option("--cacert")
         let jsonBody = args.flag("--json-body")
         let timing = args.flag("--timing")
         let insecure = args.flag("--insecure", "-k")
@@ -149,6 +154,9 @@ enum SendCommand {
                 throw UsageError("-o: cannot write into the folder '\(folder)'", command: "send")
             }
         }
+        if let caFile, !FileManager.default.isReadableFile(atPath: caFile) {
+            throw UsageError("--cacert: cannot read the certificate file '\(caFile)'", command: "send")
+        }
         if let retry, retry != retry.rounded() {
             throw UsageError("--retry takes a whole number, not '\(retry)'", command: "send")
         }
@@ -159,6 +167,7 @@ enum SendCommand {
         return Invocation(request: request, json: json, timing: timing, showSecrets: showSecrets, verbose: verbose,
                           stream: stream,
                           output: output.map { URL(fileURLWithPath: $0) },
+                          trustedCertificates: caFile.map { URL(fileURLWithPath: $0) },
                           cacheDirectory: cacheDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) },
                           usesCache: cacheModeText != nil, deadline: deadline)
     }
@@ -199,7 +208,9 @@ enum SendCommand {
             let logger = RedactingLogger(policy: LogPolicy(includeHeaders: true)) { Console.error($0) }
             events = events.merged(with: logger.sink)
         }
-        let transport = CurlTransport(configuration: BodyFile.transportConfiguration(for: invocation.output))
+        var transportConfiguration = BodyFile.transportConfiguration(for: invocation.output)
+        transportConfiguration.trustedCertificates = invocation.trustedCertificates
+        let transport = CurlTransport(configuration: transportConfiguration)
         let configuration = HTTPClient.Configuration(transport: transport, cache: cache, retry: policy, events: events)
         let client = HTTPClient(configuration: configuration)
         var context = RequestContext()

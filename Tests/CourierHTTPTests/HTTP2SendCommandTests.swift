@@ -17,8 +17,8 @@ struct HTTP2SendCommandTests {
             // Given an HTTP/2 server with a self-signed certificate
             let url = server.url(HTTP2Server.smallPath).absoluteString
 
-            // When courier sends to it without verifying the certificate
-            let result = try await CourierProcess.run(["send", url, "--insecure"])
+            // When courier sends to it, trusting the server's certificate
+            let result = try await CourierProcess.run(["send", url, "--cacert", server.certificate.path])
 
             // Then the first line is exactly "HTTP/2 200", the lower-case headers follow and the body is shown
             #expect(result.status == 0)
@@ -36,7 +36,7 @@ struct HTTP2SendCommandTests {
             // Given an HTTP/2 server
             let url = server.url(HTTP2Server.smallPath).absoluteString
 
-            // When courier sends to it with --json
+            // When courier sends to it with --json, without verifying the certificate
             let result = try await CourierProcess.run(["send", url, "--insecure", "--json"])
 
             // Then the object names the version, the status, the body and a timed TLS handshake
@@ -57,14 +57,14 @@ struct HTTP2SendCommandTests {
     func largeBodyToFile() async throws {
         try await withServer { server in
             // Given an HTTP/2 server and a destination in a temporary folder
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("courier-h2-out-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let folder = try HTTP2Server.temporaryFolder("courier-h2-out")
             defer { try? FileManager.default.removeItem(at: folder) }
             let destination = folder.appendingPathComponent("large.bin")
             let url = server.url(HTTP2Server.largePath).absoluteString
 
             // When courier writes the 5 MB document there
-            let result = try await CourierProcess.run(["send", url, "--insecure", "-o", destination.path])
+            let result = try await CourierProcess.run(["send", url, "--cacert", server.certificate.path,
+                                                       "-o", destination.path])
 
             // Then it exits 0 and the file holds exactly the served bytes
             #expect(result.status == 0)
@@ -88,5 +88,19 @@ struct HTTP2SendCommandTests {
             let error = object["error"] as? [String: Any]
             #expect(error?["kind"] as? String == "tls")
         }
+    }
+
+    @Test("courier send --cacert with a file that cannot be read is a usage error that names the file")
+    func unreadableCertificateFileIsAUsageError() async throws {
+        // Given a certificate path that does not exist
+        let path = FileManager.default.temporaryDirectory
+            .appendingPathComponent("courier-no-\(UUID().uuidString).pem").path
+
+        // When courier is asked to trust it
+        let result = try await CourierProcess.run(["send", "https://127.0.0.1:9/", "--cacert", path])
+
+        // Then it exits 2 before sending and says which file
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("--cacert: cannot read the certificate file '\(path)'"))
     }
 }

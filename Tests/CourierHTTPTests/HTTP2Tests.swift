@@ -16,15 +16,15 @@ struct HTTP2Tests {
         try await body(server)
     }
 
-    private func get(_ url: URL, on transport: CurlTransport, insecure: Bool = true) async throws -> HTTPResponse {
-        try await transport.send(HTTPRequest(url: url, insecure: insecure), context: RequestContext())
+    private func get(_ url: URL, on transport: CurlTransport) async throws -> HTTPResponse {
+        try await transport.send(HTTPRequest(url: url), context: RequestContext())
     }
 
     @Test("A small JSON document comes back over HTTP/2 with its status, lower-case headers and body")
     func smallDocumentOverHTTP2() async throws {
         try await withServer { server in
-            // Given a fresh transport and an HTTP/2 server
-            let transport = CurlTransport()
+            // Given an HTTP/2 server and a fresh transport that trusts its certificate
+            let transport = server.trustingTransport()
 
             // When one document is fetched
             let response = try await get(server.url(HTTP2Server.smallPath), on: transport)
@@ -51,8 +51,8 @@ struct HTTP2Tests {
             context.onHead = { heads.append($0) }
 
             // When a document is fetched
-            let request = HTTPRequest(url: server.url(HTTP2Server.smallPath), insecure: true)
-            _ = try await CurlTransport().send(request, context: context)
+            let request = HTTPRequest(url: server.url(HTTP2Server.smallPath))
+            _ = try await server.trustingTransport().send(request, context: context)
 
             // Then exactly one head was announced, parsed from curl's "HTTP/2 200 " status line
             let announced = heads.all
@@ -67,7 +67,7 @@ struct HTTP2Tests {
     func phasesAreTimed() async throws {
         try await withServer { server in
             // Given a transport with no connection yet
-            let transport = CurlTransport()
+            let transport = server.trustingTransport()
 
             // When a document is fetched
             let timing = try await get(server.url(HTTP2Server.smallPath), on: transport).timing
@@ -88,10 +88,9 @@ struct HTTP2Tests {
     func largeBodySpillsIntact() async throws {
         try await withServer { server in
             // Given a transport that spills bodies over 1 MB to a temporary folder
-            let spill = FileManager.default.temporaryDirectory.appendingPathComponent("courier-h2-spill-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: spill, withIntermediateDirectories: true)
+            let spill = try HTTP2Server.temporaryFolder("courier-h2-spill")
             defer { try? FileManager.default.removeItem(at: spill) }
-            let transport = CurlTransport(configuration: .init(spillThreshold: 1 << 20, temporaryDirectory: spill))
+            let transport = server.trustingTransport(spillThreshold: 1 << 20, spillFolder: spill)
 
             // When the 5 MB document is fetched
             let response = try await get(server.url(HTTP2Server.largePath), on: transport)
@@ -112,7 +111,7 @@ struct HTTP2Tests {
     func sequentialRequestsReuseTheConnection() async throws {
         try await withServer { server in
             // Given a transport that has made one request
-            let transport = CurlTransport()
+            let transport = server.trustingTransport()
             let first = try await get(server.url(HTTP2Server.smallPath), on: transport)
 
             // When it makes another to the same server
@@ -130,16 +129,14 @@ struct HTTP2Tests {
     func concurrentRequestsAreMultiplexed() async throws {
         try await withServer { server in
             // Given a client whose transport already holds an HTTP/2 connection
-            let transport = CurlTransport()
-            let client = HTTPClient(configuration: .init(transport: transport, retry: nil))
-            let url = server.url(HTTP2Server.smallPath)
-            _ = try await client.send(HTTPRequest(url: url, insecure: true))
+            let client = HTTPClient(configuration: .init(transport: server.trustingTransport(), retry: nil))
+            _ = try await client.send(HTTPRequest(url: server.url(HTTP2Server.smallPath)))
 
             // When eight requests run at once, one of them for the 5 MB document
             let responses = try await withThrowingTaskGroup(of: (Int, HTTPResponse).self) { group in
                 for index in 0..<8 {
-                    let request = HTTPRequest(url: server.url(index == 0 ? HTTP2Server.largePath : HTTP2Server.smallPath),
-                                              insecure: true)
+                    let path = index == 0 ? HTTP2Server.largePath : HTTP2Server.smallPath
+                    let request = HTTPRequest(url: server.url(path))
                     group.addTask { (index, try await client.send(request)) }
                 }
                 var all: [Int: HTTPResponse] = [:]
@@ -169,10 +166,30 @@ struct HTTP2Tests {
             // When it fetches from the server with the self-signed certificate
             // Then the request fails with the tls kind
             await #expect {
-                _ = try await get(server.url(HTTP2Server.smallPath), on: transport, insecure: false)
+                _ = try await get(server.url(HTTP2Server.smallPath), on: transport)
             } throws: { error in
                 guard let error = error as? APIError, case .tls = error else { return false }
                 return error.kind == "tls"
+            }
+        }
+    }
+
+    @Test("A transport that trusts another self-signed certificate rejects the server with a tls error")
+    func otherTrustedCertificateIsATLSError() async throws {
+        try await withServer { server in
+            // Given a transport that trusts a certificate the server does not present
+            let other = try HTTP2Server.temporaryFolder("courier-h2-other")
+            defer { try? FileManager.default.removeItem(at: other) }
+            try HTTP2Server.makeCertificate(in: other)
+            let certificate = other.appendingPathComponent("cert.pem")
+            let transport = CurlTransport(configuration: .init(trustedCertificates: certificate))
+
+            // When it fetches from the server
+            // Then verification fails with the tls kind, not an answer
+            await #expect {
+                _ = try await get(server.url(HTTP2Server.smallPath), on: transport)
+            } throws: { error in
+                (error as? APIError)?.kind == "tls"
             }
         }
     }
@@ -183,8 +200,9 @@ struct HTTP2Tests {
             // Given a client with a cache, and a server that sends "cache-control: max-age=3600"
             let directory = try CacheTemporaryDirectory()
             let cache = try HTTPCacheMiddleware(directory: directory.url)
-            let client = HTTPClient(configuration: .init(transport: CurlTransport(), cache: cache, retry: nil))
-            let request = HTTPRequest(url: server.url(HTTP2Server.smallPath), insecure: true)
+            let client = HTTPClient(configuration: .init(transport: server.trustingTransport(), cache: cache,
+                                                         retry: nil))
+            let request = HTTPRequest(url: server.url(HTTP2Server.smallPath))
 
             // When the same document is requested twice
             let first = try await client.send(request)

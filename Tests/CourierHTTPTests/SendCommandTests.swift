@@ -38,6 +38,8 @@ import Testing
                                   automatic for text/event-stream and application/x-ndjson bodies.
           --timing                Show where the time of the last attempt went.
           --insecure              Do not verify the server's TLS certificate.
+          --cacert FILE           Verify the server's TLS certificate against the PEM certificates in FILE
+                                  instead of the system's (trusts a self-signed development server).
           --json                  Print one JSON object instead of text.
           --show-secrets          Print Authorization, cookies and tokens instead of <redacted>.
           -v, --verbose           Log each attempt to standard error (allowed headers only, never secrets).

@@ -55,6 +55,9 @@ final class CurlTransfer {
         // Verification stays on unless the user explicitly asked for --insecure.
         courier_easy_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, request.insecure ? 0 : 1)
         courier_easy_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, request.insecure ? 0 : 2)
+        if let certificates = configuration.trustedCertificates {
+            courier_easy_setopt_str(easy, CURLOPT_CAINFO, certificates.path)
+        }
         courier_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(configuration.connectTimeout))
         if let timeout = request.timeout {
             courier_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, max(1, Self.milliseconds(timeout)))

@@ -17,15 +17,20 @@ public final class CurlTransport: Transport {
         public var connectTimeout: Duration
         /// Sent unless the request has its own User-Agent.
         public var userAgent: String
+        /// A PEM file of the certificates that servers are verified against, in place of the system's
+        /// (curl's `--cacert`): how a self-signed development server is trusted without `--insecure`.
+        public var trustedCertificates: URL?
 
         public init(spillThreshold: Int = 4 << 20, maxBodySize: Int = 1 << 30,
                     temporaryDirectory: URL = FileManager.default.temporaryDirectory,
-                    connectTimeout: Duration = .seconds(30), userAgent: String = "courier/" + CourierVersion.current) {
+                    connectTimeout: Duration = .seconds(30), userAgent: String = "courier/" + CourierVersion.current,
+                    trustedCertificates: URL? = nil) {
             self.spillThreshold = spillThreshold
             self.maxBodySize = maxBodySize
             self.temporaryDirectory = temporaryDirectory
             self.connectTimeout = connectTimeout
             self.userAgent = userAgent
+            self.trustedCertificates = trustedCertificates
         }
     }
 

@@ -31,13 +31,11 @@ final class HTTP2Server {
         guard FileManager.default.isExecutableFile(atPath: Self.opensslPath) else {
             throw Unavailable(description: "openssl is not installed: apt-get install openssl")
         }
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("courier-h2-\(UUID().uuidString)")
+        folder = try Self.temporaryFolder("courier-h2")
         let documents = folder.appendingPathComponent("htdocs")
         try FileManager.default.createDirectory(at: documents, withIntermediateDirectories: true)
         do {
-            try Self.run(Self.opensslPath, ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
-                                            "-nodes", "-subj", "/CN=localhost", "-days", "1",
-                                            "-keyout", "key.pem", "-out", "cert.pem"], in: folder)
+            try Self.makeCertificate(in: folder)
             try Self.smallBody.write(to: documents.appendingPathComponent(String(Self.smallPath.dropFirst())))
             try Self.largeBody.write(to: documents.appendingPathComponent(String(Self.largePath.dropFirst())))
             port = try Self.freePort()
@@ -69,6 +67,13 @@ final class HTTP2Server {
     /// The PEM certificate the server presents.
     var certificate: URL { folder.appendingPathComponent("cert.pem") }
 
+    /// A transport that trusts this server's certificate (and only it), spilling into `spillFolder`.
+    func trustingTransport(spillThreshold: Int = 4 << 20,
+                           spillFolder: URL = FileManager.default.temporaryDirectory) -> CurlTransport {
+        CurlTransport(configuration: .init(spillThreshold: spillThreshold, temporaryDirectory: spillFolder,
+                                           trustedCertificates: certificate))
+    }
+
     func stop() {
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
@@ -86,6 +91,23 @@ final class HTTP2Server {
             try await Task.sleep(for: .milliseconds(100))
         }
         throw Unavailable(description: "nghttpd did not answer on port \(port)")
+    }
+
+    /// A new empty folder under the temporary directory; the caller removes it.
+    static func temporaryFolder(_ prefix: String) throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    /// Writes a fresh self-signed certificate for 127.0.0.1 and localhost, and its key, into `folder`
+    /// as cert.pem and key.pem.
+    static func makeCertificate(in folder: URL) throws {
+        try run(opensslPath, ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+                              "-subj", "/CN=localhost", "-days", "1",
+                              // Names the address the tests connect to, so verification can pass.
+                              "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost",
+                              "-keyout", "key.pem", "-out", "cert.pem"], in: folder)
     }
 
     private static func run(_ path: String, _ arguments: [String], in folder: URL) throws {
