@@ -1,4 +1,4 @@
-import CourierApp
+@testable import CourierApp
 import CourierHTTP
 import CourierTerminal
 import Foundation
@@ -178,5 +178,15 @@ struct ComparePaneCacheTests {
         #expect(comparison.body == .unchanged(bytes: 8))
         #expect(comparison.bytesSaved == 8)
         #expect(state.title == "GET http://127.0.0.1:1/doc")
+    }
+}
+
+/// The status text of a compared response: the server's phrase, the table's, or the bare code.
+@Suite struct CompareStatusTextTests {
+    @Test("a status without a phrase from the server or the table shows the bare code, with no trailing space")
+    func statusTextHasNoDanglingSpace() {
+        #expect(ComparePaneView.statusText(200, reason: "Fine") == "200 Fine")
+        #expect(ComparePaneView.statusText(304, reason: "") == "304 Not Modified")
+        #expect(ComparePaneView.statusText(299, reason: "") == "299")
     }
 }

@@ -58,7 +58,7 @@ enum ComparePaneView {
             padded(left, to: column) + [(" │ ", theme.border)] + right
         }
         func status(_ side: CacheComparison.Side) -> Row {
-            [("\(side.status) \(side.reason.isEmpty ? reasonPhrase(side.status) : side.reason)", theme.status(side.status))]
+            [(statusText(side.status, reason: side.reason), theme.status(side.status))]
         }
         func decision(_ side: CacheComparison.Side) -> Row {
             [("cache ", theme.muted), (side.decision.rawValue, theme.cache(side.decision.rawValue))]
@@ -92,7 +92,7 @@ enum ComparePaneView {
     static func details(_ comparison: CacheComparison, theme: Theme) -> [Row] {
         var rows: [Row] = []
         let label = { (text: String) in (text.padding(toLength: 13, withPad: " ", startingAt: 0), theme.muted) }
-        rows.append([label("Validation"), ("\(comparison.validationStatus) \(reasonPhrase(comparison.validationStatus))",
+        rows.append([label("Validation"), (statusText(comparison.validationStatus, reason: ""),
                                            theme.status(comparison.validationStatus))])
         var transfer = "\(bytes(comparison.bytesTransferred)) vs \(bytes(comparison.fullFetchBytes)) for a full fetch"
         if comparison.validationStatus == 304 && comparison.fullFetchBytes > 0 {
@@ -183,4 +183,10 @@ enum ComparePaneView {
     ]
 
     static func reasonPhrase(_ status: Int) -> String { reasonPhrases[status] ?? "" }
+
+    /// `304 Not Modified`; the bare code when neither the server (HTTP/2 sends none) nor the table has a phrase.
+    static func statusText(_ status: Int, reason: String) -> String {
+        let phrase = reason.isEmpty ? reasonPhrase(status) : reason
+        return phrase.isEmpty ? "\(status)" : "\(status) \(phrase)"
+    }
 }
