@@ -48,7 +48,8 @@ struct ConnectionLoop {
         let transportURL = try WebSocketHandshake.transportURL(for: configuration.url)
         let pipe = try CurlPipe()
         self.pipe = pipe
-        try pipe.connect(to: transportURL, insecure: configuration.insecure, timeout: configuration.connectTimeout,
+        try pipe.connect(to: transportURL, insecure: configuration.insecure,
+                         trustedCertificates: configuration.trustedCertificates, timeout: configuration.connectTimeout,
                          cancel: connection.cancelConnect)
         let handshake = WebSocketHandshake(url: configuration.url, headers: configuration.headers,
                                            protocols: configuration.protocols)

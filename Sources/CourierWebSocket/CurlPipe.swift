@@ -31,7 +31,8 @@ final class CurlPipe {
     deinit { curl_easy_cleanup(handle) }
 
     /// Connects to the http(s) URL; blocks until connected, failed, timed out or `cancel` is set.
-    func connect(to url: URL, insecure: Bool, timeout: Double, cancel: CancelFlag) throws(WebSocketError) {
+    func connect(to url: URL, insecure: Bool, trustedCertificates: URL? = nil, timeout: Double,
+                 cancel: CancelFlag) throws(WebSocketError) {
         _ = courier_easy_setopt_str(handle, CURLOPT_URL, url.absoluteString)
         _ = courier_easy_setopt_long(handle, CURLOPT_CONNECT_ONLY, 1)
         _ = courier_easy_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
@@ -40,6 +41,7 @@ final class CurlPipe {
         _ = courier_easy_setopt_long(handle, CURLOPT_HTTPPROXYTUNNEL, 1)
         _ = courier_easy_setopt_long(handle, CURLOPT_SSL_VERIFYPEER, insecure ? 0 : 1)
         _ = courier_easy_setopt_long(handle, CURLOPT_SSL_VERIFYHOST, insecure ? 0 : 2)
+        if let trustedCertificates { _ = courier_easy_setopt_str(handle, CURLOPT_CAINFO, trustedCertificates.path) }
         _ = errorBuffer.withUnsafeMutableBufferPointer {
             courier_easy_setopt_ptr(handle, CURLOPT_ERRORBUFFER, $0.baseAddress)
         }

@@ -10,6 +10,8 @@ public struct WebSocketConfiguration: Sendable {
     public var protocols: [String]
     /// Skips TLS certificate checks; only when the user asked (`--insecure`).
     public var insecure: Bool
+    /// PEM certificates the server is verified against instead of the system's (`--cacert`).
+    public var trustedCertificates: URL?
     public var connectTimeout: Double
     /// How long the server may take to answer the upgrade request.
     public var handshakeTimeout: Double
@@ -27,8 +29,9 @@ public struct WebSocketConfiguration: Sendable {
     public init(url: URL, headers: HTTPHeaders = HTTPHeaders(), protocols: [String] = [], insecure: Bool = false,
                 connectTimeout: Double = 10, handshakeTimeout: Double = 10, pingInterval: Double? = 30,
                 pongTimeout: Double = 10, closeTimeout: Double = 5, maxMessageSize: Int = 16 << 20,
-                fragmentSize: Int? = nil) {
+                fragmentSize: Int? = nil, trustedCertificates: URL? = nil) {
         self.url = url
+        self.trustedCertificates = trustedCertificates
         self.headers = headers
         self.protocols = protocols
         self.insecure = insecure

@@ -29,6 +29,8 @@ enum RunCommand {
       --ws-wait SECONDS       How long a WebSocket request waits for the server's next message
                               (default: 2).
       --show-secrets          Print Authorization, cookies, tokens and private values as they are.
+      --cacert FILE           Verify servers' TLS certificates against the PEM certificates in FILE
+                              instead of the system's (HTTP and WebSocket requests).
       --cache-dir DIR         Use the HTTP cache stored in DIR.
       --cache-mode MODE       Use the HTTP cache (in ~/.cache/courier unless --cache-dir) in MODE:
                               default, revalidate, reload, only-if-cached or bypass.
@@ -58,6 +60,7 @@ enum RunCommand {
         var cacheDirectory: URL?
         var cacheMode: CacheMode?
         var webSocketWait = RunWebSocketExchange.defaultQuietSeconds
+        var trustedCertificates: URL?
     }
 
     static func run(_ arguments: [String]) -> Int32 {
@@ -82,6 +85,7 @@ enum RunCommand {
         let cacheDirectory = try args.option("--cache-dir")
         let cacheModeText = try args.option("--cache-mode")
         let webSocketWait = try args.number("--ws-wait")
+        let caFile = try args.option("--cacert")
         var invocation = Invocation(path: "")
         invocation.all = args.flag("--all")
         invocation.json = args.flag("--json")
@@ -117,6 +121,12 @@ enum RunCommand {
             }
             invocation.webSocketWait = webSocketWait
         }
+        if let caFile {
+            guard FileManager.default.isReadableFile(atPath: caFile) else {
+                throw UsageError("--cacert: cannot read the certificate file '\(caFile)'", command: "run")
+            }
+            invocation.trustedCertificates = URL(fileURLWithPath: caFile)
+        }
         invocation.cacheDirectory = cacheDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) }
         if invocation.all && !names.isEmpty {
             throw UsageError("--all and --name exclude each other", command: "run")
@@ -146,14 +156,16 @@ enum RunCommand {
             return 1
         }
         let client = HTTPClient(configuration: HTTPClient.Configuration(
-            transport: CurlTransport(), cache: cache, events: recorder.sink))
+            transport: CurlTransport(configuration: .init(trustedCertificates: invocation.trustedCertificates)),
+            cache: cache, events: recorder.sink))
         let cacheMode = invocation.cacheMode
         let send: CollectionRunner.Send = { request, context async throws(APIError) -> HTTPResponse in
             var request = request
             if let cacheMode { request.cacheMode = cacheMode }
             return try await client.send(request, context: context)
         }
-        let exchange = RunWebSocketExchange(quietSeconds: invocation.webSocketWait)
+        let exchange = RunWebSocketExchange(quietSeconds: invocation.webSocketWait,
+                                            trustedCertificates: invocation.trustedCertificates)
         let result = Interruptible.run { () async throws(APIError) -> RunTally in
             await run(plan, invocation: invocation, recorder: recorder, send: send,
                       exchange: { resolved in await exchange.perform(resolved) })

@@ -13,6 +13,8 @@ import Foundation
 struct RunWebSocketExchange: Sendable {
     /// Seconds without a message, in or out, after which the exchange ends (`--ws-wait`).
     var quietSeconds: Double
+    /// PEM certificates servers are verified against instead of the system's (`--cacert`).
+    var trustedCertificates: URL?
     /// The longest an exchange lasts when the request has no `# @timeout`: a server that never falls
     /// quiet (a ticker) still ends.
     static let defaultLimitSeconds = 30.0
@@ -33,6 +35,7 @@ struct RunWebSocketExchange: Sendable {
         let started = Monotonic.seconds
         let limit = resolved.request.timeout.map(Self.seconds) ?? Self.defaultLimitSeconds
         var configuration = Self.configuration(for: resolved.request)
+        configuration.trustedCertificates = trustedCertificates
         // A short `# @timeout` also bounds the connection and the handshake, not only the exchange.
         configuration.connectTimeout = min(configuration.connectTimeout, limit)
         configuration.handshakeTimeout = min(configuration.handshakeTimeout, limit)

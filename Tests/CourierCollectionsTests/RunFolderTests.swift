@@ -265,6 +265,8 @@ struct RunFolderTests {
           --ws-wait SECONDS       How long a WebSocket request waits for the server's next message
                                   (default: 2).
           --show-secrets          Print Authorization, cookies, tokens and private values as they are.
+          --cacert FILE           Verify servers' TLS certificates against the PEM certificates in FILE
+                                  instead of the system's (HTTP and WebSocket requests).
           --cache-dir DIR         Use the HTTP cache stored in DIR.
           --cache-mode MODE       Use the HTTP cache (in ~/.cache/courier unless --cache-dir) in MODE:
                                   default, revalidate, reload, only-if-cached or bypass.

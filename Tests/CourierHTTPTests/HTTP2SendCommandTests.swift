@@ -104,3 +104,37 @@ struct HTTP2SendCommandTests {
         #expect(result.stderr.contains("--cacert: cannot read the certificate file '\(path)'"))
     }
 }
+
+/// `courier run --cacert`: a collection against a server with a self-signed certificate, verified.
+@Suite("courier run --cacert against an HTTPS server", .serialized)
+struct RunCACertTests {
+    @Test("courier run verifies a self-signed server with --cacert and fails with tls without it")
+    func runTrustsTheGivenCertificate() async throws {
+        // Given an HTTPS server with a self-signed certificate and a collection that asks it for JSON
+        let server = try HTTP2Server()
+        defer { server.stop() }
+        try await server.waitUntilReady()
+        let folder = try HTTP2Server.temporaryFolder("courier-run-cacert")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("tls.http")
+        try Data("# @name small\nGET \(server.url(HTTP2Server.smallPath).absoluteString)\n".utf8).write(to: file)
+
+        // When it runs trusting the server's certificate
+        let trusted = try await CourierProcess.run(["run", file.path, "--cacert", server.certificate.path, "--json"])
+        // Then the request succeeds over HTTP/2
+        #expect(trusted.status == 0, "\(trusted.stdout)\(trusted.stderr)")
+        let object = try CourierProcess.json(trusted.stdout.split(separator: "\n").first.map(String.init) ?? "")
+        #expect(object["status"] as? Int == 200)
+        #expect(object["http_version"] as? String == "HTTP/2")
+
+        // When it runs without the certificate, Then verification fails as a tls error
+        let untrusted = try await CourierProcess.run(["run", file.path, "--json"])
+        #expect(untrusted.status == 1)
+        #expect(untrusted.stdout.contains("\"tls\""))
+
+        // And an unreadable certificate file is a usage error naming it
+        let missing = try await CourierProcess.run(["run", file.path, "--cacert", "/nonexistent/ca.pem"])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("/nonexistent/ca.pem"))
+    }
+}

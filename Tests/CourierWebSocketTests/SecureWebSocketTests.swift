@@ -6,6 +6,8 @@ import Testing
 /// wss:// goes through libcurl's TLS (it answers the upgrade with an HTML status page, not 101).
 final class LoopbackTLSServer {
     let port: UInt16
+    /// The server's self-signed certificate (PEM), naming 127.0.0.1, for tests that trust it.
+    let certificate: URL
     private let process = Process()
     private let folder: URL
 
@@ -14,10 +16,11 @@ final class LoopbackTLSServer {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let key = folder.appendingPathComponent("key.pem").path
         let cert = folder.appendingPathComponent("cert.pem").path
+        certificate = URL(fileURLWithPath: cert)
         let make = Process()
         make.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
         make.arguments = ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert,
-                          "-days", "1", "-subj", "/CN=127.0.0.1"]
+                          "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"]
         make.standardOutput = FileHandle.nullDevice
         make.standardError = FileHandle.nullDevice
         try make.run()
@@ -101,6 +104,23 @@ final class LoopbackTLSServer {
         insecure.insecure = true
         await #expect {
             _ = try await WebSocketClient.connect(insecure)
+        } throws: { error in
+            if case WebSocketError.handshakeRejected(let status, _, _) = error { status == 200 } else { false }
+        }
+    }
+
+    @Test("a self-signed certificate given as trusted (--cacert) is verified, not skipped")
+    func trustedCertificateIsVerified() async throws {
+        // Given a TLS server with a self-signed certificate
+        let server = try LoopbackTLSServer()
+        defer { server.stop() }
+        try #require(server.waitUntilListening())
+        let url = URL(string: "wss://127.0.0.1:\(server.port)/ws")!
+        // When connecting with verification against that certificate
+        let trusted = WebSocketConfiguration(url: url, trustedCertificates: server.certificate)
+        // Then TLS succeeds and the upgrade request reaches the server (its status page, not 101)
+        await #expect {
+            _ = try await WebSocketClient.connect(trusted)
         } throws: { error in
             if case WebSocketError.handshakeRejected(let status, _, _) = error { status == 200 } else { false }
         }

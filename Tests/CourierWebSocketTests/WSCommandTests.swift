@@ -55,6 +55,7 @@ func jsonLines(_ text: String) throws -> [[String: Any]] {
               --reconnect             Reconnect with backoff after an abnormal close or a missed pong.
               --ping <seconds>        Keepalive ping interval (default: 30; 0 turns it off).
               --insecure              Do not verify the server's TLS certificate.
+              --cacert <file>         Verify the server's TLS certificate against the PEM certificates in the file.
               --json                  Print one JSON object per event.
               -h, --help              Show help information.
 
