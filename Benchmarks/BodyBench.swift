@@ -18,8 +18,7 @@ enum BodyBench {
 
     /// Runs every size; `COURIER_BENCH_BODY_MB=1,10` picks sizes.
     static func run(sizes: [Int] = [1, 10, 50]) {
-        let chosen = ProcessInfo.processInfo.environment["COURIER_BENCH_BODY_MB"]
-        let sizes = chosen.map { $0.split(separator: ",").compactMap { Int($0) } } ?? sizes
+        let sizes = BodyBench.chosenSizes(default: sizes)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("courier-bench-\(UUID().uuidString)")
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -45,6 +44,12 @@ enum BodyBench {
         print("   ! = the search did not find the last line; growth = peak RSS (VmHWM) minus RSS before the run"
               + " (a reference's freed heap stays resident, so later references show less growth); reference = JSONSerialization parse"
               + " + pretty re-serialisation of the same body, which a tree-based viewer needs before its first screen")
+    }
+
+    /// The body sizes in megabytes from `COURIER_BENCH_BODY_MB=1,10`, else `sizes`.
+    static func chosenSizes(default sizes: [Int]) -> [Int] {
+        let chosen = ProcessInfo.processInfo.environment["COURIER_BENCH_BODY_MB"]
+        return chosen.map { $0.split(separator: ",").compactMap { Int($0) } } ?? sizes
     }
 
     /// Writes a JSON array of user objects, about `megabytes` large, whose last object holds a unique

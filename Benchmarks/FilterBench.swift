@@ -21,8 +21,7 @@ enum FilterBench {
 
     /// Runs every size; `COURIER_BENCH_BODY_MB=1,10` picks sizes.
     static func run(sizes: [Int] = [1, 10, 50]) {
-        let chosen = ProcessInfo.processInfo.environment["COURIER_BENCH_BODY_MB"]
-        let sizes = chosen.map { $0.split(separator: ",").compactMap { Int($0) } } ?? sizes
+        let sizes = BodyBench.chosenSizes(default: sizes)
         let folder = FileManager.default.temporaryDirectory
             .appendingPathComponent("courier-filter-bench-\(UUID().uuidString)")
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -35,8 +35,7 @@ enum ScrollBench {
 
     /// Runs the 10 and 50 MB bodies (`COURIER_BENCH_BODY_MB` picks sizes) in pretty and raw views.
     static func run(sizes: [Int] = [10, 50]) {
-        let chosen = ProcessInfo.processInfo.environment["COURIER_BENCH_BODY_MB"]
-        let sizes = chosen.map { $0.split(separator: ",").compactMap { Int($0) } } ?? sizes
+        let sizes = BodyBench.chosenSizes(default: sizes)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("courier-scroll-\(UUID().uuidString)")
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -13,8 +13,7 @@ enum SendToScreenBench {
 
     /// Runs 1, 10 and 50 MB (`COURIER_BENCH_BODY_MB` picks sizes), three rounds each; prints medians.
     static func run(sizes: [Int] = [1, 10, 50]) {
-        let chosen = ProcessInfo.processInfo.environment["COURIER_BENCH_BODY_MB"]
-        let sizes = chosen.map { $0.split(separator: ",").compactMap { Int($0) } } ?? sizes
+        let sizes = BodyBench.chosenSizes(default: sizes)
         guard let server = try? DemoServer.start() else { print("== send-to-screen: demo server did not start"); return }
         defer { server.stop() }
         let history = FileManager.default.temporaryDirectory.appendingPathComponent("courier-s2s-\(UUID().uuidString)")

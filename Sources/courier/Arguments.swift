@@ -40,6 +40,16 @@ struct Arguments {
         return value
     }
 
+    /// `--cacert FILE`: the PEM certificates servers are verified against, checked readable now so a typo
+    /// is a usage error rather than a TLS failure later.
+    mutating func certificateFile() throws(UsageError) -> URL? {
+        guard let path = try values(["--cacert"]).last else { return nil }
+        guard FileManager.default.isReadableFile(atPath: path) else {
+            throw UsageError("--cacert: cannot read the certificate file '\(path)'", command: command)
+        }
+        return URL(fileURLWithPath: path)
+    }
+
     /// What is left once options are taken; a leftover `-x` is an unknown option.
     mutating func positionals() throws(UsageError) -> [String] {
         var result: [String] = []

@@ -85,7 +85,7 @@ enum RunCommand {
         let cacheDirectory = try args.option("--cache-dir")
         let cacheModeText = try args.option("--cache-mode")
         let webSocketWait = try args.number("--ws-wait")
-        let caFile = try args.option("--cacert")
+        let trustedCertificates = try args.certificateFile()
         var invocation = Invocation(path: "")
         invocation.all = args.flag("--all")
         invocation.json = args.flag("--json")
@@ -121,12 +121,7 @@ enum RunCommand {
             }
             invocation.webSocketWait = webSocketWait
         }
-        if let caFile {
-            guard FileManager.default.isReadableFile(atPath: caFile) else {
-                throw UsageError("--cacert: cannot read the certificate file '\(caFile)'", command: "run")
-            }
-            invocation.trustedCertificates = URL(fileURLWithPath: caFile)
-        }
+        invocation.trustedCertificates = trustedCertificates
         invocation.cacheDirectory = cacheDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) }
         if invocation.all && !names.isEmpty {
             throw UsageError("--all and --name exclude each other", command: "run")

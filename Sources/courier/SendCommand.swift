@@ -89,7 +89,7 @@ enum SendCommand {
         let output = try args.option("-o", "--output")
         let cacheDirectory = try args.option("--cache-dir")
         let cacheModeText = try args.option("--cache-mode")
-        let caFile = try args.option("--cacert")
+        let trustedCertificates = try args.certificateFile()
         let jsonBody = args.flag("--json-body")
         let timing = args.flag("--timing")
         let insecure = args.flag("--insecure", "-k")
@@ -154,9 +154,6 @@ enum SendCommand {
                 throw UsageError("-o: cannot write into the folder '\(folder)'", command: "send")
             }
         }
-        if let caFile, !FileManager.default.isReadableFile(atPath: caFile) {
-            throw UsageError("--cacert: cannot read the certificate file '\(caFile)'", command: "send")
-        }
         if let retry, retry != retry.rounded() {
             throw UsageError("--retry takes a whole number, not '\(retry)'", command: "send")
         }
@@ -167,7 +164,7 @@ enum SendCommand {
         return Invocation(request: request, json: json, timing: timing, showSecrets: showSecrets, verbose: verbose,
                           stream: stream,
                           output: output.map { URL(fileURLWithPath: $0) },
-                          trustedCertificates: caFile.map { URL(fileURLWithPath: $0) },
+                          trustedCertificates: trustedCertificates,
                           cacheDirectory: cacheDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) },
                           usesCache: cacheModeText != nil, deadline: deadline)
     }

@@ -69,7 +69,7 @@ enum WSCommand {
         let count = try reader.number("--count")
         let timeout = try reader.number("--timeout")
         let ping = try reader.number("--ping")
-        let caFile = try reader.option("--cacert")
+        let trustedCertificates = try reader.certificateFile()
         let positionals = try reader.positionals()
         guard let text = positionals.first else { throw UsageError("missing <url>", command: "ws") }
         guard positionals.count == 1 else { throw UsageError("unexpected argument '\(positionals[1])'", command: "ws") }
@@ -85,15 +85,12 @@ enum WSCommand {
             headers.add(String(line[..<colon]).trimmingCharacters(in: .whitespaces),
                         line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
         }
-        if let caFile, !FileManager.default.isReadableFile(atPath: caFile) {
-            throw UsageError("--cacert: cannot read the certificate file '\(caFile)'", command: "ws")
-        }
         if let count, count < 1 || count != count.rounded() {
             throw UsageError("--count takes a whole number of messages of at least 1", command: "ws")
         }
         let configuration = WebSocketConfiguration(url: url, headers: headers, protocols: protocols, insecure: insecure,
                                                    pingInterval: ping == 0 ? nil : (ping ?? 30),
-                                                   trustedCertificates: caFile.map { URL(fileURLWithPath: $0) })
+                                                   trustedCertificates: trustedCertificates)
         return Options(configuration: configuration, sends: sends, subscriptions: subscriptions,
                        count: count.map { Int($0) }, timeout: timeout, reconnect: reconnect, json: json)
     }

@@ -6,32 +6,45 @@ import Testing
 @Suite("the explorer in tmux", .serialized)
 struct ExplorerEndToEndTests {
     /// A temporary copy of the demo collection whose `demo` environment points at `server`.
-    static func collection(for server: DemoServer) throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("e2e-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let demo = TmuxSession.packageRoot.appendingPathComponent("Collections/demo.http")
-        try FileManager.default.copyItem(at: demo, to: folder.appendingPathComponent("demo.http"))
-        let environment = #"{"demo": {"base": "http://127.0.0.1:\#(server.port)", "ws": "ws://127.0.0.1:\#(server.port)"}}"#
-        try Data(environment.utf8).write(to: folder.appendingPathComponent("http-client.env.json"))
-        return folder
-    }
+    /// The demo server, a collection pointed at it (a copy of the demo collection, or `collection` as
+    /// `demo.http`), and the explorer on it in tmux. History and the HTTP cache stay inside the session's
+    /// folder, which `stop` removes.
+    final class Session {
+        let server: DemoServer
+        let folder: URL
+        let tmux: TmuxSession
 
-    static func start(_ folder: URL) throws -> TmuxSession {
-        let binary = TmuxSession.binary.path
-        try #require(FileManager.default.isExecutableFile(atPath: binary), "build first: swift build")
-        // History and the HTTP cache stay inside the test's folder, which the test removes.
-        let state = "XDG_STATE_HOME='\(folder.path)/state' XDG_CACHE_HOME='\(folder.path)/cache'"
-        return try TmuxSession(command: "\(state) exec '\(binary)' demo.http --env demo", directory: folder)
+        init(collection: String? = nil) throws {
+            server = try DemoServer.start()
+            folder = FileManager.default.temporaryDirectory.appendingPathComponent("e2e-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let file = folder.appendingPathComponent("demo.http")
+            if let collection {
+                try Data(collection.utf8).write(to: file)
+            } else {
+                try FileManager.default.copyItem(at: TmuxSession.packageRoot.appendingPathComponent("Collections/demo.http"),
+                                                 to: file)
+            }
+            let environment = #"{"demo": {"base": "http://127.0.0.1:\#(server.port)", "ws": "ws://127.0.0.1:\#(server.port)"}}"#
+            try Data(environment.utf8).write(to: folder.appendingPathComponent("http-client.env.json"))
+            let binary = TmuxSession.binary.path
+            try #require(FileManager.default.isExecutableFile(atPath: binary), "build first: swift build")
+            let state = "XDG_STATE_HOME='\(folder.path)/state' XDG_CACHE_HOME='\(folder.path)/cache'"
+            tmux = try TmuxSession(command: "\(state) exec '\(binary)' demo.http --env demo", directory: folder)
+        }
+
+        func stop() {
+            tmux.stop()
+            server.stop()
+            try? FileManager.default.removeItem(at: folder)
+        }
     }
 
     @Test func openTheDemoSelectARequestSendItAndRead200AndTheBody() throws {
         // Given the explorer on the demo collection
-        let server = try DemoServer.start()
-        defer { server.stop() }
-        let folder = try Self.collection(for: server)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let tmux = try Self.start(folder)
-        defer { tmux.stop() }
+        let session = try Session()
+        defer { session.stop() }
+        let (server, tmux) = (session.server, session.tmux)
         let (loaded, first) = try tmux.waitFor { $0.contains("listUsers") }
         #expect(loaded, "the collection never showed:\n\(first)")
         // When selecting "listUsers" and sending it
@@ -47,14 +60,11 @@ struct ExplorerEndToEndTests {
     }
 
     @Test func editAURLSaveAndOnlyThatRequestChangesInTheFile() throws {
-        let server = try DemoServer.start()
-        defer { server.stop() }
-        let folder = try Self.collection(for: server)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let session = try Session()
+        defer { session.stop() }
+        let (folder, tmux) = (session.folder, session.tmux)
         let file = folder.appendingPathComponent("demo.http")
         let before = try String(contentsOf: file, encoding: .utf8)
-        let tmux = try Self.start(folder)
-        defer { tmux.stop() }
         try tmux.waitFor { $0.contains("listUsers") }
         // When editing listUsers' URL and saving with Ctrl-S
         try tmux.keys("j", "j", "Enter", "e", "End")
@@ -77,12 +87,9 @@ struct ExplorerEndToEndTests {
     }
 
     @Test func liveModeTypingIntoTheSearchReachesTheServerAsOneCompletedRequest() throws {
-        let server = try DemoServer.start()
-        defer { server.stop() }
-        let folder = try Self.collection(for: server)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let tmux = try Self.start(folder)
-        defer { tmux.stop() }
+        let session = try Session()
+        defer { session.stop() }
+        let (server, tmux) = (session.server, session.tmux)
         try tmux.waitFor { $0.contains("search") }
         // Given the search request open in live mode
         try tmux.keys("/")
@@ -99,12 +106,9 @@ struct ExplorerEndToEndTests {
     }
 
     @Test func aSentResponseIsKeptInHistoryAndF2ShowsItWithTheLatency() throws {
-        let server = try DemoServer.start()
-        defer { server.stop() }
-        let folder = try Self.collection(for: server)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let tmux = try Self.start(folder)
-        defer { tmux.stop() }
+        let session = try Session()
+        defer { session.stop() }
+        let (folder, tmux) = (session.folder, session.tmux)
         try tmux.waitFor { $0.contains("listUsers") }
         // Given listUsers sent once
         try tmux.keys("j", "j", "Enter")
@@ -125,12 +129,9 @@ struct ExplorerEndToEndTests {
     }
 
     @Test func wordMotionUndoAndRedoEditTheURLInTheRealExplorer() throws {
-        let server = try DemoServer.start()
-        defer { server.stop() }
-        let folder = try Self.collection(for: server)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let tmux = try Self.start(folder)
-        defer { tmux.stop() }
+        let session = try Session()
+        defer { session.stop() }
+        let tmux = session.tmux
         try tmux.waitFor { $0.contains("listUsers") }
         // Given listUsers' URL being edited, cursor at its end
         try tmux.keys("j", "j", "Enter")

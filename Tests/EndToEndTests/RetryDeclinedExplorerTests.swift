@@ -20,16 +20,9 @@ struct RetryDeclinedExplorerTests {
     @Test("A POST answered 503 is sent once, and the Log pane shows the row saying why")
     func postTo503StormShowsTheDeclinedRow() throws {
         // Given the explorer on a collection holding one POST to the 503 storm
-        let server = try DemoServer.start()
-        defer { server.stop() }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("e2e-declined-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        try Data(Self.collection.utf8).write(to: folder.appendingPathComponent("demo.http"))
-        let environment = #"{"demo": {"base": "http://127.0.0.1:\#(server.port)"}}"#
-        try Data(environment.utf8).write(to: folder.appendingPathComponent("http-client.env.json"))
-        let tmux = try ExplorerEndToEndTests.start(folder)
-        defer { tmux.stop() }
+        let session = try ExplorerEndToEndTests.Session(collection: Self.collection)
+        defer { session.stop() }
+        let (server, tmux) = (session.server, session.tmux)
         let (loaded, first) = try tmux.waitFor(timeout: 30) { $0.contains("stormPost") }
         #expect(loaded, "the collection never showed:\n\(first)")
 
