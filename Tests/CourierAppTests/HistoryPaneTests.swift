@@ -4,21 +4,6 @@ import CourierTerminal
 import Foundation
 import Testing
 
-/// Compares the history pane's content with a golden under `Snapshots/` (written when missing).
-private func expectHistorySnapshot(_ buffer: Buffer, named name: String,
-                                   sourceLocation: SourceLocation = #_sourceLocation) {
-    let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Snapshots")
-    let file = folder.appendingPathComponent(name + ".txt")
-    let text = buffer.lines().joined(separator: "\n") + "\n"
-    let record = ProcessInfo.processInfo.environment["COURIER_RECORD_SNAPSHOTS"] == "1"
-    guard !record, let golden = try? String(contentsOf: file, encoding: .utf8) else {
-        try? text.write(to: file, atomically: true, encoding: .utf8)
-        Issue.record("Recorded \(name).txt; read it and run again", sourceLocation: sourceLocation)
-        return
-    }
-    #expect(golden == text, "history pane differs from \(name).txt:\n\(text)", sourceLocation: sourceLocation)
-}
-
 /// A history folder in a temporary directory with four responses: two runs of `users` whose bodies and
 /// headers differ, a POST to /echo and a 503; removed by `close()`.
 private struct HistoryFixture {
@@ -82,7 +67,7 @@ private func type(_ text: String, into pane: inout HistoryPaneState) {
         let pane = fixture.pane()
         let buffer = render(pane, width: 90)
         // Then they are listed newest first with time, method, name or path, status, duration, size and cache
-        expectHistorySnapshot(buffer, named: "history-list")
+        Snapshot.assert(buffer, named: "history-list", pane: "history pane")
         #expect(pane.visible.map { $0.response?.status } == [503, 201, 200, 200])
         #expect(pane.selected?.request.url.hasSuffix("/status/503") == true)
     }
@@ -95,7 +80,7 @@ private func type(_ text: String, into pane: inout HistoryPaneState) {
         _ = pane.handle(key: .char("/"))
         type("users", into: &pane)
         // Then only the two runs of `users` are left, with the search box at the bottom
-        expectHistorySnapshot(render(pane), named: "history-search")
+        Snapshot.assert(render(pane), named: "history-search", pane: "history pane")
         #expect(pane.visible.count == 2)
         #expect(pane.cursor(area: Rect(x: 0, y: 0, width: 80, height: 8)) == Position(x: 6, y: 7))
         // And a word only found in a body matches once the search is committed with Enter
@@ -118,7 +103,7 @@ private func type(_ text: String, into pane: inout HistoryPaneState) {
         #expect(pane.handle(.open) == nil)
         let buffer = render(pane, width: 70, height: 24)
         // Then status, timing, cache, redacted headers and the pretty-printed body are shown
-        expectHistorySnapshot(buffer, named: "history-entry")
+        Snapshot.assert(buffer, named: "history-entry", pane: "history pane")
         #expect(!buffer.lines().joined().contains("s3cr3t"))
         #expect(!buffer.lines().joined().contains("abc123"))
         #expect(pane.title == "History · users · entry")
@@ -161,7 +146,7 @@ private func type(_ text: String, into pane: inout HistoryPaneState) {
         #expect(older.cacheDecision == "miss" && newer.cacheDecision == "revalidated")
         // And shows status, header changes and the body's line diff, unified
         let unified = render(pane, width: 80, height: 24)
-        expectHistorySnapshot(unified, named: "history-diff-unified")
+        Snapshot.assert(unified, named: "history-diff-unified", pane: "history pane")
         // And the changed words of a modified line are highlighted over the line's colour
         let theme = Theme.dark
         let row = try #require(unified.lines().firstIndex { $0.contains("\"Ada L.\"") })
@@ -170,7 +155,7 @@ private func type(_ text: String, into pane: inout HistoryPaneState) {
         #expect(styles.contains(theme.diffAdded))
         // And `s` lays the body diff out side by side
         _ = pane.handle(key: .char("s"))
-        expectHistorySnapshot(render(pane, width: 100, height: 24), named: "history-diff-side-by-side")
+        Snapshot.assert(render(pane, width: 100, height: 24), named: "history-diff-side-by-side", pane: "history pane")
         #expect(pane.title == "History · diff side by side")
         // And scrolling stops with the last row at the bottom of a pane `pageSize` rows high
         pane.pageSize = 8

@@ -4,20 +4,6 @@ import CourierTerminal
 import Foundation
 import Testing
 
-/// Compares the log pane's content with a golden under `Snapshots/` (written when missing).
-private func expectLogSnapshot(_ buffer: Buffer, named name: String, sourceLocation: SourceLocation = #_sourceLocation) {
-    let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Snapshots")
-    let file = folder.appendingPathComponent(name + ".txt")
-    let text = buffer.lines().joined(separator: "\n") + "\n"
-    let record = ProcessInfo.processInfo.environment["COURIER_RECORD_SNAPSHOTS"] == "1"
-    guard !record, let golden = try? String(contentsOf: file, encoding: .utf8) else {
-        try? text.write(to: file, atomically: true, encoding: .utf8)
-        Issue.record("Recorded \(name).txt; read it and run again", sourceLocation: sourceLocation)
-        return
-    }
-    #expect(golden == text, "log pane differs from \(name).txt:\n\(text)", sourceLocation: sourceLocation)
-}
-
 @Suite struct LogPaneTests {
     let t0 = Date(timeIntervalSince1970: 1_767_225_600)  // 2026-01-01 00:00:00 UTC
     let url = URL(string: "http://127.0.0.1:8080/flaky?x=1")!
@@ -61,7 +47,7 @@ private func expectLogSnapshot(_ buffer: Buffer, named name: String, sourceLocat
         // When the pane is drawn 0.3 s into the wait
         let buffer = render(log, now: 0.4)
         // Then the retry line counts down, and the attempt has its waterfall and total
-        expectLogSnapshot(buffer, named: "log-retry-countdown")
+        Snapshot.assert(buffer, named: "log-retry-countdown", pane: "log pane")
         #expect(buffer.text.contains("↻ retry in 0.7s of 1.0s · 503 with Retry-After"))
         #expect(log.nextTick(after: at(0.4)) != nil)
         // And once the wait is over the countdown stops asking for frames
@@ -71,7 +57,7 @@ private func expectLogSnapshot(_ buffer: Buffer, named name: String, sourceLocat
     @Test func aFinishedRetryIsGroupedUnderItsRequestWithReusedConnectionMarked() {
         let log = flakyLog(retried: true)
         let buffer = render(log, now: 2)
-        expectLogSnapshot(buffer, named: "log-retried")
+        Snapshot.assert(buffer, named: "log-retried", pane: "log pane")
         #expect(buffer.text.contains("↻ retried after 1.0s"))
         #expect(log.rows.count == 3)
     }
@@ -88,7 +74,7 @@ private func expectLogSnapshot(_ buffer: Buffer, named name: String, sourceLocat
                                    timing: Timing(dns: ms(1), connect: ms(2), firstByte: ms(30), total: ms(32))),
                   now: at(0.3))
         let buffer = render(log, height: 4, now: 1, focused: false)
-        expectLogSnapshot(buffer, named: "log-superseded")
+        Snapshot.assert(buffer, named: "log-superseded", pane: "log pane")
         // Then the superseded row is greyed, not red, and the errors filter leaves it out
         #expect(log.attempts[0].outcome == .cancelled(superseded: true))
         let column = try #require(buffer.lines()[1].firstRange(of: "superseded")).lowerBound
@@ -175,7 +161,7 @@ private func expectLogSnapshot(_ buffer: Buffer, named name: String, sourceLocat
         log.handle(.openDetail)
         let buffer = render(log, width: 70, height: 20, now: 6)
         // Then the detail shows the redacted header, the numbers and the cause; the secret is nowhere
-        expectLogSnapshot(buffer, named: "log-detail")
+        Snapshot.assert(buffer, named: "log-detail", pane: "log pane")
         let text = buffer.text
         #expect(text.contains("Authorization: Bearer <redacted>"))
         #expect(!text.contains("secret-token"))
@@ -217,7 +203,7 @@ private func expectLogSnapshot(_ buffer: Buffer, named name: String, sourceLocat
 
     @Test func aNarrowPaneStillShowsEveryColumnButTheCache() {
         let buffer = render(flakyLog(retried: true), width: 58, height: 5, now: 2)
-        expectLogSnapshot(buffer, named: "log-narrow-58")
+        Snapshot.assert(buffer, named: "log-narrow-58", pane: "log pane")
         #expect(buffer.lines()[1].contains("503"))
     }
 

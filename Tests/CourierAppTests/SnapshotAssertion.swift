@@ -34,4 +34,19 @@ enum Snapshot {
                 """, sourceLocation: sourceLocation)
         }
     }
+
+    /// Compares one pane's drawing with its golden; a missing golden is written and reported, so a new
+    /// pane snapshot is read before it is trusted.
+    static func assert(_ buffer: Buffer, named name: String, pane: String,
+                       sourceLocation: SourceLocation = #_sourceLocation) {
+        let file = folder.appendingPathComponent(name + ".txt")
+        let text = buffer.lines().joined(separator: "\n") + "\n"
+        let record = ProcessInfo.processInfo.environment["COURIER_RECORD_SNAPSHOTS"] == "1"
+        guard !record, let golden = try? String(contentsOf: file, encoding: .utf8) else {
+            try? text.write(to: file, atomically: true, encoding: .utf8)
+            Issue.record("Recorded \(name).txt; read it and run again", sourceLocation: sourceLocation)
+            return
+        }
+        #expect(golden == text, "\(pane) differs from \(name).txt:\n\(text)", sourceLocation: sourceLocation)
+    }
 }
