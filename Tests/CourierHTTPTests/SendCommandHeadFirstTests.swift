@@ -18,19 +18,28 @@ import Testing
         try await courier.finish()
     }
 
-    @Test("The status line, headers and first event are printed while the second event is 20 s away")
-    func eventStreamHeadAndFirstEventBeforeTheSecond() async throws {
-        defer { server.stop() }
-        // Given an event stream with 20 s between its two events
-        let courier = try LiveCourier(["send", url("/events?count=2&interval_ms=20000")])
+    /// What `courier send` printed of a slow stream by the time the status line and `marker` were on
+    /// stdout (bounded wait), whether it was still running then, and its standard error once stopped.
+    func firstOutput(of path: String, until marker: String) async throws
+        -> (sawBoth: Bool, running: Bool, text: String, stderr: String) {
+        let courier = try LiveCourier(["send", url(path)])
         defer { if courier.process.isRunning { courier.process.terminate() } }
-        // When the status line and the first event have been read from the pipe
         let sawBoth = try await courier.waitFor {
-            courier.stdout.text.contains("HTTP/1.1 200 OK") && courier.stdout.text.contains("event: tick  id: 1")
+            courier.stdout.text.contains("HTTP/1.1 200 OK") && courier.stdout.text.contains(marker)
         }
         let text = courier.stdout.text
         let running = courier.process.isRunning
         try await stop(courier)
+        return (sawBoth, running, text, courier.stderr.text)
+    }
+
+    @Test("The status line, headers and first event are printed while the second event is 20 s away")
+    func eventStreamHeadAndFirstEventBeforeTheSecond() async throws {
+        defer { server.stop() }
+        // Given an event stream with 20 s between its two events,
+        // When the status line and the first event have been read from the pipe
+        let (sawBoth, running, text, stderr) = try await firstOutput(of: "/events?count=2&interval_ms=20000",
+                                                                     until: "event: tick  id: 1")
         // Then they came before the second event, in order: status, headers, a blank line, the event
         #expect(sawBoth)
         #expect(running)
@@ -39,22 +48,16 @@ import Testing
         let headers = try #require(text.range(of: "Content-Type: text/event-stream\n"))
         let event = try #require(text.range(of: "\n\nevent: tick  id: 1\n{\n  \"n\": 1,"))
         #expect(headers.upperBound <= event.lowerBound)
-        #expect(courier.stderr.text.contains("(1 record streamed before the request ended)"))
+        #expect(stderr.contains("(1 record streamed before the request ended)"))
     }
 
     @Test("An NDJSON body labelled by Content-Type prints its first record at once, not one record late")
     func ndjsonFirstRecordBeforeTheSecondArrives() async throws {
         defer { server.stop() }
-        // Given an NDJSON stream with 20 s between its two lines
-        let courier = try LiveCourier(["send", url("/ndjson?count=2&interval_ms=20000")])
-        defer { if courier.process.isRunning { courier.process.terminate() } }
+        // Given an NDJSON stream with 20 s between its two lines,
         // When the status line and the first record have been read from the pipe
-        let sawBoth = try await courier.waitFor {
-            courier.stdout.text.contains("HTTP/1.1 200 OK") && courier.stdout.text.contains("\"seq\": 1")
-        }
-        let text = courier.stdout.text
-        let running = courier.process.isRunning
-        try await stop(courier)
+        let (sawBoth, running, text, _) = try await firstOutput(of: "/ndjson?count=2&interval_ms=20000",
+                                                                until: "\"seq\": 1")
         // Then both came while the second line was still 20 s away, the head first
         #expect(sawBoth)
         #expect(running)
