@@ -1,7 +1,8 @@
 # Courier: `make demo` opens the explorer on the demo collection; `make test` runs every test.
 SWIFT ?= swift
 SHELL := /bin/bash
-APT_PACKAGES := libcurl4-openssl-dev libncursesw5-dev libssl-dev tmux openssl nghttp2-server
+APT_PACKAGES := libcurl4-openssl-dev libncursesw5-dev libssl-dev tmux openssl nghttp2-server \
+                libjavascriptcoregtk-4.1-dev libyaml-dev nginx-light wrk
 BIN := .build/debug/courier
 
 .PHONY: deps build release demo test bench fuzz clean
