@@ -7,8 +7,8 @@ public enum CachePolicy {
     /// Status codes that are cacheable by default (RFC 9110 section 15.1), so heuristic freshness may apply.
     public static let heuristicallyCacheable: Set<Int> = [200, 203, 204, 206, 300, 301, 308, 404, 405, 410, 414, 501]
 
-    /// Statuses never stored even with explicit freshness: 206 needs range combination this cache does
-    /// not do, and 304 only updates an entry.
+    /// Statuses never stored even with explicit freshness: a 206 is part of a response (a range request
+    /// is answered from a stored 200 instead, or forwarded), and a 304 only updates an entry.
     public static let neverStoredStatuses: Set<Int> = [206, 304]
 
     /// Server errors after which a stale entry may answer, when the directives allow it (RFC 9111 4.2.4).
@@ -19,13 +19,33 @@ public enum CachePolicy {
     /// ...and never more than a day, so a file untouched for years is not trusted for months.
     public static let heuristicCap: Double = 86_400
 
-    /// Hop-by-hop fields are about one connection, never stored (RFC 9111 section 3.1).
-    public static let unstoredResponseHeaders: Set<String> = [
+    /// Hop-by-hop fields are about one connection, never stored (RFC 9111 section 3.1), nor are the
+    /// fields a `Connection` field names (`connectionNamedFields`).
+    public static let hopByHopHeaders: Set<String> = [
         "connection", "keep-alive", "proxy-connection", "te", "transfer-encoding", "upgrade",
         "proxy-authenticate", "proxy-authentication-info",
-        // A secret: never written to disk (Courier's rule, not the RFC's).
-        "set-cookie",
     ]
+
+    /// Secrets a response sets: RFC 9111 section 7.3 lets a cache store them, but Courier writes no
+    /// secret to disk, so the stored response is kept without them (and says so).
+    public static let withheldResponseHeaders: Set<String> = ["set-cookie", "set-cookie2"]
+
+    /// Every field name never written with a stored response.
+    public static let unstoredResponseHeaders: Set<String> = hopByHopHeaders.union(withheldResponseHeaders)
+
+    /// The lower-cased names a response's `Connection` fields list: hop-by-hop for that response.
+    public static func connectionNamedFields(_ headers: HTTPHeaders) -> Set<String> {
+        Set(headers.values(for: "Connection").flatMap { CacheControl.fieldNames($0) })
+    }
+
+    /// The fields of `headers` that may be stored: no hop-by-hop field, none `Connection` names, no secret.
+    public static func storableFields(_ headers: HTTPHeaders) -> [(name: String, value: String)] {
+        let named = connectionNamedFields(headers)
+        return headers.filter {
+            let name = $0.name.lowercased()
+            return !unstoredResponseHeaders.contains(name) && !named.contains(name)
+        }.map { ($0.name, $0.value) }
+    }
 
     /// Fields a 304 must not overwrite in the stored response (RFC 9111 section 3.2): Content-Length
     /// describes the stored body, and the body was stored already decoded by its Content-Encoding.
