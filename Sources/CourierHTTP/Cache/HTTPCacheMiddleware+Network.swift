@@ -64,7 +64,8 @@ extension HTTPCacheMiddleware {
                 before: before, after: Self.recordable(after), validationStatus: validation.status,
                 bytesTransferred: validation.timing.bytesReceived, fullFetchBytes: entry.fetchBytes,
                 validationSeconds: validation.timing.total.milliseconds / 1000,
-                fullFetchSeconds: entry.fetchSeconds, at: responseTime), key: entry.key)
+                fullFetchSeconds: entry.fetchSeconds, at: responseTime, withheldFields: withheld(entry, after)),
+                key: entry.key)
         }
 
         if answer.status == 304 && entry.hasValidator {
@@ -104,6 +105,13 @@ extension HTTPCacheMiddleware {
                               context)
         record(response)
         return response
+    }
+
+    /// The secret fields the stored response was kept without, and those of the new answer.
+    func withheld(_ entry: HTTPCacheEntry, _ answer: HTTPResponse) -> [String] {
+        let fresh = answer.headers.map(\.name).filter { CachePolicy.withheldResponseHeaders.contains($0.lowercased()) }
+        var seen = Set<String>()
+        return ((entry.withheldFields ?? []) + fresh).filter { seen.insert($0.lowercased()).inserted }
     }
 
     /// A copy of a response whose body stays readable after the caller deletes its file: small

@@ -162,7 +162,8 @@ public final class HTTPCacheStore: Sendable {
                                          expectedSize: entry.bodySize, expectedChecksum: nil)
             try file.link(to: handout)
         } catch {
-            return .data(Data())
+            // Another process replaced the entry since the lookup: its name still reads as the cache's file.
+            return storedBody(of: entry)
         }
         return .file(handout, size: entry.bodySize)
     }
