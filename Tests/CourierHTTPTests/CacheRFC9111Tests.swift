@@ -227,6 +227,32 @@ struct CacheRFC9111Tests {
         #expect(setup.count("/range") == 2)
     }
 
+    @Test func a206UpdatesTheStored200OnlyWhenItsStrongETagMatches() async throws {
+        // Given a stored 200 with ETag "r1", stale at once, and a server whose 206 names "r1" or "r2"
+        let setup = try Setup { request in
+            guard let range = request.headers["range"] else {
+                return Self.text("0123456789", [("Cache-Control", "max-age=1"), ("ETag", "\"r1\""), ("X-Version", "1")])
+            }
+            let tag = range == "bytes=0-1" ? "\"r1\"" : "\"r2\""
+            return Self.text("01", [("Cache-Control", "max-age=600"), ("ETag", tag), ("X-Version", "2"),
+                                    ("Content-Range", "bytes 0-1/10")], status: 206)
+        }
+        _ = try await setup.send("/part")
+        setup.clock.advance(30)
+        // When a 206 with another ETag comes back, nothing changes: the next GET still validates
+        _ = try await setup.send("/part", headers: ["Range": "bytes=0-2"])
+        #expect(setup.cache.storedResponse(for: HTTPRequest(url: setup.server.url("/part")))?.cache.decision == .stale)
+        // When a 206 with the stored ETag comes back, its fields refresh the stored 200
+        let partial = try await setup.send("/part", headers: ["Range": "bytes=0-1"])
+        #expect(partial.status == 206)
+        let whole = try await setup.send("/part")
+        #expect(whole.cache.decision == .fresh)
+        #expect(whole.status == 200)
+        #expect(whole.headers["X-Version"] == "2")
+        #expect(whole.cacheText == "0123456789")
+        #expect(setup.count("/part") == 3)
+    }
+
     // MARK: - Section 4.1: Vary
 
     @Test func severalVariantsOfOneURLAreKeptByTheirVaryValues() async throws {

@@ -29,8 +29,27 @@ extension HTTPCacheMiddleware {
                                                               ttl: freshness.ttl, detail: detail), context), context)
             }
         }
-        let detail = "a Range request is forwarded: partial responses are not stored"
-        return report(try await next(request, context), CacheReport(decision: .bypass, detail: detail), context)
+        let requestTime = clock()
+        let response = try await next(request, context)
+        var detail = "a Range request is forwarded: partial responses are not stored"
+        if updateStored200(from: response, request: request, requestTime: requestTime) {
+            detail += "; its header fields refreshed the stored 200 (same strong ETag)"
+        }
+        return report(response, CacheReport(decision: .bypass, detail: detail), context)
+    }
+
+    /// A 206 with the stored complete response's strong ETag describes the same representation: its
+    /// header fields update the stored 200 as a 304's would (RFC 9111 section 3.4). Returns whether it did.
+    private func updateStored200(from partial: HTTPResponse, request: HTTPRequest, requestTime: Date) -> Bool {
+        guard partial.status == 206, request.method == .get, let tag = partial.headers["ETag"], !tag.hasPrefix("W/"),
+              case .hit(let entry) = store.lookup(method: .get, url: request.url, headers: request.headers),
+              entry.status == 200, entry.varyMatches(request.headers), entry.etag == tag else { return false }
+        var updated = entry
+        let now = clock()
+        updated.merge304(headers: partial.headers, receivedAt: now)
+        updated.requestTime = requestTime
+        updated.responseTime = now
+        return (try? store.update(updated)) != nil
     }
 
     /// The bytes of `range` of a stored body, read without loading the rest.
