@@ -170,18 +170,21 @@ struct CacheRFC9111Tests {
         #expect(setup.count("/chunked") == 1)
     }
 
-    // MARK: - Section 7.3: Set-Cookie (Courier's decision: never written to disk)
+    // MARK: - Section 7.3: Set-Cookie (Courier's decision: no secret field is written to disk)
 
     @Test func setCookieReachesTheCallerButIsNeverWrittenToTheCache() async throws {
         let setup = try Setup { _ in
-            Self.text("cookie", [("Cache-Control", "max-age=60"), ("Set-Cookie", "session=cookie-secret; HttpOnly")])
+            Self.text("cookie", [("Cache-Control", "max-age=60"), ("Set-Cookie", "session=cookie-secret; HttpOnly"),
+                                 ("X-Auth-Token", "token-secret")])
         }
         let first = try await setup.send("/cookie")
         let second = try await setup.send("/cookie")
         #expect(first.headers["Set-Cookie"] == "session=cookie-secret; HttpOnly")
         #expect(second.cache.decision == .fresh)
         #expect(second.headers["Set-Cookie"] == nil)
+        #expect(second.headers["X-Auth-Token"] == nil)
         #expect(!setup.folderText.contains("cookie-secret"))
+        #expect(!setup.folderText.contains("token-secret"))
         let stored = try #require(setup.cache.storedResponse(for: HTTPRequest(url: setup.server.url("/cookie"))))
         #expect(stored.headers["Set-Cookie"] == nil)
     }

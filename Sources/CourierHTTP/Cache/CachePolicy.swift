@@ -26,12 +26,10 @@ public enum CachePolicy {
         "proxy-authenticate", "proxy-authentication-info",
     ]
 
-    /// Secrets a response sets: RFC 9111 section 7.3 lets a cache store them, but Courier writes no
-    /// secret to disk, so the stored response is kept without them (and says so).
-    public static let withheldResponseHeaders: Set<String> = ["set-cookie", "set-cookie2"]
-
-    /// Every field name never written with a stored response.
-    public static let unstoredResponseHeaders: Set<String> = hopByHopHeaders.union(withheldResponseHeaders)
+    /// Secrets a response sets (`Set-Cookie`, tokens), as the one secret policy (`HeaderRedaction`) names
+    /// them: RFC 9111 section 7.3 lets a cache store them, but Courier writes no secret to disk, so the
+    /// stored response is kept without them (and says so).
+    public static func isWithheld(_ name: String) -> Bool { HeaderRedaction.isSecret(name) }
 
     /// The lower-cased names a response's `Connection` fields list: hop-by-hop for that response.
     public static func connectionNamedFields(_ headers: HTTPHeaders) -> Set<String> {
@@ -43,13 +41,13 @@ public enum CachePolicy {
         let named = connectionNamedFields(headers)
         return headers.filter {
             let name = $0.name.lowercased()
-            return !unstoredResponseHeaders.contains(name) && !named.contains(name)
+            return !hopByHopHeaders.contains(name) && !named.contains(name) && !isWithheld(name)
         }.map { ($0.name, $0.value) }
     }
 
     /// Fields a 304 must not overwrite in the stored response (RFC 9111 section 3.2): Content-Length
     /// describes the stored body, and the body was stored already decoded by its Content-Encoding.
-    public static let notUpdatedBy304: Set<String> = unstoredResponseHeaders.union([
+    public static let notUpdatedBy304: Set<String> = hopByHopHeaders.union([
         "content-length", "content-encoding", "content-range",
     ])
 

@@ -44,7 +44,7 @@ public struct HTTPCacheEntry: Sendable, Hashable, Codable {
         httpVersion = response.httpVersion
         headerFields = CachePolicy.storableFields(response.headers).map { [$0.name, $0.value] }
         let withheld = response.headers.map(\.name).filter {
-            CachePolicy.withheldResponseHeaders.contains($0.lowercased())
+            CachePolicy.isWithheld($0)
         }
         withheldFields = withheld.isEmpty ? nil : Array(Set(withheld)).sorted()
         // A recipient with a clock records when a dateless response arrived (RFC 9110 section 6.6.1).
@@ -101,7 +101,8 @@ public struct HTTPCacheEntry: Sendable, Hashable, Codable {
         let connectionNamed = CachePolicy.connectionNamedFields(update)
         for field in update {
             let name = field.name.lowercased()
-            guard !CachePolicy.notUpdatedBy304.contains(name), !connectionNamed.contains(name) else { continue }
+            guard !CachePolicy.notUpdatedBy304.contains(name), !connectionNamed.contains(name),
+                  !CachePolicy.isWithheld(name) else { continue }
             // The first field of a name takes the stored field's place; repeats of it are appended.
             if replaced.insert(name).inserted {
                 merged.set(field.name, field.value)

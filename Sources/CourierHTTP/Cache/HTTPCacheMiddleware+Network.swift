@@ -109,7 +109,7 @@ extension HTTPCacheMiddleware {
 
     /// The secret fields the stored response was kept without, and those of the new answer.
     func withheld(_ entry: HTTPCacheEntry, _ answer: HTTPResponse) -> [String] {
-        let fresh = answer.headers.map(\.name).filter { CachePolicy.withheldResponseHeaders.contains($0.lowercased()) }
+        let fresh = answer.headers.map(\.name).filter(CachePolicy.isWithheld)
         var seen = Set<String>()
         return ((entry.withheldFields ?? []) + fresh).filter { seen.insert($0.lowercased()).inserted }
     }
