@@ -29,11 +29,13 @@ struct CacheFolderTrustTests {
     }
 
     @Test func theFolderIs0700AndEveryFileInIt0600() async throws {
+        // Given the default folder left 0755 by an earlier version
         let directory = try CacheTemporaryDirectory()
-        let folder = directory.url.appendingPathComponent("http")
+        let folder = directory.url.appendingPathComponent("courier/http")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o755])
-        let store = try HTTPCacheStore(directory: folder, inlineLimit: 16)
+        let store = try HTTPCacheStore(inlineLimit: 16, environment: ["XDG_CACHE_HOME": directory.url.path])
+        #expect(store.directory.path == folder.path)
         let response = HTTPResponse(status: 200, headers: ["Cache-Control": "max-age=600"],
                                     body: .data(Data(Self.bodyText.utf8)), url: Self.url)
         try store.save(HTTPCacheEntry(method: .get, url: Self.url, response: response, selectedRequestHeaders: [:],
@@ -42,6 +44,15 @@ struct CacheFolderTrustTests {
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
         #expect(names.count == 2)
         for name in names { #expect(try Self.mode(folder.appendingPathComponent(name)) == 0o600, "\(name)") }
+        // And a folder the cache creates where it is told is 0700 too, while one that existed keeps its mode
+        let created = directory.url.appendingPathComponent("made/by/courier")
+        _ = try HTTPCacheStore(directory: created)
+        #expect(try Self.mode(created) == 0o700)
+        let shared = directory.url.appendingPathComponent("shared")
+        try FileManager.default.createDirectory(at: shared, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o755])
+        _ = try HTTPCacheStore(directory: shared)
+        #expect(try Self.mode(shared) == 0o755)
     }
 
     @Test func aBodyReplacedByASymbolicLinkIsAMissAndTheEntryIsRemoved() async throws {

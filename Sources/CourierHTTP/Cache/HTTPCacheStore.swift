@@ -54,7 +54,9 @@ public final class HTTPCacheStore: Sendable {
     let savesSinceScan = Mutex(0)
 
     /// Opens (and creates, mode 0700) the cache in `directory`, or the default one under the user's
-    /// cache folder, and collects the bodies that interrupted writers left behind.
+    /// cache folder, and collects the bodies that interrupted writers left behind. The default folder
+    /// is closed to other users even when it already existed; a folder the caller names and that
+    /// already existed keeps its mode (it may be shared on purpose, or not the cache's at all).
     public init(directory: URL? = nil, maxBytes: Int = HTTPCacheStore.defaultMaxBytes, inlineLimit: Int = 64 * 1024,
                 handoutDirectory: URL = FileManager.default.temporaryDirectory,
                 environment: [String: String] = ProcessInfo.processInfo.environment,
@@ -64,10 +66,13 @@ public final class HTTPCacheStore: Sendable {
         self.inlineLimit = inlineLimit
         self.handoutDirectory = handoutDirectory
         self.orphanGrace = orphanGrace
+        let existed = FileManager.default.fileExists(atPath: self.directory.path)
         try FileManager.default.createDirectory(at: self.directory, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
-        // A folder made by an earlier version, or by hand, is closed to other users too.
-        chmod(self.directory.path, 0o700)
+        // The default folder made by an earlier version is closed to other users too.
+        if !existed || self.directory.path == Self.defaultDirectory(environment: environment).path {
+            chmod(self.directory.path, 0o700)
+        }
         lock.withLock { index in collectLeftovers(index: &index) }
     }
 
