@@ -89,7 +89,7 @@ struct CacheRFC9111Tests {
                 return Self.text("swr", [("Cache-Control", "max-age=1, stale-while-revalidate=60"), ("ETag", "\"s1\"")])
             }
             // (a safety net so that a cache that waits fails instead of hanging)
-            _ = release.wait(timeout: .now() + 20)
+            _ = release.wait(timeout: .now() + 10)
             return LoopbackServer.Reply(status: 304, headers: [("ETag", "\"s1\""), ("Cache-Control", "max-age=600")])
         }
         _ = try await setup.send("/swr")
@@ -101,6 +101,8 @@ struct CacheRFC9111Tests {
         #expect(second.cacheText == "swr")
         #expect(await LoopbackServer.eventually { setup.count("/swr") == 2 })
         #expect(setup.server.completedCount(path: "/swr") == 1)
+        // And a request meanwhile is served stale too, without a second validation
+        #expect(try await setup.send("/swr").cache.decision == .stale)
         // And once the validation is answered, the refreshed response is fresh without a request
         release.signal()
         await setup.cache.finishBackgroundRevalidations()

@@ -93,13 +93,14 @@ extension HTTPCacheMiddleware {
         var validation = request
         validation.cacheMode = .default
         let directives = RequestDirectives(validation)
-        let work = Task {
+        let key = HTTPCacheStore.stem(of: entry)
+        // One validation per stored response at a time, however many requests it answers meanwhile.
+        background.start(key: key) { [validation] in
             let response = try? await validate(entry, freshness: freshness, request: validation,
                                                directives: directives, context: RequestContext(), next: next)
             // A body handed out to nobody: its file is the cache's to delete.
             if case .file(let url, _)? = response?.body { try? FileManager.default.removeItem(at: url) }
         }
-        background.track(work)
     }
 
     /// Waits until every background validation started so far has finished (a command-line run calls
@@ -128,14 +129,29 @@ extension HTTPCacheMiddleware {
     }
 }
 
-/// The validations running in the background, so that a caller can wait for them.
+/// The validations running in the background, by stored response, so that a caller can wait for them
+/// and a response is not validated twice at once.
 final class BackgroundRevalidations: Sendable {
-    private let tasks = Mutex<[Task<Void, Never>]>([])
+    private let state = Mutex<(running: Set<String>, tasks: [Task<Void, Never>])>(([], []))
 
-    func track(_ task: Task<Void, Never>) { tasks.withLock { $0.append(task) } }
+    /// Runs `work` unless a validation of `key` is still running.
+    func start(key: String, _ work: @escaping @Sendable () async -> Void) {
+        state.withLock { state in
+            guard state.running.insert(key).inserted else { return }
+            state.tasks.append(Task { [self] in
+                await work()
+                _ = self.state.withLock { $0.running.remove(key) }
+            })
+        }
+    }
 
     /// The tasks started so far; they are forgotten once handed out.
-    func pending() -> [Task<Void, Never>] { tasks.withLock { tasks in defer { tasks = [] }; return tasks } }
+    func pending() -> [Task<Void, Never>] {
+        state.withLock { state in
+            defer { state.tasks = [] }
+            return state.tasks
+        }
+    }
 }
 
 /// One satisfiable byte range of a `Range: bytes=...` field for a body of `size` bytes
