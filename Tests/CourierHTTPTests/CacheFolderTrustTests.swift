@@ -161,4 +161,33 @@ struct CacheFolderTrustTests {
             #expect(text.hasPrefix("writer ") && text.hasSuffix(Self.bodyText))
         }
     }
+
+    @Test func a100ParallelSendsIntoOneFolderLeaveEveryBodyNamedByAnEntry() async throws {
+        // Given a server whose five URLs answer with bodies too large to live inside an entry
+        let server = try LoopbackServer { request in
+            LoopbackServer.Reply(headers: [("Cache-Control", "max-age=600")],
+                                 body: Data(String(repeating: request.path, count: 20_000).utf8))
+        }
+        defer { server.stop() }
+        let directory = try CacheTemporaryDirectory()
+        // When 100 `courier send --cache-dir` processes write into the folder at once
+        let failures = try await withThrowingTaskGroup(of: String?.self) { group in
+            for writer in 0..<100 {
+                group.addTask {
+                    let result = try await CourierProcess.run(["send", server.url("/item\(writer % 5)").absoluteString,
+                                                               "--cache-dir", directory.url.path])
+                    return result.status == 0 ? nil : result.stderr + result.stdout
+                }
+            }
+            return try await group.reduce(into: [String]()) { if let failure = $1 { $0.append(failure) } }
+        }
+        #expect(failures.isEmpty, "\(failures.count) failed; first: \(failures.first ?? "")")
+        // Then, once leftovers are collected, five entries each name their own body and nothing else is left
+        let store = try HTTPCacheStore(directory: directory.url, orphanGrace: 0)
+        let names = try Self.names(directory)
+        #expect(names.filter { $0.hasSuffix(".entry") }.count == 5)
+        #expect(names.filter { $0.hasSuffix(".body") }.count == 5)
+        #expect(store.summaries().count == 5)
+        #expect(store.totalBytes < 5 * 140_000)
+    }
 }
