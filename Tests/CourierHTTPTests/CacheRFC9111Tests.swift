@@ -270,6 +270,17 @@ struct CacheRFC9111Tests {
             #expect(response.cacheText.hasPrefix("lang \(language)."))
         }
         #expect(setup.count("/vary") == 3)
+        // A secret header that Vary selects is compared by digest and never written
+        let keyed = try Setup { request in
+            Self.text((request.headers["x-api-key"] == "key-secret-1" ? "for one" : "for two")
+                      + String(repeating: ".", count: 20),
+                      [("Cache-Control", "max-age=60"), ("Vary", "X-Api-Key")])
+        }
+        #expect(try await keyed.send("/k", headers: ["X-Api-Key": "key-secret-1"]).cacheText.hasPrefix("for one"))
+        #expect(try await keyed.send("/k", headers: ["X-Api-Key": "key-secret-2"]).cacheText.hasPrefix("for two"))
+        #expect(try await keyed.send("/k", headers: ["X-Api-Key": "key-secret-1"]).cache.decision == .fresh)
+        #expect(keyed.count("/k") == 2)
+        #expect(!keyed.folderText.contains("key-secret"))
         // And an unsafe request invalidates every variant
         _ = try await setup.send("/vary", method: .post)
         _ = try await setup.send("/vary", headers: ["Accept-Language": "fr"])

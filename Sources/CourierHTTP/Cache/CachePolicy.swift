@@ -26,9 +26,10 @@ public enum CachePolicy {
         "proxy-authenticate", "proxy-authentication-info",
     ]
 
-    /// Secrets a response sets (`Set-Cookie`, tokens), as the one secret policy (`HeaderRedaction`) names
-    /// them: RFC 9111 section 7.3 lets a cache store them, but Courier writes no secret to disk, so the
-    /// stored response is kept without them (and says so).
+    /// Secret fields (`Set-Cookie`, `Authorization`, API keys, tokens), as the one secret policy
+    /// (`HeaderRedaction`) names them. RFC 9111 section 7.3 lets a cache store a response's, but Courier
+    /// writes no secret to disk: the stored response is kept without them (and says so), and a request's
+    /// that Vary selects are compared by digest.
     public static func isWithheld(_ name: String) -> Bool { HeaderRedaction.isSecret(name) }
 
     /// The lower-cased names a response's `Connection` fields list: hop-by-hop for that response.
@@ -54,11 +55,6 @@ public enum CachePolicy {
     /// Bodies up to this size are kept in memory in a `CacheRevalidation`, so the compare view can diff
     /// them after the caller has deleted its files; larger ones are compared by size.
     public static let comparisonBodyLimit = 256 * 1024
-
-    /// Request headers whose values are never written to an entry; Vary compares them by digest.
-    public static let secretRequestHeaders: Set<String> = [
-        "authorization", "proxy-authorization", "cookie",
-    ]
 
     /// Request headers that make a request conditional; the caller's own conditions pass through.
     public static let conditionalRequestHeaders: [String] = [
