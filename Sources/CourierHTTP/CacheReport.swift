@@ -32,4 +32,7 @@ public enum CacheDecision: String, Sendable, Hashable, CaseIterable {
     case notStored = "not-stored"
     /// The cache was not consulted.
     case bypass
+    /// A stored response had to be validated (must-revalidate, no-cache) and the server could not be
+    /// reached: the answer is a 504 that says so, never the stale response.
+    case unvalidated
 }

@@ -133,9 +133,7 @@ enum ExplorerCommand {
 
     /// `$XDG_CACHE_HOME/courier/http`, else `~/.cache/courier/http`.
     static func cacheFolder(_ environment: [String: String]) -> URL {
-        let base = environment["XDG_CACHE_HOME"].map { URL(fileURLWithPath: $0) }
-            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache")
-        return base.appendingPathComponent("courier/http")
+        HTTPCacheStore.defaultDirectory(environment: environment)
     }
 
     /// The checkout folder when running from `.build/<config>/courier`.

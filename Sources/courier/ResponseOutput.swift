@@ -19,6 +19,8 @@ enum ResponseOutput {
         /// The status line and headers were printed when the head arrived, ahead of the streamed
         /// records (human output): they are not printed again.
         var headShown = false
+        /// A cache was in use: the human output says what it decided (`cache: fresh (age 2 s, 58 s left)`).
+        var showsCache = false
 
         init(showSecrets: Bool = false, timing: Bool = false, bodyFile: URL? = nil, streamed: Int? = nil) {
             self.showSecrets = showSecrets
@@ -147,6 +149,7 @@ enum ResponseOutput {
                           options: Options = Options()) -> [String] {
         var lines: [String] = []
         if let error { lines.append("error: \(error.logDescription) [\(error.kind)]") }
+        if options.showsCache, let response { lines.append("cache: " + Terminal.sanitize(response.cache.summary)) }
         if response == nil, let streamed = options.streamed {
             lines.append("(\(streamed) \(streamed == 1 ? "record" : "records") streamed before the request ended)")
         }

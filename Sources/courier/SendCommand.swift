@@ -219,7 +219,10 @@ enum SendCommand {
         let request = invocation.request
         CrashTestHook.fireIfRequested()
         let result = Interruptible.run { [context] () async throws(APIError) -> HTTPResponse in
-            try await client.send(request, context: context)
+            let response = try await client.send(request, context: context)
+            // A stale response served while it is validated: the validation ends before the process does.
+            await (cache as? HTTPCacheMiddleware)?.finishBackgroundRevalidations()
+            return response
         }
         progress?.finish()
         let attempts = recorder.attempts(for: context.id)
@@ -262,6 +265,7 @@ enum SendCommand {
                                              streamed: streamed)
         // Only a streamed body's head is printed ahead of it; any other response is shown whole.
         options.headShown = headShown && streamed != nil
+        options.showsCache = invocation.map { $0.usesCache || $0.cacheDirectory != nil } ?? false
         if invocation?.json ?? false, let response, case .file(let file, _) = response.body, streamed == nil,
            invocation?.output == nil {
             do {

@@ -60,6 +60,20 @@ struct ComparePaneTests {
         ])
     }
 
+    @Test func aSetCookieTheCacheWithheldIsNamedNotShownAsAChange() {
+        // Given a refetch whose answer set a cookie, which the cache never stores
+        var revalidation = Self.revalidation(
+            status: 200, afterHeaders: ["ETag": "\"v1\"", "Cache-Control": "max-age=60", "X-Old": "gone",
+                                        "Set-Cookie": "session=s3cr3t"],
+            afterBody: "{\n  \"id\": 1,\n  \"name\": \"Ada\"\n}", decision: .refetched)
+        revalidation.withheldFields = ["Set-Cookie"]
+        let lines = Self.render(ComparePaneState(title: "GET /etag", revalidation: revalidation), height: 18)
+        // Then the compare view says it was withheld, and neither its value nor a change appears
+        #expect(lines.contains("│Headers      unchanged                                                │"))
+        #expect(lines.contains("│  Set-Cookie withheld from the cache                                  │"))
+        #expect(!lines.joined().contains("s3cr3t"))
+    }
+
     @Test func aRevalidationAnswered200ShowsALineDiffOfTheBody() {
         let revalidation = Self.revalidation(
             status: 200, afterHeaders: ["ETag": "\"v2\"", "Cache-Control": "max-age=60", "X-New": "1"],

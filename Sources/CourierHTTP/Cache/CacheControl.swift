@@ -65,6 +65,9 @@ public struct CacheControl: Sendable, Hashable {
     public var minFresh: Seconds { seconds("min-fresh") }
     /// `stale-if-error=N` (RFC 5861): how long past expiry a response may answer for a failing server.
     public var staleIfError: Seconds { seconds("stale-if-error") }
+    /// `stale-while-revalidate=N` (RFC 5861): how long past expiry a response may be served while it is
+    /// validated in the background.
+    public var staleWhileRevalidate: Seconds { seconds("stale-while-revalidate") }
 
     /// `no-cache`: unqualified it forbids reuse without validation. The response form may name fields
     /// (`no-cache="Set-Cookie"`) that must not be reused without validation; the rest may be.

@@ -24,7 +24,7 @@ struct CacheFolderIndex {
         for name in names where !name.hasPrefix(".") {
             let isEntry = name.hasSuffix(HTTPCacheStore.entrySuffix)
             guard isEntry || name.hasSuffix(HTTPCacheStore.bodySuffix),
-                  let stem = name.split(separator: ".").first.map(String.init),
+                  let stem = name.split(separator: ".").first.map(String.init), HTTPCacheStore.isStoreStem(stem),
                   let attributes = try? FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent(name).path)
             else { continue }
             let size = (attributes[.size] as? NSNumber)?.intValue ?? 0

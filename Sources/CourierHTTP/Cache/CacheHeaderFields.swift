@@ -24,7 +24,7 @@ public enum Vary: Sendable, Hashable {
         for name in names {
             let value = request.combined(name).map(Self.normalise) ?? ""
             // Secrets are compared by digest so that the entry on disk never holds a credential.
-            result[name] = CachePolicy.secretRequestHeaders.contains(name) && !value.isEmpty
+            result[name] = CachePolicy.isWithheld(name) && !value.isEmpty
                 ? "digest:" + CachePolicy.digest(value) : value
         }
         return result

@@ -7,8 +7,8 @@ public enum CachePolicy {
     /// Status codes that are cacheable by default (RFC 9110 section 15.1), so heuristic freshness may apply.
     public static let heuristicallyCacheable: Set<Int> = [200, 203, 204, 206, 300, 301, 308, 404, 405, 410, 414, 501]
 
-    /// Statuses never stored even with explicit freshness: 206 needs range combination this cache does
-    /// not do, and 304 only updates an entry.
+    /// Statuses never stored even with explicit freshness: a 206 is part of a response (a range request
+    /// is answered from a stored 200 instead, or forwarded), and a 304 only updates an entry.
     public static let neverStoredStatuses: Set<Int> = [206, 304]
 
     /// Server errors after which a stale entry may answer, when the directives allow it (RFC 9111 4.2.4).
@@ -19,28 +19,42 @@ public enum CachePolicy {
     /// ...and never more than a day, so a file untouched for years is not trusted for months.
     public static let heuristicCap: Double = 86_400
 
-    /// Hop-by-hop fields are about one connection, never stored (RFC 9111 section 3.1).
-    public static let unstoredResponseHeaders: Set<String> = [
+    /// Hop-by-hop fields are about one connection, never stored (RFC 9111 section 3.1), nor are the
+    /// fields a `Connection` field names (`connectionNamedFields`).
+    public static let hopByHopHeaders: Set<String> = [
         "connection", "keep-alive", "proxy-connection", "te", "transfer-encoding", "upgrade",
         "proxy-authenticate", "proxy-authentication-info",
-        // A secret: never written to disk (Courier's rule, not the RFC's).
-        "set-cookie",
     ]
+
+    /// Secret fields (`Set-Cookie`, `Authorization`, API keys, tokens), as the one secret policy
+    /// (`HeaderRedaction`) names them. RFC 9111 section 7.3 lets a cache store a response's, but Courier
+    /// writes no secret to disk: the stored response is kept without them (and says so), and a request's
+    /// that Vary selects are compared by digest.
+    public static func isWithheld(_ name: String) -> Bool { HeaderRedaction.isSecret(name) }
+
+    /// The lower-cased names a response's `Connection` fields list: hop-by-hop for that response.
+    public static func connectionNamedFields(_ headers: HTTPHeaders) -> Set<String> {
+        Set(headers.values(for: "Connection").flatMap { CacheControl.fieldNames($0) })
+    }
+
+    /// The fields of `headers` that may be stored: no hop-by-hop field, none `Connection` names, no secret.
+    public static func storableFields(_ headers: HTTPHeaders) -> [(name: String, value: String)] {
+        let named = connectionNamedFields(headers)
+        return headers.filter {
+            let name = $0.name.lowercased()
+            return !hopByHopHeaders.contains(name) && !named.contains(name) && !isWithheld(name)
+        }.map { ($0.name, $0.value) }
+    }
 
     /// Fields a 304 must not overwrite in the stored response (RFC 9111 section 3.2): Content-Length
     /// describes the stored body, and the body was stored already decoded by its Content-Encoding.
-    public static let notUpdatedBy304: Set<String> = unstoredResponseHeaders.union([
+    public static let notUpdatedBy304: Set<String> = hopByHopHeaders.union([
         "content-length", "content-encoding", "content-range",
     ])
 
     /// Bodies up to this size are kept in memory in a `CacheRevalidation`, so the compare view can diff
     /// them after the caller has deleted its files; larger ones are compared by size.
     public static let comparisonBodyLimit = 256 * 1024
-
-    /// Request headers whose values are never written to an entry; Vary compares them by digest.
-    public static let secretRequestHeaders: Set<String> = [
-        "authorization", "proxy-authorization", "cookie",
-    ]
 
     /// Request headers that make a request conditional; the caller's own conditions pass through.
     public static let conditionalRequestHeaders: [String] = [

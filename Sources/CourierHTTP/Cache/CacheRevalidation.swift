@@ -19,10 +19,13 @@ public struct CacheRevalidation: Sendable {
     /// How long the stored response's full fetch took.
     public var fullFetchSeconds: Double
     public var at: Date
+    /// Fields of the response that the cache did not store because they carry secrets (`Set-Cookie`).
+    public var withheldFields: [String] = []
 
     /// A record of one validation.
     public init(before: HTTPResponse, after: HTTPResponse, validationStatus: Int, bytesTransferred: Int,
-                fullFetchBytes: Int, validationSeconds: Double, fullFetchSeconds: Double, at: Date) {
+                fullFetchBytes: Int, validationSeconds: Double, fullFetchSeconds: Double, at: Date,
+                withheldFields: [String] = []) {
         self.before = before
         self.after = after
         self.validationStatus = validationStatus
@@ -31,6 +34,7 @@ public struct CacheRevalidation: Sendable {
         self.validationSeconds = validationSeconds
         self.fullFetchSeconds = fullFetchSeconds
         self.at = at
+        self.withheldFields = withheldFields
     }
 
     /// Bytes a 304 spared compared with fetching the stored body again (0 unless revalidated).

@@ -23,6 +23,12 @@ public struct HTTPCacheEntry: Sendable, Hashable, Codable {
     public var inlineBody: Data?
     /// The body's file name in the cache directory when it is not inline.
     public var bodyFile: String?
+    /// The checksum of the body file when it was written; a file that no longer matches is a miss.
+    public var bodyChecksum: String?
+    /// For a second and later variant of a URL (Vary), the suffix of its file name; nil for the first.
+    public var variant: String?
+    /// Fields of the response that were not stored because they carry secrets (`Set-Cookie`).
+    public var withheldFields: [String]?
     /// How long the full fetch took and how many bytes it moved, to show what a revalidation saved.
     public var fetchSeconds: Double
     public var fetchBytes: Int
@@ -36,9 +42,11 @@ public struct HTTPCacheEntry: Sendable, Hashable, Codable {
         status = response.status
         reason = response.reason
         httpVersion = response.httpVersion
-        headerFields = response.headers
-            .filter { !CachePolicy.unstoredResponseHeaders.contains($0.name.lowercased()) }
-            .map { [$0.name, $0.value] }
+        headerFields = CachePolicy.storableFields(response.headers).map { [$0.name, $0.value] }
+        let withheld = response.headers.map(\.name).filter {
+            CachePolicy.isWithheld($0)
+        }
+        withheldFields = withheld.isEmpty ? nil : Array(Set(withheld)).sorted()
         // A recipient with a clock records when a dateless response arrived (RFC 9110 section 6.6.1).
         if !response.headers.contains("Date") { headerFields.append(["Date", HTTPDate.format(responseTime)]) }
         self.selectedRequestHeaders = selectedRequestHeaders
@@ -90,9 +98,11 @@ public struct HTTPCacheEntry: Sendable, Hashable, Codable {
         if !update.contains("Age") { merged.remove("Age") }
         if !update.contains("Date") { merged.set("Date", HTTPDate.format(receivedAt)) }
         var replaced = Set<String>()
+        let connectionNamed = CachePolicy.connectionNamedFields(update)
         for field in update {
             let name = field.name.lowercased()
-            guard !CachePolicy.notUpdatedBy304.contains(name) else { continue }
+            guard !CachePolicy.notUpdatedBy304.contains(name), !connectionNamed.contains(name),
+                  !CachePolicy.isWithheld(name) else { continue }
             // The first field of a name takes the stored field's place; repeats of it are appended.
             if replaced.insert(name).inserted {
                 merged.set(field.name, field.value)

@@ -41,6 +41,9 @@ extension HTTPCacheMiddleware {
         do {
             answer = try await next(conditional, network)
         } catch let error as APIError {
+            if case .cancelled = error { throw error }
+            // A response that must be validated is never served unvalidated: the answer is a 504.
+            if mustBeValidated(entry) { return couldNotRevalidate(request, error: error, context: context) }
             guard error.cacheCountsAsDisconnection, let why = staleAllowed(entry, freshness: freshness, directives: directives)
             else { throw error }
             let response = report(served(entry, request: request, age: freshness.age),
@@ -61,7 +64,8 @@ extension HTTPCacheMiddleware {
                 before: before, after: Self.recordable(after), validationStatus: validation.status,
                 bytesTransferred: validation.timing.bytesReceived, fullFetchBytes: entry.fetchBytes,
                 validationSeconds: validation.timing.total.milliseconds / 1000,
-                fullFetchSeconds: entry.fetchSeconds, at: responseTime), key: entry.key)
+                fullFetchSeconds: entry.fetchSeconds, at: responseTime, withheldFields: withheld(entry, after)),
+                key: entry.key)
         }
 
         if answer.status == 304 && entry.hasValidator {
@@ -101,6 +105,13 @@ extension HTTPCacheMiddleware {
                               context)
         record(response)
         return response
+    }
+
+    /// The secret fields the stored response was kept without, and those of the new answer.
+    func withheld(_ entry: HTTPCacheEntry, _ answer: HTTPResponse) -> [String] {
+        let fresh = answer.headers.map(\.name).filter(CachePolicy.isWithheld)
+        var seen = Set<String>()
+        return ((entry.withheldFields ?? []) + fresh).filter { seen.insert($0.lowercased()).inserted }
     }
 
     /// A copy of a response whose body stays readable after the caller deletes its file: small
@@ -187,8 +198,25 @@ extension HTTPCacheMiddleware {
                 for method in CachePolicy.storableMethods where store.remove(method: method, url: target) { removed += 1 }
             }
             if removed > 0 { detail += "; invalidated \(removed) stored response\(removed == 1 ? "" : "s")" }
+            if let stored = storePostForGet(response, request: request) { detail = stored }
         }
         return report(response, CacheReport(decision: .notStored, detail: detail), context)
+    }
+
+    /// A POST response with explicit freshness whose Content-Location is the request's own URL says
+    /// what a GET of that URL returns now (RFC 9111 section 4, RFC 9110 section 9.3.3): it is stored
+    /// as that GET's response. Returns the report's detail when it was stored.
+    func storePostForGet(_ response: HTTPResponse, request: HTTPRequest) -> String? {
+        guard request.method == .post, [200, 203].contains(response.status),
+              CacheFreshness.hasExplicitFreshness(response.headers),
+              let location = response.headers["Content-Location"],
+              let target = URL(string: location, relativeTo: request.url)?.absoluteURL,
+              HTTPCacheStore.key(method: .get, url: target) == HTTPCacheStore.key(method: .get, url: request.url)
+        else { return nil }
+        let get = HTTPRequest(method: .get, url: request.url)
+        let now = clock()
+        let (stored, _) = storeIfAllowed(response, request: get, requestTime: now, responseTime: now)
+        return stored == nil ? nil : "stored for GET: fresh, with Content-Location the request's own URL"
     }
 
     static func sameOrigin(_ a: URL, _ b: URL) -> Bool {

@@ -9,6 +9,7 @@ public struct HTTPCacheMiddleware: Middleware {
     /// The cache's notion of now; tests inject one to move time.
     let clock: @Sendable () -> Date
     let revalidations = RevalidationLog()
+    let background = BackgroundRevalidations()
 
     /// A cache over `store`, reading time from `clock`.
     public init(store: HTTPCacheStore, clock: @escaping @Sendable () -> Date = { Date() }) {
@@ -30,7 +31,7 @@ public struct HTTPCacheMiddleware: Middleware {
     /// The stored response that would answer `request`, with its age and freshness now, without
     /// sending anything; nil when nothing usable is stored.
     public func storedResponse(for request: HTTPRequest) -> HTTPResponse? {
-        guard case .hit(let entry) = store.lookup(method: request.method, url: request.url),
+        guard case .hit(let entry) = store.lookup(method: request.method, url: request.url, headers: request.headers),
               entry.varyMatches(request.headers) else { return nil }
         let freshness = entry.freshness(now: clock())
         var response = served(entry, request: request, age: freshness.age, forRecord: true)
@@ -56,7 +57,8 @@ public struct HTTPCacheMiddleware: Middleware {
     // MARK: - The decision
 
     /// Answers from the cache, validates, or fetches and stores, as RFC 9111 and the cache mode say.
-    public func intercept(_ request: HTTPRequest, context: RequestContext, next: Next) async throws -> HTTPResponse {
+    public func intercept(_ request: HTTPRequest, context: RequestContext,
+                          next: @escaping Next) async throws -> HTTPResponse {
         if request.cacheMode == .bypass {
             return report(try await next(request, context), CacheReport(decision: .bypass), context)
         }
@@ -69,12 +71,13 @@ public struct HTTPCacheMiddleware: Middleware {
             let detail = "the request carries its own conditional headers"
             return report(try await next(request, context), CacheReport(decision: .bypass, detail: detail), context)
         }
+        if request.headers.contains("Range") { return try await answerRange(request, context: context, next: next) }
 
         let directives = RequestDirectives(request)
         var missDetail: String?
         var stored: HTTPCacheEntry?
         if request.cacheMode != .reload {
-            switch store.lookup(method: request.method, url: request.url) {
+            switch store.lookup(method: request.method, url: request.url, headers: request.headers) {
             case .hit(let entry) where entry.varyMatches(request.headers):
                 stored = entry
             case .hit(let entry):
@@ -87,6 +90,10 @@ public struct HTTPCacheMiddleware: Middleware {
             }
         }
 
+        if stored == nil, request.method == .head, request.cacheMode != .reload,
+           let answer = headFromStoredGet(request, directives: directives, context: context) {
+            return answer
+        }
         guard let entry = stored else {
             if directives.onlyIfCached {
                 return gatewayTimeout(request, detail: missDetail ?? "nothing stored (only-if-cached)", context)
@@ -106,6 +113,12 @@ public struct HTTPCacheMiddleware: Middleware {
                                     CacheReport(decision: .stale, age: freshness.age, ttl: freshness.ttl, detail: why),
                                     context),
                              context)
+        case .staleWhileRevalidating(let why):
+            revalidateInBackground(entry, freshness: freshness, request: request, next: next)
+            return announced(report(served(entry, request: request, age: freshness.age),
+                                    CacheReport(decision: .stale, age: freshness.age, ttl: freshness.ttl, detail: why),
+                                    context),
+                             context)
         case .validate(let why):
             if directives.onlyIfCached {
                 return gatewayTimeout(request, detail: "the stored response must be validated (\(why))", context)
@@ -119,6 +132,8 @@ public struct HTTPCacheMiddleware: Middleware {
     enum Reuse: Equatable {
         case fresh
         case stale(String)
+        /// Served stale now and validated in the background (RFC 5861 stale-while-revalidate).
+        case staleWhileRevalidating(String)
         case validate(String)
     }
 
@@ -151,8 +166,14 @@ public struct HTTPCacheMiddleware: Middleware {
         case .limit(let limit) where freshness.staleness <= Double(limit):
             return .stale("stale by \(Int(freshness.staleness)) s, within the request's max-stale=\(limit)")
         default:
-            return .validate("stale")
+            break
         }
+        if mode == .default, case .value(let window) = response.staleWhileRevalidate,
+           freshness.staleness <= Double(window) {
+            return .staleWhileRevalidating("stale by \(Int(freshness.staleness)) s, within stale-while-revalidate="
+                                           + "\(window): served now, validated in the background")
+        }
+        return .validate("stale")
     }
 
     // MARK: - Reporting
@@ -182,15 +203,22 @@ public struct HTTPCacheMiddleware: Middleware {
 
     /// A stored response as served: an Age field, and no fields that a qualified no-cache withholds.
     /// `forRecord` keeps the body for the compare view instead of handing a file to the caller.
-    func served(_ entry: HTTPCacheEntry, request: HTTPRequest, age: Double, forRecord: Bool = false) -> HTTPResponse {
+    func served(_ entry: HTTPCacheEntry, request: HTTPRequest, age: Double, forRecord: Bool = false,
+                withBody: Bool = true) -> HTTPResponse {
         var headers = entry.headers
         if case .fields(let names) = (CacheControl(headers: headers) ?? CacheControl()).noCache {
             for name in names { headers.remove(name) }
         }
         headers.set("Age", String(Int(min(age, Double(CacheControl.maxDeltaSeconds)))))
-        let body = forRecord ? Self.recordable(HTTPResponse(status: entry.status, body: store.storedBody(of: entry),
-                                                             url: request.url)).body
-            : store.body(of: entry)
+        let body: ResponseBody
+        if !withBody {
+            body = .data(Data())
+        } else if forRecord {
+            body = Self.recordable(HTTPResponse(status: entry.status, body: store.storedBody(of: entry),
+                                                url: request.url)).body
+        } else {
+            body = store.body(of: entry)
+        }
         return HTTPResponse(status: entry.status, reason: entry.reason, headers: headers, body: body,
                             url: request.url, httpVersion: entry.httpVersion)
     }

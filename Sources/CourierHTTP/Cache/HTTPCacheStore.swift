@@ -4,17 +4,20 @@ import Synchronization
 import Glibc
 #endif
 
-/// The cache's entries on disk: one `<hash>.entry` JSON file per method and URL, bodies past
-/// `inlineLimit` in `<hash>.<id>.body` files beside it. Every write goes to a temporary file then
-/// renames, so a reader sees the old entry or the new one, never half of one. An entry that cannot be
-/// read is removed and reported as `.unreadable`, never a crash. Least recently used entries are
-/// evicted past `maxBytes`; a hit touches the entry's modification time, which is the LRU clock.
+/// The cache's entries on disk: one `<hash>.entry` JSON file per method and URL (and one more,
+/// `<hash>v<variant>.entry`, per further Vary variant), bodies past `inlineLimit` in
+/// `<stem>.<id>.body` files beside it. Every write goes to a temporary file then renames, the body
+/// before the entry that names it, so a reader sees the old entry or the new one, never half of one.
+/// The folder is 0700 and its files 0600. A body is served only when its file is a regular file (never
+/// a link) named as the store names them, of the stored length and checksum; an entry that cannot be
+/// read or trusted is removed and reported as `.unreadable`, never a crash. Least recently used
+/// entries are evicted past `maxBytes`; a hit touches the entry's modification time, the LRU clock.
 public final class HTTPCacheStore: Sendable {
     /// What a lookup found.
     public enum Lookup: Sendable {
         case hit(HTTPCacheEntry)
         case miss
-        /// The entry existed but could not be read; it has been removed. The reason is for the log.
+        /// The entry existed but could not be read or trusted; it has been removed. The reason is for the log.
         case unreadable(String)
     }
 
@@ -39,7 +42,8 @@ public final class HTTPCacheStore: Sendable {
     static let bodySuffix = ".body"
     /// A body file with no entry is kept this long, because a writer in another process may be
     /// between writing the body and its entry.
-    static let orphanGrace: TimeInterval = 60
+    public static let defaultOrphanGrace: TimeInterval = 60
+    let orphanGrace: TimeInterval
 
     /// Serialises this process's writers and evictions (other processes are safe through renames) and
     /// holds the folder's index, nil until first needed.
@@ -47,17 +51,29 @@ public final class HTTPCacheStore: Sendable {
     /// After this many saves the index is rebuilt from the folder before an eviction, to count what
     /// other processes wrote.
     static let rescanInterval = 100
-    private let savesSinceScan = Mutex(0)
+    let savesSinceScan = Mutex(0)
 
-    /// Opens (and creates) the cache in `directory`, or the default one under the user's cache folder.
+    /// Opens (and creates, mode 0700) the cache in `directory`, or the default one under the user's
+    /// cache folder, and collects the bodies that interrupted writers left behind. The default folder
+    /// is closed to other users even when it already existed; a folder the caller names and that
+    /// already existed keeps its mode (it may be shared on purpose, or not the cache's at all).
     public init(directory: URL? = nil, maxBytes: Int = HTTPCacheStore.defaultMaxBytes, inlineLimit: Int = 64 * 1024,
                 handoutDirectory: URL = FileManager.default.temporaryDirectory,
-                environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+                environment: [String: String] = ProcessInfo.processInfo.environment,
+                orphanGrace: TimeInterval = HTTPCacheStore.defaultOrphanGrace) throws {
         self.directory = directory ?? Self.defaultDirectory(environment: environment)
         self.maxBytes = max(0, maxBytes)
         self.inlineLimit = inlineLimit
         self.handoutDirectory = handoutDirectory
-        try FileManager.default.createDirectory(at: self.directory, withIntermediateDirectories: true)
+        self.orphanGrace = orphanGrace
+        let existed = FileManager.default.fileExists(atPath: self.directory.path)
+        try FileManager.default.createDirectory(at: self.directory, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        // The default folder made by an earlier version is closed to other users too.
+        if !existed || self.directory.path == Self.defaultDirectory(environment: environment).path {
+            chmod(self.directory.path, 0o700)
+        }
+        lock.withLock { index in collectLeftovers(index: &index) }
     }
 
     /// `$XDG_CACHE_HOME/courier/http`, else `~/.cache/courier/http`.
@@ -82,28 +98,61 @@ public final class HTTPCacheStore: Sendable {
 
     // MARK: - Reading
 
-    /// The stored entry for `method` and `url`.
+    /// The stored entry for `method` and `url`: the URL's first variant.
     public func lookup(method: HTTPMethod, url: URL) -> Lookup {
         lock.withLock { index in
             let key = Self.key(method: method, url: url)
-            let file = entryURL(key)
-            guard FileManager.default.fileExists(atPath: file.path) else { return .miss }
-            do {
-                let entry = try JSONDecoder().decode(HTTPCacheEntry.self, from: Data(contentsOf: file))
-                guard entry.key == key else { return .miss }  // a hash clash: someone else's entry
-                if let bodyFile = entry.bodyFile,
-                   !FileManager.default.fileExists(atPath: directory.appendingPathComponent(bodyFile).path) {
-                    throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: bodyFile])
-                }
-                let now = Date()
-                try? FileManager.default.setAttributes([.modificationDate: now], ofItemAtPath: file.path)
-                index?.touch(Self.fileStem(key), at: now)
-                return .hit(entry)
-            } catch {
-                removeGroup(Self.fileStem(key), index: &index, listing: true)
-                return .unreadable("\(file.lastPathComponent): \(error)")
-            }
+            return read(stem: Self.fileStem(key), key: key, index: &index)
         }
+    }
+
+    /// The stored variant for `method` and `url` that Vary selects for a request with `headers`; the
+    /// URL's first variant when none matches (the caller sees that it differs).
+    public func lookup(method: HTTPMethod, url: URL, headers: HTTPHeaders) -> Lookup {
+        lock.withLock { index in
+            let key = Self.key(method: method, url: url)
+            let primary = read(stem: Self.fileStem(key), key: key, index: &index)
+            guard case .hit(let entry) = primary, case .fields(let names) = entry.vary, !names.isEmpty,
+                  !entry.varyMatches(headers) else { return primary }
+            let variant = Self.variantSuffix(entry.vary.selectedValues(of: headers))
+            if case .hit(let other) = read(stem: Self.fileStem(key) + variant, key: key, index: &index) {
+                return .hit(other)
+            }
+            return primary
+        }
+    }
+
+    /// Reads and checks the entry stored under `stem`, removing it when it cannot be trusted.
+    private func read(stem: String, key: String, index: inout CacheFolderIndex?) -> Lookup {
+        let file = directory.appendingPathComponent(stem + Self.entrySuffix)
+        guard FileManager.default.fileExists(atPath: file.path) else { return .miss }
+        do {
+            let entry = try readEntry(file)
+            guard entry.key == key else { return .miss }  // a hash clash: someone else's entry
+            guard Self.stem(of: entry) == stem else {
+                throw CacheBodyFile.Rejected(description: "the entry is stored under another name")
+            }
+            if let bodyFile = entry.bodyFile {
+                guard let checksum = entry.bodyChecksum else {
+                    throw CacheBodyFile.Rejected(description: "the body file has no stored checksum")
+                }
+                _ = try CacheBodyFile(directory: directory, name: bodyFile, stem: stem,
+                                      expectedSize: entry.bodySize, expectedChecksum: checksum)
+            }
+            let now = Date()
+            try? FileManager.default.setAttributes([.modificationDate: now], ofItemAtPath: file.path)
+            index?.touch(stem, at: now)
+            return .hit(entry)
+        } catch {
+            removeGroup(stem, index: &index, listing: true)
+            return .unreadable("\(file.lastPathComponent): \(error)")
+        }
+    }
+
+    /// An entry file, read without following a link.
+    func readEntry(_ file: URL) throws -> HTTPCacheEntry {
+        try JSONDecoder().decode(HTTPCacheEntry.self,
+                                 from: CacheBodyFile(path: file.path, label: file.lastPathComponent).readAll())
     }
 
     /// The body of an entry for a response handed to a caller: in memory when inline, else a hard link
@@ -111,12 +160,15 @@ public final class HTTPCacheStore: Sendable {
     /// the file is the caller's to delete; deleting it leaves the entry intact.
     public func body(of entry: HTTPCacheEntry) -> ResponseBody {
         guard let bodyFile = entry.bodyFile else { return .data(entry.inlineBody ?? Data()) }
-        let stored = directory.appendingPathComponent(bodyFile)
         let handout = handoutDirectory.appendingPathComponent("courier-cache-\(UUID().uuidString).body")
         do {
-            try FileManager.default.linkItem(at: stored, to: handout)
+            // The file opened without following links is the one handed out, whatever its name holds now.
+            let file = try CacheBodyFile(directory: directory, name: bodyFile, stem: Self.stem(of: entry),
+                                         expectedSize: entry.bodySize, expectedChecksum: nil)
+            try file.link(to: handout)
         } catch {
-            do { try FileManager.default.copyItem(at: stored, to: handout) } catch { return storedBody(of: entry) }
+            // Another process replaced the entry since the lookup: its name still reads as the cache's file.
+            return storedBody(of: entry)
         }
         return .file(handout, size: entry.bodySize)
     }
@@ -124,6 +176,7 @@ public final class HTTPCacheStore: Sendable {
     /// The body as the cache holds it, for reading only: the file may be replaced by a later save.
     public func storedBody(of entry: HTTPCacheEntry) -> ResponseBody {
         if let bodyFile = entry.bodyFile {
+            guard CacheBodyFile.isValidName(bodyFile, stem: Self.stem(of: entry)) else { return .data(Data()) }
             return .file(directory.appendingPathComponent(bodyFile), size: entry.bodySize)
         }
         return .data(entry.inlineBody ?? Data())
@@ -136,8 +189,8 @@ public final class HTTPCacheStore: Sendable {
             index = fresh
             return fresh.groups.compactMap { stem, group -> Summary? in
                 guard group.hasEntry,
-                      let data = try? Data(contentsOf: directory.appendingPathComponent(stem + Self.entrySuffix)),
-                      let entry = try? JSONDecoder().decode(HTTPCacheEntry.self, from: data) else { return nil }
+                      let entry = try? readEntry(directory.appendingPathComponent(stem + Self.entrySuffix)),
+                      Self.stem(of: entry) == stem else { return nil }
                 return Summary(entry: entry, bytes: group.bytes, lastUsed: group.lastUsed)
             }.sorted { $0.lastUsed > $1.lastUsed }
         }
@@ -153,29 +206,43 @@ public final class HTTPCacheStore: Sendable {
 
     // MARK: - Writing
 
-    /// Stores a full response, replacing any entry for the same key, then evicts past the size limit.
+    /// Stores a full response, replacing any entry for the same key and Vary selection, then evicts
+    /// past the size limit. The body is renamed into place before the entry that names it.
     public func save(_ entry: HTTPCacheEntry, body: ResponseBody) throws {
         try lock.withLock { index in
             if index == nil { index = CacheFolderIndex.scan(directory) }
             var entry = entry
-            let stem = Self.fileStem(entry.key)
-            let previous = try? JSONDecoder().decode(HTTPCacheEntry.self, from: Data(contentsOf: entryURL(entry.key)))
+            let primary = try? readEntry(entryURL(entry.key))
+            // A response that Vary selects for other request headers than the stored one is a further
+            // variant beside it, not its replacement.
+            entry.variant = nil
+            if let primary, primary.key == entry.key, !entry.selectedRequestHeaders.isEmpty,
+               case .fields(let names) = primary.vary, !names.isEmpty,
+               primary.selectedRequestHeaders != entry.selectedRequestHeaders {
+                entry.variant = Self.variantSuffix(entry.selectedRequestHeaders)
+            }
+            let stem = Self.stem(of: entry)
+            let file = directory.appendingPathComponent(stem + Self.entrySuffix)
+            let previous = entry.variant == nil ? primary : try? readEntry(file)
             entry.bodySize = body.size
             var group = CacheFolderIndex.Group(lastUsed: Date(), hasEntry: true)
             if body.size <= inlineLimit {
                 entry.inlineBody = try body.readAll()
                 entry.bodyFile = nil
+                entry.bodyChecksum = nil
             } else {
                 let name = "\(stem).\(UUID().uuidString.prefix(8).lowercased())\(Self.bodySuffix)"
-                try writeBody(body, to: directory.appendingPathComponent(name))
+                let written = try writeBody(body, to: directory.appendingPathComponent(name))
                 entry.inlineBody = nil
                 entry.bodyFile = name
+                entry.bodyChecksum = written.checksum
+                entry.bodySize = written.size
                 group.files.insert(name)
-                group.bytes += body.size
+                group.bytes += written.size
             }
             let encoded = try JSONEncoder().encode(entry)
-            try writeAtomically(encoded, to: entryURL(entry.key))
-            if let old = previous?.bodyFile, old != entry.bodyFile {
+            try writeAtomically(encoded, to: file)
+            if let old = previous?.bodyFile, old != entry.bodyFile, CacheBodyFile.isValidName(old, stem: stem) {
                 try? FileManager.default.removeItem(at: directory.appendingPathComponent(old))
             }
             group.files.insert(stem + Self.entrySuffix)
@@ -190,8 +257,8 @@ public final class HTTPCacheStore: Sendable {
     public func update(_ entry: HTTPCacheEntry) throws {
         try lock.withLock { index in
             let encoded = try JSONEncoder().encode(entry)
-            try writeAtomically(encoded, to: entryURL(entry.key))
-            let stem = Self.fileStem(entry.key)
+            let stem = Self.stem(of: entry)
+            try writeAtomically(encoded, to: directory.appendingPathComponent(stem + Self.entrySuffix))
             if var group = index?.group(stem) {
                 group.bytes = encoded.count + (entry.bodyFile == nil ? 0 : entry.bodySize)
                 group.lastUsed = Date()
@@ -200,133 +267,42 @@ public final class HTTPCacheStore: Sendable {
         }
     }
 
-    /// Removes the entry for `method` and `url`; returns whether there was one.
+    /// Removes every stored variant for `method` and `url`; returns whether there was one.
     @discardableResult
     public func remove(method: HTTPMethod, url: URL) -> Bool {
         lock.withLock { index in
-            let key = Self.key(method: method, url: url)
-            guard let data = try? Data(contentsOf: entryURL(key)) else { return false }
-            let entry = try? JSONDecoder().decode(HTTPCacheEntry.self, from: data)
-            if let bodyFile = entry?.bodyFile {
-                try? FileManager.default.removeItem(at: directory.appendingPathComponent(bodyFile))
-            }
-            removeGroup(Self.fileStem(key), index: &index, listing: entry == nil)
-            return true
+            let primary = Self.fileStem(Self.key(method: method, url: url))
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+            let stems = Set(names.filter { $0.hasPrefix(primary) && $0.hasSuffix(Self.entrySuffix) }
+                .map { String($0.dropLast(Self.entrySuffix.count)) })
+                .filter { $0 == primary || $0.hasPrefix(primary + "v") }
+            for stem in stems { removeGroup(stem, index: &index, listing: true) }
+            return !stems.isEmpty
         }
     }
 
-    /// Removes every entry; returns how many there were.
-    @discardableResult
-    public func clear() throws -> Int {
-        try lock.withLock { index in
-            let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
-            for name in names where name.hasSuffix(Self.entrySuffix) || name.hasSuffix(Self.bodySuffix)
-                || name.hasPrefix(".tmp-") {
-                try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
-            }
-            index = CacheFolderIndex()
-            return names.filter { $0.hasSuffix(Self.entrySuffix) }.count
-        }
-    }
-
-    // MARK: - Eviction
-
-    /// Evicts least recently used entries once the indexed total passes the limit, after rebuilding the
-    /// index from the folder when it may have missed other processes' writes.
-    private func evictIfNeeded(keeping newest: String, index: inout CacheFolderIndex?) {
-        let saves = savesSinceScan.withLock { count in
-            count += 1
-            return count
-        }
-        guard let current = index, current.total > maxBytes else { return }
-        if saves >= Self.rescanInterval {
-            index = CacheFolderIndex.scan(directory)
-            savesSinceScan.withLock { $0 = 0 }
-        }
-        guard let scanned = index else { return }
-        for stem in scanned.evictions(limit: maxBytes, keeping: newest, now: Date(), orphanGrace: Self.orphanGrace) {
-            removeGroup(stem, index: &index, listing: false)
-        }
-    }
-
-    /// Deletes the files of one entry: those the index knows, or every `<stem>.*` when `listing`.
-    func removeGroup(_ stem: String, index: inout CacheFolderIndex?, listing: Bool) {
-        var names = index?.remove(stem)?.files ?? []
-        names.insert(stem + Self.entrySuffix)
-        if listing || index == nil, let all = try? FileManager.default.contentsOfDirectory(atPath: directory.path) {
-            names.formUnion(all.filter { $0.hasPrefix(stem + ".") })
-        }
-        for name in names { try? FileManager.default.removeItem(at: directory.appendingPathComponent(name)) }
-    }
-
-    // MARK: - Files
+    // MARK: - Names
 
     /// Two independent 64-bit digests, so that a clash needs both to collide.
     static func fileStem(_ key: String) -> String {
         CachePolicy.digest(key) + CachePolicy.digest(String(key.reversed()))
     }
 
+    /// `v` and a digest of the request header values a further Vary variant was selected by.
+    static func variantSuffix(_ selected: [String: String]) -> String {
+        "v" + CachePolicy.digest(selected.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+            .joined(separator: "\n"))
+    }
+
+    /// The file name stem an entry is stored under.
+    static func stem(of entry: HTTPCacheEntry) -> String {
+        guard let variant = entry.variant, variant.count == 17, variant.first == "v",
+              variant.dropFirst().utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) })
+        else { return fileStem(entry.key) }
+        return fileStem(entry.key) + variant
+    }
+
     func entryURL(_ key: String) -> URL {
         directory.appendingPathComponent(Self.fileStem(key) + Self.entrySuffix)
-    }
-
-    func writeAtomically(_ data: Data, to destination: URL) throws {
-        let temporary = directory.appendingPathComponent(".tmp-\(UUID().uuidString)")
-        do {
-            try writeNew(data, to: temporary)
-            try rename(temporary, to: destination)
-        } catch {
-            try? FileManager.default.removeItem(at: temporary)
-            throw error
-        }
-    }
-
-    /// A spilled body is hard-linked when it can be (no copy of a large file), else copied.
-    func writeBody(_ body: ResponseBody, to destination: URL) throws {
-        let temporary = directory.appendingPathComponent(".tmp-\(UUID().uuidString)")
-        do {
-            switch body {
-            case .data(let data):
-                try writeNew(data, to: temporary)
-            case .file(let source, _):
-                do {
-                    try FileManager.default.linkItem(at: source, to: temporary)
-                } catch {
-                    try FileManager.default.copyItem(at: source, to: temporary)
-                }
-            }
-            try rename(temporary, to: destination)
-        } catch {
-            try? FileManager.default.removeItem(at: temporary)
-            throw error
-        }
-    }
-
-    /// Writes a new file with plain POSIX calls: Foundation's Data.write syncs to disk on Linux, which
-    /// costs milliseconds per entry; the rename that follows is what makes the write atomic.
-    private func writeNew(_ data: Data, to destination: URL) throws {
-        let descriptor = Glibc.open(destination.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw posixError(destination) }
-        defer { Glibc.close(descriptor) }
-        try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
-            var offset = 0
-            while offset < buffer.count {
-                let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    throw posixError(destination)
-                }
-                offset += written
-            }
-        }
-    }
-
-    private func posixError(_ url: URL) -> Error {
-        CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path, "errno": Int(errno)])
-    }
-
-    /// rename(2) replaces the destination in one step, which FileManager's move does not.
-    private func rename(_ source: URL, to destination: URL) throws {
-        guard Glibc.rename(source.path, destination.path) == 0 else { throw posixError(destination) }
     }
 }

@@ -42,6 +42,8 @@ public struct CacheComparison: Sendable, Hashable {
     public var fullFetchBytes: Int
     public var validationSeconds: Double
     public var fullFetchSeconds: Double
+    /// Fields the cache did not store because they carry secrets (`Set-Cookie`).
+    public var withheld: [String]
 
     /// Bodies above this many bytes are compared by content only, not diffed by line.
     public static let diffLimit = 256 * 1024
@@ -51,12 +53,17 @@ public struct CacheComparison: Sendable, Hashable {
         before = Side(revalidation.before)
         after = Side(revalidation.after)
         validationStatus = revalidation.validationStatus
-        headerChanges = Self.headerChanges(revalidation.before.headers, revalidation.after.headers)
+        // A field the cache withheld is not a change of the resource, and its value is a secret.
+        let withheldNames = Set(revalidation.withheldFields.map { $0.lowercased() })
+        var after = revalidation.after.headers
+        for name in withheldNames { after.remove(name) }
+        headerChanges = Self.headerChanges(revalidation.before.headers, after)
         body = Self.bodyChange(revalidation.before.body, revalidation.after.body)
         bytesTransferred = revalidation.bytesTransferred
         fullFetchBytes = revalidation.fullFetchBytes
         validationSeconds = revalidation.validationSeconds
         fullFetchSeconds = revalidation.fullFetchSeconds
+        withheld = revalidation.withheldFields
     }
 
     /// Bytes the validation spared against fetching the full response again.

@@ -110,6 +110,7 @@ enum ComparePaneView {
 
         let count = comparison.headerChanges.count
         rows.append([label("Headers"), (count == 0 ? "unchanged" : "\(count) changed", theme.text)])
+        for name in comparison.withheld { rows.append([("  \(name) withheld from the cache", theme.muted)]) }
         for change in comparison.headerChanges {
             switch change {
             case .added(let name, let value): rows.append([("  + \(name): \(value)", theme.diffAdded)])

@@ -1,0 +1,173 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The store's housekeeping: clearing, evicting, collecting what interrupted writers left, and the
+/// plain file writes everything else is built on. Only files named as the store names them are
+/// ever removed; anything else in the folder is left alone.
+extension HTTPCacheStore {
+    // MARK: - Clearing and leftovers
+
+    /// Removes every entry the store wrote, with the bodies they name, and collects leftovers;
+    /// returns how many entries there were. Other files in the folder are kept.
+    @discardableResult
+    public func clear() throws -> Int {
+        try lock.withLock { index in
+            let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+            var removed = 0
+            for name in names where name.hasSuffix(Self.entrySuffix) {
+                let stem = String(name.dropLast(Self.entrySuffix.count))
+                let file = directory.appendingPathComponent(name)
+                guard Self.isStoreStem(stem), let entry = try? readEntry(file), Self.stem(of: entry) == stem
+                else { continue }
+                if let body = entry.bodyFile, CacheBodyFile.isValidName(body, stem: stem) {
+                    try? FileManager.default.removeItem(at: directory.appendingPathComponent(body))
+                }
+                try? FileManager.default.removeItem(at: file)
+                removed += 1
+            }
+            index = nil
+            collectLeftovers(index: &index)
+            return removed
+        }
+    }
+
+    /// Removes bodies no entry names and temporary files, once older than `orphanGrace` (a writer in
+    /// another process may still be between its body and its entry).
+    func collectLeftovers(index: inout CacheFolderIndex?) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
+        let now = Date()
+        let present = Set(names)
+        func isOld(_ name: String) -> Bool {
+            let path = directory.appendingPathComponent(name).path
+            guard let modified = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
+            else { return false }
+            return now.timeIntervalSince(modified) >= orphanGrace
+        }
+        var named: [String: String?] = [:]  // stem -> the body its entry names
+        for name in names {
+            if name.hasPrefix(".tmp-") {
+                if isOld(name) { try? FileManager.default.removeItem(at: directory.appendingPathComponent(name)) }
+                continue
+            }
+            guard name.hasSuffix(Self.bodySuffix), let stem = name.split(separator: ".").first.map(String.init),
+                  Self.isStoreStem(stem), CacheBodyFile.isValidName(name, stem: stem) else { continue }
+            if named[stem] == nil {
+                let entryName = stem + Self.entrySuffix
+                named[stem] = present.contains(entryName)
+                    ? (try? readEntry(directory.appendingPathComponent(entryName)))?.bodyFile : .some(nil)
+            }
+            let current: String? = named[stem] ?? nil
+            guard current != name, isOld(name) else { continue }
+            try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
+        }
+        index = nil
+    }
+
+    /// A stem the store writes: 32 hex digits, optionally `v` and 16 more for a further variant.
+    static func isStoreStem(_ stem: String) -> Bool {
+        let utf8 = Array(stem.utf8)
+        func isHex(_ byte: UInt8) -> Bool { (byte >= 0x30 && byte <= 0x39) || (byte >= 0x61 && byte <= 0x66) }
+        if utf8.count == 32 { return utf8.allSatisfy(isHex) }
+        return utf8.count == 49 && utf8[32] == UInt8(ascii: "v") && utf8[..<32].allSatisfy(isHex)
+            && utf8[33...].allSatisfy(isHex)
+    }
+
+    // MARK: - Eviction
+
+    /// Evicts least recently used entries once the indexed total passes the limit, after rebuilding the
+    /// index from the folder when it may have missed other processes' writes.
+    func evictIfNeeded(keeping newest: String, index: inout CacheFolderIndex?) {
+        let saves = savesSinceScan.withLock { count in
+            count += 1
+            return count
+        }
+        guard let current = index, current.total > maxBytes else { return }
+        if saves >= Self.rescanInterval {
+            index = CacheFolderIndex.scan(directory)
+            savesSinceScan.withLock { $0 = 0 }
+        }
+        guard let scanned = index else { return }
+        for stem in scanned.evictions(limit: maxBytes, keeping: newest, now: Date(), orphanGrace: orphanGrace) {
+            removeGroup(stem, index: &index, listing: false)
+        }
+    }
+
+    /// Deletes the files of one entry: those the index knows, or every `<stem>.*` when `listing`.
+    func removeGroup(_ stem: String, index: inout CacheFolderIndex?, listing: Bool) {
+        var names = index?.remove(stem)?.files ?? []
+        names.insert(stem + Self.entrySuffix)
+        if listing || index == nil, let all = try? FileManager.default.contentsOfDirectory(atPath: directory.path) {
+            names.formUnion(all.filter { $0.hasPrefix(stem + ".") })
+        }
+        for name in names { try? FileManager.default.removeItem(at: directory.appendingPathComponent(name)) }
+    }
+
+    // MARK: - Files
+
+    func writeAtomically(_ data: Data, to destination: URL) throws {
+        let temporary = directory.appendingPathComponent(".tmp-\(UUID().uuidString)")
+        do {
+            try writeNew(data, to: temporary)
+            try rename(temporary, to: destination)
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            throw error
+        }
+    }
+
+    /// A spilled body is hard-linked when it can be (no copy of a large file), else copied; returns
+    /// the size and checksum of what was written, read back from the file itself.
+    func writeBody(_ body: ResponseBody, to destination: URL) throws -> (size: Int, checksum: String) {
+        let temporary = directory.appendingPathComponent(".tmp-\(UUID().uuidString)")
+        do {
+            switch body {
+            case .data(let data):
+                try writeNew(data, to: temporary)
+            case .file(let source, _):
+                do {
+                    try FileManager.default.linkItem(at: source, to: temporary)
+                } catch {
+                    try FileManager.default.copyItem(at: source, to: temporary)
+                }
+                chmod(temporary.path, 0o600)
+            }
+            let file = try CacheBodyFile(path: temporary.path, label: destination.lastPathComponent)
+            let written = (file.size, try file.checksum())
+            try rename(temporary, to: destination)
+            return written
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            throw error
+        }
+    }
+
+    /// Writes a new file with plain POSIX calls: Foundation's Data.write syncs to disk on Linux, which
+    /// costs milliseconds per entry; the rename that follows is what makes the write atomic.
+    private func writeNew(_ data: Data, to destination: URL) throws {
+        let descriptor = Glibc.open(destination.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw posixError(destination) }
+        defer { Glibc.close(descriptor) }
+        try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
+            var offset = 0
+            while offset < buffer.count {
+                let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    throw posixError(destination)
+                }
+                offset += written
+            }
+        }
+    }
+
+    private func posixError(_ url: URL) -> Error {
+        CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path, "errno": Int(errno)])
+    }
+
+    /// rename(2) replaces the destination in one step, which FileManager's move does not.
+    private func rename(_ source: URL, to destination: URL) throws {
+        guard Glibc.rename(source.path, destination.path) == 0 else { throw posixError(destination) }
+    }
+}
