@@ -82,9 +82,7 @@ public final class CollectionStore: Sendable {
         let resolved = try resolver.resolve(template)
         var request = resolved.request
         if template.kind == .websocket { request.method = .get }
-        if let timeout = job.draft.timeout, timeout > 0 { request.timeout = .milliseconds(Int64(timeout * 1000)) }
-        request.maxAttempts = job.draft.maxAttempts
-        request.cacheMode = job.draft.cacheMode
+        // Timeout, attempts and cache mode came from the draft through the template's tags (`RequestOptions`).
         return (request, resolved.messages.map(\.text), resolved.secrets)
     }
 

@@ -9,9 +9,7 @@ public enum Action: Sendable {
     case tick
     case collectionLoaded(Collection)
     case collectionFailed(String)
-    /// The result of the send with this generation.
-    case responseReceived(generation: Int, ResponseSummary)
-    /// The response viewer's state for the response of this generation, built off the main thread.
+    /// The response of the send with this generation, as the Response pane's model, built off the main thread.
     case responsePaneReady(generation: Int, ResponsePaneState)
     case sendFailed(generation: Int, SendFailure)
     case sendCancelled(generation: Int)

@@ -1,3 +1,4 @@
+import CourierCollections
 import CourierHTTP
 import CourierTerminal
 
@@ -49,6 +50,8 @@ public struct RequestEditorState: Sendable, Hashable {
     public var retries: LineEditor
     public var cacheMode: CacheMode
     public var messages: [String]
+    /// Which messages are `# @subscribe` subscriptions (kept as read, so connecting sends them).
+    var subscriptions: Set<Int> = []
     public var tab: Tab = .query
     public var field: Field = .url
     public var option: Option = .timeout
@@ -75,6 +78,7 @@ public struct RequestEditorState: Sendable, Hashable {
         retries = LineEditor(draft.maxAttempts.map(String.init) ?? "")
         cacheMode = draft.cacheMode
         messages = draft.messages
+        subscriptions = draft.subscriptions
         saved = draft
         saved = self.draft
     }
@@ -94,7 +98,7 @@ public struct RequestEditorState: Sendable, Hashable {
             name: name, method: method, url: url.text, headers: HTTPHeaders(fields), body: body.text,
             timeout: Double(timeout.text.trimmingCharacters(in: .whitespaces)),
             maxAttempts: Int(retries.text.trimmingCharacters(in: .whitespaces)),
-            cacheMode: cacheMode, messages: messages)
+            cacheMode: cacheMode, messages: messages, subscriptions: subscriptions)
     }
 
     /// Whether there are edits not saved to the file.
@@ -190,7 +194,7 @@ public struct RequestEditorState: Sendable, Hashable {
     }
 
     static func formatNumber(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String(value)
+        RequestOptions.format(value)
     }
 }
 

@@ -64,6 +64,7 @@ extension AppState {
             return []
         }
         if editor.origin != ref || !editor.isDirty { editor = RequestEditorState(draft: draft, origin: ref) }
+        switchSession(to: RequestIdentity(ref, in: collection))
         if draft.isWebSocket { loadWebSocketPane() }
         focus = .request
         if zoomed != nil { zoomed = .request }

@@ -82,10 +82,10 @@ extension AppState {
             return [.collectionEdit(.add(file: file, RequestDraft(name: text, method: "GET", url: base)))]
         case .rename(let ref):
             if editor.origin == ref { editor.name = text; editor.saved.name = text }
+            renameSession(RequestIdentity(ref, in: collection), to: RequestIdentity(file: ref.file, name: text))
             return [.collectionEdit(.rename(ref, to: text))]
         case .saveResponse:
-            guard case .received(let summary) = response.phase else { return [] }
-            let body = responsePane?.body.bytes ?? Data(summary.bodyLines.joined(separator: "\n").utf8)
+            guard viewerActive, let body = responsePane?.body.bytes else { return [] }
             return [.writeFile(path: text, contents: body)]
         }
     }

@@ -5,10 +5,9 @@ extension AppState {
     mutating func runResponse(_ command: ResponseCommand) -> [Effect] {
         switch command {
         case .copyBody:
-            guard case .received(let summary) = response.phase else { return nothingYet() }
+            guard viewerActive, let pane = responsePane else { return nothingYet() }
             status = StatusMessage("Copied the body to the clipboard", kind: .success)
-            let body = responsePane.map { String(decoding: $0.body.bytes, as: UTF8.self) }
-            return [.copyToClipboard(body ?? summary.bodyLines.joined(separator: "\n"))]
+            return [.copyToClipboard(String(decoding: pane.body.bytes, as: UTF8.self))]
         case .copyCurl:
             guard !editor.isEmpty else { return nothingYet() }
             return [.copyAsCurl(sendJob)]

@@ -38,13 +38,17 @@ extension AppState {
         return effects
     }
 
-    /// Applies a new viewer state when it belongs to the newest send.
+    /// Gives the response of the newest send to the request that sent it, open or parked; the response it
+    /// replaces is kept for `d`.
     mutating func showResponsePane(_ pane: ResponsePaneState, generation: Int) {
         guard generation == self.generation else { return }
-        if let current = responsePane, responseOrigin == editor.origin { previousResponsePane = current }
-        responseOrigin = editor.origin
+        inFlight = nil
         var pane = pane
         pane.pageSize = max(1, layout.contentHeight(.response) - 3)
-        responsePane = pane
+        updateSession(generation: generation) { session in
+            if let current = session.pane { session.previousPane = current }
+            session.pane = pane
+            session.response.phase = .received
+        }
     }
 }

@@ -26,28 +26,22 @@ public func update(_ state: inout AppState, _ action: Action) -> [Effect] {
         state.loading = .failed(message)
         state.status = StatusMessage(message, kind: .error)
         return []
-    case .responseReceived(let generation, let summary):
-        guard generation == state.generation else { return [] }
-        state.inFlight = nil
-        state.response.phase = .received(summary)
-        state.response.scroll = 0
-        return []
     case .responsePaneReady(let generation, let pane):
         state.showResponsePane(pane, generation: generation)
         return []
     case .sendFailed(let generation, let failure):
         guard generation == state.generation else { return [] }
         state.inFlight = nil
-        state.response.phase = .failed(failure)
+        state.updateSession(generation: generation) { $0.response.phase = .failed(failure) }
         return []
     case .sendCancelled(let generation):
         guard generation == state.generation else { return [] }
         state.inFlight = nil
-        state.response.phase = .cancelled
+        state.updateSession(generation: generation) { $0.response.phase = .cancelled }
         return []
     case .liveSendStarted(let generation, let method, let url):
         guard generation == state.generation else { return [] }
-        state.response.phase = .sending(method: method, url: url)
+        state.updateSession(generation: generation) { $0.response.phase = .sending(method: method, url: url) }
         return []
     case .clientEvent(let event):
         state.now = state.clock()
