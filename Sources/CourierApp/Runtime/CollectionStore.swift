@@ -48,7 +48,7 @@ public final class CollectionStore: Sendable {
             return (collection, RequestRef(file: path, index: file.file.requests.count))
         case .duplicate(let ref):
             let (file, original) = try locate(ref)
-            let name = (original.name ?? original.displayName) + " copy"
+            let name = file.file.copyName(for: original)
             let collection = try replace(file, with: try file.file.duplicating(original, as: name))
             return (collection, RequestRef(file: ref.file, index: ref.index + 1))
         case .rename(let ref, let name):
