@@ -32,9 +32,7 @@ public struct CollectionTreeState: Sendable, Hashable {
         var openedGroups: [String] = []
         for (fileIndex, file) in collection.files.enumerated() {
             _ = fileIndex
-            let matches: [(Int, RequestDraft)] = file.requests.enumerated().filter { _, request in
-                query.isEmpty || FuzzyMatch.score(query, in: "\(request.method) \(request.name) \(request.url)") != nil
-            }.map { ($0.offset, $0.element) }
+            let matches = Self.matches(query, in: file)
             if !query.isEmpty && matches.isEmpty { continue }
             // Groups: each folder on the path, then the file itself.
             var hidden = false
@@ -58,6 +56,41 @@ public struct CollectionTreeState: Sendable, Hashable {
             }
         }
         return rows
+    }
+
+    /// A file's requests that match `query`, best first (ties keep the file's order); all of them in order
+    /// when there is no query.
+    static func matches(_ query: String, in file: CollectionFile) -> [(Int, RequestDraft)] {
+        let all: [(Int, RequestDraft)] = file.requests.enumerated().map { ($0.offset, $0.element) }
+        guard !query.isEmpty else { return all }
+        var ranked: [(index: Int, request: RequestDraft, tier: Int, score: Int)] = []
+        for (index, request) in all {
+            guard let rank = FuzzyMatch.rank(query, name: request.name, method: request.method, url: request.url) else {
+                continue
+            }
+            ranked.append((index, request, rank.tier, rank.score))
+        }
+        ranked.sort { a, b in
+            if a.tier != b.tier { return a.tier > b.tier }
+            if a.score != b.score { return a.score > b.score }
+            return a.index < b.index
+        }
+        return ranked.map { ($0.index, $0.request) }
+    }
+
+    /// The row of the request that best matches the filter, across every file (nil without a match).
+    public func bestMatchRow(_ collection: Collection) -> Int? {
+        let query = filter.text
+        let rows = rows(collection)
+        var best: (row: Int, tier: Int, score: Int)?
+        for (position, row) in rows.enumerated() {
+            guard case .request(let ref) = row.kind, let request = collection.request(ref) else { continue }
+            guard let rank = query.isEmpty ? (0, 0) : FuzzyMatch.rank(query, name: request.name, method: request.method,
+                                                                      url: request.url) else { continue }
+            if let current = best, (current.tier, current.score) >= (rank.tier, rank.score) { continue }
+            best = (position, rank.tier, rank.score)
+        }
+        return best?.row
     }
 
     /// The selected row, clamped to what is visible.

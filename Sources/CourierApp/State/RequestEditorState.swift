@@ -83,6 +83,23 @@ public struct RequestEditorState: Sendable, Hashable {
         saved = self.draft
     }
 
+    /// What is wrong with the Options tab's values, when something is: sending or saving would otherwise
+    /// drop the value silently.
+    public var optionsProblem: String? {
+        let seconds = timeout.text.trimmingCharacters(in: .whitespaces)
+        if !seconds.isEmpty, Double(seconds).map({ $0 > 0 && $0.isFinite }) != true {
+            return "Timeout takes a number of seconds above 0, not '\(seconds)'"
+        }
+        let attempts = retries.text.trimmingCharacters(in: .whitespaces)
+        if !attempts.isEmpty, Int(attempts).map({ (1...Self.maxAttempts).contains($0) }) != true {
+            return "Attempts takes a whole number from 1 to \(Self.maxAttempts), not '\(attempts)'"
+        }
+        return nil
+    }
+
+    /// The most attempts the Options tab accepts: a typo (`100`) must not hammer a server.
+    static let maxAttempts = 10
+
     /// An empty editor for when nothing is open yet.
     public static let empty = RequestEditorState(draft: RequestDraft(name: "", url: ""), origin: nil)
 

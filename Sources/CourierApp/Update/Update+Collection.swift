@@ -92,9 +92,9 @@ extension AppState {
         return []
     }
 
+    /// Selects the best match of the filter, so Enter opens it.
     private mutating func selectFirstRequest() {
-        let rows = tree.rows(collection)
-        tree.selection = rows.firstIndex { if case .request = $0.kind { true } else { false } } ?? 0
+        tree.selection = tree.bestMatchRow(collection) ?? 0
         tree.scroll = 0
     }
 

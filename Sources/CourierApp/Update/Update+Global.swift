@@ -72,6 +72,10 @@ extension AppState {
             return []
         }
         editor.editing = false
+        if let problem = editor.optionsProblem {
+            status = StatusMessage(problem, kind: .error)
+            return []
+        }
         if editor.method == "WEBSOCKET" {
             loadWebSocketPane()
             focus = .webSocket
@@ -122,6 +126,10 @@ extension AppState {
         editor.editing = false
         guard let origin = editor.origin else {
             status = StatusMessage("Nothing to save: open a request from the collection first")
+            return []
+        }
+        if let problem = editor.optionsProblem {
+            status = StatusMessage(problem + "; nothing saved", kind: .error)
             return []
         }
         guard editor.isDirty else {

@@ -1,3 +1,4 @@
+import CourierBody
 import CourierHTTP
 import Foundation
 
@@ -6,6 +7,12 @@ extension AppState {
         switch command {
         case .copyBody:
             guard viewerActive, let pane = responsePane else { return nothingYet() }
+            guard pane.body.byteCount <= Clipboard.maxBytes else {
+                status = StatusMessage("The body is \(MediaKind.formatSize(pane.body.byteCount)); the terminal clipboard "
+                                       + "takes at most \(MediaKind.formatSize(Clipboard.maxBytes)): s saves it to a file",
+                                       kind: .error)
+                return []
+            }
             status = StatusMessage("Copied the body to the clipboard", kind: .success)
             return [.copyToClipboard(String(decoding: pane.body.bytes, as: UTF8.self))]
         case .copyCurl:
