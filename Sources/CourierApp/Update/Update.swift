@@ -50,6 +50,7 @@ public func update(_ state: inout AppState, _ action: Action) -> [Effect] {
     case .compareOpened(let pane):
         var pane = pane
         pane.pageSize = max(1, state.layout.contentHeight(.response) - 6)
+        pane.width = max(1, (state.layout.panes[.response]?.width ?? 82) - 2)
         state.comparePane = pane
         state.focus = .response
         return []
