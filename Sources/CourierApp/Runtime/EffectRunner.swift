@@ -225,6 +225,10 @@ public final class EffectRunner: Sendable {
             let token = latest.submit {
                 if debounced { queue.post(.liveSendStarted(generation: generation, method: method, url: url)) }
                 let response = try await client.send(request, context: RequestContext(id: id))
+                if response.cache.decision == .fresh {
+                    queue.post(.servedFromCache(id, method: method, url: response.url, status: response.status,
+                                                response.cache))
+                }
                 store.record(name: name, response: response)
                 if let history {
                     Self.recordHistory(request: request, response: response, name: name, path: job.ref?.file, draft: job.draft,

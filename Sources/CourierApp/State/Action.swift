@@ -1,4 +1,5 @@
 import CourierHTTP
+import Foundation
 import CourierTerminal
 import CourierWebSocket
 
@@ -16,6 +17,8 @@ public enum Action: Sendable {
     /// A live-mode send began once its debounce ran out.
     case liveSendStarted(generation: Int, method: String, url: String)
     case clientEvent(ClientEvent)
+    /// The HTTP cache answered a send while fresh, without a request: the Log shows it as its own row.
+    case servedFromCache(RequestID, method: String, url: URL, status: Int, CacheReport)
     /// The compare view for the open request, or the result of revalidating it.
     case compareOpened(ComparePaneState)
     case compareRevalidated(CacheRevalidation?, failure: String?)

@@ -47,6 +47,10 @@ public func update(_ state: inout AppState, _ action: Action) -> [Effect] {
         state.now = state.clock()
         state.log.apply(event, now: state.now)
         return []
+    case .servedFromCache(let id, let method, let url, let status, let report):
+        state.now = state.clock()
+        state.log.addCacheHit(id, method: method, url: url, status: status, report: report, at: state.now)
+        return []
     case .compareOpened(let pane):
         var pane = pane
         pane.pageSize = max(1, state.layout.contentHeight(.response) - 6)
