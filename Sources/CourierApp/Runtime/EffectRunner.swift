@@ -81,7 +81,7 @@ public final class EffectRunner: Sendable {
                 let (collection, problems) = store.load(path)
                 queue.post(.collectionLoaded(collection))
                 if let first = problems.first {
-                    let more = problems.count > 1 ? " (and \(problems.count - 1) more)" : ""
+                    let more = problems.count > 1 ? " (\(problems.count) problems: ! lists them)" : ""
                     queue.post(.notice(StatusMessage(first + more, kind: .error)))
                 }
             }
@@ -108,8 +108,26 @@ public final class EffectRunner: Sendable {
             background { [store, queue] in
                 do {
                     queue.post(.saveFinished(ref, try store.save(ref, draft)))
+                } catch CollectionError.changedOnDisk {
+                    queue.post(.saveConflict(SaveConflict(ref: ref, draft: draft, message: "\(ref.file) changed on disk since it was loaded")))
                 } catch {
                     queue.post(.collectionEditFailed("Not saved: \(error)"))
+                }
+            }
+        case .overwrite(let ref, let draft):
+            background { [store, queue] in
+                do {
+                    queue.post(.saveFinished(ref, try store.overwrite(ref, draft)))
+                } catch {
+                    queue.post(.collectionEditFailed("Not saved: \(error)"))
+                }
+            }
+        case .conflictDiff(let ref, let draft):
+            background { [store, queue] in
+                do {
+                    queue.post(.conflictDiffReady(try store.conflictDiff(ref, draft)))
+                } catch {
+                    queue.post(.conflictDiffReady(["Cannot compare: \(error)"]))
                 }
             }
         case .collectionEdit(let edit):

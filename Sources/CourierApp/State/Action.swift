@@ -25,6 +25,10 @@ public enum Action: Sendable {
     /// A batch of WebSocket session events (one per frame at most).
     case webSocketEvents([WebSocketEvent])
     case saveFinished(RequestRef, Collection)
+    /// A save found its file changed on disk since it was loaded; the user chooses what to do.
+    case saveConflict(SaveConflict)
+    /// The diff a save conflict asked for.
+    case conflictDiffReady([String])
     /// A collection edit (save, new, rename, delete) failed; the message names the file.
     case collectionEditFailed(String)
     case collectionEdited(Collection, select: RequestRef?)

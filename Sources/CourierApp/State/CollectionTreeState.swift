@@ -8,6 +8,8 @@ public struct CollectionTreeState: Sendable, Hashable {
             /// A folder or a file, by its key in `collapsed`.
             case group(key: String, isFile: Bool)
             case request(RequestRef)
+            /// A request skipped for a malformed line, greyed: the index into `Collection.problems`.
+            case problem(Int)
         }
         public var kind: Kind
         public var depth: Int
@@ -33,6 +35,8 @@ public struct CollectionTreeState: Sendable, Hashable {
         for (fileIndex, file) in collection.files.enumerated() {
             _ = fileIndex
             let matches = Self.matches(query, in: file)
+            // Requests skipped for an error stay visible, greyed, where their file is (not while filtering).
+            let broken = query.isEmpty ? collection.problems.indices.filter { collection.problems[$0].file == file.path } : []
             if !query.isEmpty && matches.isEmpty { continue }
             // Groups: each folder on the path, then the file itself.
             var hidden = false
@@ -53,6 +57,11 @@ public struct CollectionTreeState: Sendable, Hashable {
                 rows.append(Row(kind: .request(RequestRef(file: file.path, index: index)),
                                 depth: file.displayPath.count, label: request.name.isEmpty ? request.url : request.name,
                                 method: request.method))
+            }
+            for index in broken {
+                let problem = collection.problems[index]
+                rows.append(Row(kind: .problem(index), depth: file.displayPath.count,
+                                label: "✗ " + (problem.line.map { "line \($0): " } ?? "") + problem.message, method: nil))
             }
         }
         return rows

@@ -16,6 +16,7 @@ extension AppState {
             switch row.kind {
             case .group(let key, _): toggleGroup(key)
             case .request(let ref): return open(ref)
+            case .problem(let index): showProblems(selecting: index)
             }
         case .expand:
             if case .group(let key, _) = tree.selectedRow(collection)?.kind { toggleGroup(key) }
@@ -23,7 +24,7 @@ extension AppState {
             guard let row = tree.selectedRow(collection) else { return [] }
             switch row.kind {
             case .group(let key, _): tree.collapsed.insert(key)
-            case .request:
+            case .request, .problem:
                 // Jump to the group that holds the request.
                 let rows = tree.rows(collection)
                 if let parent = rows[..<min(tree.selection, rows.count)].lastIndex(where: { $0.depth < row.depth }) {

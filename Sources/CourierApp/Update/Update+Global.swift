@@ -37,6 +37,12 @@ extension AppState {
             return [.openHistory(requestKey: currentHistoryKey)]
         case .historyAll:
             return [.openHistory(requestKey: nil)]
+        case .problems:
+            showProblems(selecting: 0)
+            return []
+        case .reload:
+            status = StatusMessage("Reloading \(collectionPath)…")
+            return [.loadCollection(path: collectionPath)]
         case .help:
             modals.append(.help(scroll: 0))
             return []

@@ -31,6 +31,10 @@ extension AppState {
             }
             modals.append(.prompt(prompt))
             return []
+        case .problems(let selection):
+            return handleProblemsKey(key, selection: selection)
+        case .saveConflict(let conflict):
+            return handleSaveConflictKey(key, conflict: conflict)
         case .palette(var palette):
             let matches = HelpCatalog.paletteMatches(self, filter: palette.filter.text)
             switch Keymaps.editing.command(for: key) {

@@ -70,6 +70,12 @@ public func update(_ state: inout AppState, _ action: Action) -> [Effect] {
         state.editor.saved = state.editor.draft
         state.status = StatusMessage("Saved '\(state.editor.name)' to \(ref.file)", kind: .success)
         return []
+    case .saveConflict(let conflict):
+        state.modals.append(.saveConflict(conflict))
+        return []
+    case .conflictDiffReady(let lines):
+        state.showConflictDiff(lines)
+        return []
     case .collectionEditFailed(let message):
         state.status = StatusMessage(message, kind: .error)
         return []
