@@ -1,5 +1,6 @@
 import CourierApp
 import CourierBody
+import CourierHTTP
 import CourierTerminal
 import Foundation
 import Testing
@@ -75,6 +76,53 @@ struct ResponseSessionTests {
         let screen = Snapshot.screen(state).joined(separator: "\n")
         #expect(screen.contains("-  \"n\": 1"), "\(screen)")
         #expect(screen.contains("+  \"n\": 2"), "\(screen)")
+        #expect(!screen.contains("other"))
+    }
+}
+
+@Suite("d compares with the previous response kept in history", .serialized)
+struct PreviousFromHistoryTests {
+    @Test func dReadsThePreviousResponseOfThisRequestFromHistoryWhenTheSessionHasNone() async throws {
+        // Given a history holding two earlier responses of "List users" and one of another file's request
+        // of the same name
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("previous-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = HistoryStore(directory: folder)
+        func record(_ file: String, _ body: String) throws {
+            try store.record(HistoryEntry(request: .init(method: "GET", url: "http://x/users", name: "List users",
+                                                         collectionPath: file),
+                                          response: .init(status: 200, headers: [.init("Content-Type", "application/json")],
+                                                          bodyBytes: body.utf8.count)), body: Data(body.utf8))
+        }
+        try record("api/users.http", #"{"v": 1}"#)
+        try record("other.http", #"{"v": "other"}"#)
+        try record("api/users.http", #"{"v": 2}"#)
+        // And the explorer showing the newest of them, recorded under its key, as the only one of this run
+        var state = Fixtures.editing()
+        state.press(Key(.enter))
+        _ = update(&state, .responsePaneReady(generation: state.generation, ResponseSessionTests.pane(#"{"v": 2}"#)))
+        let key = "List users (api/users.http)"
+        _ = update(&state, .historyRecorded(generation: state.generation, requestKey: key, latency: nil))
+        // When d is pressed
+        let effects = state.press(.char("3"), .char("d"))
+        #expect(effects == [.loadPreviousResponse(requestKey: key, skipNewest: true)])
+        let queue = ActionQueue {}
+        let runner = EffectRunner(configuration: .init(transport: CurlTransport(), themeFolders: [],
+                                                       historyDirectory: folder, clipboard: { _ in }), queue: queue)
+        defer { runner.shutdown() }
+        runner.perform(effects)
+        var loaded = false
+        for _ in 0..<500 where !loaded {
+            for action in queue.drain() {
+                _ = update(&state, action)
+                if case .previousResponseLoaded = action { loaded = true }
+            }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        // Then the diff is against this request's previous response, not the other file's
+        let screen = Snapshot.screen(state).joined(separator: "\n")
+        #expect(screen.contains(#"-  "v": 1"#), "\(screen)")
+        #expect(screen.contains(#"+  "v": 2"#), "\(screen)")
         #expect(!screen.contains("other"))
     }
 }

@@ -196,6 +196,22 @@ public final class EffectRunner: Sendable {
             }
         case .webSocket(let effect):
             webSocket.perform(effect)
+        case .loadPreviousResponse(let requestKey, let skipNewest):
+            guard let history else {
+                queue.post(.previousResponseLoaded(requestKey: requestKey, nil))
+                return
+            }
+            background { [queue] in
+                let entries = (try? history.list(requestKey: requestKey)) ?? []
+                let entry = entries.dropFirst(skipNewest ? 1 : 0).first { $0.response != nil }
+                let pane = entry.flatMap { entry -> ResponsePaneState? in
+                    guard let response = entry.response, let body = try? history.body(id: entry.id) else { return nil }
+                    let info = ResponsePaneInfo(status: response.status, reason: response.reason ?? "",
+                                                cacheDecision: entry.cacheDecision, headers: response.headers)
+                    return ResponsePaneState(info: info, body: BodyDocument(data: body))
+                }
+                queue.post(.previousResponseLoaded(requestKey: requestKey, pane))
+            }
         case .openHistory(let requestKey):
             guard let history else {
                 queue.post(.notice(StatusMessage("History is off, so there is nothing to show", kind: .error)))

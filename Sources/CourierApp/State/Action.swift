@@ -36,6 +36,8 @@ public enum Action: Sendable {
     case themesListed([String])
     /// A response of the send with this generation was kept in history under `requestKey`; its recent latency.
     case historyRecorded(generation: Int, requestKey: String, latency: LatencyStats?)
+    /// The previous response of a request, read from history for `d`; nil when history has none.
+    case previousResponseLoaded(requestKey: String, ResponsePaneState?)
     /// The history pane, loaded off the main loop, ready to show.
     case historyOpened(HistoryPaneState)
     /// A side effect finished with something to tell the user.

@@ -30,6 +30,9 @@ public enum Effect: Sendable, Hashable {
     case revalidate(SendJob)
     /// What the WebSocket pane asked for: connect, send, disconnect.
     case webSocket(WebSocketPaneEffect)
+    /// Read from history the response before the shown one of `requestKey` (the newest entry is the
+    /// shown response when `skipNewest`), for `d` when this session has none.
+    case loadPreviousResponse(requestKey: String, skipNewest: Bool)
     /// Open the history pane over every request's responses (nil), or over one request key's.
     case openHistory(requestKey: String?)
 }

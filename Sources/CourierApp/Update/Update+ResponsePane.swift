@@ -30,12 +30,28 @@ extension AppState {
         case .saveBody?:
             modals.append(.prompt(PromptState(title: "Save the body to file", text: "response.body", purpose: .saveResponse)))
         case .loadPrevious?:
+            // This session's previous response first; else the one before it in history (kept across runs).
+            if previousResponsePane == nil, let key = currentHistoryKey {
+                pane.message = "Reading the previous response from history…"
+                responsePane = pane
+                return effects + [.loadPreviousResponse(requestKey: key, skipNewest: responseKey == key)]
+            }
             pane.compare(with: previousResponsePane)
         case nil:
             break
         }
         responsePane = pane
         return effects
+    }
+
+    /// Compares the shown response with the previous one read from history, when it is still the open
+    /// request's.
+    mutating func comparePrevious(_ previous: ResponsePaneState?, requestKey: String) {
+        guard currentHistoryKey == requestKey, var pane = responsePane else { return }
+        previousResponsePane = previous
+        pane.message = nil
+        pane.compare(with: previous)
+        responsePane = pane
     }
 
     /// Gives the response of the newest send to the request that sent it, open or parked; the response it

@@ -97,6 +97,9 @@ public func update(_ state: inout AppState, _ action: Action) -> [Effect] {
     case .historyRecorded(let generation, let requestKey, let latency):
         state.recordedHistory(generation: generation, requestKey: requestKey, latency: latency)
         return []
+    case .previousResponseLoaded(let requestKey, let pane):
+        state.comparePrevious(pane, requestKey: requestKey)
+        return []
     case .historyOpened(let pane):
         state.openHistory(pane)
         return []
