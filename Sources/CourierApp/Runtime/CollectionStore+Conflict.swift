@@ -15,14 +15,19 @@ extension CollectionStore {
     /// A line diff of the file as it is on disk (`-`) against the file the save would write (`+`).
     public func conflictDiff(_ ref: RequestRef, _ draft: RequestDraft) throws(CollectionError) -> [String] {
         let (file, original) = try locate(ref)
-        let ours = try file.file.replacing(request: original, with: RequestMapping.template(from: draft, original: original))
+        let edited = RequestMapping.template(from: draft, original: original)
+        let ours = try file.file.replacing(request: original, with: edited)
         let disk: String
         do { disk = try String(contentsOf: file.url, encoding: .utf8) } catch {
             throw .unreadable(path: file.file.path, reason: "\(error)")
         }
-        func split(_ text: String) -> [String] { text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) }
+        func split(_ text: String) -> [String] {
+            text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        }
         let lines = LineDiff.lines(old: split(disk), new: split(ours))
-        guard lines.contains(where: { $0.kind != .context }) else { return ["(the file on disk already matches the edit)"] }
+        guard lines.contains(where: { $0.kind != .context }) else {
+            return ["(the file on disk already matches the edit)"]
+        }
         return lines.compactMap { line in
             switch line.kind {
             case .context: nil

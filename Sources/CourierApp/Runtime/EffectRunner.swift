@@ -109,7 +109,8 @@ public final class EffectRunner: Sendable {
                 do {
                     queue.post(.saveFinished(ref, try store.save(ref, draft)))
                 } catch CollectionError.changedOnDisk {
-                    queue.post(.saveConflict(SaveConflict(ref: ref, draft: draft, message: "\(ref.file) changed on disk since it was loaded")))
+                    let message = "\(ref.file) changed on disk since it was loaded"
+                    queue.post(.saveConflict(SaveConflict(ref: ref, draft: draft, message: message)))
                 } catch {
                     queue.post(.collectionEditFailed("Not saved: \(error)"))
                 }
@@ -265,7 +266,8 @@ public final class EffectRunner: Sendable {
                 }
                 store.record(name: name, response: response)
                 if let history {
-                    Self.recordHistory(request: request, response: response, name: name, path: job.ref?.file, draft: job.draft,
+                    Self.recordHistory(request: request, response: response, name: name, path: job.ref?.file,
+                                       draft: job.draft,
                                        secrets: secrets, generation: generation, history: history, queue: queue)
                 }
                 return ResponseFormatter.pane(response)

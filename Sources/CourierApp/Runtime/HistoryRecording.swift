@@ -13,8 +13,8 @@ enum HistoryRecording {
     static func entry(request: HTTPRequest, response: HTTPResponse, name: String,
                       collectionPath: String?, draft: RequestDraft? = nil) -> HistoryEntry {
         let template = draft.map { draft in
-            HistoryEntry.Template(url: draft.url, headers: draft.headers.fields.map { HistoryEntry.Header($0.name, $0.value) },
-                                  body: draft.body)
+            let headers = draft.headers.fields.map { HistoryEntry.Header($0.name, $0.value) }
+            return HistoryEntry.Template(url: draft.url, headers: headers, body: draft.body)
         }
         let side = HistoryEntry.Request(method: request.method.rawValue, url: request.url.absoluteString,
                                         name: name.isEmpty ? nil : name, collectionPath: collectionPath,

@@ -36,7 +36,8 @@ public struct CollectionTreeState: Sendable, Hashable {
             _ = fileIndex
             let matches = Self.matches(query, in: file)
             // Requests skipped for an error stay visible, greyed, where their file is (not while filtering).
-            let broken = query.isEmpty ? collection.problems.indices.filter { collection.problems[$0].file == file.path } : []
+            let broken = query.isEmpty
+                ? collection.problems.indices.filter { collection.problems[$0].file == file.path } : []
             if !query.isEmpty && matches.isEmpty { continue }
             // Groups: each folder on the path, then the file itself.
             var hidden = false
