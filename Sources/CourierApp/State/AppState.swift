@@ -97,6 +97,8 @@ public struct AppState: Sendable {
         if let top = modals.last {
             if case .help = top { return false }
             if case .confirm = top { return false }
+            if case .problems = top { return false }
+            if case .saveConflict = top { return false }
             return true
         }
         switch focus {
