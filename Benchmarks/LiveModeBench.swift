@@ -84,7 +84,7 @@ enum LiveModeBench {
                         print("live mode: burst \(burst) failed: \(failure.message)")
                         return
                     }
-                    if case .responseReceived(let g, _) = action, g == generation { arrived = true }
+                    if case .responsePaneReady(let g, _) = action, g == generation { arrived = true }
                     runner.perform(update(&state, action))
                 }
                 if arrived {

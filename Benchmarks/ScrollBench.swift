@@ -70,9 +70,6 @@ enum ScrollBench {
                                                            headers: [.init("Content-Type", "application/json")]),
                                      body: body)
         var state = AppState(size: screen, collectionPath: "Collections")
-        _ = update(&state, .responseReceived(generation: state.generation, ResponseSummary(
-            status: 200, reason: "OK", headers: [:], bodyLines: [], isJSON: true, size: body.byteCount,
-            duration: .milliseconds(1), cache: .bypass, url: "http://127.0.0.1/large")))
         _ = update(&state, .responsePaneReady(generation: state.generation, pane))
         let indexing = pane.indexInBackground()
         defer { indexing.cancel() }

@@ -85,7 +85,7 @@ enum SendToScreenBench {
                 for action in actions {
                     _ = update(&state, action)
                     switch action {
-                    case .responseReceived: shown = true
+                    case .responsePaneReady: shown = true
                     case .sendFailed(_, let failure): print("   send failed: \(failure.message)"); shown = true
                     default: break
                     }

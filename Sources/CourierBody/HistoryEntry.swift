@@ -23,9 +23,25 @@ public struct HistoryEntry: Codable, Sendable, Hashable {
         /// The collection file the request came from.
         public var collectionPath: String?
         public var headers: [Header]
+        /// The request as written, variables unresolved (`{{base}}/users`), so restoring it gives the
+        /// template back rather than one environment's values. Nil in entries kept before it was recorded.
+        public var template: Template?
         /// Creates the value from its parts.
-        public init(method: String, url: String, name: String? = nil, collectionPath: String? = nil, headers: [Header] = []) {
+        public init(method: String, url: String, name: String? = nil, collectionPath: String? = nil, headers: [Header] = [],
+                    template: Template? = nil) {
             self.method = method; self.url = url; self.name = name; self.collectionPath = collectionPath; self.headers = headers
+            self.template = template
+        }
+    }
+
+    /// A request's URL, headers and body as written in its `.http` file.
+    public struct Template: Codable, Sendable, Hashable {
+        public var url: String
+        public var headers: [Header]
+        public var body: String
+        /// Creates the value from its parts.
+        public init(url: String, headers: [Header] = [], body: String = "") {
+            self.url = url; self.headers = headers; self.body = body
         }
     }
 
@@ -85,8 +101,18 @@ public struct HistoryEntry: Codable, Sendable, Hashable {
         self.cacheDecision = cacheDecision
     }
 
-    /// The key that groups entries of the same request: its name when saved, else method and URL.
-    public var requestKey: String { request.name ?? "\(request.method) \(request.url)" }
+    /// The key that groups entries of the same request: its name and file when saved (two files' requests
+    /// of the same name never mix), else method and URL.
+    public var requestKey: String {
+        Self.requestKey(name: request.name, file: request.collectionPath) ?? "\(request.method) \(request.url)"
+    }
+
+    /// The key of a saved request named `name` in `file`: `name (file)`; nil for an unnamed request.
+    public static func requestKey(name: String?, file: String?) -> String? {
+        guard let name, !name.isEmpty else { return nil }
+        guard let file, !file.isEmpty else { return name }
+        return "\(name) (\(file))"
+    }
 
     /// How dates are written in history files: ISO 8601 with milliseconds.
     static var dateFormatter: ISO8601DateFormatter {

@@ -47,6 +47,12 @@ public final class HistoryStore: @unchecked Sendable {
         var stored = entry
         stored.request.url = redactor.url(entry.request.url)
         stored.request.headers = redactor.headers(entry.request.headers)
+        if var template = entry.request.template {
+            template.url = redactor.url(template.url)
+            template.headers = redactor.headers(template.headers)
+            template.body = redactor.text(template.body)
+            stored.request.template = template
+        }
         stored.error = entry.error.map(redactor.text)
         // Redact a little past the limit first, so truncation can never leave half a secret behind.
         let longest = redactor.secrets.first?.utf8.count ?? 0

@@ -49,7 +49,13 @@ public enum CurlImporter {
         case .success(let split): words = split
         case .failure(let failure): throw .importFailed(source: "curl command", reason: failure.description)
         }
-        if words.first == "curl" { words.removeFirst() }
+        if words.first == "curl" {
+            words.removeFirst()
+        } else if let first = words.first, !looksLikeCurlArgument(first) {
+            // `wget …`, `http …` (HTTPie): another tool's command, not a curl command without its `curl`.
+            throw .importFailed(source: "curl command",
+                                reason: "'\(first)' is not curl: give a command that starts with curl, or its URL and options")
+        }
         var state = State()
         var index = 0
         while index < words.count {
@@ -79,6 +85,12 @@ public enum CurlImporter {
             try apply(word, value: value, to: &state)
         }
         return try build(state, name: name)
+    }
+
+    /// Whether the first word of a command without `curl` can start one: an option or a URL.
+    static func looksLikeCurlArgument(_ word: String) -> Bool {
+        word.hasPrefix("-") || word.contains("://") || word.contains(".") || word.contains(":") || word.contains("/")
+            || word.hasPrefix("{{")
     }
 
     static let longOptionsWithValue: Set<String> = [

@@ -32,7 +32,26 @@ extension HTTPFile {
             inserted[inserted.count - 1].terminator = ""
         }
         if let last = before.last, !last.isBlank { before.append(SourceLine(content: "", terminator: lineEnding)) }
-        return SourceLines.join(before + inserted + lines[layout.block.upperBound...])
+        // The block's trailing blank line now precedes the copy; the copy gets its own before the next `###`.
+        let after = lines[layout.block.upperBound...]
+        if !after.isEmpty, let last = inserted.last, !last.isBlank {
+            inserted.append(SourceLine(content: "", terminator: lineEnding))
+        }
+        return SourceLines.join(before + inserted + after)
+    }
+
+    /// A name for a copy of `request` that no request of the file has: `name-copy`, then `name-copy-2`, …
+    /// (one word, since a `# @name` value is one).
+    public func copyName(for request: RequestTemplate) -> String {
+        let base = (request.name ?? request.displayName).split(whereSeparator: \.isWhitespace).joined(separator: "-")
+        let taken = Set(requests.compactMap(\.name))
+        var candidate = base + "-copy"
+        var number = 2
+        while taken.contains(candidate) {
+            candidate = "\(base)-copy-\(number)"
+            number += 1
+        }
+        return candidate
     }
 
     /// The file's text with `request` renamed (nil removes the name).

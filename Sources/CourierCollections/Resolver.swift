@@ -17,11 +17,11 @@ public struct ResolvedRequest: Sendable {
 /// Turns a template into an `HTTPRequest`: variables substituted, URL built with URLComponents, body
 /// files read relative to the `.http` file, tags such as `@timeout` applied.
 public struct Resolver: Sendable {
-    /// Tags that map to request options.
-    public static let timeoutTag = "timeout"
-    public static let noRedirectTag = "no-redirect"
-    public static let insecureTag = "insecure"
-    public static let maxAttemptsTag = "max-attempts"
+    /// Tags that map to request options (read by `RequestOptions`).
+    public static let timeoutTag = RequestOptions.timeoutTag
+    public static let noRedirectTag = RequestOptions.noRedirectTag
+    public static let insecureTag = RequestOptions.insecureTag
+    public static let maxAttemptsTag = RequestOptions.maxAttemptsTag
 
     public var file: HTTPFile
     /// The folder `< ./file` bodies are read from.
@@ -52,14 +52,7 @@ public struct Resolver: Sendable {
         for index in messages.indices { messages[index].text = try interpolator.expand(messages[index].text) }
 
         var request = HTTPRequest(method: template.method, url: url, headers: headers, body: body)
-        if let seconds = template.tags[Self.timeoutTag].flatMap({ Double($0) }), seconds > 0 {
-            request.timeout = .milliseconds(Int64(seconds * 1000))
-        }
-        if template.tags[Self.noRedirectTag] != nil { request.followRedirects = false }
-        if template.tags[Self.insecureTag] != nil { request.insecure = true }
-        if let attempts = template.tags[Self.maxAttemptsTag].flatMap({ Int($0) }), attempts > 0 {
-            request.maxAttempts = attempts
-        }
+        template.options.apply(to: &request)
         if let authorization = request.headers["Authorization"], let basic = Self.basicCredentials(authorization) {
             request.headers["Authorization"] = basic
         }

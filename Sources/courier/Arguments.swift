@@ -101,7 +101,7 @@ struct UsageError: Error {
 
     /// Prints the error and the hint to standard error and returns exit code 2.
     func report() -> Int32 {
-        Console.error("Error: \(message)\nHelp:  courier \(command) --help")
+        Console.fail("\(message)\nHelp:  courier \(command) --help")
         return 2
     }
 }
@@ -110,4 +110,6 @@ struct UsageError: Error {
 enum Console {
     static func out(_ text: String) { FileHandle.standardOutput.write(Data((text + "\n").utf8)) }
     static func error(_ text: String) { FileHandle.standardError.write(Data((text + "\n").utf8)) }
+    /// A failure, on standard error with the one prefix every command uses: `Error: what went wrong`.
+    static func fail(_ message: String) { error("Error: " + message) }
 }

@@ -46,7 +46,7 @@ enum CacheCommand {
             do {
                 store = try HTTPCacheStore(directory: directory)
             } catch {
-                Console.error("courier: cannot open the cache: \(error)")
+                Console.fail("cannot open the cache: \(error)")
                 return 1
             }
             switch subcommand {
@@ -70,7 +70,7 @@ enum CacheCommand {
         } catch let error as UsageError {
             return error.report()
         } catch {
-            Console.error("courier: \(error)")
+            Console.fail("\(error)")
             return 1
         }
     }
@@ -111,10 +111,10 @@ enum CacheCommand {
     private static func show(_ store: HTTPCacheStore, method: HTTPMethod, url: URL, json: Bool, body: Bool) -> Int32 {
         switch store.lookup(method: method, url: url) {
         case .miss:
-            Console.error("courier: nothing stored for \(method) \(url.absoluteString)")
+            Console.fail("nothing stored for \(method) \(url.absoluteString)")
             return 1
         case .unreadable(let reason):
-            Console.error("courier: the stored entry was unreadable and has been removed (\(reason))")
+            Console.fail("the stored entry was unreadable and has been removed (\(reason))")
             return 1
         case .hit(let entry):
             let now = Date()

@@ -45,7 +45,7 @@ enum ExplorerCommand {
             guard positionals.count <= 1 else { throw UsageError("give one PATH, not \(positionals.count)", command: "") }
             let path = positionals.first ?? "Collections"
             guard FileManager.default.fileExists(atPath: path) else {
-                Console.error("Error: no collection at '\(path)': give a .http file or a folder of them")
+                Console.fail("no collection at '\(path)': give a .http file or a folder of them")
                 return 2
             }
             return launch(path: path, environment: environment, themeName: theme, overrides: [:])
@@ -62,14 +62,14 @@ enum ExplorerCommand {
             let port = try args.number("--port").map { UInt16(clamping: Int($0)) } ?? demoPort
             _ = try args.positionals()
             guard let collection = locate("Collections/demo.http") else {
-                Console.error("Error: Collections/demo.http not found; run courier demo from the project folder")
+                Console.fail("Collections/demo.http not found; run courier demo from the project folder")
                 return 1
             }
             let server: DemoServer
             do {
                 server = try (try? DemoServer.start(port: port)) ?? DemoServer.start(port: 0)
             } catch {
-                Console.error("Error: the demo server could not start: \(error)")
+                Console.fail("the demo server could not start: \(error)")
                 return 1
             }
             defer { server.stop() }
@@ -98,7 +98,7 @@ enum ExplorerCommand {
         do {
             backend = try CursesBackend()
         } catch {
-            Console.error("Error: the explorer needs a terminal: \(error)")
+            Console.fail("the explorer needs a terminal: \(error)")
             return 1
         }
         defer { backend.restore() }

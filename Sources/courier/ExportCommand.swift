@@ -65,7 +65,7 @@ enum ExportCommand {
         } catch let error as UsageError {
             return error.report()
         } catch {
-            Console.error("Error: \(error)")
+            Console.fail("\(error)")
             return 1
         }
     }

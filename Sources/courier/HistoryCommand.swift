@@ -47,7 +47,7 @@ enum HistoryCommand {
         } catch let error as UsageError {
             return error.report()
         } catch {
-            Console.error("courier: \(error)")
+            Console.fail("\(error)")
             return 1
         }
     }
@@ -88,6 +88,12 @@ enum HistoryCommand {
         lines.append("")
         for line in lines { Console.out(HistoryText.safe(line)) }
         Console.out(HistoryText.safe(String(decoding: body, as: UTF8.self), keepNewlines: true))
+        if let response = entry.response, response.storedBodyBytes < response.bodyBytes {
+            // The body above stops where history stopped keeping it, maybe mid-JSON: say so where it ends.
+            Console.out("… truncated at \(MediaKind.formatSize(response.storedBodyBytes)) of "
+                        + "\(MediaKind.formatSize(response.bodyBytes)): history keeps the start of a large body; "
+                        + "send the request again with courier send … -o FILE for all of it")
+        }
         return 0
     }
 

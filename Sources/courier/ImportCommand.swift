@@ -45,7 +45,7 @@ enum ImportCommand {
         } catch let error as UsageError {
             return error.report()
         } catch {
-            Console.error("Error: \(error)")
+            Console.fail("\(error)")
             return 1
         }
     }
@@ -53,7 +53,13 @@ enum ImportCommand {
     static func importCurl(_ command: String, name: String?, output: String?) throws -> Int32 {
         let text = command == "-" ? String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
                                   : command
-        let result = try CurlImporter.convert(text, name: name)
+        let result: CurlImport
+        do {
+            result = try CurlImporter.convert(text, name: name)
+        } catch {
+            // What was typed is not a curl command we can read: a usage error, exit 2.
+            throw UsageError("\(error)", command: "import")
+        }
         for note in result.notes { Console.error("note: \(note)") }
         guard let output else {
             Console.out(result.httpText)

@@ -136,7 +136,7 @@ enum RunCommand {
         do {
             plan = try RunPlan.make(invocation)
         } catch {
-            Console.error("Error: \(error)")
+            Console.fail("\(error)")
             return 2
         }
         for diagnostic in plan.diagnostics { Console.error(diagnostic.description) }
@@ -147,7 +147,7 @@ enum RunCommand {
             cache = try SendCommand.makeCache(directory: invocation.cacheDirectory,
                                               requested: invocation.cacheMode != nil)
         } catch {
-            Console.error("Error: cannot open the HTTP cache: \(error)")
+            Console.fail("cannot open the HTTP cache: \(error)")
             return 1
         }
         let client = HTTPClient(configuration: HTTPClient.Configuration(

@@ -187,7 +187,7 @@ enum SendCommand {
         do {
             cache = try makeCache(directory: invocation.cacheDirectory, requested: invocation.usesCache)
         } catch {
-            Console.error("error: cannot open the HTTP cache: \(error)")
+            Console.fail("cannot open the HTTP cache: \(error)")
             return 1
         }
         // Records stream to standard output unless the body goes to a file (or there is none: HEAD).
@@ -233,7 +233,7 @@ enum SendCommand {
                 do {
                     try BodyFile.save(response.body, to: output)
                 } catch {
-                    Console.error("error: cannot write \(output.path): \(error.localizedDescription)")
+                    Console.fail("cannot write \(output.path): \(error.localizedDescription)")
                     return 1
                 }
             }
@@ -272,7 +272,7 @@ enum SendCommand {
                 try JSONBodyWriter.print(response: response, file: file, error: error, attempts: attempts,
                                          options: options)
             } catch {
-                Console.error("error: cannot read the body: \(error.localizedDescription)")
+                Console.fail("cannot read the body: \(error.localizedDescription)")
             }
         } else if invocation?.json ?? false {
             Console.out(ResponseOutput.json(response: response, error: error, attempts: attempts, options: options))
@@ -283,7 +283,7 @@ enum SendCommand {
             do {
                 try BodyPrinter.print(file: file, size: size, contentType: response.headers["Content-Type"])
             } catch {
-                Console.error("error: cannot read the body: \(error.localizedDescription)")
+                Console.fail("cannot read the body: \(error.localizedDescription)")
             }
             Console.out(ResponseOutput.humanTail(response: response, error: error, attempts: attempts, options: options)
                 .joined(separator: "\n"))

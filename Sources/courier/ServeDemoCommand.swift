@@ -54,10 +54,10 @@ enum ServeDemoCommand {
         do {
             server = try DemoServer.start(port: port, host: host)
         } catch let error as DemoError {
-            Console.error("courier serve-demo: cannot listen on \(host):\(port): \(error.message)")
+            Console.fail("cannot listen on \(host):\(port): \(error.message)")
             return 1
         } catch {
-            Console.error("courier serve-demo: cannot listen on \(host):\(port): \(error)")
+            Console.fail("cannot listen on \(host):\(port): \(error)")
             return 1
         }
         Console.out("Courier demo server listening on \(server.baseURL.absoluteString)")

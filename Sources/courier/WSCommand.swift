@@ -205,7 +205,7 @@ final class WSRunner: Sendable {
         do {
             try session.send(.text(text))
         } catch {
-            Console.error("courier ws: not sent (\(error)): \(text.prefix(80))")
+            Console.fail("not sent (\(error)): \(text.prefix(80))")
         }
     }
 
@@ -264,7 +264,7 @@ final class WSRunner: Sendable {
             Console.error(String(format: "reconnecting in %.1f s (attempt %d)", delay, attempt))
         case .error(let error):
             output.flush()
-            Console.error("error: \(error)")
+            Console.fail("\(error)")
         }
     }
 }

@@ -77,7 +77,7 @@ struct CollectionStoreTests {
 
         let (duplicated, copy) = try store.apply(.duplicate(first))
         #expect(copy == RequestRef(file: "api.http", index: 1))
-        #expect(duplicated.files[0].requests.map(\.name) == ["list", "list copy", "Create"])
+        #expect(duplicated.files[0].requests.map(\.name) == ["list", "list-copy", "Create"])
 
         let (renamed, _) = try store.apply(.rename(RequestRef(file: "api.http", index: 1), to: "second"))
         #expect(renamed.files[0].requests.map(\.name) == ["list", "second", "Create"])

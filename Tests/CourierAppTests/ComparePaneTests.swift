@@ -42,7 +42,7 @@ struct ComparePaneTests {
             "┌─ Compare · GET /etag ────────────────────────────────────────────────┐",
             "│Stored                            │ Revalidated                       │",
             "│200 OK                            │ 200 OK                            │",
-            "│cache stale                       │ cache revalidated                 │",
+            "│cache                             │ cache revalidated                 │",
             "│age 65s · stale by 5s             │ age 0s · fresh, 60s left          │",
             "│body 30 B                         │ body 30 B                         │",
             "│                                                                      │",
@@ -97,7 +97,7 @@ struct ComparePaneTests {
             "│  +   \"name\": \"Grace\"                                                 │",
             "│    }                                                                 │",
         ])
-        #expect(lines[3] == "│cache stale                       │ cache refetched                   │")
+        #expect(lines[3] == "│cache                             │ cache refetched                   │")
     }
 
     @Test func revalidateNowAsksTheAppOnceAndLoadingTheResultShowsIt() {
@@ -140,8 +140,47 @@ struct ComparePaneTests {
         }
         // Then common lines are kept and the removal comes before its replacement
         #expect(lines.map { "\($0.kind) \($0.text)" } == [
-            "context {", "removed   \"id\": 1,", "added   \"id\": 2,", "context   \"name\": \"Ada\"", "context }", "added ",
+            "context {", "removed   \"id\": 1,", "added   \"id\": 2,", "context   \"name\": \"Ada\"", "context }",
         ])
+    }
+
+    @Test func eachSideStatesOneFreshnessVerdict() {
+        // Given a stored side the cache served as stale whose time to live says it is fresh again
+        let before = HTTPResponse(status: 200, headers: [:], body: .data(Data("x".utf8)), url: Self.url,
+                                  cache: CacheReport(decision: .stale, age: 6, ttl: 54))
+        let after = HTTPResponse(status: 200, headers: [:], body: .data(Data("x".utf8)), url: Self.url,
+                                 cache: CacheReport(decision: .revalidated, age: 0, ttl: 60))
+        let state = ComparePaneState(title: "GET /etag", revalidation: CacheRevalidation(
+            before: before, after: after, validationStatus: 304, bytesTransferred: 1, fullFetchBytes: 1,
+            validationSeconds: 0.001, fullFetchSeconds: 0.001, at: Date(timeIntervalSince1970: 0)))
+        // When drawn
+        let stored = Self.render(state).map { String($0.prefix(35)) }.joined(separator: "\n")
+        // Then the stored column says fresh once, never stale beside it
+        #expect(stored.contains("fresh, 54s left"), "\(stored)")
+        #expect(!stored.contains("stale"), "\(stored)")
+    }
+
+    @Test func aMinifiedJSONBodyIsDiffedPrettyAndLongLinesWrapInsteadOfBeingCut() {
+        // Given a refetch of minified JSON where one long value changed
+        let long = String(repeating: "word ", count: 30)
+        let before = HTTPResponse(status: 200, headers: ["Content-Type": "application/json"],
+                                  body: .data(Data(#"{"id":1,"note":"\#(long)old","tags":["a","b"]}"#.utf8)), url: Self.url,
+                                  cache: CacheReport(decision: .stale, age: 65, ttl: -5))
+        let after = HTTPResponse(status: 200, headers: ["Content-Type": "application/json"],
+                                 body: .data(Data(#"{"id":1,"note":"\#(long)new","tags":["a","b"]}"#.utf8)), url: Self.url,
+                                 cache: CacheReport(decision: .refetched, age: 0, ttl: 60))
+        var state = ComparePaneState(title: "GET /etag", revalidation: CacheRevalidation(
+            before: before, after: after, validationStatus: 200, bytesTransferred: 1, fullFetchBytes: 1,
+            validationSeconds: 0.001, fullFetchSeconds: 0.001, at: Date(timeIntervalSince1970: 0)))
+        state.width = 70
+        // When drawn
+        let screen = Self.render(state, height: 60).joined(separator: "\n")
+        // Then the diff is of pretty lines (one value changed, the others are context)
+        #expect(screen.contains("Body         2 lines changed"), "\(screen)")
+        #expect(screen.contains("    \"id\": 1,"), "\(screen)")
+        // And the changed value's end is on screen, on a continuation row, not cut at the border
+        #expect(screen.contains("old\","), "\(screen)")
+        #expect(screen.contains("new\","), "\(screen)")
     }
 }
 

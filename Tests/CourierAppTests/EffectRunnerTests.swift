@@ -30,6 +30,18 @@ final class RunnerHarness: Sendable {
             ### slow
             GET {{base}}/slow?ms=5000
 
+            ### rateLimited
+            # @max-attempts 1
+            GET {{base}}/rate-limited?retry_after=0
+
+            ### ticker
+            WEBSOCKET {{base}}/ws/ticker
+
+            # @subscribe
+            {"subscribe": ["ACME"]}
+            ===
+            {"ping": 1}
+
             """
         try Data(text.utf8).write(to: folder.appendingPathComponent("t.http"))
         let wakes = self.wakes
@@ -87,23 +99,15 @@ struct EffectRunnerTests {
         let draft = try #require(collection.request(ref))
         // When sending
         harness.runner.perform([.send(generation: 1, job: SendJob(ref: ref, draft: draft, environment: nil))])
-        // Then the response arrives with its generation, the viewer before the summary (whose body lines
-        // stay empty: the viewer shows the body), and the log heard the attempt
-        let summary = await harness.waitFor { action -> ResponseSummary? in
-            if case .responseReceived(1, let summary) = action { summary } else { nil }
+        // Then the response arrives once, with its generation, as the Response pane's model, and the log
+        // heard the attempt
+        let pane = await harness.waitFor { action -> ResponsePaneState? in
+            if case .responsePaneReady(1, let pane) = action { pane } else { nil }
         }
-        #expect(summary?.status == 200)
-        #expect(summary?.isJSON == true)
-        #expect(summary?.bodyLines.isEmpty == true)
-        let order = harness.actions().compactMap { action -> String? in
-            switch action {
-            case .responsePaneReady(1, _): "pane"
-            case .responseReceived(1, _): "summary"
-            default: nil
-            }
-        }
-        #expect(order == ["pane", "summary"])
-        let pane = harness.actions().lazy.compactMap { if case .responsePaneReady(1, let pane) = $0 { pane } else { nil } }.first
+        #expect(pane?.info.status == 200)
+        #expect(pane?.media.category == .json)
+        let deliveries = harness.actions().filter { if case .responsePaneReady(1, _) = $0 { true } else { false } }
+        #expect(deliveries.count == 1)
         #expect(pane.map { pane in (0..<200).contains { pane.source.line($0).contains("\"name\"") } } == true)
         let events = harness.actions().compactMap { if case .clientEvent(let event) = $0 { event } else { nil } }
         #expect(events.contains { if case .attemptFinished = $0 { true } else { false } })
@@ -145,12 +149,12 @@ struct EffectRunnerTests {
         }
         // Then only the last one answers, and the server finished at most one request
         let last = await harness.waitFor { action -> Int? in
-            if case .responseReceived(let generation, _) = action { generation } else { nil }
+            if case .responsePaneReady(let generation, _) = action { generation } else { nil }
         }
         #expect(last == 20)
         #expect(harness.server.completedCount(path: "/search") <= 1)
         let answered = harness.actions().compactMap { action -> Int? in
-            if case .responseReceived(let generation, _) = action { generation } else { nil }
+            if case .responsePaneReady(let generation, _) = action { generation } else { nil }
         }
         #expect(answered == [20])
     }

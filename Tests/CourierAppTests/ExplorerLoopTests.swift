@@ -67,9 +67,6 @@ struct ExplorerLoopTests {
                                                            headers: [.init("Content-Type", "text/plain")]),
                                      body: body)
         var state = Fixtures.loaded()
-        _ = update(&state, .responseReceived(generation: state.generation, ResponseSummary(
-            status: 200, reason: "OK", headers: [:], bodyLines: [], isJSON: false, size: body.byteCount,
-            duration: .milliseconds(5), cache: .bypass, url: "http://127.0.0.1/large")))
         _ = update(&state, .responsePaneReady(generation: state.generation, pane))
         let indexing = pane.indexInBackground()
         defer { indexing.cancel() }

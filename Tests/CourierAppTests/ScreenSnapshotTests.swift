@@ -28,7 +28,7 @@ struct ScreenSnapshotTests {
         let response = HTTPResponse(status: 200, reason: "OK", headers: ["Content-Type": "application/json"],
                                     body: .data(Data(body.utf8)), url: url,
                                     timing: Timing(total: .milliseconds(8)))
-        _ = update(&state, .responseReceived(generation: 1, ResponseFormatter.summary(response)))
+        _ = update(&state, .responsePaneReady(generation: 1, ResponseFormatter.pane(response)!))
         return state
     }
 
@@ -119,7 +119,7 @@ struct ScreenSnapshotTests {
         let body = "title\u{1B}]0;pwned\u{07} and \u{1B}[2J clear\r\nbell\u{07}"
         let response = HTTPResponse(status: 200, headers: ["Content-Type": "text/plain"], body: .data(Data(body.utf8)),
                                     url: URL(string: "http://x/")!)
-        _ = update(&state, .responseReceived(generation: 1, ResponseFormatter.summary(response)))
+        _ = update(&state, .responsePaneReady(generation: 1, ResponseFormatter.pane(response)!))
         let backend = TestBackend(size: state.size)
         let (buffer, cursor) = Screen.render(state)
         backend.draw(buffer, cursor: cursor)

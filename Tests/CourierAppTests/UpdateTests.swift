@@ -1,4 +1,6 @@
 import CourierApp
+import CourierBody
+import Foundation
 import CourierHTTP
 import CourierTerminal
 import Testing
@@ -64,16 +66,13 @@ struct UpdateTests {
         state.press(Key(.enter))
         #expect(state.generation == 2)
         // When the first one's answer arrives late
-        _ = update(&state, .responseReceived(generation: 1, summary(status: 500)))
+        _ = update(&state, .responsePaneReady(generation: 1, summary(status: 500)))
         // Then it is ignored, and the newer one is shown when it comes
         #expect(state.inFlight == 2)
-        _ = update(&state, .responseReceived(generation: 2, summary(status: 200)))
+        _ = update(&state, .responsePaneReady(generation: 2, summary(status: 200)))
         #expect(state.inFlight == nil)
-        guard case .received(let shown) = state.response.phase else {
-            Issue.record("no response shown")
-            return
-        }
-        #expect(shown.status == 200)
+        #expect(state.response.phase == .received)
+        #expect(state.responsePane?.info.status == 200)
     }
 
     @Test func ctrlCCancelsTheRequestInFlightWithoutQuitting() {
@@ -84,7 +83,7 @@ struct UpdateTests {
         #expect(!state.shouldQuit)
         #expect(state.response.phase == .cancelled)
         // A result of the cancelled generation no longer lands.
-        _ = update(&state, .responseReceived(generation: 1, summary(status: 200)))
+        _ = update(&state, .responsePaneReady(generation: 1, summary(status: 200)))
         #expect(state.response.phase == .cancelled)
     }
 
@@ -190,9 +189,9 @@ struct UpdateTests {
         #expect(!state.shouldQuit)
     }
 
-    func summary(status: Int) -> ResponseSummary {
-        ResponseSummary(status: status, reason: "", headers: [:], bodyLines: ["{}"], isJSON: true, size: 2,
-                        duration: .milliseconds(5), cache: .bypass, url: "http://x/")
+    func summary(status: Int) -> ResponsePaneState {
+        ResponsePaneState(info: ResponsePaneInfo(status: status, reason: "", headers: [.init("Content-Type", "application/json")]),
+                          body: BodyDocument(data: Data("{}".utf8)))
     }
 }
 

@@ -130,12 +130,18 @@ struct RoundTripTests {
         #expect(added.requests.last?.name == "ping")
         #expect(added.requests.last?.method == .head)
         // When one is duplicated
-        let duplicated = HTTPFile(path: "b.http", text: try added.duplicating(added.requests[1], as: "createUser copy"))
-        #expect(duplicated.requests.map(\.name) == ["List users", "createUser", "createUser copy", nil, "ping"])
+        let copyName = added.copyName(for: added.requests[1])
+        #expect(copyName == "createUser-copy")
+        let duplicated = HTTPFile(path: "b.http", text: try added.duplicating(added.requests[1], as: copyName))
+        #expect(duplicated.requests.map(\.name) == ["List users", "createUser", "createUser-copy", nil, "ping"])
+        // The copy's name is one word, and the blank line before the next `###` stays
+        #expect(duplicated.text.contains("# @name createUser-copy\n"))
+        #expect(duplicated.text.contains("}\n\n###\nhttps://example.com/no-method"), "\(duplicated.text)")
+        #expect(duplicated.copyName(for: duplicated.requests[1]) == "createUser-copy-2")
         #expect(duplicated.requests[2].body == added.requests[1].body)
         // When one is deleted
         let deleted = HTTPFile(path: "b.http", text: try duplicated.deleting(duplicated.requests[2]))
-        #expect(deleted.text == added.text)
+        #expect(deleted.text == added.text, "\(deleted.text)")
     }
 
     @Test func deletingTheFirstRequestKeepsFileVariables() throws {

@@ -59,6 +59,41 @@ struct ExplorerEndToEndTests {
         #expect(screen.contains("#1  200"), "no log row for the attempt:\n\(screen)")
     }
 
+    @Test func theResponsePaneFollowsTheOpenRequest() throws {
+        // Given two requests, the first answered with the users list
+        let session = try Session(collection: """
+            ### first
+            GET {{base}}/users?page=1&per_page=5
+
+            ### second
+            GET {{base}}/etag
+
+            """)
+        defer { session.stop() }
+        let tmux = session.tmux
+        try tmux.waitFor { $0.contains("second") }
+        try tmux.keys("1", "/")
+        try tmux.type("first")
+        try tmux.keys("Enter", "Enter")
+        let (answered, first) = try tmux.waitFor { $0.contains("Ada Lovelace") }
+        #expect(answered, "no body for the first request:\n\(first)")
+        // When the second request is opened
+        try tmux.keys("1", "Escape", "/")
+        try tmux.type("second")
+        try tmux.keys("Enter")
+        // Then the Response pane shows the second request's state, not the first one's body
+        let (switched, screen) = try tmux.waitFor { $0.contains("No response yet") }
+        #expect(switched, "the Response pane did not follow the request:\n\(screen)")
+        #expect(!screen.contains("Ada Lovelace"), "\(screen)")
+        // And opening the first again shows its body again, without sending it
+        try tmux.keys("1", "Escape", "/")
+        try tmux.type("first")
+        try tmux.keys("Enter")
+        let (back, again) = try tmux.waitFor { $0.contains("Ada Lovelace") }
+        #expect(back, "the first request's response did not come back:\n\(again)")
+        #expect(session.server.completedCount(path: "/users") == 1)
+    }
+
     @Test func editAURLSaveAndOnlyThatRequestChangesInTheFile() throws {
         let session = try Session()
         defer { session.stop() }

@@ -7,6 +7,8 @@ public enum GlobalCommand: Sendable, Hashable {
     case chooseEnvironment, chooseTheme
     /// Opens the history pane over the open request's responses, or over every request's.
     case history, historyAll
+    /// Lists every problem of the collection; reads the collection from disk again.
+    case problems, reload
 }
 
 /// Commands of the collection tree.

@@ -21,6 +21,8 @@ public enum Keymaps {
         KeyBinding([.char("T")], .chooseTheme, "choose theme"),
         KeyBinding([Key(.function(2)), .char("R")], .history, "history of this request"),
         KeyBinding([Key(.function(3))], .historyAll, "all history"),
+        KeyBinding([.char("!")], .problems, "problems in the collection"),
+        KeyBinding([.ctrl("r"), Key(.function(5))], .reload, "reload the collection from disk"),
         KeyBinding([.char("?")], .help, "help", hint: true),
         KeyBinding([.char("q")], .quit, "quit", hint: true),
         KeyBinding([.ctrl("z")], .suspend, "suspend to the shell (fg resumes)"),

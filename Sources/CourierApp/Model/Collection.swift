@@ -5,11 +5,15 @@ public struct Collection: Sendable, Hashable {
     public var files: [CollectionFile]
     /// Environment name → variables (shared merged with private).
     public var environments: [String: [String: String]]
+    /// Every error found while loading, in file and line order; the Problems list shows them all.
+    public var problems: [Problem]
 
-    public init(root: String, files: [CollectionFile], environments: [String: [String: String]] = [:]) {
+    public init(root: String, files: [CollectionFile], environments: [String: [String: String]] = [:],
+                problems: [Problem] = []) {
         self.root = root
         self.files = files
         self.environments = environments
+        self.problems = problems
     }
 
     public static let empty = Collection(root: "", files: [])

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Subsequence matching for the collection filter and the command palette: every query character must
 /// appear in order; consecutive runs and word starts score higher.
 public enum FuzzyMatch {
@@ -18,5 +20,20 @@ public enum FuzzyMatch {
             index += 1
         }
         return index == needle.count ? score : nil
+    }
+
+    /// How well `query` finds a request, best first: its name exactly, or a URL ending in it (`/me`);
+    /// then a name or URL segment starting with it; then containing it; then a subsequence. Nil when
+    /// it does not match at all.
+    public static func rank(_ query: String, name: String, method: String, url: String) -> (tier: Int, score: Int)? {
+        guard let score = score(query, in: "\(method) \(name) \(url)") else { return nil }
+        let needle = query.lowercased().trimmingCharacters(in: .whitespaces)
+        let bare = needle.hasPrefix("/") ? String(needle.dropFirst()) : needle
+        let name = name.lowercased()
+        let segments = url.lowercased().prefix { $0 != "?" && $0 != "#" }.split(separator: "/").map(String.init)
+        if name == needle || name == bare || (!bare.isEmpty && segments.last == bare) { return (3, score) }
+        if !bare.isEmpty && (name.hasPrefix(bare) || segments.contains { $0.hasPrefix(bare) }) { return (2, score) }
+        if name.contains(needle) || url.lowercased().contains(needle) { return (1, score) }
+        return (0, score)
     }
 }

@@ -15,10 +15,12 @@ public struct RequestDraft: Sendable, Hashable {
     public var cacheMode: CacheMode
     /// The `===`-separated messages of a WebSocket request.
     public var messages: [String]
+    /// Indexes of the messages marked `# @subscribe`: sent on connect and after every reconnect.
+    public var subscriptions: Set<Int>
 
     public init(name: String, method: String = "GET", url: String, headers: HTTPHeaders = [:], body: String = "",
                 timeout: Double? = nil, maxAttempts: Int? = nil, cacheMode: CacheMode = .default,
-                messages: [String] = []) {
+                messages: [String] = [], subscriptions: Set<Int> = []) {
         self.name = name
         self.method = method.uppercased()
         self.url = url
@@ -28,6 +30,7 @@ public struct RequestDraft: Sendable, Hashable {
         self.maxAttempts = maxAttempts
         self.cacheMode = cacheMode
         self.messages = messages
+        self.subscriptions = subscriptions
     }
 
     /// Whether this is a `WEBSOCKET` request for the WebSocket pane rather than an HTTP one.

@@ -22,9 +22,10 @@ public final class CollectionStore: Sendable {
         let collection = CollectionLoader.load(path)
         loaded.withLock { $0 = collection }
         self.path.withLock { $0 = path }
-        var problems = collection.errors.map(\.description)
-        if collection.files.isEmpty && problems.isEmpty { problems = ["No .http files in \(path)"] }
-        return (model(collection, path: path, problems: &problems), problems)
+        var problems: [String] = []
+        if collection.files.isEmpty && collection.errors.isEmpty { problems = ["No .http files in \(path)"] }
+        let model = model(collection, path: path, problems: &problems)
+        return (model, model.problems.map(\.description))
     }
 
     /// Writes an edited request back into its file; only that request's lines change.
@@ -48,7 +49,7 @@ public final class CollectionStore: Sendable {
             return (collection, RequestRef(file: path, index: file.file.requests.count))
         case .duplicate(let ref):
             let (file, original) = try locate(ref)
-            let name = (original.name ?? original.displayName) + " copy"
+            let name = file.file.copyName(for: original)
             let collection = try replace(file, with: try file.file.duplicating(original, as: name))
             return (collection, RequestRef(file: ref.file, index: ref.index + 1))
         case .rename(let ref, let name):
@@ -82,9 +83,7 @@ public final class CollectionStore: Sendable {
         let resolved = try resolver.resolve(template)
         var request = resolved.request
         if template.kind == .websocket { request.method = .get }
-        if let timeout = job.draft.timeout, timeout > 0 { request.timeout = .milliseconds(Int64(timeout * 1000)) }
-        request.maxAttempts = job.draft.maxAttempts
-        request.cacheMode = job.draft.cacheMode
+        // Timeout, attempts and cache mode came from the draft through the template's tags (`RequestOptions`).
         return (request, resolved.messages.map(\.text), resolved.secrets)
     }
 
@@ -96,7 +95,7 @@ public final class CollectionStore: Sendable {
 
     // MARK: - Private
 
-    private func locate(_ ref: RequestRef?) throws(CollectionError) -> (LoadedFile, RequestTemplate) {
+    func locate(_ ref: RequestRef?) throws(CollectionError) -> (LoadedFile, RequestTemplate) {
         guard let ref else { throw .requestNotFound(id: "(unsaved request)") }
         let found = loaded.withLock { collection -> (LoadedFile, RequestTemplate)? in
             guard let file = collection?.files.first(where: { $0.file.path == ref.file }),
@@ -105,6 +104,18 @@ public final class CollectionStore: Sendable {
         }
         guard let found else { throw .requestNotFound(id: ref.description) }
         return found
+    }
+
+    /// Replaces the loaded copy of `path` with the file as it is on disk now (fresh fingerprint).
+    func refreshFromDisk(_ path: String) throws(CollectionError) {
+        guard let file = loaded.withLock({ $0?.files.first { $0.file.path == path } }) else {
+            throw .requestNotFound(id: path)
+        }
+        let fresh = try CollectionLoader.loadFile(file.url, displayPath: path)
+        loaded.withLock { collection in
+            guard let index = collection?.files.firstIndex(where: { $0.url == file.url }) else { return }
+            collection?.files[index] = fresh
+        }
     }
 
     private func replace(_ file: LoadedFile, with text: String) throws(CollectionError) -> Collection {
@@ -144,7 +155,10 @@ public final class CollectionStore: Sendable {
             problems.append(error.description)
         }
         if environments.isEmpty && !overrides.isEmpty { environments[EnvironmentSet.sharedName] = overrides }
-        return Collection(root: path, files: files, environments: environments)
+        // Parse errors stay listed until the file is fixed and reloaded, also after a save.
+        let problems = loaded.errors.map { Problem(file: $0.file, line: $0.line, message: $0.message) }
+            + problems.map { Problem(message: $0) }
+        return Collection(root: path, files: files, environments: environments, problems: problems)
     }
 }
 

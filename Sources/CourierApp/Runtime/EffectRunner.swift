@@ -48,8 +48,8 @@ public final class EffectRunner: Sendable {
     private let submissions = Mutex<[UInt64: Submission]>([:])
     /// Generations the user cancelled, so their end is not logged as superseded.
     private let userCancelled = Mutex<Set<Int>>([])
-    private let immediate: Mutex<LatestOnly<ResponseResult>?> = Mutex(nil)
-    private let live: Mutex<LatestOnly<ResponseResult>?> = Mutex(nil)
+    private let immediate: Mutex<LatestOnly<ResponsePaneState?>?> = Mutex(nil)
+    private let live: Mutex<LatestOnly<ResponsePaneState?>?> = Mutex(nil)
     private let liveDebounce = Mutex<Duration?>(nil)
     /// Indexes the newest response's body in the background, so `G` and search reach the end of a large
     /// body without waiting; the previous response's indexing is cancelled.
@@ -81,7 +81,7 @@ public final class EffectRunner: Sendable {
                 let (collection, problems) = store.load(path)
                 queue.post(.collectionLoaded(collection))
                 if let first = problems.first {
-                    let more = problems.count > 1 ? " (and \(problems.count - 1) more)" : ""
+                    let more = problems.count > 1 ? " (\(problems.count) problems: ! lists them)" : ""
                     queue.post(.notice(StatusMessage(first + more, kind: .error)))
                 }
             }
@@ -89,7 +89,7 @@ public final class EffectRunner: Sendable {
             live.withLock { $0?.cancel() }
             submit(job, generation: generation, through: immediate.withLock { $0 })
         case .sendLive(let generation, let job, let debounce):
-            let queueForLive = live.withLock { current -> LatestOnly<ResponseResult>? in
+            let queueForLive = live.withLock { current -> LatestOnly<ResponsePaneState?>? in
                 if current == nil || liveDebounce.withLock({ $0 }) != debounce {
                     current?.cancel()
                     current = makeLatestOnly(debounce: debounce)
@@ -108,8 +108,27 @@ public final class EffectRunner: Sendable {
             background { [store, queue] in
                 do {
                     queue.post(.saveFinished(ref, try store.save(ref, draft)))
+                } catch CollectionError.changedOnDisk {
+                    let message = "\(ref.file) changed on disk since it was loaded"
+                    queue.post(.saveConflict(SaveConflict(ref: ref, draft: draft, message: message)))
                 } catch {
                     queue.post(.collectionEditFailed("Not saved: \(error)"))
+                }
+            }
+        case .overwrite(let ref, let draft):
+            background { [store, queue] in
+                do {
+                    queue.post(.saveFinished(ref, try store.overwrite(ref, draft)))
+                } catch {
+                    queue.post(.collectionEditFailed("Not saved: \(error)"))
+                }
+            }
+        case .conflictDiff(let ref, let draft):
+            background { [store, queue] in
+                do {
+                    queue.post(.conflictDiffReady(try store.conflictDiff(ref, draft)))
+                } catch {
+                    queue.post(.conflictDiffReady(["Cannot compare: \(error)"]))
                 }
             }
         case .collectionEdit(let edit):
@@ -178,6 +197,22 @@ public final class EffectRunner: Sendable {
             }
         case .webSocket(let effect):
             webSocket.perform(effect)
+        case .loadPreviousResponse(let requestKey, let skipNewest):
+            guard let history else {
+                queue.post(.previousResponseLoaded(requestKey: requestKey, nil))
+                return
+            }
+            background { [queue] in
+                let entries = (try? history.list(requestKey: requestKey)) ?? []
+                let entry = entries.dropFirst(skipNewest ? 1 : 0).first { $0.response != nil }
+                let pane = entry.flatMap { entry -> ResponsePaneState? in
+                    guard let response = entry.response, let body = try? history.body(id: entry.id) else { return nil }
+                    let info = ResponsePaneInfo(status: response.status, reason: response.reason ?? "",
+                                                cacheDecision: entry.cacheDecision, headers: response.headers)
+                    return ResponsePaneState(info: info, body: BodyDocument(data: body))
+                }
+                queue.post(.previousResponseLoaded(requestKey: requestKey, pane))
+            }
         case .openHistory(let requestKey):
             guard let history else {
                 queue.post(.notice(StatusMessage("History is off, so there is nothing to show", kind: .error)))
@@ -201,7 +236,7 @@ public final class EffectRunner: Sendable {
 
     // MARK: - Sending
 
-    private func submit(_ job: SendJob, generation: Int, through latest: LatestOnly<ResponseResult>?) {
+    private func submit(_ job: SendJob, generation: Int, through latest: LatestOnly<ResponsePaneState?>?) {
         guard let latest else { return }
         let request: HTTPRequest
         let secrets: Set<String>
@@ -225,15 +260,17 @@ public final class EffectRunner: Sendable {
             let token = latest.submit {
                 if debounced { queue.post(.liveSendStarted(generation: generation, method: method, url: url)) }
                 let response = try await client.send(request, context: RequestContext(id: id))
+                if response.cache.decision == .fresh {
+                    queue.post(.servedFromCache(id, method: method, url: response.url, status: response.status,
+                                                response.cache))
+                }
                 store.record(name: name, response: response)
                 if let history {
                     Self.recordHistory(request: request, response: response, name: name, path: job.ref?.file,
+                                       draft: job.draft,
                                        secrets: secrets, generation: generation, history: history, queue: queue)
                 }
-                // The viewer lays out the body; the summary's own layout is the fallback for a body that
-                // cannot be mapped.
-                let pane = ResponseFormatter.pane(response)
-                return ResponseResult(summary: ResponseFormatter.summary(response, layingOutBody: pane == nil), pane: pane)
+                return ResponseFormatter.pane(response)
             }
             map[token] = Submission(generation: generation, id: id)
         }
@@ -241,11 +278,13 @@ public final class EffectRunner: Sendable {
 
     /// Records a finished exchange into history in the background, then posts the request's latency.
     private static func recordHistory(request: HTTPRequest, response: HTTPResponse, name: String, path: String?,
+                                      draft: RequestDraft,
                                       secrets: Set<String>, generation: Int, history: HistoryStore, queue: ActionQueue) {
         Task.detached(priority: .utility) {
             do {
                 let (key, latency) = try HistoryRecording.record(request: request, response: response, name: name,
-                                                                 collectionPath: path, secrets: secrets, into: history)
+                                                                 collectionPath: path, draft: draft, secrets: secrets,
+                                                                 into: history)
                 queue.post(.historyRecorded(generation: generation, requestKey: key, latency: latency))
             } catch {
                 queue.post(.notice(StatusMessage("Not kept in history: \(error)", kind: .error)))
@@ -253,24 +292,23 @@ public final class EffectRunner: Sendable {
         }
     }
 
-    private func makeLatestOnly(debounce: Duration) -> LatestOnly<ResponseResult> {
+    private func makeLatestOnly(debounce: Duration) -> LatestOnly<ResponsePaneState?> {
         LatestOnly(debounce: debounce) { [weak self] outcome in self?.deliver(outcome) }
     }
 
-    private func deliver(_ outcome: LatestOnly<ResponseResult>.Outcome) {
+    private func deliver(_ outcome: LatestOnly<ResponsePaneState?>.Outcome) {
         guard let submission = submissions.withLock({ $0.removeValue(forKey: outcome.generation) }) else { return }
         let generation = submission.generation
         switch outcome {
-        case .completed(_, .success(let result)):
-            // The viewer first, so no frame shows the summary without it (its body lines may be empty).
-            if let pane = result.pane {
-                indexing.withLock { task in
-                    task?.cancel()
-                    task = pane.indexInBackground()
-                }
-                queue.post(.responsePaneReady(generation: generation, pane))
+        case .completed(_, .success(let pane?)):
+            indexing.withLock { task in
+                task?.cancel()
+                task = pane.indexInBackground()
             }
-            queue.post(.responseReceived(generation: generation, result.summary))
+            queue.post(.responsePaneReady(generation: generation, pane))
+        case .completed(_, .success(nil)):
+            queue.post(.sendFailed(generation: generation, SendFailure(
+                kind: "body", message: "The response arrived but its body file could not be read")))
         case .completed(_, .failure(.cancelled)):
             queue.post(.sendCancelled(generation: generation))
         case .completed(_, .failure(let error)):
@@ -289,6 +327,10 @@ public final class EffectRunner: Sendable {
 
 /// Writing the system clipboard through the terminal.
 public enum Clipboard {
+    /// The most bytes Courier puts on the clipboard through OSC 52. Terminals cap the sequence (several near
+    /// 100 KB) and drop a longer one silently, so a larger text is refused with a way to save it instead.
+    public static let maxBytes = 100 * 1024
+
     /// Sends OSC 52 with the text to the controlling terminal (tmux and most terminals honour it).
     public static let osc52: @Sendable (String) -> Void = { text in
         let sequence = "\u{1B}]52;c;\(Data(text.utf8).base64EncodedString())\u{07}"
@@ -296,10 +338,4 @@ public enum Clipboard {
         tty.write(Data(sequence.utf8))
         try? tty.close()
     }
-}
-
-/// What one send produces for the screen: the summary the status line reads and the viewer's state.
-struct ResponseResult: Sendable {
-    var summary: ResponseSummary
-    var pane: ResponsePaneState?
 }

@@ -8,12 +8,18 @@ enum HistoryRecording {
     /// Bytes past the store's body limit read from a file body, so the store can tell it truncated.
     static let readSlack = 64 << 10
 
-    /// The entry for `response` to `request`, under `name` (the `# @name`; empty means unsaved).
+    /// The entry for `response` to `request`, under `name` (the `# @name`; empty means unsaved); `draft` is
+    /// the request as written, kept so restoring gives back its variables rather than their values.
     static func entry(request: HTTPRequest, response: HTTPResponse, name: String,
-                      collectionPath: String?) -> HistoryEntry {
+                      collectionPath: String?, draft: RequestDraft? = nil) -> HistoryEntry {
+        let template = draft.map { draft in
+            let headers = draft.headers.fields.map { HistoryEntry.Header($0.name, $0.value) }
+            return HistoryEntry.Template(url: draft.url, headers: headers, body: draft.body)
+        }
         let side = HistoryEntry.Request(method: request.method.rawValue, url: request.url.absoluteString,
                                         name: name.isEmpty ? nil : name, collectionPath: collectionPath,
-                                        headers: request.headers.fields.map { HistoryEntry.Header($0.name, $0.value) })
+                                        headers: request.headers.fields.map { HistoryEntry.Header($0.name, $0.value) },
+                                        template: template)
         let answer = HistoryEntry.Response(status: response.status, reason: response.reason.isEmpty ? nil : response.reason,
                                            headers: response.headers.fields.map { HistoryEntry.Header($0.name, $0.value) },
                                            bodyBytes: response.body.size)
@@ -40,8 +46,9 @@ enum HistoryRecording {
 
     /// Records the exchange and returns its request key with the request's latency since.
     static func record(request: HTTPRequest, response: HTTPResponse, name: String, collectionPath: String?,
-                       secrets: Set<String>, into store: HistoryStore) throws(BodyError) -> (key: String, latency: LatencyStats?) {
-        let entry = entry(request: request, response: response, name: name, collectionPath: collectionPath)
+                       draft: RequestDraft? = nil, secrets: Set<String>,
+                       into store: HistoryStore) throws(BodyError) -> (key: String, latency: LatencyStats?) {
+        let entry = entry(request: request, response: response, name: name, collectionPath: collectionPath, draft: draft)
         // Longest first, so a secret that contains another is hidden whole.
         let ordered = secrets.filter { !$0.isEmpty }.sorted { $0.count > $1.count }
         let stored = try store.record(entry, body: body(response.body, limit: store.limits.maxBodyBytes), secrets: ordered)

@@ -3,24 +3,20 @@ import CourierHTTP
 
 /// Converts between the collections' request templates and the explorer's drafts.
 enum RequestMapping {
-    /// Tags the options tab keeps in the file (`# @timeout 5`, `# @attempts 1`, `# @cache reload`).
-    static let timeoutTag = Resolver.timeoutTag
-    static let attemptsTag = "attempts"
-    static let cacheTag = "cache"
-
     static func draft(_ template: RequestTemplate) -> RequestDraft {
         let body: String = switch template.body {
         case .none: ""
         case .text(let text): text
         case .file(let path, let substitute): (substitute ? "<@ " : "< ") + path
         }
+        // The tags are read by `RequestOptions`, as `courier run` reads them, so both send alike.
+        let options = template.options
         return RequestDraft(
             name: template.name ?? "", method: template.kind == .websocket ? "WEBSOCKET" : template.method.rawValue,
             url: template.url, headers: template.headers, body: body,
-            timeout: template.tags[timeoutTag].flatMap { Double($0) },
-            maxAttempts: template.tags[attemptsTag].flatMap { Int($0) },
-            cacheMode: template.tags[cacheTag].flatMap { CacheMode(rawValue: $0) } ?? .default,
-            messages: template.messages.map(\.text))
+            timeout: options.timeout, maxAttempts: options.maxAttempts, cacheMode: options.cacheMode,
+            messages: template.messages.map(\.text),
+            subscriptions: Set(template.messages.indices.filter { template.messages[$0].subscribe }))
     }
 
     /// `original` with the draft's edits applied, so what the draft does not show (variables, scripts,
@@ -33,9 +29,11 @@ enum RequestMapping {
         template.url = draft.url
         template.headers = draft.headers
         template.body = body(draft.body)
-        template.tags[timeoutTag] = draft.timeout.map(RequestEditorState.formatNumber)
-        template.tags[attemptsTag] = draft.maxAttempts.map(String.init)
-        template.tags[cacheTag] = draft.cacheMode == .default ? nil : draft.cacheMode.rawValue
+        var options = template.options
+        options.timeout = draft.timeout
+        options.maxAttempts = draft.maxAttempts
+        options.cacheMode = draft.cacheMode
+        options.write(into: &template.tags)
         template.messages = draft.messages.enumerated().map { index, text in
             var message = original.messages.indices.contains(index) ? original.messages[index] : WebSocketMessage(text: text)
             message.text = text

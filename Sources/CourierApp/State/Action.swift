@@ -1,4 +1,5 @@
 import CourierHTTP
+import Foundation
 import CourierTerminal
 import CourierWebSocket
 
@@ -9,21 +10,25 @@ public enum Action: Sendable {
     case tick
     case collectionLoaded(Collection)
     case collectionFailed(String)
-    /// The result of the send with this generation.
-    case responseReceived(generation: Int, ResponseSummary)
-    /// The response viewer's state for the response of this generation, built off the main thread.
+    /// The response of the send with this generation, as the Response pane's model, built off the main thread.
     case responsePaneReady(generation: Int, ResponsePaneState)
     case sendFailed(generation: Int, SendFailure)
     case sendCancelled(generation: Int)
     /// A live-mode send began once its debounce ran out.
     case liveSendStarted(generation: Int, method: String, url: String)
     case clientEvent(ClientEvent)
+    /// The HTTP cache answered a send while fresh, without a request: the Log shows it as its own row.
+    case servedFromCache(RequestID, method: String, url: URL, status: Int, CacheReport)
     /// The compare view for the open request, or the result of revalidating it.
     case compareOpened(ComparePaneState)
     case compareRevalidated(CacheRevalidation?, failure: String?)
     /// A batch of WebSocket session events (one per frame at most).
     case webSocketEvents([WebSocketEvent])
     case saveFinished(RequestRef, Collection)
+    /// A save found its file changed on disk since it was loaded; the user chooses what to do.
+    case saveConflict(SaveConflict)
+    /// The diff a save conflict asked for.
+    case conflictDiffReady([String])
     /// A collection edit (save, new, rename, delete) failed; the message names the file.
     case collectionEditFailed(String)
     case collectionEdited(Collection, select: RequestRef?)
@@ -31,6 +36,8 @@ public enum Action: Sendable {
     case themesListed([String])
     /// A response of the send with this generation was kept in history under `requestKey`; its recent latency.
     case historyRecorded(generation: Int, requestKey: String, latency: LatencyStats?)
+    /// The previous response of a request, read from history for `d`; nil when history has none.
+    case previousResponseLoaded(requestKey: String, ResponsePaneState?)
     /// The history pane, loaded off the main loop, ready to show.
     case historyOpened(HistoryPaneState)
     /// A side effect finished with something to tell the user.

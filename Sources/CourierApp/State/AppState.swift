@@ -20,21 +20,18 @@ public struct AppState: Sendable {
     public var collection: Collection = .empty
     public var tree = CollectionTreeState()
     public var editor: RequestEditorState = .empty
-    public var response = ResponseState()
-    /// The response viewer over the shown response's body (search, folds, filter, diff).
-    public var responsePane: ResponsePaneState?
-    /// The response before it, of the same request, for the viewer's diff.
-    public var previousResponsePane: ResponsePaneState?
+    /// The open request's session: its last response in the Response pane's one model, and its send.
+    public var session = RequestSession()
+    /// Which request `session` belongs to (nil for a request not from the collection).
+    public var sessionIdentity: RequestIdentity?
+    /// Every other request's session, parked while it is not open; opening it brings it back.
+    public var sessions: [RequestIdentity: RequestSession] = [:]
     /// The cache compare view, shown over the response while open.
     public var comparePane: ComparePaneState?
     /// The history pane (CourierApp/Panes/History), shown over the whole layout while open.
     public var historyPane: HistoryPaneState?
-    /// Recent total times per history request key (`# @name`, else "METHOD url"), for the status line.
+    /// Recent total times per history request key (`# @name` and file, else "METHOD url"), for the status line.
     public var latency: [String: LatencyStats] = [:]
-    /// The history request key of the shown response, once it has been recorded.
-    public var responseKey: String?
-    /// The saved request the shown response answered.
-    public var responseOrigin: RequestRef?
     /// The retry/timing log (CourierApp/Panes/Log): one row per attempt from the client's events.
     public var log = LogPaneState()
     /// The clock: read when events arrive and on ticks, so views stay pure functions of state.
@@ -100,6 +97,8 @@ public struct AppState: Sendable {
         if let top = modals.last {
             if case .help = top { return false }
             if case .confirm = top { return false }
+            if case .problems = top { return false }
+            if case .saveConflict = top { return false }
             return true
         }
         switch focus {

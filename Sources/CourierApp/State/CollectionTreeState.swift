@@ -8,6 +8,8 @@ public struct CollectionTreeState: Sendable, Hashable {
             /// A folder or a file, by its key in `collapsed`.
             case group(key: String, isFile: Bool)
             case request(RequestRef)
+            /// A request skipped for a malformed line, greyed: the index into `Collection.problems`.
+            case problem(Int)
         }
         public var kind: Kind
         public var depth: Int
@@ -32,9 +34,10 @@ public struct CollectionTreeState: Sendable, Hashable {
         var openedGroups: [String] = []
         for (fileIndex, file) in collection.files.enumerated() {
             _ = fileIndex
-            let matches: [(Int, RequestDraft)] = file.requests.enumerated().filter { _, request in
-                query.isEmpty || FuzzyMatch.score(query, in: "\(request.method) \(request.name) \(request.url)") != nil
-            }.map { ($0.offset, $0.element) }
+            let matches = Self.matches(query, in: file)
+            // Requests skipped for an error stay visible, greyed, where their file is (not while filtering).
+            let broken = query.isEmpty
+                ? collection.problems.indices.filter { collection.problems[$0].file == file.path } : []
             if !query.isEmpty && matches.isEmpty { continue }
             // Groups: each folder on the path, then the file itself.
             var hidden = false
@@ -56,8 +59,48 @@ public struct CollectionTreeState: Sendable, Hashable {
                                 depth: file.displayPath.count, label: request.name.isEmpty ? request.url : request.name,
                                 method: request.method))
             }
+            for index in broken {
+                let problem = collection.problems[index]
+                rows.append(Row(kind: .problem(index), depth: file.displayPath.count,
+                                label: "✗ " + (problem.line.map { "line \($0): " } ?? "") + problem.message, method: nil))
+            }
         }
         return rows
+    }
+
+    /// A file's requests that match `query`, best first (ties keep the file's order); all of them in order
+    /// when there is no query.
+    static func matches(_ query: String, in file: CollectionFile) -> [(Int, RequestDraft)] {
+        let all: [(Int, RequestDraft)] = file.requests.enumerated().map { ($0.offset, $0.element) }
+        guard !query.isEmpty else { return all }
+        var ranked: [(index: Int, request: RequestDraft, tier: Int, score: Int)] = []
+        for (index, request) in all {
+            guard let rank = FuzzyMatch.rank(query, name: request.name, method: request.method, url: request.url) else {
+                continue
+            }
+            ranked.append((index, request, rank.tier, rank.score))
+        }
+        ranked.sort { a, b in
+            if a.tier != b.tier { return a.tier > b.tier }
+            if a.score != b.score { return a.score > b.score }
+            return a.index < b.index
+        }
+        return ranked.map { ($0.index, $0.request) }
+    }
+
+    /// The row of the request that best matches the filter, across every file (nil without a match).
+    public func bestMatchRow(_ collection: Collection) -> Int? {
+        let query = filter.text
+        let rows = rows(collection)
+        var best: (row: Int, tier: Int, score: Int)?
+        for (position, row) in rows.enumerated() {
+            guard case .request(let ref) = row.kind, let request = collection.request(ref) else { continue }
+            guard let rank = query.isEmpty ? (0, 0) : FuzzyMatch.rank(query, name: request.name, method: request.method,
+                                                                      url: request.url) else { continue }
+            if let current = best, (current.tier, current.score) >= (rank.tier, rank.score) { continue }
+            best = (position, rank.tier, rank.score)
+        }
+        return best?.row
     }
 
     /// The selected row, clamped to what is visible.

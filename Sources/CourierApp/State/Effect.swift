@@ -14,6 +14,10 @@ public enum Effect: Sendable, Hashable {
     case cancelSend
     /// Write the edited request back into its file, changing only its own lines.
     case save(RequestRef, RequestDraft)
+    /// After a save conflict: apply the edit to the file as it now is on disk, and save.
+    case overwrite(RequestRef, RequestDraft)
+    /// After a save conflict: work out how the file on disk differs from what the save would write.
+    case conflictDiff(RequestRef, RequestDraft)
     case collectionEdit(CollectionEdit)
     /// Put text on the clipboard with OSC 52.
     case copyToClipboard(String)
@@ -26,6 +30,9 @@ public enum Effect: Sendable, Hashable {
     case revalidate(SendJob)
     /// What the WebSocket pane asked for: connect, send, disconnect.
     case webSocket(WebSocketPaneEffect)
+    /// Read from history the response before the shown one of `requestKey` (the newest entry is the
+    /// shown response when `skipNewest`), for `d` when this session has none.
+    case loadPreviousResponse(requestKey: String, skipNewest: Bool)
     /// Open the history pane over every request's responses (nil), or over one request key's.
     case openHistory(requestKey: String?)
 }

@@ -6,6 +6,25 @@ public enum Modal: Sendable, Hashable {
     case palette(PaletteState)
     case confirm(ConfirmState)
     case prompt(PromptState)
+    /// Every problem of the loaded collection; `selection` is the highlighted one.
+    case problems(selection: Int)
+    /// A save refused because the file changed on disk: reload, overwrite, or see the difference.
+    case saveConflict(SaveConflict)
+}
+
+/// A save the file on disk refused, with what the user can do about it.
+public struct SaveConflict: Sendable, Hashable {
+    public var ref: RequestRef
+    public var draft: RequestDraft
+    public var message: String
+    /// The line diff of the file on disk against what the save would write, once asked for.
+    public var diff: [String]?
+    public var scroll = 0
+    public init(ref: RequestRef, draft: RequestDraft, message: String) {
+        self.ref = ref
+        self.draft = draft
+        self.message = message
+    }
 }
 
 /// A yes/no question and what happens on yes.

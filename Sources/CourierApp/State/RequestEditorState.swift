@@ -1,3 +1,4 @@
+import CourierCollections
 import CourierHTTP
 import CourierTerminal
 
@@ -49,6 +50,8 @@ public struct RequestEditorState: Sendable, Hashable {
     public var retries: LineEditor
     public var cacheMode: CacheMode
     public var messages: [String]
+    /// Which messages are `# @subscribe` subscriptions (kept as read, so connecting sends them).
+    var subscriptions: Set<Int> = []
     public var tab: Tab = .query
     public var field: Field = .url
     public var option: Option = .timeout
@@ -75,9 +78,27 @@ public struct RequestEditorState: Sendable, Hashable {
         retries = LineEditor(draft.maxAttempts.map(String.init) ?? "")
         cacheMode = draft.cacheMode
         messages = draft.messages
+        subscriptions = draft.subscriptions
         saved = draft
         saved = self.draft
     }
+
+    /// What is wrong with the Options tab's values, when something is: sending or saving would otherwise
+    /// drop the value silently.
+    public var optionsProblem: String? {
+        let seconds = timeout.text.trimmingCharacters(in: .whitespaces)
+        if !seconds.isEmpty, Double(seconds).map({ $0 > 0 && $0.isFinite }) != true {
+            return "Timeout takes a number of seconds above 0, not '\(seconds)'"
+        }
+        let attempts = retries.text.trimmingCharacters(in: .whitespaces)
+        if !attempts.isEmpty, Int(attempts).map({ (1...Self.maxAttempts).contains($0) }) != true {
+            return "Attempts takes a whole number from 1 to \(Self.maxAttempts), not '\(attempts)'"
+        }
+        return nil
+    }
+
+    /// The most attempts the Options tab accepts: a typo (`100`) must not hammer a server.
+    static let maxAttempts = 10
 
     /// An empty editor for when nothing is open yet.
     public static let empty = RequestEditorState(draft: RequestDraft(name: "", url: ""), origin: nil)
@@ -94,7 +115,7 @@ public struct RequestEditorState: Sendable, Hashable {
             name: name, method: method, url: url.text, headers: HTTPHeaders(fields), body: body.text,
             timeout: Double(timeout.text.trimmingCharacters(in: .whitespaces)),
             maxAttempts: Int(retries.text.trimmingCharacters(in: .whitespaces)),
-            cacheMode: cacheMode, messages: messages)
+            cacheMode: cacheMode, messages: messages, subscriptions: subscriptions)
     }
 
     /// Whether there are edits not saved to the file.
@@ -190,7 +211,7 @@ public struct RequestEditorState: Sendable, Hashable {
     }
 
     static func formatNumber(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String(value)
+        RequestOptions.format(value)
     }
 }
 

@@ -16,6 +16,7 @@ extension AppState {
             switch row.kind {
             case .group(let key, _): toggleGroup(key)
             case .request(let ref): return open(ref)
+            case .problem(let index): showProblems(selecting: index)
             }
         case .expand:
             if case .group(let key, _) = tree.selectedRow(collection)?.kind { toggleGroup(key) }
@@ -23,7 +24,7 @@ extension AppState {
             guard let row = tree.selectedRow(collection) else { return [] }
             switch row.kind {
             case .group(let key, _): tree.collapsed.insert(key)
-            case .request:
+            case .request, .problem:
                 // Jump to the group that holds the request.
                 let rows = tree.rows(collection)
                 if let parent = rows[..<min(tree.selection, rows.count)].lastIndex(where: { $0.depth < row.depth }) {
@@ -64,6 +65,7 @@ extension AppState {
             return []
         }
         if editor.origin != ref || !editor.isDirty { editor = RequestEditorState(draft: draft, origin: ref) }
+        switchSession(to: RequestIdentity(ref, in: collection))
         if draft.isWebSocket { loadWebSocketPane() }
         focus = .request
         if zoomed != nil { zoomed = .request }
@@ -91,9 +93,9 @@ extension AppState {
         return []
     }
 
+    /// Selects the best match of the filter, so Enter opens it.
     private mutating func selectFirstRequest() {
-        let rows = tree.rows(collection)
-        tree.selection = rows.firstIndex { if case .request = $0.kind { true } else { false } } ?? 0
+        tree.selection = tree.bestMatchRow(collection) ?? 0
         tree.scroll = 0
     }
 

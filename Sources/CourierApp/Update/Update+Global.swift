@@ -20,9 +20,10 @@ extension AppState {
                 return []
             }
             // A result that still arrives belongs to the cancelled generation and is dropped.
+            let cancelled = generation
             generation += 1
             inFlight = nil
-            response.phase = .cancelled
+            updateSession(generation: cancelled) { $0.response.phase = .cancelled }
             return [.cancelSend]
         case .save:
             return save()
@@ -36,6 +37,12 @@ extension AppState {
             return [.openHistory(requestKey: currentHistoryKey)]
         case .historyAll:
             return [.openHistory(requestKey: nil)]
+        case .problems:
+            showProblems(selecting: 0)
+            return []
+        case .reload:
+            status = StatusMessage("Reloading \(collectionPath)…")
+            return [.loadCollection(path: collectionPath)]
         case .help:
             modals.append(.help(scroll: 0))
             return []
@@ -71,26 +78,38 @@ extension AppState {
             return []
         }
         editor.editing = false
+        if let problem = editor.optionsProblem {
+            status = StatusMessage(problem, kind: .error)
+            return []
+        }
         if editor.method == "WEBSOCKET" {
             loadWebSocketPane()
             focus = .webSocket
             if zoomed != nil { zoomed = .webSocket }
             return webSocketPane.handle(.connect).map { .webSocket($0) }
         }
-        generation += 1
-        inFlight = generation
+        beginSend()
         // The new response's latency shows once it is recorded under its own key.
         responseKey = nil
         response.phase = .sending(method: editor.method, url: Variables.resolve(editor.url.text, values: variables))
-        response.scroll = 0
         return [.send(generation: generation, job: sendJob)]
+    }
+
+    /// A new generation for the open request's send. One request is in flight at a time (a send cancels
+    /// the one before), so another request's unfinished send ends as cancelled.
+    private mutating func beginSend() {
+        if let previous = inFlight, session.generation != previous {
+            updateSession(generation: previous) { $0.response.phase = .cancelled }
+        }
+        generation += 1
+        inFlight = generation
+        session.generation = generation
     }
 
     /// In live mode, a send through the debounce when an edit changed the request.
     mutating func liveSendIfEdited(since before: RequestDraft) -> [Effect] {
         guard live, editor.draft != before, !editor.isEmpty, editor.method != "WEBSOCKET" else { return [] }
-        generation += 1
-        inFlight = generation
+        beginSend()
         return [.sendLive(generation: generation, job: sendJob, debounce: liveDebounce)]
     }
 
@@ -98,8 +117,12 @@ extension AppState {
     mutating func loadWebSocketPane() {
         let values = variables
         let url = Variables.resolve(editor.url.text, values: values)
-        let messages = editor.messages.map { Variables.resolve($0, values: values) }
-        guard webSocketPane.url != url || webSocketPane.savedMessages.map(\.text) != messages else { return }
+        let subscriptions = editor.draft.subscriptions
+        let messages = editor.messages.enumerated().map { index, text in
+            WebSocketPaneState.SavedMessage(text: Variables.resolve(text, values: values),
+                                            isSubscription: subscriptions.contains(index))
+        }
+        guard webSocketPane.url != url || webSocketPane.savedMessages != messages else { return }
         webSocketPane.load(url: url, savedMessages: messages)
     }
 
@@ -109,6 +132,10 @@ extension AppState {
         editor.editing = false
         guard let origin = editor.origin else {
             status = StatusMessage("Nothing to save: open a request from the collection first")
+            return []
+        }
+        if let problem = editor.optionsProblem {
+            status = StatusMessage(problem + "; nothing saved", kind: .error)
             return []
         }
         guard editor.isDirty else {

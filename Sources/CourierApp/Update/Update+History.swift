@@ -4,16 +4,15 @@ import CourierTerminal
 
 /// The history pane in the explorer: opening it, routing keys to it, and acting on what it asks.
 extension AppState {
-    /// The history key of the open request: its `# @name`, else the key of its last recorded response.
+    /// The history key of the open request: its `# @name` and file, else the key of its last recorded response.
     var currentHistoryKey: String? {
-        if !editor.name.isEmpty { return editor.name }
-        return responseKey
+        HistoryEntry.requestKey(name: editor.name, file: editor.origin?.file) ?? responseKey
     }
 
     /// A response was recorded: its latency for the status line, and the open pane reads the store again.
     mutating func recordedHistory(generation: Int, requestKey: String, latency stats: LatencyStats?) {
         latency[requestKey] = stats
-        if generation == self.generation { responseKey = requestKey }
+        updateSession(generation: generation) { $0.historyKey = requestKey }
         if let request = historyPane?.reload() { handleHistoryRequest(request) }
     }
 
@@ -69,13 +68,14 @@ extension AppState {
         }
     }
 
-    /// Puts an entry's method, URL and headers into the editor and focuses it. A header history kept
-    /// redacted (`•••`) keeps the editor's own value, or is left out when the editor has none: the mask
-    /// is never sent as a value.
+    /// Puts an entry's method, URL and headers into the editor and focuses it: as written (`{{base}}/users`)
+    /// when the entry kept the template, else as sent. A header history kept redacted (`•••`) keeps the
+    /// editor's own value, or is left out when the editor has none: the mask is never sent as a value.
     mutating func restore(_ entry: HistoryEntry) {
         let current = editor.draft
+        let template = entry.request.template
         var fields: [HTTPHeaders.Field] = []
-        for header in entry.request.headers {
+        for header in template?.headers ?? entry.request.headers {
             if header.value.contains(Redactor.mask) {
                 if let kept = current.headers.fields.first(where: { $0.name.caseInsensitiveEquals(header.name) }) {
                     fields.append(kept)
@@ -86,15 +86,16 @@ extension AppState {
         }
         var draft = current
         draft.method = entry.request.method
-        draft.url = entry.request.url
+        draft.url = template?.url ?? entry.request.url
         draft.headers = HTTPHeaders(fields)
+        if let body = template?.body, !body.contains(Redactor.mask) { draft.body = body }
         let saved = editor.saved
         editor = RequestEditorState(draft: draft, origin: editor.origin)
         editor.saved = saved
         historyPane = nil
         focus = .request
         if zoomed != nil { zoomed = .request }
-        status = StatusMessage("Restored \(entry.request.method) \(entry.request.url) from history", kind: .success)
+        status = StatusMessage("Restored \(draft.method) \(draft.url) from history", kind: .success)
     }
 }
 

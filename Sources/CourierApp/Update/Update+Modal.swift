@@ -31,6 +31,10 @@ extension AppState {
             }
             modals.append(.prompt(prompt))
             return []
+        case .problems(let selection):
+            return handleProblemsKey(key, selection: selection)
+        case .saveConflict(let conflict):
+            return handleSaveConflictKey(key, conflict: conflict)
         case .palette(var palette):
             let matches = HelpCatalog.paletteMatches(self, filter: palette.filter.text)
             switch Keymaps.editing.command(for: key) {
@@ -82,10 +86,10 @@ extension AppState {
             return [.collectionEdit(.add(file: file, RequestDraft(name: text, method: "GET", url: base)))]
         case .rename(let ref):
             if editor.origin == ref { editor.name = text; editor.saved.name = text }
+            renameSession(RequestIdentity(ref, in: collection), to: RequestIdentity(file: ref.file, name: text))
             return [.collectionEdit(.rename(ref, to: text))]
         case .saveResponse:
-            guard case .received(let summary) = response.phase else { return [] }
-            let body = responsePane?.body.bytes ?? Data(summary.bodyLines.joined(separator: "\n").utf8)
+            guard viewerActive, let body = responsePane?.body.bytes else { return [] }
             return [.writeFile(path: text, contents: body)]
         }
     }

@@ -1,3 +1,4 @@
+import CourierBody
 import CourierHTTP
 import Foundation
 
@@ -5,10 +6,15 @@ extension AppState {
     mutating func runResponse(_ command: ResponseCommand) -> [Effect] {
         switch command {
         case .copyBody:
-            guard case .received(let summary) = response.phase else { return nothingYet() }
+            guard viewerActive, let pane = responsePane else { return nothingYet() }
+            guard pane.body.byteCount <= Clipboard.maxBytes else {
+                status = StatusMessage("The body is \(MediaKind.formatSize(pane.body.byteCount)); the terminal clipboard "
+                                       + "takes at most \(MediaKind.formatSize(Clipboard.maxBytes)): s saves it to a file",
+                                       kind: .error)
+                return []
+            }
             status = StatusMessage("Copied the body to the clipboard", kind: .success)
-            let body = responsePane.map { String(decoding: $0.body.bytes, as: UTF8.self) }
-            return [.copyToClipboard(body ?? summary.bodyLines.joined(separator: "\n"))]
+            return [.copyToClipboard(String(decoding: pane.body.bytes, as: UTF8.self))]
         case .copyCurl:
             guard !editor.isEmpty else { return nothingYet() }
             return [.copyAsCurl(sendJob)]

@@ -30,6 +30,12 @@ extension AppState {
         case .saveBody?:
             modals.append(.prompt(PromptState(title: "Save the body to file", text: "response.body", purpose: .saveResponse)))
         case .loadPrevious?:
+            // This session's previous response first; else the one before it in history (kept across runs).
+            if previousResponsePane == nil, let key = currentHistoryKey {
+                pane.message = "Reading the previous response from history…"
+                responsePane = pane
+                return effects + [.loadPreviousResponse(requestKey: key, skipNewest: responseKey == key)]
+            }
             pane.compare(with: previousResponsePane)
         case nil:
             break
@@ -38,13 +44,27 @@ extension AppState {
         return effects
     }
 
-    /// Applies a new viewer state when it belongs to the newest send.
+    /// Compares the shown response with the previous one read from history, when it is still the open
+    /// request's.
+    mutating func comparePrevious(_ previous: ResponsePaneState?, requestKey: String) {
+        guard currentHistoryKey == requestKey, var pane = responsePane else { return }
+        previousResponsePane = previous
+        pane.message = nil
+        pane.compare(with: previous)
+        responsePane = pane
+    }
+
+    /// Gives the response of the newest send to the request that sent it, open or parked; the response it
+    /// replaces is kept for `d`.
     mutating func showResponsePane(_ pane: ResponsePaneState, generation: Int) {
         guard generation == self.generation else { return }
-        if let current = responsePane, responseOrigin == editor.origin { previousResponsePane = current }
-        responseOrigin = editor.origin
+        inFlight = nil
         var pane = pane
         pane.pageSize = max(1, layout.contentHeight(.response) - 3)
-        responsePane = pane
+        updateSession(generation: generation) { session in
+            if let current = session.pane { session.previousPane = current }
+            session.pane = pane
+            session.response.phase = .received
+        }
     }
 }

@@ -26,36 +26,35 @@ public func update(_ state: inout AppState, _ action: Action) -> [Effect] {
         state.loading = .failed(message)
         state.status = StatusMessage(message, kind: .error)
         return []
-    case .responseReceived(let generation, let summary):
-        guard generation == state.generation else { return [] }
-        state.inFlight = nil
-        state.response.phase = .received(summary)
-        state.response.scroll = 0
-        return []
     case .responsePaneReady(let generation, let pane):
         state.showResponsePane(pane, generation: generation)
         return []
     case .sendFailed(let generation, let failure):
         guard generation == state.generation else { return [] }
         state.inFlight = nil
-        state.response.phase = .failed(failure)
+        state.updateSession(generation: generation) { $0.response.phase = .failed(failure) }
         return []
     case .sendCancelled(let generation):
         guard generation == state.generation else { return [] }
         state.inFlight = nil
-        state.response.phase = .cancelled
+        state.updateSession(generation: generation) { $0.response.phase = .cancelled }
         return []
     case .liveSendStarted(let generation, let method, let url):
         guard generation == state.generation else { return [] }
-        state.response.phase = .sending(method: method, url: url)
+        state.updateSession(generation: generation) { $0.response.phase = .sending(method: method, url: url) }
         return []
     case .clientEvent(let event):
         state.now = state.clock()
         state.log.apply(event, now: state.now)
         return []
+    case .servedFromCache(let id, let method, let url, let status, let report):
+        state.now = state.clock()
+        state.log.addCacheHit(id, method: method, url: url, status: status, report: report, at: state.now)
+        return []
     case .compareOpened(let pane):
         var pane = pane
         pane.pageSize = max(1, state.layout.contentHeight(.response) - 6)
+        pane.width = max(1, (state.layout.panes[.response]?.width ?? 82) - 2)
         state.comparePane = pane
         state.focus = .response
         return []
@@ -70,6 +69,12 @@ public func update(_ state: inout AppState, _ action: Action) -> [Effect] {
         state.editor.origin = ref
         state.editor.saved = state.editor.draft
         state.status = StatusMessage("Saved '\(state.editor.name)' to \(ref.file)", kind: .success)
+        return []
+    case .saveConflict(let conflict):
+        state.modals.append(.saveConflict(conflict))
+        return []
+    case .conflictDiffReady(let lines):
+        state.showConflictDiff(lines)
         return []
     case .collectionEditFailed(let message):
         state.status = StatusMessage(message, kind: .error)
@@ -91,6 +96,9 @@ public func update(_ state: inout AppState, _ action: Action) -> [Effect] {
         return []
     case .historyRecorded(let generation, let requestKey, let latency):
         state.recordedHistory(generation: generation, requestKey: requestKey, latency: latency)
+        return []
+    case .previousResponseLoaded(let requestKey, let pane):
+        state.comparePrevious(pane, requestKey: requestKey)
         return []
     case .historyOpened(let pane):
         state.openHistory(pane)

@@ -50,6 +50,8 @@ enum CollectionView {
                 let shown = method == "WEBSOCKET" ? "WS" : method
                 runs = [(indent, theme.text), (shown.padding(toLength: 7, withPad: " ", startingAt: 0), theme.method(method)),
                         (row.label, theme.text)]
+            case .problem:
+                runs = [(indent + row.label, theme.muted.with(.dim))]
             }
             if index == selection {
                 let style = focused ? theme.selection : theme.selection.with(.dim)

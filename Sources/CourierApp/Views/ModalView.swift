@@ -53,6 +53,48 @@ enum ModalView {
             buffer.write(text, x: inner.x, y: inner.y + 1, style: theme.text, maxWidth: inner.width)
             buffer.write("Enter accepts · Esc cancels", x: inner.x, y: inner.y + 2, style: theme.muted, maxWidth: inner.width)
             return Position(x: inner.x + DisplayWidth.of(String(line[start..<prompt.editor.cursor])), y: inner.y + 1)
+        case .problems(let selection):
+            renderProblems(state.collection.problems, selection: selection, theme: theme, into: &buffer, screen: screen)
+            return nil
+        case .saveConflict(let conflict):
+            renderSaveConflict(conflict, theme: theme, into: &buffer, screen: screen)
+            return nil
+        }
+    }
+
+    /// Every problem, one per line (long ones wrapped), the selected one highlighted.
+    static func renderProblems(_ problems: [Problem], selection: Int, theme: Theme, into buffer: inout Buffer,
+                               screen: Rect) {
+        let box = centred(screen, width: max(40, screen.width - 8), height: min(screen.height - 2, problems.count * 2 + 3))
+        let inner = frame(&buffer, box, title: "\(problems.count) problem\(problems.count == 1 ? "" : "s") · Enter jumps there · "
+                          + "Ctrl-R reloads · Esc closes", theme: theme)
+        var y = inner.y
+        for (index, problem) in problems.enumerated().dropFirst(max(0, selection - inner.height / 2)) where y < inner.maxY {
+            for line in Draw.wrap(problem.description, width: inner.width) where y < inner.maxY {
+                if index == selection {
+                    Draw.highlightedRow(&buffer, line, x: inner.x, y: y, width: inner.width, style: theme.selection)
+                } else {
+                    buffer.write(line, x: inner.x, y: y, style: theme.error, maxWidth: inner.width)
+                }
+                y += 1
+            }
+        }
+    }
+
+    /// The conflict, the three ways out, and the diff once asked for.
+    static func renderSaveConflict(_ conflict: SaveConflict, theme: Theme, into buffer: inout Buffer, screen: Rect) {
+        let height = conflict.diff == nil ? 6 : screen.height - 2
+        let box = centred(screen, width: max(56, screen.width - 8), height: height)
+        let inner = frame(&buffer, box, title: "Save conflict", theme: theme)
+        buffer.write(conflict.message + ".", x: inner.x, y: inner.y, style: theme.text, maxWidth: inner.width)
+        Draw.runs(&buffer, [("r", theme.keyHint), (" reload it   ", theme.text), ("o", theme.keyHint),
+                            (" overwrite with your edit   ", theme.text), ("d", theme.keyHint), (" show the diff   ", theme.text),
+                            ("Esc", theme.keyHint), (" keep editing", theme.text)],
+                  x: inner.x, y: inner.y + 1, maxWidth: inner.width)
+        guard let diff = conflict.diff else { return }
+        for (offset, line) in diff.dropFirst(conflict.scroll).prefix(max(0, inner.height - 3)).enumerated() {
+            let style = line.hasPrefix("+") ? theme.diffAdded : line.hasPrefix("-") ? theme.diffRemoved : theme.muted
+            buffer.write(line, x: inner.x, y: inner.y + 3 + offset, style: style, maxWidth: inner.width)
         }
     }
 

@@ -32,7 +32,7 @@ public enum Screen {
                 } else if state.viewerActive, let pane = state.responsePane {
                     pane.render(into: &buffer, area: rect, theme: state.theme, focused: focused, latency: state.shownLatency)
                 } else {
-                    ResponseView.render(state, into: &buffer, area: rect, focused: focused)
+                    ResponsePhaseView.render(state, into: &buffer, area: rect, focused: focused)
                 }
             case .log:
                 // The log component draws its content; the border and title are the explorer's.

@@ -58,7 +58,8 @@ public struct CacheComparison: Sendable, Hashable {
         var after = revalidation.after.headers
         for name in withheldNames { after.remove(name) }
         headerChanges = Self.headerChanges(revalidation.before.headers, after)
-        body = Self.bodyChange(revalidation.before.body, revalidation.after.body)
+        let contentType = revalidation.after.headers["Content-Type"] ?? revalidation.before.headers["Content-Type"]
+        body = Self.bodyChange(revalidation.before.body, revalidation.after.body, contentType: contentType)
         bytesTransferred = revalidation.bytesTransferred
         fullFetchBytes = revalidation.fullFetchBytes
         validationSeconds = revalidation.validationSeconds
@@ -80,7 +81,7 @@ public struct CacheComparison: Sendable, Hashable {
         return HeaderDiff(old: fields(old), new: fields(new)).changes
     }
 
-    static func bodyChange(_ old: ResponseBody, _ new: ResponseBody) -> BodyChange {
+    static func bodyChange(_ old: ResponseBody, _ new: ResponseBody, contentType: String? = nil) -> BodyChange {
         guard old.size <= diffLimit, new.size <= diffLimit,
               let oldData = try? old.readAll(), let newData = try? new.readAll() else {
             return .differs(oldBytes: old.size, newBytes: new.size)
@@ -88,9 +89,24 @@ public struct CacheComparison: Sendable, Hashable {
         if oldData == newData { return .unchanged(bytes: oldData.count) }
         guard let oldText = String(data: oldData, encoding: .utf8), let newText = String(data: newData, encoding: .utf8)
         else { return .differs(oldBytes: oldData.count, newBytes: newData.count) }
+        // Minified JSON is one line: diffing it as text says only "line 1 changed". Both sides are laid out
+        // by the viewer's pretty printer first, so the diff names the values that changed.
+        if let oldLines = prettyLines(oldData, contentType: contentType),
+           let newLines = prettyLines(newData, contentType: contentType) {
+            return .lines(LineDiff.lines(old: oldLines, new: newLines))
+        }
         func split(_ text: String) -> [String] {
             text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         }
         return .lines(LineDiff.lines(old: split(oldText), new: split(newText)))
+    }
+
+    /// The body as the Response pane's pretty JSON lines; nil when it is not valid JSON.
+    static func prettyLines(_ data: Data, contentType: String?) -> [String]? {
+        guard MediaKind.detect(contentType: contentType, prefix: data.prefix(4_096)).category == .json else { return nil }
+        let document = PrettyJSONDocument(data: data)
+        document.indexAll()
+        guard document.failure == nil else { return nil }
+        return (0..<document.lineCount).map { document.line($0) }
     }
 }

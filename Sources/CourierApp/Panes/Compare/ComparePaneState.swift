@@ -36,6 +36,8 @@ public struct ComparePaneState: Sendable, Hashable {
     public var scroll: Int
     /// Rows the scrolling part had at the last render, for paging; the app sets it from the layout.
     public var pageSize: Int
+    /// Columns inside the border, where long diff lines wrap; the app sets it from the layout.
+    public var width: Int
 
     /// A pane titled `title`, showing `revalidation` when there is one.
     public init(title: String = "", revalidation: CacheRevalidation? = nil) {
@@ -46,6 +48,7 @@ public struct ComparePaneState: Sendable, Hashable {
         message = nil
         scroll = 0
         pageSize = 10
+        width = 80
     }
 
     /// One keymap drives dispatch, the status bar hints and `?` help.

@@ -31,7 +31,7 @@ enum ComparePaneView {
             rows.append([(hint, theme.muted)])
         }
         let fixed = rows.count
-        let scrolling = state.comparison.map { details($0, theme: theme) } ?? []
+        let scrolling = state.comparison.map { wrap(details($0, theme: theme), width: inner.width) } ?? []
         let visible = max(0, inner.height - fixed)
         let start = max(0, min(state.scroll, scrolling.count - visible))
         rows += scrolling.dropFirst(start).prefix(visible)
@@ -45,7 +45,34 @@ enum ComparePaneView {
 
     /// How many rows the scrolling part has, so that scrolling stops at its end.
     static func scrollingLineCount(_ state: ComparePaneState) -> Int {
-        state.comparison.map { details($0, theme: .dark).count } ?? 0
+        state.comparison.map { wrap(details($0, theme: .dark), width: state.width).count } ?? 0
+    }
+
+    /// Rows longer than `width` continue on the next rows, indented, so a diff line is never cut.
+    static func wrap(_ rows: [Row], width: Int) -> [Row] {
+        let indent = "      "
+        guard width > indent.count + 8 else { return rows }
+        var out: [Row] = []
+        for row in rows {
+            var line: Row = []
+            var used = 0
+            for run in row {
+                var rest = Substring(run.text)
+                while !rest.isEmpty {
+                    if used == width {
+                        out.append(line)
+                        line = [(indent, Style())]
+                        used = indent.count
+                    }
+                    let piece = rest.prefix(width - used)
+                    line.append((String(piece), run.style))
+                    used += piece.count
+                    rest = rest.dropFirst(piece.count)
+                }
+            }
+            out.append(line)
+        }
+        return out
     }
 
     // MARK: - Parts
@@ -61,12 +88,12 @@ enum ComparePaneView {
             [(statusText(side.status, reason: side.reason), theme.status(side.status))]
         }
         func decision(_ side: CacheComparison.Side) -> Row {
-            [("cache ", theme.muted), (side.decision.rawValue, theme.cache(side.decision.rawValue))]
+            // `fresh` and `stale` are freshness verdicts: the row below states the one verdict.
+            guard side.ttl == nil || ![.fresh, .stale].contains(side.decision) else { return [("cache", theme.muted)] }
+            return [("cache ", theme.muted), (side.decision.rawValue, theme.cache(side.decision.rawValue))]
         }
         func freshness(_ side: CacheComparison.Side) -> Row {
-            var text = "age " + (side.age.map(seconds) ?? "–")
-            if let ttl = side.ttl { text += ttl > 0 ? " · fresh, \(seconds(ttl)) left" : " · stale by \(seconds(-ttl))" }
-            return [(text, theme.text)]
+            [("age " + (side.age.map(seconds) ?? "–") + " · ", theme.text)] + verdict(side)
         }
         func body(_ side: CacheComparison.Side) -> Row { [("body " + bytes(side.bodyBytes), theme.text)] }
         guard let after else {
@@ -86,6 +113,18 @@ enum ComparePaneView {
             pair(freshness(before), freshness(after)),
             pair(body(before), body(after)),
         ]
+    }
+
+    /// The side's one freshness verdict: from its time to live when known, else from the cache's decision.
+    static func verdict(_ side: CacheComparison.Side) -> Row {
+        if let ttl = side.ttl {
+            return ttl > 0 ? [("fresh, \(seconds(ttl)) left", Style())] : [("stale by \(seconds(-ttl))", Style())]
+        }
+        switch side.decision {
+        case .fresh: return [("fresh", Style())]
+        case .stale: return [("stale", Style())]
+        default: return [("freshness unknown", Style())]
+        }
     }
 
     /// The cost of the validation and what it changed.

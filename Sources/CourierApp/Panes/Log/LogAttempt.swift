@@ -52,6 +52,8 @@ public struct LogAttempt: Sendable, Hashable, Identifiable {
     /// help, the attempts spent, a long Retry-After, the deadline).
     public var declined: String?
     public var cache: CacheReport?
+    /// Answered by the HTTP cache while fresh: no request reached the network, so there is no attempt.
+    public var fromCache = false
     /// The auth middleware refreshed the token during this attempt (true) or failed to (false).
     public var tokenRefreshed: Bool?
 

@@ -4,6 +4,9 @@ import Foundation
 
 /// How the log spells times and durations, and where an attempt's time went.
 enum LogPaneFormat {
+    /// What a row answered by the cache says where an attempt's timing bar would be, longest first.
+    static let cacheHit = ["fresh from cache, no request", "from cache, no request", "from cache", "cache"]
+
     /// Error kinds longer than the status column, spelled so they still read whole there (the detail
     /// shows the full kind).
     static let shortKinds: [String: String] = ["connectionLost": "conn. lost"]

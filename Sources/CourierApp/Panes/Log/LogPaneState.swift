@@ -143,6 +143,21 @@ public struct LogPaneState: Sendable {
         if follow { selectLast() }
     }
 
+    /// Adds the row of a request the HTTP cache answered while fresh: it made no attempt, so no attempt
+    /// event will ever describe it.
+    public mutating func addCacheHit(_ id: RequestID, method: String, url: URL, status: Int, report: CacheReport,
+                                     at time: Date) {
+        pendingCache.removeValue(forKey: id)
+        var entry = LogAttempt(key: LogAttempt.Key(request: id, attempt: 0), method: method, url: url,
+                               requestHeaders: [:], started: time)
+        entry.outcome = .response(status: status, headers: [:])
+        entry.cache = report
+        entry.fromCache = true
+        attempts.append(entry)
+        trim()
+        if follow { selectLast() }
+    }
+
     // MARK: Commands
 
     /// Applies a key's command.

@@ -122,8 +122,8 @@ extension LogPaneState {
         } else {
             buffer.write("└", x: x + columns.requestX + 1, y: y, style: styled(theme.muted))
         }
-        buffer.write("#\(attempt.key.attempt)", x: x + columns.attemptX, y: y, style: styled(theme.muted),
-                     maxWidth: Columns.attempt)
+        buffer.write(attempt.fromCache ? "–" : "#\(attempt.key.attempt)", x: x + columns.attemptX, y: y,
+                     style: styled(theme.muted), maxWidth: Columns.attempt)
         let (status, statusStyle): (String, Style) = switch attempt.outcome {
         case .inFlight: ("…", theme.warning)
         case .response(let code, _): ("\(code)", theme.status(code))
@@ -131,6 +131,13 @@ extension LogPaneState {
         case .cancelled(let superseded): (superseded ? "superseded" : "cancelled", grey)
         }
         buffer.write(status, x: x + columns.statusX, y: y, style: styled(statusStyle), maxWidth: Columns.status)
+        if attempt.fromCache {
+            let room = (columns.showCache ? columns.cacheX - 1 : columns.markerX + Columns.marker) - columns.barX
+            // The longest wording that fits whole: text is never cut mid-word.
+            if let text = LogPaneFormat.cacheHit.first(where: { DisplayWidth.of($0) <= room }) {
+                buffer.write(text, x: x + columns.barX, y: y, style: styled(theme.cache("fresh")))
+            }
+        }
         guard let timing = attempt.timing else { return }
         if columns.bar > 0, scale > 0 {
             let phases = LogPaneFormat.phases(timing)

@@ -1,0 +1,26 @@
+import CourierTerminal
+
+/// Draws the Response pane while the open request has no response to show: nothing sent yet, sending,
+/// failed or cancelled. A response itself is always drawn by `ResponsePaneView`.
+enum ResponsePhaseView {
+    static func render(_ state: AppState, into buffer: inout Buffer, area: Rect, focused: Bool) {
+        let theme = state.theme
+        let inner = Draw.block(&buffer, area, title: "Response", focused: focused, theme: theme, number: 3)
+        guard !inner.isEmpty else { return }
+        switch state.response.phase {
+        case .idle, .received:
+            buffer.write("No response yet: Enter sends the request.", x: inner.x, y: inner.y, style: theme.muted,
+                         maxWidth: inner.width)
+        case .sending(let method, let url):
+            let spinner = Array("⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏")[state.ticks % 10]
+            buffer.write("\(spinner) \(method) \(url)", x: inner.x, y: inner.y, style: theme.warning, maxWidth: inner.width)
+            buffer.write("Ctrl-C cancels", x: inner.x, y: inner.y + 1, style: theme.muted, maxWidth: inner.width)
+        case .failed(let failure):
+            for (i, line) in Draw.wrap("✗ \(failure.message)", width: inner.width).prefix(inner.height).enumerated() {
+                buffer.write(line, x: inner.x, y: inner.y + i, style: theme.error, maxWidth: inner.width)
+            }
+        case .cancelled:
+            buffer.write("Cancelled.", x: inner.x, y: inner.y, style: theme.muted, maxWidth: inner.width)
+        }
+    }
+}

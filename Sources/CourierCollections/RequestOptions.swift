@@ -1,0 +1,68 @@
+import CourierHTTP
+
+/// The `# @…` tags that change how a request is sent, read in this one place for `courier run` and the
+/// explorer alike: `@timeout SECONDS`, `@max-attempts N`, `@cache MODE`, `@no-redirect`, `@insecure`.
+public struct RequestOptions: Sendable, Hashable {
+    public static let timeoutTag = "timeout"
+    public static let maxAttemptsTag = "max-attempts"
+    /// What the explorer's Options tab once wrote for `max-attempts`; still read, never written.
+    public static let legacyAttemptsTag = "attempts"
+    public static let cacheTag = "cache"
+    public static let noRedirectTag = "no-redirect"
+    public static let insecureTag = "insecure"
+
+    /// Seconds for one attempt; nil leaves the client's default.
+    public var timeout: Double?
+    /// Attempts the retry policy may make; nil leaves the client's default.
+    public var maxAttempts: Int?
+    public var cacheMode: CacheMode
+    public var followRedirects: Bool
+    public var insecure: Bool
+
+    public init(timeout: Double? = nil, maxAttempts: Int? = nil, cacheMode: CacheMode = .default,
+                followRedirects: Bool = true, insecure: Bool = false) {
+        self.timeout = timeout
+        self.maxAttempts = maxAttempts
+        self.cacheMode = cacheMode
+        self.followRedirects = followRedirects
+        self.insecure = insecure
+    }
+
+    /// The options a request's tags ask for; a value that does not parse is left at the default.
+    public init(tags: [String: String]) {
+        self.init(
+            timeout: tags[Self.timeoutTag].flatMap { Double($0) }.flatMap { $0 > 0 ? $0 : nil },
+            maxAttempts: (tags[Self.maxAttemptsTag] ?? tags[Self.legacyAttemptsTag]).flatMap { Int($0) }
+                .flatMap { $0 > 0 ? $0 : nil },
+            cacheMode: tags[Self.cacheTag].flatMap { CacheMode(rawValue: $0) } ?? .default,
+            followRedirects: tags[Self.noRedirectTag] == nil,
+            insecure: tags[Self.insecureTag] != nil)
+    }
+
+    /// Writes the options the explorer edits (timeout, attempts, cache mode) back into `tags`; other tags stay.
+    public func write(into tags: inout [String: String]) {
+        tags[Self.timeoutTag] = timeout.map(Self.format)
+        tags[Self.maxAttemptsTag] = maxAttempts.map(String.init)
+        tags[Self.legacyAttemptsTag] = nil
+        tags[Self.cacheTag] = cacheMode == .default ? nil : cacheMode.rawValue
+    }
+
+    /// Sets the request's timeout, attempts, cache mode, redirects and verification from the options.
+    public func apply(to request: inout HTTPRequest) {
+        if let timeout { request.timeout = .milliseconds(Int64(timeout * 1000)) }
+        if let maxAttempts { request.maxAttempts = maxAttempts }
+        request.cacheMode = cacheMode
+        if !followRedirects { request.followRedirects = false }
+        if insecure { request.insecure = true }
+    }
+
+    /// `5`, not `5.0`; `0.5` as is.
+    public static func format(_ seconds: Double) -> String {
+        seconds == seconds.rounded() && abs(seconds) < 1e15 ? String(Int(seconds)) : String(seconds)
+    }
+}
+
+extension RequestTemplate {
+    /// How the request is sent, from its tags.
+    public var options: RequestOptions { RequestOptions(tags: tags) }
+}
