@@ -21,11 +21,12 @@ struct ExplorerColourTests {
         }
     }
 
-    /// Opens the demo, checks the focused border's colour, sends the first request and checks the 2xx
+    /// Opens the demo, checks the focused border's colour (`NO_COLOR=` undoes a `NO_COLOR` the test
+    /// runner may pass down), sends the first request and checks the 2xx
     /// status colour.
     private func expectColours(theme: String, width: Int, height: Int, environment: String,
                                border: Expected, success: Expected) throws {
-        let session = try Session(width: width, height: height, environment: environment, arguments: "--theme \(theme)")
+        let session = try Session(width: width, height: height, variables: environment, arguments: "--theme \(theme)")
         defer { session.stop() }
         let tmux = session.tmux
         let (loaded, first) = try tmux.waitFor { $0.contains("listUsers") }
@@ -46,7 +47,7 @@ struct ExplorerColourTests {
     @Test("The dark theme's colours reach a 256-colour terminal at 80×24")
     func darkTheme256ColoursAt80x24() throws {
         // #5fd7ff is 81 in the 256 palette, #87d75f is 113.
-        try expectColours(theme: "dark", width: 80, height: 24, environment: "TERM=tmux-256color",
+        try expectColours(theme: "dark", width: 80, height: 24, environment: "TERM=tmux-256color NO_COLOR=",
                           border: .indexed(81), success: .indexed(113))
     }
 
@@ -55,7 +56,7 @@ struct ExplorerColourTests {
         // #005f87 is 24, #005f00 is 22. COLORTERM alone cannot give 24-bit colour through a 256-colour
         // description (none for tmux-direct here), so the palette is used.
         try expectColours(theme: "light", width: 200, height: 60,
-                          environment: "TERM=tmux-256color COLORTERM=truecolor TERMINFO=/nonexistent",
+                          environment: "TERM=tmux-256color COLORTERM=truecolor TERMINFO=/nonexistent NO_COLOR=",
                           border: .indexed(24), success: .indexed(22))
     }
 
@@ -64,13 +65,13 @@ struct ExplorerColourTests {
         let terminfo = try DirectColourTerminfo()
         defer { terminfo.remove() }
         try expectColours(theme: "dark", width: 120, height: 40,
-                          environment: "TERM=courier-direct TERMINFO='\(terminfo.folder.path)'",
+                          environment: "TERM=courier-direct TERMINFO='\(terminfo.folder.path)' NO_COLOR=",
                           border: .rgb(0x5f, 0xd7, 0xff), success: .rgb(0x87, 0xd7, 0x5f))
     }
 
     @Test("An 8-colour terminal gets the nearest basic colours; NO_COLOR gets none")
     func eightColoursAndNoColor() throws {
-        let session = try Session(width: 80, height: 24, environment: "TERM=screen")
+        let session = try Session(width: 80, height: 24, variables: "TERM=screen NO_COLOR=")
         defer { session.stop() }
         let (loaded, first) = try session.tmux.waitFor { $0.contains("listUsers") }
         #expect(loaded, "the collection never showed:\n\(first)")
@@ -79,7 +80,7 @@ struct ExplorerColourTests {
         #expect(basic.contains(/[\[;]36[;m]/), "no basic cyan in \(basic.debugDescription)")
         #expect(!basic.contains("38;5;"))
 
-        let plain = try Session(width: 80, height: 24, environment: "TERM=tmux-256color NO_COLOR=1")
+        let plain = try Session(width: 80, height: 24, variables: "TERM=tmux-256color NO_COLOR=1")
         defer { plain.stop() }
         let (shown, screen) = try plain.tmux.waitFor { $0.contains("listUsers") }
         #expect(shown, "the collection never showed:\n\(screen)")
