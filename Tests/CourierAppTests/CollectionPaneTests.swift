@@ -32,7 +32,8 @@ struct CollectionPaneTests {
 
     @Test func collapsingAFolderHidesItsRequests() {
         var state = Fixtures.loaded()
-        state.press(Key(.enter))
+        // The first request is selected at start; the folder is the first row.
+        state.press(.char("g"), Key(.enter))
         #expect(state.tree.rows(state.collection).map(\.label) == ["api", "demo.http", "Search", "Ticker"])
         state.press(.char(" "))
         #expect(state.tree.rows(state.collection).count == 8)
@@ -58,7 +59,7 @@ struct CollectionPaneTests {
 
     @Test func duplicateRenameAndDeleteTargetTheSelectedRequest() {
         var state = Fixtures.loaded()
-        state.press(.char("j"), .char("j"), .char("j"))
+        state.press(.char("j"))
         let ref = RequestRef(file: "api/users.http", index: 1)
         #expect(state.press(.char("d")) == [.collectionEdit(.duplicate(ref))])
 

@@ -50,7 +50,7 @@ struct WebSocketPaneTests {
         pane.apply(contentsOf: [Self.tick(3, 0.6), Self.tick(4, 0.8)], at: Self.at(0.8))
         // Then the URL and state are in the border, the subscription is starred, JSON is on one line each
         #expect(Self.render(pane) == [
-            "┏ WebSocket · ws://127.0.0.1:8080/ws/ticker ━━━━━━━━━━━━━━━━━  ● open  ┓",
+            "┏━ 5 WebSocket · ws://127.0.0.1:8080/ws/ticker ━━━━━━━━━━━━━━━ ● open ━┓",
             "┃↓ 5 (249 B)  ↑ 1  rtt 1.2 ms                                 following┃",
             "┃18:13:20.000 · connected                                              ┃",
             #"┃18:13:20.010 → 20 B    ★ {"subscribe": "ACME"}                        ┃"#,
@@ -76,7 +76,7 @@ struct WebSocketPaneTests {
         pane.apply(contentsOf: [Self.tick(5, 1.0), Self.tick(6, 1.2)], at: Self.at(1.2))
         // Then the view still ends at tick 4, shown as pretty JSON, and the status line counts 2 new
         #expect(Self.render(pane) == [
-            "┏ WebSocket · ws://127.0.0.1:8080/ws/ticker ━━━━━━━━━━━━━━━━━  ● open  ┓",
+            "┏━ 5 WebSocket · ws://127.0.0.1:8080/ws/ticker ━━━━━━━━━━━━━━━ ● open ━┓",
             "┃↓ 7 (355 B)  ↑ 1  rtt 1.2 ms                          ⏸ paused · 2 new┃",
             #"┃18:13:20.400 ← 53 B    {"type": "tick", "symbol": "ACME", "seq": 2, "p┃"#,
             #"┃18:13:20.600 ← 53 B    {"type": "tick", "symbol": "ACME", "seq": 3, "p┃"#,
@@ -113,7 +113,7 @@ struct WebSocketPaneTests {
         pane.tick(now: Self.at(2))
         // Then the border counts down and the drop is in the history
         let during = Self.render(pane)
-        #expect(during[0] == "┏ WebSocket · ws://127.0.0.1… ━━  ↻ reconnecting in 1.5 s (attempt 2)  ┓")
+        #expect(during[0] == "┏━ 5 WebSocket · ws://127.0.0.… ━ ↻ reconnecting in 1.5 s (attempt 2) ━┓")
         #expect(during[7] == "┃18:13:21.000 · closed 1006 (no close handshake): connection lost: rese┃")
         #expect(during[8] == "┃18:13:21.000 · reconnecting in 2.5 s (attempt 2)                      ┃")
         // When the session reconnects and re-sends the subscription
@@ -147,7 +147,7 @@ struct WebSocketPaneTests {
         // Then only tick 2 is listed and the filter stays visible
         let lines = Self.render(pane, height: 8)
         #expect(lines == [
-            "┏ WebSocket · ws://127.0.0.1:8080/ws/ticker ━━━━━━━━━━━━━━━━━  ● open  ┓",
+            "┏━ 5 WebSocket · ws://127.0.0.1:8080/ws/ticker ━━━━━━━━━━━━━━━ ● open ━┓",
             "┃↓ 3 (143 B)  ↑ 1  rtt 1.2 ms                                 following┃",
             #"┃18:13:20.400 ← 53 B    {"type": "tick", "symbol": "ACME", "seq": 2, "p┃"#,
             "┃                                                                      ┃",
@@ -185,6 +185,14 @@ struct WebSocketPaneTests {
         let lines = Self.render(pane)
         #expect(lines[1].contains("last 100 kept"))
         #expect(lines[10].contains(#""seq": 10000"#))
+    }
+
+    @Test func openingAnotherRequestStartsItsCountersAtZero() {
+        var pane = Self.connectedPane(capacity: 100)
+        pane.apply(contentsOf: (1...5).map { Self.tick($0, Double($0) / 1000) }, at: Self.at(10))
+        #expect(pane.receivedCount > 0 && pane.bytesReceived > 0)
+        pane.load(url: "ws://127.0.0.1:1/other", savedMessages: [String]())
+        #expect(pane.receivedCount == 0 && pane.sentCount == 0 && pane.bytesReceived == 0)
     }
 
     @Test func sendBoxSendsWhenOpenKeepsHistoryAndRefusesWhenClosed() {

@@ -60,6 +60,8 @@ public struct AppState: Sendable {
     public var shouldQuit = false
     /// Set by Ctrl-Z; the run loop hands the terminal back to the shell and clears it.
     public var shouldSuspend = false
+    /// Set by Ctrl-L and by a resize: the loop clears the terminal and writes every cell of the next frame.
+    public var shouldRepaint = false
     /// The zone the log's clock shows; tests pin it so screens do not depend on the machine.
     public var timeZone: TimeZone = .current {
         didSet { log.timeZone = timeZone; webSocketPane.timeZone = timeZone; historyPane?.timeZone = timeZone }

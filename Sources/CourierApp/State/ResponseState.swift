@@ -37,6 +37,8 @@ public struct SendFailure: Sendable, Hashable {
     public var kind: String
     public var message: String
     public init(kind: String, message: String) { self.kind = kind; self.message = message }
+    /// The kind of a request that names a variable no environment or file defines.
+    public static let unknownVariableKind = "unknownVariable"
 }
 
 /// The response pane: what is shown and how far it is scrolled.

@@ -15,7 +15,10 @@ extension AppState {
             guard let row = tree.selectedRow(collection) else { return [] }
             switch row.kind {
             case .group(let key, _): toggleGroup(key)
-            case .request(let ref): return open(ref)
+            case .request(let ref):
+                // One key from the tree to a response: open, then send unless a dialog asks first.
+                let effects = open(ref)
+                return modals.isEmpty ? effects + send() : effects
             }
         case .expand:
             if case .group(let key, _) = tree.selectedRow(collection)?.kind { toggleGroup(key) }
@@ -55,6 +58,18 @@ extension AppState {
         return []
     }
 
+    /// The first screen after loading: the only environment chosen, and the first request selected and
+    /// open, so the first Enter sends it instead of folding the file.
+    mutating func prepareFirstRun() {
+        if environment == nil, collection.environmentNames.count == 1 { environment = collection.environmentNames.first }
+        let rows = tree.rows(collection)
+        guard editor.isEmpty, let index = rows.firstIndex(where: { if case .request = $0.kind { true } else { false } }),
+              case .request(let ref) = rows[index].kind, let draft = collection.request(ref) else { return }
+        tree.selection = index
+        editor = RequestEditorState(draft: draft, origin: ref)
+        if draft.isWebSocket { loadWebSocketPane() }
+    }
+
     /// Opens a saved request in the editor, asking first when that would drop unsaved edits.
     mutating func open(_ ref: RequestRef, force: Bool = false) -> [Effect] {
         guard let draft = collection.request(ref) else { return [] }
@@ -77,7 +92,9 @@ extension AppState {
             tree.filtering = false
         case .accept?:
             tree.filtering = false
-            if case .request? = tree.selectedRow(collection)?.kind { return runCollection(.open) }
+            // Enter in the filter opens the match; sending takes a second Enter, so a typed-ahead
+            // Enter never sends a request the user has not seen.
+            if case .request(let ref)? = tree.selectedRow(collection)?.kind { return open(ref) }
         case .up?: tree.move(-1, in: collection)
         case .down?: tree.move(1, in: collection)
         case let command?:

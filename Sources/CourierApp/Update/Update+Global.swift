@@ -50,6 +50,9 @@ extension AppState {
         case .suspend:
             shouldSuspend = true
             return []
+        case .repaint:
+            shouldRepaint = true
+            return []
         case .chooseEnvironment:
             modals.append(.palette(PaletteState(filter: "Environment:")))
             return []
@@ -83,7 +86,23 @@ extension AppState {
         responseKey = nil
         response.phase = .sending(method: editor.method, url: Variables.resolve(editor.url.text, values: variables))
         response.scroll = 0
+        // When one pane shows at a time, the response pane is where the answer appears: show it.
+        if zoomed == nil, layout.tabStrip != nil { focus = .response }
         return [.send(generation: generation, job: sendJob)]
+    }
+
+    /// A failure with what the user can do about it: an unknown variable says where values come from.
+    func explained(_ failure: SendFailure) -> SendFailure {
+        guard failure.kind == SendFailure.unknownVariableKind else { return failure }
+        let names = collection.environmentNames
+        let hint: String = if names.isEmpty {
+            "no environment file found: add http-client.env.json beside the file, or @name = value in it"
+        } else if let environment {
+            "not in environment '\(environment)' (E environments: \(names.joined(separator: ", ")))"
+        } else {
+            "no environment chosen (E environments: \(names.joined(separator: ", ")))"
+        }
+        return SendFailure(kind: failure.kind, message: failure.message + ": " + hint)
     }
 
     /// In live mode, a send through the debounce when an edit changed the request.

@@ -15,9 +15,11 @@ public func update(_ state: inout AppState, _ action: Action) -> [Effect] {
         state.responsePane?.advance()
         return []
     case .collectionLoaded(let collection):
+        let firstLoad = state.loading != .loaded
         state.collection = collection
         state.loading = .loaded
         state.tree.move(0, in: collection)
+        if firstLoad { state.prepareFirstRun() }
         if let environment = state.environment, collection.environments[environment] == nil {
             state.status = StatusMessage("Environment '\(environment)' is not defined", kind: .error)
         }
@@ -38,7 +40,7 @@ public func update(_ state: inout AppState, _ action: Action) -> [Effect] {
     case .sendFailed(let generation, let failure):
         guard generation == state.generation else { return [] }
         state.inFlight = nil
-        state.response.phase = .failed(failure)
+        state.response.phase = .failed(state.explained(failure))
         return []
     case .sendCancelled(let generation):
         guard generation == state.generation else { return [] }
@@ -103,6 +105,8 @@ extension AppState {
         switch event {
         case .resize(let size):
             self.size = size
+            // Whatever the terminal did with its old contents, the next frame replaces all of it.
+            shouldRepaint = true
             return []
         case .paste(let text):
             return handlePaste(text)
@@ -114,6 +118,11 @@ extension AppState {
     }
 
     mutating func handleKey(_ key: Key) -> [Effect] {
+        // Repainting changes nothing but the terminal, so it works over dialogs and while typing too.
+        if Keymaps.global.command(for: key) == .repaint {
+            shouldRepaint = true
+            return []
+        }
         if !modals.isEmpty { return handleModalKey(key) }
         status = nil
         if historyPane != nil { return handleHistoryKey(key) }

@@ -34,7 +34,7 @@ enum ResponseView {
         let reason = summary.reason.isEmpty ? "" : " \(summary.reason)"
         let used = Draw.runs(&buffer, [
             ("\(summary.status)\(reason)", theme.status(summary.status)),
-            ("  \(Draw.duration(summary.duration))  \(Draw.bytes(summary.size))  ", theme.muted),
+            ("  \(DurationText.format(summary.duration))  \(Draw.bytes(summary.size))  ", theme.muted),
             ("cache: ", theme.muted), (summary.cache.rawValue, theme.cache(summary.cache.rawValue)),
         ], x: area.x, y: area.y, maxWidth: area.width)
         state.shownLatency?.renderTrailing(into: &buffer, row: area.row(0), used: used, theme: theme)

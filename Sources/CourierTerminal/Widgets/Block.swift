@@ -50,15 +50,6 @@ public struct Block: Widget, Sendable, Hashable {
         self.fillStyle = fillStyle
     }
 
-    /// A pane's block: the focused one uses thick borders and the focused styles so it stands out
-    /// even in monochrome.
-    public static func pane(_ title: String, rightTitle: StyledLine = StyledLine(), focused: Bool,
-                            borderStyle: Style, focusedBorderStyle: Style, titleStyle: Style,
-                            focusedTitleStyle: Style) -> Block {
-        Block(title: StyledLine(title, style: focused ? focusedTitleStyle : titleStyle), rightTitle: rightTitle,
-              borders: focused ? .thick : .plain, borderStyle: focused ? focusedBorderStyle : borderStyle)
-    }
-
     /// The area inside the border.
     public func inner(_ area: Rect) -> Rect { area.inset(1) }
 

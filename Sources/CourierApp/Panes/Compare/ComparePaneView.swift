@@ -13,7 +13,8 @@ enum ComparePaneView {
                        focused: Bool) {
         guard area.width >= 4, area.height >= 3 else { return }
         buffer.fill(area)
-        PaneBorder.draw(into: &buffer, area: area, title: "Compare · \(state.title)", theme: theme, focused: focused)
+        Draw.block(&buffer, area, title: "Compare · \(state.title)", focused: focused, theme: theme,
+                   number: PaneID.response.rawValue)
         let inner = area.inset(1)
         var rows: [Row] = []
         if let comparison = state.comparison {
