@@ -167,7 +167,7 @@ import Testing
         #expect(!text.contains("secret-token"))
         #expect(!log.attempts.description.contains("secret-token"))
         #expect(text.contains("timed out: no data for 5 s"))
-        #expect(text.contains("DNS") && text.contains("3 ms"))
+        #expect(text.contains("DNS") && text.contains("3.0 ms"))
         // And Esc goes back to the rows
         log.handle(.closeDetail)
         #expect(log.detail == nil)

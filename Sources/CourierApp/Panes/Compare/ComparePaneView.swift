@@ -165,10 +165,7 @@ enum ComparePaneView {
         return "\(whole / 86_400)d"
     }
 
-    static func milliseconds(_ seconds: Double) -> String {
-        let ms = seconds * 1000
-        return ms < 10 ? String(format: "%.1f ms", ms) : "\(Int(ms.rounded())) ms"
-    }
+    static func milliseconds(_ seconds: Double) -> String { DurationText.format(seconds: seconds) }
 
     static func bytes(_ count: Int) -> String {
         if count < 1024 { return "\(count) B" }

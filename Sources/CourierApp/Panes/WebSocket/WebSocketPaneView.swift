@@ -52,7 +52,7 @@ extension WebSocketPaneState {
         var line = StyledLine()
         line.append("↓ \(receivedCount) (\(WebSocketPaneFormat.size(bytesReceived)))", style: theme.text)
         line.append("  ↑ \(sentCount)", style: theme.text)
-        if let rtt = lastRoundTrip { line.append(String(format: "  rtt %.1f ms", rtt * 1000), style: theme.muted) }
+        if let rtt = lastRoundTrip { line.append("  rtt " + DurationText.format(seconds: rtt), style: theme.muted) }
         if entries.count >= entries.capacity { line.append("  last \(entries.capacity) kept", style: theme.muted) }
         let right: StyledLine = following
             ? StyledLine("following", style: theme.muted)
@@ -87,7 +87,7 @@ extension WebSocketPaneState {
         }
         let lines = Array(blocks.reversed().joined().suffix(area.height))
         for (offset, line) in lines.enumerated() {
-            buffer.write(line, x: area.x, y: area.y + offset, maxWidth: area.width)
+            buffer.write(line.fitted(to: area.width), x: area.x, y: area.y + offset, maxWidth: area.width)
         }
     }
 
