@@ -91,7 +91,8 @@ public enum HelpCatalog {
                 case .goToLine?: "go"
                 default: "search"
                 }
-                own = [hint("Enter", enter), hint("Esc", "cancel")]
+                // The viewer's prompts take characters and Backspace only.
+                return [hint("Enter", enter), hint("Esc", "cancel"), hint("Backspace", "delete")]
             case .webSocket where state.webSocketPane.mode == .composing:
                 own = entries(WebSocketPaneState.composeKeymap) { _ in nil }.filter(\.hint)
             case .webSocket: own = [hint("Esc", "clear filter")]
