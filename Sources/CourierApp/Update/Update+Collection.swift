@@ -70,19 +70,40 @@ extension AppState {
         if draft.isWebSocket { loadWebSocketPane() }
     }
 
-    /// Opens a saved request in the editor, asking first when that would drop unsaved edits.
+    /// Opens a saved request in the editor. Unsaved edits of the request left are kept as its draft and
+    /// come back when it is opened again; only a request that is in no file yet asks first.
     mutating func open(_ ref: RequestRef, force: Bool = false) -> [Effect] {
         guard let draft = collection.request(ref) else { return [] }
-        if !force && editor.isDirty && editor.origin != ref {
-            modals.append(.confirm(ConfirmState(message: "Discard unsaved edits to '\(editor.name)'?",
-                                                onYes: .openRequest(ref))))
-            return []
+        if editor.origin != ref, editor.isDirty {
+            if let origin = editor.origin {
+                var left = editor
+                left.editing = false
+                drafts[origin] = left
+            } else if !force {
+                modals.append(.confirm(ConfirmState(message: "Discard unsaved edits to '\(editor.name)'?",
+                                                    onYes: .openRequest(ref))))
+                return []
+            }
         }
-        if editor.origin != ref || !editor.isDirty { editor = RequestEditorState(draft: draft, origin: ref) }
+        if editor.origin != ref || !editor.isDirty {
+            let fresh = RequestEditorState(draft: draft, origin: ref)
+            editor = takeDraft(for: ref, savedAs: fresh.saved) ?? fresh
+        }
         if draft.isWebSocket { loadWebSocketPane() }
         focus = .request
         if zoomed != nil { zoomed = .request }
         return []
+    }
+
+    /// The kept draft of the request at `ref`: the one kept under `ref` when it was made from the request
+    /// as it is now, else one made from the same saved request elsewhere in the file (requests added or
+    /// deleted before it moved it).
+    private mutating func takeDraft(for ref: RequestRef, savedAs saved: RequestDraft) -> RequestEditorState? {
+        let key = drafts[ref]?.saved == saved ? ref
+            : drafts.first { $0.key.file == ref.file && $0.value.saved == saved }?.key
+        guard let key, var kept = drafts.removeValue(forKey: key) else { return nil }
+        kept.origin = ref
+        return kept
     }
 
     mutating func handleFilterKey(_ key: Key) -> [Effect] {

@@ -40,9 +40,10 @@ extension AppState {
             modals.append(.help(scroll: 0))
             return []
         case .quit:
-            if editor.isDirty {
-                modals.append(.confirm(ConfirmState(message: "Quit and lose unsaved edits to '\(editor.name)'?",
-                                                    onYes: .quit)))
+            let unsaved = (editor.isDirty ? [editor.name] : []) + drafts.values.map(\.name).sorted()
+            if !unsaved.isEmpty {
+                let names = unsaved.count == 1 ? "'\(unsaved[0])'" : "\(unsaved.count) requests (\(unsaved.joined(separator: ", ")))"
+                modals.append(.confirm(ConfirmState(message: "Quit and lose unsaved edits to \(names)?", onYes: .quit)))
             } else {
                 shouldQuit = true
             }
