@@ -121,6 +121,7 @@ struct CollectionPaneTests {
         #expect(state.editor.name == "Create user")
         #expect(state.editor.url.text == "{{base}}/users?x=1")
         #expect(state.editor.origin == RequestRef(file: "api/users.http", index: 0))
+        #expect(state.drafts.isEmpty)
     }
 
     @Test func aMouseClickFocusesAPaneAndSelectsARow() {

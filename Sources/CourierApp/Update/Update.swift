@@ -80,6 +80,11 @@ public func update(_ state: inout AppState, _ action: Action) -> [Effect] {
         state.collection = collection
         if let select { state.tree.select(select, in: collection) } else { state.tree.move(0, in: collection) }
         if let origin = state.editor.origin, collection.request(origin) == nil { state.editor.origin = nil }
+        // The draft of a deleted request goes with it; the others find their request again when opened.
+        state.drafts = state.drafts.filter { ref, draft in
+            collection.files.first { $0.path == ref.file }?.requests
+                .contains { RequestEditorState(draft: $0, origin: nil).saved == draft.saved } ?? false
+        }
         return []
     case .themeLoaded(let theme, let warning):
         state.theme = theme
