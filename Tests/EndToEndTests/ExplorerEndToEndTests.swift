@@ -14,9 +14,10 @@ struct ExplorerEndToEndTests {
         let folder: URL
         let tmux: TmuxSession
 
-        /// `variables` are set for the command (`TERM=… NO_COLOR=1`), `arguments` follow it.
+        /// `variables` are set for the command (`TERM=… NO_COLOR=1`), `arguments` follow it; without
+        /// `chooseEnvironment` no `--env` is given.
         init(collection: String? = nil, width: Int = 120, height: Int = 40, variables: String = "",
-             arguments: String = "") throws {
+             arguments: String = "", chooseEnvironment: Bool = true) throws {
             server = try DemoServer.start()
             folder = FileManager.default.temporaryDirectory.appendingPathComponent("e2e-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -32,7 +33,7 @@ struct ExplorerEndToEndTests {
             let binary = TmuxSession.binary.path
             try #require(FileManager.default.isExecutableFile(atPath: binary), "build first: swift build")
             let state = "XDG_STATE_HOME='\(folder.path)/state' XDG_CACHE_HOME='\(folder.path)/cache'"
-            tmux = try TmuxSession(command: "\(state) \(variables) exec '\(binary)' demo.http --env demo \(arguments)",
+            tmux = try TmuxSession(command: "\(state) \(variables) exec '\(binary)' demo.http \(chooseEnvironment ? "--env demo" : "") \(arguments)",
                                    directory: folder, width: width, height: height)
         }
 
@@ -59,6 +60,21 @@ struct ExplorerEndToEndTests {
         #expect(server.completedCount(path: "/users") == 1)
         // And the log shows the attempt
         #expect(screen.contains("#1  200"), "no log row for the attempt:\n\(screen)")
+    }
+
+    @Test func aFirstRunSendsTheFirstRequestWithOneEnterInTheOnlyEnvironment() throws {
+        // Given the explorer opened on the demo without --env, at 80×24
+        let session = try Session(width: 80, height: 24, chooseEnvironment: false)
+        defer { session.stop() }
+        let (server, tmux) = (session.server, session.tmux)
+        let (loaded, first) = try tmux.waitFor { $0.contains("index") && $0.contains("env: demo") }
+        #expect(loaded, "the only environment was not chosen:\n\(first)")
+        // When pressing Enter once
+        try tmux.keys("Enter")
+        // Then the first request went out and its answer shows
+        let (answered, screen) = try tmux.waitFor { $0.contains("200 OK") }
+        #expect(answered, "no answer after one Enter:\n\(screen)")
+        #expect(server.completedCount(path: "/") == 1)
     }
 
     @Test func editAURLSaveAndOnlyThatRequestChangesInTheFile() throws {
