@@ -1,3 +1,5 @@
+import CourierApp
+import CourierTerminal
 import Foundation
 import Testing
 
@@ -67,6 +69,24 @@ struct ExplorerColourTests {
         try expectColours(theme: "dark", width: 120, height: 40,
                           environment: "TERM=courier-direct TERMINFO='\(terminfo.folder.path)' NO_COLOR=",
                           border: .rgb(0x5f, 0xd7, 0xff), success: .rgb(0x87, 0xd7, 0x5f))
+    }
+
+    @Test("Every theme with colours in Themes/ draws its focused border in its own colour on a 256-colour terminal",
+          arguments: ["dark", "light", "high-contrast"])
+    func everyThemeDrawsItsOwnBorderColour(theme name: String) throws {
+        let folder = TmuxSession.packageRoot.appendingPathComponent("Themes")
+        let (theme, warning) = ThemeLoader.load(name: name, folders: [folder], trueColor: true, noColor: false)
+        #expect(warning == nil)
+        let colour = ColorMapping.number(for: theme.borderFocused.foreground, depth: .indexed256)
+        try #require(colour >= 16, "\(name)'s focused border is not a palette colour")
+        let session = try Session(width: 120, height: 40, variables: "TERM=tmux-256color NO_COLOR=",
+                                  arguments: "--theme \(name)")
+        defer { session.stop() }
+        let (loaded, first) = try session.tmux.waitFor { $0.contains("listUsers") }
+        #expect(loaded, "the collection never showed:\n\(first)")
+        let screen = try session.tmux.screenWithEscapes()
+        #expect(screen.contains("38;5;\(colour)m┏") || screen.contains("38;5;\(colour);"),
+                "\(name): the focused border is not in 38;5;\(colour): \(screen.prefix(400).debugDescription)")
     }
 
     @Test("An 8-colour terminal gets the nearest basic colours; NO_COLOR gets none")
