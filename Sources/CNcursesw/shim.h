@@ -52,6 +52,9 @@ static inline const char *courier_tigetstr(const char *name) {
     return (value == (char *)-1) ? NULL : value;
 }
 static inline int courier_tigetflag(const char *name) { return tigetflag((char *)name); }
+/// A numeric terminfo capability; -1 when absent, -2 when not numeric. Unlike COLORS, it is known
+/// before start_color().
+static inline int courier_tigetnum(const char *name) { return tigetnum((char *)name); }
 /// The size of the terminal on `fd` (ioctl is variadic, so Swift cannot call it).
 static inline int courier_window_size(int fd, int *rows, int *cols) {
     struct winsize ws;

@@ -25,6 +25,22 @@ public struct StyledLine: Sendable, Hashable, ExpressibleByStringLiteral {
     /// The text without styles.
     public var plainText: String { spans.map(\.text).joined() }
 
+    /// The line in at most `width` columns: whole when it fits, else cut with `…`, so a cut line never
+    /// passes for a whole one.
+    public func fitted(to width: Int) -> StyledLine {
+        guard self.width > width, width > 0 else { return self }
+        var result = StyledLine()
+        var left = width - 1
+        for span in spans {
+            let (prefix, used) = DisplayWidth.prefix(of: Sanitizer.sanitize(span.text), fitting: left)
+            result.append(String(prefix), style: span.style)
+            left -= used
+            if left <= 0 || prefix.count < span.text.count { break }
+        }
+        result.append("…", style: spans.last?.style ?? .plain)
+        return result
+    }
+
     /// Appends a span.
     public mutating func append(_ text: String, style: Style = .plain) { spans.append(Span(text, style: style)) }
 

@@ -17,11 +17,15 @@ public protocol TerminalBackend: AnyObject {
     /// key, so the app decides); after `fg` the next `nextEvent` returns a resize and the next draw
     /// repaints everything.
     func suspend()
+    /// Forgets what the terminal shows: the next `draw` clears the screen and writes every cell.
+    func repaint()
 }
 
 extension TerminalBackend {
     /// Backends without a process to stop ignore it.
     public func suspend() {}
+    /// Backends that keep no picture of the screen ignore it.
+    public func repaint() {}
 }
 
 /// Something the user did.
@@ -56,13 +60,14 @@ public struct Key: Sendable, Hashable, CustomStringConvertible {
     public static func char(_ c: Character) -> Key { Key(.character(c)) }
     public static func ctrl(_ c: Character) -> Key { Key(.character(c), ctrl: true) }
 
-    /// How help and the status bar spell the key: `Ctrl-S`, `Alt-x`, `Shift-Tab`, `Enter`, `j`.
+    /// How help and the status bar spell the key: `Ctrl-S`, `Alt-x`, `Shift-Tab`, `Enter`, `Space`, `j`.
     public var description: String {
         var parts: [String] = []
         if ctrl { parts.append("Ctrl") }
         if alt { parts.append("Alt") }
         if shift { parts.append("Shift") }
         let name: String = switch code {
+        case .character(" "): "Space"
         case .character(let c): ctrl ? String(c).uppercased() : String(c)
         case .enter: "Enter"
         case .tab: "Tab"

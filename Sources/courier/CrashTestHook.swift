@@ -75,4 +75,5 @@ private final class CrashAfterFirstFrame: TerminalBackend {
     func wake() { backend.wake() }
     func restore() { backend.restore() }
     func suspend() { backend.suspend() }
+    func repaint() { backend.repaint() }
 }

@@ -136,10 +136,16 @@ enum ExplorerCommand {
         HTTPCacheStore.defaultDirectory(environment: environment)
     }
 
-    /// The checkout folder when running from `.build/<config>/courier`.
+    /// The checkout folder when running from `.build/<config>/courier` or, links resolved,
+    /// `.build/<triple>/<config>/courier`: the nearest folder above the binary that holds `Package.swift`.
     static var packageRoot: URL {
-        URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        var folder = binary.deletingLastPathComponent()
+        for _ in 0..<4 {
+            if FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path) { return folder }
+            folder = folder.deletingLastPathComponent()
+        }
+        return binary.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     }
 
     /// A project file relative to the current folder, else to the checkout the binary was built in.

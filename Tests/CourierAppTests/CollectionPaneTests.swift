@@ -32,7 +32,8 @@ struct CollectionPaneTests {
 
     @Test func collapsingAFolderHidesItsRequests() {
         var state = Fixtures.loaded()
-        state.press(Key(.enter))
+        // The first request is selected at start; the folder is the first row.
+        state.press(.char("g"), Key(.enter))
         #expect(state.tree.rows(state.collection).map(\.label) == ["api", "demo.http", "Search", "Ticker"])
         state.press(.char(" "))
         #expect(state.tree.rows(state.collection).count == 8)
@@ -58,7 +59,7 @@ struct CollectionPaneTests {
 
     @Test func duplicateRenameAndDeleteTargetTheSelectedRequest() {
         var state = Fixtures.loaded()
-        state.press(.char("j"), .char("j"), .char("j"))
+        state.press(.char("j"))
         let ref = RequestRef(file: "api/users.http", index: 1)
         #expect(state.press(.char("d")) == [.collectionEdit(.duplicate(ref))])
 
@@ -76,19 +77,51 @@ struct CollectionPaneTests {
         #expect(state.press(.char("y")) == [.collectionEdit(.delete(ref))])
     }
 
-    @Test func openingAnotherRequestWithUnsavedEditsAsksFirst() {
+    @Test func switchingRequestsKeepsEachOnesUnsavedDraftWithoutAsking() {
+        // Given an unsaved edit to "List users"
         var state = Fixtures.editing()
-        state.press(.char("e"))
-        state.type("x")
+        state.press(.char("e"), Key(.end))
+        state.type("&x")
+        // When opening another request
         state.press(Key(.escape), .char("1"), .char("j"), Key(.enter))
-        guard case .confirm(let confirm)? = state.modals.last else {
-            Issue.record("expected a confirmation")
-            return
-        }
-        #expect(confirm.onYes == .openRequest(RequestRef(file: "api/users.http", index: 1)))
-        state.press(.char("y"))
+        // Then nothing asks, the other request is open, and the tree marks the draft
+        #expect(state.modals.isEmpty)
         #expect(state.editor.name == "Create user")
         #expect(!state.editor.isDirty)
+        #expect(Snapshot.screen(state).contains { $0.contains("List users ●") })
+        // When going back, the edit is there, still unsaved
+        state.press(.char("1"), .char("k"), Key(.enter))
+        #expect(state.editor.name == "List users")
+        #expect(state.editor.url.text == "{{base}}/users?page=1&x")
+        #expect(state.editor.isDirty)
+        #expect(state.drafts.isEmpty)
+        // And quitting with a draft kept names it and asks
+        state.press(.char("1"), .char("j"), Key(.enter), Key(.escape), .char("q"))
+        guard case .confirm(let confirm)? = state.modals.last else {
+            Issue.record("expected a confirmation before quitting")
+            return
+        }
+        #expect(confirm.message == "Quit and lose unsaved edits to 'List users'?")
+    }
+
+    @Test func aDraftFollowsItsRequestWhenAnEarlierOneIsDeleted() {
+        // Given a draft of "Create user" (the second request) kept while another is open
+        var state = Fixtures.editing()
+        state.press(.char("1"), .char("j"), Key(.enter), .char("e"), Key(.end))
+        state.type("?x=1")
+        state.press(Key(.escape), .char("1"), .char("j"), Key(.enter))
+        #expect(state.drafts.keys.map(\.index) == [1])
+        // When the first request of the file is deleted, "Create user" moves to index 0
+        var files = Fixtures.collection.files
+        files[0].requests.removeFirst()
+        let edited = Collection(root: "Collections", files: files, environments: Fixtures.collection.environments)
+        _ = update(&state, .collectionEdited(edited, select: nil))
+        // Then opening it there (api, users.http, Create user) brings the draft back
+        state.press(.char("1"), .char("g"), .char("j"), .char("j"), Key(.enter))
+        #expect(state.editor.name == "Create user")
+        #expect(state.editor.url.text == "{{base}}/users?x=1")
+        #expect(state.editor.origin == RequestRef(file: "api/users.http", index: 0))
+        #expect(state.drafts.isEmpty)
     }
 
     @Test func aMouseClickFocusesAPaneAndSelectsARow() {

@@ -25,7 +25,8 @@ struct ComparePaneTests {
 
     static func render(_ state: ComparePaneState, width: Int = 72, height: Int = 22) -> [String] {
         var buffer = Buffer(size: Size(width: width, height: height))
-        state.render(into: &buffer, area: Rect(x: 0, y: 0, width: width, height: height), theme: .dark, focused: true)
+        // Unfocused: thin lines, the same frame as every other pane.
+        state.render(into: &buffer, area: Rect(x: 0, y: 0, width: width, height: height), theme: .dark, focused: false)
         return buffer.lines()
     }
 
@@ -39,7 +40,7 @@ struct ComparePaneTests {
         let lines = Self.render(state, height: 18)
         // Then both sides, the savings and the header changes are on screen as text
         #expect(lines == [
-            "┌─ Compare · GET /etag ────────────────────────────────────────────────┐",
+            "╭─ 3 Compare · GET /etag ──────────────────────────────────────────────╮",
             "│Stored                            │ Revalidated                       │",
             "│200 OK                            │ 200 OK                            │",
             "│cache                             │ cache revalidated                 │",
@@ -56,7 +57,7 @@ struct ComparePaneTests {
             "│                                                                      │",
             "│Body         unchanged (30 B)                                         │",
             "│                                                                      │",
-            "└──────────────────────────────────────────────────────────────────────┘",
+            "╰──────────────────────────────────────────────────────────────────────╯",
         ])
     }
 

@@ -34,10 +34,10 @@ enum Fixtures {
         return state
     }
 
-    /// A loaded explorer with "List users" open in the editor.
+    /// A loaded explorer with "List users" open in the editor (the first request opens at start), focused.
     static func editing(size: Size = Size(width: 120, height: 40)) -> AppState {
         var state = loaded(size: size)
-        state.press(.char("j"), .char("j"), Key(.enter))
+        state.press(.char("2"))
         return state
     }
 }

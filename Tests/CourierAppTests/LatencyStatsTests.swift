@@ -43,6 +43,14 @@ import Testing
         #expect(LatencyStats.format(0.00085) == "850 µs")
         #expect(LatencyStats.format(0.0124) == "12 ms")
         #expect(LatencyStats.format(1.25) == "1.25 s")
+        // One format everywhere, and no `1000 µs` or `1000 ms` at the unit boundaries
+        #expect(DurationText.format(.microseconds(873)) == "873 µs")
+        #expect(DurationText.format(.microseconds(999_800)) == "1.00 s")
+        #expect(DurationText.format(seconds: 0.0009998) == "1.0 ms")
+        #expect(DurationText.format(.microseconds(4_230)) == "4.2 ms")
+        #expect(DurationText.format(.microseconds(9_990)) == "10 ms")
+        #expect(DurationText.format(.milliseconds(1337)) == "1.34 s")
+        #expect(DurationText.format(.seconds(125)) == "2 min 05 s")
     }
 
     @Test func statsComeFromThePersistedHistoryOfOneRequestOldestFirst() throws {

@@ -48,7 +48,7 @@ import Testing
         let buffer = render(log, now: 0.4)
         // Then the retry line counts down, and the attempt has its waterfall and total
         Snapshot.assert(buffer, named: "log-retry-countdown", pane: "log pane")
-        #expect(buffer.text.contains("↻ retry in 0.7s of 1.0s · 503 with Retry-After"))
+        #expect(buffer.text.contains("↻ retry in 0.7 s of 1.0 s · 503 with Retry-After"))
         #expect(log.nextTick(after: at(0.4)) != nil)
         // And once the wait is over the countdown stops asking for frames
         #expect(log.nextTick(after: at(1.2)) == nil)
@@ -58,7 +58,7 @@ import Testing
         let log = flakyLog(retried: true)
         let buffer = render(log, now: 2)
         Snapshot.assert(buffer, named: "log-retried", pane: "log pane")
-        #expect(buffer.text.contains("↻ retried after 1.0s"))
+        #expect(buffer.text.contains("↻ retried after 1.0 s"))
         #expect(log.rows.count == 3)
     }
 
@@ -108,7 +108,7 @@ import Testing
         let half = lines[2].filter { $0 == "█" }.count
         #expect(full > 0 && half > 0)
         #expect(abs(full - 2 * half) <= 1)
-        #expect(lines[0].contains("200ms"))  // the scale is shown over the bars
+        #expect(lines[0].contains("200 ms"))  // the scale is shown over the bars
     }
 
     @Test func theLogKeepsABoundedNumberOfAttempts() {
@@ -167,7 +167,7 @@ import Testing
         #expect(!text.contains("secret-token"))
         #expect(!log.attempts.description.contains("secret-token"))
         #expect(text.contains("timed out: no data for 5 s"))
-        #expect(text.contains("DNS") && text.contains("3ms"))
+        #expect(text.contains("DNS") && text.contains("3.0 ms"))
         // And Esc goes back to the rows
         log.handle(.closeDetail)
         #expect(log.detail == nil)

@@ -18,7 +18,7 @@ struct RequestEditorTests {
 
     @Test func theAuthTabEditsTheAuthorizationHeaderInItsPlace() {
         var state = Fixtures.loaded()
-        state.press(.char("j"), .char("j"), .char("j"), Key(.enter))
+        state.press(.char("j"), Key(.enter))
         #expect(state.editor.auth.text == "Bearer {{token}}")
         #expect(!state.editor.headers.text.contains("Authorization"))
         state.press(.char("l"), .char("l"), .char("l"), .char("e"), .ctrl("a"), .ctrl("k"))
@@ -47,7 +47,15 @@ struct RequestEditorTests {
         var state = Fixtures.editing()
         state.press(.char("e"))
         state.type("&abc")
-        state.press(.ctrl("u"))
+        state.press(.ctrl("_"))
+        #expect(state.editor.url.text == "{{base}}/users?page=1")
+    }
+
+    @Test func ctrlUClearsTheURLUpToTheCursorAndUndoBringsItBack() {
+        var state = Fixtures.editing()
+        state.press(.char("e"), Key(.end), .ctrl("u"))
+        #expect(state.editor.url.text == "")
+        state.press(.ctrl("_"))
         #expect(state.editor.url.text == "{{base}}/users?page=1")
     }
 
@@ -80,7 +88,7 @@ struct RequestEditorTests {
 
     @Test func liveModeOnANonIdempotentMethodAsksFirst() {
         var state = Fixtures.loaded()
-        state.press(.char("j"), .char("j"), .char("j"), Key(.enter), .char("L"))
+        state.press(.char("j"), Key(.enter), .char("L"))
         #expect(!state.live)
         guard case .confirm(let confirm)? = state.modals.last else {
             Issue.record("expected a confirmation")

@@ -51,7 +51,7 @@ struct RequestEditorTypingTests {
         #expect(state.editor.url.text == "x}}/users?page=1&ab")
     }
 
-    @Test("Ctrl-U undoes a typed word, a line break and another word in steps; Ctrl-Y redoes them")
+    @Test("Ctrl-_ undoes a typed word, a line break and another word in steps; Ctrl-Y redoes them")
     func undoAndRedoInTheBody() {
         // Given the body being edited with two typed lines
         var state = Self.editingBody()
@@ -60,9 +60,9 @@ struct RequestEditorTypingTests {
         state.type("two")
         #expect(state.editor.body.text == "one\ntwo")
         // When undoing twice
-        state.press(.ctrl("u"))
+        state.press(.ctrl("_"))
         #expect(state.editor.body.text == "one\n")
-        state.press(.ctrl("u"))
+        state.press(.ctrl("_"))
         // Then the word and the line break are gone, one step each
         #expect(state.editor.body.text == "one")
         // When redoing both
@@ -119,7 +119,7 @@ struct RequestEditorTypingTests {
         _ = update(&state, .input(.paste("{\n  \"a\": 1\n}")))
         // Then the body has them as lines, and one undo removes the whole paste
         #expect(state.editor.body.lines.count == 3)
-        state.press(.ctrl("u"))
+        state.press(.ctrl("_"))
         #expect(state.editor.body.text == "")
         // When pasting two lines into the one-line auth field
         state.press(Key(.escape), .char("l"), .char("e"))
@@ -147,14 +147,15 @@ struct RequestEditorTypingTests {
         #expect(try #require(Screen.render(state).cursor).x == start.x)
     }
 
-    @Test("? help lists the editing keys from the table that drives them, undo on Ctrl-U not Ctrl-Z")
+    @Test("? help lists the editing keys from the table that drives them, undo on Ctrl-_ not Ctrl-Z, Ctrl-U deletes to the line start")
     func helpListsTheEditingKeys() {
         // Given the help screen's lines
         let lines = HelpCatalog.lines
         // Then the typing section names word motion, delete word right, undo and redo
         #expect(lines.contains { $0.contains("Ctrl-←/Alt-←/Alt-b") && $0.hasSuffix("word left") })
         #expect(lines.contains { $0.hasSuffix("delete word right") })
-        #expect(lines.contains { $0.contains("Ctrl-U") && $0.hasSuffix("undo") })
+        #expect(lines.contains { $0.contains("Ctrl-_") && $0.hasSuffix("undo") })
+        #expect(lines.contains { $0.contains("Ctrl-U") && $0.hasSuffix("delete to line start") })
         #expect(lines.contains { $0.contains("Ctrl-Y") && $0.hasSuffix("redo") })
     }
 }

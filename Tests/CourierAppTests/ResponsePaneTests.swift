@@ -52,7 +52,7 @@ struct ResponsePaneFixture {
     @Test func aJSONResponseShowsStatusTabsAndPrettyBody() {
         let fixture = ResponsePaneFixture(Self.users)
         #expect(fixture.screen() == [
-            "┌─ Response ───────────────────────────────┐",
+            "╭─ 3 Response · body ──────────────────────╮",
             "│200 OK · 42 ms · 85 B · miss              │",
             "│ Body   Headers (2)   pretty         L1/15│",
             "│{                                         │",
@@ -62,7 +62,7 @@ struct ResponsePaneFixture {
             #"│      "name": "Ada",                      │"#,
             #"│      "age": 36                           │"#,
             "│                                          │",
-            "└──────────────────────────────────────────┘",
+            "╰──────────────────────────────────────────╯",
         ])
     }
 

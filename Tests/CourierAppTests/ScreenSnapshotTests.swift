@@ -81,7 +81,7 @@ struct ScreenSnapshotTests {
 
     @Test func theRequestEditorsHeadersAndOptionsTabs() {
         var state = Fixtures.loaded(size: Size(width: 100, height: 24))
-        state.press(.char("j"), .char("j"), .char("j"), Key(.enter), .char("l"))
+        state.press(.char("j"), Key(.enter), .char("l"))
         Snapshot.assert(state, named: "request-headers-100x24")
         state.press(.char("J"))
         Snapshot.assert(state, named: "request-options-100x24")

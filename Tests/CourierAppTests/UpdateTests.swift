@@ -30,17 +30,43 @@ struct UpdateTests {
         #expect(state.focus == .response)
     }
 
-    @Test func enterOnARequestOpensItInTheEditorAndFocusesIt() {
-        // Given the tree with the first request selected
-        var state = Fixtures.loaded()
-        // When moving down to "List users" and pressing Enter
-        state.press(.char("j"), .char("j"), Key(.enter))
-        // Then the editor holds it and has focus
-        #expect(state.focus == .request)
+    @Test func atStartTheFirstRequestIsSelectedAndOpenAndEnterSendsIt() {
+        // Given the collection just loaded, with one environment and no environment asked for
+        var state = AppState(size: Size(width: 120, height: 40), collectionPath: "Collections")
+        _ = update(&state, .collectionLoaded(Fixtures.collection))
+        // Then that environment is chosen, and the first request is selected (not its folder) and open
+        #expect(state.environment == "dev")
+        #expect(state.tree.selectedRow(state.collection)?.label == "List users")
         #expect(state.editor.name == "List users")
         #expect(state.editor.url.text == "{{base}}/users?page=1")
         #expect(state.editor.query.text == "page=1")
         #expect(!state.editor.isDirty)
+        // When pressing Enter in the collection pane
+        let effects = state.press(Key(.enter))
+        // Then the request is sent at once, and the editor has focus
+        #expect(effects.contains { if case .send(generation: 1, _) = $0 { true } else { false } })
+        #expect(state.focus == .request)
+        #expect(state.inFlight == 1)
+    }
+
+    @Test func atEightyColumnsSendingShowsTheResponsePaneAndTheStatusBarSaysSending() {
+        var state = Fixtures.loaded(size: Size(width: 80, height: 24))
+        state.press(Key(.enter))
+        #expect(state.focus == .response)
+        let screen = Snapshot.screen(state)
+        #expect(screen.last?.contains("sending 'List users'") == true, "\(screen.joined(separator: "\n"))")
+    }
+
+    @Test func anUnknownVariableSaysWhereValuesComeFrom() {
+        var state = Fixtures.loaded()
+        state.press(Key(.enter))
+        let failure = SendFailure(kind: SendFailure.unknownVariableKind, message: "unknown variable 'base' in request 'x'")
+        _ = update(&state, .sendFailed(generation: 1, failure))
+        guard case .failed(let shown) = state.response.phase else {
+            Issue.record("expected a failure")
+            return
+        }
+        #expect(shown.message == "unknown variable 'base' in request 'x': not in environment 'dev' (E environments: dev)")
     }
 
     @Test func enterSendsWithANewGenerationAndMarksTheResponseAsSending() {
@@ -175,10 +201,10 @@ struct UpdateTests {
 
     @Test func aWebSocketRequestConnectsInsteadOfSending() {
         var state = Fixtures.loaded()
-        state.press(.char("G"), Key(.enter))
+        // Enter on the request in the collection opens it and connects, as Enter sends an HTTP request
+        let effects = state.press(.char("G"), Key(.enter))
         #expect(state.editor.method == "WEBSOCKET")
         #expect(state.webSocketPane.savedMessages.map(\.text) == ["{\"subscribe\": \"ACME\"}"])
-        let effects = state.press(Key(.enter))
         #expect(effects == [.webSocket(.connect(url: "ws://127.0.0.1:1/ws/ticker", subscriptions: []))])
         #expect(state.focus == .webSocket)
         #expect(state.generation == 0)

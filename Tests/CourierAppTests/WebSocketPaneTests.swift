@@ -50,15 +50,15 @@ struct WebSocketPaneTests {
         pane.apply(contentsOf: [Self.tick(3, 0.6), Self.tick(4, 0.8)], at: Self.at(0.8))
         // Then the URL and state are in the border, the subscription is starred, JSON is on one line each
         #expect(Self.render(pane) == [
-            "┏ WebSocket · ws://127.0.0.1:8080/ws/ticker ━━━━━━━━━━━━━━━━━  ● open  ┓",
+            "┏━ 5 WebSocket · ws://127.0.0.1:8080/ws/ticker ━━━━━━━━━━━━━━━ ● open ━┓",
             "┃↓ 5 (249 B)  ↑ 1  rtt 1.2 ms                                 following┃",
             "┃18:13:20.000 · connected                                              ┃",
             #"┃18:13:20.010 → 20 B    ★ {"subscribe": "ACME"}                        ┃"#,
             #"┃18:13:20.020 ← 37 B    {"type": "subscribed", "symbol": "ACME"}       ┃"#,
-            #"┃18:13:20.200 ← 53 B    {"type": "tick", "symbol": "ACME", "seq": 1, "p┃"#,
-            #"┃18:13:20.400 ← 53 B    {"type": "tick", "symbol": "ACME", "seq": 2, "p┃"#,
-            #"┃18:13:20.600 ← 53 B    {"type": "tick", "symbol": "ACME", "seq": 3, "p┃"#,
-            #"┃18:13:20.800 ← 53 B    {"type": "tick", "symbol": "ACME", "seq": 4, "p┃"#,
+            #"┃18:13:20.200 ← 53 B    {"type": "tick", "symbol": "ACME", "seq": 1, "…┃"#,
+            #"┃18:13:20.400 ← 53 B    {"type": "tick", "symbol": "ACME", "seq": 2, "…┃"#,
+            #"┃18:13:20.600 ← 53 B    {"type": "tick", "symbol": "ACME", "seq": 3, "…┃"#,
+            #"┃18:13:20.800 ← 53 B    {"type": "tick", "symbol": "ACME", "seq": 4, "…┃"#,
             "┃                                                                      ┃",
             "┃                                                                      ┃",
             #"┃saved  ★1 {"subscribe":"ACME"}   2 {"unsubscribe":"ACME"}             ┃"#,
@@ -76,10 +76,10 @@ struct WebSocketPaneTests {
         pane.apply(contentsOf: [Self.tick(5, 1.0), Self.tick(6, 1.2)], at: Self.at(1.2))
         // Then the view still ends at tick 4, shown as pretty JSON, and the status line counts 2 new
         #expect(Self.render(pane) == [
-            "┏ WebSocket · ws://127.0.0.1:8080/ws/ticker ━━━━━━━━━━━━━━━━━  ● open  ┓",
+            "┏━ 5 WebSocket · ws://127.0.0.1:8080/ws/ticker ━━━━━━━━━━━━━━━ ● open ━┓",
             "┃↓ 7 (355 B)  ↑ 1  rtt 1.2 ms                          ⏸ paused · 2 new┃",
-            #"┃18:13:20.400 ← 53 B    {"type": "tick", "symbol": "ACME", "seq": 2, "p┃"#,
-            #"┃18:13:20.600 ← 53 B    {"type": "tick", "symbol": "ACME", "seq": 3, "p┃"#,
+            #"┃18:13:20.400 ← 53 B    {"type": "tick", "symbol": "ACME", "seq": 2, "…┃"#,
+            #"┃18:13:20.600 ← 53 B    {"type": "tick", "symbol": "ACME", "seq": 3, "…┃"#,
             "┃18:13:20.800 ← 53 B                                                   ┃",
             "┃  {                                                                   ┃",
             #"┃    "type": "tick",                                                   ┃"#,
@@ -94,14 +94,14 @@ struct WebSocketPaneTests {
         // When the user scrolls one message older, then follows again
         _ = pane.handle(key: .char("k"))
         #expect(Self.render(pane)[2...4] == [
-            #"┃18:13:20.200 ← 53 B    {"type": "tick", "symbol": "ACME", "seq": 1, "p┃"#,
-            #"┃18:13:20.400 ← 53 B    {"type": "tick", "symbol": "ACME", "seq": 2, "p┃"#,
+            #"┃18:13:20.200 ← 53 B    {"type": "tick", "symbol": "ACME", "seq": 1, "…┃"#,
+            #"┃18:13:20.400 ← 53 B    {"type": "tick", "symbol": "ACME", "seq": 2, "…┃"#,
             "┃18:13:20.600 ← 53 B                                                   ┃",
         ])
         _ = pane.handle(key: .char("G"))
         let following = Self.render(pane)
         #expect(following[1].hasSuffix("following┃"))
-        #expect(following[10] == #"┃18:13:21.200 ← 53 B    {"type": "tick", "symbol": "ACME", "seq": 6, "p┃"#)
+        #expect(following[10] == #"┃18:13:21.200 ← 53 B    {"type": "tick", "symbol": "ACME", "seq": 6, "…┃"#)
     }
 
     @Test func chaosDropShowsTheCloseACountdownAndTheResentSubscription() {
@@ -113,8 +113,8 @@ struct WebSocketPaneTests {
         pane.tick(now: Self.at(2))
         // Then the border counts down and the drop is in the history
         let during = Self.render(pane)
-        #expect(during[0] == "┏ WebSocket · ws://127.0.0.1… ━━  ↻ reconnecting in 1.5 s (attempt 2)  ┓")
-        #expect(during[7] == "┃18:13:21.000 · closed 1006 (no close handshake): connection lost: rese┃")
+        #expect(during[0] == "┏━ 5 WebSocket · ws://127.0.0.… ━ ↻ reconnecting in 1.5 s (attempt 2) ━┓")
+        #expect(during[7] == "┃18:13:21.000 · closed 1006 (no close handshake): connection lost: res…┃")
         #expect(during[8] == "┃18:13:21.000 · reconnecting in 2.5 s (attempt 2)                      ┃")
         // When the session reconnects and re-sends the subscription
         pane.apply(contentsOf: [
@@ -127,14 +127,14 @@ struct WebSocketPaneTests {
         #expect(Self.render(pane)[1...10] == [
             "┃↓ 4 (196 B)  ↑ 2  rtt 1.2 ms                                 following┃",
             #"┃18:13:20.020 ← 37 B    {"type": "subscribed", "symbol": "ACME"}       ┃"#,
-            #"┃18:13:20.200 ← 53 B    {"type": "tick", "symbol": "ACME", "seq": 1, "p┃"#,
-            #"┃18:13:20.400 ← 53 B    {"type": "tick", "symbol": "ACME", "seq": 2, "p┃"#,
-            "┃18:13:21.000 · closed 1006 (no close handshake): connection lost: rese┃",
+            #"┃18:13:20.200 ← 53 B    {"type": "tick", "symbol": "ACME", "seq": 1, "…┃"#,
+            #"┃18:13:20.400 ← 53 B    {"type": "tick", "symbol": "ACME", "seq": 2, "…┃"#,
+            "┃18:13:21.000 · closed 1006 (no close handshake): connection lost: res…┃",
             "┃18:13:21.000 · reconnecting in 2.5 s (attempt 2)                      ┃",
             "┃18:13:23.500 · reconnecting (attempt 2)                               ┃",
             "┃18:13:23.500 · connected                                              ┃",
             #"┃18:13:23.500 → 20 B    ★ {"subscribe": "ACME"}                        ┃"#,
-            #"┃18:13:23.600 ← 53 B    {"type": "tick", "symbol": "ACME", "seq": 7, "p┃"#,
+            #"┃18:13:23.600 ← 53 B    {"type": "tick", "symbol": "ACME", "seq": 7, "…┃"#,
         ])
     }
 
@@ -147,9 +147,9 @@ struct WebSocketPaneTests {
         // Then only tick 2 is listed and the filter stays visible
         let lines = Self.render(pane, height: 8)
         #expect(lines == [
-            "┏ WebSocket · ws://127.0.0.1:8080/ws/ticker ━━━━━━━━━━━━━━━━━  ● open  ┓",
+            "┏━ 5 WebSocket · ws://127.0.0.1:8080/ws/ticker ━━━━━━━━━━━━━━━ ● open ━┓",
             "┃↓ 3 (143 B)  ↑ 1  rtt 1.2 ms                                 following┃",
-            #"┃18:13:20.400 ← 53 B    {"type": "tick", "symbol": "ACME", "seq": 2, "p┃"#,
+            #"┃18:13:20.400 ← 53 B    {"type": "tick", "symbol": "ACME", "seq": 2, "…┃"#,
             "┃                                                                      ┃",
             #"┃saved  ★1 {"subscribe":"ACME"}   2 {"unsubscribe":"ACME"}             ┃"#,
             #"┃/ "seq":2                                                             ┃"#,
@@ -164,12 +164,12 @@ struct WebSocketPaneTests {
         pane.apply(.message(WebSocketMessageEvent(direction: .incoming, message: .binary(Data(0..<40)),
                                                   time: Self.at(1))))
         #expect(Self.render(pane, height: 6)[3]
-                == "┃18:13:21.000 ← 40 B    binary 00 01 02 03 04 05 06 07 08 09 0a 0b 0c 0┃")
+                == "┃18:13:21.000 ← 40 B    binary 00 01 02 03 04 05 06 07 08 09 0a 0b 0c …┃")
         _ = pane.handle(.togglePrettyJSON)
         #expect(Self.render(pane, height: 9)[3...6] == [
             "┃18:13:21.000 ← 40 B    binary                                         ┃",
-            "┃  0000  00 01 02 03 04 05 06 07 08 09 0a 0b 0c 0d 0e 0f  .............┃",
-            "┃  0010  10 11 12 13 14 15 16 17 18 19 1a 1b 1c 1d 1e 1f  .............┃",
+            "┃  0000  00 01 02 03 04 05 06 07 08 09 0a 0b 0c 0d 0e 0f  ............…┃",
+            "┃  0010  10 11 12 13 14 15 16 17 18 19 1a 1b 1c 1d 1e 1f  ............…┃",
             ##"┃  0020  20 21 22 23 24 25 26 27                           !"#$%&'     ┃"##,
         ])
     }
@@ -184,7 +184,15 @@ struct WebSocketPaneTests {
         #expect(pane.receivedCount == 10_003)
         let lines = Self.render(pane)
         #expect(lines[1].contains("last 100 kept"))
-        #expect(lines[10].contains(#""seq": 10000"#))
+        #expect(lines[10].hasPrefix("┃18:13:30.000") && lines[10].contains(#""seq": 1000…"#))  // the 10,000th, cut with …
+    }
+
+    @Test func openingAnotherRequestStartsItsCountersAtZero() {
+        var pane = Self.connectedPane(capacity: 100)
+        pane.apply(contentsOf: (1...5).map { Self.tick($0, Double($0) / 1000) }, at: Self.at(10))
+        #expect(pane.receivedCount > 0 && pane.bytesReceived > 0)
+        pane.load(url: "ws://127.0.0.1:1/other", savedMessages: [String]())
+        #expect(pane.receivedCount == 0 && pane.sentCount == 0 && pane.bytesReceived == 0)
     }
 
     @Test func sendBoxSendsWhenOpenKeepsHistoryAndRefusesWhenClosed() {
@@ -234,6 +242,6 @@ struct WebSocketPaneTests {
         let huge = "[" + Array(repeating: "12345", count: 200_000).joined(separator: ",") + "]"
         pane.apply(Self.incoming(huge, 1))
         // Then its row shows the size and the start of the array, cut at the edge
-        #expect(Self.render(pane)[7] == "┃18:13:21.000 ← 1.1 MB  [12345, 12345, 12345, 12345, 12345, 12345, 1234┃")
+        #expect(Self.render(pane)[7] == "┃18:13:21.000 ← 1.1 MB  [12345, 12345, 12345, 12345, 12345, 12345, 123…┃")
     }
 }

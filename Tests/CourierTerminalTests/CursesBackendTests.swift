@@ -144,6 +144,44 @@ func eventually(_ limit: Duration = .seconds(10), _ condition: () -> Bool) -> Bo
         second.restore()
     }
 
+    /// The bytes a backend on `term` writes for one frame holding a green word on a grey bar.
+    private func colouredFrameBytes(term: String, environment: [String: String] = [:]) throws -> (String, ColorDepth) {
+        let pty = try PseudoTerminal(size: Size(width: 40, height: 4))
+        let backend = try CursesBackend(input: pty.replica, output: pty.replica, term: term,
+                                        environment: environment.merging(["TERM": term]) { a, _ in a },
+                                        handleSignals: false)
+        defer { backend.restore() }
+        var frame = Buffer(size: backend.size)
+        frame.write("200 OK", x: 1, y: 1, style: Style(foreground: .rgb(135, 215, 95), background: .rgb(48, 48, 48)))
+        pty.clearWritten()
+        backend.draw(frame, cursor: nil)
+        #expect(eventually { pty.writtenText.contains("200 OK") })
+        return (pty.writtenText, backend.colorDepth)
+    }
+
+    @Test func a256ColourTerminalGetsTheNearestPaletteColours() throws {
+        // Given xterm-256color, when a theme colour is drawn
+        let (bytes, depth) = try colouredFrameBytes(term: "xterm-256color")
+        // Then the nearest of the 256 palette is written as a colour sequence (#87d75f is 113, #303030 is 236)
+        #expect(depth == .indexed256)
+        #expect(bytes.contains("38;5;113"), "no 256-colour foreground in \(bytes.debugDescription)")
+        #expect(bytes.contains("48;5;236"), "no 256-colour background in \(bytes.debugDescription)")
+    }
+
+    @Test func an8ColourTerminalGetsTheNearestBasicColour() throws {
+        let (bytes, depth) = try colouredFrameBytes(term: "xterm")
+        #expect(depth == .indexed8)
+        let green = ColorMapping.number(for: .rgb(135, 215, 95), depth: .indexed8)
+        #expect(bytes.contains("\u{1B}[3\(green)"), "no basic foreground colour in \(bytes.debugDescription)")
+        #expect(!bytes.contains("38;5;"))
+    }
+
+    @Test func noColorLeavesOnlyAttributes() throws {
+        let (bytes, depth) = try colouredFrameBytes(term: "xterm-256color", environment: ["NO_COLOR": "1"])
+        #expect(depth == .none)
+        #expect(!bytes.contains("38;5;") && !bytes.contains("\u{1B}[3"))
+    }
+
     @Test func aPipeIsNotATerminal() throws {
         var fds: [Int32] = [0, 0]
         #expect(pipe(&fds) == 0)

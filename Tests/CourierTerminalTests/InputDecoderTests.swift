@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import CourierTerminal
 
@@ -85,10 +86,26 @@ private func chars(_ text: String) -> [RawInput] { text.unicodeScalars.map { .ch
         #expect(ColorDepth.detect(colors: 256, hasRGBFlag: false, environment: ["NO_COLOR": ""]) == .indexed256)
     }
 
-    @Test func trueColourNeedsBothTheAskAndATerminalThatCanExpressIt() {
+    @Test func trueColourNeedsADirectColourTerminalDescription() {
         #expect(ColorDepth.detect(colors: 256, hasRGBFlag: false, environment: ["COLORTERM": "truecolor"]) == .indexed256)
-        #expect(ColorDepth.detect(colors: 256, hasRGBFlag: true, environment: ["COLORTERM": "24bit"]) == .trueColor)
+        // curses cannot write a 24-bit number through a 256-colour description, whatever COLORTERM says.
+        #expect(ColorDepth.detect(colors: 256, hasRGBFlag: true, environment: ["COLORTERM": "24bit"]) == .indexed256)
+        #expect(ColorDepth.detect(colors: 0x100_0000, hasRGBFlag: true, environment: [:]) == .trueColor)
+        #expect(ColorMapping.number(for: .rgb(0, 0, 0), depth: .trueColor) == 8)
         #expect(ColorDepth.detect(colors: 8, hasRGBFlag: false, environment: [:]) == .indexed8)
+    }
+
+    @Test func askingForTrueColourPicksTheDirectColourDescriptionWhenOneIsInstalled() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("terminfo-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("x"), withIntermediateDirectories: true)
+        try Data().write(to: folder.appendingPathComponent("x/xterm-direct"))
+        let asked = ["COLORTERM": "truecolor", "TERMINFO": folder.path, "HOME": "/nonexistent"]
+        #expect(TerminfoDatabase.preferredName(term: "xterm-256color", environment: asked) == "xterm-direct")
+        #expect(TerminfoDatabase.preferredName(term: "xterm-256color", environment: ["TERMINFO": folder.path]) == "xterm-256color")
+        #expect(TerminfoDatabase.preferredName(term: "screen-256color", environment: asked)
+                == (TerminfoDatabase.exists("screen-direct", environment: asked) ? "screen-direct" : "screen-256color"))
+        #expect(TerminfoDatabase.preferredName(term: "linux", environment: asked) == "linux")
     }
 
     @Test func rgbMapsToTheNearestOf256AndOf16() {

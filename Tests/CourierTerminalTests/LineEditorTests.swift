@@ -43,16 +43,25 @@ import CourierTerminal
         #expect(editor.text == "GET ")
     }
 
+    @Test func ctrlUDeletesToTheLineStartAsInReadline() {
+        var editor = LineEditor("GET /users")
+        editor.handle(Key(.left))
+        editor.handle(.ctrl("u"))
+        #expect(editor.text == "s")
+        editor.handle(.ctrl("_"))
+        #expect(editor.text == "GET /users")
+    }
+
     @Test func undoRevertsARunOfTypingAsOneStepAndRedoReappliesIt() {
         // Given a field where the user types a word, then deletes a character
         var editor = LineEditor("x")
         for c in "abc" { editor.handle(.char(c)) }
         editor.handle(Key(.backspace))
         #expect(editor.text == "xab")
-        // When undo (Ctrl-U, as in the request editor) is pressed twice
-        editor.handle(.ctrl("u"))
+        // When undo (Ctrl-_, as in readline and the request editor) is pressed twice
+        editor.handle(.ctrl("_"))
         #expect(editor.text == "xabc")
-        editor.handle(.ctrl("u"))
+        editor.handle(.ctrl("_"))
         // Then the typing run is undone at once
         #expect(editor.text == "x")
         let redone = editor.redo()

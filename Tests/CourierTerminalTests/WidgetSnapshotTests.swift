@@ -8,14 +8,6 @@ import CourierTerminal
         expectSnapshot(buffer, named: "block-titles")
     }
 
-    @Test func focusedPaneBlockUsesThickBorders() {
-        var buffer = Buffer(size: Size(width: 20, height: 3))
-        let block = Block.pane("Log", focused: true, borderStyle: .plain, focusedBorderStyle: .plain,
-                               titleStyle: .plain, focusedTitleStyle: .plain)
-        block.render(into: &buffer, area: buffer.area)
-        expectSnapshot(buffer, named: "block-focused")
-    }
-
     @Test func aTitleTooLongForTheBlockIsCutAndTheRightTitleDropped() {
         var buffer = Buffer(size: Size(width: 14, height: 3))
         Block(title: "A very long title indeed", rightTitle: "R").render(into: &buffer, area: buffer.area)

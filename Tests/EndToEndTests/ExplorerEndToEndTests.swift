@@ -14,7 +14,10 @@ struct ExplorerEndToEndTests {
         let folder: URL
         let tmux: TmuxSession
 
-        init(collection: String? = nil) throws {
+        /// `variables` are set for the command (`TERM=… NO_COLOR=1`), `arguments` follow it; without
+        /// `chooseEnvironment` no `--env` is given.
+        init(collection: String? = nil, width: Int = 120, height: Int = 40, variables: String = "",
+             arguments: String = "", chooseEnvironment: Bool = true) throws {
             server = try DemoServer.start()
             folder = FileManager.default.temporaryDirectory.appendingPathComponent("e2e-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -30,7 +33,8 @@ struct ExplorerEndToEndTests {
             let binary = TmuxSession.binary.path
             try #require(FileManager.default.isExecutableFile(atPath: binary), "build first: swift build")
             let state = "XDG_STATE_HOME='\(folder.path)/state' XDG_CACHE_HOME='\(folder.path)/cache'"
-            tmux = try TmuxSession(command: "\(state) exec '\(binary)' demo.http --env demo", directory: folder)
+            tmux = try TmuxSession(command: "\(state) \(variables) exec '\(binary)' demo.http \(chooseEnvironment ? "--env demo" : "") \(arguments)",
+                                   directory: folder, width: width, height: height)
         }
 
         func stop() {
@@ -47,10 +51,9 @@ struct ExplorerEndToEndTests {
         let (server, tmux) = (session.server, session.tmux)
         let (loaded, first) = try tmux.waitFor { $0.contains("listUsers") }
         #expect(loaded, "the collection never showed:\n\(first)")
-        // When selecting "listUsers" and sending it
-        try tmux.keys("j", "j", "Enter")
-        try tmux.waitFor { $0.contains("GET {{users}}?page=1&per_page=5") }
-        try tmux.keys("Enter")
+        // When selecting "listUsers" (the first request, "index", is selected at start) and sending it
+        // with one Enter from the collection
+        try tmux.keys("j", "Enter")
         // Then the status and the body appear
         let (answered, screen) = try tmux.waitFor { $0.contains("200 OK") && $0.contains("Ada Lovelace") }
         #expect(answered, "no 200 with the body:\n\(screen)")
@@ -94,6 +97,21 @@ struct ExplorerEndToEndTests {
         #expect(session.server.completedCount(path: "/users") == 1)
     }
 
+    @Test func aFirstRunSendsTheFirstRequestWithOneEnterInTheOnlyEnvironment() throws {
+        // Given the explorer opened on the demo without --env, at 80×24
+        let session = try Session(width: 80, height: 24, chooseEnvironment: false)
+        defer { session.stop() }
+        let (server, tmux) = (session.server, session.tmux)
+        let (loaded, first) = try tmux.waitFor { $0.contains("index") && $0.contains("env: demo") }
+        #expect(loaded, "the only environment was not chosen:\n\(first)")
+        // When pressing Enter once
+        try tmux.keys("Enter")
+        // Then the first request went out and its answer shows
+        let (answered, screen) = try tmux.waitFor { $0.contains("200 OK") }
+        #expect(answered, "no answer after one Enter:\n\(screen)")
+        #expect(server.completedCount(path: "/") == 1)
+    }
+
     @Test func editAURLSaveAndOnlyThatRequestChangesInTheFile() throws {
         let session = try Session()
         defer { session.stop() }
@@ -102,7 +120,9 @@ struct ExplorerEndToEndTests {
         let before = try String(contentsOf: file, encoding: .utf8)
         try tmux.waitFor { $0.contains("listUsers") }
         // When editing listUsers' URL and saving with Ctrl-S
-        try tmux.keys("j", "j", "Enter", "e", "End")
+        try tmux.keys("j", "Enter")
+        try tmux.waitFor { $0.contains("200 OK") }
+        try tmux.keys("e", "End")
         try tmux.type("&sort=name")
         try tmux.keys("Escape", "C-s")
         let (saved, screen) = try tmux.waitFor { $0.contains("Saved 'listUsers'") }
@@ -146,9 +166,7 @@ struct ExplorerEndToEndTests {
         let (folder, tmux) = (session.folder, session.tmux)
         try tmux.waitFor { $0.contains("listUsers") }
         // Given listUsers sent once
-        try tmux.keys("j", "j", "Enter")
-        try tmux.waitFor { $0.contains("GET {{users}}?page=1&per_page=5") }
-        try tmux.keys("Enter")
+        try tmux.keys("j", "Enter")
         // Then its latency follows the status line once the response is in history
         let (timed, answer) = try tmux.waitFor { $0.contains("200 OK") && $0.contains("p50") && $0.contains("p95") }
         #expect(timed, "no latency on the status line:\n\(answer)")
@@ -169,7 +187,7 @@ struct ExplorerEndToEndTests {
         let tmux = session.tmux
         try tmux.waitFor { $0.contains("listUsers") }
         // Given listUsers' URL being edited, cursor at its end
-        try tmux.keys("j", "j", "Enter")
+        try tmux.keys("j", "Enter")
         try tmux.waitFor { $0.contains("GET {{users}}?page=1&per_page=5") }
         try tmux.keys("e")
         // When moving two words left with Alt-b and typing there
@@ -178,10 +196,10 @@ struct ExplorerEndToEndTests {
         // Then the text lands before the second query parameter
         let (moved, screen) = try tmux.waitFor(timeout: 20) { $0.contains("GET {{users}}?page=1&xper_page=5") }
         #expect(moved, "Alt-b did not move by words:\n\(screen)")
-        // When undoing with Ctrl-U, then redoing with Ctrl-Y
-        try tmux.keys("C-u")
+        // When undoing with Ctrl-_ (readline's undo), then redoing with Ctrl-Y
+        try tmux.keys("C-_")
         let (undone, before) = try tmux.waitFor(timeout: 20) { $0.contains("GET {{users}}?page=1&per_page=5") }
-        #expect(undone, "Ctrl-U did not undo:\n\(before)")
+        #expect(undone, "Ctrl-_ did not undo:\n\(before)")
         try tmux.keys("C-y")
         let (redone, after) = try tmux.waitFor(timeout: 20) { $0.contains("GET {{users}}?page=1&xper_page=5") }
         #expect(redone, "Ctrl-Y did not redo:\n\(after)")

@@ -153,7 +153,7 @@ struct HostileContentTests {
         let title = session.title()
 
         // When both hostile requests are sent
-        #expect(session.open("Text"), "\(session.screen())")
+        #expect(session.open("Text", steps: 0), "\(session.screen())")
         session.send("Enter")
         #expect(session.waitFor("#1  200"), "\(session.screen())")
         session.send("1")

@@ -48,15 +48,16 @@ final class ReliabilityTmux {
         Reliability.waitFor(limit: limit) { screen().contains(text) }
     }
 
-    /// Moves the collection cursor down `steps` rows to the request `name` and opens it, waiting for
-    /// each step to show on screen so that no key is read before the app is ready for it.
+    /// Opens the request `name`, `steps` rows below the first request (which the explorer selects and
+    /// opens at start), waiting for each step to show on screen so that no key is read before the app is
+    /// ready for it. The first request is only focused (`2`); another is opened with Enter, which sends it.
     @discardableResult
     func open(_ name: String, steps: Int = 1) -> Bool {
         guard waitFor(name) else { return false }
         usleep(200_000)
         for _ in 0..<steps { send("j") }
         usleep(200_000)
-        send("Enter")
+        send(steps == 0 ? "2" : "Enter")
         return waitFor("Request · \(name)")
     }
 

@@ -26,11 +26,10 @@ struct RetryDeclinedExplorerTests {
         let (loaded, first) = try tmux.waitFor(timeout: 30) { $0.contains("stormPost") }
         #expect(loaded, "the collection never showed:\n\(first)")
 
-        // When the request is opened and sent
-        try tmux.keys("j", "Enter")
+        // When the request (selected at start) is opened and sent with one Enter
+        try tmux.keys("Enter")
         let (opened, request) = try tmux.waitFor(timeout: 30) { $0.contains("/chaos/503-storm") }
         #expect(opened, "the request never opened:\n\(request)")
-        try tmux.keys("Enter")
 
         // Then the log shows the 503 attempt and, under it, why it was not retried
         let (declined, screen) = try tmux.waitFor(timeout: 30) { $0.contains("⊘ not retried") }

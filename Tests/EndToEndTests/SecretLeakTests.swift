@@ -113,7 +113,7 @@ struct SecretLeakTests {
                 + "\(exports) TERM=tmux-256color '\(Reliability.courier.path)' api.http --env dev")
             defer { session.kill() }
             #expect(session.waitFor("Collection"), "\(session.screen())")
-            #expect(session.open("me"), "\(session.screen())")
+            #expect(session.open("me", steps: 0), "\(session.screen())")
             session.send("Enter")
             #expect(session.waitFor("#1  200"), "\(session.screen())")
             session.send("q")

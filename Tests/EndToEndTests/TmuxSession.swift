@@ -40,6 +40,22 @@ final class TmuxSession {
     /// The screen as text.
     func screen() throws -> String { try tmux(["capture-pane", "-p", "-t", "0"]) }
 
+    /// The screen with the escape sequences that set its colours and attributes, as tmux keeps them.
+    func screenWithEscapes() throws -> String { try tmux(["capture-pane", "-e", "-p", "-t", "0"]) }
+
+    /// Writes `text` to the pane's terminal as if another program had printed there, behind the app's back.
+    func scribble(_ text: String) throws {
+        let tty = try tmux(["display-message", "-p", "-t", "0", "#{pane_tty}"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: tty))
+        defer { try? handle.close() }
+        try handle.write(contentsOf: Data(text.utf8))
+    }
+
+    /// Resizes the window, as a user dragging the terminal would.
+    func resize(width: Int, height: Int) throws {
+        try tmux(["resize-window", "-t", "0", "-x", "\(width)", "-y", "\(height)"])
+    }
+
     /// Polls the screen up to `timeout` until `condition` holds; returns whether it did and the last screen.
     @discardableResult
     func waitFor(timeout: TimeInterval = 10, _ condition: (String) -> Bool) throws -> (Bool, String) {

@@ -4,6 +4,8 @@ public enum GlobalCommand: Sendable, Hashable {
     case focus(PaneID)
     case send, cancel, save
     case zoom, palette, help, quit, suspend
+    /// Clears the terminal and draws everything again (Ctrl-L).
+    case repaint
     case chooseEnvironment, chooseTheme
     /// Opens the history pane over the open request's responses, or over every request's.
     case history, historyAll
@@ -31,7 +33,7 @@ public enum RequestCommand: Sendable, Hashable {
 public enum EditCommand: Sendable, Hashable {
     case stopEditing, accept
     case left, right, up, down, wordLeft, wordRight, home, end
-    case backspace, deleteForward, deleteWord, deleteWordForward, deleteToEnd, undo, redo
+    case backspace, deleteForward, deleteWord, deleteWordForward, deleteToStart, deleteToEnd, undo, redo
 }
 
 /// The explorer's own response commands, next to the response viewer's keymap.

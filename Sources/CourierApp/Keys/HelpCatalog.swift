@@ -51,10 +51,7 @@ public enum HelpCatalog {
 
     /// The status bar hints for the focused pane, then the global ones.
     public static func hints(for state: AppState) -> [Entry] {
-        if state.isTyping {
-            return entries(Keymaps.editing) { _ in nil }.filter(\.hint)
-                + [Entry(keys: "Ctrl-S", help: "save", command: nil, hint: true)]
-        }
+        if state.isTyping { return typingHints(for: state) }
         if state.historyPane != nil && state.modals.isEmpty {
             return entries(HistoryPaneState.keymap) { _ in nil }.filter(\.hint)
         }
@@ -69,6 +66,40 @@ public enum HelpCatalog {
         // A global key the pane rebinds (Enter in the collection) is not hinted twice.
         let paneKeys = Set(pane.map(\.keys))
         return pane.filter(\.hint) + entries(Keymaps.global) { .global($0) }.filter { $0.hint && !paneKeys.contains($0.keys) }
+    }
+
+    /// What Enter and Esc do in the input being typed into, then the readline keys every input shares.
+    static func typingHints(for state: AppState) -> [Entry] {
+        func hint(_ keys: String, _ help: String) -> Entry { Entry(keys: keys, help: help, command: nil, hint: true) }
+        let own: [Entry]
+        if let top = state.modals.last {
+            switch top {
+            case .palette: own = [hint("Enter", "run"), hint("↑↓", "choose"), hint("Esc", "close")]
+            default: own = [hint("Enter", "accept"), hint("Esc", "cancel")]
+            }
+        } else if state.historyPane != nil {
+            own = [hint("Enter", "search"), hint("Esc", "cancel")]
+        } else {
+            switch state.focus {
+            case .collection: own = [hint("Enter", "open"), hint("↑↓", "move"), hint("Esc", "clear filter")]
+            case .request:
+                let enter = state.editor.field == .url ? "send" : state.editor.selectedTextArea != nil ? "new line" : "done"
+                own = [hint("Enter", enter), hint("Esc", "stop editing"), hint("Ctrl-S", "save")]
+            case .response:
+                let enter = switch state.responsePane?.prompt?.kind {
+                case .filter?: "filter"
+                case .goToLine?: "go"
+                default: "search"
+                }
+                // The viewer's prompts take characters and Backspace only.
+                return [hint("Enter", enter), hint("Esc", "cancel"), hint("Backspace", "delete")]
+            case .webSocket where state.webSocketPane.mode == .composing:
+                own = entries(WebSocketPaneState.composeKeymap) { _ in nil }.filter(\.hint)
+            case .webSocket: own = [hint("Esc", "clear filter")]
+            case .log: own = []
+            }
+        }
+        return own + [hint("Ctrl-U", "clear to start"), hint("Ctrl-_", "undo")]
     }
 
     /// Everything the palette lists for `state`: every command, then themes and environments.

@@ -26,10 +26,12 @@ public enum Keymaps {
         KeyBinding([.char("?")], .help, "help", hint: true),
         KeyBinding([.char("q")], .quit, "quit", hint: true),
         KeyBinding([.ctrl("z")], .suspend, "suspend to the shell (fg resumes)"),
+        KeyBinding([.ctrl("l")], .repaint, "repaint the screen"),
     ]
 
     /// Global keys that still work while typing: they are never characters.
-    public static let globalWhileTyping: Set<GlobalCommand> = [.cancel, .save, .palette, .focusNext, .focusPrevious, .suspend]
+    public static let globalWhileTyping: Set<GlobalCommand> = [.cancel, .save, .palette, .focusNext, .focusPrevious, .suspend,
+                                                                     .repaint]
 
     public static let collection: [KeyBinding<CollectionCommand>] = [
         KeyBinding([.char("k"), Key(.up)], .up, "up"),
@@ -38,7 +40,7 @@ public enum Keymaps {
         KeyBinding([.char("G"), Key(.end)], .bottom, "last"),
         KeyBinding([Key(.pageUp)], .pageUp, "page up"),
         KeyBinding([Key(.pageDown)], .pageDown, "page down"),
-        KeyBinding([Key(.enter)], .open, "open", hint: true),
+        KeyBinding([Key(.enter)], .open, "open and send", hint: true),
         KeyBinding([.char("l"), Key(.right), .char(" ")], .expand, "expand / toggle folder"),
         KeyBinding([.char("h"), Key(.left)], .collapse, "collapse folder"),
         KeyBinding([.char("/")], .filter, "filter", hint: true),
@@ -81,9 +83,10 @@ public enum Keymaps {
         KeyBinding([Key(.delete), .ctrl("d")], .deleteForward, "delete right"),
         KeyBinding([.ctrl("w"), Key(.backspace, alt: true)], .deleteWord, "delete word"),
         KeyBinding([Key(.character("d"), alt: true)], .deleteWordForward, "delete word right"),
+        KeyBinding([.ctrl("u")], .deleteToStart, "delete to line start"),
         KeyBinding([.ctrl("k")], .deleteToEnd, "delete to line end"),
-        // Ctrl-U, not Ctrl-Z: Ctrl-Z suspends the explorer to the shell.
-        KeyBinding([.ctrl("u")], .undo, "undo"),
+        // Undo as in readline (Ctrl-_, which Ctrl-/ also sends); Ctrl-Z suspends the explorer to the shell.
+        KeyBinding([.ctrl("_")], .undo, "undo"),
         KeyBinding([.ctrl("y")], .redo, "redo"),
     ]
 

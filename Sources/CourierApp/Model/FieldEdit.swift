@@ -17,7 +17,7 @@ extension EditCommand {
         .wordLeft: .wordLeft, .wordRight: .wordRight, .home: .home, .end: .end,
         .backspace: .deleteBackward, .deleteForward: .deleteForward,
         .deleteWord: .deleteWordBackward, .deleteWordForward: .deleteWordForward,
-        .deleteToEnd: .deleteToEnd, .undo: .undo, .redo: .redo,
+        .deleteToStart: .deleteToStart, .deleteToEnd: .deleteToEnd, .undo: .undo, .redo: .redo,
     ]
 }
 

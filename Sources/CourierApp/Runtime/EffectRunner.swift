@@ -243,7 +243,8 @@ public final class EffectRunner: Sendable {
         do {
             (request, _, secrets) = try store.resolveWithSecrets(job)
         } catch {
-            queue.post(.sendFailed(generation: generation, SendFailure(kind: "request", message: "\(error)")))
+            let kind = if case CollectionError.unknownVariable = error { SendFailure.unknownVariableKind } else { "request" }
+            queue.post(.sendFailed(generation: generation, SendFailure(kind: kind, message: "\(error)")))
             return
         }
         let id = RequestID.next()

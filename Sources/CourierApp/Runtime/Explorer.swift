@@ -66,6 +66,11 @@ public enum Explorer {
                 lastFrame = nil
                 state.size = backend.size
             }
+            if state.shouldRepaint {
+                state.shouldRepaint = false
+                backend.repaint()
+                lastFrame = nil
+            }
             draw()
         }
         runner.shutdown()

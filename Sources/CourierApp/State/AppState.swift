@@ -57,6 +57,12 @@ public struct AppState: Sendable {
     public var shouldQuit = false
     /// Set by Ctrl-Z; the run loop hands the terminal back to the shell and clears it.
     public var shouldSuspend = false
+    /// Unsaved edits of the requests not open now, so switching requests never asks to discard them.
+    /// A draft goes back to the request whose saved form it was made from (`saved`), even if adding or
+    /// deleting requests moved it in its file.
+    public var drafts: [RequestRef: RequestEditorState] = [:]
+    /// Set by Ctrl-L and by a resize: the loop clears the terminal and writes every cell of the next frame.
+    public var shouldRepaint = false
     /// The zone the log's clock shows; tests pin it so screens do not depend on the machine.
     public var timeZone: TimeZone = .current {
         didSet { log.timeZone = timeZone; webSocketPane.timeZone = timeZone; historyPane?.timeZone = timeZone }

@@ -7,6 +7,8 @@ public struct SendFailure: Sendable, Hashable {
     public var kind: String
     public var message: String
     public init(kind: String, message: String) { self.kind = kind; self.message = message }
+    /// The kind of a request that names a variable no environment or file defines.
+    public static let unknownVariableKind = "unknownVariable"
 }
 
 /// Where the open request's last send is. The response itself lives in `ResponsePaneState`, the one model

@@ -110,7 +110,7 @@ public enum ThemeLoader {
             throw .badValue(file: file, key: key, reason: "'\(text)' is not #rrggbb, an index, 'default' or a palette name")
         }
         let r = UInt8(rgb >> 16 & 0xFF), g = UInt8(rgb >> 8 & 0xFF), b = UInt8(rgb & 0xFF)
-        return trueColor ? .rgb(r, g, b) : .indexed(PaletteMapping.nearest256(r, g, b))
+        return trueColor ? .rgb(r, g, b) : .indexed(ColorMapping.nearest256(r, g, b))
     }
 }
 

@@ -15,7 +15,10 @@ extension AppState {
             guard let row = tree.selectedRow(collection) else { return [] }
             switch row.kind {
             case .group(let key, _): toggleGroup(key)
-            case .request(let ref): return open(ref)
+            case .request(let ref):
+                // One key from the tree to a response: open, then send unless a dialog asks first.
+                let effects = open(ref)
+                return modals.isEmpty ? effects + send() : effects
             case .problem(let index): showProblems(selecting: index)
             }
         case .expand:
@@ -56,20 +59,53 @@ extension AppState {
         return []
     }
 
-    /// Opens a saved request in the editor, asking first when that would drop unsaved edits.
+    /// The first screen after loading: the only environment chosen, and the first request selected and
+    /// open, so the first Enter sends it instead of folding the file.
+    mutating func prepareFirstRun() {
+        if environment == nil, collection.environmentNames.count == 1 { environment = collection.environmentNames.first }
+        let rows = tree.rows(collection)
+        guard editor.isEmpty, let index = rows.firstIndex(where: { if case .request = $0.kind { true } else { false } }),
+              case .request(let ref) = rows[index].kind, let draft = collection.request(ref) else { return }
+        tree.selection = index
+        editor = RequestEditorState(draft: draft, origin: ref)
+        if draft.isWebSocket { loadWebSocketPane() }
+    }
+
+    /// Opens a saved request in the editor. Unsaved edits of the request left are kept as its draft and
+    /// come back when it is opened again; only a request that is in no file yet asks first.
     mutating func open(_ ref: RequestRef, force: Bool = false) -> [Effect] {
         guard let draft = collection.request(ref) else { return [] }
-        if !force && editor.isDirty && editor.origin != ref {
-            modals.append(.confirm(ConfirmState(message: "Discard unsaved edits to '\(editor.name)'?",
-                                                onYes: .openRequest(ref))))
-            return []
+        if editor.origin != ref, editor.isDirty {
+            if let origin = editor.origin {
+                var left = editor
+                left.editing = false
+                drafts[origin] = left
+            } else if !force {
+                modals.append(.confirm(ConfirmState(message: "Discard unsaved edits to '\(editor.name)'?",
+                                                    onYes: .openRequest(ref))))
+                return []
+            }
         }
-        if editor.origin != ref || !editor.isDirty { editor = RequestEditorState(draft: draft, origin: ref) }
+        if editor.origin != ref || !editor.isDirty {
+            let fresh = RequestEditorState(draft: draft, origin: ref)
+            editor = takeDraft(for: ref, savedAs: fresh.saved) ?? fresh
+        }
         switchSession(to: RequestIdentity(ref, in: collection))
         if draft.isWebSocket { loadWebSocketPane() }
         focus = .request
         if zoomed != nil { zoomed = .request }
         return []
+    }
+
+    /// The kept draft of the request at `ref`: the one kept under `ref` when it was made from the request
+    /// as it is now, else one made from the same saved request elsewhere in the file (requests added or
+    /// deleted before it moved it).
+    private mutating func takeDraft(for ref: RequestRef, savedAs saved: RequestDraft) -> RequestEditorState? {
+        let key = drafts[ref]?.saved == saved ? ref
+            : drafts.first { $0.key.file == ref.file && $0.value.saved == saved }?.key
+        guard let key, var kept = drafts.removeValue(forKey: key) else { return nil }
+        kept.origin = ref
+        return kept
     }
 
     mutating func handleFilterKey(_ key: Key) -> [Effect] {
@@ -79,7 +115,9 @@ extension AppState {
             tree.filtering = false
         case .accept?:
             tree.filtering = false
-            if case .request? = tree.selectedRow(collection)?.kind { return runCollection(.open) }
+            // Enter in the filter opens the match; sending takes a second Enter, so a typed-ahead
+            // Enter never sends a request the user has not seen.
+            if case .request(let ref)? = tree.selectedRow(collection)?.kind { return open(ref) }
         case .up?: tree.move(-1, in: collection)
         case .down?: tree.move(1, in: collection)
         case let command?:

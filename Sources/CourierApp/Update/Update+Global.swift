@@ -47,15 +47,19 @@ extension AppState {
             modals.append(.help(scroll: 0))
             return []
         case .quit:
-            if editor.isDirty {
-                modals.append(.confirm(ConfirmState(message: "Quit and lose unsaved edits to '\(editor.name)'?",
-                                                    onYes: .quit)))
+            let unsaved = (editor.isDirty ? [editor.name] : []) + drafts.values.map(\.name).sorted()
+            if !unsaved.isEmpty {
+                let names = unsaved.count == 1 ? "'\(unsaved[0])'" : "\(unsaved.count) requests (\(unsaved.joined(separator: ", ")))"
+                modals.append(.confirm(ConfirmState(message: "Quit and lose unsaved edits to \(names)?", onYes: .quit)))
             } else {
                 shouldQuit = true
             }
             return []
         case .suspend:
             shouldSuspend = true
+            return []
+        case .repaint:
+            shouldRepaint = true
             return []
         case .chooseEnvironment:
             modals.append(.palette(PaletteState(filter: "Environment:")))
@@ -92,6 +96,9 @@ extension AppState {
         // The new response's latency shows once it is recorded under its own key.
         responseKey = nil
         response.phase = .sending(method: editor.method, url: Variables.resolve(editor.url.text, values: variables))
+        response.scroll = 0
+        // When one pane shows at a time, the response pane is where the answer appears: show it.
+        if zoomed == nil, layout.tabStrip != nil { focus = .response }
         return [.send(generation: generation, job: sendJob)]
     }
 
@@ -104,6 +111,20 @@ extension AppState {
         generation += 1
         inFlight = generation
         session.generation = generation
+    }
+
+    /// A failure with what the user can do about it: an unknown variable says where values come from.
+    func explained(_ failure: SendFailure) -> SendFailure {
+        guard failure.kind == SendFailure.unknownVariableKind else { return failure }
+        let names = collection.environmentNames
+        let hint: String = if names.isEmpty {
+            "no environment file found: add http-client.env.json beside the file, or @name = value in it"
+        } else if let environment {
+            "not in environment '\(environment)' (E environments: \(names.joined(separator: ", ")))"
+        } else {
+            "no environment chosen (E environments: \(names.joined(separator: ", ")))"
+        }
+        return SendFailure(kind: failure.kind, message: failure.message + ": " + hint)
     }
 
     /// In live mode, a send through the debounce when an edit changed the request.

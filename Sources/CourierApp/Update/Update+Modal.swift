@@ -18,7 +18,8 @@ extension AppState {
             return []
         case .confirm(let confirm):
             switch key {
-            case .char("y"), .char("Y"), Key(.enter): return perform(confirm.onYes)
+            // Only `y` confirms: these dialogs lose work, and an Enter typed ahead must not answer them.
+            case .char("y"), .char("Y"): return perform(confirm.onYes)
             case .char("n"), .char("N"), Key(.escape), .ctrl("c"): return []
             default: modals.append(top); return []
             }

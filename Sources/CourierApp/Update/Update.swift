@@ -15,9 +15,11 @@ public func update(_ state: inout AppState, _ action: Action) -> [Effect] {
         state.responsePane?.advance()
         return []
     case .collectionLoaded(let collection):
+        let firstLoad = state.loading != .loaded
         state.collection = collection
         state.loading = .loaded
         state.tree.move(0, in: collection)
+        if firstLoad { state.prepareFirstRun() }
         if let environment = state.environment, collection.environments[environment] == nil {
             state.status = StatusMessage("Environment '\(environment)' is not defined", kind: .error)
         }
@@ -32,7 +34,8 @@ public func update(_ state: inout AppState, _ action: Action) -> [Effect] {
     case .sendFailed(let generation, let failure):
         guard generation == state.generation else { return [] }
         state.inFlight = nil
-        state.updateSession(generation: generation) { $0.response.phase = .failed(failure) }
+        let explained = state.explained(failure)
+        state.updateSession(generation: generation) { $0.response.phase = .failed(explained) }
         return []
     case .sendCancelled(let generation):
         guard generation == state.generation else { return [] }
@@ -83,6 +86,11 @@ public func update(_ state: inout AppState, _ action: Action) -> [Effect] {
         state.collection = collection
         if let select { state.tree.select(select, in: collection) } else { state.tree.move(0, in: collection) }
         if let origin = state.editor.origin, collection.request(origin) == nil { state.editor.origin = nil }
+        // The draft of a deleted request goes with it; the others find their request again when opened.
+        state.drafts = state.drafts.filter { ref, draft in
+            collection.files.first { $0.path == ref.file }?.requests
+                .contains { RequestEditorState(draft: $0, origin: nil).saved == draft.saved } ?? false
+        }
         return []
     case .themeLoaded(let theme, let warning):
         state.theme = theme
@@ -111,6 +119,8 @@ extension AppState {
         switch event {
         case .resize(let size):
             self.size = size
+            // Whatever the terminal did with its old contents, the next frame replaces all of it.
+            shouldRepaint = true
             return []
         case .paste(let text):
             return handlePaste(text)
@@ -122,6 +132,11 @@ extension AppState {
     }
 
     mutating func handleKey(_ key: Key) -> [Effect] {
+        // Repainting changes nothing but the terminal, so it works over dialogs and while typing too.
+        if Keymaps.global.command(for: key) == .repaint {
+            shouldRepaint = true
+            return []
+        }
         if !modals.isEmpty { return handleModalKey(key) }
         status = nil
         if historyPane != nil { return handleHistoryKey(key) }

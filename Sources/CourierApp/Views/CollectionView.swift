@@ -45,11 +45,15 @@ enum CollectionView {
             case .group(let key, let isFile):
                 let open = tree.filter.text.isEmpty && tree.collapsed.contains(key) ? "▸ " : "▾ "
                 runs = [(indent + open + row.label, isFile ? theme.text : theme.title.with(.bold))]
-            case .request:
+            case .request(let ref):
                 let method = row.method ?? ""
                 let shown = method == "WEBSOCKET" ? "WS" : method
                 runs = [(indent, theme.text), (shown.padding(toLength: 7, withPad: " ", startingAt: 0), theme.method(method)),
                         (row.label, theme.text)]
+                // A request with unsaved edits, open or kept as a draft, is marked as the editor's title is.
+                if state.drafts[ref] != nil || (state.editor.origin == ref && state.editor.isDirty) {
+                    runs.append((" ●", theme.warning))
+                }
             case .problem:
                 runs = [(indent + row.label, theme.muted.with(.dim))]
             }

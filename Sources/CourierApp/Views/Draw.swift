@@ -2,10 +2,13 @@ import CourierTerminal
 
 /// Small drawing helpers the panes share: borders with titles, padded rows, styled runs.
 enum Draw {
-    /// Draws a border around `rect` with a title on the top edge and returns the inside.
+    /// Draws the one pane frame every pane uses, and returns the inside: round corners, heavy lines when
+    /// focused, `╭─ 3 Response · body ─╮` with the pane's number, and an optional title on the right (a
+    /// connection state). A title too long for the edge is cut with `…`, never run into the corner; the
+    /// right title is dropped before the left one is cut short.
     @discardableResult
     static func block(_ buffer: inout Buffer, _ rect: Rect, title: String, focused: Bool, theme: Theme,
-                      number: Int? = nil) -> Rect {
+                      number: Int? = nil, rightTitle: (text: String, style: Style)? = nil) -> Rect {
         guard rect.width >= 2, rect.height >= 2 else { return Rect(x: rect.x, y: rect.y, width: 0, height: 0) }
         let style = focused ? theme.borderFocused : theme.border
         let (h, v) = focused ? ("━", "┃") : ("─", "│")
@@ -22,10 +25,29 @@ enum Draw {
         buffer[rect.maxX - 1, rect.y] = Cell(corners.1, style: style)
         buffer[rect.x, rect.maxY - 1] = Cell(corners.2, style: style)
         buffer[rect.maxX - 1, rect.maxY - 1] = Cell(corners.3, style: style)
-        let label = number.map { " \($0) \(title) " } ?? " \(title) "
-        buffer.write(label, x: rect.x + 2, y: rect.y, style: focused ? theme.titleFocused : theme.title,
-                     maxWidth: rect.width - 4)
+        // The titles sit between `╭─` and `─╮`.
+        let room = rect.width - 4
+        guard room > 0 else { return rect.inset(1) }
+        var label = number.map { " \($0) \(title) " } ?? " \(title) "
+        let right = rightTitle.map { (" \($0.text) ", $0.style) }
+        let rightWidth = right.map { DisplayWidth.of($0.0) } ?? 0
+        let showRight = right != nil && rightWidth + 1 + min(DisplayWidth.of(label), 12) <= room
+        let leftRoom = showRight ? room - rightWidth - 1 : room
+        if DisplayWidth.of(label) > leftRoom {
+            label = String(DisplayWidth.prefix(of: label, fitting: max(0, leftRoom - 2)).0) + "… "
+        }
+        buffer.write(label, x: rect.x + 2, y: rect.y, style: focused ? theme.titleFocused : theme.title, maxWidth: leftRoom)
+        if showRight, let right {
+            buffer.write(right.0, x: rect.maxX - 2 - rightWidth, y: rect.y, style: right.1, maxWidth: rightWidth)
+        }
         return rect.inset(1)
+    }
+
+    /// `text` in at most `width` columns: whole when it fits, else cut with `…` so a cut never looks whole.
+    static func fitted(_ text: String, width: Int) -> String {
+        guard width > 0 else { return "" }
+        guard DisplayWidth.of(text) > width else { return text }
+        return String(DisplayWidth.prefix(of: text, fitting: width - 1).0) + "…"
     }
 
     /// Writes styled runs one after another on a row, clipped to `maxWidth`; returns the columns used.
@@ -49,12 +71,6 @@ enum Draw {
         if count < 1024 { return "\(count) B" }
         if count < 1024 * 1024 { return String(format: "%.1f KB", Double(count) / 1024) }
         return String(format: "%.1f MB", Double(count) / 1024 / 1024)
-    }
-
-    /// A duration as people read it: 12 ms, 1.25 s.
-    static func duration(_ duration: Duration) -> String {
-        let ms = duration.milliseconds
-        return ms < 1000 ? "\(Int(ms.rounded())) ms" : String(format: "%.2f s", ms / 1000)
     }
 
     /// The characters of `line` that fit in `width` columns with the cursor column visible: the slice's

@@ -17,9 +17,19 @@ enum StatusBarView {
             buffer.write(" " + message.text, x: area.x, y: area.y, style: style, maxWidth: leftWidth)
         } else {
             var runs: [(String, Style)] = [(" ", theme.statusBar)]
+            // A request in flight is said first, so sending shows even when the response pane is hidden.
+            if state.inFlight != nil, !state.live {
+                runs += [("sending '\(state.editor.name)'…", theme.statusBar.with(.bold)), ("  ", theme.statusBar),
+                         ("Ctrl-C", theme.keyHint), (" cancel  ", theme.statusBar)]
+            }
+            var used = runs.reduce(0) { $0 + DisplayWidth.of($1.0) }
+            // Only whole hints: one cut in the middle reads as a different key.
             for entry in HelpCatalog.hints(for: state) {
+                let width = DisplayWidth.of(entry.keys) + DisplayWidth.of(entry.help) + 3
+                guard used + width <= leftWidth else { break }
                 runs.append((entry.keys, theme.keyHint))
                 runs.append((" \(entry.help)  ", theme.statusBar))
+                used += width
             }
             Draw.runs(&buffer, runs, x: area.x, y: area.y, maxWidth: leftWidth)
         }

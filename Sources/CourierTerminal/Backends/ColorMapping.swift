@@ -8,13 +8,14 @@ public enum ColorDepth: Sendable, Hashable {
     /// NO_COLOR, or a terminal without colours: attributes only.
     case none
 
-    /// The depth to use for a terminal with `colors` colours and the `RGB` flag, given the environment:
-    /// `NO_COLOR` (set and not empty, as no-color.org says) turns colour off; `COLORTERM=truecolor|24bit` allows 24-bit colour when the
-    /// terminal description can express it.
+    /// The depth to use for a terminal with `colors` colours (its terminfo `colors`) given the environment.
+    /// `NO_COLOR` (set and not empty, as no-color.org says) turns colour off. 24-bit colour needs a
+    /// direct-colour terminal description (`colors` of 2^24 and the `RGB` flag, e.g. TERM=xterm-direct):
+    /// curses can only write what the description can express, so `COLORTERM` alone gives the 256 palette
+    /// (`CursesBackend.terminalName` picks the direct-colour description when `COLORTERM` asks and one exists).
     public static func detect(colors: Int, hasRGBFlag: Bool, environment: [String: String]) -> ColorDepth {
         if let noColor = environment["NO_COLOR"], !noColor.isEmpty { return .none }
-        let wantsTrueColor = ["truecolor", "24bit"].contains(environment["COLORTERM"]?.lowercased() ?? "")
-        if (hasRGBFlag || colors >= 0x100_0000) && (wantsTrueColor || colors >= 0x100_0000) { return .trueColor }
+        if colors >= 0x100_0000 && hasRGBFlag { return .trueColor }
         if colors >= 256 { return .indexed256 }
         if colors >= 16 { return .indexed16 }
         if colors >= 8 { return .indexed8 }
@@ -31,15 +32,21 @@ public enum ColorMapping {
         case (.default, _), (_, .none): return -1
         case (.indexed(let n), .trueColor):
             let (r, g, b) = rgb(ofIndexed: n)
-            return Int32(r) << 16 | Int32(g) << 8 | Int32(b)
+            return direct(r, g, b)
         case (.indexed(let n), .indexed256): return Int32(n)
         case (.indexed(let n), .indexed16): return Int32(n < 16 ? n : nearest16(rgb(ofIndexed: n)))
         case (.indexed(let n), .indexed8): return Int32(n < 8 ? n : n < 16 ? n - 8 : nearest16(rgb(ofIndexed: n)) % 8)
-        case (.rgb(let r, let g, let b), .trueColor): return Int32(r) << 16 | Int32(g) << 8 | Int32(b)
+        case (.rgb(let r, let g, let b), .trueColor): return direct(r, g, b)
         case (.rgb(let r, let g, let b), .indexed256): return Int32(nearest256(r, g, b))
         case (.rgb(let r, let g, let b), .indexed16): return Int32(nearest16((r, g, b)))
         case (.rgb(let r, let g, let b), .indexed8): return Int32(nearest16((r, g, b)) % 8)
         }
+    }
+
+    /// A direct colour number. Direct-colour terminal descriptions send numbers below 8 as the basic
+    /// colours, so the few near-blacks that encode that low are moved to the next blue step (invisible).
+    static func direct(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> Int32 {
+        max(8, Int32(r) << 16 | Int32(g) << 8 | Int32(b))
     }
 
     /// The xterm palette value of indexed colour `n`.

@@ -76,6 +76,9 @@ extension CursesBackend {
             guard s.active else { return Size(width: 0, height: 0) }
             if known, rows > 0, columns > 0 {
                 resize_term(rows, columns)
+                // The terminal reflowed or kept what was on it: curses' copy of the screen is no longer
+                // true, so the next frame clears and writes everything instead of a diff (stale characters).
+                clearok(courier_curscr(), true)
                 s.previous = nil
             }
             let window = courier_stdscr()
@@ -89,6 +92,7 @@ extension CursesBackend {
             guard s.active, let first = readRaw() else { return nil }
             if case .keyCode(let code) = first {
                 if code == courier_key_resize() {
+                    clearok(courier_curscr(), true)
                     s.previous = nil
                     let window = courier_stdscr()
                     return .resize(Size(width: Int(courier_getmaxx(window)), height: Int(courier_getmaxy(window))))

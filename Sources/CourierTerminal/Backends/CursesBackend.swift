@@ -51,7 +51,8 @@ public final class CursesBackend: TerminalBackend, Sendable {
     /// Takes over the terminal on `input`/`output` (standard input and output by default).
     /// - Parameters:
     ///   - term: the terminal type; `TERM` when nil.
-    ///   - environment: where `NO_COLOR`, `COLORTERM` and `TERM` are read; the process environment when nil.
+    ///   - environment: where `NO_COLOR`, `COLORTERM`, `TERM` and the terminfo folders are read; the process
+    ///     environment when nil.
     ///   - handleSignals: restore the terminal on SIGINT/SIGTERM/SIGHUP/crash and handle SIGTSTP/SIGCONT.
     public init(input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO, term: String? = nil,
                 environment: [String: String]? = nil, handleSignals: Bool = true) throws {
@@ -72,8 +73,9 @@ public final class CursesBackend: TerminalBackend, Sendable {
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         }
-        let env = environment ?? CursesBackend.processEnvironment(["NO_COLOR", "COLORTERM", "TERM"])
-        let termName = term ?? env["TERM"] ?? "xterm-256color"
+        let env = environment ?? CursesBackend.processEnvironment(["NO_COLOR", "COLORTERM", "TERM", "TERMINFO",
+                                                                   "TERMINFO_DIRS", "HOME"])
+        let termName = TerminfoDatabase.preferredName(term: term ?? env["TERM"] ?? "xterm-256color", environment: env)
         inputFD = input
         outputFD = output
         pipeRead = fds[0]
@@ -107,7 +109,9 @@ public final class CursesBackend: TerminalBackend, Sendable {
         let window = courier_stdscr()
         keypad(window, true)
         nodelay(window, true)
-        colorDepth = ColorDepth.detect(colors: has_colors() ? Int(courier_colors()) : 0,
+        // COLORS is only set by start_color(), so the terminal's colour count comes from terminfo: reading
+        // COLORS here gave 0 on every terminal, and the explorer drew without colour.
+        colorDepth = ColorDepth.detect(colors: has_colors() ? Int(max(0, courier_tigetnum("colors"))) : 0,
                                        hasRGBFlag: courier_tigetflag("RGB") > 0, environment: env)
         if colorDepth != .none {
             start_color()
@@ -167,6 +171,16 @@ public final class CursesBackend: TerminalBackend, Sendable {
             doupdate()
             s.lastDrawCellCount = written
             s.drawCount += 1
+        }
+    }
+
+    /// Clears the terminal and writes every cell on the next draw (Ctrl-L): whatever another program
+    /// or a terminal glitch left on the screen goes.
+    public func repaint() {
+        state.withLock { s in
+            guard s.active else { return }
+            clearok(courier_curscr(), true)
+            s.previous = nil
         }
     }
 

@@ -11,6 +11,9 @@ public final class TestBackend: TerminalBackend, Sendable {
         var events: [InputEvent] = []
         var wakeCount = 0
         var restoreCount = 0
+        var repaintCount = 0
+        /// Set by `repaint`: the next draw writes every cell, as the real terminal does after a clear.
+        var forgetFrame = false
     }
 
     private let state: Mutex<State>
@@ -26,8 +29,11 @@ public final class TestBackend: TerminalBackend, Sendable {
     /// Applies the changes since the last frame to the screen and records them.
     public func draw(_ buffer: Buffer, cursor: Position?) {
         state.withLock { s in
-            let changes = buffer.changes(since: s.frame.size == buffer.size && !s.draws.isEmpty ? s.frame : nil)
-            if s.frame.size != buffer.size { s.frame = Buffer(size: buffer.size) }
+            let keep = s.frame.size == buffer.size && !s.draws.isEmpty && !s.forgetFrame
+            let changes = buffer.changes(since: keep ? s.frame : nil)
+            // A new size, like a clear, starts from a blank screen: nothing of the old frame survives.
+            if !keep { s.frame = Buffer(size: buffer.size) }
+            s.forgetFrame = false
             for change in changes {
                 s.frame[change.position.x, change.position.y] = change.cell
                 if change.cell.width == 2 {
@@ -47,6 +53,13 @@ public final class TestBackend: TerminalBackend, Sendable {
     public func wake() { state.withLock { $0.wakeCount += 1 } }
 
     public func restore() { state.withLock { $0.restoreCount += 1 } }
+
+    public func repaint() {
+        state.withLock { s in
+            s.repaintCount += 1
+            s.forgetFrame = true
+        }
+    }
 
     // MARK: Scripting and inspection
 
@@ -77,6 +90,7 @@ public final class TestBackend: TerminalBackend, Sendable {
     public var writtenText: String { state.withLock { $0.draws.joined().map(\.cell.grapheme).joined() } }
     public var wakeCount: Int { state.withLock { $0.wakeCount } }
     public var restoreCount: Int { state.withLock { $0.restoreCount } }
+    public var repaintCount: Int { state.withLock { $0.repaintCount } }
     /// Input not yet read.
     public var pendingEventCount: Int { state.withLock { $0.events.count } }
 }

@@ -20,10 +20,10 @@ public enum EditorKeys {
         (Key(.delete), .deleteForward), (.ctrl("d"), .deleteForward),
         (.ctrl("w"), .deleteWordBackward), (Key(.backspace, alt: true), .deleteWordBackward),
         (Key(.character("d"), alt: true), .deleteWordForward),
-        (.ctrl("k"), .deleteToEnd),
-        // Undo is Ctrl-U everywhere in the explorer: Ctrl-Z suspends it to the shell, so it never
-        // reaches an editor (the request editor's keymap uses the same key).
-        (.ctrl("u"), .undo), (.ctrl("y"), .redo), (Key(.enter), .newline),
+        (.ctrl("u"), .deleteToStart), (.ctrl("k"), .deleteToEnd),
+        // Undo is readline's Ctrl-_ (Ctrl-/ sends it too): Ctrl-Z suspends the explorer to the shell, so
+        // it never reaches an editor (the request editor's keymap uses the same keys).
+        (.ctrl("_"), .undo), (.ctrl("y"), .redo), (Key(.enter), .newline),
     ]
 
     /// The action for `key`: a table entry, or inserting a printable character typed without Ctrl/Alt.

@@ -50,15 +50,6 @@ public struct Block: Widget, Sendable, Hashable {
         self.fillStyle = fillStyle
     }
 
-    /// A pane's block: the focused one uses thick borders and the focused styles so it stands out
-    /// even in monochrome.
-    public static func pane(_ title: String, rightTitle: StyledLine = StyledLine(), focused: Bool,
-                            borderStyle: Style, focusedBorderStyle: Style, titleStyle: Style,
-                            focusedTitleStyle: Style) -> Block {
-        Block(title: StyledLine(title, style: focused ? focusedTitleStyle : titleStyle), rightTitle: rightTitle,
-              borders: focused ? .thick : .plain, borderStyle: focused ? focusedBorderStyle : borderStyle)
-    }
-
     /// The area inside the border.
     public func inner(_ area: Rect) -> Rect { area.inset(1) }
 
@@ -94,19 +85,7 @@ public struct Block: Widget, Sendable, Hashable {
     }
 
     /// The line cut to `width` columns with an ellipsis when it is longer.
-    static func fitted(_ line: StyledLine, _ width: Int) -> StyledLine {
-        guard line.width > width, width > 0 else { return line }
-        var result = StyledLine()
-        var left = width - 1
-        for span in line.spans {
-            let (prefix, used) = DisplayWidth.prefix(of: Sanitizer.sanitize(span.text), fitting: left)
-            result.append(String(prefix), style: span.style)
-            left -= used
-            if left <= 0 || prefix.count < span.text.count { break }
-        }
-        result.append("…", style: line.spans.last?.style ?? .plain)
-        return result
-    }
+    static func fitted(_ line: StyledLine, _ width: Int) -> StyledLine { line.fitted(to: width) }
 
     private func padded(_ line: StyledLine) -> StyledLine {
         let style = line.spans.first?.style ?? .plain

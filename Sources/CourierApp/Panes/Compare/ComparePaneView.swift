@@ -13,7 +13,8 @@ enum ComparePaneView {
                        focused: Bool) {
         guard area.width >= 4, area.height >= 3 else { return }
         buffer.fill(area)
-        PaneBorder.draw(into: &buffer, area: area, title: "Compare · \(state.title)", theme: theme, focused: focused)
+        Draw.block(&buffer, area, title: "Compare · \(state.title)", focused: focused, theme: theme,
+                   number: PaneID.response.rawValue)
         let inner = area.inset(1)
         var rows: [Row] = []
         if let comparison = state.comparison {
@@ -204,10 +205,7 @@ enum ComparePaneView {
         return "\(whole / 86_400)d"
     }
 
-    static func milliseconds(_ seconds: Double) -> String {
-        let ms = seconds * 1000
-        return ms < 10 ? String(format: "%.1f ms", ms) : "\(Int(ms.rounded())) ms"
-    }
+    static func milliseconds(_ seconds: Double) -> String { DurationText.format(seconds: seconds) }
 
     static func bytes(_ count: Int) -> String {
         if count < 1024 { return "\(count) B" }

@@ -14,7 +14,8 @@ extension HistoryPaneState {
         init(width: Int) {
             let fixed = Columns.mark + Columns.time + Columns.method + Columns.status + Columns.duration + Columns.size + 6
             showCache = width - fixed - Columns.cache - 1 >= 16
-            name = max(4, width - fixed - (showCache ? Columns.cache + 1 : 0))
+            // One column kept free at the right, so the last column never touches the border.
+            name = max(4, width - fixed - 1 - (showCache ? Columns.cache + 1 : 0))
         }
 
         var timeX: Int { Columns.mark + 1 }
@@ -97,7 +98,8 @@ extension HistoryPaneState {
         buffer.write(clock.dropFirst(5), x: x + columns.timeX, y: y, style: theme.muted, maxWidth: Columns.time)
         buffer.write(entry.request.method, x: x + columns.methodX, y: y, style: theme.method(entry.request.method),
                      maxWidth: Columns.method)
-        buffer.write(HistoryPaneFormat.label(entry), x: x + columns.nameX, y: y, style: theme.text, maxWidth: columns.name)
+        buffer.write(Draw.fitted(HistoryPaneFormat.label(entry), width: columns.name), x: x + columns.nameX, y: y,
+                     style: theme.text, maxWidth: columns.name)
         if let response = entry.response {
             buffer.write("\(response.status)", x: x + columns.statusX, y: y, style: theme.status(response.status),
                          maxWidth: Columns.status)

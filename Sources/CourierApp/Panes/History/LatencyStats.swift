@@ -64,10 +64,6 @@ public struct LatencyStats: Sendable, Hashable {
         return used
     }
 
-    /// A duration for people: `850 µs`, `12 ms`, `1.25 s`.
-    public static func format(_ seconds: Double) -> String {
-        if seconds < 0.001 { return "\(Int((seconds * 1_000_000).rounded())) µs" }
-        if seconds < 1 { return "\(Int((seconds * 1000).rounded())) ms" }
-        return String(format: "%.2f s", seconds)
-    }
+    /// A duration for people (`850 µs`, `12 ms`, `1.25 s`): the explorer's one duration format.
+    public static func format(_ seconds: Double) -> String { DurationText.format(seconds: seconds) }
 }

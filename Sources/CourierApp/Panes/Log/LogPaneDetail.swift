@@ -29,10 +29,10 @@ extension LogPaneState {
         if let timing = attempt.timing {
             heading("Timings")
             for phase in LogPaneFormat.phases(timing) {
-                field(phase.name, LogPaneFormat.duration(phase.length) + "  (from \(LogPaneFormat.duration(phase.start)))")
+                field(phase.name, DurationText.format(phase.length) + "  (from \(DurationText.format(phase.start)))")
             }
-            if let firstByte = timing.firstByte { field("first byte", LogPaneFormat.duration(firstByte)) }
-            field("total", LogPaneFormat.duration(timing.total))
+            if let firstByte = timing.firstByte { field("first byte", DurationText.format(firstByte)) }
+            field("total", DurationText.format(timing.total))
             field("connection", timing.reusedConnection ? "reused" : "new")
             field("bytes", "\(timing.bytesSent) sent, \(timing.bytesReceived) received")
         }

@@ -11,22 +11,10 @@ enum LogPaneFormat {
     /// shows the full kind).
     static let shortKinds: [String: String] = ["connectionLost": "conn. lost"]
 
-    /// `850µs`, `12ms`, `1.25s`, `2m05s`.
-    static func duration(_ duration: Duration) -> String {
-        let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-        switch seconds {
-        case ...0: return "0"
-        case ..<0.001: return "\(Int((seconds * 1_000_000).rounded()))µs"
-        case ..<1: return "\(Int((seconds * 1000).rounded()))ms"
-        case ..<60: return String(format: "%.2fs", seconds)
-        default: return String(format: "%dm%02ds", Int(seconds) / 60, Int(seconds) % 60)
-        }
-    }
-
-    /// Seconds with one decimal for countdowns: `0.8s`.
+    /// Seconds with one decimal for countdowns, which tick every tenth of a second: `0.8 s`.
     static func countdown(_ duration: Duration) -> String {
         let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-        return String(format: "%.1fs", seconds)
+        return String(format: "%.1f s", seconds)
     }
 
     /// `HH:mm:ss` in `zone`.

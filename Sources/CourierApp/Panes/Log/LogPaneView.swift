@@ -79,8 +79,9 @@ extension LogPaneState {
                             theme: theme, now: now)
             case .declined:
                 let text = "⊘ not retried · " + (attempts[row.index].declined ?? "")
-                buffer.write(text, x: body.x + columns.requestX + 2, y: y, style: theme.muted,
-                             maxWidth: body.width - columns.requestX - 2)
+                let room = body.width - columns.requestX - 2
+                buffer.write(Draw.fitted(text, width: room), x: body.x + columns.requestX + 2, y: y, style: theme.muted,
+                             maxWidth: room)
             }
             if focused && position == list.selected {
                 let selected = Rect(x: body.x, y: y, width: body.width, height: 1)
@@ -100,7 +101,7 @@ extension LogPaneState {
         buffer.write("status", x: x + columns.statusX, y: y, style: style)
         if columns.bar > 0 {
             // The scale: the bar's full width is the slowest attempt shown.
-            let end = scale > 0 ? LogPaneFormat.duration(.milliseconds(Int64((scale * 1000).rounded()))) : "–"
+            let end = scale > 0 ? DurationText.format(.milliseconds(Int64((scale * 1000).rounded()))) : "–"
             let label = "0" + String(repeating: "·", count: max(1, columns.bar - 1 - end.count)) + end
             buffer.write(label, x: x + columns.barX, y: y, style: style, maxWidth: columns.bar)
         }
@@ -117,8 +118,8 @@ extension LogPaneState {
         if first {
             let used = buffer.write(attempt.method, x: x + columns.requestX, y: y,
                                     style: styled(theme.method(attempt.method)), maxWidth: columns.request)
-            buffer.write(" " + attempt.path, x: x + columns.requestX + used, y: y, style: styled(theme.text),
-                         maxWidth: columns.request - used)
+            buffer.write(Draw.fitted(" " + attempt.path, width: columns.request - used), x: x + columns.requestX + used,
+                         y: y, style: styled(theme.text), maxWidth: columns.request - used)
         } else {
             buffer.write("└", x: x + columns.requestX + 1, y: y, style: styled(theme.muted))
         }
@@ -155,7 +156,7 @@ extension LogPaneState {
                 }
             }
         }
-        let total = LogPaneFormat.duration(timing.total)
+        let total = DurationText.format(timing.total)
         let pad = String(repeating: " ", count: max(0, Columns.duration - total.count))
         buffer.write(pad + total, x: x + columns.durationX, y: y, style: styled(theme.text), maxWidth: Columns.duration)
         if timing.reusedConnection {
@@ -180,6 +181,7 @@ extension LogPaneState {
         case .done: ("↻ retried after \(delay) · \(retry.reason)", theme.muted)
         case .cancelled: ("↻ retry cancelled · \(retry.reason)", theme.muted.with(.dim))
         }
-        buffer.write(text, x: x + columns.requestX + 2, y: y, style: style, maxWidth: width - columns.requestX - 2)
+        let room = width - columns.requestX - 2
+        buffer.write(Draw.fitted(text, width: room), x: x + columns.requestX + 2, y: y, style: style, maxWidth: room)
     }
 }

@@ -40,12 +40,14 @@ extension ResponsePaneState {
         KeyBinding([.char("G"), Key(.end)], .end, "end"),
         KeyBinding([.char("h"), Key(.left)], .scrollLeft, "scroll left"),
         KeyBinding([.char("l"), Key(.right)], .scrollRight, "scroll right"),
-        KeyBinding([.char(":")], .beginGoToLine, "go to line"),
+        // Not `:`, which opens the command palette in every pane.
+        KeyBinding([.ctrl("g")], .beginGoToLine, "go to line"),
         KeyBinding([.char("/")], .beginSearch, "search", hint: true),
         KeyBinding([.char("n")], .nextHit, "next match"),
         KeyBinding([.char("N")], .previousHit, "previous match"),
         KeyBinding([.char("f")], .beginFilter, "JSONPath filter", hint: true),
-        KeyBinding([.char("z"), .char("o")], .toggleFold, "fold/unfold", hint: true),
+        // Not `z`, which zooms the focused pane in every pane.
+        KeyBinding([.char("o")], .toggleFold, "fold/unfold", hint: true),
         KeyBinding([.char("y")], .copyPath, "copy JSONPath"),
         KeyBinding([.char("H")], .toggleHeaders, "headers/body", hint: true),
         KeyBinding([.char("r")], .togglePretty, "raw/pretty"),

@@ -9,7 +9,8 @@ enum ResponsePaneView {
                        latency: LatencyStats? = nil) {
         guard area.width >= 6, area.height >= 5 else { return }
         buffer.fill(area)
-        PaneBorder.draw(into: &buffer, area: area, title: "Response", theme: theme, focused: focused)
+        let title = state.tab == .body ? "Response · body" : "Response · headers"
+        Draw.block(&buffer, area, title: title, focused: focused, theme: theme, number: PaneID.response.rawValue)
         let inner = area.inset(1)
         let used = drawStatus(state, into: &buffer, row: inner.row(0), theme: theme)
         latency?.renderTrailing(into: &buffer, row: inner.row(0), used: used, theme: theme)
@@ -26,7 +27,7 @@ enum ResponsePaneView {
     @discardableResult
     private static func drawStatus(_ state: ResponsePaneState, into buffer: inout Buffer, row: Rect, theme: Theme) -> Int {
         var runs: [(String, Style)] = [(state.info.statusText, theme.status(state.info.status))]
-        if let duration = state.info.duration { runs.append((" · " + formatDuration(duration), theme.text)) }
+        if let duration = state.info.duration { runs.append((" · " + DurationText.format(seconds: duration), theme.text)) }
         runs.append((" · " + MediaKind.formatSize(state.body.byteCount), theme.text))
         if let decision = state.info.cacheDecision {
             runs.append((" · ", theme.text))
@@ -171,10 +172,6 @@ enum ResponsePaneView {
             x += buffer.write(text, x: x, y: row.y, style: style, maxWidth: row.maxX - x)
         }
         return x - row.x
-    }
-
-    private static func formatDuration(_ seconds: Double) -> String {
-        seconds < 1 ? String(format: "%.0f ms", seconds * 1000) : String(format: "%.2f s", seconds)
     }
 }
 

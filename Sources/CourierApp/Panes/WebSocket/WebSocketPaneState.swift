@@ -145,6 +145,10 @@ public struct WebSocketPaneState: Sendable, Hashable {
         selectedSaved = 0
         connection = .idle
         entries.removeAll()
+        // The counters are this request's, like the messages.
+        receivedCount = 0
+        sentCount = 0
+        bytesReceived = 0
         follow()
     }
 

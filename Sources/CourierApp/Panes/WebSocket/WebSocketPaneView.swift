@@ -8,17 +8,10 @@ extension WebSocketPaneState {
     /// filter and send box.
     public func render(into buffer: inout Buffer, area: Rect, theme: Theme, focused: Bool) {
         let (stateLabel, stateStyle) = connectionLabel(theme: theme)
-        // The state matters more than the end of a long URL: cut the URL to leave room for it.
-        let room = area.width - DisplayWidth.of(stateLabel) - 10
-        var title = url.isEmpty ? "WebSocket" : "WebSocket · \(url)"
-        if DisplayWidth.of(title) > room {
-            title = String(DisplayWidth.prefix(of: title, fitting: max(9, room - 1)).0) + "…"
-        }
-        let block = Block.pane(title, rightTitle: StyledLine(" \(stateLabel) ", style: stateStyle), focused: focused,
-                               borderStyle: theme.border, focusedBorderStyle: theme.borderFocused,
-                               titleStyle: theme.title, focusedTitleStyle: theme.titleFocused)
-        block.render(into: &buffer, area: area)
-        let inner = block.inner(area)
+        // The state matters more than the end of a long URL: the frame cuts the URL to leave room for it.
+        let title = url.isEmpty ? "WebSocket" : "WebSocket · \(url)"
+        let inner = Draw.block(&buffer, area, title: title, focused: focused, theme: theme,
+                               number: PaneID.webSocket.rawValue, rightTitle: (stateLabel, stateStyle))
         guard inner.width > 0, inner.height > 0 else { return }
         buffer.fill(inner)
         var bottom = inner.maxY
@@ -59,7 +52,7 @@ extension WebSocketPaneState {
         var line = StyledLine()
         line.append("↓ \(receivedCount) (\(WebSocketPaneFormat.size(bytesReceived)))", style: theme.text)
         line.append("  ↑ \(sentCount)", style: theme.text)
-        if let rtt = lastRoundTrip { line.append(String(format: "  rtt %.1f ms", rtt * 1000), style: theme.muted) }
+        if let rtt = lastRoundTrip { line.append("  rtt " + DurationText.format(seconds: rtt), style: theme.muted) }
         if entries.count >= entries.capacity { line.append("  last \(entries.capacity) kept", style: theme.muted) }
         let right: StyledLine = following
             ? StyledLine("following", style: theme.muted)
@@ -94,7 +87,7 @@ extension WebSocketPaneState {
         }
         let lines = Array(blocks.reversed().joined().suffix(area.height))
         for (offset, line) in lines.enumerated() {
-            buffer.write(line, x: area.x, y: area.y + offset, maxWidth: area.width)
+            buffer.write(line.fitted(to: area.width), x: area.x, y: area.y + offset, maxWidth: area.width)
         }
     }
 
@@ -161,7 +154,12 @@ extension WebSocketPaneState {
         var line = StyledLine("saved ", style: theme.muted)
         for (index, saved) in savedMessages.enumerated() {
             let label = (saved.isSubscription ? "★" : "") + "\(index + 1) "
-                + String(saved.text.replacingOccurrences(of: "\n", with: " ").prefix(24))
+                + Draw.fitted(saved.text.replacingOccurrences(of: "\n", with: " "), width: 24)
+            // A label that does not fit whole is not started: `…` says there are more.
+            if line.width + DisplayWidth.of(label) + 3 > row.width - 1 {
+                line.append("…", style: theme.muted)
+                break
+            }
             line.append(" \(label) ", style: index == selectedSaved ? theme.selection : theme.text)
             line.append(" ")
         }
