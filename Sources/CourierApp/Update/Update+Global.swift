@@ -96,7 +96,6 @@ extension AppState {
         // The new response's latency shows once it is recorded under its own key.
         responseKey = nil
         response.phase = .sending(method: editor.method, url: Variables.resolve(editor.url.text, values: variables))
-        response.scroll = 0
         // When one pane shows at a time, the response pane is where the answer appears: show it.
         if zoomed == nil, layout.tabStrip != nil { focus = .response }
         return [.send(generation: generation, job: sendJob)]
