@@ -72,11 +72,23 @@ extension CollectionError: CustomStringConvertible {
         case .changedOnDisk(let path): "\(path) changed on disk since it was loaded; reload before saving"
         case .writeFailed(let path, let reason): "\(path): cannot save: \(reason)"
         case .requestNotFound(let id): "request \(id) is no longer in its file"
-        case .unknownRequest(let name, let available):
-            "no request named '\(name)'" + (available.isEmpty ? " (the file has no named requests)"
-                                             : "; named requests: \(available.joined(separator: ", "))")
+        case .unknownRequest(let name, let available): Self.unknownRequestText(name, available)
         case .importFailed(let source, let reason): "cannot import \(source): \(reason)"
         }
+    }
+}
+
+extension CollectionError {
+    /// How many names an unknown `--name` lists in full; past that only the closest few are named.
+    static let namesListedInFull = 10
+
+    static func unknownRequestText(_ name: String, _ available: [String]) -> String {
+        let text = "no request named '\(name)'"
+        if available.isEmpty { return text + " (the file has no named requests)" }
+        if available.count <= namesListedInFull { return text + "; named requests: \(available.joined(separator: ", "))" }
+        let close = NameSuggestions.closest(to: name, in: available)
+        let list = close.isEmpty ? "" : "; did you mean \(close.map { "'\($0)'" }.joined(separator: ", "))?"
+        return text + list + " (\(available.count) named requests; 'courier check FILE' lists them)"
     }
 }
 
