@@ -21,8 +21,12 @@ extension CollectionError {
     public func line(in template: RequestTemplate, fileVariables: [VariableDefinition] = []) -> Int {
         let lines = template.sourceText.split(separator: "\n", omittingEmptySubsequences: false)
         if let subject, !subject.isEmpty {
-            if let offset = lines.firstIndex(where: { $0.contains(subject) }) { return template.lines.lowerBound + offset }
-            if let definition = fileVariables.first(where: { $0.value.contains(subject) || $0.name == subject }),
+            // A reference written as {{subject}} first; a path or other mention of the text second.
+            let references = { (text: Substring) in VariableReference.scan(String(text)).contains { $0.expression == subject } }
+            if let offset = lines.firstIndex(where: references) ?? lines.firstIndex(where: { $0.contains(subject) }) {
+                return template.lines.lowerBound + offset
+            }
+            if let definition = fileVariables.first(where: { references(Substring($0.value)) || $0.name == subject }),
                definition.line > 0 {
                 return definition.line
             }

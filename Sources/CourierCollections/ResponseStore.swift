@@ -21,6 +21,8 @@ public struct ResponseStore: Sendable {
     private var failures: [String: String] = [:]
     /// Names of the requests the run can reach, so a lookup can tell "not run yet" from "no such request".
     private var declared: Set<String> = []
+    /// Names whose responses a check without sending takes as given (`courier check`).
+    private var assumed: Set<String> = []
 
     /// An empty store, for the start of a run.
     public init() {}
@@ -39,6 +41,10 @@ public struct ResponseStore: Sendable {
         if entries[name] == nil { failures[name] = reason }
     }
 
+    /// Takes the responses of `names` as given, answering their lookups with a placeholder: for checking
+    /// a file without sending anything.
+    public mutating func assumeAnswered(_ names: some Sequence<String>) { assumed.formUnion(names) }
+
     /// Declares the names of requests that exist in the run (every named request of the files read).
     public mutating func declare(_ names: some Sequence<String>) { declared.formUnion(names) }
 
@@ -50,7 +56,9 @@ public struct ResponseStore: Sendable {
         guard let marker = expression.range(of: ".response.") else { return .failure(.init("not a response reference")) }
         let name = String(expression[..<marker.lowerBound])
         let rest = String(expression[marker.upperBound...])
-        guard let entry = entries[name] else { return .failure(missing(name)) }
+        guard let entry = entries[name] else {
+            return assumed.contains(name) ? .success("checked") : .failure(missing(name))
+        }
         if rest.hasPrefix("headers.") {
             let header = String(rest.dropFirst("headers.".count))
             guard let value = entry.headers[header] else {
