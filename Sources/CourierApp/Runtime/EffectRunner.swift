@@ -48,8 +48,8 @@ public final class EffectRunner: Sendable {
     private let submissions = Mutex<[UInt64: Submission]>([:])
     /// Generations the user cancelled, so their end is not logged as superseded.
     private let userCancelled = Mutex<Set<Int>>([])
-    private let immediate: Mutex<LatestOnly<ResponseResult>?> = Mutex(nil)
-    private let live: Mutex<LatestOnly<ResponseResult>?> = Mutex(nil)
+    private let immediate: Mutex<LatestOnly<SendResult>?> = Mutex(nil)
+    private let live: Mutex<LatestOnly<SendResult>?> = Mutex(nil)
     private let liveDebounce = Mutex<Duration?>(nil)
     /// Indexes the newest response's body in the background, so `G` and search reach the end of a large
     /// body without waiting; the previous response's indexing is cancelled.
@@ -89,7 +89,7 @@ public final class EffectRunner: Sendable {
             live.withLock { $0?.cancel() }
             submit(job, generation: generation, through: immediate.withLock { $0 })
         case .sendLive(let generation, let job, let debounce):
-            let queueForLive = live.withLock { current -> LatestOnly<ResponseResult>? in
+            let queueForLive = live.withLock { current -> LatestOnly<SendResult>? in
                 if current == nil || liveDebounce.withLock({ $0 }) != debounce {
                     current?.cancel()
                     current = makeLatestOnly(debounce: debounce)
@@ -201,21 +201,11 @@ public final class EffectRunner: Sendable {
 
     // MARK: - Sending
 
-    private func submit(_ job: SendJob, generation: Int, through latest: LatestOnly<ResponseResult>?) {
+    private func submit(_ job: SendJob, generation: Int, through latest: LatestOnly<SendResult>?) {
         guard let latest else { return }
-        let request: HTTPRequest
-        let secrets: Set<String>
-        do {
-            (request, _, secrets) = try store.resolveWithSecrets(job)
-        } catch {
-            queue.post(.sendFailed(generation: generation, SendFailure(kind: "request", message: "\(error)")))
-            return
-        }
         let id = RequestID.next()
         let client = self.client
         let queue = self.queue
-        let method = request.method.rawValue
-        let url = request.url.absoluteString
         let debounced = latest !== immediate.withLock({ $0 })
         let store = self.store
         let name = job.draft.name
@@ -223,6 +213,16 @@ public final class EffectRunner: Sendable {
         // Held across submit so the delivery, on another thread, always finds the mapping.
         submissions.withLock { map in
             let token = latest.submit {
+                // Resolving reads environment and body files: it runs here, in the task, off the loop thread.
+                let request: HTTPRequest
+                let secrets: Set<String>
+                do {
+                    (request, _, secrets) = try store.resolveWithSecrets(job)
+                } catch {
+                    return .unresolved("\(error)")
+                }
+                let method = request.method.rawValue
+                let url = request.url.absoluteString
                 if debounced { queue.post(.liveSendStarted(generation: generation, method: method, url: url)) }
                 let response = try await client.send(request, context: RequestContext(id: id))
                 store.record(name: name, response: response)
@@ -233,7 +233,8 @@ public final class EffectRunner: Sendable {
                 // The viewer lays out the body; the summary's own layout is the fallback for a body that
                 // cannot be mapped.
                 let pane = ResponseFormatter.pane(response)
-                return ResponseResult(summary: ResponseFormatter.summary(response, layingOutBody: pane == nil), pane: pane)
+                return .response(ResponseResult(summary: ResponseFormatter.summary(response, layingOutBody: pane == nil),
+                                                pane: pane))
             }
             map[token] = Submission(generation: generation, id: id)
         }
@@ -253,15 +254,17 @@ public final class EffectRunner: Sendable {
         }
     }
 
-    private func makeLatestOnly(debounce: Duration) -> LatestOnly<ResponseResult> {
+    private func makeLatestOnly(debounce: Duration) -> LatestOnly<SendResult> {
         LatestOnly(debounce: debounce) { [weak self] outcome in self?.deliver(outcome) }
     }
 
-    private func deliver(_ outcome: LatestOnly<ResponseResult>.Outcome) {
+    private func deliver(_ outcome: LatestOnly<SendResult>.Outcome) {
         guard let submission = submissions.withLock({ $0.removeValue(forKey: outcome.generation) }) else { return }
         let generation = submission.generation
         switch outcome {
-        case .completed(_, .success(let result)):
+        case .completed(_, .success(.unresolved(let message))):
+            queue.post(.sendFailed(generation: generation, SendFailure(kind: "request", message: message)))
+        case .completed(_, .success(.response(let result))):
             // The viewer first, so no frame shows the summary without it (its body lines may be empty).
             if let pane = result.pane {
                 indexing.withLock { task in
@@ -302,4 +305,10 @@ public enum Clipboard {
 struct ResponseResult: Sendable {
     var summary: ResponseSummary
     var pane: ResponsePaneState?
+}
+
+/// What a send's task produced: a response, or the reason the request could not be built.
+enum SendResult: Sendable {
+    case response(ResponseResult)
+    case unresolved(String)
 }

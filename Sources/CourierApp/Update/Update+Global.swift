@@ -1,3 +1,4 @@
+import CourierCollections
 import CourierHTTP
 import Foundation
 
@@ -81,7 +82,7 @@ extension AppState {
         inFlight = generation
         // The new response's latency shows once it is recorded under its own key.
         responseKey = nil
-        response.phase = .sending(method: editor.method, url: Variables.resolve(editor.url.text, values: variables))
+        response.phase = .sending(method: editor.method, url: VariablePreview.resolve(editor.url.text, values: variables))
         response.scroll = 0
         return [.send(generation: generation, job: sendJob)]
     }
@@ -97,8 +98,8 @@ extension AppState {
     /// Points the WebSocket pane at the open request, variables resolved, when it is not there already.
     mutating func loadWebSocketPane() {
         let values = variables
-        let url = Variables.resolve(editor.url.text, values: values)
-        let messages = editor.messages.map { Variables.resolve($0, values: values) }
+        let url = VariablePreview.resolve(editor.url.text, values: values, dynamic: true)
+        let messages = editor.messages.map { VariablePreview.resolve($0, values: values, dynamic: true) }
         guard webSocketPane.url != url || webSocketPane.savedMessages.map(\.text) != messages else { return }
         webSocketPane.load(url: url, savedMessages: messages)
     }
