@@ -1,3 +1,4 @@
+import CourierCollections
 import CourierHTTP
 
 /// A saved request as the explorer shows and edits it: text as the user wrote it, variables unresolved.
@@ -15,6 +16,8 @@ public struct RequestDraft: Sendable, Hashable {
     public var cacheMode: CacheMode
     /// The `===`-separated messages of a WebSocket request.
     public var messages: [String]
+    /// `# @prompt NAME` values asked for before each send.
+    public var prompts: [PromptVariable] = []
 
     public init(name: String, method: String = "GET", url: String, headers: HTTPHeaders = [:], body: String = "",
                 timeout: Double? = nil, maxAttempts: Int? = nil, cacheMode: CacheMode = .default,

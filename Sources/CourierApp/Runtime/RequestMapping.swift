@@ -14,13 +14,15 @@ enum RequestMapping {
         case .text(let text): text
         case .file(let path, let substitute): (substitute ? "<@ " : "< ") + path
         }
-        return RequestDraft(
+        var draft = RequestDraft(
             name: template.name ?? "", method: template.kind == .websocket ? "WEBSOCKET" : template.method.rawValue,
             url: template.url, headers: template.headers, body: body,
             timeout: template.tags[timeoutTag].flatMap { Double($0) },
             maxAttempts: template.tags[attemptsTag].flatMap { Int($0) },
             cacheMode: template.tags[cacheTag].flatMap { CacheMode(rawValue: $0) } ?? .default,
             messages: template.messages.map(\.text))
+        draft.prompts = template.prompts
+        return draft
     }
 
     /// `original` with the draft's edits applied, so what the draft does not show (variables, scripts,

@@ -63,7 +63,11 @@ extension AppState {
     // MARK: - Sending
 
     /// The open draft as a job for the effect runner, which resolves its variables.
-    var sendJob: SendJob { SendJob(ref: editor.origin, draft: editor.draft, environment: environment) }
+    var sendJob: SendJob {
+        var job = SendJob(ref: editor.origin, draft: editor.draft, environment: environment)
+        job.answers = promptAnswers
+        return job
+    }
 
     /// Sends the open request now, or connects when it is a WebSocket request.
     mutating func send() -> [Effect] {
@@ -72,6 +76,13 @@ extension AppState {
             return []
         }
         editor.editing = false
+        // `# @prompt NAME` lines: ask each value before every send, one question at a time.
+        if let missing = editor.draft.prompts.first(where: { promptAnswers[$0.name] == nil }) {
+            let title = "Value for \(missing.name)" + (missing.description.map { " (\($0))" } ?? "")
+            modals.append(.prompt(PromptState(title: title, purpose: .variable(name: missing.name))))
+            return []
+        }
+        defer { promptAnswers = [:] }
         if editor.method == "WEBSOCKET" {
             loadWebSocketPane()
             focus = .webSocket

@@ -87,6 +87,9 @@ extension AppState {
             guard case .received(let summary) = response.phase else { return [] }
             let body = responsePane?.body.bytes ?? Data(summary.bodyLines.joined(separator: "\n").utf8)
             return [.writeFile(path: text, contents: body)]
+        case .variable(let name):
+            promptAnswers[name] = prompt.editor.text
+            return send()
         }
     }
 }
