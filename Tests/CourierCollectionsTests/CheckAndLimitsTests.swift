@@ -37,6 +37,11 @@ struct CheckAndLimitsTests {
         try folder.write("ok.http", "GET http://127.0.0.1:1/ok\n")
         #expect(try CourierBinary.run(["check", "ok.http"], in: folder.url).status == 0)
         #expect(try CourierBinary.run(["--help"]).stdout.contains("check"))
+        let help = try CourierBinary.run(["check", "--help"])
+        #expect(help.status == 0)
+        #expect(help.stdout.hasPrefix("OVERVIEW: Check .http files without sending"))
+        #expect(help.stdout.contains("USAGE: courier check FILE.http|FOLDER [--env ENV] [--var NAME=VALUE ...]"))
+        #expect(try CourierBinary.run(["check"], in: folder.url).status == 2)
     }
 
     @Test func aVariableThatDoublesPerLevelStopsAtTheSizeLimit() {

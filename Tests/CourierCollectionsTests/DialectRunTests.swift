@@ -210,4 +210,13 @@ struct DialectRunTests {
         #expect(result.status == 0, "\(result.stderr)")
         #expect(server.requests.first?.target == "/sub")
     }
+
+    @Test func courierSendWithDataStillSendsAFormContentTypeAsCurlDoes() throws {
+        let server = try CaptureServer()
+        defer { server.stop() }
+        let result = try CourierBinary.run(["send", "POST", "\(server.base)/form", "-d", "a=1&b=2"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(server.requests.first?.header("Content-Type") == "application/x-www-form-urlencoded")
+        #expect(server.requests.first?.bodyText == "a=1&b=2")
+    }
 }
