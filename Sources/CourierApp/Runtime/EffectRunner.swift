@@ -156,25 +156,29 @@ public final class EffectRunner: Sendable {
                 queue.post(.notice(StatusMessage("The HTTP cache is off, so there is nothing to compare", kind: .error)))
                 return
             }
-            do {
-                queue.post(.compareOpened(ComparePaneState(request: try store.resolve(job).0, cache: cache)))
-            } catch {
-                queue.post(.notice(StatusMessage("\(error)", kind: .error)))
+            // Resolving reads environment and body files: off the loop thread.
+            background { [queue, store] in
+                do {
+                    queue.post(.compareOpened(ComparePaneState(request: try store.resolve(job).0, cache: cache)))
+                } catch {
+                    queue.post(.notice(StatusMessage("\(error)", kind: .error)))
+                }
             }
         case .revalidate(let job):
             guard let cache = configuration.cache else { return }
             let transport = configuration.transport
             let queue = self.queue
-            do {
-                let request = try store.resolve(job).0
-                Task.detached {
-                    switch await ComparePaneState.revalidate(request, cache: cache, transport: transport) {
-                    case .success(let revalidation): queue.post(.compareRevalidated(revalidation, failure: nil))
-                    case .failure(let error): queue.post(.compareRevalidated(nil, failure: "\(error)"))
-                    }
+            let store = self.store
+            Task.detached {
+                let request: HTTPRequest
+                do { request = try store.resolve(job).0 } catch {
+                    queue.post(.compareRevalidated(nil, failure: "\(error)"))
+                    return
                 }
-            } catch {
-                queue.post(.compareRevalidated(nil, failure: "\(error)"))
+                switch await ComparePaneState.revalidate(request, cache: cache, transport: transport) {
+                case .success(let revalidation): queue.post(.compareRevalidated(revalidation, failure: nil))
+                case .failure(let error): queue.post(.compareRevalidated(nil, failure: "\(error)"))
+                }
             }
         case .webSocket(let effect):
             webSocket.perform(effect)
