@@ -66,4 +66,7 @@ static inline int courier_multi_next_done(CURLM *m, CURL **easy, CURLcode *resul
     }
     return 0;
 }
+/* CURLAUTH_DIGEST is a macro with a cast, which Swift cannot import. */
+static inline long courier_curlauth_digest(void) { return (long)CURLAUTH_DIGEST; }
+
 #endif

@@ -10,12 +10,20 @@ public enum CollectionError: Error, Sendable, Hashable {
     case unknownVariable(name: String, request: String)
     /// Variables refer to each other in a loop.
     case variableCycle(name: String, request: String)
+    /// Variables refer to variables more than `limit` levels deep.
+    case variableTooDeep(name: String, request: String, limit: Int)
+    /// Expanding the request's variables produced more than `limit` bytes.
+    case expansionTooLarge(request: String, limit: Int)
+    /// `# @prompt NAME` has no value: `courier run` needs `--var NAME=value`.
+    case promptNotAnswered(name: String, request: String, description: String?)
     /// `{{$name …}}` is not a dynamic variable Courier knows, or its arguments are wrong.
     case badDynamicVariable(expression: String, request: String, reason: String)
     /// `{{name.response…}}` names a request that has not run yet in this run, or a missing value.
     case responseValueUnavailable(expression: String, request: String, reason: String)
     /// The URL is not valid once variables are substituted.
     case badURL(url: String, request: String)
+    /// A GraphQL request's body is not a query (and optional JSON variables).
+    case graphQL(request: String, reason: String)
     /// A `< ./file` body could not be read.
     case bodyFileUnreadable(path: String, request: String)
     /// An environment file is not valid JSON of the expected shape.
@@ -41,11 +49,21 @@ extension CollectionError: CustomStringConvertible {
         case .syntax(let diagnostic): diagnostic.description
         case .unknownVariable(let name, let request): "unknown variable '\(name)' in request '\(request)'"
         case .variableCycle(let name, let request): "variable '\(name)' refers to itself in request '\(request)'"
+        case .variableTooDeep(let name, let request, let limit):
+            "variable '\(name)' in request '\(request)' is reached through more than \(limit) variables; "
+                + "shorten the chain"
+        case .expansionTooLarge(let request, let limit):
+            "the variables of request '\(request)' expand to more than \(limit >> 20) MB; "
+                + "a value probably repeats another one at every level"
+        case .promptNotAnswered(let name, let request, let description):
+            "request '\(request)' asks for '\(name)'" + (description.map { " (\($0))" } ?? "")
+                + "; pass --var \(name)=VALUE"
         case .badDynamicVariable(let expression, let request, let reason):
             "bad dynamic variable '{{\(expression)}}' in request '\(request)': \(reason)"
         case .responseValueUnavailable(let expression, let request, let reason):
             "'{{\(expression)}}' in request '\(request)': \(reason)"
         case .badURL(let url, let request): "request '\(request)': not a valid URL: \(url)"
+        case .graphQL(let request, let reason): "GraphQL request '\(request)': \(reason)"
         case .bodyFileUnreadable(let path, let request): "request '\(request)': cannot read body file \(path)"
         case .badEnvironmentFile(let path, let reason): "\(path): \(reason)"
         case .unknownEnvironment(let name, let available):
@@ -54,11 +72,23 @@ extension CollectionError: CustomStringConvertible {
         case .changedOnDisk(let path): "\(path) changed on disk since it was loaded; reload before saving"
         case .writeFailed(let path, let reason): "\(path): cannot save: \(reason)"
         case .requestNotFound(let id): "request \(id) is no longer in its file"
-        case .unknownRequest(let name, let available):
-            "no request named '\(name)'" + (available.isEmpty ? " (the file has no named requests)"
-                                             : "; named requests: \(available.joined(separator: ", "))")
+        case .unknownRequest(let name, let available): Self.unknownRequestText(name, available)
         case .importFailed(let source, let reason): "cannot import \(source): \(reason)"
         }
+    }
+}
+
+extension CollectionError {
+    /// How many names an unknown `--name` lists in full; past that only the closest few are named.
+    static let namesListedInFull = 10
+
+    static func unknownRequestText(_ name: String, _ available: [String]) -> String {
+        let text = "no request named '\(name)'"
+        if available.isEmpty { return text + " (the file has no named requests)" }
+        if available.count <= namesListedInFull { return text + "; named requests: \(available.joined(separator: ", "))" }
+        let close = NameSuggestions.closest(to: name, in: available)
+        let list = close.isEmpty ? "" : "; did you mean \(close.map { "'\($0)'" }.joined(separator: ", "))?"
+        return text + list + " (\(available.count) named requests; 'courier check FILE' lists them)"
     }
 }
 

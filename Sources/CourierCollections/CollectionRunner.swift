@@ -29,6 +29,18 @@ public struct RunOutcome: Sendable {
     public var succeeded: Bool { failure == nil }
 }
 
+extension RunOutcome.Failure {
+    /// One short line saying what went wrong, for messages about a later request.
+    public var summary: String {
+        switch self {
+        case .collection(let error): "\(error)"
+        case .transport(let error): "\(error)"
+        case .status(let status): "status \(status)"
+        case .webSocket(let failure): failure.message
+        }
+    }
+}
+
 /// Runs the requests of one `.http` file in file order, making each named response available to the
 /// requests after it (`{{login.response.body.$.token}}`).
 public struct CollectionRunner: Sendable {
@@ -98,12 +110,15 @@ public struct CollectionRunner: Sendable {
                                     onOutcome: (RunOutcome) -> Void = { _ in })
         async -> (outcomes: [RunOutcome], responses: ResponseStore) {
         var variables = context
+        variables.responses.declare(file.requests.compactMap(\.name))
         var outcomes: [RunOutcome] = []
         for template in requests {
             if Task.isCancelled { break }
             let outcome = await runOne(template, variables: variables)
             if let name = template.name, let response = outcome.response {
                 variables.responses.record(name: name, response: response)
+            } else if let name = template.name, let failure = outcome.failure {
+                variables.responses.recordFailure(name: name, reason: failure.summary)
             }
             outcomes.append(outcome)
             onOutcome(outcome)

@@ -107,7 +107,14 @@ public struct EnvironmentSet: Sendable, Hashable {
         return try parse(data, path: url.path)
     }
 
+    /// How deeply an environment file may nest objects and arrays; deeper files are refused before they
+    /// are parsed, so no value tree is built (or torn down) recursively beyond it.
+    static let maximumNesting = 64
+
     static func parse(_ data: Data, path: String) throws(CollectionError) -> [String: [String: String]] {
+        guard nestingDepth(data, limit: maximumNesting) <= maximumNesting else {
+            throw .badEnvironmentFile(path: path, reason: "nested more than \(maximumNesting) levels deep")
+        }
         guard let json = try? JSONValue.parse(data) else { throw .badEnvironmentFile(path: path, reason: "not valid JSON") }
         guard let environments = json.objectValue else {
             throw .badEnvironmentFile(path: path, reason: "expected an object of environments, {\"dev\": {...}}")
@@ -131,5 +138,35 @@ public struct EnvironmentSet: Sendable, Hashable {
             values[prefix + key] = value.text
             if let nested = value.objectValue { flatten(nested, prefix: prefix + key + ".", into: &values) }
         }
+    }
+
+    /// The deepest nesting of `{` and `[` outside strings, counting stops once past `limit`.
+    static func nestingDepth(_ data: Data, limit: Int) -> Int {
+        var depth = 0
+        var deepest = 0
+        var inString = false
+        var escaped = false
+        for byte in data {
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                depth += 1
+                deepest = max(deepest, depth)
+                if deepest > limit { return deepest }
+            case UInt8(ascii: "}"), UInt8(ascii: "]"): depth -= 1
+            default: break
+            }
+        }
+        return deepest
     }
 }

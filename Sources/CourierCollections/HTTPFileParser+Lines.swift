@@ -50,6 +50,10 @@ extension HTTPFileParser {
         if knownMethods.contains(first) || looksLikeMethod {
             method = first
             tokens.removeFirst()
+        } else if tokens.count >= 2, knownMethods.contains(first.uppercased()) {
+            // `post http://…`: the tools accept a known method in lower case.
+            method = first.uppercased()
+            tokens.removeFirst()
         }
         var version: String?
         if tokens.count >= 2, let last = tokens.last, last.hasPrefix("HTTP/") {

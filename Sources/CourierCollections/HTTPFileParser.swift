@@ -7,6 +7,7 @@ struct HTTPFileParser {
     /// method only when a URL follows it.
     static let knownMethods: Set<String> = [
         "GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "TRACE", "CONNECT", "WEBSOCKET",
+        "GRAPHQL",
     ]
 
     let path: String
@@ -62,6 +63,7 @@ struct HTTPFileParser {
         var nameLine: Int?
         var tags: [String: String] = [:]
         var tagLines: [Int] = []
+        var prompts: [PromptVariable] = []
         var variables: [VariableDefinition] = []
         var variableLines: [Int] = []
         var unsupported: [UnsupportedDirective] = []
@@ -76,6 +78,10 @@ struct HTTPFileParser {
                     if key == "name" {
                         name = value.isEmpty ? nil : value
                         nameLine = index
+                    } else if key == "prompt" {
+                        if let prompt = Self.prompt(value) { prompts.append(prompt) } else {
+                            report(index, "expected '# @prompt NAME [description]'")
+                        }
                     } else {
                         tags[key] = value
                         tagLines.append(index)
@@ -109,6 +115,7 @@ struct HTTPFileParser {
             fileVariables.append(contentsOf: variables)
             return
         }
+        if name == nil, let separator, let above = nameAbove(separator: separator) { name = above }
         if isFirst {
             fileVariables.append(contentsOf: variables)
             variables = []
@@ -116,13 +123,13 @@ struct HTTPFileParser {
         }
         parseRequest(block: block, separator: separator, separatorName: separatorName, preludeStart: preludeStart,
                      requestStart: requestStart, name: name, nameLine: nameLine, tags: tags, tagLines: tagLines,
-                     variables: variables, variableLines: variableLines, unsupported: unsupported)
+                     variables: variables, variableLines: variableLines, unsupported: unsupported, prompts: prompts)
     }
 
     private mutating func parseRequest(block: Range<Int>, separator: Int?, separatorName: String?, preludeStart: Int,
                                        requestStart: Int, name: String?, nameLine: Int?, tags: [String: String],
                                        tagLines: [Int], variables: [VariableDefinition], variableLines: [Int],
-                                       unsupported: [UnsupportedDirective]) {
+                                       unsupported: [UnsupportedDirective], prompts: [PromptVariable]) {
         var unsupported = unsupported
         guard let requestLine = Self.requestLine(lines[requestStart].trimmed) else {
             report(requestStart, "expected a request line '[METHOD] URL [HTTP/x.y]'")
@@ -168,6 +175,7 @@ struct HTTPFileParser {
         var bodyEnd = tailStart
         while bodyEnd > bodyStart, lines[bodyEnd - 1].isBlank { bodyEnd -= 1 }
         if bodyStart > bodyEnd { bodyEnd = bodyStart }
+        bodyEnd = footerStart(bodyStart: bodyStart, bodyEnd: bodyEnd)
         unsupported += handlers(in: tailStart..<block.upperBound)
         guard !failed else { return }
 
@@ -186,7 +194,7 @@ struct HTTPFileParser {
             id: RequestTemplateID(file: path, ordinal: ordinal), name: name ?? separatorName, kind: kind,
             method: kind == .websocket ? .get : HTTPMethod(requestLine.method), url: url,
             httpVersion: requestLine.version, headers: headers, body: body, variables: variables, tags: tags,
-            messages: messages, unsupported: unsupported,
+            messages: messages, unsupported: unsupported, prompts: prompts,
             lines: (block.lowerBound + 1)..<(block.upperBound + 1), sourceText: blockText))
         layouts.append(RequestLayout(
             block: block, separator: separator, nameFromSeparator: name == nil && separatorName != nil,

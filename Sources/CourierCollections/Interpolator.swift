@@ -17,20 +17,30 @@ struct Interpolator {
         }
     }
 
-    /// How deep variables may refer to variables before it is called a cycle.
-    static let maximumDepth = 32
+    /// How deep variables may refer to variables; a longer chain is reported as too deep, a repeated
+    /// name as a cycle.
+    static let maximumDepth = 64
+    /// The most text one request's expansions may produce (values that double per level stop here).
+    static let maximumExpandedBytes = 16 << 20
 
     let requestName: String
     let local: [VariableDefinition]
     let file: [VariableDefinition]
     let context: VariableContext
+    /// The `.http` file's folder, where `{{$dotenv NAME}}` finds `.env`.
+    let folder: URL?
     private(set) var secrets: Set<String> = []
+    /// Bytes produced so far, counted at every level so that doubling stops early.
+    private var produced = 0
+    private var dotenvValues: [String: String]?
 
-    init(requestName: String, local: [VariableDefinition], file: [VariableDefinition], context: VariableContext) {
+    init(requestName: String, local: [VariableDefinition], file: [VariableDefinition], context: VariableContext,
+         folder: URL? = nil) {
         self.requestName = requestName
         self.local = local
         self.file = file
         self.context = context
+        self.folder = folder
     }
 
     /// The text with every `{{…}}` replaced.
@@ -46,11 +56,26 @@ struct Interpolator {
             guard let close = rest[open.upperBound...].range(of: "}}") else { break }
             if open.lowerBound > rest.startIndex { result.append(.literal(String(rest[..<open.lowerBound]))) }
             let expression = rest[open.upperBound..<close.lowerBound].trimmingBlanks
-            result.append(.value(try value(of: expression, stack: stack)))
+            let value = try value(of: expression, stack: stack)
+            produced += value.utf8.count
+            guard produced <= Self.maximumExpandedBytes else {
+                throw .expansionTooLarge(request: requestName, limit: Self.maximumExpandedBytes)
+            }
+            result.append(.value(value))
             rest = rest[close.upperBound...]
         }
         if !rest.isEmpty { result.append(.literal(String(rest))) }
         return result
+    }
+
+    /// A variable's own text with its `{{…}}` expanded, guarding against cycles and endless chains.
+    private mutating func nested(_ text: String, name: String, stack: [String]) throws(CollectionError) -> String {
+        guard text.contains("{{") else { return text }
+        guard !stack.contains(name) else { throw .variableCycle(name: name, request: requestName) }
+        guard stack.count < Self.maximumDepth else {
+            throw .variableTooDeep(name: name, request: requestName, limit: Self.maximumDepth)
+        }
+        return try pieces(text, stack: stack + [name]).map(\.text).joined()
     }
 
     private mutating func value(of expression: String, stack: [String]) throws(CollectionError) -> String {
@@ -64,54 +89,38 @@ struct Interpolator {
         }
         if let value = context.overrides[expression] { return value }
         if let definition = local.last(where: { $0.name == expression }) ?? file.last(where: { $0.name == expression }) {
-            guard !stack.contains(expression), stack.count < Self.maximumDepth else {
-                throw .variableCycle(name: expression, request: requestName)
-            }
-            return try pieces(definition.value, stack: stack + [expression]).map(\.text).joined()
+            return try nested(definition.value, name: expression, stack: stack)
         }
         if let value = context.environment.values[expression] {
-            if value.isSecret && !value.value.isEmpty { secrets.insert(value.value) }
-            return value.value
+            // Environment values may hold variables too (`"id": "{{$uuid}}"`); a secret stays secret expanded.
+            let expanded = try nested(value.value, name: expression, stack: stack)
+            if value.isSecret && !expanded.isEmpty { secrets.insert(expanded) }
+            return expanded
         }
         throw .unknownVariable(name: expression, request: requestName)
     }
 
     private mutating func dynamic(_ expression: String) throws(CollectionError) -> String {
-        let words = expression.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
-        let arguments = Array(words.dropFirst())
-        switch words[0] {
-        case "$uuid", "$guid", "$random.uuid":
-            return context.dynamic.uuid()
-        case "$timestamp":
-            return String(Int64(context.dynamic.now().timeIntervalSince1970))
-        case "$isoTimestamp":
-            let formatter = ISO8601DateFormatter()
-            formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-            return formatter.string(from: context.dynamic.now())
-        case "$randomInt":
-            let numbers = arguments.compactMap { Int($0) }
-            guard numbers.count == arguments.count, arguments.count == 0 || arguments.count == 2 else {
-                throw .badDynamicVariable(expression: expression, request: requestName,
-                                          reason: "expected '$randomInt' or '$randomInt MIN MAX'")
-            }
-            let (low, high) = numbers.isEmpty ? (0, 1000) : (numbers[0], numbers[1])
-            guard low < high else {
-                throw .badDynamicVariable(expression: expression, request: requestName, reason: "MIN must be below MAX")
-            }
-            return String(context.dynamic.randomInt(low..<high))
-        case "$processEnv":
-            guard arguments.count == 1 else {
-                throw .badDynamicVariable(expression: expression, request: requestName,
-                                          reason: "expected '$processEnv NAME'")
-            }
-            guard let value = context.processEnvironment[arguments[0]] else {
-                throw .unknownVariable(name: expression, request: requestName)
-            }
-            if !value.isEmpty { secrets.insert(value) }
-            return value
-        default:
-            throw .badDynamicVariable(expression: expression, request: requestName,
-                                      reason: "known: $uuid, $timestamp, $isoTimestamp, $randomInt, $processEnv")
+        let folder = self.folder
+        var loaded = dotenvValues
+        let environment = context.environment
+        let sources = DynamicVariables.Sources(
+            dynamic: context.dynamic, processEnvironment: context.processEnvironment,
+            dotenv: { () throws(CollectionError) -> [String: String] in
+                if let loaded { return loaded }
+                let values = try folder.map { (folder) throws(CollectionError) in try DotEnv.load(folder: folder) } ?? [:]
+                loaded = values
+                return values
+            },
+            environmentValue: { environment.values[$0]?.value })
+        defer { dotenvValues = loaded }
+        do throws(DynamicVariables.Failure) {
+            let value = try DynamicVariables(sources: sources).value(expression)
+            if value.isSecret && !value.text.isEmpty { secrets.insert(value.text) }
+            return value.text
+        } catch {
+            if error.missingName { throw .unknownVariable(name: expression, request: requestName) }
+            throw .badDynamicVariable(expression: expression, request: requestName, reason: error.reason)
         }
     }
 }

@@ -25,6 +25,8 @@ public struct RequestTemplate: Sendable, Hashable, Identifiable {
     public var messages: [WebSocketMessage]
     /// Script directives Courier keeps but does not run (`> {% … %}`, `< {% … %}`, `> ./handler.js`).
     public var unsupported: [UnsupportedDirective]
+    /// `# @prompt NAME [description]` lines: values asked of the user before sending.
+    public var prompts: [PromptVariable]
     /// The request's lines in the file, 1-based and half-open, from its `###` line (if any) to the next one.
     public var lines: Range<Int>
     /// The exact source text of those lines.
@@ -34,7 +36,7 @@ public struct RequestTemplate: Sendable, Hashable, Identifiable {
                 url: String, httpVersion: String? = nil, headers: HTTPHeaders = [:], body: BodyTemplate = .none,
                 variables: [VariableDefinition] = [], tags: [String: String] = [:],
                 messages: [WebSocketMessage] = [], unsupported: [UnsupportedDirective] = [],
-                lines: Range<Int> = 0..<0, sourceText: String = "") {
+                prompts: [PromptVariable] = [], lines: Range<Int> = 0..<0, sourceText: String = "") {
         self.id = id
         self.name = name
         self.kind = kind
@@ -47,6 +49,7 @@ public struct RequestTemplate: Sendable, Hashable, Identifiable {
         self.tags = tags
         self.messages = messages
         self.unsupported = unsupported
+        self.prompts = prompts
         self.lines = lines
         self.sourceText = sourceText
     }
@@ -64,7 +67,7 @@ public struct RequestTemplate: Sendable, Hashable, Identifiable {
         name == other.name && kind == other.kind && method == other.method && url == other.url
             && httpVersion == other.httpVersion && headers == other.headers && body == other.body
             && variables == other.variables && tags == other.tags && messages == other.messages
-            && unsupported == other.unsupported
+            && unsupported == other.unsupported && prompts == other.prompts
     }
 }
 
@@ -123,4 +126,11 @@ public struct UnsupportedDirective: Sendable, Hashable {
 
     public static func == (a: Self, b: Self) -> Bool { a.text == b.text }
     public func hash(into hasher: inout Hasher) { hasher.combine(text) }
+}
+
+/// `# @prompt NAME [description]`: a value the user types before the request is sent.
+public struct PromptVariable: Sendable, Hashable {
+    public var name: String
+    public var description: String?
+    public init(name: String, description: String? = nil) { self.name = name; self.description = description }
 }

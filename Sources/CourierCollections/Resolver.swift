@@ -37,34 +37,47 @@ public struct Resolver: Sendable {
 
     /// Resolves one request of `file`.
     public func resolve(_ template: RequestTemplate) throws(CollectionError) -> ResolvedRequest {
+        for prompt in template.prompts where context.overrides[prompt.name] == nil {
+            throw .promptNotAnswered(name: prompt.name, request: template.displayName, description: prompt.description)
+        }
         var interpolator = Interpolator(requestName: template.displayName, local: template.variables,
-                                        file: file.fileVariables, context: context)
-        let pieces = try interpolator.pieces(template.url)
+                                        file: file.fileVariables, context: context, folder: baseFolder)
+        let pieces = try interpolator.pieces(Self.absoluteURLText(template))
         guard let url = URLBuilder.build(pieces) else {
             throw .badURL(url: pieces.map(\.text).joined(), request: template.displayName)
         }
+        let isGraphQL = Self.isGraphQL(template)
         var headers = HTTPHeaders()
         for field in template.headers {
+            if isGraphQL && field.name.caseInsensitiveCompare(Self.graphQLRequestTypeHeader) == .orderedSame { continue }
             headers.add(try interpolator.expand(field.name), try interpolator.expand(field.value))
         }
-        let body = try resolveBody(template, headers: headers, interpolator: &interpolator)
+        var method = template.method
+        var body: RequestBody
+        if isGraphQL, case .text(let text) = template.body {
+            body = .data(try Self.graphQLBody(try interpolator.expand(text), request: template.displayName))
+            if !headers.contains("Content-Type") { headers["Content-Type"] = "application/json" }
+            method = .post
+        } else {
+            body = try resolveBody(template, headers: headers, interpolator: &interpolator)
+            if template.method.rawValue == Self.graphQLMethod { method = .post }
+        }
         var messages = template.messages
         for index in messages.indices { messages[index].text = try interpolator.expand(messages[index].text) }
 
-        var request = HTTPRequest(method: template.method, url: url, headers: headers, body: body)
+        var request = HTTPRequest(method: method, url: url, headers: headers, body: body)
         template.options.apply(to: &request)
-        if let authorization = request.headers["Authorization"], let basic = Self.basicCredentials(authorization) {
-            request.headers["Authorization"] = basic
+        var secrets = interpolator.secrets
+        if let authorization = request.headers["Authorization"] {
+            if let basic = Self.basicCredentials(authorization) {
+                request.headers["Authorization"] = basic
+            } else if let digest = Self.digestCredentials(authorization) {
+                request.headers["Authorization"] = nil
+                request.authentication = digest
+                secrets.insert(digest.password)
+            }
         }
-        return ResolvedRequest(template: template, request: request, messages: messages,
-                               secrets: interpolator.secrets)
-    }
-
-    /// `Authorization: Basic user password` (two words, as JetBrains writes it) becomes the encoded form.
-    static func basicCredentials(_ value: String) -> String? {
-        let words = value.split(separator: " ", omittingEmptySubsequences: true)
-        guard words.count == 3, words[0].caseInsensitiveCompare("Basic") == .orderedSame else { return nil }
-        return "Basic " + Data("\(words[1]):\(words[2])".utf8).base64EncodedString()
+        return ResolvedRequest(template: template, request: request, messages: messages, secrets: secrets)
     }
 
     private func resolveBody(_ template: RequestTemplate, headers: HTTPHeaders,
@@ -77,7 +90,8 @@ public struct Resolver: Sendable {
             guard substitute else { return .data(data) }
             return .data(Data(try interpolator.expand(String(decoding: data, as: UTF8.self)).utf8))
         case .text(let text):
-            let expanded = try interpolator.expand(text)
+            var expanded = try interpolator.expand(text)
+            if Self.isFormBody(headers) { expanded = Self.joinedFormBody(expanded) }
             let isMultipart = headers["Content-Type"]?.lowercased().hasPrefix("multipart/") ?? false
             return .data(isMultipart ? try multipart(expanded, request: template) : Data(expanded.utf8))
         }

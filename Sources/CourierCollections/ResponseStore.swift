@@ -17,6 +17,12 @@ public struct ResponseStore: Sendable {
     }
 
     private var entries: [String: Entry] = [:]
+    /// Named requests that ran in this run and got no response, with why: a lookup then says so.
+    private var failures: [String: String] = [:]
+    /// Names of the requests the run can reach, so a lookup can tell "not run yet" from "no such request".
+    private var declared: Set<String> = []
+    /// Names whose responses a check without sending takes as given (`courier check`).
+    private var assumed: Set<String> = []
 
     /// An empty store, for the start of a run.
     public init() {}
@@ -30,6 +36,18 @@ public struct ResponseStore: Sendable {
     /// Remembers an already reduced response (tests and the explorer's history use this).
     public mutating func record(name: String, entry: Entry) { entries[name] = entry }
 
+    /// Records that the request called `name` ran and got no response, and why.
+    public mutating func recordFailure(name: String, reason: String) {
+        if entries[name] == nil { failures[name] = reason }
+    }
+
+    /// Takes the responses of `names` as given, answering their lookups with a placeholder: for checking
+    /// a file without sending anything.
+    public mutating func assumeAnswered(_ names: some Sequence<String>) { assumed.formUnion(names) }
+
+    /// Declares the names of requests that exist in the run (every named request of the files read).
+    public mutating func declare(_ names: some Sequence<String>) { declared.formUnion(names) }
+
     /// The last response of the request called `name` in this run.
     public func entry(_ name: String) -> Entry? { entries[name] }
 
@@ -39,7 +57,7 @@ public struct ResponseStore: Sendable {
         let name = String(expression[..<marker.lowerBound])
         let rest = String(expression[marker.upperBound...])
         guard let entry = entries[name] else {
-            return .failure(.init("request '\(name)' has not run earlier in this run"))
+            return assumed.contains(name) ? .success("checked") : .failure(missing(name))
         }
         if rest.hasPrefix("headers.") {
             let header = String(rest.dropFirst("headers.".count))
@@ -67,6 +85,22 @@ public struct ResponseStore: Sendable {
         // A wildcard, slice or filter that selects several values gives them all, as a JSON array.
         default: return .success(JSONValue.array(matches.map(\.value)).text)
         }
+    }
+}
+
+extension ResponseStore {
+    /// Why `name` has no response: it failed, it has not run yet, or no request has that name.
+    func missing(_ name: String) -> ResponseLookupFailure {
+        if let reason = failures[name] {
+            return .init("request '\(name)' failed earlier in this run (\(reason)), so it has no response to use")
+        }
+        if !declared.isEmpty && !declared.contains(name) {
+            let close = NameSuggestions.closest(to: name, in: declared.sorted())
+            return .init("no request is named '\(name)'"
+                         + (close.isEmpty ? "" : "; did you mean \(close.map { "'\($0)'" }.joined(separator: ", "))?"))
+        }
+        return .init("request '\(name)' has not run earlier in this run; run it first "
+                     + "(put it above this request, or add --name \(name))")
     }
 }
 

@@ -22,18 +22,21 @@ public struct VariableContext: Sendable {
     }
 }
 
-/// Sources of `{{$uuid}}`, `{{$timestamp}}`, `{{$isoTimestamp}}` and `{{$randomInt}}`, replaceable in tests.
+/// The clock, random source and time zone behind every `{{$…}}` dynamic variable, replaceable in tests.
 public struct DynamicValues: Sendable {
     public var uuid: @Sendable () -> String
     public var now: @Sendable () -> Date
     /// A number in the half-open range, like VS Code's `$randomInt min max`.
     public var randomInt: @Sendable (Range<Int>) -> Int
+    /// The zone of `{{$localDatetime}}`.
+    public var timeZone: TimeZone
 
     public init(uuid: @escaping @Sendable () -> String, now: @escaping @Sendable () -> Date,
-                randomInt: @escaping @Sendable (Range<Int>) -> Int) {
+                randomInt: @escaping @Sendable (Range<Int>) -> Int, timeZone: TimeZone = .current) {
         self.uuid = uuid
         self.now = now
         self.randomInt = randomInt
+        self.timeZone = timeZone
     }
 
     /// Real UUIDs, the clock and the system random generator.

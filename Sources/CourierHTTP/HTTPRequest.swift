@@ -14,6 +14,8 @@ public struct HTTPRequest: Sendable, Hashable {
     public var followRedirects: Bool
     /// Skips TLS verification; only ever set from an explicit `--insecure`.
     public var insecure: Bool
+    /// Challenge-response credentials (Digest), answered by the transport; nil for none.
+    public var authentication: HTTPAuthentication?
 
     public init(method: HTTPMethod = .get, url: URL, headers: HTTPHeaders = [:], body: RequestBody = .empty,
                 timeout: Duration? = nil, cacheMode: CacheMode = .default, maxAttempts: Int? = nil,

@@ -8,6 +8,7 @@ enum CommandLineMain {
     static let subcommands: [(name: String, summary: String, run: @Sendable ([String]) -> Int32)] = [
         ("send", "Send one request, curl/HTTPie style.", SendCommand.run),
         ("run", "Run saved requests from a .http file headless.", RunCommand.run),
+        ("check", "Check .http files without sending; list problems as file:line.", CheckCommand.run),
         ("ws", "Open a WebSocket, send and print messages.", WSCommand.run),
         ("demo", "Start the demo server and open the explorer on the demo collection.", ExplorerCommand.demo),
         ("serve-demo", "Run the embedded demo server alone.", ServeDemoCommand.run),

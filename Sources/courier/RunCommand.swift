@@ -204,9 +204,11 @@ enum RunCommand {
                                           context: context, exchange: exchange, send: send)
             let file = plan.isFolder ? entry.displayPath : nil
             let failFast = invocation.failFast
+            let place = ErrorPlace(file: entry.displayPath, variables: entry.loaded.file.fileVariables,
+                                   sources: entry.variableSources)
             let (outcomes, kept) = await runner.runKeepingResponses(entry.requests, failFast: failFast) { outcome in
                 print(outcome, attempts: recorder.attempts(for: outcome.context.id), invocation: invocation,
-                      secrets: secrets, file: file)
+                      secrets: secrets, file: file, place: place)
             }
             responses = kept
             tally.add(outcomes)
@@ -214,10 +216,17 @@ enum RunCommand {
         return tally
     }
 
-    /// Environment files are searched up to the current folder when the file is inside it, else only
+    /// Environment files are searched from the file's folder upward: to the project's root (the nearest
+    /// folder above holding `.git`), else to the current folder when the file is inside it, else only
     /// beside the file.
     static func collectionRoot(for file: URL) -> URL {
+        let folder = file.deletingLastPathComponent().standardizedFileURL
+        var candidate = folder
+        while candidate.path != "/" {
+            if FileManager.default.fileExists(atPath: candidate.appendingPathComponent(".git").path) { return candidate }
+            candidate = candidate.deletingLastPathComponent().standardizedFileURL
+        }
         let current = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).standardizedFileURL
-        return file.path.hasPrefix(current.path + "/") ? current : file.deletingLastPathComponent()
+        return file.standardizedFileURL.path.hasPrefix(current.path + "/") ? current : folder
     }
 }

@@ -8,7 +8,7 @@ extension RunCommand {
     /// failed before it was built (an error message may quote a URL holding one). `file` is set when a
     /// folder runs: JSON objects then say which file they came from.
     static func print(_ outcome: RunOutcome, attempts: [AttemptRecord], invocation: Invocation,
-                      secrets: Set<String>, file: String? = nil) {
+                      secrets: Set<String>, file: String? = nil, place: ErrorPlace? = nil) {
         defer {
             if case .file(let url, _) = outcome.response?.body { try? FileManager.default.removeItem(at: url) }
         }
@@ -31,15 +31,18 @@ extension RunCommand {
             return
         }
         if case .collection(let error) = outcome.failure {
+            let message = place.map {
+                error.located(in: outcome.template, file: $0.file, fileVariables: $0.variables, environments: $0.sources)
+            } ?? error.description
             if invocation.json {
                 var fields: [String: Any] = [
                     "name": name, "status": NSNull(), "attempts": [Any](),
-                    "error": ["kind": "collection", "message": error.description],
+                    "error": ["kind": "collection", "message": message],
                 ]
                 if let file { fields["file"] = file }
                 Console.out(Redaction.redact(object(fields), secrets: secrets))
             } else {
-                Console.error("### \(name)\nerror: \(error)\n")
+                Console.error(Redaction.redact("### \(name)\nerror: \(message)\n", secrets: secrets))
             }
             return
         }
@@ -79,4 +82,11 @@ extension RunCommand {
         guard let data = try? JSONSerialization.data(withJSONObject: object, options: options) else { return "{}" }
         return String(decoding: data, as: UTF8.self)
     }
+}
+
+/// Where a file's errors are reported: its path as printed, its file variables and the environments found.
+struct ErrorPlace {
+    var file: String
+    var variables: [VariableDefinition]
+    var sources: String
 }

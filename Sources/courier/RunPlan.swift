@@ -13,6 +13,17 @@ struct RunPlan {
         var requests: [RequestTemplate]
         /// The environment the file's requests resolve against, or why there is none (the file does not run).
         var environment: Result<CourierCollections.Environment, CollectionError>
+        /// Where variables could come from, for "unknown variable" errors: the environments found.
+        var variableSources = ""
+    }
+
+    /// "environments found: dev, prod (selected: dev)", or that none was found.
+    static func describe(_ environments: EnvironmentSet?, selected: String?) -> String {
+        guard let environments, !environments.files.isEmpty else {
+            return "no http-client.env.json found beside the file or in the folders above it"
+        }
+        let names = environments.names.isEmpty ? "only $shared" : environments.names.joined(separator: ", ")
+        return "environments found: \(names)" + (selected.map { "; selected: \($0)" } ?? "; none selected (--env NAME)")
     }
 
     var entries: [Entry]
@@ -41,7 +52,8 @@ struct RunPlan {
         let environments = try EnvironmentSet.discover(near: url, root: RunCommand.collectionRoot(for: url))
         let environment = try environments.environment(named: invocation.environment)
         let entry = Entry(loaded: loaded, displayPath: invocation.path, requests: requests,
-                          environment: .success(environment))
+                          environment: .success(environment),
+                          variableSources: describe(environments, selected: invocation.environment))
         return RunPlan(entries: [entry], diagnostics: loaded.file.diagnostics, isFolder: false)
     }
 
@@ -68,12 +80,14 @@ struct RunPlan {
             // With --name, a file holding none of the names has nothing to run.
             if !invocation.names.isEmpty && names.isEmpty { continue }
             let requests = try CollectionRunner.selection(of: loaded.file, names: names, all: invocation.all)
+            let found = try? EnvironmentSet.discover(near: loaded.url, root: collection.root)
             let environment = Result { () throws(CollectionError) -> CourierCollections.Environment in
                 try EnvironmentSet.discover(near: loaded.url, root: collection.root)
                     .environment(named: invocation.environment)
             }
             entries.append(Entry(loaded: loaded, displayPath: prefix + loaded.file.path, requests: requests,
-                                 environment: environment))
+                                 environment: environment,
+                                 variableSources: describe(found, selected: invocation.environment)))
         }
         // An environment no file can use is a usage error, as for a single file; one that only some
         // files lack fails just those files.

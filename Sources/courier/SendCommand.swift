@@ -136,6 +136,8 @@ enum SendCommand {
             } else {
                 body = .data(Data(data.utf8))
             }
+            // As curl's -d: the transport adds no Content-Type of its own.
+            if !headers.contains("Content-Type") { headers["Content-Type"] = "application/x-www-form-urlencoded" }
         }
         var cacheMode = CacheMode.default
         if let cacheModeText {

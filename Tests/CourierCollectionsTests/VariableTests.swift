@@ -100,7 +100,7 @@ struct VariableTests {
         // And a request that has not run, or a missing path, is an error that says so
         #expect(throws: CollectionError.responseValueUnavailable(
             expression: "other.response.body.$.x", request: "GET https://x/{{other.response.body.$.x}}",
-            reason: "request 'other' has not run earlier in this run")) {
+            reason: "request 'other' has not run earlier in this run; run it first (put it above this request, or add --name other)")) {
             try resolve("GET https://x/{{other.response.body.$.x}}\n", context: context)
         }
         #expect(throws: CollectionError.self) { try resolve("GET https://x/{{login.response.body.$.nope}}\n", context: context) }

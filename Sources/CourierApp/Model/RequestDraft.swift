@@ -1,3 +1,4 @@
+import CourierCollections
 import CourierHTTP
 
 /// A saved request as the explorer shows and edits it: text as the user wrote it, variables unresolved.
@@ -17,6 +18,8 @@ public struct RequestDraft: Sendable, Hashable {
     public var messages: [String]
     /// Indexes of the messages marked `# @subscribe`: sent on connect and after every reconnect.
     public var subscriptions: Set<Int>
+    /// `# @prompt NAME` values asked for before each send.
+    public var prompts: [PromptVariable] = []
 
     public init(name: String, method: String = "GET", url: String, headers: HTTPHeaders = [:], body: String = "",
                 timeout: Double? = nil, maxAttempts: Int? = nil, cacheMode: CacheMode = .default,

@@ -78,7 +78,8 @@ public final class CollectionStore: Sendable {
         let environments = try EnvironmentSet.discover(near: file.url, root: root)
         let environment = try environments.environment(named: job.environment)
         let resolver = Resolver(file: file.file, baseFolder: file.url.deletingLastPathComponent(),
-                                context: VariableContext(overrides: overrides, environment: environment,
+                                context: VariableContext(overrides: overrides.merging(job.answers) { $1 },
+                                                         environment: environment,
                                                          responses: responses.withLock { $0 }))
         let resolved = try resolver.resolve(template)
         var request = resolved.request
@@ -167,6 +168,8 @@ public struct SendJob: Sendable, Hashable {
     public var ref: RequestRef?
     public var draft: RequestDraft
     public var environment: String?
+    /// Values the user typed for the request's `# @prompt` variables; they beat every other source.
+    public var answers: [String: String] = [:]
     public init(ref: RequestRef?, draft: RequestDraft, environment: String?) {
         self.ref = ref
         self.draft = draft

@@ -48,8 +48,8 @@ public final class EffectRunner: Sendable {
     private let submissions = Mutex<[UInt64: Submission]>([:])
     /// Generations the user cancelled, so their end is not logged as superseded.
     private let userCancelled = Mutex<Set<Int>>([])
-    private let immediate: Mutex<LatestOnly<ResponsePaneState?>?> = Mutex(nil)
-    private let live: Mutex<LatestOnly<ResponsePaneState?>?> = Mutex(nil)
+    private let immediate: Mutex<LatestOnly<SendResult>?> = Mutex(nil)
+    private let live: Mutex<LatestOnly<SendResult>?> = Mutex(nil)
     private let liveDebounce = Mutex<Duration?>(nil)
     /// Indexes the newest response's body in the background, so `G` and search reach the end of a large
     /// body without waiting; the previous response's indexing is cancelled.
@@ -89,7 +89,7 @@ public final class EffectRunner: Sendable {
             live.withLock { $0?.cancel() }
             submit(job, generation: generation, through: immediate.withLock { $0 })
         case .sendLive(let generation, let job, let debounce):
-            let queueForLive = live.withLock { current -> LatestOnly<ResponsePaneState?>? in
+            let queueForLive = live.withLock { current -> LatestOnly<SendResult>? in
                 if current == nil || liveDebounce.withLock({ $0 }) != debounce {
                     current?.cancel()
                     current = makeLatestOnly(debounce: debounce)
@@ -175,25 +175,29 @@ public final class EffectRunner: Sendable {
                 queue.post(.notice(StatusMessage("The HTTP cache is off, so there is nothing to compare", kind: .error)))
                 return
             }
-            do {
-                queue.post(.compareOpened(ComparePaneState(request: try store.resolve(job).0, cache: cache)))
-            } catch {
-                queue.post(.notice(StatusMessage("\(error)", kind: .error)))
+            // Resolving reads environment and body files: off the loop thread.
+            background { [queue, store] in
+                do {
+                    queue.post(.compareOpened(ComparePaneState(request: try store.resolve(job).0, cache: cache)))
+                } catch {
+                    queue.post(.notice(StatusMessage("\(error)", kind: .error)))
+                }
             }
         case .revalidate(let job):
             guard let cache = configuration.cache else { return }
             let transport = configuration.transport
             let queue = self.queue
-            do {
-                let request = try store.resolve(job).0
-                Task.detached {
-                    switch await ComparePaneState.revalidate(request, cache: cache, transport: transport) {
-                    case .success(let revalidation): queue.post(.compareRevalidated(revalidation, failure: nil))
-                    case .failure(let error): queue.post(.compareRevalidated(nil, failure: "\(error)"))
-                    }
+            let store = self.store
+            Task.detached {
+                let request: HTTPRequest
+                do { request = try store.resolve(job).0 } catch {
+                    queue.post(.compareRevalidated(nil, failure: "\(error)"))
+                    return
                 }
-            } catch {
-                queue.post(.compareRevalidated(nil, failure: "\(error)"))
+                switch await ComparePaneState.revalidate(request, cache: cache, transport: transport) {
+                case .success(let revalidation): queue.post(.compareRevalidated(revalidation, failure: nil))
+                case .failure(let error): queue.post(.compareRevalidated(nil, failure: "\(error)"))
+                }
             }
         case .webSocket(let effect):
             webSocket.perform(effect)
@@ -236,22 +240,11 @@ public final class EffectRunner: Sendable {
 
     // MARK: - Sending
 
-    private func submit(_ job: SendJob, generation: Int, through latest: LatestOnly<ResponsePaneState?>?) {
+    private func submit(_ job: SendJob, generation: Int, through latest: LatestOnly<SendResult>?) {
         guard let latest else { return }
-        let request: HTTPRequest
-        let secrets: Set<String>
-        do {
-            (request, _, secrets) = try store.resolveWithSecrets(job)
-        } catch {
-            let kind = if case CollectionError.unknownVariable = error { SendFailure.unknownVariableKind } else { "request" }
-            queue.post(.sendFailed(generation: generation, SendFailure(kind: kind, message: "\(error)")))
-            return
-        }
         let id = RequestID.next()
         let client = self.client
         let queue = self.queue
-        let method = request.method.rawValue
-        let url = request.url.absoluteString
         let debounced = latest !== immediate.withLock({ $0 })
         let store = self.store
         let name = job.draft.name
@@ -259,6 +252,17 @@ public final class EffectRunner: Sendable {
         // Held across submit so the delivery, on another thread, always finds the mapping.
         submissions.withLock { map in
             let token = latest.submit {
+                // Resolving reads environment and body files: it runs here, in the task, off the loop thread.
+                let request: HTTPRequest
+                let secrets: Set<String>
+                do {
+                    (request, _, secrets) = try store.resolveWithSecrets(job)
+                } catch {
+                    let kind = if case CollectionError.unknownVariable = error { SendFailure.unknownVariableKind } else { "request" }
+                    return .unresolved(SendFailure(kind: kind, message: "\(error)"))
+                }
+                let method = request.method.rawValue
+                let url = request.url.absoluteString
                 if debounced { queue.post(.liveSendStarted(generation: generation, method: method, url: url)) }
                 let response = try await client.send(request, context: RequestContext(id: id))
                 if response.cache.decision == .fresh {
@@ -271,7 +275,7 @@ public final class EffectRunner: Sendable {
                                        draft: job.draft,
                                        secrets: secrets, generation: generation, history: history, queue: queue)
                 }
-                return ResponseFormatter.pane(response)
+                return .response(ResponseFormatter.pane(response))
             }
             map[token] = Submission(generation: generation, id: id)
         }
@@ -293,21 +297,23 @@ public final class EffectRunner: Sendable {
         }
     }
 
-    private func makeLatestOnly(debounce: Duration) -> LatestOnly<ResponsePaneState?> {
+    private func makeLatestOnly(debounce: Duration) -> LatestOnly<SendResult> {
         LatestOnly(debounce: debounce) { [weak self] outcome in self?.deliver(outcome) }
     }
 
-    private func deliver(_ outcome: LatestOnly<ResponsePaneState?>.Outcome) {
+    private func deliver(_ outcome: LatestOnly<SendResult>.Outcome) {
         guard let submission = submissions.withLock({ $0.removeValue(forKey: outcome.generation) }) else { return }
         let generation = submission.generation
         switch outcome {
-        case .completed(_, .success(let pane?)):
+        case .completed(_, .success(.unresolved(let failure))):
+            queue.post(.sendFailed(generation: generation, failure))
+        case .completed(_, .success(.response(let pane?))):
             indexing.withLock { task in
                 task?.cancel()
                 task = pane.indexInBackground()
             }
             queue.post(.responsePaneReady(generation: generation, pane))
-        case .completed(_, .success(nil)):
+        case .completed(_, .success(.response(nil))):
             queue.post(.sendFailed(generation: generation, SendFailure(
                 kind: "body", message: "The response arrived but its body file could not be read")))
         case .completed(_, .failure(.cancelled)):
@@ -339,4 +345,11 @@ public enum Clipboard {
         tty.write(Data(sequence.utf8))
         try? tty.close()
     }
+}
+
+/// What a send's task produced: the viewer's state of a response (nil when its body file could not be read),
+/// or why the request could not be built.
+enum SendResult: Sendable {
+    case response(ResponsePaneState?)
+    case unresolved(SendFailure)
 }

@@ -11,12 +11,14 @@ enum RequestMapping {
         }
         // The tags are read by `RequestOptions`, as `courier run` reads them, so both send alike.
         let options = template.options
-        return RequestDraft(
+        var draft = RequestDraft(
             name: template.name ?? "", method: template.kind == .websocket ? "WEBSOCKET" : template.method.rawValue,
             url: template.url, headers: template.headers, body: body,
             timeout: options.timeout, maxAttempts: options.maxAttempts, cacheMode: options.cacheMode,
             messages: template.messages.map(\.text),
             subscriptions: Set(template.messages.indices.filter { template.messages[$0].subscribe }))
+        draft.prompts = template.prompts
+        return draft
     }
 
     /// `original` with the draft's edits applied, so what the draft does not show (variables, scripts,

@@ -41,6 +41,8 @@ public struct AppState: Sendable {
     /// The WebSocket pane (CourierApp/Panes/WebSocket): connection, messages, send box.
     public var webSocketPane = WebSocketPaneState()
     public var modals: [Modal] = []
+    /// Answers to the open request's `# @prompt` questions, asked before each send and used by it.
+    public var promptAnswers: [String: String] = [:]
     public var environment: String?
     public var theme: Theme
     /// Theme names found in the themes folder, for the palette.

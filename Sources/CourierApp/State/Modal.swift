@@ -50,6 +50,8 @@ public struct PromptState: Sendable, Hashable {
         case newRequest(file: String)
         case rename(RequestRef)
         case saveResponse
+        /// A `# @prompt NAME` value for the next send.
+        case variable(name: String)
     }
     public var title: String
     public var editor: LineEditor

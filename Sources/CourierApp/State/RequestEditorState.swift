@@ -111,11 +111,14 @@ public struct RequestEditorState: Sendable, Hashable {
             let field = HTTPHeaders.Field(name: "Authorization", value: authValue)
             fields.insert(field, at: min(authIndex ?? fields.count, fields.count))
         }
-        return RequestDraft(
+        var draft = RequestDraft(
             name: name, method: method, url: url.text, headers: HTTPHeaders(fields), body: body.text,
             timeout: Double(timeout.text.trimmingCharacters(in: .whitespaces)),
             maxAttempts: Int(retries.text.trimmingCharacters(in: .whitespaces)),
             cacheMode: cacheMode, messages: messages, subscriptions: subscriptions)
+        // Prompts are not edited here; they stay as the file says.
+        draft.prompts = saved.prompts
+        return draft
     }
 
     /// Whether there are edits not saved to the file.

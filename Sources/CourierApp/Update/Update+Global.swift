@@ -1,3 +1,4 @@
+import CourierCollections
 import CourierHTTP
 import Foundation
 
@@ -73,7 +74,11 @@ extension AppState {
     // MARK: - Sending
 
     /// The open draft as a job for the effect runner, which resolves its variables.
-    var sendJob: SendJob { SendJob(ref: editor.origin, draft: editor.draft, environment: environment) }
+    var sendJob: SendJob {
+        var job = SendJob(ref: editor.origin, draft: editor.draft, environment: environment)
+        job.answers = promptAnswers
+        return job
+    }
 
     /// Sends the open request now, or connects when it is a WebSocket request.
     mutating func send() -> [Effect] {
@@ -86,6 +91,13 @@ extension AppState {
             status = StatusMessage(problem, kind: .error)
             return []
         }
+        // `# @prompt NAME` lines: ask each value before every send, one question at a time.
+        if let missing = editor.draft.prompts.first(where: { promptAnswers[$0.name] == nil }) {
+            let title = "Value for \(missing.name)" + (missing.description.map { " (\($0))" } ?? "")
+            modals.append(.prompt(PromptState(title: title, purpose: .variable(name: missing.name))))
+            return []
+        }
+        defer { promptAnswers = [:] }
         if editor.method == "WEBSOCKET" {
             loadWebSocketPane()
             focus = .webSocket
@@ -95,7 +107,7 @@ extension AppState {
         beginSend()
         // The new response's latency shows once it is recorded under its own key.
         responseKey = nil
-        response.phase = .sending(method: editor.method, url: Variables.resolve(editor.url.text, values: variables))
+        response.phase = .sending(method: editor.method, url: VariablePreview.resolve(editor.url.text, values: variables))
         // When one pane shows at a time, the response pane is where the answer appears: show it.
         if zoomed == nil, layout.tabStrip != nil { focus = .response }
         return [.send(generation: generation, job: sendJob)]
@@ -136,10 +148,10 @@ extension AppState {
     /// Points the WebSocket pane at the open request, variables resolved, when it is not there already.
     mutating func loadWebSocketPane() {
         let values = variables
-        let url = Variables.resolve(editor.url.text, values: values)
+        let url = VariablePreview.resolve(editor.url.text, values: values, dynamic: true)
         let subscriptions = editor.draft.subscriptions
         let messages = editor.messages.enumerated().map { index, text in
-            WebSocketPaneState.SavedMessage(text: Variables.resolve(text, values: values),
+            WebSocketPaneState.SavedMessage(text: VariablePreview.resolve(text, values: values, dynamic: true),
                                             isSubscription: subscriptions.contains(index))
         }
         guard webSocketPane.url != url || webSocketPane.savedMessages != messages else { return }

@@ -92,6 +92,9 @@ extension AppState {
         case .saveResponse:
             guard viewerActive, let body = responsePane?.body.bytes else { return [] }
             return [.writeFile(path: text, contents: body)]
+        case .variable(let name):
+            promptAnswers[name] = prompt.editor.text
+            return send()
         }
     }
 }

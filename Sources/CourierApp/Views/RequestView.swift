@@ -1,3 +1,4 @@
+import CourierCollections
 import CourierHTTP
 import CourierTerminal
 
@@ -113,14 +114,14 @@ enum RequestView {
                               values: [String: String], resolved: Bool, theme: Theme) -> Int {
         let (start, text) = Draw.window(line, cursor: cursor, width: width)
         if resolved {
-            buffer.write(Variables.resolve(text, values: values), x: x, y: y, style: theme.jsonString, maxWidth: width)
+            buffer.write(VariablePreview.resolve(text, values: values), x: x, y: y, style: theme.jsonString, maxWidth: width)
         } else {
             var runs: [(String, Style)] = []
-            for segment in Variables.segments(text) {
+            for segment in VariablePreview.segments(text) {
                 switch segment {
                 case .text(let literal): runs.append((literal, theme.text))
                 case .variable(let name):
-                    let known = Variables.isComputed(name) || values[name] != nil
+                    let known = VariablePreview.isKnown(name, values: values)
                     runs.append(("{{\(name)}}", known ? theme.jsonKey : theme.error.with(.underline)))
                 }
             }

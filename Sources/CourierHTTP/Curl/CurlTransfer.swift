@@ -65,6 +65,12 @@ final class CurlTransfer {
         if !request.headers.contains("User-Agent") {
             courier_easy_setopt_str(easy, CURLOPT_USERAGENT, configuration.userAgent)
         }
+        if let authentication = request.authentication, authentication.scheme == .digest {
+            // curl answers the server's Digest challenge itself; the password never goes out in clear.
+            courier_easy_setopt_long(easy, CURLOPT_HTTPAUTH, courier_curlauth_digest())
+            courier_easy_setopt_str(easy, CURLOPT_USERNAME, authentication.user)
+            courier_easy_setopt_str(easy, CURLOPT_PASSWORD, authentication.password)
+        }
         try configureMethodAndBody(request, userdata: me)
         configureHeaders(request)
 
@@ -142,6 +148,9 @@ final class CurlTransfer {
         }
         // Without this curl waits up to a second for "100 Continue" before sending larger bodies.
         if !request.headers.contains("Expect") { list = curl_slist_append(list, "Expect:") }
+        // curl adds "Content-Type: application/x-www-form-urlencoded" to every POST; a request carries only
+        // the Content-Type it was given.
+        if !request.headers.contains("Content-Type") { list = curl_slist_append(list, "Content-Type:") }
         headerList = list
         courier_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, list)
     }

@@ -1,0 +1,60 @@
+/// Errors found while resolving a request, placed at the line of the file that caused them and
+/// followed by what to do, the way `courier run` and `courier check` print them.
+extension CollectionError {
+    /// The text the error is about (a variable name, an expression, a path), used to find its line.
+    var subject: String? {
+        switch self {
+        case .unknownVariable(let name, _), .variableCycle(let name, _), .variableTooDeep(let name, _, _),
+             .promptNotAnswered(let name, _, _):
+            return name
+        case .badDynamicVariable(let expression, _, _), .responseValueUnavailable(let expression, _, _):
+            return expression
+        case .bodyFileUnreadable(let path, _):
+            return path
+        default:
+            return nil
+        }
+    }
+
+    /// The 1-based line in `template`'s file where this error shows: the first line of the request (or
+    /// of a file variable it uses) that mentions the subject, else the request line.
+    public func line(in template: RequestTemplate, fileVariables: [VariableDefinition] = []) -> Int {
+        let lines = template.sourceText.split(separator: "\n", omittingEmptySubsequences: false)
+        if let subject, !subject.isEmpty {
+            // A reference written as {{subject}} first; a path or other mention of the text second.
+            let references = { (text: Substring) in VariableReference.scan(String(text)).contains { $0.expression == subject } }
+            if let offset = lines.firstIndex(where: references) ?? lines.firstIndex(where: { $0.contains(subject) }) {
+                return template.lines.lowerBound + offset
+            }
+            if let definition = fileVariables.first(where: { references(Substring($0.value)) || $0.name == subject }),
+               definition.line > 0 {
+                return definition.line
+            }
+        }
+        let requestLine = lines.firstIndex { $0.contains(template.url) && !template.url.isEmpty } ?? 0
+        return template.lines.lowerBound + requestLine
+    }
+
+    /// `file:line: message`, then on the same line what to do. `environments` describes where variables
+    /// could have come from (the environments found and the one selected), for unknown variables.
+    public func located(in template: RequestTemplate, file: String, fileVariables: [VariableDefinition] = [],
+                        environments: String? = nil) -> String {
+        "\(file):\(line(in: template, fileVariables: fileVariables)): \(self)" + hint(environments: environments)
+    }
+
+    /// What to do about the error, starting with "; ", or "".
+    func hint(environments: String?) -> String {
+        switch self {
+        case .unknownVariable(let name, _) where name.hasPrefix("$"):
+            return "; set it in the process environment (or in .env beside the file for $dotenv)"
+        case .unknownVariable(let name, _):
+            return "; define it with '@\(name) = value', pass --var \(name)=VALUE, or set it in an environment"
+                + (environments.map { " (\($0))" } ?? "")
+        case .badURL:
+            return "; a URL needs a scheme and host, e.g. http://localhost:8080/path, "
+                + "or an origin-form path with a Host header"
+        default:
+            return ""
+        }
+    }
+}

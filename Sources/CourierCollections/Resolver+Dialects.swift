@@ -1,0 +1,81 @@
+import CourierBody
+import CourierHTTP
+import Foundation
+
+/// What the JetBrains and VS Code dialects write that is not sent as written: origin-form request
+/// lines, GraphQL requests, `&`-continued form bodies and the Basic and Digest shorthands.
+extension Resolver {
+    /// VS Code's header marking a GraphQL request; it is not sent.
+    static let graphQLRequestTypeHeader = "X-REQUEST-TYPE"
+    /// JetBrains' request-line method for GraphQL, sent as POST.
+    static let graphQLMethod = "GRAPHQL"
+
+    /// `GET /path HTTP/1.1` with a `Host:` header: the absolute URL (https when the host says port 443).
+    static func absoluteURLText(_ template: RequestTemplate) -> String {
+        guard template.url.hasPrefix("/"), let host = template.headers["Host"]?.trimmingBlanks,
+              !host.isEmpty else { return template.url }
+        return (host.hasSuffix(":443") ? "https://" : "http://") + host + template.url
+    }
+
+    /// Whether the template is a GraphQL request in either dialect.
+    static func isGraphQL(_ template: RequestTemplate) -> Bool {
+        template.method.rawValue == graphQLMethod
+            || template.headers[graphQLRequestTypeHeader]?.trimmingBlanks.lowercased() == "graphql"
+    }
+
+    /// The JSON body of a GraphQL request: `{"query": …, "variables": …}` from the query text and the
+    /// optional JSON object after a blank line.
+    static func graphQLBody(_ text: String, request: String) throws(CollectionError) -> Data {
+        var query = text
+        var variables: String?
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        for (index, line) in lines.enumerated() where line.trimmingCharacters(in: .whitespaces).isEmpty {
+            let rest = lines[(index + 1)...].joined(separator: "\n").trimmingCharacters(in: .whitespacesAndNewlines)
+            guard rest.hasPrefix("{"), let parsed = try? JSONValue.parse(Data(rest.utf8)),
+                  parsed.objectValue != nil else { continue }
+            query = lines[..<index].joined(separator: "\n")
+            variables = parsed.compactJSON
+            break
+        }
+        query = query.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !query.isEmpty else { throw .graphQL(request: request, reason: "the request has no query") }
+        var json = "{\"query\":" + JSONValue.quoted(query)
+        if let variables { json += ",\"variables\":" + variables }
+        return Data((json + "}").utf8)
+    }
+
+    /// A form body written one `&field=value` per line: the lines joined without their line breaks.
+    static func joinedFormBody(_ text: String) -> String {
+        var result = ""
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            let content = line.hasSuffix("\r") ? line.dropLast() : line
+            let trimmed = content.trimmingCharacters(in: .whitespaces)
+            if trimmed.isEmpty { continue }
+            if result.isEmpty || trimmed.hasPrefix("&") { result += trimmed } else { result += "\n" + trimmed }
+        }
+        return result
+    }
+
+    /// Whether the headers say the body is `application/x-www-form-urlencoded`.
+    static func isFormBody(_ headers: HTTPHeaders) -> Bool {
+        headers["Content-Type"]?.lowercased().hasPrefix("application/x-www-form-urlencoded") ?? false
+    }
+
+    /// `Authorization: Basic user:password` and `Basic user password` (written in clear, as the REST
+    /// Client and JetBrains allow) become the base64 form; an already encoded value is left alone.
+    static func basicCredentials(_ value: String) -> String? {
+        let words = value.split(separator: " ", omittingEmptySubsequences: true)
+        guard words.count >= 2, words[0].caseInsensitiveCompare("Basic") == .orderedSame else { return nil }
+        if words.count == 3 { return "Basic " + Data("\(words[1]):\(words[2])".utf8).base64EncodedString() }
+        guard words.count == 2, words[1].contains(":") else { return nil }
+        return "Basic " + Data(words[1].utf8).base64EncodedString()
+    }
+
+    /// `Authorization: Digest user password`: the credentials for the transport to answer the challenge.
+    static func digestCredentials(_ value: String) -> HTTPAuthentication? {
+        let words = value.split(separator: " ", omittingEmptySubsequences: true)
+        guard words.count == 3, words[0].caseInsensitiveCompare("Digest") == .orderedSame,
+              !words[1].contains("="), !words[2].contains("=") else { return nil }
+        return HTTPAuthentication(scheme: .digest, user: String(words[1]), password: String(words[2]))
+    }
+}
