@@ -31,10 +31,11 @@ let package = Package(
         .target(name: "CourierTerminal", dependencies: ["CNcursesw"]),
         .target(name: "CourierDemo", dependencies: ["CourierWebSocket"]),
         .target(name: "CourierApp", dependencies: [
-            "CourierTerminal", "CourierCollections", "CourierHTTP", "CourierWebSocket", "CourierBody",
+            "CourierTerminal", "CourierCollections", "CourierHTTP", "CourierWebSocket", "CourierBody", "CourierScript",
         ]),
         .executableTarget(name: "courier", dependencies: [
             "CourierApp", "CourierDemo", "CourierHTTP", "CourierCollections", "CourierWebSocket", "CourierBody",
+            "CourierScript",
         ]),
         .executableTarget(name: "courier-bench", dependencies: [
             "CourierHTTP", "CourierDemo", "CourierWebSocket", "CourierBody", "CourierApp", "CourierTerminal",

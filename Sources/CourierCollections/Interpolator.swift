@@ -1,7 +1,7 @@
 import Foundation
 
 /// Substitutes `{{…}}` in one request's text, recording which secret values went in so printers can
-/// redact them. Lookup order: `--var` overrides, request-local, file, environment; the process
+/// redact them. Lookup order: `--var` overrides, request-local, script globals, file, environment; the process
 /// environment only through `{{$processEnv NAME}}`.
 struct Interpolator {
     /// A piece of expanded text: written in the file, or produced by a variable (which URL building
@@ -63,7 +63,9 @@ struct Interpolator {
             }
         }
         if let value = context.overrides[expression] { return value }
-        if let definition = local.last(where: { $0.name == expression }) ?? file.last(where: { $0.name == expression }) {
+        let localDefinition = local.last(where: { $0.name == expression })
+        if localDefinition == nil, let value = context.globals[expression] { return value }
+        if let definition = localDefinition ?? file.last(where: { $0.name == expression }) {
             guard !stack.contains(expression), stack.count < Self.maximumDepth else {
                 throw .variableCycle(name: expression, request: requestName)
             }

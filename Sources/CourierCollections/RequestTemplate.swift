@@ -23,8 +23,10 @@ public struct RequestTemplate: Sendable, Hashable, Identifiable {
     public var tags: [String: String]
     /// WebSocket messages, separated by `===` lines in the file.
     public var messages: [WebSocketMessage]
-    /// Script directives Courier keeps but does not run (`> {% … %}`, `< {% … %}`, `> ./handler.js`).
+    /// Directives Courier keeps but does not run (`>> ./saved-response.json`).
     public var unsupported: [UnsupportedDirective]
+    /// Pre-request scripts and response handlers, in file order.
+    public var scripts: [RequestScript]
     /// The request's lines in the file, 1-based and half-open, from its `###` line (if any) to the next one.
     public var lines: Range<Int>
     /// The exact source text of those lines.
@@ -34,7 +36,7 @@ public struct RequestTemplate: Sendable, Hashable, Identifiable {
                 url: String, httpVersion: String? = nil, headers: HTTPHeaders = [:], body: BodyTemplate = .none,
                 variables: [VariableDefinition] = [], tags: [String: String] = [:],
                 messages: [WebSocketMessage] = [], unsupported: [UnsupportedDirective] = [],
-                lines: Range<Int> = 0..<0, sourceText: String = "") {
+                scripts: [RequestScript] = [], lines: Range<Int> = 0..<0, sourceText: String = "") {
         self.id = id
         self.name = name
         self.kind = kind
@@ -47,6 +49,7 @@ public struct RequestTemplate: Sendable, Hashable, Identifiable {
         self.tags = tags
         self.messages = messages
         self.unsupported = unsupported
+        self.scripts = scripts
         self.lines = lines
         self.sourceText = sourceText
     }
@@ -64,7 +67,7 @@ public struct RequestTemplate: Sendable, Hashable, Identifiable {
         name == other.name && kind == other.kind && method == other.method && url == other.url
             && httpVersion == other.httpVersion && headers == other.headers && body == other.body
             && variables == other.variables && tags == other.tags && messages == other.messages
-            && unsupported == other.unsupported
+            && unsupported == other.unsupported && scripts.map(\.source) == other.scripts.map(\.source)
     }
 }
 
@@ -113,7 +116,7 @@ public struct WebSocketMessage: Sendable, Hashable {
     }
 }
 
-/// A JetBrains or VS Code directive that Courier keeps verbatim but does not run.
+/// A JetBrains directive that Courier keeps verbatim but does not run (`>> file`).
 public struct UnsupportedDirective: Sendable, Hashable {
     /// The directive's text, all its lines.
     public var text: String

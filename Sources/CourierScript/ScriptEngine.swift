@@ -35,8 +35,9 @@ public enum ScriptEngine {
         }
         if case .timeLimit = result.error?.reason {
             // Tests may loop too; after a stop only the state the script left is read back.
-            read(context.evaluate("JSON.stringify({globals: __courier.state.globals})", sourceURL:
-                ScriptPrelude.sourceURL, line: 1), into: &result, source: source, timeLimit: input.timeLimit)
+            let state = "JSON.stringify({globals: __courier.state.globals, logs: __courier.state.logs})"
+            read(context.evaluate(state, sourceURL: ScriptPrelude.sourceURL, line: 1), into: &result, source: source,
+                 timeLimit: input.timeLimit)
             return result
         }
         read(context.evaluate("__courier.finish()", sourceURL: ScriptPrelude.sourceURL, line: 1),

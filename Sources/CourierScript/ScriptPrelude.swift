@@ -249,7 +249,7 @@ enum ScriptPrelude {
           headers: state.headersChanged ? state.headers : null,
         });
       }
-      return { boot: boot, finish: finish };
+      return { boot: boot, finish: finish, state: state };
     })();
     """#
 }

@@ -35,18 +35,20 @@ extension RunCommand {
                 var fields: [String: Any] = [
                     "name": name, "status": NSNull(), "attempts": [Any](),
                     "error": ["kind": "collection", "message": error.description],
-                ]
+                ].merging(scriptFields(outcome.scripts)) { old, _ in old }
                 if let file { fields["file"] = file }
                 Console.out(Redaction.redact(object(fields), secrets: secrets))
             } else {
-                Console.error("### \(name)\nerror: \(error)\n")
+                let logs = scriptLines(outcome.scripts).filter { $0.hasPrefix("log: ") }
+                Console.error((["### \(name)"] + logs + ["error: \(error)"]).joined(separator: "\n") + "\n")
             }
             return
         }
         if invocation.json {
             let text = ResponseOutput.json(response: outcome.response, error: apiError, attempts: attempts, name: name,
                                            options: options)
-            Console.out(Redaction.redact(adding(file: file, to: text), secrets: secrets))
+            let withScripts = adding(scripts: outcome.scripts, to: adding(file: file, to: text))
+            Console.out(Redaction.redact(withScripts, secrets: secrets))
         } else {
             var text = ResponseOutput.human(response: outcome.response, error: apiError, attempts: attempts, name: name,
                                             options: options)
@@ -54,6 +56,7 @@ extension RunCommand {
                 let expected = outcome.template.expectedStatuses.sorted().map(String.init).joined(separator: ", ")
                 text += "\nfailed: status \(status)" + (expected.isEmpty ? "" : ", expected \(expected)")
             }
+            for line in scriptLines(outcome.scripts) { text += "\n" + line }
             Console.out(Redaction.redact(text, secrets: secrets) + "\n")
         }
     }

@@ -203,10 +203,18 @@ public final class EffectRunner: Sendable {
 
     private func submit(_ job: SendJob, generation: Int, through latest: LatestOnly<ResponseResult>?) {
         guard let latest else { return }
-        let request: HTTPRequest
-        let secrets: Set<String>
+        var request: HTTPRequest
+        var secrets: Set<String> = []
+        // A request with scripts is resolved in the send task, after its pre-request scripts, so a script
+        // that runs to its time limit never holds the UI thread.
+        let scripted = store.hasScripts(job)
         do {
-            (request, _, secrets) = try store.resolveWithSecrets(job)
+            if scripted {
+                let preview = URL(string: job.draft.url) ?? URL(fileURLWithPath: "/")
+                request = HTTPRequest(method: HTTPMethod(job.draft.method), url: preview)
+            } else {
+                (request, _, secrets) = try store.resolveWithSecrets(job)
+            }
         } catch {
             queue.post(.sendFailed(generation: generation, SendFailure(kind: "request", message: "\(error)")))
             return
@@ -215,7 +223,7 @@ public final class EffectRunner: Sendable {
         let client = self.client
         let queue = self.queue
         let method = request.method.rawValue
-        let url = request.url.absoluteString
+        let url = scripted ? job.draft.url : request.url.absoluteString
         let debounced = latest !== immediate.withLock({ $0 })
         let store = self.store
         let name = job.draft.name
@@ -224,16 +232,35 @@ public final class EffectRunner: Sendable {
         submissions.withLock { map in
             let token = latest.submit {
                 if debounced { queue.post(.liveSendStarted(generation: generation, method: method, url: url)) }
+                var request = request
+                var report = ScriptReport()
+                var prepared: ResolvedRequest?
+                if scripted {
+                    do {
+                        let result = try store.prepareWithScripts(job, report: &report)
+                        (prepared, request) = (result.resolved, result.request)
+                    } catch {
+                        throw ScriptSendError(message: "\(error)")
+                    }
+                }
                 let response = try await client.send(request, context: RequestContext(id: id))
                 store.record(name: name, response: response)
+                if let prepared {
+                    store.handle(response, of: prepared, job: job, report: &report)
+                    queue.post(.scriptsRan(id, report))
+                }
                 if let history {
                     Self.recordHistory(request: request, response: response, name: name, path: job.ref?.file,
                                        secrets: secrets, generation: generation, history: history, queue: queue)
                 }
                 // The viewer lays out the body; the summary's own layout is the fallback for a body that
                 // cannot be mapped.
-                let pane = ResponseFormatter.pane(response)
-                return ResponseResult(summary: ResponseFormatter.summary(response, layingOutBody: pane == nil), pane: pane)
+                var pane = ResponseFormatter.pane(response)
+                var summary = ResponseFormatter.summary(response, layingOutBody: pane == nil)
+                summary.tests = report.testSummary ?? report.error.map { "script error: \($0)" }
+                pane?.info.tests = summary.tests
+                pane?.info.testsFailed = report.error != nil || report.tests.contains { !$0.passed }
+                return ResponseResult(summary: summary, pane: pane)
             }
             map[token] = Submission(generation: generation, id: id)
         }
@@ -299,6 +326,12 @@ public enum Clipboard {
 }
 
 /// What one send produces for the screen: the summary the status line reads and the viewer's state.
+/// A pre-request script that failed (threw, timed out, or left a variable unset): shown as the send's error.
+struct ScriptSendError: Error, CustomStringConvertible {
+    var message: String
+    var description: String { message }
+}
+
 struct ResponseResult: Sendable {
     var summary: ResponseSummary
     var pane: ResponsePaneState?

@@ -1,3 +1,4 @@
+import CourierCollections
 import CourierHTTP
 import CourierTerminal
 import CourierWebSocket
@@ -11,6 +12,8 @@ public enum Action: Sendable {
     case collectionFailed(String)
     /// The result of the send with this generation.
     case responseReceived(generation: Int, ResponseSummary)
+    /// The scripts of a sent request ran (pre-request and response handlers): shown in the Log pane.
+    case scriptsRan(RequestID, ScriptReport)
     /// The response viewer's state for the response of this generation, built off the main thread.
     case responsePaneReady(generation: Int, ResponsePaneState)
     case sendFailed(generation: Int, SendFailure)

@@ -15,6 +15,8 @@ public struct ResponseSummary: Sendable, Hashable {
     public var url: String
     /// Set when only part of a large body is shown.
     public var truncatedNote: String?
+    /// "3 tests passed, 1 failed" when the request's response handlers declared tests.
+    public var tests: String?
 
     public init(status: Int, reason: String, headers: HTTPHeaders, bodyLines: [String], isJSON: Bool, size: Int,
                 duration: Duration, cache: CacheDecision, url: String, truncatedNote: String? = nil) {

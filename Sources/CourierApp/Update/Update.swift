@@ -32,6 +32,9 @@ public func update(_ state: inout AppState, _ action: Action) -> [Effect] {
         state.response.phase = .received(summary)
         state.response.scroll = 0
         return []
+    case .scriptsRan(let request, let report):
+        state.log.recordScripts(report, for: request)
+        return []
     case .responsePaneReady(let generation, let pane):
         state.showResponsePane(pane, generation: generation)
         return []

@@ -1,3 +1,4 @@
+import CourierCollections
 import CourierHTTP
 import CourierTerminal
 import Foundation
@@ -81,6 +82,13 @@ extension LogPaneState {
                 let text = "⊘ not retried · " + (attempts[row.index].declined ?? "")
                 buffer.write(text, x: body.x + columns.requestX + 2, y: y, style: theme.muted,
                              maxWidth: body.width - columns.requestX - 2)
+            case .scripts:
+                let report = attempts[row.index].scripts ?? ScriptReport()
+                let failed = report.error != nil || report.tests.contains { !$0.passed }
+                let text = (failed ? "✗ " : "✓ ") + ([report.testSummary, report.error.map { "script error" }]
+                    .compactMap { $0 }.joined(separator: " · ") as String)
+                buffer.write(text.count > 2 ? text : "✓ scripts ran", x: body.x + columns.requestX + 2, y: y,
+                             style: failed ? theme.error : theme.success, maxWidth: body.width - columns.requestX - 2)
             }
             if focused && position == list.selected {
                 let selected = Rect(x: body.x, y: y, width: body.width, height: 1)
