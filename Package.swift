@@ -49,8 +49,9 @@ let package = Package(
         .testTarget(name: "CourierBodyTests", dependencies: ["CourierBody"]),
         .testTarget(name: "CourierScriptTests", dependencies: ["CourierScript"]),
         .testTarget(name: "CourierTerminalTests", dependencies: ["CourierTerminal"], exclude: ["Snapshots"]),
-        .testTarget(name: "CourierAppTests", dependencies: ["CourierApp", "CourierDemo"],
-                    resources: [.copy("Snapshots")]),
+        .testTarget(name: "CourierAppTests", dependencies: [
+            "CourierApp", "CourierDemo", "CourierCollections", "CourierScript",
+        ], resources: [.copy("Snapshots")]),
         .testTarget(name: "CourierDemoTests", dependencies: ["CourierDemo", "CourierHTTP"]),
         .testTarget(name: "EndToEndTests", dependencies: [
             "CourierDemo", "CourierHTTP", "CourierWebSocket", "CourierTerminal", "CourierApp",

@@ -20,9 +20,9 @@ enum ScriptBench {
         }
         defer { server.stop() }
         let transport = CurlTransport()
-        var login = HTTPRequest(method: .post, url: server.baseURL.appendingPathComponent("auth/login"))
-        login.headers["Content-Type"] = "application/json"
-        login.body = .data(Data(#"{"username": "bench"}"#.utf8))
+        let login = HTTPRequest(method: .post, url: server.baseURL.appendingPathComponent("auth/login"),
+                                headers: ["Content-Type": "application/json"],
+                                body: .data(Data(#"{"username": "bench"}"#.utf8)))
         let typical = """
             client.global.set("token", response.body.access_token);
             client.test("status", function () { client.assert(response.status === 200, "status " + response.status); });

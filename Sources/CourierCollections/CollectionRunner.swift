@@ -99,10 +99,19 @@ public struct CollectionRunner: Sendable {
         await runKeepingResponses(requests, failFast: failFast, onOutcome: onOutcome).outcomes
     }
 
-    /// `run`, also returning the named responses of the run (those the context started with included)
-    /// and the globals scripts set, so a run over several files can hand them on to the next file.
+    /// `run`, also returning the named responses of the run (those the context started with included),
+    /// so a run over several files can hand them on to the next file.
     public func runKeepingResponses(_ requests: [RequestTemplate], failFast: Bool = false,
                                     onOutcome: (RunOutcome) -> Void = { _ in })
+        async -> (outcomes: [RunOutcome], responses: ResponseStore) {
+        let kept = await runKeepingState(requests, failFast: failFast, onOutcome: onOutcome)
+        return (kept.outcomes, kept.responses)
+    }
+
+    /// `runKeepingResponses`, also returning the globals scripts set (`client.global`), which carry over
+    /// to the next file too.
+    public func runKeepingState(_ requests: [RequestTemplate], failFast: Bool = false,
+                                onOutcome: (RunOutcome) -> Void = { _ in })
         async -> (outcomes: [RunOutcome], responses: ResponseStore, globals: [String: String]) {
         var variables = context
         var outcomes: [RunOutcome] = []

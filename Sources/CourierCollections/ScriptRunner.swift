@@ -103,8 +103,7 @@ public struct ScriptRunner: Sendable {
         let body = (try? response.body.readAll()).map { String(decoding: $0, as: UTF8.self) } ?? ""
         let scriptResponse = ScriptResponse(
             status: response.status, headers: response.headers.map { ScriptHeader($0.name, $0.value) }, body: body,
-            milliseconds: Int(response.timing.total.components.seconds * 1000)
-                + Int(response.timing.total.components.attoseconds / 1_000_000_000_000_000))
+            milliseconds: Int(response.timing.total.milliseconds))
         for script in scripts {
             let input = ScriptInput(phase: .response, request: scriptRequest(resolved.template, preview: resolved),
                                     response: scriptResponse, environment: environmentValues(context),

@@ -22,7 +22,10 @@ enum ScriptPrelude {
         return typeof value === "object" ? JSON.stringify(value) : String(value);
       }
       function logText(values) {
-        return values.map(function (v) { return typeof v === "string" ? v : text(v); }).join(" ");
+        return values.map(function (v) {
+          if (v === null || v === undefined) return String(v);
+          return typeof v === "string" ? v : text(v);
+        }).join(" ");
       }
       function describe(error) {
         if (error && error.message !== undefined) return String(error.message);
@@ -213,7 +216,10 @@ enum ScriptPrelude {
         scope.request = request;
         scope.$random = random;
         scope.crypto = crypto;
-        scope.console = { log: client.log, info: client.log, warn: client.log, error: client.log };
+        // JavaScriptCore's own console writes to the process's standard error; scripts log to the result.
+        try {
+          scope.console = { log: client.log, info: client.log, warn: client.log, error: client.log };
+        } catch (ignored) {}
         if (typeof scope.btoa !== "function") scope.btoa = btoaText;
         if (typeof scope.atob !== "function") scope.atob = atobText;
         if (input.response) {

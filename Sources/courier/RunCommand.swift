@@ -229,7 +229,7 @@ enum RunCommand {
                                           context: context, exchange: exchange, send: send)
             let file = plan.isFolder ? entry.displayPath : nil
             let failFast = invocation.failFast
-            let (outcomes, kept, keptGlobals) = await runner.runKeepingResponses(entry.requests, failFast: failFast) { outcome in
+            let (outcomes, kept, keptGlobals) = await runner.runKeepingState(entry.requests, failFast: failFast) { outcome in
                 print(outcome, attempts: recorder.attempts(for: outcome.context.id), invocation: invocation,
                       secrets: secrets, file: file)
             }

@@ -203,15 +203,15 @@ public final class EffectRunner: Sendable {
 
     private func submit(_ job: SendJob, generation: Int, through latest: LatestOnly<ResponseResult>?) {
         guard let latest else { return }
-        var request: HTTPRequest
-        var secrets: Set<String> = []
+        let request: HTTPRequest
+        let secrets: Set<String>
         // A request with scripts is resolved in the send task, after its pre-request scripts, so a script
         // that runs to its time limit never holds the UI thread.
         let scripted = store.hasScripts(job)
         do {
             if scripted {
                 let preview = URL(string: job.draft.url) ?? URL(fileURLWithPath: "/")
-                request = HTTPRequest(method: HTTPMethod(job.draft.method), url: preview)
+                (request, secrets) = (HTTPRequest(method: HTTPMethod(job.draft.method), url: preview), [])
             } else {
                 (request, _, secrets) = try store.resolveWithSecrets(job)
             }
@@ -236,22 +236,33 @@ public final class EffectRunner: Sendable {
                 var report = ScriptReport()
                 var prepared: ResolvedRequest?
                 if scripted {
-                    do {
-                        let result = try store.prepareWithScripts(job, report: &report)
-                        (prepared, request) = (result.resolved, result.request)
-                    } catch {
-                        throw ScriptSendError(message: "\(error)")
+                    // Scripts get a thread of their own: one that runs to its time limit must not hold a
+                    // thread of the shared pool the rest of the explorer's work runs on.
+                    let outcome: Result<PreparedSend, ScriptSendError> = await Self.onOwnThread {
+                        var report = ScriptReport()
+                        do {
+                            let result = try store.prepareWithScripts(job, report: &report)
+                            return .success((result.resolved, result.request, report))
+                        } catch {
+                            return .failure(ScriptSendError(message: "\(error)"))
+                        }
                     }
+                    (prepared, request, report) = try outcome.get()
                 }
                 let response = try await client.send(request, context: RequestContext(id: id))
                 store.record(name: name, response: response)
                 if let prepared {
-                    store.handle(response, of: prepared, job: job, report: &report)
+                    report = await Self.onOwnThread { [report] in
+                        var report = report
+                        store.handle(response, of: prepared, job: job, report: &report)
+                        return report
+                    }
                     queue.post(.scriptsRan(id, report))
                 }
                 if let history {
                     Self.recordHistory(request: request, response: response, name: name, path: job.ref?.file,
-                                       secrets: secrets, generation: generation, history: history, queue: queue)
+                                       secrets: prepared?.secrets ?? secrets, generation: generation, history: history,
+                                       queue: queue)
                 }
                 // The viewer lays out the body; the summary's own layout is the fallback for a body that
                 // cannot be mapped.
@@ -263,6 +274,14 @@ public final class EffectRunner: Sendable {
                 return ResponseResult(summary: summary, pane: pane)
             }
             map[token] = Submission(generation: generation, id: id)
+        }
+    }
+
+    /// Runs blocking work (request scripts) on a thread of its own and waits for it without holding a
+    /// thread of the cooperative pool.
+    static func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: work()) }.start()
         }
     }
 
@@ -326,6 +345,9 @@ public enum Clipboard {
 }
 
 /// What one send produces for the screen: the summary the status line reads and the viewer's state.
+/// A request whose pre-request scripts ran: resolved, with the explorer's options, and what the scripts did.
+typealias PreparedSend = (resolved: ResolvedRequest, request: HTTPRequest, report: ScriptReport)
+
 /// A pre-request script that failed (threw, timed out, or left a variable unset): shown as the send's error.
 struct ScriptSendError: Error, CustomStringConvertible {
     var message: String

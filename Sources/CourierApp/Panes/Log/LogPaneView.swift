@@ -85,8 +85,8 @@ extension LogPaneState {
             case .scripts:
                 let report = attempts[row.index].scripts ?? ScriptReport()
                 let failed = report.error != nil || report.tests.contains { !$0.passed }
-                let text = (failed ? "✗ " : "✓ ") + ([report.testSummary, report.error.map { "script error" }]
-                    .compactMap { $0 }.joined(separator: " · ") as String)
+                let parts = [report.testSummary, report.error == nil ? nil : "script error"].compactMap { $0 }
+                let text = (failed ? "✗ " : "✓ ") + parts.joined(separator: " · ")
                 buffer.write(text.count > 2 ? text : "✓ scripts ran", x: body.x + columns.requestX + 2, y: y,
                              style: failed ? theme.error : theme.success, maxWidth: body.width - columns.requestX - 2)
             }
