@@ -6,6 +6,12 @@ import Testing
 /// Request scripts through `courier run` against the demo server, checked by what the server received.
 @Suite("courier run with request scripts", .serialized)
 struct ScriptRunTests {
+    /// The server's URL without a trailing slash, for `{{base}}/path`.
+    static func base(_ server: DemoServer) -> String {
+        let text = server.baseURL.absoluteString
+        return text.hasSuffix("/") ? String(text.dropLast()) : text
+    }
+
     static func objects(_ stdout: String) -> [[String: Any]] {
         stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
     }
@@ -16,7 +22,7 @@ struct ScriptRunTests {
         defer { server.stop() }
         let folder = try TemporaryFolder()
         try folder.write("api.http", """
-            @base = \(server.baseURL.absoluteString.dropLast())
+            @base = \(Self.base(server))
 
             ### Log in
             # @name login
@@ -64,7 +70,7 @@ struct ScriptRunTests {
                 request.variables.set("id", id);
                 request.variables.set("sig", crypto.sha256().updateWithText(id).digest().toHex().slice(0, 8));
             %}
-            GET \(server.baseURL.absoluteString)echo?id={{id}}
+            GET \(Self.base(server))/echo?id={{id}}
             X-Signature: {{sig}}
             """)
         let result = try CourierBinary.run(["run", folder.url.appendingPathComponent("pre.http").path])
@@ -80,7 +86,7 @@ struct ScriptRunTests {
         let folder = try TemporaryFolder()
         let file = try folder.write("t.http", """
             # @name users
-            GET \(server.baseURL.absoluteString)users
+            GET \(Self.base(server))/users
 
             > {%
                 client.test("is 200", function () { client.assert(response.status === 200, "not 200"); });
@@ -123,7 +129,7 @@ struct ScriptRunTests {
             """)
         try folder.write("sub/users.http", """
             # @name create
-            POST \(server.baseURL.absoluteString)users
+            POST \(Self.base(server))/users
             Content-Type: application/json
 
             {"name": "Grace", "email": "grace@example.com"}
@@ -131,7 +137,7 @@ struct ScriptRunTests {
             > ./handlers/save-id.js
 
             ###
-            GET \(server.baseURL.absoluteString)users/{{userId}}
+            GET \(Self.base(server))/users/{{userId}}
             """)
         let result = try CourierBinary.run(["run", "sub/users.http"], in: folder.url)
         #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
@@ -147,13 +153,13 @@ struct ScriptRunTests {
         let folder = try TemporaryFolder()
         let file = try folder.write("api.http", """
             # @name login
-            POST \(server.baseURL.absoluteString)status/500
+            POST \(Self.base(server))/status/500
 
             > {% client.global.set("token", response.body.access_token); %}
 
             ###
             # @name me
-            GET \(server.baseURL.absoluteString)me
+            GET \(Self.base(server))/me
             Authorization: Bearer {{token}}
             """)
         let result = try CourierBinary.run(["run", file.path, "--name", "me"])
@@ -171,7 +177,7 @@ struct ScriptRunTests {
         let file = try folder.write("loop.http", """
             # @name spin
             # @script-timeout 0.5
-            GET \(server.baseURL.absoluteString)users
+            GET \(Self.base(server))/users
 
             > {%
                 client.global.set("before", "yes");
@@ -179,7 +185,7 @@ struct ScriptRunTests {
             %}
 
             ###
-            GET \(server.baseURL.absoluteString)echo?before={{before}}
+            GET \(Self.base(server))/echo?before={{before}}
             """)
         let result = try CourierBinary.run(["run", file.path])
         #expect(result.status == 1)
@@ -195,7 +201,7 @@ struct ScriptRunTests {
         let server = try DemoServer.start()
         defer { server.stop() }
         let folder = try TemporaryFolder()
-        let base = String(server.baseURL.absoluteString.dropLast())
+        let base = Self.base(server)
         let collection: [String: Any] = [
             "info": ["name": "Shop", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"],
             "variable": [["key": "base", "value": base], ["key": "token", "value": ""]],
