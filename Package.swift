@@ -3,7 +3,8 @@ import PackageDescription
 
 /// Courier: a terminal API explorer. The module graph points one way:
 /// courier → CourierApp → {CourierTerminal, CourierCollections, CourierHTTP, CourierWebSocket, CourierBody};
-/// CourierCollections → CourierScript → {CJavaScriptCore, CCrypto}; CourierHTTP → CCurl; CourierWebSocket → CCurl, CCrypto; CourierTerminal → CNcursesw.
+/// CourierCollections → CourierScript → {CJavaScriptCore, CCrypto};
+/// CourierHTTP → CCurl; CourierWebSocket → CCurl, CCrypto; CourierTerminal → CNcursesw.
 let package = Package(
     name: "Courier",
     products: [
@@ -21,7 +22,8 @@ let package = Package(
         .systemLibrary(name: "CCurl", path: "Sources/CCurl"),
         .systemLibrary(name: "CCrypto", path: "Sources/CCrypto"),
         .systemLibrary(name: "CNcursesw", path: "Sources/CNcursesw"),
-        .systemLibrary(name: "CJavaScriptCore", path: "Sources/CJavaScriptCore", pkgConfig: "javascriptcoregtk-4.1"),
+        .systemLibrary(name: "CJavaScriptCore", path: "Sources/CJavaScriptCore",
+                       pkgConfig: "javascriptcoregtk-4.1"),
 
         .target(name: "CourierHTTP", dependencies: ["CCurl"]),
         .target(name: "CourierWebSocket", dependencies: ["CCurl", "CCrypto", "CourierHTTP"]),
@@ -31,7 +33,8 @@ let package = Package(
         .target(name: "CourierTerminal", dependencies: ["CNcursesw"]),
         .target(name: "CourierDemo", dependencies: ["CourierWebSocket"]),
         .target(name: "CourierApp", dependencies: [
-            "CourierTerminal", "CourierCollections", "CourierHTTP", "CourierWebSocket", "CourierBody", "CourierScript",
+            "CourierTerminal", "CourierCollections", "CourierHTTP", "CourierWebSocket", "CourierBody",
+            "CourierScript",
         ]),
         .executableTarget(name: "courier", dependencies: [
             "CourierApp", "CourierDemo", "CourierHTTP", "CourierCollections", "CourierWebSocket", "CourierBody",

@@ -136,11 +136,13 @@ public struct CollectionRunner: Sendable {
     private func unsetByScript(_ name: String, request: String, ran: [RunOutcome]) -> CollectionError? {
         for template in file.requests {
             guard let script = template.scripts.first(where: { $0.mentionsSetting(name) }) else { continue }
-            let setter = "the \(script.phase.rawValue) of '\(template.displayName)' (\(file.path):\(script.line))"
+            let place = "\(file.path):\(script.line)"
+            let setter = "the \(script.phase.rawValue) of '\(template.displayName)' (\(place))"
             let why: String
             if let outcome = ran.last(where: { $0.template.id == template.id }) {
                 why = outcome.scripts.error.map { "stopped: \($0.message)" }
-                    ?? (outcome.response == nil ? "did not run: its request failed" : "ran but did not set it")
+                    ?? (outcome.response == nil ? "did not run: its request failed"
+                                                : "ran but did not set it")
             } else {
                 why = "did not run earlier in this run; run it first (or run the whole file)"
             }

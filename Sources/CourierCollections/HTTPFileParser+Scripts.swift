@@ -24,8 +24,8 @@ extension HTTPFileParser {
 
     /// The handlers after a body. `>>` redirects are kept but not run; `<>` lines (earlier responses an
     /// editor saved) are ignored; any other text is an error rather than silently dropped.
-    mutating func tailScripts(in range: Range<Int>) -> (scripts: [RequestScript], kept: [UnsupportedDirective],
-                                                          failed: Bool) {
+    mutating func tailScripts(in range: Range<Int>)
+        -> (scripts: [RequestScript], kept: [UnsupportedDirective], failed: Bool) {
         var scripts: [RequestScript] = []
         var kept: [UnsupportedDirective] = []
         var failed = false

@@ -105,8 +105,8 @@ struct HTTPFileParser {
                 // never its request line.
                 let (script, end) = script(at: index, phase: .response, limit: block.upperBound)
                 scripts.append(script)
-                diagnostics.append(Diagnostic(file: path, line: index + 1, message: "response handler before the "
-                    + "request line; it runs after this request's response", severity: .warning))
+                let message = "response handler before the request line; it runs after this request's response"
+                diagnostics.append(Diagnostic(file: path, line: index + 1, message: message, severity: .warning))
                 index = end
                 continue
             }

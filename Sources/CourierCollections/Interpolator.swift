@@ -1,8 +1,8 @@
 import Foundation
 
 /// Substitutes `{{…}}` in one request's text, recording which secret values went in so printers can
-/// redact them. Lookup order: `--var` overrides, request-local, script globals, file, environment; the process
-/// environment only through `{{$processEnv NAME}}`.
+/// redact them. Lookup order: `--var` overrides, request-local, script globals, file, environment; the
+/// process environment only through `{{$processEnv NAME}}`.
 struct Interpolator {
     /// A piece of expanded text: written in the file, or produced by a variable (which URL building
     /// encodes differently).

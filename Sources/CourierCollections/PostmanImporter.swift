@@ -118,7 +118,8 @@ public enum PostmanImporter {
             lines.insert(contentsOf: converter.disabledHeaders.map { "# disabled: \($0)" }, at: requestLine + 1)
         }
         if let requestLine = lines.firstIndex(of: RequestWriter.requestLine(template)) {
-            lines.insert(contentsOf: scope.preRequest.flatMap { ["< {%"] + indented($0) + ["%}"] }, at: requestLine)
+            let scripts = scope.preRequest.flatMap { ["< {%"] + indented($0) + ["%}"] }
+            lines.insert(contentsOf: scripts, at: requestLine)
         }
         for script in scope.tests { lines += [""] + ["> {%"] + indented(script) + ["%}"] }
         blocks.append(lines.joined(separator: "\n") + "\n")
@@ -138,7 +139,8 @@ public enum PostmanImporter {
 
     /// Adds an item's `event` scripts to the scope its requests inherit. A script that would end its
     /// `{% %}` block early or split the file (`%}`, a `###` line) is reported and left out.
-    static func addScripts(of item: JSONValue, to scope: inout Scope, at location: String, report: inout [String]) {
+    static func addScripts(of item: JSONValue, to scope: inout Scope, at location: String,
+                           report: inout [String]) {
         for event in item["event"]?.arrayValue ?? [] {
             let exec = event["script"]?["exec"]
             let lines = exec?.arrayValue?.compactMap(\.stringValue)
@@ -146,8 +148,10 @@ public enum PostmanImporter {
             guard lines.contains(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }) else { continue }
             let isPreRequest = event["listen"]?.stringValue == "prerequest"
             let kind = isPreRequest ? "pre-request script" : "test script"
-            guard !lines.contains(where: { $0.contains("%}") || $0.trimmingCharacters(in: .whitespaces).hasPrefix("###") })
-            else {
+            let breaksBlock = lines.contains {
+                $0.contains("%}") || $0.trimmingCharacters(in: .whitespaces).hasPrefix("###")
+            }
+            guard !breaksBlock else {
                 report.append("\(location): \(kind) contains '%}' or a '###' line, not converted")
                 continue
             }
@@ -159,7 +163,9 @@ public enum PostmanImporter {
 
     /// Script lines indented by four spaces inside their `{% %}` block (blank lines stay blank).
     static func indented(_ script: String) -> [String] {
-        script.components(separatedBy: "\n").map { $0.trimmingCharacters(in: .whitespaces).isEmpty ? "" : "    " + $0 }
+        script.components(separatedBy: "\n").map {
+            $0.trimmingCharacters(in: .whitespaces).isEmpty ? "" : "    " + $0
+        }
     }
 
     /// A file name from a folder or collection name: letters, digits, spaces, dots, dashes and underscores.

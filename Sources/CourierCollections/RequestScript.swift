@@ -34,7 +34,8 @@ public struct RequestScript: Sendable, Hashable {
         guard case .inline(let code) = source else { return false }
         return ["\"\(name)\"", "'\(name)'", "`\(name)`"].contains { quoted in
             code.contains("set(\(quoted)") || code.contains("set( \(quoted)")
-                || code.contains("setEnvironmentVariable(\(quoted)") || code.contains("setGlobalVariable(\(quoted)")
+                || code.contains("setEnvironmentVariable(\(quoted)")
+                || code.contains("setGlobalVariable(\(quoted)")
         }
     }
 }

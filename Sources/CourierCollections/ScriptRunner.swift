@@ -54,8 +54,8 @@ public struct ScriptRunner: Sendable {
 
     /// Runs the pre-request scripts, then resolves the request with the variables they set and applies the
     /// headers they changed. `context.globals` is updated with what the scripts set.
-    public func prepare(_ template: RequestTemplate, context: inout VariableContext, report: inout ScriptReport)
-        throws(CollectionError) -> ResolvedRequest {
+    public func prepare(_ template: RequestTemplate, context: inout VariableContext,
+                        report: inout ScriptReport) throws(CollectionError) -> ResolvedRequest {
         let scripts = template.scripts.filter { $0.phase == .preRequest }
         var prepared = template
         guard !scripts.isEmpty else {
@@ -66,7 +66,8 @@ public struct ScriptRunner: Sendable {
         var previewHeaders = HTTPHeaders()
         for script in scripts {
             // A best-effort preview gives scripts the substituted URL, headers and body when they resolve.
-            let preview = try? Resolver(file: file, baseFolder: baseFolder, context: context).resolve(prepared)
+            let resolver = Resolver(file: file, baseFolder: baseFolder, context: context)
+            let preview = try? resolver.resolve(prepared)
             if changedHeaders == nil { previewHeaders = preview?.request.headers ?? HTTPHeaders() }
             let input = ScriptInput(phase: .preRequest, request: scriptRequest(prepared, preview: preview),
                                     environment: environmentValues(context), globals: context.globals,
@@ -88,7 +89,8 @@ public struct ScriptRunner: Sendable {
             var headers = HTTPHeaders()
             for header in changedHeaders {
                 let untouched = previewHeaders[header.name] == header.value
-                headers.add(header.name, untouched ? resolved.request.headers[header.name] ?? header.value : header.value)
+                let latest = untouched ? resolved.request.headers[header.name] : nil
+                headers.add(header.name, latest ?? header.value)
             }
             resolved.request.headers = headers
         }
@@ -102,25 +104,29 @@ public struct ScriptRunner: Sendable {
         guard !scripts.isEmpty else { return }
         let body = (try? response.body.readAll()).map { String(decoding: $0, as: UTF8.self) } ?? ""
         let scriptResponse = ScriptResponse(
-            status: response.status, headers: response.headers.map { ScriptHeader($0.name, $0.value) }, body: body,
-            milliseconds: Int(response.timing.total.milliseconds))
+            status: response.status, headers: response.headers.map { ScriptHeader($0.name, $0.value) },
+            body: body, milliseconds: Int(response.timing.total.milliseconds))
         for script in scripts {
-            let input = ScriptInput(phase: .response, request: scriptRequest(resolved.template, preview: resolved),
-                                    response: scriptResponse, environment: environmentValues(context),
-                                    globals: context.globals, timeLimit: Self.timeLimit(for: resolved.template))
+            let request = scriptRequest(resolved.template, preview: resolved)
+            let input = ScriptInput(phase: .response, request: request, response: scriptResponse,
+                                    environment: environmentValues(context), globals: context.globals,
+                                    timeLimit: Self.timeLimit(for: resolved.template))
             let result = run(script, input: input, report: &report)
             context.globals = result.globals
             if result.error != nil { return }
         }
     }
 
-    private func run(_ script: RequestScript, input: ScriptInput, report: inout ScriptReport) -> ScriptResult {
+    private func run(_ script: RequestScript, input: ScriptInput,
+                     report: inout ScriptReport) -> ScriptResult {
         let result: ScriptResult
         switch script.source {
         case .inline(let code):
-            result = ScriptEngine.run(ScriptSource(code: code, file: file.path, line: script.line), input: input)
+            let source = ScriptSource(code: code, file: file.path, line: script.line)
+            result = ScriptEngine.run(source, input: input)
         case .file(let path):
-            let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : baseFolder.appendingPathComponent(path)
+            let url = path.hasPrefix("/") ? URL(fileURLWithPath: path)
+                                          : baseFolder.appendingPathComponent(path)
             guard let data = try? Data(contentsOf: url) else {
                 var failed = ScriptResult(globals: input.globals, requestVariables: input.requestVariables)
                 failed.error = ScriptError(reason: .exception, message: "cannot read script file \(path)",
@@ -128,8 +134,8 @@ public struct ScriptRunner: Sendable {
                 report.absorb(failed)
                 return failed
             }
-            result = ScriptEngine.run(ScriptSource(code: String(decoding: data, as: UTF8.self), file: path, line: 1),
-                                      input: input)
+            let source = ScriptSource(code: String(decoding: data, as: UTF8.self), file: path, line: 1)
+            result = ScriptEngine.run(source, input: input)
         }
         report.absorb(result)
         return result
@@ -147,7 +153,8 @@ public struct ScriptRunner: Sendable {
         }
         let previewHeaders = preview?.request.headers
         let headers = template.headers.map { field in
-            ScriptRequest.Header(name: field.name, raw: field.value, value: previewHeaders?[field.name] ?? field.value)
+            ScriptRequest.Header(name: field.name, raw: field.value,
+                                 value: previewHeaders?[field.name] ?? field.value)
         }
         let body = preview.flatMap { resolved -> String? in
             guard case .data(let data) = resolved.request.body else { return nil }

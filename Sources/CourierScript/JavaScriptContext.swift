@@ -67,10 +67,14 @@ final class JavaScriptContext {
         let name = JSStringCreateWithUTF8CString("__courierDigest")
         defer { JSStringRelease(name) }
         let function = JSObjectMakeFunctionWithCallback(context, name) { context, _, _, count, arguments, _ in
-            guard let context, let arguments, count == 3, let algorithm = JavaScriptContext.string(arguments[0], in: context),
-                  let data = JavaScriptContext.string(arguments[2], in: context) else { return JSValueMakeNull(context) }
-            let keyValue = arguments[1]
-            let key = keyValue.flatMap { JSValueIsNull(context, $0) ? nil : JavaScriptContext.string($0, in: context) }
+            guard let context, let arguments, count == 3,
+                  let algorithm = JavaScriptContext.string(arguments[0], in: context),
+                  let data = JavaScriptContext.string(arguments[2], in: context) else {
+                return JSValueMakeNull(context)
+            }
+            let key = arguments[1].flatMap {
+                JSValueIsNull(context, $0) ? nil : JavaScriptContext.string($0, in: context)
+            }
             guard let hex = ScriptDigest.hex(algorithm, keyHex: key, dataHex: data) else {
                 return JSValueMakeNull(context)
             }

@@ -15,8 +15,8 @@ enum ScriptDigest {
         let ok: Bool = data.withUnsafeBufferPointer { input in
             if let key {
                 return key.withUnsafeBufferPointer { secret in
-                    EVP_Q_mac(nil, "HMAC", nil, name, nil, secret.baseAddress, secret.count, input.baseAddress,
-                              input.count, &out, out.count, &length) != nil
+                    EVP_Q_mac(nil, "HMAC", nil, name, nil, secret.baseAddress, secret.count,
+                              input.baseAddress, input.count, &out, out.count, &length) != nil
                 }
             }
             return EVP_Q_digest(nil, name, nil, input.baseAddress, input.count, &out, &length) != 0
@@ -42,9 +42,8 @@ enum ScriptDigest {
         out.reserveCapacity(digits.count / 2)
         var index = 0
         while index < digits.count {
-            guard let byte = UInt8(String(decoding: digits[index..<index + 2], as: UTF8.self), radix: 16) else {
-                return nil
-            }
+            let pair = String(decoding: digits[index..<index + 2], as: UTF8.self)
+            guard let byte = UInt8(pair, radix: 16) else { return nil }
             out.append(byte)
             index += 2
         }

@@ -17,7 +17,8 @@ public enum ScriptEngine {
         context.installDigest()
         var result = ScriptResult(globals: input.globals, requestVariables: input.requestVariables)
         for prelude in [ScriptPrelude.code, PostmanPrelude.code] {
-            if case .failure(let exception) = context.evaluate(prelude, sourceURL: ScriptPrelude.sourceURL, line: 1) {
+            let evaluation = context.evaluate(prelude, sourceURL: ScriptPrelude.sourceURL, line: 1)
+            if case .failure(let exception) = evaluation {
                 result.error = ScriptError(reason: .exception, message: "internal: \(exception.message)",
                                            file: source.file, line: source.line)
                 return result
@@ -29,15 +30,15 @@ public enum ScriptEngine {
                                        file: source.file, line: source.line)
             return result
         }
-        if case .failure(let exception) = context.evaluate(source.code, sourceURL: source.file, line: source.line),
-           !exception.message.contains(exitMarker) {
+        let evaluation = context.evaluate(source.code, sourceURL: source.file, line: source.line)
+        if case .failure(let exception) = evaluation, !exception.message.contains(exitMarker) {
             result.error = error(from: exception, source: source, timeLimit: input.timeLimit)
         }
         if case .timeLimit = result.error?.reason {
             // Tests may loop too; after a stop only the state the script left is read back.
             let state = "JSON.stringify({globals: __courier.state.globals, logs: __courier.state.logs})"
-            read(context.evaluate(state, sourceURL: ScriptPrelude.sourceURL, line: 1), into: &result, source: source,
-                 timeLimit: input.timeLimit)
+            read(context.evaluate(state, sourceURL: ScriptPrelude.sourceURL, line: 1), into: &result,
+                 source: source, timeLimit: input.timeLimit)
             return result
         }
         read(context.evaluate("__courier.finish()", sourceURL: ScriptPrelude.sourceURL, line: 1),
@@ -45,13 +46,16 @@ public enum ScriptEngine {
         return result
     }
 
-    private static func read(_ evaluation: Result<String, JavaScriptContext.Exception>, into result: inout ScriptResult,
-                             source: ScriptSource, timeLimit: Double) {
+    private static func read(_ evaluation: Result<String, JavaScriptContext.Exception>,
+                             into result: inout ScriptResult, source: ScriptSource, timeLimit: Double) {
         switch evaluation {
         case .failure(let exception):
-            if result.error == nil { result.error = error(from: exception, source: source, timeLimit: timeLimit) }
+            if result.error == nil {
+                result.error = error(from: exception, source: source, timeLimit: timeLimit)
+            }
         case .success(let json):
-            guard let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] else { return }
+            let parsed = try? JSONSerialization.jsonObject(with: Data(json.utf8))
+            guard let object = parsed as? [String: Any] else { return }
             if let globals = object["globals"] as? [String: String] { result.globals = globals }
             if let variables = object["variables"] as? [String: String] { result.requestVariables = variables }
             if let logs = object["logs"] as? [String] { result.logs = logs }
@@ -104,7 +108,8 @@ public enum ScriptEngine {
         if let body = input.request.body { request["body"] = body }
         var object: [String: Any] = [
             "phase": input.phase == .preRequest ? "pre" : "response", "request": request,
-            "environment": input.environment, "globals": input.globals, "requestVariables": input.requestVariables,
+            "environment": input.environment, "globals": input.globals,
+            "requestVariables": input.requestVariables,
         ]
         if let response = input.response {
             object["response"] = [

@@ -7,7 +7,11 @@ public struct ScriptRequest: Sendable, Hashable {
         public var name: String
         public var raw: String
         public var value: String
-        public init(name: String, raw: String, value: String) { self.name = name; self.raw = raw; self.value = value }
+        public init(name: String, raw: String, value: String) {
+            self.name = name
+            self.raw = raw
+            self.value = value
+        }
     }
 
     /// The request's name (`pm.info.requestName`), when it has one.

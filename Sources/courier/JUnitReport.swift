@@ -38,12 +38,14 @@ struct JUnitReport: Sendable {
             }
             suite.cases.append(request)
             for test in outcome.scripts.tests {
-                suite.cases.append(Case(name: "\(name) › \(test.name)", seconds: 0,
-                                        failure: test.passed ? nil : (test.message.isEmpty ? "failed" : test.message)))
+                let failure = test.passed ? nil : (test.message.isEmpty ? "failed" : test.message)
+                suite.cases.append(Case(name: "\(name) › \(test.name)", seconds: 0, failure: failure))
             }
         }
         for index in suite.cases.indices {
-            suite.cases[index].failure = suite.cases[index].failure.map { Redaction.redact($0, secrets: secrets) }
+            suite.cases[index].failure = suite.cases[index].failure.map {
+                Redaction.redact($0, secrets: secrets)
+            }
         }
         suites.append(suite)
     }

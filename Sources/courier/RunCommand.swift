@@ -229,15 +229,16 @@ enum RunCommand {
                                           context: context, exchange: exchange, send: send)
             let file = plan.isFolder ? entry.displayPath : nil
             let failFast = invocation.failFast
-            let (outcomes, kept, keptGlobals) = await runner.runKeepingState(entry.requests, failFast: failFast) { outcome in
+            let (outcomes, kept, keptGlobals) = await runner.runKeepingState(entry.requests,
+                                                                             failFast: failFast) { outcome in
                 print(outcome, attempts: recorder.attempts(for: outcome.context.id), invocation: invocation,
                       secrets: secrets, file: file)
             }
             responses = kept
             globals = keptGlobals
             tally.add(outcomes)
-            tally.report.add(outcomes, file: entry.displayPath,
-                             secrets: invocation.showSecrets ? [] : secrets.union(outcomes.flatMap { $0.resolved?.secrets ?? [] }))
+            let used = secrets.union(outcomes.flatMap { $0.resolved?.secrets ?? [] })
+            tally.report.add(outcomes, file: entry.displayPath, secrets: invocation.showSecrets ? [] : used)
         }
         return tally
     }

@@ -40,7 +40,8 @@ extension RunCommand {
                 Console.out(Redaction.redact(object(fields), secrets: secrets))
             } else {
                 let logs = scriptLines(outcome.scripts).filter { $0.hasPrefix("log: ") }
-                Console.error((["### \(name)"] + logs + ["error: \(error)"]).joined(separator: "\n") + "\n")
+                let text = (["### \(name)"] + logs + ["error: \(error)"]).joined(separator: "\n")
+                Console.error(Redaction.redact(text, secrets: secrets) + "\n")
             }
             return
         }

@@ -9,7 +9,8 @@ extension RunCommand {
         var lines: [String] = []
         for line in report.logs { lines.append("log: \(line)") }
         for test in report.tests {
-            lines.append(test.passed ? "✓ \(test.name)" : "✗ \(test.name)" + (test.message.isEmpty ? "" : ": \(test.message)"))
+            let message = test.passed || test.message.isEmpty ? "" : ": \(test.message)"
+            lines.append((test.passed ? "✓ " : "✗ ") + test.name + message)
         }
         if let summary = report.testSummary { lines.append(summary) }
         if let error = report.error { lines.append("script error: \(error)") }
@@ -20,7 +21,9 @@ extension RunCommand {
     /// there are any.
     static func scriptFields(_ report: ScriptReport) -> [String: Any] {
         var fields: [String: Any] = [
-            "tests": report.tests.map { ["name": $0.name, "passed": $0.passed, "message": $0.message] as [String: Any] },
+            "tests": report.tests.map {
+                ["name": $0.name, "passed": $0.passed, "message": $0.message] as [String: Any]
+            },
         ]
         if !report.logs.isEmpty { fields["logs"] = report.logs }
         if let error = report.error { fields["scriptError"] = error.description }

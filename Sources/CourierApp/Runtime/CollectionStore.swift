@@ -74,7 +74,8 @@ public final class CollectionStore: Sendable {
     public func resolveWithSecrets(_ job: SendJob) throws(CollectionError)
         -> (request: HTTPRequest, messages: [String], secrets: Set<String>) {
         let (file, template, context) = try sendContext(job)
-        let resolver = Resolver(file: file.file, baseFolder: file.url.deletingLastPathComponent(), context: context)
+        let resolver = Resolver(file: file.file, baseFolder: file.url.deletingLastPathComponent(),
+                                context: context)
         let resolved = try resolver.resolve(template)
         return (options(job, resolved.request), resolved.messages.map(\.text), resolved.secrets)
     }

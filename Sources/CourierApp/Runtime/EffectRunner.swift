@@ -261,8 +261,8 @@ public final class EffectRunner: Sendable {
                 }
                 if let history {
                     Self.recordHistory(request: request, response: response, name: name, path: job.ref?.file,
-                                       secrets: prepared?.secrets ?? secrets, generation: generation, history: history,
-                                       queue: queue)
+                                       secrets: prepared?.secrets ?? secrets, generation: generation,
+                                       history: history, queue: queue)
                 }
                 // The viewer lays out the body; the summary's own layout is the fallback for a body that
                 // cannot be mapped.

@@ -36,7 +36,8 @@ enum ResponseView {
             ("\(summary.status)\(reason)", theme.status(summary.status)),
             ("  \(Draw.duration(summary.duration))  \(Draw.bytes(summary.size))  ", theme.muted),
             ("cache: ", theme.muted), (summary.cache.rawValue, theme.cache(summary.cache.rawValue)),
-            (summary.tests.map { "  " + $0 } ?? "", summary.tests?.contains("failed") == true ? theme.error : theme.success),
+            (summary.tests.map { "  " + $0 } ?? "",
+             summary.tests?.contains("failed") == true ? theme.error : theme.success),
         ], x: area.x, y: area.y, maxWidth: area.width)
         state.shownLatency?.renderTrailing(into: &buffer, row: area.row(0), used: used, theme: theme)
         let body = Rect(x: area.x, y: area.y + 1, width: area.width, height: area.height - 1)

@@ -64,7 +64,9 @@ extension LogPaneState {
                 lines.append(StyledLine("  " + text, style: test.passed ? theme.success : theme.error))
             }
             for log in scripts.logs { lines.append(StyledLine("  log: " + log, style: theme.muted)) }
-            if let error = scripts.error { lines.append(StyledLine("  " + error.description, style: theme.error)) }
+            if let error = scripts.error {
+                lines.append(StyledLine("  " + error.description, style: theme.error))
+            }
         }
         heading("Request headers")
         lines += headerLines(attempt.requestHeaders, theme: theme)

@@ -87,8 +87,9 @@ extension LogPaneState {
                 let failed = report.error != nil || report.tests.contains { !$0.passed }
                 let parts = [report.testSummary, report.error == nil ? nil : "script error"].compactMap { $0 }
                 let text = (failed ? "✗ " : "✓ ") + parts.joined(separator: " · ")
-                buffer.write(text.count > 2 ? text : "✓ scripts ran", x: body.x + columns.requestX + 2, y: y,
-                             style: failed ? theme.error : theme.success, maxWidth: body.width - columns.requestX - 2)
+                buffer.write(parts.isEmpty ? "✓ scripts ran" : text, x: body.x + columns.requestX + 2, y: y,
+                             style: failed ? theme.error : theme.success,
+                             maxWidth: body.width - columns.requestX - 2)
             }
             if focused && position == list.selected {
                 let selected = Rect(x: body.x, y: y, width: body.width, height: 1)
