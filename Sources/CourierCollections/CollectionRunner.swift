@@ -76,8 +76,32 @@ public struct CollectionRunner: Sendable {
             }
             wanted.insert(name)
             pending += dependencies(of: request).filter { available.contains($0) }
+            pending += scriptSetters(of: request, in: file)
         }
         return file.requests.filter { $0.name.map(wanted.contains) ?? false }
+    }
+
+    /// Named requests whose scripts set a variable `request` uses (`{{token}}` set by login's handler), so
+    /// `--name me` runs `login` first as it does for `{{login.response…}}`.
+    static func scriptSetters(of request: RequestTemplate, in file: HTTPFile) -> [String] {
+        let used = variableNames(in: request.sourceText.isEmpty ? request.url : request.sourceText)
+        guard !used.isEmpty else { return [] }
+        return file.requests.filter { other in
+            other.id != request.id && other.name != nil
+                && used.contains { name in other.scripts.contains { $0.mentionsSetting(name) } }
+        }.compactMap(\.name)
+    }
+
+    /// Plain `{{name}}` references (no dynamic `$…`, no `.response.`) in a request's text.
+    static func variableNames(in text: String) -> Set<String> {
+        var names = Set<String>()
+        var rest = Substring(text)
+        while let open = rest.range(of: "{{"), let close = rest[open.upperBound...].range(of: "}}") {
+            let name = rest[open.upperBound..<close.lowerBound].trimmingCharacters(in: .whitespaces)
+            if !name.hasPrefix("$") && !name.contains(".response.") { names.insert(name) }
+            rest = rest[close.upperBound...]
+        }
+        return names
     }
 
     /// Names used as `{{name.response…}}` in a request's text.
