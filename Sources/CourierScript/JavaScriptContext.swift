@@ -1,4 +1,5 @@
 import CJavaScriptCore
+import Synchronization
 
 /// One JavaScriptCore context in its own group, with the group's execution time limit set. It owns both
 /// handles; every raw JavaScriptCore pointer of the module stays in this file.
@@ -10,12 +11,20 @@ final class JavaScriptContext {
         var line: Int?
     }
 
+    /// Groups (virtual machines) kept between scripts, because making one costs more than running a
+    /// typical handler. Each script still gets a fresh global context, so nothing one defines reaches
+    /// the next; a group is used by one script at a time.
+    private static let idle = Mutex<[IdleGroup]>([])
+    private static let keptGroups = 4
+
     private let group: JSContextGroupRef
     private let context: JSGlobalContextRef
+    /// Cleared when an evaluation was stopped by the time limit: that group is not reused.
+    private var reusable = true
 
     /// A fresh context whose every evaluation is stopped after `timeLimit` seconds.
     init(timeLimit: Double) {
-        group = JSContextGroupCreate()
+        group = Self.idle.withLock { $0.popLast()?.group } ?? JSContextGroupCreate()
         // A nil callback makes JavaScriptCore terminate unconditionally once the limit is reached.
         JSContextGroupSetExecutionTimeLimit(group, timeLimit, nil, nil)
         context = JSGlobalContextCreateInGroup(group, nil)
@@ -23,7 +32,13 @@ final class JavaScriptContext {
 
     deinit {
         JSGlobalContextRelease(context)
-        JSContextGroupRelease(group)
+        let idle = IdleGroup(group: group)
+        let kept = reusable && Self.idle.withLock { groups in
+            guard groups.count < Self.keptGroups else { return false }
+            groups.append(idle)
+            return true
+        }
+        if !kept { JSContextGroupRelease(group) }
     }
 
     /// Evaluates `code` as if it started on line `line` of `sourceURL`; the result converted to a string.
@@ -36,7 +51,11 @@ final class JavaScriptContext {
         }
         var exception: JSValueRef?
         let value = JSEvaluateScript(context, script, nil, source, Int32(clamping: line), &exception)
-        if let exception { return .failure(describe(exception)) }
+        if let exception {
+            let failure = describe(exception)
+            if failure.message.contains(ScriptEngine.terminatedMarker) { reusable = false }
+            return .failure(failure)
+        }
         guard let value, !JSValueIsUndefined(context, value) else { return .success("") }
         return .success(string(value) ?? "")
     }
@@ -96,4 +115,10 @@ final class JavaScriptContext {
         _ = JSStringGetUTF8CString(text, &buffer, size)
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
+}
+
+/// A group no script is using, handed to the next script through the idle list. JavaScriptCore locks the
+/// group's virtual machine on every call, and only one context at a time holds a group, hence unchecked.
+private struct IdleGroup: @unchecked Sendable {
+    let group: JSContextGroupRef
 }

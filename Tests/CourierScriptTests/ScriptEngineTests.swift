@@ -138,4 +138,20 @@ import Testing
         let result = handler("client.log(typeof require, typeof fetch, typeof XMLHttpRequest, typeof process)")
         #expect(result.logs == ["undefined undefined undefined undefined"])
     }
+
+    @Test func nothingAScriptDefinesReachesTheNextOne() {
+        // Given a script that defines globals of every kind (the engine reuses its virtual machines)
+        _ = handler("var leaked = 1; globalThis.alsoLeaked = 2; Object.prototype.polluted = 3; client.exit()")
+        // When the next script looks for them
+        let result = handler("client.log(typeof leaked, typeof alsoLeaked, typeof ({}).polluted)")
+        // Then each ran in a fresh global context
+        #expect(result.logs == ["undefined undefined undefined"])
+    }
+
+    @Test func aStoppedScriptDoesNotStopTheNextOne() {
+        _ = handler("while (true) {}", timeLimit: 0.2)
+        let result = handler("client.global.set('after', 'ran')")
+        #expect(result.error == nil)
+        #expect(result.globals["after"] == "ran")
+    }
 }
