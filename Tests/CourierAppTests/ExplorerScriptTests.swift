@@ -106,4 +106,29 @@ struct ExplorerScriptTests {
         })
         #expect(summary.tests?.contains("script stopped after its time limit of 0.3 s") == true)
     }
+
+    @Test func aPreRequestScriptThatThrowsFailsTheSendWithItsLineAndNothingIsSent() async throws {
+        let harness = try RunnerHarness()
+        defer { harness.stop() }
+        let file = harness.folder.appendingPathComponent("pre.http")
+        try Data("""
+            < {%
+                request.variables.set("id", missing.value);
+            %}
+            GET {{base}}/users/{{id}}
+            """.utf8).write(to: file)
+        harness.runner.perform([.loadCollection(path: file.path)])
+        let collection = try #require(await harness.waitFor {
+            if case .collectionLoaded(let collection) = $0 { collection } else { nil }
+        })
+        let ref = RequestRef(file: collection.files[0].path, index: 0)
+        harness.runner.perform([.send(generation: 1, job: SendJob(ref: ref, draft: try #require(collection.request(ref)),
+                                                                  environment: nil))])
+        let failure = try #require(await harness.waitFor {
+            if case .sendFailed(1, let failure) = $0 { failure } else { nil }
+        })
+        #expect(failure.kind == "script")
+        #expect(failure.message.hasPrefix("\(file.path):2: ReferenceError"), "\(failure.message)")
+        #expect(harness.server.log.isEmpty)
+    }
 }

@@ -238,16 +238,22 @@ public final class EffectRunner: Sendable {
                 if scripted {
                     // Scripts get a thread of their own: one that runs to its time limit must not hold a
                     // thread of the shared pool the rest of the explorer's work runs on.
-                    let outcome: Result<PreparedSend, ScriptSendError> = await Self.onOwnThread {
+                    let outcome: Result<PreparedSend, CollectionError> = await Self.onOwnThread {
                         var report = ScriptReport()
-                        do {
+                        do throws(CollectionError) {
                             let result = try store.prepareWithScripts(job, report: &report)
                             return .success((result.resolved, result.request, report))
                         } catch {
-                            return .failure(ScriptSendError(message: "\(error)"))
+                            return .failure(error)
                         }
                     }
-                    (prepared, request, report) = try outcome.get()
+                    switch outcome {
+                    case .success(let ready): (prepared, request, report) = ready
+                    case .failure(let error):
+                        // Never sent: the pre-request script (or resolving after it) failed.
+                        let kind = if case .script = error { "script" } else { "request" }
+                        return ResponseResult(failure: SendFailure(kind: kind, message: "\(error)"))
+                    }
                 }
                 let response = try await client.send(request, context: RequestContext(id: id))
                 store.record(name: name, response: response)
@@ -308,6 +314,10 @@ public final class EffectRunner: Sendable {
         let generation = submission.generation
         switch outcome {
         case .completed(_, .success(let result)):
+            if let failure = result.failure {
+                queue.post(.sendFailed(generation: generation, failure))
+                return
+            }
             // The viewer first, so no frame shows the summary without it (its body lines may be empty).
             if let pane = result.pane {
                 indexing.withLock { task in
@@ -348,13 +358,21 @@ public enum Clipboard {
 /// A request whose pre-request scripts ran: resolved, with the explorer's options, and what the scripts did.
 typealias PreparedSend = (resolved: ResolvedRequest, request: HTTPRequest, report: ScriptReport)
 
-/// A pre-request script that failed (threw, timed out, or left a variable unset): shown as the send's error.
-struct ScriptSendError: Error, CustomStringConvertible {
-    var message: String
-    var description: String { message }
-}
-
 struct ResponseResult: Sendable {
     var summary: ResponseSummary
     var pane: ResponsePaneState?
+    /// Set when the request was never sent because its pre-request script failed.
+    var failure: SendFailure?
+
+    init(summary: ResponseSummary, pane: ResponsePaneState?) {
+        self.summary = summary
+        self.pane = pane
+    }
+
+    /// A send that ended before the request went out.
+    init(failure: SendFailure) {
+        summary = ResponseSummary(status: 0, reason: "", headers: [:], bodyLines: [], isJSON: false, size: 0,
+                                  duration: .zero, cache: .bypass, url: "")
+        self.failure = failure
+    }
 }
