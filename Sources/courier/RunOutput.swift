@@ -65,7 +65,7 @@ extension RunCommand {
     /// `{"name": …, "file": …}` for a skipped request (a folder run says which file it is in).
     private static func skippedObject(_ name: String, reason: String, file: String?) -> [String: Any] {
         var fields: [String: Any] = ["name": name, "status": NSNull(), "skipped": reason, "error": NSNull(),
-                                     "attempts": [Any]()]
+                                     "attempts": [Any](), "tests": [Any]()]
         if let file { fields["file"] = file }
         return fields
     }

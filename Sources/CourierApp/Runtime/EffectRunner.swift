@@ -274,7 +274,8 @@ public final class EffectRunner: Sendable {
                 // cannot be mapped.
                 var pane = ResponseFormatter.pane(response)
                 var summary = ResponseFormatter.summary(response, layingOutBody: pane == nil)
-                summary.tests = report.testSummary ?? report.error.map { "script error: \($0)" }
+                let notes = [report.testSummary, report.error.map { "script error: \($0)" }].compactMap { $0 }
+                summary.tests = notes.isEmpty ? nil : notes.joined(separator: " · ")
                 pane?.info.tests = summary.tests
                 pane?.info.testsFailed = report.error != nil || report.tests.contains { !$0.passed }
                 return ResponseResult(summary: summary, pane: pane)
