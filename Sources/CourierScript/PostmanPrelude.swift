@@ -70,7 +70,13 @@ enum PostmanPrelude {
         }
         Object.defineProperty(chain, "not", { get: function () { negated = !negated; return proxy; } });
         const getters = {
-          ok: [function () { return !!actual; }, "be truthy"],
+          // On pm.response, Postman's `to.be.ok` means status 200; elsewhere chai's truthiness.
+          ok: [function () {
+            if (actual && typeof actual.code === "number" && typeof actual.json === "function") {
+              return actual.code === 200;
+            }
+            return !!actual;
+          }, "be ok"],
           true: [function () { return actual === true; }, "be true"],
           false: [function () { return actual === false; }, "be false"],
           null: [function () { return actual === null; }, "be null"],

@@ -154,4 +154,35 @@ import Testing
         #expect(result.error == nil)
         #expect(result.globals["after"] == "ran")
     }
+
+    @Test func postmanChaiChainsPassAndFailWithChaiMessages() {
+        let result = handler("""
+            pm.test("chains", () => {
+                pm.response.to.have.status(200);
+                pm.response.to.be.ok;
+                pm.expect(pm.response.json()).to.have.property("user").that.eql({id: 7});
+                pm.expect(pm.response.json().token).to.be.a("string").and.have.lengthOf(3).and.not.be.empty;
+                pm.expect([1, 2, 3]).to.include(2);
+                pm.expect(5).to.be.above(4).and.below(6);
+                pm.expect(pm.response.headers.get("content-type")).to.include("json");
+            });
+            pm.test("not equal", () => pm.expect(1).to.not.equal(1));
+            pm.test("status", () => pm.response.to.have.status(201));
+            pm.test("unsupported", () => pm.sendRequest("http://example.com"));
+            pm.environment.set("seen", pm.response.code);
+            """)
+        #expect(result.error == nil)
+        #expect(result.tests.map(\.passed) == [true, false, false, false])
+        #expect(result.tests.map(\.message) == ["", "expected 1 to not equal 1",
+                                                "expected response to have status 201 but got 200",
+                                                "pm.sendRequest is not supported by Courier"])
+        #expect(result.globals["seen"] == "200")
+    }
+
+    @Test func anUnsupportedPmCallOutsideATestIsAScriptErrorNamingIt() {
+        let result = handler("const jar = pm.cookies.jar();")
+        #expect(result.error?.reason == .unsupported)
+        #expect(result.error?.message == "Unsupported: pm.cookies is not supported by Courier")
+        #expect(result.error?.line == 10)
+    }
 }
