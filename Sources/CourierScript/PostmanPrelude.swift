@@ -97,8 +97,14 @@ enum PostmanPrelude {
             return check(getters[name][0](), m[0], m[1]);
           } });
         }
-        function equal(expected) { const m = says("equal", format(expected)); return check(actual === expected, m[0], m[1]); }
-        function eql(expected) { const m = says("deeply equal", format(expected)); return check(deepEqual(actual, expected), m[0], m[1]); }
+        function equal(expected) {
+          const m = says("equal", format(expected));
+          return check(actual === expected, m[0], m[1]);
+        }
+        function eql(expected) {
+          const m = says("deeply equal", format(expected));
+          return check(deepEqual(actual, expected), m[0], m[1]);
+        }
         function include(expected) {
           let ok;
           if (typeof actual === "string") ok = actual.indexOf(String(expected)) >= 0;
@@ -114,7 +120,10 @@ enum PostmanPrelude {
           const m = says("be a", wanted);
           return check(typeName(actual) === wanted, m[0], m[1]);
         }
-        function compare(verb, ok, expected) { const m = says(verb, format(expected)); return check(ok, m[0], m[1]); }
+        function compare(verb, ok, expected) {
+          const m = says(verb, format(expected));
+          return check(ok, m[0], m[1]);
+        }
         Object.assign(chain, {
           equal: equal, equals: equal, eq: equal,
           eql: eql, eqls: eql,
@@ -214,7 +223,10 @@ enum PostmanPrelude {
       const requestHeaders = strict({
         get: function (key) { const i = headerIndex(key); return i < 0 ? undefined : state.headers[i][1]; },
         has: function (key) { return headerIndex(key) >= 0; },
-        add: function (entry, value) { state.headers.push(headerPair(entry, value)); state.headersChanged = true; },
+        add: function (entry, value) {
+          state.headers.push(headerPair(entry, value));
+          state.headersChanged = true;
+        },
         upsert: function (entry, value) {
           const pair = headerPair(entry, value), i = headerIndex(pair[0]);
           if (i < 0) state.headers.push(pair); else state.headers[i] = pair;
