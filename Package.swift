@@ -3,6 +3,7 @@ import PackageDescription
 
 /// Courier: a terminal API explorer. The module graph points one way:
 /// courier → CourierApp → {CourierTerminal, CourierCollections, CourierHTTP, CourierWebSocket, CourierBody};
+/// CourierCollections → CourierScript → {CJavaScriptCore, CCrypto};
 /// CourierHTTP → CCurl; CourierWebSocket → CCurl, CCrypto; CourierTerminal → CNcursesw.
 let package = Package(
     name: "Courier",
@@ -12,6 +13,7 @@ let package = Package(
         .library(name: "CourierWebSocket", targets: ["CourierWebSocket"]),
         .library(name: "CourierCollections", targets: ["CourierCollections"]),
         .library(name: "CourierBody", targets: ["CourierBody"]),
+        .library(name: "CourierScript", targets: ["CourierScript"]),
         .library(name: "CourierTerminal", targets: ["CourierTerminal"]),
         .library(name: "CourierApp", targets: ["CourierApp"]),
         .library(name: "CourierDemo", targets: ["CourierDemo"]),
@@ -20,21 +22,27 @@ let package = Package(
         .systemLibrary(name: "CCurl", path: "Sources/CCurl"),
         .systemLibrary(name: "CCrypto", path: "Sources/CCrypto"),
         .systemLibrary(name: "CNcursesw", path: "Sources/CNcursesw"),
+        .systemLibrary(name: "CJavaScriptCore", path: "Sources/CJavaScriptCore",
+                       pkgConfig: "javascriptcoregtk-4.1"),
 
         .target(name: "CourierHTTP", dependencies: ["CCurl"]),
         .target(name: "CourierWebSocket", dependencies: ["CCurl", "CCrypto", "CourierHTTP"]),
-        .target(name: "CourierCollections", dependencies: ["CourierHTTP", "CourierBody"]),
+        .target(name: "CourierCollections", dependencies: ["CourierHTTP", "CourierBody", "CourierScript"]),
+        .target(name: "CourierScript", dependencies: ["CJavaScriptCore", "CCrypto"]),
         .target(name: "CourierBody"),
         .target(name: "CourierTerminal", dependencies: ["CNcursesw"]),
         .target(name: "CourierDemo", dependencies: ["CourierWebSocket"]),
         .target(name: "CourierApp", dependencies: [
             "CourierTerminal", "CourierCollections", "CourierHTTP", "CourierWebSocket", "CourierBody",
+            "CourierScript",
         ]),
         .executableTarget(name: "courier", dependencies: [
             "CourierApp", "CourierDemo", "CourierHTTP", "CourierCollections", "CourierWebSocket", "CourierBody",
+            "CourierScript",
         ]),
         .executableTarget(name: "courier-bench", dependencies: [
             "CourierHTTP", "CourierDemo", "CourierWebSocket", "CourierBody", "CourierApp", "CourierTerminal",
+            "CourierCollections", "CourierScript",
         ], path: "Benchmarks"),
 
         .testTarget(name: "CourierHTTPTests", dependencies: ["CourierHTTP", "CourierDemo"]),
@@ -42,9 +50,11 @@ let package = Package(
         .testTarget(name: "CourierCollectionsTests", dependencies: ["CourierCollections", "CourierDemo"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "CourierBodyTests", dependencies: ["CourierBody"]),
+        .testTarget(name: "CourierScriptTests", dependencies: ["CourierScript"]),
         .testTarget(name: "CourierTerminalTests", dependencies: ["CourierTerminal"], exclude: ["Snapshots"]),
-        .testTarget(name: "CourierAppTests", dependencies: ["CourierApp", "CourierDemo"],
-                    resources: [.copy("Snapshots")]),
+        .testTarget(name: "CourierAppTests", dependencies: [
+            "CourierApp", "CourierDemo", "CourierCollections", "CourierScript",
+        ], resources: [.copy("Snapshots")]),
         .testTarget(name: "CourierDemoTests", dependencies: ["CourierDemo", "CourierHTTP"]),
         .testTarget(name: "EndToEndTests", dependencies: [
             "CourierDemo", "CourierHTTP", "CourierWebSocket", "CourierTerminal", "CourierApp",

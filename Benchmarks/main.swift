@@ -15,3 +15,4 @@ bench("collections") { CollectionsBench.run() }
 bench("terminal") { TerminalBench.run() }
 bench("startup") { StartupBench.run() }
 bench("livemode") { LiveModeBench.run() }
+bench("script") { ScriptBench.run() }

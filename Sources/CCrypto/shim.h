@@ -1,6 +1,8 @@
 #ifndef COURIER_CCRYPTO_SHIM_H
 #define COURIER_CCRYPTO_SHIM_H
-// libcrypto's SHA-1 (for Sec-WebSocket-Accept) and its random bytes (for frame masks and keys).
+// libcrypto's SHA-1 (for Sec-WebSocket-Accept) and its random bytes (for frame masks and keys);
+// EVP digests and MACs for the `crypto` helpers of request scripts.
 #include <openssl/sha.h>
 #include <openssl/rand.h>
+#include <openssl/evp.h>
 #endif

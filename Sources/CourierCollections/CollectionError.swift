@@ -1,3 +1,4 @@
+import CourierScript
 import Foundation
 
 /// Every failure of CourierCollections, with the context a user needs to fix it.
@@ -40,6 +41,11 @@ public enum CollectionError: Error, Sendable, Hashable {
     case unknownRequest(name: String, available: [String])
     /// A curl command or Postman collection could not be converted.
     case importFailed(source: String, reason: String)
+    /// A pre-request script threw or ran past its time limit (`file:line: message`).
+    case script(ScriptError)
+    /// `{{name}}` is unknown, and a script of another request (`setter`: "the response handler of 'login'
+    /// (api.http:12)") would have set it; `why` says whether that request ran.
+    case scriptVariableUnset(name: String, request: String, setter: String, why: String)
 }
 
 extension CollectionError: CustomStringConvertible {
@@ -74,6 +80,9 @@ extension CollectionError: CustomStringConvertible {
         case .requestNotFound(let id): "request \(id) is no longer in its file"
         case .unknownRequest(let name, let available): Self.unknownRequestText(name, available)
         case .importFailed(let source, let reason): "cannot import \(source): \(reason)"
+        case .script(let error): error.description
+        case .scriptVariableUnset(let name, let request, let setter, let why):
+            "unknown variable '\(name)' in request '\(request)': it is set by \(setter), which \(why)"
         }
     }
 }

@@ -1,4 +1,5 @@
 import CourierHTTP
+import CourierScript
 import Foundation
 
 /// What happened to one request of a run.
@@ -13,6 +14,10 @@ public struct RunOutcome: Sendable {
         case status(Int)
         /// A WebSocket request failed to connect or broke off; the details are in `webSocket`.
         case webSocket(WebSocketRunResult.Failure)
+        /// A response handler threw or ran past its time limit.
+        case script(ScriptError)
+        /// Tests declared by the response handlers failed (how many).
+        case tests(failed: Int)
     }
 
     public var template: RequestTemplate
@@ -25,6 +30,8 @@ public struct RunOutcome: Sendable {
     public var failure: Failure?
     /// Set when the request was not sent at all (WebSocket requests when the runner has no `exchange`).
     public var skipped: String?
+    /// What the request's scripts did: tests, log lines, the error that stopped one.
+    public var scripts = ScriptReport()
 
     public var succeeded: Bool { failure == nil }
 }
@@ -81,8 +88,32 @@ public struct CollectionRunner: Sendable {
             }
             wanted.insert(name)
             pending += dependencies(of: request).filter { available.contains($0) }
+            pending += scriptSetters(of: request, in: file)
         }
         return file.requests.filter { $0.name.map(wanted.contains) ?? false }
+    }
+
+    /// Named requests whose scripts set a variable `request` uses (`{{token}}` set by login's handler), so
+    /// `--name me` runs `login` first as it does for `{{login.response…}}`.
+    static func scriptSetters(of request: RequestTemplate, in file: HTTPFile) -> [String] {
+        let used = variableNames(in: request.sourceText.isEmpty ? request.url : request.sourceText)
+        guard !used.isEmpty else { return [] }
+        return file.requests.filter { other in
+            other.id != request.id && other.name != nil
+                && used.contains { name in other.scripts.contains { $0.mentionsSetting(name) } }
+        }.compactMap(\.name)
+    }
+
+    /// Plain `{{name}}` references (no dynamic `$…`, no `.response.`) in a request's text.
+    static func variableNames(in text: String) -> Set<String> {
+        var names = Set<String>()
+        var rest = Substring(text)
+        while let open = rest.range(of: "{{"), let close = rest[open.upperBound...].range(of: "}}") {
+            let name = rest[open.upperBound..<close.lowerBound].trimmingCharacters(in: .whitespaces)
+            if !name.hasPrefix("$") && !name.contains(".response.") { names.insert(name) }
+            rest = rest[close.upperBound...]
+        }
+        return names
     }
 
     /// Names used as `{{name.response…}}` in a request's text.
@@ -109,12 +140,25 @@ public struct CollectionRunner: Sendable {
     public func runKeepingResponses(_ requests: [RequestTemplate], failFast: Bool = false,
                                     onOutcome: (RunOutcome) -> Void = { _ in })
         async -> (outcomes: [RunOutcome], responses: ResponseStore) {
+        let kept = await runKeepingState(requests, failFast: failFast, onOutcome: onOutcome)
+        return (kept.outcomes, kept.responses)
+    }
+
+    /// `runKeepingResponses`, also returning the globals scripts set (`client.global`), which carry over
+    /// to the next file too.
+    public func runKeepingState(_ requests: [RequestTemplate], failFast: Bool = false,
+                                onOutcome: (RunOutcome) -> Void = { _ in })
+        async -> (outcomes: [RunOutcome], responses: ResponseStore, globals: [String: String]) {
         var variables = context
         variables.responses.declare(file.requests.compactMap(\.name))
         var outcomes: [RunOutcome] = []
         for template in requests {
             if Task.isCancelled { break }
-            let outcome = await runOne(template, variables: variables)
+            var outcome = await runOne(template, variables: &variables)
+            if case .collection(.unknownVariable(let name, let request)) = outcome.failure,
+               let unset = unsetByScript(name, request: request, ran: outcomes) {
+                outcome.failure = .collection(unset)
+            }
             if let name = template.name, let response = outcome.response {
                 variables.responses.record(name: name, response: response)
             } else if let name = template.name, let failure = outcome.failure {
@@ -124,17 +168,37 @@ public struct CollectionRunner: Sendable {
             onOutcome(outcome)
             if failFast && !outcome.succeeded { break }
         }
-        return (outcomes, variables.responses)
+        return (outcomes, variables.responses, variables.globals)
     }
 
-    private func runOne(_ template: RequestTemplate, variables: VariableContext) async -> RunOutcome {
+    /// An unknown variable that a script of the file sets: names that script and whether it ran.
+    private func unsetByScript(_ name: String, request: String, ran: [RunOutcome]) -> CollectionError? {
+        for template in file.requests {
+            guard let script = template.scripts.first(where: { $0.mentionsSetting(name) }) else { continue }
+            let place = "\(file.path):\(script.line)"
+            let setter = "the \(script.phase.rawValue) of '\(template.displayName)' (\(place))"
+            let why: String
+            if let outcome = ran.last(where: { $0.template.id == template.id }) {
+                why = outcome.scripts.error.map { "stopped: \($0.message)" }
+                    ?? (outcome.response == nil ? "did not run: its request failed"
+                                                : "ran but did not set it")
+            } else {
+                why = "did not run earlier in this run; run it first (or run the whole file)"
+            }
+            return .scriptVariableUnset(name: name, request: request, setter: setter, why: why)
+        }
+        return nil
+    }
+
+    private func runOne(_ template: RequestTemplate, variables: inout VariableContext) async -> RunOutcome {
         var outcome = RunOutcome(template: template, context: RequestContext())
         if template.kind == .websocket && exchange == nil {
             outcome.skipped = "WebSocket requests run with 'courier ws' or in the explorer"
             return outcome
         }
+        let scripts = ScriptRunner(file: file, baseFolder: baseFolder)
         do {
-            let resolved = try Resolver(file: file, baseFolder: baseFolder, context: variables).resolve(template)
+            let resolved = try scripts.prepare(template, context: &variables, report: &outcome.scripts)
             outcome.resolved = resolved
             if template.kind == .websocket, let exchange {
                 let result = await exchange(resolved)
@@ -144,7 +208,15 @@ public struct CollectionRunner: Sendable {
             }
             let response = try await send(resolved.request, outcome.context)
             outcome.response = response
-            if !Self.accepts(response.status, for: template) { outcome.failure = .status(response.status) }
+            scripts.handle(response, of: resolved, context: &variables, report: &outcome.scripts)
+            let failedTests = outcome.scripts.tests.filter { !$0.passed }.count
+            if !Self.accepts(response.status, for: template) {
+                outcome.failure = .status(response.status)
+            } else if let error = outcome.scripts.error {
+                outcome.failure = .script(error)
+            } else if failedTests > 0 {
+                outcome.failure = .tests(failed: failedTests)
+            }
         } catch let error as CollectionError {
             outcome.failure = .collection(error)
         } catch let error as APIError {

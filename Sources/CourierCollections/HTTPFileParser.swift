@@ -66,7 +66,7 @@ struct HTTPFileParser {
         var prompts: [PromptVariable] = []
         var variables: [VariableDefinition] = []
         var variableLines: [Int] = []
-        var unsupported: [UnsupportedDirective] = []
+        var scripts: [RequestScript] = []
         var requestLineIndex: Int?
 
         while index < block.upperBound {
@@ -100,9 +100,19 @@ struct HTTPFileParser {
                 index += 1
                 continue
             }
-            if trimmed.hasPrefix("< {%") {
-                let end = scriptEnd(from: index, limit: block.upperBound)
-                unsupported.append(directive(index..<end, kind: "pre-request script"))
+            if Self.isPreRequestStart(trimmed) {
+                let (script, end) = script(at: index, phase: .preRequest, limit: block.upperBound)
+                scripts.append(script)
+                index = end
+                continue
+            }
+            if Self.isHandlerStart(trimmed) && !trimmed.hasPrefix(">>") {
+                // Written above the request line (often right after `###`): still this request's handler,
+                // never its request line.
+                let (script, end) = script(at: index, phase: .response, limit: block.upperBound)
+                scripts.append(script)
+                let message = "response handler before the request line; it runs after this request's response"
+                diagnostics.append(Diagnostic(file: path, line: index + 1, message: message, severity: .warning))
                 index = end
                 continue
             }
@@ -123,14 +133,13 @@ struct HTTPFileParser {
         }
         parseRequest(block: block, separator: separator, separatorName: separatorName, preludeStart: preludeStart,
                      requestStart: requestStart, name: name, nameLine: nameLine, tags: tags, tagLines: tagLines,
-                     variables: variables, variableLines: variableLines, unsupported: unsupported, prompts: prompts)
+                     variables: variables, variableLines: variableLines, scripts: scripts, prompts: prompts)
     }
 
     private mutating func parseRequest(block: Range<Int>, separator: Int?, separatorName: String?, preludeStart: Int,
                                        requestStart: Int, name: String?, nameLine: Int?, tags: [String: String],
                                        tagLines: [Int], variables: [VariableDefinition], variableLines: [Int],
-                                       unsupported: [UnsupportedDirective], prompts: [PromptVariable]) {
-        var unsupported = unsupported
+                                       scripts: [RequestScript], prompts: [PromptVariable]) {
         guard let requestLine = Self.requestLine(lines[requestStart].trimmed) else {
             report(requestStart, "expected a request line '[METHOD] URL [HTTP/x.y]'")
             return
@@ -168,7 +177,8 @@ struct HTTPFileParser {
 
         // The tail: response handlers (which end the body) and the blank lines before the next `###`.
         var tailStart = block.upperBound
-        for candidate in bodyStart..<block.upperBound where Self.isHandlerStart(lines[candidate].trimmed) {
+        for candidate in bodyStart..<block.upperBound
+        where Self.isHandlerStart(lines[candidate].trimmed) || lines[candidate].trimmed.hasPrefix("<> ") {
             tailStart = candidate
             break
         }
@@ -176,8 +186,8 @@ struct HTTPFileParser {
         while bodyEnd > bodyStart, lines[bodyEnd - 1].isBlank { bodyEnd -= 1 }
         if bodyStart > bodyEnd { bodyEnd = bodyStart }
         bodyEnd = footerStart(bodyStart: bodyStart, bodyEnd: bodyEnd)
-        unsupported += handlers(in: tailStart..<block.upperBound)
-        guard !failed else { return }
+        let tail = tailScripts(in: tailStart..<block.upperBound)
+        guard !failed && !tail.failed else { return }
 
         let kind: RequestTemplate.Kind = requestLine.method == "WEBSOCKET" ? .websocket : .http
         let bodyLines = lines[bodyStart..<bodyEnd].map(\.content)
@@ -194,7 +204,7 @@ struct HTTPFileParser {
             id: RequestTemplateID(file: path, ordinal: ordinal), name: name ?? separatorName, kind: kind,
             method: kind == .websocket ? .get : HTTPMethod(requestLine.method), url: url,
             httpVersion: requestLine.version, headers: headers, body: body, variables: variables, tags: tags,
-            messages: messages, unsupported: unsupported, prompts: prompts,
+            messages: messages, unsupported: tail.kept, prompts: prompts, scripts: scripts + tail.scripts,
             lines: (block.lowerBound + 1)..<(block.upperBound + 1), sourceText: blockText))
         layouts.append(RequestLayout(
             block: block, separator: separator, nameFromSeparator: name == nil && separatorName != nil,
@@ -206,7 +216,7 @@ struct HTTPFileParser {
     // MARK: - Scripts and handlers
 
     /// The line after the one that closes a `{% … %}` script starting at `start`.
-    private mutating func scriptEnd(from start: Int, limit: Int) -> Int {
+    mutating func scriptEnd(from start: Int, limit: Int) -> Int {
         var index = start
         while index < limit {
             let content = lines[index].content
@@ -219,28 +229,14 @@ struct HTTPFileParser {
         return limit
     }
 
-    private mutating func handlers(in range: Range<Int>) -> [UnsupportedDirective] {
-        var found: [UnsupportedDirective] = []
-        var index = range.lowerBound
-        while index < range.upperBound {
-            let trimmed = lines[index].trimmed
-            guard Self.isHandlerStart(trimmed) else { index += 1; continue }
-            let end = trimmed.hasPrefix("> {%") ? scriptEnd(from: index, limit: range.upperBound) : index + 1
-            let kind = trimmed.hasPrefix(">>") ? "response redirect" : "response handler"
-            found.append(directive(index..<end, kind: kind))
-            index = end
-        }
-        return found
-    }
-
-    private mutating func directive(_ range: Range<Int>, kind: String) -> UnsupportedDirective {
+    mutating func directive(_ range: Range<Int>, kind: String) -> UnsupportedDirective {
         diagnostics.append(Diagnostic(file: path, line: range.lowerBound + 1,
                                       message: "\(kind) kept but not run by Courier", severity: .warning))
         return UnsupportedDirective(text: lines[range].map(\.content).joined(separator: "\n"),
                                     line: range.lowerBound + 1)
     }
 
-    private mutating func report(_ index: Int, _ message: String) {
+    mutating func report(_ index: Int, _ message: String) {
         diagnostics.append(Diagnostic(file: path, line: index + 1, message: message))
     }
 }

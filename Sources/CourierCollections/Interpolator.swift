@@ -1,8 +1,8 @@
 import Foundation
 
 /// Substitutes `{{…}}` in one request's text, recording which secret values went in so printers can
-/// redact them. Lookup order: `--var` overrides, request-local, file, environment; the process
-/// environment only through `{{$processEnv NAME}}`.
+/// redact them. Lookup order: `--var` overrides, request-local, script globals, file, environment; the
+/// process environment only through `{{$processEnv NAME}}`.
 struct Interpolator {
     /// A piece of expanded text: written in the file, or produced by a variable (which URL building
     /// encodes differently).
@@ -88,7 +88,9 @@ struct Interpolator {
             }
         }
         if let value = context.overrides[expression] { return value }
-        if let definition = local.last(where: { $0.name == expression }) ?? file.last(where: { $0.name == expression }) {
+        let localDefinition = local.last(where: { $0.name == expression })
+        if localDefinition == nil, let value = context.globals[expression] { return value }
+        if let definition = localDefinition ?? file.last(where: { $0.name == expression }) {
             return try nested(definition.value, name: expression, stack: stack)
         }
         if let value = context.environment.values[expression] {

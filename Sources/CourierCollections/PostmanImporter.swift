@@ -19,7 +19,9 @@ public struct PostmanConversion: Sendable {
 /// Converts a Postman Collection v2.1 export. Top-level requests go to a file named after the
 /// collection; each top-level folder becomes its own file; deeper folders become sections of that
 /// file, their names prefixing the request names. Collection variables become file variables,
-/// folder variables become request-local variables, and auth is inherited down the tree.
+/// folder variables become request-local variables, and auth is inherited down the tree. Pre-request and
+/// test scripts (the collection's, its folders' and the request's, in that order) become `< {% %}` and
+/// `> {% %}` blocks that Courier runs with its `pm` object.
 public enum PostmanImporter {
     /// Where a request sits: the names of the folders above it and what they pass down.
     struct Scope {
@@ -29,6 +31,9 @@ public enum PostmanImporter {
         var trail: [String] = []
         var variables: [VariableDefinition] = []
         var auth: JSONValue?
+        /// Script bodies inherited from the collection and folders, outermost first.
+        var preRequest: [String] = []
+        var tests: [String] = []
     }
 
     /// Converts the JSON of a Collection v2.1 export into `.http` files and a report of what was left out.
@@ -44,9 +49,9 @@ public enum PostmanImporter {
         }
         let collectionName = info["name"]?.stringValue ?? "collection"
         var report: [String] = []
-        reportScripts(root, at: collectionName, into: &report)
         let fileVariables = variables(root["variable"], report: &report, at: collectionName)
-        let rootScope = Scope(auth: root["auth"])
+        var rootScope = Scope(auth: root["auth"])
+        addScripts(of: root, to: &rootScope, at: collectionName, report: &report)
 
         var files: [PostmanConversion.File] = []
         var usedNames: Set<String> = []
@@ -89,12 +94,13 @@ public enum PostmanImporter {
             let location = inner.trail.joined(separator: " / ")
             inner.variables += variables(item["variable"], report: &report, at: location)
             if let auth = item["auth"] { inner.auth = auth }
-            reportScripts(item, at: location, into: &report)
+            addScripts(of: item, to: &inner, at: location, report: &report)
             for child in children { collect(child, scope: inner, into: &blocks, report: &report, isTop: false) }
             return
         }
         let location = (scope.trail + [name]).joined(separator: " / ")
-        reportScripts(item, at: location, into: &report)
+        var scope = scope
+        addScripts(of: item, to: &scope, at: location, report: &report)
         guard let request = item["request"] else {
             report.append("\(location): no request, skipped")
             return
@@ -111,6 +117,11 @@ public enum PostmanImporter {
         if !converter.disabledHeaders.isEmpty, let requestLine = lines.firstIndex(of: RequestWriter.requestLine(template)) {
             lines.insert(contentsOf: converter.disabledHeaders.map { "# disabled: \($0)" }, at: requestLine + 1)
         }
+        if let requestLine = lines.firstIndex(of: RequestWriter.requestLine(template)) {
+            let scripts = scope.preRequest.flatMap { ["< {%"] + indented($0) + ["%}"] }
+            lines.insert(contentsOf: scripts, at: requestLine)
+        }
+        for script in scope.tests { lines += [""] + ["> {%"] + indented(script) + ["%}"] }
         blocks.append(lines.joined(separator: "\n") + "\n")
     }
 
@@ -126,12 +137,34 @@ public enum PostmanImporter {
         }
     }
 
-    static func reportScripts(_ item: JSONValue, at location: String, into report: inout [String]) {
+    /// Adds an item's `event` scripts to the scope its requests inherit. A script that would end its
+    /// `{% %}` block early or split the file (`%}`, a `###` line) is reported and left out.
+    static func addScripts(of item: JSONValue, to scope: inout Scope, at location: String,
+                           report: inout [String]) {
         for event in item["event"]?.arrayValue ?? [] {
-            let lines = event["script"]?["exec"]?.arrayValue?.compactMap(\.stringValue) ?? []
+            let exec = event["script"]?["exec"]
+            let lines = exec?.arrayValue?.compactMap(\.stringValue)
+                ?? exec?.stringValue.map { $0.components(separatedBy: "\n") } ?? []
             guard lines.contains(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }) else { continue }
-            let kind = event["listen"]?.stringValue == "prerequest" ? "pre-request script" : "test script"
-            report.append("\(location): \(kind) not converted")
+            let isPreRequest = event["listen"]?.stringValue == "prerequest"
+            let kind = isPreRequest ? "pre-request script" : "test script"
+            let breaksBlock = lines.contains {
+                $0.contains("%}") || $0.trimmingCharacters(in: .whitespaces).hasPrefix("###")
+            }
+            guard !breaksBlock else {
+                report.append("\(location): \(kind) contains '%}' or a '###' line, not converted")
+                continue
+            }
+            if isPreRequest { scope.preRequest.append(lines.joined(separator: "\n")) } else {
+                scope.tests.append(lines.joined(separator: "\n"))
+            }
+        }
+    }
+
+    /// Script lines indented by four spaces inside their `{% %}` block (blank lines stay blank).
+    static func indented(_ script: String) -> [String] {
+        script.components(separatedBy: "\n").map {
+            $0.trimmingCharacters(in: .whitespaces).isEmpty ? "" : "    " + $0
         }
     }
 

@@ -23,10 +23,12 @@ public struct RequestTemplate: Sendable, Hashable, Identifiable {
     public var tags: [String: String]
     /// WebSocket messages, separated by `===` lines in the file.
     public var messages: [WebSocketMessage]
-    /// Script directives Courier keeps but does not run (`> {% … %}`, `< {% … %}`, `> ./handler.js`).
+    /// Directives Courier keeps but does not run (`>> ./saved-response.json`).
     public var unsupported: [UnsupportedDirective]
     /// `# @prompt NAME [description]` lines: values asked of the user before sending.
     public var prompts: [PromptVariable]
+    /// Pre-request scripts and response handlers, in file order.
+    public var scripts: [RequestScript]
     /// The request's lines in the file, 1-based and half-open, from its `###` line (if any) to the next one.
     public var lines: Range<Int>
     /// The exact source text of those lines.
@@ -36,7 +38,8 @@ public struct RequestTemplate: Sendable, Hashable, Identifiable {
                 url: String, httpVersion: String? = nil, headers: HTTPHeaders = [:], body: BodyTemplate = .none,
                 variables: [VariableDefinition] = [], tags: [String: String] = [:],
                 messages: [WebSocketMessage] = [], unsupported: [UnsupportedDirective] = [],
-                prompts: [PromptVariable] = [], lines: Range<Int> = 0..<0, sourceText: String = "") {
+                prompts: [PromptVariable] = [], scripts: [RequestScript] = [], lines: Range<Int> = 0..<0,
+                sourceText: String = "") {
         self.id = id
         self.name = name
         self.kind = kind
@@ -50,6 +53,7 @@ public struct RequestTemplate: Sendable, Hashable, Identifiable {
         self.messages = messages
         self.unsupported = unsupported
         self.prompts = prompts
+        self.scripts = scripts
         self.lines = lines
         self.sourceText = sourceText
     }
@@ -68,6 +72,7 @@ public struct RequestTemplate: Sendable, Hashable, Identifiable {
             && httpVersion == other.httpVersion && headers == other.headers && body == other.body
             && variables == other.variables && tags == other.tags && messages == other.messages
             && unsupported == other.unsupported && prompts == other.prompts
+            && scripts.map(\.source) == other.scripts.map(\.source)
     }
 }
 
@@ -116,7 +121,7 @@ public struct WebSocketMessage: Sendable, Hashable {
     }
 }
 
-/// A JetBrains or VS Code directive that Courier keeps verbatim but does not run.
+/// A JetBrains directive that Courier keeps verbatim but does not run (`>> file`).
 public struct UnsupportedDirective: Sendable, Hashable {
     /// The directive's text, all its lines.
     public var text: String

@@ -10,15 +10,20 @@ public struct VariableContext: Sendable {
     /// Named responses from earlier requests of the same run.
     public var responses: ResponseStore
     public var dynamic: DynamicValues
+    /// Values request scripts set (`client.global.set`, `pm.environment.set`), for the rest of the run or
+    /// explorer session; they rank below request variables and above file variables.
+    public var globals: [String: String]
 
     public init(overrides: [String: String] = [:], environment: Environment = .none,
                 processEnvironment: [String: String] = ProcessInfo.processInfo.environment,
-                responses: ResponseStore = ResponseStore(), dynamic: DynamicValues = .live) {
+                responses: ResponseStore = ResponseStore(), dynamic: DynamicValues = .live,
+                globals: [String: String] = [:]) {
         self.overrides = overrides
         self.environment = environment
         self.processEnvironment = processEnvironment
         self.responses = responses
         self.dynamic = dynamic
+        self.globals = globals
     }
 }
 

@@ -25,6 +25,8 @@ enum RunCommand {
       --json                  Print one JSON object per request (as 'courier send --json', plus "name";
                               plus "file" for a folder).
       --fail-fast             Stop after the first request that fails.
+      --report junit FILE     Also write a JUnit XML report to FILE: a test case per request and per
+                              client.test / pm.test (for CI systems).
       --timing                Show where the time of each request went.
       --ws-wait SECONDS       How long a WebSocket request waits for the server's next message
                               (default: 2).
@@ -36,7 +38,8 @@ enum RunCommand {
                               default, revalidate, reload, only-if-cached or bypass.
       -h, --help              Show this help.
 
-    A request succeeds with a status below 400, or with one listed in its '# @expect-status' line.
+    A request succeeds with a status below 400, or with one listed in its '# @expect-status' line,
+    and when its response handler ran without an error and its tests passed (a line per test: ✓ or ✗).
     A WEBSOCKET request connects, sends its === messages in order ('=== wait-for-server': once the
     server has said something) and closes once the server has sent as many messages as it was sent,
     or after --ws-wait seconds without a message, or at its '# @timeout' (default: 30 s). It succeeds
@@ -61,6 +64,8 @@ enum RunCommand {
         var cacheMode: CacheMode?
         var webSocketWait = RunWebSocketExchange.defaultQuietSeconds
         var trustedCertificates: URL?
+        /// `--report junit FILE`.
+        var junitReport: URL?
     }
 
     static func run(_ arguments: [String]) -> Int32 {
@@ -77,6 +82,16 @@ enum RunCommand {
 
     /// The invocation, or nil when help was asked for.
     static func parse(_ arguments: [String]) throws(UsageError) -> Invocation? {
+        var arguments = arguments
+        var junitReport: URL?
+        // `--report FORMAT FILE` takes two values, which the option reader does not do.
+        if let index = arguments.firstIndex(of: "--report") {
+            guard index + 2 < arguments.count, arguments[index + 1] == "junit" else {
+                throw UsageError("--report takes a format and a file: --report junit FILE", command: "run")
+            }
+            junitReport = URL(fileURLWithPath: arguments[index + 2])
+            arguments.removeSubrange(index...(index + 2))
+        }
         var args = Arguments(arguments, command: "run")
         if args.wantsHelp() { return nil }
         let names = try args.options("--name")
@@ -122,6 +137,7 @@ enum RunCommand {
             invocation.webSocketWait = webSocketWait
         }
         invocation.trustedCertificates = trustedCertificates
+        invocation.junitReport = junitReport
         invocation.cacheDirectory = cacheDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) }
         if invocation.all && !names.isEmpty {
             throw UsageError("--all and --name exclude each other", command: "run")
@@ -175,6 +191,14 @@ enum RunCommand {
             if !withErrors.isEmpty { summary += "; \(withErrors.count) with errors" }
         }
         Console.error(summary)
+        if let url = invocation.junitReport {
+            do {
+                try CollectionWriter.write(Data(tally.report.xml().utf8), to: url, displayPath: url.path)
+            } catch {
+                Console.error("Error: \(error)")
+                return 1
+            }
+        }
         return tally.failed > 0 || tally.ran < plan.requestCount || plan.hasErrors ? 1 : 0
     }
 
@@ -185,6 +209,7 @@ enum RunCommand {
                             exchange: @escaping CollectionRunner.Exchange) async -> RunTally {
         var tally = RunTally()
         var responses = ResponseStore()
+        var globals: [String: String] = [:]
         for entry in plan.entries {
             if Task.isCancelled || (invocation.failFast && tally.failed > 0) { break }
             if plan.isFolder && !invocation.json { Console.out("==> \(entry.displayPath) <==\n") }
@@ -198,7 +223,7 @@ enum RunCommand {
             }
             let secrets = Set(environment.values.values.filter(\.isSecret).map(\.value))
             let context = VariableContext(overrides: invocation.overrides, environment: environment,
-                                          responses: responses)
+                                          responses: responses, globals: globals)
             let runner = CollectionRunner(file: entry.loaded.file,
                                           baseFolder: entry.loaded.url.deletingLastPathComponent(),
                                           context: context, exchange: exchange, send: send)
@@ -206,12 +231,16 @@ enum RunCommand {
             let failFast = invocation.failFast
             let place = ErrorPlace(file: entry.displayPath, variables: entry.loaded.file.fileVariables,
                                    sources: entry.variableSources)
-            let (outcomes, kept) = await runner.runKeepingResponses(entry.requests, failFast: failFast) { outcome in
+            let (outcomes, kept, keptGlobals) = await runner.runKeepingState(entry.requests,
+                                                                             failFast: failFast) { outcome in
                 print(outcome, attempts: recorder.attempts(for: outcome.context.id), invocation: invocation,
                       secrets: secrets, file: file, place: place)
             }
             responses = kept
+            globals = keptGlobals
             tally.add(outcomes)
+            let used = secrets.union(outcomes.flatMap { $0.resolved?.secrets ?? [] })
+            tally.report.add(outcomes, file: entry.displayPath, secrets: invocation.showSecrets ? [] : used)
         }
         return tally
     }

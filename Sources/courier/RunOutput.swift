@@ -38,18 +38,23 @@ extension RunCommand {
                 var fields: [String: Any] = [
                     "name": name, "status": NSNull(), "attempts": [Any](),
                     "error": ["kind": "collection", "message": message],
-                ]
+                ].merging(scriptFields(outcome.scripts)) { old, _ in old }
                 if let file { fields["file"] = file }
                 Console.out(Redaction.redact(object(fields), secrets: secrets))
             } else {
-                Console.error(Redaction.redact("### \(name)\nerror: \(message)\n", secrets: secrets))
+                let logs = scriptLines(outcome.scripts).filter { $0.hasPrefix("log: ") }
+                let text = (["### \(name)"] + logs + ["error: \(message)"]).joined(separator: "
+")
+                Console.error(Redaction.redact(text, secrets: secrets) + "
+")
             }
             return
         }
         if invocation.json {
             let text = ResponseOutput.json(response: outcome.response, error: apiError, attempts: attempts, name: name,
                                            options: options)
-            Console.out(Redaction.redact(adding(file: file, to: text), secrets: secrets))
+            let withScripts = adding(scripts: outcome.scripts, to: adding(file: file, to: text))
+            Console.out(Redaction.redact(withScripts, secrets: secrets))
         } else {
             var text = ResponseOutput.human(response: outcome.response, error: apiError, attempts: attempts, name: name,
                                             options: options)
@@ -57,6 +62,7 @@ extension RunCommand {
                 let expected = outcome.template.expectedStatuses.sorted().map(String.init).joined(separator: ", ")
                 text += "\nfailed: status \(status)" + (expected.isEmpty ? "" : ", expected \(expected)")
             }
+            for line in scriptLines(outcome.scripts) { text += "\n" + line }
             Console.out(Redaction.redact(text, secrets: secrets) + "\n")
         }
     }
@@ -64,7 +70,7 @@ extension RunCommand {
     /// `{"name": …, "file": …}` for a skipped request (a folder run says which file it is in).
     private static func skippedObject(_ name: String, reason: String, file: String?) -> [String: Any] {
         var fields: [String: Any] = ["name": name, "status": NSNull(), "skipped": reason, "error": NSNull(),
-                                     "attempts": [Any]()]
+                                     "attempts": [Any](), "tests": [Any]()]
         if let file { fields["file"] = file }
         return fields
     }

@@ -7,6 +7,8 @@ struct RunTally: Sendable {
     var skipped = 0
     /// Files that could not run at all (no usable environment), by the path printed for them.
     var filesWithErrors: Set<String> = []
+    /// What `--report junit FILE` writes.
+    var report = JUnitReport()
 
     /// Requests that ran (or were skipped): anything else planned was not run.
     var ran: Int { succeeded + failed + skipped }

@@ -20,6 +20,7 @@ extension RunCommand {
                 "close_code": result.closeCode.map { $0 as Any } ?? NSNull(),
                 "error": result.failure.map { ["kind": $0.kind, "message": $0.message] as Any } ?? NSNull(),
                 "attempts": [Any](),
+                "tests": [Any](),
             ]
             if let file { fields["file"] = file }
             Console.out(Redaction.redact(ResponseOutput.serialize(fields), secrets: secrets))

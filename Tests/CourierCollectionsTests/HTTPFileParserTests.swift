@@ -93,16 +93,46 @@ struct HTTPFileParserTests {
         ])
     }
 
-    @Test func scriptsAreKeptVerbatimAndReportedAsUnsupported() throws {
+    @Test func scriptsAreParsedWithTheirLinesAndRedirectsAreKept() throws {
         let file = HTTPFile(path: "s.http", text: try Fixtures.text("roundtrip/scripts.http"))
         #expect(file.requests.count == 2)
-        #expect(file.requests[0].unsupported.map(\.line) == [2, 8])
-        #expect(file.requests[0].unsupported[0].text.contains("request.variables.set"))
-        #expect(file.requests[1].unsupported.map(\.text) == ["> ./handler.js", ">> ./saved-response.json"])
-        #expect(file.diagnostics.allSatisfy { $0.severity == .warning })
-        #expect(file.diagnostics.map(\.description).contains("s.http:2: warning: pre-request script kept but not run by Courier"))
+        #expect(file.requests[0].scripts.map(\.phase) == [.preRequest, .response])
+        #expect(file.requests[0].scripts.map(\.line) == [2, 8])
+        guard case .inline(let code) = file.requests[0].scripts[0].source else { Issue.record("inline"); return }
+        #expect(code == "\n    request.variables.set(\"t\", \"1\")\n")
+        #expect(file.requests[1].scripts == [RequestScript(phase: .response, source: .file("./handler.js"), line: 15)])
+        #expect(file.requests[1].unsupported.map(\.text) == [">> ./saved-response.json"])
+        #expect(file.diagnostics.map(\.description) == ["s.http:16: warning: response redirect kept but not run by Courier"])
         #expect(file.requests[0].headers["Accept"] == "application/json")
         #expect(file.requests[0].body == .none)
+    }
+
+    @Test func aHandlerRightAfterTheSeparatorIsNotTakenForTheRequestLine() {
+        let file = HTTPFile(path: "h.http", text: "###\n> {% client.global.set(\"a\", \"1\") %}\nGET https://x/1\n")
+        #expect(file.requests.count == 1)
+        #expect(file.requests[0].url == "https://x/1")
+        #expect(file.requests[0].body == .none)
+        #expect(file.requests[0].scripts.map(\.phase) == [.response])
+        #expect(file.diagnostics.map(\.line) == [2])
+    }
+
+    @Test func textAfterAHandlerFileIsReportedNotDropped() {
+        let file = HTTPFile(path: "t.http", text: "POST https://x/1\n\n{\"a\": 1}\n\n> ./handler.js\n{\"b\": 2}\n\n###\nGET https://x/2\n")
+        #expect(file.requests.map(\.url) == ["https://x/2"])
+        #expect(file.diagnostics.map(\.description) == [
+            "t.http:6: text after the response handler is not part of the request; move it above the '> …' line "
+                + "or into the handler",
+        ])
+    }
+
+    @Test func aMultiLineScriptOnTheHandlerLineAndAPreRequestFile() {
+        let file = HTTPFile(path: "m.http", text: "< ./sign.js\nGET https://x\n\n> {% client.log(1);\nclient.log(2) %}\n<> 2024-01-01T000000.200.json\n")
+        #expect(file.requests[0].scripts == [
+            RequestScript(phase: .preRequest, source: .file("./sign.js"), line: 1),
+            RequestScript(phase: .response, source: .inline(" client.log(1);\nclient.log(2) "), line: 4),
+        ])
+        #expect(file.requests[0].body == .none)
+        #expect(file.diagnostics.isEmpty)
     }
 
     @Test func tagsOtherThanNameAreKept() {

@@ -82,13 +82,25 @@ struct PostmanImportTests {
         #expect(customers.requests[3].body == .file(path: "/home/me/customers.csv", substituteVariables: false))
     }
 
-    @Test func theReportListsScriptsExamplesAndUnsupportedAuth() throws {
+    @Test func theReportListsExamplesAndUnsupportedAuth() throws {
         #expect(try conversion().report == [
             "Customers / Get customer: 1 saved example response(s) not converted",
-            "Orders: pre-request script not converted",
-            "Orders / Create order: test script not converted",
             "Health: oauth1 auth not converted",
         ])
+    }
+
+    @Test func scriptsBecomeScriptBlocksAndFolderScriptsApplyToEveryRequestInside() throws {
+        let orders = try requests(try conversion(), "Orders.http")
+        #expect(!orders.requests.isEmpty)
+        for request in orders.requests {
+            #expect(request.scripts.first == RequestScript(phase: .preRequest,
+                                                           source: .inline("\n    pm.variables.set('ts', Date.now());\n"),
+                                                           line: request.scripts.first?.line ?? 0))
+        }
+        let create = try #require(orders.requests.first { $0.name?.hasSuffix("Create order") == true })
+        #expect(create.scripts.map(\.phase) == [.preRequest, .response])
+        #expect(create.scripts.last?.source == .inline("\n    pm.test('created', () => pm.response.to.have.status(201));\n"))
+        #expect(orders.diagnostics.filter { $0.severity == .error }.isEmpty)
     }
 
     @Test func notAPostmanCollectionIsAClearError() {

@@ -261,6 +261,8 @@ struct RunFolderTests {
           --json                  Print one JSON object per request (as 'courier send --json', plus "name";
                                   plus "file" for a folder).
           --fail-fast             Stop after the first request that fails.
+          --report junit FILE     Also write a JUnit XML report to FILE: a test case per request and per
+                                  client.test / pm.test (for CI systems).
           --timing                Show where the time of each request went.
           --ws-wait SECONDS       How long a WebSocket request waits for the server's next message
                                   (default: 2).
@@ -272,7 +274,8 @@ struct RunFolderTests {
                                   default, revalidate, reload, only-if-cached or bypass.
           -h, --help              Show this help.
 
-        A request succeeds with a status below 400, or with one listed in its '# @expect-status' line.
+        A request succeeds with a status below 400, or with one listed in its '# @expect-status' line,
+        and when its response handler ran without an error and its tests passed (a line per test: ✓ or ✗).
         A WEBSOCKET request connects, sends its === messages in order ('=== wait-for-server': once the
         server has said something) and closes once the server has sent as many messages as it was sent,
         or after --ws-wait seconds without a message, or at its '# @timeout' (default: 30 s). It succeeds

@@ -13,6 +13,8 @@ public final class CollectionStore: Sendable {
     private let responses = Mutex(ResponseStore())
     /// Values that beat every environment (`courier demo` points `base` at the running server).
     public let overrides: [String: String]
+    /// Values request scripts set (`client.global.set`), kept for the explorer session.
+    private let globals = Mutex<[String: String]>([:])
 
     public init(overrides: [String: String] = [:]) { self.overrides = overrides }
 
@@ -72,20 +74,62 @@ public final class CollectionStore: Sendable {
     /// request, so history can redact them.
     public func resolveWithSecrets(_ job: SendJob) throws(CollectionError)
         -> (request: HTTPRequest, messages: [String], secrets: Set<String>) {
+        let (file, template, context) = try sendContext(job)
+        let resolver = Resolver(file: file.file, baseFolder: file.url.deletingLastPathComponent(),
+                                context: context)
+        let resolved = try resolver.resolve(template)
+        return (options(job, resolved.request), resolved.messages.map(\.text), resolved.secrets)
+    }
+
+    /// Whether the job's request has pre-request scripts or response handlers; such requests are resolved
+    /// in the send task, after their pre-request scripts, never on the UI thread.
+    public func hasScripts(_ job: SendJob) -> Bool {
+        guard let found = try? locate(job.ref) else { return false }
+        return !found.1.scripts.isEmpty
+    }
+
+    /// Runs the pre-request scripts (globals kept for the session), then resolves the request. Call off the
+    /// UI thread: scripts may run up to their time limit.
+    public func prepareWithScripts(_ job: SendJob, report: inout ScriptReport) throws(CollectionError)
+        -> (resolved: ResolvedRequest, request: HTTPRequest) {
+        var (file, template, context) = try sendContext(job)
+        context.globals = globals.withLock { $0 }
+        let runner = ScriptRunner(file: file.file, baseFolder: file.url.deletingLastPathComponent())
+        defer { globals.withLock { [context] in $0 = context.globals } }
+        let resolved = try runner.prepare(template, context: &context, report: &report)
+        return (resolved, options(job, resolved.request))
+    }
+
+    /// Runs the response handlers of a request prepared with `prepareWithScripts`; globals they set are
+    /// kept for the session.
+    public func handle(_ response: HTTPResponse, of resolved: ResolvedRequest, job: SendJob,
+                       report: inout ScriptReport) {
+        guard let (file, _, context) = try? sendContext(job) else { return }
+        var scripted = context
+        scripted.globals = globals.withLock { $0 }
+        ScriptRunner(file: file.file, baseFolder: file.url.deletingLastPathComponent())
+            .handle(response, of: resolved, context: &scripted, report: &report)
+        globals.withLock { [scripted] in $0 = scripted.globals }
+    }
+
+    private func sendContext(_ job: SendJob) throws(CollectionError)
+        -> (LoadedFile, RequestTemplate, VariableContext) {
         let (file, original) = try locate(job.ref)
         let template = RequestMapping.template(from: job.draft, original: original)
         let root = loaded.withLock { $0?.root } ?? file.url.deletingLastPathComponent()
         let environments = try EnvironmentSet.discover(near: file.url, root: root)
         let environment = try environments.environment(named: job.environment)
-        let resolver = Resolver(file: file.file, baseFolder: file.url.deletingLastPathComponent(),
-                                context: VariableContext(overrides: overrides.merging(job.answers) { $1 },
-                                                         environment: environment,
-                                                         responses: responses.withLock { $0 }))
-        let resolved = try resolver.resolve(template)
-        var request = resolved.request
-        if template.kind == .websocket { request.method = .get }
-        // Timeout, attempts and cache mode came from the draft through the template's tags (`RequestOptions`).
-        return (request, resolved.messages.map(\.text), resolved.secrets)
+        let context = VariableContext(overrides: overrides.merging(job.answers) { $1 }, environment: environment,
+                                      responses: responses.withLock { $0 }, globals: globals.withLock { $0 })
+        return (file, template, context)
+    }
+
+    /// A WebSocket request is resolved as the GET that upgrades it. Timeout, attempts and cache mode came
+    /// from the draft through the template's tags (`RequestOptions`).
+    private func options(_ job: SendJob, _ resolved: HTTPRequest) -> HTTPRequest {
+        var request = resolved
+        if job.draft.isWebSocket { request.method = .get }
+        return request
     }
 
     /// Keeps a response so later requests can refer to it by the request's name.

@@ -252,14 +252,38 @@ public final class EffectRunner: Sendable {
         // Held across submit so the delivery, on another thread, always finds the mapping.
         submissions.withLock { map in
             let token = latest.submit {
-                // Resolving reads environment and body files: it runs here, in the task, off the loop thread.
+                // Resolving reads environment and body files, and a request's pre-request scripts may run to
+                // their time limit: both happen here, in the task, never on the loop thread.
                 let request: HTTPRequest
                 let secrets: Set<String>
-                do {
-                    (request, _, secrets) = try store.resolveWithSecrets(job)
-                } catch {
-                    let kind = if case CollectionError.unknownVariable = error { SendFailure.unknownVariableKind } else { "request" }
-                    return .unresolved(SendFailure(kind: kind, message: "\(error)"))
+                var report = ScriptReport()
+                var prepared: ResolvedRequest?
+                if store.hasScripts(job) {
+                    // Scripts get a thread of their own: one that runs to its time limit must not hold a
+                    // thread of the shared pool the rest of the explorer's work runs on.
+                    let outcome: Result<PreparedSend, CollectionError> = await Self.onOwnThread {
+                        var report = ScriptReport()
+                        do throws(CollectionError) {
+                            let result = try store.prepareWithScripts(job, report: &report)
+                            return .success((result.resolved, result.request, report))
+                        } catch {
+                            return .failure(error)
+                        }
+                    }
+                    switch outcome {
+                    case .success(let ready):
+                        (prepared, request, report) = ready
+                        secrets = ready.resolved.secrets
+                    case .failure(let error):
+                        // Never sent: the pre-request script (or resolving after it) failed.
+                        return .unresolved(Self.failure(error))
+                    }
+                } else {
+                    do {
+                        (request, _, secrets) = try store.resolveWithSecrets(job)
+                    } catch {
+                        return .unresolved(Self.failure(error))
+                    }
                 }
                 let method = request.method.rawValue
                 let url = request.url.absoluteString
@@ -270,14 +294,44 @@ public final class EffectRunner: Sendable {
                                                 response.cache))
                 }
                 store.record(name: name, response: response)
+                if let prepared {
+                    report = await Self.onOwnThread { [report] in
+                        var report = report
+                        store.handle(response, of: prepared, job: job, report: &report)
+                        return report
+                    }
+                    queue.post(.scriptsRan(id, report))
+                }
                 if let history {
                     Self.recordHistory(request: request, response: response, name: name, path: job.ref?.file,
                                        draft: job.draft,
                                        secrets: secrets, generation: generation, history: history, queue: queue)
                 }
-                return .response(ResponseFormatter.pane(response))
+                var pane = ResponseFormatter.pane(response)
+                let notes = [report.testSummary, report.error.map { "script error: \($0)" }].compactMap { $0 }
+                pane?.info.tests = notes.isEmpty ? nil : notes.joined(separator: " · ")
+                pane?.info.testsFailed = report.error != nil || report.tests.contains { !$0.passed }
+                return .response(pane)
             }
             map[token] = Submission(generation: generation, id: id)
+        }
+    }
+
+    /// Why a request could not be built, in the kinds the Response pane explains.
+    private static func failure(_ error: CollectionError) -> SendFailure {
+        let kind = switch error {
+        case .unknownVariable: SendFailure.unknownVariableKind
+        case .script: "script"
+        default: "request"
+        }
+        return SendFailure(kind: kind, message: "\(error)")
+    }
+
+    /// Runs blocking work (request scripts) on a thread of its own and waits for it without holding a
+    /// thread of the cooperative pool.
+    static func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: work()) }.start()
         }
     }
 
@@ -352,4 +406,7 @@ public enum Clipboard {
 enum SendResult: Sendable {
     case response(ResponsePaneState?)
     case unresolved(SendFailure)
+
+/// A request whose pre-request scripts ran: resolved, with the explorer's options, and what the scripts did.
+typealias PreparedSend = (resolved: ResolvedRequest, request: HTTPRequest, report: ScriptReport)
 }

@@ -1,3 +1,4 @@
+import CourierCollections
 import CourierHTTP
 import Foundation
 import CourierTerminal
@@ -10,6 +11,8 @@ public enum Action: Sendable {
     case tick
     case collectionLoaded(Collection)
     case collectionFailed(String)
+    /// The scripts of a sent request ran (pre-request and response handlers): shown in the Log pane.
+    case scriptsRan(RequestID, ScriptReport)
     /// The response of the send with this generation, as the Response pane's model, built off the main thread.
     case responsePaneReady(generation: Int, ResponsePaneState)
     case sendFailed(generation: Int, SendFailure)

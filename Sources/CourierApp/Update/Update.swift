@@ -28,6 +28,9 @@ public func update(_ state: inout AppState, _ action: Action) -> [Effect] {
         state.loading = .failed(message)
         state.status = StatusMessage(message, kind: .error)
         return []
+    case .scriptsRan(let request, let report):
+        state.log.recordScripts(report, for: request)
+        return []
     case .responsePaneReady(let generation, let pane):
         state.showResponsePane(pane, generation: generation)
         return []

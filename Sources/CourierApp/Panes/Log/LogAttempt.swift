@@ -1,3 +1,4 @@
+import CourierCollections
 import CourierHTTP
 import Foundation
 
@@ -51,6 +52,8 @@ public struct LogAttempt: Sendable, Hashable, Identifiable {
     /// Why the retry policy did not send this failed attempt again (a POST, a kind a retry cannot
     /// help, the attempts spent, a long Retry-After, the deadline).
     public var declined: String?
+    /// What the request's scripts did, on its last attempt: tests, log lines, an error.
+    public var scripts: ScriptReport?
     public var cache: CacheReport?
     /// Answered by the HTTP cache while fresh: no request reached the network, so there is no attempt.
     public var fromCache = false

@@ -1,3 +1,4 @@
+import CourierCollections
 import CourierHTTP
 import CourierTerminal
 import Foundation
@@ -55,6 +56,18 @@ extension LogPaneState {
             field("retry", "after \(LogPaneFormat.countdown(retry.delay)) (\(status)): \(retry.reason)", theme.warning)
         }
         if let declined = attempt.declined { field("no retry", declined, theme.muted) }
+        if let scripts = attempt.scripts {
+            heading("Scripts" + (scripts.testSummary.map { " · " + $0 } ?? ""))
+            for test in scripts.tests {
+                let mark = test.passed ? "✓ " : "✗ "
+                let text = mark + test.name + (test.message.isEmpty ? "" : ": " + test.message)
+                lines.append(StyledLine("  " + text, style: test.passed ? theme.success : theme.error))
+            }
+            for log in scripts.logs { lines.append(StyledLine("  log: " + log, style: theme.muted)) }
+            if let error = scripts.error {
+                lines.append(StyledLine("  " + error.description, style: theme.error))
+            }
+        }
         heading("Request headers")
         lines += headerLines(attempt.requestHeaders, theme: theme)
         if case .response(_, let headers) = attempt.outcome {

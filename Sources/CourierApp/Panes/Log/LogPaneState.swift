@@ -1,3 +1,4 @@
+import CourierCollections
 import CourierHTTP
 import CourierTerminal
 import Foundation
@@ -35,7 +36,7 @@ public struct LogPaneState: Sendable {
 
     /// One line of the pane: an attempt, the retry scheduled after it, or why none was.
     public struct Row: Sendable, Hashable {
-        public enum Kind: Sendable, Hashable { case attempt, retry, declined }
+        public enum Kind: Sendable, Hashable { case attempt, retry, declined, scripts }
         public var index: Int
         public var kind: Kind
     }
@@ -57,6 +58,7 @@ public struct LogPaneState: Sendable {
                 rows.append(Row(index: index, kind: .attempt))
                 if attempts[index].retry != nil { rows.append(Row(index: index, kind: .retry)) }
                 if attempts[index].declined != nil { rows.append(Row(index: index, kind: .declined)) }
+                if attempts[index].scripts != nil { rows.append(Row(index: index, kind: .scripts)) }
             }
         }
         return rows
@@ -67,6 +69,13 @@ public struct LogPaneState: Sendable {
         let rows = rows
         guard let selected = list.selected, selected < rows.count else { return nil }
         return attempts[rows[selected].index]
+    }
+
+    /// Puts what a request's scripts did on its last attempt: a row under it ("2 tests passed, 1 failed")
+    /// and the tests in its detail.
+    public mutating func recordScripts(_ report: ScriptReport, for request: RequestID) {
+        guard let index = attempts.lastIndex(where: { $0.key.request == request }) else { return }
+        attempts[index].scripts = report
     }
 
     /// The title the app puts on the pane's border.

@@ -1,3 +1,4 @@
+import CourierCollections
 import CourierHTTP
 import CourierTerminal
 import Foundation
@@ -82,6 +83,14 @@ extension LogPaneState {
                 let room = body.width - columns.requestX - 2
                 buffer.write(Draw.fitted(text, width: room), x: body.x + columns.requestX + 2, y: y, style: theme.muted,
                              maxWidth: room)
+            case .scripts:
+                let report = attempts[row.index].scripts ?? ScriptReport()
+                let failed = report.error != nil || report.tests.contains { !$0.passed }
+                let parts = [report.testSummary, report.error == nil ? nil : "script error"].compactMap { $0 }
+                let text = parts.isEmpty ? "✓ scripts ran" : (failed ? "✗ " : "✓ ") + parts.joined(separator: " · ")
+                let room = body.width - columns.requestX - 2
+                buffer.write(Draw.fitted(text, width: room), x: body.x + columns.requestX + 2, y: y,
+                             style: failed ? theme.error : theme.success, maxWidth: room)
             }
             if focused && position == list.selected {
                 let selected = Rect(x: body.x, y: y, width: body.width, height: 1)

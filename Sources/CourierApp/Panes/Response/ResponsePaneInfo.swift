@@ -11,6 +11,10 @@ public struct ResponsePaneInfo: Sendable, Hashable {
     /// The cache decision's raw value (`fresh`, `miss`, …), coloured by `Theme.cache`.
     public var cacheDecision: String?
     public var headers: [HistoryEntry.Header]
+    /// "3 tests passed, 1 failed" when the request's response handlers declared tests.
+    public var tests: String?
+    /// Whether any of those tests failed (or a handler stopped on an error).
+    public var testsFailed = false
 
     /// Creates the value from its parts.
     public init(status: Int, reason: String, duration: Double? = nil, cacheDecision: String? = nil,

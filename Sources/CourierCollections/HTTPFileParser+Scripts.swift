@@ -1,0 +1,58 @@
+/// Request scripts in `.http` files: `< {% %}` and `< ./pre.js` before the request line, `> {% %}` and
+/// `> ./handler.js` after the body, `{% %}` spanning any number of lines.
+extension HTTPFileParser {
+    /// A `< {% … %}` or `< ./script.js` line before the request line.
+    static func isPreRequestStart(_ trimmed: String) -> Bool {
+        if trimmed.hasPrefix("< {%") { return true }
+        guard trimmed.hasPrefix("< ") else { return false }
+        return trimmed.dropFirst(2).trimmingBlanks.hasSuffix(".js")
+    }
+
+    /// The script starting at `start` and the line after it; `{%` scripts end at the line holding `%}`.
+    mutating func script(at start: Int, phase: RequestScript.Phase, limit: Int) -> (RequestScript, end: Int) {
+        let trimmed = lines[start].trimmed
+        guard trimmed.dropFirst().trimmingBlanks.hasPrefix("{%") else {
+            let path = trimmed.dropFirst().trimmingBlanks
+            return (RequestScript(phase: phase, source: .file(path), line: start + 1), start + 1)
+        }
+        let end = scriptEnd(from: start, limit: limit)
+        var code = lines[start..<end].map(\.content).joined(separator: "\n")
+        if let open = code.range(of: "{%") { code = String(code[open.upperBound...]) }
+        if let close = code.range(of: "%}", options: .backwards) { code = String(code[..<close.lowerBound]) }
+        return (RequestScript(phase: phase, source: .inline(code), line: start + 1), end)
+    }
+
+    /// The handlers after a body. `>>` redirects are kept but not run; `<>` lines (earlier responses an
+    /// editor saved) are ignored; any other text is an error rather than silently dropped.
+    mutating func tailScripts(in range: Range<Int>)
+        -> (scripts: [RequestScript], kept: [UnsupportedDirective], failed: Bool) {
+        var scripts: [RequestScript] = []
+        var kept: [UnsupportedDirective] = []
+        var failed = false
+        var index = range.lowerBound
+        while index < range.upperBound {
+            let line = lines[index]
+            let trimmed = line.trimmed
+            if line.isBlank || Self.commentBody(trimmed) != nil || trimmed.hasPrefix("<> ") {
+                index += 1
+                continue
+            }
+            if trimmed.hasPrefix(">>") {
+                kept.append(directive(index..<(index + 1), kind: "response redirect"))
+                index += 1
+                continue
+            }
+            if Self.isHandlerStart(trimmed) {
+                let (script, end) = script(at: index, phase: .response, limit: range.upperBound)
+                scripts.append(script)
+                index = end
+                continue
+            }
+            report(index, "text after the response handler is not part of the request; "
+                   + "move it above the '> …' line or into the handler")
+            failed = true
+            index += 1
+        }
+        return (scripts, kept, failed)
+    }
+}

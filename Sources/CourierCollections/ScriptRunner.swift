@@ -1,0 +1,167 @@
+import CourierHTTP
+import CourierScript
+import Foundation
+
+/// What the scripts of one request did: their tests, log lines and the error that stopped one.
+public struct ScriptReport: Sendable, Hashable {
+    public var tests: [ScriptTestResult]
+    public var logs: [String]
+    public var error: ScriptError?
+
+    public init(tests: [ScriptTestResult] = [], logs: [String] = [], error: ScriptError? = nil) {
+        self.tests = tests
+        self.logs = logs
+        self.error = error
+    }
+
+    /// `3 tests passed, 1 failed`, or nil when the request has no tests.
+    public var testSummary: String? {
+        guard !tests.isEmpty else { return nil }
+        let failed = tests.filter { !$0.passed }.count
+        let passed = tests.count - failed
+        var text = "\(passed) \(passed == 1 ? "test" : "tests") passed"
+        if failed > 0 { text += ", \(failed) failed" }
+        return text
+    }
+
+    mutating func absorb(_ result: ScriptResult) {
+        tests += result.tests
+        logs += result.logs
+        if error == nil { error = result.error }
+    }
+}
+
+/// Runs a request's scripts with CourierScript: builds their input from the template, the resolved request
+/// and the response, reads handler files beside the `.http` file, and hands back what they set. Used by
+/// `courier run` and the explorer alike, off the UI thread.
+public struct ScriptRunner: Sendable {
+    public var file: HTTPFile
+    /// The folder `> ./handler.js` files are read from.
+    public var baseFolder: URL
+
+    public init(file: HTTPFile, baseFolder: URL) {
+        self.file = file
+        self.baseFolder = baseFolder
+    }
+
+    /// Seconds a request's scripts may run, from `# @script-timeout N` (default 5).
+    public static func timeLimit(for template: RequestTemplate) -> Double {
+        guard let value = template.tags["script-timeout"].flatMap({ Double($0) }), value > 0 else {
+            return ScriptEngine.defaultTimeLimit
+        }
+        return value
+    }
+
+    /// Runs the pre-request scripts, then resolves the request with the variables they set and applies the
+    /// headers they changed. `context.globals` is updated with what the scripts set.
+    public func prepare(_ template: RequestTemplate, context: inout VariableContext,
+                        report: inout ScriptReport) throws(CollectionError) -> ResolvedRequest {
+        let scripts = template.scripts.filter { $0.phase == .preRequest }
+        var prepared = template
+        guard !scripts.isEmpty else {
+            return try Resolver(file: file, baseFolder: baseFolder, context: context).resolve(template)
+        }
+        var variables = Dictionary(template.variables.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 })
+        var changedHeaders: [ScriptHeader]?
+        var previewHeaders = HTTPHeaders()
+        for script in scripts {
+            // A best-effort preview gives scripts the substituted URL, headers and body when they resolve.
+            let resolver = Resolver(file: file, baseFolder: baseFolder, context: context)
+            let preview = try? resolver.resolve(prepared)
+            if changedHeaders == nil { previewHeaders = preview?.request.headers ?? HTTPHeaders() }
+            let input = ScriptInput(phase: .preRequest, request: scriptRequest(prepared, preview: preview),
+                                    environment: environmentValues(context), globals: context.globals,
+                                    requestVariables: variables, timeLimit: Self.timeLimit(for: template))
+            let result = run(script, input: input, report: &report)
+            context.globals = result.globals
+            for (name, value) in result.requestVariables where variables[name] != value {
+                variables[name] = value
+                prepared.variables.append(VariableDefinition(name: name, value: value, line: script.line))
+            }
+            if let headers = result.headers { changedHeaders = headers }
+            if let error = result.error { throw .script(error) }
+        }
+        var resolved = try Resolver(file: file, baseFolder: baseFolder, context: context).resolve(prepared)
+        resolved.template = template
+        if let changedHeaders {
+            // A header the script left as it saw it takes its value from the final resolution, which
+            // includes the variables the script set.
+            var headers = HTTPHeaders()
+            for header in changedHeaders {
+                let untouched = previewHeaders[header.name] == header.value
+                let latest = untouched ? resolved.request.headers[header.name] : nil
+                headers.add(header.name, latest ?? header.value)
+            }
+            resolved.request.headers = headers
+        }
+        return resolved
+    }
+
+    /// Runs the response handlers on `response`; `context.globals` is updated with what they set.
+    public func handle(_ response: HTTPResponse, of resolved: ResolvedRequest, context: inout VariableContext,
+                       report: inout ScriptReport) {
+        let scripts = resolved.template.scripts.filter { $0.phase == .response }
+        guard !scripts.isEmpty else { return }
+        let body = (try? response.body.readAll()).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        let scriptResponse = ScriptResponse(
+            status: response.status, headers: response.headers.map { ScriptHeader($0.name, $0.value) },
+            body: body, milliseconds: Int(response.timing.total.milliseconds))
+        for script in scripts {
+            let request = scriptRequest(resolved.template, preview: resolved)
+            let input = ScriptInput(phase: .response, request: request, response: scriptResponse,
+                                    environment: environmentValues(context), globals: context.globals,
+                                    timeLimit: Self.timeLimit(for: resolved.template))
+            let result = run(script, input: input, report: &report)
+            context.globals = result.globals
+            if result.error != nil { return }
+        }
+    }
+
+    private func run(_ script: RequestScript, input: ScriptInput,
+                     report: inout ScriptReport) -> ScriptResult {
+        let result: ScriptResult
+        switch script.source {
+        case .inline(let code):
+            let source = ScriptSource(code: code, file: file.path, line: script.line)
+            result = ScriptEngine.run(source, input: input)
+        case .file(let path):
+            let url = path.hasPrefix("/") ? URL(fileURLWithPath: path)
+                                          : baseFolder.appendingPathComponent(path)
+            guard let data = try? Data(contentsOf: url) else {
+                var failed = ScriptResult(globals: input.globals, requestVariables: input.requestVariables)
+                failed.error = ScriptError(reason: .exception, message: "cannot read script file \(path)",
+                                           file: file.path, line: script.line)
+                report.absorb(failed)
+                return failed
+            }
+            let source = ScriptSource(code: String(decoding: data, as: UTF8.self), file: path, line: 1)
+            result = ScriptEngine.run(source, input: input)
+        }
+        report.absorb(result)
+        return result
+    }
+
+    private func environmentValues(_ context: VariableContext) -> [String: String] {
+        context.environment.values.mapValues(\.value)
+    }
+
+    private func scriptRequest(_ template: RequestTemplate, preview: ResolvedRequest?) -> ScriptRequest {
+        let rawBody: String? = switch template.body {
+        case .none: nil
+        case .text(let text): text
+        case .file(let path, _): "< " + path
+        }
+        let previewHeaders = preview?.request.headers
+        let headers = template.headers.map { field in
+            ScriptRequest.Header(name: field.name, raw: field.value,
+                                 value: previewHeaders?[field.name] ?? field.value)
+        }
+        let body = preview.flatMap { resolved -> String? in
+            guard case .data(let data) = resolved.request.body else { return nil }
+            return String(decoding: data, as: UTF8.self)
+        }
+        return ScriptRequest(name: template.name, method: template.method.rawValue, rawURL: template.url,
+                             url: preview?.request.url.absoluteString, headers: headers, rawBody: rawBody,
+                             body: body ?? rawBody)
+    }
+}

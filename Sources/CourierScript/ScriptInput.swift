@@ -1,0 +1,93 @@
+import Foundation
+
+/// The request as a script sees it: as written (`getRaw()`) and with variables substituted.
+public struct ScriptRequest: Sendable, Hashable {
+    /// One header: its name, its value as written and its value with variables substituted.
+    public struct Header: Sendable, Hashable {
+        public var name: String
+        public var raw: String
+        public var value: String
+        public init(name: String, raw: String, value: String) {
+            self.name = name
+            self.raw = raw
+            self.value = value
+        }
+    }
+
+    /// The request's name (`pm.info.requestName`), when it has one.
+    public var name: String?
+    public var method: String
+    public var rawURL: String
+    /// The URL with variables substituted, or the raw URL when that is not possible yet.
+    public var url: String
+    public var headers: [Header]
+    public var rawBody: String?
+    public var body: String?
+
+    /// A request seen by a script; substituted values default to the raw ones.
+    public init(name: String? = nil, method: String, rawURL: String, url: String? = nil, headers: [Header] = [],
+                rawBody: String? = nil, body: String? = nil) {
+        self.name = name
+        self.method = method
+        self.rawURL = rawURL
+        self.url = url ?? rawURL
+        self.headers = headers
+        self.rawBody = rawBody
+        self.body = body ?? rawBody
+    }
+}
+
+/// The response a handler reads as `response` (JetBrains) or `pm.response` (Postman).
+public struct ScriptResponse: Sendable, Hashable {
+    public var status: Int
+    /// Name and value pairs in the order the server sent them.
+    public var headers: [ScriptHeader]
+    /// The body decoded as UTF-8; handlers see it parsed when the content type is JSON.
+    public var body: String
+    /// How long the exchange took, for `pm.response.responseTime`.
+    public var milliseconds: Int
+
+    /// A response as handlers see it.
+    public init(status: Int, headers: [ScriptHeader] = [], body: String = "", milliseconds: Int = 0) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.milliseconds = milliseconds
+    }
+}
+
+/// A header name and value.
+public struct ScriptHeader: Sendable, Hashable {
+    public var name: String
+    public var value: String
+    public init(_ name: String, _ value: String) { self.name = name; self.value = value }
+}
+
+/// Everything one script run reads.
+public struct ScriptInput: Sendable {
+    public var phase: ScriptPhase
+    public var request: ScriptRequest
+    public var response: ScriptResponse?
+    /// The selected environment's values (`request.environment.get`, `pm.environment.get`).
+    public var environment: [String: String]
+    /// Values set by earlier scripts of the run or session (`client.global`).
+    public var globals: [String: String]
+    /// Variables of this request (`request.variables.get`): the request's own definitions and what its
+    /// pre-request script set.
+    public var requestVariables: [String: String]
+    /// Seconds the script may run before it is stopped.
+    public var timeLimit: Double
+
+    /// Input for one script; the default time limit is five seconds.
+    public init(phase: ScriptPhase, request: ScriptRequest, response: ScriptResponse? = nil,
+                environment: [String: String] = [:], globals: [String: String] = [:],
+                requestVariables: [String: String] = [:], timeLimit: Double = ScriptEngine.defaultTimeLimit) {
+        self.phase = phase
+        self.request = request
+        self.response = response
+        self.environment = environment
+        self.globals = globals
+        self.requestVariables = requestVariables
+        self.timeLimit = timeLimit
+    }
+}

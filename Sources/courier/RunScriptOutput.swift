@@ -1,0 +1,40 @@
+import CourierCollections
+import CourierScript
+import Foundation
+
+/// The part of a `courier run` result that scripts wrote: a line per test, log lines, a script error.
+extension RunCommand {
+    /// `✓ name` / `✗ name: message` per test, then `log:` lines and the error that stopped a handler.
+    static func scriptLines(_ report: ScriptReport) -> [String] {
+        var lines: [String] = []
+        for line in report.logs { lines.append("log: \(line)") }
+        for test in report.tests {
+            let message = test.passed || test.message.isEmpty ? "" : ": \(test.message)"
+            lines.append((test.passed ? "✓ " : "✗ ") + test.name + message)
+        }
+        if let summary = report.testSummary { lines.append(summary) }
+        if let error = report.error { lines.append("script error: \(error)") }
+        return lines
+    }
+
+    /// `"tests": [{"name", "passed", "message"}]` on every result, plus `"logs"` and `"scriptError"` when
+    /// there are any.
+    static func scriptFields(_ report: ScriptReport) -> [String: Any] {
+        var fields: [String: Any] = [
+            "tests": report.tests.map {
+                ["name": $0.name, "passed": $0.passed, "message": $0.message] as [String: Any]
+            },
+        ]
+        if !report.logs.isEmpty { fields["logs"] = report.logs }
+        if let error = report.error { fields["scriptError"] = error.description }
+        return fields
+    }
+
+    /// The JSON object `text` with the script fields added, keys still sorted.
+    static func adding(scripts report: ScriptReport, to text: String) -> String {
+        guard let parsed = try? JSONSerialization.jsonObject(with: Data(text.utf8)),
+              var fields = parsed as? [String: Any] else { return text }
+        fields.merge(scriptFields(report)) { _, new in new }
+        return ResponseOutput.serialize(fields)
+    }
+}
