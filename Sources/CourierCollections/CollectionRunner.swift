@@ -44,6 +44,8 @@ extension RunOutcome.Failure {
         case .transport(let error): "\(error)"
         case .status(let status): "status \(status)"
         case .webSocket(let failure): failure.message
+        case .script(let error): "\(error)"
+        case .tests(let failed): failed == 1 ? "1 test failed" : "\(failed) tests failed"
         }
     }
 }

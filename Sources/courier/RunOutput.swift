@@ -43,10 +43,8 @@ extension RunCommand {
                 Console.out(Redaction.redact(object(fields), secrets: secrets))
             } else {
                 let logs = scriptLines(outcome.scripts).filter { $0.hasPrefix("log: ") }
-                let text = (["### \(name)"] + logs + ["error: \(message)"]).joined(separator: "
-")
-                Console.error(Redaction.redact(text, secrets: secrets) + "
-")
+                let text = (["### \(name)"] + logs + ["error: \(message)"]).joined(separator: "\n")
+                Console.error(Redaction.redact(text, secrets: secrets) + "\n")
             }
             return
         }

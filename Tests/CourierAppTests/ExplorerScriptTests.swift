@@ -67,11 +67,11 @@ struct ExplorerScriptTests {
         let me = RequestRef(file: collection.files[0].path, index: 1)
         harness.runner.perform([.send(generation: 2, job: SendJob(ref: me, draft: try #require(collection.request(me)),
                                                                   environment: nil))])
-        let summary = try #require(await harness.waitFor {
-            if case .responseReceived(2, let summary) = $0 { summary } else { nil }
+        let answered = try #require(await harness.waitFor {
+            if case .responsePaneReady(2, let pane) = $0 { pane } else { nil }
         })
         // Then the global the handler set went out as its bearer token
-        #expect(summary.status == 200)
+        #expect(answered.info.status == 200)
         let sent = try #require(harness.server.log.first { $0.path == "/me" })
         #expect(sent.header("Authorization")?.hasPrefix("Bearer at_") == true)
     }
@@ -101,10 +101,10 @@ struct ExplorerScriptTests {
             Issue.record("expected a time limit, got \(String(describing: report.error))")
             return
         }
-        let summary = try #require(await harness.waitFor {
-            if case .responseReceived(1, let summary) = $0 { summary } else { nil }
+        let pane = try #require(await harness.waitFor {
+            if case .responsePaneReady(1, let pane) = $0 { pane } else { nil }
         })
-        #expect(summary.tests?.contains("script stopped after its time limit of 0.3 s") == true)
+        #expect(pane.info.tests?.contains("script stopped after its time limit of 0.3 s") == true)
     }
 
     @Test func aPreRequestScriptThatThrowsFailsTheSendWithItsLineAndNothingIsSent() async throws {

@@ -279,7 +279,7 @@ public final class EffectRunner: Sendable {
                         return .unresolved(Self.failure(error))
                     }
                 } else {
-                    do {
+                    do throws(CollectionError) {
                         (request, _, secrets) = try store.resolveWithSecrets(job)
                     } catch {
                         return .unresolved(Self.failure(error))
@@ -406,7 +406,7 @@ public enum Clipboard {
 enum SendResult: Sendable {
     case response(ResponsePaneState?)
     case unresolved(SendFailure)
+}
 
 /// A request whose pre-request scripts ran: resolved, with the explorer's options, and what the scripts did.
 typealias PreparedSend = (resolved: ResolvedRequest, request: HTTPRequest, report: ScriptReport)
-}
