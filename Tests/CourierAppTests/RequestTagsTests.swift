@@ -32,12 +32,11 @@ struct RequestTagsTests {
         let collection = try #require(await harness.load())
         var state = AppState(size: .init(width: 120, height: 40), collectionPath: harness.folder.path)
         _ = update(&state, .collectionLoaded(collection))
-        // When it is opened and connected (row 0 is the file, rows 1… its requests)
+        // When it is opened and connected with one Enter on its row (row 0 is the file, rows 1… its requests)
         state.press(.char("g"))
         for _ in 0..<5 { state.press(.char("j")) }
-        state.press(Key(.enter))
-        #expect(state.editor.method == "WEBSOCKET")
         let effects = state.press(Key(.enter))
+        #expect(state.editor.method == "WEBSOCKET")
         // Then the connection carries the subscription, to send on connect and after every reconnect
         let connect = effects.compactMap { effect -> [String]? in
             if case .webSocket(.connect(_, let subscriptions)) = effect { subscriptions } else { nil }

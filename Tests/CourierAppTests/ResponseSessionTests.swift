@@ -13,10 +13,11 @@ struct ResponseSessionTests {
                           body: BodyDocument(data: Data(body.utf8)))
     }
 
-    /// Rows of the collection tree: 0 api, 1 users.http, 2 List users, 3 Create user, 4 Delete user.
-    static func open(_ state: inout AppState, row: Int) {
-        state.press(.char("1"), .char("g"))
-        for _ in 0..<row { state.press(.char("j")) }
+    /// Opens the request named `name` without sending it: Enter on a tree row also sends, Enter in the
+    /// collection filter only opens.
+    static func open(_ state: inout AppState, _ name: String) {
+        state.press(.char("1"), Key(.escape), .char("/"))
+        state.type(name)
         state.press(Key(.enter))
     }
 
@@ -27,20 +28,20 @@ struct ResponseSessionTests {
         _ = update(&state, .responsePaneReady(generation: state.generation, Self.pane(#"{"large": "fifty"}"#)))
         #expect(Snapshot.screen(state).joined().contains("fifty"))
         // When another request, never sent, is opened
-        Self.open(&state, row: 3)
+        Self.open(&state, "Create user")
         #expect(state.editor.name == "Create user")
         // Then the Response pane shows that request's (empty) state, not the other request's body
         let screen = Snapshot.screen(state).joined(separator: "\n")
         #expect(!screen.contains("fifty"), "\(screen)")
         #expect(screen.contains("No response yet"))
         // And opening the first again brings its response back, scrolled where it was left
-        Self.open(&state, row: 2)
+        Self.open(&state, "List users")
         #expect(Snapshot.screen(state).joined().contains("fifty"))
         state.press(.char("3"), .char("j"))
         let cursor = state.responsePane?.cursor
         #expect(cursor == 1)
-        Self.open(&state, row: 3)
-        Self.open(&state, row: 2)
+        Self.open(&state, "Create user")
+        Self.open(&state, "List users")
         #expect(state.responsePane?.cursor == cursor)
     }
 
@@ -50,12 +51,12 @@ struct ResponseSessionTests {
         state.press(Key(.enter))
         let sent = state.generation
         // When the user opens another request before the answer arrives
-        Self.open(&state, row: 4)
+        Self.open(&state, "Delete user")
         _ = update(&state, .responsePaneReady(generation: sent, Self.pane(#"{"for": "list"}"#)))
         // Then the open request's pane stays its own, and the answer waits with the request that sent it
         #expect(state.responsePane == nil)
         #expect(!Snapshot.screen(state).joined().contains("list"))
-        Self.open(&state, row: 2)
+        Self.open(&state, "List users")
         #expect(Snapshot.screen(state).joined().contains("\"list\""))
     }
 
@@ -64,10 +65,10 @@ struct ResponseSessionTests {
         var state = Fixtures.editing()
         state.press(Key(.enter))
         _ = update(&state, .responsePaneReady(generation: state.generation, Self.pane(#"{"n": 1}"#)))
-        Self.open(&state, row: 3)
+        Self.open(&state, "Create user")
         state.press(Key(.enter))
         _ = update(&state, .responsePaneReady(generation: state.generation, Self.pane(#"{"other": true}"#)))
-        Self.open(&state, row: 2)
+        Self.open(&state, "List users")
         state.press(Key(.enter))
         _ = update(&state, .responsePaneReady(generation: state.generation, Self.pane(#"{"n": 2}"#)))
         // When d is pressed on the response

@@ -68,6 +68,9 @@ extension AppState {
               case .request(let ref) = rows[index].kind, let draft = collection.request(ref) else { return }
         tree.selection = index
         editor = RequestEditorState(draft: draft, origin: ref)
+        // The request open at start owns the Response pane's session like any request opened later, so
+        // its first answer stays with it when another is opened.
+        switchSession(to: RequestIdentity(ref, in: collection))
         if draft.isWebSocket { loadWebSocketPane() }
     }
 
