@@ -11,15 +11,18 @@ public struct ResponsePaneInfo: Sendable, Hashable {
     /// The cache decision's raw value (`fresh`, `miss`, …), coloured by `Theme.cache`.
     public var cacheDecision: String?
     public var headers: [HistoryEntry.Header]
+    /// The body's size on the wire before a Content-Encoding was decoded; 0 when unknown or not encoded.
+    public var wireBytes: Int
 
     /// Creates the value from its parts.
     public init(status: Int, reason: String, duration: Double? = nil, cacheDecision: String? = nil,
-                headers: [HistoryEntry.Header] = []) {
+                headers: [HistoryEntry.Header] = [], wireBytes: Int = 0) {
         self.status = status
         self.reason = reason
         self.duration = duration
         self.cacheDecision = cacheDecision
         self.headers = headers
+        self.wireBytes = wireBytes
     }
 
     /// `200 OK`, or just `200` when the server sent no reason phrase (HTTP/2 and HTTP/3 have none).
