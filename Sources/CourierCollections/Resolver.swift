@@ -22,6 +22,8 @@ public struct Resolver: Sendable {
     public static let noRedirectTag = "no-redirect"
     public static let insecureTag = "insecure"
     public static let maxAttemptsTag = "max-attempts"
+    /// Sends no stored cookies and keeps none of the response's.
+    public static let noCookieJarTag = "no-cookie-jar"
 
     public var file: HTTPFile
     /// The folder `< ./file` bodies are read from.
@@ -57,6 +59,10 @@ public struct Resolver: Sendable {
         }
         if template.tags[Self.noRedirectTag] != nil { request.followRedirects = false }
         if template.tags[Self.insecureTag] != nil { request.insecure = true }
+        // Saved requests share their environment's cookie jar (a login's session reaches the next request).
+        if template.tags[Self.noCookieJarTag] == nil {
+            request.cookieJar = context.environment.name ?? CookieJarStore.defaultJarName
+        }
         if let attempts = template.tags[Self.maxAttemptsTag].flatMap({ Int($0) }), attempts > 0 {
             request.maxAttempts = attempts
         }

@@ -14,6 +14,9 @@ public struct HTTPRequest: Sendable, Hashable {
     public var followRedirects: Bool
     /// Skips TLS verification; only ever set from an explicit `--insecure`.
     public var insecure: Bool
+    /// The cookie jar (an environment's name) this request reads and fills through `CookieMiddleware`;
+    /// nil sends no stored cookies and keeps none (`courier send`, `# @no-cookie-jar`).
+    public var cookieJar: String?
 
     public init(method: HTTPMethod = .get, url: URL, headers: HTTPHeaders = [:], body: RequestBody = .empty,
                 timeout: Duration? = nil, cacheMode: CacheMode = .default, maxAttempts: Int? = nil,

@@ -19,11 +19,14 @@ public final class EffectRunner: Sendable {
         public var cache: HTTPCacheMiddleware?
         /// Where every finished response is recorded (the explorer passes the XDG default); nil keeps no history.
         public var historyDirectory: URL?
+        /// The cookie jars, one per environment, that saved requests share; nil keeps no cookies.
+        public var cookies: CookieJarStore?
 
         public init(transport: any Transport, themeFolders: [URL], trueColor: Bool = false, noColor: Bool = false,
-                    cache: HTTPCacheMiddleware? = nil, historyDirectory: URL? = nil,
+                    cache: HTTPCacheMiddleware? = nil, historyDirectory: URL? = nil, cookies: CookieJarStore? = nil,
                     clipboard: @escaping @Sendable (String) -> Void = Clipboard.osc52) {
             self.transport = transport
+            self.cookies = cookies
             self.historyDirectory = historyDirectory
             self.cache = cache
             self.themeFolders = themeFolders
@@ -63,8 +66,10 @@ public final class EffectRunner: Sendable {
         self.store = store
         history = configuration.historyDirectory.map { HistoryStore(directory: $0) }
         let events = EventSink { [queue] event in queue.post(.clientEvent(event)) }
+        let cookieSteps: [any Middleware] = configuration.cookies.map { jars in [CookieMiddleware { jars.jar($0) }] } ?? []
         client = HTTPClient(configuration: HTTPClient.Configuration(transport: configuration.transport,
-                                                            cache: configuration.cache, events: events))
+                                                            cache: configuration.cache, middlewares: cookieSteps,
+                                                            events: events))
         webSocket = WebSocketPaneConnector { [queue] events in queue.post(.webSocketEvents(events)) }
         immediate.withLock { $0 = makeLatestOnly(debounce: .zero) }
     }
