@@ -3,7 +3,7 @@ import PackageDescription
 
 /// Courier: a terminal API explorer. The module graph points one way:
 /// courier → CourierApp → {CourierTerminal, CourierCollections, CourierHTTP, CourierWebSocket, CourierBody};
-/// CourierHTTP → CCurl; CourierWebSocket → CCurl, CCrypto; CourierTerminal → CNcursesw.
+/// CourierHTTP → CCurl; CourierWebSocket → CCurl, CCrypto; CourierTerminal → CNcursesw; CourierCollections → CYaml.
 let package = Package(
     name: "Courier",
     products: [
@@ -20,10 +20,11 @@ let package = Package(
         .systemLibrary(name: "CCurl", path: "Sources/CCurl"),
         .systemLibrary(name: "CCrypto", path: "Sources/CCrypto"),
         .systemLibrary(name: "CNcursesw", path: "Sources/CNcursesw"),
+        .systemLibrary(name: "CYaml", path: "Sources/CYaml"),
 
         .target(name: "CourierHTTP", dependencies: ["CCurl"]),
         .target(name: "CourierWebSocket", dependencies: ["CCurl", "CCrypto", "CourierHTTP"]),
-        .target(name: "CourierCollections", dependencies: ["CourierHTTP", "CourierBody"]),
+        .target(name: "CourierCollections", dependencies: ["CourierHTTP", "CourierBody", "CYaml"]),
         .target(name: "CourierBody"),
         .target(name: "CourierTerminal", dependencies: ["CNcursesw"]),
         .target(name: "CourierDemo", dependencies: ["CourierWebSocket"]),
