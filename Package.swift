@@ -36,6 +36,7 @@ let package = Package(
         ]),
         .executableTarget(name: "courier-bench", dependencies: [
             "CourierHTTP", "CourierDemo", "CourierWebSocket", "CourierBody", "CourierApp", "CourierTerminal",
+            "CourierCollections",
         ], path: "Benchmarks"),
 
         .testTarget(name: "CourierHTTPTests", dependencies: ["CourierHTTP", "CourierDemo"]),

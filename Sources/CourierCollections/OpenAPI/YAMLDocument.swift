@@ -83,6 +83,8 @@ final class YAMLDocument {
         }
     }
 
+    private static let floatBytes = Set("0123456789.eE+-".utf8)
+
     /// A plain scalar under the core schema: `null`/`~`/empty, `true`/`false`, integers, floats; else text.
     static func resolvePlain(_ text: String) -> Any {
         switch text {
@@ -93,13 +95,16 @@ final class YAMLDocument {
         case "-.inf", "-.Inf": return -Double.infinity
         default: break
         }
+        // Most scalars in a description are words: only text starting like a number is tried as one.
+        guard let first = text.utf8.first, first == UInt8(ascii: "-") || first == UInt8(ascii: "+")
+                || first == UInt8(ascii: ".") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else { return text }
         let digits = text.hasPrefix("-") || text.hasPrefix("+") ? text.dropFirst() : Substring(text)
-        if !digits.isEmpty, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber), let integer = Int(text) {
+        if !digits.isEmpty, digits.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
+           let integer = Int(text) {
             return integer
         }
         if text.hasPrefix("0x"), let hex = Int(text.dropFirst(2), radix: 16) { return hex }
-        let floatCharacters = Set("0123456789.eE+-")
-        if digits.contains(where: \.isNumber), text.allSatisfy({ floatCharacters.contains($0) }), let number = Double(text) {
+        if digits.contains(where: \.isNumber), text.utf8.allSatisfy({ floatBytes.contains($0) }), let number = Double(text) {
             return number
         }
         return text
