@@ -63,16 +63,9 @@ enum CookiesCommand {
         }
     }
 
-    /// `dev  example.com  /  session=<redacted>  Secure HttpOnly SameSite=Lax  expires 2026-12-01T10:00:00Z`
+    /// `dev  .example.com  /  session=<redacted>  Secure HttpOnly SameSite=Lax  expires …`
     static func textLine(_ cookie: Cookie, jar: String, showSecrets: Bool) -> String {
-        var flags: [String] = []
-        if cookie.secure { flags.append("Secure") }
-        if cookie.httpOnly { flags.append("HttpOnly") }
-        if let sameSite = cookie.sameSite { flags.append("SameSite=\(sameSite)") }
-        let expiry = cookie.expires.map { "expires \(ISO8601DateFormatter().string(from: $0))" } ?? "session"
-        let domain = cookie.hostOnly ? cookie.domain : "." + cookie.domain
-        return [jar, domain, cookie.path, "\(cookie.name)=\(cookie.shownValue(showSecrets: showSecrets))",
-                flags.joined(separator: " "), expiry].filter { !$0.isEmpty }.joined(separator: "  ")
+        "\(jar)  \(cookie.listing(showSecrets: showSecrets))"
     }
 
     static func jsonLine(_ cookie: Cookie, jar: String, showSecrets: Bool) -> String {

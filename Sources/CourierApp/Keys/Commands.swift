@@ -5,6 +5,8 @@ public enum GlobalCommand: Sendable, Hashable {
     case send, cancel, save
     case zoom, palette, help, quit, suspend
     case chooseEnvironment, chooseTheme
+    /// Lists the environment's cookie jar.
+    case cookieJar
     /// Opens the history pane over the open request's responses, or over every request's.
     case history, historyAll
 }

@@ -153,6 +153,10 @@ public final class EffectRunner: Sendable {
                                                         noColor: configuration.noColor)
                 queue.post(.themeLoaded(theme, warning: warning))
             }
+        case .listCookies(let environment):
+            let name = environment ?? CookieJarStore.defaultJarName
+            let lines = configuration.cookies?.jar(name).all().map { $0.listing(showSecrets: false) } ?? []
+            queue.post(.cookiesListed(CookieJarListing(environment: name, lines: lines)))
         case .listThemes:
             let folders = configuration.themeFolders
             background { [queue] in queue.post(.themesListed(ThemeLoader.names(in: folders))) }
@@ -215,6 +219,10 @@ public final class EffectRunner: Sendable {
         } catch {
             queue.post(.sendFailed(generation: generation, SendFailure(kind: "request", message: "\(error)")))
             return
+        }
+        if let jars = configuration.cookies, let jar = request.cookieJar {
+            let lines = jars.jar(jar).cookies(for: request.url).map { "\($0.name)=\($0.shownValue(showSecrets: false))" }
+            queue.post(.requestCookies(request: job.draft.name, lines: lines))
         }
         let id = RequestID.next()
         let client = self.client

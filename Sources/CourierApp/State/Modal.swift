@@ -6,6 +6,15 @@ public enum Modal: Sendable, Hashable {
     case palette(PaletteState)
     case confirm(ConfirmState)
     case prompt(PromptState)
+    /// The environment's cookie jar, one cookie per line, values masked.
+    case cookies(CookieJarListing, scroll: Int)
+}
+
+/// The cookies of one environment's jar as the explorer lists them.
+public struct CookieJarListing: Sendable, Hashable {
+    public var environment: String
+    public var lines: [String]
+    public init(environment: String, lines: [String]) { self.environment = environment; self.lines = lines }
 }
 
 /// A yes/no question and what happens on yes.

@@ -39,6 +39,18 @@ public struct Cookie: Sendable, Hashable, Codable {
     /// The value as shown: the redaction placeholder unless `showSecrets`.
     public func shownValue(showSecrets: Bool) -> String { showSecrets ? value : HeaderRedaction.placeholder }
 
+    /// One line for lists (`courier cookies ls`, the explorer's jar):
+    /// `.example.com  /  sid=<redacted>  Secure HttpOnly SameSite=Lax  expires 2026-12-01T10:00:00Z`.
+    public func listing(showSecrets: Bool) -> String {
+        var flags: [String] = []
+        if secure { flags.append("Secure") }
+        if httpOnly { flags.append("HttpOnly") }
+        if let sameSite { flags.append("SameSite=\(sameSite)") }
+        let expiry = expires.map { "expires \(ISO8601DateFormatter().string(from: $0))" } ?? "session"
+        return [hostOnly ? domain : "." + domain, path, "\(name)=\(shownValue(showSecrets: showSecrets))",
+                flags.joined(separator: " "), expiry].filter { !$0.isEmpty }.joined(separator: "  ")
+    }
+
     /// Whether the cookie has expired at `now`.
     public func isExpired(at now: Date) -> Bool { expires.map { $0 <= now } ?? false }
 
