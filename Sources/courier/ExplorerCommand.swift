@@ -89,8 +89,11 @@ enum ExplorerCommand {
             defer { server.stop() }
             let base = server.baseURL.absoluteString.trimmingSuffix("/")
             let ws = "ws://\(server.host):\(server.port)"
-            return launch(path: collection, environment: "demo", themeName: theme, overrides: ["base": base, "ws": ws],
-                          notice: notice)
+            let status = launch(path: collection, environment: "demo", themeName: theme,
+                                overrides: ["base": base, "ws": ws], notice: notice)
+            // Said again once the terminal is back, where it stays readable.
+            if let notice { Console.error(notice) }
+            return status
         } catch {
             return error.report()
         }

@@ -79,6 +79,19 @@ import Testing
         #expect(object["body_wire_size"] as? Int == compressed.count)
     }
 
+    @Test func dashOWritesTheDecodedBytes() async throws {
+        // Given a gzip body
+        let server = try Self.gzipServer(try Self.gzip(Self.json))
+        defer { server.stop() }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("courier-gzip-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        // When courier send saves it with -o
+        let result = try await CourierProcess.run(["send", server.url("/users").absoluteString, "-o", file.path])
+        // Then the file holds the decoded body, byte for byte
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try Data(contentsOf: file) == Data(Self.json.utf8))
+    }
+
     @Test func aDecompressionBombIsRefusedAtTheLimitWithoutGrowingMemory() async throws {
         // Given 1 GB of zeros gzipped to about 1 MB
         let bomb = try Self.gzip("", shell: "head -c 1073741824 /dev/zero")

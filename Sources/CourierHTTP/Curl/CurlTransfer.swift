@@ -187,7 +187,9 @@ final class CurlTransfer {
         job.context.onChunk?(chunk)
         if let onProgress = job.context.onProgress {
             let elapsed = ContinuousClock.now - started
-            onProgress(TransferProgress(received: sink.received, expected: head.contentLength, elapsed: elapsed))
+            // A compressed body's Content-Length counts wire bytes, not the decoded ones received here.
+            let expected = head.isContentEncoded ? nil : head.contentLength
+            onProgress(TransferProgress(received: sink.received, expected: expected, elapsed: elapsed))
         }
         return bytes.count
     }
