@@ -179,3 +179,35 @@ import Testing
                 ]]]]]
     }
 }
+
+/// Hostile descriptions stay bounded: YAML aliases that expand exponentially, schemas that fan out.
+struct OpenAPIBoundsTests {
+    @Test func yamlAliasesThatExpandExponentiallyAreRefused() {
+        // Given nine levels of nine aliases each: 387 million values once expanded
+        var text = "openapi: 3.0.0\na0: &a0 [x, x, x, x, x, x, x, x, x]\n"
+        for level in 1...9 {
+            text += "a\(level): &a\(level) [" + Array(repeating: "*a\(level - 1)", count: 9).joined(separator: ", ") + "]\n"
+        }
+        // When it is imported, then it is a clear error, not a runaway
+        #expect(throws: CollectionError.self) { try OpenAPIImporter.convert(Data(text.utf8)) }
+    }
+
+    @Test func schemasThatFanOutThroughDistinctReferencesAreCutShort() throws {
+        // Given twelve schemas, each with ten properties all referring to the next
+        var schemas: [String: Any] = [:]
+        for level in 0..<12 {
+            let next: [String: Any] = level == 11 ? ["type": "string"] : ["$ref": "#/components/schemas/S\(level + 1)"]
+            schemas["S\(level)"] = ["type": "object", "properties": Dictionary(uniqueKeysWithValues: (0..<10).map { ("p\($0)", next) })]
+        }
+        let description: [String: Any] = [
+            "openapi": "3.0.0", "info": ["title": "Fan", "version": "1"],
+            "paths": ["/x": ["post": ["requestBody": ["content": ["application/json": ["schema": ["$ref": "#/components/schemas/S0"]]]],
+                                      "responses": [:]]]],
+            "components": ["schemas": schemas],
+        ]
+        // When it is imported, then it finishes with a body of bounded size
+        let conversion = try OpenAPIImporter.convert(try JSONSerialization.data(withJSONObject: description))
+        #expect(conversion.requestCount == 1)
+        #expect(conversion.files.first.map { $0.text.utf8.count < 2_000_000 } == true)
+    }
+}

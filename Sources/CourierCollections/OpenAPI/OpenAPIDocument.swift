@@ -10,6 +10,8 @@ struct OpenAPIDocument {
     let version: Version
     /// What could not be represented, for the import report.
     private(set) var notes: [String] = []
+    /// Values an example built from a schema may still hold; see `OpenAPIExample.budget`.
+    var exampleBudget = 0
 
     /// Reads `data` as JSON when it starts with `{`, else as YAML.
     init(_ data: Data) throws(CollectionError) {

@@ -6,11 +6,16 @@ import Foundation
 struct OpenAPIExample {
     /// Schemas nested deeper than this are left out of built examples.
     static let maxDepth = 12
+    /// Values one built example may hold: schemas whose properties fan out through many distinct
+    /// references would otherwise grow exponentially with the depth.
+    static let budget = 5_000
 
     /// An example for `schema`; nil when there is nothing sensible (a cycle, or too deep).
     static func value(for schema: Any?, in document: inout OpenAPIDocument, depth: Int = 0,
                       visiting: Set<String> = []) -> Any? {
-        guard depth < maxDepth else { return nil }
+        if depth == 0 { document.exampleBudget = budget }
+        guard depth < maxDepth, document.exampleBudget > 0 else { return nil }
+        document.exampleBudget -= 1
         var visiting = visiting
         if let ref = OpenAPIDocument.ref(schema) {
             guard visiting.insert(ref).inserted else { return nil }

@@ -8,6 +8,12 @@ import Foundation
 final class YAMLDocument {
     /// Nesting deeper than this (or an alias that contains itself) is refused rather than followed.
     static let maxDepth = 256
+    /// Values built at most, per input byte: without aliases every value takes at least one byte of text,
+    /// and aliases can make a small file expand exponentially ("billion laughs").
+    static let maxValuesPerByte = 4
+
+    private var built = 0
+    private var maxValues: Int { inputCount * Self.maxValuesPerByte + 10_000 }
 
     private var parser = yaml_parser_t()
     private var document = yaml_document_t()
@@ -52,6 +58,10 @@ final class YAMLDocument {
     private func value(of index: Int32, depth: Int) throws(CollectionError) -> Any {
         guard depth < Self.maxDepth else {
             throw .importFailed(source: "the description", reason: "YAML nested deeper than \(Self.maxDepth) levels (or an alias contains itself)")
+        }
+        built += 1
+        guard built <= maxValues else {
+            throw .importFailed(source: "the description", reason: "YAML aliases expand past \(maxValues) values")
         }
         guard let node = yaml_document_get_node(&document, index) else { return NSNull() }
         switch courier_yaml_node_kind(node) {
