@@ -4,8 +4,15 @@ SHELL := /bin/bash
 APT_PACKAGES := libcurl4-openssl-dev libncursesw5-dev libssl-dev tmux openssl nghttp2-server \
                 libjavascriptcoregtk-4.1-dev libyaml-dev nginx-light wrk
 BIN := .build/debug/courier
+# `make install`: PREFIX and DESTDIR as usual; INSTALL_BUILD= INSTALL_FROM=path installs an already built binary.
+PREFIX ?= /usr/local
+DESTDIR ?=
+INSTALL_BUILD ?= release
+INSTALL_FROM ?= .build/release/courier
+MAN_PAGE := $(wildcard docs/courier.1)
+COMPLETIONS := $(wildcard completions/courier.bash completions/_courier completions/courier.fish)
 
-.PHONY: deps build release demo test bench fuzz clean
+.PHONY: deps build release demo test bench fuzz clean install uninstall embed
 
 # Installs the Debian packages the build and tests need, only when one is missing.
 deps:
@@ -43,6 +50,31 @@ bench: deps
 
 fuzz: deps
 	$(MAKE) -C Fuzz run
+
+# The release binary (it carries the demo collection and the themes inside), the man page and the shell
+# completions when they exist.
+install: $(INSTALL_BUILD)
+	install -d "$(DESTDIR)$(PREFIX)/bin"
+	install -m 0755 "$(INSTALL_FROM)" "$(DESTDIR)$(PREFIX)/bin/courier"
+	@if [ -n "$(MAN_PAGE)" ]; then install -d "$(DESTDIR)$(PREFIX)/share/man/man1" && \
+	  install -m 0644 $(MAN_PAGE) "$(DESTDIR)$(PREFIX)/share/man/man1/courier.1"; fi
+	@for f in $(COMPLETIONS); do case $$f in \
+	  *.bash) d=share/bash-completion/completions; n=courier;; \
+	  *.fish) d=share/fish/vendor_completions.d; n=courier.fish;; \
+	  *) d=share/zsh/site-functions; n=_courier;; esac; \
+	  install -d "$(DESTDIR)$(PREFIX)/$$d" && install -m 0644 $$f "$(DESTDIR)$(PREFIX)/$$d/$$n"; done
+	@echo "installed $(DESTDIR)$(PREFIX)/bin/courier"
+
+uninstall:
+	rm -f "$(DESTDIR)$(PREFIX)/bin/courier" "$(DESTDIR)$(PREFIX)/share/man/man1/courier.1" \
+	  "$(DESTDIR)$(PREFIX)/share/bash-completion/completions/courier" \
+	  "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/courier.fish" \
+	  "$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_courier"
+
+# Regenerates the Swift copies of Collections/demo.http, its environment and Themes/*.json that the binary
+# carries (tests fail when they differ from the files).
+embed:
+	Scripts/embed-files.sh
 
 clean:
 	rm -rf .build Fuzz/.build

@@ -3,7 +3,7 @@ import PackageDescription
 
 /// Courier: a terminal API explorer. The module graph points one way:
 /// courier → CourierApp → {CourierTerminal, CourierCollections, CourierHTTP, CourierWebSocket, CourierBody};
-/// CourierCollections → CourierScript → {CJavaScriptCore, CCrypto};
+/// CourierCollections → CourierScript → {CJavaScriptCore, CCrypto}; CourierCollections → CYaml;
 /// CourierHTTP → CCurl; CourierWebSocket → CCurl, CCrypto; CourierTerminal → CNcursesw.
 let package = Package(
     name: "Courier",
@@ -24,10 +24,11 @@ let package = Package(
         .systemLibrary(name: "CNcursesw", path: "Sources/CNcursesw"),
         .systemLibrary(name: "CJavaScriptCore", path: "Sources/CJavaScriptCore",
                        pkgConfig: "javascriptcoregtk-4.1"),
+        .systemLibrary(name: "CYaml", path: "Sources/CYaml"),
 
         .target(name: "CourierHTTP", dependencies: ["CCurl"]),
         .target(name: "CourierWebSocket", dependencies: ["CCurl", "CCrypto", "CourierHTTP"]),
-        .target(name: "CourierCollections", dependencies: ["CourierHTTP", "CourierBody", "CourierScript"]),
+        .target(name: "CourierCollections", dependencies: ["CourierHTTP", "CourierBody", "CourierScript", "CYaml"]),
         .target(name: "CourierScript", dependencies: ["CJavaScriptCore", "CCrypto"]),
         .target(name: "CourierBody"),
         .target(name: "CourierTerminal", dependencies: ["CNcursesw"]),

@@ -12,6 +12,7 @@ bench("sendtoscreen") { SendToScreenBench.run() }
 bench("scroll") { ScrollBench.run() }
 bench("filter") { FilterBench.run() }
 bench("collections") { CollectionsBench.run() }
+bench("openapi") { OpenAPIBench.run() }
 bench("terminal") { TerminalBench.run() }
 bench("startup") { StartupBench.run() }
 bench("livemode") { LiveModeBench.run() }

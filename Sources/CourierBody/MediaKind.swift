@@ -62,6 +62,13 @@ public struct MediaKind: Sendable, Hashable {
     /// "image/png, 1.2 MB".
     public func summary(byteCount: Int) -> String { "\(mimeType), \(Self.formatSize(byteCount))" }
 
+    /// `1.2 MB, 96.0 KB on the wire` for a body that came compressed, else just the size. `wire` is the
+    /// size before the Content-Encoding was decoded; 0 (unknown) or equal to `decoded` prints one size.
+    public static func formatTransferSize(decoded: Int, wire: Int) -> String {
+        guard wire > 0, wire != decoded else { return formatSize(decoded) }
+        return "\(formatSize(decoded)), \(formatSize(wire)) on the wire"
+    }
+
     /// A size in B, KB, MB or GB (powers of 1024, one decimal above bytes).
     public static func formatSize(_ bytes: Int) -> String {
         if bytes < 1024 { return "\(bytes) B" }

@@ -16,12 +16,15 @@ public enum CollectionWriter {
         return try CollectionLoader.loadFile(loaded.url, displayPath: path)
     }
 
-    /// Creates or replaces a file atomically without a change check (new files, imports).
-    public static func write(_ data: Data, to url: URL, displayPath: String) throws(CollectionError) {
+    /// Creates or replaces a file atomically without a change check (new files, imports). `permissions`
+    /// (0600 for secrets) wins over the replaced file's mode, which is otherwise kept.
+    public static func write(_ data: Data, to url: URL, displayPath: String,
+                             permissions: mode_t? = nil) throws(CollectionError) {
         let folder = url.deletingLastPathComponent()
         let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
         let mode = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.posixPermissions] as? NSNumber
-        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL, mode_t(mode?.uint16Value ?? 0o644))
+        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL,
+                              permissions ?? mode_t(mode?.uint16Value ?? 0o644))
         guard descriptor >= 0 else { throw .writeFailed(path: displayPath, reason: String(cString: strerror(errno))) }
         var failure: String?
         data.withUnsafeBytes { buffer in

@@ -22,6 +22,8 @@ public struct Resolver: Sendable {
     public static let noRedirectTag = RequestOptions.noRedirectTag
     public static let insecureTag = RequestOptions.insecureTag
     public static let maxAttemptsTag = RequestOptions.maxAttemptsTag
+    /// Sends no stored cookies and keeps none of the response's.
+    public static let noCookieJarTag = "no-cookie-jar"
 
     public var file: HTTPFile
     /// The folder `< ./file` bodies are read from.
@@ -76,6 +78,10 @@ public struct Resolver: Sendable {
                 request.authentication = digest
                 secrets.insert(digest.password)
             }
+        }
+        // Saved requests share their environment's cookie jar (a login's session reaches the next request).
+        if template.tags[Self.noCookieJarTag] == nil {
+            request.cookieJar = context.environment.name ?? CookieJarStore.defaultJarName
         }
         return ResolvedRequest(template: template, request: request, messages: messages, secrets: secrets)
     }

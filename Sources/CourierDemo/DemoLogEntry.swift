@@ -23,6 +23,11 @@ public struct DemoLogEntry: Sendable {
     public let connection: Int
     /// Response bytes written, head included.
     public internal(set) var bytesSent: Int
+    /// The first `bodyPrefixLimit` bytes of the request body, so tests can check what a client sent.
+    public var bodyPrefix = Data()
+
+    /// How much of each request body the log keeps.
+    public static let bodyPrefixLimit = 64 << 10
 
     /// Whether the response is still being produced.
     public var isPending: Bool { !completed && !aborted }

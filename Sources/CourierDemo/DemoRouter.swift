@@ -69,7 +69,7 @@ enum DemoRouter {
     static let routes: [DemoRoute] = [
         DemoRoute(["GET"], "/", "This index of endpoints", index),
     ] + DemoUserRoutes.routes + DemoAuthRoutes.routes + DemoBasicRoutes.routes + DemoCacheRoutes.routes
-        + DemoStreamRoutes.routes + DemoChaosRoutes.routes
+        + DemoStreamRoutes.routes + DemoChaosRoutes.routes + DemoSessionRoutes.routes
 
     /// The WebSocket endpoints, served by `DemoWebSocketRoutes`, listed in the index.
     static let webSocketEndpoints: [(path: String, summary: String)] = [

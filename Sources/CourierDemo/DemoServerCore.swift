@@ -70,7 +70,7 @@ final class DemoServerCore: Sendable {
             state.log.append(DemoLogEntry(sequence: sequence, method: request.method, path: request.path,
                                           query: request.query, headers: request.headers, status: 0,
                                           completed: false, aborted: false, connection: connection,
-                                          bytesSent: 0))
+                                          bytesSent: 0, bodyPrefix: request.body.prefix(DemoLogEntry.bodyPrefixLimit)))
             if state.log.count > Self.logLimit { state.log.removeFirst(Self.logLimit / 10) }
             return sequence
         }

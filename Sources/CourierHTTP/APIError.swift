@@ -55,7 +55,9 @@ extension APIError: CustomStringConvertible {
         case .tls(let underlying): "TLS: \(underlying)"
         case .badURL(let url): "bad URL: \(url)"
         case .decoding(let path, let underlying): "decoding failed at \(path.isEmpty ? "<root>" : path): \(underlying)"
-        case .tooLarge(let limit): "response larger than the \(limit)-byte limit"
+        case .tooLarge(let limit):
+            "response larger than the " + (limit % (1 << 20) == 0 ? "\(limit >> 20) MB" : "\(limit)-byte")
+                + " limit (a compressed body counts decoded)"
         case .cancelled: "cancelled"
         case .connectionLost(let underlying): "connection lost: \(underlying)"
         case .protocolError(let underlying): "protocol error: \(underlying)"

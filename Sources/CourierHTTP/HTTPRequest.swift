@@ -16,6 +16,9 @@ public struct HTTPRequest: Sendable, Hashable {
     public var insecure: Bool
     /// Challenge-response credentials (Digest), answered by the transport; nil for none.
     public var authentication: HTTPAuthentication?
+    /// The cookie jar (an environment's name) this request reads and fills through `CookieMiddleware`;
+    /// nil sends no stored cookies and keeps none (`courier send`, `# @no-cookie-jar`).
+    public var cookieJar: String?
 
     public init(method: HTTPMethod = .get, url: URL, headers: HTTPHeaders = [:], body: RequestBody = .empty,
                 timeout: Duration? = nil, cacheMode: CacheMode = .default, maxAttempts: Int? = nil,

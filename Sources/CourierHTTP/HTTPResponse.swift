@@ -63,9 +63,13 @@ public struct Timing: Sendable, Hashable {
     public var reusedConnection: Bool
     public var bytesReceived: Int
     public var bytesSent: Int
+    /// The body's size as it crossed the network, before a Content-Encoding (gzip, br…) was decoded;
+    /// 0 when unknown. `bytesReceived` is the decoded size.
+    public var bytesOnWire: Int
 
     public init(dns: Duration? = nil, connect: Duration? = nil, tls: Duration? = nil, firstByte: Duration? = nil,
-                total: Duration = .zero, reusedConnection: Bool = false, bytesReceived: Int = 0, bytesSent: Int = 0) {
+                total: Duration = .zero, reusedConnection: Bool = false, bytesReceived: Int = 0, bytesSent: Int = 0,
+                bytesOnWire: Int = 0) {
         self.dns = dns
         self.connect = connect
         self.tls = tls
@@ -74,6 +78,7 @@ public struct Timing: Sendable, Hashable {
         self.reusedConnection = reusedConnection
         self.bytesReceived = bytesReceived
         self.bytesSent = bytesSent
+        self.bytesOnWire = bytesOnWire
     }
 }
 

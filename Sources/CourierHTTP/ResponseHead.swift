@@ -27,6 +27,11 @@ public struct ResponseHead: Sendable, Hashable {
     /// Whether a head of this status is an interim one (`100 Continue`, `103 Early Hints`) that
     /// another head follows on the same transfer.
     var isInterim: Bool { (100..<200).contains(status) }
+    /// Whether the body comes compressed (any Content-Encoding but identity), so libcurl decodes it.
+    var isContentEncoded: Bool {
+        let coding = (headers["Content-Encoding"] ?? "").trimmingSpaces.lowercased()
+        return !coding.isEmpty && coding != "identity"
+    }
 
     /// Parses one line from libcurl's header callback. A new status line (after a redirect or a
     /// `100 Continue`) starts over.

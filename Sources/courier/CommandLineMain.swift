@@ -16,6 +16,7 @@ enum CommandLineMain {
         ("export", "Export a saved request as a curl command.", ExportCommand.run),
         ("cache", "List, show or clear the HTTP cache.", CacheCommand.run),
         ("history", "List and show past responses.", HistoryCommand.run),
+        ("cookies", "List or clear the cookie jars kept per environment.", CookiesCommand.run),
     ]
 
     static func run(_ arguments: [String]) -> Int32 {

@@ -1,5 +1,6 @@
 import CourierApp
 import CourierBody
+import CourierCollections
 import CourierDemo
 import CourierHTTP
 import CourierTerminal
@@ -19,8 +20,10 @@ enum ExplorerCommand {
           PATH            A .http file or a folder of them (default: ./Collections).
 
         OPTIONS:
-          --theme NAME    dark, light, high-contrast, monochrome or a Themes/NAME.json (default: dark).
-          --env ENV       The environment from http-client.env.json to resolve {{variables}} with.
+          --theme NAME    dark, light, high-contrast, monochrome or a Themes/NAME.json (default: dark,
+                          or "theme" in ~/.config/courier/config.json).
+          --env ENV       The environment from http-client.env.json to resolve {{variables}} with
+                          (default: "environment" in ~/.config/courier/config.json).
           -h, --help      Show help. Inside the explorer, ? lists every key.
         """
 
@@ -61,9 +64,20 @@ enum ExplorerCommand {
             let theme = try args.option("--theme")
             let port = try args.number("--port").map { UInt16(clamping: Int($0)) } ?? demoPort
             _ = try args.positionals()
-            guard let collection = locate("Collections/demo.http") else {
-                Console.fail("Collections/demo.http not found; run courier demo from the project folder")
-                return 1
+            // The project's own copy when run from the checkout; anywhere else the copy built into the binary,
+            // written to the state folder (never the current one).
+            var notice: String?
+            let collection: String
+            if FileManager.default.fileExists(atPath: "Collections/demo.http") {
+                collection = "Collections/demo.http"
+            } else {
+                do {
+                    collection = try DemoCollectionCopy.prepare(environment: ProcessInfo.processInfo.environment).path
+                } catch {
+                    Console.fail("cannot write the demo collection: \(error)")
+                    return 1
+                }
+                notice = "Demo collection: \(collection)"
             }
             let server: DemoServer
             do {
@@ -75,20 +89,33 @@ enum ExplorerCommand {
             defer { server.stop() }
             let base = server.baseURL.absoluteString.trimmingSuffix("/")
             let ws = "ws://\(server.host):\(server.port)"
-            return launch(path: collection, environment: "demo", themeName: theme, overrides: ["base": base, "ws": ws])
+            let status = launch(path: collection, environment: "demo", themeName: theme,
+                                overrides: ["base": base, "ws": ws], notice: notice)
+            // Said again once the terminal is back, where it stays readable.
+            if let notice { Console.error(notice) }
+            return status
         } catch {
             return error.report()
         }
     }
 
     /// Takes over the terminal, runs the explorer and gives the terminal back.
-    static func launch(path: String, environment: String?, themeName: String?, overrides: [String: String]) -> Int32 {
+    static func launch(path: String, environment: String?, themeName: String?, overrides: [String: String],
+                       notice: String? = nil) -> Int32 {
         let processEnvironment = ProcessInfo.processInfo.environment
         let noColor = !(processEnvironment["NO_COLOR"] ?? "").isEmpty
-        let folders = themeFolders(processEnvironment)
+        let settings: UserSettings
+        do {
+            settings = try UserSettings.load(from: UserSettings.defaultFile(environment: processEnvironment))
+        } catch {
+            Console.error("Error: \(error)")
+            return 2
+        }
+        let environment = environment ?? settings.environment
+        let folders = themeFolders(processEnvironment, collection: path)
         // A theme file is a few hundred bytes: reading it before the first frame avoids a flash of the default.
-        let (theme, warning) = ThemeLoader.load(name: themeName ?? "dark", folders: folders, trueColor: true,
-                                                noColor: noColor)
+        let (theme, warning) = ThemeLoader.load(name: themeName ?? settings.theme ?? "dark", folders: folders,
+                                                trueColor: true, noColor: noColor)
         // A parent may start us with signals blocked (test runners do); the terminal must still be
         // restored and the process end on SIGHUP/SIGTERM, so take the default mask.
         var unblocked = sigset_t()
@@ -103,6 +130,7 @@ enum ExplorerCommand {
         }
         defer { backend.restore() }
         var state = AppState(size: backend.size, collectionPath: path, environment: environment, theme: theme)
+        if let notice { state.status = StatusMessage(notice) }
         if let warning { state.status = StatusMessage(warning, kind: .error) }
         let queue = ActionQueue { backend.wake() }
         // The private HTTP cache under ~/.cache/courier/http, so the compare view has something to show;
@@ -111,48 +139,40 @@ enum ExplorerCommand {
         let runner = EffectRunner(
             configuration: .init(transport: CurlTransport(), themeFolders: folders, trueColor: true, noColor: noColor,
                                  cache: cache,
-                                 historyDirectory: HistoryStore.defaultDirectory(environment: processEnvironment)),
+                                 historyDirectory: HistoryStore.defaultDirectory(environment: processEnvironment),
+                                 cookies: CookieJarStore(environment: processEnvironment)),
             queue: queue, store: CollectionStore(overrides: overrides))
         Explorer.run(backend: CrashTestHook.wrap(backend), state: state, runner: runner, queue: queue,
                      startup: [.loadCollection(path: path), .listThemes])
         return 0
     }
 
-    /// Where themes are looked for: `$COURIER_THEMES`, the user's config, the current folder's `Themes`,
-    /// and the `Themes` folder of the checkout the binary was built in.
-    static func themeFolders(_ environment: [String: String]) -> [URL] {
+    /// Where theme files are looked for, before the built-in copies: `$COURIER_THEMES`, the user's
+    /// config (`$XDG_CONFIG_HOME/courier/themes`), `Themes/` beside the collection, and the current
+    /// folder's `Themes/`.
+    static func themeFolders(_ environment: [String: String], collection: String? = nil) -> [URL] {
         var folders: [URL] = []
         if let custom = environment["COURIER_THEMES"] { folders.append(URL(fileURLWithPath: custom)) }
         let config = environment["XDG_CONFIG_HOME"].map { URL(fileURLWithPath: $0) }
             ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config")
         folders.append(config.appendingPathComponent("courier/themes"))
+        if let collection {
+            var isFolder: ObjCBool = false
+            let url = URL(fileURLWithPath: collection)
+            let folder = FileManager.default.fileExists(atPath: collection, isDirectory: &isFolder) && isFolder.boolValue
+                ? url : url.deletingLastPathComponent()
+            folders.append(folder.appendingPathComponent("Themes"))
+            // A collection in `Collections/` keeps its themes in the project's `Themes/` beside that folder.
+            folders.append(folder.deletingLastPathComponent().appendingPathComponent("Themes"))
+        }
         folders.append(URL(fileURLWithPath: "Themes"))
-        folders.append(packageRoot.appendingPathComponent("Themes"))
-        return folders
+        var seen = Set<String>()
+        return folders.filter { seen.insert($0.standardizedFileURL.path).inserted }
     }
 
     /// `$XDG_CACHE_HOME/courier/http`, else `~/.cache/courier/http`.
     static func cacheFolder(_ environment: [String: String]) -> URL {
         HTTPCacheStore.defaultDirectory(environment: environment)
-    }
-
-    /// The checkout folder when running from `.build/<config>/courier` or, links resolved,
-    /// `.build/<triple>/<config>/courier`: the nearest folder above the binary that holds `Package.swift`.
-    static var packageRoot: URL {
-        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        var folder = binary.deletingLastPathComponent()
-        for _ in 0..<4 {
-            if FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path) { return folder }
-            folder = folder.deletingLastPathComponent()
-        }
-        return binary.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    }
-
-    /// A project file relative to the current folder, else to the checkout the binary was built in.
-    static func locate(_ relative: String) -> String? {
-        if FileManager.default.fileExists(atPath: relative) { return relative }
-        let candidate = packageRoot.appendingPathComponent(relative).path
-        return FileManager.default.fileExists(atPath: candidate) ? candidate : nil
     }
 }
 

@@ -1,3 +1,4 @@
+import CourierBody
 import CourierHTTP
 import Foundation
 
@@ -48,6 +49,10 @@ enum ResponseOutput {
             object["http_version"] = response.httpVersion
             object["url"] = response.url.absoluteString
             object["body_size"] = response.body.size
+            // The compressed size as it crossed the network, when the body came content-encoded.
+            if response.timing.bytesOnWire > 0, response.timing.bytesOnWire != response.body.size {
+                object["body_wire_size"] = response.timing.bytesOnWire
+            }
             // The cache's decision with its age, remaining freshness and why it was not stored.
             for (key, value) in response.cache.jsonFields { object[key] = value }
         }
@@ -129,6 +134,9 @@ enum ResponseOutput {
             lines.append("(body: \(streamed) \(streamed == 1 ? "record" : "records") streamed above)")
         } else if let bodyFile = options.bodyFile {
             lines.append("(body: \(response.body.size) bytes written to \(bodyFile.path))")
+        }
+        if response.timing.bytesOnWire > 0, response.timing.bytesOnWire != response.body.size {
+            lines.append("(body: \(MediaKind.formatTransferSize(decoded: response.body.size, wire: response.timing.bytesOnWire)))")
         }
         return lines
     }

@@ -166,9 +166,11 @@ enum RunCommand {
             Console.fail("cannot open the HTTP cache: \(error)")
             return 1
         }
+        // Cookies set by one request (a login) go with the next, and are kept for the next run.
+        let cookies = CookieJarStore()
         let client = HTTPClient(configuration: HTTPClient.Configuration(
             transport: CurlTransport(configuration: .init(trustedCertificates: invocation.trustedCertificates)),
-            cache: cache, events: recorder.sink))
+            cache: cache, middlewares: [CookieMiddleware { cookies.jar($0) }], events: recorder.sink))
         let cacheMode = invocation.cacheMode
         let send: CollectionRunner.Send = { request, context async throws(APIError) -> HTTPResponse in
             var request = request

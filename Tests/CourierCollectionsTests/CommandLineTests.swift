@@ -13,13 +13,15 @@ enum CourierBinary {
         var stderr: String
     }
 
-    static func run(_ arguments: [String], in folder: URL? = nil, input: String? = nil) throws -> Result {
+    static func run(_ arguments: [String], in folder: URL? = nil, input: String? = nil,
+                    environment extra: [String: String] = [:]) throws -> Result {
         let process = Process()
         process.executableURL = url
         process.arguments = arguments
         if let folder { process.currentDirectoryURL = folder }
         var environment = ProcessInfo.processInfo.environment
         environment["SWIFT_BACKTRACE"] = "enable=no"
+        environment.merge(extra) { $1 }
         process.environment = environment
         let out = Pipe()
         let err = Pipe()

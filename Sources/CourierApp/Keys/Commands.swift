@@ -7,6 +7,8 @@ public enum GlobalCommand: Sendable, Hashable {
     /// Clears the terminal and draws everything again (Ctrl-L).
     case repaint
     case chooseEnvironment, chooseTheme
+    /// Lists the environment's cookie jar.
+    case cookieJar
     /// Opens the history pane over the open request's responses, or over every request's.
     case history, historyAll
     /// Lists every problem of the collection; reads the collection from disk again.

@@ -19,6 +19,7 @@ public enum Keymaps {
         KeyBinding([.char(":"), .ctrl("p")], .palette, "commands", hint: true),
         KeyBinding([.char("E")], .chooseEnvironment, "choose environment"),
         KeyBinding([.char("T")], .chooseTheme, "choose theme"),
+        KeyBinding([Key(.function(4))], .cookieJar, "cookie jar of the environment"),
         KeyBinding([Key(.function(2)), .char("R")], .history, "history of this request"),
         KeyBinding([Key(.function(3))], .historyAll, "all history"),
         KeyBinding([.char("!")], .problems, "problems in the collection"),

@@ -19,11 +19,14 @@ public final class EffectRunner: Sendable {
         public var cache: HTTPCacheMiddleware?
         /// Where every finished response is recorded (the explorer passes the XDG default); nil keeps no history.
         public var historyDirectory: URL?
+        /// The cookie jars, one per environment, that saved requests share; nil keeps no cookies.
+        public var cookies: CookieJarStore?
 
         public init(transport: any Transport, themeFolders: [URL], trueColor: Bool = false, noColor: Bool = false,
-                    cache: HTTPCacheMiddleware? = nil, historyDirectory: URL? = nil,
+                    cache: HTTPCacheMiddleware? = nil, historyDirectory: URL? = nil, cookies: CookieJarStore? = nil,
                     clipboard: @escaping @Sendable (String) -> Void = Clipboard.osc52) {
             self.transport = transport
+            self.cookies = cookies
             self.historyDirectory = historyDirectory
             self.cache = cache
             self.themeFolders = themeFolders
@@ -63,8 +66,10 @@ public final class EffectRunner: Sendable {
         self.store = store
         history = configuration.historyDirectory.map { HistoryStore(directory: $0) }
         let events = EventSink { [queue] event in queue.post(.clientEvent(event)) }
+        let cookieSteps: [any Middleware] = configuration.cookies.map { jars in [CookieMiddleware { jars.jar($0) }] } ?? []
         client = HTTPClient(configuration: HTTPClient.Configuration(transport: configuration.transport,
-                                                            cache: configuration.cache, events: events))
+                                                            cache: configuration.cache, middlewares: cookieSteps,
+                                                            events: events))
         webSocket = WebSocketPaneConnector { [queue] events in queue.post(.webSocketEvents(events)) }
         immediate.withLock { $0 = makeLatestOnly(debounce: .zero) }
     }
@@ -167,6 +172,10 @@ public final class EffectRunner: Sendable {
                                                         noColor: configuration.noColor)
                 queue.post(.themeLoaded(theme, warning: warning))
             }
+        case .listCookies(let environment):
+            let name = environment ?? CookieJarStore.defaultJarName
+            let lines = configuration.cookies?.jar(name).all().map { $0.listing(showSecrets: false) } ?? []
+            queue.post(.cookiesListed(CookieJarListing(environment: name, lines: lines)))
         case .listThemes:
             let folders = configuration.themeFolders
             background { [queue] in queue.post(.themesListed(ThemeLoader.names(in: folders))) }
@@ -249,6 +258,7 @@ public final class EffectRunner: Sendable {
         let store = self.store
         let name = job.draft.name
         let history = self.history
+        let cookies = configuration.cookies
         // Held across submit so the delivery, on another thread, always finds the mapping.
         submissions.withLock { map in
             let token = latest.submit {
@@ -284,6 +294,11 @@ public final class EffectRunner: Sendable {
                     } catch {
                         return .unresolved(Self.failure(error))
                     }
+                }
+                if let cookies, let jar = request.cookieJar {
+                    let lines = cookies.jar(jar).cookies(for: request.url)
+                        .map { "\($0.name)=\($0.shownValue(showSecrets: false))" }
+                    queue.post(.requestCookies(request: name, lines: lines))
                 }
                 let method = request.method.rawValue
                 let url = request.url.absoluteString

@@ -17,7 +17,8 @@ public enum ResponseFormatter {
         let info = ResponsePaneInfo(
             status: response.status, reason: response.reason, duration: response.timing.total.milliseconds / 1000,
             cacheDecision: response.cache.decision.rawValue,
-            headers: response.headers.map { HistoryEntry.Header($0.name, $0.value) })
+            headers: response.headers.map { HistoryEntry.Header($0.name, $0.value) },
+            wireBytes: response.timing.bytesOnWire)
         return ResponsePaneState(info: info, body: document)
     }
 }

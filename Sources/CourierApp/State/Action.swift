@@ -37,6 +37,10 @@ public enum Action: Sendable {
     case collectionEdited(Collection, select: RequestRef?)
     case themeLoaded(Theme, warning: String?)
     case themesListed([String])
+    /// The cookie jar listing asked for with `listCookies`.
+    case cookiesListed(CookieJarListing)
+    /// The jar's cookies that go with the request just sent (values masked), for the Request pane.
+    case requestCookies(request: String, lines: [String])
     /// A response of the send with this generation was kept in history under `requestKey`; its recent latency.
     case historyRecorded(generation: Int, requestKey: String, latency: LatencyStats?)
     /// The previous response of a request, read from history for `d`; nil when history has none.

@@ -48,6 +48,8 @@ public struct AppState: Sendable {
     /// Theme names found in the themes folder, for the palette.
     public var themeNames: [String] = ThemeLoader.builtInNames
     public var status: StatusMessage?
+    /// The jar's cookies sent with the last request, shown in the Request pane while that request is open.
+    public var requestCookies: RequestCookies?
 
     /// The generation of the newest send; a response from an older one is stale and dropped.
     public var generation = 0
@@ -123,4 +125,11 @@ public struct AppState: Sendable {
         guard case .received = response.phase else { return false }
         return responsePane?.prompt != nil
     }
+}
+
+/// Which request the jar's cookies went with, and those cookies as `name=<redacted>`.
+public struct RequestCookies: Sendable, Hashable {
+    public var request: String
+    public var lines: [String]
+    public init(request: String, lines: [String]) { self.request = request; self.lines = lines }
 }

@@ -24,6 +24,8 @@ public enum Effect: Sendable, Hashable {
     case writeFile(path: String, contents: Data)
     case loadTheme(name: String)
     case listThemes
+    /// Reads the environment's cookie jar and answers with `cookiesListed`.
+    case listCookies(environment: String?)
     /// Open the cache compare view for the request (the cache's last validation of it).
     case openCompare(SendJob)
     /// Send the conditional request for the stored response now and compare.

@@ -10,6 +10,8 @@ public enum Modal: Sendable, Hashable {
     case problems(selection: Int)
     /// A save refused because the file changed on disk: reload, overwrite, or see the difference.
     case saveConflict(SaveConflict)
+    /// The environment's cookie jar, one cookie per line, values masked.
+    case cookies(CookieJarListing, scroll: Int)
 }
 
 /// A save the file on disk refused, with what the user can do about it.
@@ -25,6 +27,13 @@ public struct SaveConflict: Sendable, Hashable {
         self.draft = draft
         self.message = message
     }
+}
+
+/// The cookies of one environment's jar as the explorer lists them.
+public struct CookieJarListing: Sendable, Hashable {
+    public var environment: String
+    public var lines: [String]
+    public init(environment: String, lines: [String]) { self.environment = environment; self.lines = lines }
 }
 
 /// A yes/no question and what happens on yes.

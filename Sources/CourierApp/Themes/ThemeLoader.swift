@@ -4,10 +4,11 @@ import Foundation
 /// Reads `Themes/NAME.json`: roles mapped to colours. Roles a file leaves out keep the built-in dark
 /// style; a file that cannot be read or has a bad value is an error naming the file and the key.
 public enum ThemeLoader {
-    /// Themes that exist without a file.
-    public static let builtInNames = ["dark", "monochrome"]
+    /// Themes that exist without a file: the shipped ones are compiled in (`BuiltInThemeFiles`).
+    public static let builtInNames = Array(Set(["dark", "monochrome"]).union(BuiltInThemeFiles.all.keys)).sorted()
 
-    /// Reads the theme `name` from the first folder that has it; falls back to `dark` with a warning.
+    /// Reads the theme `name` from the first folder that has it, else the built-in copy; falls back to
+    /// `dark` with a warning.
     /// `trueColor` false maps RGB colours to the nearest of the 256 indexed ones.
     public static func load(name: String, folders: [URL], trueColor: Bool, noColor: Bool)
         -> (theme: Theme, warning: String?) {
@@ -22,6 +23,13 @@ public enum ThemeLoader {
                 warning = "\(error); using the dark theme"
             } catch {
                 warning = "\(ThemeError.unreadable(file: file.path, reason: "\(error)")); using the dark theme"
+            }
+        } else if let embedded = BuiltInThemeFiles.all[name] {
+            do {
+                theme = try parse(Data(embedded.utf8), file: "Themes/\(name).json (built in)", trueColor: trueColor)
+                theme.name = name
+            } catch {
+                warning = "\(error); using the dark theme"
             }
         } else if name == "monochrome" {
             theme = Theme.dark.withoutColor(name: "monochrome")

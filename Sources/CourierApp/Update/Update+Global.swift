@@ -68,6 +68,8 @@ extension AppState {
         case .chooseTheme:
             modals.append(.palette(PaletteState(filter: "Theme:")))
             return []
+        case .cookieJar:
+            return [.listCookies(environment: environment)]
         }
     }
 

@@ -16,6 +16,14 @@ extension AppState {
             default: modals.append(top)
             }
             return []
+        case .cookies(let listing, let scroll):
+            switch key {
+            case Key(.escape), .char("q"), Key(.function(4)): break
+            case .char("j"), Key(.down): modals.append(.cookies(listing, scroll: min(scroll + 1, max(0, listing.lines.count - 1))))
+            case .char("k"), Key(.up): modals.append(.cookies(listing, scroll: max(scroll - 1, 0)))
+            default: modals.append(top)
+            }
+            return []
         case .confirm(let confirm):
             switch key {
             // Only `y` confirms: these dialogs lose work, and an Enter typed ahead must not answer them.

@@ -102,6 +102,12 @@ public func update(_ state: inout AppState, _ action: Action) -> [Effect] {
     case .themesListed(let names):
         state.themeNames = names
         return []
+    case .cookiesListed(let listing):
+        state.modals.append(.cookies(listing, scroll: 0))
+        return []
+    case .requestCookies(let request, let lines):
+        state.requestCookies = RequestCookies(request: request, lines: lines)
+        return []
     case .notice(let message):
         state.status = message
         return []

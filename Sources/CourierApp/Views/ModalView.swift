@@ -1,6 +1,6 @@
 import CourierTerminal
 
-/// Draws the modal on top of the stack: help, palette, confirmation or prompt.
+/// Draws the modal on top of the stack: help, palette, confirmation, prompt or the cookie jar.
 enum ModalView {
     /// Draws `modal` centred on the screen and returns where the cursor goes for a text field.
     static func render(_ modal: Modal, state: AppState, into buffer: inout Buffer, screen: Rect) -> Position? {
@@ -44,6 +44,19 @@ enum ModalView {
             }
             Draw.runs(&buffer, [("y", theme.keyHint), (" yes   ", theme.text), ("n", theme.keyHint), (" no", theme.text)],
                       x: inner.x, y: inner.maxY - 1, maxWidth: inner.width)
+            return nil
+        case .cookies(let listing, let scroll):
+            let box = centred(screen, width: 96, height: min(screen.height - 2, max(listing.lines.count, 1) + 2))
+            let inner = frame(&buffer, box, title: "Cookie jar · \(listing.environment) · j/k scroll · Esc closes",
+                              theme: theme)
+            if listing.lines.isEmpty {
+                buffer.write("No cookies yet: they are kept from responses that set them.", x: inner.x, y: inner.y,
+                             style: theme.muted, maxWidth: inner.width)
+            }
+            for (offset, line) in listing.lines.dropFirst(scroll).prefix(inner.height).enumerated() {
+                buffer.write(Sanitizer.sanitize(line), x: inner.x, y: inner.y + offset, style: theme.text,
+                             maxWidth: inner.width)
+            }
             return nil
         case .prompt(let prompt):
             let box = centred(screen, width: 56, height: 5)

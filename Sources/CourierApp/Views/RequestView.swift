@@ -12,7 +12,7 @@ enum RequestView {
         if !editor.name.isEmpty { title += " · \(editor.name)" }
         if editor.isDirty { title += " ●" }
         if state.live { title += " · LIVE" }
-        let inner = Draw.block(&buffer, area, title: title, focused: focused, theme: theme, number: 2)
+        var inner = Draw.block(&buffer, area, title: title, focused: focused, theme: theme, number: 2)
         guard inner.height >= 1 else { return nil }
         let environment = "env: \(state.environment ?? "none")"
         if area.width > DisplayWidth.of(title) + DisplayWidth.of(environment) + 12 {
@@ -25,6 +25,13 @@ enum RequestView {
         }
         var cursor: Position?
         let values = state.variables
+        if let cookies = state.requestCookies, cookies.request == editor.name, !cookies.lines.isEmpty, inner.height >= 5 {
+            // The jar's cookies that went with this request, on the pane's last row.
+            inner.height -= 1
+            Draw.runs(&buffer, [("Cookies from the jar: ", theme.muted),
+                                (Sanitizer.sanitize(cookies.lines.joined(separator: "; ")), theme.text)],
+                      x: inner.x, y: inner.maxY, maxWidth: inner.width)
+        }
         // Method and URL.
         let method = editor.method == "WEBSOCKET" ? "WS" : editor.method
         let methodWidth = Draw.runs(&buffer, [(method, theme.method(editor.method)), (" ", theme.text)],

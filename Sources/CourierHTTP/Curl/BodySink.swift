@@ -5,6 +5,7 @@ import Foundation
 struct BodySink {
     private let spillThreshold: Int
     private let maxBodySize: Int
+    private let maxDecodedBodySize: Int
     private let directory: URL
     private var buffer = Data()
     private var file: FileHandle?
@@ -16,13 +17,16 @@ struct BodySink {
     init(configuration: CurlTransport.Configuration) {
         spillThreshold = configuration.spillThreshold
         maxBodySize = configuration.maxBodySize
+        maxDecodedBodySize = configuration.maxDecodedBodySize
         directory = configuration.temporaryDirectory
     }
 
-    /// Adds a chunk; false stops the transfer (the reason is in `failure`).
-    mutating func append(_ chunk: Data) -> Bool {
-        guard received + chunk.count <= maxBodySize else {
-            failure = .tooLarge(limit: maxBodySize)
+    /// Adds a chunk; false stops the transfer (the reason is in `failure`). `encoded` says the chunk was
+    /// decoded from a Content-Encoding, whose smaller limit stops a decompression bomb early.
+    mutating func append(_ chunk: Data, encoded: Bool = false) -> Bool {
+        let limit = encoded ? min(maxBodySize, maxDecodedBodySize) : maxBodySize
+        guard received + chunk.count <= limit else {
+            failure = .tooLarge(limit: limit)
             return false
         }
         received += chunk.count

@@ -71,6 +71,9 @@ final class CurlTransfer {
             courier_easy_setopt_str(easy, CURLOPT_USERNAME, authentication.user)
             courier_easy_setopt_str(easy, CURLOPT_PASSWORD, authentication.password)
         }
+        // "" offers every encoding this libcurl decodes (gzip, deflate, br, zstd on Debian) and turns on
+        // decoding as the body streams; a request's own Accept-Encoding header replaces the offer.
+        courier_easy_setopt_str(easy, CURLOPT_ACCEPT_ENCODING, "")
         try configureMethodAndBody(request, userdata: me)
         configureHeaders(request)
 
@@ -189,11 +192,13 @@ final class CurlTransfer {
     private func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
         let chunk = Data(bytes)
         announceHead()
-        guard sink.append(chunk) else { return 0 }
+        guard sink.append(chunk, encoded: head.isContentEncoded) else { return 0 }
         job.context.onChunk?(chunk)
         if let onProgress = job.context.onProgress {
             let elapsed = ContinuousClock.now - started
-            onProgress(TransferProgress(received: sink.received, expected: head.contentLength, elapsed: elapsed))
+            // A compressed body's Content-Length counts wire bytes, not the decoded ones received here.
+            let expected = head.isContentEncoded ? nil : head.contentLength
+            onProgress(TransferProgress(received: sink.received, expected: expected, elapsed: elapsed))
         }
         return bytes.count
     }
@@ -282,10 +287,14 @@ final class CurlTransfer {
         courier_easy_getinfo_long(easy, CURLINFO_NUM_CONNECTS, &connects)
         var uploaded: curl_off_t = 0
         courier_easy_getinfo_off(easy, CURLINFO_SIZE_UPLOAD_T, &uploaded)
+        // The body bytes as they came over the connection, before any Content-Encoding was decoded.
+        var downloaded: curl_off_t = 0
+        courier_easy_getinfo_off(easy, CURLINFO_SIZE_DOWNLOAD_T, &downloaded)
         return Timing(dns: phase(CURLINFO_NAMELOOKUP_TIME_T), connect: phase(CURLINFO_CONNECT_TIME_T),
                       tls: phase(CURLINFO_APPCONNECT_TIME_T), firstByte: phase(CURLINFO_STARTTRANSFER_TIME_T),
                       total: phase(CURLINFO_TOTAL_TIME_T) ?? (ContinuousClock.now - started),
-                      reusedConnection: connects == 0, bytesReceived: sink.received, bytesSent: Int(uploaded))
+                      reusedConnection: connects == 0, bytesReceived: sink.received, bytesSent: Int(uploaded),
+                      bytesOnWire: Int(downloaded))
     }
 
     private func httpVersion() -> String {

@@ -11,6 +11,9 @@ public final class CurlTransport: Transport {
         public var spillThreshold: Int
         /// A body larger than this aborts the transfer with `APIError.tooLarge`.
         public var maxBodySize: Int
+        /// A compressed (Content-Encoding) body that decodes past this aborts with `APIError.tooLarge`:
+        /// the bound on a decompression bomb. Decoded bytes past `spillThreshold` go to disk, not memory.
+        public var maxDecodedBodySize: Int
         /// Where spilled bodies go; the caller owns (and deletes) the files it receives.
         public var temporaryDirectory: URL
         /// The limit for establishing a connection, separate from the request's own timeout.
@@ -21,12 +24,17 @@ public final class CurlTransport: Transport {
         /// (curl's `--cacert`): how a self-signed development server is trusted without `--insecure`.
         public var trustedCertificates: URL?
 
+        /// The default bound on a decoded compressed body: 256 MB.
+        public static let defaultMaxDecodedBodySize = 256 << 20
+
         public init(spillThreshold: Int = 4 << 20, maxBodySize: Int = 1 << 30,
+                    maxDecodedBodySize: Int = defaultMaxDecodedBodySize,
                     temporaryDirectory: URL = FileManager.default.temporaryDirectory,
                     connectTimeout: Duration = .seconds(30), userAgent: String = "courier/" + CourierVersion.current,
                     trustedCertificates: URL? = nil) {
             self.spillThreshold = spillThreshold
             self.maxBodySize = maxBodySize
+            self.maxDecodedBodySize = maxDecodedBodySize
             self.temporaryDirectory = temporaryDirectory
             self.connectTimeout = connectTimeout
             self.userAgent = userAgent

@@ -15,15 +15,18 @@ public struct ResponsePaneInfo: Sendable, Hashable {
     public var tests: String?
     /// Whether any of those tests failed (or a handler stopped on an error).
     public var testsFailed = false
+    /// The body's size on the wire before a Content-Encoding was decoded; 0 when unknown or not encoded.
+    public var wireBytes: Int
 
     /// Creates the value from its parts.
     public init(status: Int, reason: String, duration: Double? = nil, cacheDecision: String? = nil,
-                headers: [HistoryEntry.Header] = []) {
+                headers: [HistoryEntry.Header] = [], wireBytes: Int = 0) {
         self.status = status
         self.reason = reason
         self.duration = duration
         self.cacheDecision = cacheDecision
         self.headers = headers
+        self.wireBytes = wireBytes
     }
 
     /// `200 OK`, or just `200` when the server sent no reason phrase (HTTP/2 and HTTP/3 have none).

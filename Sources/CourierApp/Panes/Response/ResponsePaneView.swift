@@ -28,7 +28,8 @@ enum ResponsePaneView {
     private static func drawStatus(_ state: ResponsePaneState, into buffer: inout Buffer, row: Rect, theme: Theme) -> Int {
         var runs: [(String, Style)] = [(state.info.statusText, theme.status(state.info.status))]
         if let duration = state.info.duration { runs.append((" · " + DurationText.format(seconds: duration), theme.text)) }
-        runs.append((" · " + MediaKind.formatSize(state.body.byteCount), theme.text))
+        runs.append((" · " + MediaKind.formatTransferSize(decoded: state.body.byteCount, wire: state.info.wireBytes),
+                     theme.text))
         if let decision = state.info.cacheDecision {
             runs.append((" · ", theme.text))
             runs.append((decision, theme.cache(decision)))

@@ -1,0 +1,77 @@
+import CourierHTTP
+import Foundation
+import Synchronization
+
+/// Keeps one cookie jar per environment and saves each to `$XDG_STATE_HOME/courier/cookies/ENV.json`
+/// (default `~/.local/state/courier/cookies`) after every change: 0600 files in a 0700 folder, written to
+/// a temporary file and renamed. Session cookies (no Expires or Max-Age) are kept too, until cleared.
+public final class CookieJarStore: Sendable {
+    /// The jar name used when no environment is chosen.
+    public static let defaultJarName = "default"
+
+    public let directory: URL
+    private let jars = Mutex<[String: CookieJar]>([:])
+
+    /// A store in `directory`, or in the default XDG folder when nil.
+    public init(directory: URL? = nil, environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.directory = directory ?? Self.defaultDirectory(environment: environment)
+    }
+
+    /// `$XDG_STATE_HOME/courier/cookies`, else `~/.local/state/courier/cookies`.
+    public static func defaultDirectory(environment: [String: String]) -> URL {
+        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
+            return URL(fileURLWithPath: state).appendingPathComponent("courier/cookies")
+        }
+        let home = environment["HOME"].map { URL(fileURLWithPath: $0) } ?? FileManager.default.homeDirectoryForCurrentUser
+        return home.appendingPathComponent(".local/state/courier/cookies")
+    }
+
+    /// The jar of environment `name`, read from disk the first time it is asked for.
+    public func jar(_ name: String) -> CookieJar {
+        jars.withLock { jars in
+            if let jar = jars[name] { return jar }
+            let file = self.file(name)
+            let stored = (try? Data(contentsOf: file)).flatMap { try? Self.decoder.decode([Cookie].self, from: $0) } ?? []
+            let jar = CookieJar(stored) { [weak self] cookies in self?.save(cookies, to: file) }
+            jars[name] = jar
+            return jar
+        }
+    }
+
+    /// The environments that have a saved jar, sorted.
+    public func names() -> [String] {
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return files.filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.map { String($0.dropLast(5)) }.sorted()
+    }
+
+    /// The file of jar `name`; the name is an environment's, so anything but letters, digits, `-`, `_` and
+    /// `.` is replaced to keep it inside the folder.
+    public func file(_ name: String) -> URL {
+        let safe = String(name.map { $0.isLetter || $0.isNumber || "-_.".contains($0) ? $0 : "_" })
+        return directory.appendingPathComponent((safe.isEmpty || safe.hasPrefix(".") ? "_" + safe : safe) + ".json")
+    }
+
+    private func save(_ cookies: [Cookie], to file: URL) {
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+            try CollectionWriter.write(Self.encoder.encode(cookies), to: file, displayPath: file.path,
+                                       permissions: 0o600)
+        } catch {
+            // A jar that cannot be saved still works for this run; the next run starts without it.
+        }
+    }
+
+    private static var encoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        encoder.dateEncodingStrategy = .iso8601
+        return encoder
+    }
+
+    private static var decoder: JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+
+/// What `courier import openapi` writes: one `.http` file per tag, the environments and what was
+/// approximated or left out.
+public struct OpenAPIConversion: Sendable {
+    /// One `.http` file.
+    public struct File: Sendable, Hashable {
+        public var name: String
+        public var text: String
+    }
+
+    public var files: [File]
+    /// `http-client.env.json`: one environment per server.
+    public var environment: String
+    /// `http-client.private.env.json`: the credentials' variables, empty, per environment.
+    public var privateEnvironment: String
+    public var notes: [String]
+    public var requestCount: Int
+}
+
+/// Converts an OpenAPI 3.0/3.1 or Swagger 2.0 description (JSON or YAML) to `.http` files: one file per
+/// tag (untagged operations by their first path segment), requests named from `operationId`, path and
+/// query parameters as request variables holding their examples, bodies from examples or schemas,
+/// servers as environments, security schemes as headers whose secrets go to the private environment.
+public enum OpenAPIImporter {
+    static let methods = ["get", "put", "post", "delete", "options", "head", "patch", "trace"]
+
+    /// Converts the description in `data`.
+    public static func convert(_ data: Data) throws(CollectionError) -> OpenAPIConversion {
+        var document = try OpenAPIDocument(data)
+        let environments = OpenAPIServers.environments(&document)
+        var groups: [String: [String]] = [:]
+        var names: [String: Set<String>] = [:]
+        var secrets: [String: String] = [:]
+        var shared: [String: String] = [:]
+        var tokenRequests: [String] = []
+        var count = 0
+        let paths = document.root["paths"] as? [String: Any] ?? [:]
+        for path in paths.keys.sorted() {
+            guard let item = document.resolve(paths[path]) else { continue }
+            for method in methods {
+                guard let operation = document.resolve(item[method]) else { continue }
+                let group = fileName(for: operation, path: path)
+                var request = OpenAPIRequest(method: method.uppercased(), path: path, operation: operation,
+                                             pathItem: item, baseVariable: "baseUrl")
+                request.name = uniqueName(request.suggestedName, in: &names[group, default: []])
+                let text = request.render(&document)
+                secrets.merge(request.security.secrets) { $1 }
+                shared.merge(request.security.shared) { $1 }
+                for token in request.security.tokenRequests where !tokenRequests.contains(token) {
+                    tokenRequests.append(token)
+                }
+                groups[group, default: []].append(text)
+                count += 1
+            }
+        }
+        // 3.1 webhooks are requests the API sends; they become requests to {{webhookUrl}}, to try a receiver.
+        let webhooks = document.root["webhooks"] as? [String: Any] ?? [:]
+        for name in webhooks.keys.sorted() {
+            guard let item = document.resolve(webhooks[name]) else { continue }
+            for method in methods {
+                guard let operation = document.resolve(item[method]) else { continue }
+                var request = OpenAPIRequest(method: method.uppercased(), path: "", operation: operation,
+                                             pathItem: item, baseVariable: "webhookUrl")
+                request.name = uniqueName(operation["operationId"] as? String ?? variableName(name),
+                                          in: &names["webhooks", default: []])
+                groups["webhooks", default: []].append(request.render(&document))
+                count += 1
+            }
+        }
+        if !webhooks.isEmpty { shared["webhookUrl"] = "http://localhost:8080/webhook" }
+        if !tokenRequests.isEmpty { groups["auth", default: []].append(contentsOf: tokenRequests) }
+        if document.version == .swagger2 {
+            document.note("Swagger 2.0: formData files, collectionFormat and per-operation consumes/produces are "
+                          + "approximated (form fields as urlencoded text, arrays comma-separated)")
+        }
+        let title = (document.root["info"] as? [String: Any])?["title"] as? String ?? "the API"
+        let files = groups.keys.sorted().map { group in
+            let header = "# \(title): \(group) (imported by courier import openapi)\n\n"
+            return OpenAPIConversion.File(name: group + ".http",
+                                          text: header + groups[group]!.joined(separator: "\n\n") + "\n")
+        }
+        var publicEnvironments: [String: [String: String]] = [:]
+        var privateEnvironments: [String: [String: String]] = [:]
+        for (name, values) in environments {
+            publicEnvironments[name] = values.merging(shared) { old, _ in old }
+            privateEnvironments[name] = secrets
+        }
+        return OpenAPIConversion(files: files, environment: OpenAPIExample.json(publicEnvironments) + "\n",
+                                 privateEnvironment: OpenAPIExample.json(privateEnvironments) + "\n",
+                                 notes: document.notes, requestCount: count)
+    }
+
+    /// The file an operation goes to: its first tag, else its path's first segment.
+    static func fileName(for operation: [String: Any], path: String) -> String {
+        if let tag = (operation["tags"] as? [Any])?.first as? String, !tag.isEmpty { return slug(tag) }
+        let segment = path.split(separator: "/").first { !$0.hasPrefix("{") }.map(String.init) ?? "default"
+        return slug(segment)
+    }
+
+    /// Lower-case letters, digits and dashes, for file and environment names.
+    static func slug(_ text: String) -> String {
+        let mapped = text.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "-" }
+        let collapsed = String(mapped).split(separator: "-").joined(separator: "-")
+        return collapsed.isEmpty ? "default" : collapsed
+    }
+
+    /// A name the `.http` parser accepts for a variable or request: letters, digits, `_`, `-`, `.`.
+    static func variableName(_ text: String) -> String {
+        let mapped = String(text.map { $0.isLetter || $0.isNumber || "_-.".contains($0) ? $0 : "_" })
+        return mapped.isEmpty ? "value" : mapped
+    }
+
+    static func uniqueName(_ name: String, in taken: inout Set<String>) -> String {
+        var candidate = name
+        var number = 2
+        while taken.contains(candidate) { candidate = "\(name)_\(number)"; number += 1 }
+        taken.insert(candidate)
+        return candidate
+    }
+}

@@ -1,0 +1,122 @@
+import CYaml
+import Foundation
+
+/// One YAML document parsed by libyaml, as the values `JSONSerialization` produces (`[String: Any]`,
+/// `[Any]`, `String`, `NSNumber`, `NSNull`), so a YAML and a JSON description are read by the same code.
+/// Owns libyaml's parser and document, and frees them when done. Plain scalars follow YAML 1.2's core
+/// schema (null, booleans, integers, floats); quoted ones are strings; aliases share their anchor's value.
+final class YAMLDocument {
+    /// Nesting deeper than this (or an alias that contains itself) is refused rather than followed.
+    static let maxDepth = 256
+    /// Values built at most, per input byte: without aliases every value takes at least one byte of text,
+    /// and aliases can make a small file expand exponentially ("billion laughs").
+    static let maxValuesPerByte = 4
+
+    private var built = 0
+    private var maxValues: Int { inputCount * Self.maxValuesPerByte + 10_000 }
+
+    private var parser = yaml_parser_t()
+    private var document = yaml_document_t()
+    private let input: UnsafeMutablePointer<UInt8>
+    private let inputCount: Int
+    private var loaded = false
+
+    /// Parses `data`; a syntax error names its line.
+    init(_ data: Data) throws(CollectionError) {
+        inputCount = data.count
+        input = .allocate(capacity: max(1, data.count))
+        data.copyBytes(to: input, count: data.count)
+        guard yaml_parser_initialize(&parser) == 1 else {
+            input.deallocate()
+            throw .importFailed(source: "the description", reason: "libyaml could not start")
+        }
+        yaml_parser_set_input_string(&parser, input, inputCount)
+        guard yaml_parser_load(&parser, &document) == 1 else {
+            let line = courier_yaml_problem_line(&parser)
+            let problem = String(cString: courier_yaml_problem(&parser))
+            yaml_parser_delete(&parser)
+            input.deallocate()
+            throw .importFailed(source: "the description", reason: "YAML line \(line): \(problem)")
+        }
+        loaded = true
+    }
+
+    deinit {
+        if loaded {
+            yaml_document_delete(&document)
+            yaml_parser_delete(&parser)
+            input.deallocate()
+        }
+    }
+
+    /// The document's root value; NSNull for an empty document.
+    func root() throws(CollectionError) -> Any {
+        guard yaml_document_get_root_node(&document) != nil else { return NSNull() }
+        return try value(of: 1, depth: 0)
+    }
+
+    private func value(of index: Int32, depth: Int) throws(CollectionError) -> Any {
+        guard depth < Self.maxDepth else {
+            throw .importFailed(source: "the description", reason: "YAML nested deeper than \(Self.maxDepth) levels (or an alias contains itself)")
+        }
+        built += 1
+        guard built <= maxValues else {
+            throw .importFailed(source: "the description", reason: "YAML aliases expand past \(maxValues) values")
+        }
+        guard let node = yaml_document_get_node(&document, index) else { return NSNull() }
+        switch courier_yaml_node_kind(node) {
+        case 1:
+            var length = 0
+            var plain: Int32 = 0
+            let bytes = courier_yaml_scalar(node, &length, &plain)
+            let text = bytes.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: length), as: UTF8.self) } ?? ""
+            // libyaml's loader tags every untagged scalar `!!str`, so only the style tells a plain one apart.
+            return plain == 1 ? Self.resolvePlain(text) : text
+        case 2:
+            var items: [Any] = []
+            for position in 0..<courier_yaml_sequence_count(node) {
+                items.append(try value(of: courier_yaml_sequence_item(node, position), depth: depth + 1))
+            }
+            return items
+        case 3:
+            var object: [String: Any] = [:]
+            for position in 0..<courier_yaml_mapping_count(node) {
+                var key: Int32 = 0
+                var value: Int32 = 0
+                courier_yaml_mapping_pair(node, position, &key, &value)
+                let name = try self.value(of: key, depth: depth + 1)
+                object[name as? String ?? "\(name)"] = try self.value(of: value, depth: depth + 1)
+            }
+            return object
+        default:
+            return NSNull()
+        }
+    }
+
+    private static let floatBytes = Set("0123456789.eE+-".utf8)
+
+    /// A plain scalar under the core schema: `null`/`~`/empty, `true`/`false`, integers, floats; else text.
+    static func resolvePlain(_ text: String) -> Any {
+        switch text {
+        case "", "~", "null", "Null", "NULL": return NSNull()
+        case "true", "True", "TRUE": return true
+        case "false", "False", "FALSE": return false
+        case ".inf", "+.inf", ".Inf", "+.Inf": return Double.infinity
+        case "-.inf", "-.Inf": return -Double.infinity
+        default: break
+        }
+        // Most scalars in a description are words: only text starting like a number is tried as one.
+        guard let first = text.utf8.first, first == UInt8(ascii: "-") || first == UInt8(ascii: "+")
+                || first == UInt8(ascii: ".") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else { return text }
+        let digits = text.hasPrefix("-") || text.hasPrefix("+") ? text.dropFirst() : Substring(text)
+        if !digits.isEmpty, digits.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
+           let integer = Int(text) {
+            return integer
+        }
+        if text.hasPrefix("0x"), let hex = Int(text.dropFirst(2), radix: 16) { return hex }
+        if digits.contains(where: \.isNumber), text.utf8.allSatisfy({ floatBytes.contains($0) }), let number = Double(text) {
+            return number
+        }
+        return text
+    }
+}
