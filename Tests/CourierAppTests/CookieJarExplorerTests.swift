@@ -53,11 +53,11 @@ import Testing
             let ref = RequestRef(file: file, index: index)
             let draft = try #require(collection.request(ref))
             runner.perform([.send(generation: generation, job: SendJob(ref: ref, draft: draft, environment: nil))])
-            _ = await waitFor { if case .responseReceived(generation, let s) = $0 { s } else { nil } }
+            _ = await waitFor { if case .responsePaneReady(generation, let s) = $0 { s } else { nil } }
         }
         // Then me was signed in by the cookie, which the server received
-        let me = seen.lazy.compactMap { if case .responseReceived(2, let s) = $0 { s } else { nil } }.first
-        #expect(me?.status == 200)
+        let me = seen.lazy.compactMap { if case .responsePaneReady(2, let s) = $0 { s } else { nil } }.first
+        #expect(me?.info.status == 200)
         #expect(server.log.last { $0.path == "/session/me" }?.header("Cookie")?.hasPrefix("courier_session=demo-") == true)
         // And the runner told the Request pane which cookie went with me, masked
         let cookies = try #require(seen.lazy.compactMap {
