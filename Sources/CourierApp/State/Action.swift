@@ -22,7 +22,7 @@ public enum Action: Sendable {
     case compareOpened(ComparePaneState)
     case compareRevalidated(CacheRevalidation?, failure: String?)
     /// A batch of WebSocket session events (one per frame at most).
-    case webSocketEvents([WebSocketEvent])
+    case webSocketEvents(WebSocketPaneBatch)
     case saveFinished(RequestRef, Collection)
     /// A collection edit (save, new, rename, delete) failed; the message names the file.
     case collectionEditFailed(String)

@@ -31,6 +31,7 @@ public struct PromptState: Sendable, Hashable {
         case newRequest(file: String)
         case rename(RequestRef)
         case saveResponse
+        case saveWebSocketMessages
     }
     public var title: String
     public var editor: LineEditor

@@ -87,6 +87,8 @@ extension AppState {
             guard case .received(let summary) = response.phase else { return [] }
             let body = responsePane?.body.bytes ?? Data(summary.bodyLines.joined(separator: "\n").utf8)
             return [.writeFile(path: text, contents: body)]
+        case .saveWebSocketMessages:
+            return [.writeFile(path: text, contents: webSocketPane.transcript())]
         }
     }
 }
