@@ -65,7 +65,10 @@ public final class EffectRunner: Sendable {
         let events = EventSink { [queue] event in queue.post(.clientEvent(event)) }
         client = HTTPClient(configuration: HTTPClient.Configuration(transport: configuration.transport,
                                                             cache: configuration.cache, events: events))
-        webSocket = WebSocketPaneConnector { [queue] events in queue.post(.webSocketEvents(events)) }
+        // A batch waits while the loop has not drained the previous actions, so batches cannot pile up.
+        webSocket = WebSocketPaneConnector(isReady: { [queue] in queue.isEmpty }) { [queue] batch in
+            queue.post(.webSocketEvents(batch))
+        }
         immediate.withLock { $0 = makeLatestOnly(debounce: .zero) }
     }
 
@@ -226,14 +229,20 @@ public final class EffectRunner: Sendable {
                 if debounced { queue.post(.liveSendStarted(generation: generation, method: method, url: url)) }
                 let response = try await client.send(request, context: RequestContext(id: id))
                 store.record(name: name, response: response)
-                if let history {
-                    Self.recordHistory(request: request, response: response, name: name, path: job.ref?.file,
-                                       secrets: secrets, generation: generation, history: history, queue: queue)
-                }
                 // The viewer lays out the body; the summary's own layout is the fallback for a body that
                 // cannot be mapped.
                 let pane = ResponseFormatter.pane(response)
-                return ResponseResult(summary: ResponseFormatter.summary(response, layingOutBody: pane == nil), pane: pane)
+                let summary = ResponseFormatter.summary(response, layingOutBody: pane == nil)
+                // Once mapped and read, a temporary body file is removed: the viewer's mapping stays readable
+                // and the disk space returns when the response is replaced, so sending a large request again
+                // and again, or quitting, leaves nothing in the temporary folder.
+                if let history {
+                    Self.recordHistory(request: request, response: response, name: name, path: job.ref?.file,
+                                       secrets: secrets, generation: generation, history: history, queue: queue)
+                } else {
+                    TemporaryBodyFiles.release(response.body)
+                }
+                return ResponseResult(summary: summary, pane: pane)
             }
             map[token] = Submission(generation: generation, id: id)
         }
@@ -243,6 +252,7 @@ public final class EffectRunner: Sendable {
     private static func recordHistory(request: HTTPRequest, response: HTTPResponse, name: String, path: String?,
                                       secrets: Set<String>, generation: Int, history: HistoryStore, queue: ActionQueue) {
         Task.detached(priority: .utility) {
+            defer { TemporaryBodyFiles.release(response.body) }
             do {
                 let (key, latency) = try HistoryRecording.record(request: request, response: response, name: name,
                                                                  collectionPath: path, secrets: secrets, into: history)

@@ -112,12 +112,14 @@ public final class HTTPCacheStore: Sendable {
     public func body(of entry: HTTPCacheEntry) -> ResponseBody {
         guard let bodyFile = entry.bodyFile else { return .data(entry.inlineBody ?? Data()) }
         let stored = directory.appendingPathComponent(bodyFile)
-        let handout = handoutDirectory.appendingPathComponent("courier-cache-\(UUID().uuidString).body")
+        // A temporary body file like a spilled one: removed on every exit path if the caller does not.
+        let handout = TemporaryBodyFiles.makeURL(in: handoutDirectory)
         do {
             try FileManager.default.linkItem(at: stored, to: handout)
         } catch {
             do { try FileManager.default.copyItem(at: stored, to: handout) } catch { return storedBody(of: entry) }
         }
+        TemporaryBodyFiles.register(handout)
         return .file(handout, size: entry.bodySize)
     }
 
