@@ -95,7 +95,7 @@ public final class WebSocketPaneConnector: Sendable {
         }
         previous?.close(code: .normal, reason: "")
         let consumer = Task { [self] in
-            for await event in session.events { enqueue(event) }
+            for await batch in session.batches { enqueue(contentsOf: batch) }
         }
         state.withLock { state in
             state.consumer = consumer
@@ -104,16 +104,20 @@ public final class WebSocketPaneConnector: Sendable {
         session.start()
     }
 
-    private func enqueue(_ event: WebSocketEvent) {
+    private func enqueue(_ event: WebSocketEvent) { enqueue(contentsOf: [event]) }
+
+    private func enqueue(contentsOf events: [WebSocketEvent]) {
         let window = self.window
         state.withLock { state in
-            state.pending.append(event)
-            guard case .message(let record) = event else { return }
-            state.pendingMessages += 1
-            state.pendingBytes += record.size
-            // Trims only at twice the window, so trimming costs O(1) per message amortised.
-            if state.pendingMessages > 2 * window.messages || state.pendingBytes > 2 * window.bytes {
-                Self.trim(&state, to: window)
+            for event in events {
+                state.pending.append(event)
+                guard case .message(let record) = event else { continue }
+                state.pendingMessages += 1
+                state.pendingBytes += record.size
+                // Trims only at twice the window, so trimming costs O(1) per message amortised.
+                if state.pendingMessages > 2 * window.messages || state.pendingBytes > 2 * window.bytes {
+                    Self.trim(&state, to: window)
+                }
             }
         }
     }
