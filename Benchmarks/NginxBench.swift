@@ -147,7 +147,7 @@ enum NginxBench {
 
     static func line(_ name: String, rate: Double, p50: Double? = nil, p99: Double? = nil, cpu: Double? = nil,
                      note: String? = nil) {
-        var text = String(format: "     %-26@ %8.0f req/s", name as NSString, rate)
+        var text = "     " + name.padding(toLength: 28, withPad: " ", startingAt: 0) + String(format: "%8.0f req/s", rate)
         if let p50, let p99 { text += String(format: "   p50 %6.2f ms  p99 %6.2f ms", p50 * 1000, p99 * 1000) }
         if let cpu, cpu > 0 { text += String(format: "   CPU %5.1f µs/req", cpu * 1e6) }
         if let note { text += "   " + note }
