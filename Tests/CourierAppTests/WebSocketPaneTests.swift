@@ -285,3 +285,35 @@ struct WebSocketPaneTests {
         #expect(WebSocketPaneWindow.fromEnvironment(["COURIER_WS_KEEP_BYTES": "lots"]) == WebSocketPaneWindow())
     }
 }
+
+@Suite("WebSocket pane: saving the kept messages")
+struct WebSocketPaneSaveTests {
+    @Test func wAsksForAFileThenWritesTheKeptMessagesAsNDJSON() throws {
+        // Given the explorer with the WebSocket pane focused and two messages received
+        var state = Fixtures.loaded()
+        state.press(.char("5"))
+        _ = update(&state, .webSocketEvents(WebSocketPaneBatch(events: [
+            WebSocketPaneTests.incoming(#"{"n":1}"#, 1), WebSocketPaneTests.incoming(#"{"n":2}"#, 2),
+        ], droppedMessages: 3)))
+        // When w is pressed, a file name typed and Enter pressed
+        state.press(.char("w"))
+        guard case .prompt(let prompt)? = state.modals.last else {
+            Issue.record("expected a prompt, got \(state.modals)")
+            return
+        }
+        #expect(prompt.title.contains("older ones were dropped"))
+        for _ in 0..<prompt.editor.text.count { state.press(Key(.backspace)) }
+        state.type("ticks.ndjson")
+        let effects = state.press(Key(.enter))
+        // Then the kept messages are written there, after a line counting the dropped ones
+        guard case .writeFile(let path, let contents)? = effects.first else {
+            Issue.record("expected a write, got \(effects)")
+            return
+        }
+        #expect(path == "ticks.ndjson")
+        let lines = String(decoding: contents, as: UTF8.self).split(separator: "\n")
+        #expect(lines.first == #"{"type":"dropped","count":3,"kept":2}"#)
+        #expect(lines.count == 3)
+        #expect(lines.last?.contains(#""text":"{\"n\":2}""#) == true)
+    }
+}
