@@ -23,7 +23,7 @@ build: deps
 	$(SWIFT) build
 
 # Release builds link the Swift runtime and Foundation statically: `courier --version` starts in about
-# 1.2-1.5x the time of `curl --version` instead of about 1.8x (the dynamic loader was a third of it).
+# 1.2-1.5x the time of `curl --version` instead of about 1.6-1.8x (the dynamic loader was a third of it).
 # The toolchain's static Foundation brings one linker warning of its own (its use of mktemp).
 RELEASE_FLAGS := -c release --static-swift-stdlib
 
