@@ -33,6 +33,39 @@ enum WebSocketBench {
             print(String(format: "   ratio courier ws / python websockets: %.2fx", python / cli))
         }
         paneFrameTime(messagesPerSecond: cli.map { Double(messages) / $0 } ?? 100_000)
+        pushServerIngest(courier: courier)
+    }
+
+    /// Messages in the push-server run: enough that start-up is noise.
+    static let pushMessages = 1_000_000
+    /// The ingest goal, in messages per second.
+    static let ingestGoal = 500_000.0
+
+    /// Ingest against a server that is not the bottleneck (pre-built frames in 1 MB writes): `courier ws
+    /// --count` to /dev/null, plain and `--json`, and a session in process, each against a bare reader of
+    /// the same stream in the same run (the limit on this machine).
+    static func pushServerIngest(courier: URL) {
+        print("== WebSocket ingest: \(pushMessages) pre-built 100-byte messages from a push server, loopback")
+        guard let server = WebSocketPushServer(count: pushMessages) else {
+            print("   skipped: the push server did not start")
+            return
+        }
+        defer { server.stop() }
+        let bare = BareWebSocketReader.time(port: server.port, count: pushMessages)
+        report("bare frame reader (the limit)", bare, count: pushMessages)
+        let runs: [(String, Double?)] = [
+            ("courier ws --count", timeProcess(courier.path, ["ws", server.url, "--count", String(pushMessages)])),
+            ("courier ws --count --json", timeProcess(courier.path, ["ws", server.url, "--count", String(pushMessages), "--json"])),
+            ("WebSocketSession (in process)", timeSession(server.url, count: pushMessages, subscriptions: [])),
+        ]
+        for (name, seconds) in runs {
+            report(name, seconds, count: pushMessages)
+            guard let seconds else { continue }
+            let rate = Double(pushMessages) / seconds
+            let ratio = bare.map { String(format: ", %.2fx the bare reader", $0 / seconds) } ?? ""
+            print(String(format: "     %.2f µs/message%@; goal %.0f msg/s %@", 1e6 / rate, ratio, ingestGoal,
+                         rate >= ingestGoal ? "met" : "not met"))
+        }
     }
 
     /// The pane's cost per 60 Hz frame at the measured rate: one frame's batch of messages applied,
@@ -61,12 +94,12 @@ enum WebSocketBench {
         _ = buffer
     }
 
-    private static func report(_ name: String, _ seconds: Double?) {
+    private static func report(_ name: String, _ seconds: Double?, count: Int = messages) {
         guard let seconds else {
             print("   \(name): failed")
             return
         }
-        print(String(format: "   %@: %.0f messages/s (%.2f s)", name, Double(messages) / seconds, seconds))
+        print(String(format: "   %@: %.0f messages/s (%.2f s)", name, Double(count) / seconds, seconds))
     }
 
     /// Wall time of a child process writing to /dev/null; nil when it failed.
@@ -83,18 +116,21 @@ enum WebSocketBench {
         return process.terminationStatus == 0 ? Date().timeIntervalSince(start) : nil
     }
 
-    private static func timeSession(_ url: String) -> Double? {
+    private static func timeSession(_ url: String, count wanted: Int = messages,
+                                    subscriptions: [WebSocketMessage] = [.text(subscribe)]) -> Double? {
         guard let parsed = URL(string: url) else { return nil }
         let session = WebSocketSession(configuration: WebSocketConfiguration(url: parsed),
-                                       subscriptions: [.text(subscribe)], reconnect: nil)
+                                       subscriptions: subscriptions, reconnect: nil)
         let done = DispatchSemaphore(value: 0)
         let start = Date()
         let consumer = Task {
             var count = 0
-            for await event in session.events {
-                if case .message(let record) = event, record.direction == .incoming {
-                    count += 1
-                    if count == messages { session.close() }
+            for await batch in session.batches {
+                for event in batch {
+                    if case .message(let record) = event, record.direction == .incoming {
+                        count += 1
+                        if count == wanted { session.close() }
+                    }
                 }
             }
             done.signal()

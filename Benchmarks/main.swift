@@ -5,6 +5,7 @@ import Foundation
 let only = ProcessInfo.processInfo.environment["COURIER_BENCH_ONLY"].map { Set($0.lowercased().split(separator: ",").map(String.init)) }
 func bench(_ name: String, _ run: () -> Void) { if only?.contains(name) ?? true { run() } }
 bench("pipeline") { PipelineBench.run() }
+bench("nginx") { NginxBench.run() }
 bench("websocket") { WebSocketBench.run() }
 bench("cache") { CacheBench.run() }
 bench("body") { BodyBench.run() }

@@ -86,8 +86,11 @@ public struct EventStreamParser: Sendable {
 }
 
 /// Splits a newline-delimited JSON stream into records as chunks arrive (split anywhere); blank lines
-/// are skipped and a CR before the newline is dropped.
+/// are skipped and a CR before the newline is dropped. Linear in the stream: only the new chunk is
+/// searched for newlines, and the unfinished line grows by appending, so one huge line arriving in
+/// small chunks costs no more than many small lines.
 public struct NDJSONSplitter: Sendable {
+    /// The start of the line not finished yet.
     private var pending = Data()
 
     /// A splitter at the start of a stream.
@@ -95,16 +98,22 @@ public struct NDJSONSplitter: Sendable {
 
     /// Feeds a chunk; returns the complete records it finished, each without its newline.
     public mutating func feed(_ chunk: Data) -> [Data] {
-        pending.append(chunk)
         var records: [Data] = []
-        var start = pending.startIndex
-        while let newline = pending[start...].firstIndex(of: 0x0A) {
-            var end = newline
-            if end > start, pending[end - 1] == 0x0D { end -= 1 }
-            if end > start { records.append(Data(pending[start..<end])) }
+        var start = chunk.startIndex
+        while let newline = chunk[start...].firstIndex(of: 0x0A) {
+            var record: Data
+            if pending.isEmpty {
+                record = Data(chunk[start..<newline])
+            } else {
+                pending.append(chunk[start..<newline])
+                record = pending
+                pending = Data()
+            }
+            if record.last == 0x0D { record.removeLast() }
+            if !record.isEmpty { records.append(record) }
             start = newline + 1
         }
-        pending = Data(pending[start...])
+        if start < chunk.endIndex { pending.append(chunk[start...]) }
         return records
     }
 

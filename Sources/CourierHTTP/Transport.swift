@@ -22,6 +22,10 @@ public struct RequestContext: Sendable {
     /// final head, after redirects and interim 1xx responses), once for an answer from the cache.
     /// On the transport's thread; keep it cheap.
     public var onHead: (@Sendable (ResponseHead) -> Void)?
+    /// Asked after each `onChunk`: false once the caller has the body from `onChunk` alone (a stream
+    /// printed as it arrives). The transport then drops what it kept, keeps nothing more and applies no
+    /// size limit; the response's body is empty. Nil keeps the whole body.
+    public var keepsBody: (@Sendable () -> Bool)?
 
     /// A context for a new logical request, with optional streaming hooks.
     public init(id: RequestID = RequestID.next(), attempt: Int = 1, events: EventSink = .none,

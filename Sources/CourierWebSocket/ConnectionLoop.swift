@@ -192,11 +192,14 @@ struct ConnectionLoop {
     }
 
     private mutating func processIncoming() -> WebSocketCloseInfo? {
+        // Everything one read completed is handed over as one batch, in order, before anything else happens.
+        var batch: [WebSocketEvent] = []
+        defer { connection.deliver(batch) }
         do {
             while let incoming = try reader.next() {
                 switch incoming {
                 case .message(let message):
-                    connection.onEvent(.message(WebSocketMessageEvent(direction: .incoming, message: message)))
+                    batch.append(.message(WebSocketMessageEvent(direction: .incoming, message: message)))
                 case .ping(let payload):
                     if case .open = phase {
                         FrameEncoder.append(control: WebSocketFrame(opcode: .pong, payload: payload), role: .client,
@@ -209,7 +212,7 @@ struct ConnectionLoop {
                         pingSentAt = nil
                         pongDeadline = nil
                     }
-                    connection.onEvent(.pong(roundTrip: roundTrip))
+                    batch.append(.pong(roundTrip: roundTrip))
                 case .close(let code, let reason):
                     return closeReceived(code: code, reason: reason)
                 }

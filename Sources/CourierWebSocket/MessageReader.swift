@@ -17,8 +17,12 @@ public struct MessageReader: Sendable {
     /// The next message or control frame, nil when more bytes are needed; throws the close code to
     /// send when the peer broke the protocol.
     public mutating func next() throws(WebSocketError) -> WebSocketIncoming? {
-        while let frame = try decoder.next() {
-            if let incoming = try assembler.accept(frame) { return incoming }
+        // Between messages a whole text frame is decoded in place; anything else goes through the assembler.
+        while let decoded = try decoder.next(decodingText: !assembler.isMidMessage) {
+            switch decoded {
+            case .text(let text): return .message(.text(text))
+            case .frame(let frame): if let incoming = try assembler.accept(frame) { return incoming }
+            }
         }
         return nil
     }

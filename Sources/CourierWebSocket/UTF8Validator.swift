@@ -15,7 +15,20 @@ public struct UTF8Validator: Sendable, Hashable {
 
     /// Feeds more bytes; false as soon as they cannot be part of valid UTF-8.
     public mutating func feed(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        for byte in bytes {
+        guard let base = bytes.baseAddress else { return true }
+        let count = bytes.count
+        var index = 0
+        while index < count {
+            if needed == 0 {
+                // ASCII fast path: eight bytes at a time while none has its top bit set.
+                while index + 8 <= count,
+                      UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+                    index += 8
+                }
+                guard index < count else { break }
+            }
+            let byte = base[index]
+            index += 1
             if needed == 0 {
                 if byte < 0x80 { continue }
                 switch byte {

@@ -27,16 +27,26 @@ final class WebSocketConnection: Sendable {
     let wakePipe = WakePipe()
     let cancelConnect = CancelFlag()
     let onEvent: @Sendable (WebSocketEvent) -> Void
+    /// Takes the messages of one read at once, when set (otherwise `onEvent` gets them one by one).
+    let onEvents: (@Sendable ([WebSocketEvent]) -> Void)?
     /// Called once, last, on the connection thread: how it ended and whether it had opened.
     let onEnd: @Sendable (WebSocketCloseInfo, Bool) -> Void
 
     init(configuration: WebSocketConfiguration, initialMessages: [WebSocketMessage] = [],
          onEvent: @escaping @Sendable (WebSocketEvent) -> Void,
+         onEvents: (@Sendable ([WebSocketEvent]) -> Void)? = nil,
          onEnd: @escaping @Sendable (WebSocketCloseInfo, Bool) -> Void) {
         self.configuration = configuration
         self.initialMessages = initialMessages
         self.onEvent = onEvent
+        self.onEvents = onEvents
         self.onEnd = onEnd
+    }
+
+    /// Hands over the events of one read, in order.
+    func deliver(_ events: [WebSocketEvent]) {
+        guard !events.isEmpty else { return }
+        if let onEvents { onEvents(events) } else { events.forEach(onEvent) }
     }
 
     /// Starts the connection thread.

@@ -5,7 +5,8 @@ import Foundation
 extension WebSocketEvent {
     /// The event as one JSON object without a trailing newline.
     public var jsonLine: String {
-        var out = JSONLineWriter()
+        let payload = if case .message(let record) = self { record.size } else { 0 }
+        var out = JSONLineWriter(capacity: 160 + payload * 4 / 3)
         switch self {
         case .connecting(let url, let attempt):
             out.key("type", string: "connecting")
@@ -23,7 +24,7 @@ extension WebSocketEvent {
             case .binary(let data): out.key("base64", string: data.base64EncodedString())
             }
             out.key("size", number: String(record.size))
-            out.key("time", string: JSONLineWriter.timestamp(record.time))
+            out.key("time", timestamp: record.time)
             if record.isSubscription { out.key("subscription", raw: "true") }
         case .ping:
             out.key("type", string: "ping")
@@ -53,7 +54,14 @@ extension WebSocketEvent {
 
 /// Builds one JSON object key by key.
 struct JSONLineWriter {
-    private var bytes: [UInt8] = [UInt8(ascii: "{")]
+    private var bytes: [UInt8]
+
+    /// Room for `capacity` bytes up front, so a line is built without growing its buffer.
+    init(capacity: Int = 64) {
+        bytes = []
+        bytes.reserveCapacity(capacity)
+        bytes.append(UInt8(ascii: "{"))
+    }
 
     mutating func key(_ name: String, string value: String) {
         separator(name)
@@ -67,7 +75,41 @@ struct JSONLineWriter {
         bytes.append(contentsOf: value.utf8)
     }
 
-    func finish() -> String { String(decoding: bytes + [UInt8(ascii: "}")], as: UTF8.self) }
+    /// An RFC 3339 UTC timestamp with milliseconds, written digit by digit (it runs once per message).
+    mutating func key(_ name: String, timestamp date: Date) {
+        separator(name)
+        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+        var seconds = time_t(milliseconds / 1000)
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        bytes.append(UInt8(ascii: "\""))
+        appendDigits(Int(parts.tm_year) + 1900, width: 4)
+        bytes.append(UInt8(ascii: "-"))
+        appendDigits(Int(parts.tm_mon) + 1, width: 2)
+        bytes.append(UInt8(ascii: "-"))
+        appendDigits(Int(parts.tm_mday), width: 2)
+        bytes.append(UInt8(ascii: "T"))
+        appendDigits(Int(parts.tm_hour), width: 2)
+        bytes.append(UInt8(ascii: ":"))
+        appendDigits(Int(parts.tm_min), width: 2)
+        bytes.append(UInt8(ascii: ":"))
+        appendDigits(Int(parts.tm_sec), width: 2)
+        bytes.append(UInt8(ascii: "."))
+        appendDigits(Int(milliseconds % 1000), width: 3)
+        bytes.append(contentsOf: [UInt8(ascii: "Z"), UInt8(ascii: "\"")])
+    }
+
+    /// `value` in decimal, zero-padded to `width` digits.
+    private mutating func appendDigits(_ value: Int, width: Int) {
+        let digits = String(max(0, value)).utf8
+        if digits.count < width { bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: width - digits.count)) }
+        bytes.append(contentsOf: digits)
+    }
+
+    mutating func finish() -> String {
+        bytes.append(UInt8(ascii: "}"))
+        return String(decoding: bytes, as: UTF8.self)
+    }
 
     private mutating func separator(_ name: String) {
         if bytes.count > 1 { bytes.append(UInt8(ascii: ",")) }
@@ -78,37 +120,38 @@ struct JSONLineWriter {
     private static let hex = Array("0123456789abcdef".utf8)
 
     /// A JSON string literal: quotes, backslashes and control characters escaped (RFC 8259 section 7).
+    /// Runs of bytes that need no escape are copied whole (it runs once per message at stream speed).
     static func appendQuoted(_ text: String, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): bytes.append(contentsOf: [92, 34])
-            case UInt8(ascii: "\\"): bytes.append(contentsOf: [92, 92])
-            case 0x0A: bytes.append(contentsOf: [92, UInt8(ascii: "n")])
-            case 0x0D: bytes.append(contentsOf: [92, UInt8(ascii: "r")])
-            case 0x09: bytes.append(contentsOf: [92, UInt8(ascii: "t")])
-            case 0..<0x20, 0x7F:
-                bytes.append(contentsOf: Array("\\u00".utf8))
-                bytes.append(hex[Int(byte >> 4)])
-                bytes.append(hex[Int(byte & 0xF)])
-            default: bytes.append(byte)
+        var text = text
+        text.withUTF8 { utf8 in
+            var runStart = 0
+            for index in 0..<utf8.count {
+                let byte = utf8[index]
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == 0x7F else {
+                    continue
+                }
+                if runStart < index { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index])) }
+                appendEscaped(byte, to: &bytes)
+                runStart = index + 1
             }
+            if runStart < utf8.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...])) }
         }
         bytes.append(UInt8(ascii: "\""))
     }
 
-    /// An RFC 3339 UTC timestamp with milliseconds, formatted without a DateFormatter (per message).
-    static func timestamp(_ date: Date) -> String {
-        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
-        var seconds = time_t(milliseconds / 1000)
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        func pad(_ value: Int32, _ width: Int) -> String {
-            let text = String(value)
-            return String(repeating: "0", count: max(0, width - text.count)) + text
+    /// One byte that JSON cannot hold as it is.
+    private static func appendEscaped(_ byte: UInt8, to bytes: inout [UInt8]) {
+        switch byte {
+        case UInt8(ascii: "\""): bytes.append(contentsOf: [92, 34])
+        case UInt8(ascii: "\\"): bytes.append(contentsOf: [92, 92])
+        case 0x0A: bytes.append(contentsOf: [92, UInt8(ascii: "n")])
+        case 0x0D: bytes.append(contentsOf: [92, UInt8(ascii: "r")])
+        case 0x09: bytes.append(contentsOf: [92, UInt8(ascii: "t")])
+        default:
+            bytes.append(contentsOf: [92, UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
+            bytes.append(hex[Int(byte >> 4)])
+            bytes.append(hex[Int(byte & 0xF)])
         }
-        return "\(pad(parts.tm_year + 1900, 4))-\(pad(parts.tm_mon + 1, 2))-\(pad(parts.tm_mday, 2))T"
-            + "\(pad(parts.tm_hour, 2)):\(pad(parts.tm_min, 2)):\(pad(parts.tm_sec, 2))."
-            + "\(pad(Int32(milliseconds % 1000), 3))Z"
     }
 }

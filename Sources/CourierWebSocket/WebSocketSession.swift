@@ -10,9 +10,15 @@ public final class WebSocketSession: Sendable {
     public let subscriptions: [WebSocketMessage]
     /// nil: one connection only.
     public let reconnectPolicy: ReconnectPolicy?
-    /// Every event of every connection, in order; finishes when the session is over.
-    public let events: AsyncStream<WebSocketEvent>
-    private let continuation: AsyncStream<WebSocketEvent>.Continuation
+    /// Every event of every connection, in order, in the batches they arrived in (all the messages of
+    /// one read at once): one hand-off per batch rather than per message. Finishes with the session.
+    /// Read either this or `events`, not both.
+    public let batches: AsyncStream<[WebSocketEvent]>
+    private let continuation: AsyncStream<[WebSocketEvent]>.Continuation
+
+    /// Every event of every connection, in order, one at a time (`batches`, flattened); finishes when
+    /// the session is over.
+    public var events: WebSocketEventSequence { WebSocketEventSequence(batches: batches) }
     private let state = Mutex(State())
 
     private struct State {
@@ -28,7 +34,7 @@ public final class WebSocketSession: Sendable {
         self.configuration = configuration
         self.subscriptions = subscriptions
         self.reconnectPolicy = reconnect
-        (events, continuation) = AsyncStream<WebSocketEvent>.makeStream()
+        (batches, continuation) = AsyncStream<[WebSocketEvent]>.makeStream()
     }
 
     /// Starts connecting; events begin with `connecting`.
@@ -74,30 +80,30 @@ public final class WebSocketSession: Sendable {
         var attempt = 0
         while state.withLock({ $0.userClose == nil }) {
             attempt += 1
-            continuation.yield(.connecting(url: configuration.url, attempt: attempt))
+            continuation.yield([.connecting(url: configuration.url, attempt: attempt)])
             let (info, opened) = await runOneConnection()
             if opened {
                 // The close carries what went wrong; a separate error event would say it twice.
                 failures = 0
-                continuation.yield(.closed(info))
+                continuation.yield([.closed(info)])
             } else if let error = info.error {
-                continuation.yield(.error(error))
+                continuation.yield([.error(error)])
             }
             guard let policy = reconnectPolicy, policy.shouldReconnect(after: info),
                   state.withLock({ $0.userClose == nil }) else {
-                if !opened && info.error == nil { continuation.yield(.closed(info)) }
+                if !opened && info.error == nil { continuation.yield([.closed(info)]) }
                 break
             }
             if let limit = policy.maxAttempts, failures >= limit { break }
             let delay = policy.delay(forAttempt: failures)
             failures += 1
-            continuation.yield(.reconnecting(delay: delay, attempt: attempt + 1))
+            continuation.yield([.reconnecting(delay: delay, attempt: attempt + 1)])
             do {
                 try await Task.sleep(nanoseconds: UInt64(delay * 1e9))
             } catch {
                 let userClose = state.withLock { $0.userClose }
-                continuation.yield(.closed(WebSocketCloseInfo(code: userClose?.code ?? .normal,
-                                                              reason: userClose?.reason ?? "", byUser: true)))
+                continuation.yield([.closed(WebSocketCloseInfo(code: userClose?.code ?? .normal,
+                                                               reason: userClose?.reason ?? "", byUser: true))])
                 break
             }
         }
@@ -111,8 +117,9 @@ public final class WebSocketSession: Sendable {
                 configuration: configuration, initialMessages: subscriptions,
                 onEvent: { [self] event in
                     if case .connected = event { state.withLock { $0.open = true } }
-                    events.yield(event)
+                    events.yield([event])
                 },
+                onEvents: { events.yield($0) },
                 onEnd: { [self] info, opened in
                     state.withLock { $0.open = false; $0.connection = nil }
                     done.resume(returning: (info, opened))
@@ -125,4 +132,38 @@ public final class WebSocketSession: Sendable {
             if let userClose { connection.close(code: userClose.code, reason: userClose.reason) }
         }
     }
+}
+
+/// `WebSocketSession.events`: the session's batches, one event at a time.
+public struct WebSocketEventSequence: AsyncSequence, Sendable {
+    public typealias Element = WebSocketEvent
+    let batches: AsyncStream<[WebSocketEvent]>
+
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        var batches: AsyncStream<[WebSocketEvent]>.AsyncIterator
+        var current: [WebSocketEvent] = []
+        var index = 0
+
+        public mutating func next() async -> WebSocketEvent? {
+            while index >= current.count {
+                guard let batch = await batches.next() else { return nil }
+                current = batch
+                index = 0
+            }
+            defer { index += 1 }
+            return current[index]
+        }
+
+        public mutating func next(isolation actor: isolated (any Actor)?) async -> WebSocketEvent? {
+            while index >= current.count {
+                guard let batch = await batches.next(isolation: actor) else { return nil }
+                current = batch
+                index = 0
+            }
+            defer { index += 1 }
+            return current[index]
+        }
+    }
+
+    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(batches: batches.makeAsyncIterator()) }
 }

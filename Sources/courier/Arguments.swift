@@ -50,6 +50,16 @@ struct Arguments {
         return URL(fileURLWithPath: path)
     }
 
+    /// `--idle-timeout SECONDS`: how long a transfer may go without a byte before it fails (default 30 s,
+    /// so a silent server cannot hold `send` or `run` for ever); 0 waits for ever.
+    mutating func idleTimeout() throws(UsageError) -> Duration? {
+        let seconds = try number("--idle-timeout") ?? Self.defaultIdleTimeout
+        return seconds == 0 ? nil : .seconds(max(1, seconds.rounded(.up)))
+    }
+
+    /// Seconds without a byte after which `send` and `run` give up, unless `--idle-timeout` says otherwise.
+    static let defaultIdleTimeout: Double = 30
+
     /// What is left once options are taken; a leftover `-x` is an unknown option.
     mutating func positionals() throws(UsageError) -> [String] {
         var result: [String] = []

@@ -11,7 +11,9 @@ enum BodyFile {
     /// The transport's configuration for a body going to `output`: spilled early, next to it.
     static func transportConfiguration(for output: URL?) -> CurlTransport.Configuration {
         guard let output else { return CurlTransport.Configuration() }
-        return CurlTransport.Configuration(spillThreshold: spillThreshold,
+        // No size limit: the body goes to disk as it arrives, so only the disk bounds it (a full disk is
+        // reported as a write error).
+        return CurlTransport.Configuration(spillThreshold: spillThreshold, maxBodySize: .max,
                                            temporaryDirectory: output.deletingLastPathComponent())
     }
 
@@ -27,6 +29,7 @@ enum BodyFile {
                 // Spill files are private (0600); the saved body gets the usual 0666 less the umask.
                 _ = chmod(source.path, 0o666 & ~currentUmask())
                 try rename(source, to: url)
+                TemporaryBodyFiles.forget(source)
             } else {
                 // Not ours to move (another folder, or the cache's link): copy it beside FILE first.
                 let staging = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).part")

@@ -27,22 +27,34 @@ enum BodyPrinter {
             write(indenter.feed(chunk))
         }
         write(indenter.finish() + Data([0x0A]))
+        if indenter.flattened { Console.error(StreamingIndenter.flattenedNote) }
     }
 }
 
-/// `JSONPretty.indent` over bytes, one chunk at a time, with `Terminal.sanitize`'s rule for invisible
-/// characters (C0, DEL and C1 shown as `\xNN`, bidi controls as `\uXXXX`). Without `indents` it only
-/// sanitises.
+/// Re-indents JSON over bytes, one chunk at a time, with `Terminal.sanitize`'s rule for invisible
+/// characters (C0, DEL and C1 shown as `\xNN`, bidi controls as `\uXXXX`) unless `sanitizes` is off.
+/// Without `indents` it only sanitises. Indentation stops growing past `LineLimits.maxIndentLevels`, as
+/// in the explorer, so the output stays linear in the input however deep the nesting (100,000 nested
+/// `[` would otherwise print gigabytes of spaces).
 struct StreamingIndenter {
     private let indents: Bool
+    private let sanitizes: Bool
     private let width = 2
     private var depth = 0
+    /// Whether some nesting went past the indentation cap (the caller prints `flattenedNote`).
+    private(set) var flattened = false
     private var inString = false
     private var escaped = false
     private var pendingNewline = false
     private var filter = InvisibleFilter()
 
-    init(indents: Bool) { self.indents = indents }
+    init(indents: Bool, sanitizes: Bool = true) {
+        self.indents = indents
+        self.sanitizes = sanitizes
+    }
+
+    /// Said once after a body whose nesting went deeper than the indentation cap.
+    static let flattenedNote = "note: nesting deeper than \(LineLimits.maxIndentLevels) levels is shown without further indentation"
 
     /// The printable text for the next chunk.
     mutating func feed(_ chunk: Data) -> Data {
@@ -51,7 +63,7 @@ struct StreamingIndenter {
         var filter = self.filter
         chunk.withUnsafeBytes { bytes in
             for byte in bytes {
-                if indents { indent(byte, into: &output, filter: &filter) } else { Self.put(byte, into: &output, filter: &filter) }
+                if indents { indent(byte, into: &output, filter: &filter) } else { put(byte, into: &output, filter: &filter) }
             }
         }
         self.filter = filter
@@ -67,7 +79,7 @@ struct StreamingIndenter {
 
     private mutating func indent(_ byte: UInt8, into output: inout [UInt8], filter: inout InvisibleFilter) {
         if inString {
-            Self.put(byte, into: &output, filter: &filter)
+            put(byte, into: &output, filter: &filter)
             if escaped {
                 escaped = false
             } else if byte == UInt8(ascii: "\\") {
@@ -83,7 +95,7 @@ struct StreamingIndenter {
             pendingNewline = false
             if isClose {
                 depth -= 1
-                Self.put(byte, into: &output, filter: &filter)
+                put(byte, into: &output, filter: &filter)
                 return
             }
             newline(into: &output)
@@ -91,32 +103,37 @@ struct StreamingIndenter {
         switch byte {
         case UInt8(ascii: "\""):
             inString = true
-            Self.put(byte, into: &output, filter: &filter)
+            put(byte, into: &output, filter: &filter)
         case UInt8(ascii: "{"), UInt8(ascii: "["):
-            Self.put(byte, into: &output, filter: &filter)
+            put(byte, into: &output, filter: &filter)
             depth += 1
             pendingNewline = true
         case _ where isClose:
             depth -= 1
             newline(into: &output)
-            Self.put(byte, into: &output, filter: &filter)
+            put(byte, into: &output, filter: &filter)
         case UInt8(ascii: ","):
-            Self.put(byte, into: &output, filter: &filter)
+            put(byte, into: &output, filter: &filter)
             newline(into: &output)
         case UInt8(ascii: ":"):
             output.append(contentsOf: [UInt8(ascii: ":"), 0x20])
         default:
-            Self.put(byte, into: &output, filter: &filter)
+            put(byte, into: &output, filter: &filter)
         }
     }
 
-    private func newline(into output: inout [UInt8]) {
+    private mutating func newline(into output: inout [UInt8]) {
         output.append(0x0A)
-        output.append(contentsOf: repeatElement(UInt8(0x20), count: max(0, depth) * width))
+        if depth > LineLimits.maxIndentLevels { flattened = true }
+        output.append(contentsOf: repeatElement(UInt8(0x20), count: min(max(0, depth), LineLimits.maxIndentLevels) * width))
     }
 
     /// Appends one byte of server text, showing control characters instead of sending them.
-    private static func put(_ byte: UInt8, into output: inout [UInt8], filter: inout InvisibleFilter) {
+    private func put(_ byte: UInt8, into output: inout [UInt8], filter: inout InvisibleFilter) {
+        guard sanitizes else {
+            output.append(byte)
+            return
+        }
         filter.feed(byte, plain: { output.append($0) }, control: { scalar in
             let text = scalar <= 0xFF ? String(format: "\\x%02X", scalar) : String(format: "\\u%04X", scalar)
             output.append(contentsOf: Array(text.utf8))

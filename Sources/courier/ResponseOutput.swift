@@ -241,51 +241,12 @@ enum JSONPretty {
         return first == "{" || first == "["
     }
 
-    static func indent(_ text: String, width: Int = 2) -> String {
-        var output = ""
-        var depth = 0
-        var inString = false
-        var escaped = false
-        var pendingNewline = false
-        func newline() { output += "\n" + String(repeating: " ", count: depth * width) }
-        for character in text {
-            if inString {
-                output.append(character)
-                if escaped { escaped = false } else if character == "\\" { escaped = true } else if character == "\"" { inString = false }
-                continue
-            }
-            if character.isWhitespace { continue }
-            if pendingNewline {
-                pendingNewline = false
-                if character == "}" || character == "]" {
-                    depth -= 1
-                    output.append(character)
-                    continue
-                }
-                newline()
-            }
-            switch character {
-            case "\"":
-                inString = true
-                output.append(character)
-            case "{", "[":
-                output.append(character)
-                depth += 1
-                pendingNewline = true
-            case "}", "]":
-                depth -= 1
-                newline()
-                output.append(character)
-            case ",":
-                output.append(character)
-                newline()
-            case ":":
-                output += ": "
-            default:
-                output.append(character)
-            }
-        }
-        return output
+    /// The text re-indented (`StreamingIndenter`, the one indentation rule), indentation capped.
+    static func indent(_ text: String) -> String {
+        var indenter = StreamingIndenter(indents: true, sanitizes: false)
+        let output = indenter.feed(Data(text.utf8)) + indenter.finish()
+        if indenter.flattened { Console.error(StreamingIndenter.flattenedNote) }
+        return String(decoding: output, as: UTF8.self)
     }
 }
 

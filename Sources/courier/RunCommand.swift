@@ -28,6 +28,8 @@ enum RunCommand {
       --report junit FILE     Also write a JUnit XML report to FILE: a test case per request and per
                               client.test / pm.test (for CI systems).
       --timing                Show where the time of each request went.
+      --idle-timeout SECONDS  Give up on a request when no byte arrives for SECONDS (default: 30; 0 waits
+                              for ever).
       --ws-wait SECONDS       How long a WebSocket request waits for the server's next message
                               (default: 2).
       --show-secrets          Print Authorization, cookies, tokens and private values as they are.
@@ -61,6 +63,8 @@ enum RunCommand {
         var timing = false
         var showSecrets = false
         var cacheDirectory: URL?
+        /// `--idle-timeout`: no byte for this long fails a request; nil waits for ever.
+        var idleTimeout: Duration? = .seconds(Arguments.defaultIdleTimeout)
         var cacheMode: CacheMode?
         var webSocketWait = RunWebSocketExchange.defaultQuietSeconds
         var trustedCertificates: URL?
@@ -101,7 +105,9 @@ enum RunCommand {
         let cacheModeText = try args.option("--cache-mode")
         let webSocketWait = try args.number("--ws-wait")
         let trustedCertificates = try args.certificateFile()
+        let idleTimeout = try args.idleTimeout()
         var invocation = Invocation(path: "")
+        invocation.idleTimeout = idleTimeout
         invocation.all = args.flag("--all")
         invocation.json = args.flag("--json")
         invocation.failFast = args.flag("--fail-fast")
@@ -169,7 +175,8 @@ enum RunCommand {
         // Cookies set by one request (a login) go with the next, and are kept for the next run.
         let cookies = CookieJarStore()
         let client = HTTPClient(configuration: HTTPClient.Configuration(
-            transport: CurlTransport(configuration: .init(trustedCertificates: invocation.trustedCertificates)),
+            transport: CurlTransport(configuration: .init(trustedCertificates: invocation.trustedCertificates,
+                                                          idleTimeout: invocation.idleTimeout)),
             cache: cache, middlewares: [CookieMiddleware { cookies.jar($0) }], events: recorder.sink))
         let cacheMode = invocation.cacheMode
         let send: CollectionRunner.Send = { request, context async throws(APIError) -> HTTPResponse in

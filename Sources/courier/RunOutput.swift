@@ -9,9 +9,7 @@ extension RunCommand {
     /// folder runs: JSON objects then say which file they came from.
     static func print(_ outcome: RunOutcome, attempts: [AttemptRecord], invocation: Invocation,
                       secrets: Set<String>, file: String? = nil, place: ErrorPlace? = nil) {
-        defer {
-            if case .file(let url, _) = outcome.response?.body { try? FileManager.default.removeItem(at: url) }
-        }
+        defer { if let body = outcome.response?.body { TemporaryBodyFiles.release(body) } }
         let name = outcome.template.displayName
         let options = ResponseOutput.Options(showSecrets: invocation.showSecrets, timing: invocation.timing)
         let secrets = invocation.showSecrets ? [] : secrets.union(outcome.resolved?.secrets ?? [])

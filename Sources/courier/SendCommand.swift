@@ -22,6 +22,7 @@ enum SendCommand {
       --json-body             Send the body as JSON (Content-Type and Accept: application/json).
       --retry N               Retries after the first attempt (default: 2; 0 disables).
       --timeout SECONDS       Give up after SECONDS, for each attempt and all retries together.
+      --idle-timeout SECONDS  Give up when no byte arrives for SECONDS (default: 30; 0 waits for ever).
       --idempotency-key KEY   Send Idempotency-Key: KEY, which lets a POST be retried.
       -o, --output FILE       Write the body to FILE instead of printing it (streamed to disk).
       --stream                Print the body record by record as it arrives (events or lines);
@@ -57,6 +58,8 @@ enum SendCommand {
         /// `--cache-mode` was given: use the cache (in the default folder unless `--cache-dir`).
         var usesCache = false
         var deadline: Duration?
+        /// `--idle-timeout`: no byte for this long fails the transfer; nil waits for ever.
+        var idleTimeout: Duration? = .seconds(Arguments.defaultIdleTimeout)
     }
 
     static func run(_ arguments: [String]) -> Int32 {
@@ -85,6 +88,7 @@ enum SendCommand {
         let data = try args.option("-d", "--data")
         let retry = try args.number("--retry")
         let timeout = try args.number("--timeout")
+        let idleTimeout = try args.idleTimeout()
         let key = try args.option("--idempotency-key")
         let output = try args.option("-o", "--output")
         let cacheDirectory = try args.option("--cache-dir")
@@ -168,7 +172,7 @@ enum SendCommand {
                           output: output.map { URL(fileURLWithPath: $0) },
                           trustedCertificates: trustedCertificates,
                           cacheDirectory: cacheDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) },
-                          usesCache: cacheModeText != nil, deadline: deadline)
+                          usesCache: cacheModeText != nil, deadline: deadline, idleTimeout: idleTimeout)
     }
 
     /// The URL as typed, with http:// assumed when no scheme is given.
@@ -209,6 +213,7 @@ enum SendCommand {
         }
         var transportConfiguration = BodyFile.transportConfiguration(for: invocation.output)
         transportConfiguration.trustedCertificates = invocation.trustedCertificates
+        transportConfiguration.idleTimeout = invocation.idleTimeout
         let transport = CurlTransport(configuration: transportConfiguration)
         let configuration = HTTPClient.Configuration(transport: transport, cache: cache, retry: policy, events: events)
         let client = HTTPClient(configuration: configuration)
@@ -217,6 +222,9 @@ enum SendCommand {
         if let printer {
             context.onHead = { printer.begin($0) }
             context.onChunk = { printer.feed($0) }
+            // A stream printed as it arrives is not also kept (no spill file, no size limit, so an endless
+            // stream runs for ever), unless a cache is to store it.
+            if cache == nil { context.keepsBody = { !printer.isStreaming } }
         }
         let request = invocation.request
         CrashTestHook.fireIfRequested()
@@ -230,7 +238,7 @@ enum SendCommand {
         let attempts = recorder.attempts(for: context.id)
         switch result {
         case .success(let response):
-            defer { if case .file(let url, _) = response.body { try? FileManager.default.removeItem(at: url) } }
+            defer { TemporaryBodyFiles.release(response.body) }
             if let output = invocation.output {
                 do {
                     try BodyFile.save(response.body, to: output)

@@ -132,7 +132,10 @@ final class WSRunner: Sendable {
         signal(SIGPIPE, SIG_IGN)
         let done = DispatchSemaphore(value: 0)
         let consumer = Task { [self] in
-            for await event in session.events { handle(event) }
+            // One hand-off per read's worth of messages, not per message.
+            for await batch in session.batches {
+                for event in batch { handle(event) }
+            }
             done.signal()
         }
         let interrupt = installInterruptHandler()

@@ -30,7 +30,7 @@ struct WebSocketPaneConnectorTests {
         let url = "ws://127.0.0.1:\(server.port)/ws/ticker?rate=500"
         var pane = WebSocketPaneState(url: url, savedMessages: [.init(text: #"{"subscribe":"ACME"}"#, isSubscription: true)])
         let batches = Batches()
-        let connector = WebSocketPaneConnector(interval: 0.05, onBatch: batches.append)
+        let connector = WebSocketPaneConnector(interval: 0.05) { batches.append($0.events) }
         defer { connector.shutdown() }
         // When the pane's connect effect is performed
         for effect in pane.handle(.connect) { connector.perform(effect) }
@@ -47,5 +47,57 @@ struct WebSocketPaneConnectorTests {
         #expect(await eventually {
             batches.all.joined().contains { if case .closed(let info) = $0 { info.byUser } else { false } }
         })
+    }
+
+    /// Peak (VmHWM) and current (VmRSS) resident memory of this process in bytes.
+    static func memory() -> (peak: Int, current: Int) {
+        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+        func field(_ name: String) -> Int {
+            let line = status.split(separator: "\n").first { $0.hasPrefix(name + ":") } ?? ""
+            return (Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0) * 1024
+        }
+        return (field("VmHWM"), field("VmRSS"))
+    }
+
+    /// The batches the connector hands over, waiting as the app's queue would until the app drains them.
+    final class Inbox: Sendable {
+        private let batches = Mutex<[WebSocketPaneBatch]>([])
+        func post(_ batch: WebSocketPaneBatch) { batches.withLock { $0.append(batch) } }
+        func drain() -> [WebSocketPaneBatch] { batches.withLock { all in defer { all = [] }; return all } }
+        var isEmpty: Bool { batches.withLock { $0.isEmpty } }
+    }
+
+    @Test func aFloodOfLargeMessagesToASlowExplorerStaysWithinTheWindowAndCountsWhatWasDropped() async throws {
+        // Given the demo ticker flooding 64 KB messages, and a pane whose window is 16 MiB
+        let server = try DemoServer.start()
+        defer { server.stop() }
+        let url = "ws://127.0.0.1:\(server.port)/ws/ticker?rate=max&size=65536"
+        let window = WebSocketPaneWindow(messages: 5_000, bytes: 16 << 20)
+        var pane = WebSocketPaneState(url: url, savedMessages: [.init(text: #"{"subscribe":"ACME"}"#, isSubscription: true)],
+                                      window: window)
+        let inbox = Inbox()
+        let connector = WebSocketPaneConnector(interval: 0.01, window: window, isReady: { inbox.isEmpty }, onBatch: inbox.post)
+        defer { connector.shutdown() }
+        try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
+        let before = Self.memory().current
+
+        // When 6,000 messages (about 390 MB) arrive while the explorer takes a batch only every 100 ms
+        for effect in pane.handle(.connect) { connector.perform(effect) }
+        var rounds = 0
+        while pane.receivedCount < 6_000 && rounds < 1_200 {
+            try await Task.sleep(nanoseconds: 100_000_000)
+            for batch in inbox.drain() { pane.apply(batch) }
+            rounds += 1
+        }
+        for effect in pane.handle(.disconnect) { connector.perform(effect) }
+        let growth = Self.memory().peak - before
+
+        // Then every message was counted, the pane holds no more than its window, older ones are reported
+        // dropped, and the process grew by far less than the stream's size (generous bound: 4 windows + slack)
+        #expect(pane.receivedCount >= 6_000)
+        #expect(pane.entries.bytes <= window.bytes)
+        #expect(pane.droppedCount > 0)
+        #expect(pane.droppedCount + pane.entries.count >= pane.receivedCount)
+        #expect(growth < 4 * window.bytes + (80 << 20), "peak grew by \(growth >> 20) MB")
     }
 }

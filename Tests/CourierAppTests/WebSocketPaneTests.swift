@@ -244,4 +244,84 @@ struct WebSocketPaneTests {
         // Then its row shows the size and the start of the array, cut at the edge
         #expect(Self.render(pane)[7] == "┃18:13:21.000 ← 1.1 MB  [12345, 12345, 12345, 12345, 12345, 12345, 123…┃")
     }
+
+    @Test func theByteBudgetDropsOldMessagesAndTheTranscriptSaysHowManyWereDropped() throws {
+        // Given a pane whose window holds 16 KiB (about fifteen 1 KB messages with their overhead)
+        var pane = WebSocketPaneState(url: Self.url.absoluteString, window: WebSocketPaneWindow(messages: 100, bytes: 16_384),
+                                      now: Self.start, timeZone: TimeZone(identifier: "UTC")!)
+        // When twenty 1,000-byte messages arrive
+        let big = String(repeating: "x", count: 1_000)
+        pane.apply(contentsOf: (1...20).map { Self.incoming("\($0)" + big, Double($0)) }, at: Self.at(10))
+        // Then only the newest that fit are kept, and the rest are counted as dropped
+        #expect(pane.entries.count == 15)
+        #expect(pane.droppedCount == 5)
+        #expect(pane.receivedCount == 20)
+        #expect(pane.entries.bytes <= 16_384)
+        #expect(Self.render(pane)[1].contains("5 older dropped, last 15 kept"))
+        // And once scrolled to the oldest kept message, a line above it says older ones are gone
+        _ = pane.handle(.oldest)
+        let lines = Self.render(pane, height: 14)
+        #expect(lines.contains { $0.contains("… 5 older messages dropped") })
+        // And the transcript is one dropped line then the kept messages as `courier ws --json` objects
+        let transcript = String(decoding: pane.transcript(), as: UTF8.self).split(separator: "\n")
+        #expect(transcript.count == 16)
+        #expect(transcript[0] == #"{"type":"dropped","count":5,"kept":15}"#)
+        let last = try JSONSerialization.jsonObject(with: Data(transcript[15].utf8)) as? [String: Any]
+        #expect(last?["text"] as? String == "20" + big)
+        #expect(last?["dir"] as? String == "in")
+    }
+
+    @Test func aHugeMessageKeepsOnlyItsStartAndTheTranscriptGivesItsFullSize() throws {
+        // Given a pane whose window holds 64 KiB (so 4 KiB per message)
+        var pane = WebSocketPaneState(url: Self.url.absoluteString, window: WebSocketPaneWindow(messages: 100, bytes: 65_536),
+                                      now: Self.start, timeZone: TimeZone(identifier: "UTC")!)
+        // When a 1 MB message arrives after a small one
+        pane.apply(contentsOf: [Self.incoming("small", 1), Self.incoming(String(repeating: "y", count: 1 << 20), 2)])
+        // Then both are kept, the large one cut to its start but counted at its size
+        #expect(pane.entries.count == 2)
+        #expect(pane.entries[1].text.utf8.count == 4_096)
+        #expect(pane.entries[1].size == 1 << 20)
+        #expect(pane.bytesReceived == 5 + (1 << 20))
+        let lines = String(decoding: pane.transcript(), as: UTF8.self).split(separator: "\n")
+        let object = try JSONSerialization.jsonObject(with: Data(lines[1].utf8)) as? [String: Any]
+        #expect(object?["full_size"] as? Int == 1 << 20)
+    }
+
+    @Test func theWindowIsReadFromTheEnvironment() {
+        let window = WebSocketPaneWindow.fromEnvironment(["COURIER_WS_KEEP_MESSAGES": "200", "COURIER_WS_KEEP_BYTES": "2M"])
+        #expect(window == WebSocketPaneWindow(messages: 200, bytes: 2 << 20))
+        #expect(WebSocketPaneWindow.fromEnvironment(["COURIER_WS_KEEP_BYTES": "lots"]) == WebSocketPaneWindow())
+    }
+}
+
+@Suite("WebSocket pane: saving the kept messages")
+struct WebSocketPaneSaveTests {
+    @Test func wAsksForAFileThenWritesTheKeptMessagesAsNDJSON() throws {
+        // Given the explorer with the WebSocket pane focused and two messages received
+        var state = Fixtures.loaded()
+        state.press(.char("5"))
+        _ = update(&state, .webSocketEvents(WebSocketPaneBatch(events: [
+            WebSocketPaneTests.incoming(#"{"n":1}"#, 1), WebSocketPaneTests.incoming(#"{"n":2}"#, 2),
+        ], droppedMessages: 3)))
+        // When w is pressed, a file name typed and Enter pressed
+        state.press(.char("w"))
+        guard case .prompt(let prompt)? = state.modals.last else {
+            Issue.record("expected a prompt, got \(state.modals)")
+            return
+        }
+        #expect(prompt.title.contains("older ones were dropped"))
+        for _ in 0..<prompt.editor.text.count { state.press(Key(.backspace)) }
+        state.type("ticks.ndjson")
+        let effects = state.press(Key(.enter))
+        // Then the kept messages are written there, after a line counting the dropped ones
+        guard case .writeFile(let path, let contents)? = effects.first else {
+            Issue.record("expected a write, got \(effects)")
+            return
+        }
+        #expect(path == "ticks.ndjson")
+        let lines = String(decoding: contents, as: UTF8.self).split(separator: "\n")
+        #expect(lines.first == #"{"type":"dropped","count":3,"kept":2}"#)
+        #expect(lines.count == 3)
+        #expect(lines.last?.contains(#""text":"{\"n\":2}""#) == true)
+    }
 }

@@ -50,4 +50,24 @@ import Testing
             #expect(records.map { String(decoding: $0, as: UTF8.self) } == [#"{"a":1}"#, #"{"a":2}"#, #"{"a":3}"#])
         }
     }
+
+    /// Linear assembly: a 32 MB line in 1 KB chunks used to be copied whole on every chunk (quadratic:
+    /// half a terabyte of copying); now each byte is appended once. The limit only stops a regression
+    /// from hanging the suite, it measures nothing.
+    @Test(.timeLimit(.minutes(1)))
+    func oneHugeNDJSONLineInSmallChunksIsAssembledOnceAndWhole() {
+        // Given a 32 MB line followed by a short one, arriving 1 KB at a time
+        let chunk = Data(repeating: UInt8(ascii: "a"), count: 1_024)
+        var splitter = NDJSONSplitter()
+        var records: [Data] = []
+        // When it is fed chunk by chunk
+        for _ in 0..<32_768 { records += splitter.feed(chunk) }
+        records += splitter.feed(Data("\r\n{\"b\":2}\n".utf8))
+        records += splitter.finish()
+        // Then both records come out, the huge one whole and without its CR
+        #expect(records.count == 2)
+        #expect(records.first?.count == 32 << 20)
+        #expect(records.first?.allSatisfy { $0 == UInt8(ascii: "a") } == true)
+        #expect(records.last == Data(#"{"b":2}"#.utf8))
+    }
 }

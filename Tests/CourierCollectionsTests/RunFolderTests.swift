@@ -264,6 +264,8 @@ struct RunFolderTests {
           --report junit FILE     Also write a JUnit XML report to FILE: a test case per request and per
                                   client.test / pm.test (for CI systems).
           --timing                Show where the time of each request went.
+          --idle-timeout SECONDS  Give up on a request when no byte arrives for SECONDS (default: 30; 0 waits
+                                  for ever).
           --ws-wait SECONDS       How long a WebSocket request waits for the server's next message
                                   (default: 2).
           --show-secrets          Print Authorization, cookies, tokens and private values as they are.

@@ -32,6 +32,7 @@ import Testing
           --json-body             Send the body as JSON (Content-Type and Accept: application/json).
           --retry N               Retries after the first attempt (default: 2; 0 disables).
           --timeout SECONDS       Give up after SECONDS, for each attempt and all retries together.
+          --idle-timeout SECONDS  Give up when no byte arrives for SECONDS (default: 30; 0 waits for ever).
           --idempotency-key KEY   Send Idempotency-Key: KEY, which lets a POST be retried.
           -o, --output FILE       Write the body to FILE instead of printing it (streamed to disk).
           --stream                Print the body record by record as it arrives (events or lines);

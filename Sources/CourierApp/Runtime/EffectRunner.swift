@@ -70,7 +70,10 @@ public final class EffectRunner: Sendable {
         client = HTTPClient(configuration: HTTPClient.Configuration(transport: configuration.transport,
                                                             cache: configuration.cache, middlewares: cookieSteps,
                                                             events: events))
-        webSocket = WebSocketPaneConnector { [queue] events in queue.post(.webSocketEvents(events)) }
+        // A batch waits while the loop has not drained the previous actions, so batches cannot pile up.
+        webSocket = WebSocketPaneConnector(isReady: { [queue] in queue.isEmpty }) { [queue] batch in
+            queue.post(.webSocketEvents(batch))
+        }
         immediate.withLock { $0 = makeLatestOnly(debounce: .zero) }
     }
 
@@ -317,12 +320,17 @@ public final class EffectRunner: Sendable {
                     }
                     queue.post(.scriptsRan(id, report))
                 }
+                var pane = ResponseFormatter.pane(response)
+                // Once mapped and read, a temporary body file is removed: the viewer's mapping stays readable
+                // and the disk space returns when the response is replaced, so sending a large request again
+                // and again, or quitting, leaves nothing in the temporary folder.
                 if let history {
                     Self.recordHistory(request: request, response: response, name: name, path: job.ref?.file,
                                        draft: job.draft,
                                        secrets: secrets, generation: generation, history: history, queue: queue)
+                } else {
+                    TemporaryBodyFiles.release(response.body)
                 }
-                var pane = ResponseFormatter.pane(response)
                 let notes = [report.testSummary, report.error.map { "script error: \($0)" }].compactMap { $0 }
                 pane?.info.tests = notes.isEmpty ? nil : notes.joined(separator: " · ")
                 pane?.info.testsFailed = report.error != nil || report.tests.contains { !$0.passed }
@@ -355,6 +363,7 @@ public final class EffectRunner: Sendable {
                                       draft: RequestDraft,
                                       secrets: Set<String>, generation: Int, history: HistoryStore, queue: ActionQueue) {
         Task.detached(priority: .utility) {
+            defer { TemporaryBodyFiles.release(response.body) }
             do {
                 let (key, latency) = try HistoryRecording.record(request: request, response: response, name: name,
                                                                  collectionPath: path, draft: draft, secrets: secrets,

@@ -26,7 +26,7 @@ public enum Action: Sendable {
     case compareOpened(ComparePaneState)
     case compareRevalidated(CacheRevalidation?, failure: String?)
     /// A batch of WebSocket session events (one per frame at most).
-    case webSocketEvents([WebSocketEvent])
+    case webSocketEvents(WebSocketPaneBatch)
     case saveFinished(RequestRef, Collection)
     /// A save found its file changed on disk since it was loaded; the user chooses what to do.
     case saveConflict(SaveConflict)

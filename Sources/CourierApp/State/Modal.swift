@@ -61,6 +61,7 @@ public struct PromptState: Sendable, Hashable {
         case saveResponse
         /// A `# @prompt NAME` value for the next send.
         case variable(name: String)
+        case saveWebSocketMessages
     }
     public var title: String
     public var editor: LineEditor

@@ -103,6 +103,8 @@ extension AppState {
         case .variable(let name):
             promptAnswers[name] = prompt.editor.text
             return send()
+        case .saveWebSocketMessages:
+            return [.writeFile(path: text, contents: webSocketPane.transcript())]
         }
     }
 }

@@ -67,8 +67,8 @@ public func update(_ state: inout AppState, _ action: Action) -> [Effect] {
     case .compareRevalidated(let revalidation, let failure):
         if let failure { state.comparePane?.fail(failure) } else { state.comparePane?.load(revalidation) }
         return []
-    case .webSocketEvents(let events):
-        state.webSocketPane.apply(contentsOf: events)
+    case .webSocketEvents(let batch):
+        state.webSocketPane.apply(batch)
         return []
     case .saveFinished(let ref, let collection):
         state.collection = collection
@@ -152,7 +152,7 @@ extension AppState {
         let before = editor.draft
         var effects: [Effect]
         if focus == .webSocket, isTyping || paneCommand(for: key) != nil {
-            effects = webSocketPane.handle(key: key).map { .webSocket($0) }
+            effects = webSocketEffects(webSocketPane.handle(key: key))
         } else if focus == .response, comparePane != nil, let command = ComparePaneState.keymap.command(for: key) {
             effects = run(.compare(command))
         } else if focus == .response, viewerPrompting || paneCommand(for: key) != nil {
@@ -207,7 +207,7 @@ extension AppState {
             log.pageSize = max(1, layout.contentHeight(.log) - 1)
             log.handle(command)
             return []
-        case .webSocket(let command): return webSocketPane.handle(command).map { .webSocket($0) }
+        case .webSocket(let command): return webSocketEffects(webSocketPane.handle(command))
         case .theme(let name): return [.loadTheme(name: name)]
         case .environment(let name):
             environment = name

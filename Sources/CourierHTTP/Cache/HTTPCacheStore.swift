@@ -160,7 +160,8 @@ public final class HTTPCacheStore: Sendable {
     /// the file is the caller's to delete; deleting it leaves the entry intact.
     public func body(of entry: HTTPCacheEntry) -> ResponseBody {
         guard let bodyFile = entry.bodyFile else { return .data(entry.inlineBody ?? Data()) }
-        let handout = handoutDirectory.appendingPathComponent("courier-cache-\(UUID().uuidString).body")
+        // A temporary body file like a spilled one: removed on every exit path if the caller does not.
+        let handout = TemporaryBodyFiles.makeURL(in: handoutDirectory)
         do {
             // The file opened without following links is the one handed out, whatever its name holds now.
             let file = try CacheBodyFile(directory: directory, name: bodyFile, stem: Self.stem(of: entry),
@@ -170,6 +171,7 @@ public final class HTTPCacheStore: Sendable {
             // Another process replaced the entry since the lookup: its name still reads as the cache's file.
             return storedBody(of: entry)
         }
+        TemporaryBodyFiles.register(handout)
         return .file(handout, size: entry.bodySize)
     }
 

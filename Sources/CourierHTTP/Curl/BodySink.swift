@@ -11,6 +11,8 @@ struct BodySink {
     private var file: FileHandle?
     private var fileURL: URL?
     private(set) var received = 0
+    /// False once the caller consumes the body as it arrives (`RequestContext.keepsBody`).
+    private var keeping = true
     /// Why the transfer was stopped from here (size limit, disk error), when it was.
     private(set) var failure: APIError?
 
@@ -24,6 +26,11 @@ struct BodySink {
     /// Adds a chunk; false stops the transfer (the reason is in `failure`). `encoded` says the chunk was
     /// decoded from a Content-Encoding, whose smaller limit stops a decompression bomb early.
     mutating func append(_ chunk: Data, encoded: Bool = false) -> Bool {
+        guard keeping || encoded else {
+            // Nothing is kept, so there is nothing to limit: an endless stream may run for ever.
+            received += chunk.count
+            return true
+        }
         let limit = encoded ? min(maxBodySize, maxDecodedBodySize) : maxBodySize
         guard received + chunk.count <= limit else {
             failure = .tooLarge(limit: limit)
@@ -46,6 +53,7 @@ struct BodySink {
 
     /// The complete body; a spilled body's file now belongs to the caller.
     mutating func finish() throws -> ResponseBody {
+        guard keeping else { return .data(Data()) }
         guard let file, let fileURL else { return .data(buffer) }
         do {
             try file.close()
@@ -58,21 +66,30 @@ struct BodySink {
         return .file(fileURL, size: received)
     }
 
+    /// Stops keeping the body: what was kept (and its file) is dropped, later chunks are only counted.
+    mutating func stopKeeping() {
+        guard keeping else { return }
+        discard()
+        keeping = false
+    }
+
     /// Drops a partial body and its file.
     mutating func discard() {
         try? file?.close()
-        if let fileURL { try? FileManager.default.removeItem(at: fileURL) }
+        if let fileURL { TemporaryBodyFiles.release(fileURL) }
         file = nil
         fileURL = nil
         buffer = Data()
     }
 
     private mutating func spill() throws {
-        let url = directory.appendingPathComponent("courier-body-\(UUID().uuidString)")
+        // Named with the process id, so a later process can tell a leftover of a dead one from a live file.
+        let url = TemporaryBodyFiles.makeURL(in: directory)
         guard FileManager.default.createFile(atPath: url.path, contents: nil,
                                              attributes: [.posixPermissions: 0o600]) else {
             throw APIError.protocolError(underlying: "cannot create \(url.path)")
         }
+        TemporaryBodyFiles.register(url)
         let handle = try FileHandle(forWritingTo: url)
         fileURL = url
         file = handle

@@ -62,6 +62,12 @@ final class CurlTransfer {
         if let timeout = request.timeout {
             courier_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, max(1, Self.milliseconds(timeout)))
         }
+        if let idle = configuration.idleTimeout {
+            // libcurl's idle knob: under 1 byte/s for the whole period (no byte at all, in practice) ends
+            // the transfer with a timeout, while a slow but living stream runs on.
+            courier_easy_setopt_long(easy, CURLOPT_LOW_SPEED_LIMIT, 1)
+            courier_easy_setopt_long(easy, CURLOPT_LOW_SPEED_TIME, max(1, Self.milliseconds(idle) / 1000))
+        }
         if !request.headers.contains("User-Agent") {
             courier_easy_setopt_str(easy, CURLOPT_USERAGENT, configuration.userAgent)
         }
@@ -194,6 +200,7 @@ final class CurlTransfer {
         announceHead()
         guard sink.append(chunk, encoded: head.isContentEncoded) else { return 0 }
         job.context.onChunk?(chunk)
+        if let keepsBody = job.context.keepsBody, !keepsBody() { sink.stopKeeping() }
         if let onProgress = job.context.onProgress {
             let elapsed = ContinuousClock.now - started
             // A compressed body's Content-Length counts wire bytes, not the decoded ones received here.

@@ -23,6 +23,9 @@ public final class CurlTransport: Transport {
         /// A PEM file of the certificates that servers are verified against, in place of the system's
         /// (curl's `--cacert`): how a self-signed development server is trusted without `--insecure`.
         public var trustedCertificates: URL?
+        /// A transfer that receives (or sends) no byte for this long fails with `timedOut`; nil waits for
+        /// ever. Unlike the request's `timeout` (the whole exchange), a stream that keeps talking never hits it.
+        public var idleTimeout: Duration?
 
         /// The default bound on a decoded compressed body: 256 MB.
         public static let defaultMaxDecodedBodySize = 256 << 20
@@ -31,7 +34,8 @@ public final class CurlTransport: Transport {
                     maxDecodedBodySize: Int = defaultMaxDecodedBodySize,
                     temporaryDirectory: URL = FileManager.default.temporaryDirectory,
                     connectTimeout: Duration = .seconds(30), userAgent: String = "courier/" + CourierVersion.current,
-                    trustedCertificates: URL? = nil) {
+                    trustedCertificates: URL? = nil, idleTimeout: Duration? = nil) {
+            self.idleTimeout = idleTimeout
             self.spillThreshold = spillThreshold
             self.maxBodySize = maxBodySize
             self.maxDecodedBodySize = maxDecodedBodySize
@@ -52,6 +56,8 @@ public final class CurlTransport: Transport {
     /// Starts the transport's thread. One transport shares one connection cache among all its transfers.
     public init(configuration: Configuration = Configuration()) {
         CurlGlobal.initialize()
+        // Leftovers of processes that died without cleaning up (SIGKILL, a crash); once per folder.
+        TemporaryBodyFiles.sweepStale(in: configuration.temporaryDirectory)
         self.configuration = configuration
         self.loop = CurlMultiLoop()
     }

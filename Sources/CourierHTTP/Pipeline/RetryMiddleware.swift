@@ -59,8 +59,6 @@ public struct RetryMiddleware: Middleware {
 
     /// A response that will be replaced by a retry no longer needs its temporary file.
     private func discardSpilledBody(of outcome: Result<HTTPResponse, APIError>) {
-        if case .success(let response) = outcome, case .file(let url, _) = response.body {
-            try? FileManager.default.removeItem(at: url)
-        }
+        if case .success(let response) = outcome { TemporaryBodyFiles.release(response.body) }
     }
 }

@@ -22,6 +22,9 @@ final class LoopbackServer: Sendable {
         /// Bytes written as they are instead of an encoded answer, then the connection is closed: for
         /// replies that break HTTP.
         var raw: Data?
+        /// After `raw`, the connection stays open this long (or until the client hangs up): a body that
+        /// stops arriving half-way.
+        var holdOpen: Duration = .zero
 
         static func raw(_ text: String) -> Reply { Reply(raw: Data(text.utf8)) }
 
@@ -137,7 +140,10 @@ final class LoopbackServer: Sendable {
                 return
             }
             state.withLock { $0.completed[request.path, default: 0] += 1 }
-            if reply.raw != nil { return }
+            if reply.raw != nil {
+                if reply.holdOpen > .zero { _ = waitWatchingForHangUp(socket, delay: reply.holdOpen) }
+                return
+            }
             if request.headers["connection"]?.lowercased() == "close" { return }
         }
     }

@@ -4,26 +4,46 @@ import Synchronization
 
 /// Runs the pane's effects against a real `WebSocketSession` and hands the session's events back in
 /// batches, one per frame interval, so the app applies tens of thousands of messages a second with
-/// one action per frame (`WebSocketPaneState.apply(contentsOf:)`) instead of one per message.
+/// one action per frame (`WebSocketPaneState.apply(_:)`) instead of one per message.
+///
+/// Memory stays bounded when the explorer falls behind: events wait here, never more than the pane's
+/// window of messages (older ones are dropped and counted in the batch), and a batch is handed over
+/// only once the app is ready for it (`isReady`), so batches cannot pile up in the app's queue either.
 public final class WebSocketPaneConnector: Sendable {
     /// Called with each non-empty batch, on a background thread; the app posts it as one action.
-    private let onBatch: @Sendable ([WebSocketEvent]) -> Void
+    private let onBatch: @Sendable (WebSocketPaneBatch) -> Void
+    /// Whether the app has taken the previous batch; a flush waits while it has not.
+    private let isReady: @Sendable () -> Bool
     private let interval: Double
+    private let window: WebSocketPaneWindow
     private let configure: @Sendable (inout WebSocketConfiguration) -> Void
     private let state = Mutex(State())
 
     private struct State {
         var session: WebSocketSession?
         var pending: [WebSocketEvent] = []
+        /// Messages in `pending` and their payload bytes, to trim it to the window.
+        var pendingMessages = 0
+        var pendingBytes = 0
+        var dropped = 0
+        /// Flushes skipped in a row because the app was not ready.
+        var waited = 0
         var consumer: Task<Void, Never>?
         var flusher: Task<Void, Never>?
     }
 
+    /// Flushes skipped at most while the app is not ready, so a busy queue cannot starve the pane.
+    private static let maxWaits = 30
+
     /// `configure` adjusts each connection's settings (headers, insecure, keepalive) before it opens.
-    public init(interval: Double = 1.0 / 60, configure: @escaping @Sendable (inout WebSocketConfiguration) -> Void = { _ in },
-                onBatch: @escaping @Sendable ([WebSocketEvent]) -> Void) {
+    public init(interval: Double = 1.0 / 60, window: WebSocketPaneWindow = .standard,
+                configure: @escaping @Sendable (inout WebSocketConfiguration) -> Void = { _ in },
+                isReady: @escaping @Sendable () -> Bool = { true },
+                onBatch: @escaping @Sendable (WebSocketPaneBatch) -> Void) {
         self.interval = interval
+        self.window = window
         self.configure = configure
+        self.isReady = isReady
         self.onBatch = onBatch
     }
 
@@ -43,6 +63,9 @@ public final class WebSocketPaneConnector: Sendable {
             } catch {
                 enqueue(.error(error))
             }
+        case .saveMessages:
+            // The app asks for a file name and writes the pane's transcript; nothing to do on the socket.
+            break
         }
     }
 
@@ -60,7 +83,7 @@ public final class WebSocketPaneConnector: Sendable {
     private func connect(url text: String, subscriptions: [String]) {
         guard let url = URL(string: text) else {
             enqueue(.error(.badURL(text)))
-            flush()
+            flush(force: true)
             return
         }
         var configuration = WebSocketConfiguration(url: url)
@@ -72,7 +95,7 @@ public final class WebSocketPaneConnector: Sendable {
         }
         previous?.close(code: .normal, reason: "")
         let consumer = Task { [self] in
-            for await event in session.events { enqueue(event) }
+            for await batch in session.batches { enqueue(contentsOf: batch) }
         }
         state.withLock { state in
             state.consumer = consumer
@@ -81,16 +104,67 @@ public final class WebSocketPaneConnector: Sendable {
         session.start()
     }
 
-    private func enqueue(_ event: WebSocketEvent) {
-        state.withLock { $0.pending.append(event) }
+    private func enqueue(_ event: WebSocketEvent) { enqueue(contentsOf: [event]) }
+
+    private func enqueue(contentsOf events: [WebSocketEvent]) {
+        let window = self.window
+        state.withLock { state in
+            for event in events {
+                state.pending.append(event)
+                guard case .message(let record) = event else { continue }
+                state.pendingMessages += 1
+                state.pendingBytes += record.size
+                // Trims only at twice the window, so trimming costs O(1) per message amortised.
+                if state.pendingMessages > 2 * window.messages || state.pendingBytes > 2 * window.bytes {
+                    Self.trim(&state, to: window)
+                }
+            }
+        }
     }
 
-    private func flush() {
-        let batch = state.withLock { state in
-            defer { state.pending = [] }
-            return state.pending
+    /// Keeps the newest messages that fit the window, and every connection event.
+    private static func trim(_ state: inout State, to window: WebSocketPaneWindow) {
+        var keptMessages = 0
+        var keptBytes = 0
+        var kept: [WebSocketEvent] = []
+        for event in state.pending.reversed() {
+            if case .message(let record) = event {
+                guard (keptMessages < window.messages && keptBytes + record.size <= window.bytes) || keptMessages == 0 else {
+                    state.dropped += 1
+                    continue
+                }
+                keptMessages += 1
+                keptBytes += record.size
+            }
+            kept.append(event)
         }
-        if !batch.isEmpty { onBatch(batch) }
+        state.pending = kept.reversed()
+        state.pendingMessages = keptMessages
+        state.pendingBytes = keptBytes
+    }
+
+    private func flush(force: Bool = false) {
+        let ready = force || isReady()
+        let window = self.window
+        let batch: WebSocketPaneBatch? = state.withLock { state in
+            guard !state.pending.isEmpty else { return nil }
+            guard ready || state.waited >= Self.maxWaits else {
+                state.waited += 1
+                return nil
+            }
+            if state.pendingMessages > window.messages || state.pendingBytes > window.bytes {
+                Self.trim(&state, to: window)
+            }
+            defer {
+                state.pending = []
+                state.pendingMessages = 0
+                state.pendingBytes = 0
+                state.dropped = 0
+                state.waited = 0
+            }
+            return WebSocketPaneBatch(events: state.pending, droppedMessages: state.dropped)
+        }
+        if let batch { onBatch(batch) }
     }
 
     private func flushPeriodically() async {
@@ -98,6 +172,6 @@ public final class WebSocketPaneConnector: Sendable {
             try? await Task.sleep(nanoseconds: UInt64(interval * 1e9))
             flush()
         }
-        flush()
+        flush(force: true)
     }
 }

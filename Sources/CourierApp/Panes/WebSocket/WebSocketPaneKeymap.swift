@@ -27,6 +27,8 @@ public enum WebSocketPaneCommand: Sendable, Hashable {
     case toggleSubscription
     case togglePrettyJSON
     case clearMessages
+    /// Saves the kept messages to a file (asks for its name).
+    case saveMessages
 }
 
 /// What the app must do for the pane; the pane never touches the network itself.
@@ -37,6 +39,8 @@ public enum WebSocketPaneEffect: Sendable, Hashable {
     case disconnect
     /// Send one text message on the open session.
     case send(String)
+    /// Ask where to save the kept messages (`transcript()`), then write them there.
+    case saveMessages
 }
 
 extension WebSocketPaneState {
@@ -61,6 +65,7 @@ extension WebSocketPaneState {
         KeyBinding([.char("m")], .toggleSubscription, "mark as subscription"),
         KeyBinding([.char("J")], .togglePrettyJSON, "expand every message"),
         KeyBinding([.char("c")], .clearMessages, "clear messages"),
+        KeyBinding([.char("w")], .saveMessages, "save kept messages to a file"),
     ]
 
     /// What the send box does with keys (the rest edit the text); listed for help.

@@ -68,13 +68,16 @@ public struct WebSocketPaneState: Sendable, Hashable {
     public var maxLinesPerMessage = 12
 
     /// Messages kept by default; older ones fall out.
-    public static let defaultCapacity = 5_000
+    public static let defaultCapacity = WebSocketPaneWindow.defaultMessages
 
-    public init(url: String = "", savedMessages: [SavedMessage] = [], capacity: Int = Self.defaultCapacity,
-                now: Date = Date(), timeZone: TimeZone = .current) {
+    /// `capacity`, when given, overrides the window's message count.
+    public init(url: String = "", savedMessages: [SavedMessage] = [], capacity: Int? = nil,
+                window: WebSocketPaneWindow = .standard, now: Date = Date(), timeZone: TimeZone = .current) {
         self.url = url
         self.savedMessages = savedMessages
-        self.entries = WebSocketEntryRing(capacity: capacity)
+        var window = window
+        if let capacity { window.messages = max(1, capacity) }
+        self.entries = WebSocketEntryRing(window: window)
         self.now = now
         self.timeZone = timeZone
     }
@@ -130,6 +133,18 @@ public struct WebSocketPaneState: Sendable, Hashable {
         for event in events { apply(event, at: time) }
     }
 
+    /// Takes the connector's batch: the messages it had to drop count as received and dropped.
+    public mutating func apply(_ batch: WebSocketPaneBatch, at time: Date = Date()) {
+        if batch.droppedMessages > 0 {
+            receivedCount += batch.droppedMessages
+            entries.countDropped(batch.droppedMessages)
+        }
+        apply(contentsOf: batch.events, at: time)
+    }
+
+    /// Older messages that fell out of the window (or were dropped before reaching it) and are gone.
+    public var droppedCount: Int { entries.dropped }
+
     /// Moves the clock for the reconnect countdown.
     public mutating func tick(now: Date) { self.now = now }
 
@@ -157,7 +172,10 @@ public struct WebSocketPaneState: Sendable, Hashable {
                                        kind: record.direction == .incoming ? .incoming : .outgoing,
                                        size: record.size, isSubscription: record.isSubscription)
         switch record.message {
-        case .text(let text): entry.text = text
+        case .text(let text):
+            // A huge message keeps only its start, so it cannot push every other message out of the window.
+            let limit = entries.window.bytesPerMessage
+            entry.text = text.utf8.count > limit ? String(decoding: text.utf8.prefix(limit), as: UTF8.self) : text
         case .binary(let data):
             entry.isBinary = true
             entry.binaryPrefix = Array(data.prefix(WebSocketPaneEntry.binaryPrefixLimit))
@@ -281,8 +299,37 @@ public struct WebSocketPaneState: Sendable, Hashable {
         case .clearMessages:
             entries.removeAll()
             follow()
+        case .saveMessages:
+            return entries.isEmpty ? [] : [.saveMessages]
         }
         return []
+    }
+
+    /// The kept messages as NDJSON, one `courier ws --json` message object a line, oldest first; a first
+    /// line says how many older messages were dropped. Texts cut at `bytesPerMessage` and binary messages
+    /// (only their first bytes are kept) carry their full `size`.
+    public func transcript() -> Data {
+        var out = Data()
+        if droppedCount > 0 {
+            out.append(Data(#"{"type":"dropped","count":\#(droppedCount),"kept":\#(entries.count)}"#.utf8))
+            out.append(0x0A)
+        }
+        for index in 0..<entries.count {
+            let entry = entries[index]
+            guard entry.kind != .status else { continue }
+            let message: WebSocketMessage = entry.isBinary ? .binary(Data(entry.binaryPrefix)) : .text(entry.text)
+            let record = WebSocketMessageEvent(direction: entry.kind == .incoming ? .incoming : .outgoing,
+                                               message: message, time: entry.time, isSubscription: entry.isSubscription)
+            var line = WebSocketEvent.message(record).jsonLine
+            if record.size < entry.size {
+                // Only the start was kept: the object says how large the message really was.
+                line.removeLast()
+                line += #","full_size":\#(entry.size)}"#
+            }
+            out.append(Data(line.utf8))
+            out.append(0x0A)
+        }
+        return out
     }
 
     private mutating func sendIfOpen(_ texts: [String]) -> [WebSocketPaneEffect] {

@@ -53,7 +53,9 @@ extension WebSocketPaneState {
         line.append("↓ \(receivedCount) (\(WebSocketPaneFormat.size(bytesReceived)))", style: theme.text)
         line.append("  ↑ \(sentCount)", style: theme.text)
         if let rtt = lastRoundTrip { line.append("  rtt " + DurationText.format(seconds: rtt), style: theme.muted) }
-        if entries.count >= entries.capacity { line.append("  last \(entries.capacity) kept", style: theme.muted) }
+        if droppedCount > 0 {
+            line.append("  \(droppedCount) older dropped, last \(entries.count) kept", style: theme.muted)
+        }
         let right: StyledLine = following
             ? StyledLine("following", style: theme.muted)
             : StyledLine("⏸ paused · \(unseenWhilePaused) new", style: theme.warning)
@@ -84,6 +86,11 @@ extension WebSocketPaneState {
                 total += lines.count
             }
             index -= 1
+        }
+        if index < 0 && total < area.height && droppedCount > 0 {
+            // The oldest kept message is on screen: say what came before it is gone.
+            blocks.append([StyledLine("… \(droppedCount) older messages dropped (only the newest are kept; w saves them)",
+                                      style: theme.muted)])
         }
         let lines = Array(blocks.reversed().joined().suffix(area.height))
         for (offset, line) in lines.enumerated() {
