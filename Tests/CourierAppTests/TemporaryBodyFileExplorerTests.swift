@@ -54,7 +54,6 @@ struct TemporaryBodyFileExplorerTests {
                 return
             }
             panes.append(pane)
-            _ = await waitFor { if case .responseReceived(generation, let summary) = $0 { summary } else { nil } }
             if withHistory { _ = await waitFor { if case .historyRecorded(generation, _, _) = $0 { true } else { nil } } }
         }
         // Then no temporary body file is left in the folder (the history's release runs just after it posts)
