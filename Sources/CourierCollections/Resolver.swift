@@ -21,6 +21,7 @@ public struct Resolver: Sendable {
     public static let timeoutTag = "timeout"
     public static let noRedirectTag = "no-redirect"
     public static let insecureTag = "insecure"
+    public static let allowInsecureRedirectTag = "allow-insecure-redirect"
     public static let maxAttemptsTag = "max-attempts"
 
     public var file: HTTPFile
@@ -57,6 +58,9 @@ public struct Resolver: Sendable {
         }
         if template.tags[Self.noRedirectTag] != nil { request.followRedirects = false }
         if template.tags[Self.insecureTag] != nil { request.insecure = true }
+        if template.tags[Self.allowInsecureRedirectTag] != nil {
+            request.allowInsecureRedirect = true
+        }
         if let attempts = template.tags[Self.maxAttemptsTag].flatMap({ Int($0) }), attempts > 0 {
             request.maxAttempts = attempts
         }

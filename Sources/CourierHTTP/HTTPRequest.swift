@@ -14,6 +14,8 @@ public struct HTTPRequest: Sendable, Hashable {
     public var followRedirects: Bool
     /// Skips TLS verification; only ever set from an explicit `--insecure`.
     public var insecure: Bool
+    /// Follows a redirect from https down to plain http; only from an explicit `--allow-insecure-redirect`.
+    public var allowInsecureRedirect: Bool = false
 
     public init(method: HTTPMethod = .get, url: URL, headers: HTTPHeaders = [:], body: RequestBody = .empty,
                 timeout: Duration? = nil, cacheMode: CacheMode = .default, maxAttempts: Int? = nil,

@@ -28,10 +28,12 @@ enum SendCommand {
                               automatic for text/event-stream and application/x-ndjson bodies.
       --timing                Show where the time of the last attempt went.
       --insecure              Do not verify the server's TLS certificate.
+      --allow-insecure-redirect
+                              Follow a redirect from https to plain http (refused by default).
       --cacert FILE           Verify the server's TLS certificate against the PEM certificates in FILE
                               instead of the system's (trusts a self-signed development server).
       --json                  Print one JSON object instead of text.
-      --show-secrets          Print Authorization, cookies and tokens instead of <redacted>.
+      --show-secrets          Print Authorization, cookies and tokens instead of REDACTED.
       -v, --verbose           Log each attempt to standard error (allowed headers only, never secrets).
       --cache-dir DIR         Use the HTTP cache stored in DIR.
       --cache-mode MODE       Use the HTTP cache (in ~/.cache/courier unless --cache-dir) in MODE:
@@ -93,6 +95,7 @@ enum SendCommand {
         let jsonBody = args.flag("--json-body")
         let timing = args.flag("--timing")
         let insecure = args.flag("--insecure", "-k")
+        let allowInsecureRedirect = args.flag("--allow-insecure-redirect")
         let json = args.flag("--json")
         let showSecrets = args.flag("--show-secrets")
         let verbose = args.flag("--verbose", "-v")
@@ -159,8 +162,9 @@ enum SendCommand {
         }
         let method = methodText.map { HTTPMethod(rawValue: $0) } ?? (body.isEmpty && data == nil ? .get : .post)
         let deadline = timeout.map { Duration.milliseconds(Int64(($0 * 1000).rounded())) }
-        let request = HTTPRequest(method: method, url: url, headers: headers, body: body, timeout: deadline,
+        var request = HTTPRequest(method: method, url: url, headers: headers, body: body, timeout: deadline,
                                   cacheMode: cacheMode, maxAttempts: retry.map { Int($0) + 1 }, insecure: insecure)
+        request.allowInsecureRedirect = allowInsecureRedirect
         return Invocation(request: request, json: json, timing: timing, showSecrets: showSecrets, verbose: verbose,
                           stream: stream,
                           output: output.map { URL(fileURLWithPath: $0) },
