@@ -1,3 +1,4 @@
+import CourierSecurity
 import CourierBody
 import Foundation
 
@@ -30,7 +31,7 @@ enum BodyPrinter {
     }
 }
 
-/// `JSONPretty.indent` over bytes, one chunk at a time, with `Terminal.sanitize`'s rule for invisible
+/// `JSONPretty.indent` over bytes, one chunk at a time, with `Sanitizer.escaped`'s rule for invisible
 /// characters (C0, DEL and C1 shown as `\xNN`, bidi controls as `\uXXXX`). Without `indents` it only
 /// sanitises.
 struct StreamingIndenter {

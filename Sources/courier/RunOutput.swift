@@ -1,3 +1,4 @@
+import CourierSecurity
 import CourierCollections
 import CourierHTTP
 import Foundation
@@ -37,7 +38,7 @@ extension RunCommand {
                     "error": ["kind": "collection", "message": error.description],
                 ]
                 if let file { fields["file"] = file }
-                Console.out(Redaction.redact(object(fields), secrets: secrets))
+                Console.out(SecretPolicy.masking(object(fields), secrets: secrets))
             } else {
                 Console.error("### \(name)\nerror: \(error)\n")
             }
@@ -46,7 +47,7 @@ extension RunCommand {
         if invocation.json {
             let text = ResponseOutput.json(response: outcome.response, error: apiError, attempts: attempts, name: name,
                                            options: options)
-            Console.out(Redaction.redact(adding(file: file, to: text), secrets: secrets))
+            Console.out(SecretPolicy.masking(adding(file: file, to: text), secrets: secrets))
         } else {
             var text = ResponseOutput.human(response: outcome.response, error: apiError, attempts: attempts, name: name,
                                             options: options)
@@ -54,7 +55,7 @@ extension RunCommand {
                 let expected = outcome.template.expectedStatuses.sorted().map(String.init).joined(separator: ", ")
                 text += "\nfailed: status \(status)" + (expected.isEmpty ? "" : ", expected \(expected)")
             }
-            Console.out(Redaction.redact(text, secrets: secrets) + "\n")
+            Console.out(SecretPolicy.masking(text, secrets: secrets) + "\n")
         }
     }
 
@@ -74,9 +75,5 @@ extension RunCommand {
         return ResponseOutput.serialize(fields)
     }
 
-    static func object(_ object: [String: Any]) -> String {
-        let options: JSONSerialization.WritingOptions = [.sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: options) else { return "{}" }
-        return String(decoding: data, as: UTF8.self)
-    }
+    static func object(_ object: [String: Any]) -> String { ResponseOutput.serialize(object) }
 }

@@ -70,7 +70,7 @@ extension AppState {
     }
 
     /// Puts an entry's method, URL and headers into the editor and focuses it. A header history kept
-    /// redacted (`•••`) keeps the editor's own value, or is left out when the editor has none: the mask
+    /// redacted (`REDACTED`) keeps the editor's own value, or is left out when the editor has none: the mask
     /// is never sent as a value.
     mutating func restore(_ entry: HistoryEntry) {
         let current = editor.draft

@@ -1,3 +1,4 @@
+import CourierSecurity
 /// The small header fields the cache reads besides Cache-Control: Vary and Pragma.
 public enum Vary: Sendable, Hashable {
     /// `Vary: *`: the response depends on something outside the request; it never matches a later one.
@@ -24,7 +25,7 @@ public enum Vary: Sendable, Hashable {
         for name in names {
             let value = request.combined(name).map(Self.normalise) ?? ""
             // Secrets are compared by digest so that the entry on disk never holds a credential.
-            result[name] = CachePolicy.secretRequestHeaders.contains(name) && !value.isEmpty
+            result[name] = SecretPolicy.isSecretHeader(name) && !value.isEmpty
                 ? "digest:" + CachePolicy.digest(value) : value
         }
         return result

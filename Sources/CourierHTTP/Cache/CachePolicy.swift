@@ -37,11 +37,6 @@ public enum CachePolicy {
     /// them after the caller has deleted its files; larger ones are compared by size.
     public static let comparisonBodyLimit = 256 * 1024
 
-    /// Request headers whose values are never written to an entry; Vary compares them by digest.
-    public static let secretRequestHeaders: Set<String> = [
-        "authorization", "proxy-authorization", "cookie",
-    ]
-
     /// Request headers that make a request conditional; the caller's own conditions pass through.
     public static let conditionalRequestHeaders: [String] = [
         "If-None-Match", "If-Modified-Since", "If-Match", "If-Unmodified-Since", "If-Range",

@@ -1,36 +1,35 @@
-/// Which header values are secrets, and how they are hidden in logs, output and history.
-public enum HeaderRedaction {
-    /// Credentials and session state: never printed unless the user asks.
-    public static let secretHeaders: Set<String> = [
-        "authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "api-key",
-        "x-auth-token", "x-access-token", "x-csrf-token", "x-xsrf-token",
-    ]
-    /// What a secret value is replaced with.
-    public static let placeholder = "<redacted>"
-
-    /// Whether the field named `name` holds a secret (also any name mentioning a token or secret).
-    public static func isSecret(_ name: String) -> Bool {
-        let lower = name.lowercased()
-        return secretHeaders.contains(lower) || lower.contains("token") || lower.contains("secret")
-    }
-
-    /// A secret value with its scheme kept (`Bearer <redacted>`), so the log still says what kind it was.
-    public static func redactedValue(_ value: String) -> String {
-        let schemes = ["Bearer ", "Basic ", "Digest ", "Token "]
-        if let scheme = schemes.first(where: { value.lowercased().hasPrefix($0.lowercased()) }) {
-            return scheme + placeholder
-        }
-        return placeholder
-    }
-}
+import CourierSecurity
 
 extension HTTPHeaders {
-    /// The headers with secret values replaced, unless `showSecrets`.
-    public func redacted(showSecrets: Bool = false) -> HTTPHeaders {
+    /// The headers with the values of secret headers (the secret policy) masked, keeping the scheme
+    /// (`Bearer REDACTED`), and known secret values masked in every other value; unchanged when
+    /// `showSecrets` (`--show-secrets`).
+    public func redacted(showSecrets: Bool = false, secrets: some Sequence<String> = [String]()) -> HTTPHeaders {
         guard !showSecrets else { return self }
+        let known = Array(secrets)
         return HTTPHeaders(fields.map { field in
-            HeaderRedaction.isSecret(field.name)
-                ? Field(name: field.name, value: HeaderRedaction.redactedValue(field.value)) : field
+            if SecretPolicy.isSecretHeader(field.name) {
+                return Field(name: field.name, value: SecretPolicy.maskedHeaderValue(field.value))
+            }
+            return known.isEmpty ? field : Field(name: field.name, value: SecretPolicy.masking(field.value, secrets: known))
         })
+    }
+
+    /// The values of the secret headers present, as known secrets to mask wherever they reappear (a server
+    /// echoing the request back). The credential after an auth scheme counts on its own too.
+    public var secretValues: [String] {
+        fields.filter { SecretPolicy.isSecretHeader($0.name) }.flatMap { field -> [String] in
+            var values = [field.value]
+            if let space = field.value.firstIndex(of: " ") {
+                values.append(String(field.value[field.value.index(after: space)...]).trimmingCharacters(in: .whitespaces))
+            }
+            // Cookie values one by one: "a=1; b=2".
+            if field.name.lowercased() == "cookie" {
+                for pair in field.value.split(separator: ";") {
+                    if let equals = pair.firstIndex(of: "=") { values.append(String(pair[pair.index(after: equals)...])) }
+                }
+            }
+            return values
+        }
     }
 }
