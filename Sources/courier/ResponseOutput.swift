@@ -45,7 +45,8 @@ enum ResponseOutput {
         if let name { object["name"] = name }
         if let response {
             object["http_version"] = response.httpVersion
-            object["url"] = response.url.absoluteString
+            object["url"] = options.showSecrets ? response.url.absoluteString
+                                                : SecretPolicy.maskedURL(response.url.absoluteString)
             object["body_size"] = response.body.size
             // The cache's decision with its age, remaining freshness and why it was not stored.
             for (key, value) in response.cache.jsonFields { object[key] = value }

@@ -1,4 +1,5 @@
 import CourierHTTP
+import CourierSecurity
 import Dispatch
 import Foundation
 import Synchronization
@@ -266,6 +267,9 @@ enum SendCommand {
                                              streamed: streamed)
         // Only a streamed body's head is printed ahead of it; any other response is shown whole.
         options.headShown = headShown && streamed != nil
+        // The secrets this request sent are masked wherever they come back (a server echoing the request).
+        let secrets = (invocation?.showSecrets ?? true) ? [] : invocation?.request.headers.secretValues ?? []
+        func masked(_ text: String) -> String { SecretPolicy.masking(text, secrets: secrets) }
         if invocation?.json ?? false, let response, case .file(let file, _) = response.body, streamed == nil,
            invocation?.output == nil {
             do {
@@ -275,7 +279,7 @@ enum SendCommand {
                 Console.error("error: cannot read the body: \(error.localizedDescription)")
             }
         } else if invocation?.json ?? false {
-            Console.out(ResponseOutput.json(response: response, error: error, attempts: attempts, options: options))
+            Console.out(masked(ResponseOutput.json(response: response, error: error, attempts: attempts, options: options)))
         } else if let response, case .file(let file, let size) = response.body, streamed == nil,
                   invocation?.output == nil {
             // A spilled body is printed from its file in chunks, never read into memory whole.
@@ -288,9 +292,9 @@ enum SendCommand {
             Console.out(ResponseOutput.humanTail(response: response, error: error, attempts: attempts, options: options)
                 .joined(separator: "\n"))
         } else if response != nil {
-            Console.out(ResponseOutput.human(response: response, error: error, attempts: attempts, options: options))
+            Console.out(masked(ResponseOutput.human(response: response, error: error, attempts: attempts, options: options)))
         } else {
-            Console.error(ResponseOutput.human(response: nil, error: error, attempts: attempts, options: options))
+            Console.error(masked(ResponseOutput.human(response: nil, error: error, attempts: attempts, options: options)))
         }
         guard let response else { return 1 }
         return response.status < 400 ? 0 : 1

@@ -75,9 +75,7 @@ struct HostileWebSocketTerminalTests {
         let buffersBefore = session.buffers()
 
         // When courier ws prints the message and the close reason on the terminal
-        // COURIER_TEST_BINARY runs the same test against another build (an older one, to see it fail first).
-        let binary = ProcessInfo.processInfo.environment["COURIER_TEST_BINARY"] ?? Reliability.courier.path
-        session.send("'\(binary)' ws ws://127.0.0.1:\(peer.port)/ws", "Enter")
+        session.send("'\(Reliability.courier.path)' ws ws://127.0.0.1:\(peer.port)/ws", "Enter")
         let closed = session.waitFor("closed 4000")
 
         // Then both were shown, escaped, and neither the title nor the clipboard changed

@@ -1,3 +1,4 @@
+import CourierSecurity
 import Foundation
 
 /// One stored response as written to disk: the response's head, the request headers Vary selected,
@@ -32,7 +33,7 @@ public struct HTTPCacheEntry: Sendable, Hashable, Codable {
                 requestTime: Date, responseTime: Date) {
         key = HTTPCacheStore.key(method: method, url: url)
         self.method = method.rawValue
-        self.url = url.absoluteString
+        self.url = SecretPolicy.maskedURL(url.absoluteString)
         status = response.status
         reason = response.reason
         httpVersion = response.httpVersion

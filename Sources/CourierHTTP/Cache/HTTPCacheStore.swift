@@ -1,3 +1,4 @@
+import CourierSecurity
 import Foundation
 import Synchronization
 #if canImport(Glibc)
@@ -57,7 +58,11 @@ public final class HTTPCacheStore: Sendable {
         self.maxBytes = max(0, maxBytes)
         self.inlineLimit = inlineLimit
         self.handoutDirectory = handoutDirectory
-        try FileManager.default.createDirectory(at: self.directory, withIntermediateDirectories: true)
+        // Entries hold responses to authenticated requests: the folder is the user's alone (0700), also
+        // when it existed already with wider modes, and every file in it is 0600.
+        try FileManager.default.createDirectory(at: self.directory, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        chmod(self.directory.path, 0o700)
     }
 
     /// `$XDG_CACHE_HOME/courier/http`, else `~/.cache/courier/http`.
@@ -74,10 +79,14 @@ public final class HTTPCacheStore: Sendable {
     }
 
     /// The identity of an entry. The fragment is never sent, so it does not select a different response.
+    /// A URL holding secrets (an `access_token=`, a password) is kept masked with a digest of the whole,
+    /// so entries stay apart while the file never holds the secret.
     public static func key(method: HTTPMethod, url: URL) -> String {
         var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
         components?.fragment = nil
-        return method.rawValue + " " + (components?.string ?? url.absoluteString)
+        let full = components?.string ?? url.absoluteString
+        let masked = SecretPolicy.maskedURL(full)
+        return method.rawValue + " " + (masked == full ? full : masked + " digest:" + CachePolicy.digest(full))
     }
 
     // MARK: - Reading
@@ -294,6 +303,7 @@ public final class HTTPCacheStore: Sendable {
                 } catch {
                     try FileManager.default.copyItem(at: source, to: temporary)
                 }
+                chmod(temporary.path, 0o600)
             }
             try rename(temporary, to: destination)
         } catch {
@@ -305,7 +315,7 @@ public final class HTTPCacheStore: Sendable {
     /// Writes a new file with plain POSIX calls: Foundation's Data.write syncs to disk on Linux, which
     /// costs milliseconds per entry; the rename that follows is what makes the write atomic.
     private func writeNew(_ data: Data, to destination: URL) throws {
-        let descriptor = Glibc.open(destination.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        let descriptor = Glibc.open(destination.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw posixError(destination) }
         defer { Glibc.close(descriptor) }
         try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
