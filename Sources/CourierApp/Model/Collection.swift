@@ -5,11 +5,16 @@ public struct Collection: Sendable, Hashable {
     public var files: [CollectionFile]
     /// Environment name → variables (shared merged with private).
     public var environments: [String: [String: String]]
+    /// Environment name → names of its private variables (`http-client.private.env.json`), which the
+    /// screen shows masked.
+    public var privateNames: [String: Set<String>]
 
-    public init(root: String, files: [CollectionFile], environments: [String: [String: String]] = [:]) {
+    public init(root: String, files: [CollectionFile], environments: [String: [String: String]] = [:],
+                privateNames: [String: Set<String>] = [:]) {
         self.root = root
         self.files = files
         self.environments = environments
+        self.privateNames = privateNames
     }
 
     public static let empty = Collection(root: "", files: [])

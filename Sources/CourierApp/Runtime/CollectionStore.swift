@@ -133,18 +133,20 @@ public final class CollectionStore: Sendable {
                                   requests: file.file.requests.map(RequestMapping.draft), variables: variables)
         }
         var environments: [String: [String: String]] = [:]
+        var privateNames: [String: Set<String>] = [:]
         let near = loaded.files.first?.url ?? loaded.root.appendingPathComponent("x.http")
         do {
             let set = try EnvironmentSet.discover(near: near, root: loaded.root)
             for name in set.names + [EnvironmentSet.sharedName] {
-                environments[name] = try set.environment(named: name == EnvironmentSet.sharedName ? nil : name)
-                    .values.mapValues(\.value).merging(overrides) { _, override in override }
+                let values = try set.environment(named: name == EnvironmentSet.sharedName ? nil : name).values
+                environments[name] = values.mapValues(\.value).merging(overrides) { _, override in override }
+                privateNames[name] = Set(values.filter { $0.value.isSecret && overrides[$0.key] == nil }.keys)
             }
         } catch {
             problems.append(error.description)
         }
         if environments.isEmpty && !overrides.isEmpty { environments[EnvironmentSet.sharedName] = overrides }
-        return Collection(root: path, files: files, environments: environments)
+        return Collection(root: path, files: files, environments: environments, privateNames: privateNames)
     }
 }
 

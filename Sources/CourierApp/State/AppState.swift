@@ -1,5 +1,6 @@
 import CourierHTTP
 import CourierTerminal
+import CourierSecurity
 import Foundation
 
 /// Everything the explorer shows, as one value. Only `update` changes it.
@@ -75,9 +76,12 @@ public struct AppState: Sendable {
         loading = .loading(path: collectionPath)
     }
 
-    /// Variables in effect for the open request: the environment's, then the file's `@` variables.
+    /// Variables in effect for the open request, as the screen shows them: the environment's (private
+    /// ones masked by the secret policy), then the file's `@` variables.
     public var variables: [String: String] {
-        var values = collection.environments[environment ?? "$shared"] ?? [:]
+        let name = environment ?? "$shared"
+        var values = collection.environments[name] ?? [:]
+        for secret in collection.privateNames[name] ?? [] where values[secret] != nil { values[secret] = SecretPolicy.mask }
         for (name, value) in collection.fileVariables(editor.origin) where values[name] == nil { values[name] = value }
         return values
     }
