@@ -29,6 +29,9 @@ public enum APIError: Error, Sendable {
     /// A redirect was not followed because following it would be unsafe: a scheme other than http or
     /// https, or https to plain http without `--allow-insecure-redirect`. Both URLs are already masked.
     case redirectRefused(from: String, to: String, reason: String)
+    /// Writing the body on this machine failed (a full disk, a folder that cannot be written): not the
+    /// server's fault, and asking again does not help until there is room.
+    case disk(underlying: String)
 
     /// A stable name for the case, used in `--json` output and the log.
     public var kind: String {
@@ -45,6 +48,7 @@ public enum APIError: Error, Sendable {
         case .connectionLost: "connectionLost"
         case .protocolError: "protocol"
         case .redirectRefused: "redirectRefused"
+        case .disk: "disk"
         }
     }
 }
@@ -64,6 +68,7 @@ extension APIError: CustomStringConvertible {
         case .connectionLost(let underlying): "connection lost: \(underlying)"
         case .protocolError(let underlying): "protocol error: \(underlying)"
         case .redirectRefused(let from, let to, let reason): "redirect refused: \(from) → \(to): \(reason)"
+        case .disk(let underlying): "disk error: \(underlying)"
         }
     }
 }

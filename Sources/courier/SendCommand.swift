@@ -176,8 +176,8 @@ enum SendCommand {
 
     /// The URL as typed, with http:// assumed when no scheme is given.
     static func makeURL(_ text: String) -> URL? {
-        let full = text.contains("://") ? text : "http://" + text
-        guard let url = URL(string: full), url.host?.isEmpty == false else { return nil }
+        // The one URL builder, as `courier run` uses it: escapes already there are kept, never encoded twice.
+        guard let url = URLBuilder.url(typed: text), url.host?.isEmpty == false else { return nil }
         return url
     }
 

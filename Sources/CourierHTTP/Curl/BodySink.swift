@@ -35,7 +35,7 @@ struct BodySink {
             }
             return true
         } catch {
-            failure = .protocolError(underlying: "cannot write the body to disk: \(error.localizedDescription)")
+            failure = error as? APIError ?? .disk(underlying: "cannot write the body to disk: \(Self.describe(error))")
             return false
         }
     }
@@ -47,7 +47,7 @@ struct BodySink {
             try file.close()
         } catch {
             discard()
-            throw APIError.protocolError(underlying: "cannot write the body to disk: \(error.localizedDescription)")
+            throw APIError.disk(underlying: "cannot write the body to disk: \(Self.describe(error))")
         }
         self.file = nil
         self.fileURL = nil
@@ -63,11 +63,20 @@ struct BodySink {
         buffer = Data()
     }
 
+    /// The error's own words, with the POSIX reason ("No space left on device") when there is one.
+    static func describe(_ error: any Error) -> String {
+        let nsError = error as NSError
+        if let posix = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, posix.domain == NSPOSIXErrorDomain {
+            return "\(error.localizedDescription) (\(String(cString: strerror(Int32(posix.code)))))"
+        }
+        return error.localizedDescription
+    }
+
     private mutating func spill() throws {
         let url = directory.appendingPathComponent("courier-body-\(UUID().uuidString)")
         guard FileManager.default.createFile(atPath: url.path, contents: nil,
                                              attributes: [.posixPermissions: 0o600]) else {
-            throw APIError.protocolError(underlying: "cannot create \(url.path)")
+            throw APIError.disk(underlying: "cannot create \(url.path): \(String(cString: strerror(errno)))")
         }
         let handle = try FileHandle(forWritingTo: url)
         fileURL = url
