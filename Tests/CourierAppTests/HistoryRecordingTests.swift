@@ -61,7 +61,7 @@ struct HistoryRecordingTests {
         let store = HistoryStore(directory: historyFolder)
         let entry = try #require(try store.list(requestKey: "whoami").first)
         #expect(entry.response?.status == 200)
-        #expect(entry.request.headers.first { $0.name == "Authorization" }?.value == Redactor.mask)
+        #expect(entry.request.headers.first { $0.name == "Authorization" }?.value.hasSuffix(Redactor.mask) == true)
         #expect(entry.request.headers.first { $0.name == "X-Trace" }?.value == "t1")
         #expect(!entry.request.url.contains(Self.token))
         #expect(entry.request.url.contains("/echo"))
