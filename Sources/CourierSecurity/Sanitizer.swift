@@ -57,6 +57,8 @@ public enum Sanitizer {
     /// `text` with every dangerous scalar written as an escape: `\x1B` for C0, DEL and C1, `\u202E` for
     /// bidi controls. Newlines and tabs stay unless `keepingLayout` is false (a single-line field).
     public static func escaped(_ text: some StringProtocol, keepingLayout: Bool = true) -> String {
+        // Most text has nothing to escape: one pass over the bytes, no copy scalar by scalar.
+        if keepingLayout && !mayHoldDangerousScalar(text.utf8) { return String(text) }
         var result = ""
         result.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {
@@ -85,6 +87,14 @@ public enum Sanitizer {
             }
         }
         return result
+    }
+
+    /// False when no byte can start a dangerous scalar: C0 other than newline and tab, DEL, and the lead
+    /// bytes of C1 (0xC2) and of the bidi controls (0xD8 for U+061C, 0xE2 for U+200E…U+2069).
+    static func mayHoldDangerousScalar(_ bytes: some Sequence<UInt8>) -> Bool {
+        bytes.contains { byte in
+            (byte < 0x20 && byte != 0x0A && byte != 0x09) || byte == 0x7F || byte == 0xC2 || byte == 0xD8 || byte == 0xE2
+        }
     }
 
     private static func hex(_ value: UInt32, digits: Int) -> String {

@@ -71,21 +71,24 @@ public enum SecretPolicy {
         return result
     }
 
-    /// A secret's spellings: as is, and percent-encoded as a URL path or query would carry it.
+    /// A secret's spellings: as is, and percent-encoded as a URL carries it (every reserved character
+    /// encoded, as a query value from a variable is; or only what a URL cannot hold, as typed text is).
     static func encodedForms(_ secret: String) -> [String] {
+        let unreserved = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~".utf8)
+        let literal = unreserved.union(":/?#[]@!$&'()*+,;=".utf8)
         var forms = [secret]
-        var encoded = ""
-        for byte in secret.utf8 {
-            let isUnreserved = (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
-                || (byte >= 0x30 && byte <= 0x39) || byte == 0x2D || byte == 0x2E || byte == 0x5F || byte == 0x7E
-            if isUnreserved {
-                encoded.unicodeScalars.append(Unicode.Scalar(byte))
-            } else {
-                let hex = String(byte, radix: 16, uppercase: true)
-                encoded += "%" + (hex.count == 1 ? "0" + hex : hex)
+        for allowed in [unreserved, literal] {
+            var encoded = ""
+            for byte in secret.utf8 {
+                if allowed.contains(byte) {
+                    encoded.unicodeScalars.append(Unicode.Scalar(byte))
+                } else {
+                    let hex = String(byte, radix: 16, uppercase: true)
+                    encoded += "%" + (hex.count == 1 ? "0" + hex : hex)
+                }
             }
+            if !forms.contains(encoded) { forms.append(encoded) }
         }
-        if encoded != secret { forms.append(encoded) }
         return forms
     }
 
