@@ -67,6 +67,7 @@ public struct Resolver: Sendable {
         if let authorization = request.headers["Authorization"], let basic = Self.basicCredentials(authorization) {
             request.headers["Authorization"] = basic
         }
+        request.knownSecrets = interpolator.secrets
         return ResolvedRequest(template: template, request: request, messages: messages,
                                secrets: interpolator.secrets)
     }

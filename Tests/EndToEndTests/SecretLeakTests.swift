@@ -40,6 +40,10 @@ struct SecretLeakTests {
             Cookie: session={{cookie}}
             X-Api-Key: {{apikey}}
 
+            ### Cached
+            # @name cached
+            GET {{base}}/etag?k={{apikey}}
+
             ### Missing
             # @name missing
             GET {{base}}/status/404
@@ -101,6 +105,7 @@ struct SecretLeakTests {
             // A token in the query, cached: the entry, `cache ls` and the printed URL hold none of it.
             ["send", "--cache-mode", "default", "--json", server.baseURL.absoluteString
                 + "/etag?access_token=\(secrets.token)"],
+            ["run", sandbox.collection.path, "--env", "dev", "--name", "cached", "--cache-mode", "default"],
             ["cache", "ls"],
             ["cache", "ls", "--json"],
             ["run", sandbox.collection.path, "--env", "dev"],

@@ -79,14 +79,13 @@ public final class HTTPCacheStore: Sendable {
     }
 
     /// The identity of an entry. The fragment is never sent, so it does not select a different response.
-    /// A URL holding secrets (an `access_token=`, a password) is kept masked with a digest of the whole,
-    /// so entries stay apart while the file never holds the secret.
+    /// The URL is kept as a 128-bit digest only, so an entry file never holds a secret the URL carried
+    /// (an `access_token=`, a password, a private-environment value in the path).
     public static func key(method: HTTPMethod, url: URL) -> String {
         var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
         components?.fragment = nil
         let full = components?.string ?? url.absoluteString
-        let masked = SecretPolicy.maskedURL(full)
-        return method.rawValue + " " + (masked == full ? full : masked + " digest:" + CachePolicy.digest(full))
+        return method.rawValue + " " + CachePolicy.digest(full) + CachePolicy.digest(String(full.reversed()))
     }
 
     // MARK: - Reading
