@@ -3,6 +3,7 @@ import PackageDescription
 
 /// Courier: a terminal API explorer. The module graph points one way:
 /// courier → CourierApp → {CourierTerminal, CourierCollections, CourierHTTP, CourierWebSocket, CourierBody};
+/// every module → CourierSecurity (the secret policy and the sanitiser, dependency-free);
 /// CourierCollections → CourierScript → {CJavaScriptCore, CCrypto}; CourierCollections → CYaml;
 /// CourierHTTP → CCurl; CourierWebSocket → CCurl, CCrypto; CourierTerminal → CNcursesw.
 let package = Package(
@@ -17,6 +18,7 @@ let package = Package(
         .library(name: "CourierTerminal", targets: ["CourierTerminal"]),
         .library(name: "CourierApp", targets: ["CourierApp"]),
         .library(name: "CourierDemo", targets: ["CourierDemo"]),
+        .library(name: "CourierSecurity", targets: ["CourierSecurity"]),
     ],
     targets: [
         .systemLibrary(name: "CCurl", path: "Sources/CCurl"),
@@ -26,39 +28,42 @@ let package = Package(
                        pkgConfig: "javascriptcoregtk-4.1"),
         .systemLibrary(name: "CYaml", path: "Sources/CYaml"),
 
-        .target(name: "CourierHTTP", dependencies: ["CCurl"]),
-        .target(name: "CourierWebSocket", dependencies: ["CCurl", "CCrypto", "CourierHTTP"]),
-        .target(name: "CourierCollections", dependencies: ["CourierHTTP", "CourierBody", "CourierScript", "CYaml"]),
+        .target(name: "CourierSecurity"),
+        .target(name: "CourierHTTP", dependencies: ["CCurl", "CourierSecurity"]),
+        .target(name: "CourierWebSocket", dependencies: ["CCurl", "CCrypto", "CourierHTTP", "CourierSecurity"]),
+        .target(name: "CourierCollections", dependencies: [
+            "CourierHTTP", "CourierBody", "CourierScript", "CYaml", "CourierSecurity",
+        ]),
         .target(name: "CourierScript", dependencies: ["CJavaScriptCore", "CCrypto"]),
-        .target(name: "CourierBody"),
-        .target(name: "CourierTerminal", dependencies: ["CNcursesw"]),
+        .target(name: "CourierBody", dependencies: ["CourierSecurity"]),
+        .target(name: "CourierTerminal", dependencies: ["CNcursesw", "CourierSecurity"]),
         .target(name: "CourierDemo", dependencies: ["CourierWebSocket"]),
         .target(name: "CourierApp", dependencies: [
             "CourierTerminal", "CourierCollections", "CourierHTTP", "CourierWebSocket", "CourierBody",
-            "CourierScript",
+            "CourierScript", "CourierSecurity",
         ]),
         .executableTarget(name: "courier", dependencies: [
             "CourierApp", "CourierDemo", "CourierHTTP", "CourierCollections", "CourierWebSocket", "CourierBody",
-            "CourierScript",
+            "CourierScript", "CourierTerminal", "CourierSecurity",
         ]),
         .executableTarget(name: "courier-bench", dependencies: [
             "CourierHTTP", "CourierDemo", "CourierWebSocket", "CourierBody", "CourierApp", "CourierTerminal",
             "CourierCollections", "CourierScript",
         ], path: "Benchmarks"),
 
-        .testTarget(name: "CourierHTTPTests", dependencies: ["CourierHTTP", "CourierDemo"]),
+        .testTarget(name: "CourierHTTPTests", dependencies: ["CourierHTTP", "CourierDemo", "CourierSecurity"]),
         .testTarget(name: "CourierWebSocketTests", dependencies: ["CourierWebSocket", "CourierDemo"]),
         .testTarget(name: "CourierCollectionsTests", dependencies: ["CourierCollections", "CourierDemo"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "CourierBodyTests", dependencies: ["CourierBody"]),
         .testTarget(name: "CourierScriptTests", dependencies: ["CourierScript"]),
-        .testTarget(name: "CourierTerminalTests", dependencies: ["CourierTerminal"], exclude: ["Snapshots"]),
+        .testTarget(name: "CourierTerminalTests", dependencies: ["CourierTerminal", "CourierSecurity"], exclude: ["Snapshots"]),
         .testTarget(name: "CourierAppTests", dependencies: [
             "CourierApp", "CourierDemo", "CourierCollections", "CourierScript",
         ], resources: [.copy("Snapshots")]),
         .testTarget(name: "CourierDemoTests", dependencies: ["CourierDemo", "CourierHTTP"]),
         .testTarget(name: "EndToEndTests", dependencies: [
-            "CourierDemo", "CourierHTTP", "CourierWebSocket", "CourierTerminal", "CourierApp",
+            "CourierDemo", "CourierHTTP", "CourierWebSocket", "CourierTerminal", "CourierApp", "CourierSecurity",
         ]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,58 +1,37 @@
+import CourierSecurity
 import Foundation
 
-/// Replaces secrets with `•••` before anything is kept: credential headers by name, and any secret value
+/// Applies the secret policy before anything is kept: secret headers by name, and any known secret value
 /// (tokens, private-environment values) wherever it appears in headers, URLs and body text.
 public struct Redactor: Sendable {
-    /// What replaces a secret.
-    public static let mask = "•••"
-    /// Headers whose value is always a credential.
-    public static let secretHeaderNames: Set<String> = ["authorization", "proxy-authorization", "cookie", "set-cookie"]
-    /// Query parameters whose value is a credential by convention.
-    public static let secretQueryNames: Set<String> = ["access_token", "api_key", "apikey", "token", "password", "secret"]
-    /// Values shorter than this are not redacted as substrings: masking "a" would destroy the text.
-    public static let minimumSecretLength = 4
+    /// What replaces a secret: the policy's one mask.
+    public static let mask = SecretPolicy.mask
 
     /// The secret values to find anywhere, longest first so a secret containing another is masked whole.
     public let secrets: [String]
 
     /// A redactor for the given secret values (credential headers are always masked).
     public init(secrets: [String] = []) {
-        self.secrets = Set(secrets.filter { $0.count >= Self.minimumSecretLength }).sorted { $0.count > $1.count }
+        self.secrets = SecretPolicy.searchable(secrets)
     }
 
     /// A header list with credential headers masked and secret values replaced.
     public func headers(_ headers: [HistoryEntry.Header]) -> [HistoryEntry.Header] {
         headers.map { header in
-            Self.secretHeaderNames.contains(header.name.lowercased())
-                ? HistoryEntry.Header(header.name, Self.mask) : HistoryEntry.Header(header.name, text(header.value))
+            SecretPolicy.isSecretHeader(header.name)
+                ? HistoryEntry.Header(header.name, SecretPolicy.maskedHeaderValue(header.value))
+                : HistoryEntry.Header(header.name, text(header.value))
         }
     }
 
     /// Text with every secret value replaced.
     public func text(_ value: String) -> String {
-        var result = value
-        for secret in secrets where result.contains(secret) {
-            result = result.replacingOccurrences(of: secret, with: Self.mask)
-        }
-        return result
+        SecretPolicy.masking(value, secrets: secrets)
     }
 
-    /// A URL with secret values and credential query parameters and user info masked.
+    /// A URL with secret values, secret query parameters and the password of its user info masked.
     public func url(_ value: String) -> String {
-        var masked = text(value)
-        if var components = URLComponents(string: masked) {
-            var changed = false
-            if components.password != nil { components.password = Self.mask; changed = true }
-            if let items = components.queryItems {
-                components.queryItems = items.map { item in
-                    guard Self.secretQueryNames.contains(item.name.lowercased()), item.value != nil else { return item }
-                    changed = true
-                    return URLQueryItem(name: item.name, value: Self.mask)
-                }
-            }
-            if changed, let string = components.string { masked = string }
-        }
-        return masked
+        SecretPolicy.maskedURL(value, secrets: secrets)
     }
 
     /// Body bytes with every secret's UTF-8 bytes replaced.

@@ -1,3 +1,4 @@
+import CourierSecurity
 import CourierHTTP
 import Foundation
 
@@ -9,16 +10,22 @@ public enum CurlExporter {
     /// The command, one option per line. Credentials and secret values are replaced by `REDACTED`
     /// unless `showSecrets` is set.
     public static func command(for resolved: ResolvedRequest, showSecrets: Bool = false) -> String {
-        let request = resolved.request
-        func clean(_ text: String) -> String { showSecrets ? text : Redaction.redact(text, secrets: resolved.secrets) }
+        command(for: resolved.request, secrets: resolved.secrets, showSecrets: showSecrets)
+    }
+
+    /// The command for a request and the known secret values that went into it (the explorer's
+    /// copy-as-curl, which resolves the request itself).
+    public static func command(for request: HTTPRequest, secrets: Set<String>, showSecrets: Bool = false) -> String {
+        func clean(_ text: String) -> String { showSecrets ? text : SecretPolicy.masking(text, secrets: secrets) }
         var parts = ["curl"]
         if request.method == .head {
             parts.append("--head")
         } else if request.method != .get || !request.body.isEmpty {
             parts.append("-X \(ShellWords.quote(request.method.rawValue))")
         }
-        parts.append(ShellWords.quote(clean(request.url.absoluteString)))
-        let headers = showSecrets ? request.headers : Redaction.redact(request.headers, secrets: resolved.secrets)
+        let url = request.url.absoluteString
+        parts.append(ShellWords.quote(showSecrets ? url : SecretPolicy.maskedURL(url, secrets: secrets)))
+        let headers = showSecrets ? request.headers : request.headers.redacted(secrets: secrets)
         for field in headers where !implicitHeaders.contains(field.name.lowercased()) {
             parts.append("-H \(ShellWords.quote("\(field.name): \(field.value)"))")
         }

@@ -24,6 +24,7 @@ public struct Resolver: Sendable {
     public static let maxAttemptsTag = RequestOptions.maxAttemptsTag
     /// Sends no stored cookies and keeps none of the response's.
     public static let noCookieJarTag = "no-cookie-jar"
+    public static let allowInsecureRedirectTag = "allow-insecure-redirect"
 
     public var file: HTTPFile
     /// The folder `< ./file` bodies are read from.
@@ -79,10 +80,12 @@ public struct Resolver: Sendable {
                 secrets.insert(digest.password)
             }
         }
+        if template.tags[Self.allowInsecureRedirectTag] != nil { request.allowInsecureRedirect = true }
         // Saved requests share their environment's cookie jar (a login's session reaches the next request).
         if template.tags[Self.noCookieJarTag] == nil {
             request.cookieJar = context.environment.name ?? CookieJarStore.defaultJarName
         }
+        request.knownSecrets = secrets
         return ResolvedRequest(template: template, request: request, messages: messages, secrets: secrets)
     }
 

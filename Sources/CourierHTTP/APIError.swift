@@ -26,6 +26,12 @@ public enum APIError: Error, Sendable {
     /// The server's answer breaks HTTP (a redirect loop, oversized headers, a status line or chunk
     /// encoding that is not HTTP), or the exchange failed locally: asking again gets the same answer.
     case protocolError(underlying: String)
+    /// A redirect was not followed because following it would be unsafe: a scheme other than http or
+    /// https, or https to plain http without `--allow-insecure-redirect`. Both URLs are already masked.
+    case redirectRefused(from: String, to: String, reason: String)
+    /// Writing the body on this machine failed (a full disk, a folder that cannot be written): not the
+    /// server's fault, and asking again does not help until there is room.
+    case disk(underlying: String)
 
     /// A stable name for the case, used in `--json` output and the log.
     public var kind: String {
@@ -41,6 +47,8 @@ public enum APIError: Error, Sendable {
         case .cancelled: "cancelled"
         case .connectionLost: "connectionLost"
         case .protocolError: "protocol"
+        case .redirectRefused: "redirectRefused"
+        case .disk: "disk"
         }
     }
 }
@@ -61,6 +69,8 @@ extension APIError: CustomStringConvertible {
         case .cancelled: "cancelled"
         case .connectionLost(let underlying): "connection lost: \(underlying)"
         case .protocolError(let underlying): "protocol error: \(underlying)"
+        case .redirectRefused(let from, let to, let reason): "redirect refused: \(from) → \(to): \(reason)"
+        case .disk(let underlying): "disk error: \(underlying)"
         }
     }
 }

@@ -52,6 +52,11 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
     }
 
     public mutating func add(_ name: String, _ value: String) { fields.append(Field(name: name, value: value)) }
+    /// Appends folded text to the last field's value, separated by one space (an obs-fold continuation).
+    mutating func continueLastValue(with text: String) {
+        guard let last = fields.indices.last else { return }
+        fields[last].value += fields[last].value.isEmpty ? text : " " + text
+    }
     public mutating func remove(_ name: String) { fields.removeAll { $0.name.caseInsensitiveEquals(name) } }
 }
 

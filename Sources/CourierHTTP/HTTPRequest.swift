@@ -19,6 +19,11 @@ public struct HTTPRequest: Sendable, Hashable {
     /// The cookie jar (an environment's name) this request reads and fills through `CookieMiddleware`;
     /// nil sends no stored cookies and keeps none (`courier send`, `# @no-cookie-jar`).
     public var cookieJar: String?
+    /// Follows a redirect from https down to plain http; only from an explicit `--allow-insecure-redirect`.
+    public var allowInsecureRedirect: Bool = false
+    /// Values that are secrets wherever they appear (private-environment values the request was built
+    /// from): never sent as such, only read by writers (the cache) to mask them.
+    public var knownSecrets: Set<String> = []
 
     public init(method: HTTPMethod = .get, url: URL, headers: HTTPHeaders = [:], body: RequestBody = .empty,
                 timeout: Duration? = nil, cacheMode: CacheMode = .default, maxAttempts: Int? = nil,

@@ -45,6 +45,12 @@ public struct ResponseHead: Sendable, Hashable {
             reason = parts.count > 2 ? String(parts[2]) : ""
             return
         }
+        // An obs-fold line (RFC 9112 section 5.2) continues the previous field's value: joined with one space.
+        if let first = line.first, first == " " || first == "\t" {
+            let continuation = line.trimmingSpaces
+            if !continuation.isEmpty { headers.continueLastValue(with: continuation) }
+            return
+        }
         guard let colon = line.firstIndex(of: ":") else { return }
         let name = String(line[..<colon]).trimmingSpaces
         let value = String(line[line.index(after: colon)...]).trimmingSpaces

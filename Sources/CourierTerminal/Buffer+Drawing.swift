@@ -1,3 +1,4 @@
+import CourierSecurity
 /// Drawing helpers on top of the buffer's clipped cell writes.
 extension Buffer {
     /// Writes one styled line on row `y` from `x`, skipping its first `skip` columns (horizontal

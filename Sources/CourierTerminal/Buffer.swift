@@ -1,3 +1,4 @@
+import CourierSecurity
 /// A grid of cells that views draw into. Drawing outside the buffer is ignored, so widgets can
 /// clip by construction. The backend diffs two buffers and writes only what changed.
 public struct Buffer: Sendable, Hashable {

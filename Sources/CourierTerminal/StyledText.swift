@@ -1,3 +1,4 @@
+import CourierSecurity
 /// A run of text in one style.
 public struct Span: Sendable, Hashable {
     public var text: String

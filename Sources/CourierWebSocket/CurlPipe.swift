@@ -1,4 +1,5 @@
 import CCurl
+import CourierHTTP
 import Foundation
 import Synchronization
 
@@ -19,12 +20,8 @@ final class CurlPipe {
         case failed(String)
     }
 
-    /// curl_global_init must run once before handles are made on several threads.
-    private static let globalInit: Bool = curl_global_init(Int(CURL_GLOBAL_ALL)) == CURLE_OK
-
     init() throws(WebSocketError) {
-        _ = Self.globalInit
-        guard let handle = curl_easy_init() else { throw .connectFailed(code: -1, message: "curl_easy_init failed") }
+        guard let handle = CurlEasy.make() else { throw .connectFailed(code: -1, message: "curl_easy_init failed") }
         self.handle = handle
     }
 
@@ -35,7 +32,6 @@ final class CurlPipe {
                  cancel: CancelFlag) throws(WebSocketError) {
         _ = courier_easy_setopt_str(handle, CURLOPT_URL, url.absoluteString)
         _ = courier_easy_setopt_long(handle, CURLOPT_CONNECT_ONLY, 1)
-        _ = courier_easy_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
         _ = courier_easy_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, max(1, Int(timeout * 1000)))
         // Through an HTTP proxy the upgrade request must travel inside a CONNECT tunnel.
         _ = courier_easy_setopt_long(handle, CURLOPT_HTTPPROXYTUNNEL, 1)

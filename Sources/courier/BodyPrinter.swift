@@ -1,3 +1,4 @@
+import CourierSecurity
 import CourierBody
 import Foundation
 
@@ -31,7 +32,7 @@ enum BodyPrinter {
     }
 }
 
-/// Re-indents JSON over bytes, one chunk at a time, with `Terminal.sanitize`'s rule for invisible
+/// Re-indents JSON over bytes, one chunk at a time, with `Sanitizer.escaped`'s rule for invisible
 /// characters (C0, DEL and C1 shown as `\xNN`, bidi controls as `\uXXXX`) unless `sanitizes` is off.
 /// Without `indents` it only sanitises. Indentation stops growing past `LineLimits.maxIndentLevels`, as
 /// in the explorer, so the output stays linear in the input however deep the nesting (100,000 nested

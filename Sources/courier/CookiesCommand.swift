@@ -12,7 +12,7 @@ enum CookiesCommand {
 
     OPTIONS:
       --env ENV          Only this environment's jar (requests run without --env use "default").
-      --show-secrets     Print cookie values instead of <redacted>.
+      --show-secrets     Print cookie values instead of REDACTED.
       --json             One JSON object per cookie.
       -h, --help         Show this help.
 
@@ -63,7 +63,7 @@ enum CookiesCommand {
         }
     }
 
-    /// `dev  .example.com  /  session=<redacted>  Secure HttpOnly SameSite=Lax  expires …`
+    /// `dev  .example.com  /  session=REDACTED  Secure HttpOnly SameSite=Lax  expires …`
     static func textLine(_ cookie: Cookie, jar: String, showSecrets: Bool) -> String {
         "\(jar)  \(cookie.listing(showSecrets: showSecrets))"
     }

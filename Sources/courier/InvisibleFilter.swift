@@ -1,10 +1,12 @@
-/// Finds, in UTF-8 bytes arriving a chunk at a time, the characters `Terminal.sanitize` and
-/// `Terminal.escapingInvisible` will not pass raw: C0 controls, DEL, C1 controls and bidirectional
+import CourierSecurity
+
+/// Finds, in UTF-8 bytes arriving a chunk at a time, the characters `Sanitizer.escaped` and
+/// `Sanitizer.escapedJSON` will not pass raw: C0 controls, DEL, C1 controls and bidirectional
 /// controls. A multi-byte sequence cut by a chunk's end is held until the next chunk completes it.
 struct InvisibleFilter {
     /// The UTF-8 encodings of the multi-byte controls (C1 and bidi), with their scalar values.
     static let sequences: [(bytes: [UInt8], scalar: UInt32)] = {
-        let scalars = Array(0x80...0x9F) + Terminal.bidiControls.sorted()
+        let scalars = Array(0x80...0x9F) + Sanitizer.bidiControls.sorted()
         return scalars.compactMap { value in
             Unicode.Scalar(value).map { (Array(String(Character($0)).utf8), value) }
         }

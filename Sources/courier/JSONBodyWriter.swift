@@ -1,3 +1,4 @@
+import CourierSecurity
 import CourierHTTP
 import Foundation
 
@@ -58,7 +59,7 @@ enum JSONBodyWriter {
     }
 
     /// The chunk as the inside of a JSON string: quote and backslash escaped, and control characters
-    /// (C0, DEL, C1, bidi) as `\uXXXX`, as `Terminal.escapingInvisible` writes them. `filter` carries a
+    /// (C0, DEL, C1, bidi) as `\uXXXX`, as `Sanitizer.escapedJSON` writes them. `filter` carries a
     /// sequence cut by the chunk's end into the next call.
     static func escape(_ chunk: Data, filter: inout InvisibleFilter) -> Data {
         var output: [UInt8] = []

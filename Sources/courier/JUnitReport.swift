@@ -1,3 +1,4 @@
+import CourierSecurity
 import CourierCollections
 import Foundation
 
@@ -44,7 +45,7 @@ struct JUnitReport: Sendable {
         }
         for index in suite.cases.indices {
             suite.cases[index].failure = suite.cases[index].failure.map {
-                Redaction.redact($0, secrets: secrets)
+                SecretPolicy.masking($0, secrets: secrets)
             }
         }
         suites.append(suite)

@@ -1,4 +1,5 @@
 import CourierBody
+import CourierSecurity
 import CourierHTTP
 import Foundation
 
@@ -47,7 +48,8 @@ enum ResponseOutput {
         if let name { object["name"] = name }
         if let response {
             object["http_version"] = response.httpVersion
-            object["url"] = response.url.absoluteString
+            object["url"] = options.showSecrets ? response.url.absoluteString
+                                                : SecretPolicy.maskedURL(response.url.absoluteString)
             object["body_size"] = response.body.size
             // The compressed size as it crossed the network, when the body came content-encoded.
             if response.timing.bytesOnWire > 0, response.timing.bytesOnWire != response.body.size {
@@ -102,7 +104,7 @@ enum ResponseOutput {
         let options: JSONSerialization.WritingOptions = [.sortedKeys, .withoutEscapingSlashes]
         guard let data = try? JSONSerialization.data(withJSONObject: object, options: options) else { return "{}" }
         // JSONSerialization leaves DEL, C1 and bidi controls raw; as \u escapes they stay valid JSON and inert.
-        return Terminal.escapingInvisible(String(decoding: data, as: UTF8.self))
+        return Sanitizer.escapedJSON(String(decoding: data, as: UTF8.self))
     }
 
     private static func round3(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
@@ -144,10 +146,10 @@ enum ResponseOutput {
     /// The status line and the header fields (secrets redacted unless `showSecrets`), sanitised.
     static func statusAndHeaders(_ head: ResponseHead, showSecrets: Bool) -> [String] {
         // The reason phrase is the server's text too, so it is shown, never executed.
-        let status = "\(head.version) \(head.status) \(Terminal.sanitize(head.reason))"
+        let status = "\(head.version) \(head.status) \(Sanitizer.escaped(head.reason))"
         var lines = [status.trimmingCharacters(in: .whitespaces)]
         for field in head.headers.redacted(showSecrets: showSecrets) {
-            lines.append("\(field.name): \(Terminal.sanitize(field.value))")
+            lines.append("\(field.name): \(Sanitizer.escaped(field.value))")
         }
         return lines
     }
@@ -227,9 +229,9 @@ enum ResponseOutput {
         }
         if JSONPretty.looksLikeJSON(text, contentType: response.headers["Content-Type"]),
            (try? JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed)) != nil {
-            return Terminal.sanitize(JSONPretty.indent(text))
+            return Sanitizer.escaped(JSONPretty.indent(text))
         }
-        return Terminal.sanitize(text)
+        return Sanitizer.escaped(text)
     }
 }
 
@@ -247,40 +249,6 @@ enum JSONPretty {
         let output = indenter.feed(Data(text.utf8)) + indenter.finish()
         if indenter.flattened { Console.error(StreamingIndenter.flattenedNote) }
         return String(decoding: output, as: UTF8.self)
-    }
-}
-
-/// Keeps server text from driving the terminal: control characters are shown, never executed.
-enum Terminal {
-    static func sanitize(_ text: String) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar.value {
-            case 0x0A, 0x09: result.unicodeScalars.append(scalar)
-            case 0x00...0x1F, 0x7F, 0x80...0x9F: result += String(format: "\\x%02X", scalar.value)
-            case _ where bidiControls.contains(scalar.value): result += String(format: "\\u%04X", scalar.value)
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
-    }
-
-    /// Bidirectional controls, which reorder what is shown (a file name that reads backwards).
-    static let bidiControls: Set<UInt32> = Set([0x200E, 0x200F, 0x061C]).union(0x202A...0x202E).union(0x2066...0x2069)
-
-    /// JSON text with DEL, C1 and bidi controls written as `\uXXXX` (JSON text has them only inside strings).
-    static func escapingInvisible(_ json: String) -> String {
-        var result = ""
-        result.reserveCapacity(json.utf8.count)
-        for scalar in json.unicodeScalars {
-            if scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value) || bidiControls.contains(scalar.value) {
-                result += String(format: "\\u%04X", scalar.value)
-            } else {
-                result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
     }
 }
 

@@ -33,6 +33,9 @@ enum RunCommand {
       --ws-wait SECONDS       How long a WebSocket request waits for the server's next message
                               (default: 2).
       --show-secrets          Print Authorization, cookies, tokens and private values as they are.
+      --allow-insecure-redirect
+                              Follow redirects from https to plain http (refused by default; one
+                              request can allow it with '# @allow-insecure-redirect').
       --cacert FILE           Verify servers' TLS certificates against the PEM certificates in FILE
                               instead of the system's (HTTP and WebSocket requests).
       --cache-dir DIR         Use the HTTP cache stored in DIR.
@@ -70,6 +73,7 @@ enum RunCommand {
         var trustedCertificates: URL?
         /// `--report junit FILE`.
         var junitReport: URL?
+        var allowInsecureRedirect = false
     }
 
     static func run(_ arguments: [String]) -> Int32 {
@@ -113,6 +117,7 @@ enum RunCommand {
         invocation.failFast = args.flag("--fail-fast")
         invocation.timing = args.flag("--timing")
         invocation.showSecrets = args.flag("--show-secrets")
+        invocation.allowInsecureRedirect = args.flag("--allow-insecure-redirect")
         let positionals = try args.positionals()
         guard positionals.count == 1 else {
             let message = positionals.isEmpty
@@ -179,9 +184,11 @@ enum RunCommand {
                                                           idleTimeout: invocation.idleTimeout)),
             cache: cache, middlewares: [CookieMiddleware { cookies.jar($0) }], events: recorder.sink))
         let cacheMode = invocation.cacheMode
+        let allowInsecureRedirect = invocation.allowInsecureRedirect
         let send: CollectionRunner.Send = { request, context async throws(APIError) -> HTTPResponse in
             var request = request
             if let cacheMode { request.cacheMode = cacheMode }
+            if allowInsecureRedirect { request.allowInsecureRedirect = true }
             return try await client.send(request, context: context)
         }
         let exchange = RunWebSocketExchange(quietSeconds: invocation.webSocketWait,

@@ -1,3 +1,4 @@
+import CourierSecurity
 import CourierCollections
 import CourierHTTP
 import Foundation
@@ -38,11 +39,11 @@ extension RunCommand {
                     "error": ["kind": "collection", "message": message],
                 ].merging(scriptFields(outcome.scripts)) { old, _ in old }
                 if let file { fields["file"] = file }
-                Console.out(Redaction.redact(object(fields), secrets: secrets))
+                Console.out(SecretPolicy.masking(object(fields), secrets: secrets))
             } else {
                 let logs = scriptLines(outcome.scripts).filter { $0.hasPrefix("log: ") }
                 let text = (["### \(name)"] + logs + ["error: \(message)"]).joined(separator: "\n")
-                Console.error(Redaction.redact(text, secrets: secrets) + "\n")
+                Console.error(SecretPolicy.masking(text, secrets: secrets) + "\n")
             }
             return
         }
@@ -50,7 +51,7 @@ extension RunCommand {
             let text = ResponseOutput.json(response: outcome.response, error: apiError, attempts: attempts, name: name,
                                            options: options)
             let withScripts = adding(scripts: outcome.scripts, to: adding(file: file, to: text))
-            Console.out(Redaction.redact(withScripts, secrets: secrets))
+            Console.out(SecretPolicy.masking(withScripts, secrets: secrets))
         } else {
             var text = ResponseOutput.human(response: outcome.response, error: apiError, attempts: attempts, name: name,
                                             options: options)
@@ -59,7 +60,7 @@ extension RunCommand {
                 text += "\nfailed: status \(status)" + (expected.isEmpty ? "" : ", expected \(expected)")
             }
             for line in scriptLines(outcome.scripts) { text += "\n" + line }
-            Console.out(Redaction.redact(text, secrets: secrets) + "\n")
+            Console.out(SecretPolicy.masking(text, secrets: secrets) + "\n")
         }
     }
 
@@ -79,11 +80,7 @@ extension RunCommand {
         return ResponseOutput.serialize(fields)
     }
 
-    static func object(_ object: [String: Any]) -> String {
-        let options: JSONSerialization.WritingOptions = [.sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: options) else { return "{}" }
-        return String(decoding: data, as: UTF8.self)
-    }
+    static func object(_ object: [String: Any]) -> String { ResponseOutput.serialize(object) }
 }
 
 /// Where a file's errors are reported: its path as printed, its file variables and the environments found.

@@ -1,3 +1,4 @@
+import CourierSecurity
 import CourierCollections
 import CourierHTTP
 import Foundation
@@ -23,7 +24,7 @@ extension RunCommand {
                 "tests": [Any](),
             ]
             if let file { fields["file"] = file }
-            Console.out(Redaction.redact(ResponseOutput.serialize(fields), secrets: secrets))
+            Console.out(SecretPolicy.masking(ResponseOutput.serialize(fields), secrets: secrets))
             return
         }
         var line = ["WebSocket " + (result.status.map(String.init) ?? "-"), "sent \(result.sent)",
@@ -31,7 +32,7 @@ extension RunCommand {
         if let code = result.closeCode { line.append("close \(code)") }
         var lines = ["### \(name)", line.joined(separator: "  ")]
         if let failure = result.failure { lines.append("error: \(failure.message) [\(failure.kind)]") }
-        Console.out(Redaction.redact(Terminal.sanitize(lines.joined(separator: "\n")), secrets: secrets) + "\n")
+        Console.out(SecretPolicy.masking(Sanitizer.escaped(lines.joined(separator: "\n")), secrets: secrets) + "\n")
     }
 
     /// The values of the credential headers a request carried (Authorization, cookies, API keys): a
@@ -39,7 +40,7 @@ extension RunCommand {
     static func credentials(of resolved: ResolvedRequest?) -> Set<String> {
         guard let resolved else { return [] }
         var values: Set<String> = []
-        for field in resolved.request.headers where Redaction.isSensitive(header: field.name) {
+        for field in resolved.request.headers where SecretPolicy.isSecretHeader(field.name) {
             values.insert(field.value)
             // `Bearer abc`: the token alone may be what gets quoted.
             if let space = field.value.firstIndex(of: " ") {

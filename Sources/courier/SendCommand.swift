@@ -1,4 +1,5 @@
 import CourierHTTP
+import CourierSecurity
 import Dispatch
 import Foundation
 import Synchronization
@@ -29,10 +30,12 @@ enum SendCommand {
                               automatic for text/event-stream and application/x-ndjson bodies.
       --timing                Show where the time of the last attempt went.
       --insecure              Do not verify the server's TLS certificate.
+      --allow-insecure-redirect
+                              Follow a redirect from https to plain http (refused by default).
       --cacert FILE           Verify the server's TLS certificate against the PEM certificates in FILE
                               instead of the system's (trusts a self-signed development server).
       --json                  Print one JSON object instead of text.
-      --show-secrets          Print Authorization, cookies and tokens instead of <redacted>.
+      --show-secrets          Print Authorization, cookies and tokens instead of REDACTED.
       -v, --verbose           Log each attempt to standard error (allowed headers only, never secrets).
       --cache-dir DIR         Use the HTTP cache stored in DIR.
       --cache-mode MODE       Use the HTTP cache (in ~/.cache/courier unless --cache-dir) in MODE:
@@ -97,6 +100,7 @@ enum SendCommand {
         let jsonBody = args.flag("--json-body")
         let timing = args.flag("--timing")
         let insecure = args.flag("--insecure", "-k")
+        let allowInsecureRedirect = args.flag("--allow-insecure-redirect")
         let json = args.flag("--json")
         let showSecrets = args.flag("--show-secrets")
         let verbose = args.flag("--verbose", "-v")
@@ -165,8 +169,9 @@ enum SendCommand {
         }
         let method = methodText.map { HTTPMethod(rawValue: $0) } ?? (body.isEmpty && data == nil ? .get : .post)
         let deadline = timeout.map { Duration.milliseconds(Int64(($0 * 1000).rounded())) }
-        let request = HTTPRequest(method: method, url: url, headers: headers, body: body, timeout: deadline,
+        var request = HTTPRequest(method: method, url: url, headers: headers, body: body, timeout: deadline,
                                   cacheMode: cacheMode, maxAttempts: retry.map { Int($0) + 1 }, insecure: insecure)
+        request.allowInsecureRedirect = allowInsecureRedirect
         return Invocation(request: request, json: json, timing: timing, showSecrets: showSecrets, verbose: verbose,
                           stream: stream,
                           output: output.map { URL(fileURLWithPath: $0) },
@@ -177,8 +182,8 @@ enum SendCommand {
 
     /// The URL as typed, with http:// assumed when no scheme is given.
     static func makeURL(_ text: String) -> URL? {
-        let full = text.contains("://") ? text : "http://" + text
-        guard let url = URL(string: full), url.host?.isEmpty == false else { return nil }
+        // The one URL builder, as `courier run` uses it: escapes already there are kept, never encoded twice.
+        guard let url = URLBuilder.url(typed: text), url.host?.isEmpty == false else { return nil }
         return url
     }
 
@@ -276,6 +281,9 @@ enum SendCommand {
         // Only a streamed body's head is printed ahead of it; any other response is shown whole.
         options.headShown = headShown && streamed != nil
         options.showsCache = invocation.map { $0.usesCache || $0.cacheDirectory != nil } ?? false
+        // The secrets this request sent are masked wherever they come back (a server echoing the request).
+        let secrets = (invocation?.showSecrets ?? true) ? [] : invocation?.request.headers.secretValues ?? []
+        func masked(_ text: String) -> String { SecretPolicy.masking(text, secrets: secrets) }
         if invocation?.json ?? false, let response, case .file(let file, _) = response.body, streamed == nil,
            invocation?.output == nil {
             do {
@@ -285,7 +293,7 @@ enum SendCommand {
                 Console.fail("cannot read the body: \(error.localizedDescription)")
             }
         } else if invocation?.json ?? false {
-            Console.out(ResponseOutput.json(response: response, error: error, attempts: attempts, options: options))
+            Console.out(masked(ResponseOutput.json(response: response, error: error, attempts: attempts, options: options)))
         } else if let response, case .file(let file, let size) = response.body, streamed == nil,
                   invocation?.output == nil {
             // A spilled body is printed from its file in chunks, never read into memory whole.
@@ -298,9 +306,9 @@ enum SendCommand {
             Console.out(ResponseOutput.humanTail(response: response, error: error, attempts: attempts, options: options)
                 .joined(separator: "\n"))
         } else if response != nil {
-            Console.out(ResponseOutput.human(response: response, error: error, attempts: attempts, options: options))
+            Console.out(masked(ResponseOutput.human(response: response, error: error, attempts: attempts, options: options)))
         } else {
-            Console.error(ResponseOutput.human(response: nil, error: error, attempts: attempts, options: options))
+            Console.error(masked(ResponseOutput.human(response: nil, error: error, attempts: attempts, options: options)))
         }
         guard let response else { return 1 }
         return response.status < 400 ? 0 : 1

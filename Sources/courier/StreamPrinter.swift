@@ -1,3 +1,4 @@
+import CourierSecurity
 import CourierBody
 import CourierHTTP
 import Foundation
@@ -167,8 +168,8 @@ final class StreamPrinter: Sendable {
             if let parsed { object["json"] = parsed }
             return ResponseOutput.serialize(object)
         }
-        var heading = "event: \(Terminal.sanitize(event.type))"
-        if let id = event.id { heading += "  id: \(Terminal.sanitize(id))" }
+        var heading = "event: \(Sanitizer.escaped(event.type))"
+        if let id = event.id { heading += "  id: \(Sanitizer.escaped(id))" }
         return heading + "\n" + Self.pretty(event.data, isJSON: parsed != nil) + "\n"
     }
 
@@ -189,6 +190,6 @@ final class StreamPrinter: Sendable {
     }
 
     private static func pretty(_ text: String, isJSON: Bool) -> String {
-        Terminal.sanitize(isJSON ? JSONPretty.indent(text) : text)
+        Sanitizer.escaped(isJSON ? JSONPretty.indent(text) : text)
     }
 }

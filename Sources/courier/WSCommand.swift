@@ -4,6 +4,7 @@ import CourierWebSocket
 import Dispatch
 import Foundation
 import Synchronization
+import CourierSecurity
 
 /// `courier ws URL`: a websocat-style WebSocket client on top of `WebSocketSession`.
 enum WSCommand {
@@ -160,7 +161,7 @@ final class WSRunner: Sendable {
             return
         }
         if options.json {
-            output.line(event.jsonLine)
+            output.line(Sanitizer.escapedJSON(event.jsonLine))
         } else {
             printPlain(event)
         }
@@ -254,14 +255,15 @@ final class WSRunner: Sendable {
         case .message(let record):
             guard record.direction == .incoming else { return }
             switch record.message {
-            // On a terminal, a server's escape sequences are shown, never executed.
-            case .text(let text): output.line(Self.stdoutIsTerminal ? Sanitizer.sanitize(text) : text)
+            // A server's escape sequences are shown, never executed, on a terminal and in a pipe alike.
+            case .text(let text): output.line(Sanitizer.escaped(text))
             case .binary(let data): output.line("[binary \(data.count) bytes] \(data.base64EncodedString())")
             }
         case .ping, .pong: break
         case .closed(let info):
             output.flush()
-            Console.error("closed \(info.code.rawValue)" + (info.reason.isEmpty ? "" : " \(info.reason)")
+            Console.error("closed \(info.code.rawValue)"
+                          + (info.reason.isEmpty ? "" : " \(Sanitizer.escaped(info.reason, keepingLayout: false))")
                           + (info.error.map { ": \($0)" } ?? ""))
         case .reconnecting(let delay, let attempt):
             Console.error(String(format: "reconnecting in %.1f s (attempt %d)", delay, attempt))

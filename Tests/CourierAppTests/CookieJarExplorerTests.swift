@@ -62,7 +62,7 @@ import Testing
         // And the runner told the Request pane which cookie went with me, masked
         let cookies = try #require(seen.lazy.compactMap {
             if case .requestCookies("me", let lines) = $0 { lines } else { nil } }.first)
-        #expect(cookies == ["courier_session=<redacted>"])
+        #expect(cookies == ["courier_session=REDACTED"])
         // And F4 lists the jar with the value masked and its attributes
         var state = Fixtures.editing()
         _ = update(&state, .requestCookies(request: state.editor.name, lines: cookies))
@@ -72,9 +72,9 @@ import Testing
         let listing = try #require(await waitFor { if case .cookiesListed(let l) = $0 { l } else { nil } })
         _ = update(&state, .cookiesListed(listing))
         let screen = Screen.render(state).buffer.lines().joined(separator: "\n")
-        #expect(screen.contains("Cookies from the jar: courier_session=<redacted>"), "\(screen)")
+        #expect(screen.contains("Cookies from the jar: courier_session=REDACTED"), "\(screen)")
         #expect(screen.contains("Cookie jar · default"), "\(screen)")
-        #expect(screen.contains("127.0.0.1  /  courier_session=<redacted>  HttpOnly SameSite=Lax  session"), "\(screen)")
+        #expect(screen.contains("127.0.0.1  /  courier_session=REDACTED  HttpOnly SameSite=Lax  session"), "\(screen)")
         #expect(!screen.contains("demo-"))
     }
 }

@@ -167,7 +167,8 @@ struct EffectRunnerTests {
         harness.runner.perform([.copyAsCurl(SendJob(ref: ref, draft: try #require(collection.request(ref)),
                                                     environment: nil))])
         let copied = harness.clipboard.texts.withLock { $0 }
-        #expect(copied == ["curl '\(harness.server.baseURL.absoluteString.trimmingTrailingSlash)/users'"])
+        // The one exporter (CurlExporter): one option per line, secrets masked, redirects followed.
+        #expect(copied == ["curl \\\n  \(harness.server.baseURL.absoluteString.trimmingTrailingSlash)/users \\\n  --location"])
     }
 
     @Test func aRequestThatCannotBeResolvedFailsWithTheReason() async throws {

@@ -125,7 +125,7 @@ struct HistoryIntegrationTests {
         let ref = RequestRef(file: Fixtures.usersFile.path, index: 1)
         state.editor = RequestEditorState(draft: Fixtures.usersFile.requests[1], origin: ref)
         _ = update(&state, .historyOpened(history.loadedPane()))
-        #expect(state.historyPane?.entries.first?.request.headers.first?.value == Redactor.mask)
+        #expect(state.historyPane?.entries.first?.request.headers.first?.value == "Bearer " + Redactor.mask)
         // When restoring the selected entry
         state.press(.char("r"))
         // Then method, URL and headers are the entry's, the secret header keeps the editor's value

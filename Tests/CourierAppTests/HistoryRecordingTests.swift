@@ -64,7 +64,7 @@ struct HistoryRecordingTests {
         #expect(entry.request.template?.url == "{{base}}/echo?sig={{token}}")
         #expect(entry.request.template?.headers.first { $0.name == "Authorization" }?.value == Redactor.mask)
         #expect(entry.response?.status == 200)
-        #expect(entry.request.headers.first { $0.name == "Authorization" }?.value == Redactor.mask)
+        #expect(entry.request.headers.first { $0.name == "Authorization" }?.value.hasSuffix(Redactor.mask) == true)
         #expect(entry.request.headers.first { $0.name == "X-Trace" }?.value == "t1")
         #expect(!entry.request.url.contains(Self.token))
         #expect(entry.request.url.contains("/echo"))

@@ -44,10 +44,10 @@ final class TemporaryFolder {
         // Then no file holds a secret or the cookie, and masks show where they were
         let text = try folder.allText()
         for secret in [Self.token, Self.privateValue, "session=abcdef"] { #expect(!text.contains(secret)) }
-        #expect(stored.request.headers[0].value == Redactor.mask)
+        #expect(stored.request.headers[0].value == "Bearer " + Redactor.mask)
         #expect(stored.request.headers[1].value == "t-" + Redactor.mask)
         #expect(stored.response?.headers[0].value == Redactor.mask)
-        #expect(String(decoding: try store.body(id: stored.id), as: UTF8.self) == #"{"token":"•••","echo":"•••"}"#)
+        #expect(String(decoding: try store.body(id: stored.id), as: UTF8.self) == #"{"token":"REDACTED","echo":"REDACTED"}"#)
         #expect(!stored.request.url.contains(Self.privateValue))
     }
 

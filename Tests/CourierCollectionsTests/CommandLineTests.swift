@@ -190,7 +190,7 @@ struct CommandLineTests {
         try folder.write("a.http", "# @name a\nGET https://x.test/a\nAuthorization: Bearer {{token}}\nX-Key: {{token}}\n")
         let redacted = try CourierBinary.run(["export", "curl", "a.http", "--name", "a", "--env", "dev"], in: folder.url)
         #expect(redacted.status == 0, "\(redacted.stderr)")
-        #expect(redacted.stdout == "curl \\\n  https://x.test/a \\\n  -H 'Authorization: REDACTED' \\\n"
+        #expect(redacted.stdout == "curl \\\n  https://x.test/a \\\n  -H 'Authorization: Bearer REDACTED' \\\n"
                 + "  -H 'X-Key: REDACTED' \\\n  --location\n")
         let shown = try CourierBinary.run(["export", "curl", "a.http", "--env", "dev", "--show-secrets"], in: folder.url)
         #expect(shown.stdout.contains("-H 'X-Key: hidden-value'"))

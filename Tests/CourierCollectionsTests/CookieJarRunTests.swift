@@ -88,7 +88,7 @@ import Testing
         let masked = try courier(["cookies", "ls"])
         let shown = try courier(["cookies", "ls", "--show-secrets"])
         // Then the cookie is listed with its attributes and its value only when asked
-        #expect(masked.stdout.contains("dev  127.0.0.1  /  courier_session=<redacted>  HttpOnly SameSite=Lax  session"),
+        #expect(masked.stdout.contains("dev  127.0.0.1  /  courier_session=REDACTED  HttpOnly SameSite=Lax  session"),
                 "\(masked.stdout)")
         #expect(!masked.stdout.contains("demo-"))
         #expect(shown.stdout.contains("courier_session=demo-"))

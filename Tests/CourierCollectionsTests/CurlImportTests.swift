@@ -171,7 +171,7 @@ struct CurlImportTests {
         let shown = CurlExporter.command(for: resolved, showSecrets: true)
         // Then secrets are hidden, and the shown command splits back into the exact values
         #expect(!redacted.contains("tok"))
-        #expect(redacted.contains("'Authorization: REDACTED'"))
+        #expect(redacted.contains("'Authorization: Bearer REDACTED'"))
         let words = try ShellWords.split(shown).get()
         #expect(words.contains("Authorization: Bearer tok'en"))
         #expect(words.contains("X-Note: it's here"))

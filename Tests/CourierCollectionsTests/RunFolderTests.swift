@@ -269,6 +269,9 @@ struct RunFolderTests {
           --ws-wait SECONDS       How long a WebSocket request waits for the server's next message
                                   (default: 2).
           --show-secrets          Print Authorization, cookies, tokens and private values as they are.
+          --allow-insecure-redirect
+                                  Follow redirects from https to plain http (refused by default; one
+                                  request can allow it with '# @allow-insecure-redirect').
           --cacert FILE           Verify servers' TLS certificates against the PEM certificates in FILE
                                   instead of the system's (HTTP and WebSocket requests).
           --cache-dir DIR         Use the HTTP cache stored in DIR.

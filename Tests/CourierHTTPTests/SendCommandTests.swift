@@ -39,10 +39,12 @@ import Testing
                                   automatic for text/event-stream and application/x-ndjson bodies.
           --timing                Show where the time of the last attempt went.
           --insecure              Do not verify the server's TLS certificate.
+          --allow-insecure-redirect
+                                  Follow a redirect from https to plain http (refused by default).
           --cacert FILE           Verify the server's TLS certificate against the PEM certificates in FILE
                                   instead of the system's (trusts a self-signed development server).
           --json                  Print one JSON object instead of text.
-          --show-secrets          Print Authorization, cookies and tokens instead of <redacted>.
+          --show-secrets          Print Authorization, cookies and tokens instead of REDACTED.
           -v, --verbose           Log each attempt to standard error (allowed headers only, never secrets).
           --cache-dir DIR         Use the HTTP cache stored in DIR.
           --cache-mode MODE       Use the HTTP cache (in ~/.cache/courier unless --cache-dir) in MODE:
@@ -215,7 +217,7 @@ import Testing
         }
         defer { server.stop() }
         let hidden = try await CourierProcess.run(["send", server.url("/").absoluteString])
-        #expect(hidden.stdout.contains("Set-Cookie: <redacted>"))
+        #expect(hidden.stdout.contains("Set-Cookie: REDACTED"))
         #expect(!hidden.stdout.contains("s3cr3t"))
         #expect(!hidden.stdout.contains("t0k3n"))
         let hiddenJSON = try await CourierProcess.run(["send", server.url("/").absoluteString, "--json"])

@@ -1,5 +1,6 @@
 import Testing
 import CourierTerminal
+import CourierSecurity
 
 @Suite struct SanitizerTests {
     @Test func escapeSequencesBecomeVisibleSymbols() {

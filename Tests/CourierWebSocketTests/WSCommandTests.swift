@@ -7,7 +7,9 @@ import Testing
 func runCourier(_ arguments: [String], input: String = "") throws -> (status: Int32, stdout: String, stderr: String) {
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
-    let binary = root.appendingPathComponent(".build/debug/courier")
+    // COURIER_TEST_BINARY runs the same tests against another build (an older one, to see a test fail first).
+    let binary = ProcessInfo.processInfo.environment["COURIER_TEST_BINARY"].map { URL(fileURLWithPath: $0) }
+        ?? root.appendingPathComponent(".build/debug/courier")
     let process = Process()
     process.executableURL = binary
     process.arguments = arguments

@@ -40,6 +40,10 @@ struct SecretLeakTests {
             Cookie: session={{cookie}}
             X-Api-Key: {{apikey}}
 
+            ### Cached
+            # @name cached
+            GET {{base}}/etag?k={{apikey}}
+
             ### Missing
             # @name missing
             GET {{base}}/status/404
@@ -65,6 +69,11 @@ struct SecretLeakTests {
         }
     }
 
+    /// The permission bits of a file or folder.
+    static func mode(_ path: String) -> Int {
+        ((try? FileManager.default.attributesOfItem(atPath: path)[.posixPermissions]) as? Int) ?? 0o777
+    }
+
     /// The secrets found in `data`.
     static func leaks(in data: Data, of secrets: Secrets) -> [String] {
         secrets.all.filter { data.range(of: Data($0.utf8)) != nil }
@@ -79,6 +88,7 @@ struct SecretLeakTests {
         let sandbox = try Sandbox(server: server, secrets: secrets)
         defer { try? FileManager.default.removeItem(at: sandbox.root) }
         let users = server.baseURL.absoluteString + "/users/1"
+        let echo = server.baseURL.absoluteString + "/echo"
         let headers = ["-H", "Authorization: Bearer \(secrets.header)", "-H", "Cookie: a=\(secrets.cookie)",
                        "-H", "Proxy-Authorization: Basic \(secrets.proxy)"]
         let runs: [[String]] = [
@@ -88,6 +98,16 @@ struct SecretLeakTests {
             ["send", "--json"] + headers + ["http://127.0.0.1:\(Reliability.closedPort())/"],
             ["send", "--json"] + headers + [server.baseURL.absoluteString + "/status/500"],
             ["send", "--cache-mode", "default", "--json"] + headers + [server.baseURL.absoluteString + "/etag"],
+            // A server echoing the request back: the values this request sent are masked in the body too.
+            ["send", "POST"] + headers + ["-H", "X-Api-Key: \(secrets.apiKey)", "-d", "x", echo],
+            ["send", "POST", "--json"] + headers + ["-H", "X-Api-Key: \(secrets.apiKey)", "-d", "x", echo],
+            ["send", "-v"] + headers + ["-H", "X-Api-Key: \(secrets.apiKey)", echo],
+            // A token in the query, cached: the entry, `cache ls` and the printed URL hold none of it.
+            ["send", "--cache-mode", "default", "--json", server.baseURL.absoluteString
+                + "/etag?access_token=\(secrets.token)"],
+            ["run", sandbox.collection.path, "--env", "dev", "--name", "cached", "--cache-mode", "default"],
+            ["cache", "ls"],
+            ["cache", "ls", "--json"],
             ["run", sandbox.collection.path, "--env", "dev"],
             ["run", sandbox.collection.path, "--env", "dev", "--json"],
             ["run", sandbox.collection.path, "--env", "dev", "--timing"],
@@ -125,7 +145,12 @@ struct SecretLeakTests {
         #expect(!written.isEmpty, "courier wrote no file at all under the sandbox; the scan proves nothing")
         for file in written {
             #expect(Self.leaks(in: file.data, of: secrets).isEmpty, "secret in \(file.path)")
+            // And each is the user's alone: 0600 in a 0700 folder (history, cache, crash reports)
+            #expect(Self.mode(file.path) & 0o077 == 0, "\(file.path) is \(String(Self.mode(file.path), radix: 8))")
+            let folder = URL(fileURLWithPath: file.path).deletingLastPathComponent().path
+            #expect(Self.mode(folder) & 0o077 == 0, "\(folder) is \(String(Self.mode(folder), radix: 8))")
         }
+        #expect(written.contains { $0.path.contains("/cache/") }, "the cache was written and checked")
     }
 
     @Test("The scan finds secrets when they are asked for: export --show-secrets prints the private token")

@@ -7,13 +7,17 @@ public struct Collection: Sendable, Hashable {
     public var environments: [String: [String: String]]
     /// Every error found while loading, in file and line order; the Problems list shows them all.
     public var problems: [Problem]
+    /// Environment name → names of its private variables (`http-client.private.env.json`), which the
+    /// screen shows masked.
+    public var privateNames: [String: Set<String>]
 
     public init(root: String, files: [CollectionFile], environments: [String: [String: String]] = [:],
-                problems: [Problem] = []) {
+                problems: [Problem] = [], privateNames: [String: Set<String>] = [:]) {
         self.root = root
         self.files = files
         self.environments = environments
         self.problems = problems
+        self.privateNames = privateNames
     }
 
     public static let empty = Collection(root: "", files: [])

@@ -189,12 +189,14 @@ public final class CollectionStore: Sendable {
                                   requests: file.file.requests.map(RequestMapping.draft), variables: variables)
         }
         var environments: [String: [String: String]] = [:]
+        var privateNames: [String: Set<String>] = [:]
         let near = loaded.files.first?.url ?? loaded.root.appendingPathComponent("x.http")
         do {
             let set = try EnvironmentSet.discover(near: near, root: loaded.root)
             for name in set.names + [EnvironmentSet.sharedName] {
-                environments[name] = try set.environment(named: name == EnvironmentSet.sharedName ? nil : name)
-                    .values.mapValues(\.value).merging(overrides) { _, override in override }
+                let values = try set.environment(named: name == EnvironmentSet.sharedName ? nil : name).values
+                environments[name] = values.mapValues(\.value).merging(overrides) { _, override in override }
+                privateNames[name] = Set(values.filter { $0.value.isSecret && overrides[$0.key] == nil }.keys)
             }
         } catch {
             problems.append(error.description)
@@ -203,7 +205,8 @@ public final class CollectionStore: Sendable {
         // Parse errors stay listed until the file is fixed and reloaded, also after a save.
         let problems = loaded.errors.map { Problem(file: $0.file, line: $0.line, message: $0.message) }
             + problems.map { Problem(message: $0) }
-        return Collection(root: path, files: files, environments: environments, problems: problems)
+        return Collection(root: path, files: files, environments: environments, problems: problems,
+                          privateNames: privateNames)
     }
 }
 

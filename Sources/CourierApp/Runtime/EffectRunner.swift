@@ -152,8 +152,9 @@ public final class EffectRunner: Sendable {
             configuration.clipboard(text)
         case .copyAsCurl(let job):
             do {
-                let (request, _) = try store.resolve(job)
-                configuration.clipboard(CurlCommand.render(request))
+                // The one exporter: secrets masked (the secret policy), file bodies kept as @FILE.
+                let resolved = try store.resolveWithSecrets(job)
+                configuration.clipboard(CurlExporter.command(for: resolved.request, secrets: resolved.secrets))
                 queue.post(.notice(StatusMessage("Copied the request as a curl command", kind: .success)))
             } catch {
                 queue.post(.notice(StatusMessage("\(error)", kind: .error)))

@@ -1,5 +1,6 @@
 import CourierHTTP
 import CourierTerminal
+import CourierSecurity
 import Foundation
 
 /// Everything the explorer shows, as one value. Only `update` changes it.
@@ -82,9 +83,12 @@ public struct AppState: Sendable {
         loading = .loading(path: collectionPath)
     }
 
-    /// Variables in effect for the open request: the environment's, then the file's `@` variables.
+    /// Variables in effect for the open request, as the screen shows them: the environment's (private
+    /// ones masked by the secret policy), then the file's `@` variables.
     public var variables: [String: String] {
-        var values = collection.environments[environment ?? "$shared"] ?? [:]
+        let name = environment ?? "$shared"
+        var values = collection.environments[name] ?? [:]
+        for secret in collection.privateNames[name] ?? [] where values[secret] != nil { values[secret] = SecretPolicy.mask }
         for (name, value) in collection.fileVariables(editor.origin) where values[name] == nil { values[name] = value }
         return values
     }
@@ -127,7 +131,7 @@ public struct AppState: Sendable {
     }
 }
 
-/// Which request the jar's cookies went with, and those cookies as `name=<redacted>`.
+/// Which request the jar's cookies went with, and those cookies as `name=REDACTED`.
 public struct RequestCookies: Sendable, Hashable {
     public var request: String
     public var lines: [String]

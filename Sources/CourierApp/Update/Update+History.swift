@@ -69,7 +69,7 @@ extension AppState {
     }
 
     /// Puts an entry's method, URL and headers into the editor and focuses it: as written (`{{base}}/users`)
-    /// when the entry kept the template, else as sent. A header history kept redacted (`•••`) keeps the
+    /// when the entry kept the template, else as sent. A header history kept redacted (`REDACTED`) keeps the
     /// editor's own value, or is left out when the editor has none: the mask is never sent as a value.
     mutating func restore(_ entry: HistoryEntry) {
         let current = editor.draft

@@ -28,20 +28,4 @@ extension AppState {
         status = StatusMessage("No response yet: Enter sends the request")
         return []
     }
-
-
-}
-
-/// A request as a shell-quoted curl command, for "copy as curl".
-enum CurlCommand {
-    static func render(_ request: HTTPRequest) -> String {
-        var parts = ["curl"]
-        if request.method != .get { parts += ["-X", request.method.rawValue] }
-        parts.append(quote(request.url.absoluteString))
-        for field in request.headers { parts += ["-H", quote("\(field.name): \(field.value)")] }
-        if case .data(let data) = request.body { parts += ["--data-raw", quote(String(decoding: data, as: UTF8.self))] }
-        return parts.joined(separator: " ")
-    }
-
-    static func quote(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'" }
 }

@@ -1,3 +1,4 @@
+import CourierSecurity
 /// The small header fields the cache reads besides Cache-Control: Vary and Pragma.
 public enum Vary: Sendable, Hashable {
     /// `Vary: *`: the response depends on something outside the request; it never matches a later one.

@@ -1,3 +1,4 @@
+import CourierSecurity
 /// The cache's rules as data, each set with the reason it exists (RFC 9111 unless said otherwise).
 public enum CachePolicy {
     /// Methods whose responses are stored: the RFC lets other methods be cached only with rules
@@ -27,10 +28,10 @@ public enum CachePolicy {
     ]
 
     /// Secret fields (`Set-Cookie`, `Authorization`, API keys, tokens), as the one secret policy
-    /// (`HeaderRedaction`) names them. RFC 9111 section 7.3 lets a cache store a response's, but Courier
+    /// (`SecretPolicy`) names them. RFC 9111 section 7.3 lets a cache store a response's, but Courier
     /// writes no secret to disk: the stored response is kept without them (and says so), and a request's
     /// that Vary selects are compared by digest.
-    public static func isWithheld(_ name: String) -> Bool { HeaderRedaction.isSecret(name) }
+    public static func isWithheld(_ name: String) -> Bool { SecretPolicy.isSecretHeader(name) }
 
     /// The lower-cased names a response's `Connection` fields list: hop-by-hop for that response.
     public static func connectionNamedFields(_ headers: HTTPHeaders) -> Set<String> {

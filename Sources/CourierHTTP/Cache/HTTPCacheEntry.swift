@@ -1,9 +1,10 @@
+import CourierSecurity
 import Foundation
 
 /// One stored response as written to disk: the response's head, the request headers Vary selected,
 /// when it was requested and received, and where its body is (inline when small, else a file).
 public struct HTTPCacheEntry: Sendable, Hashable, Codable {
-    /// `METHOD URL`, the identity of the entry; checked on load so a file-name clash is a miss.
+    /// `METHOD DIGEST` of the URL, the identity of the entry; checked on load so a file-name clash is a miss.
     public var key: String
     public var method: String
     public var url: String
@@ -35,10 +36,10 @@ public struct HTTPCacheEntry: Sendable, Hashable, Codable {
 
     /// The entry for a full response; the body is attached by `HTTPCacheStore.save`.
     public init(method: HTTPMethod, url: URL, response: HTTPResponse, selectedRequestHeaders: [String: String],
-                requestTime: Date, responseTime: Date) {
+                requestTime: Date, responseTime: Date, secrets: Set<String> = []) {
         key = HTTPCacheStore.key(method: method, url: url)
         self.method = method.rawValue
-        self.url = url.absoluteString
+        self.url = SecretPolicy.maskedURL(url.absoluteString, secrets: secrets)
         status = response.status
         reason = response.reason
         httpVersion = response.httpVersion

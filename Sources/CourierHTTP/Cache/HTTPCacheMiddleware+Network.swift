@@ -169,7 +169,7 @@ extension HTTPCacheMiddleware {
         if let reason = notStorableReason(response, request: request) { return (nil, reason) }
         let entry = HTTPCacheEntry(method: request.method, url: request.url, response: response,
                                    selectedRequestHeaders: Vary(headers: response.headers).selectedValues(of: request.headers),
-                                   requestTime: requestTime, responseTime: responseTime)
+                                   requestTime: requestTime, responseTime: responseTime, secrets: request.knownSecrets)
         do {
             try store.save(entry, body: response.body)
             return (entry, nil)

@@ -1,3 +1,4 @@
+import CourierSecurity
 import Foundation
 import Synchronization
 #if canImport(Glibc)
@@ -90,10 +91,13 @@ public final class HTTPCacheStore: Sendable {
     }
 
     /// The identity of an entry. The fragment is never sent, so it does not select a different response.
+    /// The URL is kept as a 128-bit digest only, so an entry file never holds a secret the URL carried
+    /// (an `access_token=`, a password, a private-environment value in the path).
     public static func key(method: HTTPMethod, url: URL) -> String {
         var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
         components?.fragment = nil
-        return method.rawValue + " " + (components?.string ?? url.absoluteString)
+        let full = components?.string ?? url.absoluteString
+        return method.rawValue + " " + CachePolicy.digest(full) + CachePolicy.digest(String(full.reversed()))
     }
 
     // MARK: - Reading

@@ -1,3 +1,4 @@
+import CourierSecurity
 import Foundation
 
 /// One stored cookie after RFC 6265 section 5.3: where it goes (domain, path, host-only), when it
@@ -37,10 +38,10 @@ public struct Cookie: Sendable, Hashable, Codable {
     }
 
     /// The value as shown: the redaction placeholder unless `showSecrets`.
-    public func shownValue(showSecrets: Bool) -> String { showSecrets ? value : HeaderRedaction.placeholder }
+    public func shownValue(showSecrets: Bool) -> String { showSecrets ? value : SecretPolicy.mask }
 
     /// One line for lists (`courier cookies ls`, the explorer's jar):
-    /// `.example.com  /  sid=<redacted>  Secure HttpOnly SameSite=Lax  expires 2026-12-01T10:00:00Z`.
+    /// `.example.com  /  sid=REDACTED  Secure HttpOnly SameSite=Lax  expires 2026-12-01T10:00:00Z`.
     public func listing(showSecrets: Bool) -> String {
         var flags: [String] = []
         if secure { flags.append("Secure") }

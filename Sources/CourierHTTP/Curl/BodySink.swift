@@ -46,7 +46,7 @@ struct BodySink {
             }
             return true
         } catch {
-            failure = .protocolError(underlying: "cannot write the body to disk: \(error.localizedDescription)")
+            failure = error as? APIError ?? .disk(underlying: "cannot write the body to disk: \(Self.describe(error))")
             return false
         }
     }
@@ -59,7 +59,7 @@ struct BodySink {
             try file.close()
         } catch {
             discard()
-            throw APIError.protocolError(underlying: "cannot write the body to disk: \(error.localizedDescription)")
+            throw APIError.disk(underlying: "cannot write the body to disk: \(Self.describe(error))")
         }
         self.file = nil
         self.fileURL = nil
@@ -82,12 +82,21 @@ struct BodySink {
         buffer = Data()
     }
 
+    /// The error's own words, with the POSIX reason ("No space left on device") when there is one.
+    static func describe(_ error: any Error) -> String {
+        let nsError = error as NSError
+        if let posix = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, posix.domain == NSPOSIXErrorDomain {
+            return "\(error.localizedDescription) (\(String(cString: strerror(Int32(posix.code)))))"
+        }
+        return error.localizedDescription
+    }
+
     private mutating func spill() throws {
         // Named with the process id, so a later process can tell a leftover of a dead one from a live file.
         let url = TemporaryBodyFiles.makeURL(in: directory)
         guard FileManager.default.createFile(atPath: url.path, contents: nil,
                                              attributes: [.posixPermissions: 0o600]) else {
-            throw APIError.protocolError(underlying: "cannot create \(url.path)")
+            throw APIError.disk(underlying: "cannot create \(url.path): \(String(cString: strerror(errno)))")
         }
         TemporaryBodyFiles.register(url)
         let handle = try FileHandle(forWritingTo: url)

@@ -19,7 +19,7 @@ final class CurlTransfer {
     private var sink: BodySink
 
     init(job: CurlJob) throws {
-        guard let easy = curl_easy_init() else {
+        guard let easy = CurlEasy.make() else {
             throw APIError.protocolError(underlying: "curl_easy_init failed")
         }
         self.id = job.id
@@ -42,11 +42,10 @@ final class CurlTransfer {
         let configuration = job.configuration
         let me = Unmanaged.passUnretained(self).toOpaque()
         courier_easy_setopt_str(easy, CURLOPT_URL, request.url.absoluteString)
-        // Signals must not be used for timeouts in a threaded process.
-        courier_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
         courier_easy_setopt_ptr(easy, CURLOPT_ERRORBUFFER, errorBuffer)
-        courier_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, request.followRedirects ? 1 : 0)
-        courier_easy_setopt_long(easy, CURLOPT_MAXREDIRS, 10)
+        // Redirects are followed by the transport (RedirectPolicy), which drops secret headers across
+        // origins; libcurl would forward custom ones such as X-Api-Key.
+        courier_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 0)
         courier_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2TLS)
         courier_easy_setopt_long(easy, CURLOPT_TCP_KEEPALIVE, 1)
         // A proxy's "200 Connection established" is not a response of the server: keep it away
@@ -179,11 +178,14 @@ final class CurlTransfer {
     }
 
     /// Whether a complete head is the last one of the transfer: neither interim (1xx) nor a redirect
-    /// curl is about to follow (a 3xx with a Location when redirects are followed).
+    /// the transport is about to follow (a 3xx with a Location when redirects are followed).
     private func isFinal(_ head: ResponseHead) -> Bool {
-        if head.isInterim { return false }
-        let location = head.headers["Location"]?.trimmingSpaces ?? ""
-        return !(job.request.followRedirects && (300..<400).contains(head.status) && !location.isEmpty)
+        !head.isInterim && !isFollowedRedirect(head)
+    }
+
+    /// Whether the head is a redirect the transport will follow: its body is nobody's and is dropped.
+    private func isFollowedRedirect(_ head: ResponseHead) -> Bool {
+        RedirectPolicy.isFollowed(job.request, status: head.status, location: head.headers["Location"])
     }
 
     /// Hands the final head to the caller, once. Also called before the first body byte and at the
@@ -196,6 +198,7 @@ final class CurlTransfer {
     }
 
     private func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
+        if isFollowedRedirect(head) { return bytes.count }
         let chunk = Data(bytes)
         announceHead()
         guard sink.append(chunk, encoded: head.isContentEncoded) else { return 0 }
@@ -248,7 +251,7 @@ final class CurlTransfer {
         var status = 0
         courier_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
         if head.status == 0 { head.status = status }
-        announceHead()
+        if !isFollowedRedirect(head) { announceHead() }
         var effective: UnsafeMutablePointer<CChar>?
         courier_easy_getinfo_str(easy, CURLINFO_EFFECTIVE_URL, &effective)
         let url = effective.flatMap { URL(string: String(cString: $0)) } ?? job.request.url

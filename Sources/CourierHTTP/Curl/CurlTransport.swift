@@ -64,8 +64,36 @@ public final class CurlTransport: Transport {
 
     deinit { loop.shutdown() }
 
-    /// Sends one attempt; see `Transport`.
+    /// Sends one attempt, following redirects by `RedirectPolicy`; see `Transport`.
     public func send(_ request: HTTPRequest, context: RequestContext) async throws -> HTTPResponse {
+        var current = request
+        var hops = 0
+        while true {
+            var response = try await sendHop(current, context: context)
+            let location = response.headers["Location"]
+            guard let location, RedirectPolicy.isFollowed(current, status: response.status, location: location) else {
+                response.url = Self.withoutCredentials(response.url)
+                return response
+            }
+            hops += 1
+            guard hops <= RedirectPolicy.maximumRedirects else {
+                throw APIError.protocolError(underlying: "redirect loop: gave up after \(hops - 1) redirects")
+            }
+            current = try RedirectPolicy.next(after: current, status: response.status, location: location)
+        }
+    }
+
+    /// The URL without `user:password@`, which must never reach output, logs or history.
+    static func withoutCredentials(_ url: URL) -> URL {
+        guard url.user != nil || url.password != nil,
+              var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
+        components.user = nil
+        components.password = nil
+        return components.url ?? url
+    }
+
+    /// Sends one request without following its redirect.
+    private func sendHop(_ request: HTTPRequest, context: RequestContext) async throws -> HTTPResponse {
         guard let scheme = request.url.scheme?.lowercased(), Self.supportedSchemes.contains(scheme),
               request.url.host?.isEmpty == false else {
             throw APIError.badURL(request.url.absoluteString)

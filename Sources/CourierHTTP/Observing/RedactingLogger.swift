@@ -1,3 +1,4 @@
+import CourierSecurity
 import Foundation
 
 /// What the logger may print.
@@ -80,7 +81,7 @@ public struct RedactingLogger: Sendable {
     private func headerText(_ headers: HTTPHeaders) -> String {
         guard policy.includeHeaders else { return "" }
         let shown = headers.filter { policy.printableHeaders.contains($0.name.lowercased())
-            && !HeaderRedaction.isSecret($0.name) }
+            && !SecretPolicy.isSecretHeader($0.name) }
         return shown.isEmpty ? "" : " [" + shown.map { "\($0.name): \($0.value)" }.joined(separator: ", ") + "]"
     }
 }

@@ -1,6 +1,7 @@
 @preconcurrency import CNcursesw
 import Glibc
 import Synchronization
+import CourierSecurity
 
 /// The real terminal, through ncursesw. Draws by writing only the cells that changed since the last
 /// frame, reads keys, mouse, bracketed paste and resizes, and can be woken from any thread through a

@@ -1,3 +1,4 @@
+import CourierSecurity
 /// The characters of a box border.
 public struct BorderSet: Sendable, Hashable {
     public var horizontal: Character

@@ -1,3 +1,4 @@
+import CourierSecurity
 /// Where a text view is scrolled to, kept by the app between frames.
 public struct TextViewState: Sendable, Hashable {
     /// The first line shown.

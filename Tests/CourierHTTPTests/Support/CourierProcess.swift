@@ -11,6 +11,10 @@ enum CourierProcess {
     /// The binary next to the test bundle, or in the package's .build/debug.
     static var executable: URL? {
         let fileManager = FileManager.default
+        // COURIER_TEST_BINARY runs the same tests against another build (an older one, to see a test fail first).
+        if let path = ProcessInfo.processInfo.environment["COURIER_TEST_BINARY"], !path.isEmpty {
+            return URL(fileURLWithPath: path)
+        }
         let bundle = Bundle.main.bundleURL
         let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent()

@@ -1,6 +1,7 @@
 import CourierBody
 import CourierTerminal
 import Foundation
+import CourierSecurity
 
 /// Draws `ResponsePaneState`: a border, the status line, the tab line, the visible body lines (only those
 /// are laid out and coloured), and a bottom line for the prompt, a message or the download progress.

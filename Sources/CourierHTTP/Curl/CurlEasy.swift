@@ -1,0 +1,21 @@
+import CCurl
+
+/// The one place every libcurl easy handle is made, for HTTP transfers and WebSocket pipes alike, so
+/// every handle gets the same safety settings: only http and https are ever requested or followed (a
+/// redirect to `ftp://`, `file://` or `dict://` is refused by libcurl itself), and no signals are used.
+public enum CurlEasy {
+    /// The schemes libcurl may speak, for the first request and for any redirect.
+    public static let allowedProtocols = "http,https"
+
+    /// A new easy handle with the allowed protocols set, or nil when libcurl cannot make one.
+    /// The caller owns it and frees it with `curl_easy_cleanup`.
+    public static func make() -> UnsafeMutableRawPointer? {
+        CurlGlobal.initialize()
+        guard let easy = curl_easy_init() else { return nil }
+        courier_easy_setopt_str(easy, CURLOPT_PROTOCOLS_STR, allowedProtocols)
+        courier_easy_setopt_str(easy, CURLOPT_REDIR_PROTOCOLS_STR, allowedProtocols)
+        // Signals must not be used for timeouts in a threaded process.
+        courier_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
+        return easy
+    }
+}

@@ -1,0 +1,104 @@
+/// The one sanitiser: every byte a server or a file supplies passes here before any output, so nothing
+/// from outside can move the cursor, set the title, write the clipboard or reorder text. Two renderings:
+/// visible symbols for screens (`␛`), and backslash escapes for printed and piped text and JSON (`\x1B`,
+/// `\u202E`), which a script can still read back.
+public enum Sanitizer {
+    // MARK: What is dangerous
+
+    /// Bidirectional controls, which reorder what is shown (a file name that reads backwards).
+    public static let bidiControls: Set<UInt32> = Set([0x200E, 0x200F, 0x061C])
+        .union(0x202A...0x202E).union(0x2066...0x2069)
+
+    /// Whether a terminal would act on `scalar`: C0 controls other than newline and tab, DEL, C1 and
+    /// bidi controls.
+    public static func isDangerous(_ scalar: Unicode.Scalar, keepingLayout: Bool = true) -> Bool {
+        switch scalar.value {
+        case 0x0A, 0x09: !keepingLayout
+        case 0x00...0x1F, 0x7F, 0x80...0x9F: true
+        default: bidiControls.contains(scalar.value)
+        }
+    }
+
+    // MARK: Visible symbols (screens)
+
+    /// The characters to draw for `character`: itself when it is safe, a visible stand-in otherwise.
+    public static func visible(_ character: Character) -> [Character] {
+        guard let first = character.unicodeScalars.first else { return [] }
+        if character.unicodeScalars.count == 1 || character == "\r\n" {
+            if let replacement = stand(in: first) { return [replacement] }
+            return [character]
+        }
+        // A cluster that carries a control scalar is split so each scalar is judged on its own.
+        if character.unicodeScalars.contains(where: { stand(in: $0) != nil }) {
+            return character.unicodeScalars.map { stand(in: $0) ?? Character($0) }
+        }
+        return [character]
+    }
+
+    /// The whole string made safe with visible symbols (every control, newlines included, is shown).
+    public static func sanitize(_ text: some StringProtocol) -> String {
+        var out = ""
+        for character in text { out.append(contentsOf: visible(character)) }
+        return out
+    }
+
+    private static func stand(in scalar: Unicode.Scalar) -> Character? {
+        switch scalar.value {
+        case 0x00...0x1F: Character(Unicode.Scalar(0x2400 + scalar.value)!)  // ␀ … ␟, ␛ for ESC
+        case 0x7F: "\u{2421}"                                                 // ␡
+        case 0x80...0x9F: "\u{FFFD}"                                          // C1 controls
+        case _ where bidiControls.contains(scalar.value): "\u{FFFD}"          // bidi controls
+        default: nil
+        }
+    }
+
+    // MARK: Escapes (printed text, pipes, JSON)
+
+    /// `text` with every dangerous scalar written as an escape: `\x1B` for C0, DEL and C1, `\u202E` for
+    /// bidi controls. Newlines and tabs stay unless `keepingLayout` is false (a single-line field).
+    public static func escaped(_ text: some StringProtocol, keepingLayout: Bool = true) -> String {
+        // Most text has nothing to escape: one pass over the bytes, no copy scalar by scalar.
+        if keepingLayout && !mayHoldDangerousScalar(text.utf8) { return String(text) }
+        var result = ""
+        result.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            if !isDangerous(scalar, keepingLayout: keepingLayout) {
+                result.unicodeScalars.append(scalar)
+            } else if bidiControls.contains(scalar.value) {
+                result += "\\u" + hex(scalar.value, digits: 4)
+            } else {
+                result += "\\x" + hex(scalar.value, digits: 2)
+            }
+        }
+        return result
+    }
+
+    /// Serialised JSON with DEL, C1 and bidi controls written as `\uXXXX` (JSON has them only inside
+    /// strings, and its serialiser escapes C0 already but leaves these raw).
+    public static func escapedJSON(_ json: String) -> String {
+        guard json.unicodeScalars.contains(where: { isDangerous($0) }) else { return json }
+        var result = ""
+        result.reserveCapacity(json.utf8.count)
+        for scalar in json.unicodeScalars {
+            if isDangerous(scalar) {
+                result += "\\u" + hex(scalar.value, digits: 4)
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    /// False when no byte can start a dangerous scalar: C0 other than newline and tab, DEL, and the lead
+    /// bytes of C1 (0xC2) and of the bidi controls (0xD8 for U+061C, 0xE2 for U+200E…U+2069).
+    static func mayHoldDangerousScalar(_ bytes: some Sequence<UInt8>) -> Bool {
+        bytes.contains { byte in
+            (byte < 0x20 && byte != 0x0A && byte != 0x09) || byte == 0x7F || byte == 0xC2 || byte == 0xD8 || byte == 0xE2
+        }
+    }
+
+    private static func hex(_ value: UInt32, digits: Int) -> String {
+        let text = String(value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, digits - text.count)) + text
+    }
+}

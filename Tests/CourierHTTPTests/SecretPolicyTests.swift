@@ -1,0 +1,40 @@
+import CourierSecurity
+import Testing
+@testable import CourierHTTP
+
+/// The one secret policy and the one sanitiser, as values.
+struct SecretPolicyTests {
+    @Test func secretHeadersAreNamedOrRecognisedByWhatTheirNameSays() {
+        for name in ["Authorization", "proxy-authorization", "Cookie", "Set-Cookie", "X-Api-Key", "Api-Key",
+                     "X-Upload-Token", "X-Client-Secret", "DB-Password"] {
+            #expect(SecretPolicy.isSecretHeader(name), "\(name)")
+        }
+        for name in ["Accept", "Content-Type", "X-Trace", "Location"] { #expect(!SecretPolicy.isSecretHeader(name)) }
+    }
+
+    @Test func aURLKeepsItsShapeWithPasswordAndSecretParametersMasked() {
+        let url = "https://ann:pw-1@api.test/p?access_token=abc123&page=2&client_secret=zz&Sig=q#top"
+        #expect(SecretPolicy.maskedURL(url)
+                == "https://ann:REDACTED@api.test/p?access_token=REDACTED&page=2&client_secret=REDACTED&Sig=REDACTED#top")
+        #expect(SecretPolicy.maskedURL("http://h/a?q=1") == "http://h/a?q=1")
+    }
+
+    @Test func knownValuesAreMaskedAlsoPercentEncodedAndTheSchemeIsKept() {
+        #expect(SecretPolicy.masking("x=a%2Fb%2Bc and a/b+c", secrets: ["a/b+c"]) == "x=REDACTED and REDACTED")
+        #expect(SecretPolicy.masking("/p/x%20y", secrets: ["x y"]) == "/p/REDACTED")
+        #expect(SecretPolicy.masking("short ab", secrets: ["ab"]) == "short ab")
+        #expect(SecretPolicy.maskedHeaderValue("Bearer tok") == "Bearer REDACTED")
+        let headers: HTTPHeaders = ["Authorization": "Bearer tok-999", "Cookie": "a=ck-1; b=ck-2", "X-Note": "tok-999"]
+        #expect(Set(headers.secretValues).isSuperset(of: ["tok-999", "ck-1", "ck-2"]))
+        #expect(headers.redacted(secrets: headers.secretValues)["X-Note"] == "REDACTED")
+    }
+
+    @Test func theSanitiserEscapesC0C1AndBidiForPrintingAndJSON() {
+        let hostile = "a\u{1B}]0;t\u{07}b\u{9B}c\u{202E}d\ne\tf"
+        #expect(Sanitizer.escaped(hostile) == "a\\x1B]0;t\\x07b\\x9Bc\\u202Ed\ne\tf")
+        #expect(Sanitizer.escaped("line\nnext", keepingLayout: false) == "line\\x0Anext")
+        #expect(Sanitizer.escaped("plain ü € text") == "plain ü € text")
+        #expect(Sanitizer.escapedJSON("{\"t\":\"\u{9B}\u{202E}\"}") == "{\"t\":\"\\u009B\\u202E\"}")
+        #expect(Sanitizer.sanitize("\u{1B}]0;t\u{07}") == "␛]0;t␇")
+    }
+}
