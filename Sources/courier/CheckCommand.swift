@@ -1,3 +1,4 @@
+import CourierSecurity
 import CourierCollections
 import CourierTerminal
 import Foundation

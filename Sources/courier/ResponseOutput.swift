@@ -159,7 +159,7 @@ enum ResponseOutput {
                           options: Options = Options()) -> [String] {
         var lines: [String] = []
         if let error { lines.append("error: \(error.logDescription) [\(error.kind)]") }
-        if options.showsCache, let response { lines.append("cache: " + Terminal.sanitize(response.cache.summary)) }
+        if options.showsCache, let response { lines.append("cache: " + Sanitizer.escaped(response.cache.summary)) }
         if response == nil, let streamed = options.streamed {
             lines.append("(\(streamed) \(streamed == 1 ? "record" : "records") streamed before the request ended)")
         }

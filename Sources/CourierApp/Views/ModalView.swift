@@ -1,3 +1,4 @@
+import CourierSecurity
 import CourierTerminal
 
 /// Draws the modal on top of the stack: help, palette, confirmation, prompt or the cookie jar.

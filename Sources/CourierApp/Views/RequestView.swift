@@ -1,3 +1,4 @@
+import CourierSecurity
 import CourierCollections
 import CourierHTTP
 import CourierTerminal
