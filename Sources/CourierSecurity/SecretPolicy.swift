@@ -47,13 +47,26 @@ public enum SecretPolicy {
 
     // MARK: Masking
 
-    /// A secret header value with its scheme kept (`Bearer REDACTED`).
+    /// A secret header value with its scheme kept (`Bearer REDACTED`). A value that only names variables
+    /// (`Bearer {{token}}`, as a request is written in its file) holds no secret and is kept.
     public static func maskedHeaderValue(_ value: String) -> String {
         let lower = value.lowercased()
         if let scheme = keptSchemes.first(where: { lower.hasPrefix($0.lowercased()) }) {
-            return String(value.prefix(scheme.count)) + mask
+            let credentials = value.dropFirst(scheme.count)
+            return String(value.prefix(scheme.count)) + (isVariableReference(credentials) ? String(credentials) : mask)
         }
-        return mask
+        return isVariableReference(value) ? value : mask
+    }
+
+    /// Whether `text` is nothing but `{{name}}` references (and spaces): a template, not a value.
+    public static func isVariableReference(_ text: some StringProtocol) -> Bool {
+        var rest = Substring(text).drop { $0 == " " }
+        guard rest.hasPrefix("{{") else { return false }
+        while rest.hasPrefix("{{") {
+            guard let close = rest.range(of: "}}") else { return false }
+            rest = rest[close.upperBound...].drop { $0 == " " }
+        }
+        return rest.isEmpty
     }
 
     /// The secret values worth searching for: long enough, longest first so one containing another is
@@ -115,7 +128,8 @@ public enum SecretPolicy {
             guard let equals = pair.firstIndex(of: "=") else { return String(pair) }
             let name = pair[..<equals]
             let decodedName = name.removingPercentEncodingSafely
-            guard isSecretParameter(decodedName), pair.index(after: equals) < pair.endIndex else { return String(pair) }
+            let value = pair[pair.index(after: equals)...]
+            guard isSecretParameter(decodedName), !value.isEmpty, !isVariableReference(value) else { return String(pair) }
             return "\(name)=\(mask)"
         }
         text.replaceSubrange(text.index(after: question)..<fragmentStart, with: pairs.joined(separator: "&"))

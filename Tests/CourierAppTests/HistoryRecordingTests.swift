@@ -62,7 +62,7 @@ struct HistoryRecordingTests {
         let store = HistoryStore(directory: historyFolder)
         let entry = try #require(try store.list(requestKey: key).first)
         #expect(entry.request.template?.url == "{{base}}/echo?sig={{token}}")
-        #expect(entry.request.template?.headers.first { $0.name == "Authorization" }?.value == Redactor.mask)
+        #expect(entry.request.template?.headers.first { $0.name == "Authorization" }?.value == "Bearer {{token}}")
         #expect(entry.response?.status == 200)
         #expect(entry.request.headers.first { $0.name == "Authorization" }?.value.hasSuffix(Redactor.mask) == true)
         #expect(entry.request.headers.first { $0.name == "X-Trace" }?.value == "t1")

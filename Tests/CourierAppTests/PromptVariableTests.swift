@@ -14,7 +14,9 @@ struct PromptVariableTests {
         var state = AppState(size: Size(width: 120, height: 40), collectionPath: "Collections", environment: "dev")
         _ = update(&state, .collectionLoaded(Collection(root: "Collections", files: [users, Fixtures.demoFile],
                                                         environments: Fixtures.collection.environments)))
-        state.press(.char("j"), .char("j"), Key(.enter))
+        // (the first request is open at start; 2 focuses its editor)
+        state.press(.char("2"))
+        #expect(state.editor.name == "List users")
         #expect(!state.editor.isDirty)
         // When sending, a question appears and nothing is sent yet
         let asked = state.press(Key(.enter))

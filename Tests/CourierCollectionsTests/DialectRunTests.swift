@@ -26,8 +26,9 @@ struct DialectRunTests {
         #expect(empty.requestLine == "POST /empty HTTP/1.1")
         #expect(empty.header("Content-Type") == nil)
         #expect(empty.header("Expect") == nil)
-        // Only what HTTP needs and Courier documents: Host, User-Agent, Accept, Content-Length.
-        #expect(Set(empty.headerNames).isSubset(of: ["host", "user-agent", "accept", "content-length"]), "\(empty.headerLines)")
+        // Only what HTTP needs and Courier documents: Host, User-Agent, Accept, Accept-Encoding, Content-Length.
+        #expect(Set(empty.headerNames).isSubset(of: ["host", "user-agent", "accept", "accept-encoding", "content-length"]),
+                "\(empty.headerLines)")
         #expect(received[1].header("Content-Type") == "text/plain")
         #expect(received[1].bodyText == "hi")
     }

@@ -208,6 +208,36 @@ import Testing
     }
 }
 
+/// `-o` into something that is not a regular file: it is written into, never replaced. Renaming the
+/// finished body over `/dev/null` once turned the machine's `/dev/null` into a plain file.
+@Suite struct SendCommandSpecialOutputTests {
+    @Test func dashOIntoAPipeWritesThroughItAndLeavesThePipeInPlace() async throws {
+        // Given a named pipe with a reader waiting on it
+        let server = try DemoServer.start()
+        defer { server.stop() }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("courier-fifo-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let pipe = folder.appendingPathComponent("out")
+        #expect(mkfifo(pipe.path, 0o600) == 0)
+        let reader = Task.detached { () -> Data in
+            guard let handle = FileHandle(forReadingAtPath: pipe.path) else { return Data() }
+            defer { try? handle.close() }
+            return (try? handle.readToEnd()) ?? Data()
+        }
+        // When a body larger than the spill threshold is saved with -o into it
+        let result = try await CourierProcess.run(["send", server.baseURL.absoluteString + "/large?mb=1", "-o", pipe.path])
+        let received = await reader.value
+        // Then the reader got the whole body and the pipe is still a pipe, with nothing left beside it
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(received.count >= 1 << 20)
+        var info = stat()
+        #expect(stat(pipe.path, &info) == 0)
+        #expect((info.st_mode & S_IFMT) == S_IFIFO)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["out"])
+    }
+}
+
 /// Secrets in response headers, against a loopback server that sets them.
 @Suite struct SendCommandSecretTests {
     @Test func cookiesAndTokensAreRedactedUnlessShowSecrets() async throws {

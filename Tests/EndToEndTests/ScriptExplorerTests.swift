@@ -27,10 +27,10 @@ struct ScriptExplorerTests {
         let (server, tmux) = (session.server, session.tmux)
         let (loaded, first) = try tmux.waitFor(timeout: 30) { $0.contains("spin") }
         #expect(loaded, "the collection never showed:\n\(first)")
-        try tmux.keys("j", "Enter")
+        // The first request is open at start
         let (opened, request) = try tmux.waitFor(timeout: 30) { $0.contains("/users?spin=1") }
         #expect(opened, "the request never opened:\n\(request)")
-        // When it is sent, and help is asked for while its handler loops
+        // When it is sent (Enter on it in the tree), and help is asked for while its handler loops
         try tmux.keys("Enter")
         let (sent, _) = try tmux.waitFor(timeout: 30) { _ in server.completedCount(path: "/users") == 1 }
         #expect(sent)
