@@ -86,7 +86,7 @@ public enum SecretPolicy {
 
     /// A secret's spellings: as is, and percent-encoded as a URL carries it (every reserved character
     /// encoded, as a query value from a variable is; or only what a URL cannot hold, as typed text is).
-    static func encodedForms(_ secret: String) -> [String] {
+    public static func encodedForms(_ secret: String) -> [String] {
         let unreserved = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~".utf8)
         let literal = unreserved.union(":/?#[]@!$&'()*+,;=".utf8)
         var forms = [secret]

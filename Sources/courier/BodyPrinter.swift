@@ -10,8 +10,9 @@ enum BodyPrinter {
     static let chunkSize = 256 << 10
 
     /// Prints the body in `file`; JSON (by Content-Type or first byte) is indented, binary data
-    /// gets a one-line note instead.
-    static func print(file: URL, size: Int, contentType: String?,
+    /// gets a one-line note instead. `secrets` (values the request sent) are masked wherever the body
+    /// repeats them, also across the chunks it is read in.
+    static func print(file: URL, size: Int, contentType: String?, secrets: Set<String> = [],
                       write: (Data) -> Void = { FileHandle.standardOutput.write($0) }) throws {
         let handle = try FileHandle(forReadingFrom: file)
         defer { try? handle.close() }
@@ -23,11 +24,12 @@ enum BodyPrinter {
         }
         let prefix = String(decoding: first.prefix(64), as: UTF8.self)
         var indenter = StreamingIndenter(indents: JSONPretty.looksLikeJSON(prefix, contentType: contentType))
-        write(indenter.feed(first))
+        var masker = StreamingMasker(secrets: secrets)
+        write(indenter.feed(masker.feed(first)))
         while let chunk = try handle.read(upToCount: chunkSize), !chunk.isEmpty {
-            write(indenter.feed(chunk))
+            write(indenter.feed(masker.feed(chunk)))
         }
-        write(indenter.finish() + Data([0x0A]))
+        write(indenter.feed(masker.finish()) + indenter.finish() + Data([0x0A]))
         if indenter.flattened { Console.error(StreamingIndenter.flattenedNote) }
     }
 }
