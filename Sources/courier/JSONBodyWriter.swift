@@ -11,13 +11,15 @@ enum JSONBodyWriter {
     /// Stands in for the body while the rest of the object is serialised.
     private static let marker = "courier-body-\(UUID().uuidString)"
 
-    /// Prints the object for `response`, whose body is in `file`.
+    /// Prints the object for `response`, whose body is in `file`. `secrets` (values the request sent) are
+    /// masked wherever the response repeats them, in a text body also across the chunks it is read in.
     static func print(response: HTTPResponse, file: URL, error: APIError?, attempts: [AttemptRecord],
-                      options: ResponseOutput.Options,
+                      options: ResponseOutput.Options, secrets: Set<String> = [],
                       write: (Data) -> Void = { FileHandle.standardOutput.write($0) }) throws {
         let isText = try isValidUTF8(file)
-        let object = ResponseOutput.json(response: response, error: error, attempts: attempts, options: options,
-                                         bodyPlaceholder: (marker, isText ? nil : "base64"))
+        let object = SecretPolicy.masking(
+            ResponseOutput.json(response: response, error: error, attempts: attempts, options: options,
+                                bodyPlaceholder: (marker, isText ? nil : "base64")), secrets: secrets)
         let quoted = "\"\(marker)\""
         guard let range = object.range(of: quoted) else {
             write(Data((object + "\n").utf8))
@@ -27,9 +29,11 @@ enum JSONBodyWriter {
         let handle = try FileHandle(forReadingFrom: file)
         defer { try? handle.close() }
         var filter = InvisibleFilter()
+        var masker = StreamingMasker(secrets: secrets)
         while let chunk = try handle.read(upToCount: chunkSize), !chunk.isEmpty {
-            write(isText ? escape(chunk, filter: &filter) : chunk.base64EncodedData())
+            write(isText ? escape(masker.feed(chunk), filter: &filter) : chunk.base64EncodedData())
         }
+        if isText { write(escape(masker.finish(), filter: &filter)) }
         var rest: [UInt8] = []
         filter.finish { rest.append($0) }
         write(Data(rest) + Data([UInt8(ascii: "\"")]) + Data(object[range.upperBound...].utf8) + Data([0x0A]))

@@ -288,7 +288,7 @@ enum SendCommand {
            invocation?.output == nil {
             do {
                 try JSONBodyWriter.print(response: response, file: file, error: error, attempts: attempts,
-                                         options: options)
+                                         options: options, secrets: Set(secrets))
             } catch {
                 Console.fail("cannot read the body: \(error.localizedDescription)")
             }

@@ -48,5 +48,11 @@ struct StreamingMaskerTests {
         #expect(result.stdout.count > 4_000_000)
         #expect(!result.stdout.contains(token))
         #expect(result.stdout.contains("REDACTED"))
+        // And the same through --json, where the body is escaped into the object chunk by chunk
+        let json = try await CourierProcess.run(["send", "POST", server.baseURL.absoluteString + "/echo", "--json",
+                                                 "-H", "Authorization: Bearer \(token)", "-d", "@\(input.path)"])
+        #expect(json.status == 0, "\(json.stderr)")
+        #expect(json.stdout.count > 4_000_000)
+        #expect(!json.stdout.contains(token))
     }
 }
