@@ -202,8 +202,11 @@ enum SendCommand {
             return 1
         }
         // Records stream to standard output unless the body goes to a file (or there is none: HEAD).
+        // Each record is a whole unit, so the secrets the request sent are masked record by record.
+        let sent = invocation.showSecrets ? [] : invocation.request.headers.secretValues
         let printer = invocation.output == nil && invocation.request.method != .head
-            ? StreamPrinter(json: invocation.json, forced: invocation.stream, showSecrets: invocation.showSecrets)
+            ? StreamPrinter(json: invocation.json, forced: invocation.stream, showSecrets: invocation.showSecrets,
+                            write: { Console.out(SecretPolicy.masking($0, secrets: sent)) })
             : nil
         let progress = ProgressLine.forTerminal(json: invocation.json) { printer?.isStreaming ?? false }
         var events = recorder.sink

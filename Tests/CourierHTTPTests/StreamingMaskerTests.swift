@@ -56,3 +56,21 @@ struct StreamingMaskerTests {
         #expect(!json.stdout.contains(token))
     }
 }
+
+/// A stream printed record by record (NDJSON) that echoes the token the request sent.
+@Suite struct StreamedEchoSecretTests {
+    @Test func aTokenEchoedInAStreamedRecordIsMasked() async throws {
+        let token = "tok999streamedsecret"
+        let server = try LoopbackServer { request in
+            let echoed = request.headers.first { $0.key.lowercased() == "authorization" }?.value ?? ""
+            let lines = "{\"n\": 1}\n{\"seen\": \"\(echoed)\"}\n"
+            return LoopbackServer.Reply(headers: [("Content-Type", "application/x-ndjson")], body: Data(lines.utf8))
+        }
+        defer { server.stop() }
+        let result = try await CourierProcess.run(["send", server.url("/stream").absoluteString,
+                                                   "-H", "Authorization: Bearer \(token)"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("seen"), "\(result.stdout)")
+        #expect(!result.stdout.contains(token), "\(result.stdout)")
+    }
+}
