@@ -143,6 +143,13 @@ public enum ShellWords {
                 || "-_./:=@%+,".unicodeScalars.contains(scalar))
         }
         if safe && !word.isEmpty { return word }
-        return "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        // Scalar by scalar: a quote followed by a combining mark is one Character, which a Character-level
+        // replace would leave unescaped.
+        var quoted = "'"
+        for scalar in word.unicodeScalars {
+            if scalar == "'" { quoted.unicodeScalars.append(contentsOf: "'\\''".unicodeScalars) } else { quoted.unicodeScalars.append(scalar) }
+        }
+        quoted.unicodeScalars.append("'")
+        return quoted
     }
 }
