@@ -166,16 +166,18 @@ public final class HTTPCacheStore: Sendable {
         guard let bodyFile = entry.bodyFile else { return .data(entry.inlineBody ?? Data()) }
         // A temporary body file like a spilled one: removed on every exit path if the caller does not.
         let handout = TemporaryBodyFiles.makeURL(in: handoutDirectory)
+        // Registered before it exists, so a signal in between cannot leave it behind.
+        TemporaryBodyFiles.register(handout)
         do {
             // The file opened without following links is the one handed out, whatever its name holds now.
             let file = try CacheBodyFile(directory: directory, name: bodyFile, stem: Self.stem(of: entry),
                                          expectedSize: entry.bodySize, expectedChecksum: nil)
             try file.link(to: handout)
         } catch {
+            TemporaryBodyFiles.release(handout)
             // Another process replaced the entry since the lookup: its name still reads as the cache's file.
             return storedBody(of: entry)
         }
-        TemporaryBodyFiles.register(handout)
         return .file(handout, size: entry.bodySize)
     }
 

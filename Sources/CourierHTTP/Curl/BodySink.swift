@@ -94,11 +94,14 @@ struct BodySink {
     private mutating func spill() throws {
         // Named with the process id, so a later process can tell a leftover of a dead one from a live file.
         let url = TemporaryBodyFiles.makeURL(in: directory)
+        // Registered before it exists: a signal between creating and registering would leave it behind.
+        TemporaryBodyFiles.register(url)
         guard FileManager.default.createFile(atPath: url.path, contents: nil,
                                              attributes: [.posixPermissions: 0o600]) else {
-            throw APIError.disk(underlying: "cannot create \(url.path): \(String(cString: strerror(errno)))")
+            let reason = String(cString: strerror(errno))
+            TemporaryBodyFiles.forget(url)
+            throw APIError.disk(underlying: "cannot create \(url.path): \(reason)")
         }
-        TemporaryBodyFiles.register(url)
         let handle = try FileHandle(forWritingTo: url)
         fileURL = url
         file = handle
