@@ -36,15 +36,8 @@ import Testing
                                  cookies: CookieJarStore(directory: folder.appendingPathComponent("cookies"))),
             queue: queue, store: CollectionStore(overrides: ["base": base]))
         defer { runner.perform([.cancelSend]) }
-        var seen: [Action] = []
-        func waitFor<T>(_ match: (Action) -> T?) async -> T? {
-            for _ in 0..<1000 {
-                seen += queue.drain()
-                if let found = seen.lazy.compactMap(match).first { return found }
-                try? await Task.sleep(for: .milliseconds(10))
-            }
-            return nil
-        }
+        let log = ActionLog(queue)
+        func waitFor<T>(_ match: (Action) -> T?) async -> T? { await log.waitFor(match) }
         runner.perform([.loadCollection(path: folder.appendingPathComponent("s.http").path)])
         let collection = try #require(await waitFor { if case .collectionLoaded(let c) = $0 { c } else { nil } })
         let file = collection.files[0].path
@@ -56,11 +49,11 @@ import Testing
             _ = await waitFor { if case .responsePaneReady(generation, let s) = $0 { s } else { nil } }
         }
         // Then me was signed in by the cookie, which the server received
-        let me = seen.lazy.compactMap { if case .responsePaneReady(2, let s) = $0 { s } else { nil } }.first
+        let me = log.actions().lazy.compactMap { if case .responsePaneReady(2, let s) = $0 { s } else { nil } }.first
         #expect(me?.info.status == 200)
         #expect(server.log.last { $0.path == "/session/me" }?.header("Cookie")?.hasPrefix("courier_session=demo-") == true)
         // And the runner told the Request pane which cookie went with me, masked
-        let cookies = try #require(seen.lazy.compactMap {
+        let cookies = try #require(log.actions().lazy.compactMap {
             if case .requestCookies("me", let lines) = $0 { lines } else { nil } }.first)
         #expect(cookies == ["courier_session=REDACTED"])
         // And F4 lists the jar with the value masked and its attributes

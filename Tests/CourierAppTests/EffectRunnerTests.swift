@@ -14,7 +14,7 @@ final class RunnerHarness: Sendable {
     let folder: URL
     let wakes = Counter()
     let clipboard = Recorder()
-    private let seen = Mutex<[Action]>([])
+    private let log: ActionLog
 
     init() throws {
         server = try DemoServer.start()
@@ -46,6 +46,7 @@ final class RunnerHarness: Sendable {
         try Data(text.utf8).write(to: folder.appendingPathComponent("t.http"))
         let wakes = self.wakes
         queue = ActionQueue { wakes.value.add(1, ordering: .relaxed) }
+        log = ActionLog(queue)
         let clipboard = self.clipboard
         runner = EffectRunner(
             configuration: .init(transport: CurlTransport(), themeFolders: [],
@@ -60,19 +61,10 @@ final class RunnerHarness: Sendable {
     }
 
     /// Every action so far.
-    func actions() -> [Action] {
-        let new = queue.drain()
-        return seen.withLock { $0 += new; return $0 }
-    }
+    func actions() -> [Action] { log.actions() }
 
     /// Polls (up to 10 s) until an action matches.
-    func waitFor<T>(_ match: (Action) -> T?) async -> T? {
-        for _ in 0..<1000 {
-            if let found = actions().lazy.compactMap(match).first { return found }
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        return nil
-    }
+    func waitFor<T>(_ match: (Action) -> T?) async -> T? { await log.waitFor(match) }
 
     func load() async -> Collection? {
         runner.perform([.loadCollection(path: folder.appendingPathComponent("t.http").path)])

@@ -36,15 +36,8 @@ struct HistoryRecordingTests {
                                                        historyDirectory: historyFolder, clipboard: { _ in }),
                                   queue: queue)
         defer { runner.shutdown() }
-        var actions: [Action] = []
-        func waitFor<T>(_ match: (Action) -> T?) async -> T? {
-            for _ in 0..<1000 {
-                actions += queue.drain()
-                if let found = actions.lazy.compactMap(match).first { return found }
-                try? await Task.sleep(for: .milliseconds(10))
-            }
-            return nil
-        }
+        let log = ActionLog(queue)
+        func waitFor<T>(_ match: (Action) -> T?) async -> T? { await log.waitFor(match) }
         runner.perform([.loadCollection(path: file.path)])
         let collection = try #require(await waitFor { if case .collectionLoaded(let c) = $0 { c } else { nil } })
         let ref = RequestRef(file: collection.files[0].path, index: 0)
@@ -95,15 +88,8 @@ struct HistoryRecordingTests {
                                                        historyDirectory: historyFolder, clipboard: { _ in }),
                                   queue: queue)
         defer { runner.shutdown() }
-        var actions: [Action] = []
-        func waitFor<T>(_ match: (Action) -> T?) async -> T? {
-            for _ in 0..<1000 {
-                actions += queue.drain()
-                if let found = actions.lazy.compactMap(match).first { return found }
-                try? await Task.sleep(for: .milliseconds(10))
-            }
-            return nil
-        }
+        let log = ActionLog(queue)
+        func waitFor<T>(_ match: (Action) -> T?) async -> T? { await log.waitFor(match) }
         runner.perform([.loadCollection(path: folder.path)])
         let collection = try #require(await waitFor { if case .collectionLoaded(let c) = $0 { c } else { nil } })
         #expect(collection.files.count == 2)

@@ -30,15 +30,8 @@ struct TemporaryBodyFileExplorerTests {
                                                        historyDirectory: withHistory ? folder.appendingPathComponent("history") : nil),
                                   queue: queue)
         defer { runner.shutdown() }
-        var seen: [Action] = []
-        func waitFor<T>(_ match: (Action) -> T?) async -> T? {
-            for _ in 0..<2000 {
-                seen += queue.drain()
-                if let found = seen.lazy.compactMap(match).first { return found }
-                try? await Task.sleep(for: .milliseconds(10))
-            }
-            return nil
-        }
+        let log = ActionLog(queue)
+        func waitFor<T>(_ match: (Action) -> T?) async -> T? { await log.waitFor(polls: 2000, match) }
         runner.perform([.loadCollection(path: file.path)])
         let collection = try #require(await waitFor { if case .collectionLoaded(let c) = $0 { c } else { nil } })
         let ref = RequestRef(file: collection.files[0].path, index: 0)
@@ -50,7 +43,7 @@ struct TemporaryBodyFileExplorerTests {
             runner.perform([.send(generation: generation, job: SendJob(ref: ref, draft: draft, environment: nil))])
             let pane = await waitFor { if case .responsePaneReady(generation, let pane) = $0 { pane } else { nil } }
             guard let pane else {
-                Issue.record("no viewer for send \(generation): \(seen.map { "\($0)".prefix(200) })")
+                Issue.record("no viewer for send \(generation): \(log.actions().map { "\($0)".prefix(200) })")
                 return
             }
             panes.append(pane)
