@@ -3,42 +3,36 @@ import Foundation
 
 /// `courier cache ls|show|clear`: what the HTTP cache holds, one entry in detail, or none.
 enum CacheCommand {
-    static let help = """
-    OVERVIEW: List, show or clear the HTTP cache.
-
-    USAGE: courier cache ls [--cache-dir DIR] [--json]
-           courier cache show URL [--method METHOD] [--body] [--cache-dir DIR] [--json]
-           courier cache clear [--cache-dir DIR]
-
-    ARGUMENTS:
-      URL                The URL of a stored response, as it was requested.
-
-    OPTIONS:
-      --cache-dir DIR    The cache folder (default: $XDG_CACHE_HOME/courier/http,
-                         else ~/.cache/courier/http).
-      --method METHOD    The method of the stored response to show (default: GET).
-      --body             Also print the stored body (show).
-      --json             One JSON object per entry.
-      -h, --help         Show this help.
-
-    SUBCOMMANDS:
-      ls                 Stored responses, most recently used first, with age and freshness.
-      show               One stored response: status, headers, freshness, validators, body size.
-      clear              Remove every stored response.
-    """
+    /// The command's arguments and options, from which its help, parsing and completions are made.
+    static let spec = CommandSpec(
+        name: "cache", summary: "List, show or clear the HTTP cache.",
+        arguments: [ArgumentSpec("URL", optional: true, help: "The URL of a stored response, as it was requested.")],
+        options: [
+            .option("--cache-dir", "DIR", .directory,
+                    default: "$XDG_CACHE_HOME/courier/http, else ~/.cache/courier/http", help: "The cache folder."),
+            .option("--method", "METHOD", default: "GET", help: "The method of the stored response to show."),
+            .flag("--body", help: "Also print the stored body (show)."),
+            .flag("--json", help: "One JSON object per entry."),
+        ],
+        subcommands: [
+            SubcommandSpec("ls", options: ["--cache-dir", "--json"],
+                           summary: "Stored responses, most recently used first, with age and freshness."),
+            SubcommandSpec("show", arguments: "URL", options: ["--method", "--body", "--cache-dir", "--json"],
+                           summary: "One stored response: status, headers, freshness, validators, body size."),
+            SubcommandSpec("clear", options: ["--cache-dir"], summary: "Remove every stored response."),
+        ])
 
     static func run(_ arguments: [String]) -> Int32 {
-        var arguments = Arguments(arguments, command: "cache")
-        if arguments.wantsHelp() {
-            Console.out(help)
-            return 0
-        }
+        spec.run(arguments) { args throws(UsageError) in try run(args) }
+    }
+
+    private static func run(_ arguments: ParsedArguments) throws(UsageError) -> Int32 {
         do {
-            let directory = try arguments.option("--cache-dir").map { URL(fileURLWithPath: $0, isDirectory: true) }
+            let directory = arguments.value("--cache-dir").map { URL(fileURLWithPath: $0, isDirectory: true) }
             let json = arguments.flag("--json")
             let showBody = arguments.flag("--body")
-            let method = try arguments.option("--method").map(HTTPMethod.init(rawValue:)) ?? .get
-            let positionals = try arguments.positionals()
+            let method = arguments.value("--method").map(HTTPMethod.init(rawValue:)) ?? .get
+            let positionals = arguments.positionals
             guard let subcommand = positionals.first else {
                 throw UsageError("say what to do: ls, show URL or clear", command: "cache")
             }
@@ -68,7 +62,7 @@ enum CacheCommand {
                 throw UsageError("unknown subcommand '\(subcommand)'; use ls, show or clear", command: "cache")
             }
         } catch let error as UsageError {
-            return error.report()
+            throw error
         } catch {
             Console.fail("\(error)")
             return 1

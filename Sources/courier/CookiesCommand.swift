@@ -4,36 +4,31 @@ import Foundation
 
 /// `courier cookies ls|clear`: the cookie jars `courier run` and the explorer keep per environment.
 enum CookiesCommand {
-    static let help = """
-    OVERVIEW: List or clear the cookie jars kept per environment.
-
-    USAGE: courier cookies ls [--env ENV] [--show-secrets] [--json]
-           courier cookies clear [--env ENV]
-
-    OPTIONS:
-      --env ENV          Only this environment's jar (requests run without --env use "default").
-      --show-secrets     Print cookie values instead of REDACTED.
-      --json             One JSON object per cookie.
-      -h, --help         Show this help.
-
-    SUBCOMMANDS:
-      ls                 Every stored cookie: environment, domain, path, name, value, flags, expiry.
-      clear              Empty the jar (of --env, else every jar).
-
-    Jars live in $XDG_STATE_HOME/courier/cookies (else ~/.local/state/courier/cookies).
-    """
+    /// The command's arguments and options, from which its help, parsing and completions are made.
+    static let spec = CommandSpec(
+        name: "cookies", summary: "List or clear the cookie jars kept per environment.",
+        options: [
+            .option("--env", "ENV", help: "Only this environment's jar (requests run without --env use \"default\")."),
+            .flag("--show-secrets", help: "Print cookie values instead of REDACTED."),
+            .flag("--json", help: "One JSON object per cookie."),
+        ],
+        subcommands: [
+            SubcommandSpec("ls", options: ["--env", "--show-secrets", "--json"],
+                           summary: "Every stored cookie: environment, domain, path, name, value, flags, expiry."),
+            SubcommandSpec("clear", options: ["--env"], summary: "Empty the jar (of --env, else every jar)."),
+        ],
+        notes: "Jars live in $XDG_STATE_HOME/courier/cookies (else ~/.local/state/courier/cookies).")
 
     static func run(_ arguments: [String]) -> Int32 {
-        var arguments = Arguments(arguments, command: "cookies")
-        if arguments.wantsHelp() {
-            Console.out(help)
-            return 0
-        }
+        spec.run(arguments) { args throws(UsageError) in try run(args) }
+    }
+
+    private static func run(_ arguments: ParsedArguments) throws(UsageError) -> Int32 {
         do {
-            let environment = try arguments.option("--env")
+            let environment = arguments.value("--env")
             let json = arguments.flag("--json")
             let showSecrets = arguments.flag("--show-secrets")
-            let positionals = try arguments.positionals()
+            let positionals = arguments.positionals
             guard positionals.count == 1, let subcommand = positionals.first else {
                 throw UsageError("say what to do: ls or clear", command: "cookies")
             }
@@ -56,9 +51,9 @@ enum CookiesCommand {
                 throw UsageError("unknown subcommand '\(subcommand)'; try ls or clear", command: "cookies")
             }
         } catch let error as UsageError {
-            return error.report()
+            throw error
         } catch {
-            Console.error("Error: \(error)")
+            Console.fail("\(error)")
             return 1
         }
     }
