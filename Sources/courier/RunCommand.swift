@@ -7,7 +7,7 @@ enum RunCommand {
     /// The command's arguments and options, from which its help, parsing and completions are made.
     static let spec = CommandSpec(
         name: "run", summary: "Run saved requests from a .http file headless.",
-        overview: "Run saved requests from a .http file, or every .http file under a folder, without the explorer.",
+        overview: "Run the saved requests of a .http file, or of every .http file under a folder, headless.",
         arguments: [
             ArgumentSpec("FILE.http|FOLDER", .file, help: "The collection file, or a folder: its .http and .rest "
                              + "files run in path order (results grouped by file; a malformed file is reported as "

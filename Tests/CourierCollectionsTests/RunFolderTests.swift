@@ -54,8 +54,8 @@ struct RunFolderTests {
         let result = try CourierBinary.run(["run", "--help"])
         // Then
         #expect(result.status == 0)
-        #expect(result.stdout.hasPrefix("OVERVIEW: Run saved requests from a .http file, or every .http file under "
-                                        + "a folder, without the explorer.\n\nUSAGE: courier run FILE.http|FOLDER "
+        #expect(result.stdout.hasPrefix("OVERVIEW: Run the saved requests of a .http file, or of every .http file "
+                                        + "under a folder, headless.\n\nUSAGE: courier run FILE.http|FOLDER "
                                         + "[options]\n"))
         #expect(result.stdout.contains("\n  --report junit FILE     Also write a JUnit XML report to FILE"))
         #expect(result.stdout.contains("\n  --var NAME=VALUE        Set a variable, overriding every other source "

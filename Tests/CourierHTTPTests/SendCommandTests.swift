@@ -24,7 +24,7 @@ import Testing
         #expect(result.stdout.contains("\n  --retry N               Retries after the first attempt; 0 disables "
                                        + "(default: 2).\n"))
         #expect(result.stdout.contains("\n  -k, --insecure          Do not verify the server's TLS certificate.\n"))
-        #expect(result.stdout.contains("in MODE (MODE: default, revalidate, reload, only-if-cached or bypass).\n"))
+        #expect(result.stdout.contains("\n                          default, revalidate, reload, only-if-cached or bypass).\n"))
         #expect(result.stdout.hasSuffix("\n  -h, --help              Show this help.\n\nEXIT CODES: 0 for 2xx and 3xx, 1 "
                                         + "for a status of 400 or more or a failed request, 2 for usage errors.\n"))
     }

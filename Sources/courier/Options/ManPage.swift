@@ -62,9 +62,20 @@ enum ManPage {
 
     private static func bold(_ text: String) -> String { "\\fB\(escaped(text))\\fR" }
 
-    /// Text made safe for roff: backslashes and dashes escaped, and no line may start with a control character.
+    /// Text made safe for roff: backslashes and dashes escaped, characters past ASCII written as `\[uXXXX]`
+    /// (troff reads bytes, not UTF-8), and no line may start with a control character.
     static func escaped(_ text: String) -> String {
-        let body = text.replacingOccurrences(of: "\\", with: "\\e").replacingOccurrences(of: "-", with: "\\-")
+        var body = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\\": body += "\\e"
+            case "-": body += "\\-"
+            case _ where scalar.value > 127:
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                body += "\\[u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + "]"
+            default: body.unicodeScalars.append(scalar)
+            }
+        }
         return body.hasPrefix(".") || body.hasPrefix("'") ? "\\&" + body : body
     }
 }
