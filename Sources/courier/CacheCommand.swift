@@ -23,49 +23,42 @@ enum CacheCommand {
         ])
 
     static func run(_ arguments: [String]) -> Int32 {
-        spec.run(arguments) { args throws(UsageError) in try run(args) }
+        spec.run(arguments, failing: run)
     }
 
-    private static func run(_ arguments: ParsedArguments) throws(UsageError) -> Int32 {
+    private static func run(_ arguments: ParsedArguments) throws -> Int32 {
+        let directory = arguments.value("--cache-dir").map { URL(fileURLWithPath: $0, isDirectory: true) }
+        let json = arguments.flag("--json")
+        let showBody = arguments.flag("--body")
+        let method = arguments.value("--method").map(HTTPMethod.init(rawValue:)) ?? .get
+        let positionals = arguments.positionals
+        guard let subcommand = positionals.first else {
+            throw UsageError("say what to do: ls, show URL or clear", command: "cache")
+        }
+        let store: HTTPCacheStore
         do {
-            let directory = arguments.value("--cache-dir").map { URL(fileURLWithPath: $0, isDirectory: true) }
-            let json = arguments.flag("--json")
-            let showBody = arguments.flag("--body")
-            let method = arguments.value("--method").map(HTTPMethod.init(rawValue:)) ?? .get
-            let positionals = arguments.positionals
-            guard let subcommand = positionals.first else {
-                throw UsageError("say what to do: ls, show URL or clear", command: "cache")
-            }
-            let store: HTTPCacheStore
-            do {
-                store = try HTTPCacheStore(directory: directory)
-            } catch {
-                Console.fail("cannot open the cache: \(error)")
-                return 1
-            }
-            switch subcommand {
-            case "ls":
-                guard positionals.count == 1 else { throw UsageError("ls takes no arguments", command: "cache") }
-                return list(store, json: json)
-            case "show":
-                guard positionals.count == 2, let url = URL(string: positionals[1]), url.scheme != nil else {
-                    throw UsageError("show takes one absolute URL, e.g. courier cache show http://127.0.0.1:8080/etag",
-                                     command: "cache")
-                }
-                return show(store, method: method, url: url, json: json, body: showBody)
-            case "clear":
-                guard positionals.count == 1 else { throw UsageError("clear takes no arguments", command: "cache") }
-                let count = try store.clear()
-                Console.out("Removed \(count) stored response\(count == 1 ? "" : "s") from \(store.directory.path)")
-                return 0
-            default:
-                throw UsageError("unknown subcommand '\(subcommand)'; use ls, show or clear", command: "cache")
-            }
-        } catch let error as UsageError {
-            throw error
+            store = try HTTPCacheStore(directory: directory)
         } catch {
-            Console.fail("\(error)")
+            Console.fail("cannot open the cache: \(error)")
             return 1
+        }
+        switch subcommand {
+        case "ls":
+            guard positionals.count == 1 else { throw UsageError("ls takes no arguments", command: "cache") }
+            return list(store, json: json)
+        case "show":
+            guard positionals.count == 2, let url = URL(string: positionals[1]), url.scheme != nil else {
+                throw UsageError("show takes one absolute URL, e.g. courier cache show http://127.0.0.1:8080/etag",
+                                 command: "cache")
+            }
+            return show(store, method: method, url: url, json: json, body: showBody)
+        case "clear":
+            guard positionals.count == 1 else { throw UsageError("clear takes no arguments", command: "cache") }
+            let count = try store.clear()
+            Console.out("Removed \(count) stored response\(count == 1 ? "" : "s") from \(store.directory.path)")
+            return 0
+        default:
+            throw UsageError("unknown subcommand '\(subcommand)'; use ls, show or clear", command: "cache")
         }
     }
 

@@ -20,41 +20,34 @@ enum CookiesCommand {
         notes: "Jars live in $XDG_STATE_HOME/courier/cookies (else ~/.local/state/courier/cookies).")
 
     static func run(_ arguments: [String]) -> Int32 {
-        spec.run(arguments) { args throws(UsageError) in try run(args) }
+        spec.run(arguments, failing: run)
     }
 
-    private static func run(_ arguments: ParsedArguments) throws(UsageError) -> Int32 {
-        do {
-            let environment = arguments.value("--env")
-            let json = arguments.flag("--json")
-            let showSecrets = arguments.flag("--show-secrets")
-            let positionals = arguments.positionals
-            guard positionals.count == 1, let subcommand = positionals.first else {
-                throw UsageError("say what to do: ls or clear", command: "cookies")
-            }
-            let store = CookieJarStore()
-            let names = environment.map { [$0] } ?? store.names()
-            switch subcommand {
-            case "ls":
-                for name in names {
-                    for cookie in store.jar(name).all() {
-                        Console.out(json ? jsonLine(cookie, jar: name, showSecrets: showSecrets)
-                                         : textLine(cookie, jar: name, showSecrets: showSecrets))
-                    }
+    private static func run(_ arguments: ParsedArguments) throws -> Int32 {
+        let environment = arguments.value("--env")
+        let json = arguments.flag("--json")
+        let showSecrets = arguments.flag("--show-secrets")
+        let positionals = arguments.positionals
+        guard positionals.count == 1, let subcommand = positionals.first else {
+            throw UsageError("say what to do: ls or clear", command: "cookies")
+        }
+        let store = CookieJarStore()
+        let names = environment.map { [$0] } ?? store.names()
+        switch subcommand {
+        case "ls":
+            for name in names {
+                for cookie in store.jar(name).all() {
+                    Console.out(json ? jsonLine(cookie, jar: name, showSecrets: showSecrets)
+                                     : textLine(cookie, jar: name, showSecrets: showSecrets))
                 }
-                return 0
-            case "clear":
-                for name in names { store.jar(name).clear() }
-                Console.out("cleared \(names.count) cookie \(names.count == 1 ? "jar" : "jars")")
-                return 0
-            default:
-                throw UsageError("unknown subcommand '\(subcommand)'; try ls or clear", command: "cookies")
             }
-        } catch let error as UsageError {
-            throw error
-        } catch {
-            Console.fail("\(error)")
-            return 1
+            return 0
+        case "clear":
+            for name in names { store.jar(name).clear() }
+            Console.out("cleared \(names.count) cookie \(names.count == 1 ? "jar" : "jars")")
+            return 0
+        default:
+            throw UsageError("unknown subcommand '\(subcommand)'; try ls or clear", command: "cookies")
         }
     }
 

@@ -21,45 +21,38 @@ enum ExportCommand {
         ])
 
     static func run(_ arguments: [String]) -> Int32 {
-        spec.run(arguments) { args throws(UsageError) in try run(args) }
+        spec.run(arguments, failing: run)
     }
 
-    private static func run(_ args: ParsedArguments) throws(UsageError) -> Int32 {
-        do {
-            let name = args.value("--name")
-            let environmentName = args.value("--env")
-            let showSecrets = args.flag("--show-secrets")
-            let positionals = args.positionals
-            guard positionals.count == 2, positionals[0] == "curl" else {
-                throw UsageError("expected 'curl FILE.http --name NAME'", command: "export")
-            }
-            let overrides = try args.variables()
-            let url = URL(fileURLWithPath: positionals[1]).standardizedFileURL
-            let loaded = try CollectionLoader.loadFile(url, displayPath: positionals[1])
-            let template: RequestTemplate
-            if let name {
-                let named = try CollectionRunner.selection(of: loaded.file, names: [name], all: false)
-                guard let found = named.last(where: { $0.name == name }) else {
-                    throw CollectionError.unknownRequest(name: name, available: loaded.file.requests.compactMap(\.name))
-                }
-                template = found
-            } else if loaded.file.requests.count == 1 {
-                template = loaded.file.requests[0]
-            } else {
-                throw UsageError("the file has \(loaded.file.requests.count) requests; pick one with --name",
-                                 command: "export")
-            }
-            let environment = try EnvironmentSet.discover(near: url, root: RunCommand.collectionRoot(for: url))
-                .environment(named: environmentName)
-            let resolver = Resolver(file: loaded.file, baseFolder: url.deletingLastPathComponent(),
-                                    context: VariableContext(overrides: overrides, environment: environment))
-            Console.out(CurlExporter.command(for: try resolver.resolve(template), showSecrets: showSecrets))
-            return 0
-        } catch let error as UsageError {
-            throw error
-        } catch {
-            Console.fail("\(error)")
-            return 1
+    private static func run(_ args: ParsedArguments) throws -> Int32 {
+        let name = args.value("--name")
+        let environmentName = args.value("--env")
+        let showSecrets = args.flag("--show-secrets")
+        let positionals = args.positionals
+        guard positionals.count == 2, positionals[0] == "curl" else {
+            throw UsageError("expected 'curl FILE.http --name NAME'", command: "export")
         }
+        let overrides = try args.variables()
+        let url = URL(fileURLWithPath: positionals[1]).standardizedFileURL
+        let loaded = try CollectionLoader.loadFile(url, displayPath: positionals[1])
+        let template: RequestTemplate
+        if let name {
+            let named = try CollectionRunner.selection(of: loaded.file, names: [name], all: false)
+            guard let found = named.last(where: { $0.name == name }) else {
+                throw CollectionError.unknownRequest(name: name, available: loaded.file.requests.compactMap(\.name))
+            }
+            template = found
+        } else if loaded.file.requests.count == 1 {
+            template = loaded.file.requests[0]
+        } else {
+            throw UsageError("the file has \(loaded.file.requests.count) requests; pick one with --name",
+                             command: "export")
+        }
+        let environment = try EnvironmentSet.discover(near: url, root: RunCommand.collectionRoot(for: url))
+            .environment(named: environmentName)
+        let resolver = Resolver(file: loaded.file, baseFolder: url.deletingLastPathComponent(),
+                                context: VariableContext(overrides: overrides, environment: environment))
+        Console.out(CurlExporter.command(for: try resolver.resolve(template), showSecrets: showSecrets))
+        return 0
     }
 }

@@ -29,34 +29,27 @@ enum HistoryCommand {
         ])
 
     static func run(_ arguments: [String]) -> Int32 {
-        spec.run(arguments) { args throws(UsageError) in try run(args) }
+        spec.run(arguments, failing: run)
     }
 
-    private static func run(_ reader: ParsedArguments) throws(UsageError) -> Int32 {
-        do {
-            let json = reader.flag("--json")
-            let name = reader.value("--name")
-            let directory = reader.value("--dir").map { URL(fileURLWithPath: $0) }
-            let words = reader.positionals
-            let store = HistoryStore(directory: directory)
-            switch words.first ?? "list" {
-            case "list":
-                guard words.count <= 1 else { throw UsageError("unexpected '\(words[1])'", command: "history") }
-                return try printList(store.list(requestKey: name), json: json)
-            case "search":
-                guard words.count == 2 else { throw UsageError("search takes one TEXT", command: "history") }
-                return try printList(store.search(words[1]), json: json)
-            case "show":
-                guard words.count == 2 else { throw UsageError("show takes one ID", command: "history") }
-                return try show(store, id: words[1], json: json)
-            default:
-                throw UsageError("unknown history command '\(words[0])'; use list, show or search", command: "history")
-            }
-        } catch let error as UsageError {
-            throw error
-        } catch {
-            Console.fail("\(error)")
-            return 1
+    private static func run(_ reader: ParsedArguments) throws -> Int32 {
+        let json = reader.flag("--json")
+        let name = reader.value("--name")
+        let directory = reader.value("--dir").map { URL(fileURLWithPath: $0) }
+        let words = reader.positionals
+        let store = HistoryStore(directory: directory)
+        switch words.first ?? "list" {
+        case "list":
+            guard words.count <= 1 else { throw UsageError("unexpected '\(words[1])'", command: "history") }
+            return try printList(store.list(requestKey: name), json: json)
+        case "search":
+            guard words.count == 2 else { throw UsageError("search takes one TEXT", command: "history") }
+            return try printList(store.search(words[1]), json: json)
+        case "show":
+            guard words.count == 2 else { throw UsageError("show takes one ID", command: "history") }
+            return try show(store, id: words[1], json: json)
+        default:
+            throw UsageError("unknown history command '\(words[0])'; use list, show or search", command: "history")
         }
     }
 

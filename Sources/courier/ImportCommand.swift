@@ -37,29 +37,22 @@ enum ImportCommand {
             Console.out(HelpText.render(spec))
             return 2
         }
-        return spec.run(arguments) { args throws(UsageError) in try run(args) }
+        return spec.run(arguments, failing: run)
     }
 
-    private static func run(_ args: ParsedArguments) throws(UsageError) -> Int32 {
-        do {
-            let output = args.value("--output")
-            let name = args.value("--name")
-            let positionals = args.positionals
-            guard positionals.count == 2 else {
-                throw UsageError("expected 'curl <command>', 'postman FILE.json' or 'openapi FILE|URL'", command: "import")
-            }
-            switch positionals[0] {
-            case "curl": return try importCurl(positionals[1], name: name, output: output)
-            case "postman": return try importPostman(positionals[1], output: output)
-            case "openapi": return try importOpenAPI(positionals[1], output: output)
-            default:
-                throw UsageError("unknown source '\(positionals[0])'; use curl, postman or openapi", command: "import")
-            }
-        } catch let error as UsageError {
-            throw error
-        } catch {
-            Console.fail("\(error)")
-            return 1
+    private static func run(_ args: ParsedArguments) throws -> Int32 {
+        let output = args.value("--output")
+        let name = args.value("--name")
+        let positionals = args.positionals
+        guard positionals.count == 2 else {
+            throw UsageError("expected 'curl <command>', 'postman FILE.json' or 'openapi FILE|URL'", command: "import")
+        }
+        switch positionals[0] {
+        case "curl": return try importCurl(positionals[1], name: name, output: output)
+        case "postman": return try importPostman(positionals[1], output: output)
+        case "openapi": return try importOpenAPI(positionals[1], output: output)
+        default:
+            throw UsageError("unknown source '\(positionals[0])'; use curl, postman or openapi", command: "import")
         }
     }
 

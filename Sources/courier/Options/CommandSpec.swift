@@ -70,6 +70,21 @@ struct CommandSpec: Sendable {
             return error.report()
         }
     }
+
+    /// As `run`, for a body that may also fail for other reasons (a file it cannot read, a store it cannot
+    /// open): those print `Error: …` and end with exit status 1.
+    func run(_ arguments: [String], failing body: (ParsedArguments) throws -> Int32) -> Int32 {
+        run(arguments) { args throws(UsageError) in
+            do {
+                return try body(args)
+            } catch let error as UsageError {
+                throw error
+            } catch {
+                Console.fail("\(error)")
+                return 1
+            }
+        }
+    }
 }
 
 extension CommandSpec {
