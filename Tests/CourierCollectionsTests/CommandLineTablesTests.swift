@@ -90,6 +90,13 @@ struct CommandLineTablesTests {
         }
     }
 
+    @Test func theExplorerTakesItsOptionsInAnyOrder() throws {
+        // --env first used to be refused as an unknown option (only --theme could come first)
+        let result = try CourierBinary.run(["--env", "dev", "/nonexistent/collection.http"])
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix("Error: no collection at '/nonexistent/collection.http'"), "\(result.stderr)")
+    }
+
     @Test func aMissingValueSaysWhatToType() throws {
         let result = try CourierBinary.run(["run", "x.http", "--report", "junit"])
         #expect(result.status == 2)
