@@ -173,7 +173,8 @@ _courier() {
         dir) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")) ;;
         commands+file)
             compopt -o filenames 2>/dev/null
-            COMPREPLY=($(compgen -W "send run check ws demo serve-demo import export cache history cookies completions help" -- "$cur") $(compgen -f -- "$cur")) ;;
+            COMPREPLY=($(compgen -W "send run check ws demo serve-demo import export cache history cookies completions help" -- "$cur")
+                       $(compgen -f -- "$cur")) ;;
     esac
 }
 complete -F _courier courier

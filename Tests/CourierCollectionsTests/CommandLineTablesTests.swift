@@ -23,7 +23,8 @@ struct CommandLineTablesTests {
         let section = help.components(separatedBy: "OPTIONS:\n").last ?? ""
         return section.split(separator: "\n").prefix { $0.hasPrefix("  ") || $0.isEmpty }
             .filter { $0.hasPrefix("  -") }
-            .compactMap { line in line.split(separator: " ").first { $0.hasPrefix("--") }.map { $0.replacingOccurrences(of: ",", with: "") } }
+            .compactMap { line in line.split(separator: " ").first { $0.hasPrefix("--") } }
+            .map { $0.replacingOccurrences(of: ",", with: "") }
     }
 
     // MARK: Parsing
@@ -69,7 +70,8 @@ struct CommandLineTablesTests {
     @Test func aMistypedOptionSuggestsTheClosestName() throws {
         let result = try CourierBinary.run(["send", "http://127.0.0.1:9/", "--timout", "3"])
         #expect(result.status == 2)
-        #expect(result.stderr == "Error: unknown option '--timout'; did you mean '--timeout'?\nHelp:  courier send --help\n")
+        #expect(result.stderr == "Error: unknown option '--timout'; did you mean '--timeout'?\n"
+                    + "Help:  courier send --help\n")
         let value = try CourierBinary.run(["run", "x.http", "--cache-mode", "reloda"])
         #expect(value.status == 2)
         #expect(value.stderr.hasPrefix(
@@ -86,7 +88,8 @@ struct CommandLineTablesTests {
             let result = try CourierBinary.run(arguments)
             let invocation = command.isEmpty ? "courier" : "courier \(command)"
             #expect(result.status == 2, "\(command)")
-            #expect(result.stderr == "Error: unknown option '--bogus-option'\nHelp:  \(invocation) --help\n", "\(command)")
+            #expect(result.stderr == "Error: unknown option '--bogus-option'\nHelp:  \(invocation) --help\n",
+                    "\(command)")
         }
     }
 
@@ -225,7 +228,8 @@ struct CommandLineTablesTests {
         #expect(fish.contains("-l cache-mode -x -a 'default revalidate reload only-if-cached bypass'"))
         #expect(zsh.contains(#"'(--cache-mode)'--cache-mode'[Use the HTTP cache \(in ~/.cache/courier unless "#
                              + #"--cache-dir\) in MODE.]:MODE:(default revalidate reload only-if-cached bypass)'"#))
-        #expect(zsh.contains("'1:subcommand:((ls\\:\"Stored responses, most recently used first, with age and freshness.\" "))
+        #expect(zsh.contains(#"'1:subcommand:((ls\:"Stored responses, most recently used first, with age and "#
+                             + #"freshness." "#))
         // Each script parses in its shell, where the shell is installed.
         for (shell, text) in [("zsh", zsh), ("fish", fish)] {
             guard let path = ["/usr/bin/\(shell)", "/bin/\(shell)"].first(where: FileManager.default.isExecutableFile)
@@ -284,7 +288,8 @@ struct ShellCompletionTests {
             zmodload zsh/zpty
             zpty z zsh -f -i
             zpty -w z "fpath=(\(folder.path) \\$fpath); autoload -U compinit; compinit -u -D"
-            zpty -w z "compadd() { builtin compadd \\"\\$@\\"; local -a a; builtin compadd -O a \\"\\$@\\"; print -rl -- \\$a >> \(found) }"
+            zpty -w z "compadd() { builtin compadd \\"\\$@\\"; local -a a; builtin compadd -O a \\"\\$@\\"; \\
+                print -rl -- \\$a >> \(found) }"
             zpty -w z "$1"$'\\t'
             zpty -w z $'\\C-uprint -r -- MARK$((6*7))'
             zpty -r z out '*MARK42*'

@@ -48,7 +48,8 @@ enum BashCompletion {
             "        dir) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- \"$cur\")) ;;",
             "        commands+file)",
             "            compopt -o filenames 2>/dev/null",
-            "            COMPREPLY=($(compgen -W \"\(names.joined(separator: " "))\" -- \"$cur\") $(compgen -f -- \"$cur\")) ;;",
+            "            COMPREPLY=($(compgen -W \"\(names.joined(separator: " "))\" -- \"$cur\")",
+            "                       $(compgen -f -- \"$cur\")) ;;",
             "    esac",
             "}",
             "complete -F _courier courier",
@@ -68,7 +69,8 @@ enum BashCompletion {
         // The value right after an option, then the second value of a two-value option.
         for (variable, position) in [("$prev", 0), ("$prev2", 1)] {
             let cases = command.options.filter { $0.values.count > position }.map { option in
-                "\(spellings(option).joined(separator: "|"))) \(reply(option.values[position].kind, names: commands)); return ;;"
+                let reply = reply(option.values[position].kind, names: commands)
+                return "\(spellings(option).joined(separator: "|"))) \(reply); return ;;"
             }
             guard !cases.isEmpty else { continue }
             lines.append("case \(variable) in")

@@ -14,11 +14,9 @@ enum HelpText {
             sections.append("ARGUMENTS:\n" + spec.arguments.map { row($0.name, $0.help) }.joined(separator: "\n"))
         }
         sections.append("OPTIONS:\n" + spec.options.map { row($0.label, $0.fullHelp) }.joined(separator: "\n"))
-        if !spec.subcommands.isEmpty {
-            sections.append("SUBCOMMANDS:\n" + spec.subcommands.map { row($0.name, $0.summary) }.joined(separator: "\n"))
-        }
-        if !commands.isEmpty {
-            sections.append("SUBCOMMANDS:\n" + commands.map { row($0.name, $0.summary) }.joined(separator: "\n"))
+        let words = spec.subcommands.map { ($0.name, $0.summary) } + commands.map { ($0.name, $0.summary) }
+        if !words.isEmpty {
+            sections.append("SUBCOMMANDS:\n" + words.map { row($0.0, $0.1) }.joined(separator: "\n"))
         }
         if let notes = spec.notes { sections.append(notes) }
         return sections.joined(separator: "\n\n")

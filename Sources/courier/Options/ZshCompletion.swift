@@ -12,7 +12,7 @@ enum ZshCompletion {
             "    local -a commands",
             "    commands=(",
         ]
-        lines += subcommands.map { "        " + quoted("\($0.name.replacingOccurrences(of: ":", with: "\\:")):\($0.summary)") }
+        lines += subcommands.map { "        " + quoted("\($0.name):\($0.summary)") }
         lines += [
             "    )",
             "    if (( CURRENT == 2 )) && [[ $words[2] != -* ]]; then",
@@ -23,7 +23,9 @@ enum ZshCompletion {
             "    case $words[2] in",
         ]
         for command in subcommands {
-            lines.append("        \(command.name)) words=(\"${(@)words[2,-1]}\"); (( CURRENT-- )); \(function(command)) ;;")
+            // The words from the subcommand on, so its function sees the subcommand as the command.
+            let shift = "words=(\"${(@)words[2,-1]}\"); (( CURRENT-- ))"
+            lines.append("        \(command.name)) \(shift); \(function(command)) ;;")
         }
         lines += ["        *) _courier_explorer ;;", "    esac", "}", ""]
         for command in commands {
