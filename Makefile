@@ -2,7 +2,7 @@
 SWIFT ?= swift
 SHELL := /bin/bash
 APT_PACKAGES := libcurl4-openssl-dev libncursesw5-dev libssl-dev tmux openssl nghttp2-server \
-                libjavascriptcoregtk-4.1-dev libyaml-dev nginx-light wrk
+                libjavascriptcoregtk-4.1-dev libyaml-dev nginx-light wrk zsh fish
 BIN := .build/debug/courier
 # `make install`: PREFIX and DESTDIR as usual; INSTALL_BUILD= INSTALL_FROM=path installs an already built binary.
 PREFIX ?= /usr/local
@@ -12,7 +12,7 @@ INSTALL_FROM ?= .build/release/courier
 MAN_PAGE := $(wildcard docs/courier.1)
 COMPLETIONS := $(wildcard completions/courier.bash completions/_courier completions/courier.fish)
 
-.PHONY: deps build release demo test bench fuzz clean install uninstall embed
+.PHONY: deps build release demo test bench fuzz clean install uninstall embed man
 
 # Installs the Debian packages the build and tests need, only when one is missing.
 deps:
@@ -81,6 +81,15 @@ uninstall:
 # carries (tests fail when they differ from the files).
 embed:
 	Scripts/embed-files.sh
+
+# Regenerates the manual page and the shell completions from the command tables (a test fails when the
+# committed files differ from what the binary generates). Each is written to a temporary file, then renamed.
+man: build
+	mkdir -p docs completions
+	$(BIN) help --man > docs/courier.1.tmp && mv docs/courier.1.tmp docs/courier.1
+	$(BIN) completions bash > completions/courier.bash.tmp && mv completions/courier.bash.tmp completions/courier.bash
+	$(BIN) completions zsh > completions/_courier.tmp && mv completions/_courier.tmp completions/_courier
+	$(BIN) completions fish > completions/courier.fish.tmp && mv completions/courier.fish.tmp completions/courier.fish
 
 clean:
 	rm -rf .build Fuzz/.build

@@ -3,75 +3,62 @@ import Foundation
 
 /// `courier cache ls|show|clear`: what the HTTP cache holds, one entry in detail, or none.
 enum CacheCommand {
-    static let help = """
-    OVERVIEW: List, show or clear the HTTP cache.
-
-    USAGE: courier cache ls [--cache-dir DIR] [--json]
-           courier cache show URL [--method METHOD] [--body] [--cache-dir DIR] [--json]
-           courier cache clear [--cache-dir DIR]
-
-    ARGUMENTS:
-      URL                The URL of a stored response, as it was requested.
-
-    OPTIONS:
-      --cache-dir DIR    The cache folder (default: $XDG_CACHE_HOME/courier/http,
-                         else ~/.cache/courier/http).
-      --method METHOD    The method of the stored response to show (default: GET).
-      --body             Also print the stored body (show).
-      --json             One JSON object per entry.
-      -h, --help         Show this help.
-
-    SUBCOMMANDS:
-      ls                 Stored responses, most recently used first, with age and freshness.
-      show               One stored response: status, headers, freshness, validators, body size.
-      clear              Remove every stored response.
-    """
+    /// The command's arguments and options, from which its help, parsing and completions are made.
+    static let spec = CommandSpec(
+        name: "cache", summary: "List, show or clear the HTTP cache.",
+        arguments: [ArgumentSpec("URL", optional: true, help: "The URL of a stored response, as it was requested.")],
+        options: [
+            .option("--cache-dir", "DIR", .directory,
+                    default: "$XDG_CACHE_HOME/courier/http, else ~/.cache/courier/http", help: "The cache folder."),
+            .option("--method", "METHOD", default: "GET", help: "The method of the stored response to show."),
+            .flag("--body", help: "Also print the stored body (show)."),
+            .flag("--json", help: "One JSON object per entry."),
+        ],
+        subcommands: [
+            SubcommandSpec("ls", options: ["--cache-dir", "--json"],
+                           summary: "Stored responses, most recently used first, with age and freshness."),
+            SubcommandSpec("show", arguments: "URL", options: ["--method", "--body", "--cache-dir", "--json"],
+                           summary: "One stored response: status, headers, freshness, validators, body size."),
+            SubcommandSpec("clear", options: ["--cache-dir"], summary: "Remove every stored response."),
+        ])
 
     static func run(_ arguments: [String]) -> Int32 {
-        var arguments = Arguments(arguments, command: "cache")
-        if arguments.wantsHelp() {
-            Console.out(help)
-            return 0
+        spec.run(arguments, failing: run)
+    }
+
+    private static func run(_ arguments: ParsedArguments) throws -> Int32 {
+        let directory = arguments.value("--cache-dir").map { URL(fileURLWithPath: $0, isDirectory: true) }
+        let json = arguments.flag("--json")
+        let showBody = arguments.flag("--body")
+        let method = arguments.value("--method").map(HTTPMethod.init(rawValue:)) ?? .get
+        let positionals = arguments.positionals
+        guard let subcommand = positionals.first else {
+            throw UsageError("say what to do: ls, show URL or clear", command: "cache")
         }
+        let store: HTTPCacheStore
         do {
-            let directory = try arguments.option("--cache-dir").map { URL(fileURLWithPath: $0, isDirectory: true) }
-            let json = arguments.flag("--json")
-            let showBody = arguments.flag("--body")
-            let method = try arguments.option("--method").map(HTTPMethod.init(rawValue:)) ?? .get
-            let positionals = try arguments.positionals()
-            guard let subcommand = positionals.first else {
-                throw UsageError("say what to do: ls, show URL or clear", command: "cache")
-            }
-            let store: HTTPCacheStore
-            do {
-                store = try HTTPCacheStore(directory: directory)
-            } catch {
-                Console.fail("cannot open the cache: \(error)")
-                return 1
-            }
-            switch subcommand {
-            case "ls":
-                guard positionals.count == 1 else { throw UsageError("ls takes no arguments", command: "cache") }
-                return list(store, json: json)
-            case "show":
-                guard positionals.count == 2, let url = URL(string: positionals[1]), url.scheme != nil else {
-                    throw UsageError("show takes one absolute URL, e.g. courier cache show http://127.0.0.1:8080/etag",
-                                     command: "cache")
-                }
-                return show(store, method: method, url: url, json: json, body: showBody)
-            case "clear":
-                guard positionals.count == 1 else { throw UsageError("clear takes no arguments", command: "cache") }
-                let count = try store.clear()
-                Console.out("Removed \(count) stored response\(count == 1 ? "" : "s") from \(store.directory.path)")
-                return 0
-            default:
-                throw UsageError("unknown subcommand '\(subcommand)'; use ls, show or clear", command: "cache")
-            }
-        } catch let error as UsageError {
-            return error.report()
+            store = try HTTPCacheStore(directory: directory)
         } catch {
-            Console.fail("\(error)")
+            Console.fail("cannot open the cache: \(error)")
             return 1
+        }
+        switch subcommand {
+        case "ls":
+            guard positionals.count == 1 else { throw UsageError("ls takes no arguments", command: "cache") }
+            return list(store, json: json)
+        case "show":
+            guard positionals.count == 2, let url = URL(string: positionals[1]), url.scheme != nil else {
+                throw UsageError("show takes one absolute URL, e.g. courier cache show http://127.0.0.1:8080/etag",
+                                 command: "cache")
+            }
+            return show(store, method: method, url: url, json: json, body: showBody)
+        case "clear":
+            guard positionals.count == 1 else { throw UsageError("clear takes no arguments", command: "cache") }
+            let count = try store.clear()
+            Console.out("Removed \(count) stored response\(count == 1 ? "" : "s") from \(store.directory.path)")
+            return 0
+        default:
+            throw UsageError("unknown subcommand '\(subcommand)'; use ls, show or clear", command: "cache")
         }
     }
 

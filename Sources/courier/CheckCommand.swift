@@ -5,48 +5,31 @@ import Foundation
 
 /// `courier check`: parses and resolves `.http` files without sending anything, for CI and editors.
 enum CheckCommand {
-    static let help = """
-    OVERVIEW: Check .http files without sending: list each request and every problem as file:line: message.
+    /// The command's arguments and options, from which its help, parsing and completions are made.
+    static let spec = CommandSpec(
+        name: "check", summary: "Check .http files without sending; list problems as file:line.",
+        overview: "Check .http files without sending: list each request and every problem as file:line: message.",
+        arguments: [
+            ArgumentSpec("FILE.http|FOLDER", .file,
+                         help: "A collection file, or a folder whose .http and .rest files are all checked."),
+        ],
+        options: [
+            .option("--env", "ENV", help: "Resolve variables with environment ENV."),
+            .option("--var", "NAME=VALUE", repeatable: true, help: "Set a variable, overriding every other source."),
+        ],
+        notes: """
+            Responses of named requests ({{login.response.body.$.token}}) are taken as given when the named
+            request exists; '# @prompt' values are taken as given unless --var sets them.
 
-    USAGE: courier check FILE.http|FOLDER [--env ENV] [--var NAME=VALUE ...]
-
-    ARGUMENTS:
-      FILE.http|FOLDER        A collection file, or a folder whose .http and .rest files are all checked.
-
-    OPTIONS:
-      --env ENV               Resolve variables with environment ENV.
-      --var NAME=VALUE        Set a variable, overriding every other source (repeatable).
-      -h, --help              Show this help.
-
-    Responses of named requests ({{login.response.body.$.token}}) are taken as given when the named
-    request exists; '# @prompt' values are taken as given unless --var sets them.
-
-    EXIT CODES: 0 when no file has a problem, 1 when one has, 2 for usage errors.
-    """
+            EXIT CODES: 0 when no file has a problem, 1 when one has, 2 for usage errors.
+            """)
 
     static func run(_ arguments: [String]) -> Int32 {
-        do throws(UsageError) {
-            var args = Arguments(arguments, command: "check")
-            if args.wantsHelp() {
-                Console.out(help)
-                return 0
-            }
-            let environmentName = try args.option("--env")
-            let variables = try args.options("--var")
-            let positionals = try args.positionals()
-            guard positionals.count == 1 else {
+        spec.run(arguments) { args throws(UsageError) in
+            guard args.positionals.count == 1 else {
                 throw UsageError("give one file or folder; try: courier check Collections", command: "check")
             }
-            var overrides: [String: String] = [:]
-            for variable in variables {
-                guard let equals = variable.firstIndex(of: "="), equals != variable.startIndex else {
-                    throw UsageError("--var takes NAME=VALUE, not '\(variable)'", command: "check")
-                }
-                overrides[String(variable[..<equals])] = String(variable[variable.index(after: equals)...])
-            }
-            return check(positionals[0], environment: environmentName, overrides: overrides)
-        } catch {
-            return error.report()
+            return check(args.positionals[0], environment: args.value("--env"), overrides: try args.variables())
         }
     }
 

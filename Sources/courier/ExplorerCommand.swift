@@ -11,44 +11,57 @@ enum ExplorerCommand {
     /// The port `courier demo` prefers; a free one is taken when it is busy.
     static let demoPort: UInt16 = 8088
 
-    static let help = """
-        OVERVIEW: The explorer: browse, edit and send the saved requests of a collection.
+    /// `courier` itself: the explorer's arguments and options, which head the top-level help.
+    static let spec = CommandSpec(
+        name: "", summary: "The explorer: browse, edit and send the saved requests of a collection.",
+        overview: "Courier, a terminal API explorer.",
+        arguments: [ArgumentSpec("PATH", .file, optional: true,
+                                 help: "A .http file or a folder of them (default: ./Collections).")],
+        options: [
+            .option("--theme", "NAME", default: "dark, or \"theme\" in ~/.config/courier/config.json",
+                    help: "dark, light, high-contrast, monochrome or a Themes/NAME.json."),
+            .option("--env", "ENV", default: "\"environment\" in ~/.config/courier/config.json",
+                    help: "The environment from http-client.env.json to resolve {{variables}} with."),
+            .flag("--version", short: "V", help: "Print the version."),
+        ],
+        notes: """
+            See 'courier SUBCOMMAND --help' for each subcommand. Inside the explorer, ? lists every key.
+            """)
 
-        USAGE: courier [PATH] [--theme NAME] [--env ENV]
-
-        ARGUMENTS:
-          PATH            A .http file or a folder of them (default: ./Collections).
-
-        OPTIONS:
-          --theme NAME    dark, light, high-contrast, monochrome or a Themes/NAME.json (default: dark,
-                          or "theme" in ~/.config/courier/config.json).
-          --env ENV       The environment from http-client.env.json to resolve {{variables}} with
-                          (default: "environment" in ~/.config/courier/config.json).
-          -h, --help      Show help. Inside the explorer, ? lists every key.
-        """
-
-    static let demoHelp = """
-        OVERVIEW: Start the demo server on 127.0.0.1 and open the explorer on the demo collection.
-
-        USAGE: courier demo [--port N] [--theme NAME]
-
-        OPTIONS:
-          --port N        The port to try first (default: 8088; a free one when it is taken).
-          --theme NAME    The colour theme (default: dark).
-          -h, --help      Show help.
-        """
+    /// `courier demo`.
+    static let demoSpec = CommandSpec(
+        name: "demo", summary: "Start the demo server and open the explorer on the demo collection.",
+        overview: "Start the demo server on 127.0.0.1 and open the explorer on the demo collection.",
+        options: [
+            .option("--port", "N", .number, default: "8088; a free one when it is taken",
+                    help: "The port to try first."),
+            .option("--theme", "NAME", default: "dark", help: "The colour theme."),
+        ])
 
     static func open(_ arguments: [String]) -> Int32 {
-        var args = Arguments(arguments, command: "")
-        if args.wantsHelp() { Console.out(help); return 0 }
+        let args: ParsedArguments
+        do {
+            // The explorer's help is the top-level help, which also lists the subcommands.
+            guard let parsed = try spec.parse(arguments) else {
+                Console.out(CommandLineMain.help)
+                return 0
+            }
+            args = parsed
+        } catch {
+            return error.report()
+        }
+        if args.flag("--version") { return CommandLineMain.printVersion() }
         do throws(UsageError) {
-            let theme = try args.option("--theme")
-            let environment = try args.option("--env")
-            let positionals = try args.positionals()
+            let theme = args.value("--theme")
+            let environment = args.value("--env")
+            let positionals = args.positionals
             guard positionals.count <= 1 else { throw UsageError("give one PATH, not \(positionals.count)", command: "") }
             let path = positionals.first ?? "Collections"
             guard FileManager.default.fileExists(atPath: path) else {
-                Console.fail("no collection at '\(path)': give a .http file or a folder of them")
+                // A mistyped subcommand (`courier sned`) reads as a path: say which one was meant.
+                let close = NameSuggestions.closest(to: path, in: CommandLineMain.subcommands.map(\.name))
+                let hint = close.isEmpty ? "" : "; did you mean \(ListWording.quoted(close.map { "courier " + $0 }))?"
+                Console.fail("no collection at '\(path)': give a .http file or a folder of them\(hint)")
                 return 2
             }
             return launch(path: path, environment: environment, themeName: theme, overrides: [:])
@@ -58,45 +71,46 @@ enum ExplorerCommand {
     }
 
     static func demo(_ arguments: [String]) -> Int32 {
-        var args = Arguments(arguments, command: "demo")
-        if args.wantsHelp() { Console.out(demoHelp); return 0 }
-        do throws(UsageError) {
-            let theme = try args.option("--theme")
-            let port = try args.number("--port").map { UInt16(clamping: Int($0)) } ?? demoPort
-            _ = try args.positionals()
-            // The project's own copy when run from the checkout; anywhere else the copy built into the binary,
-            // written to the state folder (never the current one).
-            var notice: String?
-            let collection: String
-            if FileManager.default.fileExists(atPath: "Collections/demo.http") {
-                collection = "Collections/demo.http"
-            } else {
-                do {
-                    collection = try DemoCollectionCopy.prepare(environment: ProcessInfo.processInfo.environment).path
-                } catch {
-                    Console.fail("cannot write the demo collection: \(error)")
-                    return 1
-                }
-                notice = "Demo collection: \(collection)"
+        demoSpec.run(arguments) { args throws(UsageError) in
+            if let extra = args.positionals.first {
+                throw UsageError("unexpected argument '\(extra)'", command: "demo")
             }
-            let server: DemoServer
+            return demo(theme: args.value("--theme"),
+                        port: args.number("--port").map { UInt16(clamping: Int($0)) } ?? demoPort)
+        }
+    }
+
+    private static func demo(theme: String?, port: UInt16) -> Int32 {
+        // The project's own copy when run from the checkout; anywhere else the copy built into the binary,
+        // written to the state folder (never the current one).
+        var notice: String?
+        let collection: String
+        if FileManager.default.fileExists(atPath: "Collections/demo.http") {
+            collection = "Collections/demo.http"
+        } else {
             do {
-                server = try (try? DemoServer.start(port: port)) ?? DemoServer.start(port: 0)
+                collection = try DemoCollectionCopy.prepare(environment: ProcessInfo.processInfo.environment).path
             } catch {
-                Console.fail("the demo server could not start: \(error)")
+                Console.fail("cannot write the demo collection: \(error)")
                 return 1
             }
-            defer { server.stop() }
-            let base = server.baseURL.absoluteString.trimmingSuffix("/")
-            let ws = "ws://\(server.host):\(server.port)"
-            let status = launch(path: collection, environment: "demo", themeName: theme,
-                                overrides: ["base": base, "ws": ws], notice: notice)
-            // Said again once the terminal is back, where it stays readable.
-            if let notice { Console.error(notice) }
-            return status
-        } catch {
-            return error.report()
+            notice = "Demo collection: \(collection)"
         }
+        let server: DemoServer
+        do {
+            server = try (try? DemoServer.start(port: port)) ?? DemoServer.start(port: 0)
+        } catch {
+            Console.fail("the demo server could not start: \(error)")
+            return 1
+        }
+        defer { server.stop() }
+        let base = server.baseURL.absoluteString.trimmingSuffix("/")
+        let ws = "ws://\(server.host):\(server.port)"
+        let status = launch(path: collection, environment: "demo", themeName: theme,
+                            overrides: ["base": base, "ws": ws], notice: notice)
+        // Said again once the terminal is back, where it stays readable.
+        if let notice { Console.error(notice) }
+        return status
     }
 
     /// Takes over the terminal, runs the explorer and gives the terminal back.

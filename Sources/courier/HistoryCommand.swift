@@ -3,52 +3,53 @@ import Foundation
 
 /// `courier history`: lists, shows and searches the responses Courier has kept.
 enum HistoryCommand {
-    static let help = """
-    OVERVIEW: List, show and search past responses (secrets are redacted when they are kept).
-
-    USAGE: courier history [list] [--name NAME] [--json] [--dir DIR]
-           courier history show ID [--json] [--dir DIR]
-           courier history search TEXT [--json] [--dir DIR]
-
-    ARGUMENTS:
-      ID              An entry's identifier, or a unique prefix of it.
-      TEXT            Text to find in method, URL, name, status or the kept body.
-
-    OPTIONS:
-      --name NAME     Only entries of this request (its # @name, or "METHOD URL").
-      --json          One JSON object per entry, stable for scripts.
-      --dir DIR       The history folder (default: $XDG_STATE_HOME/courier/history
-                      or ~/.local/state/courier/history).
-      -h, --help      Show this help.
-    """
+    /// The command's arguments and options, from which its help, parsing and completions are made.
+    static let spec = CommandSpec(
+        name: "history", summary: "List and show past responses.",
+        overview: "List, show and search past responses (secrets are redacted when they are kept).",
+        arguments: [
+            ArgumentSpec("ID", optional: true, help: "An entry's identifier, or a unique prefix of it."),
+            ArgumentSpec("TEXT", optional: true,
+                         help: "Text to find in method, URL, name, status or the kept body."),
+        ],
+        options: [
+            .option("--name", "NAME", help: "Only entries of this request (its # @name, or \"METHOD URL\")."),
+            .flag("--json", help: "One JSON object per entry, stable for scripts."),
+            .option("--dir", "DIR", .directory,
+                    default: "$XDG_STATE_HOME/courier/history or ~/.local/state/courier/history",
+                    help: "The history folder."),
+        ],
+        subcommands: [
+            SubcommandSpec("list", options: ["--name", "--json", "--dir"],
+                           summary: "Past responses, newest first (the default)."),
+            SubcommandSpec("show", arguments: "ID", options: ["--json", "--dir"],
+                           summary: "One response in full."),
+            SubcommandSpec("search", arguments: "TEXT", options: ["--json", "--dir"],
+                           summary: "The responses whose request or kept body holds TEXT."),
+        ])
 
     static func run(_ arguments: [String]) -> Int32 {
-        var reader = Arguments(arguments, command: "history")
-        if reader.wantsHelp() { Console.out(help); return 0 }
-        do {
-            let json = reader.flag("--json")
-            let name = try reader.option("--name")
-            let directory = try reader.option("--dir").map { URL(fileURLWithPath: $0) }
-            let words = try reader.positionals()
-            let store = HistoryStore(directory: directory)
-            switch words.first ?? "list" {
-            case "list":
-                guard words.count <= 1 else { throw UsageError("unexpected '\(words[1])'", command: "history") }
-                return try printList(store.list(requestKey: name), json: json)
-            case "search":
-                guard words.count == 2 else { throw UsageError("search takes one TEXT", command: "history") }
-                return try printList(store.search(words[1]), json: json)
-            case "show":
-                guard words.count == 2 else { throw UsageError("show takes one ID", command: "history") }
-                return try show(store, id: words[1], json: json)
-            default:
-                throw UsageError("unknown history command '\(words[0])'; use list, show or search", command: "history")
-            }
-        } catch let error as UsageError {
-            return error.report()
-        } catch {
-            Console.fail("\(error)")
-            return 1
+        spec.run(arguments, failing: run)
+    }
+
+    private static func run(_ reader: ParsedArguments) throws -> Int32 {
+        let json = reader.flag("--json")
+        let name = reader.value("--name")
+        let directory = reader.value("--dir").map { URL(fileURLWithPath: $0) }
+        let words = reader.positionals
+        let store = HistoryStore(directory: directory)
+        switch words.first ?? "list" {
+        case "list":
+            guard words.count <= 1 else { throw UsageError("unexpected '\(words[1])'", command: "history") }
+            return try printList(store.list(requestKey: name), json: json)
+        case "search":
+            guard words.count == 2 else { throw UsageError("search takes one TEXT", command: "history") }
+            return try printList(store.search(words[1]), json: json)
+        case "show":
+            guard words.count == 2 else { throw UsageError("show takes one ID", command: "history") }
+            return try show(store, id: words[1], json: json)
+        default:
+            throw UsageError("unknown history command '\(words[0])'; use list, show or search", command: "history")
         }
     }
 

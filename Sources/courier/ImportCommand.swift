@@ -4,54 +4,55 @@ import Foundation
 
 /// `courier import curl|postman`: conversion to `.http`.
 enum ImportCommand {
-    static let help = """
-    OVERVIEW: Convert a curl command or a Postman collection to .http files.
-
-    USAGE: courier import curl '<curl command>' [-o FILE] [--name NAME]
-           courier import postman FILE.json [-o DIR]
-           courier import openapi FILE|URL [-o DIR]
-
-    ARGUMENTS:
-      <curl command>          The whole command in one argument, as copied from browser dev tools
-                              ("Copy as cURL") or API docs; '-' reads it from standard input.
-      FILE.json               A Postman Collection v2.1 export.
-      FILE|URL                An OpenAPI 3.0/3.1 or Swagger 2.0 description, JSON or YAML, as a file or
-                              an http(s) URL.
-
-    OPTIONS:
-      -o, --output PATH       curl: append the request to FILE (created if missing; default: print it).
-                              postman, openapi: write the files into DIR (default: the current folder).
-      --name NAME             curl: the request's name.
-      -h, --help              Show this help.
-
-    Notes on what could not be converted go to standard error.
-    """
+    /// The command's arguments and options, from which its help, parsing and completions are made.
+    static let spec = CommandSpec(
+        name: "import", summary: "Convert a curl command, a Postman collection or an OpenAPI file to .http.",
+        overview: "Convert a curl command, a Postman collection or an OpenAPI description to .http files.",
+        arguments: [
+            ArgumentSpec("CURL-COMMAND", optional: true, help: "The whole command in one argument, as copied from "
+                             + "browser dev tools (\"Copy as cURL\") or API docs; '-' reads it from standard input."),
+            ArgumentSpec("FILE.json", .file, optional: true, help: "A Postman Collection v2.1 export."),
+            ArgumentSpec("FILE|URL", .file, optional: true, help: "An OpenAPI 3.0/3.1 or Swagger 2.0 description, "
+                             + "JSON or YAML, as a file or an http(s) URL."),
+        ],
+        options: [
+            .option("--output", short: "o", "PATH", .file, help: "curl: append the request to the file PATH "
+                        + "(created if missing; default: print it). postman, openapi: write the files into the "
+                        + "folder PATH (default: the current folder)."),
+            .option("--name", "NAME", help: "curl: the request's name."),
+        ],
+        subcommands: [
+            SubcommandSpec("curl", arguments: "CURL-COMMAND", options: ["--output", "--name"],
+                           summary: "A curl command line."),
+            SubcommandSpec("postman", arguments: "FILE.json", options: ["--output"],
+                           summary: "A Postman collection."),
+            SubcommandSpec("openapi", arguments: "FILE|URL", options: ["--output"],
+                           summary: "An OpenAPI or Swagger description."),
+        ],
+        notes: "Notes on what could not be converted go to standard error.")
 
     static func run(_ arguments: [String]) -> Int32 {
-        var args = Arguments(arguments, command: "import")
-        if args.wantsHelp() || arguments.isEmpty {
-            Console.out(help)
-            return arguments.isEmpty ? 2 : 0
+        // Nothing to import: the help says what can be, as a usage error.
+        if arguments.isEmpty {
+            Console.out(HelpText.render(spec))
+            return 2
         }
-        do {
-            let output = try args.option("-o", "--output")
-            let name = try args.option("--name")
-            let positionals = try args.positionals()
-            guard positionals.count == 2 else {
-                throw UsageError("expected 'curl <command>', 'postman FILE.json' or 'openapi FILE|URL'", command: "import")
-            }
-            switch positionals[0] {
-            case "curl": return try importCurl(positionals[1], name: name, output: output)
-            case "postman": return try importPostman(positionals[1], output: output)
-            case "openapi": return try importOpenAPI(positionals[1], output: output)
-            default:
-                throw UsageError("unknown source '\(positionals[0])'; use curl, postman or openapi", command: "import")
-            }
-        } catch let error as UsageError {
-            return error.report()
-        } catch {
-            Console.fail("\(error)")
-            return 1
+        return spec.run(arguments, failing: run)
+    }
+
+    private static func run(_ args: ParsedArguments) throws -> Int32 {
+        let output = args.value("--output")
+        let name = args.value("--name")
+        let positionals = args.positionals
+        guard positionals.count == 2 else {
+            throw UsageError("expected 'curl <command>', 'postman FILE.json' or 'openapi FILE|URL'", command: "import")
+        }
+        switch positionals[0] {
+        case "curl": return try importCurl(positionals[1], name: name, output: output)
+        case "postman": return try importPostman(positionals[1], output: output)
+        case "openapi": return try importOpenAPI(positionals[1], output: output)
+        default:
+            throw UsageError("unknown source '\(positionals[0])'; use curl, postman or openapi", command: "import")
         }
     }
 

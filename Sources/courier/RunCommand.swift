@@ -4,55 +4,55 @@ import Foundation
 
 /// `courier run FILE.http`: saved requests headless, in file order, named responses feeding later ones.
 enum RunCommand {
-    static let help = """
-    OVERVIEW: Run saved requests from a .http file, or every .http file under a folder, without the explorer.
+    /// The command's arguments and options, from which its help, parsing and completions are made.
+    static let spec = CommandSpec(
+        name: "run", summary: "Run saved requests from a .http file headless.",
+        overview: "Run the saved requests of a .http file, or of every .http file under a folder, headless.",
+        arguments: [
+            ArgumentSpec("FILE.http|FOLDER", .file, help: "The collection file, or a folder: its .http and .rest "
+                             + "files run in path order (results grouped by file; a malformed file is reported as "
+                             + "file:line and the others still run)."),
+        ],
+        options: [
+            .option("--name", "NAME", repeatable: true, help: "Run the request called NAME. Requests whose "
+                        + "responses it uses ({{login.response.body.$.token}}) run first."),
+            .flag("--all", help: "Run every request (the default when no --name is given)."),
+            .option("--env", "ENV", help: "Use environment ENV from http-client.env.json and "
+                        + "http-client.private.env.json, beside each file or in a parent folder (up to FOLDER, or "
+                        + "to the current folder for a single file)."),
+            .option("--var", "NAME=VALUE", repeatable: true,
+                    help: "Set a variable, overriding every other source."),
+            .flag("--json", help: "Print one JSON object per request (as 'courier send --json', plus \"name\"; "
+                      + "plus \"file\" for a folder)."),
+            .flag("--fail-fast", help: "Stop after the first request that fails."),
+            .option("--report", values: [ValueSpec("FORMAT", .choice(["junit"])), ValueSpec("FILE", .file)],
+                    help: "Also write a JUnit XML report to FILE: a test case per request and per client.test / "
+                        + "pm.test (for CI systems)."),
+            .flag("--timing", help: "Show where the time of each request went."),
+            .option("--idle-timeout", "SECONDS", .number, default: "30",
+                    help: "Give up on a request when no byte arrives for SECONDS; 0 waits for ever."),
+            .option("--ws-wait", "SECONDS", .number, default: "2",
+                    help: "How long a WebSocket request waits for the server's next message."),
+            .flag("--show-secrets", help: "Print Authorization, cookies, tokens and private values as they are."),
+            .flag("--allow-insecure-redirect", help: "Follow redirects from https to plain http (refused by "
+                      + "default; one request can allow it with '# @allow-insecure-redirect')."),
+            .option("--cacert", "FILE", .file, help: "Verify servers' TLS certificates against the PEM "
+                        + "certificates in FILE instead of the system's (HTTP and WebSocket requests)."),
+            .option("--cache-dir", "DIR", .directory, help: "Use the HTTP cache stored in DIR."),
+            .option("--cache-mode", "MODE", .choice(CacheMode.allCases.map(\.rawValue)),
+                    help: "Use the HTTP cache (in ~/.cache/courier unless --cache-dir) in MODE."),
+        ],
+        notes: """
+            A request succeeds with a status below 400, or with one listed in its '# @expect-status' line,
+            and when its response handler ran without an error and its tests passed (a line per test: ✓ or ✗).
+            A WEBSOCKET request connects, sends its === messages in order ('=== wait-for-server': once the
+            server has said something) and closes once the server has sent as many messages as it was sent,
+            or after --ws-wait seconds without a message, or at its '# @timeout' (default: 30 s). It succeeds
+            when the handshake did (101) and the connection was not broken off.
+            Named responses carry over from one file to the next, in path order.
 
-    USAGE: courier run FILE.http|FOLDER [--name NAME ...] [--all] [--env ENV] [--var NAME=VALUE ...] [options]
-
-    ARGUMENTS:
-      FILE.http|FOLDER        The collection file, or a folder: its .http and .rest files run in path order
-                              (results grouped by file; a malformed file is reported as file:line and the
-                              others still run).
-
-    OPTIONS:
-      --name NAME             Run the request called NAME (repeatable). Requests whose responses it
-                              uses ({{login.response.body.$.token}}) run first.
-      --all                   Run every request (the default when no --name is given).
-      --env ENV               Use environment ENV from http-client.env.json and
-                              http-client.private.env.json, beside each file or in a parent folder (up to
-                              FOLDER, or to the current folder for a single file).
-      --var NAME=VALUE        Set a variable, overriding every other source (repeatable).
-      --json                  Print one JSON object per request (as 'courier send --json', plus "name";
-                              plus "file" for a folder).
-      --fail-fast             Stop after the first request that fails.
-      --report junit FILE     Also write a JUnit XML report to FILE: a test case per request and per
-                              client.test / pm.test (for CI systems).
-      --timing                Show where the time of each request went.
-      --idle-timeout SECONDS  Give up on a request when no byte arrives for SECONDS (default: 30; 0 waits
-                              for ever).
-      --ws-wait SECONDS       How long a WebSocket request waits for the server's next message
-                              (default: 2).
-      --show-secrets          Print Authorization, cookies, tokens and private values as they are.
-      --allow-insecure-redirect
-                              Follow redirects from https to plain http (refused by default; one
-                              request can allow it with '# @allow-insecure-redirect').
-      --cacert FILE           Verify servers' TLS certificates against the PEM certificates in FILE
-                              instead of the system's (HTTP and WebSocket requests).
-      --cache-dir DIR         Use the HTTP cache stored in DIR.
-      --cache-mode MODE       Use the HTTP cache (in ~/.cache/courier unless --cache-dir) in MODE:
-                              default, revalidate, reload, only-if-cached or bypass.
-      -h, --help              Show this help.
-
-    A request succeeds with a status below 400, or with one listed in its '# @expect-status' line,
-    and when its response handler ran without an error and its tests passed (a line per test: ✓ or ✗).
-    A WEBSOCKET request connects, sends its === messages in order ('=== wait-for-server': once the
-    server has said something) and closes once the server has sent as many messages as it was sent,
-    or after --ws-wait seconds without a message, or at its '# @timeout' (default: 30 s). It succeeds
-    when the handshake did (101) and the connection was not broken off.
-    Named responses carry over from one file to the next, in path order.
-
-    EXIT CODES: 0 when every request succeeded, 1 when one failed or a file has errors, 2 for usage errors.
-    """
+            EXIT CODES: 0 when every request succeeded, 1 when one failed or a file has errors, 2 for usage errors.
+            """)
 
     /// Everything the command line asked for.
     struct Invocation {
@@ -67,7 +67,7 @@ enum RunCommand {
         var showSecrets = false
         var cacheDirectory: URL?
         /// `--idle-timeout`: no byte for this long fails a request; nil waits for ever.
-        var idleTimeout: Duration? = .seconds(Arguments.defaultIdleTimeout)
+        var idleTimeout: Duration? = .seconds(ParsedArguments.defaultIdleTimeout)
         var cacheMode: CacheMode?
         var webSocketWait = RunWebSocketExchange.defaultQuietSeconds
         var trustedCertificates: URL?
@@ -77,39 +77,20 @@ enum RunCommand {
     }
 
     static func run(_ arguments: [String]) -> Int32 {
-        do {
-            guard let invocation = try parse(arguments) else {
-                Console.out(help)
-                return 0
-            }
-            return execute(invocation)
-        } catch {
-            return error.report()
-        }
+        spec.run(arguments) { args throws(UsageError) in execute(try parse(args)) }
     }
 
-    /// The invocation, or nil when help was asked for.
-    static func parse(_ arguments: [String]) throws(UsageError) -> Invocation? {
-        var arguments = arguments
-        var junitReport: URL?
-        // `--report FORMAT FILE` takes two values, which the option reader does not do.
-        if let index = arguments.firstIndex(of: "--report") {
-            guard index + 2 < arguments.count, arguments[index + 1] == "junit" else {
-                throw UsageError("--report takes a format and a file: --report junit FILE", command: "run")
-            }
-            junitReport = URL(fileURLWithPath: arguments[index + 2])
-            arguments.removeSubrange(index...(index + 2))
-        }
-        var args = Arguments(arguments, command: "run")
-        if args.wantsHelp() { return nil }
-        let names = try args.options("--name")
-        let environment = try args.option("--env")
-        let variables = try args.options("--var")
-        let cacheDirectory = try args.option("--cache-dir")
-        let cacheModeText = try args.option("--cache-mode")
-        let webSocketWait = try args.number("--ws-wait")
+    /// The invocation the parsed command line asks for.
+    static func parse(_ args: ParsedArguments) throws(UsageError) -> Invocation {
+        let names = args.values("--name")
+        let environment = args.value("--env")
+        let cacheDirectory = args.value("--cache-dir")
+        let cacheModeText = args.value("--cache-mode")
+        let webSocketWait = args.number("--ws-wait")
         let trustedCertificates = try args.certificateFile()
-        let idleTimeout = try args.idleTimeout()
+        let idleTimeout = args.idleTimeout()
+        // `--report junit FILE`: the table allows only the junit format.
+        let junitReport = args.occurrences(of: "--report").last.map { URL(fileURLWithPath: $0[1]) }
         var invocation = Invocation(path: "")
         invocation.idleTimeout = idleTimeout
         invocation.all = args.flag("--all")
@@ -118,7 +99,7 @@ enum RunCommand {
         invocation.timing = args.flag("--timing")
         invocation.showSecrets = args.flag("--show-secrets")
         invocation.allowInsecureRedirect = args.flag("--allow-insecure-redirect")
-        let positionals = try args.positionals()
+        let positionals = args.positionals
         guard positionals.count == 1 else {
             let message = positionals.isEmpty
                 ? "missing FILE.http or FOLDER; try: courier run Collections/demo.http --all"
@@ -128,19 +109,9 @@ enum RunCommand {
         invocation.path = positionals[0]
         invocation.names = names
         invocation.environment = environment
-        for variable in variables {
-            guard let equals = variable.firstIndex(of: "="), equals != variable.startIndex else {
-                throw UsageError("--var takes NAME=VALUE, not '\(variable)'", command: "run")
-            }
-            invocation.overrides[String(variable[..<equals])] = String(variable[variable.index(after: equals)...])
-        }
-        if let cacheModeText {
-            guard let mode = CacheMode(rawValue: cacheModeText) else {
-                let modes = CacheMode.allCases.map(\.rawValue).joined(separator: ", ")
-                throw UsageError("--cache-mode takes one of \(modes), not '\(cacheModeText)'", command: "run")
-            }
-            invocation.cacheMode = mode
-        }
+        invocation.overrides = try args.variables()
+        // The table allows only the modes there are.
+        invocation.cacheMode = cacheModeText.flatMap(CacheMode.init(rawValue:))
         if let webSocketWait {
             guard webSocketWait > 0 else {
                 throw UsageError("--ws-wait takes a number of seconds above 0", command: "run")

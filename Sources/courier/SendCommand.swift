@@ -6,44 +6,45 @@ import Synchronization
 
 /// `courier send [METHOD] URL`: one request, curl/HTTPie style, with its retries and timing.
 enum SendCommand {
-    static let help = """
-    OVERVIEW: Send one request, curl/HTTPie style, and show its retries and timing.
-
-    USAGE: courier send [METHOD] URL [options]
-
-    ARGUMENTS:
-      METHOD                  GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS or any other token
-                              (default: GET, or POST when a body is given).
-      URL                     An http:// or https:// URL (http:// is assumed when missing).
-
-    OPTIONS:
-      -H, --header 'Name: value'
-                              Add a request header (repeatable).
-      -d, --data BODY         Send BODY; -d @FILE sends the contents of FILE.
-      --json-body             Send the body as JSON (Content-Type and Accept: application/json).
-      --retry N               Retries after the first attempt (default: 2; 0 disables).
-      --timeout SECONDS       Give up after SECONDS, for each attempt and all retries together.
-      --idle-timeout SECONDS  Give up when no byte arrives for SECONDS (default: 30; 0 waits for ever).
-      --idempotency-key KEY   Send Idempotency-Key: KEY, which lets a POST be retried.
-      -o, --output FILE       Write the body to FILE instead of printing it (streamed to disk).
-      --stream                Print the body record by record as it arrives (events or lines);
-                              automatic for text/event-stream and application/x-ndjson bodies.
-      --timing                Show where the time of the last attempt went.
-      --insecure              Do not verify the server's TLS certificate.
-      --allow-insecure-redirect
-                              Follow a redirect from https to plain http (refused by default).
-      --cacert FILE           Verify the server's TLS certificate against the PEM certificates in FILE
-                              instead of the system's (trusts a self-signed development server).
-      --json                  Print one JSON object instead of text.
-      --show-secrets          Print Authorization, cookies and tokens instead of REDACTED.
-      -v, --verbose           Log each attempt to standard error (allowed headers only, never secrets).
-      --cache-dir DIR         Use the HTTP cache stored in DIR.
-      --cache-mode MODE       Use the HTTP cache (in ~/.cache/courier unless --cache-dir) in MODE:
-                              default, revalidate, reload, only-if-cached or bypass.
-      -h, --help              Show this help.
-
-    EXIT CODES: 0 for 2xx and 3xx, 1 for a status of 400 or more or a failed request, 2 for usage errors.
-    """
+    /// The command's arguments and options, from which its help, parsing and completions are made.
+    static let spec = CommandSpec(
+        name: "send", summary: "Send one request, curl/HTTPie style.",
+        overview: "Send one request, curl/HTTPie style, and show its retries and timing.",
+        arguments: [
+            ArgumentSpec("METHOD", .choice(["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]), optional: true,
+                         help: "GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS or any other token "
+                             + "(default: GET, or POST when a body is given)."),
+            ArgumentSpec("URL", help: "An http:// or https:// URL (http:// is assumed when missing)."),
+        ],
+        options: [
+            .option("--header", short: "H", "'Name: value'", repeatable: true, help: "Add a request header."),
+            .option("--data", short: "d", "BODY", help: "Send BODY; -d @FILE sends the contents of FILE."),
+            .flag("--json-body", help: "Send the body as JSON (Content-Type and Accept: application/json)."),
+            .option("--retry", "N", .number, default: "2", help: "Retries after the first attempt; 0 disables."),
+            .option("--timeout", "SECONDS", .number,
+                    help: "Give up after SECONDS, for each attempt and all retries together."),
+            .option("--idle-timeout", "SECONDS", .number, default: "30",
+                    help: "Give up when no byte arrives for SECONDS; 0 waits for ever."),
+            .option("--idempotency-key", "KEY", help: "Send Idempotency-Key: KEY, which lets a POST be retried."),
+            .option("--output", short: "o", "FILE", .file,
+                    help: "Write the body to FILE instead of printing it (streamed to disk)."),
+            .flag("--stream", help: "Print the body record by record as it arrives (events or lines); automatic "
+                      + "for text/event-stream and application/x-ndjson bodies."),
+            .flag("--timing", help: "Show where the time of the last attempt went."),
+            .flag("--insecure", short: "k", help: "Do not verify the server's TLS certificate."),
+            .flag("--allow-insecure-redirect", help: "Follow a redirect from https to plain http (refused by default)."),
+            .option("--cacert", "FILE", .file, help: "Verify the server's TLS certificate against the PEM "
+                        + "certificates in FILE instead of the system's (trusts a self-signed development server)."),
+            .flag("--json", help: "Print one JSON object instead of text."),
+            .flag("--show-secrets", help: "Print Authorization, cookies and tokens instead of REDACTED."),
+            .flag("--verbose", short: "v",
+                  help: "Log each attempt to standard error (allowed headers only, never secrets)."),
+            .option("--cache-dir", "DIR", .directory, help: "Use the HTTP cache stored in DIR."),
+            .option("--cache-mode", "MODE", .choice(CacheMode.allCases.map(\.rawValue)),
+                    help: "Use the HTTP cache (in ~/.cache/courier unless --cache-dir) in MODE."),
+        ],
+        notes: "EXIT CODES: 0 for 2xx and 3xx, 1 for a status of 400 or more or a failed request, "
+            + "2 for usage errors.")
 
     /// Everything the command line asked for.
     struct Invocation {
@@ -62,17 +63,17 @@ enum SendCommand {
         var usesCache = false
         var deadline: Duration?
         /// `--idle-timeout`: no byte for this long fails the transfer; nil waits for ever.
-        var idleTimeout: Duration? = .seconds(Arguments.defaultIdleTimeout)
+        var idleTimeout: Duration? = .seconds(ParsedArguments.defaultIdleTimeout)
     }
 
     static func run(_ arguments: [String]) -> Int32 {
         let invocation: Invocation
         do {
-            guard let parsed = try parse(arguments) else {
-                Console.out(help)
+            guard let parsed = try spec.parse(arguments) else {
+                Console.out(HelpText.render(spec))
                 return 0
             }
-            invocation = parsed
+            invocation = try parse(parsed)
         } catch let error as UsageError {
             return error.report()
         } catch {
@@ -83,29 +84,26 @@ enum SendCommand {
 
     // MARK: Parsing
 
-    /// The invocation, or nil when help was asked for.
-    static func parse(_ arguments: [String]) throws -> Invocation? {
-        var args = Arguments(arguments, command: "send")
-        if args.wantsHelp() { return nil }
-        let headerLines = try args.options("-H", "--header")
-        let data = try args.option("-d", "--data")
-        let retry = try args.number("--retry")
-        let timeout = try args.number("--timeout")
-        let idleTimeout = try args.idleTimeout()
-        let key = try args.option("--idempotency-key")
-        let output = try args.option("-o", "--output")
-        let cacheDirectory = try args.option("--cache-dir")
-        let cacheModeText = try args.option("--cache-mode")
+    /// The invocation the parsed command line asks for.
+    static func parse(_ args: ParsedArguments) throws -> Invocation {
+        let data = args.value("--data")
+        let retry = args.number("--retry")
+        let timeout = args.number("--timeout")
+        let idleTimeout = args.idleTimeout()
+        let key = args.value("--idempotency-key")
+        let output = args.value("--output")
+        let cacheDirectory = args.value("--cache-dir")
+        let cacheModeText = args.value("--cache-mode")
         let trustedCertificates = try args.certificateFile()
         let jsonBody = args.flag("--json-body")
         let timing = args.flag("--timing")
-        let insecure = args.flag("--insecure", "-k")
+        let insecure = args.flag("--insecure")
         let allowInsecureRedirect = args.flag("--allow-insecure-redirect")
         let json = args.flag("--json")
         let showSecrets = args.flag("--show-secrets")
-        let verbose = args.flag("--verbose", "-v")
+        let verbose = args.flag("--verbose")
         let stream = args.flag("--stream")
-        let positionals = try args.positionals()
+        let positionals = args.positionals
 
         let (methodText, urlText): (String?, String)
         switch positionals.count {
@@ -119,14 +117,7 @@ enum SendCommand {
         }
         guard let url = makeURL(urlText) else { throw APIError.badURL(urlText) }
 
-        var headers = HTTPHeaders()
-        for line in headerLines {
-            guard let colon = line.firstIndex(of: ":"), colon != line.startIndex else {
-                throw UsageError("-H takes 'Name: value', not '\(line)'", command: "send")
-            }
-            headers.add(String(line[..<colon]).trimmingCharacters(in: .whitespaces),
-                        String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces))
-        }
+        var headers = try args.headers()
         if jsonBody {
             if !headers.contains("Content-Type") { headers["Content-Type"] = "application/json" }
             if !headers.contains("Accept") { headers["Accept"] = "application/json" }
@@ -147,14 +138,8 @@ enum SendCommand {
             // As curl's -d: the transport adds no Content-Type of its own.
             if !headers.contains("Content-Type") { headers["Content-Type"] = "application/x-www-form-urlencoded" }
         }
-        var cacheMode = CacheMode.default
-        if let cacheModeText {
-            guard let mode = CacheMode(rawValue: cacheModeText) else {
-                let modes = CacheMode.allCases.map(\.rawValue).joined(separator: ", ")
-                throw UsageError("--cache-mode takes one of \(modes), not '\(cacheModeText)'", command: "send")
-            }
-            cacheMode = mode
-        }
+        // The table allows only the modes there are.
+        let cacheMode = cacheModeText.flatMap(CacheMode.init(rawValue:)) ?? .default
         if let output {
             // The body streams into this folder while it arrives, so it must be writable before sending.
             let folder = URL(fileURLWithPath: output).deletingLastPathComponent().path

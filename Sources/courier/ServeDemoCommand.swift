@@ -8,41 +8,34 @@ import Foundation
 
 /// `courier serve-demo`: the demo server alone, until Ctrl-C or SIGTERM.
 enum ServeDemoCommand {
-    static let help = """
-    OVERVIEW: Run the embedded demo HTTP server alone.
-
-    Serves the demo API (/users, /auth/login, /etag, /events, /chaos/*, /ws/echo, …) on a loopback
-    address until interrupted. GET / lists every endpoint.
-
-    USAGE: courier serve-demo [--port N] [--host H]
-
-    OPTIONS:
-      --port N    TCP port to listen on (default: 0, any free port).
-      --host H    IPv4 address to bind (default: 127.0.0.1). Other addresses expose the demo
-                  server to the network.
-      -h, --help  Show this help.
-    """
+    /// The command's arguments and options, from which its help, parsing and completions are made.
+    static let spec = CommandSpec(
+        name: "serve-demo", summary: "Run the embedded demo server alone.",
+        overview: "Run the embedded demo HTTP server alone.",
+        discussion: """
+            Serves the demo API (/users, /auth/login, /etag, /events, /chaos/*, /ws/echo, …) on a loopback
+            address until interrupted. GET / lists every endpoint.
+            """,
+        options: [
+            .option("--port", short: "p", "N", default: "0, any free port", help: "TCP port to listen on."),
+            .option("--host", "H", default: "127.0.0.1",
+                    help: "IPv4 address to bind. Other addresses expose the demo server to the network."),
+        ])
 
     static func run(_ arguments: [String]) -> Int32 {
-        var reader = Arguments(arguments, command: "serve-demo")
-        if reader.wantsHelp() {
-            Console.out(help)
-            return 0
-        }
-        let port: UInt16
-        let host: String
-        do throws(UsageError) {
-            let portText = try reader.option("--port", "-p")
-            host = try reader.option("--host") ?? "127.0.0.1"
-            let extra = try reader.positionals()
+        spec.run(arguments) { reader throws(UsageError) in
+            let portText = reader.value("--port")
+            let host = reader.value("--host") ?? "127.0.0.1"
+            let extra = reader.positionals
             if let first = extra.first { throw UsageError("unexpected argument '\(first)'", command: "serve-demo") }
             guard let parsed = UInt16(portText ?? "0") else {
                 throw UsageError("--port takes a number from 0 to 65535, not '\(portText ?? "")'", command: "serve-demo")
             }
-            port = parsed
-        } catch {
-            return error.report()
+            return serve(port: parsed, host: host)
         }
+    }
+
+    private static func serve(port: UInt16, host: String) -> Int32 {
         // Block the signals before any server thread exists so they all inherit the mask and
         // sigwait below is the only place that receives them.
         var signals = sigset_t()

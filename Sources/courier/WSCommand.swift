@@ -8,31 +8,32 @@ import CourierSecurity
 
 /// `courier ws URL`: a websocat-style WebSocket client on top of `WebSocketSession`.
 enum WSCommand {
-    static let help = """
-        OVERVIEW: Open a WebSocket, send and print messages.
+    /// The command's arguments and options, from which its help, parsing and completions are made.
+    static let spec = CommandSpec(
+        name: "ws", summary: "Open a WebSocket, send and print messages.",
+        arguments: [ArgumentSpec("URL", help: "A ws:// or wss:// URL.")],
+        options: [
+            .option("--header", short: "H", "'Name: value'", repeatable: true,
+                    help: "Add a header to the upgrade request."),
+            .option("--protocol", "NAME", repeatable: true, help: "Offer a subprotocol."),
+            .option("--send", "MESSAGE", repeatable: true, help: "Send a text message once the connection opens."),
+            .option("--subscribe", "MESSAGE", repeatable: true,
+                    help: "Send a text message on every connect and reconnect."),
+            .option("--count", "N", .number, help: "Exit after receiving N messages."),
+            .option("--timeout", "SECONDS", .number, help: "Exit after SECONDS."),
+            .flag("--reconnect", help: "Reconnect with backoff after an abnormal close or a missed pong."),
+            .option("--ping", "SECONDS", .number, default: "30", help: "Keepalive ping interval; 0 turns it off."),
+            .flag("--insecure", short: "k", help: "Do not verify the server's TLS certificate."),
+            .option("--cacert", "FILE", .file,
+                    help: "Verify the server's TLS certificate against the PEM certificates in FILE."),
+            .flag("--json", help: "Print one JSON object per event."),
+        ],
+        notes: """
+            Lines on standard input are sent as text messages when it is not a terminal.
 
-        USAGE: courier ws <url> [options]
-
-        ARGUMENTS:
-          <url>                   A ws:// or wss:// URL.
-
-        OPTIONS:
-          -H, --header <header>   Add 'Name: value' to the upgrade request (repeatable).
-          --protocol <name>       Offer a subprotocol (repeatable).
-          --send <message>        Send a text message once the connection opens (repeatable).
-          --subscribe <message>   Send a text message on every connect and reconnect (repeatable).
-          --count <n>             Exit after receiving n messages.
-          --timeout <seconds>     Exit after this many seconds.
-          --reconnect             Reconnect with backoff after an abnormal close or a missed pong.
-          --ping <seconds>        Keepalive ping interval (default: 30; 0 turns it off).
-          --insecure              Do not verify the server's TLS certificate.
-          --cacert <file>         Verify the server's TLS certificate against the PEM certificates in the file.
-          --json                  Print one JSON object per event.
-          -h, --help              Show help information.
-
-          Lines on standard input are sent as text messages when it is not a terminal.
-          Exit status: 0 after a normal close, --count or --timeout; 1 when the connection failed.
-        """
+            EXIT CODES: 0 after a normal close, --count or --timeout; 1 when the connection failed; 2 for usage
+            errors.
+            """)
 
     /// What the command line asked for.
     struct Options {
@@ -46,46 +47,31 @@ enum WSCommand {
     }
 
     static func run(_ arguments: [String]) -> Int32 {
-        var reader = Arguments(arguments, command: "ws")
-        if reader.wantsHelp() {
-            Console.out(help)
-            return 0
-        }
-        do {
-            let options = try parse(&reader)
-            return WSRunner(options: options).run()
-        } catch {
-            return error.report()
-        }
+        spec.run(arguments) { args throws(UsageError) in WSRunner(options: try parse(args)).run() }
     }
 
-    static func parse(_ reader: inout Arguments) throws(UsageError) -> Options {
-        let reconnect = reader.flag("--reconnect")
-        let insecure = reader.flag("--insecure", "-k")
-        let json = reader.flag("--json")
-        let headerLines = try reader.options("--header", "-H")
-        let protocols = try reader.options("--protocol")
-        let sends = try reader.options("--send")
-        let subscriptions = try reader.options("--subscribe")
-        let count = try reader.number("--count")
-        let timeout = try reader.number("--timeout")
-        let ping = try reader.number("--ping")
-        let trustedCertificates = try reader.certificateFile()
-        let positionals = try reader.positionals()
-        guard let text = positionals.first else { throw UsageError("missing <url>", command: "ws") }
+    /// The options the parsed command line asks for.
+    static func parse(_ args: ParsedArguments) throws(UsageError) -> Options {
+        let reconnect = args.flag("--reconnect")
+        let insecure = args.flag("--insecure")
+        let json = args.flag("--json")
+        let protocols = args.values("--protocol")
+        let sends = args.values("--send")
+        let subscriptions = args.values("--subscribe")
+        let count = args.number("--count")
+        let timeout = args.number("--timeout")
+        let ping = args.number("--ping")
+        let trustedCertificates = try args.certificateFile()
+        let positionals = args.positionals
+        guard let text = positionals.first else {
+            throw UsageError("missing URL; try: courier ws ws://127.0.0.1:8088/ws/echo", command: "ws")
+        }
         guard positionals.count == 1 else { throw UsageError("unexpected argument '\(positionals[1])'", command: "ws") }
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
               ["ws", "wss", "http", "https"].contains(scheme), url.host != nil else {
             throw UsageError("'\(text)' is not a ws:// or wss:// URL", command: "ws")
         }
-        var headers = HTTPHeaders()
-        for line in headerLines {
-            guard let colon = line.firstIndex(of: ":"), colon != line.startIndex else {
-                throw UsageError("header '\(line)' should look like 'Name: value'", command: "ws")
-            }
-            headers.add(String(line[..<colon]).trimmingCharacters(in: .whitespaces),
-                        line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
-        }
+        let headers = try args.headers()
         if let count, count < 1 || count != count.rounded() {
             throw UsageError("--count takes a whole number of messages of at least 1", command: "ws")
         }

@@ -37,13 +37,13 @@ struct ServeDemoCommandTests {
         Serves the demo API (/users, /auth/login, /etag, /events, /chaos/*, /ws/echo, …) on a loopback
         address until interrupted. GET / lists every endpoint.
 
-        USAGE: courier serve-demo [--port N] [--host H]
+        USAGE: courier serve-demo [options]
 
         OPTIONS:
-          --port N    TCP port to listen on (default: 0, any free port).
-          --host H    IPv4 address to bind (default: 127.0.0.1). Other addresses expose the demo
-                      server to the network.
-          -h, --help  Show this help.
+          -p, --port N            TCP port to listen on (default: 0, any free port).
+          --host H                IPv4 address to bind. Other addresses expose the demo server to the network
+                                  (default: 127.0.0.1).
+          -h, --help              Show this help.
 
         """)
     }

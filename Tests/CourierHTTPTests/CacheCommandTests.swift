@@ -30,7 +30,7 @@ import Testing
                courier cache show URL [--method METHOD] [--body] [--cache-dir DIR] [--json]
                courier cache clear [--cache-dir DIR]
         """))
-        #expect(result.stdout.contains("  clear              Remove every stored response.\n"))
+        #expect(result.stdout.contains("\n  clear                   Remove every stored response.\n"))
     }
 
     @Test func lsListsEachEntryWithItsStateAndJSONHasAgeAndTTL() async throws {

@@ -11,49 +11,22 @@ import Testing
 
     func url(_ path: String) -> String { server.baseURL.absoluteString + path }
 
-    @Test func helpIsPrintedExactly() async throws {
+    @Test func helpIsGeneratedFromTheOptionTable() async throws {
         defer { server.stop() }
         let result = try await CourierProcess.run(["send", "--help"])
         #expect(result.status == 0)
-        #expect(result.stdout == """
-        OVERVIEW: Send one request, curl/HTTPie style, and show its retries and timing.
-
-        USAGE: courier send [METHOD] URL [options]
-
-        ARGUMENTS:
-          METHOD                  GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS or any other token
-                                  (default: GET, or POST when a body is given).
-          URL                     An http:// or https:// URL (http:// is assumed when missing).
-
-        OPTIONS:
-          -H, --header 'Name: value'
-                                  Add a request header (repeatable).
-          -d, --data BODY         Send BODY; -d @FILE sends the contents of FILE.
-          --json-body             Send the body as JSON (Content-Type and Accept: application/json).
-          --retry N               Retries after the first attempt (default: 2; 0 disables).
-          --timeout SECONDS       Give up after SECONDS, for each attempt and all retries together.
-          --idle-timeout SECONDS  Give up when no byte arrives for SECONDS (default: 30; 0 waits for ever).
-          --idempotency-key KEY   Send Idempotency-Key: KEY, which lets a POST be retried.
-          -o, --output FILE       Write the body to FILE instead of printing it (streamed to disk).
-          --stream                Print the body record by record as it arrives (events or lines);
-                                  automatic for text/event-stream and application/x-ndjson bodies.
-          --timing                Show where the time of the last attempt went.
-          --insecure              Do not verify the server's TLS certificate.
-          --allow-insecure-redirect
-                                  Follow a redirect from https to plain http (refused by default).
-          --cacert FILE           Verify the server's TLS certificate against the PEM certificates in FILE
-                                  instead of the system's (trusts a self-signed development server).
-          --json                  Print one JSON object instead of text.
-          --show-secrets          Print Authorization, cookies and tokens instead of REDACTED.
-          -v, --verbose           Log each attempt to standard error (allowed headers only, never secrets).
-          --cache-dir DIR         Use the HTTP cache stored in DIR.
-          --cache-mode MODE       Use the HTTP cache (in ~/.cache/courier unless --cache-dir) in MODE:
-                                  default, revalidate, reload, only-if-cached or bypass.
-          -h, --help              Show this help.
-
-        EXIT CODES: 0 for 2xx and 3xx, 1 for a status of 400 or more or a failed request, 2 for usage errors.
-
-        """)
+        // The sections in order, a label too long for its column on a line of its own, and what the table
+        // adds to the help (default, allowed words, repetition), including short names that used to be hidden.
+        #expect(result.stdout.hasPrefix("OVERVIEW: Send one request, curl/HTTPie style, and show its retries and "
+                                        + "timing.\n\nUSAGE: courier send [METHOD] URL [options]\n\nARGUMENTS:\n"))
+        #expect(result.stdout.contains("\n  -H, --header 'Name: value'\n                          Add a request "
+                                       + "header (repeatable).\n"))
+        #expect(result.stdout.contains("\n  --retry N               Retries after the first attempt; 0 disables "
+                                       + "(default: 2).\n"))
+        #expect(result.stdout.contains("\n  -k, --insecure          Do not verify the server's TLS certificate.\n"))
+        #expect(result.stdout.contains("\n                          default, revalidate, reload, only-if-cached or bypass).\n"))
+        #expect(result.stdout.hasSuffix("\n  -h, --help              Show this help.\n\nEXIT CODES: 0 for 2xx and 3xx, 1 "
+                                        + "for a status of 400 or more or a failed request, 2 for usage errors.\n"))
     }
 
     @Test func aGetPrintsStatusHeadersPrettyJSONAndOneAttemptLine() async throws {

@@ -36,41 +36,23 @@ func jsonLines(_ text: String) throws -> [[String: Any]] {
 }
 
 @Suite(.serialized) struct WSCommandTests {
-    @Test func helpIsPrintedExactly() throws {
+    @Test func helpIsGeneratedFromTheOptionTable() throws {
         let result = try runCourier(["ws", "--help"])
         #expect(result.status == 0)
-        #expect(result.stdout == """
-            OVERVIEW: Open a WebSocket, send and print messages.
-
-            USAGE: courier ws <url> [options]
-
-            ARGUMENTS:
-              <url>                   A ws:// or wss:// URL.
-
-            OPTIONS:
-              -H, --header <header>   Add 'Name: value' to the upgrade request (repeatable).
-              --protocol <name>       Offer a subprotocol (repeatable).
-              --send <message>        Send a text message once the connection opens (repeatable).
-              --subscribe <message>   Send a text message on every connect and reconnect (repeatable).
-              --count <n>             Exit after receiving n messages.
-              --timeout <seconds>     Exit after this many seconds.
-              --reconnect             Reconnect with backoff after an abnormal close or a missed pong.
-              --ping <seconds>        Keepalive ping interval (default: 30; 0 turns it off).
-              --insecure              Do not verify the server's TLS certificate.
-              --cacert <file>         Verify the server's TLS certificate against the PEM certificates in the file.
-              --json                  Print one JSON object per event.
-              -h, --help              Show help information.
-
-              Lines on standard input are sent as text messages when it is not a terminal.
-              Exit status: 0 after a normal close, --count or --timeout; 1 when the connection failed.
-
-            """)
+        #expect(result.stdout.hasPrefix("OVERVIEW: Open a WebSocket, send and print messages.\n\n"
+                                        + "USAGE: courier ws URL [options]\n"))
+        #expect(result.stdout.contains("\n  --ping SECONDS          Keepalive ping interval; 0 turns it off "
+                                       + "(default: 30).\n"))
+        #expect(result.stdout.contains("\n  -k, --insecure          Do not verify the server's TLS certificate.\n"))
+        #expect(result.stdout.contains("\nLines on standard input are sent as text messages when it is not a "
+                                       + "terminal.\n"))
     }
 
     @Test func usageErrorsExitWithTwoAndSayWhatToType() throws {
         let missing = try runCourier(["ws"])
         #expect(missing.status == 2)
-        #expect(missing.stderr == "Error: missing <url>\nHelp:  courier ws --help\n")
+        #expect(missing.stderr == "Error: missing URL; try: courier ws ws://127.0.0.1:8088/ws/echo\n"
+                    + "Help:  courier ws --help\n")
         let scheme = try runCourier(["ws", "ftp://x/"])
         #expect(scheme.status == 2)
         #expect(scheme.stderr.contains("is not a ws:// or wss:// URL"))

@@ -1,0 +1,83 @@
+import CourierHTTP
+import Foundation
+
+/// A command line read against its `CommandSpec`: the values of each option by long name, and the
+/// positional arguments in order. Values are already checked against their kind (a number is a number,
+/// a choice is one of its words).
+struct ParsedArguments {
+    let command: String
+    let positionals: [String]
+    /// Each occurrence's values, by long name, in the order given.
+    private let occurrences: [String: [[String]]]
+    private let declared: Set<String>
+
+    init(command: String, positionals: [String], occurrences: [String: [[String]]], declared: Set<String>) {
+        self.command = command
+        self.positionals = positionals
+        self.occurrences = occurrences
+        self.declared = declared
+    }
+
+    /// Every occurrence of `--name` with its values.
+    func occurrences(of long: String) -> [[String]] {
+        // Asking for an option the table does not declare is a mistake in the command, not in the input.
+        assert(declared.contains(long), "\(command): \(long) is not declared")
+        return occurrences[long] ?? []
+    }
+
+    /// Whether the flag was given.
+    func flag(_ long: String) -> Bool { !occurrences(of: long).isEmpty }
+
+    /// The last value given (an option given twice keeps the later one, as curl does).
+    func value(_ long: String) -> String? { occurrences(of: long).last?.first }
+
+    /// Every value of a repeatable option, in order.
+    func values(_ long: String) -> [String] { occurrences(of: long).compactMap(\.first) }
+
+    /// The last value of a number option (checked when parsed).
+    func number(_ long: String) -> Double? { value(long).flatMap(Double.init) }
+
+    /// `--var NAME=VALUE` (repeatable) as the variables it sets.
+    func variables() throws(UsageError) -> [String: String] {
+        var variables: [String: String] = [:]
+        for variable in values("--var") {
+            guard let equals = variable.firstIndex(of: "="), equals != variable.startIndex else {
+                throw UsageError("--var takes NAME=VALUE, not '\(variable)'", command: command)
+            }
+            variables[String(variable[..<equals])] = String(variable[variable.index(after: equals)...])
+        }
+        return variables
+    }
+
+    /// `-H 'Name: value'` (repeatable) as headers, in order.
+    func headers() throws(UsageError) -> HTTPHeaders {
+        var headers = HTTPHeaders()
+        for line in values("--header") {
+            guard let colon = line.firstIndex(of: ":"), colon != line.startIndex else {
+                throw UsageError("-H takes 'Name: value', not '\(line)'", command: command)
+            }
+            headers.add(String(line[..<colon]).trimmingCharacters(in: .whitespaces),
+                        String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces))
+        }
+        return headers
+    }
+
+    /// `--cacert FILE`: checked readable now, so a typo is a usage error rather than a TLS failure later.
+    func certificateFile() throws(UsageError) -> URL? {
+        guard let path = value("--cacert") else { return nil }
+        guard FileManager.default.isReadableFile(atPath: path) else {
+            throw UsageError("--cacert: cannot read the certificate file '\(path)'", command: command)
+        }
+        return URL(fileURLWithPath: path)
+    }
+
+    /// `--idle-timeout SECONDS`: how long a transfer may go without a byte before it fails (default 30 s,
+    /// so a silent server cannot hold `send` or `run` for ever); 0 waits for ever.
+    func idleTimeout() -> Duration? {
+        let seconds = number("--idle-timeout") ?? Self.defaultIdleTimeout
+        return seconds == 0 ? nil : .seconds(max(1, seconds.rounded(.up)))
+    }
+
+    /// Seconds without a byte after which `send` and `run` give up, unless `--idle-timeout` says otherwise.
+    static let defaultIdleTimeout: Double = 30
+}
