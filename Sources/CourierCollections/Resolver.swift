@@ -49,10 +49,11 @@ public struct Resolver: Sendable {
         guard let url = URLBuilder.build(pieces) else {
             throw .badURL(url: pieces.map(\.text).joined(), request: template.displayName)
         }
-        let isGraphQL = Self.isGraphQL(template)
+        let isGraphQL = template.kind == .graphql
         var headers = HTTPHeaders()
+        let typeHeader = HTTPFileParser.graphQLRequestTypeHeader
         for field in template.headers {
-            if isGraphQL && field.name.caseInsensitiveCompare(Self.graphQLRequestTypeHeader) == .orderedSame { continue }
+            if isGraphQL && field.name.caseInsensitiveCompare(typeHeader) == .orderedSame { continue }
             headers.add(try interpolator.expand(field.name), try interpolator.expand(field.value))
         }
         var method = template.method
@@ -63,7 +64,6 @@ public struct Resolver: Sendable {
             method = .post
         } else {
             body = try resolveBody(template, headers: headers, interpolator: &interpolator)
-            if template.method.rawValue == Self.graphQLMethod { method = .post }
         }
         var messages = template.messages
         for index in messages.indices { messages[index].text = try interpolator.expand(messages[index].text) }

@@ -343,10 +343,10 @@ public final class EffectRunner: Sendable {
 
     /// Why a request could not be built, in the kinds the Response pane explains.
     private static func failure(_ error: CollectionError) -> SendFailure {
-        let kind = switch error {
-        case .unknownVariable: SendFailure.unknownVariableKind
-        case .script: "script"
-        default: "request"
+        let kind: SendFailure.Kind = switch error {
+        case .unknownVariable: .unknownVariable
+        case .script: .script
+        default: .request
         }
         return SendFailure(kind: kind, message: "\(error)")
     }
@@ -394,11 +394,12 @@ public final class EffectRunner: Sendable {
             queue.post(.responsePaneReady(generation: generation, pane))
         case .completed(_, .success(.response(nil))):
             queue.post(.sendFailed(generation: generation, SendFailure(
-                kind: "body", message: "The response arrived but its body file could not be read")))
+                kind: .body, message: "The response arrived but its body file could not be read")))
         case .completed(_, .failure(.cancelled)):
             queue.post(.sendCancelled(generation: generation))
         case .completed(_, .failure(let error)):
-            queue.post(.sendFailed(generation: generation, SendFailure(kind: error.kind, message: "\(error)")))
+            let failure = SendFailure(kind: .transport(error.kind), message: "\(error)")
+            queue.post(.sendFailed(generation: generation, failure))
         case .superseded(_, let wasSent):
             let byUser = userCancelled.withLock { $0.remove(generation) != nil }
             if wasSent && !byUser { queue.post(.clientEvent(.cancelled(submission.id, superseded: true))) }
