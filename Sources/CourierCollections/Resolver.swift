@@ -7,7 +7,8 @@ public struct ResolvedRequest: Sendable {
     public var request: HTTPRequest
     /// WebSocket messages with variables substituted.
     public var messages: [WebSocketMessage]
-    /// Values from private environments and the process environment used by this request.
+    /// Values from private environments and the process environment used by this request, and the secret
+    /// globals scripts had set (`VariableContext.secretGlobalValues`).
     public var secrets: Set<String>
 
     /// The request's name, or its method and URL.
@@ -70,7 +71,9 @@ public struct Resolver: Sendable {
 
         var request = HTTPRequest(method: method, url: url, headers: headers, body: body)
         template.options.apply(to: &request)
-        var secrets = interpolator.secrets
+        // Secret globals an earlier script set are masked in this request's output even where it does not
+        // use them: a server may echo them anyway.
+        var secrets = interpolator.secrets.union(context.secretGlobalValues)
         if let authorization = request.headers["Authorization"] {
             if let basic = Self.basicCredentials(authorization) {
                 request.headers["Authorization"] = basic

@@ -269,7 +269,7 @@ public final class EffectRunner: Sendable {
                 // Resolving reads environment and body files, and a request's pre-request scripts may run to
                 // their time limit: both happen here, in the task, never on the loop thread.
                 let request: HTTPRequest
-                let secrets: Set<String>
+                var secrets: Set<String>
                 var report = ScriptReport()
                 var prepared: ResolvedRequest?
                 if store.hasScripts(job) {
@@ -314,11 +314,14 @@ public final class EffectRunner: Sendable {
                 }
                 store.record(name: name, response: response)
                 if let prepared {
-                    report = await Self.onOwnThread { [report] in
+                    let handled = await Self.onOwnThread { [report] in
                         var report = report
-                        store.handle(response, of: prepared, job: job, report: &report)
-                        return report
+                        let secretGlobals = store.handle(response, of: prepared, job: job, report: &report)
+                        return (report, secretGlobals)
                     }
+                    // A secret the handlers just stored (a token from this response) is masked in history too.
+                    report = handled.0
+                    secrets.formUnion(handled.1)
                     queue.post(.scriptsRan(id, report))
                 }
                 var pane = ResponseFormatter.pane(response)
