@@ -79,7 +79,8 @@ struct RunWebSocketExchange: Sendable {
                         result.sent += 1
                     } catch {
                         progress.fail()
-                        result.failure = result.failure ?? .init(kind: .client(error.kind), message: error.description)
+                        result.failure = result.failure
+                            ?? .init(kind: .client(error.kind), message: error.description)
                         session.close(code: .normal)
                         break actions
                     }
@@ -127,7 +128,9 @@ struct RunWebSocketExchange: Sendable {
         case .error(let error):
             progress.fail()
             if case .handshakeRejected(let status, _, _) = error { result.status = status }
-            if result.failure == nil { result.failure = .init(kind: .client(error.kind), message: error.description) }
+            if result.failure == nil {
+                result.failure = .init(kind: .client(error.kind), message: error.description)
+            }
         case .connecting, .message, .ping, .pong, .reconnecting:
             break
         }

@@ -42,7 +42,8 @@ public struct RequestDraft: Sendable, Hashable {
     /// Whether this is a WebSocket request for the WebSocket pane rather than an HTTP one.
     public var isWebSocket: Bool { kind == .websocket }
 
-    /// What the method column shows: `WS` for a WebSocket request, `GRAPHQL` for a GraphQL one, else the method.
+    /// What the method column shows: `WS` for a WebSocket request, `GRAPHQL` for a GraphQL one, else the
+    /// method.
     public var methodLabel: String { Self.methodLabel(kind: kind, method: method) }
 
     /// The method column's text for a request of `kind` sent with `method`.

@@ -78,9 +78,8 @@ public struct CollectionTreeState: Sendable, Hashable {
         guard !query.isEmpty else { return all }
         var ranked: [(index: Int, request: RequestDraft, tier: Int, score: Int)] = []
         for (index, request) in all {
-            guard let rank = FuzzyMatch.rank(query, name: request.name, method: request.methodLabel, url: request.url) else {
-                continue
-            }
+            guard let rank = FuzzyMatch.rank(query, name: request.name, method: request.methodLabel,
+                                             url: request.url) else { continue }
             ranked.append((index, request, rank.tier, rank.score))
         }
         ranked.sort { a, b in
@@ -98,8 +97,9 @@ public struct CollectionTreeState: Sendable, Hashable {
         var best: (row: Int, tier: Int, score: Int)?
         for (position, row) in rows.enumerated() {
             guard case .request(let ref) = row.kind, let request = collection.request(ref) else { continue }
-            guard let rank = query.isEmpty ? (0, 0) : FuzzyMatch.rank(query, name: request.name, method: request.methodLabel,
-                                                                      url: request.url) else { continue }
+            let ranked: (tier: Int, score: Int)? = query.isEmpty ? (0, 0)
+                : FuzzyMatch.rank(query, name: request.name, method: request.methodLabel, url: request.url)
+            guard let rank = ranked else { continue }
             if let current = best, (current.tier, current.score) >= (rank.tier, rank.score) { continue }
             best = (position, rank.tier, rank.score)
         }

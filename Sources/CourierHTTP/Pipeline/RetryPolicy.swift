@@ -69,7 +69,8 @@ public struct RetryPolicy: Sendable, Hashable {
         case .failure(let error):
             if case .cancelled = error { return .stop(declined: nil) }
             guard Self.retryableErrorKinds.contains(error.kind) else {
-                return .stop(declined: RetryDeclined(trigger: .error(error.kind), reason: .kindNotRetryable(error.kind)))
+                let declined = RetryDeclined(trigger: .error(error.kind), reason: .kindNotRetryable(error.kind))
+                return .stop(declined: declined)
             }
             trigger = .error(error.kind)
         }
