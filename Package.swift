@@ -32,7 +32,7 @@ let package = Package(
         .target(name: "CourierHTTP", dependencies: ["CCurl", "CourierSecurity"]),
         .target(name: "CourierWebSocket", dependencies: ["CCurl", "CCrypto", "CourierHTTP", "CourierSecurity"]),
         .target(name: "CourierCollections", dependencies: [
-            "CourierHTTP", "CourierBody", "CourierScript", "CYaml", "CourierSecurity",
+            "CourierHTTP", "CourierWebSocket", "CourierBody", "CourierScript", "CYaml", "CourierSecurity",
         ]),
         .target(name: "CourierScript", dependencies: ["CJavaScriptCore", "CCrypto"]),
         .target(name: "CourierBody", dependencies: ["CourierSecurity"]),

@@ -211,6 +211,9 @@ public struct CollectionRunner: Sendable {
             let response = try await send(resolved.request, outcome.context)
             outcome.response = response
             scripts.handle(response, of: resolved, context: &variables, report: &outcome.scripts)
+            // A secret the handlers just stored (a token from this response) is masked in this outcome's
+            // output too: its body, the handlers' log lines.
+            outcome.resolved?.secrets.formUnion(variables.secretGlobalValues)
             let failedTests = outcome.scripts.tests.filter { !$0.passed }.count
             if !Self.accepts(response.status, for: template) {
                 outcome.failure = .status(response.status)

@@ -1,6 +1,45 @@
+import CourierHTTP
+
 /// Reading rules that follow what the JetBrains HTTP Client and the VS Code REST Client do with files
 /// written for them, beyond the core grammar.
 extension HTTPFileParser {
+    // MARK: Request kinds, as files spell them
+
+    /// The request-line word of a WebSocket request: `WEBSOCKET ws://…`.
+    static let webSocketMethod = "WEBSOCKET"
+    /// JetBrains' request-line word for a GraphQL request: `GRAPHQL http://…`, sent as POST.
+    static let graphQLMethod = "GRAPHQL"
+    /// VS Code's header marking a GraphQL request (`X-REQUEST-TYPE: GraphQL`); kept in the file, never sent.
+    static let graphQLRequestTypeHeader = "X-REQUEST-TYPE"
+
+    /// The kind of a request from its request-line word and headers.
+    static func kind(method: String, headers: HTTPHeaders) -> RequestTemplate.Kind {
+        if method == webSocketMethod { return .websocket }
+        if method == graphQLMethod { return .graphql }
+        let type = headers[graphQLRequestTypeHeader]?.trimmingCharacters(in: .whitespaces).lowercased()
+        return type == "graphql" ? .graphql : .http
+    }
+
+    /// The HTTP method a request of `kind` goes out with: a WebSocket upgrade is a GET, `GRAPHQL` a POST,
+    /// anything else as written.
+    static func method(of kind: RequestTemplate.Kind, written: String) -> HTTPMethod {
+        switch (kind, written) {
+        case (.websocket, _): .get
+        case (.graphql, graphQLMethod): .post
+        default: HTTPMethod(written)
+        }
+    }
+
+    /// The word a request line starts with for `request`: its kind's word where the kind has one (a GraphQL
+    /// request marked by the VS Code header keeps its method), else the HTTP method.
+    static func requestLineMethod(_ request: RequestTemplate) -> String {
+        switch request.kind {
+        case .websocket: webSocketMethod
+        case .graphql where request.headers[graphQLRequestTypeHeader] == nil: graphQLMethod
+        case .graphql, .http: request.method.rawValue
+        }
+    }
+
     /// `# @name x` written on the line(s) just above a `###` separator names the request below it, as
     /// those tools read it; only blank lines may stand between the tag and the separator.
     func nameAbove(separator: Int) -> String? {

@@ -6,8 +6,8 @@ struct HTTPFileParser {
     /// Method tokens recognised on a request line without a guess; any other all-caps token is taken as a
     /// method only when a URL follows it.
     static let knownMethods: Set<String> = [
-        "GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "TRACE", "CONNECT", "WEBSOCKET",
-        "GRAPHQL",
+        "GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "TRACE", "CONNECT", webSocketMethod,
+        graphQLMethod,
     ]
 
     let path: String
@@ -189,7 +189,7 @@ struct HTTPFileParser {
         let tail = tailScripts(in: tailStart..<block.upperBound)
         guard !failed && !tail.failed else { return }
 
-        let kind: RequestTemplate.Kind = requestLine.method == "WEBSOCKET" ? .websocket : .http
+        let kind = Self.kind(method: requestLine.method, headers: headers)
         let bodyLines = lines[bodyStart..<bodyEnd].map(\.content)
         var body = BodyTemplate.none
         var messages: [WebSocketMessage] = []
@@ -202,7 +202,7 @@ struct HTTPFileParser {
         let blockText = SourceLines.join(lines[block])
         requests.append(RequestTemplate(
             id: RequestTemplateID(file: path, ordinal: ordinal), name: name ?? separatorName, kind: kind,
-            method: kind == .websocket ? .get : HTTPMethod(requestLine.method), url: url,
+            method: Self.method(of: kind, written: requestLine.method), url: url,
             httpVersion: requestLine.version, headers: headers, body: body, variables: variables, tags: tags,
             messages: messages, unsupported: tail.kept, prompts: prompts, scripts: scripts + tail.scripts,
             lines: (block.lowerBound + 1)..<(block.upperBound + 1), sourceText: blockText))

@@ -2,8 +2,10 @@ import CourierHTTP
 
 /// A saved request as written in a `.http` file, before variables are substituted.
 public struct RequestTemplate: Sendable, Hashable, Identifiable {
-    /// Whether the block is an HTTP request or a `WEBSOCKET url` request.
-    public enum Kind: String, Sendable, Hashable { case http, websocket }
+    /// What the block asks for: a plain HTTP request, a WebSocket connection (`WEBSOCKET url`), or a GraphQL
+    /// query (JetBrains' `GRAPHQL url`, or VS Code's `X-REQUEST-TYPE: GraphQL` header), sent as a POST of
+    /// `{"query": …, "variables": …}`. Only the parser and the writer know how a kind is spelled in a file.
+    public enum Kind: String, Sendable, Hashable, CaseIterable { case http, websocket, graphql }
 
     /// Stable within a loaded collection: the file's path and the request's ordinal there.
     public var id: RequestTemplateID

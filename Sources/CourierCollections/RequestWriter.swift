@@ -73,7 +73,7 @@ enum RequestWriter {
     }
 
     static func requestLine(_ request: RequestTemplate) -> String {
-        let method = request.kind == .websocket ? "WEBSOCKET" : request.method.rawValue
+        let method = HTTPFileParser.requestLineMethod(request)
         return [method, request.url, request.httpVersion].compactMap { $0 }.joined(separator: " ")
     }
 

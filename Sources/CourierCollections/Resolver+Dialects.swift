@@ -5,22 +5,11 @@ import Foundation
 /// What the JetBrains and VS Code dialects write that is not sent as written: origin-form request
 /// lines, GraphQL requests, `&`-continued form bodies and the Basic and Digest shorthands.
 extension Resolver {
-    /// VS Code's header marking a GraphQL request; it is not sent.
-    static let graphQLRequestTypeHeader = "X-REQUEST-TYPE"
-    /// JetBrains' request-line method for GraphQL, sent as POST.
-    static let graphQLMethod = "GRAPHQL"
-
     /// `GET /path HTTP/1.1` with a `Host:` header: the absolute URL (https when the host says port 443).
     static func absoluteURLText(_ template: RequestTemplate) -> String {
         guard template.url.hasPrefix("/"), let host = template.headers["Host"]?.trimmingBlanks,
               !host.isEmpty else { return template.url }
         return (host.hasSuffix(":443") ? "https://" : "http://") + host + template.url
-    }
-
-    /// Whether the template is a GraphQL request in either dialect.
-    static func isGraphQL(_ template: RequestTemplate) -> Bool {
-        template.method.rawValue == graphQLMethod
-            || template.headers[graphQLRequestTypeHeader]?.trimmingBlanks.lowercased() == "graphql"
     }
 
     /// The JSON body of a GraphQL request: `{"query": …, "variables": …}` from the query text and the

@@ -7,7 +7,8 @@ public struct ResolvedRequest: Sendable {
     public var request: HTTPRequest
     /// WebSocket messages with variables substituted.
     public var messages: [WebSocketMessage]
-    /// Values from private environments and the process environment used by this request.
+    /// Values from private environments and the process environment used by this request, and the secret
+    /// globals scripts had set (`VariableContext.secretGlobalValues`).
     public var secrets: Set<String>
 
     /// The request's name, or its method and URL.
@@ -49,10 +50,11 @@ public struct Resolver: Sendable {
         guard let url = URLBuilder.build(pieces) else {
             throw .badURL(url: pieces.map(\.text).joined(), request: template.displayName)
         }
-        let isGraphQL = Self.isGraphQL(template)
+        let isGraphQL = template.kind == .graphql
         var headers = HTTPHeaders()
+        let typeHeader = HTTPFileParser.graphQLRequestTypeHeader
         for field in template.headers {
-            if isGraphQL && field.name.caseInsensitiveCompare(Self.graphQLRequestTypeHeader) == .orderedSame { continue }
+            if isGraphQL && field.name.caseInsensitiveCompare(typeHeader) == .orderedSame { continue }
             headers.add(try interpolator.expand(field.name), try interpolator.expand(field.value))
         }
         var method = template.method
@@ -63,14 +65,15 @@ public struct Resolver: Sendable {
             method = .post
         } else {
             body = try resolveBody(template, headers: headers, interpolator: &interpolator)
-            if template.method.rawValue == Self.graphQLMethod { method = .post }
         }
         var messages = template.messages
         for index in messages.indices { messages[index].text = try interpolator.expand(messages[index].text) }
 
         var request = HTTPRequest(method: method, url: url, headers: headers, body: body)
         template.options.apply(to: &request)
-        var secrets = interpolator.secrets
+        // Secret globals an earlier script set are masked in this request's output even where it does not
+        // use them: a server may echo them anyway.
+        var secrets = interpolator.secrets.union(context.secretGlobalValues)
         if let authorization = request.headers["Authorization"] {
             if let basic = Self.basicCredentials(authorization) {
                 request.headers["Authorization"] = basic

@@ -1,3 +1,4 @@
+import CourierSecurity
 import Foundation
 
 /// Everything variables are resolved from, besides the `.http` file itself.
@@ -24,6 +25,17 @@ public struct VariableContext: Sendable {
         self.responses = responses
         self.dynamic = dynamic
         self.globals = globals
+    }
+
+    /// The values of globals that are secrets, masked in every later output like private environment values:
+    /// a global named like a secret by the one secret policy (`accessToken`, `client_secret`, `session`), or
+    /// one named like a value of the private environment (`http-client.private.env.json` marks it secret).
+    public var secretGlobalValues: Set<String> {
+        Set(globals.compactMap { name, value in
+            guard !value.isEmpty else { return nil }
+            let secret = SecretPolicy.isSecretParameter(name) || environment.values[name]?.isSecret == true
+            return secret ? value : nil
+        })
     }
 }
 

@@ -1,14 +1,34 @@
+import CourierWebSocket
 import Foundation
 
 /// What one `WEBSOCKET` request of a headless run did: the handshake, the messages each way, the close.
-/// A plain value so the collections module stays free of the WebSocket client that produces it.
+/// A plain value: the collections module names the WebSocket client's failure kinds but never opens a socket.
 public struct WebSocketRunResult: Sendable, Hashable {
-    /// Why an exchange did not succeed, with the WebSocket client's stable kind name (`handshakeRejected`,
-    /// `offline`, `timedOut`, `connectionLost`…) and its message.
+    /// Why an exchange did not succeed: its kind (`handshakeRejected`, `offline`, `timedOut`,
+    /// `connectionLost`, `waitForServer`…) and its message.
     public struct Failure: Sendable, Hashable {
-        public var kind: String
+        /// What ended the exchange; its description is the stable name `--json` and the text output show.
+        public enum Kind: Sendable, Hashable, CustomStringConvertible {
+            /// The WebSocket client failed: connecting, the handshake, the protocol, a broken connection,
+            /// or a cancel (Ctrl-C).
+            case client(WebSocketError.Kind)
+            /// The server sent nothing within the quiet limit before a `=== wait-for-server` message.
+            case waitForServer
+            /// The server closed the connection with a code that is not a normal end.
+            case closed
+
+            public var description: String {
+                switch self {
+                case .client(let kind): kind.rawValue
+                case .waitForServer: "waitForServer"
+                case .closed: "closed"
+                }
+            }
+        }
+
+        public var kind: Kind
         public var message: String
-        public init(kind: String, message: String) {
+        public init(kind: Kind, message: String) {
             self.kind = kind
             self.message = message
         }

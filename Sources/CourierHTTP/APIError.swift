@@ -33,22 +33,33 @@ public enum APIError: Error, Sendable {
     /// server's fault, and asking again does not help until there is room.
     case disk(underlying: String)
 
-    /// A stable name for the case, used in `--json` output and the log.
-    public var kind: String {
+    /// What kind of failure this is: what the retry policy, the log and `--json` match on.
+    public enum Kind: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+        case offline, timedOut, unauthorized, http, tls, badURL, decoding, tooLarge, cancelled, connectionLost
+        /// Spelled `protocol` in output, as before the kinds were typed.
+        case protocolError = "protocol"
+        case redirectRefused, disk
+
+        /// The stable name users see in `--json` output, the log and error lines.
+        public var description: String { rawValue }
+    }
+
+    /// The kind of the case; its `rawValue` is the stable name used in `--json` output and the log.
+    public var kind: Kind {
         switch self {
-        case .offline: "offline"
-        case .timedOut: "timedOut"
-        case .unauthorized: "unauthorized"
-        case .http: "http"
-        case .tls: "tls"
-        case .badURL: "badURL"
-        case .decoding: "decoding"
-        case .tooLarge: "tooLarge"
-        case .cancelled: "cancelled"
-        case .connectionLost: "connectionLost"
-        case .protocolError: "protocol"
-        case .redirectRefused: "redirectRefused"
-        case .disk: "disk"
+        case .offline: .offline
+        case .timedOut: .timedOut
+        case .unauthorized: .unauthorized
+        case .http: .http
+        case .tls: .tls
+        case .badURL: .badURL
+        case .decoding: .decoding
+        case .tooLarge: .tooLarge
+        case .cancelled: .cancelled
+        case .connectionLost: .connectionLost
+        case .protocolError: .protocolError
+        case .redirectRefused: .redirectRefused
+        case .disk: .disk
         }
     }
 }

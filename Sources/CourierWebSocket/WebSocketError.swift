@@ -31,20 +31,31 @@ public enum WebSocketError: Error, Sendable, Hashable {
         case connect, handshake, close
     }
 
-    /// A stable name for the case, used in `--json` output and the pane.
-    public var kind: String {
+    /// What kind of failure this is. Where a case means what an `APIError` kind means (`offline`, `tls`,
+    /// `timedOut`, `protocol`, `connectionLost`, `badURL`, `cancelled`) it is spelled the same.
+    public enum Kind: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+        case badURL, offline, tls, timedOut, handshakeRejected, handshakeInvalid
+        case protocolViolation = "protocol"
+        case connectionLost, pongTimeout, notConnected, cancelled
+
+        /// The stable name users see in `--json` output and the pane.
+        public var description: String { rawValue }
+    }
+
+    /// The kind of the case; its `rawValue` is the stable name used in `--json` output and the pane.
+    public var kind: Kind {
         switch self {
-        case .badURL: "badURL"
-        case .connectFailed: "offline"
-        case .tls: "tls"
-        case .timedOut: "timedOut"
-        case .handshakeRejected: "handshakeRejected"
-        case .handshakeInvalid: "handshakeInvalid"
-        case .protocolViolation: "protocol"
-        case .connectionLost: "connectionLost"
-        case .pongTimeout: "pongTimeout"
-        case .notConnected: "notConnected"
-        case .cancelled: "cancelled"
+        case .badURL: .badURL
+        case .connectFailed: .offline
+        case .tls: .tls
+        case .timedOut: .timedOut
+        case .handshakeRejected: .handshakeRejected
+        case .handshakeInvalid: .handshakeInvalid
+        case .protocolViolation: .protocolViolation
+        case .connectionLost: .connectionLost
+        case .pongTimeout: .pongTimeout
+        case .notConnected: .notConnected
+        case .cancelled: .cancelled
         }
     }
 }

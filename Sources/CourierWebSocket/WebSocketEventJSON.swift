@@ -44,7 +44,7 @@ extension WebSocketEvent {
             out.key("attempt", number: String(attempt))
         case .error(let error):
             out.key("type", string: "error")
-            out.key("kind", string: error.kind)
+            out.key("kind", string: error.kind.rawValue)
             out.key("message", string: error.description)
             if case .handshakeRejected(let status, _, _) = error { out.key("status", number: String(status)) }
         }

@@ -42,7 +42,7 @@ enum ResponseOutput {
             "status": response.map { $0.status as Any } ?? NSNull(),
             "headers": (response?.headers.redacted(showSecrets: options.showSecrets) ?? [:]).map { [$0.name, $0.value] },
             "cache": (response?.cache.decision ?? .bypass).rawValue,
-            "error": error.map { ["kind": $0.kind, "message": $0.logDescription] as Any } ?? NSNull(),
+            "error": error.map { ["kind": $0.kind.rawValue, "message": $0.logDescription] as Any } ?? NSNull(),
             "attempts": attempts.map(attemptObject),
         ]
         if let name { object["name"] = name }
@@ -84,7 +84,7 @@ enum ResponseOutput {
         [
             "attempt": record.sequence,
             "status": record.status.map { $0 as Any } ?? NSNull(),
-            "error": record.error.map { ["kind": $0.kind, "message": $0.logDescription] as Any } ?? NSNull(),
+            "error": record.error.map { ["kind": $0.kind.rawValue, "message": $0.logDescription] as Any } ?? NSNull(),
             "delay_s": record.delayBeforeNext.map { round3($0.seconds) as Any } ?? NSNull(),
             "reason": record.retryReason.map { $0 as Any } ?? NSNull(),
             "retry_declined": record.retryDeclined.map { $0.description as Any } ?? NSNull(),
@@ -181,7 +181,7 @@ enum ResponseOutput {
         if let status = record.status {
             parts.append("\(status)")
         } else if let error = record.error {
-            parts.append(error.kind)
+            parts.append(error.kind.rawValue)
         } else {
             parts.append(record.cancelled ? "cancelled" : "unfinished")
         }

@@ -79,14 +79,15 @@ struct RunWebSocketExchange: Sendable {
                         result.sent += 1
                     } catch {
                         progress.fail()
-                        result.failure = result.failure ?? .init(kind: error.kind, message: error.description)
+                        result.failure = result.failure
+                            ?? .init(kind: .client(error.kind), message: error.description)
                         session.close(code: .normal)
                         break actions
                     }
                 case .close:
                     session.close(code: .normal)
                 case .giveUpWaiting(let index):
-                    result.failure = .init(kind: "waitForServer", message: String(
+                    result.failure = .init(kind: .waitForServer, message: String(
                         format: "the server sent nothing for %.1f s before message %d ('=== wait-for-server')",
                         quietSeconds, index + 1))
                     session.close(code: .normal)
@@ -97,7 +98,7 @@ struct RunWebSocketExchange: Sendable {
             // Cancelled (Ctrl-C): leave politely, and wait for the close so the socket is not left behind.
             session.close(code: .goingAway)
             await pump.value
-            result.failure = .init(kind: "cancelled", message: "cancelled")
+            result.failure = .init(kind: .client(.cancelled), message: "cancelled")
         }
         result.seconds = Monotonic.seconds - started
         return result
@@ -118,16 +119,18 @@ struct RunWebSocketExchange: Sendable {
             progress.fail()
             guard result.failure == nil else { return }
             if let error = info.error {
-                result.failure = .init(kind: error.kind, message: error.description)
+                result.failure = .init(kind: .client(error.kind), message: error.description)
             } else if !info.byUser && !(info.wasClean && Self.cleanCloseCodes.contains(info.code)) {
                 let reason = info.reason.isEmpty ? "" : " \(info.reason)"
-                result.failure = .init(kind: "closed",
+                result.failure = .init(kind: .closed,
                                        message: "the server closed the connection with \(info.code.rawValue)\(reason)")
             }
         case .error(let error):
             progress.fail()
             if case .handshakeRejected(let status, _, _) = error { result.status = status }
-            if result.failure == nil { result.failure = .init(kind: error.kind, message: error.description) }
+            if result.failure == nil {
+                result.failure = .init(kind: .client(error.kind), message: error.description)
+            }
         case .connecting, .message, .ping, .pong, .reconnecting:
             break
         }

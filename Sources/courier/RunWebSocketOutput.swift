@@ -19,7 +19,7 @@ extension RunCommand {
                 "received": result.received,
                 "time_ms": (result.seconds * 1_000_000).rounded() / 1000,
                 "close_code": result.closeCode.map { $0 as Any } ?? NSNull(),
-                "error": result.failure.map { ["kind": $0.kind, "message": $0.message] as Any } ?? NSNull(),
+                "error": result.failure.map { ["kind": $0.kind.description, "message": $0.message] as Any } ?? NSNull(),
                 "attempts": [Any](),
                 "tests": [Any](),
             ]

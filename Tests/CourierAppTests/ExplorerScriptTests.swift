@@ -127,7 +127,7 @@ struct ExplorerScriptTests {
         let failure = try #require(await harness.waitFor {
             if case .sendFailed(1, let failure) = $0 { failure } else { nil }
         })
-        #expect(failure.kind == "script")
+        #expect(failure.kind == .script)
         #expect(failure.message.hasPrefix("\(file.path):2: ReferenceError"), "\(failure.message)")
         #expect(harness.server.log.isEmpty)
     }

@@ -19,7 +19,7 @@ enum Fixtures {
         path: "demo.http", displayPath: ["demo.http"],
         requests: [
             RequestDraft(name: "Search", method: "GET", url: "{{base}}/search?q=ada"),
-            RequestDraft(name: "Ticker", method: "WEBSOCKET", url: "ws://127.0.0.1:1/ws/ticker",
+            RequestDraft(name: "Ticker", kind: .websocket, url: "ws://127.0.0.1:1/ws/ticker",
                          messages: ["{\"subscribe\": \"ACME\"}"]),
         ])
 

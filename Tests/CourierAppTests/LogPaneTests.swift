@@ -216,12 +216,12 @@ import Testing
         log.apply(.attemptFinished(post, attempt: 1, outcome: .response(status: 503, headers: [:]),
                                    timing: Timing(firstByte: ms(8), total: ms(10))), now: at(0.01))
         // When the retry policy declines, with its reason
-        log.apply(.retryDeclined(post, attempt: 1, RetryDeclined(trigger: "HTTP 503", reason: .notIdempotent(.post))),
+        log.apply(.retryDeclined(post, attempt: 1, RetryDeclined(trigger: .status(503), reason: .notIdempotent(.post))),
                   now: at(0.01))
         log.apply(started(request, 1, 1), now: at(1))
         log.apply(.attemptFinished(request, attempt: 1, outcome: .failure(.connectionLost(underlying: "reset")),
                                    timing: nil), now: at(1.01))
-        log.apply(.retryDeclined(request, attempt: 1, RetryDeclined(trigger: "connectionLost",
+        log.apply(.retryDeclined(request, attempt: 1, RetryDeclined(trigger: .error(.connectionLost),
                                                                     reason: .attemptsExhausted(1))), now: at(1.01))
         // Then each attempt has a "not retried" row under it, in order, and the kind fits its column
         #expect(log.rows.map(\.kind) == [.attempt, .declined, .attempt, .declined])

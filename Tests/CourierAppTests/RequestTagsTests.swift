@@ -36,7 +36,7 @@ struct RequestTagsTests {
         state.press(.char("g"))
         for _ in 0..<5 { state.press(.char("j")) }
         let effects = state.press(Key(.enter))
-        #expect(state.editor.method == "WEBSOCKET")
+        #expect(state.editor.kind == .websocket)
         // Then the connection carries the subscription, to send on connect and after every reconnect
         let connect = effects.compactMap { effect -> [String]? in
             if case .webSocket(.connect(_, let subscriptions)) = effect { subscriptions } else { nil }

@@ -60,7 +60,7 @@ struct UpdateTests {
     @Test func anUnknownVariableSaysWhereValuesComeFrom() {
         var state = Fixtures.loaded()
         state.press(Key(.enter))
-        let failure = SendFailure(kind: SendFailure.unknownVariableKind, message: "unknown variable 'base' in request 'x'")
+        let failure = SendFailure(kind: .unknownVariable, message: "unknown variable 'base' in request 'x'")
         _ = update(&state, .sendFailed(generation: 1, failure))
         guard case .failed(let shown) = state.response.phase else {
             Issue.record("expected a failure")
@@ -203,7 +203,7 @@ struct UpdateTests {
         var state = Fixtures.loaded()
         // Enter on the request in the collection opens it and connects, as Enter sends an HTTP request
         let effects = state.press(.char("G"), Key(.enter))
-        #expect(state.editor.method == "WEBSOCKET")
+        #expect(state.editor.kind == .websocket)
         #expect(state.webSocketPane.savedMessages.map(\.text) == ["{\"subscribe\": \"ACME\"}"])
         #expect(effects == [.webSocket(.connect(url: "ws://127.0.0.1:1/ws/ticker", subscriptions: []))])
         #expect(state.focus == .webSocket)

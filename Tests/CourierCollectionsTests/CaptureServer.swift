@@ -2,8 +2,9 @@ import Foundation
 import Synchronization
 
 /// A loopback HTTP/1.1 server that keeps the exact head and body of every request it receives, for
-/// tests that check what went on the wire. Answers `{"token":"t0k"}`; paths under `/digest` first
-/// challenge for Digest authentication and answer 200 once a Digest Authorization comes.
+/// tests that check what went on the wire. Answers `{"token":"t0k"}` (or the token it was given, with the
+/// request's header lines echoed under `"echo"`); paths under `/digest` first challenge for Digest
+/// authentication and answer 200 once a Digest Authorization comes.
 final class CaptureServer: Sendable {
     struct Received: Sendable {
         var requestLine: String
@@ -30,8 +31,11 @@ final class CaptureServer: Sendable {
     private let listener: Int32
     private let received = Mutex<[Received]>([])
     private let sockets = Mutex<Set<Int32>>([])
+    /// The token every answer carries; when set, answers also echo the request's header lines.
+    private let issuedToken: String?
 
-    init() throws {
+    init(issuing token: String? = nil) throws {
+        issuedToken = token
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var yes: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
@@ -93,7 +97,7 @@ final class CaptureServer: Sendable {
             received.withLock { $0.append(request) }
             let challenge = request.target.hasPrefix("/digest")
                 && !(request.header("Authorization")?.hasPrefix("Digest ") ?? false)
-            let body = challenge ? "" : "{\"token\":\"t0k\"}"
+            let body = challenge ? "" : answer(to: request)
             let head = challenge
                 ? "HTTP/1.1 401 Unauthorized\r\nWWW-Authenticate: Digest realm=\"courier\", nonce=\"abc123\", qop=\"auth\"\r\n"
                 : "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
@@ -101,6 +105,15 @@ final class CaptureServer: Sendable {
             let bytes = Array(reply.utf8)
             guard send(socket, bytes, bytes.count, Int32(MSG_NOSIGNAL)) == bytes.count else { return }
         }
+    }
+
+    /// The JSON body of a 200: the fixed token, or the issued one with the request's headers echoed back.
+    private func answer(to request: Received) -> String {
+        guard let issuedToken else { return "{\"token\":\"t0k\"}" }
+        let echo = (try? JSONSerialization.data(withJSONObject: request.headerLines)).map {
+            String(decoding: $0, as: UTF8.self)
+        } ?? "[]"
+        return "{\"token\":\"\(issuedToken)\",\"echo\":\(echo)}"
     }
 
     private func receive(_ socket: Int32) -> Data? {

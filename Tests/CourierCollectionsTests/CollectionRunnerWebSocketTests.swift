@@ -40,7 +40,7 @@ struct CollectionRunnerWebSocketTests {
                 return WebSocketRunResult(url: resolved.request.url, status: 101, sent: 2, received: 2, closeCode: 1000)
             }
             return WebSocketRunResult(url: resolved.request.url, status: 403,
-                                      failure: .init(kind: "handshakeRejected", message: "refused"))
+                                      failure: .init(kind: .client(.handshakeRejected), message: "refused"))
         }
         // When both requests run
         let outcomes = await runner(exchange: exchange).run(HTTPFile(path: "w.http", text: Self.text).requests)
@@ -57,7 +57,7 @@ struct CollectionRunnerWebSocketTests {
         guard case .webSocket(let failure) = outcomes[1].failure else {
             Issue.record("expected a WebSocket failure"); return
         }
-        #expect(failure.kind == "handshakeRejected")
+        #expect(failure.kind == .client(.handshakeRejected))
     }
 
     @Test("without an exchange, WebSocket requests are skipped as before")

@@ -47,7 +47,7 @@ import Testing
         do { _ = try await client.send(HTTPRequest(url: server.url("/fault"))) } catch { failure = error }
 
         // Then it fails with the expected kind, after the expected number of requests
-        #expect(failure?.kind == fault.kind, "\(String(describing: failure))")
+        #expect(failure?.kind.rawValue == fault.kind, "\(String(describing: failure))")
         #expect(server.requestCount(path: "/fault") == fault.requests)
     }
 }

@@ -76,7 +76,7 @@ import Testing
         task.cancel()
         // Then the caller gets .cancelled and the server sees the connection closed before it answered
         await #expect(throws: APIError.self) { try await task.value }
-        if case .failure(let error as APIError) = await task.result { #expect(error.kind == "cancelled") }
+        if case .failure(let error as APIError) = await task.result { #expect(error.kind == .cancelled) }
         #expect(await LoopbackServer.eventually { server.abortedCount(path: "/slow") == 1 })
         #expect(server.completedCount(path: "/slow") == 0)
     }
@@ -91,7 +91,7 @@ import Testing
         }
         let result = await task.result
         guard case .failure(let error as APIError) = result else { Issue.record("expected a failure"); return }
-        #expect(error.kind == "cancelled")
+        #expect(error.kind == .cancelled)
         #expect(server.requestCount(path: "/users") == 0)
     }
 
@@ -126,7 +126,7 @@ import Testing
         await #expect {
             _ = try await transport.send(HTTPRequest(url: server.url("/large")), context: RequestContext())
         } throws: { error in
-            (error as? APIError)?.kind == "tooLarge"
+            (error as? APIError)?.kind == .tooLarge
         }
     }
 
@@ -138,7 +138,7 @@ import Testing
         await #expect {
             _ = try await transport.send(request, context: RequestContext())
         } throws: { error in
-            (error as? APIError)?.kind == "timedOut"
+            (error as? APIError)?.kind == .timedOut
         }
         #expect(await LoopbackServer.eventually { server.abortedCount(path: "/slow") == 1 })
     }
@@ -163,7 +163,7 @@ import Testing
         await #expect {
             _ = try await transport.send(HTTPRequest(url: URL(string: "ftp://example.com/file")!), context: RequestContext())
         } throws: { error in
-            (error as? APIError)?.kind == "badURL"
+            (error as? APIError)?.kind == .badURL
         }
     }
 

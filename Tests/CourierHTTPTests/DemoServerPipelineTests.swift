@@ -108,7 +108,7 @@ import Testing
         task.cancel()
         let result = await task.result
         guard case .failure(let error as APIError) = result else { Issue.record("expected cancellation"); return }
-        #expect(error.kind == "cancelled")
+        #expect(error.kind == .cancelled)
         #expect(await LoopbackServer.eventually { server.abortedCount(path: "/slow") == 1 })
         #expect(server.completedCount(path: "/slow") == 0)
     }
@@ -121,7 +121,7 @@ import Testing
         await #expect {
             _ = try await client.send(HTTPRequest(url: url("/slow?ms=20000"), timeout: .milliseconds(300)))
         } throws: { error in
-            (error as? APIError)?.kind == "timedOut"
+            (error as? APIError)?.kind == .timedOut
         }
         #expect(server.requestCount(path: "/slow") == 1)
     }

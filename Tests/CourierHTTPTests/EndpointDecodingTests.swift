@@ -49,7 +49,7 @@ import Testing
         await #expect {
             _ = try await send(User.self, status: 200, body: "")
         } throws: { error in
-            (error as? APIError)?.kind == "decoding"
+            (error as? APIError)?.kind == .decoding
         }
     }
 

@@ -53,7 +53,7 @@ import Testing
         let error = CurlErrors.map(CURLcode(rawValue: failure.code), message: failure.message,
                                    afterConnecting: failure.afterConnecting, redirects: 10)
         // Then its kind is the expected one and curl's own message is kept
-        #expect(error.kind == failure.kind)
+        #expect(error.kind.rawValue == failure.kind)
         #expect(error.description.contains(failure.message))
     }
 
@@ -63,7 +63,7 @@ import Testing
         let error = CurlErrors.map(CURLE_TOO_MANY_REDIRECTS, message: "Maximum (10) redirects followed",
                                    afterConnecting: true, redirects: 10)
         // Then the message names the loop and the hops
-        #expect(error.kind == "protocol")
+        #expect(error.kind == .protocolError)
         #expect(error.description.contains("redirect loop: gave up after 10 redirects"))
     }
 
@@ -100,10 +100,10 @@ import Testing
         switch decision {
         case .retry(_, let reason):
             #expect(retried)
-            #expect(reason == error.kind)
+            #expect(reason == error.kind.rawValue)
         case .stop(let declined):
             #expect(!retried)
-            #expect(declined == RetryDeclined(trigger: error.kind, reason: .kindNotRetryable(error.kind)))
+            #expect(declined == RetryDeclined(trigger: .error(error.kind), reason: .kindNotRetryable(error.kind)))
         }
     }
 
@@ -122,5 +122,5 @@ import Testing
 }
 
 extension APIError: CustomTestStringConvertible {
-    public var testDescription: String { kind }
+    public var testDescription: String { kind.rawValue }
 }

@@ -169,7 +169,7 @@ struct HTTP2Tests {
                 _ = try await get(server.url(HTTP2Server.smallPath), on: transport)
             } throws: { error in
                 guard let error = error as? APIError, case .tls = error else { return false }
-                return error.kind == "tls"
+                return error.kind == .tls
             }
         }
     }
@@ -189,7 +189,7 @@ struct HTTP2Tests {
             await #expect {
                 _ = try await get(server.url(HTTP2Server.smallPath), on: transport)
             } throws: { error in
-                (error as? APIError)?.kind == "tls"
+                (error as? APIError)?.kind == .tls
             }
         }
     }

@@ -29,7 +29,7 @@ import Testing
         let request = HTTPRequest(method: .post, url: URL(string: "http://stub.test/")!)
         let decision = policy.decide(request: request, outcome: .success(.stub(503)), attempt: 1, elapsed: .zero,
                                      retryAfter: nil, random: 0.5)
-        #expect(decision == .stop(declined: RetryDeclined(trigger: "HTTP 503", reason: .notIdempotent(.post))))
+        #expect(decision == .stop(declined: RetryDeclined(trigger: .status(503), reason: .notIdempotent(.post))))
         let long = policy.decide(request: HTTPRequest(url: URL(string: "http://stub.test/")!),
                                  outcome: .success(.stub(429)), attempt: 1, elapsed: .zero,
                                  retryAfter: .seconds(60), random: 0.5)

@@ -39,7 +39,7 @@ import Testing
         #expect(transport.callCount == 1)
         #expect(sleeper.sleeps.isEmpty)
         #expect(events.declines.map(\.attempt) == [1])
-        #expect(events.declines.first?.declined.reason == .kindNotRetryable("protocol"))
+        #expect(events.declines.first?.declined.reason == .kindNotRetryable(.protocolError))
         let description = events.declines.first?.declined.description ?? ""
         #expect(description.hasPrefix("protocol is not retried: the server's reply"))
     }
@@ -50,7 +50,7 @@ import Testing
         let (events, _) = await send(HTTPRequest(method: .post, url: url, body: .data(Data("{}".utf8))),
                                      through: transport)
         #expect(transport.callCount == 1)
-        #expect(events.declines.first?.declined == RetryDeclined(trigger: "HTTP 503", reason: .notIdempotent(.post)))
+        #expect(events.declines.first?.declined == RetryDeclined(trigger: .status(503), reason: .notIdempotent(.post)))
         #expect(events.declines.first?.declined.description
                 == "HTTP 503: POST without an Idempotency-Key is not retried")
     }
@@ -86,7 +86,7 @@ import Testing
         let lines = LineCollector()
         let logger = RedactingLogger(write: lines.append)
         let id = RequestID(7)
-        let declined = RetryDeclined(trigger: "HTTP 503", reason: .notIdempotent(.post))
+        let declined = RetryDeclined(trigger: .status(503), reason: .notIdempotent(.post))
         let events: [ClientEvent] = [
             .attemptStarted(id, attempt: 1, method: .post, url: url, headers: [:], at: Date()),
             .attemptFinished(id, attempt: 1, outcome: .response(status: 503, headers: [:]), timing: nil),

@@ -111,7 +111,7 @@ import Testing
         await #expect {
             _ = try await client(transport, sleeper: sleeper).send(HTTPRequest(url: url))
         } throws: { error in
-            (error as? APIError)?.kind == kind
+            (error as? APIError)?.kind.rawValue == kind
         }
         #expect(transport.callCount == 3)
         #expect(sleeper.sleeps.count == 2)
@@ -170,7 +170,7 @@ import Testing
         // Then it ends with .cancelled and no second attempt
         let result = await task.result
         guard case .failure(let error as APIError) = result else { Issue.record("expected cancellation"); return }
-        #expect(error.kind == "cancelled")
+        #expect(error.kind == .cancelled)
         #expect(transport.callCount == 1)
     }
 
@@ -186,7 +186,7 @@ import Testing
         task.cancel()
         let result = await task.result
         guard case .failure(let error as APIError) = result else { Issue.record("expected cancellation"); return }
-        #expect(error.kind == "cancelled")
+        #expect(error.kind == .cancelled)
         #expect(transport.callCount == 1)
         #expect(events.all.contains { if case .cancelled = $0 { return true } else { return false } })
     }

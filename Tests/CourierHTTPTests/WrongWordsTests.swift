@@ -56,7 +56,7 @@ import Testing
         }
 
         // Then it is reported as a disk error
-        #expect(caught?.kind == "disk", "\(String(describing: caught))")
+        #expect(caught?.kind == .disk, "\(String(describing: caught))")
         #expect(caught?.description.hasPrefix("disk error: cannot create") == true)
     }
 }

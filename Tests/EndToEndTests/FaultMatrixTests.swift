@@ -133,7 +133,7 @@ struct FaultMatrixTests {
             // When a broken endpoint fails
             var failure: APIError?
             do { _ = try await client.send(HTTPRequest(url: URL(string: base + path)!)) } catch { failure = error }
-            #expect(failure?.kind == kind, "\(path): \(String(describing: failure))")
+            #expect(failure?.kind.rawValue == kind, "\(path): \(String(describing: failure))")
 
             // Then the next request on the same client succeeds
             let response = try await client.send(HTTPRequest(url: URL(string: base + "/users/1")!))
@@ -168,7 +168,7 @@ struct FaultMatrixTests {
         }
 
         // Then it ends unauthorized after exactly two requests (first + one replay) and one refresh
-        #expect(failure?.kind == "unauthorized")
+        #expect(failure?.kind == .unauthorized)
         #expect(server.requestCount(path: "/chaos/401-storm") == 2)
         #expect(server.requestCount(path: "/auth/refresh") == 1)
         #expect(await store.refreshCount == 1)

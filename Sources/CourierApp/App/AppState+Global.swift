@@ -100,7 +100,7 @@ extension AppState {
             return []
         }
         defer { promptAnswers = [:] }
-        if editor.method == "WEBSOCKET" {
+        if editor.kind == .websocket {
             loadWebSocketPane()
             focus = .webSocket
             if zoomed != nil { zoomed = .webSocket }
@@ -128,7 +128,7 @@ extension AppState {
 
     /// A failure with what the user can do about it: an unknown variable says where values come from.
     func explained(_ failure: SendFailure) -> SendFailure {
-        guard failure.kind == SendFailure.unknownVariableKind else { return failure }
+        guard failure.kind == .unknownVariable else { return failure }
         let names = collection.environmentNames
         let hint: String = if names.isEmpty {
             "no environment file found: add http-client.env.json beside the file, or @name = value in it"
@@ -142,7 +142,7 @@ extension AppState {
 
     /// In live mode, a send through the debounce when an edit changed the request.
     mutating func liveSendIfEdited(since before: RequestDraft) -> [Effect] {
-        guard live, editor.draft != before, !editor.isEmpty, editor.method != "WEBSOCKET" else { return [] }
+        guard live, editor.draft != before, !editor.isEmpty, editor.kind != .websocket else { return [] }
         beginSend()
         return [.sendLive(generation: generation, job: sendJob, debounce: liveDebounce)]
     }

@@ -4,7 +4,9 @@ import CourierHTTP
 /// A saved request as the explorer shows and edits it: text as the user wrote it, variables unresolved.
 public struct RequestDraft: Sendable, Hashable {
     public var name: String
-    /// The method as written: an HTTP method or `WEBSOCKET`.
+    /// HTTP, WebSocket or GraphQL: what the Send key does and how the request is drawn.
+    public var kind: RequestTemplate.Kind
+    /// The HTTP method as written (a WebSocket request's upgrade is a GET).
     public var method: String
     public var url: String
     public var headers: HTTPHeaders
@@ -21,10 +23,11 @@ public struct RequestDraft: Sendable, Hashable {
     /// `# @prompt NAME` values asked for before each send.
     public var prompts: [PromptVariable] = []
 
-    public init(name: String, method: String = "GET", url: String, headers: HTTPHeaders = [:], body: String = "",
-                timeout: Double? = nil, maxAttempts: Int? = nil, cacheMode: CacheMode = .default,
-                messages: [String] = [], subscriptions: Set<Int> = []) {
+    public init(name: String, kind: RequestTemplate.Kind = .http, method: String = "GET", url: String,
+                headers: HTTPHeaders = [:], body: String = "", timeout: Double? = nil, maxAttempts: Int? = nil,
+                cacheMode: CacheMode = .default, messages: [String] = [], subscriptions: Set<Int> = []) {
         self.name = name
+        self.kind = kind
         self.method = method.uppercased()
         self.url = url
         self.headers = headers
@@ -36,11 +39,24 @@ public struct RequestDraft: Sendable, Hashable {
         self.subscriptions = subscriptions
     }
 
-    /// Whether this is a `WEBSOCKET` request for the WebSocket pane rather than an HTTP one.
-    public var isWebSocket: Bool { method == "WEBSOCKET" }
+    /// Whether this is a WebSocket request for the WebSocket pane rather than an HTTP one.
+    public var isWebSocket: Bool { kind == .websocket }
 
-    /// The methods the method selector cycles through, in order.
-    public static let selectableMethods = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "WEBSOCKET"]
+    /// What the method column shows: `WS` for a WebSocket request, `GRAPHQL` for a GraphQL one, else the
+    /// method.
+    public var methodLabel: String { Self.methodLabel(kind: kind, method: method) }
+
+    /// The method column's text for a request of `kind` sent with `method`.
+    public static func methodLabel(kind: RequestTemplate.Kind, method: String) -> String {
+        switch kind {
+        case .http: method
+        case .websocket: "WS"
+        case .graphql: "GRAPHQL"
+        }
+    }
+
+    /// The HTTP methods the method selector cycles through, in order; a WebSocket request comes after them.
+    public static let selectableMethods = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]
 }
 
 /// Where a saved request lives: its file and its position among that file's requests.

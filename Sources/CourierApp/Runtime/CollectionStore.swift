@@ -101,15 +101,18 @@ public final class CollectionStore: Sendable {
     }
 
     /// Runs the response handlers of a request prepared with `prepareWithScripts`; globals they set are
-    /// kept for the session.
+    /// kept for the session. Returns the values of the secret globals after them
+    /// (`VariableContext.secretGlobalValues`), so what is recorded of this response masks them too.
+    @discardableResult
     public func handle(_ response: HTTPResponse, of resolved: ResolvedRequest, job: SendJob,
-                       report: inout ScriptReport) {
-        guard let (file, _, context) = try? sendContext(job) else { return }
+                       report: inout ScriptReport) -> Set<String> {
+        guard let (file, _, context) = try? sendContext(job) else { return [] }
         var scripted = context
         scripted.globals = globals.withLock { $0 }
         ScriptRunner(file: file.file, baseFolder: file.url.deletingLastPathComponent())
             .handle(response, of: resolved, context: &scripted, report: &report)
         globals.withLock { [scripted] in $0 = scripted.globals }
+        return scripted.secretGlobalValues
     }
 
     private func sendContext(_ job: SendJob) throws(CollectionError)

@@ -269,7 +269,7 @@ public final class EffectRunner: Sendable {
                 // Resolving reads environment and body files, and a request's pre-request scripts may run to
                 // their time limit: both happen here, in the task, never on the loop thread.
                 let request: HTTPRequest
-                let secrets: Set<String>
+                var secrets: Set<String>
                 var report = ScriptReport()
                 var prepared: ResolvedRequest?
                 if store.hasScripts(job) {
@@ -314,11 +314,14 @@ public final class EffectRunner: Sendable {
                 }
                 store.record(name: name, response: response)
                 if let prepared {
-                    report = await Self.onOwnThread { [report] in
+                    let handled = await Self.onOwnThread { [report] in
                         var report = report
-                        store.handle(response, of: prepared, job: job, report: &report)
-                        return report
+                        let secretGlobals = store.handle(response, of: prepared, job: job, report: &report)
+                        return (report, secretGlobals)
                     }
+                    // A secret the handlers just stored (a token from this response) is masked in history too.
+                    report = handled.0
+                    secrets.formUnion(handled.1)
                     queue.post(.scriptsRan(id, report))
                 }
                 var pane = ResponseFormatter.pane(response)
@@ -343,10 +346,10 @@ public final class EffectRunner: Sendable {
 
     /// Why a request could not be built, in the kinds the Response pane explains.
     private static func failure(_ error: CollectionError) -> SendFailure {
-        let kind = switch error {
-        case .unknownVariable: SendFailure.unknownVariableKind
-        case .script: "script"
-        default: "request"
+        let kind: SendFailure.Kind = switch error {
+        case .unknownVariable: .unknownVariable
+        case .script: .script
+        default: .request
         }
         return SendFailure(kind: kind, message: "\(error)")
     }
@@ -394,11 +397,12 @@ public final class EffectRunner: Sendable {
             queue.post(.responsePaneReady(generation: generation, pane))
         case .completed(_, .success(.response(nil))):
             queue.post(.sendFailed(generation: generation, SendFailure(
-                kind: "body", message: "The response arrived but its body file could not be read")))
+                kind: .body, message: "The response arrived but its body file could not be read")))
         case .completed(_, .failure(.cancelled)):
             queue.post(.sendCancelled(generation: generation))
         case .completed(_, .failure(let error)):
-            queue.post(.sendFailed(generation: generation, SendFailure(kind: error.kind, message: "\(error)")))
+            let failure = SendFailure(kind: .transport(error.kind), message: "\(error)")
+            queue.post(.sendFailed(generation: generation, failure))
         case .superseded(_, let wasSent):
             let byUser = userCancelled.withLock { $0.remove(generation) != nil }
             if wasSent && !byUser { queue.post(.clientEvent(.cancelled(submission.id, superseded: true))) }

@@ -12,7 +12,7 @@ enum RequestMapping {
         // The tags are read by `RequestOptions`, as `courier run` reads them, so both send alike.
         let options = template.options
         var draft = RequestDraft(
-            name: template.name ?? "", method: template.kind == .websocket ? "WEBSOCKET" : template.method.rawValue,
+            name: template.name ?? "", kind: template.kind, method: template.method.rawValue,
             url: template.url, headers: template.headers, body: body,
             timeout: options.timeout, maxAttempts: options.maxAttempts, cacheMode: options.cacheMode,
             messages: template.messages.map(\.text),
@@ -26,7 +26,7 @@ enum RequestMapping {
     static func template(from draft: RequestDraft, original: RequestTemplate) -> RequestTemplate {
         var template = original
         template.name = draft.name.isEmpty ? nil : draft.name
-        template.kind = draft.isWebSocket ? .websocket : .http
+        template.kind = draft.kind
         template.method = draft.isWebSocket ? original.method : HTTPMethod(draft.method)
         template.url = draft.url
         template.headers = draft.headers

@@ -1,3 +1,4 @@
+import CourierCollections
 import CourierTerminal
 
 /// The styles of every role on screen. Loaded from `Themes/NAME.json`; `dark` is built in so the
@@ -42,6 +43,17 @@ public struct Theme: Sendable, Hashable {
 
     /// The style for an HTTP method.
     public func method(_ name: String) -> Style { methods[name.uppercased()] ?? methodOther }
+
+    /// The style of a request's method column. WebSocket and GraphQL requests have their own colours (theme
+    /// keys `method.WEBSOCKET` and `method.GRAPHQL`, as the `.http` file spells the kinds); HTTP requests
+    /// their method's.
+    public func method(kind: RequestTemplate.Kind, method: String) -> Style {
+        switch kind {
+        case .http: self.method(method)
+        case .websocket: self.method("WEBSOCKET")
+        case .graphql: self.method("GRAPHQL")
+        }
+    }
     /// The style for a status code.
     public func status(_ code: Int) -> Style { statusClasses[code / 100] ?? text }
     /// The style for a cache decision's raw value.

@@ -7,7 +7,7 @@ public struct RetryDeclined: Sendable, Hashable, CustomStringConvertible {
         /// The method may change state on the server and the request carries no Idempotency-Key.
         case notIdempotent(HTTPMethod)
         /// The error is of a kind another attempt would meet again.
-        case kindNotRetryable(String)
+        case kindNotRetryable(APIError.Kind)
         /// Every attempt of the budget has been made.
         case attemptsExhausted(Int)
         /// The server asked for a wait longer than the policy waits out.
@@ -16,11 +16,25 @@ public struct RetryDeclined: Sendable, Hashable, CustomStringConvertible {
         case deadline(Duration)
     }
 
-    /// What ended the attempt, as the log names it: "HTTP 503", "connectionLost", "protocol".
-    public var trigger: String
+    /// What ended the attempt: a status the policy would retry, or a failure of some kind.
+    public enum Trigger: Sendable, Hashable, CustomStringConvertible {
+        case status(Int)
+        case error(APIError.Kind)
+
+        /// As the log names it: "HTTP 503", "connectionLost", "protocol".
+        public var description: String {
+            switch self {
+            case .status(let status): "HTTP \(status)"
+            case .error(let kind): kind.rawValue
+            }
+        }
+    }
+
+    /// What ended the attempt.
+    public var trigger: Trigger
     public var reason: Reason
 
-    public init(trigger: String, reason: Reason) {
+    public init(trigger: Trigger, reason: Reason) {
         self.trigger = trigger
         self.reason = reason
     }

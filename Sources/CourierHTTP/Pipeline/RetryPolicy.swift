@@ -35,13 +35,13 @@ public struct RetryPolicy: Sendable, Hashable {
     public static let neverRetriedStatuses: Set<Int> = [400, 401, 403, 404, 409, 422]
     /// Failures of the transport that a later attempt may not meet: no connection, no answer in time,
     /// or a connection that broke mid-answer.
-    public static let retryableErrorKinds: Set<String> = ["offline", "timedOut", "connectionLost"]
+    public static let retryableErrorKinds: Set<APIError.Kind> = [.offline, .timedOut, .connectionLost]
     /// Failures a later attempt would meet again, each with the reason the log gives for not retrying.
-    public static let notRetriedErrorKinds: [String: String] = [
-        "protocol": "the server's reply breaks HTTP, and asking again gets the same reply",
-        "tls": "a certificate or handshake problem does not go away by asking again",
-        "badURL": "the URL cannot be sent as written",
-        "tooLarge": "the body would exceed the size limit again",
+    public static let notRetriedErrorKinds: [APIError.Kind: String] = [
+        .protocolError: "the server's reply breaks HTTP, and asking again gets the same reply",
+        .tls: "a certificate or handshake problem does not go away by asking again",
+        .badURL: "the URL cannot be sent as written",
+        .tooLarge: "the body would exceed the size limit again",
     ]
 
     /// What to do after an attempt.
@@ -60,21 +60,23 @@ public struct RetryPolicy: Sendable, Hashable {
     ///   - random: a value in 0..<1 for the jitter.
     public func decide(request: HTTPRequest, outcome: Result<HTTPResponse, APIError>, attempt: Int,
                        elapsed: Duration, retryAfter: Duration?, random: Double) -> Decision {
-        let reason: String
+        let trigger: RetryDeclined.Trigger
         switch outcome {
         case .success(let response):
             guard Self.retryableStatuses.contains(response.status),
                   !Self.neverRetriedStatuses.contains(response.status) else { return .stop(declined: nil) }
-            reason = "HTTP \(response.status)"
+            trigger = .status(response.status)
         case .failure(let error):
             if case .cancelled = error { return .stop(declined: nil) }
             guard Self.retryableErrorKinds.contains(error.kind) else {
-                return .stop(declined: RetryDeclined(trigger: error.kind, reason: .kindNotRetryable(error.kind)))
+                let declined = RetryDeclined(trigger: .error(error.kind), reason: .kindNotRetryable(error.kind))
+                return .stop(declined: declined)
             }
-            reason = error.kind
+            trigger = .error(error.kind)
         }
+        let reason = trigger.description
         func declined(_ rule: RetryDeclined.Reason) -> Decision {
-            .stop(declined: RetryDeclined(trigger: reason, reason: rule))
+            .stop(declined: RetryDeclined(trigger: trigger, reason: rule))
         }
         guard request.isRetryable else { return declined(.notIdempotent(request.method)) }
         let budget = max(1, request.maxAttempts ?? maxAttempts)

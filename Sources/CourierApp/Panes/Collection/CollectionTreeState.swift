@@ -1,3 +1,4 @@
+import CourierCollections
 import CourierTerminal
 
 /// The collection pane: which folders are collapsed, the selected row, and the fuzzy filter.
@@ -16,6 +17,8 @@ public struct CollectionTreeState: Sendable, Hashable {
         public var label: String
         /// The method for request rows, for its colour.
         public var method: String?
+        /// The kind of request rows (a WebSocket request shows `WS`).
+        public var requestKind: RequestTemplate.Kind = .http
     }
 
     public var collapsed: Set<String> = []
@@ -57,7 +60,7 @@ public struct CollectionTreeState: Sendable, Hashable {
             for (index, request) in matches {
                 rows.append(Row(kind: .request(RequestRef(file: file.path, index: index)),
                                 depth: file.displayPath.count, label: request.name.isEmpty ? request.url : request.name,
-                                method: request.method))
+                                method: request.method, requestKind: request.kind))
             }
             for index in broken {
                 let problem = collection.problems[index]
@@ -75,9 +78,8 @@ public struct CollectionTreeState: Sendable, Hashable {
         guard !query.isEmpty else { return all }
         var ranked: [(index: Int, request: RequestDraft, tier: Int, score: Int)] = []
         for (index, request) in all {
-            guard let rank = FuzzyMatch.rank(query, name: request.name, method: request.method, url: request.url) else {
-                continue
-            }
+            guard let rank = FuzzyMatch.rank(query, name: request.name, method: request.methodLabel,
+                                             url: request.url) else { continue }
             ranked.append((index, request, rank.tier, rank.score))
         }
         ranked.sort { a, b in
@@ -95,8 +97,9 @@ public struct CollectionTreeState: Sendable, Hashable {
         var best: (row: Int, tier: Int, score: Int)?
         for (position, row) in rows.enumerated() {
             guard case .request(let ref) = row.kind, let request = collection.request(ref) else { continue }
-            guard let rank = query.isEmpty ? (0, 0) : FuzzyMatch.rank(query, name: request.name, method: request.method,
-                                                                      url: request.url) else { continue }
+            let ranked: (tier: Int, score: Int)? = query.isEmpty ? (0, 0)
+                : FuzzyMatch.rank(query, name: request.name, method: request.methodLabel, url: request.url)
+            guard let rank = ranked else { continue }
             if let current = best, (current.tier, current.score) >= (rank.tier, rank.score) { continue }
             best = (position, rank.tier, rank.score)
         }

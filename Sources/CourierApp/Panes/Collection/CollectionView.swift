@@ -47,8 +47,10 @@ enum CollectionView {
                 runs = [(indent + open + row.label, isFile ? theme.text : theme.title.with(.bold))]
             case .request(let ref):
                 let method = row.method ?? ""
-                let shown = method == "WEBSOCKET" ? "WS" : method
-                runs = [(indent, theme.text), (shown.padding(toLength: 7, withPad: " ", startingAt: 0), theme.method(method)),
+                let shown = RequestDraft.methodLabel(kind: row.requestKind, method: method)
+                runs = [(indent, theme.text),
+                        (shown.padding(toLength: 7, withPad: " ", startingAt: 0),
+                         theme.method(kind: row.requestKind, method: method)),
                         (row.label, theme.text)]
                 // A request with unsaved edits, open or kept as a draft, is marked as the editor's title is.
                 if state.drafts[ref] != nil || (state.editor.origin == ref && state.editor.isDirty) {

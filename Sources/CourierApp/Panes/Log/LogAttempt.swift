@@ -20,7 +20,7 @@ public struct LogAttempt: Sendable, Hashable, Identifiable {
         case inFlight
         case response(status: Int, headers: HTTPHeaders)
         /// A transport or protocol failure: the error kind and its description with the cause.
-        case failure(kind: String, message: String)
+        case failure(kind: APIError.Kind, message: String)
         /// Cancelled by the user, or superseded by a newer request: never a failure.
         case cancelled(superseded: Bool)
     }

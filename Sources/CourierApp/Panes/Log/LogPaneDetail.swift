@@ -22,7 +22,7 @@ extension LogPaneState {
         case .inFlight: field("outcome", "in flight", theme.warning)
         case .response(let status, _): field("status", "\(status)", theme.status(status))
         case .failure(let kind, let message):
-            field("error", kind, theme.error)
+            field("error", kind.rawValue, theme.error)
             field("cause", message, theme.error)
         case .cancelled(let superseded):
             field("outcome", superseded ? "superseded by a newer request" : "cancelled", theme.muted)

@@ -137,7 +137,7 @@ extension LogPaneState {
         let (status, statusStyle): (String, Style) = switch attempt.outcome {
         case .inFlight: ("…", theme.warning)
         case .response(let code, _): ("\(code)", theme.status(code))
-        case .failure(let kind, _): (LogPaneFormat.shortKinds[kind] ?? kind, theme.error)
+        case .failure(let kind, _): (LogPaneFormat.shortKinds[kind] ?? kind.rawValue, theme.error)
         case .cancelled(let superseded): (superseded ? "superseded" : "cancelled", grey)
         }
         buffer.write(status, x: x + columns.statusX, y: y, style: styled(statusStyle), maxWidth: Columns.status)

@@ -1,3 +1,4 @@
+import CourierCollections
 import CourierHTTP
 import CourierTerminal
 
@@ -24,10 +25,13 @@ extension AppState {
             editor.tab = tabs[(editor.tab.rawValue + step) % tabs.count]
             editor.field = .tab
         case .nextMethod, .previousMethod:
+            // The selector's stops: each HTTP method, then a WebSocket request (whose upgrade is a GET).
             let methods = RequestDraft.selectableMethods
-            let index = methods.firstIndex(of: editor.method) ?? -1
-            let step = command == .nextMethod ? 1 : methods.count - 1
-            editor.method = index < 0 ? methods[0] : methods[(index + step) % methods.count]
+            let stops = methods.map { (RequestTemplate.Kind.http, $0) } + [(.websocket, "GET")]
+            let index = editor.kind == .websocket ? stops.count - 1
+                : editor.kind == .http ? methods.firstIndex(of: editor.method) ?? -1 : -1
+            let step = command == .nextMethod ? 1 : stops.count - 1
+            (editor.kind, editor.method) = index < 0 ? stops[0] : stops[(index + step) % stops.count]
             if live && !HTTPMethod(editor.method).isIdempotent {
                 live = false
                 status = StatusMessage("Live mode off: \(editor.method) is not idempotent", kind: .error)
@@ -38,7 +42,7 @@ extension AppState {
             if live {
                 live = false
                 status = StatusMessage("Live mode off")
-            } else if editor.method == "WEBSOCKET" {
+            } else if editor.kind == .websocket {
                 status = StatusMessage("Live mode is for HTTP requests", kind: .error)
             } else if !HTTPMethod(editor.method).isIdempotent {
                 modals.append(.confirm(ConfirmState(

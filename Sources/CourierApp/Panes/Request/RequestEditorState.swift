@@ -38,6 +38,7 @@ public struct RequestEditorState: Sendable, Hashable {
     /// The draft as loaded or last saved: the edits are whatever differs from it.
     public var saved: RequestDraft
     public var name: String
+    public var kind: RequestTemplate.Kind
     public var method: String
     // One-line fields are LineEditors (Enter submits, a pasted line break becomes a space); the
     // `name=value` and `Name: value` lists and the body are TextAreaEditors (Enter breaks the line).
@@ -65,6 +66,7 @@ public struct RequestEditorState: Sendable, Hashable {
     public init(draft: RequestDraft, origin: RequestRef?) {
         self.origin = origin
         name = draft.name
+        kind = draft.kind
         method = draft.method
         url = LineEditor(draft.url)
         query = TextAreaEditor(Self.queryText(of: draft.url), cursorAtEnd: true)
@@ -112,7 +114,7 @@ public struct RequestEditorState: Sendable, Hashable {
             fields.insert(field, at: min(authIndex ?? fields.count, fields.count))
         }
         var draft = RequestDraft(
-            name: name, method: method, url: url.text, headers: HTTPHeaders(fields), body: body.text,
+            name: name, kind: kind, method: method, url: url.text, headers: HTTPHeaders(fields), body: body.text,
             timeout: Double(timeout.text.trimmingCharacters(in: .whitespaces)),
             maxAttempts: Int(retries.text.trimmingCharacters(in: .whitespaces)),
             cacheMode: cacheMode, messages: messages, subscriptions: subscriptions)

@@ -34,8 +34,9 @@ enum RequestView {
                       x: inner.x, y: inner.maxY, maxWidth: inner.width)
         }
         // Method and URL.
-        let method = editor.method == "WEBSOCKET" ? "WS" : editor.method
-        let methodWidth = Draw.runs(&buffer, [(method, theme.method(editor.method)), (" ", theme.text)],
+        let method = RequestDraft.methodLabel(kind: editor.kind, method: editor.method)
+        let methodWidth = Draw.runs(&buffer, [(method, theme.method(kind: editor.kind, method: editor.method)),
+                                              (" ", theme.text)],
                                     x: inner.x, y: inner.y, maxWidth: inner.width)
         let urlWidth = inner.width - methodWidth
         let urlSelected = editor.field == .url

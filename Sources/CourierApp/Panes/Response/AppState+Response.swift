@@ -19,7 +19,7 @@ extension AppState {
             guard !editor.isEmpty else { return nothingYet() }
             return [.copyAsCurl(sendJob)]
         case .compare:
-            guard !editor.isEmpty, editor.method != "WEBSOCKET" else { return nothingYet() }
+            guard !editor.isEmpty, editor.kind != .websocket else { return nothingYet() }
             return [.openCompare(sendJob)]
         }
     }

@@ -111,7 +111,7 @@ extension WebSocketPaneState {
             header.append("· " + entry.text, style: entry.isError ? theme.error : theme.muted)
             return [header]
         case .incoming: header.append("← ", style: theme.success)
-        case .outgoing: header.append("→ ", style: theme.method("WEBSOCKET"))
+        case .outgoing: header.append("→ ", style: theme.method(kind: .websocket, method: "GET"))
         }
         header.append(WebSocketPaneFormat.size(entry.size).padding(toLength: 8, withPad: " ", startingAt: 0),
                       style: theme.muted)
