@@ -21,6 +21,13 @@ public struct ResponseHead: Sendable, Hashable {
                   headers: response.headers)
     }
 
+    /// A head from its lines as they came, status line first (an HTTP/1 head read off a socket), parsed
+    /// as libcurl's header lines are.
+    public init(lines: some Sequence<some StringProtocol>) {
+        self.init()
+        for line in lines { consume(line: String(line)) }
+    }
+
     /// The declared body length, for progress reports.
     var contentLength: Int? { headers["Content-Length"].flatMap { Int($0.trimmingSpaces) } }
 
