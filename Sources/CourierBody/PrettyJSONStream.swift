@@ -37,6 +37,9 @@ public struct PrettyJSONStream: Sendable {
         return failure
     }
 
+    /// The deepest indentation, sliced for each line.
+    private static let spaces = [UInt8](repeating: 0x20, count: LineLimits.maxIndentLevels * 2)
+
     /// Said once after output whose nesting went deeper than the indentation cap.
     public static let flattenedNote =
         "note: nesting deeper than \(LineLimits.maxIndentLevels) levels is shown without further indentation"
@@ -47,7 +50,7 @@ public struct PrettyJSONStream: Sendable {
     /// last one (the caller ends the output).
     public mutating func feed(_ chunk: Data) -> Data {
         if passingThrough { return chunk }
-        buffer.append(contentsOf: chunk)
+        chunk.withUnsafeBytes { buffer.append(contentsOf: $0) }
         return text(isFinal: false)
     }
 
@@ -76,7 +79,7 @@ public struct PrettyJSONStream: Sendable {
             }
             if wroteLine { output.append(0x0A) }
             wroteLine = true
-            output.append(contentsOf: repeatElement(0x20, count: min(line.depth, LineLimits.maxIndentLevels) * 2))
+            output.append(contentsOf: Self.spaces[0..<min(line.depth, LineLimits.maxIndentLevels) * 2])
             for token in line.tokens {
                 if token.kind == .colon { output += [0x3A, 0x20] } else { output.append(contentsOf: bytes[token.range]) }
             }
