@@ -240,8 +240,7 @@ extension ResponseOutput {
     /// Whether a body is laid out as JSON: its Content-Type says JSON, or it starts with `{` or `[`.
     static func looksLikeJSON(_ text: String, contentType: String?) -> Bool {
         if let contentType, contentType.lowercased().contains("json") { return true }
-        let first = text.first { !$0.isWhitespace }
-        return first == "{" || first == "["
+        return MediaKind.startsLikeJSON(text.utf8)
     }
 
     /// JSON text laid out by `PrettyJSONStream` (keys in their order, indentation capped, with a note on

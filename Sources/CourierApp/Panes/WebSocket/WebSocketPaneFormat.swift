@@ -24,8 +24,7 @@ enum WebSocketPaneFormat {
     /// Whether `text` looks like a JSON object or array. `validate` parses it too; the one-line view
     /// skips that (colouring a near-JSON line is harmless) because it runs for every visible row per frame.
     static func looksLikeJSON(_ text: String, validate: Bool = true) -> Bool {
-        guard let first = text.utf8.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x09 && $0 != 0x0D }),
-              first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else { return false }
+        guard MediaKind.startsLikeJSON(text.utf8) else { return false }
         guard validate else { return true }
         return (try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])) != nil
     }
