@@ -51,8 +51,11 @@ enum WebSocketPaneFormat {
             }
         }
         var flat = StyledLine()
+        var afterRaw = false
         for line in lines {
-            if flat.spans.last?.text == "," { flat.append(" ") }
+            // A line break in text that is not JSON reads as a space on one line, as after a comma.
+            if flat.spans.last?.text == "," || afterRaw { flat.append(" ") }
+            afterRaw = line.spans.first?.role == .invalid
             flat.spans += spans(line)
         }
         return flat.spans.isEmpty ? [] : [flat]
