@@ -37,9 +37,6 @@ public struct PrettyJSONStream: Sendable {
         return failure
     }
 
-    /// The deepest indentation, sliced for each line.
-    private static let spaces = [UInt8](repeating: 0x20, count: LineLimits.maxIndentLevels * 2)
-
     /// Said once after output whose nesting went deeper than the indentation cap.
     public static let flattenedNote =
         "note: nesting deeper than \(LineLimits.maxIndentLevels) levels is shown without further indentation"
@@ -79,10 +76,7 @@ public struct PrettyJSONStream: Sendable {
             }
             if wroteLine { output.append(0x0A) }
             wroteLine = true
-            output.append(contentsOf: Self.spaces[0..<min(line.depth, LineLimits.maxIndentLevels) * 2])
-            for token in line.tokens {
-                if token.kind == .colon { output += [0x3A, 0x20] } else { output.append(contentsOf: bytes[token.range]) }
-            }
+            PrettyJSONDocument.appendBytes(line, bytes, to: &output)
             return true
         }
         self.wroteLine = wroteLine

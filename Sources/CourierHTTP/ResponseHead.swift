@@ -1,5 +1,6 @@
 /// The status line and header fields of one response: what `RequestContext.onHead` hands over when
-/// the head of the final response (after redirects and interim 1xx responses) is complete.
+/// the head of the final response (after redirects and interim 1xx responses) is complete, and what the
+/// WebSocket handshake reads off its socket.
 public struct ResponseHead: Sendable, Hashable {
     /// As written on the status line: `HTTP/1.1`, `HTTP/2`.
     public var version: String
