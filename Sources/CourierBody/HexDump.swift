@@ -48,6 +48,11 @@ public final class HexDump: LineSource, @unchecked Sendable {
         ])
     }
 
+    /// Lower-case hex pairs separated by spaces (`00 01 ff`), as a dump line shows them.
+    public static func pairs(_ bytes: some Collection<UInt8>) -> String {
+        bytes.map(hexByte).joined(separator: " ")
+    }
+
     private static let digits = Array("0123456789abcdef")
 
     private static func hexByte(_ byte: UInt8) -> String {

@@ -63,4 +63,14 @@ struct ContainerStack: Sendable, Hashable {
     }
 
     mutating func pop() { if depth > 0 { depth -= 1 } }
+
+    /// Goes back to `depth` levels with `topIsObject` innermost, as they were when noted. Levels below
+    /// the innermost are never rewritten by one pop and the pushes after it, which is all a tokenizer
+    /// does between two notes a line apart, so this undoes them without copying the storage.
+    mutating func restore(depth: Int, topIsObject: Bool) {
+        self.depth = depth
+        guard depth > 0 else { return }
+        let index = depth - 1
+        if topIsObject { words[index >> 6] |= 1 << UInt64(index & 63) } else { words[index >> 6] &= ~(1 << UInt64(index & 63)) }
+    }
 }

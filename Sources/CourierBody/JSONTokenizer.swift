@@ -84,6 +84,33 @@ public struct JSONTokenizer: Sendable, Hashable {
         return position < bytes.count ? bytes[position] : nil
     }
 
+    /// The tokenizer's position, to go back to without copying its stack (see `restore`).
+    struct Mark: Sendable {
+        fileprivate var offset: Int
+        fileprivate var failure: JSONTokenizerFailure?
+        fileprivate var expect: Expect
+        fileprivate var depth: Int
+        fileprivate var topIsObject: Bool
+    }
+
+    /// Where the tokenizer is now.
+    var mark: Mark { Mark(offset: offset, failure: failure, expect: expect, depth: stack.depth, topIsObject: stack.topIsObject) }
+
+    /// Goes back to `mark`, valid while the tokens read since then closed at most one container that was
+    /// open at the mark (a pretty line's worth), so a line cut by the end of the bytes can be read again.
+    mutating func restore(_ mark: Mark) {
+        offset = mark.offset
+        failure = mark.failure
+        expect = mark.expect
+        stack.restore(depth: mark.depth, topIsObject: mark.topIsObject)
+    }
+
+    /// Shifts the offsets down by `count`, after the owner of the bytes dropped that many it had read.
+    mutating func rebase(droppingFirst count: Int) {
+        offset -= count
+        failure?.offset -= count
+    }
+
     // MARK: Values
 
     private mutating func value(_ bytes: UnsafeRawBufferPointer, at position: Int, isFinal: Bool) -> JSONToken? {

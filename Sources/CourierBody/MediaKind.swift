@@ -41,13 +41,20 @@ public struct MediaKind: Sendable, Hashable {
         }
         // No useful header: look at the bytes. JSON starts with `{` or `[`; text has no NUL bytes.
         let sample = [UInt8](prefix.prefix(4_096))
-        if let first = sample.first(where: { !JSONTokenizer.isWhitespace($0) }), first == UInt8(ascii: "{") || first == UInt8(ascii: "[") {
+        if startsLikeJSON(sample) {
             return MediaKind(mimeType: type.isEmpty ? "application/json" : type, category: .json)
         }
         if isMostlyControlBytes(sample) {
             return MediaKind(mimeType: type.isEmpty ? "application/octet-stream" : type, category: .binary)
         }
         return MediaKind(mimeType: type.isEmpty ? "text/plain" : type, category: .text)
+    }
+
+    /// Whether the first byte after leading whitespace opens a JSON object or array: the one guess from
+    /// the bytes alone that a body is JSON.
+    public static func startsLikeJSON(_ bytes: some Sequence<UInt8>) -> Bool {
+        guard let first = bytes.first(where: { !JSONTokenizer.isWhitespace($0) }) else { return false }
+        return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
     }
 
     /// Text may carry a few stray control bytes (shown as symbols); many of them mean binary.

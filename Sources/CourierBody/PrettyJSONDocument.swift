@@ -153,7 +153,8 @@ public final class PrettyJSONDocument: LineSource, @unchecked Sendable {
             var index = first
             while index < end, walker.next(bytes, into: &layout, collect: index >= start) {
                 if index >= start {
-                    Self.renderBytes(layout, bytes, into: &text)
+                    text.removeAll(keepingCapacity: true)
+                    Self.appendBytes(layout, bytes, to: &text)
                     text.withUnsafeBytes { body(index, $0) }
                 }
                 index += 1
@@ -162,11 +163,14 @@ public final class PrettyJSONDocument: LineSource, @unchecked Sendable {
         return end - start
     }
 
-    /// The line's display bytes before decoding: indentation, tokens, and ": " after keys.
-    private static func renderBytes(_ layout: PrettyCursor.Line, _ bytes: UnsafeRawBufferPointer, into text: inout [UInt8]) {
-        text.removeAll(keepingCapacity: true)
+    /// The deepest indentation, sliced for each line.
+    private static let spaces = [UInt8](repeating: 0x20, count: LineLimits.maxIndentLevels * 2)
+
+    /// Appends the line's display bytes before decoding: indentation, tokens, and ": " after keys (the
+    /// text `PrettyJSONStream` prints, too).
+    static func appendBytes(_ layout: PrettyCursor.Line, _ bytes: UnsafeRawBufferPointer, to text: inout [UInt8]) {
         if let raw = layout.raw { text.append(contentsOf: bytes[raw]); return }
-        text.append(contentsOf: repeatElement(0x20, count: min(layout.depth, LineLimits.maxIndentLevels) * 2))
+        text.append(contentsOf: spaces[0..<min(layout.depth, LineLimits.maxIndentLevels) * 2])
         for token in layout.tokens {
             if token.kind == .colon { text.append(0x3A); text.append(0x20) } else { text.append(contentsOf: bytes[token.range]) }
         }

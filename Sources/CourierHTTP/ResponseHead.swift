@@ -1,5 +1,6 @@
 /// The status line and header fields of one response: what `RequestContext.onHead` hands over when
-/// the head of the final response (after redirects and interim 1xx responses) is complete.
+/// the head of the final response (after redirects and interim 1xx responses) is complete, and what the
+/// WebSocket handshake reads off its socket.
 public struct ResponseHead: Sendable, Hashable {
     /// As written on the status line: `HTTP/1.1`, `HTTP/2`.
     public var version: String
@@ -19,6 +20,13 @@ public struct ResponseHead: Sendable, Hashable {
     public init(_ response: HTTPResponse) {
         self.init(version: response.httpVersion, status: response.status, reason: response.reason,
                   headers: response.headers)
+    }
+
+    /// A head from its lines as they came, status line first (an HTTP/1 head read off a socket), parsed
+    /// as libcurl's header lines are.
+    public init(lines: some Sequence<some StringProtocol>) {
+        self.init()
+        for line in lines { consume(line: String(line)) }
     }
 
     /// The declared body length, for progress reports.

@@ -1,3 +1,4 @@
+import CourierHTTP
 import Foundation
 
 /// The connection thread's state machine: connect, handshake, then read, write, answer pings, send
@@ -63,14 +64,14 @@ struct ConnectionLoop {
         output.removeAll()
         outputStart = 0
         var received: [UInt8] = []
-        var parsed: (head: HTTPResponseHead, length: Int)?
+        var parsed: (head: ResponseHead, length: Int)?
         while parsed == nil {
             try checkNotAbandoned()
             switch receiveSome(into: &received) {
             case .failed(let message): throw .connectionLost(message: message)
             case .closed: throw .connectionLost(message: "the server closed the connection during the handshake")
             case .wouldBlock: try waitForSocket(write: false, until: deadline)
-            case .done: parsed = try HTTPResponseHead.parse(received)
+            case .done: parsed = try ResponseHead.parse(received)
             }
         }
         guard let (head, length) = parsed else { return }
@@ -88,7 +89,7 @@ struct ConnectionLoop {
     }
 
     /// A refused upgrade's body, as much as arrives within a short wait (for the error message).
-    private mutating func readBody(head: HTTPResponseHead, already: [UInt8]) -> Data {
+    private mutating func readBody(head: ResponseHead, already: [UInt8]) -> Data {
         let limit = min(Int(head.headers["Content-Length"] ?? "") ?? 64 * 1024, 64 * 1024)
         var body = already
         let deadline = Monotonic.now + 2

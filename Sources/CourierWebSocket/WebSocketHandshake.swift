@@ -68,7 +68,7 @@ public struct WebSocketHandshake: Sendable {
     }
 
     /// Checks a 101 answer; returns the subprotocol the server chose, if any.
-    public func validate(_ head: HTTPResponseHead) throws(WebSocketError) -> String? {
+    public func validate(_ head: ResponseHead) throws(WebSocketError) -> String? {
         guard head.status == 101 else {
             throw .handshakeRejected(status: head.status, headers: head.headers, body: Data())
         }
@@ -94,54 +94,5 @@ public struct WebSocketHandshake: Sendable {
             throw .handshakeInvalid(reason: "the server chose subprotocol '\(chosen)', which was not offered")
         }
         return chosen
-    }
-}
-
-/// The status line and headers of an HTTP/1.1 answer, parsed from the bytes read so far.
-public struct HTTPResponseHead: Sendable, Hashable {
-    public var status: Int
-    public var reason: String
-    public var headers: HTTPHeaders
-
-    public init(status: Int, reason: String = "", headers: HTTPHeaders = HTTPHeaders()) {
-        self.status = status
-        self.reason = reason
-        self.headers = headers
-    }
-
-    /// The largest head accepted, so a server cannot make the client buffer without end.
-    static let maxHeadSize = 64 * 1024
-
-    /// Parses the head from the start of `bytes`: nil when the blank line has not arrived yet,
-    /// otherwise the head and how many bytes it used (what follows belongs to the frames or the body).
-    public static func parse(_ bytes: [UInt8]) throws(WebSocketError) -> (head: HTTPResponseHead, length: Int)? {
-        guard let end = headEnd(bytes) else {
-            if bytes.count > maxHeadSize { throw .handshakeInvalid(reason: "response head larger than 64 KB") }
-            return nil
-        }
-        let text = String(decoding: bytes[0..<end], as: UTF8.self)
-        var lines = text.components(separatedBy: "\r\n")
-        let statusLine = lines.removeFirst()
-        let parts = statusLine.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
-        guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), let status = Int(parts[1]) else {
-            throw .handshakeInvalid(reason: "not an HTTP answer: '\(statusLine.prefix(80))'")
-        }
-        var headers = HTTPHeaders()
-        for line in lines where !line.isEmpty {
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            headers.add(String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
-        }
-        let reason = parts.count > 2 ? String(parts[2]) : ""
-        return (HTTPResponseHead(status: status, reason: reason, headers: headers), end + 4)
-    }
-
-    /// The index of the CRLF CRLF that ends the head.
-    private static func headEnd(_ bytes: [UInt8]) -> Int? {
-        guard bytes.count >= 4 else { return nil }
-        for index in 0...(bytes.count - 4)
-        where bytes[index] == 13 && bytes[index + 1] == 10 && bytes[index + 2] == 13 && bytes[index + 3] == 10 {
-            return index
-        }
-        return nil
     }
 }

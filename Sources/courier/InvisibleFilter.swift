@@ -1,4 +1,5 @@
 import CourierSecurity
+import Foundation
 
 /// Finds, in UTF-8 bytes arriving a chunk at a time, the characters `Sanitizer.escaped` and
 /// `Sanitizer.escapedJSON` will not pass raw: C0 controls, DEL, C1 controls and bidirectional
@@ -50,5 +51,33 @@ struct InvisibleFilter {
     mutating func finish(plain: (UInt8) -> Void) {
         pending.forEach(plain)
         pending = []
+    }
+
+    /// The chunk for the terminal with `Sanitizer.escaped`'s rule: C0, DEL and C1 controls as `\xNN`,
+    /// bidi controls as `\uXXXX`. A sequence cut by the chunk's end is held for the next call.
+    mutating func escaped(_ chunk: Data) -> Data {
+        // Most text holds nothing to show differently: one pass to find out, no copy.
+        if pending.isEmpty, !chunk.withUnsafeBytes({ $0.contains(where: Self.needsLook) }) { return chunk }
+        var output: [UInt8] = []
+        output.reserveCapacity(chunk.count)
+        for byte in chunk {
+            feed(byte, plain: { output.append($0) }, control: { scalar in
+                let text = scalar <= 0xFF ? String(format: "\\x%02X", scalar) : String(format: "\\u%04X", scalar)
+                output.append(contentsOf: Array(text.utf8))
+            })
+        }
+        return Data(output)
+    }
+
+    /// Whether `feed` may do more with the byte than pass it on: a control, or the lead of a C1 or bidi one.
+    private static func needsLook(_ byte: UInt8) -> Bool {
+        (byte < 0x20 && byte != 0x0A && byte != 0x09) || byte == 0x7F || byte >= 0xC2 && leads.contains(byte)
+    }
+
+    /// What `escaped` still holds at the end of the body.
+    mutating func finishEscaped() -> Data {
+        var output: [UInt8] = []
+        finish { output.append($0) }
+        return Data(output)
     }
 }

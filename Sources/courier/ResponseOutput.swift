@@ -227,27 +227,27 @@ enum ResponseOutput {
         guard let text = String(data: data, encoding: .utf8) else {
             return "(binary body, \(data.count) bytes; use -o FILE to save it)"
         }
-        if JSONPretty.looksLikeJSON(text, contentType: response.headers["Content-Type"]),
-           (try? JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed)) != nil {
-            return Sanitizer.escaped(JSONPretty.indent(text))
+        if looksLikeJSON(text, contentType: response.headers["Content-Type"]),
+           let (output, flattened) = PrettyJSONStream.format(data) {
+            if flattened { Console.error(PrettyJSONStream.flattenedNote) }
+            return Sanitizer.escaped(String(decoding: output, as: UTF8.self))
         }
         return Sanitizer.escaped(text)
     }
 }
 
-/// Re-indents JSON text without reordering keys (JSONSerialization would sort or shuffle them).
-enum JSONPretty {
+extension ResponseOutput {
+    /// Whether a body is laid out as JSON: its Content-Type says JSON, or it starts with `{` or `[`.
     static func looksLikeJSON(_ text: String, contentType: String?) -> Bool {
         if let contentType, contentType.lowercased().contains("json") { return true }
-        let first = text.first { !$0.isWhitespace }
-        return first == "{" || first == "["
+        return MediaKind.startsLikeJSON(text.utf8)
     }
 
-    /// The text re-indented (`StreamingIndenter`, the one indentation rule), indentation capped.
-    static func indent(_ text: String) -> String {
-        var indenter = StreamingIndenter(indents: true, sanitizes: false)
-        let output = indenter.feed(Data(text.utf8)) + indenter.finish()
-        if indenter.flattened { Console.error(StreamingIndenter.flattenedNote) }
+    /// JSON text laid out by `PrettyJSONStream` (keys in their order, indentation capped, with a note on
+    /// standard error when the cap was reached); other text as it is.
+    static func pretty(_ text: String) -> String {
+        guard let (output, flattened) = PrettyJSONStream.format(Data(text.utf8)) else { return text }
+        if flattened { Console.error(PrettyJSONStream.flattenedNote) }
         return String(decoding: output, as: UTF8.self)
     }
 }

@@ -190,6 +190,6 @@ final class StreamPrinter: Sendable {
     }
 
     private static func pretty(_ text: String, isJSON: Bool) -> String {
-        Sanitizer.escaped(isJSON ? JSONPretty.indent(text) : text)
+        Sanitizer.escaped(isJSON ? ResponseOutput.pretty(text) : text)
     }
 }

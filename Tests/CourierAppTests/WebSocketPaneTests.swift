@@ -158,6 +158,7 @@ struct WebSocketPaneTests {
         ])
     }
 
+    /// The dump is the Response pane's (`HexDump`): eight-digit offsets, a gap after eight bytes, `|ascii|`.
     @Test func binaryMessagesShowAsHexAndExpandToADump() {
         var pane = WebSocketPaneState(url: "ws://h/bin", now: Self.start, timeZone: TimeZone(identifier: "UTC")!)
         pane.apply(.connected(url: Self.url, protocol: "bin"), at: Self.start)
@@ -168,9 +169,9 @@ struct WebSocketPaneTests {
         _ = pane.handle(.togglePrettyJSON)
         #expect(Self.render(pane, height: 9)[3...6] == [
             "┃18:13:21.000 ← 40 B    binary                                         ┃",
-            "┃  0000  00 01 02 03 04 05 06 07 08 09 0a 0b 0c 0d 0e 0f  ............…┃",
-            "┃  0010  10 11 12 13 14 15 16 17 18 19 1a 1b 1c 1d 1e 1f  ............…┃",
-            ##"┃  0020  20 21 22 23 24 25 26 27                           !"#$%&'     ┃"##,
+            "┃  00000000  00 01 02 03 04 05 06 07  08 09 0a 0b 0c 0d 0e 0f  |......…┃",
+            "┃  00000010  10 11 12 13 14 15 16 17  18 19 1a 1b 1c 1d 1e 1f  |......…┃",
+            ##"┃  00000020  20 21 22 23 24 25 26 27                           | !"#$%…┃"##,
         ])
     }
 

@@ -44,17 +44,17 @@ import Testing
         let bytes = Array("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n".utf8)
             + [0x81, 0x00]
         // When parsed
-        let parsed = try #require(try HTTPResponseHead.parse(bytes))
+        let parsed = try #require(try ResponseHead.parse(bytes))
         // Then the status, headers and the head's length are right
         #expect(parsed.head.status == 101)
         #expect(parsed.head.headers["upgrade"] == "websocket")
         #expect(parsed.length == bytes.count - 2)
-        #expect(try HTTPResponseHead.parse(Array("HTTP/1.1 101 OK\r\n".utf8)) == nil)
+        #expect(try ResponseHead.parse(Array("HTTP/1.1 101 OK\r\n".utf8)) == nil)
     }
 
     @Test func validationChecksAcceptUpgradeAndSubprotocol() throws {
         let handshake = WebSocketHandshake(url: URL(string: "ws://h/")!, protocols: ["chat"], key: "dGhlIHNhbXBsZSBub25jZQ==")
-        var head = HTTPResponseHead(status: 101, headers: [
+        var head = ResponseHead(status: 101, headers: [
             "Upgrade": "websocket", "Connection": "keep-alive, Upgrade",
             "Sec-WebSocket-Accept": "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=", "Sec-WebSocket-Protocol": "chat",
         ])

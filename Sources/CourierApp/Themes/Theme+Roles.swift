@@ -1,3 +1,4 @@
+import CourierBody
 import CourierTerminal
 
 extension Theme {
@@ -59,5 +60,22 @@ extension Theme {
             theme[keyPath: path] = Style(attributes: .reverse)
         }
         return theme
+    }
+}
+
+extension Theme {
+    /// The style of a colour role of body text (JSON tokens, invalid input, notes): the one mapping
+    /// every pane that shows laid-out JSON draws with.
+    func style(for role: TextRole) -> Style {
+        switch role {
+        case .text: text
+        case .key: jsonKey
+        case .string: jsonString
+        case .number: jsonNumber
+        case .literal: jsonLiteral
+        case .punctuation: jsonPunctuation
+        case .invalid: error
+        case .muted: muted
+        }
     }
 }

@@ -10,7 +10,7 @@ enum HistoryBodyLines {
     /// The lines of `data`, and whether they were cut at `limit`.
     static func lines(_ data: Data, limit: Int = maxLines) -> (lines: [String], truncated: Bool) {
         guard !data.isEmpty else { return ([], false) }
-        if looksLikeJSON(data) {
+        if MediaKind.startsLikeJSON(data) {
             let document = PrettyJSONDocument(data: data)
             while !document.isComplete && document.lineCount <= limit { document.indexMore() }
             if document.failure == nil {
@@ -24,10 +24,5 @@ enum HistoryBodyLines {
             .map { String($0.hasSuffix("\r") ? $0.dropLast() : $0) }
         if lines.last == "" { lines.removeLast() }
         return (Array(lines.prefix(limit)), lines.count > limit)
-    }
-
-    private static func looksLikeJSON(_ data: Data) -> Bool {
-        guard let first = data.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) else { return false }
-        return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
     }
 }

@@ -141,7 +141,7 @@ enum ResponsePaneView {
             if offset < skip { continue }
             while spanIndex < line.spans.count, line.spans[spanIndex].range.upperBound <= offset { spanIndex += 1 }
             let role = spanIndex < line.spans.count && line.spans[spanIndex].range.contains(offset) ? line.spans[spanIndex].role : .text
-            var style = self.style(role, theme)
+            var style = theme.style(for: role)
             if cursor { style = style.overlaid(by: cursorStyle) }
             if let current, current.contains(offset) { style = theme.searchCurrent }
             else if hits.contains(where: { $0.contains(offset) }) { style = theme.searchMatch }
@@ -156,19 +156,6 @@ enum ResponsePaneView {
             column += buffer.write(visible, x: x + column, y: y + row, style: style, maxWidth: width - column)
         }
         return row + 1
-    }
-
-    static func style(_ role: TextRole, _ theme: Theme) -> Style {
-        switch role {
-        case .text: theme.text
-        case .key: theme.jsonKey
-        case .string: theme.jsonString
-        case .number: theme.jsonNumber
-        case .literal: theme.jsonLiteral
-        case .punctuation: theme.jsonPunctuation
-        case .invalid: theme.error
-        case .muted: theme.muted
-        }
     }
 
     @discardableResult

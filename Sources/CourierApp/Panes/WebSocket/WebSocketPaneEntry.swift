@@ -1,3 +1,4 @@
+import CourierBody
 import CourierWebSocket
 import Foundation
 
@@ -46,7 +47,7 @@ public struct WebSocketPaneEntry: Sendable, Hashable {
     /// Whether the filter (lower-cased) matches: the text, or the hex of a binary message.
     func matches(_ lowercasedFilter: String) -> Bool {
         if lowercasedFilter.isEmpty { return true }
-        if isBinary { return WebSocketPaneFormat.hex(binaryPrefix).contains(lowercasedFilter) }
+        if isBinary { return HexDump.pairs(binaryPrefix).contains(lowercasedFilter) }
         return text.lowercased().contains(lowercasedFilter)
     }
 }

@@ -1,3 +1,4 @@
+import CourierBody
 import CourierTerminal
 import Foundation
 
@@ -119,26 +120,23 @@ extension WebSocketPaneState {
         let expanded = prettyJSON || selected
         if entry.isBinary {
             guard expanded else {
-                header.append("binary " + WebSocketPaneFormat.hex(entry.binaryPrefix.prefix(16)), style: theme.text)
+                header.append("binary " + HexDump.pairs(entry.binaryPrefix.prefix(16)), style: theme.text)
                 return [header]
             }
             header.append("binary", style: theme.muted)
             let limit = max(1, min(4, maxLinesPerMessage))
-            var lines = [header] + WebSocketPaneFormat.hexDump(entry.binaryPrefix, lines: limit)
-                .map { StyledLine("  " + $0, style: theme.text) }
+            let dump = HexDump(data: Data(entry.binaryPrefix))
+            var lines = [header] + (0..<min(limit, dump.lineCount)).map { StyledLine("  " + dump.line($0), style: theme.text) }
             let shown = min(entry.binaryPrefix.count, limit * 16)
             if entry.size > shown { lines.append(StyledLine("  … \(entry.size - shown) more bytes", style: theme.muted)) }
             return lines
         }
         if WebSocketPaneFormat.looksLikeJSON(entry.text, validate: expanded) {
-            let styles = WebSocketPaneFormat.JSONStyles(key: theme.jsonKey, string: theme.jsonString,
-                                                        number: theme.jsonNumber, literal: theme.jsonLiteral,
-                                                        punctuation: theme.jsonPunctuation)
-            let flat = WebSocketPaneFormat.prettyJSON(entry.text, theme: styles, limit: 1, oneLine: true).first
+            let flat = WebSocketPaneFormat.prettyJSON(entry.text, theme: theme, limit: 1, oneLine: true).first
             if let flat, !expanded || header.width + flat.width <= width {
                 return [StyledLine(header.spans + flat.spans)]
             }
-            let pretty = WebSocketPaneFormat.prettyJSON(entry.text, theme: styles, limit: maxLinesPerMessage + 1)
+            let pretty = WebSocketPaneFormat.prettyJSON(entry.text, theme: theme, limit: maxLinesPerMessage + 1)
             var lines = [header] + pretty.prefix(maxLinesPerMessage).map { StyledLine([Span("  ")] + $0.spans) }
             if pretty.count > maxLinesPerMessage { lines.append(StyledLine("  …", style: theme.muted)) }
             return lines
