@@ -53,9 +53,20 @@ enum WebSocketBench {
         defer { server.stop() }
         let bare = BareWebSocketReader.time(port: server.port, count: pushMessages)
         report("bare frame reader (the limit)", bare, count: pushMessages)
+        // CPU time per message (every thread of the child) hardly depends on how busy the machine is.
+        func timedChild(_ arguments: [String]) -> Double? {
+            let cpuBefore = NginxBench.childrenCPU()
+            let seconds = timeProcess(courier.path, arguments)
+            let cpu = NginxBench.childrenCPU() - cpuBefore
+            if seconds != nil {
+                print(String(format: "   courier ws %@: %.2f µs CPU/message", arguments.dropFirst(2).joined(separator: " "),
+                             cpu * 1e6 / Double(pushMessages)))
+            }
+            return seconds
+        }
         let runs: [(String, Double?)] = [
-            ("courier ws --count", timeProcess(courier.path, ["ws", server.url, "--count", String(pushMessages)])),
-            ("courier ws --count --json", timeProcess(courier.path, ["ws", server.url, "--count", String(pushMessages), "--json"])),
+            ("courier ws --count", timedChild(["ws", server.url, "--count", String(pushMessages)])),
+            ("courier ws --count --json", timedChild(["ws", server.url, "--count", String(pushMessages), "--json"])),
             ("WebSocketSession (in process)", timeSession(server.url, count: pushMessages, subscriptions: [])),
         ]
         for (name, seconds) in runs {

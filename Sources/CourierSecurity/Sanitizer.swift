@@ -57,8 +57,13 @@ public enum Sanitizer {
     /// `text` with every dangerous scalar written as an escape: `\x1B` for C0, DEL and C1, `\u202E` for
     /// bidi controls. Newlines and tabs stay unless `keepingLayout` is false (a single-line field).
     public static func escaped(_ text: some StringProtocol, keepingLayout: Bool = true) -> String {
-        // Most text has nothing to escape: one pass over the bytes, no copy scalar by scalar.
-        if keepingLayout && !mayHoldDangerousScalar(text.utf8) { return String(text) }
+        // Most text has nothing to escape: one pass over the bytes, no copy scalar by scalar. The pass runs
+        // over the contiguous bytes, not through the generic collection a byte at a time (it runs per line).
+        if keepingLayout {
+            let safe = text.utf8.withContiguousStorageIfAvailable { !mayHoldDangerousScalar($0) }
+                ?? !mayHoldDangerousScalar(text.utf8)
+            if safe { return String(text) }
+        }
         var result = ""
         result.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {
@@ -89,11 +94,23 @@ public enum Sanitizer {
         return result
     }
 
+    /// `escapedJSON` in place for the serialised JSON at the end of `bytes`, from `start` on: a line
+    /// written straight into an output buffer is checked byte by byte and rewritten only when needed.
+    public static func escapeJSON(_ bytes: inout [UInt8], from start: Int) {
+        let mayHold = bytes.withUnsafeBufferPointer { mayHoldDangerousScalar(UnsafeBufferPointer(rebasing: $0[start...])) }
+        guard mayHold else { return }
+        let escaped = escapedJSON(String(decoding: bytes[start...], as: UTF8.self))
+        bytes.replaceSubrange(start..., with: escaped.utf8)
+    }
+
     /// False when no byte can start a dangerous scalar: C0 other than newline and tab, DEL, and the lead
     /// bytes of C1 (0xC2) and of the bidi controls (0xD8 for U+061C, 0xE2 for U+200E…U+2069).
     static func mayHoldDangerousScalar(_ bytes: some Sequence<UInt8>) -> Bool {
         bytes.contains { byte in
-            (byte < 0x20 && byte != 0x0A && byte != 0x09) || byte == 0x7F || byte == 0xC2 || byte == 0xD8 || byte == 0xE2
+            // Printable ASCII, nearly every byte, is settled by one comparison.
+            byte &- 0x20 >= 0x5F
+                && ((byte < 0x20 && byte != 0x0A && byte != 0x09) || byte == 0x7F || byte == 0xC2 || byte == 0xD8
+                    || byte == 0xE2)
         }
     }
 

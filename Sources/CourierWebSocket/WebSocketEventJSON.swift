@@ -5,116 +5,89 @@ import Foundation
 extension WebSocketEvent {
     /// The event as one JSON object without a trailing newline.
     public var jsonLine: String {
-        let payload = if case .message(let record) = self { record.size } else { 0 }
-        var out = JSONLineWriter(capacity: 160 + payload * 4 / 3)
-        switch self {
-        case .connecting(let url, let attempt):
-            out.key("type", string: "connecting")
-            out.key("url", string: url.absoluteString)
-            out.key("attempt", number: String(attempt))
-        case .connected(let url, let chosen):
-            out.key("type", string: "open")
-            out.key("url", string: url.absoluteString)
-            if let chosen { out.key("protocol", string: chosen) } else { out.key("protocol", raw: "null") }
-        case .message(let record):
-            out.key("type", string: "message")
-            out.key("dir", string: record.direction.rawValue)
-            switch record.message {
-            case .text(let text): out.key("text", string: text)
-            case .binary(let data): out.key("base64", string: data.base64EncodedString())
-            }
-            out.key("size", number: String(record.size))
-            out.key("time", timestamp: record.time)
-            if record.isSubscription { out.key("subscription", raw: "true") }
-        case .ping:
-            out.key("type", string: "ping")
-        case .pong(let roundTrip):
-            out.key("type", string: "pong")
-            if let roundTrip { out.key("rtt_ms", number: String(format: "%.3f", roundTrip * 1000)) }
-        case .closed(let info):
-            out.key("type", string: "close")
-            out.key("code", number: String(info.code.rawValue))
-            out.key("reason", string: info.reason)
-            out.key("clean", raw: info.wasClean ? "true" : "false")
-            out.key("by_user", raw: info.byUser ? "true" : "false")
-            if let error = info.error { out.key("error", string: error.description) }
-        case .reconnecting(let delay, let attempt):
-            out.key("type", string: "reconnecting")
-            out.key("in", number: String(format: "%.3f", delay))
-            out.key("attempt", number: String(attempt))
-        case .error(let error):
-            out.key("type", string: "error")
-            out.key("kind", string: error.kind.rawValue)
-            out.key("message", string: error.description)
-            if case .handshakeRejected(let status, _, _) = error { out.key("status", number: String(status)) }
-        }
-        return out.finish()
+        var bytes: [UInt8] = []
+        var encoder = WebSocketEventJSONEncoder()
+        encoder.append(self, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 }
 
-/// Builds one JSON object key by key.
+/// Writes one JSON object key by key at the end of a byte buffer it borrows (so a stream of lines
+/// shares one buffer and no line is built on its own).
 struct JSONLineWriter {
-    private var bytes: [UInt8]
+    private(set) var bytes: [UInt8]
+    /// Where this object starts in `bytes`: the first key has no comma before it.
+    private let start: Int
 
-    /// Room for `capacity` bytes up front, so a line is built without growing its buffer.
-    init(capacity: Int = 64) {
+    /// Takes over `buffer` (left empty until `finish` hands it back) and opens an object at its end.
+    init(taking buffer: inout [UInt8], capacity: Int = 64) {
         bytes = []
-        bytes.reserveCapacity(capacity)
+        swap(&bytes, &buffer)
+        start = bytes.count
+        bytes.reserveCapacity(bytes.count + capacity)
         bytes.append(UInt8(ascii: "{"))
     }
 
-    mutating func key(_ name: String, string value: String) {
+    mutating func key(_ name: StaticString, string value: String) {
         separator(name)
         Self.appendQuoted(value, to: &bytes)
     }
 
-    mutating func key(_ name: String, number value: String) { key(name, raw: value) }
+    mutating func key(_ name: StaticString, number value: Int) {
+        separator(name)
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        Self.appendDigits(value.magnitude, width: 1, to: &bytes)
+    }
 
-    mutating func key(_ name: String, raw value: String) {
+    mutating func key(_ name: StaticString, number value: String) { key(name, raw: value) }
+
+    mutating func key(_ name: StaticString, raw value: String) {
         separator(name)
         bytes.append(contentsOf: value.utf8)
     }
 
-    /// An RFC 3339 UTC timestamp with milliseconds, written digit by digit (it runs once per message).
-    mutating func key(_ name: String, timestamp date: Date) {
+    /// `"name":"2025-11-29T18:13:20.250Z"`: the date and time to the second as `second` spells it
+    /// (`2025-11-29T18:13:20.`), then the milliseconds.
+    mutating func key(_ name: StaticString, timestamp second: [UInt8], milliseconds: Int) {
         separator(name)
-        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
-        var seconds = time_t(milliseconds / 1000)
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
         bytes.append(UInt8(ascii: "\""))
-        appendDigits(Int(parts.tm_year) + 1900, width: 4)
-        bytes.append(UInt8(ascii: "-"))
-        appendDigits(Int(parts.tm_mon) + 1, width: 2)
-        bytes.append(UInt8(ascii: "-"))
-        appendDigits(Int(parts.tm_mday), width: 2)
-        bytes.append(UInt8(ascii: "T"))
-        appendDigits(Int(parts.tm_hour), width: 2)
-        bytes.append(UInt8(ascii: ":"))
-        appendDigits(Int(parts.tm_min), width: 2)
-        bytes.append(UInt8(ascii: ":"))
-        appendDigits(Int(parts.tm_sec), width: 2)
-        bytes.append(UInt8(ascii: "."))
-        appendDigits(Int(milliseconds % 1000), width: 3)
+        bytes.append(contentsOf: second)
+        Self.appendDigits(UInt(max(0, milliseconds)), width: 3, to: &bytes)
         bytes.append(contentsOf: [UInt8(ascii: "Z"), UInt8(ascii: "\"")])
     }
 
-    /// `value` in decimal, zero-padded to `width` digits.
-    private mutating func appendDigits(_ value: Int, width: Int) {
-        let digits = String(max(0, value)).utf8
-        if digits.count < width { bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: width - digits.count)) }
-        bytes.append(contentsOf: digits)
+    /// `value` in decimal, zero-padded to `width` digits, written without building a String.
+    static func appendDigits(_ value: UInt, width: Int, to bytes: inout [UInt8]) {
+        var count = 1
+        var rest = value / 10
+        while rest > 0 { count += 1; rest /= 10 }
+        if count < width { bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: width - count)) }
+        let end = bytes.count + count
+        bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: count))
+        var remaining = value
+        var index = end - 1
+        while remaining > 0 {
+            bytes[index] = UInt8(ascii: "0") + UInt8(remaining % 10)
+            remaining /= 10
+            index -= 1
+        }
     }
 
-    mutating func finish() -> String {
+    /// Closes the object and hands the buffer back.
+    mutating func finish(into buffer: inout [UInt8]) {
         bytes.append(UInt8(ascii: "}"))
-        return String(decoding: bytes, as: UTF8.self)
+        swap(&bytes, &buffer)
     }
 
-    private mutating func separator(_ name: String) {
-        if bytes.count > 1 { bytes.append(UInt8(ascii: ",")) }
-        Self.appendQuoted(name, to: &bytes)
-        bytes.append(UInt8(ascii: ":"))
+    private mutating func separator(_ name: StaticString) {
+        if bytes.count > start + 1 { bytes.append(UInt8(ascii: ",")) }
+        bytes.append(UInt8(ascii: "\""))
+        append(name)
+        bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+    }
+
+    private mutating func append(_ text: StaticString) {
+        bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
     private static let hex = Array("0123456789abcdef".utf8)

@@ -119,9 +119,11 @@ final class WSRunner: Sendable {
         signal(SIGPIPE, SIG_IGN)
         let done = DispatchSemaphore(value: 0)
         let consumer = Task { [self] in
-            // One hand-off per read's worth of messages, not per message.
+            // One hand-off per read's worth of messages, not per message; one encoder for the whole
+            // stream, so it formats each second's date once.
+            var encoder = WebSocketEventJSONEncoder()
             for await batch in session.batches {
-                for event in batch { handle(event) }
+                for event in batch { handle(event, encoder: &encoder) }
             }
             done.signal()
         }
@@ -140,14 +142,19 @@ final class WSRunner: Sendable {
         return exitCode()
     }
 
-    private func handle(_ event: WebSocketEvent) {
+    private func handle(_ event: WebSocketEvent, encoder: inout WebSocketEventJSONEncoder) {
         if case .message(let record) = event, record.direction == .incoming,
            let count = options.count, state.withLock({ $0.received >= count }) {
             // Messages that arrive while the close handshake runs are past --count: not printed.
             return
         }
         if options.json {
-            output.line(Sanitizer.escapedJSON(event.jsonLine))
+            // Written straight into the output buffer: no String per line.
+            output.append { bytes in
+                let start = bytes.count
+                encoder.append(event, to: &bytes)
+                Sanitizer.escapeJSON(&bytes, from: start)
+            }
         } else {
             printPlain(event)
         }
@@ -288,8 +295,13 @@ final class LineOutput: Sendable {
     }
 
     func line(_ text: String) {
+        append { $0.append(contentsOf: text.utf8) }
+    }
+
+    /// One line that `write` appends to the buffer itself (the newline is added after it).
+    func append(_ write: (inout [UInt8]) -> Void) {
         let full = buffer.withLock { bytes -> Bool in
-            bytes.append(contentsOf: text.utf8)
+            write(&bytes)
             bytes.append(10)
             return bytes.count >= 64 * 1024
         }

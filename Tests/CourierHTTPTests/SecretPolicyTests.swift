@@ -37,4 +37,16 @@ struct SecretPolicyTests {
         #expect(Sanitizer.escapedJSON("{\"t\":\"\u{9B}\u{202E}\"}") == "{\"t\":\"\\u009B\\u202E\"}")
         #expect(Sanitizer.sanitize("\u{1B}]0;t\u{07}") == "␛]0;t␇")
     }
+
+    @Test func jsonEscapedInPlaceAtTheEndOfABufferMatchesTheStringFormAndLeavesWhatCameBefore() {
+        // Given a buffer holding an earlier line (with a bidi control of its own) and then a new JSON line
+        let earlier = Array("{\"t\":\"\u{202E}\"}\n".utf8)
+        for line in ["{\"t\":\"\u{9B}x\u{202E}é€\u{2069}\"}", "{\"t\":\"plain ü € 😀\"}", "{\"t\":\"\u{E2}\u{80}\"}"] {
+            var bytes = earlier + Array(line.utf8)
+            // When the new line is escaped in place
+            Sanitizer.escapeJSON(&bytes, from: earlier.count)
+            // Then it reads as escapedJSON writes it and the earlier bytes are untouched
+            #expect(bytes == earlier + Array(Sanitizer.escapedJSON(line).utf8))
+        }
+    }
 }

@@ -96,16 +96,22 @@ final class CurlMultiDriver {
     private let multi: UnsafeMutableRawPointer
     private var transfers: [UnsafeMutableRawPointer: CurlTransfer] = [:]
     private var byID: [UInt64: UnsafeMutableRawPointer] = [:]
+    private var handles = CurlHandlePool()
 
     init(multi: UnsafeMutableRawPointer) { self.multi = multi }
 
     var isIdle: Bool { transfers.isEmpty }
 
     func add(_ job: CurlJob) {
+        guard let easy = handles.take() else {
+            job.continuation.resume(throwing: APIError.protocolError(underlying: "curl_easy_init failed"))
+            return
+        }
         let transfer: CurlTransfer
         do {
-            transfer = try CurlTransfer(job: job)
+            transfer = try CurlTransfer(job: job, easy: easy)
         } catch {
+            handles.give(easy)
             job.continuation.resume(throwing: error)
             return
         }
@@ -113,6 +119,7 @@ final class CurlMultiDriver {
         guard code == CURLM_OK else {
             let message = String(cString: curl_multi_strerror(code))
             transfer.finish(throwing: APIError.protocolError(underlying: message))
+            handles.give(easy)
             return
         }
         transfers[transfer.easy] = transfer
@@ -123,12 +130,14 @@ final class CurlMultiDriver {
         guard let easy = byID[id], let transfer = transfers[easy] else { return }
         remove(transfer)
         transfer.finish(throwing: APIError.cancelled)
+        handles.give(transfer.easy)
     }
 
     func cancelAll() {
         for transfer in transfers.values {
             remove(transfer)
             transfer.finish(throwing: APIError.cancelled)
+            handles.give(transfer.easy)
         }
     }
 
@@ -141,6 +150,7 @@ final class CurlMultiDriver {
             guard let handle = easy, let transfer = transfers[handle] else { continue }
             remove(transfer)
             transfer.complete(result)
+            handles.give(handle)
         }
     }
 

@@ -3,7 +3,7 @@ import Foundation
 
 /// One request on one easy handle: sets it up from an `HTTPRequest`, collects the status line,
 /// headers and body from libcurl's callbacks, and resumes the caller exactly once. Lives on the
-/// loop thread only.
+/// loop thread only. The handle is lent by the loop (`CurlHandlePool`), which takes it back afterwards.
 final class CurlTransfer {
     let id: UInt64
     let easy: UnsafeMutableRawPointer
@@ -17,15 +17,17 @@ final class CurlTransfer {
     /// Whether `onHead` has been called: once per transfer, for the final head only.
     private var headAnnounced = false
     private var sink: BodySink
+    /// The request's URL as libcurl was given it: the effective URL at the end is most often the same
+    /// text, and then the request's URL is reused rather than parsed again.
+    private let urlText: String
 
-    init(job: CurlJob) throws {
-        guard let easy = CurlEasy.make() else {
-            throw APIError.protocolError(underlying: "curl_easy_init failed")
-        }
+    /// Sets up `easy`, a fresh or reset handle (`CurlEasy`); the caller still owns it.
+    init(job: CurlJob, easy: UnsafeMutableRawPointer) throws {
         self.id = job.id
         self.easy = easy
         self.job = job
         self.sink = BodySink(configuration: job.configuration)
+        self.urlText = job.request.url.absoluteString
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
         do {
             try configure()
@@ -41,7 +43,7 @@ final class CurlTransfer {
         let request = job.request
         let configuration = job.configuration
         let me = Unmanaged.passUnretained(self).toOpaque()
-        courier_easy_setopt_str(easy, CURLOPT_URL, request.url.absoluteString)
+        courier_easy_setopt_str(easy, CURLOPT_URL, urlText)
         courier_easy_setopt_ptr(easy, CURLOPT_ERRORBUFFER, errorBuffer)
         // Redirects are followed by the transport (RedirectPolicy), which drops secret headers across
         // origins; libcurl would forward custom ones such as X-Api-Key.
@@ -168,11 +170,10 @@ final class CurlTransfer {
     /// curl passes every header line of every response of the transfer (interim 1xx, each redirect,
     /// the final one, then any trailers); a blank line ends one head.
     private func receiveHeader(_ bytes: UnsafeRawBufferPointer) -> Int {
-        let line = String(decoding: bytes, as: UTF8.self)
-        if line.trimmingLineEnd.isEmpty {
+        if ResponseHead.isBlankLine(bytes) {
             if isFinal(head) { announceHead() }
         } else {
-            head.consume(line: line)
+            head.consume(rawLine: bytes)
         }
         return bytes.count
     }
@@ -254,7 +255,10 @@ final class CurlTransfer {
         if !isFollowedRedirect(head) { announceHead() }
         var effective: UnsafeMutablePointer<CChar>?
         courier_easy_getinfo_str(easy, CURLINFO_EFFECTIVE_URL, &effective)
-        let url = effective.flatMap { URL(string: String(cString: $0)) } ?? job.request.url
+        let url = effective.flatMap { pointer in
+            let text = String(cString: pointer)
+            return text == urlText ? job.request.url : URL(string: text)
+        } ?? job.request.url
         let response = HTTPResponse(status: status, reason: head.reason, headers: head.headers, body: body, url: url,
                                     httpVersion: httpVersion(), timing: timing())
         resume(.success(response))
@@ -273,8 +277,8 @@ final class CurlTransfer {
         job.continuation.resume(with: result)
     }
 
+    /// Frees what this transfer set on the handle; the handle itself goes back to its pool.
     private func cleanup() {
-        curl_easy_cleanup(easy)
         if let headerList { curl_slist_free_all(headerList) }
         headerList = nil
         try? upload?.close()

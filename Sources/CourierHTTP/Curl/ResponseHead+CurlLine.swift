@@ -1,0 +1,35 @@
+/// libcurl's header callback hands over one raw line at a time; most are `Name: value` fields, read
+/// here from the bytes without first building the whole line as a String.
+extension ResponseHead {
+    /// Whether the raw line, without its line end, is empty: the end of one head.
+    static func isBlankLine(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        bytes.allSatisfy { $0 == 0x0D || $0 == 0x0A }
+    }
+
+    /// Parses one raw header line as `consume(line:)` does. A field is split at its first colon and
+    /// trimmed in place; status lines and obs-fold continuations, which are rare, take the String path.
+    mutating func consume(rawLine bytes: UnsafeRawBufferPointer) {
+        var end = bytes.count
+        while end > 0, bytes[end - 1] == 0x0D || bytes[end - 1] == 0x0A { end -= 1 }
+        let line = UnsafeRawBufferPointer(rebasing: bytes[..<end])
+        guard let first = line.first, first != UInt8(ascii: " "), first != UInt8(ascii: "\t"),
+              !line.starts(with: "HTTP/".utf8), let colon = line.firstIndex(of: UInt8(ascii: ":")) else {
+            consume(line: String(decoding: line, as: UTF8.self))
+            return
+        }
+        let name = Self.trimmed(UnsafeRawBufferPointer(rebasing: line[..<colon]))
+        guard !name.isEmpty else { return }
+        let value = Self.trimmed(UnsafeRawBufferPointer(rebasing: line[(colon + 1)...]))
+        headers.add(String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self))
+    }
+
+    /// Without leading and trailing spaces and tabs (HTTP's optional whitespace).
+    private static func trimmed(_ bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+        func isSpace(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        var start = 0
+        var end = bytes.count
+        while start < end, isSpace(bytes[start]) { start += 1 }
+        while end > start, isSpace(bytes[end - 1]) { end -= 1 }
+        return UnsafeRawBufferPointer(rebasing: bytes[start..<end])
+    }
+}
