@@ -40,36 +40,68 @@ public enum CollectionLoader {
     /// Loads `path`; problems become diagnostics. IDs use paths relative to the folder for a folder and the
     /// path as given for a single file.
     public static func load(_ path: String) -> LoadedCollection {
+        load(path, blockLimit: nil).collection
+    }
+
+    /// The start of `path`, for a first screen while the rest loads: whole files in order, then the first
+    /// blocks of the next one, about `blocks` blocks in all. The cut falls on a `###` line, so every request
+    /// read is the one the whole load gives, with the same ID. `complete` says whether that was everything.
+    public static func loadStart(_ path: String, blocks: Int) -> (collection: LoadedCollection, complete: Bool) {
+        load(path, blockLimit: blocks)
+    }
+
+    private static func load(_ path: String, blockLimit: Int?) -> (collection: LoadedCollection, complete: Bool) {
         let url = URL(fileURLWithPath: path).standardizedFileURL
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else {
-            return LoadedCollection(root: url.deletingLastPathComponent(), files: [],
-                                    diagnostics: [Diagnostic(file: path, line: 1, message: "no such file or folder")])
+            return (LoadedCollection(root: url.deletingLastPathComponent(), files: [],
+                                     diagnostics: [Diagnostic(file: path, line: 1, message: "no such file or folder")]),
+                    true)
         }
+        var remaining = blockLimit
         if !isFolder.boolValue {
             var collection = LoadedCollection(root: url.deletingLastPathComponent(), files: [], diagnostics: [])
-            collection.add(url, displayPath: path)
-            return collection
+            let complete = collection.add(url, displayPath: path, blockLimit: &remaining)
+            return (collection, complete)
         }
         var collection = LoadedCollection(root: url, files: [], diagnostics: [])
         for file in collectionFiles(under: url) {
+            if let left = remaining, left <= 0 { return (collection, false) }
             let relative = String(file.path.dropFirst(url.path.count).drop { $0 == "/" })
-            collection.add(file, displayPath: relative)
+            guard collection.add(file, displayPath: relative, blockLimit: &remaining) else { return (collection, false) }
         }
-        return collection
+        return (collection, true)
     }
 
     /// Reads and parses one file.
     public static func loadFile(_ url: URL, displayPath: String) throws(CollectionError) -> LoadedFile {
-        let data: Data
+        var unlimited: Int?
+        return try loadFile(url, displayPath: displayPath, blockLimit: &unlimited).file
+    }
+
+    /// Reads one file and parses it whole, or only its first `blockLimit` blocks (taking them off the
+    /// limit); `cut` says whether blocks were left out.
+    static func loadFile(_ url: URL, displayPath: String, blockLimit: inout Int?) throws(CollectionError)
+        -> (file: LoadedFile, cut: Bool) {
+        var data: Data
         do { data = try Data(contentsOf: url) } catch {
             throw .unreadable(path: displayPath, reason: error.localizedDescription)
+        }
+        var cut = false
+        if let limit = blockLimit {
+            let (used, end) = BlockScanner.prefix(of: data, blocks: limit)
+            blockLimit = limit - used
+            if let end {
+                data = data.prefix(end)
+                cut = true
+            }
         }
         guard let text = String(data: data, encoding: .utf8) else {
             throw .unreadable(path: displayPath, reason: "not valid UTF-8")
         }
-        return LoadedFile(url: url, file: HTTPFile(path: displayPath, text: text),
-                          fingerprint: FileFingerprint(data: data, modified: FileFingerprint.modificationDate(url)))
+        let file = LoadedFile(url: url, file: HTTPFile(path: displayPath, text: text),
+                              fingerprint: FileFingerprint(data: data, modified: FileFingerprint.modificationDate(url)))
+        return (file, cut)
     }
 
     static func collectionFiles(under folder: URL) -> [URL] {
@@ -90,13 +122,16 @@ public enum CollectionLoader {
 }
 
 extension LoadedCollection {
-    mutating func add(_ url: URL, displayPath: String) {
+    /// Adds a file, or its first `blockLimit` blocks; false when blocks were left out.
+    mutating func add(_ url: URL, displayPath: String, blockLimit: inout Int?) -> Bool {
         do {
-            let loaded = try CollectionLoader.loadFile(url, displayPath: displayPath)
+            let (loaded, cut) = try CollectionLoader.loadFile(url, displayPath: displayPath, blockLimit: &blockLimit)
             files.append(loaded)
             diagnostics += loaded.file.diagnostics
+            return !cut
         } catch {
             diagnostics.append(Diagnostic(file: displayPath, line: 1, message: error.description))
+            return true
         }
     }
 }
