@@ -143,7 +143,7 @@ enum ExplorerCommand {
                                  cookies: CookieJarStore(environment: processEnvironment)),
             queue: queue, store: CollectionStore(overrides: overrides))
         Explorer.run(backend: CrashTestHook.wrap(backend), state: state, runner: runner, queue: queue,
-                     startup: [.loadCollection(path: path), .listThemes])
+                     startup: [.loadCollectionInStages(path: path), .listThemes])
         return 0
     }
 

@@ -61,6 +61,23 @@ extension AppState {
 
     /// The first screen after loading: the only environment chosen, and the first request selected and
     /// open, so the first Enter sends it instead of folding the file.
+    /// Shows a loaded collection, or (`complete` false) its first requests while the rest loads. The
+    /// selected request stays selected when the rest arrives, even if rows were added above it.
+    mutating func showCollection(_ loaded: Collection, complete: Bool) {
+        let firstLoad: Bool
+        if case .loading = loading { firstLoad = true } else { firstLoad = false }
+        let selected: RequestRef?
+        if case .request(let ref) = tree.selectedRow(collection)?.kind { selected = ref } else { selected = nil }
+        collection = loaded
+        loading = complete ? .loaded : .loadingRest(path: collectionPath)
+        if let selected, !firstLoad { tree.select(selected, in: loaded) }
+        tree.move(0, in: loaded)
+        if firstLoad { prepareFirstRun() }
+        if let environment, loaded.environments[environment] == nil {
+            status = StatusMessage("Environment '\(environment)' is not defined", kind: .error)
+        }
+    }
+
     mutating func prepareFirstRun() {
         if environment == nil, collection.environmentNames.count == 1 { environment = collection.environmentNames.first }
         let rows = tree.rows(collection)
