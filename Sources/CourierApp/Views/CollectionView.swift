@@ -5,8 +5,9 @@ enum CollectionView {
     static func render(_ state: AppState, into buffer: inout Buffer, area: Rect, focused: Bool) {
         let theme = state.theme
         var title = state.collection.root.isEmpty ? "Collection" : "Collection · \(lastComponent(state.collection.root))"
-        // Only the first requests are in the tree yet: said in the title, which a long list cannot scroll away.
-        if case .loadingRest = state.loading { title += " · loading…" }
+        // Only the first requests are in the tree yet: said first in the title, where neither a long list
+        // nor a narrow pane hides it.
+        if case .loadingRest = state.loading { title = "Loading… · \(lastComponent(state.collection.root))" }
         var inner = Draw.block(&buffer, area, title: title, focused: focused, theme: theme, number: 1)
         guard !inner.isEmpty else { return }
         switch state.loading {
