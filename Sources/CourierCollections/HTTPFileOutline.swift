@@ -51,6 +51,8 @@ public struct HTTPFileOutline: Sendable {
         self.data = data
         // A UTF-8 byte order mark is not part of the text, as when the full parse decodes the file.
         let bomLength = data.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        // Room for every block at once: growing the array by doubling would hold two copies for a moment.
+        entries.reserveCapacity(BlockScanner.prefix(of: data, blocks: .max).count)
         var scanner = BlockScanner()
         var pending: BlockScanner.Block?
         var isFirst = true
@@ -81,7 +83,11 @@ public struct HTTPFileOutline: Sendable {
     }
 
     private func parse(_ entry: Entry, ordinalOffset: Int) throws(CollectionError) -> HTTPFileParser {
-        guard let text = String(validating: data[entry.start..<entry.end], as: UTF8.self) else {
+        let decoded = data.withUnsafeBytes { raw in
+            String(validating: UnsafeBufferPointer(rebasing: raw.bindMemory(to: UInt8.self)[entry.start..<entry.end]),
+                   as: UTF8.self)
+        }
+        guard let text = decoded else {
             throw .unreadable(path: path, reason: "not valid UTF-8")
         }
         let lines = SourceLines.split(text)

@@ -71,8 +71,8 @@ struct LargeCollectionRunTests {
         #expect(server.requests.map(\.requestLine) == ["GET /items/1?page=1 HTTP/1.1",
                                                        "GET /items/\(count)?page=1 HTTP/1.1"])
         #expect(server.requests.last?.header("Accept") == "application/json")
-        // And the huge file cost less than twice its size above the baseline (the full parse took ~14×)
+        // And the huge file cost less than 2.5 times its size above the baseline (the full parse took ~17×)
         let extra = run.peakRSS - baseline.peakRSS
-        #expect(extra < 2 * size, "peak RSS \(run.peakRSS / 1_048_576) MB, baseline \(baseline.peakRSS / 1_048_576) MB, file \(size / 1_048_576) MB")
+        #expect(extra < 5 * size / 2, "peak RSS \(run.peakRSS / 1_048_576) MB, baseline \(baseline.peakRSS / 1_048_576) MB, file \(size / 1_048_576) MB")
     }
 }
