@@ -84,17 +84,16 @@ public enum CollectionLoader {
     static func loadFile(_ url: URL, displayPath: String, blockLimit: inout Int?) throws(CollectionError)
         -> (file: LoadedFile, cut: Bool) {
         var data: Data
-        do { data = try Data(contentsOf: url) } catch {
-            throw .unreadable(path: displayPath, reason: error.localizedDescription)
-        }
         var cut = false
-        if let limit = blockLimit {
-            let (used, end) = BlockScanner.prefix(of: data, blocks: limit)
-            blockLimit = limit - used
-            if let end {
-                data = data.prefix(end)
-                cut = true
+        do {
+            if let limit = blockLimit {
+                (data, cut) = try readStart(of: url, blocks: limit)
+                blockLimit = limit - BlockScanner.prefix(of: data, blocks: limit).count
+            } else {
+                data = try Data(contentsOf: url)
             }
+        } catch {
+            throw .unreadable(path: displayPath, reason: error.localizedDescription)
         }
         guard let text = String(data: data, encoding: .utf8) else {
             throw .unreadable(path: displayPath, reason: "not valid UTF-8")
@@ -102,6 +101,25 @@ public enum CollectionLoader {
         let file = LoadedFile(url: url, file: HTTPFile(path: displayPath, text: text),
                               fingerprint: FileFingerprint(data: data, modified: FileFingerprint.modificationDate(url)))
         return (file, cut)
+    }
+
+    /// The bytes of the first `blocks` blocks of a file, read in growing chunks so that the start of a huge
+    /// file costs only its start; `cut` says whether the file goes on. A block boundary counts only once
+    /// its `###` line is read to its end.
+    static func readStart(of url: URL, blocks: Int) throws -> (data: Data, cut: Bool) {
+        let handle = try FileHandle(forReadingFrom: url)
+        defer { try? handle.close() }
+        var data = Data()
+        var chunk = 64 * 1024
+        while true {
+            let more = try handle.read(upToCount: chunk) ?? Data()
+            if more.isEmpty { return (data, false) }
+            data.append(more)
+            if let end = BlockScanner.prefix(of: data, blocks: blocks).end, data[end...].contains(0x0A) {
+                return (data.prefix(end), true)
+            }
+            chunk = min(chunk * 2, 16 * 1024 * 1024)
+        }
     }
 
     static func collectionFiles(under folder: URL) -> [URL] {
