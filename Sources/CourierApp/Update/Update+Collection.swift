@@ -59,14 +59,15 @@ extension AppState {
         return []
     }
 
-    /// The first screen after loading: the only environment chosen, and the first request selected and
-    /// open, so the first Enter sends it instead of folding the file.
     /// Shows a loaded collection, or (`complete` false) its first requests while the rest loads. The
     /// selected request stays selected when the rest arrives, even if rows were added above it; with
     /// nothing selected, a filter typed meanwhile selects its best match among the new rows.
     mutating func showCollection(_ loaded: Collection, complete: Bool) {
         let firstLoad: Bool
-        if case .loading = loading { firstLoad = true } else { firstLoad = false }
+        switch loading {
+        case .loaded, .loadingRest: firstLoad = false
+        case .loading, .failed: firstLoad = true
+        }
         let selected: RequestRef?
         if case .request(let ref) = tree.selectedRow(collection)?.kind { selected = ref } else { selected = nil }
         collection = loaded
@@ -83,6 +84,8 @@ extension AppState {
         }
     }
 
+    /// The first screen after loading: the only environment chosen, and the first request selected and
+    /// open, so the first Enter sends it instead of folding the file.
     mutating func prepareFirstRun() {
         if environment == nil, collection.environmentNames.count == 1 { environment = collection.environmentNames.first }
         let rows = tree.rows(collection)
