@@ -5,7 +5,8 @@ import Foundation
 /// Reported against tmux starting a shell that prints one line, measured the same way in the same run.
 enum StartupBench {
     static let rounds = 5
-    static let requests = 1000
+    /// Collection sizes measured besides demo.http: the first frame should not depend on the size.
+    static let sizes = [1000, 20_000]
 
     static func run() {
         // The courier built beside this benchmark (`make bench` builds both in release), or COURIER_BIN.
@@ -19,7 +20,9 @@ enum StartupBench {
         defer { try? FileManager.default.removeItem(at: folder) }
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            try Data(generated(requests).utf8).write(to: folder.appendingPathComponent("big.http"))
+            for size in sizes {
+                try Data(generated(size).utf8).write(to: folder.appendingPathComponent("big-\(size).http"))
+            }
         } catch {
             print("startup: cannot write the generated collection: \(error)")
             return
@@ -29,7 +32,7 @@ enum StartupBench {
             .first { FileManager.default.fileExists(atPath: $0) } ?? "Collections/demo.http"
         var reference: [Double] = []
         var small: [(Double, Int)] = []
-        var large: [(Double, Int)] = []
+        var large: [Int: [(Double, Int)]] = [:]
         for _ in 0..<rounds {
             // Interleaved so a load spike on the shared machine hits all three alike.
             if let time = measure("echo courier-ready; sleep 30", until: { $0.contains("courier-ready") })?.0 {
@@ -38,20 +41,30 @@ enum StartupBench {
             if let result = measure("exec '\(binary)' '\(demo)'", until: { $0.contains("listUsers") && $0.contains("env: ") }) {
                 small.append(result)
             }
-            if let result = measure("exec '\(binary)' '\(folder.appendingPathComponent("big.http").path)'",
-                                    until: { $0.contains("request 0001") && $0.contains("env: ") }) {
-                large.append(result)
+            for size in sizes {
+                let file = folder.appendingPathComponent("big-\(size).http").path
+                if let result = measure("exec '\(binary)' '\(file)'",
+                                        until: { $0.contains("request 0001") && $0.contains("env: ") }) {
+                    large[size, default: []].append(result)
+                }
             }
         }
-        guard let ref = median(reference), let smallTime = median(small.map(\.0)), let largeTime = median(large.map(\.0)) else {
+        guard let ref = median(reference), let smallTime = median(small.map(\.0)) else {
             print("startup: tmux did not show a frame within 10 s")
             return
         }
-        let smallRSS = small.map(\.1).max() ?? 0, largeRSS = large.map(\.1).max() ?? 0
+        let smallRSS = small.map(\.1).max() ?? 0
         print(String(format: "startup: first frame, demo.http: %.1f ms (%.2f× tmux+shell %.1f ms), peak RSS %d MB",
                      smallTime, smallTime / ref, ref, smallRSS / 1024))
-        print(String(format: "startup: first frame, %d requests: %.1f ms (%.2f× tmux+shell), peak RSS %d MB",
-                     requests, largeTime, largeTime / ref, largeRSS / 1024))
+        for size in sizes {
+            guard let results = large[size], let time = median(results.map(\.0)) else {
+                print("startup: \(size) requests: no frame within 10 s")
+                continue
+            }
+            // RSS when the first frame is up: the rest of the collection may still be loading.
+            print(String(format: "startup: first frame, %d requests: %.1f ms (%.2f× tmux+shell), peak RSS by then %d MB",
+                         size, time, time / ref, (results.map(\.1).max() ?? 0) / 1024))
+        }
     }
 
     /// Starts `command` in a fresh tmux server and polls until `done` holds for the screen; returns the

@@ -40,36 +40,86 @@ public enum CollectionLoader {
     /// Loads `path`; problems become diagnostics. IDs use paths relative to the folder for a folder and the
     /// path as given for a single file.
     public static func load(_ path: String) -> LoadedCollection {
+        load(path, blockLimit: nil).collection
+    }
+
+    /// The start of `path`, for a first screen while the rest loads: whole files in order, then the first
+    /// blocks of the next one, about `blocks` blocks in all. The cut falls on a `###` line, so every request
+    /// read is the one the whole load gives, with the same ID. `complete` says whether that was everything.
+    public static func loadStart(_ path: String, blocks: Int) -> (collection: LoadedCollection, complete: Bool) {
+        load(path, blockLimit: blocks)
+    }
+
+    private static func load(_ path: String, blockLimit: Int?) -> (collection: LoadedCollection, complete: Bool) {
         let url = URL(fileURLWithPath: path).standardizedFileURL
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else {
-            return LoadedCollection(root: url.deletingLastPathComponent(), files: [],
-                                    diagnostics: [Diagnostic(file: path, line: 1, message: "no such file or folder")])
+            return (LoadedCollection(root: url.deletingLastPathComponent(), files: [],
+                                     diagnostics: [Diagnostic(file: path, line: 1, message: "no such file or folder")]),
+                    true)
         }
+        var remaining = blockLimit
         if !isFolder.boolValue {
             var collection = LoadedCollection(root: url.deletingLastPathComponent(), files: [], diagnostics: [])
-            collection.add(url, displayPath: path)
-            return collection
+            let complete = collection.add(url, displayPath: path, blockLimit: &remaining)
+            return (collection, complete)
         }
         var collection = LoadedCollection(root: url, files: [], diagnostics: [])
         for file in collectionFiles(under: url) {
+            if let left = remaining, left <= 0 { return (collection, false) }
             let relative = String(file.path.dropFirst(url.path.count).drop { $0 == "/" })
-            collection.add(file, displayPath: relative)
+            guard collection.add(file, displayPath: relative, blockLimit: &remaining) else { return (collection, false) }
         }
-        return collection
+        return (collection, true)
     }
 
     /// Reads and parses one file.
     public static func loadFile(_ url: URL, displayPath: String) throws(CollectionError) -> LoadedFile {
-        let data: Data
-        do { data = try Data(contentsOf: url) } catch {
+        var unlimited: Int?
+        return try loadFile(url, displayPath: displayPath, blockLimit: &unlimited).file
+    }
+
+    /// Reads one file and parses it whole, or only its first `blockLimit` blocks (taking them off the
+    /// limit); `cut` says whether blocks were left out.
+    static func loadFile(_ url: URL, displayPath: String, blockLimit: inout Int?) throws(CollectionError)
+        -> (file: LoadedFile, cut: Bool) {
+        var data: Data
+        var cut = false
+        do {
+            if let limit = blockLimit {
+                (data, cut) = try readStart(of: url, blocks: limit)
+                blockLimit = limit - BlockScanner.prefix(of: data, blocks: limit).count
+            } else {
+                data = try Data(contentsOf: url)
+            }
+        } catch {
             throw .unreadable(path: displayPath, reason: error.localizedDescription)
         }
         guard let text = String(data: data, encoding: .utf8) else {
             throw .unreadable(path: displayPath, reason: "not valid UTF-8")
         }
-        return LoadedFile(url: url, file: HTTPFile(path: displayPath, text: text),
-                          fingerprint: FileFingerprint(data: data, modified: FileFingerprint.modificationDate(url)))
+        let file = LoadedFile(url: url, file: HTTPFile(path: displayPath, text: text),
+                              fingerprint: FileFingerprint(data: data, modified: FileFingerprint.modificationDate(url)))
+        return (file, cut)
+    }
+
+    /// The bytes of the first `blocks` blocks of a file, read in growing chunks so that the start of a huge
+    /// file costs only its start; `cut` says whether the file goes on. A block boundary counts only once
+    /// its `###` line is read to its end.
+    static func readStart(of url: URL, blocks: Int) throws -> (data: Data, cut: Bool) {
+        let handle = try FileHandle(forReadingFrom: url)
+        defer { try? handle.close() }
+        var data = Data()
+        var chunk = 64 * 1024
+        while true {
+            let more = try handle.read(upToCount: chunk) ?? Data()
+            if more.isEmpty { return (data, false) }
+            data.append(more)
+            if let end = BlockScanner.prefix(of: data, blocks: blocks).end, data[end...].contains(0x0A) {
+                return (data.prefix(end), true)
+            }
+            chunk = min(chunk * 2, 16 * 1024 * 1024)
+        }
     }
 
     static func collectionFiles(under folder: URL) -> [URL] {
@@ -90,13 +140,16 @@ public enum CollectionLoader {
 }
 
 extension LoadedCollection {
-    mutating func add(_ url: URL, displayPath: String) {
+    /// Adds a file, or its first `blockLimit` blocks; false when blocks were left out.
+    mutating func add(_ url: URL, displayPath: String, blockLimit: inout Int?) -> Bool {
         do {
-            let loaded = try CollectionLoader.loadFile(url, displayPath: displayPath)
+            let (loaded, cut) = try CollectionLoader.loadFile(url, displayPath: displayPath, blockLimit: &blockLimit)
             files.append(loaded)
             diagnostics += loaded.file.diagnostics
+            return !cut
         } catch {
             diagnostics.append(Diagnostic(file: displayPath, line: 1, message: error.description))
+            return true
         }
     }
 }

@@ -80,27 +80,52 @@ public struct CollectionRunner: Sendable {
     public static func selection(of file: HTTPFile, names: [String], all: Bool) throws(CollectionError)
         -> [RequestTemplate] {
         if all || names.isEmpty { return file.requests }
-        let available = file.requests.compactMap(\.name)
+        let wanted = try wantedNames(names, available: file.requests.compactMap(\.name),
+                                     named: { name in file.requests.first { $0.name == name } },
+                                     scripted: { file.requests.filter { !$0.scripts.isEmpty } })
+        return file.requests.filter { $0.name.map(wanted.contains) ?? false }
+    }
+
+    /// `selection` over an outlined file: only the requests picked, and those with scripts, are parsed.
+    public static func selection(of outline: HTTPFileOutline, names: [String]) throws(CollectionError)
+        -> [RequestTemplate] {
+        let entries = outline.entries.indices
+        let wanted = try wantedNames(names, available: outline.names,
+                                     named: { name in entries.first { outline.entries[$0].name == name }
+                                         .flatMap { try? outline.template(at: $0) } },
+                                     scripted: { entries.filter { outline.entries[$0].hasScripts }
+                                         .compactMap { try? outline.template(at: $0) } })
+        return try entries.filter { outline.entries[$0].name.map(wanted.contains) ?? false }
+            .map { index throws(CollectionError) in try outline.template(at: index) }
+    }
+
+    /// The names `names` asks for, and the names of the requests they need: those whose responses they
+    /// use and those whose scripts set a variable they use. `scripted` (the requests with scripts) is read
+    /// at most once.
+    static func wantedNames(_ names: [String], available: [String], named: (String) -> RequestTemplate?,
+                            scripted: () -> [RequestTemplate]) throws(CollectionError) -> Set<String> {
+        var withScripts: [RequestTemplate]?
         var wanted = Set<String>()
         var pending = names
         while let name = pending.popLast() {
             guard !wanted.contains(name) else { continue }
-            guard let request = file.requests.first(where: { $0.name == name }) else {
+            guard let request = named(name) else {
                 throw .unknownRequest(name: name, available: available)
             }
             wanted.insert(name)
             pending += dependencies(of: request).filter { available.contains($0) }
-            pending += scriptSetters(of: request, in: file)
+            if withScripts == nil { withScripts = scripted() }
+            pending += scriptSetters(of: request, among: withScripts ?? [])
         }
-        return file.requests.filter { $0.name.map(wanted.contains) ?? false }
+        return wanted
     }
 
     /// Named requests whose scripts set a variable `request` uses (`{{token}}` set by login's handler), so
     /// `--name me` runs `login` first as it does for `{{login.response…}}`.
-    static func scriptSetters(of request: RequestTemplate, in file: HTTPFile) -> [String] {
+    static func scriptSetters(of request: RequestTemplate, among candidates: [RequestTemplate]) -> [String] {
         let used = variableNames(in: request.sourceText.isEmpty ? request.url : request.sourceText)
         guard !used.isEmpty else { return [] }
-        return file.requests.filter { other in
+        return candidates.filter { other in
             other.id != request.id && other.name != nil
                 && used.contains { name in other.scripts.contains { $0.mentionsSetting(name) } }
         }.compactMap(\.name)

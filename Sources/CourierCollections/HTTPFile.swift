@@ -39,7 +39,8 @@ public struct HTTPFile: Sendable, Hashable {
     public var lineEnding: String { SourceLines.dominantEnding(lines) }
 
     func layoutIndex(of request: RequestTemplate) throws(CollectionError) -> Int {
-        guard let index = requests.firstIndex(where: { $0.id == request.id }) else {
+        // A file made from an outline holds no layouts (no lines to rewrite): nothing in it can be edited.
+        guard let index = requests.firstIndex(where: { $0.id == request.id }), index < layouts.count else {
             throw .requestNotFound(id: request.id.description)
         }
         return index

@@ -13,13 +13,13 @@ extension HTTPFileParser {
         let trimmed = lines[start].trimmed
         guard trimmed.dropFirst().trimmingBlanks.hasPrefix("{%") else {
             let path = trimmed.dropFirst().trimmingBlanks
-            return (RequestScript(phase: phase, source: .file(path), line: start + 1), start + 1)
+            return (RequestScript(phase: phase, source: .file(path), line: fileLine(start)), start + 1)
         }
         let end = scriptEnd(from: start, limit: limit)
         var code = lines[start..<end].map(\.content).joined(separator: "\n")
         if let open = code.range(of: "{%") { code = String(code[open.upperBound...]) }
         if let close = code.range(of: "%}", options: .backwards) { code = String(code[..<close.lowerBound]) }
-        return (RequestScript(phase: phase, source: .inline(code), line: start + 1), end)
+        return (RequestScript(phase: phase, source: .inline(code), line: fileLine(start)), end)
     }
 
     /// The handlers after a body. `>>` redirects are kept but not run; `<>` lines (earlier responses an

@@ -13,16 +13,34 @@ struct HTTPFileParser {
     let path: String
     let lines: [SourceLine]
     let text: String
-    private var diagnostics: [Diagnostic] = []
-    private var fileVariables: [VariableDefinition] = []
-    private var requests: [RequestTemplate] = []
+    /// Lines of the file before `lines[0]`, when the parser reads one block of a larger file (the outline).
+    let lineOffset: Int
+    /// Requests of the file before the first one this parser finds, so ordinals stay those of the whole file.
+    let ordinalOffset: Int
+    private(set) var diagnostics: [Diagnostic] = []
+    private(set) var fileVariables: [VariableDefinition] = []
+    private(set) var requests: [RequestTemplate] = []
     private var layouts: [RequestLayout] = []
 
     init(path: String, text: String) {
         self.path = path
         self.text = text
         self.lines = SourceLines.split(text)
+        self.lineOffset = 0
+        self.ordinalOffset = 0
     }
+
+    /// A parser over a window of a file's lines, for reading one block at a time (`HTTPFileOutline`).
+    init(path: String, lines: [SourceLine], lineOffset: Int, ordinalOffset: Int) {
+        self.path = path
+        self.text = ""
+        self.lines = lines
+        self.lineOffset = lineOffset
+        self.ordinalOffset = ordinalOffset
+    }
+
+    /// The 1-based line in the whole file of `lines[index]`.
+    func fileLine(_ index: Int) -> Int { lineOffset + index + 1 }
 
     func parse() -> HTTPFile {
         var parser = self
@@ -48,7 +66,7 @@ struct HTTPFileParser {
 
     // MARK: - One block
 
-    private mutating func parseBlock(_ block: Range<Int>, isFirst: Bool) {
+    mutating func parseBlock(_ block: Range<Int>, isFirst: Bool) {
         var index = block.lowerBound
         var separator: Int?
         var separatorName: String?
@@ -91,7 +109,7 @@ struct HTTPFileParser {
                 continue
             }
             if trimmed.hasPrefix("@") {
-                if let definition = Self.variable(trimmed, line: index + 1) {
+                if let definition = Self.variable(trimmed, line: fileLine(index)) {
                     variables.append(definition)
                     variableLines.append(index)
                 } else {
@@ -112,7 +130,7 @@ struct HTTPFileParser {
                 let (script, end) = script(at: index, phase: .response, limit: block.upperBound)
                 scripts.append(script)
                 let message = "response handler before the request line; it runs after this request's response"
-                diagnostics.append(Diagnostic(file: path, line: index + 1, message: message, severity: .warning))
+                diagnostics.append(Diagnostic(file: path, line: fileLine(index), message: message, severity: .warning))
                 index = end
                 continue
             }
@@ -198,14 +216,14 @@ struct HTTPFileParser {
         } else {
             body = Self.body(bodyLines)
         }
-        let ordinal = requests.count + 1
+        let ordinal = ordinalOffset + requests.count + 1
         let blockText = SourceLines.join(lines[block])
         requests.append(RequestTemplate(
             id: RequestTemplateID(file: path, ordinal: ordinal), name: name ?? separatorName, kind: kind,
             method: Self.method(of: kind, written: requestLine.method), url: url,
             httpVersion: requestLine.version, headers: headers, body: body, variables: variables, tags: tags,
             messages: messages, unsupported: tail.kept, prompts: prompts, scripts: scripts + tail.scripts,
-            lines: (block.lowerBound + 1)..<(block.upperBound + 1), sourceText: blockText))
+            lines: fileLine(block.lowerBound)..<fileLine(block.upperBound), sourceText: blockText))
         layouts.append(RequestLayout(
             block: block, separator: separator, nameFromSeparator: name == nil && separatorName != nil,
             prelude: preludeStart..<requestStart, nameLine: nameLine, variableLines: variableLines,
@@ -230,13 +248,13 @@ struct HTTPFileParser {
     }
 
     mutating func directive(_ range: Range<Int>, kind: String) -> UnsupportedDirective {
-        diagnostics.append(Diagnostic(file: path, line: range.lowerBound + 1,
+        diagnostics.append(Diagnostic(file: path, line: fileLine(range.lowerBound),
                                       message: "\(kind) kept but not run by Courier", severity: .warning))
         return UnsupportedDirective(text: lines[range].map(\.content).joined(separator: "\n"),
-                                    line: range.lowerBound + 1)
+                                    line: fileLine(range.lowerBound))
     }
 
     mutating func report(_ index: Int, _ message: String) {
-        diagnostics.append(Diagnostic(file: path, line: index + 1, message: message))
+        diagnostics.append(Diagnostic(file: path, line: fileLine(index), message: message))
     }
 }

@@ -157,7 +157,7 @@ enum ExplorerCommand {
                                  cookies: CookieJarStore(environment: processEnvironment)),
             queue: queue, store: CollectionStore(overrides: overrides))
         Explorer.run(backend: CrashTestHook.wrap(backend), state: state, runner: runner, queue: queue,
-                     startup: [.loadCollection(path: path), .listThemes])
+                     startup: [.loadCollectionInStages(path: path), .listThemes])
         return 0
     }
 

@@ -46,15 +46,27 @@ struct RunPlan {
         if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), isFolder.boolValue {
             return try folder(url, invocation: invocation)
         }
-        let loaded = try CollectionLoader.loadFile(url, displayPath: invocation.path)
-        let requests = try CollectionRunner.selection(of: loaded.file, names: invocation.names,
-                                                      all: invocation.all)
+        let (loaded, requests) = try load(url, invocation: invocation)
         let environments = try EnvironmentSet.discover(near: url, root: RunCommand.collectionRoot(for: url))
         let environment = try environments.environment(named: invocation.environment)
         let entry = Entry(loaded: loaded, displayPath: invocation.path, requests: requests,
                           environment: .success(environment),
                           variableSources: describe(environments, selected: invocation.environment))
         return RunPlan(entries: [entry], diagnostics: loaded.file.diagnostics, isFolder: false)
+    }
+
+    /// The file and the requests picked in it. With `--name`, only an outline of the file is kept and
+    /// only the requests picked are parsed in full, so one request of a huge file costs about its size.
+    private static func load(_ url: URL, invocation: RunCommand.Invocation) throws(CollectionError)
+        -> (LoadedFile, [RequestTemplate]) {
+        if invocation.names.isEmpty || invocation.all {
+            let loaded = try CollectionLoader.loadFile(url, displayPath: invocation.path)
+            return (loaded, try CollectionRunner.selection(of: loaded.file, names: invocation.names, all: true))
+        }
+        let outline = try HTTPFileOutline.load(url, displayPath: invocation.path)
+        let requests = try CollectionRunner.selection(of: outline, names: invocation.names)
+        let fingerprint = FileFingerprint(data: outline.data, modified: nil)
+        return (LoadedFile(url: url, file: outline.file(running: requests), fingerprint: fingerprint), requests)
     }
 
     /// Every `.http` file under `url`, sorted by path; environments are found as the explorer finds them:

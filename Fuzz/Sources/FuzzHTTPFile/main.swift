@@ -4,7 +4,8 @@ import Foundation
 
 /// Parses arbitrary text as a `.http` file. Invariants: parsing never crashes; rewriting any request
 /// with itself gives back the exact text; an edited request keeps the file's request count; resolving
-/// either builds a request or throws a typed error.
+/// either builds a request or throws a typed error; the outline (templates parsed on demand) equals the
+/// full parse.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let bytes = Data(bytes: data, count: size)
@@ -31,6 +32,16 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         _ = try? file.deleting(request)
         _ = try? resolver.resolve(request)
     }
+    // The outline `courier run --name` reads must see what the full parse sees.
+    guard let outline = try? HTTPFileOutline(path: "fuzz.http", data: bytes) else {
+        preconditionFailure("the outline refused a file the full parse read")
+    }
+    precondition(outline.entries.count == file.requests.count, "the outline found another number of requests")
+    for index in outline.entries.indices.prefix(8) {
+        precondition((try? outline.template(at: index)) == file.requests[index], "an outlined request differs")
+    }
+    precondition(outline.fileVariables == file.fileVariables, "the outline's file variables differ")
+    precondition(outline.diagnostics == file.diagnostics, "the outline's diagnostics differ")
     _ = file.appending(RequestTemplate(id: RequestTemplateID(file: "fuzz.http", ordinal: 0), name: "new",
                                        url: "http://127.0.0.1:1/new"))
     return 0

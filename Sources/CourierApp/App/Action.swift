@@ -10,6 +10,8 @@ public enum Action: Sendable {
     /// Time passed while something on screen moves.
     case tick
     case collectionLoaded(Collection)
+    /// The first requests of the collection at start-up, shown while the rest loads.
+    case collectionStartLoaded(Collection)
     case collectionFailed(String)
     /// The scripts of a sent request ran (pre-request and response handlers): shown in the Log pane.
     case scriptsRan(RequestID, ScriptReport)

@@ -8,6 +8,8 @@ public struct AppState: Sendable {
     /// Whether the collection is still being read in the background.
     public enum Loading: Sendable, Hashable {
         case loading(path: String)
+        /// The first requests are shown; the rest of the collection is still being read.
+        case loadingRest(path: String)
         case loaded
         case failed(String)
     }

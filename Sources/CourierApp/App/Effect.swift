@@ -4,6 +4,9 @@ import Foundation
 /// Work `update` asks for. The effect runner performs it with the core and answers with actions.
 public enum Effect: Sendable, Hashable {
     case loadCollection(path: String)
+    /// The start-up load: the first screen's requests first (`collectionStartLoaded`), then the whole
+    /// collection (`collectionLoaded`), so the first frame never waits for a large collection.
+    case loadCollectionInStages(path: String)
     /// Resolve and send now; the answer carries `generation`.
     case send(generation: Int, job: SendJob)
     /// Send after the debounce through the cancel-previous queue: a newer submission replaces this one.

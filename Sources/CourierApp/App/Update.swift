@@ -15,14 +15,12 @@ public func update(_ state: inout AppState, _ action: Action) -> [Effect] {
         state.responsePane?.advance()
         return []
     case .collectionLoaded(let collection):
-        let firstLoad = state.loading != .loaded
-        state.collection = collection
-        state.loading = .loaded
-        state.tree.move(0, in: collection)
-        if firstLoad { state.prepareFirstRun() }
-        if let environment = state.environment, collection.environments[environment] == nil {
-            state.status = StatusMessage("Environment '\(environment)' is not defined", kind: .error)
-        }
+        state.showCollection(collection, complete: true)
+        return []
+    case .collectionStartLoaded(let collection):
+        // A reload that finished first makes this start stale.
+        guard case .loading = state.loading else { return [] }
+        state.showCollection(collection, complete: false)
         return []
     case .collectionFailed(let message):
         state.loading = .failed(message)

@@ -7,6 +7,8 @@ import Synchronization
 /// resolving), and turns them into the explorer's own model. Safe from any thread.
 public final class CollectionStore: Sendable {
     private let loaded = Mutex<LoadedCollection?>(nil)
+    /// Closed while only the start of the collection is read (`loadStart`); reads of `loaded` wait for it.
+    private let gate = LoadGate()
     /// The path as the user gave it, so the model keeps naming files the same way after a save.
     private let path = Mutex("")
     /// Responses by request name, for `{{name.response.body.$.id}}` in later requests.
@@ -21,8 +23,43 @@ public final class CollectionStore: Sendable {
     /// Reads `path` (a file or a folder) and returns the explorer's model of it. Problems in one file
     /// become a notice; they do not stop the others from loading.
     public func load(_ path: String) -> (collection: Collection, problems: [String]) {
-        let collection = CollectionLoader.load(path)
+        commit(CollectionLoader.load(path), path: path)
+    }
+
+    /// What the first stage of the start-up load read: the start of a large collection, or all of a small one.
+    public enum Stage: Sendable {
+        /// The first requests only; nothing is kept for saving until `load` reads the whole collection.
+        case start(Collection)
+        /// The whole collection, kept as `load` keeps it.
+        case whole(Collection, problems: [String])
+    }
+
+    /// About as many blocks as the tallest terminal shows rows: what the first screen needs.
+    public static let firstScreenBlocks = 200
+
+    /// The start-up load's first stage: only the first `blocks` blocks are parsed, so the first screen of a
+    /// collection of any size is drawn at once; the IDs and order of those requests are the whole load's.
+    public func loadStart(_ path: String, blocks: Int = firstScreenBlocks) -> Stage {
+        let (start, complete) = CollectionLoader.loadStart(path, blocks: blocks)
+        if complete {
+            let (collection, problems) = commit(start, path: path)
+            return .whole(collection, problems: problems)
+        }
+        gate.close()
+        var problems: [String] = []
+        return .start(model(start, path: path, problems: &problems))
+    }
+
+    /// The whole loaded collection, once it is read.
+    private func whole<T>(_ body: (inout LoadedCollection?) -> T) -> T {
+        gate.wait()
+        return loaded.withLock { body(&$0) }
+    }
+
+    /// Keeps a whole loaded collection (for saving and resolving) and returns its model.
+    private func commit(_ collection: LoadedCollection, path: String) -> (collection: Collection, problems: [String]) {
         loaded.withLock { $0 = collection }
+        gate.open()
         self.path.withLock { $0 = path }
         var problems: [String] = []
         if collection.files.isEmpty && collection.errors.isEmpty { problems = ["No .http files in \(path)"] }
@@ -42,7 +79,7 @@ public final class CollectionStore: Sendable {
     public func apply(_ edit: CollectionEdit) throws(CollectionError) -> (Collection, RequestRef?) {
         switch edit {
         case .add(let path, let draft):
-            guard let file = loaded.withLock({ $0?.files.first { $0.file.path == path } }) else {
+            guard let file = whole({ $0?.files.first { $0.file.path == path } }) else {
                 throw .requestNotFound(id: path)
             }
             let template = RequestMapping.template(
@@ -119,7 +156,7 @@ public final class CollectionStore: Sendable {
         -> (LoadedFile, RequestTemplate, VariableContext) {
         let (file, original) = try locate(job.ref)
         let template = RequestMapping.template(from: job.draft, original: original)
-        let root = loaded.withLock { $0?.root } ?? file.url.deletingLastPathComponent()
+        let root = whole { $0?.root } ?? file.url.deletingLastPathComponent()
         let environments = try EnvironmentSet.discover(near: file.url, root: root)
         let environment = try environments.environment(named: job.environment)
         let context = VariableContext(overrides: overrides.merging(job.answers) { $1 }, environment: environment,
@@ -145,7 +182,7 @@ public final class CollectionStore: Sendable {
 
     func locate(_ ref: RequestRef?) throws(CollectionError) -> (LoadedFile, RequestTemplate) {
         guard let ref else { throw .requestNotFound(id: "(unsaved request)") }
-        let found = loaded.withLock { collection -> (LoadedFile, RequestTemplate)? in
+        let found = whole { collection -> (LoadedFile, RequestTemplate)? in
             guard let file = collection?.files.first(where: { $0.file.path == ref.file }),
                   file.file.requests.indices.contains(ref.index) else { return nil }
             return (file, file.file.requests[ref.index])
@@ -156,11 +193,11 @@ public final class CollectionStore: Sendable {
 
     /// Replaces the loaded copy of `path` with the file as it is on disk now (fresh fingerprint).
     func refreshFromDisk(_ path: String) throws(CollectionError) {
-        guard let file = loaded.withLock({ $0?.files.first { $0.file.path == path } }) else {
+        guard let file = whole({ $0?.files.first { $0.file.path == path } }) else {
             throw .requestNotFound(id: path)
         }
         let fresh = try CollectionLoader.loadFile(file.url, displayPath: path)
-        loaded.withLock { collection in
+        whole { collection in
             guard let index = collection?.files.firstIndex(where: { $0.url == file.url }) else { return }
             collection?.files[index] = fresh
         }
@@ -168,7 +205,7 @@ public final class CollectionStore: Sendable {
 
     private func replace(_ file: LoadedFile, with text: String) throws(CollectionError) -> Collection {
         let saved = try CollectionWriter.save(text, over: file)
-        let collection = loaded.withLock { collection -> LoadedCollection? in
+        let collection = whole { collection -> LoadedCollection? in
             guard var current = collection, let index = current.files.firstIndex(where: { $0.url == file.url }) else {
                 return collection
             }

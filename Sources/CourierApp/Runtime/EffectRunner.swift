@@ -85,12 +85,16 @@ public final class EffectRunner: Sendable {
     private func perform(_ effect: Effect) {
         switch effect {
         case .loadCollection(let path):
+            background { [store, queue] in Self.post(store.load(path), to: queue) }
+        case .loadCollectionInStages(let path):
             background { [store, queue] in
-                let (collection, problems) = store.load(path)
-                queue.post(.collectionLoaded(collection))
-                if let first = problems.first {
-                    let more = problems.count > 1 ? " (\(problems.count) problems: ! lists them)" : ""
-                    queue.post(.notice(StatusMessage(first + more, kind: .error)))
+                // A small collection is whole after the first stage; a large one shows its start at once.
+                switch store.loadStart(path) {
+                case .start(let start):
+                    queue.post(.collectionStartLoaded(start))
+                    Self.post(store.load(path), to: queue)
+                case .whole(let collection, let problems):
+                    Self.post((collection, problems), to: queue)
                 }
             }
         case .send(let generation, let job):
@@ -407,6 +411,15 @@ public final class EffectRunner: Sendable {
             let byUser = userCancelled.withLock { $0.remove(generation) != nil }
             if wasSent && !byUser { queue.post(.clientEvent(.cancelled(submission.id, superseded: true))) }
             queue.post(.sendCancelled(generation: generation))
+        }
+    }
+
+    /// A loaded collection, and its first problem as a notice.
+    private static func post(_ loaded: (collection: Collection, problems: [String]), to queue: ActionQueue) {
+        queue.post(.collectionLoaded(loaded.collection))
+        if let first = loaded.problems.first {
+            let more = loaded.problems.count > 1 ? " (\(loaded.problems.count) problems: ! lists them)" : ""
+            queue.post(.notice(StatusMessage(first + more, kind: .error)))
         }
     }
 

@@ -11,7 +11,7 @@ public enum Explorer {
 
     /// The first effects of a session: read the collection and the theme list in the background.
     public static func startupEffects(_ state: AppState) -> [Effect] {
-        [.loadCollection(path: state.collectionPath), .listThemes]
+        [.loadCollectionInStages(path: state.collectionPath), .listThemes]
             + (state.theme.name == Theme.dark.name ? [] : [.loadTheme(name: state.theme.name)])
     }
 

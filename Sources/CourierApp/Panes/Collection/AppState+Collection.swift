@@ -59,6 +59,31 @@ extension AppState {
         return []
     }
 
+    /// Shows a loaded collection, or (`complete` false) its first requests while the rest loads. The
+    /// selected request stays selected when the rest arrives, even if rows were added above it; with
+    /// nothing selected, a filter typed meanwhile selects its best match among the new rows.
+    mutating func showCollection(_ loaded: Collection, complete: Bool) {
+        let firstLoad: Bool
+        switch loading {
+        case .loaded, .loadingRest: firstLoad = false
+        case .loading, .failed: firstLoad = true
+        }
+        let selected: RequestRef?
+        if case .request(let ref) = tree.selectedRow(collection)?.kind { selected = ref } else { selected = nil }
+        collection = loaded
+        loading = complete ? .loaded : .loadingRest(path: collectionPath)
+        if let selected, !firstLoad {
+            tree.select(selected, in: loaded)
+        } else if !tree.filter.text.isEmpty {
+            tree.selection = tree.bestMatchRow(loaded) ?? 0
+        }
+        tree.move(0, in: loaded)
+        if firstLoad { prepareFirstRun() }
+        if let environment, loaded.environments[environment] == nil {
+            status = StatusMessage("Environment '\(environment)' is not defined", kind: .error)
+        }
+    }
+
     /// The first screen after loading: the only environment chosen, and the first request selected and
     /// open, so the first Enter sends it instead of folding the file.
     mutating func prepareFirstRun() {

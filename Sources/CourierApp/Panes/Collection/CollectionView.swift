@@ -4,7 +4,10 @@ import CourierTerminal
 enum CollectionView {
     static func render(_ state: AppState, into buffer: inout Buffer, area: Rect, focused: Bool) {
         let theme = state.theme
-        let title = state.collection.root.isEmpty ? "Collection" : "Collection · \(lastComponent(state.collection.root))"
+        var title = state.collection.root.isEmpty ? "Collection" : "Collection · \(lastComponent(state.collection.root))"
+        // Only the first requests are in the tree yet: said first in the title, where neither a long list
+        // nor a narrow pane hides it.
+        if case .loadingRest = state.loading { title = "Loading… · \(lastComponent(state.collection.root))" }
         var inner = Draw.block(&buffer, area, title: title, focused: focused, theme: theme, number: 1)
         guard !inner.isEmpty else { return }
         switch state.loading {
@@ -16,7 +19,7 @@ enum CollectionView {
                 buffer.write(line, x: inner.x, y: inner.y + i, style: theme.error, maxWidth: inner.width)
             }
             return
-        case .loaded:
+        case .loaded, .loadingRest:
             break
         }
         let tree = state.tree
@@ -65,6 +68,10 @@ enum CollectionView {
             } else {
                 Draw.runs(&buffer, runs, x: inner.x, y: y, maxWidth: inner.width)
             }
+        }
+        let below = rows.count - scroll
+        if case .loadingRest = state.loading, below < inner.height {
+            buffer.write("loading the rest…", x: inner.x, y: inner.y + below, style: theme.muted, maxWidth: inner.width)
         }
     }
 

@@ -1,0 +1,118 @@
+import Foundation
+
+/// A `.http` file read to run a few of its requests. One pass over the bytes finds every block between
+/// `###` lines and parses it on its own, keeping only the request's name and byte offsets (its ordinal is
+/// its place among the entries); a request's full template is parsed again from those bytes when it is asked for. Running one request of
+/// a file holding a million then costs about the file's size in memory, where the full parse (`HTTPFile`)
+/// keeps every template, layout and line. Blocks are parsed by the same parser with the same context
+/// (the line above a `###`, whether it is the file's first block, the ordinals before it), so a template
+/// read here equals the one the full parse gives.
+public struct HTTPFileOutline: Sendable {
+    /// Where one request sits in the file, and what choosing requests needs without parsing it again.
+    /// Kept small: a file may hold millions.
+    public struct Entry: Sendable, Hashable {
+        /// From `# @name` or the text after `###`, as in `RequestTemplate.name`.
+        public var name: String?
+        /// The bytes parsed for this block: from the last non-blank line before it (which may name it)
+        /// to the next `###` line.
+        var start: Int
+        var end: Int
+        /// The 0-based file line of `start`.
+        var firstLine: Int
+        /// How many lines after `firstLine` the block itself starts.
+        var blockOffset: Int
+        var isFirst: Bool
+        /// Whether the request has scripts (which may set variables that other requests use).
+        public var hasScripts: Bool
+    }
+
+    /// The path the file was read from, as the user named it.
+    public let path: String
+    /// The file's bytes; read, not mapped, so another program truncating the file cannot crash a run.
+    public let data: Data
+    public private(set) var entries: [Entry] = []
+    /// `@name = value` lines outside any request, in order.
+    public private(set) var fileVariables: [VariableDefinition] = []
+    /// Errors and warnings, as the full parse reports them.
+    public private(set) var diagnostics: [Diagnostic] = []
+
+    /// Reads `url` and outlines it; throws when the file cannot be read or is not UTF-8.
+    public static func load(_ url: URL, displayPath: String) throws(CollectionError) -> HTTPFileOutline {
+        let data: Data
+        do { data = try Data(contentsOf: url) } catch {
+            throw .unreadable(path: displayPath, reason: error.localizedDescription)
+        }
+        return try HTTPFileOutline(path: displayPath, data: data)
+    }
+
+    /// Outlines bytes already read.
+    public init(path: String, data: Data) throws(CollectionError) {
+        self.path = path
+        self.data = data
+        // A UTF-8 byte order mark is not part of the text, as when the full parse decodes the file.
+        let bomLength = data.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        // Room for every block at once: growing the array by doubling would hold two copies for a moment.
+        entries.reserveCapacity(BlockScanner.prefix(of: data, blocks: .max).count)
+        var scanner = BlockScanner()
+        var pending: BlockScanner.Block?
+        var isFirst = true
+        while true {
+            let next = data.withUnsafeBytes { scanner.next($0.bindMemory(to: UInt8.self)) }
+            if let block = pending {
+                let lower = max(block.context, bomLength)
+                try read(Entry(name: nil, start: lower, end: max(lower, next?.start ?? data.count),
+                               firstLine: block.contextLine, blockOffset: block.startLine - block.contextLine,
+                               isFirst: isFirst, hasScripts: false))
+                isFirst = false
+            }
+            guard let next else { break }
+            pending = next
+        }
+    }
+
+    /// Parses one block, recording its request (if it has one), its file variables and its diagnostics.
+    private mutating func read(_ block: Entry) throws(CollectionError) {
+        let parser = try parse(block, ordinalOffset: entries.count)
+        diagnostics += parser.diagnostics
+        fileVariables += parser.fileVariables
+        guard let request = parser.requests.first else { return }
+        var entry = block
+        entry.name = request.name
+        entry.hasScripts = !request.scripts.isEmpty
+        entries.append(entry)
+    }
+
+    private func parse(_ entry: Entry, ordinalOffset: Int) throws(CollectionError) -> HTTPFileParser {
+        let decoded = data.withUnsafeBytes { raw in
+            String(validating: UnsafeBufferPointer(rebasing: raw.bindMemory(to: UInt8.self)[entry.start..<entry.end]),
+                   as: UTF8.self)
+        }
+        guard let text = decoded else {
+            throw .unreadable(path: path, reason: "not valid UTF-8")
+        }
+        let lines = SourceLines.split(text)
+        var parser = HTTPFileParser(path: path, lines: lines, lineOffset: entry.firstLine,
+                                    ordinalOffset: ordinalOffset)
+        parser.parseBlock(min(entry.blockOffset, lines.count)..<lines.count, isFirst: entry.isFirst)
+        return parser
+    }
+
+    /// The full template of the request at `index` in `entries`, equal to the one the full parse gives.
+    public func template(at index: Int) throws(CollectionError) -> RequestTemplate {
+        // The same bytes parsed to a request when the outline was made, so this finds it again.
+        guard let request = try parse(entries[index], ordinalOffset: index).requests.first else {
+            throw .requestNotFound(id: "\(path)#\(index + 1)")
+        }
+        return request
+    }
+
+    /// Every name of a named request, in file order.
+    public var names: [String] { entries.compactMap(\.name) }
+
+    /// A file holding only `requests` (with their ordinals and lines in this file), the file variables and
+    /// the diagnostics: what running them needs. It cannot be edited: there are no lines to rewrite.
+    public func file(running requests: [RequestTemplate]) -> HTTPFile {
+        HTTPFile(path: path, text: "", requests: requests, fileVariables: fileVariables, diagnostics: diagnostics,
+                 layouts: [], lines: [])
+    }
+}
