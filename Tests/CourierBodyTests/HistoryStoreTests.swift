@@ -1,23 +1,7 @@
+import CourierTestSupport
 import Foundation
 import Testing
 @testable import CourierBody
-
-/// A temporary folder removed when the test ends.
-final class TemporaryFolder {
-    let url: URL
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("courier-history-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-    deinit { try? FileManager.default.removeItem(at: url) }
-
-    /// Every byte of every file under the folder, as text.
-    func allText() throws -> String {
-        let names = try FileManager.default.contentsOfDirectory(atPath: url.path)
-        return try names.map { String(decoding: try Data(contentsOf: url.appendingPathComponent($0)), as: UTF8.self) }
-            .joined(separator: "\n")
-    }
-}
 
 @Suite struct HistoryStoreTests {
     static let token = "s3cr3t-token-VALUE"

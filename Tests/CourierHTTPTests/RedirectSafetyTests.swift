@@ -1,3 +1,4 @@
+import CourierTestSupport
 import CourierSecurity
 import Foundation
 import Testing

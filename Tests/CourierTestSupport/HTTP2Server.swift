@@ -1,30 +1,30 @@
 import Foundation
-@testable import CourierHTTP
+import CourierHTTP
 
 /// A running `nghttpd` (Debian's `nghttp2-server`): an HTTP/2-only server over TLS on loopback with a
 /// throwaway self-signed certificate, serving a temporary document root.
-final class HTTP2Server {
+public final class HTTP2Server: @unchecked Sendable {
     /// Why the server could not be started; the message says what to install.
-    struct Unavailable: Error, CustomStringConvertible {
-        let description: String
+    public struct Unavailable: Error, CustomStringConvertible {
+        public let description: String
     }
 
     /// Where Debian installs the programs; `make test` installs `nghttp2-server`, so a missing one
     /// is a failure that says what to install, never a silent skip.
-    static let nghttpdPaths = ["/usr/sbin/nghttpd", "/usr/bin/nghttpd"]
-    static let opensslPath = "/usr/bin/openssl"
+    public static let nghttpdPaths = ["/usr/sbin/nghttpd", "/usr/bin/nghttpd"]
+    public static let opensslPath = "/usr/bin/openssl"
 
     /// The documents served: a small JSON file and a 5 MB binary file larger than the spill threshold.
-    static let smallPath = "/small.json"
-    static let smallBody = Data(#"{"protocol":"h2","ok":true}"#.utf8)
-    static let largePath = "/large.bin"
-    static let largeSize = 5 << 20
+    public static let smallPath = "/small.json"
+    public static let smallBody = Data(#"{"protocol":"h2","ok":true}"#.utf8)
+    public static let largePath = "/large.bin"
+    public static let largeSize = 5 << 20
 
-    let folder: URL
-    let port: UInt16
+    public let folder: URL
+    public let port: UInt16
     private let process = Process()
 
-    init() throws {
+    public init() throws {
         guard let nghttpd = Self.nghttpdPaths.first(where: FileManager.default.isExecutableFile(atPath:)) else {
             throw Unavailable(description: "nghttpd is not installed: apt-get install nghttp2-server")
         }
@@ -53,7 +53,7 @@ final class HTTP2Server {
 
     /// The bytes of the large document: a repeating pattern that is not all one byte, so a shifted or
     /// truncated copy cannot compare equal.
-    static let largeBody: Data = {
+    public static let largeBody: Data = {
         var data = Data(count: largeSize)
         data.withUnsafeMutableBytes { bytes in
             for index in 0..<bytes.count { bytes[index] = UInt8(truncatingIfNeeded: index &* 31 &+ index >> 13) }
@@ -62,19 +62,19 @@ final class HTTP2Server {
     }()
 
     /// The address of a document on this server.
-    func url(_ path: String) -> URL { URL(string: "https://127.0.0.1:\(port)\(path)")! }
+    public func url(_ path: String) -> URL { URL(string: "https://127.0.0.1:\(port)\(path)")! }
 
     /// The PEM certificate the server presents.
-    var certificate: URL { folder.appendingPathComponent("cert.pem") }
+    public var certificate: URL { folder.appendingPathComponent("cert.pem") }
 
     /// A transport that trusts this server's certificate (and only it), spilling into `spillFolder`.
-    func trustingTransport(spillThreshold: Int = 4 << 20,
+    public func trustingTransport(spillThreshold: Int = 4 << 20,
                            spillFolder: URL = FileManager.default.temporaryDirectory) -> CurlTransport {
         CurlTransport(configuration: .init(spillThreshold: spillThreshold, temporaryDirectory: spillFolder,
                                            trustedCertificates: certificate))
     }
 
-    func stop() {
+    public func stop() {
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
         try? FileManager.default.removeItem(at: folder)
@@ -82,7 +82,7 @@ final class HTTP2Server {
 
     /// Waits until the server answers (an insecure request on a throwaway transport, so the
     /// transport under test starts without a connection); throws when it never does within 30 s.
-    func waitUntilReady() async throws {
+    public func waitUntilReady() async throws {
         let probe = CurlTransport()
         for _ in 0..<300 {
             let request = HTTPRequest(url: url(Self.smallPath), insecure: true)
@@ -94,7 +94,7 @@ final class HTTP2Server {
     }
 
     /// A new empty folder under the temporary directory; the caller removes it.
-    static func temporaryFolder(_ prefix: String) throws -> URL {
+    public static func temporaryFolder(_ prefix: String) throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         return folder
@@ -102,7 +102,7 @@ final class HTTP2Server {
 
     /// Writes a fresh self-signed certificate for 127.0.0.1 and localhost, and its key, into `folder`
     /// as cert.pem and key.pem.
-    static func makeCertificate(in folder: URL) throws {
+    public static func makeCertificate(in folder: URL) throws {
         try run(opensslPath, ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
                               "-subj", "/CN=localhost", "-days", "1",
                               // Names the address the tests connect to, so verification can pass.
