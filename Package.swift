@@ -53,8 +53,9 @@ let package = Package(
 
         // What the test targets share: the one child-process helper (CourierCLI, ChildProcess) and the
         // loopback servers. Only test targets depend on it.
-        .target(name: "CourierTestSupport", dependencies: ["CourierHTTP", "CourierWebSocket", "CourierDemo"],
-                path: "Tests/CourierTestSupport"),
+        .target(name: "CourierTestSupport", dependencies: [
+            "CourierHTTP", "CourierWebSocket", "CourierDemo", "CourierBody",
+        ], path: "Tests/CourierTestSupport"),
         .testTarget(name: "CourierHTTPTests", dependencies: [
             "CourierHTTP", "CourierDemo", "CourierSecurity", "CourierTestSupport",
         ]),
@@ -63,6 +64,12 @@ let package = Package(
             "CourierCollections", "CourierDemo", "CourierTestSupport",
         ], resources: [.copy("Fixtures")]),
         .testTarget(name: "CourierBodyTests", dependencies: ["CourierBody", "CourierTestSupport"]),
+        // Every test that runs the built `courier` binary as a user would (except the tmux explorer tests
+        // in EndToEndTests), through CourierTestSupport's CourierCLI.
+        .testTarget(name: "CourierCLITests", dependencies: [
+            "CourierTestSupport", "CourierDemo", "CourierHTTP", "CourierWebSocket", "CourierCollections",
+            "CourierBody", "CourierSecurity",
+        ]),
         .testTarget(name: "CourierScriptTests", dependencies: ["CourierScript"]),
         .testTarget(name: "CourierTerminalTests", dependencies: ["CourierTerminal", "CourierSecurity"], exclude: ["Snapshots"]),
         .testTarget(name: "CourierAppTests", dependencies: [

@@ -55,6 +55,8 @@ public final class ChildOutput: Sendable {
     func append(_ chunk: Data) {
         let ready: [(CheckedContinuation<Bool, Never>, Bool)] = state.withLock { state in
             state.data.append(chunk)
+            // Decoded only when someone waits: a large output must not cost its size at every chunk.
+            guard !state.waiters.isEmpty else { return [] }
             let text = String(decoding: state.data, as: UTF8.self)
             let met = state.waiters.filter { $0.value.condition(text) }
             for id in met.keys { state.waiters[id] = nil }

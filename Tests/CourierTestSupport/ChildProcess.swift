@@ -145,7 +145,7 @@ public final class ChildProcess: Sendable {
     /// Waits for the child to end, killing its group with SIGKILL after `limit`; the status, or nil when it
     /// had to be killed. Then waits (bounded: a grandchild may hold the pipes) for both streams to end.
     @discardableResult
-    public func finish(limit: Duration = .seconds(60)) async -> Int32? {
+    public func finish(limit: Duration = .seconds(300)) async -> Int32? {
         let killer = Task { [self] in
             try await Task.sleep(for: limit)
             timedOut.withLock { $0 = true }

@@ -20,9 +20,9 @@ public enum CourierCLI {
 
     /// Runs `courier ARGUMENTS` in `folder` with `input` on standard input and `environment` added to the
     /// test's; `whileRunning` gets the child (to signal it, or to wait for its output). Killed after `limit`,
-    /// which then reads as status -1.
+    /// which then reads as status -1: generous, as a loaded machine runs many at once.
     public static func run(_ arguments: [String], in folder: URL? = nil, input: String? = nil,
-                           environment: [String: String] = [:], limit: Duration = .seconds(60),
+                           environment: [String: String] = [:], limit: Duration = .seconds(300),
                            whileRunning: (@Sendable (ChildProcess) async throws -> Void)? = nil) async throws -> ChildResult {
         try await ChildProcess.run(executable, arguments, in: folder, input: input.map { .data(Data($0.utf8)) } ?? .none,
                                    environment: baseEnvironment.merging(environment) { $1 }, limit: limit, whileRunning: whileRunning)
@@ -42,19 +42,29 @@ public enum CourierCLI {
 }
 
 extension ChildProcess {
-    /// Runs `program ARGUMENTS` to its end (killing it after `limit`) and returns what it left behind.
+    /// Runs `program ARGUMENTS` to its end (killing it after `limit`) and returns what it left behind. At
+    /// most twice as many run at once as there are cores; the others wait for a slot first.
     public static func run(_ program: URL, _ arguments: [String], in folder: URL? = nil, input: Input = .none,
-                           environment: [String: String] = [:], limit: Duration = .seconds(60),
+                           environment: [String: String] = [:], limit: Duration = .seconds(300),
                            whileRunning: (@Sendable (ChildProcess) async throws -> Void)? = nil) async throws -> ChildResult {
-        let child = try ChildProcess(program, arguments, environment: environment, in: folder, input: input)
+        await ChildSlots.shared.acquire()
+        let child: ChildProcess
+        do {
+            child = try ChildProcess(program, arguments, environment: environment, in: folder, input: input)
+        } catch {
+            await ChildSlots.shared.release()
+            throw error
+        }
         if let whileRunning {
             do { try await whileRunning(child) } catch {
                 child.signalGroup(SIGKILL)
                 _ = await child.finish(limit: limit)
+                await ChildSlots.shared.release()
                 throw error
             }
         }
         let status = await child.finish(limit: limit) ?? -1
+        await ChildSlots.shared.release()
         return ChildResult(status: status, stdoutData: child.stdout.data, stderrData: child.stderr.data)
     }
 }
