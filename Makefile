@@ -42,8 +42,7 @@ demo: build
 
 test: deps
 	SWIFT_BACKTRACE=enable=no $(SWIFT) build --build-tests
-	@# Swift Testing runs the tests in parallel in one process: no test blocks a thread while it waits.
-	set -o pipefail; SWIFT_BACKTRACE=enable=no $(SWIFT) test --skip-build 2>&1 | tee .build/test.log
+	set -o pipefail; SWIFT_BACKTRACE=enable=no $(SWIFT) test --skip-build --no-parallel 2>&1 | tee .build/test.log
 	$(MAKE) -C Fuzz smoke FUZZ_SECONDS=3
 	@# The fuzz run prints last, so repeat the test count as the closing line.
 	@n=$$(sed -nE 's/.*Test run with ([0-9]+) tests? .* passed.*/\1/p' .build/test.log | tail -1); \
