@@ -51,11 +51,25 @@ let package = Package(
             "CourierCollections", "CourierScript",
         ], path: "Benchmarks"),
 
-        .testTarget(name: "CourierHTTPTests", dependencies: ["CourierHTTP", "CourierDemo", "CourierSecurity"]),
-        .testTarget(name: "CourierWebSocketTests", dependencies: ["CourierWebSocket", "CourierDemo"]),
-        .testTarget(name: "CourierCollectionsTests", dependencies: ["CourierCollections", "CourierDemo"],
-                    resources: [.copy("Fixtures")]),
-        .testTarget(name: "CourierBodyTests", dependencies: ["CourierBody"]),
+        // What the test targets share: the one child-process helper (CourierCLI, ChildProcess) and the
+        // loopback servers. Only test targets depend on it.
+        .target(name: "CourierTestSupport", dependencies: [
+            "CourierHTTP", "CourierWebSocket", "CourierDemo", "CourierBody",
+        ], path: "Tests/CourierTestSupport"),
+        .testTarget(name: "CourierHTTPTests", dependencies: [
+            "CourierHTTP", "CourierDemo", "CourierSecurity", "CourierTestSupport",
+        ]),
+        .testTarget(name: "CourierWebSocketTests", dependencies: ["CourierWebSocket", "CourierDemo", "CourierTestSupport"]),
+        .testTarget(name: "CourierCollectionsTests", dependencies: [
+            "CourierCollections", "CourierDemo", "CourierTestSupport",
+        ], resources: [.copy("Fixtures")]),
+        .testTarget(name: "CourierBodyTests", dependencies: ["CourierBody", "CourierTestSupport"]),
+        // Every test that runs the built `courier` binary as a user would (except the tmux explorer tests
+        // in EndToEndTests), through CourierTestSupport's CourierCLI.
+        .testTarget(name: "CourierCLITests", dependencies: [
+            "CourierTestSupport", "CourierDemo", "CourierHTTP", "CourierWebSocket", "CourierCollections",
+            "CourierBody", "CourierSecurity",
+        ]),
         .testTarget(name: "CourierScriptTests", dependencies: ["CourierScript"]),
         .testTarget(name: "CourierTerminalTests", dependencies: ["CourierTerminal", "CourierSecurity"], exclude: ["Snapshots"]),
         .testTarget(name: "CourierAppTests", dependencies: [
@@ -63,7 +77,7 @@ let package = Package(
         ], resources: [.copy("Snapshots")]),
         .testTarget(name: "CourierDemoTests", dependencies: ["CourierDemo", "CourierHTTP"]),
         .testTarget(name: "EndToEndTests", dependencies: [
-            "CourierDemo", "CourierHTTP", "CourierWebSocket", "CourierTerminal", "CourierApp", "CourierSecurity",
+            "CourierTestSupport", "CourierDemo", "CourierHTTP", "CourierWebSocket", "CourierTerminal", "CourierApp", "CourierSecurity",
         ]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,37 +1,14 @@
+import CourierTestSupport
 import Foundation
 import Testing
 @testable import CourierBody
 
-/// A temporary folder removed when the test ends.
-final class TemporaryFolder {
-    let url: URL
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("courier-history-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-    deinit { try? FileManager.default.removeItem(at: url) }
-
-    /// Every byte of every file under the folder, as text.
-    func allText() throws -> String {
-        let names = try FileManager.default.contentsOfDirectory(atPath: url.path)
-        return try names.map { String(decoding: try Data(contentsOf: url.appendingPathComponent($0)), as: UTF8.self) }
-            .joined(separator: "\n")
-    }
-}
-
 @Suite struct HistoryStoreTests {
-    static let token = "s3cr3t-token-VALUE"
-    static let privateValue = "private-env-password-42"
+    static let token = HistorySample.token
+    static let privateValue = HistorySample.privateValue
 
     static func entry(_ name: String = "getUser", status: Int = 200, date: Date = Date()) -> HistoryEntry {
-        HistoryEntry(
-            date: date,
-            request: .init(method: "GET", url: "https://api.example.com/users/1?api_key=\(privateValue)&q=x", name: name,
-                           collectionPath: "demo.http",
-                           headers: [.init("Authorization", "Bearer \(token)"), .init("X-Trace", "t-\(privateValue)")]),
-            response: .init(status: status, reason: "OK",
-                            headers: [.init("Set-Cookie", "session=abcdef"), .init("Content-Type", "application/json")]),
-            timing: .init(total: 0.0123, dns: 0.001), cacheDecision: "miss")
+        HistorySample.entry(name, status: status, date: date)
     }
 
     @Test func secretsNeverReachTheFilesHistoryWrites() throws {

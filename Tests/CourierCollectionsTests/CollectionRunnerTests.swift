@@ -1,3 +1,4 @@
+import CourierTestSupport
 import CourierDemo
 import CourierHTTP
 import Foundation
@@ -125,12 +126,4 @@ struct CollectionRunnerTests {
         #expect(server.requestCount(path: "/me") == 1)
         #expect(server.requestCount(path: "/flaky") == 3)
     }
-}
-
-/// Where the repository's demo collection is.
-enum DemoCollection {
-    static var root: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    }
-    static var file: URL { root.appendingPathComponent("Collections/demo.http") }
 }

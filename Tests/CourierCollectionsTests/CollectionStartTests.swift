@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import CourierTestSupport
 @testable import CourierCollections
 
 /// The explorer's first stage reads only the start of a collection; what it reads must be exactly the

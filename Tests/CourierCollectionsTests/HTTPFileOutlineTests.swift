@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import CourierTestSupport
 @testable import CourierCollections
 
 /// The outline (one boundary scan, templates parsed on demand) must read every file exactly as the full

@@ -1,3 +1,4 @@
+import CourierTestSupport
 import CourierHTTP
 import Foundation
 import Testing

@@ -1,30 +1,6 @@
+import CourierTestSupport
 import Foundation
 @testable import CourierCollections
-
-/// A folder under the system temporary directory, removed when the test is done with it.
-final class TemporaryFolder {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("courier-collections-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(at: url) }
-
-    /// Writes a file (creating folders) and returns its URL.
-    @discardableResult
-    func write(_ relativePath: String, _ text: String) throws -> URL {
-        let file = url.appendingPathComponent(relativePath)
-        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data(text.utf8).write(to: file)
-        return file
-    }
-
-    func read(_ relativePath: String) throws -> String {
-        try String(contentsOf: url.appendingPathComponent(relativePath), encoding: .utf8)
-    }
-}
 
 enum Fixtures {
     /// The copied Fixtures folder inside the test bundle.

@@ -1,3 +1,4 @@
+import CourierTestSupport
 import CourierDemo
 import CourierHTTP
 import Foundation
@@ -10,14 +11,14 @@ struct CacheEndToEndTests {
     /// A server, a client with a cache in a temporary folder, and cleanup.
     final class Setup: Sendable {
         let server: DemoServer
-        let directory: CacheTemporaryDirectory
+        let directory: TemporaryFolder
         let client: HTTPClient
         let cache: HTTPCacheMiddleware
         let transport: CurlTransport
 
         init() throws {
             server = try DemoServer.start()
-            directory = try CacheTemporaryDirectory()
+            directory = try TemporaryFolder("cache-tests")
             cache = try HTTPCacheMiddleware(directory: directory.url)
             transport = CurlTransport()
             client = HTTPClient(configuration: .init(transport: transport, cache: cache, retry: nil))

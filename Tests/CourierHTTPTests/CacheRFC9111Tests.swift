@@ -1,3 +1,4 @@
+import CourierTestSupport
 import CourierHTTP
 import Foundation
 import Synchronization
@@ -11,14 +12,14 @@ struct CacheRFC9111Tests {
     /// A loopback server answering with `handler`, a cache in a temporary folder, and a client.
     final class Setup: Sendable {
         let server: LoopbackServer
-        let directory: CacheTemporaryDirectory
+        let directory: TemporaryFolder
         let clock = CacheTestClock(Date())
         let cache: HTTPCacheMiddleware
         let client: HTTPClient
 
         init(_ handler: @escaping @Sendable (LoopbackServer.Request) -> LoopbackServer.Reply) throws {
             server = try LoopbackServer(handler: handler)
-            directory = try CacheTemporaryDirectory()
+            directory = try TemporaryFolder("cache-tests")
             cache = HTTPCacheMiddleware(store: try HTTPCacheStore(directory: directory.url, inlineLimit: 16),
                                         clock: clock.function)
             client = HTTPClient(configuration: .init(transport: CurlTransport(), cache: cache, retry: nil))

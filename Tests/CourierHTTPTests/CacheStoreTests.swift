@@ -1,3 +1,4 @@
+import CourierTestSupport
 import CourierHTTP
 import Foundation
 import Testing
@@ -6,7 +7,7 @@ import Testing
 struct CacheStoreTests {
     /// A store in `directory/name` whose size limit is `limit` of the bytes one entry at `probePath`
     /// with a body of `bodySize` takes on disk, measured by saving it in a probe store first.
-    func sizedStore(in directory: CacheTemporaryDirectory, name: String, probePath: String, bodySize: Int,
+    func sizedStore(in directory: TemporaryFolder, name: String, probePath: String, bodySize: Int,
                     limit: (Int) -> Int) throws -> HTTPCacheStore {
         let probe = try HTTPCacheStore(directory: directory.url.appendingPathComponent("probe"))
         let (sample, sampleBody) = entry(probePath, body: String(repeating: "x", count: bodySize))
@@ -32,7 +33,7 @@ struct CacheStoreTests {
     }
 
     @Test func savesAndLooksUpByMethodAndURLIgnoringTheFragment() throws {
-        let directory = try CacheTemporaryDirectory()
+        let directory = try TemporaryFolder("cache-tests")
         let store = try HTTPCacheStore(directory: directory.url)
         let (saved, body) = entry("/a", body: "alpha")
         try store.save(saved, body: body)
@@ -45,7 +46,7 @@ struct CacheStoreTests {
     }
 
     @Test func largeBodiesLiveInTheirOwnFileAndReplacingRemovesTheOldOne() throws {
-        let directory = try CacheTemporaryDirectory()
+        let directory = try TemporaryFolder("cache-tests")
         let store = try HTTPCacheStore(directory: directory.url, inlineLimit: 8)
         let (first, firstBody) = entry("/big", body: String(repeating: "a", count: 100))
         try store.save(first, body: firstBody)
@@ -64,7 +65,7 @@ struct CacheStoreTests {
 
     @Test func aLargeBodyIsHandedOutAsAFileTheCallerMayDelete() throws {
         // Given a stored body that lives in its own file
-        let directory = try CacheTemporaryDirectory()
+        let directory = try TemporaryFolder("cache-tests")
         let store = try HTTPCacheStore(directory: directory.url.appendingPathComponent("cache"), inlineLimit: 8,
                                        handoutDirectory: directory.url)
         let (saved, body) = entry("/handout", body: String(repeating: "h", count: 100))
@@ -84,7 +85,7 @@ struct CacheStoreTests {
 
     @Test func freshHitsOfALargeBodySurviveTheCallerDeletingEachFile() async throws {
         // Given a cache whose bodies past 8 bytes live in files, and a caller that deletes every body file
-        let directory = try CacheTemporaryDirectory()
+        let directory = try TemporaryFolder("cache-tests")
         let store = try HTTPCacheStore(directory: directory.url.appendingPathComponent("cache"), inlineLimit: 8,
                                        handoutDirectory: directory.url)
         let cache = HTTPCacheMiddleware(store: store)
@@ -103,7 +104,7 @@ struct CacheStoreTests {
     }
 
     @Test func aSpilledResponseFileIsStoredWithoutReadingItIntoMemory() throws {
-        let directory = try CacheTemporaryDirectory()
+        let directory = try TemporaryFolder("cache-tests")
         let spilled = directory.url.appendingPathComponent("spilled.bin")
         try Data(repeating: 7, count: 1000).write(to: spilled)
         let store = try HTTPCacheStore(directory: directory.url.appendingPathComponent("cache"), inlineLimit: 10)
@@ -117,7 +118,7 @@ struct CacheStoreTests {
 
     @Test func aCorruptEntryIsAMissThatSaysWhyAndIsRemoved() throws {
         // Given an entry file overwritten with garbage
-        let directory = try CacheTemporaryDirectory()
+        let directory = try TemporaryFolder("cache-tests")
         let store = try HTTPCacheStore(directory: directory.url)
         let (saved, body) = entry("/corrupt", body: "fine")
         try store.save(saved, body: body)
@@ -147,7 +148,7 @@ struct CacheStoreTests {
 
     @Test func leastRecentlyUsedEntriesAreEvictedPastTheSizeLimit() throws {
         // Given a store that holds about two entries
-        let directory = try CacheTemporaryDirectory()
+        let directory = try TemporaryFolder("cache-tests")
         let store = try sizedStore(in: directory, name: "lru", probePath: "/one", bodySize: 500) { $0 * 2 + 100 }
         // When three are written, the first being used again before the third
         for path in ["/one", "/two"] {
@@ -170,7 +171,7 @@ struct CacheStoreTests {
 
     @Test func theSizeLimitHoldsAcrossManySavesAndKeepsTheNewest() throws {
         // Given a store with room for about twenty small entries
-        let directory = try CacheTemporaryDirectory()
+        let directory = try TemporaryFolder("cache-tests")
         let store = try sizedStore(in: directory, name: "many", probePath: "/000", bodySize: 300) { $0 * 20 }
         // When 250 are written, past two rescans of the folder
         for index in 0..<250 {
@@ -186,7 +187,7 @@ struct CacheStoreTests {
     }
 
     @Test func clearRemovesEverything() throws {
-        let directory = try CacheTemporaryDirectory()
+        let directory = try TemporaryFolder("cache-tests")
         let store = try HTTPCacheStore(directory: directory.url)
         for path in ["/1", "/2"] {
             let (saved, body) = entry(path)
@@ -198,7 +199,7 @@ struct CacheStoreTests {
     }
 
     @Test func concurrentWritersNeverLeaveAHalfWrittenEntry() async throws {
-        let directory = try CacheTemporaryDirectory()
+        let directory = try TemporaryFolder("cache-tests")
         let store = try HTTPCacheStore(directory: directory.url, inlineLimit: 16)
         await withTaskGroup(of: Void.self) { group in
             for index in 0..<20 {

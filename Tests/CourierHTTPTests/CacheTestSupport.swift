@@ -1,3 +1,4 @@
+import CourierTestSupport
 import CourierHTTP
 import Foundation
 import Synchronization
@@ -33,26 +34,16 @@ struct CacheStubTransport: Transport {
     var requests: [HTTPRequest] { recorder.all }
 }
 
-/// A temporary folder removed when the test is done with it.
-final class CacheTemporaryDirectory: Sendable {
-    let url: URL
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("courier-cache-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-    deinit { try? FileManager.default.removeItem(at: url) }
-}
-
 /// A cache, its clock and a stub server for one test.
 struct CacheFixture {
-    let directory: CacheTemporaryDirectory
+    let directory: TemporaryFolder
     let clock = CacheTestClock()
     let cache: HTTPCacheMiddleware
     let transport: CacheStubTransport
 
     init(maxBytes: Int = HTTPCacheStore.defaultMaxBytes,
          answer: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse) throws {
-        directory = try CacheTemporaryDirectory()
+        directory = try TemporaryFolder("cache-tests")
         cache = HTTPCacheMiddleware(store: try HTTPCacheStore(directory: directory.url, maxBytes: maxBytes),
                                     clock: clock.function)
         transport = CacheStubTransport(answer)

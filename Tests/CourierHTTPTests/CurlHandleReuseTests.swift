@@ -1,6 +1,7 @@
 import CCurl
 import Foundation
 import Testing
+import CourierTestSupport
 @testable import CourierHTTP
 
 /// The transport keeps the easy handles of finished transfers and resets them for the next ones: what

@@ -1,3 +1,4 @@
+import CourierTestSupport
 import CourierDemo
 import Foundation
 import Synchronization

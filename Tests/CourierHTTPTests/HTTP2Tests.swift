@@ -1,3 +1,4 @@
+import CourierTestSupport
 import Foundation
 import Testing
 @testable import CourierHTTP
@@ -198,7 +199,7 @@ struct HTTP2Tests {
     func cacheUnderstandsLowerCaseHeaders() async throws {
         try await withServer { server in
             // Given a client with a cache, and a server that sends "cache-control: max-age=3600"
-            let directory = try CacheTemporaryDirectory()
+            let directory = try TemporaryFolder("cache-tests")
             let cache = try HTTPCacheMiddleware(directory: directory.url)
             let client = HTTPClient(configuration: .init(transport: server.trustingTransport(), cache: cache,
                                                          retry: nil))

@@ -1,3 +1,4 @@
+import CourierTestSupport
 import CourierWebSocket
 import Foundation
 import Testing
@@ -12,44 +13,19 @@ struct HostileWebSocketTerminalTests {
     /// Accepts connections on 127.0.0.1, upgrades each, sends the hostile message, closes with 4000 and the
     /// hostile reason.
     final class HostilePeer: Sendable {
-        let port: UInt16
-        private let listener: Int32
+        private let listener: LoopbackListener
 
         init() throws {
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            let bound = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
-            guard bound == 0, listen(fd, 8) == 0 else { close(fd); throw POSIXError(.EADDRINUSE) }
-            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            _ = withUnsafeMutablePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-            }
-            listener = fd
-            port = UInt16(bigEndian: address.sin_port)
-            Thread { [self] in acceptLoop() }.start()
+            listener = try LoopbackListener(backlog: 8) { socket, _ in Self.serve(socket) }
         }
 
-        func stop() { shutdown(listener, Int32(SHUT_RDWR)) }
+        var port: UInt16 { listener.port }
 
-        private func acceptLoop() {
-            defer { close(listener) }
-            while true {
-                let client = accept(listener, nil, nil)
-                guard client >= 0 else { return }
-                Thread { Self.serve(client) }.start()
-            }
-        }
+        func stop() { listener.stop() }
 
         private static func serve(_ fd: Int32) {
-            defer { close(fd) }
-            var head = [UInt8]()
-            var byte: UInt8 = 0
-            while !head.suffix(4).elementsEqual([13, 10, 13, 10]), read(fd, &byte, 1) == 1 { head.append(byte) }
-            let text = String(decoding: head, as: UTF8.self)
+            var buffer = Data()
+            let text = LoopbackSocket.readHead(fd, buffer: &buffer) ?? ""
             let key = text.split(separator: "\r\n").first { $0.lowercased().hasPrefix("sec-websocket-key:") }
                 .map { $0.dropFirst("sec-websocket-key:".count).trimmingCharacters(in: .whitespaces) } ?? ""
             let message = Array("hello \(titleAndClipboard)".utf8)

@@ -1,0 +1,70 @@
+import Foundation
+
+/// The built `courier` executable, run as a child process the way a user runs it.
+public enum CourierCLI {
+    /// The package root, derived from this file's path (Tests/CourierTestSupport/CourierCLI.swift).
+    public static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The debug binary `swift build --build-tests` leaves behind, or COURIER_TEST_BINARY (to run the same
+    /// tests against another build, an older one, and see a test fail first).
+    public static let executable: URL = ProcessInfo.processInfo.environment["COURIER_TEST_BINARY"].flatMap {
+        $0.isEmpty ? nil : URL(fileURLWithPath: $0)
+    } ?? packageRoot.appendingPathComponent(".build/debug/courier")
+
+    /// True when the binary exists (a suite can be `.enabled(if:)` on it).
+    public static var isBuilt: Bool { FileManager.default.isExecutableFile(atPath: executable.path) }
+
+    /// What every run adds to the test's environment (before the caller's own): plain output to compare.
+    public static let baseEnvironment = ["NO_COLOR": "1"]
+
+    /// Runs `courier ARGUMENTS` in `folder` with `input` on standard input and `environment` added to the
+    /// test's; `whileRunning` gets the child (to signal it, or to wait for its output). Killed after `limit`,
+    /// which then reads as status -1: generous, as a loaded machine runs many at once.
+    public static func run(_ arguments: [String], in folder: URL? = nil, input: String? = nil,
+                           environment: [String: String] = [:], limit: Duration = .seconds(300),
+                           whileRunning: (@Sendable (ChildProcess) async throws -> Void)? = nil) async throws -> ChildResult {
+        try await ChildProcess.run(executable, arguments, in: folder, input: input.map { .data(Data($0.utf8)) } ?? .none,
+                                   environment: baseEnvironment.merging(environment) { $1 }, limit: limit, whileRunning: whileRunning)
+    }
+
+    /// The JSON object printed by `--json`.
+    public static func json(_ text: String) throws -> [String: Any] {
+        (try JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:]
+    }
+
+    /// Starts `courier ARGUMENTS` and returns at once, for a test that reads its output while it runs.
+    public static func start(_ arguments: [String], in folder: URL? = nil, input: ChildProcess.Input = .none,
+                             environment: [String: String] = [:]) throws -> ChildProcess {
+        try ChildProcess(executable, arguments, environment: baseEnvironment.merging(environment) { $1 }, in: folder,
+                         input: input)
+    }
+}
+
+extension ChildProcess {
+    /// Runs `program ARGUMENTS` to its end (killing it after `limit`) and returns what it left behind. At
+    /// most twice as many run at once as there are cores; the others wait for a slot first.
+    public static func run(_ program: URL, _ arguments: [String], in folder: URL? = nil, input: Input = .none,
+                           environment: [String: String] = [:], limit: Duration = .seconds(300),
+                           whileRunning: (@Sendable (ChildProcess) async throws -> Void)? = nil) async throws -> ChildResult {
+        await ChildSlots.shared.acquire()
+        let child: ChildProcess
+        do {
+            child = try ChildProcess(program, arguments, environment: environment, in: folder, input: input)
+        } catch {
+            await ChildSlots.shared.release()
+            throw error
+        }
+        if let whileRunning {
+            do { try await whileRunning(child) } catch {
+                child.signalGroup(SIGKILL)
+                _ = await child.finish(limit: limit)
+                await ChildSlots.shared.release()
+                throw error
+            }
+        }
+        let status = await child.finish(limit: limit) ?? -1
+        await ChildSlots.shared.release()
+        return ChildResult(status: status, stdoutData: child.stdout.data, stderrData: child.stderr.data)
+    }
+}
