@@ -29,6 +29,10 @@ extension AppState {
             effects.append(.copyToClipboard(text))
         case .saveBody?:
             modals.append(.prompt(PromptState(title: "Save the body to file", text: "response.body", purpose: .saveResponse)))
+        case .search(let search)?:
+            effects.append(.bodyJob(pane.begin(search, generation: nextBodyJobGeneration())))
+        case .filter(let filter)?:
+            effects.append(.bodyJob(pane.begin(filter, generation: nextBodyJobGeneration())))
         case .loadPrevious?:
             // This session's previous response first; else the one before it in history (kept across runs).
             if previousResponsePane == nil, let key = currentHistoryKey {
@@ -55,16 +59,18 @@ extension AppState {
     }
 
     /// Gives the response of the newest send to the request that sent it, open or parked; the response it
-    /// replaces is kept for `d`.
-    mutating func showResponsePane(_ pane: ResponsePaneState, generation: Int) {
-        guard generation == self.generation else { return }
+    /// replaces is kept for `d`. Returns the job that indexes the new body in the background.
+    mutating func showResponsePane(_ pane: ResponsePaneState, generation: Int) -> [Effect] {
+        guard generation == self.generation else { return [] }
         inFlight = nil
         var pane = pane
         pane.pageSize = max(1, layout.contentHeight(.response) - 3)
+        let indexing = pane.beginIndexing(generation: nextBodyJobGeneration())
         updateSession(generation: generation) { session in
             if let current = session.pane { session.previousPane = current }
             session.pane = pane
             session.response.phase = .received
         }
+        return indexing.map { [.bodyJob($0)] } ?? []
     }
 }
