@@ -236,6 +236,9 @@ public final class EffectRunner: Sendable {
                 }
                 queue.post(.previousResponseLoaded(requestKey: requestKey, pane))
             }
+        case .readHistory(let read):
+            guard let history else { return }
+            background { [queue] in queue.post(.historyRead(read.perform(with: history))) }
         case .bodyJob(let job):
             bodyJobs.start(job)
         case .cancelBodyJob(let generation):

@@ -49,6 +49,8 @@ public enum Action: Sendable {
     case previousResponseLoaded(requestKey: String, ResponsePaneState?)
     /// The history pane, loaded off the main loop, ready to show.
     case historyOpened(HistoryPaneState)
+    /// What a `readHistory` effect found in the store, for the history pane.
+    case historyRead(HistoryPaneRead.Result)
     /// A body job (search, filter, index) got further or finished.
     case bodyJob(BodyJobReport)
     /// A side effect finished with something to tell the user.

@@ -37,6 +37,8 @@ public enum Effect: Sendable, Hashable {
     case loadPreviousResponse(requestKey: String, skipNewest: Bool)
     /// Open the history pane over every request's responses (nil), or over one request key's.
     case openHistory(requestKey: String?)
+    /// Read what the history pane asked for from the store; the answer is `.historyRead`.
+    case readHistory(HistoryPaneRead)
     /// Search, filter or index a response body in the background; reports come back as `.bodyJob` actions.
     case bodyJob(BodyJob)
     /// Stop the body job of this generation (a newer search replaced it, Esc, or its pane went away).

@@ -128,8 +128,10 @@ private func respond(_ state: inout AppState, to action: Action) -> [Effect] {
         state.status = message
         return []
     case .historyRecorded(let generation, let requestKey, let latency):
-        state.recordedHistory(generation: generation, requestKey: requestKey, latency: latency)
-        return []
+        return state.recordedHistory(generation: generation, requestKey: requestKey, latency: latency)
+    case .historyRead(let result):
+        guard let request = state.historyPane?.apply(result) else { return [] }
+        return state.handleHistoryRequest(request)
     case .previousResponseLoaded(let requestKey, let pane):
         state.comparePrevious(pane, requestKey: requestKey)
         return []
