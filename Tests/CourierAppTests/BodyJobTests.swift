@@ -153,6 +153,32 @@ struct BodyJobTests {
         #expect(replaced.contains(.cancelBodyJob(generation: search.generation)))
     }
 
+    @Test("d asks for the diff with the previous response as a job, painted when it reports; Esc cancels it")
+    func diffIsAJob() throws {
+        // Given two responses of the same request, the newer shown
+        var (state, _) = Self.showing(BodyDocument(data: Data(#"{"n": 1}"#.utf8)), json: true)
+        let info = ResponsePaneInfo(status: 200, reason: "OK", headers: [.init("Content-Type", "application/json")])
+        _ = update(&state, .responsePaneReady(generation: state.generation,
+                                              ResponsePaneState(info: info, body: BodyDocument(data: Data(#"{"n": 2}"#.utf8)))))
+        // When d is pressed
+        let effects = state.press(.char("d"))
+        // Then the diff is a job, and the pane says it is comparing until the job reports
+        let job = try #require(Self.jobs(effects).first)
+        guard case .diff = job.work else { Issue.record("not a diff: \(effects)"); return }
+        #expect(Self.screen(state).contains("Comparing with the previous response…"))
+        Self.run(job, into: &state)
+        let screen = Self.screen(state)
+        #expect(screen.contains("-  \"n\": 1") && screen.contains("+  \"n\": 2"), "\(screen)")
+        // When d closes the diff, d asks again, and Esc is pressed before the job reports
+        state.press(.char("d"))
+        let again = try #require(Self.jobs(state.press(.char("d"))).first)
+        // Then the job is cancelled and its late answer dropped
+        #expect(state.press(Key(.escape)) == [.cancelBodyJob(generation: again.generation)])
+        Self.run(again, into: &state)
+        #expect(!Self.screen(state).contains("+  \"n\": 2"))
+        #expect(state.responsePane?.diff == nil)
+    }
+
     @Test("through the run loop and the effect runner, a filter on a large body finishes and is painted")
     func filterThroughTheLoop() {
         // Given a large JSON response shown, its index job started by the loop like any effect

@@ -24,6 +24,10 @@ extension BodyJob {
                 }
             }
             if !isCancelled() { report(.indexed(generation: generation, finished: true)) }
+        case .diff(let old, let new):
+            // Not cancellable midway: the line diff is one computation, bounded by `ResponseDiff.maxLines`.
+            let lines = ResponseDiff.lines(old: old, new: new)
+            if !isCancelled() { report(.diffed(generation: generation, lines)) }
         }
     }
 }

@@ -8,8 +8,9 @@ import Synchronization
 final class BodyJobRunner: Sendable {
     private let queue: ActionQueue
     private let running = Mutex<[Int: Task<Void, Never>]>([:])
-    /// The least time between two progress actions of one job; the last report always goes at once.
-    static let reportInterval: Duration = .milliseconds(50)
+    /// The least time between two progress actions of one job: the loop's tick, which redraws the progress
+    /// anyway while work runs. The last report always goes at once.
+    static let reportInterval = Explorer.tickInterval
 
     init(queue: ActionQueue) { self.queue = queue }
 

@@ -11,6 +11,8 @@ public struct BodyJob: Sendable, Hashable {
         case filter(BodyFilter, over: BodyDocument)
         /// Index each source in turn (the raw body first: its quick byte scan serves raw `G` and search).
         case index([any LineSource])
+        /// Diff a response against the one before it (status, headers, every pretty body line).
+        case diff(old: ResponsePaneState, new: ResponsePaneState)
     }
 
     public let generation: Int
@@ -37,12 +39,14 @@ public enum BodyJobReport: Sendable {
     case filtered(generation: Int, Result<BodyFilter.Output, BodyError>)
     /// The index grew; `finished` once every source is indexed.
     case indexed(generation: Int, finished: Bool)
+    /// The diff against the previous response, as display lines.
+    case diffed(generation: Int, StaticLines)
 
     /// The job the report is from.
     public var generation: Int {
         switch self {
         case .searched(let generation, _), .filtering(let generation, _), .filtered(let generation, _),
-             .indexed(let generation, _): generation
+             .indexed(let generation, _), .diffed(let generation, _): generation
         }
     }
 
@@ -51,7 +55,7 @@ public enum BodyJobReport: Sendable {
         switch self {
         case .searched(_, let progress): progress.isFinished
         case .filtering: false
-        case .filtered: true
+        case .filtered, .diffed: true
         case .indexed(_, let finished): finished
         }
     }

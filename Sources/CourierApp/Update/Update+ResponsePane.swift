@@ -40,7 +40,9 @@ extension AppState {
                 responsePane = pane
                 return effects + [.loadPreviousResponse(requestKey: key, skipNewest: responseKey == key)]
             }
-            pane.compare(with: previousResponsePane)
+            if let job = pane.beginCompare(with: previousResponsePane, generation: nextBodyJobGeneration()) {
+                effects.append(.bodyJob(job))
+            }
         case nil:
             break
         }
@@ -50,12 +52,13 @@ extension AppState {
 
     /// Compares the shown response with the previous one read from history, when it is still the open
     /// request's.
-    mutating func comparePrevious(_ previous: ResponsePaneState?, requestKey: String) {
-        guard currentHistoryKey == requestKey, var pane = responsePane else { return }
+    mutating func comparePrevious(_ previous: ResponsePaneState?, requestKey: String) -> [Effect] {
+        guard currentHistoryKey == requestKey, var pane = responsePane else { return [] }
         previousResponsePane = previous
         pane.message = nil
-        pane.compare(with: previous)
+        let job = pane.beginCompare(with: previous, generation: nextBodyJobGeneration())
         responsePane = pane
+        return job.map { [.bodyJob($0)] } ?? []
     }
 
     /// Gives the response of the newest send to the request that sent it, open or parked; the response it

@@ -133,8 +133,7 @@ private func respond(_ state: inout AppState, to action: Action) -> [Effect] {
         guard let request = state.historyPane?.apply(result) else { return [] }
         return state.handleHistoryRequest(request)
     case .previousResponseLoaded(let requestKey, let pane):
-        state.comparePrevious(pane, requestKey: requestKey)
-        return []
+        return state.comparePrevious(pane, requestKey: requestKey)
     case .historyOpened(let pane):
         state.openHistory(pane)
         return []

@@ -29,9 +29,19 @@ extension ResponsePaneState {
         return BodyJob(generation: generation, work: .index(sources))
     }
 
+    /// The job that diffs this response against `previous`, which reads both bodies whole; nil (with a
+    /// message) when there is no previous response.
+    mutating func beginCompare(with previous: ResponsePaneState?, generation: Int) -> BodyJob? {
+        guard let previous else { message = "No previous response of this request to compare with"; return nil }
+        comparing = generation
+        message = "Comparing with the previous response…"
+        return BodyJob(generation: generation, work: .diff(old: previous, new: self))
+    }
+
     /// The generations of the jobs this pane waits for; one that disappears from here is cancelled.
     var runningJobs: [Int] {
-        [search.flatMap { $0.isFinished ? nil : $0.generation }, filtering?.generation, indexing].compactMap { $0 }
+        [search.flatMap { $0.isFinished ? nil : $0.generation }, filtering?.generation, indexing, comparing]
+            .compactMap { $0 }
     }
 
     /// Applies a job's report; false when the pane waits for no job of that generation (it is dropped).
@@ -53,6 +63,9 @@ extension ResponsePaneState {
             if finished { indexing = nil }
             // A jump asked for before the index reached its line moves there now.
             advance()
+        case .diffed(let generation, let lines):
+            guard comparing == generation else { return false }
+            showDiff(lines)
         }
         return true
     }

@@ -40,6 +40,8 @@ public struct ResponsePaneState: Sendable {
     public internal(set) var filtering: ResponseFiltering?
     /// The body job building the line index, until it reports the index finished.
     public internal(set) var indexing: Int?
+    /// The body job diffing this response against the previous one, until it reports the diff.
+    public internal(set) var comparing: Int?
     /// The diff against the previous response, shown instead of the body until cleared.
     public private(set) var diff: StaticLines?
     /// The event view of an SSE or NDJSON body, rebuilt by `bodyDidGrow()` while it streams in.
@@ -133,7 +135,7 @@ public struct ResponsePaneState: Sendable {
     /// Whether background work (indexing, a search, a filter) may still change what the pane shows, so the
     /// run loop keeps redrawing until it is done.
     public var isWorking: Bool {
-        !source.isComplete || (search.map { !$0.isFinished } ?? false) || filtering != nil
+        !source.isComplete || (search.map { !$0.isFinished } ?? false) || filtering != nil || comparing != nil
     }
 
     /// Jumps to line `target` (`Int.max`: the last line). While the index has not reached it yet, the
@@ -165,10 +167,17 @@ public struct ResponsePaneState: Sendable {
     /// How long `G` or go-to-line may index in the foreground before moving to what is known.
     static let jumpIndexBudget: TimeInterval = 0.04
 
-    /// Shows the diff of this response against `previous` (status, headers, pretty body lines).
+    /// Shows the diff of this response against `previous` (status, headers, pretty body lines), worked out
+    /// now; the app works it out in a body job instead (`beginCompare`).
     public mutating func compare(with previous: ResponsePaneState?) {
         guard let previous else { message = "No previous response of this request to compare with"; return }
-        let lines = ResponseDiff.lines(old: previous, new: self)
+        showDiff(ResponseDiff.lines(old: previous, new: self))
+    }
+
+    /// Shows a diff worked out for this response.
+    mutating func showDiff(_ lines: StaticLines) {
+        comparing = nil
+        message = nil
         switchSource { $0.diff = lines }
     }
 
@@ -184,6 +193,7 @@ public struct ResponsePaneState: Sendable {
     private mutating func clear() {
         if prompt != nil { prompt = nil; return }
         if cancelFilter() { return }
+        if comparing != nil { comparing = nil; message = nil; return }
         if filter != nil { switchSource { $0.filter = nil }; return }
         if diff != nil { switchSource { $0.diff = nil }; return }
         search = nil
