@@ -2,7 +2,7 @@ import CourierBody
 import Foundation
 import Synchronization
 
-/// Runs the explorer's body jobs (search, filter, index), each on a task of its own, and posts their reports
+/// Runs the explorer's body jobs (search, filter, index, diff), each on a task of its own, and posts their reports
 /// as actions. A job is cancelled by its generation, as a send is; reports that outrun the loop are folded
 /// into one action per drained queue, so a fast job cannot flood it.
 final class BodyJobRunner: Sendable {

@@ -54,7 +54,7 @@ public final class EffectRunner: Sendable {
     private let immediate: Mutex<LatestOnly<SendResult>?> = Mutex(nil)
     private let live: Mutex<LatestOnly<SendResult>?> = Mutex(nil)
     private let liveDebounce = Mutex<Duration?>(nil)
-    /// The Response pane's search, filter and indexing, cancelled by generation.
+    /// The Response pane's search, filter, indexing and diff, cancelled by generation.
     private let bodyJobs: BodyJobRunner
     /// The WebSocket pane's session, batching its events into one action per frame.
     private let webSocket: WebSocketPaneConnector

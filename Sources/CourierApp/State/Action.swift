@@ -51,7 +51,7 @@ public enum Action: Sendable {
     case historyOpened(HistoryPaneState)
     /// What a `readHistory` effect found in the store, for the history pane.
     case historyRead(HistoryPaneRead.Result)
-    /// A body job (search, filter, index) got further or finished.
+    /// A body job (search, filter, index, diff) got further or finished.
     case bodyJob(BodyJobReport)
     /// A side effect finished with something to tell the user.
     case notice(StatusMessage)

@@ -1,4 +1,4 @@
-/// Which Response panes wait for which body jobs (search, filter, index), open or parked.
+/// Which Response panes wait for which body jobs (search, filter, index, diff), open or parked.
 extension AppState {
     /// A new body job's generation.
     mutating func nextBodyJobGeneration() -> Int {

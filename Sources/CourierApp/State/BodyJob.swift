@@ -1,8 +1,8 @@
 import CourierBody
 import Foundation
 
-/// Background work over a response body that `update` asks for: a search, a JSONPath filter, or building
-/// the line index. Its generation names it: every report carries it, a newer job or Esc cancels it by it,
+/// Background work over response bodies that `update` asks for: a search, a JSONPath filter, building the
+/// line index, or the diff with the previous response. Its generation names it: every report carries it, a newer job or Esc cancels it by it,
 /// and a report whose generation no pane waits for any more is dropped (as sends are, see `LatestOnly`).
 public struct BodyJob: Sendable, Hashable {
     /// What to do, over which lines.

@@ -39,7 +39,7 @@ public enum Effect: Sendable, Hashable {
     case openHistory(requestKey: String?)
     /// Read what the history pane asked for from the store; the answer is `.historyRead`.
     case readHistory(HistoryPaneRead)
-    /// Search, filter or index a response body in the background; reports come back as `.bodyJob` actions.
+    /// Search, filter, index or diff response bodies in the background; reports come back as `.bodyJob` actions.
     case bodyJob(BodyJob)
     /// Stop the body job of this generation (a newer search replaced it, Esc, or its pane went away).
     case cancelBodyJob(generation: Int)
