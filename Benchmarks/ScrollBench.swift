@@ -74,7 +74,9 @@ enum ScrollBench {
         let jobs = update(&state, .responsePaneReady(generation: state.generation, pane)).compactMap { effect in
             if case .bodyJob(let job) = effect { job } else { nil }
         }
-        let indexing = Task.detached { for job in jobs { job.run(isCancelled: { Task.isCancelled }) { _ in } } }
+        let indexing = Task.detached(priority: jobs.first?.priority) {
+            for job in jobs { job.run(isCancelled: { Task.isCancelled }) { _ in } }
+        }
         defer { indexing.cancel() }
         if !whileIndexing {
             let semaphore = DispatchSemaphore(value: 0)

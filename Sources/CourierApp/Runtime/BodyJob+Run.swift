@@ -2,6 +2,13 @@ import CourierBody
 import Foundation
 
 extension BodyJob {
+    /// What the user waits for (a search, a filter, a diff) runs before what only prepares (the index), which
+    /// on a small machine must leave the frames their share of the cores.
+    public var priority: TaskPriority {
+        if case .index = work { return .utility }
+        return .userInitiated
+    }
+
     /// Does the work on the calling thread (the runner calls it from a task of its own), reporting every step;
     /// stops early, with no final report, once `isCancelled` answers true.
     public func run(isCancelled: () -> Bool, report: (BodyJobReport) -> Void) {

@@ -19,7 +19,7 @@ final class BodyJobRunner: Sendable {
         let queue = self.queue
         // Held while the task is stored, so a job that ends at once still finds itself to remove.
         running.withLock { running in
-            running[job.generation] = Task.detached(priority: .userInitiated) { [weak self] in
+            running[job.generation] = Task.detached(priority: job.priority) { [weak self] in
                 let clock = ContinuousClock()
                 var pending: BodyJobReport?
                 var lastPost = clock.now - Self.reportInterval
