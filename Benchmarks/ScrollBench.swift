@@ -70,8 +70,13 @@ enum ScrollBench {
                                                            headers: [.init("Content-Type", "application/json")]),
                                      body: body)
         var state = AppState(size: screen, collectionPath: "Collections")
-        _ = update(&state, .responsePaneReady(generation: state.generation, pane))
-        let indexing = pane.indexInBackground()
+        // The index job showing the response asks for, run as the effect runner runs it.
+        let jobs = update(&state, .responsePaneReady(generation: state.generation, pane)).compactMap { effect in
+            if case .bodyJob(let job) = effect { job } else { nil }
+        }
+        let indexing = Task.detached(priority: jobs.first?.priority) {
+            for job in jobs { job.run(isCancelled: { Task.isCancelled }) { _ in } }
+        }
         defer { indexing.cancel() }
         if !whileIndexing {
             let semaphore = DispatchSemaphore(value: 0)

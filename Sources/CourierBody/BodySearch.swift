@@ -25,98 +25,52 @@ public struct SearchQuery: Sendable, Hashable {
     }
 }
 
-/// Finds every match of a query in a line source on a background task, publishing hits as they are
-/// found with progress, and cancellable. Next/previous hit lookups are binary searches over the hits so far.
-///
-/// `@unchecked Sendable`: hits and progress are guarded by `lock`; the task writes, the viewer reads.
-public final class BodySearch: @unchecked Sendable {
+/// Finds every match of a query in a line source, step by step on the caller's thread, reporting each step's
+/// hits and progress. It starts nothing by itself: the explorer runs it inside an effect, off the loop thread,
+/// turns each report into an action and cancels it by generation.
+public struct BodySearch: Sendable, Hashable {
+    /// What one step found: the hits new since the previous report, in document order, and how far it got.
+    public struct Progress: Sendable, Hashable {
+        public var hits: [SearchHit]
+        /// Fraction of lines searched (0…1); the total grows while the source is still being indexed.
+        public var fraction: Double
+        /// Whether the whole source has been searched (or the most hits kept were found).
+        public var isFinished: Bool
+
+        /// Creates the value from its parts.
+        public init(hits: [SearchHit], fraction: Double, isFinished: Bool) {
+            self.hits = hits
+            self.fraction = fraction
+            self.isFinished = isFinished
+        }
+    }
+
     public let query: SearchQuery
-    private let lock = NSLock()
-    private var foundHits: [SearchHit] = []
-    private var linesSearched = 0
-    private var totalLines = 0
-    private var done = false
-    private var task: Task<Void, Never>?
+    private let matcher: LineMatcher
     /// Most hits kept, so a search for "e" in 50 MB does not hold millions of ranges.
     public static let maxHits = 100_000
+    /// Lines scanned per step: the grain of progress and cancellation.
+    static let stepLines = 8_192
 
-    /// Starts searching `source` in the background (the source is indexed along the way).
-    public init(_ query: SearchQuery, in source: any LineSource) throws(BodyError) {
+    /// A search for `query`; an invalid regular expression is an error here, before any work starts.
+    public init(_ query: SearchQuery) throws(BodyError) {
         self.query = query
-        let matcher = try LineMatcher(query)
-        task = Task.detached(priority: .userInitiated) { [weak self] in
-            self?.run(matcher, source)
-        }
+        matcher = try LineMatcher(query)
     }
 
-    deinit { task?.cancel() }
-
-    /// Stops the search; hits found so far remain.
-    public func cancel() { task?.cancel() }
-
-    /// Waits until the search has finished or was cancelled.
-    public func wait() async { await task?.value }
-
-    /// Hits found so far, in document order.
-    public var hits: [SearchHit] { lock.withLock { foundHits } }
-
-    /// Whether the whole source has been searched.
-    public var isFinished: Bool { lock.withLock { done } }
-
-    /// Fraction of lines searched (0…1); the total grows while the source is still being indexed.
-    public var progress: Double {
-        lock.withLock { done ? 1 : totalLines == 0 ? 0 : Double(linesSearched) / Double(totalLines) }
-    }
-
-    /// The first hit after `position` (wrapping to the first hit), or nil when there are none yet.
-    public func next(after position: SearchHit) -> SearchHit? {
-        lock.withLock {
-            guard !foundHits.isEmpty else { return nil }
-            let index = upperBound(position)
-            return index < foundHits.count ? foundHits[index] : foundHits[0]
-        }
-    }
-
-    /// The last hit before `position` (wrapping to the last hit).
-    public func previous(before position: SearchHit) -> SearchHit? {
-        lock.withLock {
-            guard !foundHits.isEmpty else { return nil }
-            var low = 0, high = foundHits.count
-            while low < high {
-                let mid = (low + high) / 2
-                if foundHits[mid] < position { low = mid + 1 } else { high = mid }
-            }
-            return low > 0 ? foundHits[low - 1] : foundHits[foundHits.count - 1]
-        }
-    }
-
-    /// Hits on one line (for highlighting the visible lines).
-    public func hits(onLine line: Int) -> [SearchHit] {
-        lock.withLock {
-            var index = upperBound(SearchHit(line: line, columns: -1 ..< -1))
-            var out: [SearchHit] = []
-            while index < foundHits.count, foundHits[index].line == line { out.append(foundHits[index]); index += 1 }
-            return out
-        }
-    }
-
-    private func upperBound(_ position: SearchHit) -> Int {
-        var low = 0, high = foundHits.count
-        while low < high {
-            let mid = (low + high) / 2
-            if position < foundHits[mid] { high = mid } else { low = mid + 1 }
-        }
-        return low
-    }
-
-    private func run(_ matcher: LineMatcher, _ source: any LineSource) {
+    /// Searches `source` to its end, indexing it on the way and waiting for a body still arriving. Calls
+    /// `report` after every step; the last report says finished. Returns early, with no finished report,
+    /// once `isCancelled` answers true.
+    public func run(in source: any LineSource, isCancelled: () -> Bool, report: (Progress) -> Void) {
         var line = 0
+        var found = 0
+        var fraction = 0.0
         var batch: [SearchHit] = []
         var candidates: [Int] = []
-        while !Task.isCancelled {
+        while !isCancelled() {
             // Scan raw line bytes first; only lines that may match are decoded to find their columns.
             candidates.removeAll(keepingCapacity: true)
-            let visited = source.forEachLineBytes(from: line, limit: 8_192) { index, bytes in
+            let visited = source.forEachLineBytes(from: line, limit: Self.stepLines) { index, bytes in
                 if matcher.mayMatch(bytes) { candidates.append(index) }
             }
             if visited == 0 {
@@ -129,19 +83,31 @@ public final class BodySearch: @unchecked Sendable {
                 for columns in matcher.matches(in: source.line(index)) { batch.append(SearchHit(line: index, columns: columns)) }
             }
             line += visited
-            let count = source.lineCount
-            let full = lock.withLock {
-                foundHits += batch.prefix(Self.maxHits - foundHits.count)
-                linesSearched = line
-                totalLines = source.isComplete ? count : max(count, line + 1)
-                return foundHits.count >= Self.maxHits
-            }
+            let kept = Array(batch.prefix(Self.maxHits - found))
+            found += kept.count
             batch.removeAll(keepingCapacity: true)
-            if full || Task.isCancelled { break }
+            // Full: the last step's hits go with the finished report.
+            if found >= Self.maxHits { batch = kept; break }
+            let count = source.lineCount
+            let total = source.isComplete ? count : max(count, line + 1)
+            // Never backwards: the total grows while the index catches up, which would lower the share.
+            fraction = max(fraction, total == 0 ? 0 : Double(line) / Double(total))
+            report(Progress(hits: kept, fraction: fraction, isFinished: false))
         }
-        let cancelled = Task.isCancelled
-        lock.withLock { done = !cancelled }
+        guard !isCancelled() else { return }
+        report(Progress(hits: batch, fraction: 1, isFinished: true))
     }
+
+    /// Every hit in `source`, searched on the calling thread to the end.
+    public func hits(in source: any LineSource) -> SearchHits {
+        var hits = SearchHits()
+        run(in: source, isCancelled: { false }) { hits.append(contentsOf: $0.hits) }
+        return hits
+    }
+
+    /// Two searches are the same when their queries are (the matcher is built from the query).
+    public static func == (a: BodySearch, b: BodySearch) -> Bool { a.query == b.query }
+    public func hash(into hasher: inout Hasher) { hasher.combine(query) }
 }
 
 /// Matches one query against one line of text, returning character ranges.

@@ -158,9 +158,10 @@ struct EffectRunnerTests {
         let ref = RequestRef(file: collection.files[0].path, index: 0)
         harness.runner.perform([.copyAsCurl(SendJob(ref: ref, draft: try #require(collection.request(ref)),
                                                     environment: nil))])
-        let copied = harness.clipboard.texts.withLock { $0 }
+        // Resolved off the loop thread: the command comes back as an action, which `update` copies.
+        let copied = await harness.waitFor { if case .curlCommandReady(let text) = $0 { text } else { nil } }
         // The one exporter (CurlExporter): one option per line, secrets masked, redirects followed.
-        #expect(copied == ["curl \\\n  \(harness.server.baseURL.absoluteString.trimmingTrailingSlash)/users \\\n  --location"])
+        #expect(copied == "curl \\\n  \(harness.server.baseURL.absoluteString.trimmingTrailingSlash)/users \\\n  --location")
     }
 
     @Test func aRequestThatCannotBeResolvedFailsWithTheReason() async throws {

@@ -67,15 +67,14 @@ struct ExplorerLoopTests {
                                                            headers: [.init("Content-Type", "text/plain")]),
                                      body: body)
         var state = Fixtures.loaded()
-        _ = update(&state, .responsePaneReady(generation: state.generation, pane))
-        let indexing = pane.indexInBackground()
-        defer { indexing.cancel() }
+        // (the effects of showing it: the job that indexes the body, started by the run loop)
+        let indexing = update(&state, .responsePaneReady(generation: state.generation, pane))
         // When the user focuses the response, searches for the last line's word, and the loop runs until idle
         let keys: [Key] = [.char("3"), .char("/")] + "padding".map { .char($0) } + [Key(.enter)]
         let backend = IdleProbeBackend(size: state.size, script: keys.map { .key($0) })
         let queue = ActionQueue { backend.wake() }
         let runner = EffectRunner(configuration: .init(transport: CurlTransport(), themeFolders: []), queue: queue)
-        Explorer.run(backend: backend, state: state, runner: runner, queue: queue, startup: [])
+        Explorer.run(backend: backend, state: state, runner: runner, queue: queue, startup: indexing)
         // Then the frame left on screen shows the finished search with its one match
         let screen = backend.idleText
         #expect(backend.waits <= 600, "the loop never went idle: \(backend.lastText)")

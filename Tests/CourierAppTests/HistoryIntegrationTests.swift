@@ -41,10 +41,14 @@ struct HistoryIntegrationTests {
         // When the runner reports the response recorded under "List users"
         try history.record(name: "List users")
         let stats = LatencyStats(durations: [0.010, 0.020, 0.030])
-        _ = update(&state, .historyRecorded(generation: state.generation, requestKey: "List users", latency: stats))
-        // Then the latency is kept for that key, the shown response has it, and the pane read the new entry
+        let effects = update(&state, .historyRecorded(generation: state.generation, requestKey: "List users",
+                                                      latency: stats))
+        // Then the latency is kept for that key, the shown response has it, and the pane asks for its list again
         #expect(state.latency["List users"] == stats)
         #expect(state.shownLatency == stats)
+        #expect(effects == [.readHistory(.list(requestKey: nil))])
+        // And once the list is read (off the loop thread) the pane shows the new entry
+        _ = update(&state, .historyRead(HistoryPaneRead.list(requestKey: nil).perform(with: history.store)))
         #expect(state.historyPane?.entries.count == 1)
         // And a recording of an older send keeps its latency without claiming the shown response
         _ = update(&state, .historyRecorded(generation: state.generation - 1, requestKey: "GET http://x/", latency: stats))
@@ -102,9 +106,15 @@ struct HistoryIntegrationTests {
         _ = update(&state, .historyOpened(history.loadedPane()))
         // When opening the selected entry: keys go to the pane, not to the focused pane
         let focus = state.focus
-        state.press(Key(.enter))
+        let effects = state.press(Key(.enter))
         #expect(state.historyPane?.title.contains("entry") == true)
         #expect(state.focus == focus)
+        // And its body is read off the loop thread: a placeholder until the read comes back
+        let entry = try #require(state.historyPane?.entries.first)
+        #expect(effects == [.readHistory(.entry(entry))])
+        #expect(Screen.render(state).buffer.lines().contains { $0.contains("(reading the body…)") })
+        _ = update(&state, .historyRead(HistoryPaneRead.entry(entry).perform(with: history.store)))
+        #expect(Screen.render(state).buffer.lines().contains { $0.contains("{}") })
         // Then Esc goes back to the list, and a second Esc closes the pane
         state.press(Key(.escape))
         #expect(state.historyPane?.title == "History")

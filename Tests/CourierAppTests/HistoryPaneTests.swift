@@ -54,8 +54,21 @@ private func render(_ pane: HistoryPaneState, width: Int = 80, height: Int = 8) 
     return buffer
 }
 
+extension HistoryPaneState {
+    /// A key, and at once the store read it asks for, as the app's effect does off the loop thread.
+    mutating func handleNow(key: Key) -> HistoryPaneRequest? { reading(handle(key: key)) }
+
+    /// A command, and at once the store read it asks for.
+    mutating func handleNow(_ command: HistoryPaneCommand) -> HistoryPaneRequest? { reading(handle(command)) }
+
+    private mutating func reading(_ request: HistoryPaneRequest?) -> HistoryPaneRequest? {
+        guard case .read(let read)? = request else { return request }
+        return apply(read.perform(with: store))
+    }
+}
+
 private func type(_ text: String, into pane: inout HistoryPaneState) {
-    for character in text { _ = pane.handle(key: .char(character)) }
+    for character in text { _ = pane.handleNow(key: .char(character)) }
 }
 
 @Suite struct HistoryPaneTests {
@@ -77,21 +90,21 @@ private func type(_ text: String, into pane: inout HistoryPaneState) {
         defer { fixture.close() }
         var pane = fixture.pane()
         // When `/` opens the search and "users" is typed
-        _ = pane.handle(key: .char("/"))
+        _ = pane.handleNow(key: .char("/"))
         type("users", into: &pane)
         // Then only the two runs of `users` are left, with the search box at the bottom
         Snapshot.assert(render(pane), named: "history-search", pane: "history pane")
         #expect(pane.visible.count == 2)
         #expect(pane.cursor(area: Rect(x: 0, y: 0, width: 80, height: 8)) == Position(x: 6, y: 7))
         // And a word only found in a body matches once the search is committed with Enter
-        _ = pane.handle(key: Key(.escape))
-        _ = pane.handle(key: .char("/"))
+        _ = pane.handleNow(key: Key(.escape))
+        _ = pane.handleNow(key: .char("/"))
         type("alan", into: &pane)
         #expect(pane.visible.isEmpty)
-        _ = pane.handle(key: Key(.enter))
+        _ = pane.handleNow(key: Key(.enter))
         #expect(pane.visible.map(\.request.name) == ["users"])
         // And Esc in the list clears the search
-        _ = pane.handle(.back)
+        _ = pane.handleNow(.back)
         #expect(pane.visible.count == 4)
     }
 
@@ -100,7 +113,7 @@ private func type(_ text: String, into pane: inout HistoryPaneState) {
         defer { fixture.close() }
         var pane = fixture.pane(requestKey: "users")
         // When the newest `users` response is opened
-        #expect(pane.handle(.open) == nil)
+        #expect(pane.handleNow(.open) == nil)
         let buffer = render(pane, width: 70, height: 24)
         // Then status, timing, cache, redacted headers and the pretty-printed body are shown
         Snapshot.assert(buffer, named: "history-entry", pane: "history pane")
@@ -108,7 +121,7 @@ private func type(_ text: String, into pane: inout HistoryPaneState) {
         #expect(!buffer.lines().joined().contains("abc123"))
         #expect(pane.title == "History · users · entry")
         // And Esc goes back to the list
-        _ = pane.handle(.back)
+        _ = pane.handleNow(.back)
         #expect(pane.title == "History · users")
     }
 
@@ -117,8 +130,8 @@ private func type(_ text: String, into pane: inout HistoryPaneState) {
         defer { fixture.close() }
         var pane = fixture.pane()
         // When the POST is selected and `r` pressed
-        _ = pane.handle(.down)
-        let request = pane.handle(key: .char("r"))
+        _ = pane.handleNow(.down)
+        let request = pane.handleNow(key: .char("r"))
         // Then the app is asked to restore that entry
         guard case .restore(let entry) = request else {
             Issue.record("expected a restore request, got \(String(describing: request))")
@@ -133,10 +146,10 @@ private func type(_ text: String, into pane: inout HistoryPaneState) {
         defer { fixture.close() }
         var pane = fixture.pane()
         // Given the newest `users` run selected in the global list
-        _ = pane.handle(.down)
-        _ = pane.handle(.down)
+        _ = pane.handleNow(.down)
+        _ = pane.handleNow(.down)
         // When `d` is pressed
-        let request = pane.handle(key: .char("d"))
+        let request = pane.handleNow(key: .char("d"))
         // Then the pane diffs it against the run before, skipping entries of other requests
         guard case .diff(let older, let newer) = request else {
             Issue.record("expected a diff, got \(String(describing: request))")
@@ -154,15 +167,15 @@ private func type(_ text: String, into pane: inout HistoryPaneState) {
         #expect(styles.contains(theme.diffAdded.overlaid(by: theme.diffChanged)))
         #expect(styles.contains(theme.diffAdded))
         // And `s` lays the body diff out side by side
-        _ = pane.handle(key: .char("s"))
+        _ = pane.handleNow(key: .char("s"))
         Snapshot.assert(render(pane, width: 100, height: 24), named: "history-diff-side-by-side", pane: "history pane")
         #expect(pane.title == "History · diff side by side")
         // And scrolling stops with the last row at the bottom of a pane `pageSize` rows high
         pane.pageSize = 8
-        _ = pane.handle(.bottom)
+        _ = pane.handleNow(.bottom)
         let bottom = render(pane, width: 100, height: 8).lines()
         #expect(bottom.last?.hasPrefix(" }") == true)
-        _ = pane.handle(.up)
+        _ = pane.handleNow(.up)
         #expect(render(pane, width: 100, height: 8).lines() != bottom)
     }
 
@@ -170,8 +183,8 @@ private func type(_ text: String, into pane: inout HistoryPaneState) {
         let fixture = try HistoryFixture()
         defer { fixture.close() }
         var pane = fixture.pane(requestKey: "users")
-        _ = pane.handle(.bottom)
-        #expect(pane.handle(.diff) == .message("no earlier response of users to compare with"))
+        _ = pane.handleNow(.bottom)
+        #expect(pane.handleNow(.diff) == .message("no earlier response of users to compare with"))
     }
 
     @Test func twoMarkedEntriesAreDiffedOlderFirst() throws {
@@ -179,11 +192,11 @@ private func type(_ text: String, into pane: inout HistoryPaneState) {
         defer { fixture.close() }
         var pane = fixture.pane()
         // When the 503 and the POST are marked with space (the selection moves down after each)
-        _ = pane.handle(key: .char(" "))
-        _ = pane.handle(key: .char(" "))
+        _ = pane.handleNow(key: .char(" "))
+        _ = pane.handleNow(key: .char(" "))
         #expect(pane.marked.count == 2)
         // Then `d` diffs them, the older first
-        guard case .diff(let older, let newer) = pane.handle(.diff) else {
+        guard case .diff(let older, let newer) = pane.handleNow(.diff) else {
             Issue.record("expected a diff")
             return
         }
@@ -197,12 +210,12 @@ private func type(_ text: String, into pane: inout HistoryPaneState) {
         let fixture = try HistoryFixture()
         defer { fixture.close() }
         var pane = fixture.pane()
-        _ = pane.handle(.down)
-        _ = pane.handle(.down)
-        _ = pane.handle(.toggleScope)
+        _ = pane.handleNow(.down)
+        _ = pane.handleNow(.down)
+        _ = pane.handleNow(.toggleScope)
         #expect(pane.requestKey == "users")
         #expect(pane.visible.count == 2)
-        _ = pane.handle(.toggleScope)
+        _ = pane.handleNow(.toggleScope)
         #expect(pane.requestKey == nil)
         #expect(pane.visible.count == 4)
     }
@@ -212,7 +225,7 @@ private func type(_ text: String, into pane: inout HistoryPaneState) {
         var pane = HistoryPaneState(store: HistoryStore(directory: folder), timeZone: TimeZone(identifier: "UTC")!)
         #expect(pane.reload() == nil)
         #expect(render(pane).lines()[0] == "Responses are kept here as requests are sent.")
-        #expect(pane.handle(.restore) == nil)
+        #expect(pane.handleNow(.restore) == nil)
         #expect(!FileManager.default.fileExists(atPath: folder.path))
     }
 }

@@ -5,29 +5,15 @@ import Testing
 @testable import CourierApp
 
 extension ResponsePaneFixture {
-    /// Waits (a bounded poll, up to 30 s) for the background filter to finish, then ticks once so the pane
-    /// shows its result, as the run loop does.
-    mutating func finishFilter() async {
-        for _ in 0..<3_000 where pane.filtering?.isFinished == false {
-            try? await Task.sleep(nanoseconds: 10_000_000)
-        }
-        pane.advance()
-    }
+    /// Waits (a bounded poll, up to 30 s) for the filter's job to report its result, and gives it to the pane
+    /// as the run loop does with the action.
+    mutating func finishFilter() async { await finishJobs() }
 }
 
 /// The Response pane's filter runs in the background: progress on the bottom line, then the result.
 @Suite struct ResponsePaneFilterTests {
     static func records(_ range: Range<Int>) -> String {
         range.map { #"{"id":\#($0),"age":\#(20 + $0 % 50)}"# }.joined(separator: ",")
-    }
-
-    /// Polls `condition` every 10 ms for at most 30 s (a bound, not a timing assertion).
-    static func eventually(_ condition: () -> Bool) async -> Bool {
-        for _ in 0..<3_000 {
-            if condition() { return true }
-            try? await Task.sleep(nanoseconds: 10_000_000)
-        }
-        return condition()
     }
 
     static func pane(_ body: BodyDocument) -> ResponsePaneFixture {
@@ -51,8 +37,8 @@ extension ResponsePaneFixture {
         _ = fixture.press(.submit)
         // Then the bottom line counts the 100 ids read so far and the share of the bytes read
         #expect(fixture.pane.isWorking)
-        #expect(await Self.eventually { fixture.pane.filtering?.matchCount == 100 })
-        #expect(await Self.eventually { fixture.pane.filtering?.bytes.scanned == head.utf8.count })
+        #expect(await fixture.eventually { $0.filtering?.progress.matches == 100 })
+        #expect(await fixture.eventually { $0.filtering?.progress.scanned == head.utf8.count })
         let percent = head.utf8.count * 100 / cut.utf8.count
         #expect(fixture.screen(width: 60)[9].hasPrefix("│filtering \(percent)% · 100 matches · Esc cancels  "))
         #expect(fixture.bodyRows().first == "[")
@@ -74,11 +60,12 @@ extension ResponsePaneFixture {
         _ = fixture.press(.beginFilter)
         _ = fixture.press(.submit)
         let running = try #require(fixture.pane.filtering)
+        #expect(fixture.pane.runningJobs == [running.generation])
         // When Esc is pressed
         _ = fixture.press(.clear)
-        // Then the filter stops, the bottom line no longer shows it, and the body is on screen
-        await running.wait()
-        #expect(!running.isFinished)
+        // Then the filter's job is no longer waited for (the fixture cancels it, as the app does), the bottom
+        // line no longer shows it, and the body is on screen
+        #expect(fixture.pane.runningJobs.isEmpty)
         #expect(fixture.pane.filtering == nil)
         #expect(!fixture.screen()[9].contains("filtering"))
         #expect(fixture.bodyRows().first == "[")
@@ -93,13 +80,18 @@ extension ResponsePaneFixture {
         fixture.type("..id")
         _ = fixture.press(.submit)
         let first = try #require(fixture.pane.filtering)
+        #expect(await fixture.eventually { $0.filtering?.progress.matches == 10 })
         // When another expression is submitted
         _ = fixture.press(.beginFilter)
         fixture.type("[0]")
         _ = fixture.press(.submit)
-        // Then the first stops and only the second finishes once the body is complete
-        await first.wait()
-        #expect(!first.isFinished)
+        // Then the pane waits for the second only; a late report of the first is dropped
+        let second = try #require(fixture.pane.filtering)
+        #expect(second.generation != first.generation && fixture.pane.runningJobs == [second.generation])
+        let applied = fixture.pane.apply(.filtering(generation: first.generation, .init(scanned: 1, total: 1, matches: 99)))
+        #expect(!applied)
+        #expect(fixture.pane.filtering?.progress.matches != 99)
+        // And only the second finishes once the body is complete
         body.append(Data((Self.records(10..<20) + "]").utf8))
         body.finish()
         await fixture.finishFilter()

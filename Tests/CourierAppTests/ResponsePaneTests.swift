@@ -1,12 +1,34 @@
 import CourierBody
 import CourierTerminal
 import Foundation
+import Synchronization
 import Testing
 @testable import CourierApp
+
+/// The body jobs a fixture started, each run on a task of its own as the effect runner runs it, and the
+/// reports they posted that the pane has not been given yet.
+final class FixtureJobs: Sendable {
+    private let reports = Mutex<[BodyJobReport]>([])
+    private let tasks = Mutex<[Int: Task<Void, Never>]>([:])
+
+    func start(_ job: BodyJob) {
+        tasks.withLock { tasks in
+            tasks[job.generation] = Task.detached { [self] in
+                job.run(isCancelled: { Task.isCancelled }) { report in self.reports.withLock { $0.append(report) } }
+            }
+        }
+    }
+
+    func cancel(_ generation: Int) { tasks.withLock { $0.removeValue(forKey: generation) }?.cancel() }
+
+    func drain() -> [BodyJobReport] { reports.withLock { reports in defer { reports = [] }; return reports } }
+}
 
 /// Builds a pane over a JSON body and renders it as a text grid.
 struct ResponsePaneFixture {
     var pane: ResponsePaneState
+    let jobs = FixtureJobs()
+    private var generation = 0
 
     init(_ body: String, contentType: String = "application/json", status: Int = 200) {
         let info = ResponsePaneInfo(status: status, reason: "OK", duration: 0.042, cacheDecision: "miss",
@@ -37,10 +59,40 @@ struct ResponsePaneFixture {
         }.reversed().drop { $0.isEmpty }.reversed()
     }
 
+    /// Applies commands as the app does: a search or filter gets a generation and its job starts; a job the
+    /// pane stops waiting for is cancelled.
     mutating func press(_ commands: ResponsePaneCommand...) -> ResponsePaneEffect? {
         var effect: ResponsePaneEffect?
-        for command in commands { effect = pane.handle(command) ?? effect }
+        for command in commands {
+            let before = Set(pane.runningJobs)
+            let next = pane.handle(command)
+            switch next {
+            case .search(let search)?: generation += 1; jobs.start(pane.begin(search, generation: generation))
+            case .filter(let filter)?: generation += 1; jobs.start(pane.begin(filter, generation: generation))
+            default: break
+            }
+            for gone in before.subtracting(pane.runningJobs) { jobs.cancel(gone) }
+            effect = next ?? effect
+        }
         return effect
+    }
+
+    /// Gives the pane the reports its jobs posted so far, as the run loop does with their actions.
+    mutating func applyReports() { for report in jobs.drain() { _ = pane.apply(report) } }
+
+    /// Applies reports every 10 ms until `condition` holds (at most 30 s: a bound, not a timing assertion).
+    mutating func eventually(_ condition: (ResponsePaneState) -> Bool) async -> Bool {
+        for _ in 0..<3_000 {
+            applyReports()
+            if condition(pane) { return true }
+            try? await Task.sleep(nanoseconds: 10_000_000)
+        }
+        return condition(pane)
+    }
+
+    /// Waits (bounded) until the pane waits for no search or filter job, applying their reports.
+    mutating func finishJobs() async {
+        _ = await eventually { $0.filtering == nil && $0.search?.isFinished != false }
     }
 
     mutating func type(_ text: String) { for character in text { _ = pane.handle(.input(character)) } }
@@ -69,7 +121,7 @@ struct ResponsePaneFixture {
     @Test func theEndOfALargeMinifiedBodyAndAnyLineAreReachedDirectly() async {
         // Given a one-line JSON array of 100,000 objects, indexed in the background
         var fixture = ResponsePaneFixture("[" + (0..<100_000).map { #"{"id":\#($0)}"# }.joined(separator: ",") + "]")
-        await fixture.pane.indexInBackground().value
+        if let job = fixture.pane.beginIndexing(generation: 1) { job.run(isCancelled: { false }) { _ in } }
         // When jumping to the end
         _ = fixture.press(.end)
         // Then the last lines are on screen
@@ -88,9 +140,9 @@ struct ResponsePaneFixture {
         _ = fixture.press(.beginSearch)
         fixture.type("name")
         _ = fixture.press(.submit)
-        // Wait (bounded) for the background search to finish.
-        for _ in 0..<1_000 where fixture.pane.search?.isFinished != true { try await Task.sleep(for: .milliseconds(10)) }
-        #expect(fixture.pane.search?.hits.map(\.line) == [4, 9])
+        // Wait (bounded) for the search job to finish.
+        await fixture.finishJobs()
+        #expect(fixture.pane.search?.hits.all.map(\.line) == [4, 9])
         _ = fixture.press(.nextHit)
         #expect(fixture.pane.cursor == 4)
         _ = fixture.press(.nextHit)

@@ -71,8 +71,11 @@ struct ResponseSessionTests {
         Self.open(&state, "List users")
         state.press(Key(.enter))
         _ = update(&state, .responsePaneReady(generation: state.generation, Self.pane(#"{"n": 2}"#)))
-        // When d is pressed on the response
-        state.press(.char("3"), .char("d"))
+        // When d is pressed on the response, and the diff job it asks for runs
+        let effects = state.press(.char("3"), .char("d"))
+        let jobs = BodyJobTests.jobs(effects).filter { if case .diff = $0.work { true } else { false } }
+        #expect(jobs.count == 1)
+        for job in jobs { BodyJobTests.run(job, into: &state) }
         // Then the diff is against List users' own previous body
         let screen = Snapshot.screen(state).joined(separator: "\n")
         #expect(screen.contains("-  \"n\": 1"), "\(screen)")
@@ -112,12 +115,9 @@ struct PreviousFromHistoryTests {
                                                        historyDirectory: folder, clipboard: { _ in }), queue: queue)
         defer { runner.shutdown() }
         runner.perform(effects)
-        var loaded = false
-        for _ in 0..<500 where !loaded {
-            for action in queue.drain() {
-                _ = update(&state, action)
-                if case .previousResponseLoaded = action { loaded = true }
-            }
+        // (the loaded response asks for the diff job, whose answer comes back as another action)
+        for _ in 0..<500 where state.responsePane?.diff == nil {
+            for action in queue.drain() { runner.perform(update(&state, action)) }
             try await Task.sleep(for: .milliseconds(10))
         }
         // Then the diff is against this request's previous response, not the other file's

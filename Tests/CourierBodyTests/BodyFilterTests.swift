@@ -1,8 +1,10 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import CourierBody
 
-/// The background filter: progress over a body still arriving, the final document, cancel, invalid JSON.
+/// The filter as its body job runs it: progress over a body still arriving, the final document, cancel,
+/// invalid JSON.
 @Suite struct BodyFilterTests {
     static func records(_ range: Range<Int>) -> String {
         range.map { #"{"id":\#($0),"age":\#(20 + $0 % 50)}"# }.joined(separator: ",")
@@ -17,88 +19,88 @@ import Testing
         return condition()
     }
 
+    /// What a filter running on a task of its own (as the explorer's runner runs it) reported, and its stop switch.
+    final class Steps: Sendable {
+        let last = Mutex<BodyFilter.Progress?>(nil)
+        let stop = Atomic<Bool>(false)
+        var progress: BodyFilter.Progress? { last.withLock { $0 } }
+    }
+
+    static func start(_ filter: BodyFilter, over body: BodyDocument,
+                      _ steps: Steps) -> Task<Result<BodyFilter.Output, BodyError>?, Never> {
+        Task.detached {
+            filter.run(over: body, isCancelled: { steps.stop.load(ordering: .relaxed) }) { step in
+                steps.last.withLock { $0 = step }
+            }
+        }
+    }
+
+    static func filter(_ expression: String, _ data: Data) throws -> Result<BodyFilter.Output, BodyError>? {
+        BodyFilter(try JSONPath(expression)).run(over: BodyDocument(data: data), isCancelled: { false }) { _ in }
+    }
+
     @Test("Progress and the match count grow with the body, then the result is a pretty array of the matches")
     func progressThenResult() async throws {
         // Given the first half of a body that is still arriving
         let first = "[" + Self.records(0..<100) + ","
         let body = BodyDocument(data: Data(first.utf8), complete: false)
         // When `$..id` is filtered
-        let filter = BodyFilter(try JSONPath("$..id"), body: body)
+        let steps = Steps()
+        let running = Self.start(BodyFilter(try JSONPath("$..id")), over: body, steps)
         // Then it reports the 100 ids of the first half and waits for the rest
-        #expect(await Self.eventually { filter.matchCount == 100 })
-        #expect(!filter.isFinished)
-        #expect(filter.bytes == (first.utf8.count, first.utf8.count))
-        #expect(filter.progress > 0.9)
+        #expect(await Self.eventually { steps.progress?.matches == 100 })
+        #expect(steps.progress == BodyFilter.Progress(scanned: first.utf8.count, total: first.utf8.count, matches: 100))
         // When the rest arrives
         body.append(Data((Self.records(100..<150) + "]").utf8))
         body.finish()
-        await filter.wait()
+        let outcome = await running.value
         // Then it finishes with every id, in order, as a pretty array
-        #expect(filter.isFinished && filter.progress == 1)
-        let output = try #require(filter.output)
+        let output = try #require(try outcome?.get())
         #expect(output.matches == 150)
-        output.document.indexAll()
+        #expect(output.document.isComplete)
         #expect(output.document.lineCount == 152)
         #expect(output.document.line(1) == "  0,")
         #expect(output.document.line(150) == "  149")
     }
 
-    @Test("Cancel stops a filter: it never finishes and wait returns")
+    @Test("Cancel stops a filter: it returns no result")
     func cancelStops() async throws {
         // Given a filter waiting on a body that never completes
         let body = BodyDocument(data: Data(("[" + Self.records(0..<10)).utf8), complete: false)
-        let filter = BodyFilter(try JSONPath("$[*].id"), body: body)
-        #expect(await Self.eventually { filter.matchCount == 10 })
+        let steps = Steps()
+        let running = Self.start(BodyFilter(try JSONPath("$[*].id")), over: body, steps)
+        #expect(await Self.eventually { steps.progress?.matches == 10 })
         // When it is cancelled
-        filter.cancel()
-        await filter.wait()
-        // Then it has stopped without a result
-        #expect(!filter.isFinished)
-        #expect(filter.output == nil && filter.error == nil)
-    }
-
-    @Test("Dropping a running filter frees it, which stops its worker")
-    func droppingStops() async throws {
-        // Given a filter waiting on a body that never completes
-        let body = BodyDocument(data: Data(("[" + Self.records(0..<10)).utf8), complete: false)
-        weak var dropped: BodyFilter?
-        do {
-            let filter = BodyFilter(try JSONPath("$[*].id"), body: body)
-            dropped = filter
-            #expect(await Self.eventually { filter.matchCount == 10 })
-        }
-        // When nothing holds it any more (a new response replaced the pane)
-        // Then it is freed: the worker does not keep it alive
-        #expect(await Self.eventually { dropped == nil })
+        steps.stop.store(true, ordering: .relaxed)
+        // Then it stops without a result
+        #expect(await running.value == nil)
     }
 
     @Test("A body that is not JSON ends in the error with its byte offset")
-    func invalidJSON() async throws {
+    func invalidJSON() throws {
         // Given a body broken after its first record
         let data = Data(#"[{"id":1},{"id":2"#.utf8 + Data(#"x]"#.utf8))
         // When it is filtered
-        let filter = BodyFilter(try JSONPath("$..id"), data: data)
-        await filter.wait()
-        // Then the filter fails where the JSON does
-        #expect(filter.isFinished)
-        // (the number at byte 16 runs into a letter)
-        #expect(filter.error == .invalidJSON(offset: 16, reason: "expected a number"))
-        #expect(filter.output == nil)
+        let outcome = try Self.filter("$..id", data)
+        // Then the filter fails where the JSON does (the number at byte 16 runs into a letter)
+        guard case .failure(let error)? = outcome else { Issue.record("no error: \(String(describing: outcome))"); return }
+        #expect(error == .invalidJSON(offset: 16, reason: "expected a number"))
     }
 
     @Test("A large body is filtered in steps, with the same matches as the tree evaluator")
-    func largeBodyInSteps() async throws {
+    func largeBodyInSteps() throws {
         // Given a body several steps long
         let data = Data(("[" + Self.records(0..<40_000) + "]").utf8)
         #expect(data.count > 3 * BodyFilter.stepBytes)
         // When a filter runs over it
         let path = try JSONPath("$[?(@.age > 60)].id")
-        let filter = BodyFilter(path, data: data)
-        await filter.wait()
-        // Then it matches what the tree evaluator selects
+        var reports = 0
+        let outcome = BodyFilter(path).run(over: BodyDocument(data: data), isCancelled: { false }) { _ in reports += 1 }
+        // Then it reported each step and matches what the tree evaluator selects
+        #expect(reports > 3)
         let expected = path.evaluate(try JSONValue.parse(data))
-        #expect(filter.output?.matches == expected.count)
-        let document = try #require(filter.output?.document)
-        #expect(try JSONValue.parse(document.bytes) == .array(expected.map(\.value)))
+        let output = try #require(try outcome?.get())
+        #expect(output.matches == expected.count)
+        #expect(try JSONValue.parse(output.document.bytes) == .array(expected.map(\.value)))
     }
 }

@@ -3,45 +3,60 @@ import Testing
 @testable import CourierBody
 
 @Suite struct SearchAndMediaTests {
-    @Test func searchFindsEveryMatchIncludingOnTheLastLineAndJumpsBetweenThem() async throws {
+    @Test func searchFindsEveryMatchIncludingOnTheLastLineAndJumpsBetweenThem() throws {
         // Given a large body whose last line holds a unique word
         let text = (0..<50_000).map { "row \($0) Value" }.joined(separator: "\n") + "\nthe NEEDLE at the end"
         let document = BodyDocument(data: Data(text.utf8))
         // When searching case-insensitively
-        let search = try BodySearch(SearchQuery("needle"), in: document)
-        await search.wait()
+        let hits = try BodySearch(SearchQuery("needle")).hits(in: document)
         // Then the hit is on the last line, with its columns
-        #expect(search.isFinished)
-        #expect(search.hits == [SearchHit(line: 50_000, columns: 4..<10)])
-        #expect(search.next(after: SearchHit(line: 0, columns: 0..<0))?.line == 50_000)
+        #expect(hits.all == [SearchHit(line: 50_000, columns: 4..<10)])
+        #expect(hits.next(after: SearchHit(line: 0, columns: 0..<0))?.line == 50_000)
         // And a regex finds many, with next/previous wrapping
-        let regex = try BodySearch(SearchQuery("row 4999[0-9]", isRegex: true), in: document)
-        await regex.wait()
-        #expect(regex.hits.map(\.line) == Array(49_990..<50_000))
-        #expect(regex.next(after: regex.hits.last!)?.line == 49_990)
-        #expect(regex.previous(before: regex.hits.first!)?.line == 49_999)
-        #expect(regex.hits(onLine: 49_995) == [SearchHit(line: 49_995, columns: 0..<9)])
+        let regex = try BodySearch(SearchQuery("row 4999[0-9]", isRegex: true)).hits(in: document)
+        #expect(regex.all.map(\.line) == Array(49_990..<50_000))
+        #expect(regex.next(after: regex.all.last!)?.line == 49_990)
+        #expect(regex.previous(before: regex.all.first!)?.line == 49_999)
+        #expect(regex.onLine(49_995) == [SearchHit(line: 49_995, columns: 0..<9)])
+        #expect(regex.position(of: SearchHit(line: 49_995, columns: 0..<9)) == 5)
+        #expect(regex.position(of: SearchHit(line: 49_995, columns: 1..<9)) == nil)
     }
 
-    @Test func aCancelledSearchStopsAndIsNotFinished() async throws {
+    @Test func aSearchReportsItsHitsStepByStepAndEndsFinished() throws {
+        // Given a body several steps long with a match on every thousandth line
+        let text = (0..<40_000).map { $0 % 1_000 == 0 ? "hit \($0)" : "row \($0)" }.joined(separator: "\n")
+        let document = BodyDocument(data: Data(text.utf8))
+        // When it is searched to the end
+        var reports: [BodySearch.Progress] = []
+        try BodySearch(SearchQuery("hit")).run(in: document, isCancelled: { false }) { reports.append($0) }
+        // Then the steps' hits add up to every match, progress grows, and only the last report is finished
+        #expect(reports.count > 2)
+        #expect(reports.flatMap(\.hits).map(\.line) == Array(stride(from: 0, to: 40_000, by: 1_000)))
+        #expect(reports.map(\.fraction) == reports.map(\.fraction).sorted())
+        #expect(reports.map(\.isFinished) == Array(repeating: false, count: reports.count - 1) + [true])
+    }
+
+    @Test func aCancelledSearchStopsWithoutAFinishedReport() throws {
         let document = BodyDocument(data: Data(String(repeating: "abc\n", count: 2_000_000).utf8))
-        let search = try BodySearch(SearchQuery("zzz"), in: document)
-        search.cancel()
-        await search.wait()
-        #expect(!search.isFinished || search.hits.isEmpty)
+        var reports: [BodySearch.Progress] = []
+        var steps = 0
+        try BodySearch(SearchQuery("zzz")).run(in: document, isCancelled: { steps += 1; return steps > 3 }) {
+            reports.append($0)
+        }
+        #expect(!reports.isEmpty)
+        #expect(!reports.contains { $0.isFinished })
     }
 
     @Test func anInvalidRegexIsAnError() {
         #expect(throws: BodyError.invalidPattern(pattern: "(")) {
-            try BodySearch(SearchQuery("(", isRegex: true), in: BodyDocument(data: Data()))
+            try BodySearch(SearchQuery("(", isRegex: true))
         }
     }
 
-    @Test func searchInPrettyJSONMatchesTheDisplayedLines() async throws {
+    @Test func searchInPrettyJSONMatchesTheDisplayedLines() throws {
         let document = PrettyJSONDocument(data: Data(#"{"a":{"name":"x"},"b":[1,2]}"#.utf8))
-        let search = try BodySearch(SearchQuery(#""name": "x""#), in: document)
-        await search.wait()
-        #expect(search.hits == [SearchHit(line: 2, columns: 4..<15)])
+        let hits = try BodySearch(SearchQuery(#""name": "x""#)).hits(in: document)
+        #expect(hits.all == [SearchHit(line: 2, columns: 4..<15)])
     }
 
     @Test func hexDumpShowsOffsetHexAndASCII() {

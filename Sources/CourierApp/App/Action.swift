@@ -39,6 +39,8 @@ public enum Action: Sendable {
     case collectionEdited(Collection, select: RequestRef?)
     case themeLoaded(Theme, warning: String?)
     case themesListed([String])
+    /// The open request as a curl command (secrets masked), resolved off the loop thread for `copyAsCurl`.
+    case curlCommandReady(String)
     /// The cookie jar listing asked for with `listCookies`.
     case cookiesListed(CookieJarListing)
     /// The jar's cookies that go with the request just sent (values masked), for the Request pane.
@@ -49,6 +51,10 @@ public enum Action: Sendable {
     case previousResponseLoaded(requestKey: String, ResponsePaneState?)
     /// The history pane, loaded off the main loop, ready to show.
     case historyOpened(HistoryPaneState)
+    /// What a `readHistory` effect found in the store, for the history pane.
+    case historyRead(HistoryPaneRead.Result)
+    /// A body job (search, filter, index, diff) got further or finished.
+    case bodyJob(BodyJobReport)
     /// A side effect finished with something to tell the user.
     case notice(StatusMessage)
 }

@@ -56,6 +56,8 @@ public struct AppState: Sendable {
 
     /// The generation of the newest send; a response from an older one is stale and dropped.
     public var generation = 0
+    /// The generation of the newest body job (search, filter, index, diff), counted apart from sends.
+    public var bodyJobGeneration = 0
     /// The generation in flight, if any.
     public var inFlight: Int?
     /// Live mode: edits send the request after `liveDebounce`.

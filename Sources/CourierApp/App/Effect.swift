@@ -40,6 +40,12 @@ public enum Effect: Sendable, Hashable {
     case loadPreviousResponse(requestKey: String, skipNewest: Bool)
     /// Open the history pane over every request's responses (nil), or over one request key's.
     case openHistory(requestKey: String?)
+    /// Read what the history pane asked for from the store; the answer is `.historyRead`.
+    case readHistory(HistoryPaneRead)
+    /// Search, filter, index or diff response bodies in the background; reports come back as `.bodyJob` actions.
+    case bodyJob(BodyJob)
+    /// Stop the body job of this generation (a newer search replaced it, Esc, or its pane went away).
+    case cancelBodyJob(generation: Int)
 }
 
 /// A change to a collection file other than saving an edited request.

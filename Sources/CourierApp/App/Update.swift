@@ -4,6 +4,17 @@ import CourierTerminal
 
 /// The only place the explorer's state changes: applies `action` to `state` and returns the work to do.
 public func update(_ state: inout AppState, _ action: Action) -> [Effect] {
+    let running = state.runningBodyJobs
+    let effects = respond(&state, to: action)
+    // A body job no pane waits for any more is stopped, whatever let go of it: a newer search, Esc, a new
+    // response replacing the pane. The job whose last report this is has ended by itself.
+    var stopped = running.subtracting(state.runningBodyJobs)
+    if case .bodyJob(let report) = action { stopped.remove(report.generation) }
+    return effects + stopped.sorted().map { .cancelBodyJob(generation: $0) }
+}
+
+/// `update` without the bookkeeping of body jobs.
+private func respond(_ state: inout AppState, to action: Action) -> [Effect] {
     switch action {
     case .input(let event):
         return state.handleInput(event)
@@ -30,8 +41,7 @@ public func update(_ state: inout AppState, _ action: Action) -> [Effect] {
         state.log.recordScripts(report, for: request)
         return []
     case .responsePaneReady(let generation, let pane):
-        state.showResponsePane(pane, generation: generation)
-        return []
+        return state.showResponsePane(pane, generation: generation)
     case .sendFailed(let generation, let failure):
         guard generation == state.generation else { return [] }
         state.inFlight = nil
@@ -100,21 +110,28 @@ public func update(_ state: inout AppState, _ action: Action) -> [Effect] {
     case .themesListed(let names):
         state.themeNames = names
         return []
+    case .curlCommandReady(let command):
+        state.status = StatusMessage("Copied the request as a curl command", kind: .success)
+        return [.copyToClipboard(command)]
     case .cookiesListed(let listing):
         state.modals.append(.cookies(listing, scroll: 0))
         return []
     case .requestCookies(let request, let lines):
         state.requestCookies = RequestCookies(request: request, lines: lines)
         return []
+    case .bodyJob(let report):
+        state.applyBodyJob(report)
+        return []
     case .notice(let message):
         state.status = message
         return []
     case .historyRecorded(let generation, let requestKey, let latency):
-        state.recordedHistory(generation: generation, requestKey: requestKey, latency: latency)
-        return []
+        return state.recordedHistory(generation: generation, requestKey: requestKey, latency: latency)
+    case .historyRead(let result):
+        guard let request = state.historyPane?.apply(result) else { return [] }
+        return state.handleHistoryRequest(request)
     case .previousResponseLoaded(let requestKey, let pane):
-        state.comparePrevious(pane, requestKey: requestKey)
-        return []
+        return state.comparePrevious(pane, requestKey: requestKey)
     case .historyOpened(let pane):
         state.openHistory(pane)
         return []

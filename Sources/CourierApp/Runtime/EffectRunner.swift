@@ -54,9 +54,8 @@ public final class EffectRunner: Sendable {
     private let immediate: Mutex<LatestOnly<SendResult>?> = Mutex(nil)
     private let live: Mutex<LatestOnly<SendResult>?> = Mutex(nil)
     private let liveDebounce = Mutex<Duration?>(nil)
-    /// Indexes the newest response's body in the background, so `G` and search reach the end of a large
-    /// body without waiting; the previous response's indexing is cancelled.
-    private let indexing = Mutex<Task<Void, Never>?>(nil)
+    /// The Response pane's search, filter, indexing and diff, cancelled by generation.
+    private let bodyJobs: BodyJobRunner
     /// The WebSocket pane's session, batching its events into one action per frame.
     private let webSocket: WebSocketPaneConnector
 
@@ -64,6 +63,7 @@ public final class EffectRunner: Sendable {
         self.configuration = configuration
         self.queue = queue
         self.store = store
+        bodyJobs = BodyJobRunner(queue: queue)
         history = configuration.historyDirectory.map { HistoryStore(directory: $0) }
         let events = EventSink { [queue] event in queue.post(.clientEvent(event)) }
         let cookieSteps: [any Middleware] = configuration.cookies.map { jars in [CookieMiddleware { jars.jar($0) }] } ?? []
@@ -155,13 +155,16 @@ public final class EffectRunner: Sendable {
         case .copyToClipboard(let text):
             configuration.clipboard(text)
         case .copyAsCurl(let job):
-            do {
-                // The one exporter: secrets masked (the secret policy), file bodies kept as @FILE.
-                let resolved = try store.resolveWithSecrets(job)
-                configuration.clipboard(CurlExporter.command(for: resolved.request, secrets: resolved.secrets))
-                queue.post(.notice(StatusMessage("Copied the request as a curl command", kind: .success)))
-            } catch {
-                queue.post(.notice(StatusMessage("\(error)", kind: .error)))
+            // Resolving reads environment and body files: off the loop thread. The clipboard is written back
+            // on the loop thread (`copyToClipboard`), which owns the terminal the sequence goes to.
+            background { [store, queue] in
+                do {
+                    // The one exporter: secrets masked (the secret policy), file bodies kept as @FILE.
+                    let resolved = try store.resolveWithSecrets(job)
+                    queue.post(.curlCommandReady(CurlExporter.command(for: resolved.request, secrets: resolved.secrets)))
+                } catch {
+                    queue.post(.notice(StatusMessage("\(error)", kind: .error)))
+                }
             }
         case .writeFile(let path, let contents):
             background { [queue] in
@@ -182,8 +185,11 @@ public final class EffectRunner: Sendable {
             }
         case .listCookies(let environment):
             let name = environment ?? CookieJarStore.defaultJarName
-            let lines = configuration.cookies?.jar(name).all().map { $0.listing(showSecrets: false) } ?? []
-            queue.post(.cookiesListed(CookieJarListing(environment: name, lines: lines)))
+            // A jar not opened yet is read from its file: off the loop thread.
+            background { [queue, cookies = configuration.cookies] in
+                let lines = cookies?.jar(name).all().map { $0.listing(showSecrets: false) } ?? []
+                queue.post(.cookiesListed(CookieJarListing(environment: name, lines: lines)))
+            }
         case .listThemes:
             let folders = configuration.themeFolders
             background { [queue] in queue.post(.themesListed(ThemeLoader.names(in: folders))) }
@@ -234,6 +240,13 @@ public final class EffectRunner: Sendable {
                 }
                 queue.post(.previousResponseLoaded(requestKey: requestKey, pane))
             }
+        case .readHistory(let read):
+            guard let history else { return }
+            background { [queue] in queue.post(.historyRead(read.perform(with: history))) }
+        case .bodyJob(let job):
+            bodyJobs.start(job)
+        case .cancelBodyJob(let generation):
+            bodyJobs.cancel(generation)
         case .openHistory(let requestKey):
             guard let history else {
                 queue.post(.notice(StatusMessage("History is off, so there is nothing to show", kind: .error)))
@@ -252,6 +265,7 @@ public final class EffectRunner: Sendable {
     /// Closes the WebSocket politely (1001) and stops its batches; the explorer calls it when quitting.
     public func shutdown() {
         webSocket.shutdown()
+        bodyJobs.cancelAll()
         perform([.cancelSend])
     }
 
@@ -394,10 +408,6 @@ public final class EffectRunner: Sendable {
         case .completed(_, .success(.unresolved(let failure))):
             queue.post(.sendFailed(generation: generation, failure))
         case .completed(_, .success(.response(let pane?))):
-            indexing.withLock { task in
-                task?.cancel()
-                task = pane.indexInBackground()
-            }
             queue.post(.responsePaneReady(generation: generation, pane))
         case .completed(_, .success(.response(nil))):
             queue.post(.sendFailed(generation: generation, SendFailure(
@@ -425,21 +435,6 @@ public final class EffectRunner: Sendable {
 
     private func background(_ work: @escaping @Sendable () -> Void) {
         Task.detached(priority: .userInitiated) { work() }
-    }
-}
-
-/// Writing the system clipboard through the terminal.
-public enum Clipboard {
-    /// The most bytes Courier puts on the clipboard through OSC 52. Terminals cap the sequence (several near
-    /// 100 KB) and drop a longer one silently, so a larger text is refused with a way to save it instead.
-    public static let maxBytes = 100 * 1024
-
-    /// Sends OSC 52 with the text to the controlling terminal (tmux and most terminals honour it).
-    public static let osc52: @Sendable (String) -> Void = { text in
-        let sequence = "\u{1B}]52;c;\(Data(text.utf8).base64EncodedString())\u{07}"
-        guard let tty = FileHandle(forWritingAtPath: "/dev/tty") else { return }
-        tty.write(Data(sequence.utf8))
-        try? tty.close()
     }
 }
 

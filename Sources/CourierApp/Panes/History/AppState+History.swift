@@ -10,10 +10,11 @@ extension AppState {
     }
 
     /// A response was recorded: its latency for the status line, and the open pane reads the store again.
-    mutating func recordedHistory(generation: Int, requestKey: String, latency stats: LatencyStats?) {
+    mutating func recordedHistory(generation: Int, requestKey: String, latency stats: LatencyStats?) -> [Effect] {
         latency[requestKey] = stats
         updateSession(generation: generation) { $0.historyKey = requestKey }
-        if let request = historyPane?.reload() { handleHistoryRequest(request) }
+        guard let pane = historyPane else { return [] }
+        return [.readHistory(.list(requestKey: pane.requestKey))]
     }
 
     /// Shows the pane loaded in the background over the layout.
@@ -52,12 +53,11 @@ extension AppState {
         pane.pageSize = historyPageSize
         let request = pane.handle(key: key)
         historyPane = pane
-        if let request { handleHistoryRequest(request) }
-        return []
+        return request.map { handleHistoryRequest($0) } ?? []
     }
 
     /// Acts on what the pane asked.
-    mutating func handleHistoryRequest(_ request: HistoryPaneRequest) {
+    mutating func handleHistoryRequest(_ request: HistoryPaneRequest) -> [Effect] {
         switch request {
         case .restore(let entry):
             restore(entry)
@@ -65,7 +65,10 @@ extension AppState {
             status = StatusMessage(text)
         case .diff:
             break
+        case .read(let read):
+            return [.readHistory(read)]
         }
+        return []
     }
 
     /// Puts an entry's method, URL and headers into the editor and focuses it: as written (`{{base}}/users`)

@@ -32,6 +32,8 @@ public enum HistoryPaneRequest: Sendable, Hashable {
     case diff(older: HistoryEntry, newer: HistoryEntry)
     /// A line for the status bar (nothing to diff, a history folder that cannot be read, …).
     case message(String)
+    /// Read this from the store off the loop thread and give the pane what was found (`apply`).
+    case read(HistoryPaneRead)
 }
 
 extension HistoryPaneState {

@@ -4,7 +4,8 @@ import Foundation
 
 /// The history pane: every kept response, newest first, globally or for one request; a search box;
 /// one entry shown with its redacted headers and body; and the diff of two entries. A value: `handle`
-/// and `reload` are its only changes; it reads the store when told to, never while rendering.
+/// and `apply` are its only changes. Keys never read the store: they ask for a `HistoryPaneRead`, which the
+/// app performs off the loop thread and hands back to `apply`.
 public struct HistoryPaneState: Sendable {
     /// What the pane shows.
     public enum Mode: Sendable {
@@ -71,28 +72,52 @@ public struct HistoryPaneState: Sendable {
         return parts.joined(separator: " · ")
     }
 
-    /// Reads the store again (after a response is recorded, or on Ctrl-R), keeping the selected entry.
+    /// Reads the list from the store now, keeping the selected entry: for the effect that opens the pane,
+    /// which runs off the loop thread. Keys ask for `.read(.list)` instead.
     @discardableResult
     public mutating func reload() -> HistoryPaneRequest? {
-        let keep = selected?.id
-        do {
-            entries = try store.list(requestKey: requestKey)
-        } catch {
-            entries = []
-            list.select(nil, count: 0)
-            return .message("history: \(error)")
-        }
-        let ids = Set(entries.map(\.id))
-        marked.removeAll { !ids.contains($0) }
-        reselect(keep)
-        return nil
+        apply(HistoryPaneRead.list(requestKey: requestKey).perform(with: store))
     }
 
-    /// Lists only `requestKey`'s entries (nil: every request) and reloads.
+    /// Lists only `requestKey`'s entries (nil: every request), read from the store now (see `reload`).
     @discardableResult
     public mutating func show(requestKey: String?) -> HistoryPaneRequest? {
-        self.requestKey = requestKey
-        return reload()
+        apply(HistoryPaneRead.list(requestKey: requestKey).perform(with: store))
+    }
+
+    /// Takes what a read the pane asked for found; returns what the app must do next, if anything.
+    public mutating func apply(_ result: HistoryPaneRead.Result) -> HistoryPaneRequest? {
+        switch result {
+        case .listed(let requestKey, let outcome):
+            self.requestKey = requestKey
+            let keep = selected?.id
+            switch outcome {
+            case .success(let read): entries = read
+            case .failure(let error):
+                entries = []
+                list.select(nil, count: 0)
+                return .message("history: \(error)")
+            }
+            let ids = Set(entries.map(\.id))
+            marked.removeAll { !ids.contains($0) }
+            reselect(keep)
+        case .entry(let entry, let body):
+            // Only while that entry is still shown: the user may have gone back before the body was read.
+            guard case .entry(let shown, _, let scroll) = mode, shown.id == entry.id else { return nil }
+            mode = .entry(entry, lines: entryLines(entry, body: body), scroll: scroll)
+        case .diff(let older, let olderBody, let newer, let newerBody):
+            mode = .diff(HistoryDiffState(older: older, olderBody: olderBody, newer: newer, newerBody: newerBody,
+                                          timeZone: timeZone))
+            return .diff(older: older, newer: newer)
+        case .noPrevious(let entry):
+            return .message("no earlier response of \(entry.requestKey) to compare with")
+        case .bodyMatches(let query, let ids):
+            guard query == self.query.text else { return nil }
+            let keep = selected?.id
+            bodyMatches = ids
+            reselect(keep)
+        }
+        return nil
     }
 
     // MARK: Keys
@@ -102,7 +127,7 @@ public struct HistoryPaneState: Sendable {
         if case .searching = mode {
             switch key.code {
             case .enter:
-                commitSearch()
+                return commitSearch()
             case .escape:
                 query = LineEditor()
                 bodyMatches = []
@@ -126,7 +151,7 @@ public struct HistoryPaneState: Sendable {
             switch command {
             case .back, .open: mode = .list
             case .restore: return .restore(entry)
-            case .diff: return diffWithPrevious(entry)
+            case .diff: return .read(.previous(of: entry))
             default:
                 scroll.scroll(by: scrollDelta(command, count: lines.count), lineCount: lines.count, height: pageSize)
                 mode = .entry(entry, lines: lines, scroll: scroll)
@@ -158,7 +183,8 @@ public struct HistoryPaneState: Sendable {
         case .bottom: list.last(count: count)
         case .open:
             guard let entry = selected else { return nil }
-            mode = .entry(entry, lines: entryLines(entry), scroll: TextViewState())
+            mode = .entry(entry, lines: entryLines(entry, body: nil), scroll: TextViewState())
+            return .read(.entry(entry))
         case .back:
             if !query.isEmpty {
                 let keep = selected?.id
@@ -181,46 +207,32 @@ public struct HistoryPaneState: Sendable {
             if marked.count == 2 {
                 let pair = entries.filter { marked.contains($0.id) }.sorted { $0.date < $1.date }
                 guard pair.count == 2 else { return .message("the marked entries are gone") }
-                return openDiff(older: pair[0], newer: pair[1])
+                return .read(.diff(older: pair[0], newer: pair[1]))
             }
             guard let entry = selected else { return nil }
-            return diffWithPrevious(entry)
+            return .read(.previous(of: entry))
         case .toggleLayout: break
         case .toggleScope:
             let key = requestKey == nil ? selected?.requestKey : nil
             if requestKey == nil && key == nil { return nil }
-            return show(requestKey: key)
+            return .read(.list(requestKey: key))
         case .reload:
-            return reload()
+            return .read(.list(requestKey: requestKey))
         }
         return nil
     }
 
     // MARK: Internals
 
-    /// The entry of the same request just before `entry`, searched in the store (not only the visible list).
-    private mutating func diffWithPrevious(_ entry: HistoryEntry) -> HistoryPaneRequest? {
-        let sameRequest = (try? store.list(requestKey: entry.requestKey)) ?? entries.filter { $0.requestKey == entry.requestKey }
-        guard let previous = sameRequest.first(where: { $0.date < entry.date || ($0.date == entry.date && $0.id < entry.id) }) else {
-            return .message("no earlier response of \(entry.requestKey) to compare with")
-        }
-        return openDiff(older: previous, newer: entry)
-    }
-
-    private mutating func openDiff(older: HistoryEntry, newer: HistoryEntry) -> HistoryPaneRequest? {
-        let olderBody = (try? store.body(id: older.id)) ?? Data()
-        let newerBody = (try? store.body(id: newer.id)) ?? Data()
-        mode = .diff(HistoryDiffState(older: older, olderBody: olderBody, newer: newer, newerBody: newerBody,
-                                      timeZone: timeZone))
-        return .diff(older: older, newer: newer)
-    }
-
-    /// Enter in the search box: keeps the query and adds the entries whose stored body contains it.
-    private mutating func commitSearch() {
+    /// Enter in the search box: keeps the query, and asks for the entries whose stored body contains it.
+    private mutating func commitSearch() -> HistoryPaneRequest? {
         mode = .list
-        let keep = selected?.id
-        bodyMatches = query.isEmpty ? [] : Set(((try? store.search(query.text)) ?? []).map(\.id))
-        reselect(keep)
+        guard !query.isEmpty else {
+            bodyMatches = []
+            reselect(selected?.id)
+            return nil
+        }
+        return .read(.searchBodies(query.text))
     }
 
     private func scrollDelta(_ command: HistoryPaneCommand, count: Int) -> Int {
@@ -247,8 +259,9 @@ public struct HistoryPaneState: Sendable {
         list.offset = 0
     }
 
-    /// The text of the entry view: request line, status and timing, headers (redacted), body preview.
-    private func entryLines(_ entry: HistoryEntry) -> [String] {
+    /// The text of the entry view: request line, status and timing, headers (redacted), body preview (a
+    /// placeholder until the body has been read).
+    private func entryLines(_ entry: HistoryEntry, body stored: Data?) -> [String] {
         let redactor = Redactor()
         var lines = ["\(entry.request.method) \(entry.request.url)",
                      "\(HistoryPaneFormat.status(entry)) · \(HistoryPaneFormat.duration(entry)) · \(HistoryPaneFormat.size(entry))"
@@ -263,7 +276,8 @@ public struct HistoryPaneState: Sendable {
             lines += redactor.headers(response.headers).map { "  \($0.name): \($0.value)" }
             if let note = response.bodyNote { lines.append("(\(note))") }
             lines.append("")
-            let body = HistoryBodyLines.lines((try? store.body(id: entry.id)) ?? Data(), limit: Self.previewLines)
+            guard let stored else { return lines + ["(reading the body…)"] }
+            let body = HistoryBodyLines.lines(stored, limit: Self.previewLines)
             lines += body.lines.isEmpty ? ["(empty body)"] : body.lines
             if body.truncated { lines.append("… preview ends after \(Self.previewLines) lines") }
         }

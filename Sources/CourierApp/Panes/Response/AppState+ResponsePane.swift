@@ -29,6 +29,10 @@ extension AppState {
             effects.append(.copyToClipboard(text))
         case .saveBody?:
             modals.append(.prompt(PromptState(title: "Save the body to file", text: "response.body", purpose: .saveResponse)))
+        case .search(let search)?:
+            effects.append(.bodyJob(pane.begin(search, generation: nextBodyJobGeneration())))
+        case .filter(let filter)?:
+            effects.append(.bodyJob(pane.begin(filter, generation: nextBodyJobGeneration())))
         case .loadPrevious?:
             // This session's previous response first; else the one before it in history (kept across runs).
             if previousResponsePane == nil, let key = currentHistoryKey {
@@ -36,7 +40,9 @@ extension AppState {
                 responsePane = pane
                 return effects + [.loadPreviousResponse(requestKey: key, skipNewest: responseKey == key)]
             }
-            pane.compare(with: previousResponsePane)
+            if let job = pane.beginCompare(with: previousResponsePane, generation: nextBodyJobGeneration()) {
+                effects.append(.bodyJob(job))
+            }
         case nil:
             break
         }
@@ -46,25 +52,28 @@ extension AppState {
 
     /// Compares the shown response with the previous one read from history, when it is still the open
     /// request's.
-    mutating func comparePrevious(_ previous: ResponsePaneState?, requestKey: String) {
-        guard currentHistoryKey == requestKey, var pane = responsePane else { return }
+    mutating func comparePrevious(_ previous: ResponsePaneState?, requestKey: String) -> [Effect] {
+        guard currentHistoryKey == requestKey, var pane = responsePane else { return [] }
         previousResponsePane = previous
         pane.message = nil
-        pane.compare(with: previous)
+        let job = pane.beginCompare(with: previous, generation: nextBodyJobGeneration())
         responsePane = pane
+        return job.map { [.bodyJob($0)] } ?? []
     }
 
     /// Gives the response of the newest send to the request that sent it, open or parked; the response it
-    /// replaces is kept for `d`.
-    mutating func showResponsePane(_ pane: ResponsePaneState, generation: Int) {
-        guard generation == self.generation else { return }
+    /// replaces is kept for `d`. Returns the job that indexes the new body in the background.
+    mutating func showResponsePane(_ pane: ResponsePaneState, generation: Int) -> [Effect] {
+        guard generation == self.generation else { return [] }
         inFlight = nil
         var pane = pane
         pane.pageSize = max(1, layout.contentHeight(.response) - 3)
+        let indexing = pane.beginIndexing(generation: nextBodyJobGeneration())
         updateSession(generation: generation) { session in
             if let current = session.pane { session.previousPane = current }
             session.pane = pane
             session.response.phase = .received
         }
+        return indexing.map { [.bodyJob($0)] } ?? []
     }
 }

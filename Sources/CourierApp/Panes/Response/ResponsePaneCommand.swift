@@ -1,3 +1,4 @@
+import CourierBody
 import CourierTerminal
 
 /// What the response pane's keys do.
@@ -27,6 +28,10 @@ public enum ResponsePaneEffect: Sendable, Hashable {
     case saveBody
     /// The diff needs the previous response of this request: load it and call `compare(with:)`.
     case loadPrevious
+    /// Search the lines on screen: give the search a generation, `begin` it and start its body job.
+    case search(BodySearch)
+    /// Filter the body: give the filter a generation, `begin` it and start its body job.
+    case filter(BodyFilter)
 }
 
 extension ResponsePaneState {

@@ -1,42 +1,42 @@
 import CourierBody
 import Foundation
 
-/// The JSONPath filter runs in the background (`BodyFilter`): submitting starts it (cancelling one still
-/// running), the bottom line shows its progress, Esc cancels it, and the tick that sees it finished
-/// shows the result instead of the body.
+/// The JSONPath filter runs in a body job: submitting asks the app to start it (the app cancels one still
+/// running by its generation), the bottom line shows its progress, Esc cancels it, and the action with its
+/// result shows the matches instead of the body.
 extension ResponsePaneState {
-    /// Starts filtering the body with `text`; an empty expression leaves the filter.
-    mutating func startFilter(_ text: String) {
+    /// Checks `text` and asks for a filter by it; an empty expression leaves the filter.
+    mutating func startFilter(_ text: String) -> ResponsePaneEffect? {
         let expression = text.trimmingCharacters(in: .whitespaces)
         guard !expression.isEmpty else {
             _ = cancelFilter()
             switchSource { $0.filter = nil }
-            return
+            return nil
         }
         do {
-            let path = try JSONPath(expression)
-            filtering?.cancel()
-            filtering = BodyFilter(path, body: body)
+            return .filter(BodyFilter(try JSONPath(expression)))
         } catch {
             message = "\(error)"
+            return nil
         }
     }
 
-    /// Shows a finished filter's result (or its error); called on every tick.
-    mutating func finishFilter() {
-        guard let running = filtering, running.isFinished else { return }
+    /// Shows a finished filter's result, or its error on the bottom line.
+    mutating func finishFilter(_ outcome: Result<BodyFilter.Output, BodyError>) {
+        guard let running = filtering else { return }
         filtering = nil
-        if let output = running.output {
+        switch outcome {
+        case .success(let output):
             switchSource { $0.filter = (running.path.expression, output.document, output.matches) }
-        } else if let error = running.error {
+        case .failure(let error):
             message = "\(error)"
         }
     }
 
-    /// Cancels a running filter and returns to the body; false when none was running.
+    /// Forgets a running filter (its job is cancelled by generation) and returns to the body; false when none
+    /// was running.
     mutating func cancelFilter() -> Bool {
-        guard let running = filtering else { return false }
-        running.cancel()
+        guard filtering != nil else { return false }
         filtering = nil
         if filter != nil { switchSource { $0.filter = nil } }
         return true
@@ -45,8 +45,8 @@ extension ResponsePaneState {
     /// The bottom line while a filter runs: "filtering 37% · 1,204 matches · Esc cancels".
     var filterProgressText: String? {
         guard let running = filtering else { return nil }
-        let count = running.matchCount
-        let percent = min(99, Int(running.progress * 100))
+        let count = running.progress.matches
+        let percent = min(99, Int(running.progress.fraction * 100))
         return "filtering \(percent)% · \(Self.grouped(count)) match\(count == 1 ? "" : "es") · Esc cancels"
     }
 

@@ -31,12 +31,17 @@ public struct ResponsePaneState: Sendable {
     /// Folded line ranges of the pretty body, sorted and disjoint.
     public internal(set) var folds: [ClosedRange<Int>] = []
     public var prompt: ResponsePanePrompt?
-    public private(set) var search: BodySearch?
-    public private(set) var currentHit: SearchHit?
+    /// The search on screen; its hits arrive from a body job as actions.
+    public internal(set) var search: ResponseSearch?
+    public internal(set) var currentHit: SearchHit?
     /// The JSONPath filter's result, shown instead of the body until cleared.
     public internal(set) var filter: (expression: String, document: PrettyJSONDocument, matches: Int)?
-    /// The JSONPath filter running in the background; its result replaces `filter` when it finishes.
-    public internal(set) var filtering: BodyFilter?
+    /// The JSONPath filter running in a body job; its result replaces `filter` when it finishes.
+    public internal(set) var filtering: ResponseFiltering?
+    /// The body job building the line index, until it reports the index finished.
+    public internal(set) var indexing: Int?
+    /// The body job diffing this response against the previous one, until it reports the diff.
+    public internal(set) var comparing: Int?
     /// The diff against the previous response, shown instead of the body until cleared.
     public private(set) var diff: StaticLines?
     /// The event view of an SSE or NDJSON body, rebuilt by `bodyDidGrow()` while it streams in.
@@ -127,27 +132,10 @@ public struct ResponsePaneState: Sendable {
         return nil
     }
 
-    /// Builds the line index and the pretty checkpoints on a background task, so `G`, go-to-line and search
-    /// need not wait; the app keeps the task and cancels it when the response is replaced.
-    public func indexInBackground() -> Task<Void, Never> {
-        // The raw index first: it is a quick byte scan, so raw `G` and raw search never wait for the
-        // pretty checkpoints, which cost a formatting pass over the whole body.
-        var sources: [any LineSource] = [body]
-        if let pretty { sources.append(pretty) }
-        return Task.detached(priority: .utility) {
-            for source in sources {
-                // A short pause between chunks: a lock released and at once taken again is rarely won by
-                // the waiting frame, which would then wait for the whole raw index (a tenth of a second for
-                // 50 MB); the pause costs about 1% of the indexing speed.
-                while !Task.isCancelled, !source.indexMore() { usleep(100) }
-            }
-        }
-    }
-
     /// Whether background work (indexing, a search, a filter) may still change what the pane shows, so the
     /// run loop keeps redrawing until it is done.
     public var isWorking: Bool {
-        !source.isComplete || (search.map { !$0.isFinished } ?? false) || filtering != nil
+        !source.isComplete || (search.map { !$0.isFinished } ?? false) || filtering != nil || comparing != nil
     }
 
     /// Jumps to line `target` (`Int.max`: the last line). While the index has not reached it yet, the
@@ -168,7 +156,6 @@ public struct ResponsePaneState: Sendable {
     /// Called on every tick: once the background index reaches it, finishes a jump asked for while the
     /// index was still being built.
     public mutating func advance() {
-        finishFilter()
         guard let target = pendingLine else { return }
         let known = source.lineCount
         guard source.isComplete || known > target else { return }
@@ -180,16 +167,22 @@ public struct ResponsePaneState: Sendable {
     /// How long `G` or go-to-line may index in the foreground before moving to what is known.
     static let jumpIndexBudget: TimeInterval = 0.04
 
-    /// Shows the diff of this response against `previous` (status, headers, pretty body lines).
+    /// Shows the diff of this response against `previous` (status, headers, pretty body lines), worked out
+    /// now; the app works it out in a body job instead (`beginCompare`).
     public mutating func compare(with previous: ResponsePaneState?) {
         guard let previous else { message = "No previous response of this request to compare with"; return }
-        let lines = ResponseDiff.lines(old: previous, new: self)
+        showDiff(ResponseDiff.lines(old: previous, new: self))
+    }
+
+    /// Shows a diff worked out for this response.
+    mutating func showDiff(_ lines: StaticLines) {
+        comparing = nil
+        message = nil
         switchSource { $0.diff = lines }
     }
 
     mutating func switchSource(_ change: (inout ResponsePaneState) -> Void) {
         change(&self)
-        search?.cancel()
         search = nil
         currentHit = nil
         cursor = 0
@@ -200,9 +193,9 @@ public struct ResponsePaneState: Sendable {
     private mutating func clear() {
         if prompt != nil { prompt = nil; return }
         if cancelFilter() { return }
+        if comparing != nil { comparing = nil; message = nil; return }
         if filter != nil { switchSource { $0.filter = nil }; return }
         if diff != nil { switchSource { $0.diff = nil }; return }
-        search?.cancel()
         search = nil
         currentHit = nil
     }
@@ -222,15 +215,14 @@ public struct ResponsePaneState: Sendable {
             let isRegex = prompt.text.count > 2 && prompt.text.hasPrefix("/") && prompt.text.hasSuffix("/")
             let pattern = isRegex ? String(prompt.text.dropFirst().dropLast()) : prompt.text
             do {
-                search?.cancel()
-                search = try BodySearch(SearchQuery(pattern, caseInsensitive: pattern.lowercased() == pattern, isRegex: isRegex),
-                                        in: source)
-                currentHit = nil
+                // Only checked here: the app gives the search a generation and starts its job (`begin`).
+                return .search(try BodySearch(SearchQuery(pattern, caseInsensitive: pattern.lowercased() == pattern,
+                                                          isRegex: isRegex)))
             } catch {
                 message = "\(error)"
             }
         case .filter:
-            startFilter(prompt.text)
+            return startFilter(prompt.text)
         }
         return nil
     }
@@ -241,7 +233,7 @@ public struct ResponsePaneState: Sendable {
     mutating func jumpToHit(forward: Bool) {
         guard let search else { message = "No search: press / to search"; return }
         let from = currentHit ?? SearchHit(line: cursor, columns: forward ? -1 ..< -1 : Int.max ..< Int.max)
-        guard let hit = forward ? search.next(after: from) : search.previous(before: from) else {
+        guard let hit = forward ? search.hits.next(after: from) : search.hits.previous(before: from) else {
             message = search.isFinished ? "No matches for \(search.query.pattern)" : "Searching…"
             return
         }

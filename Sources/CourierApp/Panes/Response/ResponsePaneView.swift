@@ -61,7 +61,7 @@ enum ResponsePaneView {
         if state.wrap { mode.append("wrap") }
         if let search = state.search {
             let count = search.hits.count
-            let position = state.currentHit.flatMap { hit in search.hits.firstIndex(of: hit) }.map { "\($0 + 1)/" } ?? ""
+            let position = state.currentHit.flatMap { search.hits.position(of: $0) }.map { "\($0 + 1)/" } ?? ""
             let progress = search.isFinished ? "" : String(format: " (searching %.0f%%)", search.progress * 100)
             mode.append("\(position)\(count) match\(count == 1 ? "" : "es")\(progress)")
         }
@@ -108,7 +108,7 @@ enum ResponsePaneView {
             }
             var line = source.coloredLine(lineIndex)
             if state.isFolded(lineIndex) { line = foldedLine(line, state: state, at: lineIndex) }
-            let hits = state.search?.hits(onLine: lineIndex).map(\.columns) ?? []
+            let hits = state.search?.hits.onLine(lineIndex).map(\.columns) ?? []
             let current = state.currentHit?.line == lineIndex ? state.currentHit?.columns : nil
             let isCursor = focused && lineIndex == state.cursor
             let used = drawLine(line, hits: hits, current: current, cursor: isCursor, into: &buffer,
