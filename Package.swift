@@ -41,7 +41,7 @@ let package = Package(
         .target(name: "CourierApp", dependencies: [
             "CourierTerminal", "CourierCollections", "CourierHTTP", "CourierWebSocket", "CourierBody",
             "CourierScript", "CourierSecurity",
-        ]),
+        ], exclude: ["README.md"]),
         .executableTarget(name: "courier", dependencies: [
             "CourierApp", "CourierDemo", "CourierHTTP", "CourierCollections", "CourierWebSocket", "CourierBody",
             "CourierScript", "CourierTerminal", "CourierSecurity",

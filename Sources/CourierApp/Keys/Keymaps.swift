@@ -1,7 +1,8 @@
 import CourierTerminal
 
-/// Every keymap table of the explorer. Dispatch, the status bar hints, `?` help and the palette read
-/// these tables and nothing else, so they cannot disagree.
+/// The explorer's keymap tables. Dispatch, the status bar hints, `?` help and the palette read
+/// these tables and nothing else, so they cannot disagree. The shared tables are here; each pane's sits
+/// in its folder (`Panes/Collection/Keymaps+Collection.swift`, `Panes/<Pane>/…PaneState.keymap`).
 public enum Keymaps {
     /// Keys that work in every pane when nothing is being typed.
     public static let global: [KeyBinding<GlobalCommand>] = [
@@ -34,39 +35,6 @@ public enum Keymaps {
     public static let globalWhileTyping: Set<GlobalCommand> = [.cancel, .save, .palette, .focusNext, .focusPrevious, .suspend,
                                                                      .repaint]
 
-    public static let collection: [KeyBinding<CollectionCommand>] = [
-        KeyBinding([.char("k"), Key(.up)], .up, "up"),
-        KeyBinding([.char("j"), Key(.down)], .down, "down"),
-        KeyBinding([.char("g"), Key(.home)], .top, "first"),
-        KeyBinding([.char("G"), Key(.end)], .bottom, "last"),
-        KeyBinding([Key(.pageUp)], .pageUp, "page up"),
-        KeyBinding([Key(.pageDown)], .pageDown, "page down"),
-        KeyBinding([Key(.enter)], .open, "open and send", hint: true),
-        KeyBinding([.char("l"), Key(.right), .char(" ")], .expand, "expand / toggle folder"),
-        KeyBinding([.char("h"), Key(.left)], .collapse, "collapse folder"),
-        KeyBinding([.char("/")], .filter, "filter", hint: true),
-        KeyBinding([Key(.escape)], .clearFilter, "clear filter"),
-        KeyBinding([.char("n")], .newRequest, "new", hint: true),
-        KeyBinding([.char("d")], .duplicate, "duplicate request"),
-        KeyBinding([.char("r")], .rename, "rename request"),
-        KeyBinding([.char("x")], .delete, "delete request"),
-    ]
-
-    public static let request: [KeyBinding<RequestCommand>] = [
-        KeyBinding([.char("e"), .char("i")], .edit, "edit", hint: true),
-        KeyBinding([.char("k"), Key(.up)], .fieldUp, "URL line"),
-        KeyBinding([.char("j"), Key(.down)], .fieldDown, "tab below"),
-        KeyBinding([.char("l"), Key(.right), .char("]")], .nextTab, "next tab"),
-        KeyBinding([.char("h"), Key(.left), .char("[")], .previousTab, "previous tab"),
-        KeyBinding([.char("m")], .nextMethod, "method", hint: true),
-        KeyBinding([.char("M")], .previousMethod, "previous method"),
-        KeyBinding([.char("v")], .toggleResolved, "show variables resolved"),
-        KeyBinding([.char("L")], .toggleLive, "live mode", hint: true),
-        KeyBinding([.char("u")], .undo, "undo in field"),
-        KeyBinding([.char("J")], .nextOption, "next option row"),
-        KeyBinding([.char("K")], .previousOption, "previous option row"),
-    ]
-
     public static let editing: [KeyBinding<EditCommand>] = [
         KeyBinding([Key(.escape)], .stopEditing, "stop editing", hint: true),
         KeyBinding([Key(.enter)], .accept, "send (URL) / new line (body)", hint: true),
@@ -89,13 +57,6 @@ public enum Keymaps {
         // Undo as in readline (Ctrl-_, which Ctrl-/ also sends); Ctrl-Z suspends the explorer to the shell.
         KeyBinding([.ctrl("_")], .undo, "undo"),
         KeyBinding([.ctrl("y")], .redo, "redo"),
-    ]
-
-    /// The explorer's keys in the response pane, after the response viewer's own keymap.
-    public static let response: [KeyBinding<ResponseCommand>] = [
-        KeyBinding([.char("Y")], .copyBody, "copy body (OSC 52)"),
-        KeyBinding([.char("C")], .copyCurl, "copy as curl", hint: true),
-        KeyBinding([.char("c")], .compare, "compare cached with revalidated", hint: true),
     ]
 
     /// A key as the tables spell it: Ctrl letters lower-case, so `Ctrl-P` from any backend matches.

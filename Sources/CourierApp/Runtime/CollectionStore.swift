@@ -249,24 +249,3 @@ public final class CollectionStore: Sendable {
                           privateNames: privateNames)
     }
 }
-
-/// What a send needs: the saved request it came from, the edited draft, and the environment.
-public struct SendJob: Sendable, Hashable {
-    public var ref: RequestRef?
-    public var draft: RequestDraft
-    public var environment: String?
-    /// Values the user typed for the request's `# @prompt` variables; they beat every other source.
-    public var answers: [String: String] = [:]
-    public init(ref: RequestRef?, draft: RequestDraft, environment: String?) {
-        self.ref = ref
-        self.draft = draft
-        self.environment = environment
-    }
-}
-
-extension FileManager {
-    func isDirectory(_ path: String) -> Bool {
-        var isFolder: ObjCBool = false
-        return fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue
-    }
-}

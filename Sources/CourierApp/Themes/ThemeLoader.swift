@@ -121,16 +121,3 @@ public enum ThemeLoader {
         return trueColor ? .rgb(r, g, b) : .indexed(ColorMapping.nearest256(r, g, b))
     }
 }
-
-/// Why a theme file was not used.
-public enum ThemeError: Error, Sendable, Hashable, CustomStringConvertible {
-    case unreadable(file: String, reason: String)
-    case badValue(file: String, key: String, reason: String)
-
-    public var description: String {
-        switch self {
-        case .unreadable(let file, let reason): "Theme \(file): \(reason)"
-        case .badValue(let file, let key, let reason): "Theme \(file): key '\(key)': \(reason)"
-        }
-    }
-}

@@ -1,25 +1,6 @@
 import CourierHTTP
 import CourierTerminal
 
-/// What the compare pane's keys do.
-public enum ComparePaneCommand: Sendable, Hashable {
-    case revalidateNow
-    case scrollDown
-    case scrollUp
-    case pageDown
-    case pageUp
-    case top
-    case close
-}
-
-/// What the app must do for a command; the pane itself never touches the network.
-public enum ComparePaneEffect: Sendable, Hashable {
-    /// Send the conditional request now (`HTTPCacheMiddleware.revalidateNow`), then `load` the result.
-    case revalidateNow
-    /// Leave the compare view.
-    case close
-}
-
 /// The compare pane: a stored response beside its revalidation. A value; `handle` is the only
 /// place it changes, and `render` draws it without touching anything else.
 public struct ComparePaneState: Sendable, Hashable {

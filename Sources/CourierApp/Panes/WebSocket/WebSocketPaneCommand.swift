@@ -31,18 +31,6 @@ public enum WebSocketPaneCommand: Sendable, Hashable {
     case saveMessages
 }
 
-/// What the app must do for the pane; the pane never touches the network itself.
-public enum WebSocketPaneEffect: Sendable, Hashable {
-    /// Open a session on `url` that sends `subscriptions` after every (re)connect.
-    case connect(url: String, subscriptions: [String])
-    /// Close the session at the user's request (no reconnect).
-    case disconnect
-    /// Send one text message on the open session.
-    case send(String)
-    /// Ask where to save the kept messages (`transcript()`), then write them there.
-    case saveMessages
-}
-
 extension WebSocketPaneState {
     /// One keymap drives dispatch, the status bar hints and `?` help, while browsing.
     public static let keymap: [KeyBinding<WebSocketPaneCommand>] = [
@@ -76,9 +64,4 @@ extension WebSocketPaneState {
         KeyBinding([Key(.down, ctrl: true), Key(.down, alt: true)], .historyNext, "next sent message"),
         KeyBinding([Key(.escape)], .cancel, "close the send box", hint: true),
     ]
-}
-
-/// Keys of the send box.
-public enum WebSocketPaneComposeCommand: Sendable, Hashable {
-    case send, newline, historyPrevious, historyNext, cancel
 }

@@ -1,0 +1,9 @@
+/// What a confirmation unlocks.
+public enum PendingAction: Sendable, Hashable {
+    case quit
+    case deleteRequest(RequestRef)
+    /// Turn live mode on for a method that is not idempotent.
+    case enableLive
+    /// Open another request, dropping unsaved edits.
+    case openRequest(RequestRef)
+}

@@ -1,0 +1,7 @@
+/// Commands of the collection tree.
+public enum CollectionCommand: Sendable, Hashable {
+    case up, down, top, bottom, pageUp, pageDown
+    case open, expand, collapse
+    case filter, clearFilter
+    case newRequest, duplicate, rename, delete
+}

@@ -1,0 +1,10 @@
+/// What the compare pane's keys do.
+public enum ComparePaneCommand: Sendable, Hashable {
+    case revalidateNow
+    case scrollDown
+    case scrollUp
+    case pageDown
+    case pageUp
+    case top
+    case close
+}

@@ -1,0 +1,13 @@
+/// What a send needs: the saved request it came from, the edited draft, and the environment.
+public struct SendJob: Sendable, Hashable {
+    public var ref: RequestRef?
+    public var draft: RequestDraft
+    public var environment: String?
+    /// Values the user typed for the request's `# @prompt` variables; they beat every other source.
+    public var answers: [String: String] = [:]
+    public init(ref: RequestRef?, draft: RequestDraft, environment: String?) {
+        self.ref = ref
+        self.draft = draft
+        self.environment = environment
+    }
+}
