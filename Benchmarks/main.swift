@@ -17,5 +17,6 @@ bench("collections") { CollectionsBench.run() }
 bench("openapi") { OpenAPIBench.run() }
 bench("terminal") { TerminalBench.run() }
 bench("startup") { StartupBench.run() }
+bench("oneshot") { OneShotBench.run() }
 bench("livemode") { LiveModeBench.run() }
 bench("script") { ScriptBench.run() }
