@@ -24,8 +24,8 @@ let package = Package(
         .systemLibrary(name: "CCurl", path: "Sources/CCurl"),
         .systemLibrary(name: "CCrypto", path: "Sources/CCrypto"),
         .systemLibrary(name: "CNcursesw", path: "Sources/CNcursesw"),
-        .systemLibrary(name: "CJavaScriptCore", path: "Sources/CJavaScriptCore",
-                       pkgConfig: "javascriptcoregtk-4.1"),
+        // Loaded with dlopen on the first script (see its shim.h), so it is not linked.
+        .systemLibrary(name: "CJavaScriptCore", path: "Sources/CJavaScriptCore"),
         .systemLibrary(name: "CYaml", path: "Sources/CYaml"),
 
         .target(name: "CourierSecurity"),
