@@ -21,16 +21,9 @@ struct LargeCollectionRunTests {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let command = ["/usr/bin/time", "-f", "%M", "-o", report.path, CourierCLI.executable.path] + arguments
-        let argv = command.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        let environment = (ProcessInfo.processInfo.environment.merging(["SWIFT_BACKTRACE": "enable=no"]) { $1 })
-            .map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { environment.forEach { free($0) } }
-        var pid: pid_t = 0
-        guard posix_spawn(&pid, command[0], &actions, nil, argv, environment) == 0 else {
-            throw POSIXError(.ENOEXEC)
-        }
+        let arguments = ["-f", "%M", "-o", report.path, CourierCLI.executable.path] + arguments
+        let pid = try ChildSpawn.start(URL(fileURLWithPath: "/usr/bin/time"), arguments, environment: [:], in: nil,
+                                       actions: &actions).get()
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
         // GNU time prints the peak in kilobytes on the last line (after a note when the command failed).

@@ -26,9 +26,6 @@ public final class ChildProcess: Sendable {
     /// Starts `program ARGUMENTS` in `folder` with the test's environment plus `environment`.
     public init(_ program: URL, _ arguments: [String], environment: [String: String] = [:], in folder: URL? = nil,
                 input: Input = .none) throws {
-        var merged = ProcessInfo.processInfo.environment
-        merged["SWIFT_BACKTRACE"] = "enable=no"
-        for (name, value) in environment { merged[name] = value }
         let outPipe = try Self.pipe(), errPipe = try Self.pipe()
         var inPipe: (read: Int32, write: Int32)?
         if case .none = input {} else { inPipe = try Self.pipe() }
@@ -43,42 +40,17 @@ public final class ChildProcess: Sendable {
         }
         posix_spawn_file_actions_adddup2(&actions, outPipe.write, 1)
         posix_spawn_file_actions_adddup2(&actions, errPipe.write, 2)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        // A process group of its own, so that a kill reaches only this child and what it starts. The test
-        // runner's threads block signals and a child would inherit that mask: start it as a shell would.
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        posix_spawnattr_setpgroup(&attributes, 0)
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signal in [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGTSTP, SIGCONT, SIGCHLD, SIGWINCH] {
-            sigaddset(&defaults, signal)
-        }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        // The Glibc module does not offer posix_spawn_file_actions_addchdir_np: a shell changes folder, then execs.
-        let executable = folder == nil ? program.path : "/bin/sh"
-        let words = folder.map { ["/bin/sh", "-c", "cd \"$0\" && exec \"$@\"", $0.path, program.path] + arguments }
-            ?? [program.path] + arguments
-        let argv = words.map { strdup($0) } + [nil]
-        let envp = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
-        }
-        var pid: pid_t = 0
-        let result = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+        let spawned = ChildSpawn.start(program, arguments, environment: environment, in: folder, actions: &actions)
         close(outPipe.write)
         close(errPipe.write)
         if let inPipe { close(inPipe.read) }
-        guard result == 0 else {
+        switch spawned {
+        case .success(let pid):
+            self.pid = pid
+        case .failure(let error):
             [outPipe.read, errPipe.read, inPipe?.write ?? -1].filter { $0 >= 0 }.forEach { close($0) }
-            throw POSIXError(POSIXErrorCode(rawValue: result) ?? .ENOENT)
+            throw error
         }
-        self.pid = pid
         inputFD = Mutex(inPipe?.write)
         Self.drain(outPipe.read, into: stdout)
         Self.drain(errPipe.read, into: stderr)

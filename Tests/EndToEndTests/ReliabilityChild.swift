@@ -1,3 +1,4 @@
+import CourierTestSupport
 import Foundation
 
 /// A child process started with posix_spawn and reaped with waitpid. Foundation's `Process` is not
@@ -9,49 +10,19 @@ final class ReliabilityChild {
     /// Starts `program`; stdout and stderr go to the given files (created or truncated), stdin is /dev/null.
     init(_ program: URL, _ arguments: [String], environment: [String: String] = [:], in folder: URL? = nil,
          stdout: String = "/dev/null", stderr: String = "/dev/null") throws {
-        var merged = ProcessInfo.processInfo.environment
-        merged["SWIFT_BACKTRACE"] = "enable=no"
-        for (name, value) in environment { merged[name] = value }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        // A process group of its own, so that a kill reaches only this child and what it starts.
-        // The test runner's threads block signals, and a spawned child would inherit that mask: start
-        // every child with nothing blocked and default dispositions, as from a shell.
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        posix_spawnattr_setpgroup(&attributes, 0)
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signal in [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGTSTP, SIGCONT, SIGCHLD, SIGWINCH] {
-            sigaddset(&defaults, signal)
+        switch ChildSpawn.start(program, arguments, environment: environment, in: folder, actions: &actions) {
+        case .success(let pid):
+            self.pid = pid
+        case .failure(let error):
+            throw NSError(domain: "ReliabilityChild", code: Int(error.code.rawValue),
+                          userInfo: [NSLocalizedDescriptionKey: "cannot start \(program.path): \(error.code.rawValue)"])
         }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        // glibc here has no posix_spawn_file_actions_addchdir_np: a shell changes folder, then execs.
-        let executable = folder == nil ? program.path : "/bin/sh"
-        let words = folder.map { ["/bin/sh", "-c", "cd \"$0\" && exec \"$@\"", $0.path, program.path] + arguments }
-            ?? [program.path] + arguments
-        let argv = words.map { strdup($0) } + [nil]
-        let envp = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
-        }
-        var pid: pid_t = 0
-        let result = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
-        guard result == 0 else {
-            throw NSError(domain: "ReliabilityChild", code: Int(result),
-                          userInfo: [NSLocalizedDescriptionKey: "cannot start \(program.path): \(result)"])
-        }
-        self.pid = pid
     }
 
     /// The exit status once the child has ended (128 + signal when killed), nil while it runs.
