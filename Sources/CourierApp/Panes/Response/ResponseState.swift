@@ -1,38 +1,6 @@
 import CourierHTTP
 import Foundation
 
-/// How the last send ended, when it did not give a response.
-public struct SendFailure: Sendable, Hashable {
-    /// Why the send gave no response.
-    public enum Kind: Sendable, Hashable, CustomStringConvertible {
-        /// The client core failed (offline, timed out, TLS…).
-        case transport(APIError.Kind)
-        /// The request names a variable no environment or file defines.
-        case unknownVariable
-        /// A pre-request script failed, or resolving after it did.
-        case script
-        /// The request could not be built for another reason (bad URL, unreadable body file…).
-        case request
-        /// The response arrived but its body file could not be read.
-        case body
-
-        /// The stable name: the `APIError` kind's for a transport failure.
-        public var description: String {
-            switch self {
-            case .transport(let kind): kind.rawValue
-            case .unknownVariable: "unknownVariable"
-            case .script: "script"
-            case .request: "request"
-            case .body: "body"
-            }
-        }
-    }
-
-    public var kind: Kind
-    public var message: String
-    public init(kind: Kind, message: String) { self.kind = kind; self.message = message }
-}
-
 /// Where the open request's last send is. The response itself lives in `ResponsePaneState`, the one model
 /// the Response pane draws.
 public struct ResponseState: Sendable, Hashable {
