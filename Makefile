@@ -31,7 +31,7 @@ build: deps
 
 # Release builds link the Swift runtime and Foundation statically: `courier --version` starts in about
 # 1.2-1.5x the time of `curl --version` instead of about 1.6-1.8x (the dynamic loader was a third of it).
-# The toolchain's static Foundation brings one linker warning of its own (its use of mktemp).
+# (gold warned about static Foundation's use of mktemp; lld, used below, does not.)
 # One-shot start-up (`courier send`, issue 19) links libstdc++ statically too: the shared one was the
 # costliest library to load and relocate. The toolchain's runtime flags name it with a plain -lstdc++, so a
 # one-line linker script named libstdc++.so in a folder searched first points at the archive. lld packs the
