@@ -12,7 +12,7 @@ INSTALL_FROM ?= .build/release/courier
 MAN_PAGE := $(wildcard docs/courier.1)
 COMPLETIONS := $(wildcard completions/courier.bash completions/_courier completions/courier.fish)
 
-.PHONY: deps build release demo test bench fuzz clean install uninstall embed man
+.PHONY: deps build release demo test bench fuzz clean install uninstall embed man static-libstdc++
 
 # Installs the Debian packages the build and tests need, only when one is missing.
 deps:
@@ -31,11 +31,27 @@ build: deps
 
 # Release builds link the Swift runtime and Foundation statically: `courier --version` starts in about
 # 1.2-1.5x the time of `curl --version` instead of about 1.6-1.8x (the dynamic loader was a third of it).
-# The toolchain's static Foundation brings one linker warning of its own (its use of mktemp).
-RELEASE_FLAGS := -c release --static-swift-stdlib
+# (gold warned about static Foundation's use of mktemp; lld, used below, does not.)
+# One-shot start-up (`courier send`, issue 19) links libstdc++ statically too: the shared one was the
+# costliest library to load and relocate. The toolchain's runtime flags name it with a plain -lstdc++, so a
+# one-line linker script named libstdc++.so in a folder searched first points at the archive. lld packs the
+# 80,000 relative relocations (-z pack-relative-relocs, DT_RELR, glibc 2.36+) and the Swift symbols are not
+# exported (nothing looks them up; the runtime's and the crash reporter's dladdr scan them), so the
+# executable keeps PIE. Without the archive (no libstdc++-dev) the build links the shared one as before.
+LIBSTDCXX_ARCHIVE := $(shell $(CXX) -print-file-name=libstdc++.a 2>/dev/null)
+STATIC_CXX_DIR := $(CURDIR)/.build/static-libstdc++
+RELEASE_FLAGS := -c release --static-swift-stdlib -Xswiftc -use-ld=lld \
+                 -Xlinker -z -Xlinker pack-relative-relocs -Xlinker --no-export-dynamic \
+                 $(if $(filter /%,$(LIBSTDCXX_ARCHIVE)),-Xswiftc -Xclang-linker -Xswiftc -L$(STATIC_CXX_DIR))
 
-release: deps
+release: deps static-libstdc++
 	$(SWIFT) build $(RELEASE_FLAGS)
+
+# The linker script RELEASE_FLAGS points at (see above); rewritten when the archive moves.
+static-libstdc++:
+	@if [ -n "$(filter /%,$(LIBSTDCXX_ARCHIVE))" ]; then mkdir -p "$(STATIC_CXX_DIR)" && \
+	  echo "INPUT($(LIBSTDCXX_ARCHIVE))" > "$(STATIC_CXX_DIR)/libstdc++.so.tmp" && \
+	  mv "$(STATIC_CXX_DIR)/libstdc++.so.tmp" "$(STATIC_CXX_DIR)/libstdc++.so"; fi
 
 demo: build
 	$(BIN) demo
@@ -53,7 +69,7 @@ test: deps
 	 x=$$(sed -nE 's/.*Executed ([0-9]+) tests?, with 0 failures.*/\1/p' .build/test.log | tail -1); \
 	 echo "$$(( $${n:-0} + $${x:-0} )) passed, 0 failed"
 
-bench: deps
+bench: deps static-libstdc++
 	$(SWIFT) build $(RELEASE_FLAGS) --product courier
 	$(SWIFT) build $(RELEASE_FLAGS) --product courier-bench
 	.build/release/courier-bench

@@ -12,6 +12,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdlib.h>
 
 typedef const struct OpaqueJSContextGroup *JSContextGroupRef;
 typedef const struct OpaqueJSContext *JSContextRef;
@@ -34,6 +35,15 @@ typedef bool (*CourierShouldTerminateCallback)(JSContextRef context, void *info)
 
 // The shared object the -dev package's pkg-config file links against, by its runtime name.
 #define COURIER_JSC_LIBRARY "libjavascriptcoregtk-4.1.so.0"
+// Names another file to load instead (a build of JavaScriptCore outside the library path); a path that
+// does not exist is how the tests see what a machine without the library does.
+#define COURIER_JSC_LIBRARY_VARIABLE "COURIER_JAVASCRIPTCORE_LIBRARY"
+
+/// The library that is (or was) loaded: $COURIER_JAVASCRIPTCORE_LIBRARY when set and not empty.
+static inline const char *courier_jsc_library(void) {
+    const char *chosen = getenv(COURIER_JSC_LIBRARY_VARIABLE);
+    return chosen != NULL && chosen[0] != '\0' ? chosen : COURIER_JSC_LIBRARY;
+}
 
 struct courier_jsc_table {
     JSContextGroupRef (*JSContextGroupCreate)(void);
@@ -75,7 +85,7 @@ static inline pthread_once_t *courier_jsc_once(void) {
 }
 
 static inline void courier_jsc_fill(void) {
-    void *library = dlopen(COURIER_JSC_LIBRARY, RTLD_NOW | RTLD_LOCAL);
+    void *library = dlopen(courier_jsc_library(), RTLD_NOW | RTLD_LOCAL);
     if (library == NULL) return;
     struct courier_jsc_table *t = courier_jsc_table();
     bool complete = true;

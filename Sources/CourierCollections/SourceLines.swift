@@ -76,7 +76,7 @@ public enum SourceLines {
 extension Substring {
     /// Without leading and trailing spaces and tabs, the only blanks the `.http` syntax knows. Byte-based,
     /// because Foundation's `trimmingCharacters(in:)` dominates parsing time on Linux.
-    var trimmingBlanks: String {
+    public var trimmingBlanks: String {
         let bytes = utf8
         guard let first = bytes.firstIndex(where: { $0 != 0x20 && $0 != 0x09 }),
               let last = bytes.lastIndex(where: { $0 != 0x20 && $0 != 0x09 }) else { return "" }
@@ -86,5 +86,5 @@ extension Substring {
 
 extension String {
     /// Without leading and trailing spaces and tabs; see `Substring.trimmingBlanks`.
-    var trimmingBlanks: String { self[...].trimmingBlanks }
+    public var trimmingBlanks: String { self[...].trimmingBlanks }
 }

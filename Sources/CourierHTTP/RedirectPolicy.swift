@@ -7,8 +7,9 @@ import Foundation
 /// every secret header (the secret policy) is dropped; 303 (and 301/302 after a POST) become a GET without
 /// a body, as browsers and curl do.
 public enum RedirectPolicy {
-    /// Statuses that are followed when they carry a Location.
-    public static let followedStatuses: Set<Int> = [301, 302, 303, 307, 308]
+    /// Statuses that are followed when they carry a Location. An array: five numbers need no hashing, and
+    /// a Set's metadata is set up at run time on every response's first check.
+    public static let followedStatuses: [Int] = [301, 302, 303, 307, 308]
     /// Hops before the chain is called a loop.
     public static let maximumRedirects = 10
     /// The schemes a redirect may lead to.

@@ -24,8 +24,9 @@ final class JavaScriptContext {
 
     /// Whether JavaScriptCore could be loaded (it is loaded on the first call; see CJavaScriptCore's shim.h).
     static var isAvailable: Bool { courier_jsc_load() }
-    /// The shared library that is loaded, for the error when it is missing.
-    static let libraryName = COURIER_JSC_LIBRARY
+    /// The shared library that is loaded (`COURIER_JAVASCRIPTCORE_LIBRARY` names another), for the error
+    /// when it is missing.
+    static var libraryName: String { String(cString: courier_jsc_library()) }
 
     /// A fresh context whose every evaluation is stopped after `timeLimit` seconds; only when `isAvailable`.
     init(timeLimit: Double) {

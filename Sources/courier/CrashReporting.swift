@@ -7,14 +7,23 @@ import Foundation
 /// terminal restore chains into the reporter rather than the other way round.
 enum CrashReporting {
     /// Prepares and installs the reporter for a process started with `arguments` (argv, program first).
-    static func start(arguments: [String],
-                      environment: [String: String] = ProcessInfo.processInfo.environment) {
+    static func start(arguments: [String], environment: [String: String] = readEnvironment()) {
         let folder = CrashReportFolder.resolve(environment: environment)
         // Pruned here, never in the handler: the folder holds at most `keptReports` after the next crash.
         folder?.prune()
         CrashReporter.install(folder: folder, command: commandName(arguments), version: CourierVersion.current,
                               startedAt: Int(time(nil)))
         CrashTestHook.arm(environment: environment)
+    }
+
+    /// The variables the reporter reads, looked up one by one: building the whole environment as a
+    /// dictionary is start-up work a one-shot command does not otherwise need.
+    static func readEnvironment() -> [String: String] {
+        var found: [String: String] = [:]
+        for name in ["XDG_STATE_HOME", "HOME", CrashTestHook.variable] {
+            if let value = getenv(name) { found[name] = String(cString: value) }
+        }
+        return found
     }
 
     /// `argv[0]` and the subcommand's name, never the arguments after it: they may hold tokens, or URLs

@@ -218,7 +218,16 @@ enum ResponseOutput {
     }
 
     static func formatMilliseconds(_ duration: Duration) -> String {
-        String(format: "%.1f ms", duration.milliseconds)
+        oneDecimal(duration.milliseconds) + " ms"
+    }
+
+    /// `value` rounded to one decimal, as `%.1f` prints it: by hand, because `String(format:)` starts
+    /// CoreFoundation, which every `courier send` (it prints the attempt's time) paid for at its end.
+    static func oneDecimal(_ value: Double) -> String {
+        let tenths = (abs(value) * 10).rounded()
+        guard tenths < 1e15 else { return String(format: "%.1f", value) }
+        let whole = Int64(tenths) / 10, fraction = Int64(tenths) % 10
+        return (value < 0 && tenths > 0 ? "-" : "") + String(whole) + "." + String(fraction)
     }
 
     /// The body as text for the terminal: pretty JSON, sanitised text, or a note for binary data.

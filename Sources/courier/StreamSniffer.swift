@@ -1,3 +1,4 @@
+import CourierCollections
 import Foundation
 
 /// Decides whether a body is a stream of records: server-sent events or newline-delimited JSON.
@@ -73,7 +74,9 @@ enum StreamSniffer {
 
     /// `type/subtype` of a Content-Type value, lowercased, without parameters; nil when empty.
     static func mediaType(_ contentType: String?) -> String? {
-        let type = contentType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
+        // HTTP's optional whitespace is spaces and tabs: Foundation's `trimmingCharacters(in:)` would start
+        // CoreFoundation for it in every `courier send`.
+        let type = contentType?.split(separator: ";").first?.trimmingBlanks.lowercased()
         return type?.isEmpty == false ? type : nil
     }
 

@@ -80,10 +80,13 @@ struct TemporaryBodyFileTests {
         #expect(Self.bodyFiles(in: folder).isEmpty, "left behind: \(Self.bodyFiles(in: folder))")
     }
 
-    @Test func startUpSweepsTheBodyFilesOfDeadProcessesOnly() async throws {
-        // Given a body file of a process that has ended, one of a running process, and another file
+    @Test func theFirstSpilledBodySweepsTheBodyFilesOfDeadProcessesOnly() async throws {
+        // Given a body file of a process that has ended, one of a running process, and another file,
+        // and a server whose body is past the spill threshold (4 MB), so courier writes a body file too
         let folder = try Self.folder()
-        let server = try LoopbackServer { _ in .json("{}") }
+        let head = "HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nContent-Length: \(5 << 20)\r\n\r\n"
+        let raw = Data(head.utf8) + Data(repeating: UInt8(ascii: "x"), count: 5 << 20)
+        let server = try LoopbackServer { _ in LoopbackServer.Reply(raw: raw) }
         defer { server.stop(); try? FileManager.default.removeItem(at: folder) }
         let ended = try ChildProcess(URL(fileURLWithPath: "/bin/true"), [])
         await ended.finish()
@@ -91,13 +94,31 @@ struct TemporaryBodyFileTests {
         let alive = folder.appendingPathComponent("courier-body-\(getpid())-\(UUID().uuidString)")
         let other = folder.appendingPathComponent("notes.txt")
         for url in [dead, alive, other] { try Data("x".utf8).write(to: url) }
-        // When courier starts a request with that folder as its temporary folder
+        // When courier sends a request with that folder as its temporary folder
         let process = try Self.start(["send", server.url("/").absoluteString], tmpdir: folder)
-        await process.finish(limit: .seconds(30))
-        // Then only the dead process's file is gone
+        let status = await process.finish(limit: .seconds(60))
+        #expect(status == 0)
+        // Then only the dead process's file is gone (and its own was removed at exit)
         #expect(!FileManager.default.fileExists(atPath: dead.path))
         #expect(FileManager.default.fileExists(atPath: alive.path))
         #expect(FileManager.default.fileExists(atPath: other.path))
+    }
+
+    @Test func aResponseThatIsNotSpilledNeverListsTheTemporaryFolder() async throws {
+        // Given a body file of a process that has ended
+        let folder = try Self.folder()
+        let server = try LoopbackServer { _ in .json("{}") }
+        defer { server.stop(); try? FileManager.default.removeItem(at: folder) }
+        let ended = try ChildProcess(URL(fileURLWithPath: "/bin/true"), [])
+        await ended.finish()
+        let dead = folder.appendingPathComponent("courier-body-\(ended.pid)-\(UUID().uuidString)")
+        try Data("x".utf8).write(to: dead)
+        // When a small response is sent, which stays in memory
+        let process = try Self.start(["send", server.url("/").absoluteString], tmpdir: folder)
+        let status = await process.finish(limit: .seconds(30))
+        // Then the one-shot request did not pay for a sweep: the file waits for a Courier that spills
+        #expect(status == 0)
+        #expect(FileManager.default.fileExists(atPath: dead.path))
     }
 
     @Test func releaseRemovesOnlyFilesOfThisProcess() throws {

@@ -56,8 +56,6 @@ public final class CurlTransport: Transport {
     /// Starts the transport's thread. One transport shares one connection cache among all its transfers.
     public init(configuration: Configuration = Configuration()) {
         CurlGlobal.initialize()
-        // Leftovers of processes that died without cleaning up (SIGKILL, a crash); once per folder.
-        TemporaryBodyFiles.sweepStale(in: configuration.temporaryDirectory)
         self.configuration = configuration
         self.loop = CurlMultiLoop()
     }

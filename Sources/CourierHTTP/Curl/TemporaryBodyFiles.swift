@@ -4,8 +4,8 @@ import Synchronization
 /// The process's temporary body files (`courier-body-PID-UUID`): created by the transport when a body
 /// spills to disk, and removed on every exit path: by their owner once read, at `exit` for any still
 /// held, from a SIGINT/SIGTERM/SIGHUP/SIGQUIT handler, and, for a process that died without running any
-/// of these (SIGKILL, a crash), by the next Courier process that starts, which sweeps the files of dead
-/// processes from the folder.
+/// of these (SIGKILL, a crash), by the next Courier process that writes a body file into the same folder,
+/// which first sweeps the files of dead processes from it.
 ///
 /// Async-signal safety: the handler only reads a table prepared in memory that is never freed, and
 /// calls `unlink`, `sigaction`, `sigprocmask` and `raise`.
@@ -41,9 +41,12 @@ public enum TemporaryBodyFiles {
         directory.appendingPathComponent("\(prefix)\(getpid())-\(UUID().uuidString)")
     }
 
-    /// Takes `url` into the set removed on exit and on a terminating signal.
+    /// Takes `url` into the set removed on exit and on a terminating signal. The first file a process
+    /// writes into a folder also sweeps that folder of dead processes' files: a command that never spills
+    /// a body (most one-shot requests) never lists the temporary folder, which can hold thousands of entries.
     public static func register(_ url: URL) {
         installOnce()
+        sweepStale(in: url.deletingLastPathComponent())
         let path = url.path
         live.withLock { live in
             live.insert(path)

@@ -56,7 +56,8 @@ public enum URLBuilder {
         let head = head.contains("://") ? head : "http://" + head
         guard var components = URLComponents(string: encode(head, allowed: allowedLiteral)),
               let scheme = components.scheme?.lowercased(), ["http", "https", "ws", "wss"].contains(scheme),
-              let host = components.host, !host.isEmpty else { return nil }
+              // The encoded host: reading `host` decodes IDNA, which loads ICU's data for a check of emptiness.
+              let host = components.percentEncodedHost, !host.isEmpty else { return nil }
         if let query { components.percentEncodedQuery = encode(query, allowed: allowedInQuery) }
         if let fragment { components.percentEncodedFragment = encode(fragment, allowed: allowedInQuery) }
         return components.url

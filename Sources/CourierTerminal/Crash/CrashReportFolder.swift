@@ -59,7 +59,7 @@ public struct CrashReportFolder: Sendable, Equatable {
         var folders: [String] = []
         var current = ""
         for component in path.split(separator: "/") {
-            current += "/" + component
+            current += "/" + String(component)
             folders.append(current)
         }
         return folders
