@@ -22,7 +22,7 @@ extension HTTPFileParser {
         return (RequestScript(phase: phase, source: .inline(code), line: fileLine(start)), end)
     }
 
-    /// The handlers after a body. `>>` redirects are kept but not run; `<>` lines (earlier responses an
+    /// The handlers after a body. `>>` redirects are kept for `courier run` to save the body; `<>` lines (earlier responses an
     /// editor saved) are ignored; any other text is an error rather than silently dropped.
     mutating func tailScripts(in range: Range<Int>)
         -> (scripts: [RequestScript], kept: [UnsupportedDirective], failed: Bool) {
@@ -38,7 +38,7 @@ extension HTTPFileParser {
                 continue
             }
             if trimmed.hasPrefix(">>") {
-                kept.append(directive(index..<(index + 1), kind: "response redirect"))
+                kept.append(UnsupportedDirective(text: line.content, line: fileLine(index)))
                 index += 1
                 continue
             }

@@ -17,10 +17,10 @@ struct HTTPFileParser {
     let lineOffset: Int
     /// Requests of the file before the first one this parser finds, so ordinals stay those of the whole file.
     let ordinalOffset: Int
-    private(set) var diagnostics: [Diagnostic] = []
+    var diagnostics: [Diagnostic] = []
     private(set) var fileVariables: [VariableDefinition] = []
-    private(set) var requests: [RequestTemplate] = []
-    private var layouts: [RequestLayout] = []
+    var requests: [RequestTemplate] = []
+    var layouts: [RequestLayout] = []
 
     init(path: String, text: String) {
         self.path = path
@@ -158,6 +158,14 @@ struct HTTPFileParser {
                                        requestStart: Int, name: String?, nameLine: Int?, tags: [String: String],
                                        tagLines: [Int], variables: [VariableDefinition], variableLines: [Int],
                                        scripts: [RequestScript], prompts: [PromptVariable]) {
+        if Self.isCurlCommand(lines[requestStart].trimmed) {
+            let prelude = Prelude(separator: separator, separatorName: separatorName, preludeStart: preludeStart,
+                                  name: name, nameLine: nameLine, tags: tags, tagLines: tagLines,
+                                  variables: variables, variableLines: variableLines, scripts: scripts,
+                                  prompts: prompts)
+            parsePastedCurl(block: block, requestStart: requestStart, prelude: prelude)
+            return
+        }
         guard let requestLine = Self.requestLine(lines[requestStart].trimmed) else {
             report(requestStart, "expected a request line '[METHOD] URL [HTTP/x.y]'")
             return
@@ -245,13 +253,6 @@ struct HTTPFileParser {
         }
         report(start, "script '{%' is not closed with '%}'")
         return limit
-    }
-
-    mutating func directive(_ range: Range<Int>, kind: String) -> UnsupportedDirective {
-        diagnostics.append(Diagnostic(file: path, line: fileLine(range.lowerBound),
-                                      message: "\(kind) kept but not run by Courier", severity: .warning))
-        return UnsupportedDirective(text: lines[range].map(\.content).joined(separator: "\n"),
-                                    line: fileLine(range.lowerBound))
     }
 
     mutating func report(_ index: Int, _ message: String) {

@@ -1,4 +1,5 @@
 import CourierHTTP
+import Foundation
 
 /// The `# @…` tags that change how a request is sent, read in this one place for `courier run` and the
 /// explorer alike: `@timeout SECONDS`, `@max-attempts N`, `@cache MODE`, `@no-redirect`, `@insecure`.
@@ -31,7 +32,7 @@ public struct RequestOptions: Sendable, Hashable {
     /// The options a request's tags ask for; a value that does not parse is left at the default.
     public init(tags: [String: String]) {
         self.init(
-            timeout: tags[Self.timeoutTag].flatMap { Double($0) }.flatMap { $0 > 0 ? $0 : nil },
+            timeout: tags[Self.timeoutTag].flatMap(Self.seconds).flatMap { $0 > 0 ? $0 : nil },
             maxAttempts: (tags[Self.maxAttemptsTag] ?? tags[Self.legacyAttemptsTag]).flatMap { Int($0) }
                 .flatMap { $0 > 0 ? $0 : nil },
             cacheMode: tags[Self.cacheTag].flatMap { CacheMode(rawValue: $0) } ?? .default,
@@ -54,6 +55,20 @@ public struct RequestOptions: Sendable, Hashable {
         request.cacheMode = cacheMode
         if !followRedirects { request.followRedirects = false }
         if insecure { request.insecure = true }
+    }
+
+    /// Seconds from a duration as the JetBrains client writes it: `30`, `30 s`, `500 ms`, `2 m` (the number
+    /// may touch its unit: `500ms`); nil for anything else.
+    public static func seconds(_ text: String) -> Double? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let number = trimmed.prefix { $0.isNumber || $0 == "." }
+        guard let value = Double(number) else { return nil }
+        switch trimmed.dropFirst(number.count).trimmingCharacters(in: .whitespaces).lowercased() {
+        case "", "s": return value
+        case "ms": return value / 1000
+        case "m": return value * 60
+        default: return nil
+        }
     }
 
     /// `5`, not `5.0`; `0.5` as is.

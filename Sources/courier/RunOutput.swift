@@ -60,6 +60,7 @@ extension RunCommand {
                 text += "\nfailed: status \(status)" + (expected.isEmpty ? "" : ", expected \(expected)")
             }
             for line in scriptLines(outcome.scripts) { text += "\n" + line }
+            for path in outcome.savedTo { text += "\nsaved: \(path)" }
             Console.out(SecretPolicy.masking(text, secrets: secrets) + "\n")
         }
     }
