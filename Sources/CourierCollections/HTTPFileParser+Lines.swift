@@ -65,6 +65,14 @@ extension HTTPFileParser {
         return RequestLine(method: method, url: url, version: version)
     }
 
+    /// A URL ending in ` HTTP/x.y` split into the URL and the version; nil when it does not end so.
+    static func trailingVersion(_ url: String) -> (url: String, version: String)? {
+        guard let space = url.lastIndex(where: { $0 == " " || $0 == "\t" }) else { return nil }
+        let last = url[url.index(after: space)...]
+        guard last.hasPrefix("HTTP/") else { return nil }
+        return (url[..<space].trimmingBlanks, String(last))
+    }
+
     /// An indented line or one starting with `?` or `&` continues the URL.
     static func isContinuation(_ line: SourceLine) -> Bool {
         guard !line.isBlank else { return false }

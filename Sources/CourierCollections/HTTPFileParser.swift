@@ -134,6 +134,12 @@ struct HTTPFileParser {
                 index = end
                 continue
             }
+            if let word = Self.compositionDirective(trimmed) {
+                report(index, "'\(word)' lines (the JetBrains client's import/run) are not supported by Courier; "
+                       + "put the files in one folder and run the folder (named responses carry over from file to file)")
+                index += 1
+                continue
+            }
             requestLineIndex = index
             break
         }
@@ -175,6 +181,11 @@ struct HTTPFileParser {
         while index < block.upperBound, Self.isContinuation(lines[index]) {
             url += lines[index].trimmed
             index += 1
+        }
+        var version = requestLine.version
+        if version == nil, index > requestStart + 1, let split = Self.trailingVersion(url) {
+            // `&page=2 HTTP/1.1` on the last continuation line: the version ends the request line there.
+            (url, version) = split
         }
         let requestRange = requestStart..<index
 
@@ -229,7 +240,7 @@ struct HTTPFileParser {
         requests.append(RequestTemplate(
             id: RequestTemplateID(file: path, ordinal: ordinal), name: name ?? separatorName, kind: kind,
             method: Self.method(of: kind, written: requestLine.method), url: url,
-            httpVersion: requestLine.version, headers: headers, body: body, variables: variables, tags: tags,
+            httpVersion: version, headers: headers, body: body, variables: variables, tags: tags,
             messages: messages, unsupported: tail.kept, prompts: prompts, scripts: scripts + tail.scripts,
             lines: fileLine(block.lowerBound)..<fileLine(block.upperBound), sourceText: blockText))
         layouts.append(RequestLayout(

@@ -1,0 +1,283 @@
+import CourierTestSupport
+import Foundation
+import Testing
+
+/// The rows of Collections/README.md's Compatibility matrix marked supported, each run through `courier run`
+/// against a loopback server: what the server received, or what courier printed and wrote.
+@Suite("Compatibility matrix on the wire")
+struct CompatibilityMatrixTests {
+    /// Runs `text` as `api.http` in `folder` (with `extra` files beside it; `BASE` is the server's origin).
+    private func run(_ text: String, in folder: TemporaryFolder, server: CaptureServer, extra: [String: String] = [:],
+                     arguments: [String] = ["--all"], environment: [String: String] = [:]) async throws -> ChildResult {
+        try folder.write("api.http", text.replacingOccurrences(of: "BASE", with: server.base))
+        for (path, content) in extra { try folder.write(path, content.replacingOccurrences(of: "BASE", with: server.base)) }
+        return try await CourierCLI.run(["run", "api.http"] + arguments, in: folder.url, environment: environment)
+    }
+
+    @Test func responseRedirectsSaveTheBodyBesideTheFileNumberedByDoubleArrowAndReplacedByBang() async throws {
+        // Given a request saving its body with `>>` and one replacing with `>>!`
+        let server = try CaptureServer()
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let text = """
+            @out = saved
+            GET BASE/one
+
+            >> ./{{out}}/one.json
+
+            ###
+            GET BASE/two
+
+            >>! ./{{out}}/two.json
+            """
+        // When it runs twice
+        let first = try await run(text, in: folder, server: server)
+        let second = try await run(text, in: folder, server: server)
+        // Then `>>` kept the first file and wrote a numbered one; `>>!` replaced its file
+        #expect(first.status == 0 && second.status == 0, "\(first.stderr)\(second.stderr)")
+        #expect(first.stdout.contains("saved: ./saved/one.json"), "\(first.stdout)")
+        #expect(second.stdout.contains("saved: ./saved/one-1.json"), "\(second.stdout)")
+        #expect(try folder.read("saved/one.json") == #"{"token":"t0k"}"#)
+        #expect(try folder.read("saved/one-1.json") == #"{"token":"t0k"}"#)
+        #expect(try folder.read("saved/two.json") == #"{"token":"t0k"}"#)
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.url.appendingPathComponent("saved").path)
+        #expect(names.sorted() == ["one-1.json", "one.json", "two.json"], "no temporary file is left: \(names)")
+        #expect(!first.stderr.contains("warning"), "\(first.stderr)")
+    }
+
+    @Test func aCurlCommandPastedAsARequestSendsWhatCurlWouldWithVariablesAndAHandler() async throws {
+        // Given REST Client style pasted curl commands, one on several lines, one on one line
+        let server = try CaptureServer()
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let result = try await run("""
+            @id = 42
+            ### create
+            curl -X POST 'BASE/items?id={{id}}' \\
+              -H 'Content-Type: application/json' \\
+              -H "X-Trace: {{$random.hexadecimal(6)}}" \\
+              --data-raw '{"name": "ada"}'
+
+            > {% client.global.set("made", response.body.token) %}
+
+            ###
+            # @name form
+            curl BASE/form -u ada:lovelace -d 'a=1' -d 'b={{made}}'
+            """, in: folder, server: server)
+        // Then the server got the method, URL, headers and body the commands say
+        #expect(result.status == 0, "\(result.stderr)")
+        let received = server.requests
+        try #require(received.count == 2)
+        #expect(received[0].requestLine == "POST /items?id=42 HTTP/1.1")
+        #expect(received[0].header("Content-Type") == "application/json")
+        #expect(received[0].header("X-Trace")?.count == 6)
+        #expect(received[0].bodyText == #"{"name": "ada"}"#)
+        #expect(received[1].method == "POST")
+        #expect(received[1].header("Authorization") == "Basic " + Data("ada:lovelace".utf8).base64EncodedString())
+        #expect(received[1].header("Content-Type") == "application/x-www-form-urlencoded")
+        #expect(received[1].bodyText == "a=1&b=t0k")
+        #expect(result.stdout.contains("### create") && result.stdout.contains("### form"), "\(result.stdout)")
+    }
+
+    @Test func bodyFilesRawAndSubstitutedAndMultipartFilePartsGoOutAsBytes() async throws {
+        // Given `< file`, `<@ file` and a multipart body embedding a file
+        let server = try CaptureServer()
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let result = try await run("""
+            @who = ada
+            POST BASE/raw
+            Content-Type: text/plain
+
+            < ./body.txt
+
+            ###
+            POST BASE/substituted
+            Content-Type: text/plain
+
+            <@ ./body.txt
+
+            ###
+            POST BASE/upload
+            Content-Type: multipart/form-data; boundary=XYZ
+
+            --XYZ
+            Content-Disposition: form-data; name="note"
+
+            hi {{who}}
+            --XYZ
+            Content-Disposition: form-data; name="file"; filename="body.txt"
+            Content-Type: text/plain
+
+            < ./body.txt
+            --XYZ--
+            """, in: folder, server: server, extra: ["body.txt": "hello {{who}}"])
+        // Then the raw file is sent as is, the substituted one expanded, the multipart body with CRLF
+        #expect(result.status == 0, "\(result.stderr)")
+        let received = server.requests
+        try #require(received.count == 3)
+        #expect(received[0].bodyText == "hello {{who}}")
+        #expect(received[1].bodyText == "hello ada")
+        #expect(received[2].bodyText == "--XYZ\r\nContent-Disposition: form-data; name=\"note\"\r\n\r\nhi ada\r\n"
+                + "--XYZ\r\nContent-Disposition: form-data; name=\"file\"; filename=\"body.txt\"\r\n"
+                + "Content-Type: text/plain\r\n\r\nhello {{who}}\r\n--XYZ--")
+    }
+
+    @Test func urlsOnSeveralLinesCommentsAndVersionsAreReadAsTheToolsReadThem() async throws {
+        let server = try CaptureServer()
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let result = try await run("""
+            // a REST Client comment
+            # a JetBrains comment
+            GET BASE/search
+                ?q=swift
+                &page=2 HTTP/1.1
+            Accept: application/json
+            // a comment among the headers
+            X-After: yes
+            """, in: folder, server: server)
+        #expect(result.status == 0, "\(result.stderr)")
+        let request = try #require(server.requests.first)
+        #expect(request.requestLine == "GET /search?q=swift&page=2 HTTP/1.1")
+        #expect(request.header("Accept") == "application/json")
+        #expect(request.header("X-After") == "yes")
+    }
+
+    @Test func sharedAndPrivateEnvironmentsMergeAndPrivateValuesArePrintedRedacted() async throws {
+        let server = try CaptureServer(issuing: "fresh")
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let result = try await run("""
+            GET {{host}}/env?user={{user}}
+            X-Key: {{key}}
+            X-Region: {{region}}
+            """, in: folder, server: server, extra: [
+                "http-client.env.json": #"{"$shared": {"user": "ada", "region": "eu"}, "dev": {"host": "BASE", "region": "us"}}"#,
+                "http-client.private.env.json": #"{"dev": {"key": "s3cr3t-value"}}"#,
+            ], arguments: ["--all", "--env", "dev"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let request = try #require(server.requests.first)
+        #expect(request.target == "/env?user=ada")
+        #expect(request.header("X-Key") == "s3cr3t-value")
+        #expect(request.header("X-Region") == "us", "a named environment beats $shared")
+        // The server echoes the headers back; the private value never reaches the output.
+        #expect(!result.stdout.contains("s3cr3t-value") && result.stdout.contains("REDACTED"), "\(result.stdout)")
+    }
+
+    @Test func restClientEnvironmentsInVSCodeSettingsWorkWithCommentsTrailingCommasAndSharedReferences() async throws {
+        // Given a REST Client workspace: environments in .vscode/settings.json, JSON with comments
+        let server = try CaptureServer()
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let settings = """
+            {
+                // editor settings Courier ignores
+                "editor.tabSize": 4,
+                /* the REST Client's environments */
+                "rest-client.environmentVariables": {
+                    "$shared": { "version": "v1", "token": "shared-token", },
+                    "local": { "host": "BASE", "version": "v2", "auth": "Bearer {{$shared token}}", },
+                },
+            }
+            """
+        let result = try await run("""
+            GET {{host}}/{{version}}/me
+            Authorization: {{auth}}
+            """, in: folder, server: server, extra: [".vscode/settings.json": settings],
+            arguments: ["--all", "--env", "local"])
+        // Then the named environment beats $shared and a {{$shared name}} reference takes the shared value
+        #expect(result.status == 0, "\(result.stderr)")
+        let request = try #require(server.requests.first)
+        #expect(request.target == "/v2/me")
+        #expect(request.header("Authorization") == "Bearer shared-token")
+    }
+
+    @Test func restClientDateTimeRandomAndProcessEnvironmentVariablesExpand() async throws {
+        let server = try CaptureServer()
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let result = try await run("""
+            GET BASE/dyn
+            X-Guid: {{$guid}}
+            X-Iso: {{$datetime iso8601}}
+            X-Hour-Later: {{$datetime iso8601 1 h}}
+            X-Local: {{$localDatetime "YYYY"}}
+            X-Rfc: {{$datetime rfc1123}}
+            X-Int: {{$randomInt 7 8}}
+            X-Iso-Timestamp: {{$isoTimestamp}}
+            X-Uuid: {{$random.uuid}}
+            X-Env: {{$processEnv COURIER_MATRIX_VALUE}}
+            X-Jb-Env: {{$env.COURIER_MATRIX_VALUE}}
+            """, in: folder, server: server, environment: ["COURIER_MATRIX_VALUE": "from-env"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let request = try #require(server.requests.first)
+        #expect(UUID(uuidString: request.header("X-Guid") ?? "") != nil)
+        #expect(UUID(uuidString: request.header("X-Uuid") ?? "") != nil)
+        let iso = ISO8601DateFormatter()
+        iso.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        let plain = ISO8601DateFormatter()
+        func date(_ text: String?) -> Date? { text.flatMap { iso.date(from: $0) ?? plain.date(from: $0) } }
+        let now = try #require(date(request.header("X-Iso")), "\(request.headerLines)")
+        let later = try #require(date(request.header("X-Hour-Later")))
+        #expect(abs(later.timeIntervalSince(now) - 3600) < 2)
+        #expect(date(request.header("X-Iso-Timestamp")) != nil)
+        #expect(request.header("X-Local")?.count == 4)
+        #expect(request.header("X-Rfc")?.hasSuffix("GMT") == true)
+        #expect(request.header("X-Int") == "7")
+        #expect(request.header("X-Env") == "from-env")
+        #expect(request.header("X-Jb-Env") == "from-env")
+        #expect(!result.stdout.contains("from-env"), "process environment values are secrets")
+    }
+
+    @Test func aResponseHeaderOfANamedRequestAndScriptRequestVariablesReachTheNextRequest() async throws {
+        let server = try CaptureServer()
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let result = try await run("""
+            # @name login
+            POST BASE/login
+
+            ###
+            < {%
+                request.variables.set("sent", "v-" + request.variables.get("local"));
+            %}
+            @local = one
+            GET BASE/next?type={{login.response.headers.Content-Type}}
+            X-Sent: {{sent}}
+
+            > {%
+                client.global.set("before", "yes");
+                client.exit();
+                client.global.set("after", "no");
+            %}
+
+            ###
+            GET BASE/last?before={{before}}
+            """, in: folder, server: server)
+        #expect(result.status == 0, "\(result.stderr)")
+        let received = server.requests
+        try #require(received.count == 3)
+        #expect(received[1].target == "/next?type=application%2Fjson", "\(received[1].target)")
+        #expect(received[1].header("X-Sent") == "v-one")
+        #expect(received[2].target == "/last?before=yes")
+    }
+
+    @Test func noRedirectStopsAtTheFirstAnswerAndRedirectsAreFollowedOtherwise() async throws {
+        let server = try LoopbackServer { request in
+            request.path == "/from" ? LoopbackServer.Reply(status: 302, headers: [("Location", "/to")]) : .json("{}")
+        }
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        try folder.write("api.http", """
+            # @no-redirect
+            GET \(server.url("/from").absoluteString)
+
+            ###
+            GET \(server.url("/from").absoluteString)
+            """)
+        let result = try await CourierCLI.run(["run", "api.http", "--all"], in: folder.url)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(server.requests.map(\.path) == ["/from", "/from", "/to"])
+    }
+}
