@@ -78,13 +78,19 @@ extension HTTPFileParser {
         guard !line.isBlank else { return false }
         let trimmed = line.trimmed
         if commentBody(trimmed) != nil { return false }
+        guard !isAssertion(trimmed) else { return false }
         return line.content.first == " " || line.content.first == "\t" || trimmed.hasPrefix("?")
             || trimmed.hasPrefix("&")
     }
 
-    /// `> {% … %}`, `> ./handler.js`, `>> file` and `>>! file`: what follows a body and is not part of it.
+    /// httpyac's `?? status == 200`: a test line after the request, never a URL continuation.
+    static func isAssertion(_ trimmed: String) -> Bool { trimmed.hasPrefix("?? ") }
+
+    /// `> {% … %}`, `> ./handler.js`, `>> file`, `>>! file` and `?? …` tests: what follows a body and is not
+    /// part of it.
     static func isHandlerStart(_ trimmed: String) -> Bool {
         if trimmed.hasPrefix("> {%") || trimmed.hasPrefix(">> ") || trimmed.hasPrefix(">>! ") { return true }
+        if isAssertion(trimmed) { return true }
         guard trimmed.hasPrefix("> ") else { return false }
         let target = trimmed.dropFirst(2).trimmingBlanks
         return target.hasPrefix("./") || target.hasPrefix("../") || target.hasSuffix(".js")

@@ -124,7 +124,7 @@ struct HTTPFileParser {
                 index = end
                 continue
             }
-            if Self.isHandlerStart(trimmed) && !trimmed.hasPrefix(">>") {
+            if Self.isHandlerStart(trimmed) && !trimmed.hasPrefix(">>") && !Self.isAssertion(trimmed) {
                 // Written above the request line (often right after `###`): still this request's handler,
                 // never its request line.
                 let (script, end) = script(at: index, phase: .response, limit: block.upperBound)
@@ -136,7 +136,8 @@ struct HTTPFileParser {
             }
             if let word = Self.compositionDirective(trimmed) {
                 report(index, "'\(word)' lines (the JetBrains client's import/run) are not supported by Courier; "
-                       + "put the files in one folder and run the folder (named responses carry over from file to file)")
+                       + "put the files in one folder and run the folder "
+                       + "(named responses carry over from file to file)")
                 index += 1
                 continue
             }

@@ -263,6 +263,40 @@ struct CompatibilityMatrixTests {
         #expect(received[2].target == "/last?before=yes")
     }
 
+    @Test func httpyacTestLinesRunAsTestsAndAFailedOneFailsTheRun() async throws {
+        // Given httpyac `??` lines, right under a request line and after a blank line
+        let server = try CaptureServer()
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let result = try await run("""
+            GET BASE/yac?page=1
+            ?? status == 200
+            ?? header content-type includes json
+            ?? js response.parsedBody.token == t0k
+            ?? body startsWith {"token"
+            ?? status isNumber
+
+            ###
+            POST BASE/yac-fail
+            Content-Type: text/plain
+
+            hello
+
+            ?? status == 201
+            """, in: folder, server: server)
+        // Then nothing of them went on the wire, the first request's tests pass and the second's fails
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        let received = server.requests
+        try #require(received.count == 2)
+        #expect(received[0].target == "/yac?page=1")
+        #expect(received[1].bodyText == "hello")
+        for name in ["status == 200", "header content-type includes json", "js response.parsedBody.token == t0k",
+                     #"body startsWith {"token""#, "status isNumber"] {
+            #expect(result.stdout.contains("✓ " + name), "\(name): \(result.stdout)")
+        }
+        #expect(result.stdout.contains("✗ status == 201: status 200"), "\(result.stdout)")
+    }
+
     @Test func noRedirectStopsAtTheFirstAnswerAndRedirectsAreFollowedOtherwise() async throws {
         let server = try LoopbackServer { request in
             request.path == "/from" ? LoopbackServer.Reply(status: 302, headers: [("Location", "/to")]) : .json("{}")

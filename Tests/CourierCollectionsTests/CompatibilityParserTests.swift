@@ -100,3 +100,17 @@ extension CompatibilityParserTests {
         #expect(request.headers["Accept"] == "*/*")
     }
 }
+
+extension CompatibilityParserTests {
+    @Test func httpyacTestLinesAreHandlersAndAnUnknownOneIsReportedAtItsLine() throws {
+        let file = HTTPFile(path: "y.http", text: "GET https://x/a\n?? status == 200\n\n###\nGET https://x/b\n\n?? size < 3\n")
+        #expect(file.requests.map(\.url) == ["https://x/a"])
+        #expect(file.requests.first?.scripts.map(\.line) == [2])
+        #expect(file.diagnostics.map(\.line) == [7])
+        #expect(file.diagnostics.first?.message.contains("use one of status, duration, header, body, js") == true)
+        let header = try HttpyacAssertion.parse("?? header content-type includes json").get()
+        #expect(header.subject == "content-type" && header.condition == "includes" && header.expected == "json")
+        let js = try HttpyacAssertion.parse("?? js response.parsedBody.a.length > 2").get()
+        #expect(js.subject == "response.parsedBody.a.length" && js.condition == ">" && js.expected == "2")
+    }
+}
