@@ -297,6 +297,24 @@ struct CompatibilityMatrixTests {
         #expect(result.stdout.contains("✗ status == 201: status 200"), "\(result.stdout)")
     }
 
+    @Test func aTimeoutWrittenWithAUnitStopsARequestTheServerNeverAnswers() async throws {
+        // Given a server that answers after a minute and a request allowing it 300 ms, in JetBrains' spelling
+        let server = try LoopbackServer { _ in LoopbackServer.Reply(status: 200, delay: .seconds(60)) }
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        try folder.write("api.http", """
+            # @timeout 300 ms
+            # @max-attempts 1
+            GET \(server.url("/slow").absoluteString)
+            """)
+        // (no idle timeout: without the tag nothing would stop the request, and the child would be killed)
+        let result = try await CourierCLI.run(["run", "api.http", "--idle-timeout", "0"], in: folder.url,
+                                              limit: .seconds(40))
+        // Then it fails as timed out rather than waiting for the answer
+        #expect(result.status == 1)
+        #expect((result.stdout + result.stderr).contains("timed out"), "\(result.stdout)\(result.stderr)")
+    }
+
     @Test func noRedirectStopsAtTheFirstAnswerAndRedirectsAreFollowedOtherwise() async throws {
         let server = try LoopbackServer { request in
             request.path == "/from" ? LoopbackServer.Reply(status: 302, headers: [("Location", "/to")]) : .json("{}")
