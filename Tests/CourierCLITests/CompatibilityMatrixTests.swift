@@ -315,6 +315,43 @@ struct CompatibilityMatrixTests {
         #expect((result.stdout + result.stderr).contains("timed out"), "\(result.stdout)\(result.stderr)")
     }
 
+    @Test func theJetBrainsScriptAPIReadsTheRequestAndTheResponseAndAWholeBodyIsReused() async throws {
+        // Given a handler reading what was sent and received, and a request reusing the whole first body
+        let server = try CaptureServer()
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let result = try await run("""
+            # @name = first
+            POST BASE/first?q={{word}}
+            X-Kind: {{word}}
+            Content-Type: text/plain
+
+            say {{word}}
+
+            > {%
+                client.log("url " + request.url.tryGetSubstituted());
+                client.log("kind " + request.headers.findByName("X-Kind").tryGetSubstitutedValue());
+                client.log("body " + request.body.tryGetSubstituted());
+                client.log("type " + response.contentType.mimeType + " " + response.headers.valueOf("content-length"));
+                client.log("hmac " + crypto.hmac.sha256().withTextSecret("k").updateWithText("m").digest().toHex());
+                client.test("token", () => client.assert(response.body.token === "t0k", "token"));
+            %}
+
+            ###
+            POST BASE/second
+            Content-Type: application/json
+
+            {{first.response.body.*}}
+            """, in: folder, server: server, arguments: ["--all", "--var", "word=hi"])
+        #expect(result.status == 0, "\(result.stderr)")
+        for line in ["log: url \(server.base)/first?q=hi", "log: kind hi", "log: body say hi",
+                     "log: type application/json 15", "✓ token",
+                     "log: hmac b60090e3052297aeb5a080889ce2fc4bca957e756faeb4df7d31800ca1e771ec"] {
+            #expect(result.stdout.contains(line), "\(line): \(result.stdout)")
+        }
+        #expect(server.requests.last?.bodyText == #"{"token":"t0k"}"#)
+    }
+
     @Test func noRedirectStopsAtTheFirstAnswerAndRedirectsAreFollowedOtherwise() async throws {
         let server = try LoopbackServer { request in
             request.path == "/from" ? LoopbackServer.Reply(status: 302, headers: [("Location", "/to")]) : .json("{}")
