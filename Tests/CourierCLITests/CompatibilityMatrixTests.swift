@@ -43,6 +43,8 @@ struct CompatibilityMatrixTests {
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.url.appendingPathComponent("saved").path)
         #expect(names.sorted() == ["one-1.json", "one.json", "two.json"], "no temporary file is left: \(names)")
         #expect(!first.stderr.contains("warning"), "\(first.stderr)")
+        let json = try await run(text, in: folder, server: server, arguments: ["--all", "--json"])
+        #expect(json.stdout.contains(#""saved":["./saved/one-2.json"]"#), "\(json.stdout)")
     }
 
     @Test func aCurlCommandPastedAsARequestSendsWhatCurlWouldWithVariablesAndAHandler() async throws {
