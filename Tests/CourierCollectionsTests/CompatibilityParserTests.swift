@@ -114,3 +114,22 @@ extension CompatibilityParserTests {
         #expect(js.subject == "response.parsedBody.a.length" && js.condition == ">" && js.expected == "2")
     }
 }
+
+extension CompatibilityParserTests {
+    @Test func editingAPastedCurlRequestWritesItInTheFileSyntaxAndKeepsItsTail() throws {
+        // Given a curl command with a redirect after it
+        let file = HTTPFile(path: "e.http", text: "curl -X PUT https://x/a -H 'A: 1' -d 'v=1'\n\n>>! ./out.json\n")
+        var edited = try #require(file.requests.first)
+        edited.headers["B"] = "2"
+        // When a header is added and the request saved
+        let text = try file.replacing(request: file.requests[0], with: edited)
+        let reread = HTTPFile(path: "e.http", text: text)
+        // Then the file holds the same request, in the .http syntax, and the redirect still follows it
+        #expect(reread.diagnostics.isEmpty, "\(text)")
+        let request = try #require(reread.requests.first, "\(text)")
+        #expect(request.method == HTTPMethod("PUT") && request.url == "https://x/a")
+        #expect(request.headers["A"] == "1" && request.headers["B"] == "2", "\(text)")
+        #expect(request.body == .text("v=1"), "\(text)")
+        #expect(request.responseRedirects.map(\.path) == ["./out.json"], "\(text)")
+    }
+}
