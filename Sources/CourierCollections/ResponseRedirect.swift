@@ -30,8 +30,13 @@ public struct ResponseRedirect: Sendable, Hashable {
     /// Writes `body` to the file this redirect names (`expandedPath`, variables substituted), resolved
     /// against `folder`; returns the URL written. The file appears whole or not at all.
     public func save(_ body: ResponseBody, expandedPath: String, folder: URL) throws(CollectionError) -> URL {
-        let requested = expandedPath.hasPrefix("/") ? URL(fileURLWithPath: expandedPath)
-                                                    : folder.appendingPathComponent(expandedPath)
+        let requested = (expandedPath.hasPrefix("/") ? URL(fileURLWithPath: expandedPath)
+                                                     : folder.appendingPathComponent(expandedPath)).standardizedFileURL
+        let current = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        guard Self.isInside(requested, anyOf: [folder, current]) else {
+            throw .writeFailed(path: expandedPath, reason: "it is outside the .http file's folder and the current "
+                               + "folder; a collection only saves responses beside itself")
+        }
         let parent = requested.deletingLastPathComponent()
         do {
             try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
@@ -45,6 +50,23 @@ public struct ResponseRedirect: Sendable, Hashable {
         }
         try CollectionWriter.write(data, to: target, displayPath: expandedPath)
         return target
+    }
+
+    /// Whether `url` lies under one of `roots` once `..` and symbolic links are resolved: a collection someone
+    /// else wrote cannot drop files elsewhere (`>>! ../../.profile`).
+    static func isInside(_ url: URL, anyOf roots: [URL]) -> Bool {
+        // The file may not exist yet: resolve the nearest folder that does, then add the rest back.
+        var existing = url
+        var rest: [String] = []
+        while !FileManager.default.fileExists(atPath: existing.path) && existing.path != "/" {
+            rest.insert(existing.lastPathComponent, at: 0)
+            existing = existing.deletingLastPathComponent()
+        }
+        let resolved = rest.reduce(existing.resolvingSymlinksInPath()) { $0.appendingPathComponent($1) }.path
+        return roots.contains { root in
+            let base = root.standardizedFileURL.resolvingSymlinksInPath().path
+            return resolved.hasPrefix(base == "/" ? "/" : base + "/")
+        }
     }
 
     /// `url` when nothing is there, else the first of `stem-1.ext`, `stem-2.ext`, … that is free.

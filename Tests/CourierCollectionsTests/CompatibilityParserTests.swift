@@ -133,3 +133,19 @@ extension CompatibilityParserTests {
         #expect(request.responseRedirects.map(\.path) == ["./out.json"], "\(text)")
     }
 }
+
+extension CompatibilityParserTests {
+    @Test func aRedirectOutsideTheFilesFolderAndTheCurrentFolderIsRefused() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("redirect-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("api"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let base = folder.appendingPathComponent("api")
+        let escape = try #require(ResponseRedirect(directive: UnsupportedDirective(text: ">>! ../../escaped", line: 1)))
+        #expect(throws: CollectionError.self) {
+            try escape.save(.data(Data("x".utf8)), expandedPath: "../../escaped", folder: base)
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder.deletingLastPathComponent().appendingPathComponent("escaped").path))
+        let inside = try escape.save(.data(Data("x".utf8)), expandedPath: "./out/deep/x.json", folder: base)
+        #expect(inside.path.hasSuffix("api/out/deep/x.json"))
+    }
+}
