@@ -149,3 +149,20 @@ extension CompatibilityParserTests {
         #expect(inside.path.hasSuffix("api/out/deep/x.json"))
     }
 }
+
+extension CompatibilityParserTests {
+    @Test func aCurlCommandEndingInABackslashOrFollowedByAHandlerStillParses() throws {
+        let file = HTTPFile(path: "b.http", text: """
+            curl https://x/a \\
+              -H 'A: 1' \\
+
+            ###
+            curl https://x/b
+            > {% client.log("b") %}
+            """)
+        #expect(file.diagnostics.isEmpty, "\(file.diagnostics)")
+        #expect(file.requests.map(\.url) == ["https://x/a", "https://x/b"])
+        #expect(file.requests.first?.headers["A"] == "1")
+        #expect(file.requests.last?.scripts.count == 1)
+    }
+}
