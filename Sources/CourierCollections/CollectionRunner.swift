@@ -239,10 +239,10 @@ public struct CollectionRunner: Sendable {
             let response = try await send(resolved.request, outcome.context)
             outcome.response = response
             scripts.handle(response, of: resolved, context: &variables, report: &outcome.scripts)
-            outcome.savedTo = try saveRedirects(of: template, body: response.body, context: variables)
             // A secret the handlers just stored (a token from this response) is masked in this outcome's
             // output too: its body, the handlers' log lines.
             outcome.resolved?.secrets.formUnion(variables.secretGlobalValues)
+            outcome.savedTo = try saveRedirects(of: template, body: response.body, context: variables)
             let failedTests = outcome.scripts.tests.filter { !$0.passed }.count
             if !Self.accepts(response.status, for: template) {
                 outcome.failure = .status(response.status)
