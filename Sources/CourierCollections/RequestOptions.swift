@@ -2,9 +2,11 @@ import CourierHTTP
 import Foundation
 
 /// The `# @…` tags that change how a request is sent, read in this one place for `courier run` and the
-/// explorer alike: `@timeout SECONDS`, `@max-attempts N`, `@cache MODE`, `@no-redirect`, `@insecure`.
+/// explorer alike: `@timeout SECONDS`, `@connection-timeout SECONDS`, `@max-attempts N`, `@cache MODE`,
+/// `@no-redirect`, `@insecure`.
 public struct RequestOptions: Sendable, Hashable {
     public static let timeoutTag = "timeout"
+    public static let connectionTimeoutTag = "connection-timeout"
     public static let maxAttemptsTag = "max-attempts"
     /// What the explorer's Options tab once wrote for `max-attempts`; still read, never written.
     public static let legacyAttemptsTag = "attempts"
@@ -14,6 +16,8 @@ public struct RequestOptions: Sendable, Hashable {
 
     /// Seconds for one attempt; nil leaves the client's default.
     public var timeout: Double?
+    /// Seconds for opening the connection; nil leaves the client's default (30 s).
+    public var connectionTimeout: Double?
     /// Attempts the retry policy may make; nil leaves the client's default.
     public var maxAttempts: Int?
     public var cacheMode: CacheMode
@@ -21,8 +25,9 @@ public struct RequestOptions: Sendable, Hashable {
     public var insecure: Bool
 
     public init(timeout: Double? = nil, maxAttempts: Int? = nil, cacheMode: CacheMode = .default,
-                followRedirects: Bool = true, insecure: Bool = false) {
+                followRedirects: Bool = true, insecure: Bool = false, connectionTimeout: Double? = nil) {
         self.timeout = timeout
+        self.connectionTimeout = connectionTimeout
         self.maxAttempts = maxAttempts
         self.cacheMode = cacheMode
         self.followRedirects = followRedirects
@@ -37,7 +42,8 @@ public struct RequestOptions: Sendable, Hashable {
                 .flatMap { $0 > 0 ? $0 : nil },
             cacheMode: tags[Self.cacheTag].flatMap { CacheMode(rawValue: $0) } ?? .default,
             followRedirects: tags[Self.noRedirectTag] == nil,
-            insecure: tags[Self.insecureTag] != nil)
+            insecure: tags[Self.insecureTag] != nil,
+            connectionTimeout: tags[Self.connectionTimeoutTag].flatMap(Self.seconds).flatMap { $0 > 0 ? $0 : nil })
     }
 
     /// Writes the options the explorer edits (timeout, attempts, cache mode) back into `tags`; other tags stay.
@@ -48,9 +54,10 @@ public struct RequestOptions: Sendable, Hashable {
         tags[Self.cacheTag] = cacheMode == .default ? nil : cacheMode.rawValue
     }
 
-    /// Sets the request's timeout, attempts, cache mode, redirects and verification from the options.
+    /// Sets the request's timeouts, attempts, cache mode, redirects and verification from the options.
     public func apply(to request: inout HTTPRequest) {
         if let timeout { request.timeout = .milliseconds(Int64(timeout * 1000)) }
+        if let connectionTimeout { request.connectTimeout = .milliseconds(Int64(connectionTimeout * 1000)) }
         if let maxAttempts { request.maxAttempts = maxAttempts }
         request.cacheMode = cacheMode
         if !followRedirects { request.followRedirects = false }
