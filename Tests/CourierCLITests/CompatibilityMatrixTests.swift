@@ -151,8 +151,12 @@ struct CompatibilityMatrixTests {
             Accept: application/json
             // a comment among the headers
             X-After: yes
+
+            ###
+            BASE/no-method
             """, in: folder, server: server)
         #expect(result.status == 0, "\(result.stderr)")
+        #expect(server.requests.last?.requestLine == "GET /no-method HTTP/1.1")
         let request = try #require(server.requests.first)
         #expect(request.requestLine == "GET /search?q=swift&page=2 HTTP/1.1")
         #expect(request.header("Accept") == "application/json")
