@@ -267,7 +267,8 @@ public struct CollectionRunner: Sendable {
         var saved: [String] = []
         for redirect in template.responseRedirects {
             var interpolator = Interpolator(requestName: template.displayName, local: template.variables,
-                                            file: file.fileVariables, context: context, folder: baseFolder)
+                                            file: file.fileVariables, context: context, folder: baseFolder,
+                                            elsewhere: file.definitionElsewhere(than: template))
             let path = try interpolator.expand(redirect.path)
             let written = try redirect.save(body, expandedPath: path, folder: baseFolder)
             // `>>` may have chosen a numbered name: report the file actually written, in the path's own folder.

@@ -45,7 +45,8 @@ public struct Resolver: Sendable {
             throw .promptNotAnswered(name: prompt.name, request: template.displayName, description: prompt.description)
         }
         var interpolator = Interpolator(requestName: template.displayName, local: template.variables,
-                                        file: file.fileVariables, context: context, folder: baseFolder)
+                                        file: file.fileVariables, context: context, folder: baseFolder,
+                                        elsewhere: file.definitionElsewhere(than: template))
         let pieces = try interpolator.pieces(Self.absoluteURLText(template))
         guard let url = URLBuilder.build(pieces) else {
             throw .badURL(url: pieces.map(\.text).joined(), request: template.displayName)

@@ -90,4 +90,29 @@ struct CompatibilityEnvironmentTests {
         #expect(request.header("X-Jb-Env") == "from-env")
         #expect(!result.stdout.contains("from-env"), "process environment values are secrets")
     }
+
+    @Test func aVariableWrittenInAnotherRequestIsAFileVariableAsTheRESTClientReadsIt() async throws {
+        // Given REST Client style `@name` lines inside request blocks, used by requests above and below them
+        let server = try CaptureServer()
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let result = try await CompatibilityMatrixTests.run("""
+            GET BASE/first/{{later}}
+
+            ###
+            @name = hello
+            @later = below
+            GET BASE/second/{{name}}
+
+            ###
+            @name = again
+            GET BASE/third/{{name}}
+
+            ###
+            GET BASE/fourth/{{name}}
+            """, in: folder, server: server)
+        // Then a name no other source defines takes the nearest definition above, else the first below
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(server.requests.map(\.target) == ["/first/below", "/second/hello", "/third/again", "/fourth/again"])
+    }
 }
