@@ -10,9 +10,11 @@ struct CompatibilityEnvironmentTests {
         defer { server.stop() }
         let folder = try TemporaryFolder()
         let result = try await CompatibilityMatrixTests.run("""
+            < {% request.variables.set("seen", "env-" + request.environment.get("region")) %}
             GET {{host}}/env?user={{user}}
             X-Key: {{key}}
             X-Region: {{region}}
+            X-Seen: {{seen}}
             """, in: folder, server: server, extra: [
                 "http-client.env.json": #"{"$shared": {"user": "ada", "region": "eu"}, "dev": {"host": "BASE", "region": "us"}}"#,
                 "http-client.private.env.json": #"{"dev": {"key": "s3cr3t-value"}}"#,
@@ -22,6 +24,7 @@ struct CompatibilityEnvironmentTests {
         #expect(request.target == "/env?user=ada")
         #expect(request.header("X-Key") == "s3cr3t-value")
         #expect(request.header("X-Region") == "us", "a named environment beats $shared")
+        #expect(request.header("X-Seen") == "env-us", "request.environment.get reads the selected environment")
         // The server echoes the headers back; the private value never reaches the output.
         #expect(!result.stdout.contains("s3cr3t-value") && result.stdout.contains("REDACTED"), "\(result.stdout)")
     }
