@@ -42,7 +42,10 @@ extension HTTPFileParser {
 
     /// `[METHOD] URL [HTTP/x.y]`; the method defaults to GET.
     static func requestLine(_ trimmed: String) -> RequestLine? {
-        var tokens = trimmed.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+        var line = trimmed
+        // JetBrains' `HTTP/2 (Prior Knowledge)`: read as the version it qualifies.
+        if line.hasSuffix(" (Prior Knowledge)") { line = String(line.dropLast(" (Prior Knowledge)".count)) }
+        var tokens = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
         guard !tokens.isEmpty else { return nil }
         var method = "GET"
         let first = tokens[0]

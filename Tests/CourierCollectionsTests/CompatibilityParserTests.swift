@@ -166,3 +166,12 @@ extension CompatibilityParserTests {
         #expect(file.requests.last?.scripts.count == 1)
     }
 }
+
+extension CompatibilityParserTests {
+    @Test func http2PriorKnowledgeAfterTheURLIsReadAsTheVersion() throws {
+        let file = HTTPFile(path: "h.http", text: "GET http://x/a HTTP/2 (Prior Knowledge)\n")
+        let request = try #require(file.requests.first)
+        #expect(request.url == "http://x/a")
+        #expect(request.httpVersion == "HTTP/2")
+    }
+}
