@@ -32,6 +32,9 @@ public struct RunOutcome: Sendable {
     public var skipped: String?
     /// What the request's scripts did: tests, log lines, the error that stopped one.
     public var scripts = ScriptReport()
+    /// Files the response body was saved to by `>> file` / `>>! file`: the written paths, variables expanded,
+    /// with the numbered name `>>` chose when the file existed.
+    public var savedTo: [String] = []
 
     public var succeeded: Bool { failure == nil }
 }
@@ -239,6 +242,7 @@ public struct CollectionRunner: Sendable {
             // A secret the handlers just stored (a token from this response) is masked in this outcome's
             // output too: its body, the handlers' log lines.
             outcome.resolved?.secrets.formUnion(variables.secretGlobalValues)
+            outcome.savedTo = try saveRedirects(of: template, body: response.body, context: variables)
             let failedTests = outcome.scripts.tests.filter { !$0.passed }.count
             if !Self.accepts(response.status, for: template) {
                 outcome.failure = .status(response.status)
@@ -255,6 +259,24 @@ public struct CollectionRunner: Sendable {
             outcome.failure = .transport(APIError(error))
         }
         return outcome
+    }
+
+    /// Writes the body to each `>> file` of the template (paths may use variables, handlers' globals included).
+    private func saveRedirects(of template: RequestTemplate, body: ResponseBody,
+                               context: VariableContext) throws(CollectionError) -> [String] {
+        var saved: [String] = []
+        for redirect in template.responseRedirects {
+            var interpolator = Interpolator(requestName: template.displayName, local: template.variables,
+                                            file: file.fileVariables, context: context, folder: baseFolder,
+                                            elsewhere: file.definitionElsewhere(than: template))
+            let path = try interpolator.expand(redirect.path)
+            let written = try redirect.save(body, expandedPath: path, folder: baseFolder)
+            // `>>` may have chosen a numbered name: report the file actually written, in the path's own folder.
+            let folder = (path as NSString).deletingLastPathComponent
+            saved.append(folder.isEmpty ? written.lastPathComponent
+                                        : (folder as NSString).appendingPathComponent(written.lastPathComponent))
+        }
+        return saved
     }
 
     /// 1xx–3xx succeed unless `@expect-status` lists the statuses that do.

@@ -17,10 +17,11 @@ public enum CurlImporter {
         "-o", "--output", "-w", "--write-out", "--connect-timeout", "--retry", "-c", "--cookie-jar",
         "--proxy", "-x", "--cacert", "--cert", "--key", "-r", "--range", "--limit-rate", "--max-redirs",
     ]
-    /// Flags that change only curl's own output or defaults Courier already has.
+    /// Flags that change only curl's own output or defaults Courier already has (`--compressed`: Courier
+    /// offers the compressions it decodes on every request).
     static let ignoredFlags: Set<String> = [
-        "-s", "--silent", "-S", "--show-error", "-v", "--verbose", "-i", "--include", "-L", "--location",
-        "-f", "--fail", "--fail-with-body", "-#", "--progress-bar", "-N", "--no-buffer", "--http1.1", "--http2",
+        "--compressed", "-s", "--silent", "-S", "--show-error", "-v", "--verbose", "-i", "--include", "-L",
+        "--location", "-f", "--fail", "--fail-with-body", "-#", "--progress-bar", "-N", "--no-buffer", "--http1.1", "--http2",
         "-g", "--globoff", "--path-as-is",
     ]
     /// Short options that take a value (so `-XPOST` and `-X POST` both work).
@@ -150,8 +151,6 @@ public enum CurlImporter {
         case "-I", "--head": state.head = true
         case "-k", "--insecure": state.tags[Resolver.insecureTag] = ""
         case "-m", "--max-time": state.tags[Resolver.timeoutTag] = try value()
-        case "--compressed":
-            state.notes.append("--compressed dropped: Courier receives bodies uncompressed unless a header asks")
         default:
             if ignoredWithValue.contains(word) {
                 _ = try value()

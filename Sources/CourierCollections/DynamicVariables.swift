@@ -28,11 +28,19 @@ struct DynamicVariables {
 
     /// Names listed in error messages, by dialect.
     static let known = "$uuid $guid $timestamp $isoTimestamp $datetime $localDatetime $randomInt $processEnv "
-        + "$dotenv $random.* (integer, float, alphabetic, alphanumeric, numeric, hexadecimal, email, uuid) "
-        + "and Postman's $random* names (see Collections/README.md)"
+        + "$env.NAME $dotenv $random.* (integer, float, alphabetic, alphanumeric, numeric, hexadecimal, email, "
+        + "uuid) and Postman's $random* names (see Collections/README.md)"
 
     func value(_ expression: String) throws(Failure) -> Value {
         if expression.hasPrefix("$random.") { return (try jetBrainsRandom(String(expression.dropFirst(8))), false) }
+        if expression.hasPrefix("$env.") {
+            // JetBrains' spelling of `$processEnv NAME`: the process environment, a secret like it.
+            let key = String(expression.dropFirst(5))
+            guard let found = sources.processEnvironment[key] else {
+                throw Failure(reason: key, missingName: true)
+            }
+            return (found, true)
+        }
         let words = Self.words(expression)
         let name = words.first ?? expression
         let arguments = Array(words.dropFirst())

@@ -61,6 +61,12 @@ public struct EnvironmentSet: Sendable, Hashable {
         }
         var layers: [Layer] = []
         for folder in folders.reversed() {
+            // The VS Code REST Client's environments come first, so a JetBrains file beside them wins a clash.
+            let settings = folder.appendingPathComponent(VSCodeSettings.relativePath)
+            if FileManager.default.fileExists(atPath: settings.path),
+               let json = try VSCodeSettings.environmentsJSON(at: settings) {
+                layers.append(Layer(path: settings.path, isPrivate: false, environments: try parse(json, path: settings.path)))
+            }
             for (name, isPrivate) in [(publicFileName, false), (privateFileName, true)] {
                 let url = folder.appendingPathComponent(name)
                 guard FileManager.default.fileExists(atPath: url.path) else { continue }

@@ -67,3 +67,20 @@ struct RequestLayout: Sendable, Hashable {
     /// Response handlers and trailing blank lines, kept as they are.
     var tail: Range<Int>
 }
+
+extension HTTPFile {
+    /// Looks `name` up among the `@name = value` lines of the file's other requests: the nearest one above
+    /// `template` (the last written), else the first below. Used only for names no other source defines, so
+    /// a REST Client file, where every such line is a file variable, runs as written; searched on demand,
+    /// never per request.
+    func definitionElsewhere(than template: RequestTemplate) -> (String) -> VariableDefinition? {
+        let requests = self.requests
+        let ordinal = template.id.ordinal
+        return { name in
+            let above = requests.filter { $0.id.ordinal < ordinal }.reversed()
+                .lazy.compactMap { $0.variables.last { $0.name == name } }.first
+            return above ?? requests.lazy.filter { $0.id.ordinal > ordinal }
+                .compactMap { $0.variables.first { $0.name == name } }.first
+        }
+    }
+}

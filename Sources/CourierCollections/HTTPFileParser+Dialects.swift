@@ -69,6 +69,13 @@ extension HTTPFileParser {
         return index
     }
 
+    /// `import ./other.http` and `run #name` / `run ./other.http`: the JetBrains client's way of running
+    /// requests of other files; the word, or nil for any other line.
+    static func compositionDirective(_ trimmed: String) -> String? {
+        for word in ["import", "run"] where trimmed.hasPrefix(word + " ") { return word }
+        return nil
+    }
+
     /// `# @prompt NAME [description]`.
     static func prompt(_ value: String) -> PromptVariable? {
         let words = value.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)

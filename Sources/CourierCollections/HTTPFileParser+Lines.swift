@@ -42,7 +42,10 @@ extension HTTPFileParser {
 
     /// `[METHOD] URL [HTTP/x.y]`; the method defaults to GET.
     static func requestLine(_ trimmed: String) -> RequestLine? {
-        var tokens = trimmed.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+        var line = trimmed
+        // JetBrains' `HTTP/2 (Prior Knowledge)`: read as the version it qualifies.
+        if line.hasSuffix(" (Prior Knowledge)") { line = String(line.dropLast(" (Prior Knowledge)".count)) }
+        var tokens = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
         guard !tokens.isEmpty else { return nil }
         var method = "GET"
         let first = tokens[0]
@@ -65,18 +68,32 @@ extension HTTPFileParser {
         return RequestLine(method: method, url: url, version: version)
     }
 
+    /// A URL ending in ` HTTP/x.y` split into the URL and the version; nil when it does not end so.
+    static func trailingVersion(_ url: String) -> (url: String, version: String)? {
+        guard let space = url.lastIndex(where: { $0 == " " || $0 == "\t" }) else { return nil }
+        let last = url[url.index(after: space)...]
+        guard last.hasPrefix("HTTP/") else { return nil }
+        return (url[..<space].trimmingBlanks, String(last))
+    }
+
     /// An indented line or one starting with `?` or `&` continues the URL.
     static func isContinuation(_ line: SourceLine) -> Bool {
         guard !line.isBlank else { return false }
         let trimmed = line.trimmed
         if commentBody(trimmed) != nil { return false }
+        guard !isAssertion(trimmed) else { return false }
         return line.content.first == " " || line.content.first == "\t" || trimmed.hasPrefix("?")
             || trimmed.hasPrefix("&")
     }
 
-    /// `> {% … %}`, `> ./handler.js`, `>> file` and `>>! file`: what follows a body and is not part of it.
+    /// httpyac's `?? status == 200`: a test line after the request, never a URL continuation.
+    static func isAssertion(_ trimmed: String) -> Bool { trimmed.hasPrefix("?? ") }
+
+    /// `> {% … %}`, `> ./handler.js`, `>> file`, `>>! file` and `?? …` tests: what follows a body and is not
+    /// part of it.
     static func isHandlerStart(_ trimmed: String) -> Bool {
         if trimmed.hasPrefix("> {%") || trimmed.hasPrefix(">> ") || trimmed.hasPrefix(">>! ") { return true }
+        if isAssertion(trimmed) { return true }
         guard trimmed.hasPrefix("> ") else { return false }
         let target = trimmed.dropFirst(2).trimmingBlanks
         return target.hasPrefix("./") || target.hasPrefix("../") || target.hasSuffix(".js")

@@ -22,7 +22,8 @@ extension HTTPFileParser {
         return (RequestScript(phase: phase, source: .inline(code), line: fileLine(start)), end)
     }
 
-    /// The handlers after a body. `>>` redirects are kept but not run; `<>` lines (earlier responses an
+    /// The handlers after a body. `>>` redirects are kept for `courier run` to save the body; `?? …` lines
+    /// become tests (`HttpyacAssertion`); `<>` lines (earlier responses an
     /// editor saved) are ignored; any other text is an error rather than silently dropped.
     mutating func tailScripts(in range: Range<Int>)
         -> (scripts: [RequestScript], kept: [UnsupportedDirective], failed: Bool) {
@@ -38,7 +39,19 @@ extension HTTPFileParser {
                 continue
             }
             if trimmed.hasPrefix(">>") {
-                kept.append(directive(index..<(index + 1), kind: "response redirect"))
+                kept.append(UnsupportedDirective(text: line.content, line: fileLine(index)))
+                index += 1
+                continue
+            }
+            if Self.isAssertion(trimmed) {
+                switch HttpyacAssertion.parse(trimmed) {
+                case .success(let assertion):
+                    scripts.append(RequestScript(phase: .response, source: .inline(assertion.script),
+                                                 line: fileLine(index)))
+                case .failure(let problem):
+                    report(index, problem.message)
+                    failed = true
+                }
                 index += 1
                 continue
             }

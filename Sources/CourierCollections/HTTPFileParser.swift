@@ -17,10 +17,10 @@ struct HTTPFileParser {
     let lineOffset: Int
     /// Requests of the file before the first one this parser finds, so ordinals stay those of the whole file.
     let ordinalOffset: Int
-    private(set) var diagnostics: [Diagnostic] = []
+    var diagnostics: [Diagnostic] = []
     private(set) var fileVariables: [VariableDefinition] = []
-    private(set) var requests: [RequestTemplate] = []
-    private var layouts: [RequestLayout] = []
+    var requests: [RequestTemplate] = []
+    var layouts: [RequestLayout] = []
 
     init(path: String, text: String) {
         self.path = path
@@ -124,7 +124,7 @@ struct HTTPFileParser {
                 index = end
                 continue
             }
-            if Self.isHandlerStart(trimmed) && !trimmed.hasPrefix(">>") {
+            if Self.isHandlerStart(trimmed) && !trimmed.hasPrefix(">>") && !Self.isAssertion(trimmed) {
                 // Written above the request line (often right after `###`): still this request's handler,
                 // never its request line.
                 let (script, end) = script(at: index, phase: .response, limit: block.upperBound)
@@ -132,6 +132,13 @@ struct HTTPFileParser {
                 let message = "response handler before the request line; it runs after this request's response"
                 diagnostics.append(Diagnostic(file: path, line: fileLine(index), message: message, severity: .warning))
                 index = end
+                continue
+            }
+            if let word = Self.compositionDirective(trimmed) {
+                report(index, "'\(word)' lines (the JetBrains client's import/run) are not supported by Courier; "
+                       + "put the files in one folder and run the folder "
+                       + "(named responses carry over from file to file)")
+                index += 1
                 continue
             }
             requestLineIndex = index
@@ -158,6 +165,14 @@ struct HTTPFileParser {
                                        requestStart: Int, name: String?, nameLine: Int?, tags: [String: String],
                                        tagLines: [Int], variables: [VariableDefinition], variableLines: [Int],
                                        scripts: [RequestScript], prompts: [PromptVariable]) {
+        if Self.isCurlCommand(lines[requestStart].trimmed) {
+            let prelude = Prelude(separator: separator, separatorName: separatorName, preludeStart: preludeStart,
+                                  name: name, nameLine: nameLine, tags: tags, tagLines: tagLines,
+                                  variables: variables, variableLines: variableLines, scripts: scripts,
+                                  prompts: prompts)
+            parsePastedCurl(block: block, requestStart: requestStart, prelude: prelude)
+            return
+        }
         guard let requestLine = Self.requestLine(lines[requestStart].trimmed) else {
             report(requestStart, "expected a request line '[METHOD] URL [HTTP/x.y]'")
             return
@@ -167,6 +182,11 @@ struct HTTPFileParser {
         while index < block.upperBound, Self.isContinuation(lines[index]) {
             url += lines[index].trimmed
             index += 1
+        }
+        var version = requestLine.version
+        if version == nil, index > requestStart + 1, let split = Self.trailingVersion(url) {
+            // `&page=2 HTTP/1.1` on the last continuation line: the version ends the request line there.
+            (url, version) = split
         }
         let requestRange = requestStart..<index
 
@@ -221,7 +241,7 @@ struct HTTPFileParser {
         requests.append(RequestTemplate(
             id: RequestTemplateID(file: path, ordinal: ordinal), name: name ?? separatorName, kind: kind,
             method: Self.method(of: kind, written: requestLine.method), url: url,
-            httpVersion: requestLine.version, headers: headers, body: body, variables: variables, tags: tags,
+            httpVersion: version, headers: headers, body: body, variables: variables, tags: tags,
             messages: messages, unsupported: tail.kept, prompts: prompts, scripts: scripts + tail.scripts,
             lines: fileLine(block.lowerBound)..<fileLine(block.upperBound), sourceText: blockText))
         layouts.append(RequestLayout(
@@ -245,13 +265,6 @@ struct HTTPFileParser {
         }
         report(start, "script '{%' is not closed with '%}'")
         return limit
-    }
-
-    mutating func directive(_ range: Range<Int>, kind: String) -> UnsupportedDirective {
-        diagnostics.append(Diagnostic(file: path, line: fileLine(range.lowerBound),
-                                      message: "\(kind) kept but not run by Courier", severity: .warning))
-        return UnsupportedDirective(text: lines[range].map(\.content).joined(separator: "\n"),
-                                    line: fileLine(range.lowerBound))
     }
 
     mutating func report(_ index: Int, _ message: String) {

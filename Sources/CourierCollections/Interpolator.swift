@@ -1,8 +1,8 @@
 import Foundation
 
 /// Substitutes `{{…}}` in one request's text, recording which secret values went in so printers can
-/// redact them. Lookup order: `--var` overrides, request-local, script globals, file, environment; the
-/// process environment only through `{{$processEnv NAME}}`.
+/// redact them. Lookup order: `--var` overrides, request-local, script globals, file, environment, then a
+/// definition in another request of the file; the process environment only through `{{$processEnv NAME}}`.
 struct Interpolator {
     /// A piece of expanded text: written in the file, or produced by a variable (which URL building
     /// encodes differently).
@@ -29,18 +29,22 @@ struct Interpolator {
     let context: VariableContext
     /// The `.http` file's folder, where `{{$dotenv NAME}}` finds `.env`.
     let folder: URL?
+    /// A `@name = value` written in another request of the file, asked only for a name no source has: the
+    /// VS Code REST Client reads every such line as a file variable.
+    let elsewhere: (String) -> VariableDefinition?
     private(set) var secrets: Set<String> = []
     /// Bytes produced so far, counted at every level so that doubling stops early.
     private var produced = 0
     private var dotenvValues: [String: String]?
 
     init(requestName: String, local: [VariableDefinition], file: [VariableDefinition], context: VariableContext,
-         folder: URL? = nil) {
+         folder: URL? = nil, elsewhere: @escaping (String) -> VariableDefinition? = { _ in nil }) {
         self.requestName = requestName
         self.local = local
         self.file = file
         self.context = context
         self.folder = folder
+        self.elsewhere = elsewhere
     }
 
     /// The text with every `{{…}}` replaced.
@@ -98,6 +102,9 @@ struct Interpolator {
             let expanded = try nested(value.value, name: expression, stack: stack)
             if value.isSecret && !expanded.isEmpty { secrets.insert(expanded) }
             return expanded
+        }
+        if let definition = elsewhere(expression) {
+            return try nested(definition.value, name: expression, stack: stack)
         }
         throw .unknownVariable(name: expression, request: requestName)
     }

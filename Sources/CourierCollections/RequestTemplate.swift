@@ -25,7 +25,7 @@ public struct RequestTemplate: Sendable, Hashable, Identifiable {
     public var tags: [String: String]
     /// WebSocket messages, separated by `===` lines in the file.
     public var messages: [WebSocketMessage]
-    /// Directives Courier keeps but does not run (`>> ./saved-response.json`).
+    /// Directives kept verbatim after the body: `>> ./saved-response.json`, which `courier run` acts on.
     public var unsupported: [UnsupportedDirective]
     /// `# @prompt NAME [description]` lines: values asked of the user before sending.
     public var prompts: [PromptVariable]
@@ -123,7 +123,8 @@ public struct WebSocketMessage: Sendable, Hashable {
     }
 }
 
-/// A JetBrains directive that Courier keeps verbatim but does not run (`>> file`).
+/// A JetBrains directive after the body that Courier keeps verbatim: `>> file` and `>>! file`, which
+/// `courier run` acts on (`ResponseRedirect`).
 public struct UnsupportedDirective: Sendable, Hashable {
     /// The directive's text, all its lines.
     public var text: String

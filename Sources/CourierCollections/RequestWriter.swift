@@ -17,9 +17,17 @@ enum RequestWriter {
                 out.append(lines[separator])
             }
         }
+        let requestLineChanged = edited.method != original.method || edited.url != original.url
+            || edited.httpVersion != original.httpVersion || edited.kind != original.kind
+        let headersChanged = edited.headers != original.headers
+        let bodyChanged = edited.body != original.body || edited.messages != original.messages
+        // A pasted curl command that is edited is written out in the file's own syntax, whole: its options
+        // (`-m 5` as `# @timeout 5`) included, since a header line cannot follow a curl command.
+        let rewritesCurl = (requestLineChanged || headersChanged || bodyChanged)
+            && HTTPFileParser.isCurlCommand(lines[layout.requestLine.lowerBound].trimmed)
         // Prelude: comments stay; the name, tag and variable lines are regenerated only when they changed.
         let variablesChanged = edited.variables != original.variables
-        let tagsChanged = edited.tags != original.tags
+        let tagsChanged = edited.tags != original.tags || rewritesCurl
         var nameHandled = !nameChanged || (layout.nameFromSeparator && edited.name != nil)
         var prelude: [SourceLine] = []
         for index in layout.prelude {
@@ -44,12 +52,10 @@ enum RequestWriter {
         }
         out += prelude
 
-        let requestLineChanged = edited.method != original.method || edited.url != original.url
-            || edited.httpVersion != original.httpVersion || edited.kind != original.kind
-        out += requestLineChanged ? [new(requestLine(edited))] : Array(lines[layout.requestLine])
-        out += edited.headers != original.headers ? headerLines(edited.headers).map(new) : Array(lines[layout.headers])
+        out += requestLineChanged || rewritesCurl ? [new(requestLine(edited))] : Array(lines[layout.requestLine])
+        out += headersChanged || rewritesCurl ? headerLines(edited.headers).map(new) : Array(lines[layout.headers])
 
-        if edited.body != original.body || edited.messages != original.messages {
+        if bodyChanged || rewritesCurl {
             let body = bodyLines(edited)
             if !body.isEmpty { out += [new("")] + body.map(new) }
         } else {

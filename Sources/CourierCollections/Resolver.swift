@@ -45,7 +45,8 @@ public struct Resolver: Sendable {
             throw .promptNotAnswered(name: prompt.name, request: template.displayName, description: prompt.description)
         }
         var interpolator = Interpolator(requestName: template.displayName, local: template.variables,
-                                        file: file.fileVariables, context: context, folder: baseFolder)
+                                        file: file.fileVariables, context: context, folder: baseFolder,
+                                        elsewhere: file.definitionElsewhere(than: template))
         let pieces = try interpolator.pieces(Self.absoluteURLText(template))
         guard let url = URLBuilder.build(pieces) else {
             throw .badURL(url: pieces.map(\.text).joined(), request: template.displayName)
@@ -98,25 +99,32 @@ public struct Resolver: Sendable {
         case .none:
             return .empty
         case .file(let path, let substitute):
-            let data = try read(path, request: template)
+            // The path may hold variables too (`< ./{{fixture}}.json`).
+            let data = try read(try interpolator.expand(path), request: template)
             guard substitute else { return .data(data) }
             return .data(Data(try interpolator.expand(String(decoding: data, as: UTF8.self)).utf8))
         case .text(let text):
             var expanded = try interpolator.expand(text)
             if Self.isFormBody(headers) { expanded = Self.joinedFormBody(expanded) }
             let isMultipart = headers["Content-Type"]?.lowercased().hasPrefix("multipart/") ?? false
-            return .data(isMultipart ? try multipart(expanded, request: template) : Data(expanded.utf8))
+            return .data(isMultipart ? try multipart(expanded, request: template, interpolator: &interpolator)
+                                     : Data(expanded.utf8))
         }
     }
 
-    /// Multipart bodies use CRLF line endings (RFC 2046) and embed `< ./file` lines as the file's bytes.
-    private func multipart(_ text: String, request: RequestTemplate) throws(CollectionError) -> Data {
+    /// Multipart bodies use CRLF line endings (RFC 2046) and embed `< ./file` lines as the file's bytes, and
+    /// `<@ ./file` lines as its text with variables substituted.
+    private func multipart(_ text: String, request: RequestTemplate,
+                           interpolator: inout Interpolator) throws(CollectionError) -> Data {
         var data = Data()
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         for (index, line) in lines.enumerated() {
             let content = line.hasSuffix("\r") ? line.dropLast() : line
             let trimmed = content.trimmingCharacters(in: .whitespaces)
-            if trimmed.hasPrefix("< ") {
+            if trimmed.hasPrefix("<@ ") {
+                let file = try read(trimmed.dropFirst(3).trimmingCharacters(in: .whitespaces), request: request)
+                data.append(Data(try interpolator.expand(String(decoding: file, as: UTF8.self)).utf8))
+            } else if trimmed.hasPrefix("< ") {
                 data.append(try read(trimmed.dropFirst(2).trimmingCharacters(in: .whitespaces), request: request))
             } else {
                 data.append(Data(content.utf8))

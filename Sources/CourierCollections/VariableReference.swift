@@ -40,7 +40,8 @@ extension Resolver {
         for text in texts {
             for reference in VariableReference.scan(text) where seen.insert(reference.expression).inserted {
                 var interpolator = Interpolator(requestName: template.displayName, local: template.variables,
-                                                file: file.fileVariables, context: context)
+                                                file: file.fileVariables, context: context,
+                                                elsewhere: file.definitionElsewhere(than: template))
                 do { _ = try interpolator.expand("{{\(reference.expression)}}") } catch {
                     result.append((reference.expression, error))
                 }

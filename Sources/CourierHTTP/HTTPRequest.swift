@@ -8,6 +8,8 @@ public struct HTTPRequest: Sendable, Hashable {
     public var body: RequestBody
     /// The limit for one attempt; the retry policy's overall deadline is separate.
     public var timeout: Duration?
+    /// The limit for opening the connection, over the transport's own (`# @connection-timeout`).
+    public var connectTimeout: Duration?
     public var cacheMode: CacheMode
     /// Overrides the client's retry budget for this request (0 disables retries).
     public var maxAttempts: Int?

@@ -50,7 +50,8 @@ extension RunCommand {
         if invocation.json {
             let text = ResponseOutput.json(response: outcome.response, error: apiError, attempts: attempts, name: name,
                                            options: options)
-            let withScripts = adding(scripts: outcome.scripts, to: adding(file: file, to: text))
+            var withScripts = adding(scripts: outcome.scripts, to: adding(file: file, to: text))
+            if !outcome.savedTo.isEmpty { withScripts = adding(["saved": outcome.savedTo], to: withScripts) }
             Console.out(SecretPolicy.masking(withScripts, secrets: secrets))
         } else {
             var text = ResponseOutput.human(response: outcome.response, error: apiError, attempts: attempts, name: name,
@@ -60,6 +61,7 @@ extension RunCommand {
                 text += "\nfailed: status \(status)" + (expected.isEmpty ? "" : ", expected \(expected)")
             }
             for line in scriptLines(outcome.scripts) { text += "\n" + line }
+            for path in outcome.savedTo { text += "\nsaved: \(path)" }
             Console.out(SecretPolicy.masking(text, secrets: secrets) + "\n")
         }
     }
@@ -74,9 +76,15 @@ extension RunCommand {
 
     /// The JSON object `text` with a "file" member, keys still sorted; unchanged when `file` is nil.
     private static func adding(file: String?, to text: String) -> String {
-        guard let file, let parsed = try? JSONSerialization.jsonObject(with: Data(text.utf8)),
+        guard let file else { return text }
+        return adding(["file": file], to: text)
+    }
+
+    /// The JSON object `text` with `members` added, keys still sorted.
+    private static func adding(_ members: [String: Any], to text: String) -> String {
+        guard let parsed = try? JSONSerialization.jsonObject(with: Data(text.utf8)),
               var fields = parsed as? [String: Any] else { return text }
-        fields["file"] = file
+        fields.merge(members) { _, new in new }
         return ResponseOutput.serialize(fields)
     }
 

@@ -93,7 +93,7 @@ struct HTTPFileParserTests {
         ])
     }
 
-    @Test func scriptsAreParsedWithTheirLinesAndRedirectsAreKept() throws {
+    @Test func scriptsAreParsedWithTheirLinesAndRedirectsAreReadAsResponseRedirects() throws {
         let file = HTTPFile(path: "s.http", text: try Fixtures.text("roundtrip/scripts.http"))
         #expect(file.requests.count == 2)
         #expect(file.requests[0].scripts.map(\.phase) == [.preRequest, .response])
@@ -102,7 +102,9 @@ struct HTTPFileParserTests {
         #expect(code == "\n    request.variables.set(\"t\", \"1\")\n")
         #expect(file.requests[1].scripts == [RequestScript(phase: .response, source: .file("./handler.js"), line: 15)])
         #expect(file.requests[1].unsupported.map(\.text) == [">> ./saved-response.json"])
-        #expect(file.diagnostics.map(\.description) == ["s.http:16: warning: response redirect kept but not run by Courier"])
+        #expect(file.requests[1].responseRedirects.map(\.path) == ["./saved-response.json"])
+        #expect(file.requests[1].responseRedirects.map(\.replaces) == [false])
+        #expect(file.diagnostics.isEmpty)
         #expect(file.requests[0].headers["Accept"] == "application/json")
         #expect(file.requests[0].body == .none)
     }

@@ -59,7 +59,8 @@ final class CurlTransfer {
         if let certificates = configuration.trustedCertificates {
             courier_easy_setopt_str(easy, CURLOPT_CAINFO, certificates.path)
         }
-        courier_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(configuration.connectTimeout))
+        let connectTimeout = request.connectTimeout ?? configuration.connectTimeout
+        courier_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, max(1, Self.milliseconds(connectTimeout)))
         if let timeout = request.timeout {
             courier_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, max(1, Self.milliseconds(timeout)))
         }

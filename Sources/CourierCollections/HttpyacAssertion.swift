@@ -1,0 +1,86 @@
+import Foundation
+
+/// httpyac's one-line tests after a request, `?? FIELD [NAME] CONDITION [EXPECTED]` (`?? status == 200`,
+/// `?? header content-type includes json`, `?? js response.parsedBody.id > 0`, `?? duration < 500`), run as
+/// a response handler declaring one `client.test` named after the line, so they pass and fail like any test.
+struct HttpyacAssertion: Equatable {
+    enum Field: String, CaseIterable { case status, duration, header, body, js }
+
+    /// Conditions, with the JavaScript that decides them from `actual` and the written `expected`.
+    static let conditions: [String: String] = [
+        "==": "loose(actual, expected)", "equals": "loose(actual, expected)", "!=": "!loose(actual, expected)",
+        ">": "Number(actual) > Number(expected)", ">=": "Number(actual) >= Number(expected)",
+        "<": "Number(actual) < Number(expected)", "<=": "Number(actual) <= Number(expected)",
+        "startsWith": "String(actual).startsWith(expected)", "endsWith": "String(actual).endsWith(expected)",
+        "includes": "contains(actual, expected)", "contains": "contains(actual, expected)",
+        "exists": "actual !== undefined && actual !== null", "isTrue": "!!actual", "isFalse": "!actual",
+        "isNumber": "typeof actual === \"number\"", "isBoolean": "typeof actual === \"boolean\"",
+        "isString": "typeof actual === \"string\"", "isArray": "Array.isArray(actual)",
+        "matches": "new RegExp(expected).test(String(actual))",
+    ]
+
+    /// Why a `??` line cannot be read.
+    struct Problem: Error, Equatable { var message: String }
+
+    var text: String
+    var field: Field
+    /// The header name, or the JavaScript expression of a `js` field.
+    var subject: String
+    var condition: String
+    var expected: String
+
+    /// Reads the line after `??`; the error says what is wrong.
+    static func parse(_ line: String) -> Result<HttpyacAssertion, Problem> {
+        let text = line.trimmingCharacters(in: .whitespaces).dropFirst(2).trimmingCharacters(in: .whitespaces)
+        let words = text.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+        guard let first = words.first, let field = Field(rawValue: first) else {
+            let known = Field.allCases.map(\.rawValue).joined(separator: ", ")
+            let word = words.first ?? ""
+            return .failure(Problem(message: "'?? \(word)' checks nothing Courier knows; use one of \(known)"))
+        }
+        guard let at = words.indices.dropFirst().first(where: { conditions[words[$0]] != nil }) else {
+            return .failure(Problem(message: "'?? \(text)' has no condition such as ==, <, includes or exists"))
+        }
+        let subject = words[1..<at].joined(separator: " ")
+        if (field == .header || field == .js) && subject.isEmpty {
+            let needed = field == .header ? "a header name" : "an expression"
+            return .failure(Problem(message: "'?? \(field.rawValue)' needs \(needed)"))
+        }
+        return .success(HttpyacAssertion(text: text, field: field, subject: subject, condition: words[at],
+                                         expected: words[(at + 1)...].joined(separator: " ")))
+    }
+
+    /// The handler: httpyac's names for the response (`response.parsedBody`, `response.statusCode`) work in
+    /// `js` expressions.
+    var script: String {
+        let actual: String
+        switch field {
+        case .status: actual = "response.status"
+        case .duration: actual = "pm.response.responseTime"
+        case .header: actual = "response.headers.valueOf(\(Self.literal(subject)))"
+        case .body: actual = "pm.response.text()"
+        case .js:
+            actual = "((response) => (\(subject)))({ statusCode: response.status, parsedBody: response.body, "
+                + "body: pm.response.text(), headers: pm.response.headers.toObject() })"
+        }
+        return """
+            client.test(\(Self.literal(text)), () => {
+                const loose = (a, e) => a == e || String(a) === e || (e === "true" && a === true)
+                    || (e === "false" && a === false) || (e === "null" && a === null);
+                const contains = (a, e) => Array.isArray(a) ? a.some((x) => loose(x, e)) : String(a).includes(e);
+                const expected = \(Self.literal(expected));
+                const actual = \(actual);
+                client.assert(\(Self.conditions[condition] ?? "false"), \(Self.literal(field.rawValue + " ")) + \
+            (typeof actual === "string" ? actual : JSON.stringify(actual)));
+            });
+            """
+    }
+
+    /// A JavaScript string literal (JSON's quoting is valid JavaScript).
+    static func literal(_ text: String) -> String {
+        let data = (try? JSONSerialization.data(withJSONObject: [text], options: [.withoutEscapingSlashes]))
+            ?? Data()
+        let array = String(decoding: data, as: UTF8.self)
+        return array.count >= 2 ? String(array.dropFirst().dropLast()) : "\"\""
+    }
+}
