@@ -43,15 +43,17 @@ public struct CollectionTreeState: Sendable, Hashable {
 
     private func entry(_ collection: Collection) -> CollectionTreeRows.Entry {
         let query = filter.text
-        return built.cache.entry(collection, collapsed: collapsed, query: query) {
-            Self.buildRows(collection, collapsed: collapsed, query: query)
+        return built.cache.entry(collection, collapsed: collapsed, query: query) { candidates in
+            Self.buildRows(collection, collapsed: collapsed, query: query, candidates: candidates)
         }
     }
 
-    /// Builds the rows and finds the best match in one pass over the collection.
-    static func buildRows(_ collection: Collection, collapsed: Set<String>,
-                          query: String) -> (rows: [Row], bestMatch: Int?) {
+    /// Builds the rows and finds the best match in one pass over the collection; with `candidates` (per file,
+    /// the requests a query this one extends matched), only those are ranked.
+    static func buildRows(_ collection: Collection, collapsed: Set<String>, query: String,
+                          candidates: [[Int]]? = nil) -> CollectionTreeRows.Built {
         var rows: [Row] = []
+        var matched: [[Int]] = []
         var best: (row: Int, tier: Int, score: Int)?
         var openedGroups = Set<String>()
         // Requests skipped for an error stay visible, greyed, where their file is (not while filtering).
@@ -61,8 +63,9 @@ public struct CollectionTreeState: Sendable, Hashable {
                 if let file = problem.file { broken[file, default: []].append(index) }
             }
         }
-        for file in collection.files {
-            let matches = Self.matches(query, in: file)
+        for (fileIndex, file) in collection.files.enumerated() {
+            let matches = Self.matches(query, in: file, among: candidates?[fileIndex])
+            if !query.isEmpty { matched.append(matches.map(\.index).sorted()) }
             if !query.isEmpty && matches.isEmpty { continue }
             // Groups: each folder on the path, then the file itself.
             var hidden = false
@@ -96,15 +99,16 @@ public struct CollectionTreeState: Sendable, Hashable {
                                 label: "✗ " + (problem.line.map { "line \($0): " } ?? "") + problem.message, method: nil))
             }
         }
-        return (rows, best?.row)
+        return (rows, best?.row, query.isEmpty ? nil : matched)
     }
 
-    /// The indexes of a file's requests that match `query` with their rank, best first (ties keep the file's
-    /// order); all of them in order, ranked alike, when there is no query.
-    static func matches(_ query: String, in file: CollectionFile) -> [(index: Int, tier: Int, score: Int)] {
+    /// The indexes of a file's requests (of `candidates`, when given) that match `query` with their rank, best
+    /// first (ties keep the file's order); all of them in order, ranked alike, when there is no query.
+    static func matches(_ query: String, in file: CollectionFile,
+                        among candidates: [Int]? = nil) -> [(index: Int, tier: Int, score: Int)] {
         guard !query.isEmpty else { return file.requests.indices.map { ($0, 0, 0) } }
         var ranked: [(index: Int, tier: Int, score: Int)] = []
-        for index in file.requests.indices {
+        for index in candidates ?? Array(file.requests.indices) {
             guard let rank = FuzzyMatch.rank(query, name: file.requests[index].name,
                                              method: file.requests[index].methodLabel,
                                              url: file.requests[index].url) else { continue }

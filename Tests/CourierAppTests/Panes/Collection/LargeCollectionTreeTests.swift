@@ -106,6 +106,23 @@ struct LargeCollectionTreeTests {
         #expect(state.tree.rows(state.collection).count == 1 + Self.count + 2 + 3)
     }
 
+    @Test("a filter typed on ranks only what the shorter one matched, with the rows of a full build")
+    func narrowedFilterEqualsAFullBuild() {
+        // Given the tree, filtering
+        var state = Self.loaded()
+        state.press(.char("/"))
+        // When a query is typed key by key, edited back, and typed on with a space and capitals
+        for key: Key in [.char("1"), .char("9"), .char("9"), Key(.backspace), .char("8"), .char(" "), .char("G")] {
+            state.press(key)
+            // Then after every key the rows and the best match equal those built from the whole collection
+            let query = state.tree.filter.text
+            let full = CollectionTreeState.buildRows(state.collection, collapsed: [], query: query)
+            #expect(state.tree.rows(state.collection) == full.rows, "query \(query)")
+            #expect(state.tree.bestMatchRow(state.collection) == full.bestMatch, "query \(query)")
+        }
+        #expect(state.tree.filter.text == "198 G")
+    }
+
     @Test("a changed collection is shown at once, though the rows of the old one were cached")
     func changedCollectionIsRebuilt() {
         // Given the tree drawn once
