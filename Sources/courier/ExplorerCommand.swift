@@ -151,7 +151,7 @@ enum ExplorerCommand {
         // an unusable folder just means no cache.
         let cache = try? HTTPCacheMiddleware(directory: cacheFolder(processEnvironment))
         let runner = EffectRunner(
-            configuration: .init(transport: CurlTransport(), themeFolders: folders, trueColor: true, noColor: noColor,
+            configuration: .init(transport: DeferredTransport { CurlTransport() }, themeFolders: folders, trueColor: true, noColor: noColor,
                                  cache: cache,
                                  historyDirectory: HistoryStore.defaultDirectory(environment: processEnvironment),
                                  cookies: CookieJarStore(environment: processEnvironment)),
@@ -168,7 +168,7 @@ enum ExplorerCommand {
         var folders: [URL] = []
         if let custom = environment["COURIER_THEMES"] { folders.append(URL(fileURLWithPath: custom)) }
         let config = environment["XDG_CONFIG_HOME"].map { URL(fileURLWithPath: $0) }
-            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config")
+            ?? UserSettings.home(environment).appendingPathComponent(".config")
         folders.append(config.appendingPathComponent("courier/themes"))
         if let collection {
             var isFolder: ObjCBool = false

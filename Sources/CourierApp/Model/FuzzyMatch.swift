@@ -5,6 +5,45 @@ import Foundation
 public enum FuzzyMatch {
     /// A score (higher is better) when `query` matches `text`, nil when it does not. Case-insensitive.
     public static func score(_ query: String, in text: String) -> Int? {
+        // Carriage returns aside, ASCII characters are single bytes: the same walk over bytes needs no arrays
+        // of characters, and the collection filter scores every request on every key.
+        func isPlainASCII(_ string: String) -> Bool { string.utf8.allSatisfy { $0 < 0x80 && $0 != 0x0D } }
+        if isPlainASCII(query) && isPlainASCII(text) { return asciiScore(query, in: text) }
+        return characterScore(query, in: text)
+    }
+
+    /// `score` over ASCII text, byte by byte.
+    static func asciiScore(_ query: String, in text: String) -> Int? {
+        func lowered(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte }
+        func isAlphanumeric(_ byte: UInt8) -> Bool {
+            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+        }
+        var needle: [UInt8] = []
+        needle.reserveCapacity(query.utf8.count)
+        for byte in query.utf8 where byte != 0x20 { needle.append(lowered(byte)) }
+        guard !needle.isEmpty else { return 0 }
+        var score = 0
+        var index = 0
+        var previousMatch = -2
+        var position = 0
+        var previous: UInt8 = 0
+        for byte in text.utf8 {
+            if index == needle.count { break }
+            if lowered(byte) == needle[index] {
+                score += 1
+                if position == previousMatch + 1 { score += 3 }
+                if position == 0 || !isAlphanumeric(previous) { score += 2 }
+                previousMatch = position
+                index += 1
+            }
+            previous = byte
+            position += 1
+        }
+        return index == needle.count ? score : nil
+    }
+
+    /// `score` over characters, for any text.
+    static func characterScore(_ query: String, in text: String) -> Int? {
         let needle = Array(query.lowercased().filter { $0 != " " })
         guard !needle.isEmpty else { return 0 }
         let haystack = Array(text.lowercased())

@@ -15,8 +15,8 @@ public enum Explorer {
             + (state.theme.name == Theme.dark.name ? [] : [.loadTheme(name: state.theme.name)])
     }
 
-    /// Runs until the user quits; returns the final state. The first frame is drawn before anything
-    /// slow starts, so startup never waits for the disk or the network.
+    /// Runs until the user quits; returns the final state. The first frame is drawn at once: what is slow
+    /// (the disk, the network) runs in the background, so startup never waits for it.
     @discardableResult
     public static func run(backend: any TerminalBackend, state initial: AppState, runner: EffectRunner,
                            queue: ActionQueue, startup: [Effect]? = nil) -> AppState {
@@ -37,8 +37,9 @@ public enum Explorer {
                 lastCursor = cursor
             }
         }
-        draw()
+        // The collection starts loading in the background while the first frame is drawn.
         runner.perform(startup ?? startupEffects(state))
+        draw()
         let clock = ContinuousClock()
         var lastTick = clock.now
         while !state.shouldQuit {

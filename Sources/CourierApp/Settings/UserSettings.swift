@@ -21,8 +21,14 @@ public struct UserSettings: Sendable, Hashable {
     /// `$XDG_CONFIG_HOME/courier/config.json`, else `~/.config/courier/config.json`.
     public static func defaultFile(environment: [String: String]) -> URL {
         let base = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
-            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config")
+            ?? home(environment).appendingPathComponent(".config")
         return base.appendingPathComponent("courier/config.json")
+    }
+
+    /// `$HOME`, else the account's home folder (which reads the password database: not on every start).
+    public static func home(_ environment: [String: String]) -> URL {
+        environment["HOME"].flatMap { $0.hasPrefix("/") ? URL(fileURLWithPath: $0) : nil }
+            ?? FileManager.default.homeDirectoryForCurrentUser
     }
 
     /// Reads `file`; no file means empty settings.

@@ -1,3 +1,4 @@
+import CourierBody
 import CourierTerminal
 import Foundation
 
@@ -50,22 +51,26 @@ public enum ThemeLoader {
     }
 
     /// Parses a theme file. `{"palette": {"name": "#rrggbb"}, "roles": {"role": {"fg": …, "bg": …,
-    /// "attrs": ["bold"]}}}`; a role may also be just a colour, taken as its foreground.
+    /// "attrs": ["bold"]}}}`; a role may also be just a colour, taken as its foreground. Read with CourierBody's
+    /// JSON tokenizer into typed values: the file is read before the first frame, and untyped
+    /// `JSONSerialization` objects cost a dynamic cast per value.
     public static func parse(_ data: Data, file: String, trueColor: Bool = true) throws(ThemeError) -> Theme {
-        let object: Any
-        do { object = try JSONSerialization.jsonObject(with: data) } catch {
+        let root: JSONValue
+        do { root = try JSONValue.parse(data) } catch {
             throw .unreadable(file: file, reason: "not valid JSON")
         }
-        guard let root = object as? [String: Any] else { throw .badValue(file: file, key: "(root)", reason: "not an object") }
+        guard case .object = root else { throw .badValue(file: file, key: "(root)", reason: "not an object") }
         var palette: [String: Color] = [:]
         if let named = root["palette"] {
-            guard let named = named as? [String: Any] else { throw .badValue(file: file, key: "palette", reason: "not an object") }
-            for (name, value) in named {
+            guard case .object(let members) = named else {
+                throw .badValue(file: file, key: "palette", reason: "not an object")
+            }
+            for (name, value) in members {
                 palette[name] = try color(value, palette: [:], file: file, key: "palette.\(name)", trueColor: trueColor)
             }
         }
         var theme = Theme.dark
-        guard let roles = root["roles"] as? [String: Any] else {
+        guard case .object(let roles)? = root["roles"] else {
             throw .badValue(file: file, key: "roles", reason: "missing or not an object")
         }
         for (key, value) in roles.sorted(by: { $0.key < $1.key }) {
@@ -77,18 +82,25 @@ public enum ThemeLoader {
         return theme
     }
 
-    private static func style(_ value: Any, palette: [String: Color], file: String, key: String,
+    private static func style(_ value: JSONValue, palette: [String: Color], file: String, key: String,
                               trueColor: Bool) throws(ThemeError) -> Style {
-        if value is String || value is NSNumber {
+        switch value {
+        case .string, .number:
             return Style(foreground: try color(value, palette: palette, file: file, key: key, trueColor: trueColor))
+        case .object:
+            break
+        default:
+            throw .badValue(file: file, key: key, reason: "not a colour or object")
         }
-        guard let object = value as? [String: Any] else { throw .badValue(file: file, key: key, reason: "not a colour or object") }
         var style = Style()
-        if let fg = object["fg"] { style.foreground = try color(fg, palette: palette, file: file, key: key + ".fg", trueColor: trueColor) }
-        if let bg = object["bg"] { style.background = try color(bg, palette: palette, file: file, key: key + ".bg", trueColor: trueColor) }
-        if let attrs = object["attrs"] {
-            guard let names = attrs as? [String] else { throw .badValue(file: file, key: key + ".attrs", reason: "not a list") }
-            for name in names {
+        if let fg = value["fg"] { style.foreground = try color(fg, palette: palette, file: file, key: key + ".fg", trueColor: trueColor) }
+        if let bg = value["bg"] { style.background = try color(bg, palette: palette, file: file, key: key + ".bg", trueColor: trueColor) }
+        if let attrs = value["attrs"] {
+            guard case .array(let items) = attrs else { throw .badValue(file: file, key: key + ".attrs", reason: "not a list") }
+            for item in items {
+                guard case .string(let name) = item else {
+                    throw .badValue(file: file, key: key + ".attrs", reason: "not a list")
+                }
                 guard let attribute = attributeNames[name] else {
                     throw .badValue(file: file, key: key + ".attrs", reason: "unknown attribute '\(name)'")
                 }
@@ -103,15 +115,15 @@ public enum ThemeLoader {
         "bold": .bold, "dim": .dim, "italic": .italic, "underline": .underline, "reverse": .reverse,
     ]
 
-    private static func color(_ value: Any, palette: [String: Color], file: String, key: String,
+    private static func color(_ value: JSONValue, palette: [String: Color], file: String, key: String,
                               trueColor: Bool) throws(ThemeError) -> Color {
-        if let number = value as? NSNumber, !(value is Bool) {
-            guard let index = UInt8(exactly: number.intValue) else {
+        if case .number(let number) = value {
+            guard let index = Double(number).flatMap({ UInt8(exactly: $0.rounded(.towardZero)) }) else {
                 throw .badValue(file: file, key: key, reason: "colour index \(number) is not 0–255")
             }
             return .indexed(index)
         }
-        guard let text = value as? String else { throw .badValue(file: file, key: key, reason: "not a colour") }
+        guard case .string(let text) = value else { throw .badValue(file: file, key: key, reason: "not a colour") }
         if text == "default" { return .default }
         if let named = palette[text] { return named }
         guard text.hasPrefix("#"), text.count == 7, let rgb = UInt32(text.dropFirst(), radix: 16) else {

@@ -30,80 +30,96 @@ public struct CollectionTreeState: Sendable, Hashable {
 
     public init() {}
 
+    /// The rows built last, shared by copies of this state (see `CollectionTreeRows`).
+    private var built = CollectionTreeRowsField()
+
     /// The rows shown for `collection`, with the filter applied: matching requests and the groups above them.
-    public func rows(_ collection: Collection) -> [Row] {
+    /// Built once per change of the collection, the folds or the filter, then reused.
+    public func rows(_ collection: Collection) -> [Row] { entry(collection).rows }
+
+    /// The row of the request that best matches the filter, across every file (nil without a match); the
+    /// first request when there is no filter.
+    public func bestMatchRow(_ collection: Collection) -> Int? { entry(collection).bestMatch }
+
+    private func entry(_ collection: Collection) -> CollectionTreeRows.Entry {
         let query = filter.text
+        return built.cache.entry(collection, collapsed: collapsed, query: query) { candidates in
+            Self.buildRows(collection, collapsed: collapsed, query: query, candidates: candidates)
+        }
+    }
+
+    /// Builds the rows and finds the best match in one pass over the collection; with `candidates` (per file,
+    /// the requests a query this one extends matched), only those are ranked.
+    static func buildRows(_ collection: Collection, collapsed: Set<String>, query: String,
+                          candidates: [[Int]]? = nil) -> CollectionTreeRows.Built {
         var rows: [Row] = []
-        var openedGroups: [String] = []
+        var matched: [[Int]] = []
+        var best: (row: Int, tier: Int, score: Int)?
+        var openedGroups = Set<String>()
+        // Requests skipped for an error stay visible, greyed, where their file is (not while filtering).
+        var broken: [String: [Int]] = [:]
+        if query.isEmpty {
+            for (index, problem) in collection.problems.enumerated() {
+                if let file = problem.file { broken[file, default: []].append(index) }
+            }
+        }
         for (fileIndex, file) in collection.files.enumerated() {
-            _ = fileIndex
-            let matches = Self.matches(query, in: file)
-            // Requests skipped for an error stay visible, greyed, where their file is (not while filtering).
-            let broken = query.isEmpty
-                ? collection.problems.indices.filter { collection.problems[$0].file == file.path } : []
+            let matches = Self.matches(query, in: file, among: candidates?[fileIndex])
+            if !query.isEmpty { matched.append(matches.map(\.index).sorted()) }
             if !query.isEmpty && matches.isEmpty { continue }
             // Groups: each folder on the path, then the file itself.
             var hidden = false
             for depth in file.displayPath.indices {
                 let key = file.displayPath[...depth].joined(separator: "/")
                 let isFile = depth == file.displayPath.count - 1
-                if !openedGroups.contains(key) {
-                    if !hidden {
-                        rows.append(Row(kind: .group(key: key, isFile: isFile), depth: depth,
-                                        label: file.displayPath[depth], method: nil))
-                    }
-                    openedGroups.append(key)
+                if openedGroups.insert(key).inserted && !hidden {
+                    rows.append(Row(kind: .group(key: key, isFile: isFile), depth: depth,
+                                    label: file.displayPath[depth], method: nil))
                 }
                 if query.isEmpty && collapsed.contains(key) { hidden = true }
             }
             if hidden { continue }
-            for (index, request) in matches {
-                rows.append(Row(kind: .request(RequestRef(file: file.path, index: index)),
-                                depth: file.displayPath.count, label: request.name.isEmpty ? request.url : request.name,
-                                method: request.method, requestKind: request.kind))
+            // A file's matches come best first, so its first one is the only candidate for the best overall;
+            // a tie keeps the earlier row.
+            if let first = matches.first, best.map({ ($0.tier, $0.score) < (first.tier, first.score) }) ?? true {
+                best = (rows.count, first.tier, first.score)
             }
-            for index in broken {
+            let depth = file.displayPath.count
+            for match in matches {
+                // Read in place: a copy of the whole request per row is most of a 20,000-row build.
+                let name = file.requests[match.index].name
+                rows.append(Row(kind: .request(RequestRef(file: file.path, index: match.index)), depth: depth,
+                                label: name.isEmpty ? file.requests[match.index].url : name,
+                                method: file.requests[match.index].method,
+                                requestKind: file.requests[match.index].kind))
+            }
+            for index in broken[file.path] ?? [] {
                 let problem = collection.problems[index]
                 rows.append(Row(kind: .problem(index), depth: file.displayPath.count,
                                 label: "✗ " + (problem.line.map { "line \($0): " } ?? "") + problem.message, method: nil))
             }
         }
-        return rows
+        return (rows, best?.row, query.isEmpty ? nil : matched)
     }
 
-    /// A file's requests that match `query`, best first (ties keep the file's order); all of them in order
-    /// when there is no query.
-    static func matches(_ query: String, in file: CollectionFile) -> [(Int, RequestDraft)] {
-        let all: [(Int, RequestDraft)] = file.requests.enumerated().map { ($0.offset, $0.element) }
-        guard !query.isEmpty else { return all }
-        var ranked: [(index: Int, request: RequestDraft, tier: Int, score: Int)] = []
-        for (index, request) in all {
-            guard let rank = FuzzyMatch.rank(query, name: request.name, method: request.methodLabel,
-                                             url: request.url) else { continue }
-            ranked.append((index, request, rank.tier, rank.score))
+    /// The indexes of a file's requests (of `candidates`, when given) that match `query` with their rank, best
+    /// first (ties keep the file's order); all of them in order, ranked alike, when there is no query.
+    static func matches(_ query: String, in file: CollectionFile,
+                        among candidates: [Int]? = nil) -> [(index: Int, tier: Int, score: Int)] {
+        guard !query.isEmpty else { return file.requests.indices.map { ($0, 0, 0) } }
+        var ranked: [(index: Int, tier: Int, score: Int)] = []
+        for index in candidates ?? Array(file.requests.indices) {
+            guard let rank = FuzzyMatch.rank(query, name: file.requests[index].name,
+                                             method: file.requests[index].methodLabel,
+                                             url: file.requests[index].url) else { continue }
+            ranked.append((index, rank.tier, rank.score))
         }
         ranked.sort { a, b in
             if a.tier != b.tier { return a.tier > b.tier }
             if a.score != b.score { return a.score > b.score }
             return a.index < b.index
         }
-        return ranked.map { ($0.index, $0.request) }
-    }
-
-    /// The row of the request that best matches the filter, across every file (nil without a match).
-    public func bestMatchRow(_ collection: Collection) -> Int? {
-        let query = filter.text
-        let rows = rows(collection)
-        var best: (row: Int, tier: Int, score: Int)?
-        for (position, row) in rows.enumerated() {
-            guard case .request(let ref) = row.kind, let request = collection.request(ref) else { continue }
-            let ranked: (tier: Int, score: Int)? = query.isEmpty ? (0, 0)
-                : FuzzyMatch.rank(query, name: request.name, method: request.methodLabel, url: request.url)
-            guard let rank = ranked else { continue }
-            if let current = best, (current.tier, current.score) >= (rank.tier, rank.score) { continue }
-            best = (position, rank.tier, rank.score)
-        }
-        return best?.row
+        return ranked
     }
 
     /// The selected row, clamped to what is visible.

@@ -33,6 +33,8 @@ extension AppState {
             effects.append(.bodyJob(pane.begin(search, generation: nextBodyJobGeneration())))
         case .filter(let filter)?:
             effects.append(.bodyJob(pane.begin(filter, generation: nextBodyJobGeneration())))
+        case .indexForJump?:
+            if let job = pane.beginJumpIndexing(generation: nextBodyJobGeneration()) { effects.append(.bodyJob(job)) }
         case .loadPrevious?:
             // This session's previous response first; else the one before it in history (kept across runs).
             if previousResponsePane == nil, let key = currentHistoryKey {

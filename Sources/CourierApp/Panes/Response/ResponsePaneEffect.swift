@@ -12,4 +12,6 @@ public enum ResponsePaneEffect: Sendable, Hashable {
     case search(BodySearch)
     /// Filter the body: give the filter a generation, `begin` it and start its body job.
     case filter(BodyFilter)
+    /// A jump waits for lines the pane's index job does not index: start `beginJumpIndexing`'s job.
+    case indexForJump
 }

@@ -29,6 +29,20 @@ extension ResponsePaneState {
         return BodyJob(generation: generation, work: .index(sources))
     }
 
+    /// The job that indexes the lines on screen for a jump waiting for them (`jump(to:)`): the filter's result
+    /// or a body still arriving, which the pane's index job does not cover.
+    mutating func beginJumpIndexing(generation: Int) -> BodyJob? {
+        guard pendingLine != nil else { return nil }
+        jumpIndexing = generation
+        return BodyJob(generation: generation, work: .index([source]))
+    }
+
+    /// Whether the pane's index job is still running over `source` (the raw or the pretty body).
+    func coversByIndexJob(_ source: any LineSource) -> Bool {
+        guard indexing != nil else { return false }
+        return source === body || pretty.map { source === $0 } == true
+    }
+
     /// The job that diffs this response against `previous`, which reads both bodies whole; nil (with a
     /// message) when there is no previous response.
     mutating func beginCompare(with previous: ResponsePaneState?, generation: Int) -> BodyJob? {
@@ -40,7 +54,8 @@ extension ResponsePaneState {
 
     /// The generations of the jobs this pane waits for; one that disappears from here is cancelled.
     var runningJobs: [Int] {
-        [search.flatMap { $0.isFinished ? nil : $0.generation }, filtering?.generation, indexing, comparing]
+        [search.flatMap { $0.isFinished ? nil : $0.generation }, filtering?.generation, indexing, comparing,
+         jumpIndexing]
             .compactMap { $0 }
     }
 
@@ -59,8 +74,12 @@ extension ResponsePaneState {
             guard filtering?.generation == generation else { return false }
             finishFilter(outcome)
         case .indexed(let generation, let finished):
-            guard indexing == generation else { return false }
-            if finished { indexing = nil }
+            if jumpIndexing == generation {
+                if finished { jumpIndexing = nil }
+            } else {
+                guard indexing == generation else { return false }
+                if finished { indexing = nil }
+            }
             // A jump asked for before the index reached its line moves there now.
             advance()
         case .diffed(let generation, let lines):

@@ -52,6 +52,8 @@ public struct ResponsePaneState: Sendable {
     public var message: String?
     /// A jump asked for before the index reached its line: where to move once it does (`Int.max`: the end).
     public private(set) var pendingLine: Int?
+    /// The body job indexing the lines on screen for `pendingLine`, when the pane's index job does not.
+    public internal(set) var jumpIndexing: Int?
 
     /// A pane over `body`; JSON is detected from the Content-Type and the first bytes.
     public init(info: ResponsePaneInfo, body: BodyDocument) {
@@ -91,14 +93,16 @@ public struct ResponsePaneState: Sendable {
     /// Applies a command; returns what the app must do, if anything.
     public mutating func handle(_ command: ResponsePaneCommand) -> ResponsePaneEffect? {
         message = nil
+        // Any key replaces a jump still waiting for the index (a newer jump asks again below).
         pendingLine = nil
+        jumpIndexing = nil
         switch command {
         case .lineDown: moveCursor(to: visibleLine(after: cursor))
         case .lineUp: moveCursor(to: visibleLine(before: cursor))
         case .pageDown: moveCursor(to: line(forRow: row(forLine: cursor) + max(1, pageSize - 1)))
         case .pageUp: moveCursor(to: line(forRow: max(0, row(forLine: cursor) - max(1, pageSize - 1))))
         case .top: moveCursor(to: 0)
-        case .end: jump(to: Int.max)
+        case .end: return jump(to: Int.max)
         case .scrollLeft: column = max(0, column - 8)
         case .scrollRight: column += 8
         case .toggleHeaders: switchSource { $0.tab = $0.tab == .body ? .headers : .body }
@@ -138,34 +142,44 @@ public struct ResponsePaneState: Sendable {
         !source.isComplete || (search.map { !$0.isFinished } ?? false) || filtering != nil || comparing != nil
     }
 
-    /// Jumps to line `target` (`Int.max`: the last line). While the index has not reached it yet, the
-    /// view indexes for at most a frame's time, moves to the last line known so far, and finishes the
-    /// jump when the background index gets there (the UI never waits for a whole 50 MB body).
-    mutating func jump(to target: Int) {
+    /// Jumps to line `target` (`Int.max`: the last line). The loop thread never indexes for it: while the
+    /// index has not reached the line, the view moves to the last line known so far, says it is indexing,
+    /// and finishes the jump when an index job reports that it got there (the app starts one with
+    /// `beginJumpIndexing` unless the pane's own index job already covers the lines on screen).
+    mutating func jump(to target: Int) -> ResponsePaneEffect? {
         let source = self.source
-        let deadline = Date().addingTimeInterval(Self.jumpIndexBudget)
-        while !source.isComplete, source.lineCount <= target, Date() < deadline { if source.indexMore() { break } }
         let known = source.lineCount
-        moveCursor(to: min(target, max(0, known - 1)))
-        guard !source.isComplete, known <= target else { pendingLine = nil; return }
+        guard !source.isComplete, known <= target else {
+            moveCursor(to: min(target, max(0, known - 1)))
+            return nil
+        }
+        // Only to a line already indexed: moving past the frontier would index a batch here.
+        if known > 0 { moveCursor(to: known - 1) }
         pendingLine = target
-        let destination = target == Int.max ? "the end" : "line \(target + 1)"
-        message = "Indexing (\(known) lines so far): the view moves to \(destination) when it gets there"
+        message = Self.indexingMessage(known: known, target: target)
+        return coversByIndexJob(source) ? nil : .indexForJump
     }
 
-    /// Called on every tick: once the background index reaches it, finishes a jump asked for while the
-    /// index was still being built.
+    /// What the bottom line says while a jump waits for the index.
+    static func indexingMessage(known: Int, target: Int) -> String {
+        let destination = target == Int.max ? "the end" : "line \(target + 1)"
+        return "Indexing… (\(known) lines so far): the view moves to \(destination) when it gets there"
+    }
+
+    /// Called on every tick and index report: once the index reaches it, finishes a jump asked for while the
+    /// index was still being built; until then, says how far the index got.
     public mutating func advance() {
         guard let target = pendingLine else { return }
         let known = source.lineCount
-        guard source.isComplete || known > target else { return }
+        guard source.isComplete || known > target else {
+            message = Self.indexingMessage(known: known, target: target)
+            return
+        }
         pendingLine = nil
+        jumpIndexing = nil
         message = nil
         moveCursor(to: min(target, max(0, known - 1)))
     }
-
-    /// How long `G` or go-to-line may index in the foreground before moving to what is known.
-    static let jumpIndexBudget: TimeInterval = 0.04
 
     /// Shows the diff of this response against `previous` (status, headers, pretty body lines), worked out
     /// now; the app works it out in a body job instead (`beginCompare`).
@@ -209,7 +223,7 @@ public struct ResponsePaneState: Sendable {
                 message = "Not a line number: \(prompt.text)"
                 return nil
             }
-            jump(to: number - 1)
+            return jump(to: number - 1)
         case .search:
             guard !prompt.text.isEmpty else { return nil }
             let isRegex = prompt.text.count > 2 && prompt.text.hasPrefix("/") && prompt.text.hasSuffix("/")
