@@ -70,6 +70,9 @@ extension AppState {
             return []
         case .cookieJar:
             return [.listCookies(environment: environment)]
+        case .toggleSecrets:
+            setSecretsShown(!secretsShown)
+            return []
         }
     }
 

@@ -78,6 +78,13 @@ public struct AppState: Sendable {
     }
     /// Ticks count while something moves on screen (a request in flight); the spinner uses it.
     public var ticks = 0
+    /// Whether known secret values are drawn as they are (`--show-secrets`, or the palette's Show secrets).
+    public internal(set) var secretsShown = false
+    /// Secret values this session's sends used (sent credentials, private environment values, secret
+    /// script globals): masked wherever the screen draws them.
+    public internal(set) var knownSecrets: Set<String> = []
+    /// `knownSecrets` ready to search for, rebuilt when one is learned.
+    var secretMasker = SecretMasker(secrets: [String]())
 
     public init(size: Size, collectionPath: String, environment: String? = nil, theme: Theme = .dark) {
         self.size = size

@@ -37,8 +37,13 @@ public enum Screen {
             case .log:
                 // The log component draws its content; the border and title are the explorer's.
                 let inner = Draw.block(&buffer, rect, title: state.log.title, focused: focused, theme: state.theme, number: 4)
-                state.log.render(into: &buffer, area: inner, theme: state.theme, focused: focused, now: state.now)
-            case .webSocket: state.webSocketPane.render(into: &buffer, area: rect, theme: state.theme, focused: focused)
+                var log = state.log
+                log.masker = state.screenMasker
+                log.render(into: &buffer, area: inner, theme: state.theme, focused: focused, now: state.now)
+            case .webSocket:
+                var webSocket = state.webSocketPane
+                webSocket.masker = state.screenMasker
+                webSocket.render(into: &buffer, area: rect, theme: state.theme, focused: focused)
             }
         }
         if state.focus == .collection && state.tree.filtering && state.modals.isEmpty,

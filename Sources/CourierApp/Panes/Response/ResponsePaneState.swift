@@ -1,4 +1,5 @@
 import CourierBody
+import CourierSecurity
 import CourierTerminal
 import Foundation
 
@@ -52,6 +53,9 @@ public struct ResponsePaneState: Sendable {
     public var message: String?
     /// A jump asked for before the index reached its line: where to move once it does (`Int.max`: the end).
     public private(set) var pendingLine: Int?
+    /// Known secret values masked in every line the pane draws and searches; nil while secrets are shown.
+    /// The app sets it from what the session's sends used (`AppState.screenMasker`).
+    public var masker: SecretMasker?
 
     /// A pane over `body`; JSON is detected from the Content-Type and the first bytes.
     public init(info: ResponsePaneInfo, body: BodyDocument) {
@@ -72,8 +76,14 @@ public struct ResponsePaneState: Sendable {
         _ = body.indexMore()
     }
 
-    /// The lines on screen now: filter, diff, headers, hex, events, pretty or raw, in that order of precedence.
+    /// The lines on screen now, known secrets masked line by line as they are drawn or searched.
     public var source: any LineSource {
+        guard let masker, !masker.isEmpty else { return unmaskedSource }
+        return MaskedLines(unmaskedSource, masker: masker)
+    }
+
+    /// The lines on screen now: filter, diff, headers, hex, events, pretty or raw, in that order of precedence.
+    var unmaskedSource: any LineSource {
         if let filter { return filter.document }
         if let diff { return diff }
         if tab == .headers { return StaticLines(info.headers.map { "\($0.name): \($0.value)" }) }
@@ -188,6 +198,12 @@ public struct ResponsePaneState: Sendable {
         cursor = 0
         scroll = 0
         column = 0
+    }
+
+    /// Drops the search and its hits (the text they were found in changed).
+    mutating func clearSearch() {
+        search = nil
+        currentHit = nil
     }
 
     private mutating func clear() {
