@@ -211,8 +211,8 @@ struct SecretLeakTests {
             #expect(Self.leaks(in: Data(screen.utf8), of: secrets).isEmpty, "\(screen)")
         }
         #expect(screens.first?.contains("REDACTED") == true, "\(screens.first ?? "")")
-        // And no file the explorer wrote holds one
-        for file in sandbox.writtenFiles() {
+        // And no file the explorer wrote holds one (the collection written above holds a literal one)
+        for file in sandbox.writtenFiles() where !file.path.hasSuffix("/explore.http") {
             #expect(Self.leaks(in: file.data, of: secrets).isEmpty, "secret in \(file.path)")
         }
 
