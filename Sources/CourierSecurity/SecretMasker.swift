@@ -19,6 +19,7 @@ public struct SecretMasker: Sendable, Hashable {
 
     /// `text` with every known secret replaced by `SecretPolicy.mask`.
     public func mask(_ text: String) -> String {
+        guard occurs(in: text) else { return text }
         var result = text
         for needle in needles where result.contains(needle) {
             result = result.replacingOccurrences(of: needle, with: SecretPolicy.mask)
@@ -28,6 +29,7 @@ public struct SecretMasker: Sendable, Hashable {
 
     /// The places in `text` that hold a secret, in order and not overlapping; the longer secret wins.
     public func ranges(in text: String) -> [Range<String.Index>] {
+        guard occurs(in: text) else { return [] }
         var found: [Range<String.Index>] = []
         for needle in needles where text.contains(needle) {
             var start = text.startIndex
@@ -37,6 +39,14 @@ public struct SecretMasker: Sendable, Hashable {
             }
         }
         return found.sorted { $0.lowerBound < $1.lowerBound }
+    }
+
+    /// Whether `text` holds any spelling of a known secret: a byte scan, so the common case (a line
+    /// without one) costs no string search.
+    public func occurs(in text: String) -> Bool {
+        guard !byteNeedles.isEmpty else { return false }
+        var text = text
+        return text.withUTF8 { occurs(in: UnsafeRawBufferPointer($0)) }
     }
 
     /// Whether `bytes` hold any spelling of a known secret.
