@@ -41,6 +41,10 @@ struct ExplorerSecretScreenTests {
                 < {% throw new Error("cannot sign with " + request.environment.get("token")); %}
                 GET {{base}}/echo
 
+                ### socket
+                # @name socket
+                WEBSOCKET ws://127.0.0.1:\(server.port)/ws/echo
+
                 """.utf8).write(to: folder.appendingPathComponent("api.http"))
             try Data(#"{"dev": {"base": "\#(base)"}}"#.utf8).write(to: folder.appendingPathComponent("http-client.env.json"))
             try Data(#"{"dev": {"token": "\#(token)"}}"#.utf8)
@@ -79,8 +83,8 @@ struct ExplorerSecretScreenTests {
         /// The whole screen as text.
         var screen: String { Screen.render(state).buffer.lines().joined(separator: "\n") }
 
-        /// The secrets the screen shows.
-        var leaks: [String] { [token, apiKey].filter { screen.contains($0) } }
+        /// The secrets the screen shows, also in part (a narrow pane cuts a long value short).
+        var leaks: [String] { [token, apiKey, "S3CRET"].filter { screen.contains($0) } }
     }
 
     static func received(_ state: AppState) -> Bool {
@@ -139,6 +143,32 @@ struct ExplorerSecretScreenTests {
         await driver.press(Key(.function(6)))
         #expect(driver.leaks.isEmpty, "\(driver.screen)")
         #expect(!driver.screen.contains("secrets shown"), "\(driver.screen)")
+    }
+
+    @Test func aTokenEchoedOverAWebSocketIsMaskedInTheWebSocketPane() async throws {
+        // Given the explorer after a request sent the token (so it is known to be secret)
+        let driver = try Driver()
+        defer { driver.stop() }
+        #expect(await driver.run(Explorer.startupEffects(driver.state)) { $0.loading == .loaded })
+        #expect(await driver.press(.char("3"), Key(.enter), until: Self.received), "\(driver.screen)")
+
+        // When the WebSocket request is opened (Enter connects it) and a message quoting the token is sent
+        let open = await driver.press(.char("1"), .char("j"), .char("j"), Key(.enter)) {
+            if case .open = $0.webSocketPane.connection { true } else { false }
+        }
+        #expect(open, "\(driver.screen)")
+        await driver.press(.char("5"), .char("i"))
+        for character in "login \(driver.token)" { await driver.press(.char(character)) }
+        let echoed = await driver.press(Key(.enter)) { $0.webSocketPane.receivedCount >= 1 }
+
+        // Then the message went out and came back, and the pane shows neither copy of the token
+        #expect(echoed, "\(driver.screen)")
+        #expect(driver.screen.contains("login REDACTED"), "\(driver.screen)")
+        #expect(driver.leaks.isEmpty, "\(driver.screen)")
+        // And revealing shows it
+        await driver.press(Key(.escape), Key(.function(6)))
+        #expect(driver.screen.contains("login tok-S3CRET"), "\(driver.screen)")
+        await driver.press(.char("D"))
     }
 
     @Test func aScriptErrorQuotingAPrivateValueIsMaskedInTheResponsePane() async throws {
