@@ -114,6 +114,22 @@ struct ExplorerSecretScreenTests {
             #expect(driver.leaks.isEmpty, "after \(toggle): \(driver.screen)")
         }
 
+        // And the hex view's bytes, read back from every row, hold neither (a secret spans several rows)
+        await driver.press(.char("x"))
+        let hex = try #require(driver.state.responsePane?.source)
+        hex.indexAll()
+        let dumped = (0..<hex.lineCount).flatMap { index -> [UInt8] in
+            let text = hex.line(index)
+            guard let bar = text.firstIndex(of: "|") else { return [] }
+            return text[text.index(text.startIndex, offsetBy: 10)..<bar].split(separator: " ").compactMap { UInt8($0, radix: 16) }
+        }
+        #expect(dumped.count > 100)
+        for secret in [driver.token, driver.apiKey] {
+            #expect(Data(dumped).range(of: Data(secret.utf8)) == nil, "hex view shows \(secret)")
+        }
+        #expect(driver.leaks.isEmpty, "hex: \(driver.screen)")
+        await driver.press(.char("x"))
+
         // When the user searches for a piece of the token
         await driver.press(.char("/"))
         for character in "S3CRET" { await driver.press(.char(character)) }

@@ -27,7 +27,8 @@ public enum Screen {
                 let position = RequestView.render(state, into: &buffer, area: rect, focused: focused)
                 if focused { cursor = position }
             case .response:
-                if let compare = state.comparePane {
+                if var compare = state.comparePane {
+                    compare.masker = state.screenMasker
                     compare.render(into: &buffer, area: rect, theme: state.theme, focused: focused)
                 } else if state.viewerActive, let pane = state.responsePane {
                     pane.render(into: &buffer, area: rect, theme: state.theme, focused: focused, latency: state.shownLatency)

@@ -56,6 +56,8 @@ public struct ResponsePaneState: Sendable {
     /// Known secret values masked in every line the pane draws and searches; nil while secrets are shown.
     /// The app sets it from what the session's sends used (`AppState.screenMasker`).
     public var masker: SecretMasker?
+    /// The hex view's masked copy of the body, made when first shown with a secret in it.
+    private let maskedHex = MaskedHexBytes()
 
     /// A pane over `body`; JSON is detected from the Content-Type and the first bytes.
     public init(info: ResponsePaneInfo, body: BodyDocument) {
@@ -87,7 +89,10 @@ public struct ResponsePaneState: Sendable {
         if let filter { return filter.document }
         if let diff { return diff }
         if tab == .headers { return StaticLines(info.headers.map { "\($0.name): \($0.value)" }) }
-        if showsHex { return HexDump(data: body.bytes) }
+        if showsHex {
+            guard let masker, !masker.isEmpty else { return HexDump(data: body.bytes) }
+            return HexDump(data: maskedHex.bytes(of: body, masker: masker))
+        }
         if showsPretty, let pretty { return pretty }
         if showsPretty, let events { return events }
         return body
