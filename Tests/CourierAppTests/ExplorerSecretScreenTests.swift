@@ -187,6 +187,24 @@ struct ExplorerSecretScreenTests {
         await driver.press(.char("D"))
     }
 
+    @Test func thePaletteListsTheSwitchAndRunningItSaysSecretsAreShown() {
+        // Given the explorer with the palette open, filtered to "secrets"
+        var state = AppState(size: Size(width: 120, height: 30), collectionPath: "Collections", environment: "dev")
+        state.press(.char(":"))
+        state.type("secrets")
+        let palette = Screen.render(state).buffer.lines().joined(separator: "\n")
+        #expect(palette.contains("show or mask secrets on screen"), "\(palette)")
+        #expect(palette.contains("F6"), "\(palette)")
+
+        // When it is run
+        state.press(Key(.enter))
+
+        // Then the status bar says secrets are shown, for as long as they are
+        let screen = Screen.render(state).buffer.lines().joined(separator: "\n")
+        #expect(state.secretsShown)
+        #expect(screen.contains("secrets shown · env: dev"), "\(screen)")
+    }
+
     @Test func aScriptErrorQuotingAPrivateValueIsMaskedInTheResponsePane() async throws {
         // Given the explorer with the request whose pre-request script fails quoting the private token
         let driver = try Driver()
