@@ -51,7 +51,8 @@ public enum Screen {
            let rect = layout.panes[.collection] {
             cursor = Position(x: rect.x + 2 + state.tree.filter.cursorColumn, y: rect.y + 1)
         }
-        if let history = state.historyPane {
+        if var history = state.historyPane {
+            history.masker = state.screenMasker
             // Over the whole layout, above the status bar, like a zoomed pane.
             let area = Rect(x: 0, y: 0, width: state.size.width, height: layout.statusBar.y)
             buffer.fill(area)
