@@ -3,7 +3,7 @@ import CourierSecurity
 import Foundation
 
 /// What masking known secrets costs the response viewer on a large body: the first screen, the end and a
-/// search over the whole body, each through `MaskedLines` (two secrets, one of them in the body) against
+/// search over the whole body (for the last line), each through `MaskedLines` (two secrets, one of them in the body) against
 /// the same body unmasked, in the same run.
 enum MaskBench {
     static func run(sizes: [Int] = [10, 50]) {
@@ -21,10 +21,14 @@ enum MaskBench {
             func measure(_ wrap: (any LineSource) -> any LineSource) -> (screen: Double, search: Double, hits: Int) {
                 let pretty = PrettyJSONDocument(data: mapped)
                 let source = wrap(pretty)
-                let screen = BodyBench.time { for line in 0..<BodyBench.screenLines { _ = source.coloredLine(line) } }
+                // The best of 20 draws of the first screen: a 2-core machine shared with builds is noisy.
+                let screen = (0..<20).map { _ in
+                    BodyBench.time { for line in 0..<BodyBench.screenLines { _ = source.coloredLine(line) } }
+                }.min() ?? 0
                 var hits = 0
                 let search = BodyBench.time {
-                    hits = (try? BodySearch(SearchQuery("example.com")).hits(in: source))?.count ?? 0
+                    // Found on the last object only, so the whole body is scanned.
+                    hits = (try? BodySearch(SearchQuery("lastneedle")).hits(in: source))?.count ?? 0
                 }
                 return (screen, search, hits)
             }
