@@ -45,6 +45,8 @@ struct ExplorerSecretScreenTests {
                 # @name socket
                 WEBSOCKET ws://127.0.0.1:\(server.port)/ws/echo
 
+                {"token": "{{token}}"}
+
                 """.utf8).write(to: folder.appendingPathComponent("api.http"))
             try Data(#"{"dev": {"base": "\#(base)"}}"#.utf8).write(to: folder.appendingPathComponent("http-client.env.json"))
             try Data(#"{"dev": {"token": "\#(token)"}}"#.utf8)
@@ -182,7 +184,18 @@ struct ExplorerSecretScreenTests {
         #expect(driver.screen.contains("login REDACTED"), "\(driver.screen)")
         #expect(driver.leaks.isEmpty, "\(driver.screen)")
         // And revealing shows it
-        await driver.press(Key(.escape), Key(.function(6)))
+        await driver.press(Key(.escape))
+
+        // When the saved message that names the private token is sent
+        let saved = await driver.press(.char("s")) { $0.webSocketPane.receivedCount >= 2 }
+        // Then the token itself went out and came back (never the mask), and the pane shows it masked
+        #expect(saved, "\(driver.screen)")
+        let texts = (0..<driver.state.webSocketPane.entries.count).map { driver.state.webSocketPane.entries[$0].text }
+        #expect(texts.filter { $0 == #"{"token": "\#(driver.token)"}"# }.count == 2, "\(texts)")
+        #expect(driver.leaks.isEmpty, "\(driver.screen)")
+
+        // And revealing shows it
+        await driver.press(Key(.function(6)))
         #expect(driver.screen.contains("login tok-S3CRET"), "\(driver.screen)")
         await driver.press(.char("D"))
     }

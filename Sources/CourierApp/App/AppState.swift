@@ -96,10 +96,15 @@ public struct AppState: Sendable {
 
     /// Variables in effect for the open request, as the screen shows them: the environment's (private
     /// ones masked by the secret policy), then the file's `@` variables.
-    public var variables: [String: String] {
+    public var variables: [String: String] { variables(maskingPrivate: true) }
+
+    /// `variables`, with the private values as they are when they go on the wire (`maskingPrivate` false).
+    func variables(maskingPrivate: Bool) -> [String: String] {
         let name = environment ?? "$shared"
         var values = collection.environments[name] ?? [:]
-        for secret in collection.privateNames[name] ?? [] where values[secret] != nil { values[secret] = SecretPolicy.mask }
+        if maskingPrivate {
+            for secret in collection.privateNames[name] ?? [] where values[secret] != nil { values[secret] = SecretPolicy.mask }
+        }
         for (name, value) in collection.fileVariables(editor.origin) where values[name] == nil { values[name] = value }
         return values
     }

@@ -162,7 +162,7 @@ extension WebSocketPaneState {
         var line = StyledLine("saved ", style: theme.muted)
         for (index, saved) in savedMessages.enumerated() {
             let label = (saved.isSubscription ? "★" : "") + "\(index + 1) "
-                + Draw.fitted(saved.text.replacingOccurrences(of: "\n", with: " "), width: 24)
+                + Draw.fitted((masker?.mask(saved.text) ?? saved.text).replacingOccurrences(of: "\n", with: " "), width: 24)
             // A label that does not fit whole is not started: `…` says there are more.
             if line.width + DisplayWidth.of(label) + 3 > row.width - 1 {
                 line.append("…", style: theme.muted)
