@@ -48,7 +48,7 @@ let package = Package(
         ]),
         .executableTarget(name: "courier-bench", dependencies: [
             "CourierHTTP", "CourierDemo", "CourierWebSocket", "CourierBody", "CourierApp", "CourierTerminal",
-            "CourierCollections", "CourierScript",
+            "CourierCollections", "CourierScript", "CourierSecurity",
         ], path: "Benchmarks"),
 
         // What the test targets share: the one child-process helper (CourierCLI, ChildProcess) and the

@@ -9,6 +9,7 @@ bench("nginx") { NginxBench.run() }
 bench("websocket") { WebSocketBench.run() }
 bench("cache") { CacheBench.run() }
 bench("body") { BodyBench.run() }
+bench("mask") { MaskBench.run() }
 bench("jsonstream") { JSONStreamBench.run() }
 bench("sendtoscreen") { SendToScreenBench.run() }
 bench("scroll") { ScrollBench.run() }

@@ -14,7 +14,7 @@ _courier() {
     local -a slots=()
     case $command in
         "")
-            options="--theme --env --version -V --help -h"
+            options="--theme --env --show-secrets --version -V --help -h"
             one="--theme --env"
             case $prev in
                 --theme) COMPREPLY=(); return ;;

@@ -15,6 +15,7 @@ complete -c courier -n '__fish_use_subcommand' -a completions -d 'Print a shell 
 complete -c courier -n '__fish_use_subcommand' -a help -d 'Show the help of courier or of a subcommand, or the manual page.'
 complete -c courier -n '__fish_use_subcommand' -l theme -x -d 'dark, light, high-contrast, monochrome or a Themes/NAME.json.'
 complete -c courier -n '__fish_use_subcommand' -l env -x -d 'The environment from http-client.env.json to resolve {{variables}} with.'
+complete -c courier -n '__fish_use_subcommand' -l show-secrets -d 'Draw sent credentials and private values instead of REDACTED.'
 complete -c courier -n '__fish_use_subcommand' -s V -l version -d 'Print the version.'
 complete -c courier -n '__fish_use_subcommand' -s h -l help -d 'Show this help.'
 complete -c courier -n '__fish_use_subcommand' -F

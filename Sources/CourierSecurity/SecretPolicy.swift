@@ -77,11 +77,7 @@ public enum SecretPolicy {
 
     /// `text` with every known secret value replaced, also in its percent-encoded forms.
     public static func masking(_ text: String, secrets: some Sequence<String>) -> String {
-        var result = text
-        for secret in searchable(secrets.flatMap(encodedForms)) where result.contains(secret) {
-            result = result.replacingOccurrences(of: secret, with: mask)
-        }
-        return result
+        SecretMasker(secrets: secrets).mask(text)
     }
 
     /// A secret's spellings: as is, and percent-encoded as a URL carries it (every reserved character

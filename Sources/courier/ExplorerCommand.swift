@@ -22,6 +22,7 @@ enum ExplorerCommand {
                     help: "dark, light, high-contrast, monochrome or a Themes/NAME.json."),
             .option("--env", "ENV", default: "\"environment\" in ~/.config/courier/config.json",
                     help: "The environment from http-client.env.json to resolve {{variables}} with."),
+            .flag("--show-secrets", help: "Draw sent credentials and private values instead of REDACTED."),
             .flag("--version", short: "V", help: "Print the version."),
         ],
         notes: """
@@ -64,7 +65,8 @@ enum ExplorerCommand {
                 Console.fail("no collection at '\(path)': give a .http file or a folder of them\(hint)")
                 return 2
             }
-            return launch(path: path, environment: environment, themeName: theme, overrides: [:])
+            return launch(path: path, environment: environment, themeName: theme, overrides: [:],
+                          showSecrets: args.flag("--show-secrets"))
         } catch {
             return error.report()
         }
@@ -115,7 +117,7 @@ enum ExplorerCommand {
 
     /// Takes over the terminal, runs the explorer and gives the terminal back.
     static func launch(path: String, environment: String?, themeName: String?, overrides: [String: String],
-                       notice: String? = nil) -> Int32 {
+                       notice: String? = nil, showSecrets: Bool = false) -> Int32 {
         let processEnvironment = ProcessInfo.processInfo.environment
         let noColor = !(processEnvironment["NO_COLOR"] ?? "").isEmpty
         let settings: UserSettings
@@ -144,6 +146,7 @@ enum ExplorerCommand {
         }
         defer { backend.restore() }
         var state = AppState(size: backend.size, collectionPath: path, environment: environment, theme: theme)
+        if showSecrets { state.setSecretsShown(true) }
         if let notice { state.status = StatusMessage(notice) }
         if let warning { state.status = StatusMessage(warning, kind: .error) }
         let queue = ActionQueue { backend.wake() }

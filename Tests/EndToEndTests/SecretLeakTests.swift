@@ -5,7 +5,8 @@ import Testing
 /// Secrets never leak: a token and a cookie from the private environment file, an Authorization,
 /// Proxy-Authorization and Cookie header given on the command line. `courier send`, `courier run`,
 /// `courier export curl`, `courier history` and the explorer run against the demo server with HOME and
-/// the XDG folders in a temporary folder; every byte they print and every file they write is scanned.
+/// the XDG folders in a temporary folder; every byte they print, every file they write and every screen
+/// of the explorer (a request echoed back, in tmux) is scanned.
 @Suite(.serialized, .enabled(if: Reliability.hasCourier, "the courier binary is not built"))
 struct SecretLeakTests {
     /// The secret values of one run, unique so that a hit cannot be a coincidence.
@@ -151,6 +152,77 @@ struct SecretLeakTests {
             #expect(Self.mode(folder) & 0o077 == 0, "\(folder) is \(String(Self.mode(folder), radix: 8))")
         }
         #expect(written.contains { $0.path.contains("/cache/") }, "the cache was written and checked")
+    }
+
+    /// The explorer in tmux on a request that sends every secret to `/echo`; returns the screens it showed
+    /// (the body, the headers tab and the log's attempt detail), or nil when tmux is missing.
+    static func explorerScreens(sandbox: Sandbox, secrets: Secrets, extra: [String] = []) throws -> [String]? {
+        guard Reliability.hasTmux else { return nil }
+        let project = sandbox.collection.deletingLastPathComponent()
+        try """
+            ### Echo
+            # @name echo
+            POST {{base}}/echo
+            Authorization: Bearer {{token}}
+            X-Api-Key: {{apikey}}
+            Proxy-Authorization: Basic \(secrets.proxy)
+            Content-Type: application/json
+
+            {"sent": "{{token}} {{cookie}}"}
+
+            """.write(to: project.appendingPathComponent("explore.http"), atomically: true, encoding: .utf8)
+        let exports = sandbox.environment.map { "\($0.key)='\($0.value)'" }.joined(separator: " ")
+        let session = try ReliabilityTmux(command: "cd '\(project.path)' && \(exports) TERM=tmux-256color "
+            + "'\(Reliability.courier.path)' explore.http --env dev \(extra.joined(separator: " "))", width: 160, height: 48)
+        defer { session.kill() }
+        var screens: [String] = []
+        #expect(session.open("echo", steps: 0), "\(session.screen())")
+        session.send("Enter")
+        #expect(session.waitFor("#1  200"), "\(session.screen())")
+        screens.append(session.screen())
+        session.send("3")
+        session.send("H")
+        #expect(session.waitFor("Response · headers"), "\(session.screen())")
+        screens.append(session.screen())
+        session.send("4")
+        session.send("Enter")
+        #expect(session.waitFor("Attempt 1"), "\(session.screen())")
+        screens.append(session.screen())
+        session.send("q")
+        _ = Reliability.waitFor(limit: 10) { session.screen().contains("Pane is dead") || session.screen().isEmpty }
+        return screens
+    }
+
+    @Test("The explorer's screen (tmux) shows no echoed secret on any pane, and shows them with --show-secrets")
+    func explorerScreenMasksEchoedSecrets() throws {
+        // Given a demo server and the sandbox with a private environment
+        let server = try DemoServer.start()
+        defer { server.stop() }
+        let secrets = Secrets()
+        let sandbox = try Sandbox(server: server, secrets: secrets)
+        defer { try? FileManager.default.removeItem(at: sandbox.root) }
+
+        // When the explorer sends the request that the server echoes back
+        guard let screens = try Self.explorerScreens(sandbox: sandbox, secrets: secrets) else { return }
+
+        // Then the server received the secrets, and no screen shows one
+        #expect(server.log.last { $0.path == "/echo" }?.header("Authorization") == "Bearer \(secrets.token)")
+        for screen in screens {
+            #expect(Self.leaks(in: Data(screen.utf8), of: secrets).isEmpty, "\(screen)")
+            // Also in part: a narrow column cuts a long value short.
+            #expect(!screen.contains("S3CRET"), "\(screen)")
+        }
+        #expect(screens.first?.contains("REDACTED") == true, "\(screens.first ?? "")")
+        // And no file the explorer wrote holds one (the collection written above holds a literal one)
+        for file in sandbox.writtenFiles() where !file.path.hasSuffix("/explore.http") {
+            #expect(Self.leaks(in: file.data, of: secrets).isEmpty, "secret in \(file.path)")
+        }
+
+        // When the user asks for secrets
+        let shown = try #require(try Self.explorerScreens(sandbox: sandbox, secrets: secrets, extra: ["--show-secrets"]))
+        // Then the body shows them, and the status bar says so
+        #expect(shown.first?.contains(secrets.token) == true, "\(shown.first ?? "")")
+        #expect(shown.first?.contains("secrets shown") == true, "\(shown.first ?? "")")
     }
 
     @Test("The scan finds secrets when they are asked for: export --show-secrets prints the private token")

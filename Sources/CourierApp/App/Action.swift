@@ -18,6 +18,9 @@ public enum Action: Sendable {
     /// The response of the send with this generation, as the Response pane's model, built off the main thread.
     case responsePaneReady(generation: Int, ResponsePaneState)
     case sendFailed(generation: Int, SendFailure)
+    /// Secret values a send used or may quote (sent credentials, private environment values, secret
+    /// globals): from now on the screen masks them. Posted before the result that could show them.
+    case secretsLearned(Set<String>)
     case sendCancelled(generation: Int)
     /// A live-mode send began once its debounce ran out.
     case liveSendStarted(generation: Int, method: String, url: String)

@@ -70,6 +70,9 @@ extension AppState {
             return []
         case .cookieJar:
             return [.listCookies(environment: environment)]
+        case .toggleSecrets:
+            setSecretsShown(!secretsShown)
+            return []
         }
     }
 
@@ -149,7 +152,10 @@ extension AppState {
 
     /// Points the WebSocket pane at the open request, variables resolved, when it is not there already.
     mutating func loadWebSocketPane() {
-        let values = variables
+        // The real values go on the wire; the pane masks the private ones as it draws them.
+        let values = variables(maskingPrivate: false)
+        let name = environment ?? "$shared"
+        learnSecrets(Set((collection.privateNames[name] ?? []).compactMap { collection.environments[name]?[$0] }))
         let url = VariablePreview.resolve(editor.url.text, values: values, dynamic: true)
         let subscriptions = editor.draft.subscriptions
         let messages = editor.messages.enumerated().map { index, text in

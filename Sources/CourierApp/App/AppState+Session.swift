@@ -7,8 +7,9 @@ extension AppState {
     }
 
     /// The Response pane's model of the open request's last response.
+    /// It masks the secrets known so far, so everything that draws or searches it sees them masked.
     public var responsePane: ResponsePaneState? {
-        get { session.pane }
+        get { session.pane.map { pane in var pane = pane; pane.masker = screenMasker; return pane } }
         set { session.pane = newValue }
     }
 

@@ -78,6 +78,13 @@ public struct AppState: Sendable {
     }
     /// Ticks count while something moves on screen (a request in flight); the spinner uses it.
     public var ticks = 0
+    /// Whether known secret values are drawn as they are (`--show-secrets`, or the palette's Show secrets).
+    public internal(set) var secretsShown = false
+    /// Secret values this session's sends used (sent credentials, private environment values, secret
+    /// script globals): masked wherever the screen draws them.
+    public internal(set) var knownSecrets: Set<String> = []
+    /// `knownSecrets` ready to search for, rebuilt when one is learned.
+    var secretMasker = SecretMasker(secrets: [String]())
 
     public init(size: Size, collectionPath: String, environment: String? = nil, theme: Theme = .dark) {
         self.size = size
@@ -89,10 +96,15 @@ public struct AppState: Sendable {
 
     /// Variables in effect for the open request, as the screen shows them: the environment's (private
     /// ones masked by the secret policy), then the file's `@` variables.
-    public var variables: [String: String] {
+    public var variables: [String: String] { variables(maskingPrivate: true) }
+
+    /// `variables`, with the private values as they are when they go on the wire (`maskingPrivate` false).
+    func variables(maskingPrivate: Bool) -> [String: String] {
         let name = environment ?? "$shared"
         var values = collection.environments[name] ?? [:]
-        for secret in collection.privateNames[name] ?? [] where values[secret] != nil { values[secret] = SecretPolicy.mask }
+        if maskingPrivate {
+            for secret in collection.privateNames[name] ?? [] where values[secret] != nil { values[secret] = SecretPolicy.mask }
+        }
         for (name, value) in collection.fileVariables(editor.origin) where values[name] == nil { values[name] = value }
         return values
     }

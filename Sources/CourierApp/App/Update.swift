@@ -48,6 +48,9 @@ private func respond(_ state: inout AppState, to action: Action) -> [Effect] {
         let explained = state.explained(failure)
         state.updateSession(generation: generation) { $0.response.phase = .failed(explained) }
         return []
+    case .secretsLearned(let secrets):
+        state.learnSecrets(secrets)
+        return []
     case .sendCancelled(let generation):
         guard generation == state.generation else { return [] }
         state.inFlight = nil

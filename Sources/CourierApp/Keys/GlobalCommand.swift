@@ -13,4 +13,6 @@ public enum GlobalCommand: Sendable, Hashable {
     case history, historyAll
     /// Lists every problem of the collection; reads the collection from disk again.
     case problems, reload
+    /// Shows known secret values on screen for the session, or masks them again.
+    case toggleSecrets
 }

@@ -24,6 +24,7 @@ public enum Keymaps {
         KeyBinding([Key(.function(2)), .char("R")], .history, "history of this request"),
         KeyBinding([Key(.function(3))], .historyAll, "all history"),
         KeyBinding([.char("!")], .problems, "problems in the collection"),
+        KeyBinding([Key(.function(6))], .toggleSecrets, "show or mask secrets on screen"),
         KeyBinding([.ctrl("r"), Key(.function(5))], .reload, "reload the collection from disk"),
         KeyBinding([.char("?")], .help, "help", hint: true),
         KeyBinding([.char("q")], .quit, "quit", hint: true),

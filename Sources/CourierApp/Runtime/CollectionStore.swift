@@ -118,6 +118,13 @@ public final class CollectionStore: Sendable {
         return (options(job, resolved.request), resolved.messages.map(\.text), resolved.secrets)
     }
 
+    /// The secret values known for `job` before its request is built: the environment's private values and
+    /// the session's secret globals, so an error quoting one (an unknown variable, a script error) is masked.
+    public func knownSecrets(_ job: SendJob) -> Set<String> {
+        guard let (_, _, context) = try? sendContext(job) else { return [] }
+        return Set(context.environment.values.values.filter(\.isSecret).map(\.value)).union(context.secretGlobalValues)
+    }
+
     /// Whether the job's request has pre-request scripts or response handlers; such requests are resolved
     /// in the send task, after their pre-request scripts, never on the UI thread.
     public func hasScripts(_ job: SendJob) -> Bool {

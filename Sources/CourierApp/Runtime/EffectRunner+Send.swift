@@ -42,16 +42,23 @@ extension EffectRunner {
                         (prepared, request, report) = ready
                         secrets = ready.resolved.secrets
                     case .failure(let error):
-                        // Never sent: the pre-request script (or resolving after it) failed.
+                        // Never sent: the pre-request script (or resolving after it) failed. Its message
+                        // may quote a private value or a secret global: the screen masks those.
+                        queue.post(.secretsLearned(store.knownSecrets(job)))
                         return .unresolved(Self.failure(error))
                     }
                 } else {
                     do throws(CollectionError) {
                         (request, _, secrets) = try store.resolveWithSecrets(job)
                     } catch {
+                        queue.post(.secretsLearned(store.knownSecrets(job)))
                         return .unresolved(Self.failure(error))
                     }
                 }
+                // What this request sends as credentials may come back in the response (a server that
+                // echoes the request): the screen masks it like the private values that went in.
+                secrets.formUnion(request.headers.secretValues)
+                queue.post(.secretsLearned(secrets))
                 if let cookies, let jar = request.cookieJar {
                     let lines = cookies.jar(jar).cookies(for: request.url)
                         .map { "\($0.name)=\($0.shownValue(showSecrets: false))" }
@@ -75,6 +82,7 @@ extension EffectRunner {
                     // A secret the handlers just stored (a token from this response) is masked in history too.
                     report = handled.0
                     secrets.formUnion(handled.1)
+                    queue.post(.secretsLearned(handled.1))
                     queue.post(.scriptsRan(id, report))
                 }
                 var pane = ResponseFormatter.pane(response)

@@ -27,7 +27,8 @@ public enum Screen {
                 let position = RequestView.render(state, into: &buffer, area: rect, focused: focused)
                 if focused { cursor = position }
             case .response:
-                if let compare = state.comparePane {
+                if var compare = state.comparePane {
+                    compare.masker = state.screenMasker
                     compare.render(into: &buffer, area: rect, theme: state.theme, focused: focused)
                 } else if state.viewerActive, let pane = state.responsePane {
                     pane.render(into: &buffer, area: rect, theme: state.theme, focused: focused, latency: state.shownLatency)
@@ -37,15 +38,21 @@ public enum Screen {
             case .log:
                 // The log component draws its content; the border and title are the explorer's.
                 let inner = Draw.block(&buffer, rect, title: state.log.title, focused: focused, theme: state.theme, number: 4)
-                state.log.render(into: &buffer, area: inner, theme: state.theme, focused: focused, now: state.now)
-            case .webSocket: state.webSocketPane.render(into: &buffer, area: rect, theme: state.theme, focused: focused)
+                var log = state.log
+                log.masker = state.screenMasker
+                log.render(into: &buffer, area: inner, theme: state.theme, focused: focused, now: state.now)
+            case .webSocket:
+                var webSocket = state.webSocketPane
+                webSocket.masker = state.screenMasker
+                webSocket.render(into: &buffer, area: rect, theme: state.theme, focused: focused)
             }
         }
         if state.focus == .collection && state.tree.filtering && state.modals.isEmpty,
            let rect = layout.panes[.collection] {
             cursor = Position(x: rect.x + 2 + state.tree.filter.cursorColumn, y: rect.y + 1)
         }
-        if let history = state.historyPane {
+        if var history = state.historyPane {
+            history.masker = state.screenMasker
             // Over the whole layout, above the status bar, like a zoomed pane.
             let area = Rect(x: 0, y: 0, width: state.size.width, height: layout.statusBar.y)
             buffer.fill(area)

@@ -5,7 +5,9 @@ enum StatusBarView {
     static func render(_ state: AppState, into buffer: inout Buffer, area: Rect) {
         let theme = state.theme
         buffer.fill(area, with: Cell(" ", style: theme.statusBar))
-        let right = " env: \(state.environment ?? "none") · \(state.theme.name) "
+        // Said for as long as it is true: known secrets are drawn as they are.
+        let shown = state.secretsShown ? "secrets shown · " : ""
+        let right = " \(shown)env: \(state.environment ?? "none") · \(state.theme.name) "
         let rightWidth = DisplayWidth.of(right)
         let leftWidth = area.width - (area.width > rightWidth + 30 ? rightWidth : 0)
         if let message = state.status {

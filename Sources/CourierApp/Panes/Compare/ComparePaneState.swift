@@ -1,4 +1,5 @@
 import CourierHTTP
+import CourierSecurity
 import CourierTerminal
 
 /// The compare pane: a stored response beside its revalidation. A value; `handle` is the only
@@ -6,6 +7,9 @@ import CourierTerminal
 public struct ComparePaneState: Sendable, Hashable {
     /// `GET http://…/etag`, shown in the border.
     public var title: String
+    /// Known secret values masked in what the view draws; nil while secrets are shown. The screen sets it
+    /// from `AppState.screenMasker` (a cached body that echoes a token is masked).
+    public var masker: SecretMasker?
     public var comparison: CacheComparison?
     /// The stored response as it stands, shown alone until a revalidation gives something to compare.
     public var stored: CacheComparison.Side?

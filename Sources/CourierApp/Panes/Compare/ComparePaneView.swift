@@ -13,15 +13,16 @@ enum ComparePaneView {
                        focused: Bool) {
         guard area.width >= 4, area.height >= 3 else { return }
         buffer.fill(area)
-        Draw.block(&buffer, area, title: "Compare · \(state.title)", focused: focused, theme: theme,
+        let mask = { (text: String) in state.masker?.mask(text) ?? text }
+        Draw.block(&buffer, area, title: "Compare · \(mask(state.title))", focused: focused, theme: theme,
                    number: PaneID.response.rawValue)
         let inner = area.inset(1)
         var rows: [Row] = []
         if let comparison = state.comparison {
-            rows += sideBySide(comparison.before, comparison.after, width: inner.width, theme: theme)
+            rows += masked(sideBySide(comparison.before, comparison.after, width: inner.width, theme: theme), mask)
             rows.append([])
         } else if let stored = state.stored {
-            rows += sideBySide(stored, nil, width: inner.width, theme: theme)
+            rows += masked(sideBySide(stored, nil, width: inner.width, theme: theme), mask)
             rows.append([])
         }
         if state.isRevalidating { rows.append([("Revalidating…", theme.warning)]) }
@@ -32,7 +33,8 @@ enum ComparePaneView {
             rows.append([(hint, theme.muted)])
         }
         let fixed = rows.count
-        let scrolling = state.comparison.map { wrap(details($0, theme: theme), width: inner.width) } ?? []
+        // Masked before wrapping, so a secret that would be split over two rows is still found whole.
+        let scrolling = state.comparison.map { wrap(masked(details($0, theme: theme), mask), width: inner.width) } ?? []
         let visible = max(0, inner.height - fixed)
         let start = max(0, min(state.scroll, scrolling.count - visible))
         rows += scrolling.dropFirst(start).prefix(visible)
@@ -42,6 +44,11 @@ enum ComparePaneView {
                 x += buffer.write(run.text, x: x, y: inner.y + index, style: run.style, maxWidth: inner.maxX - x)
             }
         }
+    }
+
+    /// `rows` with each run's text masked.
+    static func masked(_ rows: [Row], _ mask: (String) -> String) -> [Row] {
+        rows.map { row in row.map { (mask($0.text), $0.style) } }
     }
 
     /// How many rows the scrolling part has, so that scrolling stops at its end.

@@ -33,7 +33,7 @@ extension HistoryPaneState {
         buffer.fill(area, with: Cell(" ", style: theme.text))
         switch mode {
         case .entry(_, let lines, let scroll):
-            TextView(lines: lines.map { StyledLine($0, style: theme.text) }).render(into: &buffer, area: area, state: scroll)
+            TextView(lines: lines.map { StyledLine(masker?.mask($0) ?? $0, style: theme.text) }).render(into: &buffer, area: area, state: scroll)
         case .diff(let diff):
             diff.render(into: &buffer, area: area, theme: theme)
         case .list, .searching:
@@ -98,7 +98,8 @@ extension HistoryPaneState {
         buffer.write(clock.dropFirst(5), x: x + columns.timeX, y: y, style: theme.muted, maxWidth: Columns.time)
         buffer.write(entry.request.method, x: x + columns.methodX, y: y, style: theme.method(entry.request.method),
                      maxWidth: Columns.method)
-        buffer.write(Draw.fitted(HistoryPaneFormat.label(entry), width: columns.name), x: x + columns.nameX, y: y,
+        let label = HistoryPaneFormat.label(entry)
+        buffer.write(Draw.fitted(masker?.mask(label) ?? label, width: columns.name), x: x + columns.nameX, y: y,
                      style: theme.text, maxWidth: columns.name)
         if let response = entry.response {
             buffer.write("\(response.status)", x: x + columns.statusX, y: y, style: theme.status(response.status),

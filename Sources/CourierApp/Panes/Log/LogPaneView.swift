@@ -47,7 +47,7 @@ extension LogPaneState {
         guard !area.isEmpty else { return }
         buffer.fill(area, with: Cell(" ", style: theme.text))
         if let detail, let attempt = attempts.last(where: { $0.key == detail }) {
-            renderDetail(attempt, into: &buffer, area: area, theme: theme)
+            renderDetail(attempt.masked(by: masker), into: &buffer, area: area, theme: theme)
             return
         }
         let rows = rows
@@ -73,7 +73,7 @@ extension LogPaneState {
             switch row.kind {
             case .attempt:
                 let first = previous?.key.request != attempts[row.index].key.request
-                renderAttempt(attempts[row.index], first: first, into: &buffer, x: body.x, y: y, columns: columns,
+                renderAttempt(attempts[row.index].masked(by: masker), first: first, into: &buffer, x: body.x, y: y, columns: columns,
                               scale: scale, theme: theme)
             case .retry:
                 renderRetry(attempts[row.index], into: &buffer, x: body.x, y: y, width: body.width, columns: columns,

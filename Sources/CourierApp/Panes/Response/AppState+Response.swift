@@ -14,7 +14,8 @@ extension AppState {
                 return []
             }
             status = StatusMessage("Copied the body to the clipboard", kind: .success)
-            return [.copyToClipboard(String(decoding: pane.body.bytes, as: UTF8.self))]
+            // What is copied is what is shown: clipboard managers keep their history.
+            return [.copyToClipboard(screenText(String(decoding: pane.body.bytes, as: UTF8.self)))]
         case .copyCurl:
             guard !editor.isEmpty else { return nothingYet() }
             return [.copyAsCurl(sendJob)]

@@ -1,4 +1,5 @@
 import CourierBody
+import CourierSecurity
 import CourierTerminal
 import Foundation
 
@@ -54,6 +55,11 @@ public struct ResponsePaneState: Sendable {
     public private(set) var pendingLine: Int?
     /// The body job indexing the lines on screen for `pendingLine`, when the pane's index job does not.
     public internal(set) var jumpIndexing: Int?
+    /// Known secret values masked in every line the pane draws and searches; nil while secrets are shown.
+    /// The app sets it from what the session's sends used (`AppState.screenMasker`).
+    public var masker: SecretMasker?
+    /// The hex view's masked copy of the body, made when first shown with a secret in it.
+    private let maskedHex = MaskedHexBytes()
 
     /// A pane over `body`; JSON is detected from the Content-Type and the first bytes.
     public init(info: ResponsePaneInfo, body: BodyDocument) {
@@ -74,12 +80,21 @@ public struct ResponsePaneState: Sendable {
         _ = body.indexMore()
     }
 
-    /// The lines on screen now: filter, diff, headers, hex, events, pretty or raw, in that order of precedence.
+    /// The lines on screen now, known secrets masked line by line as they are drawn or searched.
     public var source: any LineSource {
+        guard let masker, !masker.isEmpty else { return unmaskedSource }
+        return MaskedLines(unmaskedSource, masker: masker)
+    }
+
+    /// The lines on screen now: filter, diff, headers, hex, events, pretty or raw, in that order of precedence.
+    var unmaskedSource: any LineSource {
         if let filter { return filter.document }
         if let diff { return diff }
         if tab == .headers { return StaticLines(info.headers.map { "\($0.name): \($0.value)" }) }
-        if showsHex { return HexDump(data: body.bytes) }
+        if showsHex {
+            guard let masker, !masker.isEmpty else { return HexDump(data: body.bytes) }
+            return HexDump(data: maskedHex.bytes(of: body, masker: masker))
+        }
         if showsPretty, let pretty { return pretty }
         if showsPretty, let events { return events }
         return body
@@ -202,6 +217,12 @@ public struct ResponsePaneState: Sendable {
         cursor = 0
         scroll = 0
         column = 0
+    }
+
+    /// Drops the search and its hits (the text they were found in changed).
+    mutating func clearSearch() {
+        search = nil
+        currentHit = nil
     }
 
     private mutating func clear() {

@@ -13,10 +13,10 @@ enum ResponsePhaseView {
                          maxWidth: inner.width)
         case .sending(let method, let url):
             let spinner = Array("⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏")[state.ticks % 10]
-            buffer.write("\(spinner) \(method) \(url)", x: inner.x, y: inner.y, style: theme.warning, maxWidth: inner.width)
+            buffer.write("\(spinner) \(method) \(state.screenURL(url))", x: inner.x, y: inner.y, style: theme.warning, maxWidth: inner.width)
             buffer.write("Ctrl-C cancels", x: inner.x, y: inner.y + 1, style: theme.muted, maxWidth: inner.width)
         case .failed(let failure):
-            for (i, line) in Draw.wrap("✗ \(failure.message)", width: inner.width).prefix(inner.height).enumerated() {
+            for (i, line) in Draw.wrap("✗ " + state.screenText(failure.message), width: inner.width).prefix(inner.height).enumerated() {
                 buffer.write(line, x: inner.x, y: inner.y + i, style: theme.error, maxWidth: inner.width)
             }
         case .cancelled:

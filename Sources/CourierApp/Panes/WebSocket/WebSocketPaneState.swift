@@ -1,3 +1,4 @@
+import CourierSecurity
 import CourierTerminal
 import CourierWebSocket
 import Foundation
@@ -37,6 +38,9 @@ public struct WebSocketPaneState: Sendable, Hashable {
 
     public var url: String
     public var connection: Connection = .idle
+    /// Known secret values masked in the messages and the URL as they are drawn; nil while secrets are
+    /// shown. The screen sets it from `AppState.screenMasker` (a message echoing a token is masked).
+    public var masker: SecretMasker?
     public private(set) var entries: WebSocketEntryRing
     private var nextID = 0
     /// New messages move the view; false while paused.

@@ -10,7 +10,7 @@ extension WebSocketPaneState {
     public func render(into buffer: inout Buffer, area: Rect, theme: Theme, focused: Bool) {
         let (stateLabel, stateStyle) = connectionLabel(theme: theme)
         // The state matters more than the end of a long URL: the frame cuts the URL to leave room for it.
-        let title = url.isEmpty ? "WebSocket" : "WebSocket · \(url)"
+        let title = url.isEmpty ? "WebSocket" : "WebSocket · \(masker?.mask(url) ?? url)"
         let inner = Draw.block(&buffer, area, title: title, focused: focused, theme: theme,
                                number: PaneID.webSocket.rawValue, rightTitle: (stateLabel, stateStyle))
         guard inner.width > 0, inner.height > 0 else { return }
@@ -103,6 +103,9 @@ extension WebSocketPaneState {
     /// edge, JSON coloured). Expanded (the selected message while paused, or every message with `J`):
     /// pretty JSON, every text line, or a hex dump.
     func lines(for entry: WebSocketPaneEntry, width: Int, theme: Theme) -> [StyledLine] {
+        // Masked as it is laid out: only the entries that fit are, and a reveal needs no re-reading.
+        var entry = entry
+        if let masker { entry.text = masker.mask(entry.text) }
         let selected = !following && entry.id == anchorID
         var header = StyledLine(WebSocketPaneFormat.time(entry.time, timeZone: timeZone),
                                 style: selected ? theme.selection : theme.muted)
@@ -159,7 +162,7 @@ extension WebSocketPaneState {
         var line = StyledLine("saved ", style: theme.muted)
         for (index, saved) in savedMessages.enumerated() {
             let label = (saved.isSubscription ? "★" : "") + "\(index + 1) "
-                + Draw.fitted(saved.text.replacingOccurrences(of: "\n", with: " "), width: 24)
+                + Draw.fitted((masker?.mask(saved.text) ?? saved.text).replacingOccurrences(of: "\n", with: " "), width: 24)
             // A label that does not fit whole is not started: `…` says there are more.
             if line.width + DisplayWidth.of(label) + 3 > row.width - 1 {
                 line.append("…", style: theme.muted)
