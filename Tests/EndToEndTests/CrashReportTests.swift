@@ -90,7 +90,8 @@ struct CrashReportTests {
         // Given the demo server running with its state folder in a sandbox
         let root = try Reliability.temporaryFolder("crash-serve")
         defer { try? FileManager.default.removeItem(at: root) }
-        let child = try ChildProcess(Reliability.courier, ["serve-demo"], environment: [
+        // On a port of the system's choosing: 8088 may be in use by another test or a developer's demo.
+        let child = try ChildProcess(Reliability.courier, ["serve-demo", "--port", "0"], environment: [
             "XDG_STATE_HOME": root.appendingPathComponent("state").path, "HOME": root.path,
         ])
         defer { child.signalGroup(SIGKILL) }
@@ -106,7 +107,7 @@ struct CrashReportTests {
         #expect(stderr.contains("courier crashed (SIGABRT); crash report: "), "\(stderr)")
         let path = try #require(Self.reportPath(in: stderr))
         let report = try String(contentsOfFile: path, encoding: .utf8)
-        #expect(report.contains("command: \(Reliability.courier.path) serve-demo\n"))
+        #expect(report.contains("command: \(Reliability.courier.path) serve-demo --port 0\n"))
         #expect(report.contains("signal: SIGABRT (\(SIGABRT))"))
     }
 

@@ -95,10 +95,11 @@ enum Reliability {
         return await condition()
     }
 
-    /// A TCP port on 127.0.0.1 that nothing listens on (bound, then released).
+    /// A TCP port on 127.0.0.1 that nothing listens on: bound and kept bound, never listening, for the rest
+    /// of the test run (one descriptor each), so a connection to it is refused and no parallel test can take it.
     static func closedPort() -> UInt16 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
