@@ -70,15 +70,15 @@ func eventually(_ limit: Duration = .seconds(60), _ condition: () async -> Bool)
         #expect(await eventually { pty.writtenText.contains("\u{1B}[?2004h") })  // bracketed paste requested
         pty.send("a\u{03}\u{1B}x\u{1B}[A\u{1B}[Z")
         var events: [InputEvent] = []
-        for _ in 0..<5 { if let event = backend.nextEvent(timeout: .seconds(10)) { events.append(event) } }
+        for _ in 0..<5 { if let event = backend.nextEvent(timeout: .seconds(60)) { events.append(event) } }
         #expect(events == [.key(.char("a")), .key(.ctrl("c")), .key(Key(.character("x"), alt: true)),
                            .key(Key(.up)), .key(Key(.tab, shift: true))])
         pty.send("\u{1B}[200~line 1\rline 2\u{1B}[201~")
-        #expect(backend.nextEvent(timeout: .seconds(10)) == .paste("line 1\nline 2"))
+        #expect(backend.nextEvent(timeout: .seconds(60)) == .paste("line 1\nline 2"))
         // An SGR mouse click at column 5, row 3 (1-based on the wire) and a wheel-down.
         pty.send("\u{1B}[<0;5;3M\u{1B}[<0;5;3m\u{1B}[<65;1;1M")
         var mouse: [InputEvent] = []
-        for _ in 0..<3 { if let event = backend.nextEvent(timeout: .seconds(10)) { mouse.append(event) } }
+        for _ in 0..<3 { if let event = backend.nextEvent(timeout: .seconds(60)) { mouse.append(event) } }
         #expect(mouse.first == .mouse(MouseEvent(kind: .press, position: Position(x: 4, y: 2))))
         #expect(mouse.contains(.mouse(MouseEvent(kind: .scrollDown, position: Position(x: 0, y: 0)))))
     }
