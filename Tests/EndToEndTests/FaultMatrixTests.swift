@@ -123,7 +123,7 @@ struct FaultMatrixTests {
         let server = try DemoServer.start()
         defer { server.stop() }
         let client = HTTPClient(configuration: .init(transport: CurlTransport(), retry: RetryPolicy(
-            maxAttempts: 2, baseDelay: .milliseconds(10), maxDelay: .milliseconds(20))))
+            maxAttempts: 2, deadline: .seconds(600), baseDelay: .milliseconds(10), maxDelay: .milliseconds(20))))
         let base = server.baseURL.absoluteString
         let broken = [("/chaos/reset-before", "connectionLost"), ("/chaos/reset-mid-body", "connectionLost"),
                       ("/chaos/truncated-chunked", "connectionLost"), ("/chaos/bad-status-line", "protocol"),
