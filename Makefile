@@ -42,9 +42,12 @@ demo: build
 
 test: deps
 	SWIFT_BACKTRACE=enable=no $(SWIFT) build --build-tests
-	@# One parallel run of the whole suite: every test awaits its children, tmux servers and TLS servers
-	@# (Tests/CourierTestSupport: ChildProcess, TmuxServer, OpenSSLServer) and blocks no thread of the pool.
-	set -o pipefail; SWIFT_BACKTRACE=enable=no $(SWIFT) test --skip-build 2>&1 | tee .build/test.log
+	@# The command-line tests run in parallel, the rest one at a time: a whole-suite parallel run
+	@# (`swift test --skip-build`) no longer blocks on threads but still crashed once and hung once here
+	@# (issue #17); switch to it once it is green three times in a row.
+	set -o pipefail; SWIFT_BACKTRACE=enable=no $(SWIFT) test --skip-build --filter CourierCLITests 2>&1 | tee .build/test.log
+	set -o pipefail; SWIFT_BACKTRACE=enable=no $(SWIFT) test --skip-build --no-parallel --skip CourierCLITests 2>&1 \
+	  | tee -a .build/test.log
 	$(MAKE) -C Fuzz smoke FUZZ_SECONDS=3
 	@# The fuzz run prints last, so repeat the test count as the closing line.
 	@n=$$(sed -nE 's/.*Test run with ([0-9]+) tests? .* passed.*/\1/p' .build/test.log | awk '{s+=$$1} END {print s+0}'); \
