@@ -107,7 +107,7 @@ struct CrashReportTests {
         #expect(stderr.contains("courier crashed (SIGABRT); crash report: "), "\(stderr)")
         let path = try #require(Self.reportPath(in: stderr))
         let report = try String(contentsOfFile: path, encoding: .utf8)
-        #expect(report.contains("command: \(Reliability.courier.path) serve-demo --port 0\n"))
+        #expect(report.contains("command: \(Reliability.courier.path) serve-demo\n"))
         #expect(report.contains("signal: SIGABRT (\(SIGABRT))"))
     }
 
