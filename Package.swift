@@ -71,9 +71,9 @@ let package = Package(
             "CourierBody", "CourierSecurity",
         ]),
         .testTarget(name: "CourierScriptTests", dependencies: ["CourierScript"]),
-        .testTarget(name: "CourierTerminalTests", dependencies: ["CourierTerminal", "CourierSecurity"], exclude: ["Snapshots"]),
+        .testTarget(name: "CourierTerminalTests", dependencies: ["CourierTerminal", "CourierSecurity", "CourierTestSupport"], exclude: ["Snapshots"]),
         .testTarget(name: "CourierAppTests", dependencies: [
-            "CourierApp", "CourierDemo", "CourierCollections", "CourierScript",
+            "CourierApp", "CourierDemo", "CourierCollections", "CourierScript", "CourierTestSupport",
         ], resources: [.copy("Snapshots")]),
         .testTarget(name: "CourierDemoTests", dependencies: ["CourierDemo", "CourierHTTP"]),
         .testTarget(name: "EndToEndTests", dependencies: [

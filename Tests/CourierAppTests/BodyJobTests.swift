@@ -1,6 +1,7 @@
 import CourierBody
 import CourierHTTP
 import CourierTerminal
+import CourierTestSupport
 import Foundation
 import Testing
 @testable import CourierApp
@@ -180,7 +181,7 @@ struct BodyJobTests {
     }
 
     @Test("through the run loop and the effect runner, a filter on a large body finishes and is painted")
-    func filterThroughTheLoop() {
+    func filterThroughTheLoop() async {
         // Given a large JSON response shown, its index job started by the loop like any effect
         let (state, shown) = Self.showing(Self.jsonBody(records: 100_000), json: true)
         // When the user filters for the last record's field and the loop runs until idle
@@ -188,7 +189,8 @@ struct BodyJobTests {
         let backend = ExplorerLoopTests.IdleProbeBackend(size: state.size, script: keys.map { .key($0) })
         let queue = ActionQueue { backend.wake() }
         let runner = EffectRunner(configuration: .init(transport: CurlTransport(), themeFolders: []), queue: queue)
-        Explorer.run(backend: backend, state: state, runner: runner, queue: queue, startup: shown)
+        // On a thread of its own: the loop blocks while it waits, and the filter job needs the pool's threads.
+        await OwnThread.run { Explorer.run(backend: backend, state: state, runner: runner, queue: queue, startup: shown) }
         // Then the frame left on screen shows the filter's one match, with no progress line
         let screen = backend.idleText
         #expect(backend.waits <= 600, "the loop never went idle: \(backend.lastText)")

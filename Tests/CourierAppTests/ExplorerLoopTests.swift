@@ -2,6 +2,7 @@ import CourierApp
 import CourierBody
 import CourierHTTP
 import CourierTerminal
+import CourierTestSupport
 import Foundation
 import Synchronization
 import Testing
@@ -58,7 +59,7 @@ struct ExplorerLoopTests {
     }
 
     @Test("a search that finishes between two ticks is painted before the loop goes idle")
-    func finishedSearchIsPaintedBeforeIdle() {
+    func finishedSearchIsPaintedBeforeIdle() async {
         // Given a response pane over a body large enough that searching it takes several ticks,
         // with the one match on the last line
         let lines = (0..<400_000).map { "{\"id\": \($0), \"name\": \"user \($0)\"}" } + ["{\"padding\": \"end\"}"]
@@ -74,7 +75,10 @@ struct ExplorerLoopTests {
         let backend = IdleProbeBackend(size: state.size, script: keys.map { .key($0) })
         let queue = ActionQueue { backend.wake() }
         let runner = EffectRunner(configuration: .init(transport: CurlTransport(), themeFolders: []), queue: queue)
-        Explorer.run(backend: backend, state: state, runner: runner, queue: queue, startup: indexing)
+        // The loop blocks its thread while it waits, as on a terminal: not one of the pool's, which the
+        // indexing job needs.
+        let start = state
+        await OwnThread.run { Explorer.run(backend: backend, state: start, runner: runner, queue: queue, startup: indexing) }
         // Then the frame left on screen shows the finished search with its one match
         let screen = backend.idleText
         #expect(backend.waits <= 600, "the loop never went idle: \(backend.lastText)")

@@ -1,3 +1,4 @@
+import CourierTestSupport
 import Foundation
 import Synchronization
 import Testing
@@ -12,14 +13,15 @@ import Testing
 
     /// Polls `condition` every 10 ms for at most 30 s (a bound, not a timing assertion).
     static func eventually(_ condition: () -> Bool) async -> Bool {
-        for _ in 0..<3_000 {
+        let end = ContinuousClock.now + .seconds(60)
+        while ContinuousClock.now < end {
             if condition() { return true }
             try? await Task.sleep(nanoseconds: 10_000_000)
         }
         return condition()
     }
 
-    /// What a filter running on a task of its own (as the explorer's runner runs it) reported, and its stop switch.
+    /// What a filter running on a thread of its own (as the explorer's runner runs it) reported, and its stop switch.
     final class Steps: Sendable {
         let last = Mutex<BodyFilter.Progress?>(nil)
         let stop = Atomic<Bool>(false)
@@ -28,9 +30,12 @@ import Testing
 
     static func start(_ filter: BodyFilter, over body: BodyDocument,
                       _ steps: Steps) -> Task<Result<BodyFilter.Output, BodyError>?, Never> {
+        // On a thread of its own: a filter waiting for a body still arriving must not hold the pool's threads.
         Task.detached {
-            filter.run(over: body, isCancelled: { steps.stop.load(ordering: .relaxed) }) { step in
-                steps.last.withLock { $0 = step }
+            await OwnThread.run {
+                filter.run(over: body, isCancelled: { steps.stop.load(ordering: .relaxed) }) { step in
+                    steps.last.withLock { $0 = step }
+                }
             }
         }
     }

@@ -168,21 +168,14 @@ struct CommandLineTablesTests {
         try Data(script.utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let quoted = words.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["-c", """
+        let result = try await ChildProcess.run(URL(fileURLWithPath: "/bin/bash"), ["-c", """
             source '\(file.path)'
             COMP_WORDS=(courier \(quoted)); COMP_CWORD=\(words.count)
             _courier
             printf '%s\\n' "${COMPREPLY[@]}"
-            """]
-        if let folder { process.currentDirectoryURL = folder }
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+            """], in: folder)
+        #expect(result.status == 0)
+        let data = result.stdoutData
         return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init).sorted()
     }
 
@@ -238,12 +231,8 @@ struct CommandLineTablesTests {
             let file = FileManager.default.temporaryDirectory.appendingPathComponent("courier-\(UUID().uuidString)")
             try Data(text.utf8).write(to: file)
             defer { try? FileManager.default.removeItem(at: file) }
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: path)
-            process.arguments = ["-n", file.path]
-            try process.run()
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 0, "\(shell) -n")
+            let result = try await ChildProcess.run(URL(fileURLWithPath: path), ["-n", file.path])
+            #expect(result.status == 0, "\(shell) -n: \(result.stderr)")
         }
         // Single quotes balance on every fish line (a quote in a description is escaped).
         for line in fish.split(separator: "\n") {
@@ -262,16 +251,9 @@ struct ShellCompletionTests {
 
     /// Runs `shell arguments` and returns its standard output, sorted by line.
     static func run(_ shell: String, _ arguments: [String]) async throws -> [String] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
-        process.arguments = ["60", shell] + arguments
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(arguments)")
-        return Set(String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)).sorted()
+        let result = try await ChildProcess.run(URL(fileURLWithPath: shell), arguments, limit: .seconds(120))
+        #expect(result.status == 0, "\(arguments)")
+        return Set(String(decoding: result.stdoutData, as: UTF8.self).split(separator: "\n").map(String.init)).sorted()
     }
 
     /// What zsh's completion system offers for `line` with the generated `_courier`, typed into an

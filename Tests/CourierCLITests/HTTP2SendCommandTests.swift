@@ -6,9 +6,8 @@ import Testing
 @Suite("courier send over HTTP/2", .serialized)
 struct HTTP2SendCommandTests {
     private func withServer(_ body: (HTTP2Server) async throws -> Void) async throws {
-        let server = try HTTP2Server()
+        let server = try await HTTP2Server()
         defer { server.stop() }
-        try await server.waitUntilReady()
         try await body(server)
     }
 
@@ -112,9 +111,8 @@ struct RunCACertTests {
     @Test("courier run verifies a self-signed server with --cacert and fails with tls without it")
     func runTrustsTheGivenCertificate() async throws {
         // Given an HTTPS server with a self-signed certificate and a collection that asks it for JSON
-        let server = try HTTP2Server()
+        let server = try await HTTP2Server()
         defer { server.stop() }
-        try await server.waitUntilReady()
         let folder = try HTTP2Server.temporaryFolder("courier-run-cacert")
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("tls.http")

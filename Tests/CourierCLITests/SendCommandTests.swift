@@ -201,7 +201,7 @@ import Testing
         // When a body larger than the spill threshold is saved with -o into it
         let result = try await CourierCLI.run(["send", server.baseURL.absoluteString + "/large?mb=1", "-o", pipe.path],
                                               limit: .seconds(60))
-        let readerStatus = await reader.finish(limit: .seconds(30))
+        let readerStatus = await reader.finish(limit: .seconds(120))
         let received = reader.stdout.data
         // Then the reader got the whole body and the pipe is still a pipe, with nothing left beside it
         #expect(result.status == 0, "\(result.stderr)")

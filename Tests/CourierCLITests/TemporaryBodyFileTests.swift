@@ -37,12 +37,12 @@ struct TemporaryBodyFileTests {
         let folder = try Self.folder()
         defer { server.stop(); try? FileManager.default.removeItem(at: folder) }
         let process = try Self.start(["send", server.url("/big").absoluteString], tmpdir: folder)
-        #expect(await LoopbackServer.eventually(seconds: 20) { !Self.bodyFiles(in: folder).isEmpty })
+        #expect(await LoopbackServer.eventually(seconds: 60) { !Self.bodyFiles(in: folder).isEmpty })
         #expect(Self.bodyFiles(in: folder).allSatisfy { $0.hasPrefix("courier-body-\(process.pid)-") })
         // When the process gets the signal
         process.signal(signal)
         // Then it ended at once, and no body file is left
-        #expect(await process.finish(limit: .seconds(30)) != nil)
+        #expect(await process.finish(limit: .seconds(120)) != nil)
         #expect(Self.bodyFiles(in: folder).isEmpty, "left behind: \(Self.bodyFiles(in: folder))")
     }
 
@@ -54,10 +54,10 @@ struct TemporaryBodyFileTests {
         defer { server.stop(); try? FileManager.default.removeItem(at: folder) }
         let output = folder.appendingPathComponent("out.bin")
         let process = try Self.start(["send", server.url("/big").absoluteString, "-o", output.path], tmpdir: folder)
-        #expect(await LoopbackServer.eventually(seconds: 20) { !Self.bodyFiles(in: folder).isEmpty })
+        #expect(await LoopbackServer.eventually(seconds: 60) { !Self.bodyFiles(in: folder).isEmpty })
         // When the process gets the signal
         process.signal(signal)
-        #expect(await process.finish(limit: .seconds(30)) != nil)
+        #expect(await process.finish(limit: .seconds(120)) != nil)
         // Then neither the spill file nor a half-written FILE is left
         #expect(Self.bodyFiles(in: folder).isEmpty, "left behind: \(Self.bodyFiles(in: folder))")
         #expect(!FileManager.default.fileExists(atPath: output.path))
@@ -74,7 +74,7 @@ struct TemporaryBodyFileTests {
         // When it is printed, and when it fails with a status that exits 1
         for (path, status) in [("/ok", Int32(0)), ("/fail", Int32(1))] {
             let process = try Self.start(["send", server.url(path).absoluteString], tmpdir: folder)
-            #expect(await process.finish(limit: .seconds(30)) == status)
+            #expect(await process.finish(limit: .seconds(120)) == status)
         }
         // Then no body file is left
         #expect(Self.bodyFiles(in: folder).isEmpty, "left behind: \(Self.bodyFiles(in: folder))")
@@ -96,7 +96,7 @@ struct TemporaryBodyFileTests {
         for url in [dead, alive, other] { try Data("x".utf8).write(to: url) }
         // When courier sends a request with that folder as its temporary folder
         let process = try Self.start(["send", server.url("/").absoluteString], tmpdir: folder)
-        let status = await process.finish(limit: .seconds(60))
+        let status = await process.finish(limit: .seconds(120))
         #expect(status == 0)
         // Then only the dead process's file is gone (and its own was removed at exit)
         #expect(!FileManager.default.fileExists(atPath: dead.path))

@@ -109,7 +109,7 @@ func jsonLines(_ text: String) throws -> [[String: Any]] {
         #expect(await courier.stdout.wait { $0.contains(#""type":"open""#) })
         // When it is interrupted (Ctrl-C)
         courier.signal(SIGINT)
-        let status = await courier.finish(limit: .seconds(30))
+        let status = await courier.finish(limit: .seconds(120))
         // Then it closes politely with 1001 and exits 0
         let lines = try jsonLines(courier.stdout.text)
         #expect(lines.last?["type"] as? String == "close")

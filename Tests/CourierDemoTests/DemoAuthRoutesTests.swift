@@ -32,7 +32,7 @@ struct DemoAuthRoutesTests {
         #expect(unknown.json["error_code"] as? String == "invalid_token")
     }
 
-    @Test func anExpiredTokenIs401AndRefreshGivesAWorkingOne() throws {
+    @Test func anExpiredTokenIs401AndRefreshGivesAWorkingOne() async throws {
         let server = try DemoServer.start()
         defer { server.stop() }
         let client = try RawHTTPClient(port: server.port)
@@ -41,7 +41,7 @@ struct DemoAuthRoutesTests {
         let access = try #require(login.json["access_token"] as? String)
         let refresh = try #require(login.json["refresh_token"] as? String)
         // When it expires, /me refuses it
-        #expect(eventually {
+        #expect(await eventually {
             (try? client.fetch("GET", "/me", headers: ["Authorization: Bearer \(access)"]))?.status == 401
         })
         // Then the refresh token gives a new access token (with its own lifetime) that works

@@ -43,12 +43,12 @@ struct DemoCacheRoutesTests {
         #expect(try client.fetch("GET", "/cache/changing?every=3600", headers: ["If-None-Match: \(tag)"]).status == 304)
     }
 
-    @Test func changingResourceChangesAfterItsPeriod() throws {
+    @Test func changingResourceChangesAfterItsPeriod() async throws {
         let server = try DemoServer.start()
         defer { server.stop() }
         let client = try RawHTTPClient(port: server.port)
         let tag = try #require(try client.fetch("GET", "/cache/changing?every=1").header("ETag"))
-        #expect(eventually {
+        #expect(await eventually {
             (try? client.fetch("GET", "/cache/changing?every=1", headers: ["If-None-Match: \(tag)"]))?.status == 200
         })
     }

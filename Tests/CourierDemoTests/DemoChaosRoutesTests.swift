@@ -12,12 +12,12 @@ struct DemoChaosRoutesTests {
         return (String(decoding: bytes, as: UTF8.self), bytes, reset)
     }
 
-    @Test func resetBeforeClosesWithoutAnswering() throws {
+    @Test func resetBeforeClosesWithoutAnswering() async throws {
         let server = try DemoServer.start()
         defer { server.stop() }
         let result = try rawExchange(server, "/chaos/reset-before")
         #expect(result.bytes.isEmpty)
-        #expect(eventually { server.completedCount(path: "/chaos/reset-before") == 1 })
+        #expect(await eventually { server.completedCount(path: "/chaos/reset-before") == 1 })
         #expect(server.log.first?.status == 0)
     }
 
@@ -57,7 +57,7 @@ struct DemoChaosRoutesTests {
         #expect(result.text.hasPrefix("HTTP/1.1 banana"))
     }
 
-    @Test func stallSendsHeadersThenNothingUntilTheClientLeaves() throws {
+    @Test func stallSendsHeadersThenNothingUntilTheClientLeaves() async throws {
         let server = try DemoServer.start()
         defer { server.stop() }
         var client: RawHTTPClient? = try RawHTTPClient(port: server.port)
@@ -66,7 +66,7 @@ struct DemoChaosRoutesTests {
         #expect(head?.contains("Content-Length: 1024") == true)
         #expect(server.log.first?.isPending == true)
         client = nil
-        #expect(eventually { server.abortedCount(path: "/chaos/stall") == 1 })
+        #expect(await eventually { server.abortedCount(path: "/chaos/stall") == 1 })
     }
 
     @Test func dripSendsItsBytesOneByOne() throws {

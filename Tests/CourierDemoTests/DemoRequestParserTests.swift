@@ -85,7 +85,7 @@ struct DemoRequestParserTests {
         #expect(request.queryValue("q") == "x")
     }
 
-    @Test func anIncompleteRequestWaitsForMoreBytes() throws {
+    @Test func anIncompleteRequestWaitsForMoreBytes() async throws {
         var parser = DemoRequestParser()
         parser.append(Array("POST /echo HTTP/1.1\r\nContent-Length: 10\r\nExpect: 100-continue\r\n\r\nabc".utf8))
         #expect(try parser.next() == nil)

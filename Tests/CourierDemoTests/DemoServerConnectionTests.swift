@@ -20,7 +20,7 @@ struct DemoServerConnectionTests {
         #expect(throws: DemoError.invalidHost("example.com")) { try DemoServer.start(host: "example.com") }
     }
 
-    @Test func twoRequestsOnOneConnectionShareItAndAreBothLogged() throws {
+    @Test func twoRequestsOnOneConnectionShareItAndAreBothLogged() async throws {
         // Given a server and one client connection
         let server = try DemoServer.start()
         defer { server.stop() }
@@ -32,7 +32,7 @@ struct DemoServerConnectionTests {
         #expect(first.status == 200 && second.status == 200)
         #expect(first.header("Connection") == nil)
         #expect(server.connectionCount == 1)
-        #expect(eventually { server.completedCount(path: "/users/2") == 1 })
+        #expect(await eventually { server.completedCount(path: "/users/2") == 1 })
         #expect(Set(server.log.map(\.connection)) == [1])
         #expect(server.requestCount(path: "/users/1") == 1)
     }
@@ -93,7 +93,7 @@ struct DemoServerConnectionTests {
         #expect(try client.readResponse().json["body"] as? String == "ping")
     }
 
-    @Test func aBadRequestLineGets400AndAnOrderlyClose() throws {
+    @Test func aBadRequestLineGets400AndAnOrderlyClose() async throws {
         let server = try DemoServer.start()
         defer { server.stop() }
         let client = try RawHTTPClient(port: server.port)
@@ -101,7 +101,7 @@ struct DemoServerConnectionTests {
         let (bytes, reset) = client.readToEnd()
         #expect(String(decoding: bytes, as: UTF8.self).hasPrefix("HTTP/1.1 400 Bad Request\r\n"))
         #expect(!reset)
-        #expect(eventually { server.log.contains { $0.status == 400 && $0.completed } })
+        #expect(await eventually { server.log.contains { $0.status == 400 && $0.completed } })
     }
 
     @Test func oversizedHeadersGet431() throws {
@@ -124,39 +124,39 @@ struct DemoServerConnectionTests {
         #expect(try RawHTTPClient(port: server.port).fetch("GET", "/users/1").status == 200)
     }
 
-    @Test func aClientThatLeavesDuringSlowIsLoggedAsAbortedPromptly() throws {
+    @Test func aClientThatLeavesDuringSlowIsLoggedAsAbortedPromptly() async throws {
         // Given a request for a response ten minutes away
         let server = try DemoServer.start()
         defer { server.stop() }
         var client: RawHTTPClient? = try RawHTTPClient(port: server.port)
         client?.request("GET", "/slow?ms=600000")
-        #expect(eventually { server.requestCount(path: "/slow") == 1 })
+        #expect(await eventually { server.requestCount(path: "/slow") == 1 })
         #expect(server.log.first?.isPending == true)
         // When the client closes its connection
         client = nil
         // Then the server notices well before the delay ends
-        #expect(eventually { server.abortedCount(path: "/slow") == 1 })
+        #expect(await eventually { server.abortedCount(path: "/slow") == 1 })
         #expect(server.completedCount(path: "/slow") == 0)
         #expect(server.log.first?.status == 200)
     }
 
-    @Test func aShortSlowRequestCompletes() throws {
+    @Test func aShortSlowRequestCompletes() async throws {
         let server = try DemoServer.start()
         defer { server.stop() }
         let response = try RawHTTPClient(port: server.port).fetch("GET", "/slow?ms=50")
         #expect(response.json["slept_ms"] as? Int == 50)
-        #expect(eventually { server.completedCount(path: "/slow") == 1 })
+        #expect(await eventually { server.completedCount(path: "/slow") == 1 })
         #expect(server.abortedCount(path: "/slow") == 0)
     }
 
-    @Test func stopEndsLiveConnectionsAndSlowResponses() throws {
+    @Test func stopEndsLiveConnectionsAndSlowResponses() async throws {
         // Given an idle keep-alive connection and one waiting on /slow
         let server = try DemoServer.start()
         let idle = try RawHTTPClient(port: server.port)
         _ = try idle.fetch("GET", "/users/1")
         let waiting = try RawHTTPClient(port: server.port)
         waiting.request("GET", "/slow?ms=600000")
-        #expect(eventually { server.requestCount(path: "/slow") == 1 })
+        #expect(await eventually { server.requestCount(path: "/slow") == 1 })
         // When the server stops
         server.stop()
         // Then both connections are closed by the server and the slow response is aborted
@@ -165,22 +165,22 @@ struct DemoServerConnectionTests {
         #expect(server.abortedCount(path: "/slow") == 1)
     }
 
-    @Test func resetLogEmptiesTheLogButNotTheConnectionCount() throws {
+    @Test func resetLogEmptiesTheLogButNotTheConnectionCount() async throws {
         let server = try DemoServer.start()
         defer { server.stop() }
         _ = try RawHTTPClient(port: server.port).fetch("GET", "/users")
-        #expect(eventually { server.log.count == 1 })
+        #expect(await eventually { server.log.count == 1 })
         server.resetLog()
         #expect(server.log.isEmpty)
         #expect(server.connectionCount == 1)
         #expect(server.requestCount(path: "/users") == 0)
     }
 
-    @Test func theLogKeepsMethodQueryHeadersAndStatus() throws {
+    @Test func theLogKeepsMethodQueryHeadersAndStatus() async throws {
         let server = try DemoServer.start()
         defer { server.stop() }
         _ = try RawHTTPClient(port: server.port).fetch("DELETE", "/users/999?why=test", headers: ["X-Probe: 1"])
-        #expect(eventually { server.completedCount(path: "/users/999") == 1 })
+        #expect(await eventually { server.completedCount(path: "/users/999") == 1 })
         let entry = try #require(server.log.first)
         #expect(entry.method == "DELETE")
         #expect(entry.query.first?.value == "test")
@@ -189,7 +189,7 @@ struct DemoServerConnectionTests {
         #expect(entry.bytesSent > 0)
     }
 
-    @Test func aWebSocketUpgradeIsHandedToTheWebSocketRoutesAndLogged() throws {
+    @Test func aWebSocketUpgradeIsHandedToTheWebSocketRoutesAndLogged() async throws {
         let server = try DemoServer.start()
         defer { server.stop() }
         var client: RawHTTPClient? = try RawHTTPClient(port: server.port)
@@ -200,7 +200,7 @@ struct DemoServerConnectionTests {
         #expect(answer.map { $0.status > 0 } == true)
         // And once the client leaves, the hand-over is logged as finished
         client = nil
-        #expect(eventually { server.completedCount(path: "/ws/echo") == 1 })
+        #expect(await eventually { server.completedCount(path: "/ws/echo") == 1 })
         #expect(server.log.first?.status == 101)
     }
 }

@@ -4,7 +4,7 @@ import Testing
 
 @Suite("DemoServer under concurrent clients")
 struct DemoServerLoadTests {
-    @Test func fiftyClientsAtOnceAreAllServedAndCounted() throws {
+    @Test func fiftyClientsAtOnceAreAllServedAndCounted() async throws {
         // Given a server and fifty clients, each sending three requests on its own connection
         let server = try DemoServer.start()
         defer { server.stop() }
@@ -24,14 +24,14 @@ struct DemoServerLoadTests {
             #expect(results.statuses(of: index) == [503, 503, 200])
         }
         #expect(server.connectionCount == clients)
-        #expect(eventually { server.completedCount(path: "/flaky") == clients * 3 })
+        #expect(await eventually { server.completedCount(path: "/flaky") == clients * 3 })
     }
 
-    @Test func stopWithManyOpenConnectionsReturnsAndClosesThemAll() throws {
+    @Test func stopWithManyOpenConnectionsReturnsAndClosesThemAll() async throws {
         let server = try DemoServer.start()
         let clients = try (0..<30).map { _ in try RawHTTPClient(port: server.port) }
         for client in clients { client.request("GET", "/slow?ms=600000") }
-        #expect(eventually { server.requestCount(path: "/slow") == 30 })
+        #expect(await eventually { server.requestCount(path: "/slow") == 30 })
         server.stop()
         #expect(server.abortedCount(path: "/slow") == 30)
         for client in clients { #expect(client.readToEnd().bytes.isEmpty) }

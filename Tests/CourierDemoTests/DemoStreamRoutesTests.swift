@@ -37,18 +37,18 @@ struct DemoStreamRoutesTests {
         #expect(try client.fetch("GET", "/large?kind=binary&bytes=100000").body == first.body)
     }
 
-    @Test func aClientLeavingALargeDownloadIsLoggedAsAborted() throws {
+    @Test func aClientLeavingALargeDownloadIsLoggedAsAborted() async throws {
         let server = try DemoServer.start()
         defer { server.stop() }
         var client: RawHTTPClient? = try RawHTTPClient(port: server.port)
         client?.request("GET", "/large?mb=512")
-        #expect(eventually { server.requestCount(path: "/large") == 1 })
+        #expect(await eventually { server.requestCount(path: "/large") == 1 })
         client = nil
-        #expect(eventually { server.abortedCount(path: "/large") == 1 })
+        #expect(await eventually { server.abortedCount(path: "/large") == 1 })
         #expect(server.completedCount(path: "/large") == 0)
     }
 
-    @Test func eventsAreServerSentEventsWithIdsAndTypes() throws {
+    @Test func eventsAreServerSentEventsWithIdsAndTypes() async throws {
         let server = try DemoServer.start()
         defer { server.stop() }
         let response = try RawHTTPClient(port: server.port).fetch("GET", "/events?count=5&interval_ms=1")
@@ -94,7 +94,7 @@ struct DemoStreamRoutesTests {
         #expect(objects.compactMap { $0["seq"] as? Int } == [1, 2, 3])
     }
 
-    @Test func eventsArriveSpacedOutBeforeTheStreamEnds() throws {
+    @Test func eventsArriveSpacedOutBeforeTheStreamEnds() async throws {
         // Given a slow stream of two events
         let server = try DemoServer.start()
         defer { server.stop() }
@@ -103,7 +103,7 @@ struct DemoStreamRoutesTests {
         // Then the first event is readable while the second is still a minute away
         var received: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
-        #expect(eventually {
+        #expect(await eventually {
             let count = recv(client.fd, &chunk, chunk.count, Int32(MSG_DONTWAIT))
             if count > 0 { received += chunk[0..<count] }
             return String(decoding: received, as: UTF8.self).contains("id: 1\n")

@@ -94,14 +94,14 @@ struct DemoUserRoutesTests {
         #expect((try client.fetch("GET", "/search?q=").json["count"] as? Int) == 0)
     }
 
-    @Test func aSearchAbandonedByItsClientIsAborted() throws {
+    @Test func aSearchAbandonedByItsClientIsAborted() async throws {
         let server = try DemoServer.start()
         defer { server.stop() }
         var client: RawHTTPClient? = try RawHTTPClient(port: server.port)
         client?.request("GET", "/search?q=a")
-        #expect(eventually { server.requestCount(path: "/search") == 1 })
+        #expect(await eventually { server.requestCount(path: "/search") == 1 })
         client = nil
-        #expect(eventually { !(server.log.first?.isPending ?? true) })
+        #expect(await eventually { !(server.log.first?.isPending ?? true) })
         // The 150 ms wait may or may not have ended before the close was seen; either way it is settled
         #expect(server.completedCount(path: "/search") + server.abortedCount(path: "/search") == 1)
     }

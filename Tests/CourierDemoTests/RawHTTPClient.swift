@@ -165,12 +165,13 @@ final class RawHTTPClient {
     }
 }
 
-/// Polls `condition` every 10 ms for up to `seconds`; true once it holds.
-func eventually(within seconds: Double = 10, _ condition: () -> Bool) -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
-    while Date() < deadline {
+/// Checks `condition` every 10 ms, sleeping asynchronously, until it holds or `seconds` pass (a bound for
+/// a loaded machine, not a speed requirement); true once it holds.
+func eventually(within seconds: Double = 60, _ condition: () -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + .seconds(seconds)
+    while ContinuousClock.now < deadline {
         if condition() { return true }
-        usleep(10_000)
+        try? await Task.sleep(for: .milliseconds(10))
     }
     return condition()
 }

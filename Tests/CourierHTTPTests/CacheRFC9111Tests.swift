@@ -90,7 +90,7 @@ struct CacheRFC9111Tests {
                 return Self.text("swr", [("Cache-Control", "max-age=1, stale-while-revalidate=60"), ("ETag", "\"s1\"")])
             }
             // (a safety net so that a cache that waits fails instead of hanging)
-            _ = release.wait(timeout: .now() + 10)
+            _ = release.wait(timeout: .now() + 120)
             return LoopbackServer.Reply(status: 304, headers: [("ETag", "\"s1\""), ("Cache-Control", "max-age=600")])
         }
         _ = try await setup.send("/swr")

@@ -41,7 +41,7 @@ import Testing
         let server = try LoopbackServer { _ in .raw(fault.reply) }
         defer { server.stop() }
         let client = HTTPClient(configuration: .init(transport: CurlTransport(), retry: RetryPolicy(
-            baseDelay: .milliseconds(10), maxDelay: .milliseconds(20))))
+            deadline: .seconds(600), baseDelay: .milliseconds(10), maxDelay: .milliseconds(20))))
 
         // When a GET is sent
         var failure: APIError?

@@ -11,9 +11,8 @@ import Testing
 struct HTTP2Tests {
     /// Starts a server, waits until it answers, runs `body`, and always stops the server.
     private func withServer(_ body: (HTTP2Server) async throws -> Void) async throws {
-        let server = try HTTP2Server()
+        let server = try await HTTP2Server()
         defer { server.stop() }
-        try await server.waitUntilReady()
         try await body(server)
     }
 
@@ -181,7 +180,7 @@ struct HTTP2Tests {
             // Given a transport that trusts a certificate the server does not present
             let other = try HTTP2Server.temporaryFolder("courier-h2-other")
             defer { try? FileManager.default.removeItem(at: other) }
-            try HTTP2Server.makeCertificate(in: other)
+            try await HTTP2Server.makeCertificate(in: other)
             let certificate = other.appendingPathComponent("cert.pem")
             let transport = CurlTransport(configuration: .init(trustedCertificates: certificate))
 

@@ -2,14 +2,15 @@ import Foundation
 import Testing
 import CourierTerminal
 
-/// Waits up to `limit` for `condition`, checking every 20 ms. A bound, not a speed requirement.
-func eventually(_ limit: Duration = .seconds(10), _ condition: () -> Bool) -> Bool {
+/// Waits up to `limit` for `condition`, checking every 20 ms and sleeping asynchronously in between. A
+/// bound for a loaded machine, not a speed requirement.
+func eventually(_ limit: Duration = .seconds(60), _ condition: () async -> Bool) async -> Bool {
     let deadline = ContinuousClock.now + limit
     while ContinuousClock.now < deadline {
-        if condition() { return true }
-        Thread.sleep(forTimeInterval: 0.02)
+        if await condition() { return true }
+        try? await Task.sleep(for: .milliseconds(20))
     }
-    return condition()
+    return await condition()
 }
 
 /// The curses backend on a real pseudo-terminal. Serialized: curses has one screen per process.
@@ -19,7 +20,7 @@ func eventually(_ limit: Duration = .seconds(10), _ condition: () -> Bool) -> Bo
                           environment: ["TERM": "xterm-256color"], handleSignals: signals)
     }
 
-    @Test func drawsTextAndWritesOnlyChangedCellsOnTheSecondFrame() throws {
+    @Test func drawsTextAndWritesOnlyChangedCellsOnTheSecondFrame() async throws {
         // Given a backend on an 80×24 pseudo-terminal that has drawn a first frame
         let pty = try PseudoTerminal(size: Size(width: 80, height: 24))
         let backend = try makeBackend(pty)
@@ -30,18 +31,18 @@ func eventually(_ limit: Duration = .seconds(10), _ condition: () -> Bool) -> Bo
         frame.write("日本語 😀", x: 2, y: 2)
         backend.draw(frame, cursor: nil)
         #expect(backend.lastDrawCellCount == 80 * 24 - 4)  // minus the halves of 4 wide characters
-        #expect(eventually { pty.writtenText.contains("HTTP/1.1 200 OK") && pty.writtenText.contains("日本語") })
+        #expect(await eventually { pty.writtenText.contains("HTTP/1.1 200 OK") && pty.writtenText.contains("日本語") })
         // When one word changes
         pty.clearWritten()
         frame.write("404", x: 11, y: 1)
         backend.draw(frame, cursor: Position(x: 0, y: 0))
         // Then only those cells were written
         #expect(backend.lastDrawCellCount == 3)
-        #expect(eventually { pty.writtenText.contains("404") })
+        #expect(await eventually { pty.writtenText.contains("404") })
         #expect(!pty.writtenText.contains("HTTP"))
     }
 
-    @Test func hostileTextNeverReachesTheTerminalAsEscapeSequences() throws {
+    @Test func hostileTextNeverReachesTheTerminalAsEscapeSequences() async throws {
         let pty = try PseudoTerminal()
         let backend = try makeBackend(pty)
         defer { backend.restore() }
@@ -53,7 +54,7 @@ func eventually(_ limit: Duration = .seconds(10), _ condition: () -> Bool) -> Bo
         }
         pty.clearWritten()
         backend.draw(frame, cursor: nil)
-        #expect(eventually { pty.writtenText.contains("pwned") })
+        #expect(await eventually { pty.writtenText.contains("pwned") })
         // Then no OSC (title, clipboard), BEL or C1 byte was written
         let bytes = pty.written
         #expect(!pty.writtenText.contains("\u{1B}]"))
@@ -62,22 +63,22 @@ func eventually(_ limit: Duration = .seconds(10), _ condition: () -> Bool) -> Bo
         #expect(pty.writtenText.contains("␛]0;pwned␇"))
     }
 
-    @Test func keysPasteAndMouseArriveAsEvents() throws {
+    @Test func keysPasteAndMouseArriveAsEvents() async throws {
         let pty = try PseudoTerminal()
         let backend = try makeBackend(pty)
         defer { backend.restore() }
-        #expect(eventually { pty.writtenText.contains("\u{1B}[?2004h") })  // bracketed paste requested
+        #expect(await eventually { pty.writtenText.contains("\u{1B}[?2004h") })  // bracketed paste requested
         pty.send("a\u{03}\u{1B}x\u{1B}[A\u{1B}[Z")
         var events: [InputEvent] = []
-        for _ in 0..<5 { if let event = backend.nextEvent(timeout: .seconds(10)) { events.append(event) } }
+        for _ in 0..<5 { if let event = backend.nextEvent(timeout: .seconds(60)) { events.append(event) } }
         #expect(events == [.key(.char("a")), .key(.ctrl("c")), .key(Key(.character("x"), alt: true)),
                            .key(Key(.up)), .key(Key(.tab, shift: true))])
         pty.send("\u{1B}[200~line 1\rline 2\u{1B}[201~")
-        #expect(backend.nextEvent(timeout: .seconds(10)) == .paste("line 1\nline 2"))
+        #expect(backend.nextEvent(timeout: .seconds(60)) == .paste("line 1\nline 2"))
         // An SGR mouse click at column 5, row 3 (1-based on the wire) and a wheel-down.
         pty.send("\u{1B}[<0;5;3M\u{1B}[<0;5;3m\u{1B}[<65;1;1M")
         var mouse: [InputEvent] = []
-        for _ in 0..<3 { if let event = backend.nextEvent(timeout: .seconds(10)) { mouse.append(event) } }
+        for _ in 0..<3 { if let event = backend.nextEvent(timeout: .seconds(60)) { mouse.append(event) } }
         #expect(mouse.first == .mouse(MouseEvent(kind: .press, position: Position(x: 4, y: 2))))
         #expect(mouse.contains(.mouse(MouseEvent(kind: .scrollDown, position: Position(x: 0, y: 0)))))
     }
@@ -120,24 +121,24 @@ func eventually(_ limit: Duration = .seconds(10), _ condition: () -> Bool) -> Bo
         #expect(backend.lastDrawCellCount == 3000)
     }
 
-    @Test func aTinyTerminalStillDraws() throws {
+    @Test func aTinyTerminalStillDraws() async throws {
         let pty = try PseudoTerminal(size: Size(width: 3, height: 1))
         let backend = try makeBackend(pty)
         defer { backend.restore() }
         var frame = Buffer(size: backend.size)
         frame.write("terminal too small", x: 0, y: 0)
         backend.draw(frame, cursor: nil)
-        #expect(eventually { pty.writtenText.contains("te") })
+        #expect(await eventually { pty.writtenText.contains("te") })
     }
 
-    @Test func restoreLeavesTheTerminalAsFoundAndASecondBackendCanStart() throws {
+    @Test func restoreLeavesTheTerminalAsFoundAndASecondBackendCanStart() async throws {
         let pty = try PseudoTerminal()
         let backend = try makeBackend(pty, signals: true)
         #expect(throws: TerminalError.alreadyActive) { _ = try makeBackend(pty) }
         pty.clearWritten()
         backend.restore()
         backend.restore()  // idempotent
-        #expect(eventually { pty.writtenText.contains("\u{1B}[?2004l") })
+        #expect(await eventually { pty.writtenText.contains("\u{1B}[?2004l") })
         #expect(pty.writtenText.contains("\u{1B}[?1049l"))  // left the alternate screen
         #expect(pty.writtenText.contains("\u{1B}[?25h"))    // cursor visible again
         let second = try makeBackend(pty)
@@ -145,7 +146,7 @@ func eventually(_ limit: Duration = .seconds(10), _ condition: () -> Bool) -> Bo
     }
 
     /// The bytes a backend on `term` writes for one frame holding a green word on a grey bar.
-    private func colouredFrameBytes(term: String, environment: [String: String] = [:]) throws -> (String, ColorDepth) {
+    private func colouredFrameBytes(term: String, environment: [String: String] = [:]) async throws -> (String, ColorDepth) {
         let pty = try PseudoTerminal(size: Size(width: 40, height: 4))
         let backend = try CursesBackend(input: pty.replica, output: pty.replica, term: term,
                                         environment: environment.merging(["TERM": term]) { a, _ in a },
@@ -155,29 +156,29 @@ func eventually(_ limit: Duration = .seconds(10), _ condition: () -> Bool) -> Bo
         frame.write("200 OK", x: 1, y: 1, style: Style(foreground: .rgb(135, 215, 95), background: .rgb(48, 48, 48)))
         pty.clearWritten()
         backend.draw(frame, cursor: nil)
-        #expect(eventually { pty.writtenText.contains("200 OK") })
+        #expect(await eventually { pty.writtenText.contains("200 OK") })
         return (pty.writtenText, backend.colorDepth)
     }
 
-    @Test func a256ColourTerminalGetsTheNearestPaletteColours() throws {
+    @Test func a256ColourTerminalGetsTheNearestPaletteColours() async throws {
         // Given xterm-256color, when a theme colour is drawn
-        let (bytes, depth) = try colouredFrameBytes(term: "xterm-256color")
+        let (bytes, depth) = try await colouredFrameBytes(term: "xterm-256color")
         // Then the nearest of the 256 palette is written as a colour sequence (#87d75f is 113, #303030 is 236)
         #expect(depth == .indexed256)
         #expect(bytes.contains("38;5;113"), "no 256-colour foreground in \(bytes.debugDescription)")
         #expect(bytes.contains("48;5;236"), "no 256-colour background in \(bytes.debugDescription)")
     }
 
-    @Test func an8ColourTerminalGetsTheNearestBasicColour() throws {
-        let (bytes, depth) = try colouredFrameBytes(term: "xterm")
+    @Test func an8ColourTerminalGetsTheNearestBasicColour() async throws {
+        let (bytes, depth) = try await colouredFrameBytes(term: "xterm")
         #expect(depth == .indexed8)
         let green = ColorMapping.number(for: .rgb(135, 215, 95), depth: .indexed8)
         #expect(bytes.contains("\u{1B}[3\(green)"), "no basic foreground colour in \(bytes.debugDescription)")
         #expect(!bytes.contains("38;5;"))
     }
 
-    @Test func noColorLeavesOnlyAttributes() throws {
-        let (bytes, depth) = try colouredFrameBytes(term: "xterm-256color", environment: ["NO_COLOR": "1"])
+    @Test func noColorLeavesOnlyAttributes() async throws {
+        let (bytes, depth) = try await colouredFrameBytes(term: "xterm-256color", environment: ["NO_COLOR": "1"])
         #expect(depth == .none)
         #expect(!bytes.contains("38;5;") && !bytes.contains("\u{1B}[3"))
     }

@@ -28,7 +28,7 @@ public final class ChildOutput: Sendable {
 
     /// Waits until `condition` holds for the text received so far, the stream ends without it holding, or
     /// `limit` passes; true when it held.
-    public func wait(limit: Duration = .seconds(20), until condition: @escaping @Sendable (String) -> Bool) async -> Bool {
+    public func wait(limit: Duration = .seconds(60), until condition: @escaping @Sendable (String) -> Bool) async -> Bool {
         let id = UUID()
         let timer = Task {
             try? await Task.sleep(for: limit)
@@ -48,7 +48,7 @@ public final class ChildOutput: Sendable {
     }
 
     /// Waits until the writer closes the stream, or `limit` passes.
-    public func endOfStream(limit: Duration = .seconds(20)) async {
+    public func endOfStream(limit: Duration = .seconds(60)) async {
         _ = await wait(limit: limit) { _ in false }
     }
 

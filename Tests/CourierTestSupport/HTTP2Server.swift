@@ -3,7 +3,7 @@ import CourierHTTP
 
 /// A running `nghttpd` (Debian's `nghttp2-server`): an HTTP/2-only server over TLS on loopback with a
 /// throwaway self-signed certificate, serving a temporary document root.
-public final class HTTP2Server: @unchecked Sendable {
+public final class HTTP2Server: Sendable {
     /// Why the server could not be started; the message says what to install.
     public struct Unavailable: Error, CustomStringConvertible {
         public let description: String
@@ -22,29 +22,37 @@ public final class HTTP2Server: @unchecked Sendable {
 
     public let folder: URL
     public let port: UInt16
-    private let process = Process()
+    private let child: ChildProcess
 
-    public init() throws {
+    /// Starts nghttpd and returns once it answers. nghttpd cannot be asked for a port of the system's
+    /// choosing, so it gets one just released; when another test took it meanwhile, nghttpd exits and is
+    /// started again on another.
+    public init() async throws {
         guard let nghttpd = Self.nghttpdPaths.first(where: FileManager.default.isExecutableFile(atPath:)) else {
             throw Unavailable(description: "nghttpd is not installed: apt-get install nghttp2-server")
         }
         guard FileManager.default.isExecutableFile(atPath: Self.opensslPath) else {
             throw Unavailable(description: "openssl is not installed: apt-get install openssl")
         }
-        folder = try Self.temporaryFolder("courier-h2")
-        let documents = folder.appendingPathComponent("htdocs")
-        try FileManager.default.createDirectory(at: documents, withIntermediateDirectories: true)
+        let folder = try Self.temporaryFolder("courier-h2")
         do {
-            try Self.makeCertificate(in: folder)
+            let documents = folder.appendingPathComponent("htdocs")
+            try FileManager.default.createDirectory(at: documents, withIntermediateDirectories: true)
+            try await Self.makeCertificate(in: folder)
             try Self.smallBody.write(to: documents.appendingPathComponent(String(Self.smallPath.dropFirst())))
             try Self.largeBody.write(to: documents.appendingPathComponent(String(Self.largePath.dropFirst())))
-            port = try Self.freePort()
-            process.executableURL = URL(fileURLWithPath: nghttpd)
-            process.arguments = ["--address=127.0.0.1", "--htdocs=\(documents.path)", "\(port)", "key.pem", "cert.pem"]
-            process.currentDirectoryURL = folder
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
+            for _ in 0..<5 {
+                let port = try Self.freePort()
+                let child = try ChildProcess(URL(fileURLWithPath: nghttpd),
+                                             ["--address=127.0.0.1", "--htdocs=\(documents.path)", "\(port)", "key.pem",
+                                              "cert.pem"], in: folder)
+                if await Self.answers(URL(string: "https://127.0.0.1:\(port)\(Self.smallPath)")!, while: child) {
+                    (self.folder, self.port, self.child) = (folder, port, child)
+                    return
+                }
+                child.signalGroup(SIGKILL)
+            }
+            throw Unavailable(description: "nghttpd did not answer on any of five ports")
         } catch {
             try? FileManager.default.removeItem(at: folder)
             throw error
@@ -75,22 +83,21 @@ public final class HTTP2Server: @unchecked Sendable {
     }
 
     public func stop() {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        child.signalGroup(SIGKILL)
         try? FileManager.default.removeItem(at: folder)
     }
 
-    /// Waits until the server answers (an insecure request on a throwaway transport, so the
-    /// transport under test starts without a connection); throws when it never does within 30 s.
-    public func waitUntilReady() async throws {
+    /// Whether the server answers (an insecure request on a throwaway transport, so the transport under
+    /// test starts without a connection), asked until it does, the child exits, or a generous limit passes.
+    private static func answers(_ url: URL, while child: ChildProcess) async -> Bool {
         let probe = CurlTransport()
-        for _ in 0..<300 {
-            let request = HTTPRequest(url: url(Self.smallPath), insecure: true)
-            if (try? await probe.send(request, context: RequestContext())) != nil { return }
-            guard process.isRunning else { break }
-            try await Task.sleep(for: .milliseconds(100))
+        let end = ContinuousClock.now + .seconds(120)
+        while ContinuousClock.now < end && child.isRunning {
+            if (try? await probe.send(HTTPRequest(url: url, insecure: true), context: RequestContext())) != nil { return true }
+            // Nothing to await: nghttpd says nothing when it is ready.
+            try? await Task.sleep(for: .milliseconds(100))
         }
-        throw Unavailable(description: "nghttpd did not answer on port \(port)")
+        return false
     }
 
     /// A new empty folder under the temporary directory; the caller removes it.
@@ -102,26 +109,8 @@ public final class HTTP2Server: @unchecked Sendable {
 
     /// Writes a fresh self-signed certificate for 127.0.0.1 and localhost, and its key, into `folder`
     /// as cert.pem and key.pem.
-    public static func makeCertificate(in folder: URL) throws {
-        try run(opensslPath, ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-                              "-subj", "/CN=localhost", "-days", "1",
-                              // Names the address the tests connect to, so verification can pass.
-                              "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost",
-                              "-keyout", "key.pem", "-out", "cert.pem"], in: folder)
-    }
-
-    private static func run(_ path: String, _ arguments: [String], in folder: URL) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        process.currentDirectoryURL = folder
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw Unavailable(description: "\(path) \(arguments.first ?? "") exited with \(process.terminationStatus)")
-        }
+    public static func makeCertificate(in folder: URL) async throws {
+        _ = try await SelfSignedCertificate.make(in: folder)
     }
 
     /// A port the kernel just handed out and released.

@@ -90,7 +90,7 @@ public final class LoopbackServer: Sendable {
 
     /// Checks `condition` every 10 ms (suspending, not blocking) for up to `seconds`: for counts the
     /// connection threads update, which have nothing to await.
-    public static func eventually(seconds: Double = 10, _ condition: () -> Bool) async -> Bool {
+    public static func eventually(seconds: Double = 60, _ condition: () -> Bool) async -> Bool {
         let end = Date().addingTimeInterval(seconds)
         while Date() < end {
             if condition() { return true }

@@ -12,7 +12,7 @@ final class EventLog: Sendable {
 }
 
 /// Waits (bounded) until `condition` holds; returns whether it did.
-func eventually(seconds: Double = 10, _ condition: () -> Bool) async -> Bool {
+func eventually(seconds: Double = 60, _ condition: () -> Bool) async -> Bool {
     let deadline = Date().addingTimeInterval(seconds)
     while Date() < deadline {
         if condition() { return true }

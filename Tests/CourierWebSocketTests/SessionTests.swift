@@ -91,7 +91,7 @@ final class SessionRecorder: Sendable {
         let recorder = SessionRecorder(session)
         session.start()
         // When three connections have come and gone
-        #expect(await eventually(seconds: 15) {
+        #expect(await eventually(seconds: 60) {
             recorder.count { if case .connected = $0 { true } else { false } } >= 4
         })
         session.close()

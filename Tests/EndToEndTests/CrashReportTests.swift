@@ -1,3 +1,4 @@
+import CourierTestSupport
 import Foundation
 import Testing
 
@@ -46,7 +47,7 @@ struct CrashReportTests {
 
     @Test("A crashing courier send dies of the signal and names a private report with a backtrace, no secret",
           arguments: ["segv", "trap", "abort", "overflow"])
-    func sendCrashWritesAPrivateReport(kind: String) throws {
+    func sendCrashWritesAPrivateReport(kind: String) async throws {
         // Given secrets in a header, the URL's password and query, the body and the environment
         let secrets = Secrets()
         let root = try Reliability.temporaryFolder("crash-send")
@@ -57,7 +58,7 @@ struct CrashReportTests {
                            "HOME": root.path, "COURIER_CRASH_TEST": kind, "COURIER_SECRET": secrets.variable]
 
         // When courier send crashes before sending
-        let result = try Reliability.runCourier(
+        let result = try await Reliability.runCourier(
             ["send", "POST", url, "-H", "Authorization: Bearer \(secrets.header)", "-d", secrets.body],
             environment: environment, in: root)
 
@@ -85,27 +86,24 @@ struct CrashReportTests {
     }
 
     @Test("courier serve-demo, killed by SIGABRT while serving, also reports the crash and dies of the signal")
-    func serveDemoReportsACrashSignal() throws {
+    func serveDemoReportsACrashSignal() async throws {
         // Given the demo server running with its state folder in a sandbox
         let root = try Reliability.temporaryFolder("crash-serve")
         defer { try? FileManager.default.removeItem(at: root) }
-        let out = root.appendingPathComponent("out"), err = root.appendingPathComponent("err")
-        let child = try ReliabilityChild(Reliability.courier, ["serve-demo"], environment: [
+        // On a port of the system's choosing: 8088 may be in use by another test or a developer's demo.
+        let child = try ChildProcess(Reliability.courier, ["serve-demo", "--port", "0"], environment: [
             "XDG_STATE_HOME": root.appendingPathComponent("state").path, "HOME": root.path,
-        ], stdout: out.path, stderr: err.path)
-        defer { if child.poll() == nil { child.kill(SIGKILL); _ = child.wait() } }
-        let listening = Reliability.waitFor(limit: 30) {
-            String(decoding: (try? Data(contentsOf: out)) ?? Data(), as: UTF8.self).contains("listening")
-        }
+        ])
+        defer { child.signalGroup(SIGKILL) }
+        let listening = await child.stdout.wait(limit: .seconds(60)) { $0.contains("listening") }
         try #require(listening)
 
         // When it receives a crash signal
-        kill(child.pid, SIGABRT)
+        child.signal(SIGABRT)
 
         // Then it dies of that signal, after the line naming its report
-        #expect(Reliability.waitFor(limit: 30) { child.poll() != nil })
-        #expect(child.wait() == 128 + SIGABRT)
-        let stderr = String(decoding: (try? Data(contentsOf: err)) ?? Data(), as: UTF8.self)
+        #expect(await child.finish(limit: .seconds(60)) == 128 + SIGABRT)
+        let stderr = child.stderr.text
         #expect(stderr.contains("courier crashed (SIGABRT); crash report: "), "\(stderr)")
         let path = try #require(Self.reportPath(in: stderr))
         let report = try String(contentsOfFile: path, encoding: .utf8)
@@ -114,7 +112,7 @@ struct CrashReportTests {
     }
 
     @Test("Without the hook nothing crashes and no crash folder is created")
-    func unsetHookDoesNothing() throws {
+    func unsetHookDoesNothing() async throws {
         // Given a sandbox and no COURIER_CRASH_TEST
         let root = try Reliability.temporaryFolder("crash-none")
         defer { try? FileManager.default.removeItem(at: root) }
@@ -122,7 +120,7 @@ struct CrashReportTests {
                            "COURIER_CRASH_TEST": ""]
 
         // When courier send fails the ordinary way, on a closed port
-        let result = try Reliability.runCourier(
+        let result = try await Reliability.runCourier(
             ["send", "http://127.0.0.1:\(Reliability.closedPort())/", "--retry", "0"], environment: environment)
 
         // Then it exits with 1 as always, says nothing of a crash, and leaves no crash folder behind
@@ -132,7 +130,7 @@ struct CrashReportTests {
     }
 
     @Test("Every command prunes old crash reports at start-up, keeping room for one more under the limit")
-    func startUpPrunesOldReports() throws {
+    func startUpPrunesOldReports() async throws {
         // Given 25 old reports and a file of the user's in the crash folder
         let root = try Reliability.temporaryFolder("crash-prune")
         defer { try? FileManager.default.removeItem(at: root) }
@@ -143,7 +141,7 @@ struct CrashReportTests {
         try Data("mine".utf8).write(to: folder.appendingPathComponent("notes.txt"))
 
         // When any command starts (here `courier send --help`)
-        let result = try Reliability.runCourier(["send", "--help"], environment: [
+        let result = try await Reliability.runCourier(["send", "--help"], environment: [
             "XDG_STATE_HOME": root.appendingPathComponent("state").path, "HOME": root.path,
         ])
 
@@ -155,7 +153,7 @@ struct CrashReportTests {
 
     @Test("A crashing explorer leaves the alternate screen, shows the cursor, gives back the shell, names the report",
           .enabled(if: Reliability.hasTmux, "tmux is needed"), arguments: ["segv", "trap", "overflow"])
-    func explorerCrashRestoresTheTerminal(kind: String) throws {
+    func explorerCrashRestoresTheTerminal(kind: String) async throws {
         // Given a collection whose private environment holds a token, and an interactive shell in tmux
         let secrets = Secrets()
         let root = try Reliability.temporaryFolder("crash-tmux")
@@ -172,35 +170,38 @@ struct CrashReportTests {
             .write(to: root.appendingPathComponent("http-client.private.env.json"), atomically: true, encoding: .utf8)
         let shell = "env -i HOME='\(root.path)' TERM=tmux-256color PATH=/usr/bin:/bin PS1='$ ' "
             + "/bin/bash --norc --noprofile -i"
-        let session = try ReliabilityTmux(command: shell)
+        let session = try await ReliabilityTmux(command: shell)
         defer { session.kill() }
-        #expect(session.waitFor("$"), "\(session.screen())")
-        let joined = { (try? session.run(["capture-pane", "-p", "-J", "-t", "rel"]).stdoutText) ?? "" }
+        #expect(await session.waitFor("$"), "\(session.lastScreen)")
+        let joined = { (try? await session.run(["capture-pane", "-p", "-J", "-t", session.target])) ?? "" }
 
         // When the explorer starts there with the hook and crashes after its first frame
-        try session.run(["send-keys", "-t", "rel", "-l", "cd '\(root.path)' && XDG_STATE_HOME='\(root.path)/state' "
+        try await session.run(["send-keys", "-t", session.target, "-l", "cd '\(root.path)' && XDG_STATE_HOME='\(root.path)/state' "
             + "XDG_CACHE_HOME='\(root.path)/cache' SWIFT_BACKTRACE=enable=no COURIER_CRASH_TEST=\(kind) "
             + "'\(Reliability.courier.path)' api.http --env dev"])
-        session.send("Enter")
+        await session.send("Enter")
 
         // Then the crash line, after the restore, names the signal and the report
         let names = Self.expectedSignals[kind, default: []].compactMap { Self.names[$0] }
-        let crashed = Reliability.waitFor(limit: 30) {
-            names.contains { joined().contains("courier crashed (\($0)); the terminal was restored; crash report: ") }
+        let crashed = await Reliability.eventually(limit: 30) {
+            let text = await joined()
+            return names.contains { text.contains("courier crashed (\($0)); the terminal was restored; crash report: ") }
         }
-        #expect(crashed, "\(joined())")
+        var shown = await joined()
+        #expect(crashed, "\(shown)")
         // And the pane is out of the alternate screen with the cursor visible
-        let flags = try session.run(["display-message", "-p", "-t", "rel", "#{alternate_on} #{cursor_flag}"])
-        #expect(flags.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines) == "0 1")
+        let flags = try await session.run(["display-message", "-p", "-t", session.target, "#{alternate_on} #{cursor_flag}"])
+        #expect(flags.trimmingCharacters(in: .whitespacesAndNewlines) == "0 1")
         // And the shell reads and echoes a command again
-        try session.run(["send-keys", "-t", "rel", "-l", "echo \"o\"k"])
-        session.send("Enter")
-        let answered = Reliability.waitFor(limit: 15) {
-            joined().split(separator: "\n").contains { $0.trimmingCharacters(in: .whitespaces) == "ok" }
+        try await session.run(["send-keys", "-t", session.target, "-l", "echo \"o\"k"])
+        await session.send("Enter")
+        let answered = await Reliability.eventually(limit: 15) {
+            await joined().split(separator: "\n").contains { $0.trimmingCharacters(in: .whitespaces) == "ok" }
         }
-        #expect(answered, "\(joined())")
+        shown = await joined()
+        #expect(answered, "\(shown)")
         // And the report is there, says the terminal was restored first, and holds no secret
-        let path = try #require(Self.reportPath(in: joined()))
+        let path = try #require(Self.reportPath(in: shown))
         let report = try String(contentsOfFile: path, encoding: .utf8)
         #expect(names.contains { report.contains("signal: \($0) (") })
         #expect(report.contains(" explorer\n"))

@@ -27,19 +27,19 @@ struct ExplorerColourTests {
     /// runner may pass down), sends the first request and checks the 2xx
     /// status colour.
     private func expectColours(theme: String, width: Int, height: Int, environment: String,
-                               border: Expected, success: Expected) throws {
-        let session = try Session(width: width, height: height, variables: environment, arguments: "--theme \(theme)")
+                               border: Expected, success: Expected) async throws {
+        let session = try await Session(width: width, height: height, variables: environment, arguments: "--theme \(theme)")
         defer { session.stop() }
         let tmux = session.tmux
-        let (loaded, first) = try tmux.waitFor { $0.contains("listUsers") }
+        let (loaded, first) = await tmux.waitFor { $0.contains("listUsers") }
         #expect(loaded, "the collection never showed:\n\(first)")
-        let opened = try tmux.screenWithEscapes()
+        let opened = await tmux.screenWithEscapes()
         #expect(opened.contains(border.foreground),
                 "\(theme) at \(width)×\(height): no focused-border colour \(border.foreground) in\n\(opened.debugDescription)")
-        try tmux.keys("j", "Enter")
-        let (answered, screen) = try tmux.waitFor { $0.contains("200 OK") }
+        try await tmux.keys("j", "Enter")
+        let (answered, screen) = await tmux.waitFor { $0.contains("200 OK") }
         #expect(answered, "no response:\n\(screen)")
-        let sent = try tmux.screenWithEscapes()
+        let sent = await tmux.screenWithEscapes()
         // The status line's colour comes right before its text.
         let status = sent.components(separatedBy: "200 OK").first?.suffix(40) ?? ""
         #expect(status.contains(success.foreground),
@@ -47,64 +47,64 @@ struct ExplorerColourTests {
     }
 
     @Test("The dark theme's colours reach a 256-colour terminal at 80×24")
-    func darkTheme256ColoursAt80x24() throws {
+    func darkTheme256ColoursAt80x24() async throws {
         // #5fd7ff is 81 in the 256 palette, #87d75f is 113.
-        try expectColours(theme: "dark", width: 80, height: 24, environment: "TERM=tmux-256color NO_COLOR=",
+        try await expectColours(theme: "dark", width: 80, height: 24, environment: "TERM=tmux-256color NO_COLOR=",
                           border: .indexed(81), success: .indexed(113))
     }
 
     @Test("The light theme's colours reach a 256-colour terminal at 200×60, with COLORTERM=truecolor too")
-    func lightTheme256ColoursAt200x60() throws {
+    func lightTheme256ColoursAt200x60() async throws {
         // #005f87 is 24, #005f00 is 22. COLORTERM alone cannot give 24-bit colour through a 256-colour
         // description (none for tmux-direct here), so the palette is used.
-        try expectColours(theme: "light", width: 200, height: 60,
+        try await expectColours(theme: "light", width: 200, height: 60,
                           environment: "TERM=tmux-256color COLORTERM=truecolor TERMINFO=/nonexistent NO_COLOR=",
                           border: .indexed(24), success: .indexed(22))
     }
 
     @Test("A direct-colour terminal gets the theme's exact 24-bit colours")
-    func directColour() throws {
-        let terminfo = try DirectColourTerminfo()
+    func directColour() async throws {
+        let terminfo = try await DirectColourTerminfo()
         defer { terminfo.remove() }
-        try expectColours(theme: "dark", width: 120, height: 40,
+        try await expectColours(theme: "dark", width: 120, height: 40,
                           environment: "TERM=courier-direct TERMINFO='\(terminfo.folder.path)' NO_COLOR=",
                           border: .rgb(0x5f, 0xd7, 0xff), success: .rgb(0x87, 0xd7, 0x5f))
     }
 
     @Test("Every theme with colours in Themes/ draws its focused border in its own colour on a 256-colour terminal",
           arguments: ["dark", "light", "high-contrast"])
-    func everyThemeDrawsItsOwnBorderColour(theme name: String) throws {
+    func everyThemeDrawsItsOwnBorderColour(theme name: String) async throws {
         let folder = TmuxSession.packageRoot.appendingPathComponent("Themes")
         let (theme, warning) = ThemeLoader.load(name: name, folders: [folder], trueColor: true, noColor: false)
         #expect(warning == nil)
         let colour = ColorMapping.number(for: theme.borderFocused.foreground, depth: .indexed256)
         try #require(colour >= 16, "\(name)'s focused border is not a palette colour")
-        let session = try Session(width: 120, height: 40, variables: "TERM=tmux-256color NO_COLOR=",
+        let session = try await Session(width: 120, height: 40, variables: "TERM=tmux-256color NO_COLOR=",
                                   arguments: "--theme \(name)")
         defer { session.stop() }
-        let (loaded, first) = try session.tmux.waitFor { $0.contains("listUsers") }
+        let (loaded, first) = await session.tmux.waitFor { $0.contains("listUsers") }
         #expect(loaded, "the collection never showed:\n\(first)")
-        let screen = try session.tmux.screenWithEscapes()
+        let screen = await session.tmux.screenWithEscapes()
         #expect(screen.contains("38;5;\(colour)m┏") || screen.contains("38;5;\(colour);"),
                 "\(name): the focused border is not in 38;5;\(colour): \(screen.prefix(400).debugDescription)")
     }
 
     @Test("An 8-colour terminal gets the nearest basic colours; NO_COLOR gets none")
-    func eightColoursAndNoColor() throws {
-        let session = try Session(width: 80, height: 24, variables: "TERM=screen NO_COLOR=")
+    func eightColoursAndNoColor() async throws {
+        let session = try await Session(width: 80, height: 24, variables: "TERM=screen NO_COLOR=")
         defer { session.stop() }
-        let (loaded, first) = try session.tmux.waitFor { $0.contains("listUsers") }
+        let (loaded, first) = await session.tmux.waitFor { $0.contains("listUsers") }
         #expect(loaded, "the collection never showed:\n\(first)")
-        let basic = try session.tmux.screenWithEscapes()
+        let basic = await session.tmux.screenWithEscapes()
         // Cyan is basic colour 6.
         #expect(basic.contains(/[\[;]36[;m]/), "no basic cyan in \(basic.debugDescription)")
         #expect(!basic.contains("38;5;"))
 
-        let plain = try Session(width: 80, height: 24, variables: "TERM=tmux-256color NO_COLOR=1")
+        let plain = try await Session(width: 80, height: 24, variables: "TERM=tmux-256color NO_COLOR=1")
         defer { plain.stop() }
-        let (shown, screen) = try plain.tmux.waitFor { $0.contains("listUsers") }
+        let (shown, screen) = await plain.tmux.waitFor { $0.contains("listUsers") }
         #expect(shown, "the collection never showed:\n\(screen)")
-        let uncoloured = try plain.tmux.screenWithEscapes()
+        let uncoloured = await plain.tmux.screenWithEscapes()
         #expect(!uncoloured.contains(/[\[;][34][0-8][;m]/),
                 "colour despite NO_COLOR: \(uncoloured.debugDescription)")
     }
@@ -115,7 +115,7 @@ struct ExplorerColourTests {
 struct DirectColourTerminfo {
     let folder: URL
 
-    init() throws {
+    init() async throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("terminfo-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let source = folder.appendingPathComponent("courier-direct.src")
@@ -131,7 +131,7 @@ struct DirectColourTerminfo {
 
             """
         try Data(description.utf8).write(to: source)
-        let (status, output) = try TmuxSession.spawn(["tic", "-x", "-o", folder.path, source.path])
+        let (status, output) = try await TmuxSession.spawn(["tic", "-x", "-o", folder.path, source.path])
         try #require(status == 0, "tic failed: \(output)")
     }
 

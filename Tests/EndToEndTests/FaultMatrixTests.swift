@@ -68,7 +68,7 @@ struct FaultMatrixTests {
 
     @Test("courier send ends each server fault in the right error kind after the right number of attempts",
           arguments: faults)
-    func serverFaultEndsInTheRightKindAndAttemptCount(fault: Fault) throws {
+    func serverFaultEndsInTheRightKindAndAttemptCount(fault: Fault) async throws {
         // Given a demo server of our own, so that counts are not shared with other tests
         let server = try DemoServer.start()
         defer { server.stop() }
@@ -81,7 +81,7 @@ struct FaultMatrixTests {
         arguments += extra + [server.baseURL.absoluteString + fault.path]
 
         // When courier sends the request
-        let result = try Reliability.runCourier(arguments, limit: 60)
+        let result = try await Reliability.runCourier(arguments, limit: 60)
 
         // Then the JSON names the error kind and every attempt, and the exit code is 1
         let outcome = ReliabilityOutcome(result)
@@ -96,18 +96,18 @@ struct FaultMatrixTests {
         }
         if let expected = fault.serverRequests {
             let path = String(fault.path.split(separator: "?")[0])
-            #expect(Reliability.waitFor(limit: 5) { server.requestCount(path: path) == expected },
+            #expect(await Reliability.eventually(limit: 5) { server.requestCount(path: path) == expected },
                     "server saw \(server.requestCount(path: path)) requests for \(path)")
         }
     }
 
     @Test("A closed port and an unresolvable host are both offline, retried three times")
-    func connectionRefusedAndDNSFailureAreOffline() throws {
+    func connectionRefusedAndDNSFailureAreOffline() async throws {
         // Given a port nothing listens on and a name that cannot resolve
         let urls = ["http://127.0.0.1:\(Reliability.closedPort())/users", "http://nonexistent.invalid/"]
         for url in urls {
             // When courier sends to it
-            let result = try Reliability.runCourier(["send", "--json", url])
+            let result = try await Reliability.runCourier(["send", "--json", url])
 
             // Then it is offline after three attempts, exit code 1
             let outcome = ReliabilityOutcome(result)
@@ -123,7 +123,7 @@ struct FaultMatrixTests {
         let server = try DemoServer.start()
         defer { server.stop() }
         let client = HTTPClient(configuration: .init(transport: CurlTransport(), retry: RetryPolicy(
-            maxAttempts: 2, baseDelay: .milliseconds(10), maxDelay: .milliseconds(20))))
+            maxAttempts: 2, deadline: .seconds(600), baseDelay: .milliseconds(10), maxDelay: .milliseconds(20))))
         let base = server.baseURL.absoluteString
         let broken = [("/chaos/reset-before", "connectionLost"), ("/chaos/reset-mid-body", "connectionLost"),
                       ("/chaos/truncated-chunked", "connectionLost"), ("/chaos/bad-status-line", "protocol"),

@@ -1,3 +1,4 @@
+import CourierTestSupport
 import Foundation
 import Testing
 
@@ -6,40 +7,8 @@ import Testing
 @Suite(.serialized, .enabled(if: Reliability.hasOpenSSL && Reliability.hasCourier,
                              "openssl is not installed (make deps installs it) or courier is not built"))
 struct FaultTLSTests {
-    /// A running `openssl s_server -www` on 127.0.0.1 with one certificate; `stop()` ends it.
-    final class TLSServer {
-        let child: ReliabilityChild
-        let port: UInt16
-
-        init(certificate: URL, key: URL) throws {
-            let port = Reliability.closedPort()
-            self.port = port
-            child = try ReliabilityChild(URL(fileURLWithPath: Reliability.tool("openssl") ?? "/usr/bin/openssl"),
-                                         ["s_server", "-accept", "127.0.0.1:\(port)", "-cert", certificate.path,
-                                          "-key", key.path, "-www", "-quiet"])
-            Reliability.waitFor(limit: 10) { Self.accepts(port: port) }
-        }
-
-        func stop() { child.stop() }
-
-        /// Whether something accepts TCP connections on the port yet.
-        static func accepts(port: UInt16) -> Bool {
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            defer { close(fd) }
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            address.sin_port = port.bigEndian
-            return withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-                }
-            }
-        }
-    }
-
     /// Makes a key, a self-signed certificate valid for a day and an expired one (notAfter yesterday).
-    static func makeCertificates(in folder: URL) throws -> (key: URL, selfSigned: URL, expired: URL) {
+    static func makeCertificates(in folder: URL) async throws -> (key: URL, selfSigned: URL, expired: URL) {
         let openssl = URL(fileURLWithPath: Reliability.tool("openssl") ?? "/usr/bin/openssl")
         let key = folder.appendingPathComponent("key.pem"), good = folder.appendingPathComponent("self-signed.pem")
         let request = folder.appendingPathComponent("request.csr"), expired = folder.appendingPathComponent("expired.pem")
@@ -50,27 +19,27 @@ struct FaultTLSTests {
             ["x509", "-req", "-in", request.path, "-signkey", key.path, "-out", expired.path, "-days", "-1"],
         ]
         for step in steps {
-            let result = try Reliability.run(openssl, step, limit: 60)
+            let result = try await Reliability.run(openssl, step, limit: 60)
             try #require(result.status == 0, "openssl \(step[0]) failed: \(result.stderrText)")
         }
         return (key, good, expired)
     }
 
     @Test("Self-signed and expired certificates end in tls after one attempt; --insecure gets the page")
-    func certificateFailuresAreTLSAndInsecureSucceeds() throws {
+    func certificateFailuresAreTLSAndInsecureSucceeds() async throws {
         // Given certificates made now, in a temporary folder
         let folder = try Reliability.temporaryFolder("tls")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let certificates = try Self.makeCertificates(in: folder)
+        let certificates = try await Self.makeCertificates(in: folder)
 
         for certificate in [certificates.selfSigned, certificates.expired] {
-            let server = try TLSServer(certificate: certificate, key: certificates.key)
+            let server = try await OpenSSLServer(certificate: certificate, key: certificates.key)
             defer { server.stop() }
             let url = "https://127.0.0.1:\(server.port)/"
 
             // When courier sends to the server without and with --insecure
-            let refused = try Reliability.runCourier(["send", "--json", "--timeout", "20", url])
-            let insecure = try Reliability.runCourier(["send", "--json", "--insecure", "--timeout", "20", url])
+            let refused = try await Reliability.runCourier(["send", "--json", "--timeout", "120", url])
+            let insecure = try await Reliability.runCourier(["send", "--json", "--insecure", "--timeout", "120", url])
 
             // Then verification fails as tls on the only attempt, and --insecure succeeds
             let outcome = ReliabilityOutcome(refused)

@@ -22,7 +22,8 @@ struct FaultWebSocketTests {
         var connections = 0, abnormalCloses = 0, cleanCloses = 0, messagesAfterReconnect = 0
         var subscriptionsSent = 0
         let watchdog = Task {
-            try await Task.sleep(for: .seconds(20))
+            // A bound for a loaded machine, not a speed requirement.
+            try await Task.sleep(for: .seconds(120))
             session.close()
         }
         for await event in session.events {

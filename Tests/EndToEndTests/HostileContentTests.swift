@@ -30,7 +30,7 @@ struct HostileContentTests {
 
     @Test("courier send prints /chaos/escape's body and headers with no control byte, as text and --json",
           .enabled(if: Reliability.hasCourier, "the courier binary is not built"))
-    func courierSendPrintsNoEscapeBytes() throws {
+    func courierSendPrintsNoEscapeBytes() async throws {
         // Given the demo server's hostile endpoint, as text and as JSON
         let server = try DemoServer.start()
         defer { server.stop() }
@@ -38,7 +38,7 @@ struct HostileContentTests {
         for url in [base + "/chaos/escape", base + "/chaos/escape?format=json"] {
             for flags in [[], ["--json"], ["--timing"]] {
                 // When courier prints the response
-                let result = try Reliability.runCourier(["send"] + flags + [url])
+                let result = try await Reliability.runCourier(["send"] + flags + [url])
 
                 // Then stdout and stderr carry no byte a terminal would act on
                 #expect(result.status == 0, "\(url) \(flags)")
@@ -51,7 +51,7 @@ struct HostileContentTests {
 
     @Test("courier send -o FILE keeps the raw bytes, escapes included, because raw output was asked for",
           .enabled(if: Reliability.hasCourier, "the courier binary is not built"))
-    func rawOutputToAFileKeepsTheBytes() throws {
+    func rawOutputToAFileKeepsTheBytes() async throws {
         // Given a file to write the body to
         let server = try DemoServer.start()
         defer { server.stop() }
@@ -60,7 +60,7 @@ struct HostileContentTests {
         let file = folder.appendingPathComponent("body.bin")
 
         // When the hostile body is saved with -o
-        let result = try Reliability.runCourier(["send", "-o", file.path, server.baseURL.absoluteString + "/chaos/escape"])
+        let result = try await Reliability.runCourier(["send", "-o", file.path, server.baseURL.absoluteString + "/chaos/escape"])
 
         // Then the file holds the escape bytes untouched and the terminal output holds none
         let saved = try Data(contentsOf: file)
@@ -130,7 +130,7 @@ struct HostileContentTests {
 
     @Test("In the explorer, /chaos/escape changes neither the terminal title nor the clipboard",
           .enabled(if: Reliability.hasTmux, "tmux is not installed (make deps installs it)"))
-    func explorerKeepsTitleAndClipboard() throws {
+    func explorerKeepsTitleAndClipboard() async throws {
         // Given the explorer in tmux on a collection of the two hostile requests
         let server = try DemoServer.start()
         defer { server.stop() }
@@ -145,30 +145,31 @@ struct HostileContentTests {
         GET \(base)/chaos/escape?format=json
 
         """.write(to: folder.appendingPathComponent("hostile.http"), atomically: true, encoding: .utf8)
-        let session = try ReliabilityTmux(command: "cd '\(folder.path)' && HOME='\(folder.path)' "
+        let session = try await ReliabilityTmux(command: "cd '\(folder.path)' && HOME='\(folder.path)' "
             + "XDG_STATE_HOME='\(folder.path)/state' XDG_CACHE_HOME='\(folder.path)/cache' TERM=tmux-256color "
             + "'\(Reliability.courier.path)' hostile.http")
         defer { session.kill() }
-        #expect(session.waitFor("Collection"), "\(session.screen())")
-        let title = session.title()
+        #expect(await session.waitFor("Collection"), "\(session.lastScreen)")
+        let title = await session.title()
 
         // When both hostile requests are sent
-        #expect(session.open("Text", steps: 0), "\(session.screen())")
-        session.send("Enter")
-        #expect(session.waitFor("#1  200"), "\(session.screen())")
-        session.send("1")
-        #expect(session.open("JSON"), "\(session.screen())")
-        session.send("Enter")
-        let bothAnswered = Reliability.waitFor(limit: 15) {
-            session.screen().components(separatedBy: "#1  200").count >= 3
+        #expect(await session.open("Text", steps: 0), "\(session.lastScreen)")
+        await session.send("Enter")
+        #expect(await session.waitFor("#1  200"), "\(session.lastScreen)")
+        await session.send("1")
+        #expect(await session.open("JSON"), "\(session.lastScreen)")
+        await session.send("Enter")
+        let bothAnswered = await Reliability.eventually(limit: 15) {
+            await session.screen().components(separatedBy: "#1  200").count >= 3
         }
-        #expect(bothAnswered, "\(session.screen())")
+        #expect(bothAnswered, "\(session.lastScreen)")
 
         // Then the title is unchanged, no paste buffer appeared, and the screen shows stand-ins
-        usleep(300_000)
-        let screen = session.screen()
-        #expect(session.title() == title)
-        #expect(session.buffers().isEmpty, "OSC 52 reached tmux: \(session.buffers())")
+        try await Task.sleep(for: .milliseconds(300))
+        let screen = await session.screen()
+        #expect(await session.title() == title)
+        let buffers = await session.buffers()
+        #expect(buffers.isEmpty, "OSC 52 reached tmux: \(buffers)")
         #expect(!screen.contains("pwned-title") || screen.contains("\u{241B}") || screen.contains("�"),
                 "\(screen)")
         #expect(screen.contains("\u{241B}") || screen.contains("�") || screen.contains("\\u001b"), "\(screen)")

@@ -40,25 +40,25 @@ struct HostileWebSocketTerminalTests {
         }
     }
 
-    @Test func courierWsLeavesTheTitleAndClipboardAlone() throws {
+    @Test func courierWsLeavesTheTitleAndClipboardAlone() async throws {
         // Given tmux that lets programs rename panes and write the clipboard, and a hostile peer
         let peer = try HostilePeer()
         defer { peer.stop() }
-        let session = try ReliabilityTmux(command: "/bin/bash --norc --noprofile")
+        let session = try await ReliabilityTmux(command: "/bin/bash --norc --noprofile")
         defer { session.kill() }
-        try session.run(["set-option", "-g", "allow-rename", "on"])
-        let titleBefore = session.title()
-        let buffersBefore = session.buffers()
+        try await session.run(["set-option", "-g", "allow-rename", "on"])
+        let titleBefore = await session.title()
+        let buffersBefore = await session.buffers()
 
         // When courier ws prints the message and the close reason on the terminal
-        session.send("'\(Reliability.courier.path)' ws ws://127.0.0.1:\(peer.port)/ws", "Enter")
-        let closed = session.waitFor("closed 4000")
+        await session.send("'\(Reliability.courier.path)' ws ws://127.0.0.1:\(peer.port)/ws", "Enter")
+        let closed = await session.waitFor("closed 4000")
 
         // Then both were shown, escaped, and neither the title nor the clipboard changed
-        #expect(closed, "\(session.screen())")
-        #expect(session.screen().contains("hello \\x1B]0;pwned-title\\x07"))
-        #expect(session.title() == titleBefore)
-        #expect(!session.title().contains("pwned"))
-        #expect(session.buffers() == buffersBefore)
+        #expect(closed, "\(session.lastScreen)")
+        #expect(await session.screen().contains("hello \\x1B]0;pwned-title\\x07"))
+        #expect(await session.title() == titleBefore)
+        #expect(await !session.title().contains("pwned"))
+        #expect(await session.buffers() == buffersBefore)
     }
 }

@@ -25,20 +25,20 @@ import Testing
     var installed: URL { destination.appendingPathComponent("opt/courier/bin/courier") }
 
     /// Runs `make TARGET` in the package with an already built binary (the tests must not start a build).
-    func make(_ target: String) throws -> (Int32, String) {
-        try TmuxSession.spawn(["make", "-s", "-C", TmuxSession.packageRoot.path, target, "INSTALL_BUILD=",
+    func make(_ target: String) async throws -> (Int32, String) {
+        try await TmuxSession.spawn(["make", "-s", "-C", TmuxSession.packageRoot.path, target, "INSTALL_BUILD=",
                                "INSTALL_FROM=\(TmuxSession.binary.path)", "PREFIX=/opt/courier",
                                "DESTDIR=\(destination.path)"])
     }
 
-    @Test func theInstalledBinaryRunsTheDemoAndAUserThemeFromAnEmptyFolder() throws {
+    @Test func theInstalledBinaryRunsTheDemoAndAUserThemeFromAnEmptyFolder() async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         // Given courier installed under DESTDIR/PREFIX
-        let (status, output) = try make("install")
+        let (status, output) = try await make("install")
         #expect(status == 0, "\(output)")
         #expect(FileManager.default.isExecutableFile(atPath: installed.path))
         // When --version runs from a folder with nothing of the project in it
-        let (versionStatus, version) = try TmuxSession.spawn(["sh", "-c", "cd '\(elsewhere.path)' && '\(installed.path)' --version"])
+        let (versionStatus, version) = try await TmuxSession.spawn(["sh", "-c", "cd '\(elsewhere.path)' && '\(installed.path)' --version"])
         #expect(versionStatus == 0)
         #expect(version.hasPrefix("courier "), "\(version)")
         // And a user theme sits in the config folder and the demo starts there with it
@@ -47,9 +47,9 @@ import Testing
         try Data(##"{"roles": {"border": "#ff0000"}}"##.utf8).write(to: themes.appendingPathComponent("mine.json"))
         let command = "env XDG_CONFIG_HOME='\(config.path)' XDG_STATE_HOME='\(state.path)' XDG_CACHE_HOME='\(state.path)' "
             + "'\(installed.path)' demo --port 0 --theme mine"
-        let tmux = try TmuxSession(command: command, directory: elsewhere)
+        let tmux = try await TmuxSession(command: command, directory: elsewhere)
         defer { tmux.stop() }
-        let (shown, screen) = try tmux.waitFor(timeout: 20) { $0.contains("listUsers") }
+        let (shown, screen) = await tmux.waitFor { $0.contains("listUsers") }
         // Then the explorer shows the demo collection it wrote to the state folder, with no theme warning
         #expect(shown, "\(screen)")
         #expect(!screen.contains("No theme named"), "\(screen)")
@@ -57,9 +57,9 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: copy.path))
         // And nothing was written into the folder it ran in
         #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere.path).isEmpty)
-        try tmux.keys("q")
+        try await tmux.keys("q")
         // And uninstall removes the binary
-        let (removed, removal) = try make("uninstall")
+        let (removed, removal) = try await make("uninstall")
         #expect(removed == 0, "\(removal)")
         #expect(!FileManager.default.fileExists(atPath: installed.path))
     }

@@ -10,7 +10,7 @@ final class LargeResponseSession {
     let folder: URL
     let tmux: TmuxSession
 
-    init(megabytes: Int) throws {
+    init(megabytes: Int) async throws {
         server = try DemoServer.start()
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("e2e-large-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -19,13 +19,13 @@ final class LargeResponseSession {
         let binary = TmuxSession.binary.path
         try #require(FileManager.default.isExecutableFile(atPath: binary), "build first: swift build")
         let state = "XDG_STATE_HOME='\(folder.path)/state' XDG_CACHE_HOME='\(folder.path)/cache'"
-        tmux = try TmuxSession(command: "\(state) exec '\(binary)' large.http", directory: folder)
-        let (loaded, first) = try tmux.waitFor { $0.contains("large") }
+        tmux = try await TmuxSession(command: "\(state) exec '\(binary)' large.http", directory: folder)
+        let (loaded, first) = await tmux.waitFor { $0.contains("large") }
         #expect(loaded, "the collection never showed:\n\(first)")
         // The only request is selected at start: one Enter opens and sends it.
-        try tmux.keys("Enter")
+        try await tmux.keys("Enter")
         // The server generates the body on the fly; the first screen shows once it has arrived.
-        let (opened, screen) = try tmux.waitFor(timeout: 90) { $0.contains("200 OK") && $0.contains("\"id\": 1,") }
+        let (opened, screen) = await tmux.waitFor(timeout: 90) { $0.contains("200 OK") && $0.contains("\"id\": 1,") }
         #expect(opened, "the body's first screen never showed:\n\(screen)")
     }
 

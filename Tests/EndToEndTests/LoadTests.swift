@@ -1,3 +1,4 @@
+import CourierTestSupport
 import CourierDemo
 import CourierHTTP
 import CourierWebSocket
@@ -46,7 +47,7 @@ struct LoadTests {
         let memory = Self.memory()
         print("load: \(count) requests in flight: statuses \(statuses), peak RSS \(memory.peak) MB (test process)")
         #expect(statuses == [200: count])
-        #expect(Reliability.waitFor(limit: 10) { server.completedCount(path: "/slow") == count },
+        #expect(await Reliability.eventually(limit: 10) { server.completedCount(path: "/slow") == count },
                 "server completed \(server.completedCount(path: "/slow")) of \(count)")
         #expect(server.requestCount(path: "/slow") == count)
         #expect(memory.peak < Self.peakMemoryBoundMB)
@@ -54,7 +55,7 @@ struct LoadTests {
 
     @Test("courier run on a generated file of 1,000 requests runs them all, in one process of bounded memory",
           .enabled(if: Reliability.hasCourier, "the courier binary is not built"))
-    func courierRunsAThousandRequests() throws {
+    func courierRunsAThousandRequests() async throws {
         // Given a .http file of 1,000 requests
         let server = try DemoServer.start()
         defer { server.stop() }
@@ -67,25 +68,17 @@ struct LoadTests {
             .write(to: file, atomically: true, encoding: .utf8)
 
         // When courier runs them, its peak memory watched from /proc while it works
-        let output = folder.appendingPathComponent("out.jsonl")
-        let child = try ReliabilityChild(Reliability.courier, ["run", file.path, "--json"], environment: [
+        let child = try ChildProcess(Reliability.courier, ["run", file.path, "--json"], environment: [
             "XDG_STATE_HOME": folder.appendingPathComponent("state").path,
-            "XDG_CACHE_HOME": folder.appendingPathComponent("cache").path], stdout: output.path)
-        var peakKB = 0
-        let ended = Reliability.waitFor(limit: 110) {
-            let status = (try? String(contentsOfFile: "/proc/\(child.pid)/status", encoding: .utf8)) ?? ""
-            if let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }) {
-                peakKB = max(peakKB, Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0)
-            }
-            return child.poll() != nil
-        }
-        if !ended { child.stop() }
+            "XDG_CACHE_HOME": folder.appendingPathComponent("cache").path])
+        let (status, peak) = await child.finishSamplingPeakMemory(limit: .seconds(300))
+        let peakKB = peak / 1024
 
         // Then there is one JSON line per request, every one 200, and the server saw all 1,000
-        let lines = ((try? String(contentsOf: output, encoding: .utf8)) ?? "").split(separator: "\n")
+        let lines = child.stdout.text.split(separator: "\n")
         let ok = lines.filter { $0.contains("\"status\":200") }.count
         print("load: courier run of \(count) requests: \(ok) answered 200, peak RSS \(peakKB / 1024) MB")
-        #expect(child.poll() == 0)
+        #expect(status == 0)
         #expect(lines.count == count)
         #expect(ok == count)
         #expect(server.log.filter { $0.path.hasPrefix("/users/") }.count == count)

@@ -1,3 +1,4 @@
+import CourierTestSupport
 import Foundation
 import Testing
 
@@ -60,59 +61,45 @@ enum Reliability {
         var json: [String: Any]? { (try? JSONSerialization.jsonObject(with: stdout)) as? [String: Any] }
     }
 
-    /// Runs `courier` with `arguments` and waits (bounded) for it; output goes through files so a
-    /// chatty child can never block on a full pipe.
+    /// Runs `courier` with `arguments` and awaits it (bounded), its per-user files in a scratch folder.
     static func runCourier(_ arguments: [String], environment: [String: String] = [:], in folder: URL? = nil,
-                           limit: Double = 60) throws -> ProcessResult {
-        try run(courier, arguments, environment: environment, in: folder, limit: limit)
+                           limit: Double = 300) async throws -> ProcessResult {
+        try await run(courier, arguments, environment: environment, in: folder, limit: limit)
     }
 
-    /// Runs a program and waits up to `limit` seconds; it is killed when it takes longer.
+    /// Runs a program and awaits its exit (through `ChildProcess`: no thread blocks); it is killed when it
+    /// takes longer than `limit` seconds, and the status then reads -1.
     static func run(_ program: URL, _ arguments: [String], environment: [String: String] = [:], in folder: URL? = nil,
-                    limit: Double = 60) throws -> ProcessResult {
+                    limit: Double = 300) async throws -> ProcessResult {
         let scratch = try temporaryFolder("proc")
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let outURL = scratch.appendingPathComponent("out"), errURL = scratch.appendingPathComponent("err")
         // Courier's per-user files (history, cache) go to the scratch folder unless the caller says otherwise.
         var environment = environment
         for name in ["XDG_STATE_HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME"] where environment[name] == nil {
             environment[name] = scratch.appendingPathComponent(name).path
         }
-        let child = try ReliabilityChild(program, arguments, environment: environment, in: folder,
-                                         stdout: outURL.path, stderr: errURL.path)
-        let ended = waitFor(limit: limit) { child.poll() != nil }
-        if !ended { child.kill(SIGKILL) }
-        let status = child.wait()
-        return ProcessResult(status: ended ? status : -1,
-                             stdout: (try? Data(contentsOf: outURL)) ?? Data(),
-                             stderr: (try? Data(contentsOf: errURL)) ?? Data())
+        let result = try await ChildProcess.run(program, arguments, in: folder, environment: environment,
+                                                limit: .seconds(limit))
+        return ProcessResult(status: result.status, stdout: result.stdoutData, stderr: result.stderrData)
     }
 
-    /// Polls `condition` every 20 ms for up to `limit` seconds; true once it holds.
-    @discardableResult
-    static func waitFor(limit: Double, _ condition: () -> Bool) -> Bool {
-        let end = Date().addingTimeInterval(limit)
-        while Date() < end {
-            if condition() { return true }
-            usleep(20_000)
-        }
-        return condition()
-    }
-
-    /// Async flavour of `waitFor`, for conditions checked from async tests.
-    static func eventually(limit: Double = 10, _ condition: () async -> Bool) async -> Bool {
-        let end = Date().addingTimeInterval(limit)
-        while Date() < end {
+    /// Checks `condition` until it holds or `limit` seconds pass (generous: a parallel run on two cores is
+    /// slow), sleeping asynchronously between checks; for state that has no event to await (a file another
+    /// process writes, a pid in /proc).
+    static func eventually(limit: Double = 60, _ condition: () async -> Bool) async -> Bool {
+        let end = ContinuousClock.now + .seconds(max(limit, 60))
+        while ContinuousClock.now < end {
             if await condition() { return true }
             try? await Task.sleep(for: .milliseconds(20))
         }
         return await condition()
     }
 
-    /// A TCP port on 127.0.0.1 that nothing listens on (bound, then released).
+    /// A TCP port on 127.0.0.1 that nothing listens on: bound and kept bound, never listening, for the rest
+    /// of the test run (one descriptor each), so a connection to it is refused and no parallel test can take it.
     static func closedPort() -> UInt16 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")

@@ -38,10 +38,10 @@ struct ReliabilityTerminalTests {
     }
 
     /// The explorer's pid: the child of the pane's shell.
-    static func explorerPID(_ session: ReliabilityTmux) -> pid_t? {
+    static func explorerPID(_ session: ReliabilityTmux) async -> pid_t? {
         var pid: pid_t?
-        Reliability.waitFor(limit: 10) {
-            pid = session.panePID().flatMap(ReliabilityTmux.child(of:))
+        _ = await Reliability.eventually(limit: 10) {
+            pid = ReliabilityTmux.child(of: session.panePID)
             return pid != nil
         }
         return pid
@@ -49,27 +49,27 @@ struct ReliabilityTerminalTests {
 
     @Test("SIGINT, SIGTERM and SIGHUP end the explorer and leave the terminal cooked, with echo",
           arguments: [SIGINT, SIGTERM, SIGHUP])
-    func signalLeavesTerminalUsable(signal: Int32) throws {
+    func signalLeavesTerminalUsable(signal: Int32) async throws {
         // Given the explorer running in tmux
         let setup = try Setup()
         defer { try? FileManager.default.removeItem(at: setup.folder) }
-        let session = try ReliabilityTmux(command: setup.command)
+        let session = try await ReliabilityTmux(command: setup.command)
         defer { session.kill() }
-        #expect(session.waitFor("Collection"), "\(session.screen())")
-        let pid = try #require(Self.explorerPID(session))
+        #expect(await session.waitFor("Collection"), "\(session.lastScreen)")
+        let pid = try #require(await Self.explorerPID(session))
 
         // When the signal arrives
         kill(pid, signal)
 
         // Then the shell gets the terminal back in cooked mode with echo, and the prompt line is visible
-        #expect(Reliability.waitFor(limit: 10) { setup.stty != nil }, "the explorer did not exit on signal \(signal)")
+        #expect(await Reliability.eventually(limit: 10) { setup.stty != nil }, "the explorer did not exit on signal \(signal)")
         #expect(Self.isCooked(setup.stty ?? ""), "\(setup.stty ?? "")")
-        #expect(session.waitFor("SHELL-IS-BACK"), "\(session.screen())")
+        #expect(await session.waitFor("SHELL-IS-BACK"), "\(session.lastScreen)")
     }
 
     @Test("SIGTSTP gives the shell a cooked terminal; fg (SIGCONT) brings the explorer back, responsive",
           .enabled(if: FileManager.default.isExecutableFile(atPath: "/bin/bash"), "bash is needed for job control"))
-    func suspendAndResume() throws {
+    func suspendAndResume() async throws {
         // Given the explorer started by a shell with job control, as from an interactive prompt: after
         // the stop, the shell records `stty -a`, then resumes the explorer with fg
         let setup = try Setup()
@@ -77,71 +77,71 @@ struct ReliabilityTerminalTests {
         let script = "set -m; cd '\(setup.folder.path)' && XDG_STATE_HOME='\(setup.folder.path)/state' "
             + "XDG_CACHE_HOME='\(setup.folder.path)/cache' TERM=tmux-256color '\(Reliability.courier.path)' api.http; "
             + "stty -a > stopped.txt; fg; echo $? > rc.txt; stty -a > stty.txt; echo SHELL-IS-BACK; sleep 60"
-        let session = try ReliabilityTmux(command: "/bin/bash -c \"\(script)\"")
+        let session = try await ReliabilityTmux(command: "/bin/bash -c \"\(script)\"")
         defer { session.kill() }
-        #expect(session.waitFor("Collection"), "\(session.screen())")
-        let pid = try #require(Self.explorerPID(session))
+        #expect(await session.waitFor("Collection"), "\(session.lastScreen)")
+        let pid = try #require(await Self.explorerPID(session))
 
         // When it is suspended
         kill(pid, SIGTSTP)
 
         // Then the shell got a cooked terminal while the explorer was stopped
         let stoppedFile = setup.folder.appendingPathComponent("stopped.txt")
-        #expect(Reliability.waitFor(limit: 10) { Setup.complete(stoppedFile) != nil },
+        #expect(await Reliability.eventually(limit: 10) { Setup.complete(stoppedFile) != nil },
                 "the explorer did not stop on SIGTSTP")
         let stopped = Setup.complete(stoppedFile) ?? ""
         #expect(Self.isCooked(stopped), "\(stopped)")
 
         // And after fg the explorer redraws and answers keys, and quits cleanly
-        #expect(session.waitFor("Collection"), "\(session.screen())")
-        session.send("?")
-        #expect(session.waitFor("help", limit: 10), "\(session.screen())")
-        session.send("Escape")
+        #expect(await session.waitFor("Collection"), "\(session.lastScreen)")
+        await session.send("?")
+        #expect(await session.waitFor("help", limit: 10), "\(session.lastScreen)")
+        await session.send("Escape")
         // A pause, so that ESC and q are not read together as Alt-q.
-        usleep(400_000)
-        session.send("q")
-        #expect(Reliability.waitFor(limit: 10) { setup.stty != nil }, "\(session.screen())")
+        try await Task.sleep(for: .milliseconds(400))
+        await session.send("q")
+        #expect(await Reliability.eventually(limit: 10) { setup.stty != nil }, "\(session.lastScreen)")
         #expect(Self.isCooked(setup.stty ?? ""), "\(setup.stty ?? "")")
     }
 
     @Test("Hundreds of resizes leave the explorer drawing at the final size and answering keys")
-    func resizeStormLeavesAppResponsive() throws {
+    func resizeStormLeavesAppResponsive() async throws {
         // Given the explorer running in tmux
         let setup = try Setup()
         defer { try? FileManager.default.removeItem(at: setup.folder) }
-        let session = try ReliabilityTmux(command: setup.command)
+        let session = try await ReliabilityTmux(command: setup.command)
         defer { session.kill() }
-        #expect(session.waitFor("Collection"), "\(session.screen())")
+        #expect(await session.waitFor("Collection"), "\(session.lastScreen)")
 
         // When the window is resized 300 times, through tiny and large sizes, in one tmux command list
         let sizes = (0..<300).map { index in (40 + (index * 37) % 160, 6 + (index * 13) % 60) }
         var commands: [String] = []
         for (width, height) in sizes {
-            commands += ["resize-window", "-t", "rel", "-x", "\(width)", "-y", "\(height)", ";"]
+            commands += ["resize-window", "-t", session.target, "-x", "\(width)", "-y", "\(height)", ";"]
         }
-        _ = try session.run(commands.dropLast())
-        session.resize(width: 100, height: 30)
+        _ = try await session.run(commands.dropLast())
+        await session.resize(width: 100, height: 30)
 
         // Then it settles at 100×30 with its panes, and a key still works
-        #expect(session.waitFor("Collection"), "\(session.screen())")
-        let lines = session.screen().split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(await session.waitFor("Collection"), "\(session.lastScreen)")
+        let lines = await session.screen().split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.count >= 30)
-        session.send("q")
-        #expect(Reliability.waitFor(limit: 10) { setup.stty != nil }, "the explorer no longer answers 'q'")
+        await session.send("q")
+        #expect(await Reliability.eventually(limit: 10) { setup.stty != nil }, "the explorer no longer answers 'q'")
         #expect(Self.isCooked(setup.stty ?? ""))
     }
 
     @Test("A 30×8 terminal shows the too-small message instead of panes")
-    func tinyTerminalShowsTooSmall() throws {
+    func tinyTerminalShowsTooSmall() async throws {
         // Given a 30×8 terminal
         let setup = try Setup()
         defer { try? FileManager.default.removeItem(at: setup.folder) }
-        let session = try ReliabilityTmux(command: setup.command, width: 30, height: 8)
+        let session = try await ReliabilityTmux(command: setup.command, width: 30, height: 8)
         defer { session.kill() }
 
         // Then the explorer says so, and quits cleanly on q
-        #expect(session.waitFor("too small"), "\(session.screen())")
-        session.send("q")
-        #expect(Reliability.waitFor(limit: 10) { setup.stty != nil })
+        #expect(await session.waitFor("too small"), "\(session.lastScreen)")
+        await session.send("q")
+        #expect(await Reliability.eventually(limit: 10) { setup.stty != nil })
     }
 }

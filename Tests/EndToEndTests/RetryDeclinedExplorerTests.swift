@@ -18,21 +18,21 @@ struct RetryDeclinedExplorerTests {
         """
 
     @Test("A POST answered 503 is sent once, and the Log pane shows the row saying why")
-    func postTo503StormShowsTheDeclinedRow() throws {
+    func postTo503StormShowsTheDeclinedRow() async throws {
         // Given the explorer on a collection holding one POST to the 503 storm
-        let session = try ExplorerEndToEndTests.Session(collection: Self.collection)
+        let session = try await ExplorerEndToEndTests.Session(collection: Self.collection)
         defer { session.stop() }
         let (server, tmux) = (session.server, session.tmux)
-        let (loaded, first) = try tmux.waitFor(timeout: 30) { $0.contains("stormPost") }
+        let (loaded, first) = await tmux.waitFor { $0.contains("stormPost") }
         #expect(loaded, "the collection never showed:\n\(first)")
 
         // When the request (selected at start) is opened and sent with one Enter
-        try tmux.keys("Enter")
-        let (opened, request) = try tmux.waitFor(timeout: 30) { $0.contains("/chaos/503-storm") }
+        try await tmux.keys("Enter")
+        let (opened, request) = await tmux.waitFor { $0.contains("/chaos/503-storm") }
         #expect(opened, "the request never opened:\n\(request)")
 
         // Then the log shows the 503 attempt and, under it, why it was not retried
-        let (declined, screen) = try tmux.waitFor(timeout: 30) { $0.contains("⊘ not retried") }
+        let (declined, screen) = await tmux.waitFor { $0.contains("⊘ not retried") }
         #expect(declined, "no 'not retried' row in the log:\n\(screen)")
         #expect(screen.contains("#1  503"), "no log row for the attempt:\n\(screen)")
         #expect(screen.contains("HTTP 503: POST without"), "the reason is missing:\n\(screen)")

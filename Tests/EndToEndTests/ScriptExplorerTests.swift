@@ -21,25 +21,25 @@ struct ScriptExplorerTests {
         """
 
     @Test("A looping handler is stopped at its limit; help opens while it runs")
-    func aLoopingHandlerIsStoppedAndTheScreenStaysResponsive() throws {
-        let session = try ExplorerEndToEndTests.Session(collection: Self.collection)
+    func aLoopingHandlerIsStoppedAndTheScreenStaysResponsive() async throws {
+        let session = try await ExplorerEndToEndTests.Session(collection: Self.collection)
         defer { session.stop() }
         let (server, tmux) = (session.server, session.tmux)
-        let (loaded, first) = try tmux.waitFor(timeout: 30) { $0.contains("spin") }
+        let (loaded, first) = await tmux.waitFor { $0.contains("spin") }
         #expect(loaded, "the collection never showed:\n\(first)")
         // The first request is open at start
-        let (opened, request) = try tmux.waitFor(timeout: 30) { $0.contains("/users?spin=1") }
+        let (opened, request) = await tmux.waitFor { $0.contains("/users?spin=1") }
         #expect(opened, "the request never opened:\n\(request)")
         // When it is sent (Enter on it in the tree), and help is asked for while its handler loops
-        try tmux.keys("Enter")
-        let (sent, _) = try tmux.waitFor(timeout: 30) { _ in server.completedCount(path: "/users") == 1 }
+        try await tmux.keys("Enter")
+        let (sent, _) = await tmux.waitFor { _ in server.completedCount(path: "/users") == 1 }
         #expect(sent)
-        try tmux.keys("?")
-        let (help, helpScreen) = try tmux.waitFor(timeout: 10) { $0.contains("Ctrl-Z") }
+        try await tmux.keys("?")
+        let (help, helpScreen) = await tmux.waitFor { $0.contains("Ctrl-Z") }
         #expect(help, "help did not open while the script ran:\n\(helpScreen)")
-        try tmux.keys("Escape")
+        try await tmux.keys("Escape")
         // Then the handler is stopped at its limit and the Log pane says so
-        let (stopped, screen) = try tmux.waitFor(timeout: 60) { $0.contains("✗ script error") }
+        let (stopped, screen) = await tmux.waitFor(timeout: 60) { $0.contains("✗ script error") }
         #expect(stopped, "the looping handler was never reported as stopped:\n\(screen)")
         #expect(server.completedCount(path: "/users") == 1)
     }

@@ -81,7 +81,7 @@ struct SecretLeakTests {
     }
 
     @Test("send, run, export, history and the explorer print and write no secret")
-    func noSecretInOutputOrFiles() throws {
+    func noSecretInOutputOrFiles() async throws {
         // Given a demo server and a sandboxed HOME holding a private environment
         let server = try DemoServer.start()
         defer { server.stop() }
@@ -119,7 +119,7 @@ struct SecretLeakTests {
 
         // When each command runs
         for arguments in runs {
-            let result = try Reliability.runCourier(arguments, environment: sandbox.environment)
+            let result = try await Reliability.runCourier(arguments, environment: sandbox.environment)
 
             // Then neither stdout nor stderr holds a secret
             #expect(result.status != 2, "\(arguments): \(result.stderrText)")
@@ -130,15 +130,18 @@ struct SecretLeakTests {
         // And the explorer, sending the request with the private environment, writes none either
         if Reliability.hasTmux {
             let exports = sandbox.environment.map { "\($0.key)='\($0.value)'" }.joined(separator: " ")
-            let session = try ReliabilityTmux(command: "cd '\(sandbox.collection.deletingLastPathComponent().path)' && "
+            let session = try await ReliabilityTmux(command: "cd '\(sandbox.collection.deletingLastPathComponent().path)' && "
                 + "\(exports) TERM=tmux-256color '\(Reliability.courier.path)' api.http --env dev")
             defer { session.kill() }
-            #expect(session.waitFor("Collection"), "\(session.screen())")
-            #expect(session.open("me", steps: 0), "\(session.screen())")
-            session.send("Enter")
-            #expect(session.waitFor("#1  200"), "\(session.screen())")
-            session.send("q")
-            _ = Reliability.waitFor(limit: 10) { session.screen().contains("Pane is dead") || session.screen().isEmpty }
+            #expect(await session.waitFor("Collection"), "\(session.lastScreen)")
+            #expect(await session.open("me", steps: 0), "\(session.lastScreen)")
+            await session.send("Enter")
+            #expect(await session.waitFor("#1  200"), "\(session.lastScreen)")
+            await session.send("q")
+            _ = await Reliability.eventually(limit: 10) {
+                let screen = await session.screen()
+                return screen.contains("Pane is dead") || screen.isEmpty
+            }
         }
 
         // And no file Courier wrote (history, cache, state) holds a secret
@@ -226,7 +229,7 @@ struct SecretLeakTests {
     }
 
     @Test("The scan finds secrets when they are asked for: export --show-secrets prints the private token")
-    func showSecretsPrintsThem() throws {
+    func showSecretsPrintsThem() async throws {
         // Given the same sandbox
         let server = try DemoServer.start()
         defer { server.stop() }
@@ -235,7 +238,7 @@ struct SecretLeakTests {
         defer { try? FileManager.default.removeItem(at: sandbox.root) }
 
         // When the user asks for secrets
-        let result = try Reliability.runCourier(["export", "curl", sandbox.collection.path, "--name", "me", "--env", "dev",
+        let result = try await Reliability.runCourier(["export", "curl", sandbox.collection.path, "--name", "me", "--env", "dev",
                                                  "--show-secrets"], environment: sandbox.environment)
 
         // Then they are printed, so the scan above is able to see them

@@ -45,7 +45,7 @@ struct SecretSetCookieTests {
     }
 
     @Test("Set-Cookie from the server is redacted in every output and file unless --show-secrets")
-    func setCookieIsRedacted() throws {
+    func setCookieIsRedacted() async throws {
         // Given a server whose answer sets a session cookie holding a secret
         let secret = "sid-S3CRET-\(UUID().uuidString.prefix(8))"
         let body = #"{"ok":true}"#
@@ -62,7 +62,7 @@ struct SecretSetCookieTests {
 
         // When courier sends to it in each output mode
         for flags in [[], ["--json"], ["--timing"], ["--cache-mode", "default", "--json"]] {
-            let result = try Reliability.runCourier(["send"] + flags + [url], environment: environment)
+            let result = try await Reliability.runCourier(["send"] + flags + [url], environment: environment)
 
             // Then the cookie's value is in neither stdout nor stderr
             #expect(result.status == 0, "\(flags): \(result.stderrText)")
@@ -75,7 +75,7 @@ struct SecretSetCookieTests {
             #expect(data.range(of: Data(secret.utf8)) == nil, "secret in \(file.path)")
         }
         // And --show-secrets prints it, so the checks above could see it
-        let shown = try Reliability.runCourier(["send", "--show-secrets", url], environment: environment)
+        let shown = try await Reliability.runCourier(["send", "--show-secrets", url], environment: environment)
         #expect(shown.stdoutText.contains(secret), "\(shown.stdoutText)")
     }
 }

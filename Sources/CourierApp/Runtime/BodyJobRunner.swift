@@ -2,7 +2,7 @@ import CourierBody
 import Foundation
 import Synchronization
 
-/// Runs the explorer's body jobs (search, filter, index, diff), each on a task of its own, and posts their reports
+/// Runs the explorer's body jobs (search, filter, index, diff), each on a thread of its own, and posts their reports
 /// as actions. A job is cancelled by its generation, as a send is; reports that outrun the loop are folded
 /// into one action per drained queue, so a fast job cannot flood it.
 final class BodyJobRunner: Sendable {
@@ -20,16 +20,25 @@ final class BodyJobRunner: Sendable {
         // Held while the task is stored, so a job that ends at once still finds itself to remove.
         running.withLock { running in
             running[job.generation] = Task.detached(priority: job.priority) { [weak self] in
-                let clock = ContinuousClock()
-                var pending: BodyJobReport?
-                var lastPost = clock.now - Self.reportInterval
-                job.run(isCancelled: { Task.isCancelled }) { report in
-                    pending = report.merged(after: pending)
-                    let due = clock.now - lastPost >= Self.reportInterval && queue.isEmpty
-                    guard report.isFinal || due, let ready = pending else { return }
-                    queue.post(.bodyJob(ready))
-                    pending = nil
-                    lastPost = clock.now
+                // The job runs on a thread of its own: it waits (sleeping) for a body still arriving, which
+                // for a stream may be for ever, and must not hold a thread of the cooperative pool meanwhile.
+                let cancelled = Cancelled()
+                await withTaskCancellationHandler {
+                    await EffectRunner.onOwnThread {
+                        let clock = ContinuousClock()
+                        var pending: BodyJobReport?
+                        var lastPost = clock.now - Self.reportInterval
+                        job.run(isCancelled: { cancelled.isSet }) { report in
+                            pending = report.merged(after: pending)
+                            let due = clock.now - lastPost >= Self.reportInterval && queue.isEmpty
+                            guard report.isFinal || due, let ready = pending else { return }
+                            queue.post(.bodyJob(ready))
+                            pending = nil
+                            lastPost = clock.now
+                        }
+                    }
+                } onCancel: {
+                    cancelled.set()
                 }
                 _ = self?.running.withLock { $0.removeValue(forKey: job.generation) }
             }
@@ -45,4 +54,11 @@ final class BodyJobRunner: Sendable {
     func cancelAll() {
         running.withLock { running in defer { running = [:] }; return Array(running.values) }.forEach { $0.cancel() }
     }
+}
+
+/// The cancellation of a job's task, read by the job on its own thread (where `Task.isCancelled` cannot see it).
+private final class Cancelled: Sendable {
+    private let flag = Atomic<Bool>(false)
+    var isSet: Bool { flag.load(ordering: .acquiring) }
+    func set() { flag.store(true, ordering: .releasing) }
 }

@@ -1,5 +1,6 @@
 import CourierBody
 import CourierTerminal
+import CourierTestSupport
 import Foundation
 import Synchronization
 import Testing
@@ -13,8 +14,12 @@ final class FixtureJobs: Sendable {
 
     func start(_ job: BodyJob) {
         tasks.withLock { tasks in
+            // On a thread of its own, as the explorer's runner runs it: a job waiting for a body still
+            // arriving must not hold the pool's threads.
             tasks[job.generation] = Task.detached { [self] in
-                job.run(isCancelled: { Task.isCancelled }) { report in self.reports.withLock { $0.append(report) } }
+                await OwnThread.run(cancellable: { isCancelled in
+                    job.run(isCancelled: isCancelled) { report in self.reports.withLock { $0.append(report) } }
+                })
             }
         }
     }
@@ -82,7 +87,8 @@ struct ResponsePaneFixture {
 
     /// Applies reports every 10 ms until `condition` holds (at most 30 s: a bound, not a timing assertion).
     mutating func eventually(_ condition: (ResponsePaneState) -> Bool) async -> Bool {
-        for _ in 0..<3_000 {
+        let end = ContinuousClock.now + .seconds(60)
+        while ContinuousClock.now < end {
             applyReports()
             if condition(pane) { return true }
             try? await Task.sleep(nanoseconds: 10_000_000)

@@ -15,7 +15,7 @@ struct WebSocketPaneConnectorTests {
     }
 
     func eventually(_ condition: () -> Bool) async -> Bool {
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Date().addingTimeInterval(60)
         while Date() < deadline {
             if condition() { return true }
             try? await Task.sleep(nanoseconds: 20_000_000)
