@@ -159,7 +159,7 @@ struct SecretLeakTests {
 
     /// The explorer in tmux on a request that sends every secret to `/echo`; returns the screens it showed
     /// (the body, the headers tab and the log's attempt detail), or nil when tmux is missing.
-    static func explorerScreens(sandbox: Sandbox, secrets: Secrets, extra: [String] = []) throws -> [String]? {
+    static func explorerScreens(sandbox: Sandbox, secrets: Secrets, extra: [String] = []) async throws -> [String]? {
         guard Reliability.hasTmux else { return nil }
         let project = sandbox.collection.deletingLastPathComponent()
         try """
@@ -175,29 +175,37 @@ struct SecretLeakTests {
 
             """.write(to: project.appendingPathComponent("explore.http"), atomically: true, encoding: .utf8)
         let exports = sandbox.environment.map { "\($0.key)='\($0.value)'" }.joined(separator: " ")
-        let session = try ReliabilityTmux(command: "cd '\(project.path)' && \(exports) TERM=tmux-256color "
+        let session = try await ReliabilityTmux(command: "cd '\(project.path)' && \(exports) TERM=tmux-256color "
             + "'\(Reliability.courier.path)' explore.http --env dev \(extra.joined(separator: " "))", width: 160, height: 48)
         defer { session.kill() }
         var screens: [String] = []
-        #expect(session.open("echo", steps: 0), "\(session.screen())")
-        session.send("Enter")
-        #expect(session.waitFor("#1  200"), "\(session.screen())")
-        screens.append(session.screen())
-        session.send("3")
-        session.send("H")
-        #expect(session.waitFor("Response · headers"), "\(session.screen())")
-        screens.append(session.screen())
-        session.send("4")
-        session.send("Enter")
-        #expect(session.waitFor("Attempt 1"), "\(session.screen())")
-        screens.append(session.screen())
-        session.send("q")
-        _ = Reliability.waitFor(limit: 10) { session.screen().contains("Pane is dead") || session.screen().isEmpty }
+        let reached1 = await session.open("echo", steps: 0)
+        let shown1 = await session.screen()
+        #expect(reached1, "\(shown1)")
+        await session.send("Enter")
+        let reached2 = await session.waitFor("#1  200")
+        let shown2 = await session.screen()
+        #expect(reached2, "\(shown2)")
+        screens.append(await session.screen())
+        await session.send("3")
+        await session.send("H")
+        let reached3 = await session.waitFor("Response · headers")
+        let shown3 = await session.screen()
+        #expect(reached3, "\(shown3)")
+        screens.append(await session.screen())
+        await session.send("4")
+        await session.send("Enter")
+        let reached4 = await session.waitFor("Attempt 1")
+        let shown4 = await session.screen()
+        #expect(reached4, "\(shown4)")
+        screens.append(await session.screen())
+        await session.send("q")
+        _ = await Reliability.eventually(limit: 10) { let screen = await session.screen(); return screen.contains("Pane is dead") || screen.isEmpty }
         return screens
     }
 
     @Test("The explorer's screen (tmux) shows no echoed secret on any pane, and shows them with --show-secrets")
-    func explorerScreenMasksEchoedSecrets() throws {
+    func explorerScreenMasksEchoedSecrets() async throws {
         // Given a demo server and the sandbox with a private environment
         let server = try DemoServer.start()
         defer { server.stop() }
@@ -206,7 +214,7 @@ struct SecretLeakTests {
         defer { try? FileManager.default.removeItem(at: sandbox.root) }
 
         // When the explorer sends the request that the server echoes back
-        guard let screens = try Self.explorerScreens(sandbox: sandbox, secrets: secrets) else { return }
+        guard let screens = try await Self.explorerScreens(sandbox: sandbox, secrets: secrets) else { return }
 
         // Then the server received the secrets, and no screen shows one
         #expect(server.log.last { $0.path == "/echo" }?.header("Authorization") == "Bearer \(secrets.token)")
@@ -222,7 +230,7 @@ struct SecretLeakTests {
         }
 
         // When the user asks for secrets
-        let shown = try #require(try Self.explorerScreens(sandbox: sandbox, secrets: secrets, extra: ["--show-secrets"]))
+        let shown = try #require(try await Self.explorerScreens(sandbox: sandbox, secrets: secrets, extra: ["--show-secrets"]))
         // Then the body shows them, and the status bar says so
         #expect(shown.first?.contains(secrets.token) == true, "\(shown.first ?? "")")
         #expect(shown.first?.contains("secrets shown") == true, "\(shown.first ?? "")")
