@@ -1,3 +1,4 @@
+import CourierTestSupport
 import Foundation
 
 /// A tmux server of its own (a unique socket) running one command in a detached session, driven with
@@ -8,7 +9,8 @@ final class TmuxSession {
     /// The package root, from this file's place in `Tests/EndToEndTests/`.
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
-    static let binary = packageRoot.appendingPathComponent(".build/debug/courier")
+    /// The binary under test: CourierCLI picks it (COURIER_TEST_BINARY or the debug build).
+    static let binary = CourierCLI.executable
 
     enum Failure: Error, CustomStringConvertible {
         case tmuxFailed(String)
