@@ -14,8 +14,8 @@ import Testing
         let server = try DemoServer.start()
         defer { server.stop() }
         let folder = try TemporaryFolder()
-        let base = server.baseURL.absoluteString.hasSuffix("/") ? String(server.baseURL.absoluteString.dropLast())
-                                                                 : server.baseURL.absoluteString
+        let url = server.baseURL.absoluteString
+        let base = url.hasSuffix("/") ? String(url.dropLast()) : url
         try folder.write("http-client.env.json", #"{"dev": {"base": "\#(base)"}}"#)
         var text = """
             ### login
@@ -54,7 +54,8 @@ import Testing
         // Then every script ran, in order, each seeing what the one before it saved
         #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
         #expect((1...6).allSatisfy { result.stdout.contains("✓ step \($0) answers 200") }, "\(result.stdout)")
-        let steps = server.log.filter { $0.path == "/echo" }.map { $0.query.first { $0.name == "step" }?.value }
+        let steps = server.log.filter { $0.path == "/echo" }
+            .map { $0.query.first { $0.name == "step" }?.value }
         #expect(steps == ["1", "2", "3", "4", "5", "6"])
         // And the request after them went out with the saved value and the login's cookie, signed in
         let me = try #require(server.log.first { $0.path == "/session/me" })
@@ -62,6 +63,7 @@ import Testing
         #expect(me.header("Cookie")?.hasPrefix("courier_session=demo-") == true)
         #expect(me.status == 200)
         // And the jar was saved
-        #expect(FileManager.default.fileExists(atPath: state.appendingPathComponent("courier/cookies/dev.json").path))
+        let jar = state.appendingPathComponent("courier/cookies/dev.json")
+        #expect(FileManager.default.fileExists(atPath: jar.path))
     }
 }
