@@ -12,7 +12,7 @@ INSTALL_FROM ?= .build/release/courier
 MAN_PAGE := $(wildcard docs/courier.1)
 COMPLETIONS := $(wildcard completions/courier.bash completions/_courier completions/courier.fish)
 
-.PHONY: deps build release demo test bench fuzz clean install uninstall embed man static-libstdc++
+.PHONY: deps build release demo test test-release bench fuzz clean install uninstall embed man static-libstdc++
 
 # Installs the Debian packages the build and tests need, only when one is missing.
 deps:
@@ -44,8 +44,9 @@ RELEASE_FLAGS := -c release --static-swift-stdlib -Xswiftc -use-ld=lld \
                  -Xlinker -z -Xlinker pack-relative-relocs -Xlinker --no-export-dynamic \
                  $(if $(filter /%,$(LIBSTDCXX_ARCHIVE)),-Xswiftc -Xclang-linker -Xswiftc -L$(STATIC_CXX_DIR))
 
+# Only the product: the test support target imports modules @testable, which release builds are not.
 release: deps static-libstdc++
-	$(SWIFT) build $(RELEASE_FLAGS)
+	$(SWIFT) build $(RELEASE_FLAGS) --product courier
 
 # The linker script RELEASE_FLAGS points at (see above); rewritten when the archive moves.
 static-libstdc++:
@@ -69,6 +70,17 @@ test: deps
 	@n=$$(sed -nE 's/.*Test run with ([0-9]+) tests? .* passed.*/\1/p' .build/test.log | awk '{s+=$$1} END {print s+0}'); \
 	 x=$$(sed -nE 's/.*Executed ([0-9]+) tests?, with 0 failures.*/\1/p' .build/test.log | tail -1); \
 	 echo "$$(( $${n:-0} + $${x:-0} )) passed, 0 failed"
+
+# The tests that run the `courier` binary (CourierCLITests, EndToEndTests), against the release build
+# installed with `make install` into a temporary folder: an optimised, statically linked build can fail
+# where the debug build the other targets test does not.
+test-release: release
+	@dest=$$(mktemp -d) && trap 'rm -rf "$$dest"' EXIT && \
+	$(MAKE) --no-print-directory install INSTALL_BUILD= DESTDIR="$$dest" && \
+	SWIFT_BACKTRACE=enable=no $(SWIFT) build --build-tests && \
+	export COURIER_TEST_BINARY="$$dest$(PREFIX)/bin/courier" SWIFT_BACKTRACE=enable=no && set -o pipefail && \
+	$(SWIFT) test --skip-build --filter CourierCLITests 2>&1 | tee .build/test-release.log && \
+	$(SWIFT) test --skip-build --no-parallel --filter EndToEndTests 2>&1 | tee -a .build/test-release.log
 
 bench: deps static-libstdc++
 	$(SWIFT) build $(RELEASE_FLAGS) --product courier

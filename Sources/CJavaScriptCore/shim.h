@@ -4,12 +4,14 @@
 //
 // The library is not linked: it brings in about fifty more shared libraries (GLib, GIO, ICU, ...) whose
 // loading and relocation was most of the time every `courier` process took to start, scripts or not.
-// The functions Courier calls are reached through `courier_*` wrappers over one table that dlopen/dlsym
-// fill the first time a script runs (`courier_jsc_load`). The types are the API's own opaque handles,
-// declared here as JSBase.h and JSObjectRef.h declare them, so that no other JavaScriptCore header (and
-// no -dev package at run time) is needed.
+// The functions Courier calls are reached through one table of function pointers that dlopen/dlsym fill
+// the first time a script runs (`courier_jsc_fill`). The table itself lives in Swift (CourierScript's
+// JavaScriptContext), not here: a header's static storage is emitted once per object file that uses it,
+// and a release build compiles a module into one object file per source file, so a table filled through
+// one copy was read through another, empty one (the optimiser then treated every call as unreachable).
+// The types are the API's own opaque handles, declared here as JSBase.h and JSObjectRef.h declare
+// them, so that no other JavaScriptCore header (and no -dev package at run time) is needed.
 #include <dlfcn.h>
-#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -45,104 +47,57 @@ static inline const char *courier_jsc_library(void) {
     return chosen != NULL && chosen[0] != '\0' ? chosen : COURIER_JSC_LIBRARY;
 }
 
+// The functions Courier calls. A returned handle marked _Nonnull is one the API always makes.
 struct courier_jsc_table {
-    JSContextGroupRef (*JSContextGroupCreate)(void);
-    void (*JSContextGroupRelease)(JSContextGroupRef group);
-    void (*JSContextGroupSetExecutionTimeLimit)(JSContextGroupRef group, double limit, CourierShouldTerminateCallback callback, void *info);
-    JSGlobalContextRef (*JSGlobalContextCreateInGroup)(JSContextGroupRef group, JSClassRef globalObjectClass);
-    void (*JSGlobalContextRelease)(JSGlobalContextRef context);
-    JSObjectRef (*JSContextGetGlobalObject)(JSContextRef context);
-    JSValueRef (*JSEvaluateScript)(JSContextRef context, JSStringRef script, JSObjectRef thisObject, JSStringRef sourceURL, int startingLineNumber, JSValueRef *exception);
-    JSValueRef (*JSObjectGetProperty)(JSContextRef context, JSObjectRef object, JSStringRef propertyName, JSValueRef *exception);
-    void (*JSObjectSetProperty)(JSContextRef context, JSObjectRef object, JSStringRef propertyName, JSValueRef value, JSPropertyAttributes attributes, JSValueRef *exception);
-    JSObjectRef (*JSObjectMakeFunctionWithCallback)(JSContextRef context, JSStringRef name, JSObjectCallAsFunctionCallback callAsFunction);
-    JSStringRef (*JSStringCreateWithUTF8CString)(const char *string);
-    size_t (*JSStringGetMaximumUTF8CStringSize)(JSStringRef string);
-    size_t (*JSStringGetUTF8CString)(JSStringRef string, char *buffer, size_t bufferSize);
-    void (*JSStringRelease)(JSStringRef string);
-    bool (*JSValueIsNull)(JSContextRef context, JSValueRef value);
-    bool (*JSValueIsNumber)(JSContextRef context, JSValueRef value);
-    bool (*JSValueIsObject)(JSContextRef context, JSValueRef value);
-    bool (*JSValueIsUndefined)(JSContextRef context, JSValueRef value);
-    JSValueRef (*JSValueMakeNull)(JSContextRef context);
-    JSValueRef (*JSValueMakeString)(JSContextRef context, JSStringRef string);
-    double (*JSValueToNumber)(JSContextRef context, JSValueRef value, JSValueRef *exception);
-    JSObjectRef (*JSValueToObject)(JSContextRef context, JSValueRef value, JSValueRef *exception);
-    JSStringRef (*JSValueToStringCopy)(JSContextRef context, JSValueRef value, JSValueRef *exception);
-    bool loaded;
+    JSContextGroupRef _Nonnull (* _Nonnull JSContextGroupCreate)(void);
+    void (* _Nonnull JSContextGroupRelease)(JSContextGroupRef group);
+    void (* _Nonnull JSContextGroupSetExecutionTimeLimit)(JSContextGroupRef group, double limit, CourierShouldTerminateCallback callback, void *info);
+    JSGlobalContextRef _Nonnull (* _Nonnull JSGlobalContextCreateInGroup)(JSContextGroupRef group, JSClassRef globalObjectClass);
+    void (* _Nonnull JSGlobalContextRelease)(JSGlobalContextRef context);
+    JSObjectRef _Nonnull (* _Nonnull JSContextGetGlobalObject)(JSContextRef context);
+    JSValueRef (* _Nonnull JSEvaluateScript)(JSContextRef context, JSStringRef script, JSObjectRef thisObject, JSStringRef sourceURL, int startingLineNumber, JSValueRef *exception);
+    JSValueRef (* _Nonnull JSObjectGetProperty)(JSContextRef context, JSObjectRef object, JSStringRef propertyName, JSValueRef *exception);
+    void (* _Nonnull JSObjectSetProperty)(JSContextRef context, JSObjectRef object, JSStringRef propertyName, JSValueRef value, JSPropertyAttributes attributes, JSValueRef *exception);
+    JSObjectRef _Nonnull (* _Nonnull JSObjectMakeFunctionWithCallback)(JSContextRef context, JSStringRef name, JSObjectCallAsFunctionCallback callAsFunction);
+    JSStringRef _Nonnull (* _Nonnull JSStringCreateWithUTF8CString)(const char *string);
+    size_t (* _Nonnull JSStringGetMaximumUTF8CStringSize)(JSStringRef string);
+    size_t (* _Nonnull JSStringGetUTF8CString)(JSStringRef string, char *buffer, size_t bufferSize);
+    void (* _Nonnull JSStringRelease)(JSStringRef string);
+    bool (* _Nonnull JSValueIsNull)(JSContextRef context, JSValueRef value);
+    bool (* _Nonnull JSValueIsNumber)(JSContextRef context, JSValueRef value);
+    bool (* _Nonnull JSValueIsObject)(JSContextRef context, JSValueRef value);
+    bool (* _Nonnull JSValueIsUndefined)(JSContextRef context, JSValueRef value);
+    JSValueRef _Nonnull (* _Nonnull JSValueMakeNull)(JSContextRef context);
+    JSValueRef _Nonnull (* _Nonnull JSValueMakeString)(JSContextRef context, JSStringRef string);
+    double (* _Nonnull JSValueToNumber)(JSContextRef context, JSValueRef value, JSValueRef *exception);
+    JSObjectRef (* _Nonnull JSValueToObject)(JSContextRef context, JSValueRef value, JSValueRef *exception);
+    JSStringRef (* _Nonnull JSValueToStringCopy)(JSContextRef context, JSValueRef value, JSValueRef *exception);
 };
 
-// The table and its once-flag live in functions (Swift emits a header's functions, not its globals);
-// CourierScript is the only module that imports this header, so there is one copy of each.
-static inline struct courier_jsc_table *courier_jsc_table(void) {
-    static struct courier_jsc_table table;
-    return &table;
-}
-
-static inline pthread_once_t *courier_jsc_once(void) {
-    static pthread_once_t once = PTHREAD_ONCE_INIT;
-    return &once;
-}
-
-static inline void courier_jsc_fill(void) {
+/// Loads JavaScriptCore and fills `table` with its functions; false when the library or one of the
+/// functions is missing (the table is then incomplete and must not be used). The caller calls it once.
+static inline bool courier_jsc_fill(struct courier_jsc_table *table) {
     void *library = dlopen(courier_jsc_library(), RTLD_NOW | RTLD_LOCAL);
-    if (library == NULL) return;
-    struct courier_jsc_table *t = courier_jsc_table();
-    bool complete = true;
-    complete = complete && (*(void **)&t->JSContextGroupCreate = dlsym(library, "JSContextGroupCreate")) != NULL;
-    complete = complete && (*(void **)&t->JSContextGroupRelease = dlsym(library, "JSContextGroupRelease")) != NULL;
-    complete = complete && (*(void **)&t->JSContextGroupSetExecutionTimeLimit = dlsym(library, "JSContextGroupSetExecutionTimeLimit")) != NULL;
-    complete = complete && (*(void **)&t->JSGlobalContextCreateInGroup = dlsym(library, "JSGlobalContextCreateInGroup")) != NULL;
-    complete = complete && (*(void **)&t->JSGlobalContextRelease = dlsym(library, "JSGlobalContextRelease")) != NULL;
-    complete = complete && (*(void **)&t->JSContextGetGlobalObject = dlsym(library, "JSContextGetGlobalObject")) != NULL;
-    complete = complete && (*(void **)&t->JSEvaluateScript = dlsym(library, "JSEvaluateScript")) != NULL;
-    complete = complete && (*(void **)&t->JSObjectGetProperty = dlsym(library, "JSObjectGetProperty")) != NULL;
-    complete = complete && (*(void **)&t->JSObjectSetProperty = dlsym(library, "JSObjectSetProperty")) != NULL;
-    complete = complete && (*(void **)&t->JSObjectMakeFunctionWithCallback = dlsym(library, "JSObjectMakeFunctionWithCallback")) != NULL;
-    complete = complete && (*(void **)&t->JSStringCreateWithUTF8CString = dlsym(library, "JSStringCreateWithUTF8CString")) != NULL;
-    complete = complete && (*(void **)&t->JSStringGetMaximumUTF8CStringSize = dlsym(library, "JSStringGetMaximumUTF8CStringSize")) != NULL;
-    complete = complete && (*(void **)&t->JSStringGetUTF8CString = dlsym(library, "JSStringGetUTF8CString")) != NULL;
-    complete = complete && (*(void **)&t->JSStringRelease = dlsym(library, "JSStringRelease")) != NULL;
-    complete = complete && (*(void **)&t->JSValueIsNull = dlsym(library, "JSValueIsNull")) != NULL;
-    complete = complete && (*(void **)&t->JSValueIsNumber = dlsym(library, "JSValueIsNumber")) != NULL;
-    complete = complete && (*(void **)&t->JSValueIsObject = dlsym(library, "JSValueIsObject")) != NULL;
-    complete = complete && (*(void **)&t->JSValueIsUndefined = dlsym(library, "JSValueIsUndefined")) != NULL;
-    complete = complete && (*(void **)&t->JSValueMakeNull = dlsym(library, "JSValueMakeNull")) != NULL;
-    complete = complete && (*(void **)&t->JSValueMakeString = dlsym(library, "JSValueMakeString")) != NULL;
-    complete = complete && (*(void **)&t->JSValueToNumber = dlsym(library, "JSValueToNumber")) != NULL;
-    complete = complete && (*(void **)&t->JSValueToObject = dlsym(library, "JSValueToObject")) != NULL;
-    complete = complete && (*(void **)&t->JSValueToStringCopy = dlsym(library, "JSValueToStringCopy")) != NULL;
-    t->loaded = complete;
+    if (library == NULL) return false;
+    void *found;
+    // Function pointers cannot be assigned from void * in ISO C, hence the store through a void * lvalue.
+#define COURIER_JSC_FIND(name) \
+    if ((found = dlsym(library, #name)) == NULL) return false; \
+    *(void **)&table->name = found;
+    COURIER_JSC_FIND(JSContextGroupCreate) COURIER_JSC_FIND(JSContextGroupRelease)
+    COURIER_JSC_FIND(JSContextGroupSetExecutionTimeLimit) COURIER_JSC_FIND(JSGlobalContextCreateInGroup)
+    COURIER_JSC_FIND(JSGlobalContextRelease) COURIER_JSC_FIND(JSContextGetGlobalObject)
+    COURIER_JSC_FIND(JSEvaluateScript) COURIER_JSC_FIND(JSObjectGetProperty)
+    COURIER_JSC_FIND(JSObjectSetProperty) COURIER_JSC_FIND(JSObjectMakeFunctionWithCallback)
+    COURIER_JSC_FIND(JSStringCreateWithUTF8CString) COURIER_JSC_FIND(JSStringGetMaximumUTF8CStringSize)
+    COURIER_JSC_FIND(JSStringGetUTF8CString) COURIER_JSC_FIND(JSStringRelease)
+    COURIER_JSC_FIND(JSValueIsNull) COURIER_JSC_FIND(JSValueIsNumber)
+    COURIER_JSC_FIND(JSValueIsObject) COURIER_JSC_FIND(JSValueIsUndefined)
+    COURIER_JSC_FIND(JSValueMakeNull) COURIER_JSC_FIND(JSValueMakeString)
+    COURIER_JSC_FIND(JSValueToNumber) COURIER_JSC_FIND(JSValueToObject)
+    COURIER_JSC_FIND(JSValueToStringCopy)
+#undef COURIER_JSC_FIND
+    return true;
 }
-
-/// Loads JavaScriptCore once; false when the library (or one of its functions) is missing.
-static inline bool courier_jsc_load(void) {
-    pthread_once(courier_jsc_once(), courier_jsc_fill);
-    return courier_jsc_table()->loaded;
-}
-
-static inline JSContextGroupRef courier_JSContextGroupCreate(void) { return courier_jsc_table()->JSContextGroupCreate(); }
-static inline void courier_JSContextGroupRelease(JSContextGroupRef group) { courier_jsc_table()->JSContextGroupRelease(group); }
-static inline void courier_JSContextGroupSetExecutionTimeLimit(JSContextGroupRef group, double limit, CourierShouldTerminateCallback callback, void *info) { courier_jsc_table()->JSContextGroupSetExecutionTimeLimit(group, limit, callback, info); }
-static inline JSGlobalContextRef courier_JSGlobalContextCreateInGroup(JSContextGroupRef group, JSClassRef globalObjectClass) { return courier_jsc_table()->JSGlobalContextCreateInGroup(group, globalObjectClass); }
-static inline void courier_JSGlobalContextRelease(JSGlobalContextRef context) { courier_jsc_table()->JSGlobalContextRelease(context); }
-static inline JSObjectRef courier_JSContextGetGlobalObject(JSContextRef context) { return courier_jsc_table()->JSContextGetGlobalObject(context); }
-static inline JSValueRef courier_JSEvaluateScript(JSContextRef context, JSStringRef script, JSObjectRef thisObject, JSStringRef sourceURL, int startingLineNumber, JSValueRef *exception) { return courier_jsc_table()->JSEvaluateScript(context, script, thisObject, sourceURL, startingLineNumber, exception); }
-static inline JSValueRef courier_JSObjectGetProperty(JSContextRef context, JSObjectRef object, JSStringRef propertyName, JSValueRef *exception) { return courier_jsc_table()->JSObjectGetProperty(context, object, propertyName, exception); }
-static inline void courier_JSObjectSetProperty(JSContextRef context, JSObjectRef object, JSStringRef propertyName, JSValueRef value, JSPropertyAttributes attributes, JSValueRef *exception) { courier_jsc_table()->JSObjectSetProperty(context, object, propertyName, value, attributes, exception); }
-static inline JSObjectRef courier_JSObjectMakeFunctionWithCallback(JSContextRef context, JSStringRef name, JSObjectCallAsFunctionCallback callAsFunction) { return courier_jsc_table()->JSObjectMakeFunctionWithCallback(context, name, callAsFunction); }
-static inline JSStringRef courier_JSStringCreateWithUTF8CString(const char *string) { return courier_jsc_table()->JSStringCreateWithUTF8CString(string); }
-static inline size_t courier_JSStringGetMaximumUTF8CStringSize(JSStringRef string) { return courier_jsc_table()->JSStringGetMaximumUTF8CStringSize(string); }
-static inline size_t courier_JSStringGetUTF8CString(JSStringRef string, char *buffer, size_t bufferSize) { return courier_jsc_table()->JSStringGetUTF8CString(string, buffer, bufferSize); }
-static inline void courier_JSStringRelease(JSStringRef string) { courier_jsc_table()->JSStringRelease(string); }
-static inline bool courier_JSValueIsNull(JSContextRef context, JSValueRef value) { return courier_jsc_table()->JSValueIsNull(context, value); }
-static inline bool courier_JSValueIsNumber(JSContextRef context, JSValueRef value) { return courier_jsc_table()->JSValueIsNumber(context, value); }
-static inline bool courier_JSValueIsObject(JSContextRef context, JSValueRef value) { return courier_jsc_table()->JSValueIsObject(context, value); }
-static inline bool courier_JSValueIsUndefined(JSContextRef context, JSValueRef value) { return courier_jsc_table()->JSValueIsUndefined(context, value); }
-static inline JSValueRef courier_JSValueMakeNull(JSContextRef context) { return courier_jsc_table()->JSValueMakeNull(context); }
-static inline JSValueRef courier_JSValueMakeString(JSContextRef context, JSStringRef string) { return courier_jsc_table()->JSValueMakeString(context, string); }
-static inline double courier_JSValueToNumber(JSContextRef context, JSValueRef value, JSValueRef *exception) { return courier_jsc_table()->JSValueToNumber(context, value, exception); }
-static inline JSObjectRef courier_JSValueToObject(JSContextRef context, JSValueRef value, JSValueRef *exception) { return courier_jsc_table()->JSValueToObject(context, value, exception); }
-static inline JSStringRef courier_JSValueToStringCopy(JSContextRef context, JSValueRef value, JSValueRef *exception) { return courier_jsc_table()->JSValueToStringCopy(context, value, exception); }
 
 #endif

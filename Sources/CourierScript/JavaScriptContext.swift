@@ -17,52 +17,63 @@ final class JavaScriptContext {
     private static let idle = Mutex<[IdleGroup]>([])
     private static let keptGroups = 4
 
+    /// JavaScriptCore's functions, looked up the first time a script runs (a Swift global is initialised
+    /// once, thread-safely); nil when the library or one of its functions is missing. This is the one table
+    /// of the process: shim.h says why it is not kept in the header.
+    private static let library: courier_jsc_table? = {
+        let table = UnsafeMutablePointer<courier_jsc_table>.allocate(capacity: 1)
+        defer { table.deallocate() }
+        return courier_jsc_fill(table) ? table.pointee : nil
+    }()
+
+    private let jsc: courier_jsc_table
     private let group: JSContextGroupRef
     private let context: JSGlobalContextRef
     /// Cleared when an evaluation was stopped by the time limit: that group is not reused.
     private var reusable = true
 
-    /// Whether JavaScriptCore could be loaded (it is loaded on the first call; see CJavaScriptCore's shim.h).
-    static var isAvailable: Bool { courier_jsc_load() }
     /// The shared library that is loaded (`COURIER_JAVASCRIPTCORE_LIBRARY` names another), for the error
     /// when it is missing.
     static var libraryName: String { String(cString: courier_jsc_library()) }
 
-    /// A fresh context whose every evaluation is stopped after `timeLimit` seconds; only when `isAvailable`.
-    init(timeLimit: Double) {
-        group = Self.idle.withLock { $0.popLast()?.group } ?? courier_JSContextGroupCreate()
+    /// A fresh context whose every evaluation is stopped after `timeLimit` seconds; nil when JavaScriptCore
+    /// cannot be loaded (it is loaded on the first call).
+    init?(timeLimit: Double) {
+        guard let jsc = Self.library else { return nil }
+        self.jsc = jsc
+        group = Self.idle.withLock { $0.popLast()?.group } ?? jsc.JSContextGroupCreate()
         // A nil callback makes JavaScriptCore terminate unconditionally once the limit is reached.
-        courier_JSContextGroupSetExecutionTimeLimit(group, timeLimit, nil, nil)
-        context = courier_JSGlobalContextCreateInGroup(group, nil)
+        jsc.JSContextGroupSetExecutionTimeLimit(group, timeLimit, nil, nil)
+        context = jsc.JSGlobalContextCreateInGroup(group, nil)
     }
 
     deinit {
-        courier_JSGlobalContextRelease(context)
+        jsc.JSGlobalContextRelease(context)
         let idle = IdleGroup(group: group)
         let kept = reusable && Self.idle.withLock { groups in
             guard groups.count < Self.keptGroups else { return false }
             groups.append(idle)
             return true
         }
-        if !kept { courier_JSContextGroupRelease(group) }
+        if !kept { jsc.JSContextGroupRelease(group) }
     }
 
     /// Evaluates `code` as if it started on line `line` of `sourceURL`; the result converted to a string.
     func evaluate(_ code: String, sourceURL: String, line: Int) -> Result<String, Exception> {
-        let script = courier_JSStringCreateWithUTF8CString(code)
-        let source = courier_JSStringCreateWithUTF8CString(sourceURL)
+        let script = jsc.JSStringCreateWithUTF8CString(code)
+        let source = jsc.JSStringCreateWithUTF8CString(sourceURL)
         defer {
-            courier_JSStringRelease(script)
-            courier_JSStringRelease(source)
+            jsc.JSStringRelease(script)
+            jsc.JSStringRelease(source)
         }
         var exception: JSValueRef?
-        let value = courier_JSEvaluateScript(context, script, nil, source, Int32(clamping: line), &exception)
+        let value = jsc.JSEvaluateScript(context, script, nil, source, Int32(clamping: line), &exception)
         if let exception {
             let failure = describe(exception)
             if failure.message.contains(ScriptEngine.terminatedMarker) { reusable = false }
             return .failure(failure)
         }
-        guard let value, !courier_JSValueIsUndefined(context, value) else { return .success("") }
+        guard let value, !jsc.JSValueIsUndefined(context, value) else { return .success("") }
         return .success(string(value) ?? "")
     }
 
@@ -70,55 +81,58 @@ final class JavaScriptContext {
         let message = string(exception) ?? "unknown JavaScript error"
         var stack = ""
         var line: Int?
-        if courier_JSValueIsObject(context, exception), let object = courier_JSValueToObject(context, exception, nil) {
-            if let value = property("stack", of: object), !courier_JSValueIsUndefined(context, value) {
+        if jsc.JSValueIsObject(context, exception), let object = jsc.JSValueToObject(context, exception, nil) {
+            if let value = property("stack", of: object), !jsc.JSValueIsUndefined(context, value) {
                 stack = string(value) ?? ""
             }
-            if let value = property("line", of: object), courier_JSValueIsNumber(context, value) {
-                line = Int(courier_JSValueToNumber(context, value, nil))
+            if let value = property("line", of: object), jsc.JSValueIsNumber(context, value) {
+                line = Int(jsc.JSValueToNumber(context, value, nil))
             }
         }
         return Exception(message: message, stack: stack, line: line)
     }
 
     private func property(_ name: String, of object: JSObjectRef) -> JSValueRef? {
-        let key = courier_JSStringCreateWithUTF8CString(name)
-        defer { courier_JSStringRelease(key) }
-        return courier_JSObjectGetProperty(context, object, key, nil)
+        let key = jsc.JSStringCreateWithUTF8CString(name)
+        defer { jsc.JSStringRelease(key) }
+        return jsc.JSObjectGetProperty(context, object, key, nil)
     }
 
     /// Defines `__courierDigest(algorithm, keyHex|null, dataHex)` for the prelude's `crypto` helpers.
     func installDigest() {
-        let name = courier_JSStringCreateWithUTF8CString("__courierDigest")
-        defer { courier_JSStringRelease(name) }
-        let function = courier_JSObjectMakeFunctionWithCallback(context, name) { context, _, _, count, arguments, _ in
+        let name = jsc.JSStringCreateWithUTF8CString("__courierDigest")
+        defer { jsc.JSStringRelease(name) }
+        let function = jsc.JSObjectMakeFunctionWithCallback(context, name) { context, _, _, count, arguments, _ in
+            // A C callback captures nothing, so it finds the table where every context found it.
+            guard let jsc = JavaScriptContext.library else { return nil }
             guard let context, let arguments, count == 3,
-                  let algorithm = JavaScriptContext.string(arguments[0], in: context),
-                  let data = JavaScriptContext.string(arguments[2], in: context) else {
-                return courier_JSValueMakeNull(context)
+                  let algorithm = JavaScriptContext.string(arguments[0], in: context, jsc),
+                  let data = JavaScriptContext.string(arguments[2], in: context, jsc) else {
+                return jsc.JSValueMakeNull(context)
             }
             let key = arguments[1].flatMap {
-                courier_JSValueIsNull(context, $0) ? nil : JavaScriptContext.string($0, in: context)
+                jsc.JSValueIsNull(context, $0) ? nil : JavaScriptContext.string($0, in: context, jsc)
             }
             guard let hex = ScriptDigest.hex(algorithm, keyHex: key, dataHex: data) else {
-                return courier_JSValueMakeNull(context)
+                return jsc.JSValueMakeNull(context)
             }
-            let result = courier_JSStringCreateWithUTF8CString(hex)
-            defer { courier_JSStringRelease(result) }
-            return courier_JSValueMakeString(context, result)
+            let result = jsc.JSStringCreateWithUTF8CString(hex)
+            defer { jsc.JSStringRelease(result) }
+            return jsc.JSValueMakeString(context, result)
         }
-        courier_JSObjectSetProperty(context, courier_JSContextGetGlobalObject(context), name, function,
+        jsc.JSObjectSetProperty(context, jsc.JSContextGetGlobalObject(context), name, function,
                             JSPropertyAttributes(kJSPropertyAttributeReadOnly), nil)
     }
 
-    private func string(_ value: JSValueRef) -> String? { Self.string(value, in: context) }
+    private func string(_ value: JSValueRef) -> String? { Self.string(value, in: context, jsc) }
 
-    private static func string(_ value: JSValueRef?, in context: JSContextRef) -> String? {
-        guard let value, let text = courier_JSValueToStringCopy(context, value, nil) else { return nil }
-        defer { courier_JSStringRelease(text) }
-        let size = courier_JSStringGetMaximumUTF8CStringSize(text)
+    private static func string(_ value: JSValueRef?, in context: JSContextRef, _ jsc: courier_jsc_table)
+        -> String? {
+        guard let value, let text = jsc.JSValueToStringCopy(context, value, nil) else { return nil }
+        defer { jsc.JSStringRelease(text) }
+        let size = jsc.JSStringGetMaximumUTF8CStringSize(text)
         var buffer = [CChar](repeating: 0, count: size)
-        _ = courier_JSStringGetUTF8CString(text, &buffer, size)
+        _ = jsc.JSStringGetUTF8CString(text, &buffer, size)
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

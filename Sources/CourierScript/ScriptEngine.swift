@@ -13,7 +13,7 @@ public enum ScriptEngine {
     /// Runs `source` with `input`, returning what it set and tested; a script that throws or runs past
     /// its time limit comes back with `error` set and what it did before that.
     public static func run(_ source: ScriptSource, input: ScriptInput) -> ScriptResult {
-        guard JavaScriptContext.isAvailable else {
+        guard let context = JavaScriptContext(timeLimit: max(input.timeLimit, 0.001)) else {
             var result = ScriptResult(globals: input.globals, requestVariables: input.requestVariables)
             result.error = ScriptError(reason: .exception,
                                        message: "cannot load JavaScriptCore (\(JavaScriptContext.libraryName)); "
@@ -21,7 +21,6 @@ public enum ScriptEngine {
                                        file: source.file, line: source.line)
             return result
         }
-        let context = JavaScriptContext(timeLimit: max(input.timeLimit, 0.001))
         context.installDigest()
         var result = ScriptResult(globals: input.globals, requestVariables: input.requestVariables)
         for prelude in [ScriptPrelude.code, PostmanPrelude.code] {

@@ -45,10 +45,13 @@ enum CrashTestHook {
         }
     }
 
-    /// Calls itself until the stack runs out; the sum keeps the calls from becoming a loop.
-    private static func recurse(_ depth: Int) -> Int {
+    /// Calls itself until the stack runs out. Each call hands its own frame to the next, which reads it
+    /// after its own call: a release build would otherwise turn the recursion into an endless loop.
+    private static func recurse(_ depth: Int, caller: UnsafeMutablePointer<(Int, Int, Int, Int)>? = nil)
+        -> Int {
         var frame = (depth, depth, depth, depth)
-        return withUnsafeMutablePointer(to: &frame) { $0.pointee.0 } &+ recurse(depth &+ 1)
+        let deeper = withUnsafeMutablePointer(to: &frame) { recurse(depth &+ 1, caller: $0) }
+        return deeper &+ (caller?.pointee.0 ?? 0)
     }
 
     /// The explorer's backend, wrapped to crash after the first frame when the hook is armed.

@@ -8,11 +8,8 @@ enum Reliability {
     /// The package root, derived from this file's path (Tests/EndToEndTests/ReliabilityHarness.swift).
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
-    /// The debug binary `swift build --build-tests` leaves behind, or COURIER_TEST_BINARY (to run the
-    /// same tests against another build, an older one, and see a test fail first).
-    static let courier = ProcessInfo.processInfo.environment["COURIER_TEST_BINARY"].flatMap {
-        $0.isEmpty ? nil : URL(fileURLWithPath: $0)
-    } ?? packageRoot.appendingPathComponent(".build/debug/courier")
+    /// The binary under test: CourierCLI picks it (COURIER_TEST_BINARY or the debug build).
+    static let courier = CourierCLI.executable
     static var hasCourier: Bool { FileManager.default.isExecutableFile(atPath: courier.path) }
     static var hasTmux: Bool { tool("tmux") != nil && hasCourier }
     static var hasOpenSSL: Bool { tool("openssl") != nil }
