@@ -1,7 +1,6 @@
 import CCurl
 import CourierHTTP
 import Foundation
-import Synchronization
 
 /// A byte pipe opened by libcurl with `CONNECT_ONLY`: libcurl resolves, connects, does the proxy
 /// tunnel and TLS, then hands the connection over to `curl_easy_send/recv` (libcurl 7.88 has no
@@ -106,11 +105,4 @@ final class CurlPipe {
         CURLE_SSL_CERTPROBLEM.rawValue, CURLE_SSL_CIPHER.rawValue, CURLE_SSL_CACERT_BADFILE.rawValue,
         CURLE_SSL_ISSUER_ERROR.rawValue, CURLE_SSL_PINNEDPUBKEYNOTMATCH.rawValue, CURLE_SSL_INVALIDCERTSTATUS.rawValue,
     ]
-}
-
-/// A flag another thread sets to abandon a connection attempt.
-final class CancelFlag: Sendable {
-    private let flag = Atomic<Bool>(false)
-    var isSet: Bool { flag.load(ordering: .acquiring) }
-    func set() { flag.store(true, ordering: .releasing) }
 }

@@ -1,3 +1,4 @@
+import CourierHTTP
 import Foundation
 import Synchronization
 

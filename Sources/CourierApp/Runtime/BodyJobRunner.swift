@@ -1,4 +1,5 @@
 import CourierBody
+import CourierHTTP
 import Foundation
 import Synchronization
 
@@ -22,7 +23,7 @@ final class BodyJobRunner: Sendable {
             running[job.generation] = Task.detached(priority: job.priority) { [weak self] in
                 // The job runs on a thread of its own: it waits (sleeping) for a body still arriving, which
                 // for a stream may be for ever, and must not hold a thread of the cooperative pool meanwhile.
-                let cancelled = Cancelled()
+                let cancelled = CancelFlag()
                 await withTaskCancellationHandler {
                     await EffectRunner.onOwnThread {
                         let clock = ContinuousClock()
@@ -54,11 +55,4 @@ final class BodyJobRunner: Sendable {
     func cancelAll() {
         running.withLock { running in defer { running = [:] }; return Array(running.values) }.forEach { $0.cancel() }
     }
-}
-
-/// The cancellation of a job's task, read by the job on its own thread (where `Task.isCancelled` cannot see it).
-private final class Cancelled: Sendable {
-    private let flag = Atomic<Bool>(false)
-    var isSet: Bool { flag.load(ordering: .acquiring) }
-    func set() { flag.store(true, ordering: .releasing) }
 }
