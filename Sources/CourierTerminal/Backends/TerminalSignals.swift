@@ -9,10 +9,10 @@ import Glibc
 /// bracketed-paste reports). The handlers then call only `write`, `tcsetattr`, `sigaction`,
 /// `sigprocmask` and `raise`, and allocate nothing:
 /// - SIGINT, SIGTERM, SIGHUP: restore the terminal, then die of the signal as if unhandled.
-/// - SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP: restore, put back the handler that was there
-///   before (the `CrashReporter` the command installed first, else the Swift runtime's backtracer, if
-///   any) and re-raise, so the crash is still reported, after the restore. On the alternate signal
-///   stack, so a stack overflow still restores the terminal.
+/// - SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP: restore, then hand the crash on to the handler
+///   that was there before (the `CrashReporter` the command installed first, else the Swift runtime's
+///   backtracer, if any) as `CrashSignalChain` does, so the crash is still reported, after the restore.
+///   On the alternate signal stack, so a stack overflow still restores the terminal.
 /// - SIGTSTP: restore, stop; SIGCONT (and SIGWINCH): write one byte to the backend's self-pipe, and
 ///   the main loop re-enters curses mode and redraws everything outside the handler.
 enum TerminalSignals {
@@ -47,7 +47,7 @@ enum TerminalSignals {
         context.pointee = Context(inputFD: inputFD, outputFD: outputFD, pipeFD: pipeFD, shellModes: shellModes,
                                   restoreBytes: bytes, restoreCount: restoreSequence.count, installed: true)
         for signal in terminating { set(signal, terminateHandler) }
-        for signal in crashes { set(signal, crashHandler, flags: SA_ONSTACK) }
+        for signal in crashes { CrashSignalChain.install(signal, crashHandler, saving: previous + Int(signal)) }
         for signal in notifying.keys { set(signal, notifyHandler) }
         set(SIGTSTP, suspendHandler)
     }
@@ -56,19 +56,20 @@ enum TerminalSignals {
     static func uninstall() {
         guard context.pointee.installed else { return }
         context.pointee.installed = false
-        for signal in terminating + crashes + Array(notifying.keys) + [SIGTSTP] {
+        for signal in terminating + Array(notifying.keys) + [SIGTSTP] {
             sigaction(signal, previous + Int(signal), nil)
         }
+        for signal in crashes { CrashSignalChain.uninstall(signal, crashHandler, previous: previous + Int(signal)) }
         context.pointee.restoreBytes?.deallocate()
         context.pointee.restoreBytes = nil
     }
 
-    private static func set(_ signal: Int32, _ handler: @convention(c) (Int32) -> Void, flags: Int32 = 0) {
+    private static func set(_ signal: Int32, _ handler: @convention(c) (Int32) -> Void) {
         var action = sigaction()
         action.__sigaction_handler.sa_handler = handler
         sigemptyset(&action.sa_mask)
         // SA_RESTART keeps reads and writes elsewhere in the process from failing with EINTR.
-        action.sa_flags = SA_RESTART | flags
+        action.sa_flags = SA_RESTART
         sigaction(signal, &action, previous + Int(signal))
     }
 
@@ -93,12 +94,14 @@ private let terminateHandler: @convention(c) (Int32) -> Void = { signal in
 
 /// Crash signals: restore, hand the signal to whoever handled it before us: the `CrashReporter` when the
 /// command installed one (it then says the terminal was restored), else the runtime's or the default.
-private let crashHandler: @convention(c) (Int32) -> Void = { signal in
-    TerminalSignals.restoreTerminal()
-    CrashReporter.noteTerminalRestored()
-    sigaction(signal, TerminalSignals.previous + Int(signal), nil)
-    unblock(signal)
-    raise(signal)
+/// Reached after `uninstall` only through a handler installed on top of ours that chains to it: the
+/// terminal is no longer ours to restore then.
+private let crashHandler: CrashSignalChain.Handler = { signal, info, _ in
+    if TerminalSignals.context.pointee.installed {
+        TerminalSignals.restoreTerminal()
+        CrashReporter.noteTerminalRestored()
+    }
+    CrashSignalChain.handOn(signal, info, previous: TerminalSignals.previous + Int(signal))
 }
 
 /// SIGWINCH/SIGCONT: one byte down the self-pipe; the main loop does the work.

@@ -9,7 +9,7 @@ import Synchronization
 /// `TerminalSignals` is installed later and keeps this reporter as its "previous" handler. A crash in the
 /// explorer therefore runs: TerminalSignals (restore the terminal) → this reporter (report, then the
 /// line, now on the normal screen) → the runtime's handler or the default action. Neither replaces the
-/// other's handler; each re-raises into the next.
+/// other's handler; each hands the crash on to the next as `CrashSignalChain` does.
 ///
 /// Async-signal safety: everything the handler reads is prepared by `install` in memory that is never
 /// freed: the report path, the folders to create, the fixed part of the report, a text buffer, room for
@@ -102,7 +102,7 @@ public enum CrashReporter {
         context.initialize(to: setup)
         rehearse()
         ensureAlternateStack()
-        for signal in signals { set(signal) }
+        for signal in signals { CrashSignalChain.install(signal, crashReportHandler, saving: previous + Int(signal)) }
     }
 
     /// The report's fixed lines: the command, the version, the process and its start.
@@ -142,13 +142,6 @@ public enum CrashReporter {
         terminalRestored.store(true, ordering: .releasing)
     }
 
-    private static func set(_ signal: Int32) {
-        var action = sigaction()
-        action.__sigaction_handler.sa_handler = crashReportHandler
-        sigemptyset(&action.sa_mask)
-        action.sa_flags = SA_ONSTACK
-        sigaction(signal, &action, previous + Int(signal))
-    }
 
     /// Gives the main thread an alternate stack when it has none (the Swift runtime sets one up when its
     /// backtracer is enabled), so a stack overflow still reaches the handler.
@@ -164,7 +157,7 @@ public enum CrashReporter {
 }
 
 /// The crash handler: report once, then hand the signal to the previous handler or the default action.
-private let crashReportHandler: @convention(c) (Int32) -> Void = { signal in
+private let crashReportHandler: CrashSignalChain.Handler = { signal, info, _ in
     // pthread_self only reads the thread pointer on glibc; it allocates nothing and takes no lock.
     let me = UInt(bitPattern: Int(bitPattern: pthread_self()))
     let claim = CrashReporter.owner
@@ -182,12 +175,7 @@ private let crashReportHandler: @convention(c) (Int32) -> Void = { signal in
     } else if claim.original != me {
         CrashReporter.waitForTheFirstReport()
     }
-    sigaction(signal, CrashReporter.previous + Int(signal), nil)
-    var set = sigset_t()
-    sigemptyset(&set)
-    sigaddset(&set, signal)
-    sigprocmask(SIG_UNBLOCK, &set, nil)
-    raise(signal)
+    CrashSignalChain.handOn(signal, info, previous: CrashReporter.previous + Int(signal))
 }
 
 // MARK: - In the handler
