@@ -10,14 +10,9 @@ import CourierTestSupport
 /// Run in a child process of its own: the scenario replaces process-wide signal handlers.
 @Suite struct ForeignFaultHandlerTests {
     @Test func aRuntimeThatFaultsOnPurposeStillHandlesItsFaultsAroundTheExplorersHandlers() async throws {
-        let binary = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-                         ?? CommandLine.arguments[0])
-        let child = try ChildProcess(binary, ["--testing-library", "swift-testing",
-                                              "--filter", "foreignFaultChildWhenStartedByItsTest"],
-                                     environment: ["COURIER_FOREIGN_FAULT_CHILD": "1", "SWIFT_BACKTRACE": "enable=no"])
-        let status = await child.finish(limit: .seconds(300))
-        #expect(status == 0, "child ended with \(String(describing: status)): \(child.stdout.text)\(child.stderr.text)")
-        #expect(child.stdout.text.contains("foreign faults handled: 2"))
+        let child = try await TestInOwnProcess.run("foreignFaultChildWhenStartedByItsTest")
+        #expect(child.status == 0, "child ended with \(child.status): \(child.stdout)\(child.stderr)")
+        #expect(child.stdout.contains("foreign faults handled: 2"))
     }
 }
 
@@ -63,7 +58,7 @@ private func makeBackend(_ pty: PseudoTerminal) throws -> CursesBackend {
 
 /// The child's side: does nothing unless started by the test above.
 @Test func foreignFaultChildWhenStartedByItsTest() throws {
-    guard ProcessInfo.processInfo.environment["COURIER_FOREIGN_FAULT_CHILD"] != nil else { return }
+    guard TestInOwnProcess.isChild("foreignFaultChildWhenStartedByItsTest") else { return }
     foreignPage = mmap(nil, pageSize, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
     foreignPage!.storeBytes(of: 42, as: UInt8.self)
     // The runtime first, the explorer's handlers on top: the fault passes through ours to the runtime.

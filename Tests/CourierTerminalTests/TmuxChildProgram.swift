@@ -1,12 +1,13 @@
 import Foundation
 import Testing
 import CourierTerminal
+import CourierTestSupport
 
-/// The program the tmux tests run inside a tmux pane: this same test binary, started with
-/// `COURIER_TERMINAL_CHILD` set, filtered to this one test. Without the variable it does nothing.
+/// The program the tmux tests run inside a tmux pane: this same test binary, started by
+/// `TestInOwnProcess.command` filtered to this one test. In any other process it does nothing.
 /// It shows what it receives, so the tests can read it back with `tmux capture-pane`.
 @Test func tmuxChildProgramWhenStartedByTheTmuxTests() throws {
-    guard let mode = ProcessInfo.processInfo.environment["COURIER_TERMINAL_CHILD"] else { return }
+    guard let mode = TestInOwnProcess.mode("tmuxChildProgramWhenStartedByTheTmuxTests") else { return }
     let backend = try CursesBackend()
     var last = "none"
     var count = 0

@@ -13,10 +13,7 @@ import CourierTestSupport
     }
 
     private func childCommand(mode: String) -> String {
-        let binary = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-            ?? CommandLine.arguments[0]
-        return "env COURIER_TERMINAL_CHILD=\(mode) SWIFT_BACKTRACE=enable=no '\(binary)' --testing-library swift-testing "
-            + "--filter tmuxChildProgramWhenStartedByTheTmuxTests"
+        TestInOwnProcess.command("tmuxChildProgramWhenStartedByTheTmuxTests", mode: mode)
     }
 
     @Test(.enabled(if: tmuxAvailable))
