@@ -1,4 +1,5 @@
 import Foundation
+import CourierSecurity
 
 /// Keeps every response on disk under `$XDG_STATE_HOME/courier/history` (default
 /// `~/.local/state/courier/history`): one `ID.json` per entry and its body in `ID.body`, secrets redacted
@@ -102,16 +103,12 @@ public final class HistoryStore: @unchecked Sendable {
         }
     }
 
-    /// Writes to a temporary file in the same folder, then renames it over the target (atomic on POSIX).
+    /// Writes a private file (0600 from its first byte) atomically.
     private func write(_ data: Data, to url: URL) throws(BodyError) {
-        let temporary = directory.appendingPathComponent(".tmp-\(UUID().uuidString)")
-        guard FileManager.default.createFile(atPath: temporary.path, contents: data, attributes: [.posixPermissions: 0o600]) else {
-            throw .history(path: temporary.path, reason: "cannot create file")
-        }
-        guard rename(temporary.path, url.path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            try? FileManager.default.removeItem(at: temporary)
-            throw .history(path: url.path, reason: reason)
+        do {
+            try AtomicFile.write(data, to: url, mode: 0o600)
+        } catch {
+            throw .history(path: error.path, reason: error.reason)
         }
     }
 

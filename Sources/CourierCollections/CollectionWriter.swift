@@ -1,4 +1,5 @@
 import Foundation
+import CourierSecurity
 
 /// Saves collection files: to a temporary file beside the original, flushed, then renamed over it, so a
 /// crash leaves the old or the new version and never a mix; and never over another program's edit.
@@ -20,31 +21,10 @@ public enum CollectionWriter {
     /// (0600 for secrets) wins over the replaced file's mode, which is otherwise kept.
     public static func write(_ data: Data, to url: URL, displayPath: String,
                              permissions: mode_t? = nil) throws(CollectionError) {
-        let folder = url.deletingLastPathComponent()
-        let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
-        let mode = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.posixPermissions] as? NSNumber
-        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL,
-                              permissions ?? mode_t(mode?.uint16Value ?? 0o644))
-        guard descriptor >= 0 else { throw .writeFailed(path: displayPath, reason: String(cString: strerror(errno))) }
-        var failure: String?
-        data.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    failure = String(cString: strerror(errno))
-                    return
-                }
-                offset += written
-            }
-        }
-        if failure == nil && fsync(descriptor) != 0 { failure = String(cString: strerror(errno)) }
-        close(descriptor)
-        if failure == nil && rename(temporary.path, url.path) != 0 { failure = String(cString: strerror(errno)) }
-        if let failure {
-            unlink(temporary.path)
-            throw .writeFailed(path: displayPath, reason: failure)
+        do {
+            try AtomicFile.write(data, to: url, mode: permissions, sync: true)
+        } catch {
+            throw .writeFailed(path: displayPath, reason: error.reason)
         }
     }
 }

@@ -1,4 +1,5 @@
 import CourierHTTP
+import CourierSecurity
 import Foundation
 
 /// `-o FILE`: the body streams to a temporary file beside FILE while it arrives (the transport's
@@ -27,7 +28,7 @@ enum BodyFile {
         if isSpecial(url) { return try writeInto(url, body) }
         switch body {
         case .data(let data):
-            try data.write(to: url, options: .atomic)
+            try AtomicFile.write(data, to: url)
         case .file(let source, _):
             let folder = url.deletingLastPathComponent().standardizedFileURL.path
             if source.deletingLastPathComponent().standardizedFileURL.path == folder {

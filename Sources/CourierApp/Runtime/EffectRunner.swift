@@ -1,6 +1,7 @@
 import CourierBody
 import CourierCollections
 import CourierHTTP
+import CourierSecurity
 import Foundation
 import Synchronization
 
@@ -169,10 +170,10 @@ public final class EffectRunner: Sendable {
         case .writeFile(let path, let contents):
             background { [queue] in
                 do {
-                    try contents.write(to: URL(fileURLWithPath: path), options: .atomic)
+                    try AtomicFile.write(contents, to: URL(fileURLWithPath: path))
                     queue.post(.notice(StatusMessage("Saved \(contents.count) bytes to \(path)", kind: .success)))
                 } catch {
-                    queue.post(.notice(StatusMessage("Cannot write \(path): \(error.localizedDescription)", kind: .error)))
+                    queue.post(.notice(StatusMessage("Cannot write \(error)", kind: .error)))
                 }
             }
         case .loadTheme(let name):

@@ -2,6 +2,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import CourierSecurity
 
 /// A body file of the cache folder, opened so that it can be trusted: only a plain name the store
 /// itself could have written (no `/`, no `..`, the entry's own stem), opened without following a
@@ -93,8 +94,9 @@ final class CacheBodyFile {
         if linkat(AT_FDCWD, "/proc/self/fd/\(descriptor)", AT_FDCWD, destination.path, AT_SYMLINK_FOLLOW) == 0 {
             return
         }
-        let output = Glibc.open(destination.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard output >= 0 else { throw Rejected(description: "cannot create \(destination.path)") }
+        guard let output = try? AtomicFile.create(destination, mode: 0o600) else {
+            throw Rejected(description: "cannot create \(destination.path)")
+        }
         defer { Glibc.close(output) }
         try read { piece in
             var written = 0

@@ -2,6 +2,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import CourierSecurity
 
 /// The store's housekeeping: clearing, evicting, collecting what interrupted writers left, and the
 /// plain file writes everything else is built on. Only files named as the store names them are
@@ -47,7 +48,8 @@ extension HTTPCacheStore {
         }
         var named: [String: String?] = [:]  // stem -> the body its entry names
         for name in names {
-            if name.hasPrefix(".tmp-") {
+            // `.tmp-…` is what versions before AtomicFile left.
+            if AtomicFile.isTemporaryName(name) || name.hasPrefix(".tmp-") {
                 if isOld(name) { try? FileManager.default.removeItem(at: directory.appendingPathComponent(name)) }
                 continue
             }
@@ -106,25 +108,21 @@ extension HTTPCacheStore {
 
     // MARK: - Files
 
+    /// Entries are private (0600 from the first byte) and written atomically.
     func writeAtomically(_ data: Data, to destination: URL) throws {
-        let temporary = directory.appendingPathComponent(".tmp-\(UUID().uuidString)")
-        do {
-            try writeNew(data, to: temporary)
-            try rename(temporary, to: destination)
-        } catch {
-            try? FileManager.default.removeItem(at: temporary)
-            throw error
-        }
+        try AtomicFile.write(data, to: destination, mode: 0o600)
     }
 
     /// A spilled body is hard-linked when it can be (no copy of a large file), else copied; returns
     /// the size and checksum of what was written, read back from the file itself.
     func writeBody(_ body: ResponseBody, to destination: URL) throws -> (size: Int, checksum: String) {
-        let temporary = directory.appendingPathComponent(".tmp-\(UUID().uuidString)")
+        let temporary = AtomicFile.temporaryURL(beside: destination)
         do {
             switch body {
             case .data(let data):
-                try writeNew(data, to: temporary)
+                let descriptor = try AtomicFile.create(temporary, mode: 0o600)
+                defer { Glibc.close(descriptor) }
+                try AtomicFile.writeAll(data, to: descriptor, path: temporary.path)
             case .file(let source, _):
                 do {
                     try FileManager.default.linkItem(at: source, to: temporary)
@@ -140,25 +138,6 @@ extension HTTPCacheStore {
         } catch {
             try? FileManager.default.removeItem(at: temporary)
             throw error
-        }
-    }
-
-    /// Writes a new file with plain POSIX calls: Foundation's Data.write syncs to disk on Linux, which
-    /// costs milliseconds per entry; the rename that follows is what makes the write atomic.
-    private func writeNew(_ data: Data, to destination: URL) throws {
-        let descriptor = Glibc.open(destination.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw posixError(destination) }
-        defer { Glibc.close(descriptor) }
-        try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
-            var offset = 0
-            while offset < buffer.count {
-                let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    throw posixError(destination)
-                }
-                offset += written
-            }
         }
     }
 

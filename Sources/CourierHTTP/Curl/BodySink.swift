@@ -1,3 +1,4 @@
+import CourierSecurity
 import Foundation
 
 /// Collects a response body in memory and moves it to a temporary file once it passes the spill
@@ -96,13 +97,14 @@ struct BodySink {
         let url = TemporaryBodyFiles.makeURL(in: directory)
         // Registered before it exists: a signal between creating and registering would leave it behind.
         TemporaryBodyFiles.register(url)
-        guard FileManager.default.createFile(atPath: url.path, contents: nil,
-                                             attributes: [.posixPermissions: 0o600]) else {
-            let reason = String(cString: strerror(errno))
+        let descriptor: Int32
+        do {
+            descriptor = try AtomicFile.create(url, mode: 0o600)
+        } catch {
             TemporaryBodyFiles.forget(url)
-            throw APIError.disk(underlying: "cannot create \(url.path): \(reason)")
+            throw APIError.disk(underlying: "cannot create \(error)")
         }
-        let handle = try FileHandle(forWritingTo: url)
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         fileURL = url
         file = handle
         try handle.write(contentsOf: buffer)
