@@ -111,15 +111,18 @@ struct EffectRunnerTests {
         defer { harness.stop() }
         let collection = try #require(await harness.load())
         let ref = RequestRef(file: collection.files[0].path, index: 2)
-        let draft = try #require(collection.request(ref))
+        // The saved request answers after seconds; two minutes, so the cancel comes first on a loaded machine.
+        var draft = try #require(collection.request(ref))
+        draft.url = draft.url.replacingOccurrences(of: #"ms=\d+"#, with: "ms=120000", options: .regularExpression)
+        #expect(draft.url.contains("ms=120000"))
         harness.runner.perform([.send(generation: 1, job: SendJob(ref: ref, draft: draft, environment: nil))])
-        for _ in 0..<1000 where harness.server.requestCount(path: "/slow") == 0 {
+        for _ in 0..<6000 where harness.server.requestCount(path: "/slow") == 0 {
             try await Task.sleep(for: .milliseconds(10))
         }
         harness.runner.perform([.cancelSend])
         let cancelled = await harness.waitFor { if case .sendCancelled(1) = $0 { true } else { nil } }
         #expect(cancelled == true)
-        for _ in 0..<1000 where harness.server.abortedCount(path: "/slow") == 0 {
+        for _ in 0..<6000 where harness.server.abortedCount(path: "/slow") == 0 {
             try await Task.sleep(for: .milliseconds(10))
         }
         #expect(harness.server.abortedCount(path: "/slow") == 1)

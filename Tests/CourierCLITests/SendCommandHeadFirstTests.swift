@@ -5,7 +5,8 @@ import Testing
 
 /// `courier send` prints a stream's status line and headers when the head arrives and decides from
 /// Content-Type that the body is a stream, so the first record shows while the server still waits to
-/// send the second (a minute later, a margin for a loaded machine): through the built binary, read while it runs.
+/// send the second (a minute later, a margin for a loaded machine; the idle timeout is raised past it, so a
+/// test process slow to read cannot let the 30 s default end the stream): through the built binary, read while it runs.
 @Suite(.serialized) struct SendCommandHeadFirstTests {
     let server: DemoServer
 
@@ -23,7 +24,7 @@ import Testing
     /// stdout (bounded wait), whether it was still running then, and its standard error once stopped.
     func firstOutput(of path: String, until marker: String) async throws
         -> (sawBoth: Bool, running: Bool, text: String, stderr: String) {
-        let courier = try CourierCLI.start(["send", url(path)])
+        let courier = try CourierCLI.start(["send", url(path), "--idle-timeout", "600"])
         defer { if courier.isRunning { courier.signal(SIGTERM) } }
         let sawBoth = await courier.stdout.wait { $0.contains("HTTP/1.1 200 OK") && $0.contains(marker) }
         let text = courier.stdout.text
@@ -71,7 +72,8 @@ import Testing
     func ndjsonAsJSONPrintsTheFirstObjectAtOnce() async throws {
         defer { server.stop() }
         // Given an NDJSON stream with a minute between its two lines, sent with --json
-        let courier = try CourierCLI.start(["send", url("/ndjson?count=2&interval_ms=60000"), "--json"])
+        let courier = try CourierCLI.start(["send", url("/ndjson?count=2&interval_ms=60000"), "--json",
+                                           "--idle-timeout", "600"])
         defer { if courier.isRunning { courier.signal(SIGTERM) } }
         // When a first whole line has been read from the pipe
         let sawFirst = await courier.stdout.wait { $0.contains("\n") }

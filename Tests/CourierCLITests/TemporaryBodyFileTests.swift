@@ -8,11 +8,13 @@ import Testing
 @Suite("temporary body files on every exit path", .serialized)
 struct TemporaryBodyFileTests {
     /// A server whose body promises 64 MB, sends 8 MB (past the spill threshold) and then stops sending.
+    /// The stall outlasts any wait of the tests (they pass `--idle-timeout 600` so courier waits too): a
+    /// loaded machine must not let the transfer end before the test has looked.
     static func stallingServer() throws -> LoopbackServer {
         let sent = 8 << 20
         let head = "HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nContent-Length: \(64 << 20)\r\n\r\n"
         let raw = Data(head.utf8) + Data(repeating: UInt8(ascii: "x"), count: sent)
-        return try LoopbackServer { _ in LoopbackServer.Reply(raw: raw, holdOpen: .seconds(30)) }
+        return try LoopbackServer { _ in LoopbackServer.Reply(raw: raw, holdOpen: .seconds(600)) }
     }
 
     static func folder() throws -> URL {
@@ -36,7 +38,7 @@ struct TemporaryBodyFileTests {
         let server = try Self.stallingServer()
         let folder = try Self.folder()
         defer { server.stop(); try? FileManager.default.removeItem(at: folder) }
-        let process = try Self.start(["send", server.url("/big").absoluteString], tmpdir: folder)
+        let process = try Self.start(["send", server.url("/big").absoluteString, "--idle-timeout", "600"], tmpdir: folder)
         #expect(await LoopbackServer.eventually(seconds: 60) { !Self.bodyFiles(in: folder).isEmpty })
         #expect(Self.bodyFiles(in: folder).allSatisfy { $0.hasPrefix("courier-body-\(process.pid)-") })
         // When the process gets the signal
@@ -53,7 +55,8 @@ struct TemporaryBodyFileTests {
         let folder = try Self.folder()
         defer { server.stop(); try? FileManager.default.removeItem(at: folder) }
         let output = folder.appendingPathComponent("out.bin")
-        let process = try Self.start(["send", server.url("/big").absoluteString, "-o", output.path], tmpdir: folder)
+        let process = try Self.start(["send", server.url("/big").absoluteString, "-o", output.path, "--idle-timeout", "600"],
+                                     tmpdir: folder)
         #expect(await LoopbackServer.eventually(seconds: 60) { !Self.bodyFiles(in: folder).isEmpty })
         // When the process gets the signal
         process.signal(signal)
@@ -115,7 +118,7 @@ struct TemporaryBodyFileTests {
         try Data("x".utf8).write(to: dead)
         // When a small response is sent, which stays in memory
         let process = try Self.start(["send", server.url("/").absoluteString], tmpdir: folder)
-        let status = await process.finish(limit: .seconds(30))
+        let status = await process.finish(limit: .seconds(120))
         // Then the one-shot request did not pay for a sweep: the file waits for a Courier that spills
         #expect(status == 0)
         #expect(FileManager.default.fileExists(atPath: dead.path))
