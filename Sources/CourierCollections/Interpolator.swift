@@ -84,7 +84,7 @@ struct Interpolator {
 
     private mutating func value(of expression: String, stack: [String]) throws(CollectionError) -> String {
         if expression.hasPrefix("$") { return try dynamic(expression) }
-        if expression.contains(".response.") {
+        if ResponseStore.isReference(expression) {
             switch context.responses.value(for: expression) {
             case .success(let value): return value
             case .failure(let failure):

@@ -41,6 +41,10 @@ public struct Resolver: Sendable {
 
     /// Resolves one request of `file`.
     public func resolve(_ template: RequestTemplate) throws(CollectionError) -> ResolvedRequest {
+        if let run = template.runs.first {
+            let message = "'\(run.text)' runs other requests and has no request of its own to build"
+            throw .syntax(Diagnostic(file: file.path, line: run.line, message: message))
+        }
         for prompt in template.prompts where context.overrides[prompt.name] == nil {
             throw .promptNotAnswered(name: prompt.name, request: template.displayName, description: prompt.description)
         }

@@ -63,7 +63,7 @@ enum CheckCommand {
             var responses = ResponseStore()
             responses.declare(names)
             responses.assumeAnswered(names)
-            for request in loaded.file.requests {
+            for request in loaded.file.requests where !request.isRunBlock {
                 var given = overrides
                 for prompt in request.prompts where given[prompt.name] == nil { given[prompt.name] = "prompted" }
                 let context = VariableContext(overrides: given, environment: environment, responses: responses)

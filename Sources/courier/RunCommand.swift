@@ -213,11 +213,11 @@ enum RunCommand {
                                           responses: responses, globals: globals)
             let runner = CollectionRunner(file: entry.loaded.file,
                                           baseFolder: entry.loaded.url.deletingLastPathComponent(),
-                                          context: context, exchange: exchange, send: send)
+                                          context: context, imports: entry.imports, exchange: exchange, send: send)
             let file = plan.isFolder ? entry.displayPath : nil
             let failFast = invocation.failFast
             let place = ErrorPlace(file: entry.displayPath, variables: entry.loaded.file.fileVariables,
-                                   sources: entry.variableSources)
+                                   sources: entry.variableSources, path: entry.loaded.file.path)
             let (outcomes, kept, keptGlobals) = await runner.runKeepingState(entry.requests,
                                                                              failFast: failFast) { outcome in
                 print(outcome, attempts: recorder.attempts(for: outcome.context.id), invocation: invocation,

@@ -30,8 +30,10 @@ extension RunCommand {
             return
         }
         if case .collection(let error) = outcome.failure {
-            let message = place.map {
-                error.located(in: outcome.template, file: $0.file, fileVariables: $0.variables, environments: $0.sources)
+            let message = place.map { place in
+                let own = place.path == nil || place.path == outcome.template.id.file
+                return error.located(in: outcome.template, file: own ? place.file : outcome.template.id.file,
+                                     fileVariables: own ? place.variables : [], environments: place.sources)
             } ?? error.description
             if invocation.json {
                 var fields: [String: Any] = [
@@ -96,4 +98,7 @@ struct ErrorPlace {
     var file: String
     var variables: [VariableDefinition]
     var sources: String
+    /// The file's path in its requests' IDs: a request from another file (one a `run` line ran) is placed
+    /// in that file instead.
+    var path: String?
 }
