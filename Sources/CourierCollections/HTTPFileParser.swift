@@ -248,6 +248,11 @@ struct HTTPFileParser {
         } else {
             body = Self.body(bodyLines)
         }
+        if case .encodedFile(_, let encoding) = body, BodyEncoding.encoding(named: encoding) == nil {
+            report(bodyStart, "unknown encoding '\(encoding)' in '<@\(encoding)'; known: "
+                   + BodyEncoding.knownNames.joined(separator: ", "))
+            return
+        }
         let ordinal = ordinalOffset + requests.count + 1
         let blockText = SourceLines.join(lines[block])
         requests.append(RequestTemplate(

@@ -66,6 +66,9 @@ public struct RequestTemplate: Sendable, Hashable, Identifiable {
     /// A label for lists and errors: the name, else the method and URL (the `run` line of a run block).
     public var displayName: String { name ?? (runs.first.map(\.text) ?? "\(method.rawValue) \(url)") }
 
+    /// The REST Client's `# @note` tag: confirm before sending (the explorer asks; `courier run` says so).
+    public static let noteTag = "note"
+
     /// Whether the block runs other requests (`run #name`) instead of sending one of its own.
     public var isRunBlock: Bool { !runs.isEmpty }
 
@@ -99,6 +102,9 @@ public enum BodyTemplate: Sendable, Hashable {
     case text(String)
     /// `< ./path` (sent as is) or `<@ ./path` (variables substituted), relative to the `.http` file.
     case file(path: String, substituteVariables: Bool)
+    /// The REST Client's `<@ENCODING ./path`: read in that encoding (`BodyEncoding`), variables substituted,
+    /// sent as UTF-8.
+    case encodedFile(path: String, encoding: String)
 
     public var isNone: Bool { self == .none }
 }

@@ -107,6 +107,15 @@ public struct Resolver: Sendable {
             let data = try read(try interpolator.expand(path), request: template)
             guard substitute else { return .data(data) }
             return .data(Data(try interpolator.expand(String(decoding: data, as: UTF8.self)).utf8))
+        case .encodedFile(let path, let name):
+            let expandedPath = try interpolator.expand(path)
+            let data = try read(expandedPath, request: template)
+            guard let encoding = BodyEncoding.encoding(named: name), let text = String(data: data, encoding: encoding)
+            else {
+                throw .unreadable(path: expandedPath, reason: "not valid \(name) text (from '<@\(name)')")
+            }
+            // Read in the file's encoding, sent as UTF-8, as the REST Client sends it.
+            return .data(Data(try interpolator.expand(text).utf8))
         case .text(let text):
             var expanded = try interpolator.expand(text)
             if Self.isFormBody(headers) { expanded = Self.joinedFormBody(expanded) }

@@ -158,7 +158,8 @@ enum RunCommand {
         let allowInsecureRedirect = invocation.allowInsecureRedirect
         let send: CollectionRunner.Send = { request, context async throws(APIError) -> HTTPResponse in
             var request = request
-            if let cacheMode { request.cacheMode = cacheMode }
+            // `# @no-log` bypasses the cache whatever --cache-mode says: its response is kept nowhere.
+            if let cacheMode, request.cacheMode != .bypass { request.cacheMode = cacheMode }
             if allowInsecureRedirect { request.allowInsecureRedirect = true }
             return try await client.send(request, context: context)
         }

@@ -54,6 +54,7 @@ extension RunCommand {
                                            options: options)
             var withScripts = adding(scripts: outcome.scripts, to: adding(file: file, to: text))
             if !outcome.savedTo.isEmpty { withScripts = adding(["saved": outcome.savedTo], to: withScripts) }
+            if let note = outcome.template.tags[RequestTemplate.noteTag] { withScripts = adding(["note": note], to: withScripts) }
             Console.out(SecretPolicy.masking(withScripts, secrets: secrets))
         } else {
             var text = ResponseOutput.human(response: outcome.response, error: apiError, attempts: attempts, name: name,
@@ -64,8 +65,15 @@ extension RunCommand {
             }
             for line in scriptLines(outcome.scripts) { text += "\n" + line }
             for path in outcome.savedTo { text += "\nsaved: \(path)" }
+            if let note = outcome.template.tags[RequestTemplate.noteTag] { text += "\n" + noteLine(note) }
             Console.out(SecretPolicy.masking(text, secrets: secrets) + "\n")
         }
+    }
+
+    /// What `courier run` says of a request marked `# @note`, which the explorer asks about before sending:
+    /// a run sends it without asking, and says so.
+    static func noteLine(_ note: String) -> String {
+        "note: " + (note.isEmpty ? "" : note + " ") + "(# @note: courier run sends it without asking)"
     }
 
     /// `{"name": …, "file": …}` for a skipped request (a folder run says which file it is in).

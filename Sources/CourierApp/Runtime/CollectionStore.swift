@@ -179,10 +179,11 @@ public final class CollectionStore: Sendable {
         return request
     }
 
-    /// Keeps a response so later requests can refer to it by the request's name.
-    public func record(name: String, response: HTTPResponse) {
+    /// Keeps a response, and the request that got it, so later requests can refer to them by the request's
+    /// name (`{{login.response.body.$.token}}`, `{{login.request.headers.X-Trace}}`).
+    public func record(name: String, response: HTTPResponse, request: HTTPRequest? = nil) {
         guard !name.isEmpty else { return }
-        responses.withLock { $0.record(name: name, response: response) }
+        responses.withLock { $0.record(name: name, response: response, request: request) }
     }
 
     // MARK: - Private

@@ -72,7 +72,7 @@ extension EffectRunner {
                     queue.post(.servedFromCache(id, method: method, url: response.url, status: response.status,
                                                 response.cache))
                 }
-                store.record(name: name, response: response)
+                store.record(name: name, response: response, request: request)
                 if let prepared {
                     let handled = await Self.onOwnThread { [report] in
                         var report = report
@@ -89,7 +89,8 @@ extension EffectRunner {
                 // Once mapped and read, a temporary body file is removed: the viewer's mapping stays readable
                 // and the disk space returns when the response is replaced, so sending a large request again
                 // and again, or quitting, leaves nothing in the temporary folder.
-                if let history {
+                // `# @no-log`: the user asked that this exchange be kept nowhere.
+                if let history, !job.draft.noLog {
                     Self.recordHistory(request: request, response: response, name: name, path: job.ref?.file,
                                        draft: job.draft,
                                        secrets: secrets, generation: generation, history: history, queue: queue)
