@@ -210,3 +210,31 @@ extension CompatibilityParserTests {
         #expect(request.httpVersion == "HTTP/2")
     }
 }
+
+extension CompatibilityParserTests {
+    @Test func anEncodingAfterTheAtSignNamesHowTheBodyFileIsReadAndAnUnknownOneIsAnError() {
+        let file = HTTPFile(path: "e.http", text: """
+            POST https://x/a
+
+            <@latin1 ./demo.xml
+
+            ###
+            POST https://x/b
+
+            <@Windows-1252 ./{{name}}.xml
+
+            ###
+            POST https://x/c
+
+            <@ebcdic ./demo.xml
+            """)
+        #expect(file.requests.map(\.body) == [.encodedFile(path: "./demo.xml", encoding: "latin1"),
+                                              .encodedFile(path: "./{{name}}.xml", encoding: "Windows-1252")])
+        #expect(file.diagnostics.map(\.line) == [13])
+        #expect(file.diagnostics.first?.message.hasPrefix("unknown encoding 'ebcdic' in '<@ebcdic'; known: utf8") == true)
+        #expect(BodyEncoding.encoding(named: "ISO-8859-1") == .isoLatin1)
+        #expect(BodyEncoding.encoding(named: "utf_16le") == .utf16LittleEndian)
+        // Written back as read, so saving an edited request keeps the encoding.
+        #expect(file.requests[0].body.fileReferenceLine == "<@latin1 ./demo.xml")
+    }
+}

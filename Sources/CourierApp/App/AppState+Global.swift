@@ -189,6 +189,12 @@ extension AppState {
             status = StatusMessage(problem + "; nothing saved", kind: .error)
             return []
         }
+        guard editor.draft.runs.isEmpty else {
+            // Its `run` lines are not fields of the editor; rewriting the block would lose them.
+            status = StatusMessage("A run block ('\(editor.draft.runs[0])') is edited in its file; nothing saved",
+                                   kind: .error)
+            return []
+        }
         guard editor.isDirty else {
             status = StatusMessage("No changes to save")
             return []

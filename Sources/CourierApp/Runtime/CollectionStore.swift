@@ -12,11 +12,11 @@ public final class CollectionStore: Sendable {
     /// The path as the user gave it, so the model keeps naming files the same way after a save.
     private let path = Mutex("")
     /// Responses by request name, for `{{name.response.body.$.id}}` in later requests.
-    private let responses = Mutex(ResponseStore())
+    let responses = Mutex(ResponseStore())
     /// Values that beat every environment (`courier demo` points `base` at the running server).
     public let overrides: [String: String]
     /// Values request scripts set (`client.global.set`), kept for the explorer session.
-    private let globals = Mutex<[String: String]>([:])
+    let globals = Mutex<[String: String]>([:])
 
     public init(overrides: [String: String] = [:]) { self.overrides = overrides }
 
@@ -159,7 +159,7 @@ public final class CollectionStore: Sendable {
         return scripted.secretGlobalValues
     }
 
-    private func sendContext(_ job: SendJob) throws(CollectionError)
+    func sendContext(_ job: SendJob) throws(CollectionError)
         -> (LoadedFile, RequestTemplate, VariableContext) {
         let (file, original) = try locate(job.ref)
         let template = RequestMapping.template(from: job.draft, original: original)
