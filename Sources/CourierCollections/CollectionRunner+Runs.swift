@@ -60,27 +60,8 @@ extension CollectionRunner {
 
     /// The runner for the file that holds what `directive` names, and the requests to run there.
     private func target(of directive: RunDirective) -> Result<(CollectionRunner, [RequestTemplate]), RunTargetMissing> {
-        switch directive.target {
-        case .request(let name):
-            if let request = file.requests.first(where: { $0.name == name }) { return .success((self, [request])) }
-            if let (found, request) = imports.request(named: name) { return .success((runner(for: found), [request])) }
-            let known = file.requests.compactMap(\.name) + imports.names
-            let close = NameSuggestions.closest(to: name, in: known)
-            return .failure(RunTargetMissing("no request is named '\(name)' in this file or the files it imports"
-                + (close.isEmpty ? "" : "; did you mean \(close.map { "'\($0)'" }.joined(separator: ", "))?")))
-        case .file(let path):
-            let url = ImportedFiles.url(of: path, relativeTo: baseFolder.appendingPathComponent("x.http"))
-            let display = ImportedFiles.displayPath(of: path, relativeTo: file.path)
-            do {
-                let loaded = try CollectionLoader.loadFile(url, displayPath: display)
-                if let error = loaded.file.diagnostics.first(where: { $0.severity == .error }) {
-                    return .failure(RunTargetMissing("cannot run '\(path)': \(error)"))
-                }
-                return .success((runner(for: loaded), loaded.file.requests))
-            } catch {
-                let reason = FileManager.default.fileExists(atPath: url.path) ? "\(error)" : "no such file"
-                return .failure(RunTargetMissing("cannot run '\(path)': \(reason)"))
-            }
+        imports.target(of: directive, from: file, baseFolder: baseFolder).map { found in
+            (found.file.map(runner(for:)) ?? self, found.requests)
         }
     }
 
@@ -91,8 +72,3 @@ extension CollectionRunner {
     }
 }
 
-/// Why a `run` line names nothing that can run.
-struct RunTargetMissing: Error {
-    var message: String
-    init(_ message: String) { self.message = message }
-}

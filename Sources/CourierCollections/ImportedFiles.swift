@@ -68,9 +68,12 @@ public struct ImportedFiles: Sendable {
 
     /// `path` (absolute, or relative to the folder of `file`) as a standardized file URL.
     public static func url(of path: String, relativeTo file: URL) -> URL {
-        let url = path.hasPrefix("/") ? URL(fileURLWithPath: path)
-                                      : file.deletingLastPathComponent().appendingPathComponent(path)
-        return url.standardizedFileURL
+        url(of: path, inFolder: file.deletingLastPathComponent())
+    }
+
+    /// `path` (absolute, or relative to `folder`) as a standardized file URL.
+    public static func url(of path: String, inFolder folder: URL) -> URL {
+        (path.hasPrefix("/") ? URL(fileURLWithPath: path) : folder.appendingPathComponent(path)).standardizedFileURL
     }
 
     /// The path printed for an imported file: its path beside the importer's as the user named that one.
@@ -85,4 +88,39 @@ public struct ImportedFiles: Sendable {
         }
         return parts.joined(separator: "/")
     }
+}
+
+extension ImportedFiles {
+    /// What `directive` (a `run` line of `file`, whose folder is `baseFolder`) names: the other file holding
+    /// it (nil for `file` itself) and the requests to run there, or why it names nothing that can run.
+    public func target(of directive: RunDirective, from file: HTTPFile, baseFolder: URL)
+        -> Result<(file: LoadedFile?, requests: [RequestTemplate]), RunTargetMissing> {
+        switch directive.target {
+        case .request(let name):
+            if let request = file.requests.first(where: { $0.name == name }) { return .success((nil, [request])) }
+            if let (found, request) = self.request(named: name) { return .success((found, [request])) }
+            let close = NameSuggestions.closest(to: name, in: file.requests.compactMap(\.name) + names)
+            return .failure(RunTargetMissing("no request is named '\(name)' in this file or the files it imports"
+                + (close.isEmpty ? "" : "; did you mean \(close.map { "'\($0)'" }.joined(separator: ", "))?")))
+        case .file(let path):
+            let url = Self.url(of: path, inFolder: baseFolder)
+            let display = Self.displayPath(of: path, relativeTo: file.path)
+            do {
+                let loaded = try CollectionLoader.loadFile(url, displayPath: display)
+                if let error = loaded.file.diagnostics.first(where: { $0.severity == .error }) {
+                    return .failure(RunTargetMissing("cannot run '\(path)': \(error)"))
+                }
+                return .success((loaded, loaded.file.requests))
+            } catch {
+                let reason = FileManager.default.fileExists(atPath: url.path) ? "\(error)" : "no such file"
+                return .failure(RunTargetMissing("cannot run '\(path)': \(reason)"))
+            }
+        }
+    }
+}
+
+/// Why a `run` line names nothing that can run.
+public struct RunTargetMissing: Error, Sendable {
+    public var message: String
+    init(_ message: String) { self.message = message }
 }

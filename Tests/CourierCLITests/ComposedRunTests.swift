@@ -150,4 +150,30 @@ struct ComposedRunTests {
         #expect(received.map(\.path) == ["/login"])
         #expect(result.stderr.contains("request 'login' has not run earlier in this run"), "\(result.stdout)")
     }
+
+    @Test func checkReportsMissingImportsAndRunLinesThatNameNothingAndReadsImportedVariables() async throws {
+        let folder = try TemporaryFolder()
+        try folder.write("lib.http", "@host = http://127.0.0.1:1\n\n### login\nGET {{host}}/login\n")
+        try folder.write("api.http", """
+            import ./lib.http
+            import ./nowhere.http
+
+            GET {{host}}/me
+
+            ###
+            run #login
+
+            ###
+            run #logout
+            run ./missing.http
+            """)
+        let result = try await CourierCLI.run(["check", "api.http"], in: folder.url)
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("api.http:2: cannot import './nowhere.http': no such file"), "\(result.stdout)")
+        #expect(result.stdout.contains("api.http:7: run #login\n"), "\(result.stdout)")
+        #expect(result.stdout.contains("api.http:10: no request is named 'logout'"), "\(result.stdout)")
+        #expect(result.stdout.contains("api.http:11: cannot run './missing.http': no such file"), "\(result.stdout)")
+        #expect(!result.stdout.contains("unknown variable"), "\(result.stdout)")
+        #expect(result.stderr.contains("3 problems"), "\(result.stderr)")
+    }
 }

@@ -161,7 +161,9 @@ public final class CollectionStore: Sendable {
 
     func sendContext(_ job: SendJob) throws(CollectionError)
         -> (LoadedFile, RequestTemplate, VariableContext) {
-        let (file, original) = try locate(job.ref)
+        var (file, original) = try locate(job.ref)
+        // Variables of the files it imports (`import ./other.http`) fill in where the file has none.
+        if !file.file.imports.isEmpty { file.file = ImportedFiles.load(for: file).addingVariables(to: file.file) }
         let template = RequestMapping.template(from: job.draft, original: original)
         let root = whole { $0?.root } ?? file.url.deletingLastPathComponent()
         let environments = try EnvironmentSet.discover(near: file.url, root: root)
