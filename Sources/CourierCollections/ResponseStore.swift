@@ -24,7 +24,14 @@ public struct ResponseStore: Sendable {
     public struct SentRequest: Sendable {
         public var headers: HTTPHeaders
         public var body: Data
-        public init(headers: HTTPHeaders, body: Data) { self.headers = headers; self.body = body }
+        /// The secret values that went into it (private environment values, credentials): a later request
+        /// that copies one (`{{login.request.headers.Authorization}}`) keeps it masked.
+        public var secrets: Set<String>
+        public init(headers: HTTPHeaders, body: Data, secrets: Set<String> = []) {
+            self.headers = headers
+            self.body = body
+            self.secrets = secrets
+        }
 
         /// What `request` sends: its headers and its body's bytes (a file body is read).
         public init(_ request: HTTPRequest) {
@@ -33,7 +40,8 @@ public struct ResponseStore: Sendable {
             case .data(let data): data
             case .file(let url): (try? Data(contentsOf: url)) ?? Data()
             }
-            self.init(headers: request.headers, body: body)
+            self.init(headers: request.headers, body: body,
+                      secrets: request.knownSecrets.union(request.headers.secretValues))
         }
     }
 
@@ -88,6 +96,13 @@ public struct ResponseStore: Sendable {
 
     /// The last response of the request called `name` in this run.
     public func entry(_ name: String) -> Entry? { entries[name] }
+
+    /// The secrets of the request `expression` reads (`login.request.…`) that are in `value`, the text it gave.
+    func secrets(readBy expression: String, in value: String) -> Set<String> {
+        guard let (name, part, _) = Self.reference(expression), part == .request,
+              let sent = entries[name]?.request else { return [] }
+        return sent.secrets.filter { !$0.isEmpty && value.contains($0) }
+    }
 
     /// Answers `name.response.body.<path>`, `name.response.headers.<Header>` and the same of `name.request`;
     /// the error text says why not.
