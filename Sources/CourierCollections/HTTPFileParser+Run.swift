@@ -29,11 +29,9 @@ extension HTTPFileParser {
             }
             runs.append(directive)
         }
-        guard !failed, let first = runs.first else { return }
-        let url = switch first.target {
-        case .request(let name): "#" + name
-        case .file(let path): path
-        }
+        guard !failed, !runs.isEmpty else { return }
+        // What lists and the explorer's URL line show: every `run` line, as written after the word.
+        let url = runs.map { String($0.text.dropFirst("run ".count)) }.joined(separator: "; ")
         let ordinal = ordinalOffset + requests.count + 1
         var template = RequestTemplate(
             id: RequestTemplateID(file: path, ordinal: ordinal), name: prelude.name ?? prelude.separatorName,

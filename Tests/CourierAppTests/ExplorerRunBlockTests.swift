@@ -38,7 +38,7 @@ struct ExplorerRunBlockTests {
         _ = state.open(RequestRef(file: collection.files[0].path, index: 1), force: true)
         let screen = Screen.render(state).buffer.lines().joined(separator: "\n")
         #expect(screen.contains("RUN") && screen.contains("loud"), "\(screen)")
-        #expect(screen.contains("#shout"), "\(screen)")
+        #expect(screen.contains("RUN #shout (@greeting=HEY)"), "\(screen)")
 
         // When the block is sent
         let ref = RequestRef(file: collection.files[0].path, index: 1)
