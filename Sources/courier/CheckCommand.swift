@@ -71,7 +71,8 @@ enum CheckCommand {
                 checked += 1
                 for directive in block.runs {
                     Console.out(Sanitizer.sanitize("\(display):\(directive.line): \(directive.text)"))
-                    if case .failure(let missing) = imports.target(of: directive, from: loaded.file, baseFolder: folder) {
+                    let target = imports.target(of: directive, from: loaded.file, baseFolder: folder)
+                    if case .failure(let missing) = target {
                         Console.out(Sanitizer.sanitize("\(display):\(directive.line): \(missing.message)"))
                         problems += 1
                     }

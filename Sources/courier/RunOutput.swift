@@ -54,7 +54,9 @@ extension RunCommand {
                                            options: options)
             var withScripts = adding(scripts: outcome.scripts, to: adding(file: file, to: text))
             if !outcome.savedTo.isEmpty { withScripts = adding(["saved": outcome.savedTo], to: withScripts) }
-            if let note = outcome.template.tags[RequestTemplate.noteTag] { withScripts = adding(["note": note], to: withScripts) }
+            if let note = outcome.template.tags[RequestTemplate.noteTag] {
+                withScripts = adding(["note": note], to: withScripts)
+            }
             Console.out(SecretPolicy.masking(withScripts, secrets: secrets))
         } else {
             var text = ResponseOutput.human(response: outcome.response, error: apiError, attempts: attempts, name: name,
