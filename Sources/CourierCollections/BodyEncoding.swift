@@ -53,9 +53,8 @@ extension BodyTemplate {
         }
         let name = String(trimmed[trimmed.index(trimmed.startIndex, offsetBy: 2)..<space])
         let path = trimmed[space...].trimmingBlanks
-        guard !path.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
-            return nil
-        }
+        guard !path.isEmpty, !name.isEmpty,
+              name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else { return nil }
         return .encodedFile(path: path, encoding: name)
     }
 

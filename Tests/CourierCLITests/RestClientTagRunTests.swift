@@ -34,11 +34,24 @@ struct RestClientTagRunTests {
             Content-Type: application/xml
 
             <@latin1 ./page.xml
+
+            ###
+            POST \(server.base)/upload
+            Content-Type: multipart/form-data; boundary=XX
+
+            --XX
+            Content-Disposition: form-data; name="page"
+
+            <@ISO-8859-1 ./page.xml
+            --XX--
             """)
         let result = try await CourierCLI.run(["run", "api.http"], in: folder.url)
         #expect(result.status == 0, "\(result.stderr)")
         let received = try #require(server.requests.first)
         #expect(received.body == Data("<p>Zoë in Café Genève</p>".utf8))
+        // A part of a multipart body reads its file the same way.
+        let upload = try #require(server.requests.last)
+        #expect(upload.bodyText.contains("\r\n\r\n<p>Zoë in Café Genève</p>\r\n--XX--"), "\(upload.bodyText)")
         #expect(received.header("Content-Length") == "\(Data("<p>Zoë in Café Genève</p>".utf8).count)")
     }
 
