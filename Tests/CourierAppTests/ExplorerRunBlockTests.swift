@@ -67,4 +67,14 @@ struct ExplorerRunBlockTests {
         #expect(state.save().isEmpty)
         #expect(state.status?.text.contains("is edited in its file") == true)
     }
+
+    @Test func aMissingImportIsAProblemAtItsLineAndTheFileStillLoads() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("imports-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data("import ./gone.http\n\nGET http://127.0.0.1:1/a\n".utf8).write(to: folder.appendingPathComponent("m.http"))
+        let (collection, problems) = CollectionStore().load(folder.path)
+        #expect(collection.files.first?.requests.count == 1)
+        #expect(problems.contains("m.http:1: cannot import './gone.http': no such file"), "\(problems)")
+    }
 }

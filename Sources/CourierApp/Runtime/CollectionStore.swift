@@ -252,8 +252,11 @@ public final class CollectionStore: Sendable {
             problems.append(error.description)
         }
         if environments.isEmpty && !overrides.isEmpty { environments[EnvironmentSet.sharedName] = overrides }
-        // Parse errors stay listed until the file is fixed and reloaded, also after a save.
-        let problems = loaded.errors.map { Problem(file: $0.file, line: $0.line, message: $0.message) }
+        // Parse errors stay listed until the file is fixed and reloaded, also after a save; so do imports that
+        // cannot be read (`import ./gone.http`) or come back to their own file.
+        let importErrors = loaded.files.filter { !$0.file.imports.isEmpty }
+            .flatMap { ImportedFiles.load(for: $0).diagnostics }.filter { $0.severity == .error }
+        let problems = (loaded.errors + importErrors).map { Problem(file: $0.file, line: $0.line, message: $0.message) }
             + problems.map { Problem(message: $0) }
         return Collection(root: path, files: files, environments: environments, problems: problems,
                           privateNames: privateNames)
