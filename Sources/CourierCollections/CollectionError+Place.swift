@@ -39,7 +39,10 @@ extension CollectionError {
     /// could have come from (the environments found and the one selected), for unknown variables.
     public func located(in template: RequestTemplate, file: String, fileVariables: [VariableDefinition] = [],
                         environments: String? = nil) -> String {
-        "\(file):\(line(in: template, fileVariables: fileVariables)): \(self)" + hint(environments: environments)
+        // A syntax error already names its own file and line (a `run` line of the file, or of another).
+        if case .syntax = self { return description }
+        return "\(file):\(line(in: template, fileVariables: fileVariables)): \(self)"
+            + hint(environments: environments)
     }
 
     /// What to do about the error, starting with "; ", or "".

@@ -64,16 +64,19 @@ public struct CollectionRunner: Sendable {
     public var file: HTTPFile
     public var baseFolder: URL
     public var context: VariableContext
-    private let send: Send
-    private let exchange: Exchange?
+    /// The files `file` imports: `run #name` finds requests there, and their variables fill in for the file's.
+    public var imports: ImportedFiles
+    let send: Send
+    let exchange: Exchange?
 
     /// A runner for `file`; `send` goes through the caller's client (retries, cache, auth). Without an
     /// `exchange`, WebSocket requests are skipped.
-    public init(file: HTTPFile, baseFolder: URL, context: VariableContext, exchange: Exchange? = nil,
-                send: @escaping Send) {
-        self.file = file
+    public init(file: HTTPFile, baseFolder: URL, context: VariableContext, imports: ImportedFiles = .none,
+                exchange: Exchange? = nil, send: @escaping Send) {
+        self.file = imports.addingVariables(to: file)
         self.baseFolder = baseFolder
         self.context = context
+        self.imports = imports
         self.exchange = exchange
         self.send = send
     }
@@ -140,19 +143,19 @@ public struct CollectionRunner: Sendable {
         var rest = Substring(text)
         while let open = rest.range(of: "{{"), let close = rest[open.upperBound...].range(of: "}}") {
             let name = rest[open.upperBound..<close.lowerBound].trimmingCharacters(in: .whitespaces)
-            if !name.hasPrefix("$") && !name.contains(".response.") { names.insert(name) }
+            if !name.hasPrefix("$") && !ResponseStore.isReference(name) { names.insert(name) }
             rest = rest[close.upperBound...]
         }
         return names
     }
 
-    /// Names used as `{{name.response…}}` in a request's text.
+    /// Names used as `{{name.response…}}` or `{{name.request…}}` in a request's text.
     static func dependencies(of request: RequestTemplate) -> [String] {
         var names: [String] = []
         var rest = Substring(request.sourceText.isEmpty ? request.url : request.sourceText)
         while let open = rest.range(of: "{{"), let close = rest[open.upperBound...].range(of: "}}") {
             let expression = rest[open.upperBound..<close.lowerBound].trimmingCharacters(in: .whitespaces)
-            if let marker = expression.range(of: ".response.") { names.append(String(expression[..<marker.lowerBound])) }
+            if let reference = ResponseStore.reference(expression) { names.append(reference.name) }
             rest = rest[close.upperBound...]
         }
         return names
@@ -180,25 +183,40 @@ public struct CollectionRunner: Sendable {
                                 onOutcome: (RunOutcome) -> Void = { _ in })
         async -> (outcomes: [RunOutcome], responses: ResponseStore, globals: [String: String]) {
         var variables = context
-        variables.responses.declare(file.requests.compactMap(\.name))
+        variables.responses.declare(file.requests.compactMap(\.name) + imports.names)
         var outcomes: [RunOutcome] = []
+        _ = await runSteps(requests, variables: &variables, outcomes: &outcomes, chain: [], failFast: failFast,
+                           onOutcome: onOutcome)
+        return (outcomes, variables.responses, variables.globals)
+    }
+
+    /// Runs `requests` of this file in order; a run block runs what it names in their own files. `chain` holds
+    /// the run blocks being run (to stop a cycle). False when the run stops (failFast, cancelled).
+    func runSteps(_ requests: [RequestTemplate], variables: inout VariableContext, outcomes: inout [RunOutcome],
+                  chain: [RunLink], failFast: Bool, onOutcome: (RunOutcome) -> Void) async -> Bool {
         for template in requests {
-            if Task.isCancelled { break }
+            if Task.isCancelled { return false }
+            if template.isRunBlock {
+                let goOn = await runBlock(template, variables: &variables, outcomes: &outcomes, chain: chain,
+                                          failFast: failFast, onOutcome: onOutcome)
+                if !goOn { return false }
+                continue
+            }
             var outcome = await runOne(template, variables: &variables)
             if case .collection(.unknownVariable(let name, let request)) = outcome.failure,
                let unset = unsetByScript(name, request: request, ran: outcomes) {
                 outcome.failure = .collection(unset)
             }
             if let name = template.name, let response = outcome.response {
-                variables.responses.record(name: name, response: response)
+                variables.responses.record(name: name, response: response, request: outcome.resolved?.request)
             } else if let name = template.name, let failure = outcome.failure {
                 variables.responses.recordFailure(name: name, reason: failure.summary)
             }
             outcomes.append(outcome)
             onOutcome(outcome)
-            if failFast && !outcome.succeeded { break }
+            if failFast && !outcome.succeeded { return false }
         }
-        return (outcomes, variables.responses, variables.globals)
+        return true
     }
 
     /// An unknown variable that a script of the file sets: names that script and whether it ran.
@@ -220,7 +238,7 @@ public struct CollectionRunner: Sendable {
         return nil
     }
 
-    private func runOne(_ template: RequestTemplate, variables: inout VariableContext) async -> RunOutcome {
+    func runOne(_ template: RequestTemplate, variables: inout VariableContext) async -> RunOutcome {
         var outcome = RunOutcome(template: template, context: RequestContext())
         if template.kind == .websocket && exchange == nil {
             outcome.skipped = "WebSocket requests run with 'courier ws' or in the explorer"

@@ -12,6 +12,8 @@ public struct HTTPFile: Sendable, Hashable {
     public var fileVariables: [VariableDefinition]
     /// Errors (the affected request was skipped) and warnings (kept, e.g. scripts Courier does not run).
     public var diagnostics: [Diagnostic]
+    /// `import ./other.http` lines, in order: files whose requests `run #name` may name.
+    public var imports: [FileImport] = []
     /// Where each section of each request sits in `lines`, parallel to `requests`.
     var layouts: [RequestLayout]
     var lines: [SourceLine]
@@ -22,7 +24,8 @@ public struct HTTPFile: Sendable, Hashable {
     }
 
     init(path: String, text: String, requests: [RequestTemplate], fileVariables: [VariableDefinition],
-         diagnostics: [Diagnostic], layouts: [RequestLayout], lines: [SourceLine]) {
+         diagnostics: [Diagnostic], layouts: [RequestLayout], lines: [SourceLine], imports: [FileImport] = []) {
+        self.imports = imports
         self.path = path
         self.text = text
         self.requests = requests

@@ -35,6 +35,8 @@ public struct HTTPFileOutline: Sendable {
     public private(set) var fileVariables: [VariableDefinition] = []
     /// Errors and warnings, as the full parse reports them.
     public private(set) var diagnostics: [Diagnostic] = []
+    /// `import ./other.http` lines, as the full parse reads them.
+    public private(set) var imports: [FileImport] = []
 
     /// Reads `url` and outlines it; throws when the file cannot be read or is not UTF-8.
     public static func load(_ url: URL, displayPath: String) throws(CollectionError) -> HTTPFileOutline {
@@ -75,6 +77,7 @@ public struct HTTPFileOutline: Sendable {
         let parser = try parse(block, ordinalOffset: entries.count)
         diagnostics += parser.diagnostics
         fileVariables += parser.fileVariables
+        imports += parser.imports
         guard let request = parser.requests.first else { return }
         var entry = block
         entry.name = request.name
@@ -113,6 +116,6 @@ public struct HTTPFileOutline: Sendable {
     /// the diagnostics: what running them needs. It cannot be edited: there are no lines to rewrite.
     public func file(running requests: [RequestTemplate]) -> HTTPFile {
         HTTPFile(path: path, text: "", requests: requests, fileVariables: fileVariables, diagnostics: diagnostics,
-                 layouts: [], lines: [])
+                 layouts: [], lines: [], imports: imports)
     }
 }

@@ -99,18 +99,11 @@ extension HTTPFileParser {
         return target.hasPrefix("./") || target.hasPrefix("../") || target.hasSuffix(".js")
     }
 
-    /// The body lines as a template: one `< ./file` line is a file body; anything else is text.
+    /// The body lines as a template: one `< ./file` line (or `<@ ./file`, `<@latin1 ./file`) is a file body;
+    /// anything else is text.
     static func body(_ lines: [String]) -> BodyTemplate {
         guard !lines.isEmpty else { return .none }
-        if lines.count == 1 {
-            let trimmed = lines[0].trimmingBlanks
-            if trimmed.hasPrefix("<@ ") {
-                return .file(path: trimmed.dropFirst(3).trimmingBlanks, substituteVariables: true)
-            }
-            if trimmed.hasPrefix("< ") {
-                return .file(path: trimmed.dropFirst(2).trimmingBlanks, substituteVariables: false)
-            }
-        }
+        if lines.count == 1, let file = BodyTemplate.fileReference(lines[0].trimmingBlanks) { return file }
         return .text(lines.joined(separator: "\n"))
     }
 

@@ -19,6 +19,8 @@ struct HTTPFileParser {
     let ordinalOffset: Int
     var diagnostics: [Diagnostic] = []
     private(set) var fileVariables: [VariableDefinition] = []
+    /// `import ./other.http` lines, wherever in the file they stand: they are bound to the whole file.
+    private(set) var imports: [FileImport] = []
     var requests: [RequestTemplate] = []
     var layouts: [RequestLayout] = []
 
@@ -48,7 +50,8 @@ struct HTTPFileParser {
             parser.parseBlock(block, isFirst: index == 0)
         }
         return HTTPFile(path: path, text: text, requests: parser.requests, fileVariables: parser.fileVariables,
-                        diagnostics: parser.diagnostics, layouts: parser.layouts, lines: lines)
+                        diagnostics: parser.diagnostics, layouts: parser.layouts, lines: lines,
+                        imports: parser.imports)
     }
 
     /// Ranges between `###` separator lines; each range after the first starts at its separator.
@@ -134,10 +137,11 @@ struct HTTPFileParser {
                 index = end
                 continue
             }
-            if let word = Self.compositionDirective(trimmed) {
-                report(index, "'\(word)' lines (the JetBrains client's import/run) are not supported by Courier; "
-                       + "put the files in one folder and run the folder "
-                       + "(named responses carry over from file to file)")
+            if let word = Self.compositionDirective(trimmed), word == "import" {
+                let path = trimmed.dropFirst(word.count).trimmingBlanks
+                if path.isEmpty { report(index, "expected 'import ./other.http'") } else {
+                    imports.append(FileImport(path: path, line: fileLine(index)))
+                }
                 index += 1
                 continue
             }
@@ -165,6 +169,14 @@ struct HTTPFileParser {
                                        requestStart: Int, name: String?, nameLine: Int?, tags: [String: String],
                                        tagLines: [Int], variables: [VariableDefinition], variableLines: [Int],
                                        scripts: [RequestScript], prompts: [PromptVariable]) {
+        if Self.compositionDirective(lines[requestStart].trimmed) == "run" {
+            let prelude = Prelude(separator: separator, separatorName: separatorName, preludeStart: preludeStart,
+                                  name: name, nameLine: nameLine, tags: tags, tagLines: tagLines,
+                                  variables: variables, variableLines: variableLines, scripts: scripts,
+                                  prompts: prompts)
+            parseRunBlock(block: block, requestStart: requestStart, prelude: prelude)
+            return
+        }
         if Self.isCurlCommand(lines[requestStart].trimmed) {
             let prelude = Prelude(separator: separator, separatorName: separatorName, preludeStart: preludeStart,
                                   name: name, nameLine: nameLine, tags: tags, tagLines: tagLines,
@@ -235,6 +247,11 @@ struct HTTPFileParser {
             messages = Self.messages(bodyLines)
         } else {
             body = Self.body(bodyLines)
+        }
+        if case .encodedFile(_, let encoding) = body, BodyEncoding.encoding(named: encoding) == nil {
+            report(bodyStart, "unknown encoding '\(encoding)' in '<@\(encoding)'; known: "
+                   + BodyEncoding.knownNames.joined(separator: ", "))
+            return
         }
         let ordinal = ordinalOffset + requests.count + 1
         let blockText = SourceLines.join(lines[block])

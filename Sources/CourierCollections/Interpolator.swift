@@ -84,9 +84,11 @@ struct Interpolator {
 
     private mutating func value(of expression: String, stack: [String]) throws(CollectionError) -> String {
         if expression.hasPrefix("$") { return try dynamic(expression) }
-        if expression.contains(".response.") {
+        if ResponseStore.isReference(expression) {
             switch context.responses.value(for: expression) {
-            case .success(let value): return value
+            case .success(let value):
+                secrets.formUnion(context.responses.secrets(readBy: expression, in: value))
+                return value
             case .failure(let failure):
                 throw .responseValueUnavailable(expression: expression, request: requestName, reason: failure.message)
             }

@@ -3,7 +3,7 @@ import Foundation
 
 /// The `# @…` tags that change how a request is sent, read in this one place for `courier run` and the
 /// explorer alike: `@timeout SECONDS`, `@connection-timeout SECONDS`, `@max-attempts N`, `@cache MODE`,
-/// `@no-redirect`, `@insecure`.
+/// `@no-redirect`, `@insecure`, `@no-log`.
 public struct RequestOptions: Sendable, Hashable {
     public static let timeoutTag = "timeout"
     public static let connectionTimeoutTag = "connection-timeout"
@@ -13,6 +13,9 @@ public struct RequestOptions: Sendable, Hashable {
     public static let cacheTag = "cache"
     public static let noRedirectTag = "no-redirect"
     public static let insecureTag = "insecure"
+    /// JetBrains' `# @no-log`: the request holds something the user does not want kept, so neither the
+    /// explorer's history nor the HTTP cache keeps the request or its response.
+    public static let noLogTag = "no-log"
 
     /// Seconds for one attempt; nil leaves the client's default.
     public var timeout: Double?
@@ -23,6 +26,8 @@ public struct RequestOptions: Sendable, Hashable {
     public var cacheMode: CacheMode
     public var followRedirects: Bool
     public var insecure: Bool
+    /// `# @no-log`: nothing of the exchange is kept on disk (no history entry; the cache is bypassed).
+    public var noLog = false
 
     public init(timeout: Double? = nil, maxAttempts: Int? = nil, cacheMode: CacheMode = .default,
                 followRedirects: Bool = true, insecure: Bool = false, connectionTimeout: Double? = nil) {
@@ -44,6 +49,7 @@ public struct RequestOptions: Sendable, Hashable {
             followRedirects: tags[Self.noRedirectTag] == nil,
             insecure: tags[Self.insecureTag] != nil,
             connectionTimeout: tags[Self.connectionTimeoutTag].flatMap(Self.seconds).flatMap { $0 > 0 ? $0 : nil })
+        noLog = tags[Self.noLogTag] != nil
     }
 
     /// Writes the options the explorer edits (timeout, attempts, cache mode) back into `tags`; other tags stay.
@@ -59,7 +65,8 @@ public struct RequestOptions: Sendable, Hashable {
         if let timeout { request.timeout = .milliseconds(Int64(timeout * 1000)) }
         if let connectionTimeout { request.connectTimeout = .milliseconds(Int64(connectionTimeout * 1000)) }
         if let maxAttempts { request.maxAttempts = maxAttempts }
-        request.cacheMode = cacheMode
+        // A response the user asked not to keep is not stored in the cache either (nor read from it).
+        request.cacheMode = noLog && cacheMode == .default ? .bypass : cacheMode
         if !followRedirects { request.followRedirects = false }
         if insecure { request.insecure = true }
     }

@@ -35,6 +35,9 @@ public struct RequestTemplate: Sendable, Hashable, Identifiable {
     public var lines: Range<Int>
     /// The exact source text of those lines.
     public var sourceText: String
+    /// `run #name` / `run ./other.http` lines written instead of a request line: running this block runs
+    /// what they name (`CollectionRunner`); the block itself sends nothing.
+    public var runs: [RunDirective] = []
 
     public init(id: RequestTemplateID, name: String? = nil, kind: Kind = .http, method: HTTPMethod = .get,
                 url: String, httpVersion: String? = nil, headers: HTTPHeaders = [:], body: BodyTemplate = .none,
@@ -60,8 +63,14 @@ public struct RequestTemplate: Sendable, Hashable, Identifiable {
         self.sourceText = sourceText
     }
 
-    /// A label for lists and errors: the name, else the method and URL.
-    public var displayName: String { name ?? "\(method.rawValue) \(url)" }
+    /// A label for lists and errors: the name, else the method and URL (the `run` line of a run block).
+    public var displayName: String { name ?? (runs.first.map(\.text) ?? "\(method.rawValue) \(url)") }
+
+    /// The REST Client's `# @note` tag: confirm before sending (the explorer asks; `courier run` says so).
+    public static let noteTag = "note"
+
+    /// Whether the block runs other requests (`run #name`) instead of sending one of its own.
+    public var isRunBlock: Bool { !runs.isEmpty }
 
     /// Statuses `courier run` counts as success besides 2xx and 3xx, from `# @expect-status 404 429`.
     public var expectedStatuses: Set<Int> {
@@ -74,7 +83,7 @@ public struct RequestTemplate: Sendable, Hashable, Identifiable {
             && httpVersion == other.httpVersion && headers == other.headers && body == other.body
             && variables == other.variables && tags == other.tags && messages == other.messages
             && unsupported == other.unsupported && prompts == other.prompts
-            && scripts.map(\.source) == other.scripts.map(\.source)
+            && scripts.map(\.source) == other.scripts.map(\.source) && runs == other.runs
     }
 }
 
@@ -93,6 +102,9 @@ public enum BodyTemplate: Sendable, Hashable {
     case text(String)
     /// `< ./path` (sent as is) or `<@ ./path` (variables substituted), relative to the `.http` file.
     case file(path: String, substituteVariables: Bool)
+    /// The REST Client's `<@ENCODING ./path`: read in that encoding (`BodyEncoding`), variables substituted,
+    /// sent as UTF-8.
+    case encodedFile(path: String, encoding: String)
 
     public var isNone: Bool { self == .none }
 }

@@ -106,7 +106,7 @@ enum RequestWriter {
         switch request.body {
         case .none: return []
         case .text(let text): return text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        case .file(let path, let substitute): return [(substitute ? "<@ " : "< ") + path]
+        case .file, .encodedFile: return request.body.fileReferenceLine.map { [$0] } ?? []
         }
     }
 

@@ -41,6 +41,10 @@ public struct Resolver: Sendable {
 
     /// Resolves one request of `file`.
     public func resolve(_ template: RequestTemplate) throws(CollectionError) -> ResolvedRequest {
+        if let run = template.runs.first {
+            let message = "'\(run.text)' runs other requests and has no request of its own to build"
+            throw .syntax(Diagnostic(file: file.path, line: run.line, message: message))
+        }
         for prompt in template.prompts where context.overrides[prompt.name] == nil {
             throw .promptNotAnswered(name: prompt.name, request: template.displayName, description: prompt.description)
         }
@@ -98,11 +102,8 @@ public struct Resolver: Sendable {
         switch template.body {
         case .none:
             return .empty
-        case .file(let path, let substitute):
-            // The path may hold variables too (`< ./{{fixture}}.json`).
-            let data = try read(try interpolator.expand(path), request: template)
-            guard substitute else { return .data(data) }
-            return .data(Data(try interpolator.expand(String(decoding: data, as: UTF8.self)).utf8))
+        case .file, .encodedFile:
+            return .data(try fileBody(template.body, request: template, interpolator: &interpolator))
         case .text(let text):
             var expanded = try interpolator.expand(text)
             if Self.isFormBody(headers) { expanded = Self.joinedFormBody(expanded) }
@@ -113,7 +114,7 @@ public struct Resolver: Sendable {
     }
 
     /// Multipart bodies use CRLF line endings (RFC 2046) and embed `< ./file` lines as the file's bytes, and
-    /// `<@ ./file` lines as its text with variables substituted.
+    /// `<@ ./file` lines as its text with variables substituted (`<@latin1 ./file` read in that encoding).
     private func multipart(_ text: String, request: RequestTemplate,
                            interpolator: inout Interpolator) throws(CollectionError) -> Data {
         var data = Data()
@@ -121,17 +122,37 @@ public struct Resolver: Sendable {
         for (index, line) in lines.enumerated() {
             let content = line.hasSuffix("\r") ? line.dropLast() : line
             let trimmed = content.trimmingCharacters(in: .whitespaces)
-            if trimmed.hasPrefix("<@ ") {
-                let file = try read(trimmed.dropFirst(3).trimmingCharacters(in: .whitespaces), request: request)
-                data.append(Data(try interpolator.expand(String(decoding: file, as: UTF8.self)).utf8))
-            } else if trimmed.hasPrefix("< ") {
-                data.append(try read(trimmed.dropFirst(2).trimmingCharacters(in: .whitespaces), request: request))
+            if let file = BodyTemplate.fileReference(trimmed) {
+                data.append(try fileBody(file, request: request, interpolator: &interpolator))
             } else {
                 data.append(Data(content.utf8))
             }
             if index < lines.count - 1 { data.append(Data("\r\n".utf8)) }
         }
         return data
+    }
+
+    /// The bytes a `< ./file`, `<@ ./file` or `<@ENCODING ./file` line stands for. The path may hold variables
+    /// (`< ./{{fixture}}.json`); `<@` substitutes the file's own; an encoding reads the file in it and sends
+    /// the text as UTF-8, as the REST Client does.
+    private func fileBody(_ file: BodyTemplate, request: RequestTemplate,
+                          interpolator: inout Interpolator) throws(CollectionError) -> Data {
+        switch file {
+        case .none, .text:
+            return Data()
+        case .file(let path, let substitute):
+            let data = try read(try interpolator.expand(path), request: request)
+            guard substitute else { return data }
+            return Data(try interpolator.expand(String(decoding: data, as: UTF8.self)).utf8)
+        case .encodedFile(let path, let name):
+            let expandedPath = try interpolator.expand(path)
+            let data = try read(expandedPath, request: request)
+            guard let encoding = BodyEncoding.encoding(named: name), let text = String(data: data, encoding: encoding)
+            else {
+                throw .unreadable(path: expandedPath, reason: "not valid \(name) text (from '<@\(name)')")
+            }
+            return Data(try interpolator.expand(text).utf8)
+        }
     }
 
     private func read(_ path: String, request: RequestTemplate) throws(CollectionError) -> Data {

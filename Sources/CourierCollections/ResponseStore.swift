@@ -2,19 +2,65 @@ import CourierBody
 import CourierHTTP
 import Foundation
 
-/// The last response of each named request in a run, for `{{name.response.body.$.path}}`.
+/// The last response of each named request in a run, and the request as it was sent, for
+/// `{{name.response.body.$.path}}` and the REST Client's `{{name.request.headers.Name}}`.
 public struct ResponseStore: Sendable {
     /// What is kept of a response: enough to answer body and header lookups.
     public struct Entry: Sendable {
         public var status: Int
         public var headers: HTTPHeaders
         public var body: Data
-        public init(status: Int, headers: HTTPHeaders, body: Data) {
+        /// The request that got this response, variables substituted: `{{name.request.…}}`.
+        public var request: SentRequest?
+        public init(status: Int, headers: HTTPHeaders, body: Data, request: SentRequest? = nil) {
             self.status = status
             self.headers = headers
             self.body = body
+            self.request = request
         }
     }
+
+    /// The headers and body of a request as it went out (after variables and scripts).
+    public struct SentRequest: Sendable {
+        public var headers: HTTPHeaders
+        public var body: Data
+        /// The secret values that went into it (private environment values, credentials): a later request
+        /// that copies one (`{{login.request.headers.Authorization}}`) keeps it masked.
+        public var secrets: Set<String>
+        public init(headers: HTTPHeaders, body: Data, secrets: Set<String> = []) {
+            self.headers = headers
+            self.body = body
+            self.secrets = secrets
+        }
+
+        /// What `request` sends: its headers and its body's bytes (a file body is read).
+        public init(_ request: HTTPRequest) {
+            let body: Data = switch request.body {
+            case .empty: Data()
+            case .data(let data): data
+            case .file(let url): (try? Data(contentsOf: url)) ?? Data()
+            }
+            self.init(headers: request.headers, body: body,
+                      secrets: request.knownSecrets.union(request.headers.secretValues))
+        }
+    }
+
+    /// Which half of a named exchange a reference reads: `name.response.…` or `name.request.…`.
+    enum Part: String, CaseIterable { case response, request }
+
+    /// `login.response.body.$.token` split into the request's name, the part and the rest; nil for any
+    /// other expression.
+    static func reference(_ expression: String) -> (name: String, part: Part, rest: String)? {
+        for part in Part.allCases {
+            if let marker = expression.range(of: ".\(part.rawValue).") {
+                return (String(expression[..<marker.lowerBound]), part, String(expression[marker.upperBound...]))
+            }
+        }
+        return nil
+    }
+
+    /// Whether `expression` reads an earlier request or response (`login.response.…`, `login.request.…`).
+    public static func isReference(_ expression: String) -> Bool { reference(expression) != nil }
 
     private var entries: [String: Entry] = [:]
     /// Named requests that ran in this run and got no response, with why: a lookup then says so.
@@ -28,9 +74,9 @@ public struct ResponseStore: Sendable {
     public init() {}
 
     /// Remembers the response of the request called `name`, replacing an earlier one.
-    public mutating func record(name: String, response: HTTPResponse) {
+    public mutating func record(name: String, response: HTTPResponse, request: HTTPRequest? = nil) {
         entries[name] = Entry(status: response.status, headers: response.headers,
-                              body: (try? response.body.readAll()) ?? Data())
+                              body: (try? response.body.readAll()) ?? Data(), request: request.map(SentRequest.init))
     }
 
     /// Remembers an already reduced response (tests and the explorer's history use this).
@@ -51,36 +97,55 @@ public struct ResponseStore: Sendable {
     /// The last response of the request called `name` in this run.
     public func entry(_ name: String) -> Entry? { entries[name] }
 
-    /// Answers `name.response.body.<path>` or `name.response.headers.<Header>`; the error text says why not.
+    /// The secrets of the request `expression` reads (`login.request.…`) that are in `value`, the text it gave.
+    func secrets(readBy expression: String, in value: String) -> Set<String> {
+        guard let (name, part, _) = Self.reference(expression), part == .request,
+              let sent = entries[name]?.request else { return [] }
+        return sent.secrets.filter { !$0.isEmpty && value.contains($0) }
+    }
+
+    /// Answers `name.response.body.<path>`, `name.response.headers.<Header>` and the same of `name.request`;
+    /// the error text says why not.
     func value(for expression: String) -> Result<String, ResponseLookupFailure> {
-        guard let marker = expression.range(of: ".response.") else { return .failure(.init("not a response reference")) }
-        let name = String(expression[..<marker.lowerBound])
-        let rest = String(expression[marker.upperBound...])
+        guard let (name, part, rest) = Self.reference(expression) else {
+            return .failure(.init("not a response reference"))
+        }
         guard let entry = entries[name] else {
             return assumed.contains(name) ? .success("checked") : .failure(missing(name))
         }
+        let headers: HTTPHeaders
+        let body: Data
+        switch part {
+        case .response: (headers, body) = (entry.headers, entry.body)
+        case .request:
+            guard let request = entry.request else {
+                return .failure(.init("the request '\(name)' sent is not known (only its response was kept)"))
+            }
+            (headers, body) = (request.headers, request.body)
+        }
+        let whose = "the \(part.rawValue) of '\(name)'"
         if rest.hasPrefix("headers.") {
             let header = String(rest.dropFirst("headers.".count))
-            guard let value = entry.headers[header] else {
-                return .failure(.init("the response of '\(name)' has no header '\(header)'"))
+            guard let value = headers[header] else {
+                return .failure(.init("\(whose) has no header '\(header)'"))
             }
             return .success(value)
         }
         guard rest.hasPrefix("body") else {
-            return .failure(.init("expected 'response.body…' or 'response.headers…'"))
+            return .failure(.init("expected '\(part.rawValue).body…' or '\(part.rawValue).headers…'"))
         }
         let path = rest.dropFirst("body".count).drop { $0 == "." }
-        if path.isEmpty || path == "*" { return .success(String(decoding: entry.body, as: UTF8.self)) }
+        if path.isEmpty || path == "*" { return .success(String(decoding: body, as: UTF8.self)) }
         let expression: JSONPath
         do { expression = try JSONPath(String(path)) } catch { return .failure(.init(error.description)) }
         // One streaming pass that builds only the selected values: a token out of a 50 MB response costs
         // no tree of the whole body.
         let matches: [JSONPathMatch]
-        do { matches = try expression.evaluate(entry.body, includePaths: false) } catch {
-            return .failure(.init("the response of '\(name)' is not JSON"))
+        do { matches = try expression.evaluate(body, includePaths: false) } catch {
+            return .failure(.init("\(whose) is not JSON"))
         }
         switch matches.count {
-        case 0: return .failure(.init("the response of '\(name)' has nothing at path '\(path)'"))
+        case 0: return .failure(.init("\(whose) has nothing at path '\(path)'"))
         case 1: return .success(matches[0].value.text)
         // A wildcard, slice or filter that selects several values gives them all, as a JSON array.
         default: return .success(JSONValue.array(matches.map(\.value)).text)

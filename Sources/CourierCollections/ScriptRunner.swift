@@ -150,6 +150,7 @@ public struct ScriptRunner: Sendable {
         case .none: nil
         case .text(let text): text
         case .file(let path, _): "< " + path
+        case .encodedFile: template.body.fileReferenceLine
         }
         let previewHeaders = preview?.request.headers
         let headers = template.headers.map { field in

@@ -30,7 +30,7 @@ public enum VariablePreview {
 
     /// Dynamic values (`$uuid`) and earlier responses (`login.response.body.$.token`) are known only when
     /// sending, so they never count as unknown.
-    public static func isComputed(_ name: String) -> Bool { name.hasPrefix("$") || name.contains(".response.") }
+    public static func isComputed(_ name: String) -> Bool { name.hasPrefix("$") || ResponseStore.isReference(name) }
 
     /// Whether `name` has a value now or when sending.
     public static func isKnown(_ name: String, values: [String: String]) -> Bool {

@@ -60,15 +60,33 @@ enum CheckCommand {
                 problems += 1
                 continue
             }
+            // Imports (a missing file, a cycle) and run lines that name nothing are problems too.
+            let imports = ImportedFiles.load(for: loaded)
+            for diagnostic in imports.diagnostics {
+                Console.out(Sanitizer.sanitize("\(prefix)\(diagnostic)"))
+                if diagnostic.severity == .error { problems += 1 }
+            }
+            let folder = loaded.url.deletingLastPathComponent()
+            for block in loaded.file.requests where block.isRunBlock {
+                checked += 1
+                for directive in block.runs {
+                    Console.out(Sanitizer.sanitize("\(display):\(directive.line): \(directive.text)"))
+                    let target = imports.target(of: directive, from: loaded.file, baseFolder: folder)
+                    if case .failure(let missing) = target {
+                        Console.out(Sanitizer.sanitize("\(display):\(directive.line): \(missing.message)"))
+                        problems += 1
+                    }
+                }
+            }
             var responses = ResponseStore()
-            responses.declare(names)
-            responses.assumeAnswered(names)
-            for request in loaded.file.requests {
+            responses.declare(names + imports.names)
+            responses.assumeAnswered(names + imports.names)
+            let file = imports.addingVariables(to: loaded.file)
+            for request in file.requests where !request.isRunBlock {
                 var given = overrides
                 for prompt in request.prompts where given[prompt.name] == nil { given[prompt.name] = "prompted" }
                 let context = VariableContext(overrides: given, environment: environment, responses: responses)
-                let resolver = Resolver(file: loaded.file, baseFolder: loaded.url.deletingLastPathComponent(),
-                                        context: context)
+                let resolver = Resolver(file: file, baseFolder: folder, context: context)
                 checked += 1
                 let line = request.lines.lowerBound + (request.sourceText.hasPrefix("###") ? 1 : 0)
                 Console.out(Sanitizer.sanitize("\(display):\(line): \(request.method.rawValue) \(request.url)"

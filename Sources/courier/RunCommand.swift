@@ -158,7 +158,8 @@ enum RunCommand {
         let allowInsecureRedirect = invocation.allowInsecureRedirect
         let send: CollectionRunner.Send = { request, context async throws(APIError) -> HTTPResponse in
             var request = request
-            if let cacheMode { request.cacheMode = cacheMode }
+            // `# @no-log` bypasses the cache whatever --cache-mode says: its response is kept nowhere.
+            if let cacheMode, request.cacheMode != .bypass { request.cacheMode = cacheMode }
             if allowInsecureRedirect { request.allowInsecureRedirect = true }
             return try await client.send(request, context: context)
         }
@@ -213,11 +214,11 @@ enum RunCommand {
                                           responses: responses, globals: globals)
             let runner = CollectionRunner(file: entry.loaded.file,
                                           baseFolder: entry.loaded.url.deletingLastPathComponent(),
-                                          context: context, exchange: exchange, send: send)
+                                          context: context, imports: entry.imports, exchange: exchange, send: send)
             let file = plan.isFolder ? entry.displayPath : nil
             let failFast = invocation.failFast
             let place = ErrorPlace(file: entry.displayPath, variables: entry.loaded.file.fileVariables,
-                                   sources: entry.variableSources)
+                                   sources: entry.variableSources, path: entry.loaded.file.path)
             let (outcomes, kept, keptGlobals) = await runner.runKeepingState(entry.requests,
                                                                              failFast: failFast) { outcome in
                 print(outcome, attempts: recorder.attempts(for: outcome.context.id), invocation: invocation,

@@ -30,8 +30,10 @@ extension RunCommand {
             return
         }
         if case .collection(let error) = outcome.failure {
-            let message = place.map {
-                error.located(in: outcome.template, file: $0.file, fileVariables: $0.variables, environments: $0.sources)
+            let message = place.map { place in
+                let own = place.path == nil || place.path == outcome.template.id.file
+                return error.located(in: outcome.template, file: own ? place.file : outcome.template.id.file,
+                                     fileVariables: own ? place.variables : [], environments: place.sources)
             } ?? error.description
             if invocation.json {
                 var fields: [String: Any] = [
@@ -52,6 +54,9 @@ extension RunCommand {
                                            options: options)
             var withScripts = adding(scripts: outcome.scripts, to: adding(file: file, to: text))
             if !outcome.savedTo.isEmpty { withScripts = adding(["saved": outcome.savedTo], to: withScripts) }
+            if let note = outcome.template.tags[RequestTemplate.noteTag] {
+                withScripts = adding(["note": note], to: withScripts)
+            }
             Console.out(SecretPolicy.masking(withScripts, secrets: secrets))
         } else {
             var text = ResponseOutput.human(response: outcome.response, error: apiError, attempts: attempts, name: name,
@@ -62,8 +67,15 @@ extension RunCommand {
             }
             for line in scriptLines(outcome.scripts) { text += "\n" + line }
             for path in outcome.savedTo { text += "\nsaved: \(path)" }
+            if let note = outcome.template.tags[RequestTemplate.noteTag] { text += "\n" + noteLine(note) }
             Console.out(SecretPolicy.masking(text, secrets: secrets) + "\n")
         }
+    }
+
+    /// What `courier run` says of a request marked `# @note`, which the explorer asks about before sending:
+    /// a run sends it without asking, and says so.
+    static func noteLine(_ note: String) -> String {
+        "note: " + (note.isEmpty ? "" : note + " ") + "(# @note: courier run sends it without asking)"
     }
 
     /// `{"name": …, "file": …}` for a skipped request (a folder run says which file it is in).
@@ -96,4 +108,7 @@ struct ErrorPlace {
     var file: String
     var variables: [VariableDefinition]
     var sources: String
+    /// The file's path in its requests' IDs: a request from another file (one a `run` line ran) is placed
+    /// in that file instead.
+    var path: String?
 }

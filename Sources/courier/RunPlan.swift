@@ -15,6 +15,8 @@ struct RunPlan {
         var environment: Result<CourierCollections.Environment, CollectionError>
         /// Where variables could come from, for "unknown variable" errors: the environments found.
         var variableSources = ""
+        /// The files it imports (`import ./other.http`), for its `run #name` blocks and their variables.
+        var imports = ImportedFiles.none
     }
 
     /// "environments found: dev, prod (selected: dev)", or that none was found.
@@ -49,10 +51,11 @@ struct RunPlan {
         let (loaded, requests) = try load(url, invocation: invocation)
         let environments = try EnvironmentSet.discover(near: url, root: RunCommand.collectionRoot(for: url))
         let environment = try environments.environment(named: invocation.environment)
+        let imports = ImportedFiles.load(for: loaded)
         let entry = Entry(loaded: loaded, displayPath: invocation.path, requests: requests,
                           environment: .success(environment),
-                          variableSources: describe(environments, selected: invocation.environment))
-        return RunPlan(entries: [entry], diagnostics: loaded.file.diagnostics, isFolder: false)
+                          variableSources: describe(environments, selected: invocation.environment), imports: imports)
+        return RunPlan(entries: [entry], diagnostics: loaded.file.diagnostics + imports.diagnostics, isFolder: false)
     }
 
     /// The file and the requests picked in it. With `--name`, only an outline of the file is kept and
@@ -65,6 +68,11 @@ struct RunPlan {
         }
         let outline = try HTTPFileOutline.load(url, displayPath: invocation.path)
         let requests = try CollectionRunner.selection(of: outline, names: invocation.names)
+        if requests.contains(where: \.isRunBlock) {
+            // A `run #name` line may name any request of the file: keep the whole file.
+            let loaded = try CollectionLoader.loadFile(url, displayPath: invocation.path)
+            return (loaded, try CollectionRunner.selection(of: loaded.file, names: invocation.names, all: false))
+        }
         let fingerprint = FileFingerprint(data: outline.data, modified: nil)
         return (LoadedFile(url: url, file: outline.file(running: requests), fingerprint: fingerprint), requests)
     }
@@ -87,6 +95,7 @@ struct RunPlan {
             throw .unknownRequest(name: unknown, available: available)
         }
         var entries: [Entry] = []
+        var importDiagnostics: [Diagnostic] = []
         for loaded in collection.files {
             let names = invocation.names.filter { name in loaded.file.requests.contains { $0.name == name } }
             // With --name, a file holding none of the names has nothing to run.
@@ -97,9 +106,18 @@ struct RunPlan {
                 try EnvironmentSet.discover(near: loaded.url, root: collection.root)
                     .environment(named: invocation.environment)
             }
+            var imports = ImportedFiles.none
+            if !loaded.file.imports.isEmpty {
+                imports = ImportedFiles.load(for: loaded)
+                importDiagnostics += imports.diagnostics.map { diagnostic in
+                    var shown = diagnostic
+                    shown.file = prefix + diagnostic.file
+                    return shown
+                }
+            }
             entries.append(Entry(loaded: loaded, displayPath: prefix + loaded.file.path, requests: requests,
                                  environment: environment,
-                                 variableSources: describe(found, selected: invocation.environment)))
+                                 variableSources: describe(found, selected: invocation.environment), imports: imports))
         }
         // An environment no file can use is a usage error, as for a single file; one that only some
         // files lack fails just those files.
@@ -107,7 +125,7 @@ struct RunPlan {
            entries.allSatisfy({ if case .failure = $0.environment { true } else { false } }) {
             throw error
         }
-        return RunPlan(entries: entries, diagnostics: diagnostics, isFolder: true)
+        return RunPlan(entries: entries, diagnostics: diagnostics + importDiagnostics, isFolder: true)
     }
 
     /// The folder as the user typed it, ready to put before a path inside it ("" for the current folder).

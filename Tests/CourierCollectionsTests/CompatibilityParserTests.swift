@@ -83,11 +83,46 @@ struct CompatibilityParserTests {
 }
 
 extension CompatibilityParserTests {
-    @Test func importAndRunLinesAreReportedNotSentAsURLs() {
-        let file = HTTPFile(path: "r.http", text: "import ./auth.http\n\n###\nrun #login\n\n###\nGET https://x/me\n")
-        #expect(file.requests.map(\.url) == ["https://x/me"])
-        #expect(file.diagnostics.map(\.line) == [1, 4])
-        #expect(file.diagnostics.allSatisfy { $0.severity == .error && $0.message.contains("not supported by Courier") })
+    @Test func importLinesAreTheFilesAndRunLinesMakeABlockThatRunsWhatTheyName() {
+        let file = HTTPFile(path: "r.http", text: """
+            import ./auth.http
+
+            ### both
+            run #login (@user=ada, @role = admin)
+            # a note
+            run ../setup/all.http
+
+            ###
+            GET https://x/me
+            """)
+        #expect(file.diagnostics.isEmpty)
+        #expect(file.imports == [FileImport(path: "./auth.http", line: 1)])
+        try? #require(file.requests.count == 2)
+        let block = file.requests[0]
+        #expect(block.isRunBlock && block.name == "both")
+        #expect(block.runs == [
+            RunDirective(target: .request("login"), overrides: [VariableDefinition(name: "user", value: "ada"),
+                                                                VariableDefinition(name: "role", value: "admin")],
+                         line: 4),
+            RunDirective(target: .file("../setup/all.http"), line: 6),
+        ])
+        #expect(block.runs.map(\.line) == [4, 6])
+        #expect(!file.requests[1].isRunBlock && file.requests[1].url == "https://x/me")
+    }
+
+    @Test func aRunBlockWithAnythingButRunLinesIsAnErrorAtThatLineAndNeverSent() {
+        let file = HTTPFile(path: "r.http", text: "run #login\nGET https://x/me\n\n###\nrun #a (@broken)\n")
+        #expect(file.requests.isEmpty)
+        #expect(file.diagnostics.map(\.line) == [2, 5])
+        #expect(file.diagnostics[0].message.contains("holds only 'run' lines"))
+        #expect(file.diagnostics[1].message.contains("expected 'run #name'"))
+    }
+
+    @Test func aRequestNamedInARunLineMayHoldSpaces() {
+        let directive = RunDirective.parse("run #Request 1 (@host=example.com)", line: 3)
+        #expect(directive?.target == .request("Request 1"))
+        #expect(directive?.overrides.first?.value == "example.com")
+        #expect(directive?.text == "run #Request 1 (@host=example.com)")
     }
 }
 
@@ -173,5 +208,33 @@ extension CompatibilityParserTests {
         let request = try #require(file.requests.first)
         #expect(request.url == "http://x/a")
         #expect(request.httpVersion == "HTTP/2")
+    }
+}
+
+extension CompatibilityParserTests {
+    @Test func anEncodingAfterTheAtSignNamesHowTheBodyFileIsReadAndAnUnknownOneIsAnError() {
+        let file = HTTPFile(path: "e.http", text: """
+            POST https://x/a
+
+            <@latin1 ./demo.xml
+
+            ###
+            POST https://x/b
+
+            <@Windows-1252 ./{{name}}.xml
+
+            ###
+            POST https://x/c
+
+            <@ebcdic ./demo.xml
+            """)
+        #expect(file.requests.map(\.body) == [.encodedFile(path: "./demo.xml", encoding: "latin1"),
+                                              .encodedFile(path: "./{{name}}.xml", encoding: "Windows-1252")])
+        #expect(file.diagnostics.map(\.line) == [13])
+        #expect(file.diagnostics.first?.message.hasPrefix("unknown encoding 'ebcdic' in '<@ebcdic'; known: utf8") == true)
+        #expect(BodyEncoding.encoding(named: "ISO-8859-1") == .isoLatin1)
+        #expect(BodyEncoding.encoding(named: "utf_16le") == .utf16LittleEndian)
+        // Written back as read, so saving an edited request keeps the encoding.
+        #expect(file.requests[0].body.fileReferenceLine == "<@latin1 ./demo.xml")
     }
 }

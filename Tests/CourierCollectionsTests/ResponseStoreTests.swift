@@ -42,3 +42,27 @@ import Testing
         #expect(try store.value(for: "login.response.body.$.next").get() == "cursor-9")
     }
 }
+
+extension ResponseStoreTests {
+    @Test("a request variable reads the sent request, and a secret it copies stays a secret")
+    func requestVariablesCarryTheSecretsOfTheRequestTheyRead() throws {
+        // Given login sent with a private key in a header and a JSON body
+        var sent = HTTPRequest(method: .post, url: URL(string: "http://x/login")!,
+                               headers: ["X-Key": "k-private-1", "Content-Type": "application/json"],
+                               body: .data(Data(#"{"user":"ada"}"#.utf8)))
+        sent.knownSecrets = ["k-private-1"]
+        var store = ResponseStore()
+        store.record(name: "login", response: HTTPResponse(status: 200, reason: "OK", headers: [:], body: .data(Data()),
+                                                           url: URL(string: "http://x/login")!),
+                     request: sent)
+        #expect(try store.value(for: "login.request.body.$.user").get() == "ada")
+        #expect(try store.value(for: "login.request.headers.x-key").get() == "k-private-1")
+        // When a later request copies the key
+        let file = HTTPFile(path: "c.http", text: "GET http://x/copy\nX-Copy: {{login.request.headers.X-Key}}\n")
+        let resolved = try Resolver(file: file, baseFolder: URL(fileURLWithPath: "/"),
+                                    context: VariableContext(responses: store)).resolve(file.requests[0])
+        // Then it goes out, and is known as a secret of that request (history and output mask it)
+        #expect(resolved.request.headers["X-Copy"] == "k-private-1")
+        #expect(resolved.secrets.contains("k-private-1"))
+    }
+}

@@ -96,13 +96,22 @@ extension AppState {
             status = StatusMessage(problem, kind: .error)
             return []
         }
+        // `# @note`: the author asked for a confirmation before every send (a production call, say).
+        if let note = editor.draft.note, !noteConfirmed {
+            let reason = note.isEmpty ? "it is marked @note" : note
+            modals.append(.confirm(ConfirmState(message: "Send '\(editor.name)'? \(reason)", onYes: .sendNoted)))
+            return []
+        }
         // `# @prompt NAME` lines: ask each value before every send, one question at a time.
         if let missing = editor.draft.prompts.first(where: { promptAnswers[$0.name] == nil }) {
             let title = "Value for \(missing.name)" + (missing.description.map { " (\($0))" } ?? "")
             modals.append(.prompt(PromptState(title: title, purpose: .variable(name: missing.name))))
             return []
         }
-        defer { promptAnswers = [:] }
+        defer {
+            promptAnswers = [:]
+            noteConfirmed = false
+        }
         if editor.kind == .websocket {
             loadWebSocketPane()
             focus = .webSocket
@@ -145,7 +154,9 @@ extension AppState {
 
     /// In live mode, a send through the debounce when an edit changed the request.
     mutating func liveSendIfEdited(since before: RequestDraft) -> [Effect] {
-        guard live, editor.draft != before, !editor.isEmpty, editor.kind != .websocket else { return [] }
+        // A request marked `# @note` is only sent once the user says so, and a run block only by Send.
+        guard live, editor.draft != before, !editor.isEmpty, editor.kind != .websocket, editor.draft.note == nil,
+              editor.draft.runs.isEmpty else { return [] }
         beginSend()
         return [.sendLive(generation: generation, job: sendJob, debounce: liveDebounce)]
     }
@@ -176,6 +187,12 @@ extension AppState {
         }
         if let problem = editor.optionsProblem {
             status = StatusMessage(problem + "; nothing saved", kind: .error)
+            return []
+        }
+        guard editor.draft.runs.isEmpty else {
+            // Its `run` lines are not fields of the editor; rewriting the block would lose them.
+            status = StatusMessage("A run block ('\(editor.draft.runs[0])') is edited in its file; nothing saved",
+                                   kind: .error)
             return []
         }
         guard editor.isDirty else {

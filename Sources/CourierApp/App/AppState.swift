@@ -46,6 +46,8 @@ public struct AppState: Sendable {
     public var modals: [Modal] = []
     /// Answers to the open request's `# @prompt` questions, asked before each send and used by it.
     public var promptAnswers: [String: String] = [:]
+    /// Whether the user said yes to the open request's `# @note` question for the send under way.
+    public var noteConfirmed = false
     public var environment: String?
     public var theme: Theme
     /// Theme names found in the themes folder, for the palette.

@@ -83,6 +83,9 @@ extension AppState {
         case .openRequest(let ref):
             editor.saved = editor.draft
             return open(ref, force: true)
+        case .sendNoted:
+            noteConfirmed = true
+            return send()
         }
     }
 

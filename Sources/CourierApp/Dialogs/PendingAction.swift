@@ -6,4 +6,6 @@ public enum PendingAction: Sendable, Hashable {
     case enableLive
     /// Open another request, dropping unsaved edits.
     case openRequest(RequestRef)
+    /// Send the open request that is marked `# @note` (confirm before sending).
+    case sendNoted
 }

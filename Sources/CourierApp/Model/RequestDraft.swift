@@ -22,6 +22,13 @@ public struct RequestDraft: Sendable, Hashable {
     public var subscriptions: Set<Int>
     /// `# @prompt NAME` values asked for before each send.
     public var prompts: [PromptVariable] = []
+    /// `# @no-log`: the exchange is not recorded in history.
+    public var noLog = false
+    /// The REST Client's `# @note [text]`: the explorer asks before sending it (the text, when given, is the
+    /// question's reason); nil when the request has no such tag.
+    public var note: String?
+    /// `run #name` lines: the block runs these requests instead of sending one of its own.
+    public var runs: [String] = []
 
     public init(name: String, kind: RequestTemplate.Kind = .http, method: String = "GET", url: String,
                 headers: HTTPHeaders = [:], body: String = "", timeout: Double? = nil, maxAttempts: Int? = nil,

@@ -12,11 +12,11 @@ public final class CollectionStore: Sendable {
     /// The path as the user gave it, so the model keeps naming files the same way after a save.
     private let path = Mutex("")
     /// Responses by request name, for `{{name.response.body.$.id}}` in later requests.
-    private let responses = Mutex(ResponseStore())
+    let responses = Mutex(ResponseStore())
     /// Values that beat every environment (`courier demo` points `base` at the running server).
     public let overrides: [String: String]
     /// Values request scripts set (`client.global.set`), kept for the explorer session.
-    private let globals = Mutex<[String: String]>([:])
+    let globals = Mutex<[String: String]>([:])
 
     public init(overrides: [String: String] = [:]) { self.overrides = overrides }
 
@@ -159,9 +159,11 @@ public final class CollectionStore: Sendable {
         return scripted.secretGlobalValues
     }
 
-    private func sendContext(_ job: SendJob) throws(CollectionError)
+    func sendContext(_ job: SendJob) throws(CollectionError)
         -> (LoadedFile, RequestTemplate, VariableContext) {
-        let (file, original) = try locate(job.ref)
+        var (file, original) = try locate(job.ref)
+        // Variables of the files it imports (`import ./other.http`) fill in where the file has none.
+        if !file.file.imports.isEmpty { file.file = ImportedFiles.load(for: file).addingVariables(to: file.file) }
         let template = RequestMapping.template(from: job.draft, original: original)
         let root = whole { $0?.root } ?? file.url.deletingLastPathComponent()
         let environments = try EnvironmentSet.discover(near: file.url, root: root)
@@ -179,10 +181,11 @@ public final class CollectionStore: Sendable {
         return request
     }
 
-    /// Keeps a response so later requests can refer to it by the request's name.
-    public func record(name: String, response: HTTPResponse) {
+    /// Keeps a response, and the request that got it, so later requests can refer to them by the request's
+    /// name (`{{login.response.body.$.token}}`, `{{login.request.headers.X-Trace}}`).
+    public func record(name: String, response: HTTPResponse, request: HTTPRequest? = nil) {
         guard !name.isEmpty else { return }
-        responses.withLock { $0.record(name: name, response: response) }
+        responses.withLock { $0.record(name: name, response: response, request: request) }
     }
 
     // MARK: - Private
@@ -249,8 +252,11 @@ public final class CollectionStore: Sendable {
             problems.append(error.description)
         }
         if environments.isEmpty && !overrides.isEmpty { environments[EnvironmentSet.sharedName] = overrides }
-        // Parse errors stay listed until the file is fixed and reloaded, also after a save.
-        let problems = loaded.errors.map { Problem(file: $0.file, line: $0.line, message: $0.message) }
+        // Parse errors stay listed until the file is fixed and reloaded, also after a save; so do imports that
+        // cannot be read (`import ./gone.http`) or come back to their own file.
+        let importErrors = loaded.files.filter { !$0.file.imports.isEmpty }
+            .flatMap { ImportedFiles.load(for: $0).diagnostics }.filter { $0.severity == .error }
+        let problems = (loaded.errors + importErrors).map { Problem(file: $0.file, line: $0.line, message: $0.message) }
             + problems.map { Problem(message: $0) }
         return Collection(root: path, files: files, environments: environments, problems: problems,
                           privateNames: privateNames)

@@ -19,6 +19,7 @@ extension EffectRunner {
         // Held across submit so the delivery, on another thread, always finds the mapping.
         submissions.withLock { map in
             let token = latest.submit {
+                if !job.draft.runs.isEmpty { return await Self.runBlock(job, store: store, client: client) }
                 // Resolving reads environment and body files, and a request's pre-request scripts may run to
                 // their time limit: both happen here, in the task, never on the loop thread.
                 let request: HTTPRequest
@@ -72,7 +73,7 @@ extension EffectRunner {
                     queue.post(.servedFromCache(id, method: method, url: response.url, status: response.status,
                                                 response.cache))
                 }
-                store.record(name: name, response: response)
+                store.record(name: name, response: response, request: request)
                 if let prepared {
                     let handled = await Self.onOwnThread { [report] in
                         var report = report
@@ -89,7 +90,8 @@ extension EffectRunner {
                 // Once mapped and read, a temporary body file is removed: the viewer's mapping stays readable
                 // and the disk space returns when the response is replaced, so sending a large request again
                 // and again, or quitting, leaves nothing in the temporary folder.
-                if let history {
+                // `# @no-log`: the user asked that this exchange be kept nowhere.
+                if let history, !job.draft.noLog {
                     Self.recordHistory(request: request, response: response, name: name, path: job.ref?.file,
                                        draft: job.draft,
                                        secrets: secrets, generation: generation, history: history, queue: queue)
@@ -103,6 +105,32 @@ extension EffectRunner {
             }
             map[token] = Submission(generation: generation, id: id)
         }
+    }
+
+    /// Sends a run block: the requests it names run in order, and the Response pane shows the last answer
+    /// with a line naming each request run and its status. Its requests are not recorded in history.
+    static func runBlock(_ job: SendJob, store: CollectionStore, client: HTTPClient) async -> SendResult {
+        let outcomes: [RunOutcome]
+        do {
+            outcomes = try await store.runBlock(job) { request, context async throws(APIError) -> HTTPResponse in
+                try await client.send(request, context: context)
+            }
+        } catch {
+            return .unresolved(failure(error))
+        }
+        let ran = "ran " + outcomes.map(\.shortSummary).joined(separator: " · ")
+        guard let shown = outcomes.lastIndex(where: { $0.response != nil }), let response = outcomes[shown].response
+        else {
+            return .unresolved(SendFailure(kind: .request, message: outcomes.isEmpty ? "ran nothing" : ran))
+        }
+        // Only the last answer is shown: the others' temporary body files go now.
+        for (index, outcome) in outcomes.enumerated() where index != shown {
+            if let body = outcome.response?.body { TemporaryBodyFiles.release(body) }
+        }
+        var pane = ResponseFormatter.pane(response)
+        pane?.info.tests = ran
+        pane?.info.testsFailed = outcomes.contains { !$0.succeeded }
+        return .response(pane)
     }
 
     /// Why a request could not be built, in the kinds the Response pane explains.

@@ -7,7 +7,7 @@ enum RequestMapping {
         let body: String = switch template.body {
         case .none: ""
         case .text(let text): text
-        case .file(let path, let substitute): (substitute ? "<@ " : "< ") + path
+        case .file, .encodedFile: template.body.fileReferenceLine ?? ""
         }
         // The tags are read by `RequestOptions`, as `courier run` reads them, so both send alike.
         let options = template.options
@@ -18,6 +18,9 @@ enum RequestMapping {
             messages: template.messages.map(\.text),
             subscriptions: Set(template.messages.indices.filter { template.messages[$0].subscribe }))
         draft.prompts = template.prompts
+        draft.noLog = options.noLog
+        draft.note = template.tags[RequestTemplate.noteTag]
+        draft.runs = template.runs.map(\.text)
         return draft
     }
 
@@ -48,10 +51,7 @@ enum RequestMapping {
     static func body(_ text: String) -> BodyTemplate {
         if text.isEmpty { return .none }
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        if !trimmed.contains("\n") {
-            if trimmed.hasPrefix("<@ ") { return .file(path: String(trimmed.dropFirst(3)), substituteVariables: true) }
-            if trimmed.hasPrefix("< ") { return .file(path: String(trimmed.dropFirst(2)), substituteVariables: false) }
-        }
+        if !trimmed.contains("\n"), let file = BodyTemplate.fileReference(trimmed) { return file }
         return .text(text)
     }
 }

@@ -118,8 +118,11 @@ public struct RequestEditorState: Sendable, Hashable {
             timeout: Double(timeout.text.trimmingCharacters(in: .whitespaces)),
             maxAttempts: Int(retries.text.trimmingCharacters(in: .whitespaces)),
             cacheMode: cacheMode, messages: messages, subscriptions: subscriptions)
-        // Prompts are not edited here; they stay as the file says.
+        // Prompts, `@no-log`, `@note` and `run` lines are not edited here; they stay as the file says.
         draft.prompts = saved.prompts
+        draft.noLog = saved.noLog
+        draft.note = saved.note
+        draft.runs = saved.runs
         return draft
     }
 
