@@ -71,6 +71,12 @@ public struct ResponseStore: Sendable {
         }
         let path = rest.dropFirst("body".count).drop { $0 == "." }
         if path.isEmpty || path == "*" { return .success(String(decoding: entry.body, as: UTF8.self)) }
+        // As the REST Client: an XML response is read with XPath (`body.//token`); `$…` is always JSONPath.
+        if !path.hasPrefix("$") && XPathQuery.isXML(entry.body, contentType: entry.headers["Content-Type"]) {
+            return XPathQuery(String(path)).evaluate(entry.body).mapError { failure in
+                ResponseLookupFailure("XPath '\(path)' on the response of '\(name)': \(failure.message)")
+            }
+        }
         let expression: JSONPath
         do { expression = try JSONPath(String(path)) } catch { return .failure(.init(error.description)) }
         // One streaming pass that builds only the selected values: a token out of a 50 MB response costs
