@@ -46,6 +46,8 @@ public struct AppState: Sendable {
     public var modals: [Modal] = []
     /// Answers to the open request's `# @prompt` questions, asked before each send and used by it.
     public var promptAnswers: [String: String] = [:]
+    /// The client certificate's passphrase once asked for (`hasCertificatePassphrase`), for the session.
+    public var certificatePassphrase: String?
     public var environment: String?
     public var theme: Theme
     /// Theme names found in the themes folder, for the palette.

@@ -59,6 +59,7 @@ final class CurlTransfer {
         if let certificates = configuration.trustedCertificates {
             courier_easy_setopt_str(easy, CURLOPT_CAINFO, certificates.path)
         }
+        if let certificate = request.clientCertificate { Self.present(certificate, on: easy) }
         let connectTimeout = request.connectTimeout ?? configuration.connectTimeout
         courier_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, max(1, Self.milliseconds(connectTimeout)))
         if let timeout = request.timeout {
@@ -97,6 +98,18 @@ final class CurlTransfer {
             return transfer.receiveBody(UnsafeRawBufferPointer(start: pointer, count: size * count))
         }
         courier_easy_setopt_ptr(easy, CURLOPT_WRITEDATA, me)
+    }
+
+    /// Hands the client certificate, its key and passphrase to TLS. libcurl copies the strings, and keeps
+    /// connections made with one certificate apart from those made with another or none.
+    static func present(_ certificate: ClientCertificate, on easy: UnsafeMutableRawPointer) {
+        courier_easy_setopt_str(easy, CURLOPT_SSLCERT, certificate.certificate.path)
+        courier_easy_setopt_str(easy, CURLOPT_SSLCERTTYPE, certificate.certificateFormat.rawValue)
+        if let key = certificate.key {
+            courier_easy_setopt_str(easy, CURLOPT_SSLKEY, key.path)
+            courier_easy_setopt_str(easy, CURLOPT_SSLKEYTYPE, certificate.keyFormat.rawValue)
+        }
+        if let passphrase = certificate.passphrase { courier_easy_setopt_str(easy, CURLOPT_KEYPASSWD, passphrase) }
     }
 
     private func configureMethodAndBody(_ request: HTTPRequest, userdata: UnsafeMutableRawPointer) throws {
@@ -239,7 +252,7 @@ final class CurlTransfer {
                 var redirects = 0
                 courier_easy_getinfo_long(easy, CURLINFO_REDIRECT_COUNT, &redirects)
                 finish(throwing: CurlErrors.map(code, message: errorMessage(code), afterConnecting: connected,
-                                                redirects: redirects))
+                                                redirects: redirects, certificate: job.request.clientCertificate))
             }
             return
         }

@@ -1,0 +1,168 @@
+import CourierTestSupport
+import Foundation
+import Testing
+
+/// Client certificates (mutual TLS) end to end: `openssl s_server` asks for a client certificate, trusts only
+/// the test's own, and its status page shows the subject of the one it received. Certificates come from the
+/// JetBrains `SSLConfiguration`, the REST Client's `rest-client.certificates` or `--cert`.
+@Suite("Client certificates", .enabled(if: SelfSignedCertificate.isAvailable))
+struct ClientCertificateTests {
+    /// The passphrase of the encrypted key and of the PKCS #12 file.
+    static let passphrase = "pa55-Phrase-9"
+
+    /// A server that requires a client certificate, and the files a client needs, in one folder:
+    /// `server.pem` (to trust the server), `client/cert.pem`, `client/key.pem`, `client/key-locked.pem`
+    /// (under `passphrase`), `client/client.p12`.
+    struct Fixture {
+        let folder: TemporaryFolder
+        let server: OpenSSLServer
+        var url: String { server.url("/").absoluteString }
+
+        init() async throws {
+            folder = try TemporaryFolder("mtls")
+            let serverFolder = folder.url.appendingPathComponent("server-files")
+            let client = folder.url.appendingPathComponent("client")
+            for url in [serverFolder, client] { try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true) }
+            let made = try await SelfSignedCertificate.make(in: serverFolder)
+            try FileManager.default.copyItem(at: made.certificate, to: folder.url.appendingPathComponent("server.pem"))
+            let openssl = SelfSignedCertificate.openssl
+            let cert = client.appendingPathComponent("cert.pem").path, key = client.appendingPathComponent("key.pem").path
+            for arguments in [
+                ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+                 "-subj", "/CN=courier-client", "-days", "1", "-keyout", key, "-out", cert],
+                ["pkey", "-in", key, "-aes256", "-passout", "pass:\(ClientCertificateTests.passphrase)",
+                 "-out", client.appendingPathComponent("key-locked.pem").path],
+                ["pkcs12", "-export", "-in", cert, "-inkey", key, "-passout", "pass:\(ClientCertificateTests.passphrase)",
+                 "-out", client.appendingPathComponent("client.p12").path],
+            ] {
+                let result = try await ChildProcess.run(openssl, arguments, limit: .seconds(120))
+                try #require(result.status == 0, "openssl \(arguments[0]): \(result.stderr)")
+            }
+            server = try await OpenSSLServer(certificate: made.certificate, key: made.key,
+                                             clientCertificates: URL(fileURLWithPath: cert))
+        }
+
+        /// `courier run api.http --all ARGUMENTS` in the folder, with `files` written first.
+        func run(_ files: [String: String], _ arguments: [String]) async throws -> ChildResult {
+            try folder.write("api.http", "GET \(url)\n")
+            for (path, text) in files { try folder.write(path, text) }
+            return try await CourierCLI.run(["run", "api.http", "--all"] + arguments, in: folder.url)
+        }
+    }
+
+    /// What the server's page says when it received the test's certificate.
+    static let receivedClientCertificate = "Subject: CN=courier-client"
+
+    @Test func jetBrainsSSLConfigurationPresentsTheCertificateWithPathsRelativeToTheEnvironmentFile() async throws {
+        // Given a private environment naming the certificate and its key (one as an object with a format)
+        let fixture = try await Fixture()
+        let environment = """
+            {"dev": {"SSLConfiguration": {"clientCertificate": "client/cert.pem",
+                                          "clientCertificateKey": {"path": "client/key.pem", "format": "PEM"}}},
+             "bare": {}}
+            """
+        // When the request runs with that environment, and with one that has no certificate
+        let with = try await fixture.run(["http-client.private.env.json": environment],
+                                         ["--env", "dev", "--cacert", "server.pem"])
+        let without = try await fixture.run([:], ["--env", "bare", "--cacert", "server.pem"])
+        // Then the server received the certificate; without it the failure says a certificate is required
+        #expect(with.status == 0, "\(with.stderr)")
+        #expect(with.stdout.contains(Self.receivedClientCertificate), "\(with.stdout.prefix(600))")
+        #expect(without.status == 1)
+        #expect((without.stdout + without.stderr).contains("requires a client certificate"),
+                "\(without.stdout)\(without.stderr)")
+    }
+
+    @Test func aCertificatePassphraseIsAskedForIsCheckedAndNeverPrinted() async throws {
+        // Given an environment whose key is locked (hasCertificatePassphrase)
+        let fixture = try await Fixture()
+        let environment = """
+            {"dev": {"SSLConfiguration": {"clientCertificate": "client/cert.pem",
+                     "clientCertificateKey": "client/key-locked.pem", "hasCertificatePassphrase": true}}}
+            """
+        let files = ["http-client.private.env.json": environment]
+        let base = ["--env", "dev", "--cacert", "server.pem"]
+        // When it runs without --pass, with a wrong one, and with the right one
+        let missing = try await fixture.run(files, base)
+        let wrong = try await fixture.run(files, base + ["--pass", "not-the-one"])
+        let right = try await fixture.run(files, base + ["--pass", Self.passphrase, "--json"])
+        // Then the first says a passphrase is needed, the second that the certificate could not be used
+        #expect(missing.status == 1)
+        #expect((missing.stdout + missing.stderr).contains("needs its passphrase"), "\(missing.stdout)\(missing.stderr)")
+        #expect(wrong.status == 1)
+        #expect((wrong.stdout + wrong.stderr).contains("could not be used: a wrong or missing passphrase"),
+                "\(wrong.stdout)\(wrong.stderr)")
+        #expect(!(wrong.stdout + wrong.stderr).contains("not-the-one"))
+        // And the right one gets through, with the passphrase nowhere in the output
+        #expect(right.status == 0, "\(right.stderr)")
+        #expect(right.stdout.contains(Self.receivedClientCertificate), "\(right.stdout.prefix(600))")
+        #expect(!(right.stdout + right.stderr).contains(Self.passphrase))
+    }
+
+    @Test func restClientCertificatesByHostAndPortPresentAPKCS12FileRelativeToTheWorkspace() async throws {
+        // Given REST Client settings with a PKCS #12 file and its passphrase for this host and port
+        let fixture = try await Fixture()
+        let settings = """
+            {
+                // per host, as the REST Client reads them
+                "rest-client.certificates": {
+                    "127.0.0.1:\(fixture.server.port)": {"pfx": "client/client.p12", "passphrase": "\(Self.passphrase)"},
+                    "example.com": {"cert": "nowhere.pem"},
+                },
+            }
+            """
+        // When the request runs (no environment selected)
+        let result = try await fixture.run([".vscode/settings.json": settings], ["--cacert", "server.pem"])
+        // Then the server received the certificate
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains(Self.receivedClientCertificate), "\(result.stdout.prefix(600))")
+        #expect(!(result.stdout + result.stderr).contains(Self.passphrase))
+    }
+
+    @Test func verifyHostCertificateFalseSkipsVerificationAndWarnsAsInsecureDoes() async throws {
+        // Given an environment that turns verification off, and no --cacert for the self-signed server
+        let fixture = try await Fixture()
+        let environment = """
+            {"dev": {"SSLConfiguration": {"clientCertificate": "client/cert.pem", "clientCertificateKey": "client/key.pem",
+                                          "verifyHostCertificate": false}},
+             "strict": {"SSLConfiguration": {"clientCertificate": "client/cert.pem", "clientCertificateKey": "client/key.pem"}}}
+            """
+        let files = ["http-client.private.env.json": environment]
+        // When it runs with that environment, with a verifying one, and `courier send --insecure`
+        let unverified = try await fixture.run(files, ["--env", "dev"])
+        let verified = try await fixture.run(files, ["--env", "strict"])
+        let insecure = try await CourierCLI.run(["send", fixture.url, "--insecure", "--cert", "client/cert.pem",
+                                                 "--key", "client/key.pem"], in: fixture.folder.url)
+        // Then the first gets through with the warning --insecure gives; verification is otherwise on
+        #expect(unverified.status == 0, "\(unverified.stderr)")
+        #expect(unverified.stderr.contains("Warning: TLS certificates are not verified (verifyHostCertificate: false in "),
+                "\(unverified.stderr)")
+        #expect(verified.status == 1)
+        #expect(!verified.stderr.contains("Warning:"))
+        #expect(insecure.status == 0, "\(insecure.stderr)")
+        #expect(insecure.stderr.contains("Warning: TLS certificates are not verified (--insecure)"), "\(insecure.stderr)")
+    }
+
+    @Test func sendPresentsCertAndKeyAndFailsClearlyWithoutThem() async throws {
+        // Given the server and curl's options
+        let fixture = try await Fixture()
+        let folder = fixture.folder.url
+        // When courier send presents a PEM pair, a PKCS #12 file, and nothing
+        let pair = try await CourierCLI.run(["send", fixture.url, "--cacert", "server.pem", "-E", "client/cert.pem",
+                                             "--key", "client/key.pem"], in: folder)
+        let p12 = try await CourierCLI.run(["send", fixture.url, "--cacert", "server.pem", "--cert", "client/client.p12",
+                                            "--cert-type", "P12", "--pass", Self.passphrase], in: folder)
+        let none = try await CourierCLI.run(["send", fixture.url, "--cacert", "server.pem", "--retry", "0"], in: folder)
+        let typo = try await CourierCLI.run(["send", fixture.url, "--cert", "client/missing.pem"], in: folder)
+        // Then both certificates reach the server; without one the error says why, after one attempt
+        #expect(pair.status == 0, "\(pair.stderr)")
+        #expect(pair.stdout.contains(Self.receivedClientCertificate))
+        #expect(p12.status == 0, "\(p12.stderr)")
+        #expect(p12.stdout.contains(Self.receivedClientCertificate))
+        #expect(!(p12.stdout + p12.stderr).contains(Self.passphrase))
+        #expect(none.status == 1)
+        #expect(none.stderr.contains("requires a client certificate"), "\(none.stderr)")
+        #expect(typo.status == 2)
+        #expect(typo.stderr.contains("--cert: cannot read the file 'client/missing.pem'"), "\(typo.stderr)")
+    }
+}
