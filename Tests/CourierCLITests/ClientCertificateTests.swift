@@ -7,8 +7,7 @@ import Testing
 /// JetBrains `SSLConfiguration`, the REST Client's `rest-client.certificates` or `--cert`.
 @Suite("Client certificates", .enabled(if: SelfSignedCertificate.isAvailable))
 struct ClientCertificateTests {
-    /// The passphrase of the encrypted key and of the PKCS #12 file.
-    static let passphrase = "pa55-Phrase-9"
+    static let passphrase = ClientCertificateFiles.passphrase
 
     /// A server that requires a client certificate, and the files a client needs, in one folder:
     /// `server.pem` (to trust the server), `client/cert.pem`, `client/key.pem`, `client/key-locked.pem`
@@ -25,21 +24,9 @@ struct ClientCertificateTests {
             for url in [serverFolder, client] { try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true) }
             let made = try await SelfSignedCertificate.make(in: serverFolder)
             try FileManager.default.copyItem(at: made.certificate, to: folder.url.appendingPathComponent("server.pem"))
-            let openssl = SelfSignedCertificate.openssl
-            let cert = client.appendingPathComponent("cert.pem").path, key = client.appendingPathComponent("key.pem").path
-            for arguments in [
-                ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-                 "-subj", "/CN=courier-client", "-days", "1", "-keyout", key, "-out", cert],
-                ["pkey", "-in", key, "-aes256", "-passout", "pass:\(ClientCertificateTests.passphrase)",
-                 "-out", client.appendingPathComponent("key-locked.pem").path],
-                ["pkcs12", "-export", "-in", cert, "-inkey", key, "-passout", "pass:\(ClientCertificateTests.passphrase)",
-                 "-out", client.appendingPathComponent("client.p12").path],
-            ] {
-                let result = try await ChildProcess.run(openssl, arguments, limit: .seconds(120))
-                try #require(result.status == 0, "openssl \(arguments[0]): \(result.stderr)")
-            }
+            let files = try await ClientCertificateFiles.make(in: client)
             server = try await OpenSSLServer(certificate: made.certificate, key: made.key,
-                                             clientCertificates: URL(fileURLWithPath: cert))
+                                             clientCertificates: files.certificate)
         }
 
         /// `courier run api.http --all ARGUMENTS` in the folder, with `files` written first.
@@ -51,7 +38,7 @@ struct ClientCertificateTests {
     }
 
     /// What the server's page says when it received the test's certificate.
-    static let receivedClientCertificate = "Subject: CN=courier-client"
+    static let receivedClientCertificate = ClientCertificateFiles.subject
 
     @Test func jetBrainsSSLConfigurationPresentsTheCertificateWithPathsRelativeToTheEnvironmentFile() async throws {
         // Given a private environment naming the certificate and its key (one as an object with a format)
