@@ -66,7 +66,9 @@ enum CheckCommand {
             for request in loaded.file.requests {
                 var given = overrides
                 for prompt in request.prompts where given[prompt.name] == nil { given[prompt.name] = "prompted" }
-                let context = VariableContext(overrides: given, environment: environment, responses: responses)
+                var context = VariableContext(overrides: given, environment: environment, responses: responses)
+                // A client certificate's passphrase is asked when sending; a check takes it as given.
+                context.certificatePassphrase = "checked"
                 let resolver = Resolver(file: loaded.file, baseFolder: loaded.url.deletingLastPathComponent(),
                                         context: context)
                 checked += 1
