@@ -79,8 +79,8 @@ _courier() {
             slots=("file")
             ;;
         ws)
-            options="--header -H --protocol --send --subscribe --count --timeout --reconnect --ping --insecure -k --cacert --json --help -h"
-            one="--header -H --protocol --send --subscribe --count --timeout --ping --cacert"
+            options="--header -H --protocol --send --subscribe --count --timeout --reconnect --ping --insecure -k --cacert --cert -E --key --cert-type --key-type --pass --json --help -h"
+            one="--header -H --protocol --send --subscribe --count --timeout --ping --cacert --cert -E --key --cert-type --key-type --pass"
             case $prev in
                 --header|-H) COMPREPLY=(); return ;;
                 --protocol) COMPREPLY=(); return ;;
@@ -90,6 +90,11 @@ _courier() {
                 --timeout) COMPREPLY=(); return ;;
                 --ping) COMPREPLY=(); return ;;
                 --cacert) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+                --cert|-E) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+                --key) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+                --cert-type) COMPREPLY=($(compgen -W "PEM DER P12" -- "$cur")); return ;;
+                --key-type) COMPREPLY=($(compgen -W "PEM DER P12" -- "$cur")); return ;;
+                --pass) COMPREPLY=(); return ;;
             esac
             slots=("none")
             ;;

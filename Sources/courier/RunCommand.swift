@@ -174,8 +174,11 @@ enum RunCommand {
         let exchange = RunWebSocketExchange(quietSeconds: invocation.webSocketWait,
                                             trustedCertificates: invocation.trustedCertificates)
         let result = Interruptible.run { () async throws(APIError) -> RunTally in
-            await run(plan, invocation: invocation, recorder: recorder, send: send,
-                      exchange: { resolved in await exchange.perform(resolved) })
+            await run(plan, invocation: invocation, recorder: recorder, send: send, exchange: { resolved in
+                var resolved = resolved
+                if let clientCertificate { resolved.request.clientCertificate = clientCertificate }
+                return await exchange.perform(resolved)
+            })
         }
         let tally = (try? result.get()) ?? RunTally()
         var summary = tally.summary(planned: plan.requestCount)

@@ -154,4 +154,22 @@ struct ClientCertificateTests {
         #expect(typo.status == 2)
         #expect(typo.stderr.contains("--cert: cannot read the file 'client/missing.pem'"), "\(typo.stderr)")
     }
+    @Test func aWebSocketRequestPresentsTheEnvironmentsCertificateToo() async throws {
+        // Given a WEBSOCKET request and an environment with a client certificate
+        let fixture = try await Fixture()
+        let environment = """
+            {"dev": {"SSLConfiguration": {"clientCertificate": "client/cert.pem", "clientCertificateKey": "client/key.pem"}},
+             "bare": {}}
+            """
+        try fixture.folder.write("ws.http", "WEBSOCKET wss://127.0.0.1:\(fixture.server.port)/ws\n\nhello\n")
+        try fixture.folder.write("http-client.private.env.json", environment)
+        // When it runs with and without the certificate
+        let with = try await CourierCLI.run(["run", "ws.http", "--env", "dev", "--cacert", "server.pem"], in: fixture.folder.url)
+        let without = try await CourierCLI.run(["run", "ws.http", "--env", "bare", "--cacert", "server.pem"],
+                                               in: fixture.folder.url)
+        // Then with it the upgrade request reached the server over mutual TLS (s_server answers its page, 200,
+        // not 101); without it the connection broke before any answer
+        #expect(with.stdout.contains("WebSocket 200"), "\(with.stdout)\(with.stderr)")
+        #expect(!without.stdout.contains("WebSocket 200") && without.status == 1, "\(without.stdout)")
+    }
 }

@@ -59,7 +59,7 @@ final class CurlTransfer {
         if let certificates = configuration.trustedCertificates {
             courier_easy_setopt_str(easy, CURLOPT_CAINFO, certificates.path)
         }
-        if let certificate = request.clientCertificate { Self.present(certificate, on: easy) }
+        if let certificate = request.clientCertificate { CurlEasy.present(certificate, on: easy) }
         let connectTimeout = request.connectTimeout ?? configuration.connectTimeout
         courier_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, max(1, Self.milliseconds(connectTimeout)))
         if let timeout = request.timeout {
@@ -98,18 +98,6 @@ final class CurlTransfer {
             return transfer.receiveBody(UnsafeRawBufferPointer(start: pointer, count: size * count))
         }
         courier_easy_setopt_ptr(easy, CURLOPT_WRITEDATA, me)
-    }
-
-    /// Hands the client certificate, its key and passphrase to TLS. libcurl copies the strings, and keeps
-    /// connections made with one certificate apart from those made with another or none.
-    static func present(_ certificate: ClientCertificate, on easy: UnsafeMutableRawPointer) {
-        courier_easy_setopt_str(easy, CURLOPT_SSLCERT, certificate.certificate.path)
-        courier_easy_setopt_str(easy, CURLOPT_SSLCERTTYPE, certificate.certificateFormat.rawValue)
-        if let key = certificate.key {
-            courier_easy_setopt_str(easy, CURLOPT_SSLKEY, key.path)
-            courier_easy_setopt_str(easy, CURLOPT_SSLKEYTYPE, certificate.keyFormat.rawValue)
-        }
-        if let passphrase = certificate.passphrase { courier_easy_setopt_str(easy, CURLOPT_KEYPASSWD, passphrase) }
     }
 
     private func configureMethodAndBody(_ request: HTTPRequest, userdata: UnsafeMutableRawPointer) throws {
