@@ -49,4 +49,27 @@ import Testing
         #expect(settings.certificate(for: URL(string: "https://api.example/")!)?.key?.path == "/work/space/b.key")
         #expect(settings.certificate(for: URL(string: "https://other.example/")!) == nil)
     }
+
+    @Test func aResolvedRequestCarriesTheCertificateAndCopyAsCurlNamesTheFilesButNotThePassphrase() throws {
+        // Given a request resolved in an environment with a locked certificate, and the passphrase given
+        let environments = try EnvironmentSet.from(publicJSON: nil, privateJSON: """
+            {"dev": {"SSLConfiguration": {"clientCertificate": "/certs/c.pem", "clientCertificateKey": "/certs/k.pem",
+                                          "hasCertificatePassphrase": true}}}
+            """)
+        let file = HTTPFile(path: "a.http", text: "GET https://api.example/me\n")
+        var context = VariableContext(environment: try environments.environment(named: "dev"), processEnvironment: [:])
+        let template = try #require(file.requests.first)
+        // When resolved without and with the passphrase
+        #expect(throws: CollectionError.self) {
+            try Resolver(file: file, baseFolder: URL(fileURLWithPath: "/"), context: context).resolve(template)
+        }
+        context.certificatePassphrase = "hunter-22"
+        let resolved = try Resolver(file: file, baseFolder: URL(fileURLWithPath: "/"), context: context).resolve(template)
+        // Then the request presents it, the passphrase is a secret, and the curl command has the files only
+        #expect(resolved.request.clientCertificate?.key?.path == "/certs/k.pem")
+        #expect(resolved.secrets.contains("hunter-22"))
+        let command = CurlExporter.command(for: resolved, showSecrets: true)
+        #expect(command.contains("--cert /certs/c.pem --cert-type PEM") && command.contains("--key /certs/k.pem"), "\(command)")
+        #expect(!command.contains("hunter-22"))
+    }
 }
