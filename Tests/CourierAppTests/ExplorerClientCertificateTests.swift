@@ -23,10 +23,13 @@ struct ExplorerClientCertificateTests {
             folder = try TemporaryFolder("mtls-explorer")
             let serverFolder = folder.url.appendingPathComponent("server-files")
             let client = folder.url.appendingPathComponent("client")
-            for url in [serverFolder, client] { try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true) }
+            for url in [serverFolder, client] {
+                try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+            }
             let made = try await SelfSignedCertificate.make(in: serverFolder)
             let files = try await ClientCertificateFiles.make(in: client)
-            server = try await OpenSSLServer(certificate: made.certificate, key: made.key, clientCertificates: files.certificate)
+            server = try await OpenSSLServer(certificate: made.certificate, key: made.key,
+                                             clientCertificates: files.certificate)
             try folder.write("api.http", "# @name page\nGET \(server.url("/").absoluteString)\n")
             try folder.write("http-client.private.env.json", """
                 {"dev": {"SSLConfiguration": {"clientCertificate": "client/cert.pem",

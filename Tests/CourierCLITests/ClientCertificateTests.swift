@@ -21,7 +21,9 @@ struct ClientCertificateTests {
             folder = try TemporaryFolder("mtls")
             let serverFolder = folder.url.appendingPathComponent("server-files")
             let client = folder.url.appendingPathComponent("client")
-            for url in [serverFolder, client] { try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true) }
+            for url in [serverFolder, client] {
+                try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+            }
             let made = try await SelfSignedCertificate.make(in: serverFolder)
             try FileManager.default.copyItem(at: made.certificate, to: folder.url.appendingPathComponent("server.pem"))
             let files = try await ClientCertificateFiles.make(in: client)
@@ -114,7 +116,8 @@ struct ClientCertificateTests {
         let environment = """
             {"dev": {"SSLConfiguration": {"clientCertificate": "client/cert.pem", "clientCertificateKey": "client/key.pem",
                                           "verifyHostCertificate": false}},
-             "strict": {"SSLConfiguration": {"clientCertificate": "client/cert.pem", "clientCertificateKey": "client/key.pem"}}}
+             "strict": {"SSLConfiguration": {"clientCertificate": "client/cert.pem",
+                                             "clientCertificateKey": "client/key.pem"}}}
             """
         let files = ["http-client.private.env.json": environment]
         // When it runs with that environment, with a verifying one, and `courier send --insecure`
@@ -158,13 +161,15 @@ struct ClientCertificateTests {
         // Given a WEBSOCKET request and an environment with a client certificate
         let fixture = try await Fixture()
         let environment = """
-            {"dev": {"SSLConfiguration": {"clientCertificate": "client/cert.pem", "clientCertificateKey": "client/key.pem"}},
+            {"dev": {"SSLConfiguration": {"clientCertificate": "client/cert.pem",
+                                          "clientCertificateKey": "client/key.pem"}},
              "bare": {}}
             """
         try fixture.folder.write("ws.http", "WEBSOCKET wss://127.0.0.1:\(fixture.server.port)/ws\n\nhello\n")
         try fixture.folder.write("http-client.private.env.json", environment)
         // When it runs with and without the certificate
-        let with = try await CourierCLI.run(["run", "ws.http", "--env", "dev", "--cacert", "server.pem"], in: fixture.folder.url)
+        let with = try await CourierCLI.run(["run", "ws.http", "--env", "dev", "--cacert", "server.pem"],
+                                            in: fixture.folder.url)
         let without = try await CourierCLI.run(["run", "ws.http", "--env", "bare", "--cacert", "server.pem"],
                                                in: fixture.folder.url)
         // Then with it the upgrade request reached the server over mutual TLS (s_server answers its page, 200,

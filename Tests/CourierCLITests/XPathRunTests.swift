@@ -10,7 +10,8 @@ struct XPathRunTests {
         try LoopbackServer { request in
             guard request.path == "/login" else { return .json("{}") }
             return LoopbackServer.Reply(headers: [("Content-Type", "application/xml")], body: Data("""
-                <?xml version="1.0"?><auth expires="3600"><token>x-77</token><roles><role>a</role><role>b</role></roles></auth>
+                <?xml version="1.0"?><auth expires="3600"><token>x-77</token>\
+                <roles><role>a</role><role>b</role></roles></auth>
                 """.utf8))
         }
     }
@@ -71,7 +72,8 @@ struct XPathRunTests {
         let result = try await CourierCLI.run(["run", "api.http", "--all"], in: folder.url)
         // Then the matching lines pass, the one selecting nothing fails saying why, and the others still run
         #expect(result.status == 1)
-        for name in ["xpath //token == x-77", "xpath /auth/@expires > 60", "xpath //role[2] startsWith b", "status == 200"] {
+        let passing = ["xpath //token == x-77", "xpath /auth/@expires > 60", "xpath //role[2] startsWith b", "status == 200"]
+        for name in passing {
             #expect(result.stdout.contains("✓ " + name), "\(name): \(result.stdout)")
         }
         #expect(result.stdout.contains("✗ xpath //missing exists: XPath '//missing': the XML response has nothing there"),

@@ -14,7 +14,8 @@ import Testing
         let client = folder.url.appendingPathComponent("client")
         try FileManager.default.createDirectory(at: client, withIntermediateDirectories: true)
         let files = try await ClientCertificateFiles.make(in: client)
-        let server = try await OpenSSLServer(certificate: made.certificate, key: made.key, clientCertificates: files.certificate)
+        let server = try await OpenSSLServer(certificate: made.certificate, key: made.key,
+                                             clientCertificates: files.certificate)
         defer { server.stop() }
         let url = URL(string: "wss://127.0.0.1:\(server.port)/ws")!
         // When connecting with the PKCS #12 file, and without a certificate
