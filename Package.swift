@@ -27,8 +27,8 @@ let package = Package(
         // Loaded with dlopen on the first script (see its shim.h), so it is not linked.
         .systemLibrary(name: "CJavaScriptCore", path: "Sources/CJavaScriptCore"),
         .systemLibrary(name: "CYaml", path: "Sources/CYaml"),
-        // libxml2 for XPath over XML responses; its headers live under include/libxml2.
-        .systemLibrary(name: "CXML2", path: "Sources/CXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        // libxml2 for XPath over XML responses, loaded with dlopen on first use (see its shim.h): not linked.
+        .systemLibrary(name: "CXML2", path: "Sources/CXML2"),
 
         .target(name: "CourierSecurity"),
         .target(name: "CourierHTTP", dependencies: ["CCurl", "CourierSecurity"]),

@@ -32,30 +32,33 @@ struct XPathQuery: Sendable {
     /// The value the expression selects in `body`: a number, string or boolean result as text; one node's
     /// text (an element holding other elements as its markup). No node, or several, is a failure.
     func evaluate(_ body: Data) -> Result<String, Failure> {
-        _ = Self.setUp
-        courier_xml_silence()
-        xmlResetLastError()
+        guard let xml = Self.library else {
+            return .failure(Failure("XPath needs libxml2 (\(COURIER_XML_LIBRARY)), which is not installed here; "
+                                    + "install Debian's libxml2 package"))
+        }
         guard body.count <= Self.maximumDocumentSize else {
             return .failure(Failure("the XML response is over \(Self.maximumDocumentSize >> 20) MB"))
         }
         guard body.range(of: Data("<!ENTITY".utf8)) == nil else {
             return .failure(Failure("the XML response declares entities (<!ENTITY>), which Courier does not expand"))
         }
+        withUnsafePointer(to: xml) { courier_xml_prepare($0) }
         let document = body.withUnsafeBytes { raw in
-            xmlReadMemory(raw.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(raw.count), "response.xml",
-                          nil, courier_xml_safe_options())
+            xml.xmlReadMemory(raw.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(raw.count), "response.xml",
+                              nil, courier_xml_safe_options())
         }
-        guard let document else { return .failure(Failure("the response is not well-formed XML" + Self.lastError())) }
-        defer { xmlFreeDoc(document) }
-        guard let context = xmlXPathNewContext(document) else { return .failure(Failure("out of memory")) }
-        defer { xmlXPathFreeContext(context) }
-        let object = Array(expression.utf8CString).withUnsafeBufferPointer { text in
-            text.withMemoryRebound(to: xmlChar.self) { xmlXPathEvalExpression($0.baseAddress, context) }
+        guard let document else {
+            return .failure(Failure("the response is not well-formed XML" + Self.lastError(xml)))
         }
-        guard let object else { return .failure(Failure("not a valid XPath expression" + Self.lastError())) }
-        defer { xmlXPathFreeObject(object) }
-        switch courier_xpath_kind(object) {
-        case 1: return single(object, document: document)
+        defer { xml.xmlFreeDoc(document) }
+        guard let context = xml.xmlXPathNewContext(document) else { return .failure(Failure("out of memory")) }
+        defer { xml.xmlXPathFreeContext(context) }
+        guard let object = Self.evaluate(expression, in: context, xml) else {
+            return .failure(Failure("not a valid XPath expression" + Self.lastError(xml)))
+        }
+        defer { xml.xmlXPathFreeObject(object) }
+        switch object.pointee.type {
+        case 1: return single(object, document: document, context: context, xml)
         case 2: return .success(object.pointee.boolval != 0 ? "true" : "false")
         case 3: return .success(Self.number(object.pointee.floatval))
         case 4: return .success(object.pointee.stringval.map { String(cString: $0) } ?? "")
@@ -63,12 +66,16 @@ struct XPathQuery: Sendable {
         }
     }
 
-    private func single(_ object: xmlXPathObjectPtr, document: xmlDocPtr) -> Result<String, Failure> {
+    private func single(_ object: UnsafeMutablePointer<courier_xml_xpath_object>, document: xmlDocPtr,
+                        context: xmlXPathContextPtr, _ xml: courier_xml_table) -> Result<String, Failure> {
         let count = courier_xpath_node_count(object)
         guard count > 0 else {
             var message = "the XML response has nothing there"
-            if let root = xmlDocGetRootElement(document), root.pointee.ns != nil {
-                message += " (its elements are in a namespace: match them by name with //*[local-name()='…'])"
+            if let namespace = Self.evaluate("namespace-uri(/*)", in: context, xml) {
+                defer { xml.xmlXPathFreeObject(namespace) }
+                if let uri = namespace.pointee.stringval, uri.pointee != 0 {
+                    message += " (its elements are in a namespace: match them by name with //*[local-name()='…'])"
+                }
             }
             return .failure(Failure(message))
         }
@@ -76,16 +83,23 @@ struct XPathQuery: Sendable {
             return .failure(Failure("it selects \(count) nodes; select one, as in (\(expression))[1]"))
         }
         guard let node = courier_xpath_node(object, 0) else { return .success("") }
-        if courier_xml_has_element_children(node) != 0 {
+        if xml.xmlFirstElementChild(node) != nil {
             // An element holding elements is passed on as its markup, so a request can send the subtree.
-            guard let buffer = xmlBufferCreate() else { return .failure(Failure("out of memory")) }
-            defer { xmlBufferFree(buffer) }
-            xmlNodeDump(buffer, document, node, 0, 0)
-            return .success(xmlBufferContent(buffer).map { String(cString: $0) } ?? "")
+            guard let buffer = xml.xmlBufferCreate() else { return .failure(Failure("out of memory")) }
+            defer { xml.xmlBufferFree(buffer) }
+            _ = xml.xmlNodeDump(buffer, document, node, 0, 0)
+            return .success(xml.xmlBufferContent(buffer).map { String(cString: $0) } ?? "")
         }
-        guard let content = xmlNodeGetContent(node) else { return .success("") }
-        defer { courier_xml_free(content) }
+        guard let content = xml.xmlNodeGetContent(node) else { return .success("") }
+        defer { xml.xmlFree(content) }
         return .success(String(cString: content))
+    }
+
+    private static func evaluate(_ expression: String, in context: xmlXPathContextPtr,
+                                 _ xml: courier_xml_table) -> UnsafeMutablePointer<courier_xml_xpath_object>? {
+        Array(expression.utf8CString).withUnsafeBufferPointer { text in
+            text.withMemoryRebound(to: xmlChar.self) { xml.xmlXPathEvalExpression($0.baseAddress, context) }
+        }
     }
 
     /// XPath numbers are doubles; whole ones print without a fraction, as JSON numbers do.
@@ -96,16 +110,18 @@ struct XPathQuery: Sendable {
     }
 
     /// libxml2's last message on this thread, as `: message (line N)`.
-    private static func lastError() -> String {
-        guard let error = xmlGetLastError(), let message = error.pointee.message else { return "" }
+    private static func lastError(_ xml: courier_xml_table) -> String {
+        guard let error = xml.xmlGetLastError(), let message = error.pointee.message else { return "" }
         let text = String(cString: message).trimmingCharacters(in: .whitespacesAndNewlines)
         let line = error.pointee.line > 0 ? " (line \(error.pointee.line))" : ""
         return text.isEmpty ? "" : ": \(text)\(line)"
     }
 
-    /// Once per process: libxml2's globals, and the loader that refuses every external entity or DTD.
-    private static let setUp: Void = {
-        xmlInitParser()
-        courier_xml_refuse_external_entities()
+    /// libxml2's functions, loaded the first time an XPath is evaluated (`dispatch_once`-like, thread-safe);
+    /// nil when the library or one of its functions is missing. This is the one table the process uses.
+    private static let library: courier_xml_table? = {
+        let table = UnsafeMutablePointer<courier_xml_table>.allocate(capacity: 1)
+        defer { table.deallocate() }
+        return courier_xml_fill(table) ? table.pointee : nil
     }()
 }
