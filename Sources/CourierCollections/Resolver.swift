@@ -76,6 +76,7 @@ public struct Resolver: Sendable {
         // use them: a server may echo them anyway.
         var secrets = interpolator.secrets.union(context.secretGlobalValues)
         if let passphrase = try context.environment.tls.apply(to: &request, passphrase: context.certificatePassphrase,
+                                                              replacement: context.clientCertificate,
                                                               requestName: template.displayName) {
             secrets.insert(passphrase)
         }

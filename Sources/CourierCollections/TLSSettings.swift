@@ -63,11 +63,16 @@ public struct TLSSettings: Sendable, Hashable {
     }
 
     /// Sets `request`'s client certificate and verification from these settings. `passphrase` (`--pass`, or
-    /// asked for) unlocks a JetBrains certificate that has one, and is used when a file names none.
+    /// asked for) unlocks a JetBrains certificate that has one, and is used when a file names none;
+    /// `replacement` (`--cert`) is presented instead of any certificate the files name.
     /// Returns the passphrase used, a secret the caller masks.
-    func apply(to request: inout HTTPRequest, passphrase: String?,
+    func apply(to request: inout HTTPRequest, passphrase: String?, replacement: ClientCertificate? = nil,
                requestName: String) throws(CollectionError) -> String? {
         if unverifiedBy != nil { request.insecure = true }
+        if let replacement {
+            request.clientCertificate = replacement
+            return replacement.passphrase
+        }
         guard let found = certificate(for: request.url) else { return nil }
         let secret = found.passphrase ?? passphrase
         if found.needsPassphrase && secret == nil {

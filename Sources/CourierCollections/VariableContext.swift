@@ -1,3 +1,4 @@
+import CourierHTTP
 import CourierSecurity
 import Foundation
 
@@ -16,6 +17,8 @@ public struct VariableContext: Sendable {
     public var globals: [String: String]
     /// Unlocks an environment's client certificate (`--pass`, or asked for in the explorer). A secret.
     public var certificatePassphrase: String?
+    /// Presented instead of any certificate the environment names (`courier run --cert`).
+    public var clientCertificate: ClientCertificate?
 
     public init(overrides: [String: String] = [:], environment: Environment = .none,
                 processEnvironment: [String: String] = ProcessInfo.processInfo.environment,

@@ -163,22 +163,17 @@ enum RunCommand {
             cache: cache, middlewares: [CookieMiddleware { cookies.jar($0) }], events: recorder.sink))
         let cacheMode = invocation.cacheMode
         let allowInsecureRedirect = invocation.allowInsecureRedirect
-        let clientCertificate = invocation.clientCertificate
         let send: CollectionRunner.Send = { request, context async throws(APIError) -> HTTPResponse in
             var request = request
             if let cacheMode { request.cacheMode = cacheMode }
             if allowInsecureRedirect { request.allowInsecureRedirect = true }
-            if let clientCertificate { request.clientCertificate = clientCertificate }
             return try await client.send(request, context: context)
         }
         let exchange = RunWebSocketExchange(quietSeconds: invocation.webSocketWait,
                                             trustedCertificates: invocation.trustedCertificates)
         let result = Interruptible.run { () async throws(APIError) -> RunTally in
-            await run(plan, invocation: invocation, recorder: recorder, send: send, exchange: { resolved in
-                var resolved = resolved
-                if let clientCertificate { resolved.request.clientCertificate = clientCertificate }
-                return await exchange.perform(resolved)
-            })
+            await run(plan, invocation: invocation, recorder: recorder, send: send,
+                      exchange: { resolved in await exchange.perform(resolved) })
         }
         let tally = (try? result.get()) ?? RunTally()
         var summary = tally.summary(planned: plan.requestCount)
@@ -228,6 +223,7 @@ enum RunCommand {
             var context = VariableContext(overrides: invocation.overrides, environment: environment,
                                           responses: responses, globals: globals)
             context.certificatePassphrase = invocation.certificatePassphrase
+            context.clientCertificate = invocation.clientCertificate
             let runner = CollectionRunner(file: entry.loaded.file,
                                           baseFolder: entry.loaded.url.deletingLastPathComponent(),
                                           context: context, exchange: exchange, send: send)

@@ -76,6 +76,7 @@ struct ClientCertificateTests {
         let checked = try await CourierCLI.run(["check", "api.http", "--env", "dev"], in: fixture.folder.url)
         let wrong = try await fixture.run(files, base + ["--pass", "not-the-one"])
         let right = try await fixture.run(files, base + ["--pass", Self.passphrase, "--json"])
+        let replaced = try await fixture.run(files, base + ["--cert", "client/cert.pem", "--key", "client/key.pem"])
         // Then the first says a passphrase is needed, the second that the certificate could not be used
         #expect(checked.status == 0, "a check takes the passphrase as given: \(checked.stdout)\(checked.stderr)")
         #expect(missing.status == 1)
@@ -88,6 +89,9 @@ struct ClientCertificateTests {
         #expect(right.status == 0, "\(right.stderr)")
         #expect(right.stdout.contains(Self.receivedClientCertificate), "\(right.stdout.prefix(600))")
         #expect(!(right.stdout + right.stderr).contains(Self.passphrase))
+        // And --cert replaces the environment's certificate, so its passphrase is not needed
+        #expect(replaced.status == 0, "\(replaced.stdout)\(replaced.stderr)")
+        #expect(replaced.stdout.contains(Self.receivedClientCertificate))
     }
 
     @Test func restClientCertificatesByHostAndPortPresentAPKCS12FileRelativeToTheWorkspace() async throws {
