@@ -23,8 +23,8 @@ _courier() {
             slots=("commands+file")
             ;;
         send)
-            options="--header -H --data -d --json-body --retry --timeout --idle-timeout --idempotency-key --output -o --stream --timing --insecure -k --allow-insecure-redirect --cacert --json --show-secrets --verbose -v --cache-dir --cache-mode --help -h"
-            one="--header -H --data -d --retry --timeout --idle-timeout --idempotency-key --output -o --cacert --cache-dir --cache-mode"
+            options="--header -H --data -d --json-body --retry --timeout --idle-timeout --idempotency-key --output -o --stream --timing --insecure -k --allow-insecure-redirect --cacert --cert -E --key --cert-type --key-type --pass --json --show-secrets --verbose -v --cache-dir --cache-mode --help -h"
+            one="--header -H --data -d --retry --timeout --idle-timeout --idempotency-key --output -o --cacert --cert -E --key --cert-type --key-type --pass --cache-dir --cache-mode"
             case $prev in
                 --header|-H) COMPREPLY=(); return ;;
                 --data|-d) COMPREPLY=(); return ;;
@@ -34,14 +34,19 @@ _courier() {
                 --idempotency-key) COMPREPLY=(); return ;;
                 --output|-o) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
                 --cacert) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+                --cert|-E) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+                --key) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+                --cert-type) COMPREPLY=($(compgen -W "PEM DER P12" -- "$cur")); return ;;
+                --key-type) COMPREPLY=($(compgen -W "PEM DER P12" -- "$cur")); return ;;
+                --pass) COMPREPLY=(); return ;;
                 --cache-dir) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")); return ;;
                 --cache-mode) COMPREPLY=($(compgen -W "default revalidate reload only-if-cached bypass" -- "$cur")); return ;;
             esac
             slots=("words:GET POST PUT PATCH DELETE HEAD OPTIONS" "none")
             ;;
         run)
-            options="--name --all --env --var --json --fail-fast --report --timing --idle-timeout --ws-wait --show-secrets --allow-insecure-redirect --cacert --cache-dir --cache-mode --help -h"
-            one="--name --env --var --idle-timeout --ws-wait --cacert --cache-dir --cache-mode"
+            options="--name --all --env --var --json --fail-fast --report --timing --idle-timeout --ws-wait --show-secrets --allow-insecure-redirect --cacert --cert -E --key --cert-type --key-type --pass --cache-dir --cache-mode --help -h"
+            one="--name --env --var --idle-timeout --ws-wait --cacert --cert -E --key --cert-type --key-type --pass --cache-dir --cache-mode"
             two="--report"
             case $prev in
                 --name) COMPREPLY=(); return ;;
@@ -51,6 +56,11 @@ _courier() {
                 --idle-timeout) COMPREPLY=(); return ;;
                 --ws-wait) COMPREPLY=(); return ;;
                 --cacert) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+                --cert|-E) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+                --key) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+                --cert-type) COMPREPLY=($(compgen -W "PEM DER P12" -- "$cur")); return ;;
+                --key-type) COMPREPLY=($(compgen -W "PEM DER P12" -- "$cur")); return ;;
+                --pass) COMPREPLY=(); return ;;
                 --cache-dir) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")); return ;;
                 --cache-mode) COMPREPLY=($(compgen -W "default revalidate reload only-if-cached bypass" -- "$cur")); return ;;
             esac
@@ -69,8 +79,8 @@ _courier() {
             slots=("file")
             ;;
         ws)
-            options="--header -H --protocol --send --subscribe --count --timeout --reconnect --ping --insecure -k --cacert --json --help -h"
-            one="--header -H --protocol --send --subscribe --count --timeout --ping --cacert"
+            options="--header -H --protocol --send --subscribe --count --timeout --reconnect --ping --insecure -k --cacert --cert -E --key --cert-type --key-type --pass --json --help -h"
+            one="--header -H --protocol --send --subscribe --count --timeout --ping --cacert --cert -E --key --cert-type --key-type --pass"
             case $prev in
                 --header|-H) COMPREPLY=(); return ;;
                 --protocol) COMPREPLY=(); return ;;
@@ -80,6 +90,11 @@ _courier() {
                 --timeout) COMPREPLY=(); return ;;
                 --ping) COMPREPLY=(); return ;;
                 --cacert) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+                --cert|-E) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+                --key) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+                --cert-type) COMPREPLY=($(compgen -W "PEM DER P12" -- "$cur")); return ;;
+                --key-type) COMPREPLY=($(compgen -W "PEM DER P12" -- "$cur")); return ;;
+                --pass) COMPREPLY=(); return ;;
             esac
             slots=("none")
             ;;

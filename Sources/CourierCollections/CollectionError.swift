@@ -31,6 +31,8 @@ public enum CollectionError: Error, Sendable, Hashable {
     case badEnvironmentFile(path: String, reason: String)
     /// `--env NAME` names an environment no file defines.
     case unknownEnvironment(name: String, available: [String])
+    /// An environment's client certificate has a passphrase (`hasCertificatePassphrase`) and none was given.
+    case certificatePassphraseMissing(source: String, request: String)
     /// The file changed on disk since it was loaded; saving would overwrite someone else's edit.
     case changedOnDisk(path: String)
     /// Writing the file failed; the original is untouched.
@@ -75,6 +77,9 @@ extension CollectionError: CustomStringConvertible {
         case .unknownEnvironment(let name, let available):
             "no environment '\(name)'" + (available.isEmpty ? " (no environment files found)"
                                           : "; available: \(available.joined(separator: ", "))")
+        case .certificatePassphraseMissing(let source, let request):
+            "request '\(request)': the client certificate of \(source) needs its passphrase "
+                + "(hasCertificatePassphrase); give it with --pass, or enter it when asked"
         case .changedOnDisk(let path): "\(path) changed on disk since it was loaded; reload before saving"
         case .writeFailed(let path, let reason): "\(path): cannot save: \(reason)"
         case .requestNotFound(let id): "request \(id) is no longer in its file"

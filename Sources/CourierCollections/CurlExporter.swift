@@ -43,6 +43,14 @@ public enum CurlExporter {
             }
         }
         if request.insecure { parts.append("--insecure") }
+        if let certificate = request.clientCertificate {
+            // The files, never the passphrase: curl asks for it when the key needs one.
+            let path = ShellWords.quote(certificate.certificate.path)
+            parts.append("--cert \(path) --cert-type \(certificate.certificateFormat.rawValue)")
+            if let key = certificate.key {
+                parts.append("--key \(ShellWords.quote(key.path)) --key-type \(certificate.keyFormat.rawValue)")
+            }
+        }
         if !request.followRedirects { parts.append("--max-redirs 0") } else { parts.append("--location") }
         if let timeout = request.timeout { parts.append("--max-time \(timeout.milliseconds / 1000)") }
         return parts.joined(separator: " \\\n  ")

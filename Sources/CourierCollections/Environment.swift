@@ -14,7 +14,14 @@ public struct Environment: Sendable, Hashable {
     /// nil when no environment was selected (only `$shared` values apply).
     public var name: String?
     public var values: [String: VariableValue]
-    public init(name: String? = nil, values: [String: VariableValue] = [:]) { self.name = name; self.values = values }
+    /// Client certificates and verification from the environment files (`SSLConfiguration`,
+    /// `rest-client.certificates`).
+    public var tls: TLSSettings
+    public init(name: String? = nil, values: [String: VariableValue] = [:], tls: TLSSettings = .none) {
+        self.name = name
+        self.values = values
+        self.tls = tls
+    }
 
     /// No environment at all.
     public static let none = Environment()
@@ -37,6 +44,10 @@ public struct EnvironmentSet: Sendable, Hashable {
         var path: String
         var isPrivate: Bool
         var environments: [String: [String: String]]
+        /// Each environment's `SSLConfiguration`.
+        var tls: [String: TLSSettings.Layer] = [:]
+        /// The REST Client's certificates by host (settings files only).
+        var hostCertificates: [String: TLSSettings.Certificate] = [:]
     }
 
     var layers: [Layer]
@@ -63,14 +74,21 @@ public struct EnvironmentSet: Sendable, Hashable {
         for folder in folders.reversed() {
             // The VS Code REST Client's environments come first, so a JetBrains file beside them wins a clash.
             let settings = folder.appendingPathComponent(VSCodeSettings.relativePath)
-            if FileManager.default.fileExists(atPath: settings.path),
-               let json = try VSCodeSettings.environmentsJSON(at: settings) {
-                layers.append(Layer(path: settings.path, isPrivate: false, environments: try parse(json, path: settings.path)))
+            if FileManager.default.fileExists(atPath: settings.path) {
+                let found = try VSCodeSettings.read(settings)
+                if found.environments != nil || !found.certificates.isEmpty {
+                    var layer = Layer(path: settings.path, isPrivate: false, environments: [:])
+                    if let json = found.environments { layer = try parse(json, path: settings.path) }
+                    layer.hostCertificates = found.certificates
+                    layers.append(layer)
+                }
             }
             for (name, isPrivate) in [(publicFileName, false), (privateFileName, true)] {
                 let url = folder.appendingPathComponent(name)
                 guard FileManager.default.fileExists(atPath: url.path) else { continue }
-                layers.append(Layer(path: url.path, isPrivate: isPrivate, environments: try read(url)))
+                var layer = try read(url)
+                layer.isPrivate = isPrivate
+                layers.append(layer)
             }
         }
         return EnvironmentSet(layers: layers)
@@ -79,10 +97,12 @@ public struct EnvironmentSet: Sendable, Hashable {
     /// Builds a set from JSON texts, for tests and for environments held in memory.
     public static func from(publicJSON: String?, privateJSON: String? = nil) throws(CollectionError) -> EnvironmentSet {
         var layers: [Layer] = []
-        if let publicJSON { layers.append(Layer(path: publicFileName, isPrivate: false,
-                                                environments: try parse(Data(publicJSON.utf8), path: publicFileName))) }
-        if let privateJSON { layers.append(Layer(path: privateFileName, isPrivate: true,
-                                                 environments: try parse(Data(privateJSON.utf8), path: privateFileName))) }
+        if let publicJSON { layers.append(try parse(Data(publicJSON.utf8), path: publicFileName)) }
+        if let privateJSON {
+            var layer = try parse(Data(privateJSON.utf8), path: privateFileName)
+            layer.isPrivate = true
+            layers.append(layer)
+        }
         return EnvironmentSet(layers: layers)
     }
 
@@ -92,6 +112,7 @@ public struct EnvironmentSet: Sendable, Hashable {
             throw .unknownEnvironment(name: name, available: names)
         }
         var values: [String: VariableValue] = [:]
+        var tlsLayers: [TLSSettings.Layer] = []
         let environmentNames = [Self.sharedName] + (name.map { [$0] } ?? [])
         for environmentName in environmentNames {
             for isPrivate in [false, true] {
@@ -99,13 +120,17 @@ public struct EnvironmentSet: Sendable, Hashable {
                     for (key, value) in layer.environments[environmentName] ?? [:] {
                         values[key] = VariableValue(value, isSecret: isPrivate)
                     }
+                    if let tls = layer.tls[environmentName] { tlsLayers.append(tls) }
                 }
             }
         }
-        return Environment(name: name, values: values)
+        var tls = TLSSettings.merged(tlsLayers)
+        // Nearer settings files win a host both name.
+        for layer in layers { tls.hostCertificates.merge(layer.hostCertificates) { $1 } }
+        return Environment(name: name, values: values, tls: tls)
     }
 
-    static func read(_ url: URL) throws(CollectionError) -> [String: [String: String]] {
+    static func read(_ url: URL) throws(CollectionError) -> Layer {
         let data: Data
         do { data = try Data(contentsOf: url) } catch {
             throw .badEnvironmentFile(path: url.path, reason: "cannot read: \(error.localizedDescription)")
@@ -117,7 +142,8 @@ public struct EnvironmentSet: Sendable, Hashable {
     /// are parsed, so no value tree is built (or torn down) recursively beyond it.
     static let maximumNesting = 64
 
-    static func parse(_ data: Data, path: String) throws(CollectionError) -> [String: [String: String]] {
+    /// Reads one environment file into a (public) layer: its variables, and its `SSLConfiguration`s apart.
+    static func parse(_ data: Data, path: String) throws(CollectionError) -> Layer {
         guard nestingDepth(data, limit: maximumNesting) <= maximumNesting else {
             throw .badEnvironmentFile(path: path, reason: "nested more than \(maximumNesting) levels deep")
         }
@@ -125,16 +151,20 @@ public struct EnvironmentSet: Sendable, Hashable {
         guard let environments = json.objectValue else {
             throw .badEnvironmentFile(path: path, reason: "expected an object of environments, {\"dev\": {...}}")
         }
-        var result: [String: [String: String]] = [:]
+        var layer = Layer(path: path, isPrivate: false, environments: [:])
         for (name, body) in environments {
             guard let members = body.objectValue else {
                 throw .badEnvironmentFile(path: path, reason: "environment '\(name)' is not an object")
             }
             var values: [String: String] = [:]
-            flatten(members, prefix: "", into: &values)
-            result[name] = values
+            // TLS settings are not variables.
+            flatten(members.filter { $0.key != TLSSettings.jetBrainsKey }, prefix: "", into: &values)
+            layer.environments[name] = values
+            if let tls = members.first(where: { $0.key == TLSSettings.jetBrainsKey })?.value {
+                layer.tls[name] = try TLSSettings.layer(tls, path: path)
+            }
         }
-        return result
+        return layer
     }
 
     /// Nested objects become dotted names (`{"auth": {"user": "a"}}` gives `auth.user`) and stay

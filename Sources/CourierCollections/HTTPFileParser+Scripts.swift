@@ -46,8 +46,10 @@ extension HTTPFileParser {
             if Self.isAssertion(trimmed) {
                 switch HttpyacAssertion.parse(trimmed) {
                 case .success(let assertion):
-                    scripts.append(RequestScript(phase: .response, source: .inline(assertion.script),
-                                                 line: fileLine(index)))
+                    var script = RequestScript(phase: .response, source: .inline(assertion.script),
+                                               line: fileLine(index))
+                    script.xpath = assertion.xpath.map { ($0, assertion.text) }
+                    scripts.append(script)
                 case .failure(let problem):
                     report(index, problem.message)
                     failed = true

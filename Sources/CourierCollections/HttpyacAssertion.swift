@@ -4,7 +4,11 @@ import Foundation
 /// `?? header content-type includes json`, `?? js response.parsedBody.id > 0`, `?? duration < 500`), run as
 /// a response handler declaring one `client.test` named after the line, so they pass and fail like any test.
 struct HttpyacAssertion: Equatable {
-    enum Field: String, CaseIterable { case status, duration, header, body, js }
+    enum Field: String, CaseIterable { case status, duration, header, body, xpath, js }
+
+    /// The request variable an `xpath` assertion's handler reads its value from: `ScriptRunner` evaluates
+    /// the XPath (libxml2 lives on this side, not in the script engine) and hands the result in under it.
+    static let xpathVariable = "$xpath"
 
     /// Conditions, with the JavaScript that decides them from `actual` and the written `expected`.
     static let conditions: [String: String] = [
@@ -42,13 +46,16 @@ struct HttpyacAssertion: Equatable {
             return .failure(Problem(message: "'?? \(text)' has no condition such as ==, <, includes or exists"))
         }
         let subject = words[1..<at].joined(separator: " ")
-        if (field == .header || field == .js) && subject.isEmpty {
-            let needed = field == .header ? "a header name" : "an expression"
+        if (field == .header || field == .js || field == .xpath) && subject.isEmpty {
+            let needed = field == .header ? "a header name" : field == .xpath ? "an XPath expression" : "an expression"
             return .failure(Problem(message: "'?? \(field.rawValue)' needs \(needed)"))
         }
         return .success(HttpyacAssertion(text: text, field: field, subject: subject, condition: words[at],
                                          expected: words[(at + 1)...].joined(separator: " ")))
     }
+
+    /// The XPath expression the handler needs evaluated on the response, for `?? xpath EXPR …`.
+    var xpath: String? { field == .xpath ? subject : nil }
 
     /// The handler: httpyac's names for the response (`response.parsedBody`, `response.statusCode`) work in
     /// `js` expressions.
@@ -59,6 +66,7 @@ struct HttpyacAssertion: Equatable {
         case .duration: actual = "pm.response.responseTime"
         case .header: actual = "response.headers.valueOf(\(Self.literal(subject)))"
         case .body: actual = "pm.response.text()"
+        case .xpath: actual = "request.variables.get(\(Self.literal(Self.xpathVariable)))"
         case .js:
             actual = "((response) => (\(subject)))({ statusCode: response.status, parsedBody: response.body, "
                 + "body: pm.response.text(), headers: pm.response.headers.toObject() })"

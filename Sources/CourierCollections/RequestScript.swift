@@ -21,6 +21,14 @@ public struct RequestScript: Sendable, Hashable {
     public var source: Source
     /// 1-based line of the `{%` or of the `> ./file` line.
     public var line: Int
+    /// An XPath the handler reads evaluated on the response (an httpyac `?? xpath` line), with the line's
+    /// text for the failed test when it cannot be evaluated.
+    public var xpath: (expression: String, test: String)? {
+        get { xpathExpression.map { ($0, xpathTest ?? $0) } }
+        set { (xpathExpression, xpathTest) = (newValue?.expression, newValue?.test) }
+    }
+    private var xpathExpression: String?
+    private var xpathTest: String?
 
     public init(phase: Phase, source: Source, line: Int) {
         self.phase = phase

@@ -79,6 +79,11 @@ public struct Resolver: Sendable {
         // Secret globals an earlier script set are masked in this request's output even where it does not
         // use them: a server may echo them anyway.
         var secrets = interpolator.secrets.union(context.secretGlobalValues)
+        if let passphrase = try context.environment.tls.apply(to: &request, passphrase: context.certificatePassphrase,
+                                                              replacement: context.clientCertificate,
+                                                              requestName: template.displayName) {
+            secrets.insert(passphrase)
+        }
         if let authorization = request.headers["Authorization"] {
             if let basic = Self.basicCredentials(authorization) {
                 request.headers["Authorization"] = basic

@@ -136,6 +136,12 @@ public struct ResponseStore: Sendable {
         }
         let path = rest.dropFirst("body".count).drop { $0 == "." }
         if path.isEmpty || path == "*" { return .success(String(decoding: body, as: UTF8.self)) }
+        // As the REST Client: an XML body is read with XPath (`body.//token`); `$…` is always JSONPath.
+        if !path.hasPrefix("$") && XPathQuery.isXML(body, contentType: headers["Content-Type"]) {
+            return XPathQuery(String(path)).evaluate(body).mapError { failure in
+                ResponseLookupFailure("XPath '\(path)' on \(whose): \(failure.message)")
+            }
+        }
         let expression: JSONPath
         do { expression = try JSONPath(String(path)) } catch { return .failure(.init(error.description)) }
         // One streaming pass that builds only the selected values: a token out of a 50 MB response costs

@@ -102,15 +102,27 @@ public struct ScriptRunner: Sendable {
                        report: inout ScriptReport) {
         let scripts = resolved.template.scripts.filter { $0.phase == .response }
         guard !scripts.isEmpty else { return }
-        let body = (try? response.body.readAll()).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        let data = (try? response.body.readAll()) ?? Data()
+        let body = String(decoding: data, as: UTF8.self)
         let scriptResponse = ScriptResponse(
             status: response.status, headers: response.headers.map { ScriptHeader($0.name, $0.value) },
             body: body, milliseconds: Int(response.timing.total.milliseconds))
         for script in scripts {
+            var variables: [String: String] = [:]
+            if let xpath = script.xpath {
+                switch XPathQuery(xpath.expression).evaluate(data) {
+                case .success(let value): variables[HttpyacAssertion.xpathVariable] = value
+                case .failure(let failure):
+                    // The line's test fails, naming the expression; the other handlers still run.
+                    report.tests.append(ScriptTestResult(name: xpath.test, passed: false,
+                                                         message: "XPath '\(xpath.expression)': \(failure.message)"))
+                    continue
+                }
+            }
             let request = scriptRequest(resolved.template, preview: resolved)
             let input = ScriptInput(phase: .response, request: request, response: scriptResponse,
                                     environment: environmentValues(context), globals: context.globals,
-                                    timeLimit: Self.timeLimit(for: resolved.template))
+                                    requestVariables: variables, timeLimit: Self.timeLimit(for: resolved.template))
             let result = run(script, input: input, report: &report)
             context.globals = result.globals
             if result.error != nil { return }

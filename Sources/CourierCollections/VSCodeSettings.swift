@@ -9,25 +9,44 @@ enum VSCodeSettings {
     /// The setting holding the REST Client's environments.
     static let environmentsKey = "rest-client.environmentVariables"
 
-    /// The REST Client environments of the settings file at `url` as environment-file JSON, or nil when the
-    /// file has none. Settings files are JSON with comments and trailing commas; both are allowed.
-    static func environmentsJSON(at url: URL) throws(CollectionError) -> Data? {
+    /// What Courier reads from one settings file: the REST Client's environments (as environment-file JSON)
+    /// and its client certificates by host.
+    struct Found {
+        var environments: Data?
+        var certificates: [String: TLSSettings.Certificate] = [:]
+    }
+
+    /// The REST Client settings of the file at `url`. Settings files are JSON with comments and trailing
+    /// commas; both are allowed.
+    static func read(_ url: URL) throws(CollectionError) -> Found {
         let data: Data
         do { data = try Data(contentsOf: url) } catch {
             throw .badEnvironmentFile(path: url.path, reason: "cannot read: \(error.localizedDescription)")
         }
         // Settings that do not mention the REST Client are not Courier's business, even when malformed.
-        guard data.range(of: Data(environmentsKey.utf8)) != nil else { return nil }
+        let keys = [environmentsKey, TLSSettings.restClientKey]
+        guard keys.contains(where: { data.range(of: Data($0.utf8)) != nil }) else { return Found() }
         let plain = strict(data)
         guard let object = try? JSONSerialization.jsonObject(with: plain) as? [String: Any] else {
             throw .badEnvironmentFile(path: url.path, reason: "not valid JSON (comments and trailing commas allowed)")
         }
-        guard let found = object[environmentsKey] else { return nil }
-        guard let environments = found as? [String: Any],
-              let encoded = try? JSONSerialization.data(withJSONObject: resolvingSharedReferences(environments)) else {
-            throw .badEnvironmentFile(path: url.path, reason: "'\(environmentsKey)' is not an object of environments")
+        var result = Found()
+        if let found = object[environmentsKey] {
+            guard let environments = found as? [String: Any],
+                  let encoded = try? JSONSerialization.data(withJSONObject: resolvingSharedReferences(environments)) else {
+                throw .badEnvironmentFile(path: url.path, reason: "'\(environmentsKey)' is not an object of environments")
+            }
+            result.environments = encoded
         }
-        return encoded
+        if let found = object[TLSSettings.restClientKey] {
+            guard let hosts = found as? [String: Any] else {
+                throw .badEnvironmentFile(path: url.path, reason: "'\(TLSSettings.restClientKey)' is not an object of hosts")
+            }
+            // The workspace is the folder holding `.vscode`.
+            let workspace = url.deletingLastPathComponent().deletingLastPathComponent()
+            result.certificates = try TLSSettings.hostCertificates(hosts, workspace: workspace, path: url.path)
+        }
+        return result
     }
 
     /// `text` without `//` and `/* */` comments and without commas right before `}` or `]`; strings untouched.

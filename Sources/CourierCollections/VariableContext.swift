@@ -1,3 +1,4 @@
+import CourierHTTP
 import CourierSecurity
 import Foundation
 
@@ -14,6 +15,10 @@ public struct VariableContext: Sendable {
     /// Values request scripts set (`client.global.set`, `pm.environment.set`), for the rest of the run or
     /// explorer session; they rank below request variables and above file variables.
     public var globals: [String: String]
+    /// Unlocks an environment's client certificate (`--pass`, or asked for in the explorer). A secret.
+    public var certificatePassphrase: String?
+    /// Presented instead of any certificate the environment names (`courier run --cert`).
+    public var clientCertificate: ClientCertificate?
 
     public init(overrides: [String: String] = [:], environment: Environment = .none,
                 processEnvironment: [String: String] = ProcessInfo.processInfo.environment,

@@ -16,6 +16,8 @@ public struct HTTPRequest: Sendable, Hashable {
     public var followRedirects: Bool
     /// Skips TLS verification; only ever set from an explicit `--insecure`.
     public var insecure: Bool
+    /// The certificate presented to a server that asks for one (mutual TLS); nil presents none.
+    public var clientCertificate: ClientCertificate?
     /// Challenge-response credentials (Digest), answered by the transport; nil for none.
     public var authentication: HTTPAuthentication?
     /// The cookie jar (an environment's name) this request reads and fills through `CookieMiddleware`;

@@ -16,7 +16,8 @@ public enum SecretPolicy {
 
     /// Fragments that make any header or query parameter name a secret (`X-Upload-Token`, `db_password`).
     public static let secretNameFragments: [String] = [
-        "token", "secret", "password", "passwd", "api-key", "api_key", "apikey", "credential", "signature",
+        "token", "secret", "password", "passwd", "passphrase", "api-key", "api_key", "apikey", "credential",
+        "signature",
     ]
 
     /// Query parameters whose value is a credential by convention.

@@ -50,7 +50,8 @@ struct ConnectionLoop {
         let pipe = try CurlPipe()
         self.pipe = pipe
         try pipe.connect(to: transportURL, insecure: configuration.insecure,
-                         trustedCertificates: configuration.trustedCertificates, timeout: configuration.connectTimeout,
+                         trustedCertificates: configuration.trustedCertificates,
+                         clientCertificate: configuration.clientCertificate, timeout: configuration.connectTimeout,
                          cancel: connection.cancelConnect)
         let handshake = WebSocketHandshake(url: configuration.url, headers: configuration.headers,
                                            protocols: configuration.protocols)

@@ -27,7 +27,8 @@ final class CurlPipe {
     deinit { curl_easy_cleanup(handle) }
 
     /// Connects to the http(s) URL; blocks until connected, failed, timed out or `cancel` is set.
-    func connect(to url: URL, insecure: Bool, trustedCertificates: URL? = nil, timeout: Double,
+    func connect(to url: URL, insecure: Bool, trustedCertificates: URL? = nil,
+                 clientCertificate: ClientCertificate? = nil, timeout: Double,
                  cancel: CancelFlag) throws(WebSocketError) {
         _ = courier_easy_setopt_str(handle, CURLOPT_URL, url.absoluteString)
         _ = courier_easy_setopt_long(handle, CURLOPT_CONNECT_ONLY, 1)
@@ -37,6 +38,7 @@ final class CurlPipe {
         _ = courier_easy_setopt_long(handle, CURLOPT_SSL_VERIFYPEER, insecure ? 0 : 1)
         _ = courier_easy_setopt_long(handle, CURLOPT_SSL_VERIFYHOST, insecure ? 0 : 2)
         if let trustedCertificates { _ = courier_easy_setopt_str(handle, CURLOPT_CAINFO, trustedCertificates.path) }
+        if let clientCertificate { CurlEasy.present(clientCertificate, on: handle) }
         _ = errorBuffer.withUnsafeMutableBufferPointer {
             courier_easy_setopt_ptr(handle, CURLOPT_ERRORBUFFER, $0.baseAddress)
         }

@@ -12,6 +12,8 @@ public struct WebSocketConfiguration: Sendable {
     public var insecure: Bool
     /// PEM certificates the server is verified against instead of the system's (`--cacert`).
     public var trustedCertificates: URL?
+    /// Presented when the server asks for a client certificate (`--cert`, an environment's settings).
+    public var clientCertificate: ClientCertificate?
     public var connectTimeout: Double
     /// How long the server may take to answer the upgrade request.
     public var handshakeTimeout: Double

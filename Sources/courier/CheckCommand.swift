@@ -85,7 +85,9 @@ enum CheckCommand {
             for request in file.requests where !request.isRunBlock {
                 var given = overrides
                 for prompt in request.prompts where given[prompt.name] == nil { given[prompt.name] = "prompted" }
-                let context = VariableContext(overrides: given, environment: environment, responses: responses)
+                var context = VariableContext(overrides: given, environment: environment, responses: responses)
+                // A client certificate's passphrase is asked when sending; a check takes it as given.
+                context.certificatePassphrase = "checked"
                 let resolver = Resolver(file: file, baseFolder: folder, context: context)
                 checked += 1
                 let line = request.lines.lowerBound + (request.sourceText.hasPrefix("###") ? 1 : 0)

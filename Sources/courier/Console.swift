@@ -10,4 +10,10 @@ enum Console {
     static func error(_ text: String) { FileHandle.standardError.write(Data((Sanitizer.escaped(text) + "\n").utf8)) }
     /// A failure, on standard error with the one prefix every command uses: `Error: what went wrong`.
     static func fail(_ message: String) { error("Error: " + message) }
+    /// Says, on standard error, that servers' certificates are not checked and why (`--insecure`, an
+    /// environment's `verifyHostCertificate: false`): one wording wherever verification was turned off.
+    static func warnUnverified(because reason: String) {
+        error("Warning: TLS certificates are not verified (\(reason)); anyone between you and the server "
+              + "can read and change the exchange")
+    }
 }

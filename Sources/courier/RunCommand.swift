@@ -38,6 +38,7 @@ enum RunCommand {
                       + "default; one request can allow it with '# @allow-insecure-redirect')."),
             .option("--cacert", "FILE", .file, help: "Verify servers' TLS certificates against the PEM "
                         + "certificates in FILE instead of the system's (HTTP and WebSocket requests)."),
+        ] + ClientCertificateOptions.specs + [
             .option("--cache-dir", "DIR", .directory, help: "Use the HTTP cache stored in DIR."),
             .option("--cache-mode", "MODE", .choice(CacheMode.allCases.map(\.rawValue)),
                     help: "Use the HTTP cache (in ~/.cache/courier unless --cache-dir) in MODE."),
@@ -74,6 +75,10 @@ enum RunCommand {
         /// `--report junit FILE`.
         var junitReport: URL?
         var allowInsecureRedirect = false
+        /// `--cert` and friends: presented instead of any certificate the environment names.
+        var clientCertificate: ClientCertificate?
+        /// `--pass`: unlocks the `--cert` key or the environment's certificate. A secret.
+        var certificatePassphrase: String?
     }
 
     static func run(_ arguments: [String]) -> Int32 {
@@ -119,6 +124,8 @@ enum RunCommand {
             invocation.webSocketWait = webSocketWait
         }
         invocation.trustedCertificates = trustedCertificates
+        invocation.clientCertificate = try args.clientCertificate()
+        invocation.certificatePassphrase = args.value("--pass")
         invocation.junitReport = junitReport
         invocation.cacheDirectory = cacheDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) }
         if invocation.all && !names.isEmpty {
@@ -209,9 +216,15 @@ enum RunCommand {
                 tally.filesWithErrors.insert(entry.displayPath)
                 continue
             }
-            let secrets = Set(environment.values.values.filter(\.isSecret).map(\.value))
-            let context = VariableContext(overrides: invocation.overrides, environment: environment,
+            var secrets = Set(environment.values.values.filter(\.isSecret).map(\.value))
+            if let passphrase = invocation.certificatePassphrase { secrets.insert(passphrase) }
+            if let unverifiedBy = environment.tls.unverifiedBy {
+                Console.warnUnverified(because: "verifyHostCertificate: false in \(unverifiedBy)")
+            }
+            var context = VariableContext(overrides: invocation.overrides, environment: environment,
                                           responses: responses, globals: globals)
+            context.certificatePassphrase = invocation.certificatePassphrase
+            context.clientCertificate = invocation.clientCertificate
             let runner = CollectionRunner(file: entry.loaded.file,
                                           baseFolder: entry.loaded.url.deletingLastPathComponent(),
                                           context: context, imports: entry.imports, exchange: exchange, send: send)

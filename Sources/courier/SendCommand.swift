@@ -35,6 +35,7 @@ enum SendCommand {
             .flag("--allow-insecure-redirect", help: "Follow a redirect from https to plain http (refused by default)."),
             .option("--cacert", "FILE", .file, help: "Verify the server's TLS certificate against the PEM "
                         + "certificates in FILE instead of the system's (trusts a self-signed development server)."),
+        ] + ClientCertificateOptions.specs + [
             .flag("--json", help: "Print one JSON object instead of text."),
             .flag("--show-secrets", help: "Print Authorization, cookies and tokens instead of REDACTED."),
             .flag("--verbose", short: "v",
@@ -64,6 +65,9 @@ enum SendCommand {
         var deadline: Duration?
         /// `--idle-timeout`: no byte for this long fails the transfer; nil waits for ever.
         var idleTimeout: Duration? = .seconds(ParsedArguments.defaultIdleTimeout)
+
+        /// What the request carries that must never be printed: secret header values and the passphrase.
+        var secrets: [String] { request.headers.secretValues + request.knownSecrets.sorted() }
     }
 
     static func run(_ arguments: [String]) -> Int32 {
@@ -95,6 +99,7 @@ enum SendCommand {
         let cacheDirectory = args.value("--cache-dir")
         let cacheModeText = args.value("--cache-mode")
         let trustedCertificates = try args.certificateFile()
+        let clientCertificate = try args.clientCertificate()
         let jsonBody = args.flag("--json-body")
         let timing = args.flag("--timing")
         let insecure = args.flag("--insecure")
@@ -157,6 +162,8 @@ enum SendCommand {
         var request = HTTPRequest(method: method, url: url, headers: headers, body: body, timeout: deadline,
                                   cacheMode: cacheMode, maxAttempts: retry.map { Int($0) + 1 }, insecure: insecure)
         request.allowInsecureRedirect = allowInsecureRedirect
+        request.clientCertificate = clientCertificate
+        if let passphrase = clientCertificate?.passphrase { request.knownSecrets.insert(passphrase) }
         return Invocation(request: request, json: json, timing: timing, showSecrets: showSecrets, verbose: verbose,
                           stream: stream,
                           output: output.map { URL(fileURLWithPath: $0) },
@@ -175,6 +182,7 @@ enum SendCommand {
     // MARK: Sending
 
     static func send(_ invocation: Invocation) -> Int32 {
+        if invocation.request.insecure { Console.warnUnverified(because: "--insecure") }
         let recorder = AttemptRecorder()
         var policy = RetryPolicy.standard
         if let deadline = invocation.deadline { policy.deadline = deadline }
@@ -188,7 +196,7 @@ enum SendCommand {
         }
         // Records stream to standard output unless the body goes to a file (or there is none: HEAD).
         // Each record is a whole unit, so the secrets the request sent are masked record by record.
-        let sent = invocation.showSecrets ? [] : invocation.request.headers.secretValues
+        let sent = invocation.showSecrets ? [] : invocation.secrets
         let printer = invocation.output == nil && invocation.request.method != .head
             ? StreamPrinter(json: invocation.json, forced: invocation.stream, showSecrets: invocation.showSecrets,
                             write: { Console.out(SecretPolicy.masking($0, secrets: sent)) })
@@ -270,7 +278,7 @@ enum SendCommand {
         options.headShown = headShown && streamed != nil
         options.showsCache = invocation.map { $0.usesCache || $0.cacheDirectory != nil } ?? false
         // The secrets this request sent are masked wherever they come back (a server echoing the request).
-        let secrets = (invocation?.showSecrets ?? true) ? [] : invocation?.request.headers.secretValues ?? []
+        let secrets = (invocation?.showSecrets ?? true) ? [] : invocation?.secrets ?? []
         func masked(_ text: String) -> String { SecretPolicy.masking(text, secrets: secrets) }
         if invocation?.json ?? false, let response, case .file(let file, _) = response.body, streamed == nil,
            invocation?.output == nil {

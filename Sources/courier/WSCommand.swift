@@ -26,6 +26,7 @@ enum WSCommand {
             .flag("--insecure", short: "k", help: "Do not verify the server's TLS certificate."),
             .option("--cacert", "FILE", .file,
                     help: "Verify the server's TLS certificate against the PEM certificates in FILE."),
+        ] + ClientCertificateOptions.specs + [
             .flag("--json", help: "Print one JSON object per event."),
         ],
         notes: """
@@ -75,9 +76,10 @@ enum WSCommand {
         if let count, count < 1 || count != count.rounded() {
             throw UsageError("--count takes a whole number of messages of at least 1", command: "ws")
         }
-        let configuration = WebSocketConfiguration(url: url, headers: headers, protocols: protocols, insecure: insecure,
+        var configuration = WebSocketConfiguration(url: url, headers: headers, protocols: protocols, insecure: insecure,
                                                    pingInterval: ping == 0 ? nil : (ping ?? 30),
                                                    trustedCertificates: trustedCertificates)
+        configuration.clientCertificate = try args.clientCertificate()
         return Options(configuration: configuration, sends: sends, subscriptions: subscriptions,
                        count: count.map { Int($0) }, timeout: timeout, reconnect: reconnect, json: json)
     }
@@ -116,6 +118,7 @@ final class WSRunner: Sendable {
     }
 
     func run() -> Int32 {
+        if options.configuration.insecure { Console.warnUnverified(because: "--insecure") }
         signal(SIGPIPE, SIG_IGN)
         let done = DispatchSemaphore(value: 0)
         let consumer = Task { [self] in

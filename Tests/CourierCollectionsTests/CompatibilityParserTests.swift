@@ -142,7 +142,7 @@ extension CompatibilityParserTests {
         #expect(file.requests.map(\.url) == ["https://x/a"])
         #expect(file.requests.first?.scripts.map(\.line) == [2])
         #expect(file.diagnostics.map(\.line) == [7])
-        #expect(file.diagnostics.first?.message.contains("use one of status, duration, header, body, js") == true)
+        #expect(file.diagnostics.first?.message.contains("use one of status, duration, header, body, xpath, js") == true)
         let header = try HttpyacAssertion.parse("?? header content-type includes json").get()
         #expect(header.subject == "content-type" && header.condition == "includes" && header.expected == "json")
         let js = try HttpyacAssertion.parse("?? js response.parsedBody.a.length > 2").get()

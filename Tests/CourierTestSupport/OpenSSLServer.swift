@@ -11,10 +11,12 @@ public final class OpenSSLServer: Sendable {
     private let child: ChildProcess
     private let folder: TemporaryFolder?
 
-    /// Serves `certificate` with `key`.
-    public init(certificate: URL, key: URL) async throws {
+    /// Serves `certificate` with `key`. With `clientCertificates` (a PEM file of trusted client certificates
+    /// or CAs) the handshake fails unless the client presents one of them, and the status page shows the
+    /// client certificate's subject (`Subject: CN=…`).
+    public init(certificate: URL, key: URL, clientCertificates: URL? = nil) async throws {
         (self.certificate, self.key, folder) = (certificate, key, nil)
-        (child, port) = try await Self.start(certificate: certificate, key: key)
+        (child, port) = try await Self.start(certificate: certificate, key: key, clientCertificates: clientCertificates)
     }
 
     /// Serves a fresh self-signed certificate for 127.0.0.1 (see `SelfSignedCertificate`).
@@ -43,10 +45,12 @@ public final class OpenSSLServer: Sendable {
         return UInt16(line.dropFirst("ACCEPT 127.0.0.1:".count))
     }
 
-    private static func start(certificate: URL, key: URL) async throws -> (ChildProcess, UInt16) {
+    private static func start(certificate: URL, key: URL,
+                              clientCertificates: URL? = nil) async throws -> (ChildProcess, UInt16) {
+        let verify = clientCertificates.map { ["-CAfile", $0.path, "-Verify", "1"] } ?? []
         let child = try ChildProcess(SelfSignedCertificate.openssl, [
             "s_server", "-accept", "127.0.0.1:0", "-cert", certificate.path, "-key", key.path, "-www",
-        ], input: .open)
+        ] + verify, input: .open)
         _ = await child.stdout.wait(limit: .seconds(120)) { acceptedPort(in: $0) != nil }
         guard let port = acceptedPort(in: child.stdout.text) else {
             child.signalGroup(SIGKILL)

@@ -82,6 +82,7 @@ extension AppState {
     var sendJob: SendJob {
         var job = SendJob(ref: editor.origin, draft: editor.draft, environment: environment)
         job.answers = promptAnswers
+        job.certificatePassphrase = certificatePassphrase
         return job
     }
 

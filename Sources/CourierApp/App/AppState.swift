@@ -48,6 +48,8 @@ public struct AppState: Sendable {
     public var promptAnswers: [String: String] = [:]
     /// Whether the user said yes to the open request's `# @note` question for the send under way.
     public var noteConfirmed = false
+    /// The client certificate's passphrase once asked for (`hasCertificatePassphrase`), for the session.
+    public var certificatePassphrase: String?
     public var environment: String?
     public var theme: Theme
     /// Theme names found in the themes folder, for the palette.

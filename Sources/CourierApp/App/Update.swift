@@ -47,6 +47,15 @@ private func respond(_ state: inout AppState, to action: Action) -> [Effect] {
         state.inFlight = nil
         let explained = state.explained(failure)
         state.updateSession(generation: generation) { $0.response.phase = .failed(explained) }
+        if failure.kind == .transport(.tls) && failure.message.contains("client certificate") {
+            // A wrong passphrase is forgotten, so the next send asks again.
+            state.certificatePassphrase = nil
+        }
+        if failure.kind == .certificatePassphrase {
+            // Asked once, then kept for the session, as the IDE keeps it; the send goes again on Enter.
+            state.modals.append(.prompt(PromptState(title: "Passphrase of the client certificate",
+                                                    purpose: .certificatePassphrase, isSecret: true)))
+        }
         return []
     case .secretsLearned(let secrets):
         state.learnSecrets(secrets)

@@ -108,6 +108,10 @@ extension AppState {
             return send()
         case .saveWebSocketMessages:
             return [.writeFile(path: text, contents: webSocketPane.transcript())]
+        case .certificatePassphrase:
+            certificatePassphrase = prompt.editor.text
+            learnSecrets([prompt.editor.text])
+            return send()
         }
     }
 }

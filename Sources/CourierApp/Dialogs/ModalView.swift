@@ -62,7 +62,7 @@ enum ModalView {
         case .prompt(let prompt):
             let box = centred(screen, width: 56, height: 5)
             let inner = frame(&buffer, box, title: prompt.title, theme: theme)
-            let line = prompt.editor.characters
+            let line = prompt.isSecret ? prompt.editor.characters.map { _ in Character("•") } : prompt.editor.characters
             let (start, text) = Draw.window(line, cursor: prompt.editor.cursor, width: inner.width)
             buffer.write(text, x: inner.x, y: inner.y + 1, style: theme.text, maxWidth: inner.width)
             buffer.write("Enter accepts · Esc cancels", x: inner.x, y: inner.y + 2, style: theme.muted, maxWidth: inner.width)

@@ -9,13 +9,18 @@ public struct PromptState: Sendable, Hashable {
         /// A `# @prompt NAME` value for the next send.
         case variable(name: String)
         case saveWebSocketMessages
+        /// The passphrase of the environment's client certificate, kept for the session.
+        case certificatePassphrase
     }
     public var title: String
     public var editor: LineEditor
     public var purpose: Purpose
-    public init(title: String, text: String = "", purpose: Purpose) {
+    /// The answer is a secret: drawn as dots, never as typed.
+    public var isSecret: Bool
+    public init(title: String, text: String = "", purpose: Purpose, isSecret: Bool = false) {
         self.title = title
         self.editor = LineEditor(text)
         self.purpose = purpose
+        self.isSecret = isSecret
     }
 }

@@ -168,8 +168,9 @@ public final class CollectionStore: Sendable {
         let root = whole { $0?.root } ?? file.url.deletingLastPathComponent()
         let environments = try EnvironmentSet.discover(near: file.url, root: root)
         let environment = try environments.environment(named: job.environment)
-        let context = VariableContext(overrides: overrides.merging(job.answers) { $1 }, environment: environment,
+        var context = VariableContext(overrides: overrides.merging(job.answers) { $1 }, environment: environment,
                                       responses: responses.withLock { $0 }, globals: globals.withLock { $0 })
+        context.certificatePassphrase = job.certificatePassphrase
         return (file, template, context)
     }
 

@@ -100,6 +100,7 @@ extension EffectRunner {
                 }
                 let notes = [report.testSummary, report.error.map { "script error: \($0)" }].compactMap { $0 }
                 pane?.info.tests = notes.isEmpty ? nil : notes.joined(separator: " · ")
+                pane?.info.unverifiedTLS = request.insecure && request.url.scheme?.lowercased() == "https"
                 pane?.info.testsFailed = report.error != nil || report.tests.contains { !$0.passed }
                 return .response(pane)
             }
@@ -138,6 +139,7 @@ extension EffectRunner {
         let kind: SendFailure.Kind = switch error {
         case .unknownVariable: .unknownVariable
         case .script: .script
+        case .certificatePassphraseMissing: .certificatePassphrase
         default: .request
         }
         return SendFailure(kind: kind, message: "\(error)")

@@ -5,6 +5,8 @@ public struct SendJob: Sendable, Hashable {
     public var environment: String?
     /// Values the user typed for the request's `# @prompt` variables; they beat every other source.
     public var answers: [String: String] = [:]
+    /// Unlocks the environment's client certificate, as asked for once in the session. A secret.
+    public var certificatePassphrase: String?
     public init(ref: RequestRef?, draft: RequestDraft, environment: String?) {
         self.ref = ref
         self.draft = draft

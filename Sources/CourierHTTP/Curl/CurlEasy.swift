@@ -25,6 +25,19 @@ public enum CurlEasy {
         applySafetySettings(easy)
     }
 
+    /// Hands a client certificate, its key and passphrase to TLS (HTTP transfers and WebSocket pipes alike).
+    /// libcurl copies the strings, and keeps connections made with one certificate apart from those made
+    /// with another or none.
+    public static func present(_ certificate: ClientCertificate, on easy: UnsafeMutableRawPointer) {
+        courier_easy_setopt_str(easy, CURLOPT_SSLCERT, certificate.certificate.path)
+        courier_easy_setopt_str(easy, CURLOPT_SSLCERTTYPE, certificate.certificateFormat.rawValue)
+        if let key = certificate.key {
+            courier_easy_setopt_str(easy, CURLOPT_SSLKEY, key.path)
+            courier_easy_setopt_str(easy, CURLOPT_SSLKEYTYPE, certificate.keyFormat.rawValue)
+        }
+        if let passphrase = certificate.passphrase { courier_easy_setopt_str(easy, CURLOPT_KEYPASSWD, passphrase) }
+    }
+
     private static func applySafetySettings(_ easy: UnsafeMutableRawPointer) {
         courier_easy_setopt_str(easy, CURLOPT_PROTOCOLS_STR, allowedProtocols)
         courier_easy_setopt_str(easy, CURLOPT_REDIR_PROTOCOLS_STR, allowedProtocols)

@@ -59,6 +59,7 @@ final class CurlTransfer {
         if let certificates = configuration.trustedCertificates {
             courier_easy_setopt_str(easy, CURLOPT_CAINFO, certificates.path)
         }
+        if let certificate = request.clientCertificate { CurlEasy.present(certificate, on: easy) }
         let connectTimeout = request.connectTimeout ?? configuration.connectTimeout
         courier_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, max(1, Self.milliseconds(connectTimeout)))
         if let timeout = request.timeout {
@@ -239,7 +240,7 @@ final class CurlTransfer {
                 var redirects = 0
                 courier_easy_getinfo_long(easy, CURLINFO_REDIRECT_COUNT, &redirects)
                 finish(throwing: CurlErrors.map(code, message: errorMessage(code), afterConnecting: connected,
-                                                redirects: redirects))
+                                                redirects: redirects, certificate: job.request.clientCertificate))
             }
             return
         }

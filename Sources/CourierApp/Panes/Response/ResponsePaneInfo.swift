@@ -15,6 +15,9 @@ public struct ResponsePaneInfo: Sendable, Hashable {
     public var tests: String?
     /// Whether any of those tests failed (or a handler stopped on an error).
     public var testsFailed = false
+    /// The server's certificate was not verified (`# @insecure`, an environment's `verifyHostCertificate:
+    /// false`): the status line says so in the error colour, as the command line warns.
+    public var unverifiedTLS = false
     /// The body's size on the wire before a Content-Encoding was decoded; 0 when unknown or not encoded.
     public var wireBytes: Int
 

@@ -36,6 +36,10 @@ enum ResponsePaneView {
             runs.append((decision, theme.cache(decision)))
         }
         if state.media.isBinary { runs.append((" · " + state.media.summary(byteCount: state.body.byteCount), theme.muted)) }
+        if state.info.unverifiedTLS {
+            runs.append((" · ", theme.text))
+            runs.append(("TLS not verified", theme.error))
+        }
         if let tests = state.info.tests {
             runs.append((" · ", theme.text))
             runs.append((tests, state.info.testsFailed ? theme.error : theme.success))

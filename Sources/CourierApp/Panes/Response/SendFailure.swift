@@ -10,6 +10,8 @@ public struct SendFailure: Sendable, Hashable {
         case unknownVariable
         /// A pre-request script failed, or resolving after it did.
         case script
+        /// The environment's client certificate needs its passphrase (`hasCertificatePassphrase`): it is asked.
+        case certificatePassphrase
         /// The request could not be built for another reason (bad URL, unreadable body file…).
         case request
         /// The response arrived but its body file could not be read.
@@ -21,6 +23,7 @@ public struct SendFailure: Sendable, Hashable {
             case .transport(let kind): kind.rawValue
             case .unknownVariable: "unknownVariable"
             case .script: "script"
+            case .certificatePassphrase: "certificatePassphrase"
             case .request: "request"
             case .body: "body"
             }
