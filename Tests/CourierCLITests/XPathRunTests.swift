@@ -55,6 +55,30 @@ struct XPathRunTests {
                 "\(result.stdout)\(result.stderr)")
     }
 
+    @Test func anXMLRequestBodyIsReadWithXPathToo() async throws {
+        // Given a login that sends XML, and a request copying a field of what it sent
+        let server = try Self.xmlServer()
+        let folder = try TemporaryFolder()
+        let base = server.baseURL.absoluteString
+        try folder.write("api.http", """
+            # @name login
+            POST \(base)/login
+            Content-Type: application/xml
+
+            <login><user>ada</user></login>
+
+            ###
+            GET \(base)/me
+            X-User: {{login.request.body.//user}}
+            """)
+        // When the file runs
+        let result = try await CourierCLI.run(["run", "api.http", "--all"], in: folder.url)
+        // Then the server received the value read from the request body
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        let me = try #require(server.requests.first { $0.path == "/me" })
+        #expect(me.headers["x-user"] == "ada", "\(me.headers)")
+    }
+
     @Test func httpyacXPathLinesAreTestsAndAFailingOneNamesItsExpression() async throws {
         // Given `?? xpath` lines after an XML response
         let server = try Self.xmlServer()
