@@ -160,7 +160,7 @@ extension AppState {
 
     mutating func handleKey(_ key: Key) -> [Effect] {
         // Repainting changes nothing but the terminal, so it works over dialogs and while typing too.
-        if Keymaps.global.command(for: key) == .repaint {
+        if keys.global.command(for: key) == .repaint {
             shouldRepaint = true
             return []
         }
@@ -170,13 +170,13 @@ extension AppState {
         let before = editor.draft
         var effects: [Effect]
         if focus == .webSocket, isTyping || paneCommand(for: key) != nil {
-            effects = webSocketEffects(webSocketPane.handle(key: key))
-        } else if focus == .response, comparePane != nil, let command = ComparePaneState.keymap.command(for: key) {
+            effects = webSocketEffects(webSocketPane.handle(key: key, keymap: keys.webSocket))
+        } else if focus == .response, comparePane != nil, let command = keys.compare.command(for: key) {
             effects = run(.compare(command))
         } else if focus == .response, viewerPrompting || paneCommand(for: key) != nil {
             effects = handleResponseKey(key) ?? []
         } else if isTyping {
-            if key.typedText == nil, let global = Keymaps.global.command(for: key),
+            if key.typedText == nil, let global = keys.global.command(for: key),
                Keymaps.globalWhileTyping.contains(global) {
                 effects = run(.global(global))
             } else if focus == .collection {
@@ -186,7 +186,7 @@ extension AppState {
             }
         } else {
             effects = paneCommand(for: key).map { run($0) }
-                ?? Keymaps.global.command(for: key).map { run(.global($0)) } ?? []
+                ?? keys.global.command(for: key).map { run(.global($0)) } ?? []
         }
         effects += liveSendIfEdited(since: before)
         return effects
@@ -195,13 +195,13 @@ extension AppState {
     /// The focused pane's command for a key.
     func paneCommand(for key: Key) -> AppCommand? {
         switch focus {
-        case .collection: Keymaps.collection.command(for: key).map { .collection($0) }
-        case .request: Keymaps.request.command(for: key).map { .request($0) }
+        case .collection: keys.collection.command(for: key).map { .collection($0) }
+        case .request: keys.request.command(for: key).map { .request($0) }
         case .response:
-            (viewerActive ? responsePane?.command(for: key).map { .responsePane($0) } : nil)
-                ?? Keymaps.response.command(for: key).map { .response($0) }
-        case .log: LogPaneState.keymap.command(for: key).map { .log($0) }
-        case .webSocket: WebSocketPaneState.keymap.command(for: key).map { .webSocket($0) }
+            (viewerActive ? responsePane?.command(for: key, keymap: keys.responseViewer).map { .responsePane($0) } : nil)
+                ?? keys.response.command(for: key).map { .response($0) }
+        case .log: keys.log.command(for: key).map { .log($0) }
+        case .webSocket: keys.webSocket.command(for: key).map { .webSocket($0) }
         }
     }
 

@@ -10,7 +10,7 @@ enum ModalView {
         case .help(let scroll):
             let box = centred(screen, width: 72, height: screen.height - 2)
             let inner = frame(&buffer, box, title: "Help · j/k scroll · Esc closes", theme: theme)
-            for (offset, line) in HelpCatalog.lines.dropFirst(scroll).prefix(inner.height).enumerated() {
+            for (offset, line) in HelpCatalog.lines(state.keys).dropFirst(scroll).prefix(inner.height).enumerated() {
                 let style = line.hasPrefix(" ") ? theme.text : theme.titleFocused
                 buffer.write(line, x: inner.x, y: inner.y + offset, style: style, maxWidth: inner.width)
             }

@@ -10,8 +10,8 @@ extension AppState {
 
     /// Keys in the response pane: the viewer's keymap (or its open prompt) first, then the explorer's.
     mutating func handleResponseKey(_ key: Key) -> [Effect]? {
-        guard viewerActive, let pane = responsePane, let command = pane.command(for: key) else {
-            return Keymaps.response.command(for: key).map { runResponse($0) }
+        guard viewerActive, let pane = responsePane, let command = pane.command(for: key, keymap: keys.responseViewer) else {
+            return keys.response.command(for: key).map { runResponse($0) }
         }
         return runResponsePane(command)
     }

@@ -345,10 +345,11 @@ public struct WebSocketPaneState: Sendable, Hashable {
     }
 
     /// Takes a key: through the keymap while browsing, into the send box or filter otherwise.
-    public mutating func handle(key: Key) -> [WebSocketPaneEffect] {
+    public mutating func handle(key: Key, keymap: [KeyBinding<WebSocketPaneCommand>] = Self.keymap)
+        -> [WebSocketPaneEffect] {
         switch mode {
         case .browse:
-            guard let command: WebSocketPaneCommand = Self.keymap.command(for: key) else { return [] }
+            guard let command: WebSocketPaneCommand = keymap.command(for: key) else { return [] }
             return handle(command)
         case .filtering:
             if key.code == .enter || key.code == .escape {

@@ -1,0 +1,20 @@
+extension AppState {
+    /// Puts the user's rebindings into the key tables. A bad `"keys"` object or a key given to two commands
+    /// of one scope leaves every default key in place and says why in the status bar (file and line); keys
+    /// taken over from another command are listed there too. Returns the error, if any.
+    @discardableResult
+    public mutating func useKeys(_ settings: KeySettings) -> SettingsError? {
+        do {
+            let (tables, notices) = try KeyTables.defaults.rebound(by: settings)
+            keys = tables
+            if !notices.isEmpty {
+                status = StatusMessage("\(settings.file): " + notices.joined(separator: "; "))
+            }
+            return nil
+        } catch {
+            keys = .defaults
+            status = StatusMessage("\(error) (the default keys are in use)", kind: .error)
+            return error
+        }
+    }
+}
