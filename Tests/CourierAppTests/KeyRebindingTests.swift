@@ -208,6 +208,29 @@ struct KeyRebindingTests {
         #expect(!HelpCatalog.hints(for: state).contains { $0.keys.contains("w") })
     }
 
+    @Test("A repaint key that types still types in a field, and repaints outside one")
+    func aPrintableRepaintKeyTypes() throws {
+        var state = Fixtures.editing()
+        state.useKeys(try Self.keySettings(#"{"keys": {"global": {"repaint": "%"}}}"#))
+        state.press(.char("e"))
+        state.type("%")
+        #expect(state.editor.url.text.hasSuffix("%"))
+        #expect(!state.shouldRepaint)
+        state.press(Key(.escape), .char("%"))
+        #expect(state.shouldRepaint)
+    }
+
+    @Test("Help titles and the explorer's hints name the user's keys")
+    func hintsNameTheUsersKeys() throws {
+        var state = Fixtures.loaded()
+        state.useKeys(try Self.keySettings(
+            #"{"keys": {"global": {"history": "F9", "send": "Ctrl-X", "focusResponse": "F3", "historyAll": null}}}"#))
+        #expect(HelpCatalog.lines(state.keys).contains("History (F9) [history]"))
+        #expect(HelpCatalog.lines(state.keys).contains("Response (F3) [response]"))
+        let screen = Snapshot.screen(state).joined(separator: "\n")
+        #expect(screen.contains("No response yet: Ctrl-X sends the request."), "\(screen)")
+    }
+
     @Test("A bad keys object starts the explorer with the default keys and says why in the status bar")
     func aBadFileKeepsTheDefaults() throws {
         var state = Fixtures.loaded()

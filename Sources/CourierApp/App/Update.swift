@@ -160,7 +160,8 @@ extension AppState {
 
     mutating func handleKey(_ key: Key) -> [Effect] {
         // Repainting changes nothing but the terminal, so it works over dialogs and while typing too.
-        if keys.global.command(for: key) == .repaint {
+        // A repaint key that types (a user's "r") repaints only where keys are commands, below.
+        if key.typedText == nil, keys.global.command(for: key) == .repaint {
             shouldRepaint = true
             return []
         }
@@ -263,7 +264,8 @@ extension AppState {
             return []
         }
         guard focus == .request, !editor.isEmpty else {
-            status = StatusMessage("Paste goes into the request editor: focus it (2) and press e")
+            status = StatusMessage("Paste goes into the request editor: focus it "
+                + "(\(keys.spelling(of: .global(.focus(.request))))) and press \(keys.spelling(of: .request(.edit)))")
             return []
         }
         editor.editing = true

@@ -28,19 +28,25 @@ public enum HelpCatalog {
         table.map { Entry(keys: $0.keyLabel, help: $0.help, command: nil, hint: $0.hint) }
     }
 
-    /// Every section of the `?` screen for the keys in use.
+    /// Every section of the `?` screen for the keys in use; titles name the keys that reach each pane and the
+    /// scope config.json rebinds its keys under.
     public static func sections(_ keys: KeyTables) -> [Section] {
-        [
+        func key(_ command: AppCommand) -> String { keys.spelling(of: command) }
+        func focus(_ pane: PaneID) -> String { key(.global(.focus(pane))) }
+        return [
             Section(title: "Everywhere [global]", entries: entries(keys.global) { .global($0) }),
-            Section(title: "Collection (1) [collection]", entries: entries(keys.collection) { .collection($0) }),
-            Section(title: "Request (2) [request]", entries: entries(keys.request) { .request($0) }),
+            Section(title: "Collection (\(focus(.collection))) [collection]",
+                    entries: entries(keys.collection) { .collection($0) }),
+            Section(title: "Request (\(focus(.request))) [request]", entries: entries(keys.request) { .request($0) }),
             Section(title: "Typing in a field", entries: typingEntries(Keymaps.editing)),
-            Section(title: "Response (3) [response]", entries: entries(keys.responseViewer) { .responsePane($0) }
-                + entries(keys.response) { .response($0) }),
-            Section(title: "Cache compare (c in Response) [compare]", entries: entries(keys.compare) { .compare($0) }),
-            Section(title: "History (F2) [history]", entries: entries(keys.history) { _ in nil }),
-            Section(title: "Log (4) [log]", entries: entries(keys.log) { .log($0) }),
-            Section(title: "WebSocket (5) [webSocket]", entries: entries(keys.webSocket) { .webSocket($0) }),
+            Section(title: "Response (\(focus(.response))) [response]",
+                    entries: entries(keys.responseViewer) { .responsePane($0) } + entries(keys.response) { .response($0) }),
+            Section(title: "Cache compare (\(key(.response(.compare))) in Response) [compare]",
+                    entries: entries(keys.compare) { .compare($0) }),
+            Section(title: "History (\(key(.global(.history)))) [history]", entries: entries(keys.history) { _ in nil }),
+            Section(title: "Log (\(focus(.log))) [log]", entries: entries(keys.log) { .log($0) }),
+            Section(title: "WebSocket (\(focus(.webSocket))) [webSocket]",
+                    entries: entries(keys.webSocket) { .webSocket($0) }),
             Section(title: "WebSocket send box", entries: typingEntries(WebSocketPaneState.composeKeymap)),
         ]
     }

@@ -70,3 +70,25 @@ public struct KeyTables: Sendable, Hashable {
     /// The command names of a scope, as config.json and help spell them.
     public func commandNames(in scope: KeyScope) -> [String] { rows(scope).map(\.name) }
 }
+
+extension KeyTables {
+    /// How a message names the key of a command, so hints follow the user's keys: its first key as help
+    /// spells it (`Enter`), or where to find it when it has none (`the palette`).
+    public func spelling(of command: AppCommand) -> String {
+        func first<C>(_ table: [KeyBinding<C>], _ command: C) -> Key? {
+            table.first { $0.command == command }?.keys.first
+        }
+        let key: Key? = switch command {
+        case .global(let command): first(global, command)
+        case .collection(let command): first(collection, command)
+        case .request(let command): first(request, command)
+        case .response(let command): first(response, command)
+        case .responsePane(let command): first(responseViewer, command)
+        case .compare(let command): first(compare, command)
+        case .log(let command): first(log, command)
+        case .webSocket(let command): first(webSocket, command)
+        case .theme, .environment: nil
+        }
+        return key?.description ?? "the palette"
+    }
+}

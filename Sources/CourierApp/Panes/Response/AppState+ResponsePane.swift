@@ -18,7 +18,7 @@ extension AppState {
 
     mutating func runResponsePane(_ command: ResponsePaneCommand) -> [Effect] {
         guard viewerActive, var pane = responsePane else {
-            status = StatusMessage("No response yet: Enter sends the request")
+            status = StatusMessage("No response yet: \(keys.spelling(of: .global(.send))) sends the request")
             return []
         }
         pane.pageSize = max(1, layout.contentHeight(.response) - 3)
