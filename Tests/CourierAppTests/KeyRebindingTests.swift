@@ -239,7 +239,7 @@ struct KeyRebindingTests {
         #expect(error != nil)
         #expect(state.keys == .defaults)
         #expect(state.status?.kind == .error)
-        #expect(state.status?.text.hasPrefix("config.json:1: Ctrl-O is bound to both") == true)
+        #expect(state.status?.text.hasPrefix("Default keys in use: config.json:1: Ctrl-O is bound to both") == true)
         state.press(.char("z"))
         #expect(state.zoomed == .collection)
     }

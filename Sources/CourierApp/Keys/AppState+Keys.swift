@@ -13,7 +13,8 @@ extension AppState {
             return nil
         } catch {
             keys = .defaults
-            status = StatusMessage("\(error) (the default keys are in use)", kind: .error)
+            // Said first: the rest of the line may not fit the status bar.
+            status = StatusMessage("Default keys in use: \(error)", kind: .error)
             return error
         }
     }
