@@ -116,11 +116,14 @@ struct KeyRebindingTests {
         let text = "{\n  \"keys\": {\n    \"collection\": {\n      \"delete\": \"X\",\n      \"rename\": [\"R\", \"X\"]\n    }\n  }\n}\n"
         let error = try Self.error(text)
         #expect(error == "/home/ada/.config/courier/config.json:5: X is bound to both 'delete' and 'rename' in 'collection'")
-        // The same key in two scopes is no conflict: the pane's key wins in the pane.
+        // The same key in two scopes is no conflict: the pane's key wins in the pane, and the notice says so.
         let (tables, notices) = try Self.tables(#"{"keys": {"global": {"quit": "X"}, "collection": {"delete": "X"}}}"#)
-        #expect(notices.isEmpty)
+        #expect(notices == ["X in collection runs delete there, not quit"])
         #expect(tables.global.command(for: .char("X")) == .quit)
         #expect(tables.collection.command(for: .char("X")) == .delete)
+        let (_, shadowed) = try Self.tables(#"{"keys": {"global": {"quit": "j"}}}"#)
+        #expect(shadowed.count == KeyScope.allCases.count - 1)  // every pane moves down with j
+        #expect(shadowed.first == "j in collection runs down there, not quit")
     }
 
     @Test("A key taken from a default binding moves to the user's command, and the notice says which lost it")

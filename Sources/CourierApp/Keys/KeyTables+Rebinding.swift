@@ -7,7 +7,8 @@ extension KeyTables {
     /// error naming both; a key the user gives to a command while another command of the scope has it by
     /// default moves: the user's command wins and the other command loses that key (its other keys, and the
     /// palette, still reach it), which the returned notices say. A scope's key overrides a global key in that
-    /// pane, as the defaults do (Enter opens in the collection and sends elsewhere).
+    /// pane, as the defaults do (Enter opens in the collection and sends elsewhere); a notice names the panes
+    /// where a key the user gave a global command means something else.
     public func rebound(by settings: KeySettings) throws(SettingsError) -> (tables: KeyTables, notices: [String]) {
         if let problem = settings.problem { throw problem }
         var tables = self
@@ -16,6 +17,8 @@ extension KeyTables {
             SettingsError(file: settings.file, line: rebinding.line, reason: reason)
         }
         var byScope: [KeyScope: [KeySettings.Rebinding]] = [:]
+        // The keys the user gave global commands, to name the panes that keep them for themselves.
+        var globalOwners: [Key: String] = [:]
         for rebinding in settings.rebindings {
             guard let scope = KeyScope(rawValue: rebinding.scope) else {
                 let known = KeyScope.allCases.map(\.rawValue).joined(separator: ", ")
@@ -59,6 +62,15 @@ extension KeyTables {
                 rows[index].keys.removeAll { owners[$0] != nil }
             }
             tables.setKeys(rows.map(\.keys), in: scope)
+            if scope == .global { globalOwners = owners }
+        }
+        for scope in KeyScope.allCases where scope != .global {
+            for row in tables.rows(scope) {
+                for key in row.keys {
+                    guard let owner = globalOwners[key] else { continue }
+                    notices.append("\(key) in \(scope.rawValue) runs \(row.name) there, not \(owner)")
+                }
+            }
         }
         return (tables, notices)
     }
