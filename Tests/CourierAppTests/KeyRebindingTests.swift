@@ -234,6 +234,18 @@ struct KeyRebindingTests {
         #expect(screen.contains("No response yet: Ctrl-X sends the request."), "\(screen)")
     }
 
+    @Test("The WebSocket pane's 'not connected' names the user's connect key")
+    func notConnectedNamesTheConnectKey() throws {
+        var state = Fixtures.loaded()
+        state.useKeys(try Self.keySettings(#"{"keys": {"webSocket": {"connect": "F8", "compose": "a"}}}"#))
+        state.press(.char("5"), .char("a"))
+        state.type("hi")
+        // The message is kept in the pane: zoomed, it fits on one line
+        state.press(Key(.enter), Key(.escape), .char("z"))
+        let screen = Snapshot.screen(state).joined(separator: "\n")
+        #expect(screen.contains("not connected: press F8 to connect"), "\(screen)")
+    }
+
     @Test("A bad keys object starts the explorer with the default keys and says why in the status bar")
     func aBadFileKeepsTheDefaults() throws {
         var state = Fixtures.loaded()

@@ -7,12 +7,14 @@ extension AppState {
         do {
             let (tables, notices) = try KeyTables.defaults.rebound(by: settings)
             keys = tables
+            webSocketPane.connectKey = keys.spelling(of: .webSocket(.connect))
             if !notices.isEmpty {
                 status = StatusMessage("\(settings.file): " + notices.joined(separator: "; "))
             }
             return nil
         } catch {
             keys = .defaults
+            webSocketPane.connectKey = keys.spelling(of: .webSocket(.connect))
             // Said first: the rest of the line may not fit the status bar.
             status = StatusMessage("Default keys in use: \(error)", kind: .error)
             return error
