@@ -234,6 +234,14 @@ struct KeyRebindingTests {
         #expect(screen.contains("No response yet: Ctrl-X sends the request."), "\(screen)")
     }
 
+    @Test("The response viewer's 'No search' names the user's search key")
+    func noSearchNamesTheSearchKey() throws {
+        var state = try KeyConflictTests.responseFocused()
+        state.useKeys(try Self.keySettings(#"{"keys": {"response": {"beginSearch": "F7"}}}"#))
+        state.press(.char("n"))
+        #expect(state.responsePane?.message == "No search: press F7 to search")
+    }
+
     @Test("The WebSocket pane's 'not connected' names the user's connect key")
     func notConnectedNamesTheConnectKey() throws {
         var state = Fixtures.loaded()

@@ -22,6 +22,7 @@ extension AppState {
             return []
         }
         pane.pageSize = max(1, layout.contentHeight(.response) - 3)
+        pane.searchKey = keys.spelling(of: .responsePane(.beginSearch))
         let effect = pane.handle(command)
         var effects: [Effect] = []
         switch effect {
