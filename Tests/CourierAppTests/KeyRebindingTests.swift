@@ -93,6 +93,18 @@ struct KeyRebindingTests {
         #expect(tables.collection.first { $0.command == .duplicate }?.keys == [.char("d")])
     }
 
+    @Test("The README's example applies without an error or a notice")
+    func theReadmeExampleApplies() throws {
+        let readme = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)
+        let start = try #require(readme.range(of: "**Rebinding keys.**"))
+        let json = try #require(readme[start.upperBound...].components(separatedBy: "```").dropFirst().first)
+        let (tables, notices) = try Self.tables(String(json.dropFirst("json".count)))
+        #expect(notices.isEmpty, "\(notices)")
+        #expect(tables.global.command(for: .ctrl("o")) == .zoom)
+        #expect(tables.responseViewer.command(for: .char(" ")) == .toggleFold)
+    }
+
     @Test("An unknown scope, command or key names the file and line; the rest of the file still counts")
     func unknownNamesAreReportedOnTheirLine() throws {
         let file = "/home/ada/.config/courier/config.json"
