@@ -266,6 +266,14 @@ struct KeyRebindingTests {
         #expect(screen.contains("not connected: press F8 to connect"), "\(screen)")
     }
 
+    @Test("Keys taken from a default are listed in the status bar at start")
+    func takenKeysAreListedInTheStatusBar() throws {
+        var state = Fixtures.loaded()
+        state.useKeys(try Self.keySettings(#"{"keys": {"collection": {"delete": "d"}}}"#))
+        #expect(state.status?.text == "Keys from config.json: d in collection now runs delete, not duplicate")
+        #expect(state.status?.kind == .info)
+    }
+
     @Test("A bad keys object starts the explorer with the default keys and says why in the status bar")
     func aBadFileKeepsTheDefaults() throws {
         var state = Fixtures.loaded()

@@ -9,7 +9,9 @@ extension AppState {
             keys = tables
             webSocketPane.connectKey = keys.spelling(of: .webSocket(.connect))
             if !notices.isEmpty {
-                status = StatusMessage("\(settings.file): " + notices.joined(separator: "; "))
+                // The file's name only: the notices are what must fit the status bar.
+                let name = settings.file.split(separator: "/").last.map(String.init) ?? settings.file
+                status = StatusMessage("Keys from \(name): " + notices.joined(separator: "; "))
             }
             return nil
         } catch {
