@@ -26,7 +26,8 @@ enum ExplorerCommand {
             .flag("--version", short: "V", help: "Print the version."),
         ],
         notes: """
-            See 'courier SUBCOMMAND --help' for each subcommand. Inside the explorer, ? lists every key.
+            See 'courier SUBCOMMAND --help' for each subcommand. Inside the explorer, ? lists every key;
+            "keys" in ~/.config/courier/config.json rebinds them (see the README).
             """)
 
     /// `courier demo`.
@@ -147,6 +148,7 @@ enum ExplorerCommand {
         defer { backend.restore() }
         var state = AppState(size: backend.size, collectionPath: path, environment: environment, theme: theme)
         if showSecrets { state.setSecretsShown(true) }
+        let keysError = state.useKeys(settings.keys)
         if let notice { state.status = StatusMessage(notice) }
         if let warning { state.status = StatusMessage(warning, kind: .error) }
         let queue = ActionQueue { backend.wake() }
@@ -161,6 +163,8 @@ enum ExplorerCommand {
             queue: queue, store: CollectionStore(overrides: overrides))
         Explorer.run(backend: CrashTestHook.wrap(backend), state: state, runner: runner, queue: queue,
                      startup: [.loadCollectionInStages(path: path), .listThemes])
+        // Said again once the terminal is back, where it stays readable.
+        if let keysError { Console.error("Error: \(keysError) (the default keys were in use)") }
         return 0
     }
 

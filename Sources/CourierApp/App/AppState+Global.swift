@@ -89,7 +89,8 @@ extension AppState {
     /// Sends the open request now, or connects when it is a WebSocket request.
     mutating func send() -> [Effect] {
         guard !editor.isEmpty else {
-            status = StatusMessage("Open a request first: Enter on one in the collection (1)")
+            status = StatusMessage("Open a request first: \(keys.spelling(of: .collection(.open))) on one in the "
+                                   + "collection (\(keys.spelling(of: .global(.focus(.collection)))))")
             return []
         }
         editor.editing = false

@@ -55,6 +55,8 @@ public struct AppState: Sendable {
     /// Theme names found in the themes folder, for the palette.
     public var themeNames: [String] = ThemeLoader.builtInNames
     public var status: StatusMessage?
+    /// The keymap tables in use: the defaults with the user's rebindings (config.json) applied.
+    public var keys = KeyTables.defaults
     /// The jar's cookies sent with the last request, shown in the Request pane while that request is open.
     public var requestCookies: RequestCookies?
 

@@ -169,7 +169,8 @@ extension AppState {
 
     mutating func handleKey(_ key: Key) -> [Effect] {
         // Repainting changes nothing but the terminal, so it works over dialogs and while typing too.
-        if Keymaps.global.command(for: key) == .repaint {
+        // A repaint key that types (a user's "r") repaints only where keys are commands, below.
+        if key.typedText == nil, keys.global.command(for: key) == .repaint {
             shouldRepaint = true
             return []
         }
@@ -179,13 +180,13 @@ extension AppState {
         let before = editor.draft
         var effects: [Effect]
         if focus == .webSocket, isTyping || paneCommand(for: key) != nil {
-            effects = webSocketEffects(webSocketPane.handle(key: key))
-        } else if focus == .response, comparePane != nil, let command = ComparePaneState.keymap.command(for: key) {
+            effects = webSocketEffects(webSocketPane.handle(key: key, keymap: keys.webSocket))
+        } else if focus == .response, comparePane != nil, let command = keys.compare.command(for: key) {
             effects = run(.compare(command))
         } else if focus == .response, viewerPrompting || paneCommand(for: key) != nil {
             effects = handleResponseKey(key) ?? []
         } else if isTyping {
-            if key.typedText == nil, let global = Keymaps.global.command(for: key),
+            if key.typedText == nil, let global = keys.global.command(for: key),
                Keymaps.globalWhileTyping.contains(global) {
                 effects = run(.global(global))
             } else if focus == .collection {
@@ -195,7 +196,7 @@ extension AppState {
             }
         } else {
             effects = paneCommand(for: key).map { run($0) }
-                ?? Keymaps.global.command(for: key).map { run(.global($0)) } ?? []
+                ?? keys.global.command(for: key).map { run(.global($0)) } ?? []
         }
         effects += liveSendIfEdited(since: before)
         return effects
@@ -204,13 +205,13 @@ extension AppState {
     /// The focused pane's command for a key.
     func paneCommand(for key: Key) -> AppCommand? {
         switch focus {
-        case .collection: Keymaps.collection.command(for: key).map { .collection($0) }
-        case .request: Keymaps.request.command(for: key).map { .request($0) }
+        case .collection: keys.collection.command(for: key).map { .collection($0) }
+        case .request: keys.request.command(for: key).map { .request($0) }
         case .response:
-            (viewerActive ? responsePane?.command(for: key).map { .responsePane($0) } : nil)
-                ?? Keymaps.response.command(for: key).map { .response($0) }
-        case .log: LogPaneState.keymap.command(for: key).map { .log($0) }
-        case .webSocket: WebSocketPaneState.keymap.command(for: key).map { .webSocket($0) }
+            (viewerActive ? responsePane?.command(for: key, keymap: keys.responseViewer).map { .responsePane($0) } : nil)
+                ?? keys.response.command(for: key).map { .response($0) }
+        case .log: keys.log.command(for: key).map { .log($0) }
+        case .webSocket: keys.webSocket.command(for: key).map { .webSocket($0) }
         }
     }
 
@@ -272,7 +273,8 @@ extension AppState {
             return []
         }
         guard focus == .request, !editor.isEmpty else {
-            status = StatusMessage("Paste goes into the request editor: focus it (2) and press e")
+            status = StatusMessage("Paste goes into the request editor: focus it "
+                + "(\(keys.spelling(of: .global(.focus(.request))))) and press \(keys.spelling(of: .request(.edit)))")
             return []
         }
         editor.editing = true

@@ -9,9 +9,9 @@ extension AppState {
         case .help(let scroll):
             switch key {
             case Key(.escape), .char("q"), .char("?"): break
-            case .char("j"), Key(.down): modals.append(.help(scroll: min(scroll + 1, HelpCatalog.lines.count - 1)))
+            case .char("j"), Key(.down): modals.append(.help(scroll: min(scroll + 1, HelpCatalog.lines(keys).count - 1)))
             case .char("k"), Key(.up): modals.append(.help(scroll: max(scroll - 1, 0)))
-            case Key(.pageDown), .char(" "): modals.append(.help(scroll: min(scroll + 10, HelpCatalog.lines.count - 1)))
+            case Key(.pageDown), .char(" "): modals.append(.help(scroll: min(scroll + 10, HelpCatalog.lines(keys).count - 1)))
             case Key(.pageUp): modals.append(.help(scroll: max(scroll - 10, 0)))
             default: modals.append(top)
             }

@@ -8,9 +8,10 @@ enum ModalView {
         let theme = state.theme
         switch modal {
         case .help(let scroll):
-            let box = centred(screen, width: 72, height: screen.height - 2)
+            // Wide enough for keys, what they do and the command name config.json rebinds it by.
+            let box = centred(screen, width: 78, height: screen.height - 2)
             let inner = frame(&buffer, box, title: "Help · j/k scroll · Esc closes", theme: theme)
-            for (offset, line) in HelpCatalog.lines.dropFirst(scroll).prefix(inner.height).enumerated() {
+            for (offset, line) in HelpCatalog.lines(state.keys).dropFirst(scroll).prefix(inner.height).enumerated() {
                 let style = line.hasPrefix(" ") ? theme.text : theme.titleFocused
                 buffer.write(line, x: inner.x, y: inner.y + offset, style: style, maxWidth: inner.width)
             }

@@ -29,9 +29,10 @@ public enum Screen {
             case .response:
                 if var compare = state.comparePane {
                     compare.masker = state.screenMasker
-                    compare.render(into: &buffer, area: rect, theme: state.theme, focused: focused)
+                    compare.render(into: &buffer, area: rect, theme: state.theme, focused: focused, keys: state.keys)
                 } else if state.viewerActive, let pane = state.responsePane {
-                    pane.render(into: &buffer, area: rect, theme: state.theme, focused: focused, latency: state.shownLatency)
+                    pane.render(into: &buffer, area: rect, theme: state.theme, focused: focused, latency: state.shownLatency,
+                                keys: state.keys)
                 } else {
                     ResponsePhaseView.render(state, into: &buffer, area: rect, focused: focused)
                 }

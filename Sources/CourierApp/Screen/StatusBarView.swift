@@ -22,7 +22,7 @@ enum StatusBarView {
             // A request in flight is said first, so sending shows even when the response pane is hidden.
             if state.inFlight != nil, !state.live {
                 runs += [("sending '\(state.editor.name)'…", theme.statusBar.with(.bold)), ("  ", theme.statusBar),
-                         ("Ctrl-C", theme.keyHint), (" cancel  ", theme.statusBar)]
+                         (state.keys.spelling(of: .global(.cancel)), theme.keyHint), (" cancel  ", theme.statusBar)]
             }
             var used = runs.reduce(0) { $0 + DisplayWidth.of($1.0) }
             // Only whole hints: one cut in the middle reads as a different key.

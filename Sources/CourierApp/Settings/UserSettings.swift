@@ -1,22 +1,26 @@
 import Foundation
 
 /// The user's defaults from `$XDG_CONFIG_HOME/courier/config.json` (else `~/.config/courier/config.json`):
-/// `{"theme": "light", "environment": "dev"}`. Command-line options win over these; a missing file is
-/// no settings, a malformed one an error naming the file and the line.
+/// `{"theme": "light", "environment": "dev", "keys": {"global": {"save": "Ctrl-W"}}}`. Command-line options
+/// win over these; a missing file is no settings, a malformed one an error naming the file and the line. A bad
+/// `"keys"` object is not fatal: it is kept in `keys.problem` and the explorer starts with the default keys.
 public struct UserSettings: Sendable, Hashable {
     /// The theme used when `--theme` is not given.
     public var theme: String?
     /// The environment used when `--env` is not given.
     public var environment: String?
+    /// The keys the user rebinds.
+    public var keys: KeySettings
 
     /// Creates settings from their parts.
-    public init(theme: String? = nil, environment: String? = nil) {
+    public init(theme: String? = nil, environment: String? = nil, keys: KeySettings = KeySettings()) {
         self.theme = theme
         self.environment = environment
+        self.keys = keys
     }
 
     /// Keys the file may hold; any other key is reported, so a typo does not pass silently.
-    static let knownKeys: Set<String> = ["theme", "environment"]
+    static let knownKeys: Set<String> = ["theme", "environment", "keys"]
 
     /// `$XDG_CONFIG_HOME/courier/config.json`, else `~/.config/courier/config.json`.
     public static func defaultFile(environment: [String: String]) -> URL {
@@ -50,11 +54,17 @@ public struct UserSettings: Sendable, Hashable {
         guard let root = object as? [String: Any] else {
             throw SettingsError(file: file, line: 1, reason: "expected an object like {\"theme\": \"light\"}")
         }
-        var settings = UserSettings()
+        var settings = UserSettings(keys: KeySettings(file: file))
         for (key, value) in root.sorted(by: { $0.key < $1.key }) {
             guard knownKeys.contains(key) else {
                 throw SettingsError(file: file, line: line(ofKey: key, in: data),
                                     reason: "unknown key '\(key)' (known: \(knownKeys.sorted().joined(separator: ", ")))")
+            }
+            if key == "keys" {
+                do { settings.keys.rebindings = try KeySettings.rebindings(in: value, data: data, file: file) } catch {
+                    settings.keys.problem = error
+                }
+                continue
             }
             guard let text = value as? String else {
                 throw SettingsError(file: file, line: line(ofKey: key, in: data), reason: "'\(key)' must be a string")
@@ -73,12 +83,17 @@ public struct UserSettings: Sendable, Hashable {
     }
 
     /// The line where `"key"` first appears.
-    private static func line(ofKey key: String, in data: Data) -> Int? {
-        guard let range = data.range(of: Data("\"\(key)\"".utf8)) else { return nil }
-        return lineNumber(at: range.lowerBound, in: data)
+    static func line(ofKey key: String, in data: Data) -> Int? {
+        offset(ofKey: key, in: data).map { lineNumber(at: $0, in: data) }
     }
 
-    private static func lineNumber(at offset: Int, in data: Data) -> Int {
+    /// Where `"key"` first appears at or after `start`: a nested key is looked for after its parent's.
+    static func offset(ofKey key: String, in data: Data, after start: Int = 0) -> Int? {
+        guard start <= data.count else { return nil }
+        return data.range(of: Data("\"\(key)\"".utf8), in: start..<data.count)?.lowerBound
+    }
+
+    static func lineNumber(at offset: Int, in data: Data) -> Int {
         data.prefix(offset).reduce(1) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
     }
 }

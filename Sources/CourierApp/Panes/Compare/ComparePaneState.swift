@@ -84,8 +84,8 @@ public struct ComparePaneState: Sendable, Hashable {
         message = "Revalidation failed: \(error)"
     }
 
-    /// Draws the pane into `area`.
-    public func render(into buffer: inout Buffer, area: Rect, theme: Theme, focused: Bool) {
-        ComparePaneView.render(self, into: &buffer, area: area, theme: theme, focused: focused)
+    /// Draws the pane into `area`; its hints name the keys of `keys`.
+    public func render(into buffer: inout Buffer, area: Rect, theme: Theme, focused: Bool, keys: KeyTables = .defaults) {
+        ComparePaneView.render(self, into: &buffer, area: area, theme: theme, focused: focused, keys: keys)
     }
 }

@@ -10,7 +10,7 @@ enum ComparePaneView {
     typealias Row = [(text: String, style: Style)]
 
     static func render(_ state: ComparePaneState, into buffer: inout Buffer, area: Rect, theme: Theme,
-                       focused: Bool) {
+                       focused: Bool, keys: KeyTables = .defaults) {
         guard area.width >= 4, area.height >= 3 else { return }
         buffer.fill(area)
         let mask = { (text: String) in state.masker?.mask(text) ?? text }
@@ -28,8 +28,9 @@ enum ComparePaneView {
         if state.isRevalidating { rows.append([("Revalidating…", theme.warning)]) }
         if let message = state.message { rows.append([(message, theme.muted)]) }
         if state.comparison == nil && state.message == nil && !state.isRevalidating {
-            let hint = state.stored == nil ? "No revalidation yet: press r to send the conditional request."
-                : "Press r to revalidate the stored response now."
+            let key = keys.spelling(of: .compare(.revalidateNow))
+            let hint = state.stored == nil ? "No revalidation yet: press \(key) to send the conditional request."
+                : "Press \(key) to revalidate the stored response now."
             rows.append([(hint, theme.muted)])
         }
         let fixed = rows.count

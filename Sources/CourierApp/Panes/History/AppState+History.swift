@@ -38,7 +38,7 @@ extension AppState {
                 historyPane = nil
                 return []
             }
-            if let global = Keymaps.global.command(for: key), HistoryPaneState.keymap.command(for: key) == nil {
+            if let global = keys.global.command(for: key), keys.history.command(for: key) == nil {
                 switch global {
                 case .history, .historyAll:
                     historyPane = nil
@@ -51,7 +51,7 @@ extension AppState {
             }
         }
         pane.pageSize = historyPageSize
-        let request = pane.handle(key: key)
+        let request = pane.handle(key: key, keymap: keys.history)
         historyPane = pane
         return request.map { handleHistoryRequest($0) } ?? []
     }

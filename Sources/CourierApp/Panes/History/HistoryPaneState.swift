@@ -127,7 +127,8 @@ public struct HistoryPaneState: Sendable {
     // MARK: Keys
 
     /// Takes a key: into the search box while searching, else through the keymap.
-    public mutating func handle(key: Key) -> HistoryPaneRequest? {
+    public mutating func handle(key: Key, keymap: [KeyBinding<HistoryPaneCommand>] = Self.keymap)
+        -> HistoryPaneRequest? {
         if case .searching = mode {
             switch key.code {
             case .enter:
@@ -144,7 +145,7 @@ public struct HistoryPaneState: Sendable {
             }
             return nil
         }
-        guard let command: HistoryPaneCommand = Self.keymap.command(for: key) else { return nil }
+        guard let command: HistoryPaneCommand = keymap.command(for: key) else { return nil }
         return handle(command)
     }
 

@@ -5,7 +5,8 @@ import CourierTerminal
 extension AppState {
     mutating func runRequest(_ command: RequestCommand) -> [Effect] {
         guard !editor.isEmpty else {
-            status = StatusMessage("Open a request first: Enter on one in the collection (1)")
+            status = StatusMessage("Open a request first: \(keys.spelling(of: .collection(.open))) on one in the "
+                                   + "collection (\(keys.spelling(of: .global(.focus(.collection)))))")
             return []
         }
         switch command {

@@ -26,7 +26,7 @@ extension AppState {
     }
 
     private mutating func nothingYet() -> [Effect] {
-        status = StatusMessage("No response yet: Enter sends the request")
+        status = StatusMessage("No response yet: \(keys.spelling(of: .global(.send))) sends the request")
         return []
     }
 }

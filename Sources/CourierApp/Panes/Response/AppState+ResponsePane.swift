@@ -10,18 +10,19 @@ extension AppState {
 
     /// Keys in the response pane: the viewer's keymap (or its open prompt) first, then the explorer's.
     mutating func handleResponseKey(_ key: Key) -> [Effect]? {
-        guard viewerActive, let pane = responsePane, let command = pane.command(for: key) else {
-            return Keymaps.response.command(for: key).map { runResponse($0) }
+        guard viewerActive, let pane = responsePane, let command = pane.command(for: key, keymap: keys.responseViewer) else {
+            return keys.response.command(for: key).map { runResponse($0) }
         }
         return runResponsePane(command)
     }
 
     mutating func runResponsePane(_ command: ResponsePaneCommand) -> [Effect] {
         guard viewerActive, var pane = responsePane else {
-            status = StatusMessage("No response yet: Enter sends the request")
+            status = StatusMessage("No response yet: \(keys.spelling(of: .global(.send))) sends the request")
             return []
         }
         pane.pageSize = max(1, layout.contentHeight(.response) - 3)
+        pane.searchKey = keys.spelling(of: .responsePane(.beginSearch))
         let effect = pane.handle(command)
         var effects: [Effect] = []
         switch effect {

@@ -29,8 +29,9 @@ extension ResponsePaneState {
         KeyBinding([Key(.escape)], .clear, "clear filter/diff/search"),
     ]
 
-    /// The command for a key: while a prompt is open, keys edit it instead of running the keymap.
-    public func command(for key: Key) -> ResponsePaneCommand? {
+    /// The command for a key: while a prompt is open, keys edit it instead of running `keymap`
+    /// (the user's, from the app's key tables).
+    public func command(for key: Key, keymap: [KeyBinding<ResponsePaneCommand>] = Self.keymap) -> ResponsePaneCommand? {
         if prompt != nil {
             switch key.code {
             case .enter: return .submit
@@ -40,6 +41,6 @@ extension ResponsePaneState {
             default: return nil
             }
         }
-        return Self.keymap.command(for: key)
+        return keymap.command(for: key)
     }
 }

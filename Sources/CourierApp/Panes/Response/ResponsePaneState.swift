@@ -21,6 +21,8 @@ public struct ResponsePaneState: Sendable {
     /// Hex view (on by default for binary bodies).
     public var showsHex: Bool
     public var wrap = false
+    /// How "No search" names the search key; the app sets the user's before each command.
+    public var searchKey = "/"
     /// The current line (in the active source's lines); the view follows it.
     public var cursor = 0
     /// The first visible row (in visible, unfolded rows).
@@ -266,7 +268,7 @@ public struct ResponsePaneState: Sendable {
 
     /// Moves to the next or previous hit from the cursor; hits keep arriving while the search runs.
     mutating func jumpToHit(forward: Bool) {
-        guard let search else { message = "No search: press / to search"; return }
+        guard let search else { message = "No search: press \(searchKey) to search"; return }
         let from = currentHit ?? SearchHit(line: cursor, columns: forward ? -1 ..< -1 : Int.max ..< Int.max)
         guard let hit = forward ? search.hits.next(after: from) : search.hits.previous(before: from) else {
             message = search.isFinished ? "No matches for \(search.query.pattern)" : "Searching…"

@@ -7,7 +7,7 @@ import CourierSecurity
 /// are laid out and coloured), and a bottom line for the prompt, a message or the download progress.
 enum ResponsePaneView {
     static func render(_ state: ResponsePaneState, into buffer: inout Buffer, area: Rect, theme: Theme, focused: Bool,
-                       latency: LatencyStats? = nil) {
+                       latency: LatencyStats? = nil, keys: KeyTables = .defaults) {
         guard area.width >= 6, area.height >= 5 else { return }
         buffer.fill(area)
         let title = state.tab == .body ? "Response · body" : "Response · headers"
@@ -16,7 +16,7 @@ enum ResponsePaneView {
         let used = drawStatus(state, into: &buffer, row: inner.row(0), theme: theme)
         latency?.renderTrailing(into: &buffer, row: inner.row(0), used: used, theme: theme)
         let bodyArea = Rect(x: inner.x, y: inner.y + 2, width: inner.width, height: inner.height - 3)
-        drawBody(state, into: &buffer, area: bodyArea, theme: theme, focused: focused)
+        drawBody(state, into: &buffer, area: bodyArea, theme: theme, focused: focused, keys: keys)
         // After the body, so the line count includes what drawing it indexed.
         drawTabs(state, into: &buffer, row: inner.row(1), theme: theme)
         drawBottom(state, into: &buffer, row: inner.row(inner.height - 1), theme: theme)
@@ -95,10 +95,12 @@ enum ResponsePaneView {
 
     // MARK: Body
 
-    private static func drawBody(_ state: ResponsePaneState, into buffer: inout Buffer, area: Rect, theme: Theme, focused: Bool) {
+    private static func drawBody(_ state: ResponsePaneState, into buffer: inout Buffer, area: Rect, theme: Theme, focused: Bool,
+                                 keys: KeyTables) {
         let source = state.source
         if state.tab == .body, state.media.isBinary, !state.showsHex {
-            buffer.write("\(state.media.summary(byteCount: state.body.byteCount)): press x for hex, s to save",
+            let (hex, save) = (keys.spelling(of: .responsePane(.toggleHex)), keys.spelling(of: .responsePane(.saveBody)))
+            buffer.write("\(state.media.summary(byteCount: state.body.byteCount)): press \(hex) for hex, \(save) to save",
                          x: area.x, y: area.y, style: theme.muted, maxWidth: area.width)
             return
         }
@@ -174,8 +176,9 @@ enum ResponsePaneView {
 
 extension ResponsePaneState {
     /// Draws the pane into `area`; only the visible lines are laid out.
-    /// `latency`, when given, follows the status line if it fits.
-    public func render(into buffer: inout Buffer, area: Rect, theme: Theme, focused: Bool, latency: LatencyStats? = nil) {
-        ResponsePaneView.render(self, into: &buffer, area: area, theme: theme, focused: focused, latency: latency)
+    /// `latency`, when given, follows the status line if it fits; hints name the keys of `keys`.
+    public func render(into buffer: inout Buffer, area: Rect, theme: Theme, focused: Bool, latency: LatencyStats? = nil,
+                       keys: KeyTables = .defaults) {
+        ResponsePaneView.render(self, into: &buffer, area: area, theme: theme, focused: focused, latency: latency, keys: keys)
     }
 }

@@ -9,12 +9,12 @@ enum ResponsePhaseView {
         guard !inner.isEmpty else { return }
         switch state.response.phase {
         case .idle, .received:
-            buffer.write("No response yet: Enter sends the request.", x: inner.x, y: inner.y, style: theme.muted,
+            buffer.write("No response yet: \(state.keys.spelling(of: .global(.send))) sends the request.", x: inner.x, y: inner.y, style: theme.muted,
                          maxWidth: inner.width)
         case .sending(let method, let url):
             let spinner = Array("⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏")[state.ticks % 10]
             buffer.write("\(spinner) \(method) \(state.screenURL(url))", x: inner.x, y: inner.y, style: theme.warning, maxWidth: inner.width)
-            buffer.write("Ctrl-C cancels", x: inner.x, y: inner.y + 1, style: theme.muted, maxWidth: inner.width)
+            buffer.write("\(state.keys.spelling(of: .global(.cancel))) cancels", x: inner.x, y: inner.y + 1, style: theme.muted, maxWidth: inner.width)
         case .failed(let failure):
             for (i, line) in Draw.wrap("✗ " + state.screenText(failure.message), width: inner.width).prefix(inner.height).enumerated() {
                 buffer.write(line, x: inner.x, y: inner.y + i, style: theme.error, maxWidth: inner.width)

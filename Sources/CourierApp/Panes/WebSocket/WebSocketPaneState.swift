@@ -41,6 +41,8 @@ public struct WebSocketPaneState: Sendable, Hashable {
     /// Known secret values masked in the messages and the URL as they are drawn; nil while secrets are
     /// shown. The screen sets it from `AppState.screenMasker` (a message echoing a token is masked).
     public var masker: SecretMasker?
+    /// How the "not connected" message names the connect key; `AppState.useKeys` sets the user's.
+    public var connectKey = "o"
     public private(set) var entries: WebSocketEntryRing
     private var nextID = 0
     /// New messages move the view; false while paused.
@@ -338,17 +340,18 @@ public struct WebSocketPaneState: Sendable, Hashable {
 
     private mutating func sendIfOpen(_ texts: [String]) -> [WebSocketPaneEffect] {
         guard case .open = connection else {
-            addStatus("not connected: press o to connect", at: now, isError: true)
+            addStatus("not connected: press \(connectKey) to connect", at: now, isError: true)
             return []
         }
         return texts.map { .send($0) }
     }
 
     /// Takes a key: through the keymap while browsing, into the send box or filter otherwise.
-    public mutating func handle(key: Key) -> [WebSocketPaneEffect] {
+    public mutating func handle(key: Key, keymap: [KeyBinding<WebSocketPaneCommand>] = Self.keymap)
+        -> [WebSocketPaneEffect] {
         switch mode {
         case .browse:
-            guard let command: WebSocketPaneCommand = Self.keymap.command(for: key) else { return [] }
+            guard let command: WebSocketPaneCommand = keymap.command(for: key) else { return [] }
             return handle(command)
         case .filtering:
             if key.code == .enter || key.code == .escape {
