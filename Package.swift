@@ -75,7 +75,7 @@ let package = Package(
         .testTarget(name: "CourierScriptTests", dependencies: ["CourierScript"]),
         .testTarget(name: "CourierTerminalTests", dependencies: ["CourierTerminal", "CourierSecurity", "CourierTestSupport"], exclude: ["Snapshots"]),
         .testTarget(name: "CourierAppTests", dependencies: [
-            "CourierApp", "CourierDemo", "CourierCollections", "CourierScript", "CourierTestSupport",
+            "CourierApp", "CourierDemo", "CourierCollections", "CourierScript", "CourierSecurity", "CourierTestSupport",
         ], resources: [.copy("Snapshots")]),
         .testTarget(name: "CourierDemoTests", dependencies: ["CourierDemo", "CourierHTTP"]),
         .testTarget(name: "EndToEndTests", dependencies: [

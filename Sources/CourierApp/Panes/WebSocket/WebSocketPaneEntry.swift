@@ -1,4 +1,5 @@
 import CourierBody
+import CourierSecurity
 import CourierWebSocket
 import Foundation
 
@@ -44,11 +45,13 @@ public struct WebSocketPaneEntry: Sendable, Hashable {
         self.isError = isError
     }
 
-    /// Whether the filter (lower-cased) matches: the text, or the hex of a binary message.
-    func matches(_ lowercasedFilter: String) -> Bool {
+    /// Whether the filter (lower-cased) matches what the pane shows: the text with known secret values
+    /// masked (typing a secret into the filter must not tell which messages hold it), or the hex of a
+    /// binary message.
+    func matches(_ lowercasedFilter: String, masker: SecretMasker?) -> Bool {
         if lowercasedFilter.isEmpty { return true }
         if isBinary { return HexDump.pairs(binaryPrefix).contains(lowercasedFilter) }
-        return text.lowercased().contains(lowercasedFilter)
+        return (masker?.mask(text) ?? text).lowercased().contains(lowercasedFilter)
     }
 }
 

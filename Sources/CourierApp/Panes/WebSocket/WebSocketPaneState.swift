@@ -202,7 +202,7 @@ public struct WebSocketPaneState: Sendable, Hashable {
     private mutating func append(_ entry: WebSocketPaneEntry) {
         nextID += 1
         entries.append(entry)
-        if !following && entry.matches(filter) { unseenWhilePaused += 1 }
+        if !following && entry.matches(filter, masker: masker) { unseenWhilePaused += 1 }
     }
 
     // MARK: - Scrolling
@@ -255,7 +255,7 @@ public struct WebSocketPaneState: Sendable, Hashable {
         let filter = self.filter
         var index = start
         while index >= 0 {
-            if entries[index].matches(filter) { return index }
+            if entries[index].matches(filter, masker: masker) { return index }
             index -= 1
         }
         return nil
@@ -265,7 +265,7 @@ public struct WebSocketPaneState: Sendable, Hashable {
         let filter = self.filter
         var index = start
         while index < entries.count {
-            if entries[index].matches(filter) { return index }
+            if entries[index].matches(filter, masker: masker) { return index }
             index += 1
         }
         return nil

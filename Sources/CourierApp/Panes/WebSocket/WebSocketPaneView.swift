@@ -81,7 +81,7 @@ extension WebSocketPaneState {
         var index = bottom
         while index >= 0 && total < area.height {
             let entry = entries[index]
-            if entry.matches(filter) {
+            if entry.matches(filter, masker: masker) {
                 let lines = self.lines(for: entry, width: area.width, theme: theme)
                 blocks.append(lines)
                 total += lines.count

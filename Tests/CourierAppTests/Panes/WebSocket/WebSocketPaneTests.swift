@@ -1,4 +1,5 @@
 import CourierApp
+import CourierSecurity
 import CourierTerminal
 import CourierWebSocket
 import Foundation
@@ -156,6 +157,28 @@ struct WebSocketPaneTests {
             "┃› i: write a message   /: filter   p: pause                           ┃",
             "┗━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━┛",
         ])
+    }
+
+    @Test func theFilterMatchesWhatIsShownSoASecretTypedIntoItFindsNothing() {
+        // Given a message holding a known secret value, shown masked
+        var pane = Self.connectedPane()
+        pane.masker = SecretMasker(secrets: ["tok-9f8e7d6c5b"])
+        pane.apply(contentsOf: [Self.incoming(#"{"token":"tok-9f8e7d6c5b"}"#, 0.5)])
+        // When the secret is typed as the filter
+        _ = pane.handle(key: .char("/"))
+        for character in "9f8e7d6c" { _ = pane.handle(key: .char(character)) }
+        _ = pane.handle(key: Key(.enter))
+        // Then no message matches (the filter cannot be used to find which messages hold it)
+        let lines = Self.render(pane, height: 8).joined(separator: "\n")
+        #expect(!lines.contains("token"), "\(lines)")
+        // And a word that is shown still finds it
+        var other = Self.connectedPane()
+        other.masker = pane.masker
+        other.apply(contentsOf: [Self.incoming(#"{"token":"tok-9f8e7d6c5b"}"#, 0.5)])
+        _ = other.handle(key: .char("/"))
+        for character in "token" { _ = other.handle(key: .char(character)) }
+        _ = other.handle(key: Key(.enter))
+        #expect(Self.render(other, height: 8).joined().contains(#""token""#))
     }
 
     /// The dump is the Response pane's (`HexDump`): eight-digit offsets, a gap after eight bytes, `|ascii|`.
