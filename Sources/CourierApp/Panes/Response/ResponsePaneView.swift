@@ -19,7 +19,7 @@ enum ResponsePaneView {
         drawBody(state, into: &buffer, area: bodyArea, theme: theme, focused: focused, keys: keys)
         // After the body, so the line count includes what drawing it indexed.
         drawTabs(state, into: &buffer, row: inner.row(1), theme: theme)
-        drawBottom(state, into: &buffer, row: inner.row(inner.height - 1), theme: theme)
+        drawBottom(state, into: &buffer, row: inner.row(inner.height - 1), theme: theme, keys: keys)
     }
 
     // MARK: Parts
@@ -78,7 +78,8 @@ enum ResponsePaneView {
         if room > 0 { buffer.write(position, x: row.maxX - room, y: row.y, style: theme.muted) }
     }
 
-    private static func drawBottom(_ state: ResponsePaneState, into buffer: inout Buffer, row: Rect, theme: Theme) {
+    private static func drawBottom(_ state: ResponsePaneState, into buffer: inout Buffer, row: Rect, theme: Theme,
+                                   keys: KeyTables) {
         if let prompt = state.prompt {
             write([(prompt.label, theme.keyHint), (prompt.text, theme.text), ("█", theme.muted)], into: &buffer, row: row)
         } else if let filtering = state.filterProgressText {
@@ -86,7 +87,7 @@ enum ResponsePaneView {
         } else if let message = state.message {
             write([(message, theme.warning)], into: &buffer, row: row)
         } else if let streaming = state.streaming {
-            write([(streaming.text, theme.warning)], into: &buffer, row: row)
+            write([(streaming.text(stopKey: keys.spelling(of: .global(.cancel))), theme.warning)], into: &buffer, row: row)
         } else if let failure = state.pretty?.failure, state.tab == .body, state.showsPretty, state.filter == nil, state.diff == nil {
             write([("Not valid JSON at byte \(failure.offset) (\(failure.reason)); the rest is shown as text", theme.error)],
                   into: &buffer, row: row)

@@ -15,12 +15,12 @@ public struct ResponseStreamProgress: Sendable, Hashable {
         self.bytesPerSecond = bytesPerSecond
     }
 
-    /// "Receiving 12.0 MB of 50.0 MB · 8.0 MB/s · Ctrl-C stops".
-    public var text: String {
+    /// "Receiving 12.0 MB of 50.0 MB · 8.0 MB/s · Ctrl-C stops", naming the key that stops it.
+    public func text(stopKey: String) -> String {
         var parts = ["Receiving \(MediaKind.formatSize(receivedBytes))"]
         if let expected = expectedBytes { parts[0] += " of \(MediaKind.formatSize(expected))" }
         if bytesPerSecond > 0 { parts.append("\(MediaKind.formatSize(Int(bytesPerSecond)))/s") }
-        parts.append("Ctrl-C stops")
+        parts.append("\(stopKey) stops")
         return parts.joined(separator: " · ")
     }
 }
