@@ -80,8 +80,8 @@ test-release: release
 	$(MAKE) --no-print-directory install INSTALL_BUILD= DESTDIR="$$dest" && \
 	SWIFT_BACKTRACE=enable=no $(SWIFT) build --build-tests && \
 	export COURIER_TEST_BINARY="$$dest$(PREFIX)/bin/courier" SWIFT_BACKTRACE=enable=no && set -o pipefail && \
-	$(SWIFT) test --skip-build --filter CourierCLITests 2>&1 | tee .build/test-release.log && \
-	$(SWIFT) test --skip-build --no-parallel --filter EndToEndTests 2>&1 | tee -a .build/test-release.log
+	SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_WIDTH) \
+	  $(SWIFT) test --skip-build --filter 'CourierCLITests|EndToEndTests' 2>&1 | tee .build/test-release.log
 
 bench: deps static-libstdc++
 	$(SWIFT) build $(RELEASE_FLAGS) --product courier
