@@ -144,15 +144,9 @@ struct RunWebSocketExchange: Sendable {
     /// Close codes with which a server may end an exchange without it counting as a failure.
     static let cleanCloseCodes: Set<WebSocketCloseCode> = [.normal, .goingAway]
 
-    /// The connection settings from the resolved request: its URL, headers (a `Sec-WebSocket-Protocol`
-    /// header becomes the offered subprotocols), `# @insecure` and the client certificate. No keepalive pings:
-    /// an exchange is short.
+    /// The connection settings from the resolved request (`WebSocketConfiguration(request:)`). No keepalive
+    /// pings: an exchange is short.
     static func configuration(for request: HTTPRequest) -> WebSocketConfiguration {
-        let protocols = (request.headers["Sec-WebSocket-Protocol"] ?? "").split(separator: ",")
-            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        var configuration = WebSocketConfiguration(url: request.url, headers: request.headers, protocols: protocols,
-                                                   insecure: request.insecure, pingInterval: nil)
-        configuration.clientCertificate = request.clientCertificate
-        return configuration
+        WebSocketConfiguration(request: request, pingInterval: nil)
     }
 }
