@@ -15,6 +15,8 @@ struct RunWebSocketExchange: Sendable {
     var quietSeconds: Double
     /// PEM certificates servers are verified against instead of the system's (`--cacert`).
     var trustedCertificates: URL?
+    /// The run's cookie jars: the handshake carries the environment's cookies, as an HTTP request would.
+    var cookies: CookieJarStore?
     /// The longest an exchange lasts when the request has no `# @timeout`: a server that never falls
     /// quiet (a ticker) still ends.
     static let defaultLimitSeconds = 30.0
@@ -36,6 +38,9 @@ struct RunWebSocketExchange: Sendable {
         let limit = resolved.request.timeout.map(Self.seconds) ?? Self.defaultLimitSeconds
         var configuration = Self.configuration(for: resolved.request)
         configuration.trustedCertificates = trustedCertificates
+        if let cookies, let name = resolved.request.cookieJar {
+            cookies.jar(name).addCookies(to: &configuration.headers, for: resolved.request.url)
+        }
         // A short `# @timeout` also bounds the connection and the handshake, not only the exchange.
         configuration.connectTimeout = min(configuration.connectTimeout, limit)
         configuration.handshakeTimeout = min(configuration.handshakeTimeout, limit)
