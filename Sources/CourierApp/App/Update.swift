@@ -85,6 +85,10 @@ private func respond(_ state: inout AppState, to action: Action) -> [Effect] {
         return []
     case .webSocketEvents(let batch):
         state.webSocketPane.apply(batch)
+        // A TLS failure may be a wrong passphrase: it is forgotten, so the next connect asks again.
+        if batch.events.contains(where: { if case .error(let error) = $0 { error.kind == .tls } else { false } }) {
+            state.certificatePassphrase = nil
+        }
         return []
     case .webSocketResolved(let unverifiedTLS):
         state.webSocketPane.resolved(unverifiedTLS: unverifiedTLS)
