@@ -127,6 +127,30 @@ struct WebSocketPaneRequestTests {
         #expect(second.header("Cookie") == "session=jar-c00kie-42")
     }
 
+    @Test func aPreRequestScriptRunsBeforeTheHandshakeAsCourierRunRunsIt() async throws {
+        // Given a WEBSOCKET request whose pre-request script sets the token its header uses
+        let driver = try Driver { url in
+            """
+            ### live
+            < {%
+                request.variables.set("session", "scr1pt-t0ken-55");
+            %}
+            WEBSOCKET \(url)
+            Authorization: Bearer {{session}}
+
+            """
+        }
+        defer { driver.stop() }
+        #expect(await driver.run(Explorer.startupEffects(driver.state)) { $0.loading == .loaded })
+        // When it is connected
+        #expect(await driver.press(.char("3"), Key(.enter), until: { state in
+            if case .open = state.webSocketPane.connection { true } else { false }
+        }), "\(driver.screen)")
+        // Then the handshake carried what the script set, and the screen does not show it
+        #expect(driver.handshakes.all.first?.header("Authorization") == "Bearer scr1pt-t0ken-55")
+        #expect(!driver.screen.contains("scr1pt-t0ken-55"))
+    }
+
     @Test func anUnknownVariableShowsInThePaneAndConnectsNothing() async throws {
         // Given a WEBSOCKET request whose header names a variable no environment defines
         let driver = try Driver { url in
