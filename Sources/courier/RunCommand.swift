@@ -171,7 +171,7 @@ enum RunCommand {
             return try await client.send(request, context: context)
         }
         let exchange = RunWebSocketExchange(quietSeconds: invocation.webSocketWait,
-                                            trustedCertificates: invocation.trustedCertificates)
+                                            trustedCertificates: invocation.trustedCertificates, cookies: cookies)
         let result = Interruptible.run { () async throws(APIError) -> RunTally in
             await run(plan, invocation: invocation, recorder: recorder, send: send,
                       exchange: { resolved in await exchange.perform(resolved) })

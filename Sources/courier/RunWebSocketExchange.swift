@@ -15,6 +15,8 @@ struct RunWebSocketExchange: Sendable {
     var quietSeconds: Double
     /// PEM certificates servers are verified against instead of the system's (`--cacert`).
     var trustedCertificates: URL?
+    /// The run's cookie jars: the handshake carries the environment's cookies, as an HTTP request would.
+    var cookies: CookieJarStore?
     /// The longest an exchange lasts when the request has no `# @timeout`: a server that never falls
     /// quiet (a ticker) still ends.
     static let defaultLimitSeconds = 30.0
@@ -36,6 +38,9 @@ struct RunWebSocketExchange: Sendable {
         let limit = resolved.request.timeout.map(Self.seconds) ?? Self.defaultLimitSeconds
         var configuration = Self.configuration(for: resolved.request)
         configuration.trustedCertificates = trustedCertificates
+        if let cookies, let name = resolved.request.cookieJar {
+            cookies.jar(name).addCookies(to: &configuration.headers, for: resolved.request.url)
+        }
         // A short `# @timeout` also bounds the connection and the handshake, not only the exchange.
         configuration.connectTimeout = min(configuration.connectTimeout, limit)
         configuration.handshakeTimeout = min(configuration.handshakeTimeout, limit)
@@ -144,15 +149,9 @@ struct RunWebSocketExchange: Sendable {
     /// Close codes with which a server may end an exchange without it counting as a failure.
     static let cleanCloseCodes: Set<WebSocketCloseCode> = [.normal, .goingAway]
 
-    /// The connection settings from the resolved request: its URL, headers (a `Sec-WebSocket-Protocol`
-    /// header becomes the offered subprotocols), `# @insecure` and the client certificate. No keepalive pings:
-    /// an exchange is short.
+    /// The connection settings from the resolved request (`WebSocketConfiguration(request:)`). No keepalive
+    /// pings: an exchange is short.
     static func configuration(for request: HTTPRequest) -> WebSocketConfiguration {
-        let protocols = (request.headers["Sec-WebSocket-Protocol"] ?? "").split(separator: ",")
-            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        var configuration = WebSocketConfiguration(url: request.url, headers: request.headers, protocols: protocols,
-                                                   insecure: request.insecure, pingInterval: nil)
-        configuration.clientCertificate = request.clientCertificate
-        return configuration
+        WebSocketConfiguration(request: request, pingInterval: nil)
     }
 }

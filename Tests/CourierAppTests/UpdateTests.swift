@@ -205,7 +205,9 @@ struct UpdateTests {
         let effects = state.press(.char("G"), Key(.enter))
         #expect(state.editor.kind == .websocket)
         #expect(state.webSocketPane.savedMessages.map(\.text) == ["{\"subscribe\": \"ACME\"}"])
-        #expect(effects == [.webSocket(.connect(url: "ws://127.0.0.1:1/ws/ticker", subscriptions: []))])
+        // The connection is the request's (headers, cookies, TLS settings), resolved by the runner
+        #expect(effects == [.webSocketConnect(job: SendJob(ref: state.editor.origin, draft: state.editor.draft,
+                                                           environment: state.environment), subscriptions: [])])
         #expect(state.focus == .webSocket)
         #expect(state.generation == 0)
         // And in the WebSocket pane, keys go to its send box while it is open

@@ -32,6 +32,10 @@ public enum Action: Sendable {
     case compareRevalidated(CacheRevalidation?, failure: String?)
     /// A batch of WebSocket session events (one per frame at most).
     case webSocketEvents(WebSocketPaneBatch)
+    /// The pane's request was resolved and its connection is opening; `unverifiedTLS` for `# @insecure` on wss.
+    case webSocketResolved(unverifiedTLS: Bool)
+    /// The pane's request could not be resolved (unknown variable, missing file, passphrase needed).
+    case webSocketUnresolved(SendFailure)
     case saveFinished(RequestRef, Collection)
     /// A save found its file changed on disk since it was loaded; the user chooses what to do.
     case saveConflict(SaveConflict)

@@ -118,7 +118,7 @@ extension AppState {
             loadWebSocketPane()
             focus = .webSocket
             if zoomed != nil { zoomed = .webSocket }
-            return webSocketPane.handle(.connect).map { .webSocket($0) }
+            return webSocketConnect(webSocketPane.handle(.connect), job: sendJob)
         }
         beginSend()
         // The new response's latency shows once it is recorded under its own key.
@@ -170,6 +170,7 @@ extension AppState {
         let name = environment ?? "$shared"
         learnSecrets(Set((collection.privateNames[name] ?? []).compactMap { collection.environments[name]?[$0] }))
         let url = VariablePreview.resolve(editor.url.text, values: values, dynamic: true)
+        webSocketJob = SendJob(ref: editor.origin, draft: editor.draft, environment: environment)
         let subscriptions = editor.draft.subscriptions
         let messages = editor.messages.enumerated().map { index, text in
             WebSocketPaneState.SavedMessage(text: VariablePreview.resolve(text, values: values, dynamic: true),

@@ -43,6 +43,8 @@ public struct AppState: Sendable {
     public var now = Date()
     /// The WebSocket pane (CourierApp/Panes/WebSocket): connection, messages, send box.
     public var webSocketPane = WebSocketPaneState()
+    /// The request the WebSocket pane connects as (headers, cookies, TLS settings), set when the pane loads it.
+    public var webSocketJob: SendJob?
     public var modals: [Modal] = []
     /// Answers to the open request's `# @prompt` questions, asked before each send and used by it.
     public var promptAnswers: [String: String] = [:]

@@ -51,11 +51,7 @@ private func respond(_ state: inout AppState, to action: Action) -> [Effect] {
             // A wrong passphrase is forgotten, so the next send asks again.
             state.certificatePassphrase = nil
         }
-        if failure.kind == .certificatePassphrase {
-            // Asked once, then kept for the session, as the IDE keeps it; the send goes again on Enter.
-            state.modals.append(.prompt(PromptState(title: "Passphrase of the client certificate",
-                                                    purpose: .certificatePassphrase, isSecret: true)))
-        }
+        if failure.kind == .certificatePassphrase { state.askForCertificatePassphrase() }
         return []
     case .secretsLearned(let secrets):
         state.learnSecrets(secrets)
@@ -89,6 +85,17 @@ private func respond(_ state: inout AppState, to action: Action) -> [Effect] {
         return []
     case .webSocketEvents(let batch):
         state.webSocketPane.apply(batch)
+        // A TLS failure may be a wrong passphrase: it is forgotten, so the next connect asks again.
+        if batch.events.contains(where: { if case .error(let error) = $0 { error.kind == .tls } else { false } }) {
+            state.certificatePassphrase = nil
+        }
+        return []
+    case .webSocketResolved(let unverifiedTLS):
+        state.webSocketPane.resolved(unverifiedTLS: unverifiedTLS)
+        return []
+    case .webSocketUnresolved(let failure):
+        state.webSocketPane.unresolved(state.explained(failure).message)
+        if failure.kind == .certificatePassphrase { state.askForCertificatePassphrase() }
         return []
     case .saveFinished(let ref, let collection):
         state.collection = collection

@@ -114,4 +114,11 @@ extension AppState {
             return send()
         }
     }
+
+    /// Asks for the client certificate's passphrase: asked once, then kept for the session, as the IDE keeps
+    /// it; the send (or the WebSocket pane's connect) goes again on Enter.
+    mutating func askForCertificatePassphrase() {
+        modals.append(.prompt(PromptState(title: "Passphrase of the client certificate",
+                                          purpose: .certificatePassphrase, isSecret: true)))
+    }
 }

@@ -58,7 +58,7 @@ public final class EffectRunner: Sendable {
     /// The Response pane's search, filter, indexing and diff, cancelled by generation.
     private let bodyJobs: BodyJobRunner
     /// The WebSocket pane's session, batching its events into one action per frame.
-    private let webSocket: WebSocketPaneConnector
+    let webSocket: WebSocketPaneConnector
 
     public init(configuration: Configuration, queue: ActionQueue, store: CollectionStore = CollectionStore()) {
         self.configuration = configuration
@@ -225,6 +225,8 @@ public final class EffectRunner: Sendable {
             }
         case .webSocket(let effect):
             webSocket.perform(effect)
+        case .webSocketConnect(let job, let subscriptions):
+            connectWebSocket(job, subscriptions: subscriptions)
         case .loadPreviousResponse(let requestKey, let skipNewest):
             guard let history else {
                 queue.post(.previousResponseLoaded(requestKey: requestKey, nil))

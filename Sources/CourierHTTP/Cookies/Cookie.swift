@@ -58,7 +58,8 @@ public struct Cookie: Sendable, Hashable, Codable {
     /// Whether this cookie goes with a request to `url` (domain, path and Secure rules of section 5.4).
     public func matches(_ url: URL) -> Bool {
         guard let host = url.host?.lowercased() else { return false }
-        if secure && url.scheme?.lowercased() != "https" { return false }
+        // A WebSocket handshake over TLS (wss://) is a secure channel too.
+        if secure && !["https", "wss"].contains(url.scheme?.lowercased() ?? "") { return false }
         let domainMatches = hostOnly ? host == domain : Self.domainMatches(host: host, domain: domain)
         return domainMatches && Self.pathMatches(requestPath: url.path.isEmpty ? "/" : url.path, cookiePath: path)
     }

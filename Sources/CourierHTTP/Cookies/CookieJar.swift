@@ -55,6 +55,13 @@ public final class CookieJar: Sendable {
         return matching.isEmpty ? nil : matching.map { "\($0.name)=\($0.value)" }.joined(separator: "; ")
     }
 
+    /// Adds the jar's cookies for `url` to `headers`: a Cookie header they carry already comes first.
+    public func addCookies(to headers: inout HTTPHeaders, for url: URL, now: Date = Date()) {
+        guard let header = header(for: url, now: now) else { return }
+        let own = headers["Cookie"].map { $0 + "; " } ?? ""
+        headers["Cookie"] = own + header
+    }
+
     /// Empties the jar.
     public func clear() {
         cookies.withLock { $0.removeAll() }

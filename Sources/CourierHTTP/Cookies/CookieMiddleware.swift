@@ -12,10 +12,7 @@ public struct CookieMiddleware: Middleware {
     public func intercept(_ request: HTTPRequest, context: RequestContext, next: Next) async throws -> HTTPResponse {
         guard let name = request.cookieJar, let jar = jar(name) else { return try await next(request, context) }
         var request = request
-        if let header = jar.header(for: request.url) {
-            let own = request.headers["Cookie"].map { $0 + "; " } ?? ""
-            request.headers["Cookie"] = own + header
-        }
+        jar.addCookies(to: &request.headers, for: request.url)
         let response = try await next(request, context)
         let values = response.headers.values(for: "Set-Cookie")
         // The final URL after redirects is what set the cookie.

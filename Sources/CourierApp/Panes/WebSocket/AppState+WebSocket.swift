@@ -3,13 +3,29 @@ import Foundation
 extension AppState {
     /// The pane's effects as the app's: saving asks for a file name first; the rest go to the session.
     mutating func webSocketEffects(_ effects: [WebSocketPaneEffect]) -> [Effect] {
-        effects.compactMap { effect in
+        // Connecting is sending the pane's request: its `# @note` and `# @prompt` questions come first.
+        if effects.contains(where: { if case .connect = $0 { true } else { false } }) {
+            if editor.kind == .websocket { return send() }
+            var job = webSocketJob
+            job?.certificatePassphrase = certificatePassphrase
+            return webSocketConnect(effects, job: job)
+        }
+        return effects.compactMap { effect in
             guard effect == .saveMessages else { return .webSocket(effect) }
             let title = webSocketPane.droppedCount > 0
                 ? "Save the last \(webSocketPane.entries.count) messages (older ones were dropped) to file"
                 : "Save the messages to file"
             modals.append(.prompt(PromptState(title: title, text: "websocket.ndjson", purpose: .saveWebSocketMessages)))
             return nil
+        }
+    }
+
+    /// The pane's connect as the request says (`webSocketConnect`), resolved by the runner; without a request
+    /// (a pane given only a URL) it connects to the URL alone.
+    func webSocketConnect(_ effects: [WebSocketPaneEffect], job: SendJob?) -> [Effect] {
+        effects.map { effect in
+            guard case .connect(_, let subscriptions) = effect, let job else { return .webSocket(effect) }
+            return .webSocketConnect(job: job, subscriptions: subscriptions)
         }
     }
 }

@@ -30,6 +30,9 @@ public final class WebSocketPaneConnector: Sendable {
         var waited = 0
         var consumer: Task<Void, Never>?
         var flusher: Task<Void, Never>?
+        /// Counts connects asked for and disconnects: a connection whose request is still being resolved
+        /// opens only if nothing was asked since.
+        var intent = 0
     }
 
     /// Flushes skipped at most while the app is not ready, so a busy queue cannot starve the pane.
@@ -55,7 +58,10 @@ public final class WebSocketPaneConnector: Sendable {
         case .connect(let url, let subscriptions):
             connect(url: url, subscriptions: subscriptions)
         case .disconnect:
-            state.withLock { $0.session }?.close(code: .normal, reason: "")
+            state.withLock { state in
+                state.intent += 1
+                return state.session
+            }?.close(code: .normal, reason: "")
         case .send(let text):
             guard let session = state.withLock({ $0.session }) else { return }
             do {
@@ -80,20 +86,42 @@ public final class WebSocketPaneConnector: Sendable {
         flusher?.cancel()
     }
 
+    /// Marks that a connection was asked for whose settings are still being worked out (the request is
+    /// resolved off the loop thread); pass the ticket to `connect(_:subscriptions:ticket:)`.
+    public func beginConnect() -> Int {
+        state.withLock { state in
+            state.intent += 1
+            return state.intent
+        }
+    }
+
+    /// Opens a session with `configuration` (the resolved request's), unless another connect or a
+    /// disconnect was asked for since `ticket` was taken. Reconnects re-use these settings.
+    public func connect(_ configuration: WebSocketConfiguration, subscriptions: [String], ticket: Int) {
+        open(configuration, subscriptions: subscriptions, ticket: ticket)
+    }
+
     private func connect(url text: String, subscriptions: [String]) {
         guard let url = URL(string: text) else {
             enqueue(.error(.badURL(text)))
             flush(force: true)
             return
         }
-        var configuration = WebSocketConfiguration(url: url)
+        open(WebSocketConfiguration(url: url), subscriptions: subscriptions, ticket: beginConnect())
+    }
+
+    private func open(_ settings: WebSocketConfiguration, subscriptions: [String], ticket: Int) {
+        var configuration = settings
         configure(&configuration)
         let session = WebSocketSession(configuration: configuration, subscriptions: subscriptions.map { .text($0) })
-        let previous = state.withLock { state in
+        // Checked where the session is swapped in, so a disconnect asked for meanwhile always wins.
+        let swapped: (opened: Bool, previous: WebSocketSession?) = state.withLock { state in
+            guard state.intent == ticket else { return (false, nil) }
             defer { state.session = session }
-            return state.session
+            return (true, state.session)
         }
-        previous?.close(code: .normal, reason: "")
+        guard swapped.opened else { return }
+        swapped.previous?.close(code: .normal, reason: "")
         let consumer = Task { [self] in
             for await batch in session.batches { enqueue(contentsOf: batch) }
         }

@@ -41,6 +41,10 @@ public struct WebSocketPaneState: Sendable, Hashable {
     /// Known secret values masked in the messages and the URL as they are drawn; nil while secrets are
     /// shown. The screen sets it from `AppState.screenMasker` (a message echoing a token is masked).
     public var masker: SecretMasker?
+    /// The connection skips certificate checks (`# @insecure` on wss://): the status line says so loudly.
+    public var unverifiedTLS = false
+    /// Why the last connect opened nothing (the request could not be resolved); the status line shows it.
+    public private(set) var problem: String?
     /// How the "not connected" message names the connect key; `AppState.useKeys` sets the user's.
     public var connectKey = "o"
     public private(set) var entries: WebSocketEntryRing
@@ -165,12 +169,26 @@ public struct WebSocketPaneState: Sendable, Hashable {
         self.savedMessages = savedMessages
         selectedSaved = 0
         connection = .idle
+        unverifiedTLS = false
+        problem = nil
         entries.removeAll()
         // The counters are this request's, like the messages.
         receivedCount = 0
         sentCount = 0
         bytesReceived = 0
         follow()
+    }
+
+    /// The request could not be resolved, so nothing was connected: the status line and the history say why.
+    public mutating func unresolved(_ message: String, at time: Date = Date()) {
+        problem = message
+        addStatus("not connected: \(message)", at: time, isError: true)
+    }
+
+    /// The request was resolved and its connection is opening: a problem from an earlier try is gone.
+    public mutating func resolved(unverifiedTLS: Bool) {
+        self.unverifiedTLS = unverifiedTLS
+        problem = nil
     }
 
     private mutating func add(_ record: WebSocketMessageEvent) {

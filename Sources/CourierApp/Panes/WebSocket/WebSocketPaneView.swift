@@ -51,6 +51,9 @@ extension WebSocketPaneState {
 
     private func drawStatusLine(_ buffer: inout Buffer, row: Rect, theme: Theme) {
         var line = StyledLine()
+        // What the user must know before the counters: why nothing connected, and a connection not verified.
+        if let problem { line.append((masker?.mask(problem) ?? problem) + "  ", style: theme.error) }
+        if unverifiedTLS { line.append("TLS not verified  ", style: theme.error) }
         line.append("↓ \(receivedCount) (\(WebSocketPaneFormat.size(bytesReceived)))", style: theme.text)
         line.append("  ↑ \(sentCount)", style: theme.text)
         if let rtt = lastRoundTrip { line.append("  rtt " + DurationText.format(seconds: rtt), style: theme.muted) }

@@ -39,7 +39,7 @@ struct RequestTagsTests {
         #expect(state.editor.kind == .websocket)
         // Then the connection carries the subscription, to send on connect and after every reconnect
         let connect = effects.compactMap { effect -> [String]? in
-            if case .webSocket(.connect(_, let subscriptions)) = effect { subscriptions } else { nil }
+            if case .webSocketConnect(_, let subscriptions) = effect { subscriptions } else { nil }
         }
         #expect(connect == [[#"{"subscribe": ["ACME"]}"#]])
     }
