@@ -50,11 +50,11 @@ public struct WebSocketPaneState: Sendable, Hashable {
     public private(set) var entries: WebSocketEntryRing
     private var nextID = 0
     /// New messages move the view; false while paused.
-    public private(set) var following = true
+    public internal(set) var following = true
     /// The newest entry shown at the bottom while paused.
-    public private(set) var anchorID: Int?
+    public internal(set) var anchorID: Int?
     /// Messages that arrived while paused (and match the filter).
-    public private(set) var unseenWhilePaused = 0
+    public internal(set) var unseenWhilePaused = 0
     public var mode: Mode = .browse
     public var filterEditor = LineEditor()
     public var sendBox = TextAreaEditor()
@@ -221,72 +221,6 @@ public struct WebSocketPaneState: Sendable, Hashable {
         nextID += 1
         entries.append(entry)
         if !following && entry.matches(filter, masker: masker) { unseenWhilePaused += 1 }
-    }
-
-    // MARK: - Scrolling
-
-    /// Index of the entry drawn at the bottom of the message area.
-    var bottomIndex: Int? {
-        guard !entries.isEmpty else { return nil }
-        guard !following, let anchorID else { return entries.count - 1 }
-        if let index = entries.index(of: anchorID) { return index }
-        return anchorID < (entries.first?.id ?? 0) ? 0 : entries.count - 1
-    }
-
-    /// Stops following; the view stays where it is while messages keep arriving.
-    public mutating func pause() {
-        guard following else { return }
-        following = false
-        anchorID = newestMatching(atOrBefore: entries.count - 1).map { entries[$0].id }
-        unseenWhilePaused = 0
-    }
-
-    /// Follows the newest message again.
-    public mutating func follow() {
-        following = true
-        anchorID = nil
-        unseenWhilePaused = 0
-    }
-
-    private mutating func scroll(by steps: Int) {
-        pause()
-        guard var index = bottomIndex else { return }
-        if steps < 0 {
-            for _ in 0..<(-steps) {
-                guard index > 0, let previous = newestMatching(atOrBefore: index - 1) else { break }
-                index = previous
-            }
-        } else {
-            for _ in 0..<steps {
-                guard let next = oldestMatching(atOrAfter: index + 1) else {
-                    // Scrolling past the newest message means following again.
-                    follow()
-                    return
-                }
-                index = next
-            }
-        }
-        anchorID = entries[index].id
-    }
-
-    private func newestMatching(atOrBefore start: Int) -> Int? {
-        let filter = self.filter
-        var index = start
-        while index >= 0 {
-            if entries[index].matches(filter, masker: masker) { return index }
-            index -= 1
-        }
-        return nil
-    }
-
-    private func oldestMatching(atOrAfter start: Int) -> Int? {
-        let filter = self.filter
-        var index = start
-        while index < entries.count {
-            if entries[index].matches(filter, masker: masker) { return index }
-            index += 1
-        }
-        return nil
     }
 
     // MARK: - Commands
