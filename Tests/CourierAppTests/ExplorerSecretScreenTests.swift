@@ -11,12 +11,9 @@ import Testing
 @Suite("secrets on the explorer's screen", .serialized)
 struct ExplorerSecretScreenTests {
     /// The explorer's state driven by its real effect runner against the demo server.
-    final class Driver {
+    final class Driver: LiveExplorer {
         let server: DemoServer
         let folder: URL
-        let queue = ActionQueue {}
-        let runner: EffectRunner
-        var state: AppState
         let token = "tok-S3CRET-\(UUID().uuidString.prefix(8))"
         let apiKey = "key-S3CRET-\(UUID().uuidString.prefix(8))"
 
@@ -51,8 +48,8 @@ struct ExplorerSecretScreenTests {
             try Data(#"{"dev": {"base": "\#(base)"}}"#.utf8).write(to: folder.appendingPathComponent("http-client.env.json"))
             try Data(#"{"dev": {"token": "\#(token)"}}"#.utf8)
                 .write(to: folder.appendingPathComponent("http-client.private.env.json"))
-            runner = EffectRunner(configuration: .init(transport: CurlTransport(), themeFolders: []), queue: queue)
-            state = AppState(size: size, collectionPath: folder.appendingPathComponent("api.http").path, environment: "dev")
+            super.init(configuration: .init(transport: CurlTransport(), themeFolders: []),
+                       state: AppState(size: size, collectionPath: folder.appendingPathComponent("api.http").path, environment: "dev"))
             state.timeZone = TimeZone(identifier: "UTC")!
         }
 
@@ -62,28 +59,6 @@ struct ExplorerSecretScreenTests {
             try? FileManager.default.removeItem(at: folder)
         }
 
-        /// Applies `effects`, then every action the runner posts, until `done` holds (or about 20 s pass).
-        @discardableResult
-        func run(_ effects: [Effect], until done: (AppState) -> Bool) async -> Bool {
-            runner.perform(effects)
-            for _ in 0..<2_000 {
-                for action in queue.drain() { runner.perform(update(&state, action)) }
-                if done(state) { return true }
-                try? await Task.sleep(for: .milliseconds(10))
-            }
-            return false
-        }
-
-        /// Presses keys, running whatever they start until `done` holds.
-        @discardableResult
-        func press(_ keys: Key..., until done: (AppState) -> Bool = { _ in true }) async -> Bool {
-            var effects: [Effect] = []
-            for key in keys { effects += update(&state, .input(.key(key))) }
-            return await run(effects, until: done)
-        }
-
-        /// The whole screen as text.
-        var screen: String { Screen.render(state).buffer.lines().joined(separator: "\n") }
 
         /// The secrets the screen shows, also in part (a narrow pane cuts a long value short).
         var leaks: [String] { [token, apiKey, "S3CRET"].filter { screen.contains($0) } }

@@ -22,14 +22,11 @@ struct WebSocketPaneRequestTests {
     }
 
     /// The explorer's state driven by its real effect runner, on one `WEBSOCKET` request.
-    final class Driver {
+    final class Driver: LiveExplorer {
         let folder: TemporaryFolder
         let handshakes = Handshakes()
         let server: LoopbackUpgradeServer
         let cookies: CookieJarStore
-        let queue = ActionQueue {}
-        let runner: EffectRunner
-        var state: AppState
 
         init(request: (_ url: String) -> String) throws {
             folder = try TemporaryFolder("ws-pane-request")
@@ -43,10 +40,9 @@ struct WebSocketPaneRequestTests {
             // Not a private value: only its use in the Authorization header makes the token a secret.
             try folder.write("http-client.env.json", #"{"dev": {"token": "tok-5ecret-77"}}"#)
             cookies = CookieJarStore(directory: folder.url.appendingPathComponent("cookies"))
-            runner = EffectRunner(configuration: .init(transport: CurlTransport(), themeFolders: [], cookies: cookies),
-                                  queue: queue)
-            state = AppState(size: Size(width: 160, height: 48),
-                             collectionPath: folder.url.appendingPathComponent("api.http").path, environment: "dev")
+            super.init(configuration: .init(transport: CurlTransport(), themeFolders: [], cookies: cookies),
+                       state: AppState(size: Size(width: 160, height: 48),
+                             collectionPath: folder.url.appendingPathComponent("api.http").path, environment: "dev"))
         }
 
         func stop() {
@@ -54,26 +50,6 @@ struct WebSocketPaneRequestTests {
             server.stop()
         }
 
-        /// Applies `effects`, then every action the runner posts, until `done` holds (or about 20 s pass).
-        @discardableResult
-        func run(_ effects: [Effect], until done: (AppState) -> Bool) async -> Bool {
-            runner.perform(effects)
-            for _ in 0..<2_000 {
-                for action in queue.drain() { runner.perform(update(&state, action)) }
-                if done(state) { return true }
-                try? await Task.sleep(for: .milliseconds(10))
-            }
-            return false
-        }
-
-        @discardableResult
-        func press(_ keys: Key..., until done: (AppState) -> Bool = { _ in true }) async -> Bool {
-            var effects: [Effect] = []
-            for key in keys { effects += update(&state, .input(.key(key))) }
-            return await run(effects, until: done)
-        }
-
-        var screen: String { Screen.render(state).buffer.lines().joined(separator: "\n") }
     }
 
     /// Open, and the echo of the subscription (which quotes the token) has arrived.
