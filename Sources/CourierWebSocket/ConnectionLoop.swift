@@ -59,7 +59,7 @@ struct ConnectionLoop {
         output = try handshake.requestBytes()
         while outputStart < output.count {
             try checkNotAbandoned()
-            if case .failed(let message) = flush() { throw .connectionLost(message: message) }
+            if case .failed(let message) = flush() { throw handshakeFailure(message) }
             if outputStart < output.count { try waitForSocket(write: true, until: deadline) }
         }
         output.removeAll()
@@ -69,7 +69,7 @@ struct ConnectionLoop {
         while parsed == nil {
             try checkNotAbandoned()
             switch receiveSome(into: &received) {
-            case .failed(let message): throw .connectionLost(message: message)
+            case .failed(let message): throw handshakeFailure(message)
             case .closed: throw .connectionLost(message: "the server closed the connection during the handshake")
             case .wouldBlock: try waitForSocket(write: false, until: deadline)
             case .done: parsed = try ResponseHead.parse(received)
@@ -263,6 +263,16 @@ struct ConnectionLoop {
     }
 
     // MARK: - Socket
+
+    /// A transfer failing during the handshake: a server refusing the TLS connection over the client
+    /// certificate (an alert that arrives after the TLS handshake under TLS 1.3) is a TLS error saying so,
+    /// not a lost connection to reconnect to; anything else is a lost connection.
+    private func handshakeFailure(_ message: String) -> WebSocketError {
+        if let refusal = ClientCertificate.refusal(message, presented: configuration.clientCertificate) {
+            return .tls(message: refusal)
+        }
+        return .connectionLost(message: message)
+    }
 
     private mutating func flush() -> CurlPipe.IOResult {
         guard let pipe else { return .failed("not connected") }

@@ -67,7 +67,7 @@ final class CurlPipe {
         switch code {
         case CURLE_OK: return .done(sent)
         case CURLE_AGAIN: return .wouldBlock
-        default: return .failed(Self.describe(code))
+        default: return .failed(failure(code))
         }
     }
 
@@ -78,8 +78,15 @@ final class CurlPipe {
         switch code {
         case CURLE_OK: return received == 0 ? .closed : .done(received)
         case CURLE_AGAIN: return .wouldBlock
-        default: return .failed(Self.describe(code))
+        default: return .failed(failure(code))
         }
+    }
+
+    /// Why a send or receive failed: curl's words for the code and, when it wrote one, its detail (the
+    /// TLS library's message, such as an alert the server sent).
+    private func failure(_ code: CURLcode) -> String {
+        let detail = errorText()
+        return detail.isEmpty ? Self.describe(code) : "\(Self.describe(code)): \(detail)"
     }
 
     private func errorText() -> String {

@@ -29,11 +29,13 @@ import Testing
             guard case WebSocketError.handshakeRejected(let status, _, let body) = error else { return false }
             return status == 200 && String(decoding: body, as: UTF8.self).contains(ClientCertificateFiles.subject)
         }
-        // And without one the connection fails before any upgrade is answered
+        // And without one the connection fails before any upgrade is answered, as a TLS error that says a
+        // certificate is required (not a lost connection, which would be reconnected to)
         await #expect {
             _ = try await WebSocketClient.connect(without)
         } throws: { error in
-            if case WebSocketError.handshakeRejected = error { false } else { true }
+            guard case WebSocketError.tls(let message) = error else { return false }
+            return message.contains("requires a client certificate and none was presented")
         }
     }
 }

@@ -34,13 +34,6 @@ enum CurlErrors {
     /// curl's 100 KB limit.
     static let violationsAfterConnecting: Set<UInt32> = codes(CURLE_UNSUPPORTED_PROTOCOL, CURLE_OUT_OF_MEMORY)
 
-    /// Fragments of curl's message when the server ended the handshake because no client certificate (or
-    /// none it accepts) was presented. Under TLS 1.3 the alert arrives after the handshake, as a receive
-    /// error that would otherwise pass for a dropped connection and be retried.
-    static let clientCertificateRefusals: [String] = [
-        "alert certificate required", "alert bad certificate", "alert unknown ca", "alert certificate unknown",
-    ]
-
     /// The `APIError` for a failed transfer, saying what the client certificate has to do with it: one that
     /// could not be loaded (a wrong passphrase, a key that does not match), or a server that wants one.
     static func map(_ code: CURLcode, message: String, afterConnecting: Bool = false, redirects: Int = 0,
@@ -49,10 +42,8 @@ enum CurlErrors {
             return .tls(underlying: "the client certificate \(certificate) could not be used: a wrong or missing "
                         + "passphrase, a key that does not match it, or another format (\(message))")
         }
-        if clientCertificateRefusals.contains(where: { message.contains($0) }) {
-            let what = certificate.map { "refused the client certificate \($0)" }
-                ?? "requires a client certificate and none was presented (--cert, or the environment's SSLConfiguration)"
-            return .tls(underlying: "the server \(what) (\(message))")
+        if let refusal = ClientCertificate.refusal(message, presented: certificate) {
+            return .tls(underlying: refusal)
         }
         return map(code, message: message, afterConnecting: afterConnecting, redirects: redirects)
     }
