@@ -193,6 +193,20 @@ struct OpenAPIBoundsTests {
         #expect(throws: CollectionError.self) { try OpenAPIImporter.convert(Data(text.utf8)) }
     }
 
+    /// Found by the fuzzer: `? ? ? …` nests mappings as keys, and each key spelled as text doubled in length
+    /// per level (its quotes escaped again), past 2 GB from 60 bytes.
+    @Test func yamlKeysThatAreMappingsAreAClearError() {
+        let text = String(repeating: "? ", count: 40)
+        #expect {
+            try OpenAPIImporter.convert(Data(text.utf8))
+        } throws: { error in
+            "\(error)".contains("list or mapping as a key")
+        }
+        // And a number as a key (a status code) is still a key
+        let statuses = "openapi: 3.0.0\ninfo: {title: t, version: '1'}\npaths:\n  /a:\n    get:\n      responses:\n        200: {description: ok}\n"
+        #expect((try? OpenAPIImporter.convert(Data(statuses.utf8))) != nil)
+    }
+
     @Test func schemasThatFanOutThroughDistinctReferencesAreCutShort() throws {
         // Given twelve schemas, each with ten properties all referring to the next
         var schemas: [String: Any] = [:]

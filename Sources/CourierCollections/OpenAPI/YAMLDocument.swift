@@ -85,6 +85,13 @@ final class YAMLDocument {
                 var value: Int32 = 0
                 courier_yaml_mapping_pair(node, position, &key, &value)
                 let name = try self.value(of: key, depth: depth + 1)
+                // A key is a scalar (text, or a number such as a status code). A list or mapping as a key
+                // (`? …`) has no meaning in a description, and spelling it as text grows twice as long at
+                // each level of nesting (every quote escaped again).
+                guard !(name is [Any]) && !(name is [String: Any]) else {
+                    throw .importFailed(source: "the description",
+                                        reason: "YAML uses a list or mapping as a key (`? …`), which a description never needs")
+                }
                 object[name as? String ?? "\(name)"] = try self.value(of: value, depth: depth + 1)
             }
             return object
