@@ -169,20 +169,18 @@ struct HTTPFileParser {
                                        requestStart: Int, name: String?, nameLine: Int?, tags: [String: String],
                                        tagLines: [Int], variables: [VariableDefinition], variableLines: [Int],
                                        scripts: [RequestScript], prompts: [PromptVariable]) {
-        if Self.compositionDirective(lines[requestStart].trimmed) == "run" {
+        let first = lines[requestStart].trimmed
+        let isRunBlock = Self.compositionDirective(first) == "run"
+        if isRunBlock || Self.isCurlCommand(first) {
             let prelude = Prelude(separator: separator, separatorName: separatorName, preludeStart: preludeStart,
                                   name: name, nameLine: nameLine, tags: tags, tagLines: tagLines,
                                   variables: variables, variableLines: variableLines, scripts: scripts,
                                   prompts: prompts)
-            parseRunBlock(block: block, requestStart: requestStart, prelude: prelude)
-            return
-        }
-        if Self.isCurlCommand(lines[requestStart].trimmed) {
-            let prelude = Prelude(separator: separator, separatorName: separatorName, preludeStart: preludeStart,
-                                  name: name, nameLine: nameLine, tags: tags, tagLines: tagLines,
-                                  variables: variables, variableLines: variableLines, scripts: scripts,
-                                  prompts: prompts)
-            parsePastedCurl(block: block, requestStart: requestStart, prelude: prelude)
+            if isRunBlock {
+                parseRunBlock(block: block, requestStart: requestStart, prelude: prelude)
+            } else {
+                parsePastedCurl(block: block, requestStart: requestStart, prelude: prelude)
+            }
             return
         }
         guard let requestLine = Self.requestLine(lines[requestStart].trimmed) else {
