@@ -1,5 +1,6 @@
 import CourierCollections
 import CourierHTTP
+import CourierSecurity
 import Foundation
 
 /// `courier run FILE.http`: saved requests headless, in file order, named responses feeding later ones.
@@ -216,7 +217,7 @@ enum RunCommand {
                 tally.filesWithErrors.insert(entry.displayPath)
                 continue
             }
-            var secrets = Set(environment.values.values.filter(\.isSecret).map(\.value))
+            var secrets = environment.secretValues
             if let passphrase = invocation.certificatePassphrase { secrets.insert(passphrase) }
             if let unverifiedBy = environment.tls.unverifiedBy {
                 Console.warnUnverified(because: "verifyHostCertificate: false in \(unverifiedBy)")
@@ -225,9 +226,10 @@ enum RunCommand {
                                           responses: responses, globals: globals)
             context.certificatePassphrase = invocation.certificatePassphrase
             context.clientCertificate = invocation.clientCertificate
-            let runner = CollectionRunner(file: entry.loaded.file,
+            var runner = CollectionRunner(file: entry.loaded.file,
                                           baseFolder: entry.loaded.url.deletingLastPathComponent(),
                                           context: context, imports: entry.imports, exchange: exchange, send: send)
+            runner.showSecrets = invocation.showSecrets
             let file = plan.isFolder ? entry.displayPath : nil
             let failFast = invocation.failFast
             let place = ErrorPlace(file: entry.displayPath, variables: entry.loaded.file.fileVariables,
@@ -240,7 +242,7 @@ enum RunCommand {
             responses = kept
             globals = keptGlobals
             tally.add(outcomes)
-            let used = secrets.union(outcomes.flatMap { $0.resolved?.secrets ?? [] })
+            let used = secrets.union(outcomes.flatMap(\.secrets))
             tally.report.add(outcomes, file: entry.displayPath, secrets: invocation.showSecrets ? [] : used)
         }
         return tally
