@@ -219,8 +219,19 @@ enum RunCommand {
             }
             var secrets = environment.secretValues
             if let passphrase = invocation.certificatePassphrase { secrets.insert(passphrase) }
+            // Unverified TLS is said before it is used: once for the file when its environment says so,
+            // else for each request marked `# @insecure`.
+            let environmentUnverified = environment.tls.unverifiedBy != nil
             if let unverifiedBy = environment.tls.unverifiedBy {
                 Console.warnUnverified(because: "verifyHostCertificate: false in \(unverifiedBy)")
+            }
+            let fileSend: CollectionRunner.Send = { request, context async throws(APIError) -> HTTPResponse in
+                if !environmentUnverified { warnIfUnverified(request) }
+                return try await send(request, context)
+            }
+            let fileExchange: CollectionRunner.Exchange = { resolved in
+                if !environmentUnverified { warnIfUnverified(resolved.request) }
+                return await exchange(resolved)
             }
             var context = VariableContext(overrides: invocation.overrides, environment: environment,
                                           responses: responses, globals: globals)
@@ -228,7 +239,8 @@ enum RunCommand {
             context.clientCertificate = invocation.clientCertificate
             var runner = CollectionRunner(file: entry.loaded.file,
                                           baseFolder: entry.loaded.url.deletingLastPathComponent(),
-                                          context: context, imports: entry.imports, exchange: exchange, send: send)
+                                          context: context, imports: entry.imports, exchange: fileExchange,
+                                          send: fileSend)
             runner.showSecrets = invocation.showSecrets
             let file = plan.isFolder ? entry.displayPath : nil
             let failFast = invocation.failFast
@@ -246,6 +258,15 @@ enum RunCommand {
             tally.report.add(outcomes, file: entry.displayPath, secrets: invocation.showSecrets ? [] : used)
         }
         return tally
+    }
+
+    /// `# @insecure` on an https or wss request: said on standard error before it is sent, as `--insecure`
+    /// and `verifyHostCertificate: false` are.
+    static func warnIfUnverified(_ request: HTTPRequest) {
+        guard request.insecure, let scheme = request.url.scheme?.lowercased(),
+              scheme == "https" || scheme == "wss" else { return }
+        Console.warnUnverified(because: "# @insecure on \(request.method.rawValue) "
+                                   + SecretPolicy.maskedURL(request.url.absoluteString))
     }
 
     /// Environment files are searched from the file's folder upward: to the project's root (the nearest
