@@ -270,9 +270,11 @@ public struct CollectionRunner: Sendable {
             // A secret the handlers just stored (a token from this response) is masked in this outcome's
             // output too: its body, the handlers' log lines.
             outcome.resolved?.secrets.formUnion(variables.secretGlobalValues)
-            let masked = showSecrets ? [] : outcome.secrets.union(variables.environment.secretValues)
-            let saved = Self.masking(response.body, secrets: masked)
-            outcome.savedTo = try saveRedirects(of: template, body: saved, context: variables)
+            if !template.responseRedirects.isEmpty {
+                let masked = showSecrets ? [] : outcome.secrets.union(variables.environment.secretValues)
+                let saved = Self.masking(response.body, secrets: masked)
+                outcome.savedTo = try saveRedirects(of: template, body: saved, context: variables)
+            }
             let failedTests = outcome.scripts.tests.filter { !$0.passed }.count
             if !Self.accepts(response.status, for: template) {
                 outcome.failure = .status(response.status)
