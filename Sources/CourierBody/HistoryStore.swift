@@ -56,7 +56,7 @@ public final class HistoryStore: @unchecked Sendable {
         }
         stored.error = entry.error.map(redactor.text)
         // Redact a little past the limit first, so truncation can never leave half a secret behind.
-        let longest = redactor.secrets.first?.utf8.count ?? 0
+        let longest = redactor.longestSecret
         let window = body.count > limits.maxBodyBytes ? body.prefix(limits.maxBodyBytes + longest) : body
         var kept = redactor.body(Data(window))
         if var response = entry.response {

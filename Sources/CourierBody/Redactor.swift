@@ -1,60 +1,41 @@
 import CourierSecurity
 import Foundation
 
-/// Applies the secret policy before anything is kept: secret headers by name, and any known secret value
-/// (tokens, private-environment values) wherever it appears in headers, URLs and body text.
+/// Applies the secret policy before anything is kept: header fields as every writer shows them
+/// (`SecretPolicy.maskedHeaderValue`), and any known secret value (tokens, private-environment values, the
+/// credentials a request sent) wherever it appears in URLs and body bytes, in every spelling.
 public struct Redactor: Sendable {
     /// What replaces a secret: the policy's one mask.
     public static let mask = SecretPolicy.mask
 
-    /// The secret values to find anywhere, longest first so a secret containing another is masked whole.
-    public let secrets: [String]
+    /// The known secrets, every spelling of each, longest first.
+    public let masker: SecretMasker
 
     /// A redactor for the given secret values (credential headers are always masked).
-    public init(secrets: [String] = []) {
-        self.secrets = SecretPolicy.searchable(secrets)
+    public init(secrets: some Sequence<String> = [String]()) {
+        masker = SecretMasker(secrets: secrets)
     }
+
+    /// The longest spelling of a secret, in bytes: a body cut shorter than that may hold part of one.
+    public var longestSecret: Int { masker.needles.first?.utf8.count ?? 0 }
 
     /// A header list with credential headers masked and secret values replaced.
     public func headers(_ headers: [HistoryEntry.Header]) -> [HistoryEntry.Header] {
         headers.map { header in
-            SecretPolicy.isSecretHeader(header.name)
-                ? HistoryEntry.Header(header.name, SecretPolicy.maskedHeaderValue(header.value))
-                : HistoryEntry.Header(header.name, text(header.value))
+            let value = SecretPolicy.maskedHeaderValue(name: header.name, value: header.value, masker: masker)
+            return HistoryEntry.Header(header.name, value)
         }
     }
 
     /// Text with every secret value replaced.
-    public func text(_ value: String) -> String {
-        SecretPolicy.masking(value, secrets: secrets)
-    }
+    public func text(_ value: String) -> String { masker.mask(value) }
 
     /// A URL with secret values, secret query parameters and the password of its user info masked.
-    public func url(_ value: String) -> String {
-        SecretPolicy.maskedURL(value, secrets: secrets)
-    }
+    public func url(_ value: String) -> String { SecretPolicy.maskedURL(value, masker: masker) }
 
-    /// Body bytes with every secret's UTF-8 bytes replaced.
+    /// Body bytes with every secret replaced.
     public func body(_ data: Data) -> Data {
-        guard !secrets.isEmpty, !data.isEmpty else { return data }
-        var result = data
-        let mask = Data(Self.mask.utf8)
-        for secret in secrets {
-            let needle = Data(secret.utf8)
-            var output = Data()
-            var searchStart = result.startIndex
-            var found = false
-            while let range = result.range(of: needle, in: searchStart..<result.endIndex) {
-                output.append(result[searchStart..<range.lowerBound])
-                output.append(mask)
-                searchStart = range.upperBound
-                found = true
-            }
-            if found {
-                output.append(result[searchStart...])
-                result = output
-            }
-        }
-        return result
+        guard !masker.isEmpty, !data.isEmpty else { return data }
+        return data.withUnsafeBytes { Data(masker.masked($0)) }
     }
 }

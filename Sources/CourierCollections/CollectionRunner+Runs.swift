@@ -68,8 +68,11 @@ extension CollectionRunner {
 
     /// A runner for another file, with the same client, sharing this run's responses and globals.
     private func runner(for loaded: LoadedFile) -> CollectionRunner {
-        CollectionRunner(file: loaded.file, baseFolder: loaded.url.deletingLastPathComponent(), context: context,
-                         imports: ImportedFiles.load(for: loaded), exchange: exchange, send: send)
+        var runner = CollectionRunner(file: loaded.file, baseFolder: loaded.url.deletingLastPathComponent(),
+                                      context: context, imports: ImportedFiles.load(for: loaded),
+                                      exchange: exchange, send: send)
+        runner.showSecrets = showSecrets
+        return runner
     }
 }
 

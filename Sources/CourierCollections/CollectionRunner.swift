@@ -1,5 +1,6 @@
 import CourierHTTP
 import CourierScript
+import CourierSecurity
 import Foundation
 
 /// What happened to one request of a run.
@@ -37,6 +38,12 @@ public struct RunOutcome: Sendable {
     public var savedTo: [String] = []
 
     public var succeeded: Bool { failure == nil }
+
+    /// The request's secret set (`ResolvedRequest.secretSet`) with the credentials the pipeline added on
+    /// the way out (`HTTPResponse.sentSecrets`: the jar's cookies, a followed redirect's user info).
+    public var secrets: Set<String> {
+        (resolved?.secretSet ?? []).union(response?.sentSecrets ?? [])
+    }
 }
 
 extension RunOutcome.Failure {
@@ -66,6 +73,9 @@ public struct CollectionRunner: Sendable {
     public var context: VariableContext
     /// The files `file` imports: `run #name` finds requests there, and their variables fill in for the file's.
     public var imports: ImportedFiles
+    /// `--show-secrets`: `>> file` outputs keep the body as it came; otherwise the request's secrets and
+    /// the private environment's values are masked in them, as in every other output.
+    public var showSecrets = false
     let send: Send
     let exchange: Exchange?
 
@@ -260,7 +270,11 @@ public struct CollectionRunner: Sendable {
             // A secret the handlers just stored (a token from this response) is masked in this outcome's
             // output too: its body, the handlers' log lines.
             outcome.resolved?.secrets.formUnion(variables.secretGlobalValues)
-            outcome.savedTo = try saveRedirects(of: template, body: response.body, context: variables)
+            if !template.responseRedirects.isEmpty {
+                let masked = showSecrets ? [] : outcome.secrets.union(variables.environment.secretValues)
+                let saved = Self.masking(response.body, secrets: masked)
+                outcome.savedTo = try saveRedirects(of: template, body: saved, context: variables)
+            }
             let failedTests = outcome.scripts.tests.filter { !$0.passed }.count
             if !Self.accepts(response.status, for: template) {
                 outcome.failure = .status(response.status)
@@ -295,6 +309,14 @@ public struct CollectionRunner: Sendable {
                                         : (folder as NSString).appendingPathComponent(written.lastPathComponent))
         }
         return saved
+    }
+
+    /// The body a `>> file` writes: the body itself, or in memory with every secret masked when it holds one.
+    static func masking(_ body: ResponseBody, secrets: Set<String>) -> ResponseBody {
+        let masker = SecretMasker(secrets: secrets)
+        guard !masker.isEmpty, let data = try? body.readAll(),
+              data.withUnsafeBytes({ masker.occurs(in: $0) }) else { return body }
+        return .data(data.withUnsafeBytes { Data(masker.masked($0)) })
     }
 
     /// 1xx–3xx succeed unless `@expect-status` lists the statuses that do.

@@ -25,6 +25,9 @@ public struct Environment: Sendable, Hashable {
 
     /// No environment at all.
     public static let none = Environment()
+
+    /// The private values (`http-client.private.env.json`): secrets in every output, used or not.
+    public var secretValues: Set<String> { Set(values.values.filter(\.isSecret).map(\.value)) }
 }
 
 /// Every environment file that applies to a `.http` file, and the environments they define.

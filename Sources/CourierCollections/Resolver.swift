@@ -13,6 +13,11 @@ public struct ResolvedRequest: Sendable {
 
     /// The request's name, or its method and URL.
     public var displayName: String { template.displayName }
+
+    /// What every writer masks for this request: `secrets` and every credential the request sends
+    /// (`HTTPRequest.secretValues`: credential headers, URL user info and its Basic form, `access_token=`),
+    /// read from the request as it finally goes out, after its pre-request scripts.
+    public var secretSet: Set<String> { secrets.union(request.secretValues) }
 }
 
 /// Turns a template into an `HTTPRequest`: variables substituted, URL built with URLComponents, body

@@ -13,6 +13,10 @@ public struct HTTPResponse: Sendable {
     public var timing: Timing
     /// What the HTTP cache did for this response; `.bypass` when no cache is in the pipeline.
     public var cache: CacheReport
+    /// Credentials the pipeline sent that the caller's request did not hold (cookies from a jar, a bearer
+    /// token the client attached, the user info of a redirect it followed): secrets like the request's own,
+    /// masked wherever the response echoes them.
+    public var sentSecrets: Set<String> = []
 
     public init(status: Int, reason: String = "", headers: HTTPHeaders = [:], body: ResponseBody = .data(Data()),
                 url: URL, httpVersion: String = "HTTP/1.1", timing: Timing = Timing(),

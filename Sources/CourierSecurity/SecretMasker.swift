@@ -54,6 +54,21 @@ public struct SecretMasker: Sendable, Hashable {
         byteNeedles.contains { Self.find($0, in: bytes, from: 0) != nil }
     }
 
+    /// Whether the file at `url` holds any spelling of a known secret. Read in pieces that overlap by the
+    /// longest spelling less one byte, so a secret split between two pieces is found, in constant memory.
+    public func occurs(inFileAt url: URL) throws -> Bool {
+        guard let longest = byteNeedles.first?.count else { return false }
+        let handle = try FileHandle(forReadingFrom: url)
+        defer { try? handle.close() }
+        var window = Data()
+        while let piece = try handle.read(upToCount: 1 << 20), !piece.isEmpty {
+            window.append(piece)
+            if window.withUnsafeBytes({ occurs(in: $0) }) { return true }
+            window = Data(window.suffix(longest - 1))
+        }
+        return false
+    }
+
     /// `bytes` with every known secret replaced by `SecretPolicy.mask`.
     public func masked(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
         var result = Array(bytes)

@@ -91,14 +91,23 @@ enum CheckCommand {
                 let resolver = Resolver(file: file, baseFolder: folder, context: context)
                 checked += 1
                 let line = request.lines.lowerBound + (request.sourceText.hasPrefix("###") ? 1 : 0)
-                Console.out(Sanitizer.sanitize("\(display):\(line): \(request.method.rawValue) \(request.url)"
+                // What the request would send as credentials, written in the file or private: never printed.
+                let written = request.headers.flatMap { field in
+                    SecretPolicy.credentials(inHeader: field.name, value: field.value)
+                }
+                let masker = SecretMasker(secrets: environment.secretValues
+                    .union(SecretPolicy.credentials(inURL: request.url)).union(written))
+                let url = SecretPolicy.maskedURL(request.url, masker: masker)
+                Console.out(Sanitizer.sanitize("\(display):\(line): \(request.method.rawValue) \(url)"
                                            + (request.name.map { "  (\($0))" } ?? "")))
                 var reported = Set<String>()
+                let place = Place(loaded: loaded, display: display, found: found, selected: environmentName,
+                                  masker: masker)
                 for (_, error) in resolver.unresolved(in: request) {
-                    report(error, request, loaded, display, found, environmentName, &reported, &problems)
+                    report(error, request, place, &reported, &problems)
                 }
                 do { _ = try resolver.resolve(request) } catch {
-                    report(error, request, loaded, display, found, environmentName, &reported, &problems)
+                    report(error, request, place, &reported, &problems)
                 }
             }
         }
@@ -109,11 +118,21 @@ enum CheckCommand {
         return problems == 0 ? 0 : 1
     }
 
-    private static func report(_ error: CollectionError, _ request: RequestTemplate, _ loaded: LoadedFile,
-                               _ display: String, _ found: EnvironmentSet, _ selected: String?,
+    /// Where a request's problems are reported, and what in them is masked.
+    private struct Place {
+        var loaded: LoadedFile
+        var display: String
+        var found: EnvironmentSet
+        var selected: String?
+        var masker: SecretMasker
+    }
+
+    private static func report(_ error: CollectionError, _ request: RequestTemplate, _ place: Place,
                                _ reported: inout Set<String>, _ problems: inout Int) {
-        let text = error.located(in: request, file: display, fileVariables: loaded.file.fileVariables,
-                                 environments: RunPlan.describe(found, selected: selected))
+        let variables = place.loaded.file.fileVariables
+        let located = error.located(in: request, file: place.display, fileVariables: variables,
+                                    environments: RunPlan.describe(place.found, selected: place.selected))
+        let text = place.masker.mask(located)
         guard reported.insert(text).inserted else { return }
         problems += 1
         Console.out(Sanitizer.sanitize(text))

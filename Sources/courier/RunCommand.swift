@@ -1,5 +1,6 @@
 import CourierCollections
 import CourierHTTP
+import CourierSecurity
 import Foundation
 
 /// `courier run FILE.http`: saved requests headless, in file order, named responses feeding later ones.
@@ -216,18 +217,31 @@ enum RunCommand {
                 tally.filesWithErrors.insert(entry.displayPath)
                 continue
             }
-            var secrets = Set(environment.values.values.filter(\.isSecret).map(\.value))
+            var secrets = environment.secretValues
             if let passphrase = invocation.certificatePassphrase { secrets.insert(passphrase) }
+            // Unverified TLS is said before it is used: once for the file when its environment says so,
+            // else for each request marked `# @insecure`.
+            let environmentUnverified = environment.tls.unverifiedBy != nil
             if let unverifiedBy = environment.tls.unverifiedBy {
                 Console.warnUnverified(because: "verifyHostCertificate: false in \(unverifiedBy)")
+            }
+            let fileSend: CollectionRunner.Send = { request, context async throws(APIError) -> HTTPResponse in
+                if !environmentUnverified { warnIfUnverified(request) }
+                return try await send(request, context)
+            }
+            let fileExchange: CollectionRunner.Exchange = { resolved in
+                if !environmentUnverified { warnIfUnverified(resolved.request) }
+                return await exchange(resolved)
             }
             var context = VariableContext(overrides: invocation.overrides, environment: environment,
                                           responses: responses, globals: globals)
             context.certificatePassphrase = invocation.certificatePassphrase
             context.clientCertificate = invocation.clientCertificate
-            let runner = CollectionRunner(file: entry.loaded.file,
+            var runner = CollectionRunner(file: entry.loaded.file,
                                           baseFolder: entry.loaded.url.deletingLastPathComponent(),
-                                          context: context, imports: entry.imports, exchange: exchange, send: send)
+                                          context: context, imports: entry.imports, exchange: fileExchange,
+                                          send: fileSend)
+            runner.showSecrets = invocation.showSecrets
             let file = plan.isFolder ? entry.displayPath : nil
             let failFast = invocation.failFast
             let place = ErrorPlace(file: entry.displayPath, variables: entry.loaded.file.fileVariables,
@@ -240,10 +254,19 @@ enum RunCommand {
             responses = kept
             globals = keptGlobals
             tally.add(outcomes)
-            let used = secrets.union(outcomes.flatMap { $0.resolved?.secrets ?? [] })
+            let used = secrets.union(outcomes.flatMap(\.secrets))
             tally.report.add(outcomes, file: entry.displayPath, secrets: invocation.showSecrets ? [] : used)
         }
         return tally
+    }
+
+    /// `# @insecure` on an https or wss request: said on standard error before it is sent, as `--insecure`
+    /// and `verifyHostCertificate: false` are.
+    static func warnIfUnverified(_ request: HTTPRequest) {
+        guard request.insecure, let scheme = request.url.scheme?.lowercased(),
+              scheme == "https" || scheme == "wss" else { return }
+        Console.warnUnverified(because: "# @insecure on \(request.method.rawValue) "
+                                   + SecretPolicy.maskedURL(request.url.absoluteString))
     }
 
     /// Environment files are searched from the file's folder upward: to the project's root (the nearest

@@ -5,20 +5,20 @@ import Foundation
 
 /// Printing one outcome of `courier run`, through the same ResponseOutput as `courier send`.
 extension RunCommand {
-    /// Prints one outcome. `secrets` are the environment's private values: hidden even when the request
-    /// failed before it was built (an error message may quote a URL holding one). `file` is set when a
-    /// folder runs: JSON objects then say which file they came from.
+    /// Prints one outcome, masking its request's secret set (`RunOutcome.secrets`: what the request sent as
+    /// credentials, wherever the server echoes it). `secrets` are the environment's private values: hidden
+    /// even when the request failed before it was built (an error message may quote a URL holding one).
+    /// `file` is set when a folder runs: JSON objects then say which file they came from.
     static func print(_ outcome: RunOutcome, attempts: [AttemptRecord], invocation: Invocation,
                       secrets: Set<String>, file: String? = nil, place: ErrorPlace? = nil) {
         defer { if let body = outcome.response?.body { TemporaryBodyFiles.release(body) } }
         let name = outcome.template.displayName
         let options = ResponseOutput.Options(showSecrets: invocation.showSecrets, timing: invocation.timing)
-        let secrets = invocation.showSecrets ? [] : secrets.union(outcome.resolved?.secrets ?? [])
+        let secrets = invocation.showSecrets ? [] : secrets.union(outcome.secrets)
         var apiError: APIError?
         if case .transport(let error) = outcome.failure { apiError = error }
         if let result = outcome.webSocket {
-            printWebSocket(result, name: name, json: invocation.json, file: file,
-                           secrets: invocation.showSecrets ? [] : secrets.union(credentials(of: outcome.resolved)))
+            printWebSocket(result, name: name, json: invocation.json, file: file, secrets: secrets)
             return
         }
         if let skipped = outcome.skipped {

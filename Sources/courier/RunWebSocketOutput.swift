@@ -34,20 +34,4 @@ extension RunCommand {
         if let failure = result.failure { lines.append("error: \(failure.message) [\(failure.kind)]") }
         Console.out(SecretPolicy.masking(Sanitizer.escaped(lines.joined(separator: "\n")), secrets: secrets) + "\n")
     }
-
-    /// The values of the credential headers a request carried (Authorization, cookies, API keys): a
-    /// WebSocket error can quote them back, and they are hidden as the headers of HTTP responses are.
-    static func credentials(of resolved: ResolvedRequest?) -> Set<String> {
-        guard let resolved else { return [] }
-        var values: Set<String> = []
-        for field in resolved.request.headers where SecretPolicy.isSecretHeader(field.name) {
-            values.insert(field.value)
-            // `Bearer abc`: the token alone may be what gets quoted.
-            if let space = field.value.firstIndex(of: " ") {
-                let token = field.value[field.value.index(after: space)...].trimmingCharacters(in: .whitespaces)
-                if token.count >= 8 { values.insert(token) }
-            }
-        }
-        return values
-    }
 }

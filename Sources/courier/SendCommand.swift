@@ -66,8 +66,9 @@ enum SendCommand {
         /// `--idle-timeout`: no byte for this long fails the transfer; nil waits for ever.
         var idleTimeout: Duration? = .seconds(ParsedArguments.defaultIdleTimeout)
 
-        /// What the request carries that must never be printed: secret header values and the passphrase.
-        var secrets: [String] { request.headers.secretValues + request.knownSecrets.sorted() }
+        /// What the request carries that must never be printed: its secret set (`HTTPRequest.secretValues`:
+        /// credential headers, URL user info and its Basic form, `access_token=` values, the passphrase).
+        var secrets: [String] { request.secretValues.sorted() }
     }
 
     static func run(_ arguments: [String]) -> Int32 {
@@ -277,8 +278,10 @@ enum SendCommand {
         // Only a streamed body's head is printed ahead of it; any other response is shown whole.
         options.headShown = headShown && streamed != nil
         options.showsCache = invocation.map { $0.usesCache || $0.cacheDirectory != nil } ?? false
-        // The secrets this request sent are masked wherever they come back (a server echoing the request).
-        let secrets = (invocation?.showSecrets ?? true) ? [] : invocation?.secrets ?? []
+        // The secrets this request sent are masked wherever they come back (a server echoing the request),
+        // with those the pipeline added (a followed redirect's user info).
+        let secrets = (invocation?.showSecrets ?? true) ? []
+            : (invocation?.secrets ?? []) + (response?.sentSecrets.sorted() ?? [])
         func masked(_ text: String) -> String { SecretPolicy.masking(text, secrets: secrets) }
         if invocation?.json ?? false, let response, case .file(let file, _) = response.body, streamed == nil,
            invocation?.output == nil {

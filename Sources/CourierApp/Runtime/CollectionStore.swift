@@ -122,7 +122,7 @@ public final class CollectionStore: Sendable {
     /// the session's secret globals, so an error quoting one (an unknown variable, a script error) is masked.
     public func knownSecrets(_ job: SendJob) -> Set<String> {
         guard let (_, _, context) = try? sendContext(job) else { return [] }
-        return Set(context.environment.values.values.filter(\.isSecret).map(\.value)).union(context.secretGlobalValues)
+        return context.environment.secretValues.union(context.secretGlobalValues)
     }
 
     /// Whether the job's request has pre-request scripts or response handlers; such requests are resolved

@@ -58,7 +58,7 @@ extension EffectRunner {
                 }
                 // What this request sends as credentials may come back in the response (a server that
                 // echoes the request): the screen masks it like the private values that went in.
-                secrets.formUnion(request.headers.secretValues)
+                secrets.formUnion(request.secretValues)
                 queue.post(.secretsLearned(secrets))
                 if let cookies, let jar = request.cookieJar {
                     let lines = cookies.jar(jar).cookies(for: request.url)
@@ -69,6 +69,11 @@ extension EffectRunner {
                 let url = request.url.absoluteString
                 if debounced { queue.post(.liveSendStarted(generation: generation, method: method, url: url)) }
                 let response = try await client.send(request, context: RequestContext(id: id))
+                // And so do those the client added on the way (the jar's cookies, a redirect's user info).
+                if !response.sentSecrets.isSubset(of: secrets) {
+                    secrets.formUnion(response.sentSecrets)
+                    queue.post(.secretsLearned(response.sentSecrets))
+                }
                 if response.cache.decision == .fresh {
                     queue.post(.servedFromCache(id, method: method, url: response.url, status: response.status,
                                                 response.cache))

@@ -54,6 +54,7 @@ extension EffectRunner {
                 cookies.jar(name).addCookies(to: &settings.headers, for: request.url)
             }
             // A server may echo the handshake's credentials back in a message: the pane masks them.
+            secrets.formUnion(request.secretValues)
             secrets.formUnion(settings.headers.secretValues)
             queue.post(.secretsLearned(secrets))
             queue.post(.webSocketResolved(unverifiedTLS: settings.isUnverifiedTLS))

@@ -88,24 +88,18 @@ final class CacheBodyFile {
         }
     }
 
-    /// Hard-links the very file this descriptor has open (not whatever its name points at now) to
-    /// `destination`; copies its bytes when the folders are on different file systems.
-    func link(to destination: URL) throws {
-        if linkat(AT_FDCWD, "/proc/self/fd/\(descriptor)", AT_FDCWD, destination.path, AT_SYMLINK_FOLLOW) == 0 {
-            return
-        }
+    /// Copies the very file this descriptor has open (not whatever its name points at now) to a new
+    /// private file at `destination`: a clone or an in-kernel copy, never a hard link, so whoever gets the
+    /// copy (a caller renaming it into the user's `-o FILE`) cannot reach the cache's own file.
+    func copy(to destination: URL) throws {
         guard let output = try? AtomicFile.create(destination, mode: 0o600) else {
             throw Rejected(description: "cannot create \(destination.path)")
         }
         defer { Glibc.close(output) }
-        try read { piece in
-            var written = 0
-            while written < piece.count {
-                let step = Glibc.write(output, piece.baseAddress! + written, piece.count - written)
-                if step < 0, errno == EINTR { continue }
-                guard step > 0 else { throw Rejected(description: "cannot write \(destination.path)") }
-                written += step
-            }
+        do {
+            try AtomicFile.copyAll(from: descriptor, to: output, path: destination.path)
+        } catch {
+            throw Rejected(description: "cannot write \(error)")
         }
     }
 }

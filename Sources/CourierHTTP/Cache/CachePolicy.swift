@@ -33,6 +33,11 @@ public enum CachePolicy {
     /// that Vary selects are compared by digest.
     public static func isWithheld(_ name: String) -> Bool { SecretPolicy.isSecretHeader(name) }
 
+    /// Why a response that echoes a credential the request sent (an Authorization, a token, a private value)
+    /// is not stored: a stored copy would keep the secret on disk, and a masked copy is not the server's
+    /// answer to serve later.
+    public static let echoesCredential = "the response echoes a credential the request sent"
+
     /// The lower-cased names a response's `Connection` fields list: hop-by-hop for that response.
     public static func connectionNamedFields(_ headers: HTTPHeaders) -> Set<String> {
         Set(headers.values(for: "Connection").flatMap { CacheControl.fieldNames($0) })

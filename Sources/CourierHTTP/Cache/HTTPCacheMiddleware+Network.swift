@@ -1,3 +1,4 @@
+import CourierSecurity
 import Foundation
 
 /// The paths that reach the network: a plain fetch, a validation, and unsafe requests that invalidate.
@@ -160,6 +161,10 @@ extension HTTPCacheMiddleware {
             return "status \(status) needs explicit freshness to be stored"
         }
         if response.body.size > store.maxBytes { return "the body is larger than the cache's size limit" }
+        // A cached body must be the server's own bytes, so one holding a secret is not stored masked either.
+        if response.echoes(SecretMasker(secrets: request.secretValues.union(response.sentSecrets))) {
+            return CachePolicy.echoesCredential
+        }
         return nil
     }
 
@@ -169,7 +174,8 @@ extension HTTPCacheMiddleware {
         if let reason = notStorableReason(response, request: request) { return (nil, reason) }
         let entry = HTTPCacheEntry(method: request.method, url: request.url, response: response,
                                    selectedRequestHeaders: Vary(headers: response.headers).selectedValues(of: request.headers),
-                                   requestTime: requestTime, responseTime: responseTime, secrets: request.knownSecrets)
+                                   requestTime: requestTime, responseTime: responseTime,
+                                   secrets: request.secretValues.union(response.sentSecrets))
         do {
             try store.save(entry, body: response.body)
             return (entry, nil)
@@ -213,7 +219,9 @@ extension HTTPCacheMiddleware {
               let target = URL(string: location, relativeTo: request.url)?.absoluteURL,
               HTTPCacheStore.key(method: .get, url: target) == HTTPCacheStore.key(method: .get, url: request.url)
         else { return nil }
-        let get = HTTPRequest(method: .get, url: request.url)
+        var get = HTTPRequest(method: .get, url: request.url)
+        // The POST's credentials still decide whether the answer may be kept.
+        get.knownSecrets = request.secretValues
         let now = clock()
         let (stored, _) = storeIfAllowed(response, request: get, requestTime: now, responseTime: now)
         return stored == nil ? nil : "stored for GET: fresh, with Content-Location the request's own URL"

@@ -113,8 +113,9 @@ extension HTTPCacheStore {
         try AtomicFile.write(data, to: destination, mode: 0o600)
     }
 
-    /// A spilled body is hard-linked when it can be (no copy of a large file), else copied; returns
-    /// the size and checksum of what was written, read back from the file itself.
+    /// A spilled body is copied (cloned where the file system can, else inside the kernel), never
+    /// hard-linked: the spill may become the user's `-o FILE`, whose mode and fate are not the cache's.
+    /// Returns the size and checksum of what was written, read back from the file itself.
     func writeBody(_ body: ResponseBody, to destination: URL) throws -> (size: Int, checksum: String) {
         let temporary = AtomicFile.temporaryURL(beside: destination)
         do {
@@ -124,12 +125,10 @@ extension HTTPCacheStore {
                 defer { Glibc.close(descriptor) }
                 try AtomicFile.writeAll(data, to: descriptor, path: temporary.path)
             case .file(let source, _):
-                do {
-                    try FileManager.default.linkItem(at: source, to: temporary)
-                } catch {
-                    try FileManager.default.copyItem(at: source, to: temporary)
-                }
-                chmod(temporary.path, 0o600)
+                let input = try CacheBodyFile(path: source.path, label: source.lastPathComponent)
+                let descriptor = try AtomicFile.create(temporary, mode: 0o600)
+                defer { Glibc.close(descriptor) }
+                try AtomicFile.copyAll(from: input.descriptor, to: descriptor, path: temporary.path)
             }
             let file = try CacheBodyFile(path: temporary.path, label: destination.lastPathComponent)
             let written = (file.size, try file.checksum())

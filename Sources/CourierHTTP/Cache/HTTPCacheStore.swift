@@ -34,7 +34,7 @@ public final class HTTPCacheStore: Sendable {
     public let maxBytes: Int
     /// Bodies up to this size live inside the entry file.
     public let inlineLimit: Int
-    /// Where bodies handed to callers are linked (the system's temporary folder unless told).
+    /// Where bodies handed to callers are copied (the system's temporary folder unless told).
     public let handoutDirectory: URL
 
     /// 256 MiB unless told otherwise.
@@ -159,9 +159,9 @@ public final class HTTPCacheStore: Sendable {
                                  from: CacheBodyFile(path: file.path, label: file.lastPathComponent).readAll())
     }
 
-    /// The body of an entry for a response handed to a caller: in memory when inline, else a hard link
-    /// (or copy) of the cache's file in `handoutDirectory`. Like a body the transport spilled to disk,
-    /// the file is the caller's to delete; deleting it leaves the entry intact.
+    /// The body of an entry for a response handed to a caller: in memory when inline, else a copy of the
+    /// cache's file in `handoutDirectory` (a clone where the file system can, never a hard link). Like a body
+    /// the transport spilled to disk, the file is the caller's to delete, move or change.
     public func body(of entry: HTTPCacheEntry) -> ResponseBody {
         guard let bodyFile = entry.bodyFile else { return .data(entry.inlineBody ?? Data()) }
         // A temporary body file like a spilled one: removed on every exit path if the caller does not.
@@ -172,7 +172,7 @@ public final class HTTPCacheStore: Sendable {
             // The file opened without following links is the one handed out, whatever its name holds now.
             let file = try CacheBodyFile(directory: directory, name: bodyFile, stem: Self.stem(of: entry),
                                          expectedSize: entry.bodySize, expectedChecksum: nil)
-            try file.link(to: handout)
+            try file.copy(to: handout)
         } catch {
             TemporaryBodyFiles.release(handout)
             // Another process replaced the entry since the lookup: its name still reads as the cache's file.

@@ -13,7 +13,9 @@ public struct CookieMiddleware: Middleware {
         guard let name = request.cookieJar, let jar = jar(name) else { return try await next(request, context) }
         var request = request
         jar.addCookies(to: &request.headers, for: request.url)
-        let response = try await next(request, context)
+        var response = try await next(request, context)
+        // The jar's values went out as credentials: the caller masks them where the response echoes them.
+        response.sentSecrets.formUnion(request.headers.secretValues)
         let values = response.headers.values(for: "Set-Cookie")
         // The final URL after redirects is what set the cookie.
         if !values.isEmpty { jar.store(setCookie: values, from: response.url) }

@@ -1,4 +1,5 @@
 import CCurl
+import CourierSecurity
 import Foundation
 import Synchronization
 
@@ -66,11 +67,13 @@ public final class CurlTransport: Transport {
     public func send(_ request: HTTPRequest, context: RequestContext) async throws -> HTTPResponse {
         var current = request
         var hops = 0
+        var sentSecrets: Set<String> = []
         while true {
             var response = try await sendHop(current, context: context)
             let location = response.headers["Location"]
             guard let location, RedirectPolicy.isFollowed(current, status: response.status, location: location) else {
                 response.url = Self.withoutCredentials(response.url)
+                response.sentSecrets.formUnion(sentSecrets)
                 return response
             }
             hops += 1
@@ -78,6 +81,8 @@ public final class CurlTransport: Transport {
                 throw APIError.protocolError(underlying: "redirect loop: gave up after \(hops - 1) redirects")
             }
             current = try RedirectPolicy.next(after: current, status: response.status, location: location)
+            // A Location with `user:password@` makes libcurl send them as Basic credentials.
+            sentSecrets.formUnion(SecretPolicy.credentials(inURL: current.url.absoluteString))
         }
     }
 

@@ -51,7 +51,8 @@ public struct AuthMiddleware: Middleware {
         guard !request.headers.contains("Authorization"), let token = store.accessToken else {
             return try await next(request, context)
         }
-        let response = try await next(request.authorized(with: token), context)
+        var response = try await next(request.authorized(with: token), context)
+        response.sentSecrets.insert(token)
         guard response.status == 401, let refresher else { return response }
         let renewed: Credentials
         do {
@@ -66,7 +67,9 @@ public struct AuthMiddleware: Middleware {
             throw failure
         }
         // Exactly one replay: a second 401 goes back to the caller as it is.
-        return try await next(request.authorized(with: renewed.accessToken), context)
+        var replayed = try await next(request.authorized(with: renewed.accessToken), context)
+        replayed.sentSecrets.formUnion([token, renewed.accessToken])
+        return replayed
     }
 
     private func refresh(_ credentials: Credentials, with refresher: TokenRefresher,
