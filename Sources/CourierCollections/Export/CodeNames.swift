@@ -3,12 +3,13 @@ import Foundation
 /// Names made from names: a header, a variable or a JSON key turned into the identifiers of generated
 /// code (`X-Api-Key` → `X_API_KEY`, `xApiKey`, `XApiKey`).
 public enum CodeNames {
-    /// The words of a name: split at anything but ASCII letters and digits, at lower-to-upper case changes
-    /// (`createdAt`), and before the last capital of a run of capitals (`URLPath` → `URL`, `Path`).
+    /// The words of a name: accents dropped (`naïve` → `naive`), split at anything but ASCII letters and
+    /// digits, at lower-to-upper case changes (`createdAt`), and before the last capital of a run of
+    /// capitals (`URLPath` → `URL`, `Path`).
     public static func words(_ name: String) -> [String] {
         var words: [String] = []
         var current: [Character] = []
-        let characters = Array(name)
+        let characters = Array(name.folding(options: [.diacriticInsensitive, .widthInsensitive], locale: nil))
         func flush() {
             if !current.isEmpty { words.append(String(current)) }
             current = []

@@ -63,8 +63,8 @@ public struct CodeText: Sendable, Hashable {
         return CodeText(result)
     }
 
-    /// The pieces as lines for code that writes one literal per line: text split after each newline,
-    /// bytes in runs of `bytesPerLine`; secrets stay on the line they are in.
+    /// The pieces as lines for code that writes one literal per line: text and bytes split after each
+    /// newline, bytes also every `bytesPerLine`; secrets stay on the line they are in.
     public func lines(bytesPerLine: Int = 48) -> [[Piece]] {
         var lines: [[Piece]] = [[]]
         for piece in pieces {
@@ -81,11 +81,13 @@ public struct CodeText: Sendable, Hashable {
                 }
                 if !line.isEmpty { lines[lines.count - 1].append(.text(line)) }
             case .bytes(let data):
+                // A line per line of the bytes (they are often text with a binary part), at most bytesPerLine.
                 var start = data.startIndex
                 while start < data.endIndex {
-                    let end = data.index(start, offsetBy: bytesPerLine, limitedBy: data.endIndex) ?? data.endIndex
+                    let limit = data.index(start, offsetBy: bytesPerLine, limitedBy: data.endIndex) ?? data.endIndex
+                    let end = data[start..<limit].firstIndex(of: 0x0A).map { $0 + 1 } ?? limit
                     lines[lines.count - 1].append(.bytes(Data(data[start..<end])))
-                    if end < data.endIndex { lines.append([]) }
+                    if end < data.endIndex || data[end - 1] == 0x0A { lines.append([]) }
                     start = end
                 }
             case .secret:

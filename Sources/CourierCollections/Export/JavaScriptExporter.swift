@@ -28,14 +28,14 @@ enum JavaScriptExporter {
             if Set(names).count == names.count {
                 lines.append("  headers: {")
                 for header in request.headers {
-                    lines.append("    \(string(header.name)): \(expression(header.value, request)),")
+                    lines.append("    \(string(header.name)): \(headerValue(header.value, request)),")
                 }
                 lines.append("  },")
             } else {
                 // Pairs, so a name given twice is sent twice.
                 lines.append("  headers: [")
                 for header in request.headers {
-                    lines.append("    [\(string(header.name)), \(expression(header.value, request))],")
+                    lines.append("    [\(string(header.name)), \(headerValue(header.value, request))],")
                 }
                 lines.append("  ],")
             }
@@ -80,6 +80,14 @@ enum JavaScriptExporter {
         }.filter { !$0.isEmpty }
         if lines.isEmpty { return "\"\"" }
         return lines.joined(separator: " +\n    ")
+    }
+
+    /// A header value: fetch takes each character as one byte, so non-ASCII text goes as its UTF-8 bytes
+    /// spelled as Latin-1 characters (what Courier sends).
+    static func headerValue(_ text: CodeText, _ request: CodeRequest) -> String {
+        let ascii = text.pieces.allSatisfy { if case .text(let text) = $0 { text.allSatisfy(\.isASCII) } else { true } }
+        let value = expression(text, request)
+        return ascii ? value : "Buffer.from(\(value), \"utf8\").toString(\"latin1\")"
     }
 
     /// The parts of a binary body's Blob: bytes decoded from base64, secrets as their text.

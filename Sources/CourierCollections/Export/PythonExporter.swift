@@ -20,7 +20,10 @@ enum PythonExporter {
         if !request.headers.isEmpty {
             out.append("headers = {")
             for (name, value) in merged(request.headers) {
-                out.append("    \(string(name)): \(expression(value, request)),")
+                // requests sends a str header value as Latin-1; bytes go as they are (UTF-8, as Courier sends).
+                let bytes = value.pieces.contains { if case .text(let text) = $0 { !text.allSatisfy(\.isASCII) } else { false } }
+                let rendered = expression(value, request)
+                out.append("    \(string(name)): \(bytes ? "(" + rendered + ").encode()" : rendered),")
             }
             out.append("}")
             arguments.append("headers=headers")

@@ -44,7 +44,7 @@ public struct SwiftModels: Sendable, Hashable {
             let elementType = writer.type(of: element, name: elementName, ancestors: [], siblings: &parentNames,
                                           into: &lines)
             rootType = root
-            lines.insert(contentsOf: ["typealias \(root) = [\(elementType)]", ""], at: 0)
+            lines.insert(contentsOf: ["typealias \(root) = [\(elementType)]"] + (lines.isEmpty ? [] : [""]), at: 0)
         default:
             rootType = root
             lines.append("typealias \(root) = \(writer.type(of: shape, name: root))")
