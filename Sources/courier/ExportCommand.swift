@@ -24,7 +24,7 @@ enum ExportCommand {
                       + "takes them as parameters and the other languages read environment variables (curl: "
                       + "REDACTED)."),
             .flag("--main", help: "A complete program: it sends the request and prints the body (with --models, "
-                      + "the decoded value)."),
+                      + "the decoded value). Not for curl."),
             .flag("--models", help: "swift: also Codable models of the response, which the function decodes. "
                       + "The request is sent once (scripts, cookies and the requests it depends on as 'courier "
                       + "run' does)."),
@@ -34,19 +34,10 @@ enum ExportCommand {
             .option("--cache-mode", "MODE", .choice(CacheMode.allCases.map(\.rawValue)),
                     help: "With --models: use the HTTP cache (in ~/.cache/courier unless --cache-dir) in MODE."),
         ],
-        subcommands: CodeLanguage.allCases.map { language in
-            var options = ["--name", "--env", "--var", "--show-secrets"]
-            if language != .curl { options.append("--main") }
-            if language == .swift { options += ["--models", "--from-history", "--cache-dir", "--cache-mode"] }
-            return SubcommandSpec(language.rawValue, arguments: "FILE.http", options: options,
-                                  summary: "The request as \(language.title)" + (language == .curl ? " command line."
-                                      : language == .httpie ? " command." : " code."))
-        },
         notes: """
             Secrets (credentials in Authorization and other secret headers, the URL's password, secret query
             parameters, private environment values) are never written into the code unless --show-secrets:
             the comment at its top names the environment variable (or Swift parameter) that holds each one.
-            Go and Kotlin code is not compiled by Courier's tests; Swift, Python and JavaScript code is run.
             """)
 
     static func run(_ arguments: [String]) -> Int32 {
@@ -71,7 +62,8 @@ enum ExportCommand {
         if main && language == .curl {
             throw UsageError("a curl command is already a program; drop --main", command: "export")
         }
-        for option in ["--from-history", "--cache-dir", "--cache-mode"] where !models && !args.occurrences(of: option).isEmpty {
+        let modelOptions = ["--from-history", "--cache-dir", "--cache-mode"]
+        if !models, let option = modelOptions.first(where: { !args.occurrences(of: $0).isEmpty }) {
             throw UsageError("\(option) goes with --models", command: "export")
         }
         let showSecrets = args.flag("--show-secrets")

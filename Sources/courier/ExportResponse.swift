@@ -31,8 +31,8 @@ struct ExportResponse {
         let plan = try RunPlan.make(invocation)
         guard let entry = plan.entries.first else { throw Failure(description: "nothing to send in \(displayPath)") }
         let environment = try entry.environment.get()
-        let cache = try SendCommand.makeCache(directory: cacheDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) },
-                                              requested: cacheMode != nil)
+        let cacheFolder = cacheDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) }
+        let cache = try SendCommand.makeCache(directory: cacheFolder, requested: cacheMode != nil)
         let cookies = CookieJarStore()
         let client = HTTPClient(configuration: HTTPClient.Configuration(
             transport: CurlTransport(configuration: .init()), cache: cache,
@@ -52,8 +52,11 @@ struct ExportResponse {
         }
         guard case .success(let all) = outcomes else { throw Failure(description: "'\(name)' was not sent") }
         guard let outcome = all.last(where: { $0.template.displayName == template.displayName }) else {
-            let first = all.last.map { ": '\($0.template.displayName)', which it depends on, failed: \($0.failure?.summary ?? "skipped")" }
-            throw Failure(description: "'\(name)' was not sent" + (first ?? ""))
+            let blocker = all.last.map { outcome in
+                ": '\(outcome.template.displayName)', which it depends on, failed: "
+                    + (outcome.failure?.summary ?? outcome.skipped ?? "no response")
+            }
+            throw Failure(description: "'\(name)' was not sent" + (blocker ?? ""))
         }
         defer { if let body = outcome.response?.body { TemporaryBodyFiles.release(body) } }
         guard let response = outcome.response else {
