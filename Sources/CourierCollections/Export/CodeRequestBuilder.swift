@@ -72,8 +72,8 @@ extension CodeRequest {
             let raw = needles(percentEncoded: false)
             for (position, field) in fields.enumerated() {
                 if let (scheme, index) = credentials[position] {
-                    headers.append(.init(name: field.name,
-                                         value: CodeText.joined([.text(scheme), .secret(index, percentEncoded: false)])))
+                    let value = CodeText.joined([.text(scheme), .secret(index, percentEncoded: false)])
+                    headers.append(.init(name: field.name, value: value))
                 } else {
                     headers.append(.init(name: field.name, value: CodeText.splitting(field.value, needles: raw)))
                 }

@@ -28,6 +28,11 @@ public struct CodeText: Sendable, Hashable {
     /// Whether a piece is raw bytes: the text is then written as bytes, not as a string.
     public var isBinary: Bool { pieces.contains { if case .bytes = $0 { true } else { false } } }
 
+    /// Whether the written text is all ASCII (secrets are not looked at).
+    public var isASCII: Bool {
+        pieces.allSatisfy { if case .text(let text) = $0 { text.allSatisfy(\.isASCII) } else { true } }
+    }
+
     /// Whether any piece is a secret.
     public var hasSecrets: Bool { pieces.contains { if case .secret = $0 { true } else { false } } }
 

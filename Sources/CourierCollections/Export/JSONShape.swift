@@ -116,8 +116,8 @@ struct JSONShape: Sendable, Hashable {
             form = .fractional
         }
         if byte(index, "Z") { return index + 1 == bytes.count ? form : nil }
-        guard byte(index, "+") || byte(index, "-"), index + 6 == bytes.count, let zoneHour = number(index + 1..<index + 3),
-              zoneHour < 24, byte(index + 3, ":"), let zoneMinute = number(index + 4..<index + 6), zoneMinute < 60
+        guard byte(index, "+") || byte(index, "-"), index + 6 == bytes.count,
+              let zoneHour = number(index + 1..<index + 3), zoneHour < 24, byte(index + 3, ":"), let zoneMinute = number(index + 4..<index + 6), zoneMinute < 60
         else { return nil }
         return form
     }

@@ -13,8 +13,8 @@ enum JavaScriptExporter {
         if encodes {
             lines += [
                 "// Percent-encodes a value as Courier does: all but letters, digits and -._~.",
-                "const encode = (value) =>",
-                "  encodeURIComponent(value).replace(/[!'()*]/g, (c) => \"%\" + c.charCodeAt(0).toString(16).toUpperCase());",
+                "const encode = (value) => encodeURIComponent(value)",
+                "  .replace(/[!'()*]/g, (c) => \"%\" + c.charCodeAt(0).toString(16).toUpperCase());",
             ]
         }
         if case .file = request.body {
@@ -71,10 +71,11 @@ enum JavaScriptExporter {
         let lines = text.lines().map { line in
             line.map { piece -> String in
                 switch piece {
-                case .text(let text): string(text)
-                case .bytes(let data): string(String(decoding: data, as: UTF8.self))
+                case .text(let text): return string(text)
+                case .bytes(let data): return string(String(decoding: data, as: UTF8.self))
                 case .secret(let index, let encoded):
-                    encoded ? "encode(\(request.secrets[index].environmentName))" : request.secrets[index].environmentName
+                    let name = request.secrets[index].environmentName
+                    return encoded ? "encode(\(name))" : name
                 }
             }.joined(separator: " + ")
         }.filter { !$0.isEmpty }
@@ -85,9 +86,8 @@ enum JavaScriptExporter {
     /// A header value: fetch takes each character as one byte, so non-ASCII text goes as its UTF-8 bytes
     /// spelled as Latin-1 characters (what Courier sends).
     static func headerValue(_ text: CodeText, _ request: CodeRequest) -> String {
-        let ascii = text.pieces.allSatisfy { if case .text(let text) = $0 { text.allSatisfy(\.isASCII) } else { true } }
         let value = expression(text, request)
-        return ascii ? value : "Buffer.from(\(value), \"utf8\").toString(\"latin1\")"
+        return text.isASCII ? value : "Buffer.from(\(value), \"utf8\").toString(\"latin1\")"
     }
 
     /// The parts of a binary body's Blob: bytes decoded from base64, secrets as their text.

@@ -33,7 +33,8 @@ enum KotlinExporter {
         lines.append("    .url(\(expression(request.url.whole, request, imports: &imports)))")
         lines.append("    .method(\(string(request.method)), \(body))")
         for header in request.headers {
-            lines.append("    .addHeader(\(string(header.name)), \(expression(header.value, request, imports: &imports)))")
+            let value = expression(header.value, request, imports: &imports)
+            lines.append("    .addHeader(\(string(header.name)), \(value))")
         }
         lines.append("    .build()")
         lines.append("OkHttpClient().newCall(request).execute().use { response ->")

@@ -21,9 +21,8 @@ enum PythonExporter {
             out.append("headers = {")
             for (name, value) in merged(request.headers) {
                 // requests sends a str header value as Latin-1; bytes go as they are (UTF-8, as Courier sends).
-                let bytes = value.pieces.contains { if case .text(let text) = $0 { !text.allSatisfy(\.isASCII) } else { false } }
                 let rendered = expression(value, request)
-                out.append("    \(string(name)): \(bytes ? "(" + rendered + ").encode()" : rendered),")
+                out.append("    \(string(name)): \(value.isASCII ? rendered : "(" + rendered + ").encode()"),")
             }
             out.append("}")
             arguments.append("headers=headers")

@@ -81,7 +81,8 @@ enum SwiftExporter {
         for header in request.headers {
             // The first value of a name replaces URLSession's own; the next ones are added to it.
             let verb = set.insert(header.name.lowercased()).inserted ? "setValue" : "addValue"
-            lines.append("    request.\(verb)(\(text(header.value)), forHTTPHeaderField: \(SwiftLiteral.string(header.name)))")
+            let name = SwiftLiteral.string(header.name)
+            lines.append("    request.\(verb)(\(text(header.value)), forHTTPHeaderField: \(name))")
         }
         switch request.body {
         case .none: break
@@ -138,8 +139,9 @@ enum SwiftExporter {
                 "            return date",
                 "        }",
                 "        if let date = try? Date.ISO8601FormatStyle().parse(text) { return date }",
-                "        throw DecodingError.dataCorrupted(",
-                "            .init(codingPath: decoder.codingPath, debugDescription: \"not an RFC 3339 date-time: \\(text)\"))",
+                "        let context = DecodingError.Context(codingPath: decoder.codingPath,",
+                "                                            debugDescription: \"not an RFC 3339 date-time: \\(text)\")",
+                "        throw DecodingError.dataCorrupted(context)",
                 "    }",
                 "    return decoder",
                 "}"]
