@@ -5,7 +5,7 @@ import Foundation
 extension CodeRequest {
     /// A resolved request for the generators. Unless `showSecrets`, every secret the one secret policy knows
     /// becomes a `CodeSecret`: the credentials of the headers it names, the URL's password, the query
-    /// parameters it names, and the private values (`resolved.secrets`) wherever they occur.
+    /// parameters it names, and every value of the request's secret set wherever it occurs.
     ///
     /// - Parameters:
     ///   - context: where the request's variables came from, to name each secret after its variable.
@@ -66,7 +66,8 @@ extension CodeRequest {
                 credentials[position] = (scheme, secret(credential, source: .header(field.name)))
             }
             var url = urlParts(request.url)
-            var known = resolved.secrets.filter { $0.count >= SecretPolicy.minimumSecretLength }
+            // Every value the one secret set holds (private values, credentials, the Basic form of user info).
+            var known = resolved.secretSet.filter { $0.count >= SecretPolicy.minimumSecretLength }
             if showSecrets { known = [] }
             for value in known.sorted() { _ = secret(value, source: .variable("secret")) }
             let raw = needles(percentEncoded: false)
