@@ -80,6 +80,25 @@ import Testing
         #expect(request.url.query[0].value == CodeText([.secret(0, percentEncoded: true)]))
     }
 
+    @Test("A credential too short to mask as text is left out of its header only; Swift names never clash with locals")
+    func shortCredentialsAndClashingNames() throws {
+        let (resolved, context) = try Self.resolved("""
+            POST https://x/abc?q=abc
+            X-Api-Key: abc
+            X-Request: {{request}}
+            Content-Type: text/plain
+
+            abcdef
+            """, private: ["request": "request-value"])
+        let request = CodeRequest(resolved, context: context, baseFolder: Self.folder, fileName: nil, showSecrets: false)
+        #expect(request.secrets.map(\.parameterName) == ["xApiKey", "request2"])
+        #expect(request.url.path == CodeText("/abc"))
+        #expect(request.body == .content(CodeText("abcdef")))
+        let swift = CodeLanguage.swift.code(for: resolved, context: context, baseFolder: Self.folder, fileName: nil,
+                                            showSecrets: false)
+        #expect(swift.contains("static func postRequest(xApiKey: String, request2: String) -> URLRequest {"))
+    }
+
     @Test("A binary body with a secret inside is bytes around the secret; a < ./file body is read when the code runs")
     func binaryAndFileBodies() throws {
         let folder = try TemporaryFolder("export-bodies")

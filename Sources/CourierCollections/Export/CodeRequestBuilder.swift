@@ -69,7 +69,7 @@ extension CodeRequest {
             // Every value the one secret set holds (private values, credentials, the Basic form of user info).
             var known = resolved.secretSet.filter { $0.count >= SecretPolicy.minimumSecretLength }
             if showSecrets { known = [] }
-            for value in known.sorted() { _ = secret(value, source: .variable("secret")) }
+            for value in known.sorted() { _ = secret(value, source: .other) }
             let raw = needles(percentEncoded: false)
             for (position, field) in fields.enumerated() {
                 if let (scheme, index) = credentials[position] {
@@ -100,7 +100,8 @@ extension CodeRequest {
 
         /// Every registered secret as a needle: in URLs, also in its percent-encoded spellings.
         func needles(percentEncoded: Bool) -> [CodeText.Needle] {
-            secrets.enumerated().map { index, secret in
+            // A value too short to be masked as a substring anywhere is not looked for either.
+            secrets.enumerated().filter { $0.element.value.count >= SecretPolicy.minimumSecretLength }.map { index, secret in
                 let forms = percentEncoded ? SecretPolicy.encodedForms(secret.value) : [secret.value]
                 return CodeText.Needle(index: index, forms: forms, percentEncoded: percentEncoded)
             }
@@ -219,8 +220,9 @@ extension CodeRequest {
     /// Gives each secret its environment variable and Swift parameter, unique in the request.
     mutating func nameSecrets() {
         var environmentNames: Set<String> = []
-        // The generated functions' own parameters.
-        var parameterNames: Set<String> = ["session", "body"]
+        // The generated Swift's own parameters and locals.
+        var parameterNames: Set<String> = ["session", "body", "components", "request", "data", "response", "value",
+                                           "status", "decoder"]
         for index in secrets.indices {
             let name = secrets[index].sourceName
             secrets[index].environmentName = CodeNames.unique(CodeNames.upperSnake(name), in: &environmentNames)

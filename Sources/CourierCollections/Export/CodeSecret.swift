@@ -15,6 +15,8 @@ public struct CodeSecret: Sendable, Hashable {
         case password
         /// A user name standing alone in the URL (`https://TOKEN@host`), a credential by convention.
         case user
+        /// Another value the request's secret set holds (a credential sent elsewhere in the request).
+        case other
     }
 
     public var source: Source
@@ -31,6 +33,7 @@ public struct CodeSecret: Sendable, Hashable {
         case .variable(let name), .header(let name), .queryParameter(let name): name
         case .password: "password"
         case .user: "user"
+        case .other: "secret"
         }
     }
 
@@ -42,6 +45,7 @@ public struct CodeSecret: Sendable, Hashable {
         case .queryParameter(let name): "the query parameter '\(name)'"
         case .password: "the password in the URL"
         case .user: "the user name in the URL"
+        case .other: "a value Courier masks as a secret"
         }
     }
 }
