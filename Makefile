@@ -4,7 +4,7 @@ SWIFT ?= swift
 TEST_WIDTH ?= 3
 SHELL := /bin/bash
 APT_PACKAGES := libcurl4-openssl-dev libncursesw5-dev libssl-dev tmux openssl nghttp2-server \
-                libjavascriptcoregtk-4.1-dev libyaml-dev libxml2 nginx-light wrk zsh fish time
+                libjavascriptcoregtk-4.1-dev libyaml-dev libxml2 nginx-light wrk zsh fish time python3-venv nodejs
 BIN := .build/debug/courier
 # `make install`: PREFIX and DESTDIR as usual; INSTALL_BUILD= INSTALL_FROM=path installs an already built binary.
 PREFIX ?= /usr/local
@@ -14,7 +14,7 @@ INSTALL_FROM ?= .build/release/courier
 MAN_PAGE := $(wildcard docs/courier.1)
 COMPLETIONS := $(wildcard completions/courier.bash completions/_courier completions/courier.fish)
 
-.PHONY: deps build release demo test test-release bench fuzz clean install uninstall embed man static-libstdc++
+.PHONY: deps build release demo test test-release test-venv bench fuzz clean install uninstall embed man static-libstdc++
 
 # Installs the Debian packages the build and tests need, only when one is missing.
 deps:
@@ -59,7 +59,15 @@ static-libstdc++:
 demo: build
 	$(BIN) demo
 
-test: deps
+# Test-only Python packages (requests, which the exported Python code uses) in a venv under .build. It sees
+# the system's packages, so a machine that has requests already needs no network; otherwise pip fetches it.
+TEST_VENV := .build/test-venv
+test-venv:
+	@$(TEST_VENV)/bin/python3 -c 'import requests' 2>/dev/null || { \
+	  python3 -m venv --system-site-packages $(TEST_VENV) && \
+	  { $(TEST_VENV)/bin/python3 -c 'import requests' 2>/dev/null || $(TEST_VENV)/bin/pip install -q requests; }; }
+
+test: deps test-venv
 	SWIFT_BACKTRACE=enable=no $(SWIFT) build --build-tests
 	@# The whole suite in parallel, at most $(TEST_WIDTH) tests at a time: unbounded, dozens of child processes
 	@# share the 2 cores and tests that wait for a stream or a cancel miss their windows. Tests that change or
@@ -75,7 +83,7 @@ test: deps
 # The tests that run the `courier` binary (CourierCLITests, EndToEndTests), against the release build
 # installed with `make install` into a temporary folder: an optimised, statically linked build can fail
 # where the debug build the other targets test does not.
-test-release: release
+test-release: release test-venv
 	@dest=$$(mktemp -d) && trap 'rm -rf "$$dest"' EXIT && \
 	$(MAKE) --no-print-directory install INSTALL_BUILD= DESTDIR="$$dest" && \
 	SWIFT_BACKTRACE=enable=no $(SWIFT) build --build-tests && \

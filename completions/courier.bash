@@ -124,14 +124,16 @@ _courier() {
             slots=("words:curl postman openapi" "file")
             ;;
         export)
-            options="--name --env --var --show-secrets --help -h"
-            one="--name --env --var"
+            options="--name --env --var --show-secrets --main --models --from-history --cache-dir --cache-mode --help -h"
+            one="--name --env --var --cache-dir --cache-mode"
             case $prev in
                 --name) COMPREPLY=(); return ;;
                 --env) COMPREPLY=(); return ;;
                 --var) COMPREPLY=(); return ;;
+                --cache-dir) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")); return ;;
+                --cache-mode) COMPREPLY=($(compgen -W "default revalidate reload only-if-cached bypass" -- "$cur")); return ;;
             esac
-            slots=("words:curl" "file")
+            slots=("words:curl httpie python js go kotlin swift" "file")
             ;;
         cache)
             options="--cache-dir --method --body --json --help -h"

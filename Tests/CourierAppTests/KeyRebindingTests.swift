@@ -130,7 +130,7 @@ struct KeyRebindingTests {
         #expect(error == "/home/ada/.config/courier/config.json:5: X is bound to both 'delete' and 'rename' in 'collection'")
         // The same key in two scopes is no conflict: the pane's key wins in the pane, and the notice says so.
         let (tables, notices) = try Self.tables(#"{"keys": {"global": {"quit": "X"}, "collection": {"delete": "X"}}}"#)
-        #expect(notices == ["X in collection runs delete there, not quit"])
+        #expect(notices == ["X in collection runs delete there, not quit", "X in response runs copyCode there, not quit"])
         #expect(tables.global.command(for: .char("X")) == .quit)
         #expect(tables.collection.command(for: .char("X")) == .delete)
         let (_, shadowed) = try Self.tables(#"{"keys": {"global": {"quit": "j"}}}"#)

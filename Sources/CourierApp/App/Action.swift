@@ -48,6 +48,8 @@ public enum Action: Sendable {
     case themesListed([String])
     /// The open request as a curl command (secrets masked), resolved off the loop thread for `copyAsCurl`.
     case curlCommandReady(String)
+    /// The open request as code (secrets left out), resolved off the loop thread for `copyAsCode`.
+    case codeReady(String, CodeLanguage)
     /// The cookie jar listing asked for with `listCookies`.
     case cookiesListed(CookieJarListing)
     /// The jar's cookies that go with the request just sent (values masked), for the Request pane.

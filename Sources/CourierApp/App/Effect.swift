@@ -1,3 +1,4 @@
+import CourierCollections
 import CourierHTTP
 import Foundation
 
@@ -13,6 +14,8 @@ public enum Effect: Sendable, Hashable {
     case sendLive(generation: Int, job: SendJob, debounce: Duration)
     /// Resolve the request and put it on the clipboard as a curl command.
     case copyAsCurl(SendJob)
+    /// Resolve the request and put it on the clipboard as code in the language (`courier export`'s).
+    case copyAsCode(SendJob, CodeLanguage)
     /// Cancel the request in flight (the transfer is aborted).
     case cancelSend
     /// Write the edited request back into its file, changing only its own lines.

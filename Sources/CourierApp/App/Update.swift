@@ -132,6 +132,8 @@ private func respond(_ state: inout AppState, to action: Action) -> [Effect] {
     case .curlCommandReady(let command):
         state.status = StatusMessage("Copied the request as a curl command", kind: .success)
         return [.copyToClipboard(command)]
+    case .codeReady(let code, let language):
+        return state.codeReady(code, language: language)
     case .cookiesListed(let listing):
         state.modals.append(.cookies(listing, scroll: 0))
         return []
@@ -244,6 +246,7 @@ extension AppState {
             return []
         case .webSocket(let command): return webSocketEffects(webSocketPane.handle(command))
         case .theme(let name): return [.loadTheme(name: name)]
+        case .copyAsCode(let language): return copyAsCode(language)
         case .environment(let name):
             environment = name
             status = StatusMessage("Environment: \(name ?? "none")")

@@ -1,3 +1,5 @@
+import CourierCollections
+
 /// Any command, so the palette can list and run all of them.
 public enum AppCommand: Sendable, Hashable {
     case global(GlobalCommand)
@@ -14,6 +16,8 @@ public enum AppCommand: Sendable, Hashable {
     case webSocket(WebSocketPaneCommand)
     case theme(String)
     case environment(String?)
+    /// Copies the open request as code in this language (the palette's "Copy as:" entries).
+    case copyAsCode(CodeLanguage)
 
     /// The pane a command belongs to; running it from the palette focuses that pane first.
     public var pane: PaneID? {

@@ -1,3 +1,5 @@
+import CourierCollections
+
 /// Help, status bar hints and palette entries, all read from the keymap tables.
 public enum HelpCatalog {
     /// One documented key binding.
@@ -147,6 +149,10 @@ public enum HelpCatalog {
         }
         for name in state.themeNames {
             items.append(Entry(keys: "", help: "Theme: \(name)", command: .theme(name), hint: false))
+        }
+        for language in CodeLanguage.allCases {
+            items.append(Entry(keys: "", help: "\(AppState.copyAsCodeTitle) \(language.title)",
+                               command: .copyAsCode(language), hint: false))
         }
         items.append(Entry(keys: "", help: "Environment: none", command: .environment(nil), hint: false))
         for name in state.collection.environmentNames {

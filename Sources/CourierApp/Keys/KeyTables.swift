@@ -87,7 +87,7 @@ extension KeyTables {
         case .compare(let command): first(compare, command)
         case .log(let command): first(log, command)
         case .webSocket(let command): first(webSocket, command)
-        case .theme, .environment: nil
+        case .theme, .environment, .copyAsCode: nil
         }
         return key?.description ?? "the palette"
     }

@@ -167,6 +167,14 @@ public final class EffectRunner: Sendable {
                     queue.post(.notice(StatusMessage("\(error)", kind: .error)))
                 }
             }
+        case .copyAsCode(let job, let language):
+            background { [store, queue] in
+                do {
+                    queue.post(.codeReady(try store.code(job, language: language), language))
+                } catch {
+                    queue.post(.notice(StatusMessage("\(error)", kind: .error)))
+                }
+            }
         case .writeFile(let path, let contents):
             background { [queue] in
                 do {

@@ -1,4 +1,5 @@
 import CourierBody
+import CourierCollections
 import CourierHTTP
 import Foundation
 
@@ -19,10 +20,40 @@ extension AppState {
         case .copyCurl:
             guard !editor.isEmpty else { return nothingYet() }
             return [.copyAsCurl(sendJob)]
+        case .copyCode:
+            guard !editor.isEmpty else { return nothingYet() }
+            modals.append(.palette(PaletteState(filter: Self.copyAsCodeTitle)))
+            return []
         case .compare:
             guard !editor.isEmpty, editor.kind != .websocket else { return nothingYet() }
             return [.openCompare(sendJob)]
         }
+    }
+
+    /// The palette entries of "copy request as code" start with this, one per language.
+    static let copyAsCodeTitle = "Copy as:"
+
+    /// Copies the open request as code in `language`, resolved off the loop thread (`codeReady` answers).
+    mutating func copyAsCode(_ language: CodeLanguage) -> [Effect] {
+        guard !editor.isEmpty else { return nothingYet() }
+        guard editor.kind != .websocket else {
+            status = StatusMessage("A WebSocket request has no code export: it is not an HTTP exchange", kind: .error)
+            return []
+        }
+        return [.copyAsCode(sendJob, language)]
+    }
+
+    /// The code is ready: onto the clipboard, unless it is more than terminals pass through OSC 52.
+    mutating func codeReady(_ code: String, language: CodeLanguage) -> [Effect] {
+        guard code.utf8.count <= Clipboard.maxBytes else {
+            let size = MediaKind.formatSize(code.utf8.count)
+            status = StatusMessage("The \(language.title) code is \(size); the terminal clipboard takes at most "
+                                   + "\(MediaKind.formatSize(Clipboard.maxBytes)): courier export \(language.rawValue) "
+                                   + "prints it", kind: .error)
+            return []
+        }
+        status = StatusMessage("Copied the request as \(language.title) code", kind: .success)
+        return [.copyToClipboard(code)]
     }
 
     private mutating func nothingYet() -> [Effect] {

@@ -1,4 +1,6 @@
 /// The explorer's own response commands, next to the response viewer's keymap.
 public enum ResponseCommand: Sendable, Hashable {
     case copyBody, copyCurl, compare
+    /// Opens the palette on its "Copy as:" entries, one per language.
+    case copyCode
 }

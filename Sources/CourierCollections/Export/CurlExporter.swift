@@ -4,9 +4,6 @@ import Foundation
 
 /// Writes a resolved request as a curl command that a POSIX shell reads back exactly.
 public enum CurlExporter {
-    /// Headers curl adds itself and the export leaves out.
-    static let implicitHeaders: Set<String> = ["content-length", "host"]
-
     /// The command, one option per line. Credentials and secret values are replaced by `REDACTED`
     /// unless `showSecrets` is set.
     public static func command(for resolved: ResolvedRequest, showSecrets: Bool = false) -> String {
@@ -26,7 +23,7 @@ public enum CurlExporter {
         let url = request.url.absoluteString
         parts.append(ShellWords.quote(showSecrets ? url : SecretPolicy.maskedURL(url, secrets: secrets)))
         let headers = showSecrets ? request.headers : request.headers.redacted(secrets: secrets)
-        for field in headers where !implicitHeaders.contains(field.name.lowercased()) {
+        for field in headers where !CodeRequest.implicitHeaders.contains(field.name.lowercased()) {
             parts.append("-H \(ShellWords.quote("\(field.name): \(field.value)"))")
         }
         switch request.body {
@@ -70,9 +67,10 @@ public enum CurlExporter {
         return result + "'"
     }
 
-    /// Bodies with control characters (other than newlines and tabs) use `$'…'` so they survive a paste.
+    /// Text with control characters (other than newlines and tabs) or invisible ones (bidirectional
+    /// overrides, zero-width spaces) uses `$'…'`, so it survives a paste and reads as what it sends.
     static func quoteBody(_ text: String) -> String {
-        let plain = text.unicodeScalars.allSatisfy { $0.value >= 0x20 || $0 == "\n" || $0 == "\t" }
+        let plain = text.unicodeScalars.allSatisfy { $0 == "\n" || $0 == "\t" || !CodeEscaping.isInvisible($0) }
         if plain { return ShellWords.quote(text) }
         var result = "$'"
         for scalar in text.unicodeScalars {
@@ -83,6 +81,9 @@ public enum CurlExporter {
             case "\r": result += "\\r"
             case "\t": result += "\\t"
             case _ where scalar.value < 0x20 || scalar.value == 0x7F: result += String(format: "\\x%02x", scalar.value)
+            case _ where CodeEscaping.isInvisible(scalar):
+                result += scalar.value < 0x10000 ? String(format: "\\u%04x", scalar.value)
+                    : String(format: "\\U%08x", scalar.value)
             default: result.unicodeScalars.append(scalar)
             }
         }
