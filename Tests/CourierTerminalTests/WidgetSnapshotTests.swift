@@ -11,7 +11,7 @@ import CourierTerminal
     @Test func aTitleTooLongForTheBlockIsCutAndTheRightTitleDropped() {
         var buffer = Buffer(size: Size(width: 14, height: 3))
         Block(title: "A very long title indeed", rightTitle: "R").render(into: &buffer, area: buffer.area)
-        #expect(buffer.lines()[0] == "┌ A very lo… ┐")
+        #expect(buffer.lines()[0] == "┌─ A very … ─┐")
     }
 
     @Test func listScrollsSoTheSelectionIsVisible() {

@@ -10,6 +10,8 @@ public func update(_ state: inout AppState, _ action: Action) -> [Effect] {
     // response replacing the pane. The job whose last report this is has ended by itself.
     var stopped = running.subtracting(state.runningBodyJobs)
     if case .bodyJob(let report) = action { stopped.remove(report.generation) }
+    // Made here, never while drawing: the hex view's bytes with the secrets known now masked.
+    state.maskShownHex()
     return effects + stopped.sorted().map { .cancelBodyJob(generation: $0) }
 }
 
@@ -84,7 +86,7 @@ private func respond(_ state: inout AppState, to action: Action) -> [Effect] {
         if let failure { state.comparePane?.fail(failure) } else { state.comparePane?.load(revalidation) }
         return []
     case .webSocketEvents(let batch):
-        state.webSocketPane.apply(batch)
+        state.webSocketPane.apply(batch, masker: state.screenMasker)
         // A TLS failure may be a wrong passphrase: it is forgotten, so the next connect asks again.
         if batch.events.contains(where: { if case .error(let error) = $0 { error.kind == .tls } else { false } }) {
             state.certificatePassphrase = nil
@@ -187,7 +189,7 @@ extension AppState {
         let before = editor.draft
         var effects: [Effect]
         if focus == .webSocket, isTyping || paneCommand(for: key) != nil {
-            effects = webSocketEffects(webSocketPane.handle(key: key, keymap: keys.webSocket))
+            effects = webSocketEffects(webSocketPane.handle(key: key, keymap: keys.webSocket, masker: screenMasker))
         } else if focus == .response, comparePane != nil, let command = keys.compare.command(for: key) {
             effects = run(.compare(command))
         } else if focus == .response, viewerPrompting || paneCommand(for: key) != nil {
@@ -242,7 +244,7 @@ extension AppState {
             log.pageSize = max(1, layout.contentHeight(.log) - 1)
             log.handle(command)
             return []
-        case .webSocket(let command): return webSocketEffects(webSocketPane.handle(command))
+        case .webSocket(let command): return webSocketEffects(webSocketPane.handle(command, masker: screenMasker))
         case .theme(let name): return [.loadTheme(name: name)]
         case .environment(let name):
             environment = name

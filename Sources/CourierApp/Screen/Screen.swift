@@ -20,45 +20,28 @@ public enum Screen {
         let layout = state.layout
         var cursor: Position?
         for (pane, rect) in layout.panes.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-            let focused = pane == state.focus && state.modals.isEmpty
-            switch pane {
-            case .collection: CollectionView.render(state, into: &buffer, area: rect, focused: focused)
-            case .request:
-                let position = RequestView.render(state, into: &buffer, area: rect, focused: focused)
-                if focused { cursor = position }
+            let context = state.renderContext(area: rect, focused: pane == state.focus && state.modals.isEmpty)
+            let position: Position? = switch pane {
+            case .collection: CollectionView.draw(state, context, into: &buffer)
+            case .request: RequestView.draw(state, context, into: &buffer)
             case .response:
-                if var compare = state.comparePane {
-                    compare.masker = state.screenMasker
-                    compare.render(into: &buffer, area: rect, theme: state.theme, focused: focused, keys: state.keys)
+                if let compare = state.comparePane {
+                    ComparePaneView.draw(compare, context, into: &buffer)
                 } else if state.viewerActive, let pane = state.responsePane {
-                    pane.render(into: &buffer, area: rect, theme: state.theme, focused: focused, latency: state.shownLatency,
-                                keys: state.keys)
+                    ResponsePaneView.draw(ShownResponse(pane, latency: state.shownLatency), context, into: &buffer)
                 } else {
-                    ResponsePhaseView.render(state, into: &buffer, area: rect, focused: focused)
+                    ResponsePhaseView.draw(state, context, into: &buffer)
                 }
-            case .log:
-                // The log component draws its content; the border and title are the explorer's.
-                let inner = Draw.block(&buffer, rect, title: state.log.title, focused: focused, theme: state.theme, number: 4)
-                var log = state.log
-                log.masker = state.screenMasker
-                log.render(into: &buffer, area: inner, theme: state.theme, focused: focused, now: state.now)
-            case .webSocket:
-                var webSocket = state.webSocketPane
-                webSocket.masker = state.screenMasker
-                webSocket.render(into: &buffer, area: rect, theme: state.theme, focused: focused)
+            case .log: LogPaneView.draw(state.log, context, into: &buffer)
+            case .webSocket: WebSocketPaneView.draw(state.webSocketPane, context, into: &buffer)
             }
+            if context.focused { cursor = position }
         }
-        if state.focus == .collection && state.tree.filtering && state.modals.isEmpty,
-           let rect = layout.panes[.collection] {
-            cursor = Position(x: rect.x + 2 + state.tree.filter.cursorColumn, y: rect.y + 1)
-        }
-        if var history = state.historyPane {
-            history.masker = state.screenMasker
+        if let history = state.historyPane {
             // Over the whole layout, above the status bar, like a zoomed pane.
             let area = Rect(x: 0, y: 0, width: state.size.width, height: layout.statusBar.y)
             buffer.fill(area)
-            let inner = Draw.block(&buffer, area, title: history.title, focused: state.modals.isEmpty, theme: state.theme)
-            history.render(into: &buffer, area: inner, theme: state.theme, focused: state.modals.isEmpty)
+            HistoryPaneView.draw(history, state.renderContext(area: area, focused: state.modals.isEmpty), into: &buffer)
             if state.modals.isEmpty { cursor = nil }
         } else if let strip = layout.tabStrip { TabStripView.render(state, into: &buffer, area: strip) }
         StatusBarView.render(state, into: &buffer, area: layout.statusBar)
@@ -66,5 +49,12 @@ public enum Screen {
             cursor = ModalView.render(modal, state: state, into: &buffer, screen: screen)
         }
         return (buffer, cursor)
+    }
+}
+
+extension AppState {
+    /// What a pane is drawn with: the theme, the secrets the screen masks, the keys, the clock, focus and area.
+    public func renderContext(area: Rect, focused: Bool) -> RenderContext {
+        RenderContext(theme: theme, masker: screenMasker, keys: keys, now: now, focused: focused, area: area)
     }
 }

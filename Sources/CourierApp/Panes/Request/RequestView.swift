@@ -4,21 +4,26 @@ import CourierHTTP
 import CourierTerminal
 
 /// Draws the request editor: method and URL, the tab row, and the selected tab's field.
-enum RequestView {
-    /// Draws the pane and returns where the terminal cursor goes when a field is being edited.
-    static func render(_ state: AppState, into buffer: inout Buffer, area: Rect, focused: Bool) -> Position? {
-        let theme = state.theme
+enum RequestView: PaneView {
+    static func frame(_ state: AppState, _ context: RenderContext) -> PaneFrame {
         let editor = state.editor
         var title = "Request"
         if !editor.name.isEmpty { title += " · \(editor.name)" }
         if editor.isDirty { title += " ●" }
         if state.live { title += " · LIVE" }
-        var inner = Draw.block(&buffer, area, title: title, focused: focused, theme: theme, number: 2)
-        guard inner.height >= 1 else { return nil }
+        // The environment only beside the whole title: the request's name matters more.
         let environment = "env: \(state.environment ?? "none")"
-        if area.width > DisplayWidth.of(title) + DisplayWidth.of(environment) + 12 {
-            buffer.write(" \(environment) ", x: area.maxX - DisplayWidth.of(environment) - 4, y: area.y, style: theme.muted)
-        }
+        let fits = context.area.width > DisplayWidth.of(title) + DisplayWidth.of(environment) + 12
+        return PaneFrame(title, number: PaneID.request.rawValue,
+                         rightTitle: fits ? StyledLine(environment, style: context.theme.muted) : StyledLine())
+    }
+
+    /// Draws the pane and returns where the terminal cursor goes when a field is being edited.
+    static func render(_ state: AppState, _ context: RenderContext, into buffer: inout Buffer) -> Position? {
+        let theme = context.theme
+        let editor = state.editor
+        let focused = context.focused
+        var inner = context.area
         if editor.isEmpty {
             buffer.write("Open a request from the collection (1, Enter).", x: inner.x, y: inner.y, style: theme.muted,
                          maxWidth: inner.width)
@@ -59,7 +64,7 @@ enum RequestView {
         }
         let content = Rect(x: inner.x, y: inner.y + 2, width: inner.width, height: inner.height - 2)
         if editor.tab == .options {
-            renderOptions(state, into: &buffer, area: content, focused: focused)
+            renderOptions(state, into: &buffer, area: content, focused: focused, theme: theme)
             if editor.editing && editor.field == .tab, let field = editor.selectedEditor, focused {
                 let row = editor.option.rawValue
                 cursor = Position(x: content.x + 14 + field.cursorColumn, y: content.y + row)
@@ -99,8 +104,8 @@ enum RequestView {
         }
     }
 
-    private static func renderOptions(_ state: AppState, into buffer: inout Buffer, area: Rect, focused: Bool) {
-        let theme = state.theme
+    private static func renderOptions(_ state: AppState, into buffer: inout Buffer, area: Rect, focused: Bool,
+                                      theme: Theme) {
         let editor = state.editor
         for option in RequestEditorState.Option.allCases where option.rawValue < area.height {
             let y = area.y + option.rawValue

@@ -31,7 +31,7 @@ extension AppState {
         case .saveBody?:
             modals.append(.prompt(PromptState(title: "Save the body to file", text: "response.body", purpose: .saveResponse)))
         case .search(let search)?:
-            effects.append(.bodyJob(pane.begin(search, generation: nextBodyJobGeneration())))
+            effects.append(.bodyJob(pane.begin(search, generation: nextBodyJobGeneration(), masker: screenMasker)))
         case .filter(let filter)?:
             effects.append(.bodyJob(pane.begin(filter, generation: nextBodyJobGeneration())))
         case .indexForJump?:
