@@ -1,6 +1,7 @@
 import CourierTerminal
 
-/// The whole frame: panes by the layout, the status bar, and the modal on top. A pure function of state.
+/// The whole frame: the panes by the layout (each drawn by its `Pane`), an overlay over the layout, the status
+/// bar, and the modal on top. A pure function of state.
 public enum Screen {
     /// Renders `state` into a new buffer and returns it with the cursor position (nil hides the cursor).
     public static func render(_ state: AppState) -> (buffer: Buffer, cursor: Position?) {
@@ -19,30 +20,18 @@ public enum Screen {
         }
         let layout = state.layout
         var cursor: Position?
-        for (pane, rect) in layout.panes.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-            let context = state.renderContext(area: rect, focused: pane == state.focus && state.modals.isEmpty)
-            let position: Position? = switch pane {
-            case .collection: CollectionView.draw(state, context, into: &buffer)
-            case .request: RequestView.draw(state, context, into: &buffer)
-            case .response:
-                if let compare = state.comparePane {
-                    ComparePaneView.draw(compare, context, into: &buffer)
-                } else if state.viewerActive, let pane = state.responsePane {
-                    ResponsePaneView.draw(ShownResponse(pane, latency: state.shownLatency), context, into: &buffer)
-                } else {
-                    ResponsePhaseView.draw(state, context, into: &buffer)
-                }
-            case .log: LogPaneView.draw(state.log, context, into: &buffer)
-            case .webSocket: WebSocketPaneView.draw(state.webSocketPane, context, into: &buffer)
-            }
+        for (id, rect) in layout.panes.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            let context = state.renderContext(area: rect, focused: id == state.focus && state.modals.isEmpty)
+            // An overlay open over the tile is drawn in its place.
+            let position = state.panes.shown(on: id, in: state).draw(state, context, into: &buffer)
             if context.focused { cursor = position }
         }
-        if let history = state.historyPane {
+        if let overlay = state.panes.layoutOverlay(in: state) {
             // Over the whole layout, above the status bar, like a zoomed pane.
             let area = Rect(x: 0, y: 0, width: state.size.width, height: layout.statusBar.y)
             buffer.fill(area)
-            HistoryPaneView.draw(history, state.renderContext(area: area, focused: state.modals.isEmpty), into: &buffer)
-            if state.modals.isEmpty { cursor = nil }
+            let position = overlay.draw(state, state.renderContext(area: area, focused: state.modals.isEmpty), into: &buffer)
+            if state.modals.isEmpty { cursor = position }
         } else if let strip = layout.tabStrip { TabStripView.render(state, into: &buffer, area: strip) }
         StatusBarView.render(state, into: &buffer, area: layout.statusBar)
         if let modal = state.modals.last {

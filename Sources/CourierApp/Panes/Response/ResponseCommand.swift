@@ -1,4 +1,4 @@
 /// The explorer's own response commands, next to the response viewer's keymap.
-public enum ResponseCommand: Sendable, Hashable {
+public enum ResponseCommand: KeyCommandName {
     case copyBody, copyCurl, compare
 }
