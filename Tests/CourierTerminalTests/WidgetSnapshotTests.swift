@@ -107,6 +107,21 @@ import CourierTerminal
         #expect(buffer.lines() == ["••••••"])
     }
 
+    @Test func aTextAreaScrollsOnlyTheCursorsLineSidewaysAndStylesWhatShows() {
+        // Given two long lines, the cursor at the end of the second, and a styler that marks each line
+        let lines = [Array("first line is long"), Array("second line is long")]
+        var buffer = Buffer(size: Size(width: 10, height: 2))
+        let area = TextArea(lines: lines, row: 1, column: 19) { StyledLine("|" + $0) }
+        // When it is drawn
+        let cursor = area.render(into: &buffer, area: buffer.area)
+        // Then the first line starts at its start, the second shows its end with room for the cursor
+        #expect(buffer.lines() == ["|first lin", "|e is long"])
+        #expect(cursor == Position(x: 9, y: 1))
+        // And without the cursor both start at their start
+        TextArea(lines: lines, row: 1, column: 19, showsCursor: false).render(into: &buffer, area: buffer.area)
+        #expect(buffer.lines() == ["first line", "second lin"])
+    }
+
     @Test func modalIsCentredAndClearsWhatIsUnder() {
         var buffer = Buffer(size: Size(width: 30, height: 9), fill: Cell("."))
         let inner = Modal(title: "Quit?", size: Size(width: 20, height: 5))

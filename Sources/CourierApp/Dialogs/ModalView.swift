@@ -54,11 +54,10 @@ enum ModalView {
             return nil
         case .prompt(let prompt):
             let inner = frame(&buffer, screen, width: 56, height: 5, title: prompt.title, theme: theme)
-            let line = prompt.isSecret ? prompt.editor.characters.map { _ in Character("•") } : prompt.editor.characters
-            let (start, text) = Draw.window(line, cursor: prompt.editor.cursor, width: inner.width)
-            buffer.write(text, x: inner.x, y: inner.y + 1, style: theme.text, maxWidth: inner.width)
+            let input = TextInput(prompt.editor, style: theme.text, mask: prompt.isSecret ? "•" : nil)
+            let cursor = input.render(into: &buffer, area: Rect(x: inner.x, y: inner.y + 1, width: inner.width, height: 1))
             buffer.write("Enter accepts · Esc cancels", x: inner.x, y: inner.y + 2, style: theme.muted, maxWidth: inner.width)
-            return Position(x: inner.x + DisplayWidth.of(String(line[start..<prompt.editor.cursor])), y: inner.y + 1)
+            return cursor
         case .problems(let selection):
             renderProblems(state.collection.problems, selection: selection, theme: theme, into: &buffer, screen: screen)
             return nil

@@ -27,15 +27,6 @@ enum Draw {
         return String(format: "%.1f MB", Double(count) / 1024 / 1024)
     }
 
-    /// The characters of `line` that fit in `width` columns with the cursor column visible: the slice's
-    /// first character index, and its text.
-    static func window(_ line: [Character], cursor: Int?, width: Int) -> (start: Int, text: String) {
-        guard let cursor, width > 1 else { return (0, String(line)) }
-        var start = 0
-        while start < cursor && DisplayWidth.of(String(line[start..<cursor])) > width - 1 { start += 1 }
-        return (start, String(line[start...]))
-    }
-
     /// Wraps `text` into pieces of at most `width` columns.
     static func wrap(_ text: String, width: Int) -> [String] {
         guard width > 0 else { return [text] }

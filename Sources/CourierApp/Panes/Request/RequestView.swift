@@ -49,10 +49,9 @@ enum RequestView: PaneView {
         if focused && urlSelected && !editor.editing {
             buffer.setStyle(theme.selection, in: Rect(x: inner.x, y: inner.y, width: methodWidth - 1, height: 1))
         }
-        let urlColumn = writeTemplate(&buffer, line: editor.url.characters, cursor: urlEditing ? editor.url.cursor : nil,
-                                      x: inner.x + methodWidth, y: inner.y, width: urlWidth, values: values,
-                                      resolved: editor.showResolved && !urlEditing, theme: theme)
-        if urlEditing { cursor = Position(x: inner.x + methodWidth + urlColumn, y: inner.y) }
+        let url = template(lines: [editor.url.characters], row: 0, column: editor.url.cursor, editing: urlEditing,
+                           resolved: editor.showResolved, values: values, theme: theme)
+        cursor = url.render(into: &buffer, area: Rect(x: inner.x + methodWidth, y: inner.y, width: urlWidth, height: 1))
         guard inner.height >= 3 else { return cursor }
         // Tabs.
         var x = inner.x
@@ -83,15 +82,9 @@ enum RequestView: PaneView {
             buffer.write(placeholder(editor.tab), x: content.x, y: content.y, style: theme.muted, maxWidth: content.width)
             return cursor
         }
-        let firstRow = max(0, field.row - content.height + 1)
-        for (offset, line) in field.lines[firstRow...].prefix(content.height).enumerated() {
-            let row = firstRow + offset
-            let column = writeTemplate(&buffer, line: line, cursor: editing && row == field.row ? field.column : nil,
-                                       x: content.x, y: content.y + offset, width: content.width, values: values,
-                                       resolved: editor.showResolved && !editing, theme: theme)
-            if editing && row == field.row { cursor = Position(x: content.x + column, y: content.y + offset) }
-        }
-        return cursor
+        let area = template(lines: field.lines, row: field.row, column: field.column, editing: editing,
+                            resolved: editor.showResolved, values: values, theme: theme)
+        return area.render(into: &buffer, area: content) ?? cursor
     }
 
     static func placeholder(_ tab: RequestEditorState.Tab) -> String {
@@ -121,27 +114,22 @@ enum RequestView: PaneView {
         }
     }
 
-    /// Writes one line of a template with its variables coloured (unknown ones as errors), or resolved.
-    /// Returns the display column of the cursor within the written text.
-    @discardableResult
-    static func writeTemplate(_ buffer: inout Buffer, line: [Character], cursor: Int?, x: Int, y: Int, width: Int,
-                              values: [String: String], resolved: Bool, theme: Theme) -> Int {
-        let (start, text) = Draw.window(line, cursor: cursor, width: width)
-        if resolved {
-            buffer.write(VariablePreview.resolve(text, values: values), x: x, y: y, style: theme.jsonString, maxWidth: width)
-        } else {
-            var runs: [(String, Style)] = []
+    /// A template field as a text area: its variables coloured (unknown ones as errors), or shown resolved when
+    /// asked and not being edited.
+    static func template(lines: [[Character]], row: Int, column: Int, editing: Bool, resolved: Bool,
+                         values: [String: String], theme: Theme) -> TextArea {
+        TextArea(lines: lines, row: row, column: column, showsCursor: editing) { text in
+            if resolved && !editing { return StyledLine(VariablePreview.resolve(text, values: values), style: theme.jsonString) }
+            var line = StyledLine()
             for segment in VariablePreview.segments(text) {
                 switch segment {
-                case .text(let literal): runs.append((literal, theme.text))
+                case .text(let literal): line.append(literal, style: theme.text)
                 case .variable(let name):
                     let known = VariablePreview.isKnown(name, values: values)
-                    runs.append(("{{\(name)}}", known ? theme.jsonKey : theme.error.with(.underline)))
+                    line.append("{{\(name)}}", style: known ? theme.jsonKey : theme.error.with(.underline))
                 }
             }
-            Draw.runs(&buffer, runs, x: x, y: y, maxWidth: width)
+            return line
         }
-        guard let cursor else { return 0 }
-        return min(width - 1, DisplayWidth.of(String(line[start..<cursor])))
     }
 }
