@@ -2,7 +2,7 @@ import CourierHTTP
 import CourierTerminal
 import Foundation
 
-/// Draws `ComparePaneState`: a border with the title, the two responses side by side (status, cache
+/// Draws `ComparePaneState`: the two responses side by side (status, cache
 /// decision, age and freshness, body size), then a scrolling list of what the validation cost and
 /// what it changed (headers added, removed and updated; the body unchanged or a line diff).
 public enum ComparePaneView: PaneView {

@@ -214,7 +214,7 @@ public struct LogPaneState: Sendable {
         }
     }
 
-    /// Selects the row under a click at `position` in a pane drawn into `area` (as `render` lays it out).
+    /// Selects the row under a click at `position` in a pane drawn into `area` (as `LogPaneView` lays it out).
     public mutating func select(at position: Position, area: Rect) {
         guard detail == nil else { return }
         let body = LogPaneState.body(of: area)

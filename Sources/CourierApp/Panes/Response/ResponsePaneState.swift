@@ -5,7 +5,7 @@ import Foundation
 
 /// The response viewer: a body of any size read through a `BodyDocument` (pretty JSON, raw text, hex,
 /// events), with search, folds, a JSONPath filter and a diff against the previous response. A value;
-/// `handle` is the only place it changes, and `render` draws only the visible lines.
+/// `handle` is the only place it changes, and `ResponsePaneView` draws only the visible lines.
 public struct ResponsePaneState: Sendable {
     /// Which part of the response is shown.
     public enum Tab: Sendable, Hashable { case body, headers }
