@@ -57,8 +57,9 @@ public struct AppState: Sendable {
     /// Theme names found in the themes folder, for the palette.
     public var themeNames: [String] = ThemeLoader.builtInNames
     public var status: StatusMessage?
-    /// The panes, in one list that dispatch, hints, help, the palette and the screen loop over.
-    public let panes: PaneRegistry
+    /// The panes, in one list that dispatch, hints, help, the palette and the screen loop over (the key
+    /// tables are made for them).
+    public var panes: PaneRegistry { keys.panes }
     /// The states of panes added to the registry whose state is not one of the fields above, by scope.
     public var paneStates: [KeyScope: any Sendable] = [:]
     /// The keymap tables in use: the defaults with the user's rebindings (config.json) applied.
@@ -100,7 +101,6 @@ public struct AppState: Sendable {
 
     public init(size: Size, collectionPath: String, environment: String? = nil, theme: Theme = .dark,
                 panes: PaneRegistry = .standard) {
-        self.panes = panes
         keys = KeyTables(panes: panes)
         self.size = size
         self.collectionPath = collectionPath

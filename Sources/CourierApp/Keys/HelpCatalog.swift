@@ -36,9 +36,9 @@ public enum HelpCatalog {
     /// Every section of the `?` screen for the keys in use: the global keys, then each pane's (and the keys of
     /// its text fields) in the registry's order. Titles name the keys that reach each pane and the scope
     /// config.json rebinds its keys under.
-    public static func sections(_ keys: KeyTables, panes: PaneRegistry = .standard) -> [Section] {
+    public static func sections(_ keys: KeyTables) -> [Section] {
         [Section(title: "Everywhere [global]", entries: entries(keys.global) { .global($0) })]
-            + panes.all.flatMap { pane in
+            + keys.panes.all.flatMap { pane in
                 [Section(title: pane.helpTitle(keys), entries: entries(of: pane, keys))] + pane.typingSections
             }
     }
@@ -48,9 +48,9 @@ public enum HelpCatalog {
 
     /// The help screen as lines of text: keys, what they do, and the command's name for config.json
     /// (`[scope]` in the section title), so a user rebinding a key reads both off one screen.
-    public static func lines(_ keys: KeyTables, panes: PaneRegistry = .standard) -> [String] {
+    public static func lines(_ keys: KeyTables) -> [String] {
         var lines: [String] = []
-        for section in sections(keys, panes: panes) {
+        for section in sections(keys) {
             lines.append(section.title)
             let width = section.entries.map { label($0).count }.max() ?? 0
             let helpWidth = section.entries.map(\.help.count).max() ?? 0
@@ -105,7 +105,7 @@ public enum HelpCatalog {
     /// Everything the palette lists for `state`: every command, then themes and environments.
     public static func paletteItems(_ state: AppState) -> [Entry] {
         var items: [Entry] = []
-        for section in sections(state.keys, panes: state.panes) {
+        for section in sections(state.keys) {
             for entry in section.entries where entry.command != nil {
                 let title = section.title.split(separator: " ").first.map(String.init) ?? section.title
                 items.append(Entry(keys: entry.keys, help: "\(title): \(entry.help)", command: entry.command,

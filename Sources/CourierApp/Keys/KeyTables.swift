@@ -8,6 +8,8 @@ import CourierTerminal
 /// rebound, so a rebinding can never turn a typed character into a command.
 public struct KeyTables: Sendable, Hashable {
     public var global: [KeyBinding<GlobalCommand>]
+    /// The panes whose keys these are; help and the palette list them in this order.
+    public let panes: PaneRegistry
     /// Every scope in order: global, then each pane's in the registry's order.
     public let scopes: [KeyScope]
     /// Each pane's table, its commands set aside from their types (`PaneCommand`).
@@ -15,6 +17,7 @@ public struct KeyTables: Sendable, Hashable {
 
     /// The default keys of `panes`' panes.
     public init(panes: PaneRegistry = .standard) {
+        self.panes = panes
         global = Keymaps.global(tiles: panes.tiles.map(\.id))
         scopes = [.global] + panes.all.map(\.scope)
         tables = [:]
@@ -23,6 +26,17 @@ public struct KeyTables: Sendable, Hashable {
 
     /// The tables as shipped.
     public static let defaults = KeyTables()
+
+    /// Tables are equal when their keys are: the scopes name the panes.
+    public static func == (a: KeyTables, b: KeyTables) -> Bool {
+        a.global == b.global && a.scopes == b.scopes && a.tables == b.tables
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(global)
+        hasher.combine(scopes)
+        hasher.combine(tables)
+    }
 
     private static func erased<P: Pane>(_ pane: P) -> [KeyBinding<PaneCommand>] {
         pane.keymap.map { KeyBinding($0.keys, PaneCommand(pane.scope, $0.command), $0.help, hint: $0.hint) }

@@ -52,10 +52,15 @@ struct CounterPaneTests {
         var state = Self.explorer()
         state.press(.char("6"))
         // Then help has its section, named by its number and scope, and the global key that focuses it
-        let help = HelpCatalog.lines(state.keys, panes: state.panes)
+        let help = HelpCatalog.lines(state.keys)
         #expect(help.contains("Counter (6) [counter]"))
         #expect(help.contains { $0.contains("+") && $0.contains("count up") && $0.hasSuffix("increment") })
         #expect(help.contains { $0.contains("6") && $0.contains("focus counter") && $0.hasSuffix("focusCounter") })
+        // And the help screen shows that section once scrolled to it
+        state.press(.char("?"))
+        for _ in 0..<(help.count - 4) { state.press(.char("j")) }
+        #expect(Snapshot.screen(state).contains { $0.contains("Counter (6) [counter]") })
+        state.press(Key(.escape))
         // And the status bar hints its key
         #expect(HelpCatalog.hints(for: state).first.map { "\($0.keys) \($0.help)" } == "+ count up")
         // And the palette lists its commands and runs them, focusing the pane first
