@@ -80,23 +80,18 @@ extension AppCommand {
 extension KeyTables {
     /// The response viewer's keys, as in use.
     public var responseViewer: [KeyBinding<ResponsePaneCommand>] {
-        keymap(of: ResponsePane()).compactMap { binding in
-            if case .viewer(let command) = binding.command {
-                KeyBinding(binding.keys, command, binding.help, hint: binding.hint)
-            } else {
-                nil
-            }
-        }
+        responseKeys { if case .viewer(let command) = $0 { command } else { nil } }
     }
 
     /// The explorer's own keys in the Response pane, as in use.
     public var response: [KeyBinding<ResponseCommand>] {
+        responseKeys { if case .explorer(let command) = $0 { command } else { nil } }
+    }
+
+    /// One of the Response pane's two tables, as in use.
+    private func responseKeys<C>(_ part: (ResponsePane.Command) -> C?) -> [KeyBinding<C>] {
         keymap(of: ResponsePane()).compactMap { binding in
-            if case .explorer(let command) = binding.command {
-                KeyBinding(binding.keys, command, binding.help, hint: binding.hint)
-            } else {
-                nil
-            }
+            part(binding.command).map { KeyBinding(binding.keys, $0, binding.help, hint: binding.hint) }
         }
     }
 }
