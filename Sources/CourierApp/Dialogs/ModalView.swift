@@ -70,7 +70,8 @@ enum ModalView {
     /// Every problem, one per line (long ones wrapped), the selected one highlighted.
     static func renderProblems(_ problems: [Problem], selection: Int, theme: Theme, into buffer: inout Buffer,
                                screen: Rect) {
-        let inner = frame(&buffer, screen, width: max(40, screen.width - 8), height: min(screen.height - 2, problems.count * 2 + 3),
+        let inner = frame(&buffer, screen, width: max(40, screen.width - 8),
+                          height: min(screen.height - 2, problems.count * 2 + 3),
                           title: "\(problems.count) problem\(problems.count == 1 ? "" : "s") · Enter jumps there · "
                               + "Ctrl-R reloads · Esc closes", theme: theme)
         var y = inner.y
@@ -78,7 +79,8 @@ enum ModalView {
             for line in Draw.wrap(problem.description, width: inner.width) where y < inner.maxY {
                 if index == selection {
                     // The selected problem is one bar, over all its lines.
-                    buffer.fill(Rect(x: inner.x, y: y, width: inner.width, height: 1), with: Cell(" ", style: theme.selection))
+                    buffer.fill(Rect(x: inner.x, y: y, width: inner.width, height: 1),
+                                with: Cell(" ", style: theme.selection))
                     buffer.write(line, x: inner.x, y: y, style: theme.selection, maxWidth: inner.width)
                 } else {
                     buffer.write(line, x: inner.x, y: y, style: theme.error, maxWidth: inner.width)
@@ -91,7 +93,8 @@ enum ModalView {
     /// The conflict, the three ways out, and the diff once asked for.
     static func renderSaveConflict(_ conflict: SaveConflict, theme: Theme, into buffer: inout Buffer, screen: Rect) {
         let height = conflict.diff == nil ? 6 : screen.height - 2
-        let inner = frame(&buffer, screen, width: max(56, screen.width - 8), height: height, title: "Save conflict", theme: theme)
+        let inner = frame(&buffer, screen, width: max(56, screen.width - 8), height: height, title: "Save conflict",
+                          theme: theme)
         buffer.write(conflict.message + ".", x: inner.x, y: inner.y, style: theme.text, maxWidth: inner.width)
         Draw.runs(&buffer, [("r", theme.keyHint), (" reload it   ", theme.text), ("o", theme.keyHint),
                             (" overwrite with your edit   ", theme.text), ("d", theme.keyHint), (" show the diff   ", theme.text),
@@ -109,7 +112,8 @@ enum ModalView {
     private static func frame(_ buffer: inout Buffer, _ screen: Rect, width: Int, height: Int, title: String,
                               theme: Theme) -> Rect {
         let frame = PaneFrame(title)
-        return CourierTerminal.Modal(title: frame.block(theme: theme, focused: true).title, size: Size(width: width, height: height),
+        return CourierTerminal.Modal(title: frame.block(theme: theme, focused: true).title,
+                                     size: Size(width: width, height: height),
                      borders: .thick, borderStyle: theme.borderFocused, fillStyle: theme.text)
             .render(into: &buffer, screen: screen)
     }

@@ -79,12 +79,14 @@ public enum HelpCatalog {
         let pane = entries(of: state.panes.shown(on: state.focus, in: state), state.keys)
         // A global key the pane rebinds (Enter in the collection) is not hinted twice; an unbound command not at all.
         let paneKeys = Set(pane.map(\.keys))
-        return (pane.filter(\.hint) + entries(state.keys.global) { .global($0) }.filter { $0.hint && !paneKeys.contains($0.keys) })
-            .filter { !$0.keys.isEmpty }
+        let global = entries(state.keys.global) { .global($0) }.filter { $0.hint && !paneKeys.contains($0.keys) }
+        return (pane.filter(\.hint) + global).filter { !$0.keys.isEmpty }
     }
 
     /// A hint written for the moment, not read from a table: what Enter does in the field being typed into.
-    public static func hint(_ keys: String, _ help: String) -> Entry { Entry(keys: keys, help: help, command: nil, hint: true) }
+    public static func hint(_ keys: String, _ help: String) -> Entry {
+        Entry(keys: keys, help: help, command: nil, hint: true)
+    }
 
     /// The readline keys every text field shares, hinted after a field's own.
     public static let editingHints = [hint("Ctrl-U", "clear to start"), hint("Ctrl-_", "undo")]

@@ -48,7 +48,8 @@ public struct KeyTables: Sendable, Hashable {
     /// `pane`'s keymap with the keys in use, in its own command type.
     public func keymap<P: Pane>(of pane: P) -> [KeyBinding<P.Command>] {
         table(pane.scope).compactMap { binding in
-            binding.command.command(as: P.Command.self).map { KeyBinding(binding.keys, $0, binding.help, hint: binding.hint) }
+            binding.command.command(as: P.Command.self)
+                .map { KeyBinding(binding.keys, $0, binding.help, hint: binding.hint) }
         }
     }
 

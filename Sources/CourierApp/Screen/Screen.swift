@@ -30,7 +30,8 @@ public enum Screen {
             // Over the whole layout, above the status bar, like a zoomed pane.
             let area = Rect(x: 0, y: 0, width: state.size.width, height: layout.statusBar.y)
             buffer.fill(area)
-            let position = overlay.draw(state, state.renderContext(area: area, focused: state.modals.isEmpty), into: &buffer)
+            let context = state.renderContext(area: area, focused: state.modals.isEmpty)
+            let position = overlay.draw(state, context, into: &buffer)
             if state.modals.isEmpty { cursor = position }
         } else if let strip = layout.tabStrip { TabStripView.render(state, into: &buffer, area: strip) }
         StatusBarView.render(state, into: &buffer, area: layout.statusBar)

@@ -15,7 +15,9 @@ struct LogPane: Pane {
         return []
     }
 
-    func click(at position: Position, area: Rect, in state: inout AppState) { state.log.select(at: position, area: area.inset(1)) }
+    func click(at position: Position, area: Rect, in state: inout AppState) {
+        state.log.select(at: position, area: area.inset(1))
+    }
 
     func scroll(by delta: Int, in state: inout AppState) { state.log.scroll(by: delta) }
 

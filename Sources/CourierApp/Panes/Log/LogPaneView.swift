@@ -55,7 +55,8 @@ extension LogPaneState {
 
     /// Draws the pane's content into `context.area`.
     fileprivate func draw(_ context: RenderContext, into buffer: inout Buffer) {
-        let (area, theme, focused, now, masker) = (context.area, context.theme, context.focused, context.now, context.masker)
+        let (area, theme, focused, now) = (context.area, context.theme, context.focused, context.now)
+        let masker = context.masker
         guard !area.isEmpty else { return }
         buffer.fill(area, with: Cell(" ", style: theme.text))
         if let detail, let attempt = attempts.last(where: { $0.key == detail }) {

@@ -119,7 +119,9 @@ enum RequestView: PaneView {
     static func template(lines: [[Character]], row: Int, column: Int, editing: Bool, resolved: Bool,
                          values: [String: String], theme: Theme) -> TextArea {
         TextArea(lines: lines, row: row, column: column, showsCursor: editing) { text in
-            if resolved && !editing { return StyledLine(VariablePreview.resolve(text, values: values), style: theme.jsonString) }
+            if resolved && !editing {
+                return StyledLine(VariablePreview.resolve(text, values: values), style: theme.jsonString)
+            }
             var line = StyledLine()
             for segment in VariablePreview.segments(text) {
                 switch segment {

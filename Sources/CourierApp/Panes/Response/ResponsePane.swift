@@ -59,11 +59,14 @@ struct ResponsePane: Pane {
         default: "search"
         }
         // The viewer's prompts take characters and Backspace only.
-        return [HelpCatalog.hint("Enter", enter), HelpCatalog.hint("Esc", "cancel"), HelpCatalog.hint("Backspace", "delete")]
+        return [HelpCatalog.hint("Enter", enter), HelpCatalog.hint("Esc", "cancel"),
+                HelpCatalog.hint("Backspace", "delete")]
     }
 
     func draw(_ state: AppState, _ context: RenderContext, into buffer: inout Buffer) -> Position? {
-        guard state.viewerActive, let pane = state.responsePane else { return ResponsePhaseView.draw(state, context, into: &buffer) }
+        guard state.viewerActive, let pane = state.responsePane else {
+            return ResponsePhaseView.draw(state, context, into: &buffer)
+        }
         return ResponsePaneView.draw(ShownResponse(pane, latency: state.shownLatency), context, into: &buffer)
     }
 }

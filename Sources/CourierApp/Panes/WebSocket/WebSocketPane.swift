@@ -6,7 +6,8 @@ struct WebSocketPane: Pane {
     let placement = PanePlacement.tile(.webSocket, .bottomRight)
     var keymap: [KeyBinding<WebSocketPaneCommand>] { WebSocketPaneState.keymap }
     var typingSections: [HelpCatalog.Section] {
-        [HelpCatalog.Section(title: "WebSocket send box", entries: HelpCatalog.typingEntries(WebSocketPaneState.composeKeymap))]
+        [HelpCatalog.Section(title: "WebSocket send box",
+                             entries: HelpCatalog.typingEntries(WebSocketPaneState.composeKeymap))]
     }
 
     /// The send box and the filter take every key while open.
@@ -28,7 +29,8 @@ struct WebSocketPane: Pane {
     }
 
     func type(_ key: Key, in state: inout AppState) -> [Effect] {
-        state.webSocketEffects(state.webSocketPane.handle(key: key, keymap: state.keys.webSocket, masker: state.screenMasker))
+        let keymap = state.keys.webSocket
+        return state.webSocketEffects(state.webSocketPane.handle(key: key, keymap: keymap, masker: state.screenMasker))
     }
 
     func paste(_ text: String, in state: inout AppState) -> [Effect]? {
