@@ -97,7 +97,8 @@ enum WebSocketBench {
         for _ in 0..<frames {
             pane.apply(contentsOf: batch)
             buffer = Buffer(size: Size(width: 120, height: 40))
-            pane.render(into: &buffer, area: Rect(x: 0, y: 0, width: 120, height: 40), theme: .dark, focused: true)
+            WebSocketPaneView.draw(pane, RenderContext(focused: true, area: Rect(x: 0, y: 0, width: 120, height: 40)),
+                                   into: &buffer)
         }
         let perFrameSeconds = Date().timeIntervalSince(start) / Double(frames)
         print(String(format: "   pane: %d messages per frame applied + 120x40 frame drawn: %.2f ms (%.0f%% of a 60 Hz frame)",

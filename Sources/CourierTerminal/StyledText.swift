@@ -45,11 +45,6 @@ public struct StyledLine: Sendable, Hashable, ExpressibleByStringLiteral {
     /// Appends a span.
     public mutating func append(_ text: String, style: Style = .plain) { spans.append(Span(text, style: style)) }
 
-    /// The line with `style` laid over every span: a selection's colours win over the text's own.
-    public func highlighted(with style: Style) -> StyledLine {
-        StyledLine(spans.map { Span($0.text, style: $0.style.overlaid(by: style)) })
-    }
-
     /// The line with `style` laid under every span: its colours fill in where a span has the default.
     public func patched(with style: Style) -> StyledLine {
         StyledLine(spans.map { Span($0.text, style: style.overlaid(by: $0.style)) })

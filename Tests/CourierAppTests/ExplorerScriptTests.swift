@@ -56,7 +56,7 @@ struct ExplorerScriptTests {
         }
         log.recordScripts(report, for: id)
         var buffer = Buffer(size: Size(width: 100, height: 6))
-        log.render(into: &buffer, area: buffer.area, theme: .dark, focused: true, now: Date())
+        LogPaneView.render(log, RenderContext(focused: true, area: buffer.area), into: &buffer)
         let screen = buffer.text
         #expect(screen.contains("✗ 1 test passed, 1 failed"), "\(screen)")
         let detail = log.detailLines(try #require(log.attempts.last), theme: .dark).map(\.plainText)

@@ -24,7 +24,7 @@ import CourierTestSupport
         try #require(await eventually { await tmux.screen().contains("ready size: 80x24") })
         let screen = await tmux.screen()
         // Then wide characters, borders and defused escape sequences are on screen as text
-        #expect(screen.contains("╭ Courier tmux check ─"))
+        #expect(screen.contains("╭─ Courier tmux check ─"))
         #expect(screen.contains("日本語 😀 wide"))
         #expect(screen.contains("␛]0;pwned␇␛]52;c;aGk=␇"))
         #expect(await tmux.format("pane_title") != "pwned")

@@ -11,7 +11,7 @@ import CourierTerminal
     @Test func aTitleTooLongForTheBlockIsCutAndTheRightTitleDropped() {
         var buffer = Buffer(size: Size(width: 14, height: 3))
         Block(title: "A very long title indeed", rightTitle: "R").render(into: &buffer, area: buffer.area)
-        #expect(buffer.lines()[0] == "┌ A very lo… ┐")
+        #expect(buffer.lines()[0] == "┌─ A very … ─┐")
     }
 
     @Test func listScrollsSoTheSelectionIsVisible() {
@@ -105,6 +105,21 @@ import CourierTerminal
         #expect(buffer.lines() == ["URL"])
         TextInput(LineEditor("secret"), mask: "•").render(into: &buffer, area: buffer.area)
         #expect(buffer.lines() == ["••••••"])
+    }
+
+    @Test func aTextAreaScrollsOnlyTheCursorsLineSidewaysAndStylesWhatShows() {
+        // Given two long lines, the cursor at the end of the second, and a styler that marks each line
+        let lines = [Array("first line is long"), Array("second line is long")]
+        var buffer = Buffer(size: Size(width: 10, height: 2))
+        let area = TextArea(lines: lines, row: 1, column: 19) { StyledLine("|" + $0) }
+        // When it is drawn
+        let cursor = area.render(into: &buffer, area: buffer.area)
+        // Then the first line starts at its start, the second shows its end with room for the cursor
+        #expect(buffer.lines() == ["|first lin", "|e is long"])
+        #expect(cursor == Position(x: 9, y: 1))
+        // And without the cursor both start at their start
+        TextArea(lines: lines, row: 1, column: 19, showsCursor: false).render(into: &buffer, area: buffer.area)
+        #expect(buffer.lines() == ["first line", "second lin"])
     }
 
     @Test func modalIsCentredAndClearsWhatIsUnder() {

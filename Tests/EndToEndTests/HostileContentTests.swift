@@ -83,7 +83,9 @@ struct HostileContentTests {
                 pane.tab = tab
                 pane.showsHex = hex
                 var buffer = Buffer(size: Size(width: 100, height: 30))
-                pane.render(into: &buffer, area: Rect(x: 0, y: 0, width: 100, height: 30), theme: Theme.dark, focused: true)
+                ResponsePaneView.draw(ShownResponse(pane), RenderContext(theme: Theme.dark, focused: true,
+                                                                         area: Rect(x: 0, y: 0, width: 100, height: 30)),
+                                      into: &buffer)
                 buffers.append(buffer)
             }
         }

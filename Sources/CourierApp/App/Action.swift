@@ -66,4 +66,7 @@ public enum Action: Sendable {
     case bodyJob(BodyJobReport)
     /// A side effect finished with something to tell the user.
     case notice(StatusMessage)
+    /// Something for the pane of this scope alone (a pane added to the registry defines its own payloads);
+    /// the pane's `update` takes it.
+    case pane(KeyScope, any Sendable)
 }

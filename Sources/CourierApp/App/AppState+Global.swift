@@ -5,8 +5,8 @@ import Foundation
 extension AppState {
     mutating func runGlobal(_ command: GlobalCommand) -> [Effect] {
         switch command {
-        case .focusNext: return runGlobal(.focus(focus.next))
-        case .focusPrevious: return runGlobal(.focus(focus.previous))
+        case .focusNext: return runGlobal(.focus(panes.tile(after: focus)))
+        case .focusPrevious: return runGlobal(.focus(panes.tile(after: focus, step: -1)))
         case .focus(let pane):
             editor.editing = false
             tree.filtering = false

@@ -6,11 +6,20 @@ extension AppState {
         set { session.response = newValue }
     }
 
-    /// The Response pane's model of the open request's last response.
-    /// It masks the secrets known so far, so everything that draws or searches it sees them masked.
+    /// The Response pane's model of the open request's last response. What it shows and searches masks the
+    /// secrets known so far (`screenMasker`): drawn and searched through `lines(masker:)`, and its hex view's
+    /// bytes masked by `maskShownHex` after every update.
     public var responsePane: ResponsePaneState? {
-        get { session.pane.map { pane in var pane = pane; pane.masker = screenMasker; return pane } }
+        get { session.pane }
         set { session.pane = newValue }
+    }
+
+    /// Masks the shown response's hex bytes for the secrets known now, when its hex view needs them.
+    mutating func maskShownHex() {
+        guard let pane = session.pane else { return }
+        let masker = screenMasker
+        guard pane.maskedHex != nil || pane.showsHex && masker != nil else { return }
+        session.pane?.maskHex(with: masker)
     }
 
     /// The response before it, of the same request, for the viewer's diff.

@@ -57,8 +57,13 @@ public struct AppState: Sendable {
     /// Theme names found in the themes folder, for the palette.
     public var themeNames: [String] = ThemeLoader.builtInNames
     public var status: StatusMessage?
+    /// The panes, in one list that dispatch, hints, help, the palette and the screen loop over (the key
+    /// tables are made for them).
+    public var panes: PaneRegistry { keys.panes }
+    /// The states of panes added to the registry whose state is not one of the fields above, by scope.
+    public var paneStates: [KeyScope: any Sendable] = [:]
     /// The keymap tables in use: the defaults with the user's rebindings (config.json) applied.
-    public var keys = KeyTables.defaults
+    public var keys: KeyTables
     /// The jar's cookies sent with the last request, shown in the Request pane while that request is open.
     public var requestCookies: RequestCookies?
 
@@ -94,7 +99,9 @@ public struct AppState: Sendable {
     /// `knownSecrets` ready to search for, rebuilt when one is learned.
     var secretMasker = SecretMasker(secrets: [String]())
 
-    public init(size: Size, collectionPath: String, environment: String? = nil, theme: Theme = .dark) {
+    public init(size: Size, collectionPath: String, environment: String? = nil, theme: Theme = .dark,
+                panes: PaneRegistry = .standard) {
+        keys = KeyTables(panes: panes)
         self.size = size
         self.collectionPath = collectionPath
         self.environment = environment
@@ -122,16 +129,11 @@ public struct AppState: Sendable {
     public var isTooSmall: Bool { size.width < Self.minimumSize.width || size.height < Self.minimumSize.height }
 
     /// Whether the loop should wake without input (to animate the spinner or a countdown).
-    public var needsTick: Bool {
-        switch webSocketPane.connection {
-        case .connecting, .reconnecting: return true
-        default: return inFlight != nil || log.nextTick(after: now) != nil || responsePane?.isWorking == true
-        }
-    }
+    public var needsTick: Bool { inFlight != nil || panes.all.contains { $0.needsTick(self) } }
 
     /// Whether keys are being typed into a text field rather than used as commands.
     public var isTyping: Bool {
-        if modals.isEmpty, let historyPane, case .searching = historyPane.mode { return true }
+        if modals.isEmpty, panes.layoutOverlay(in: self)?.isTyping(self) == true { return true }
         if let top = modals.last {
             if case .help = top { return false }
             if case .confirm = top { return false }
@@ -139,13 +141,12 @@ public struct AppState: Sendable {
             if case .saveConflict = top { return false }
             return true
         }
-        switch focus {
-        case .collection: return tree.filtering
-        case .request: return editor.editing
-        case .response: return viewerPrompting
-        case .webSocket: return webSocketPane.mode != .browse
-        default: return false
-        }
+        return panes.tile(focus).isTyping(self)
+    }
+
+    /// The state of a pane the registry added, kept under its scope; `initial` until it is first set.
+    public func paneState<State: Sendable>(_ scope: KeyScope, initial: @autoclosure () -> State) -> State {
+        paneStates[scope] as? State ?? initial()
     }
 
     /// Whether the response viewer's search, filter or go-to-line prompt is open.

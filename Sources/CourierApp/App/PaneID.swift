@@ -1,26 +1,24 @@
-/// The five panes of the explorer, numbered as the `1`–`5` keys select them.
-public enum PaneID: Int, Sendable, Hashable, CaseIterable {
-    case collection = 1
-    case request
-    case response
-    case log
-    case webSocket
+/// A tiled pane of the explorer: its number (the key that focuses it), its name (its key scope in
+/// config.json, and `focusName` among the global commands) and its title. A pane defines its own
+/// (`Panes/<Pane>/…Pane.swift`); the registry (`PaneRegistry`) lists them.
+public struct PaneID: Sendable, Hashable, CustomStringConvertible {
+    /// The number the tab strip and the frame show, and the key that focuses the pane.
+    public let rawValue: Int
+    public let name: String
+    public let title: String
 
-    /// The pane's title.
-    public var title: String {
-        switch self {
-        case .collection: "Collection"
-        case .request: "Request"
-        case .response: "Response"
-        case .log: "Log"
-        case .webSocket: "WebSocket"
-        }
+    public init(_ number: Int, name: String, title: String) {
+        rawValue = number
+        self.name = name
+        self.title = title
     }
 
-    /// The pane Tab moves to.
-    public var next: PaneID { PaneID(rawValue: rawValue % PaneID.allCases.count + 1) ?? .collection }
-    /// The pane Shift-Tab moves to.
-    public var previous: PaneID {
-        PaneID(rawValue: (rawValue + PaneID.allCases.count - 2) % PaneID.allCases.count + 1) ?? .collection
-    }
+    /// The tiles of the standard explorer, in number order.
+    public static var allCases: [PaneID] { PaneRegistry.standard.tiles.map(\.id) }
+
+    /// How help names the pane in a sentence: `focus collection`, but `focus WebSocket` (a name with
+    /// capitals inside keeps them).
+    public var spoken: String { title.dropFirst().contains(where: \.isUppercase) ? title : title.lowercased() }
+
+    public var description: String { name }
 }

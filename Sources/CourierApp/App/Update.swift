@@ -10,6 +10,8 @@ public func update(_ state: inout AppState, _ action: Action) -> [Effect] {
     // response replacing the pane. The job whose last report this is has ended by itself.
     var stopped = running.subtracting(state.runningBodyJobs)
     if case .bodyJob(let report) = action { stopped.remove(report.generation) }
+    // Made here, never while drawing: the hex view's bytes with the secrets known now masked.
+    state.maskShownHex()
     return effects + stopped.sorted().map { .cancelBodyJob(generation: $0) }
 }
 
@@ -22,8 +24,7 @@ private func respond(_ state: inout AppState, to action: Action) -> [Effect] {
         state.ticks &+= 1
         // The retry and reconnect countdowns read the clock.
         state.now = state.clock()
-        state.webSocketPane.tick(now: state.now)
-        state.responsePane?.advance()
+        for pane in state.panes.all { pane.tick(in: &state) }
         return []
     case .collectionLoaded(let collection):
         state.showCollection(collection, complete: true)
@@ -36,9 +37,6 @@ private func respond(_ state: inout AppState, to action: Action) -> [Effect] {
     case .collectionFailed(let message):
         state.loading = .failed(message)
         state.status = StatusMessage(message, kind: .error)
-        return []
-    case .scriptsRan(let request, let report):
-        state.log.recordScripts(report, for: request)
         return []
     case .responsePaneReady(let generation, let pane):
         return state.showResponsePane(pane, generation: generation)
@@ -64,38 +62,6 @@ private func respond(_ state: inout AppState, to action: Action) -> [Effect] {
     case .liveSendStarted(let generation, let method, let url):
         guard generation == state.generation else { return [] }
         state.updateSession(generation: generation) { $0.response.phase = .sending(method: method, url: url) }
-        return []
-    case .clientEvent(let event):
-        state.now = state.clock()
-        state.log.apply(event, now: state.now)
-        return []
-    case .servedFromCache(let id, let method, let url, let status, let report):
-        state.now = state.clock()
-        state.log.addCacheHit(id, method: method, url: url, status: status, report: report, at: state.now)
-        return []
-    case .compareOpened(let pane):
-        var pane = pane
-        pane.pageSize = max(1, state.layout.contentHeight(.response) - 6)
-        pane.width = max(1, (state.layout.panes[.response]?.width ?? 82) - 2)
-        state.comparePane = pane
-        state.focus = .response
-        return []
-    case .compareRevalidated(let revalidation, let failure):
-        if let failure { state.comparePane?.fail(failure) } else { state.comparePane?.load(revalidation) }
-        return []
-    case .webSocketEvents(let batch):
-        state.webSocketPane.apply(batch)
-        // A TLS failure may be a wrong passphrase: it is forgotten, so the next connect asks again.
-        if batch.events.contains(where: { if case .error(let error) = $0 { error.kind == .tls } else { false } }) {
-            state.certificatePassphrase = nil
-        }
-        return []
-    case .webSocketResolved(let unverifiedTLS):
-        state.webSocketPane.resolved(unverifiedTLS: unverifiedTLS)
-        return []
-    case .webSocketUnresolved(let failure):
-        state.webSocketPane.unresolved(state.explained(failure).message)
-        if failure.kind == .certificatePassphrase { state.askForCertificatePassphrase() }
         return []
     case .saveFinished(let ref, let collection):
         state.collection = collection
@@ -148,13 +114,13 @@ private func respond(_ state: inout AppState, to action: Action) -> [Effect] {
         return []
     case .historyRecorded(let generation, let requestKey, let latency):
         return state.recordedHistory(generation: generation, requestKey: requestKey, latency: latency)
-    case .historyRead(let result):
-        guard let request = state.historyPane?.apply(result) else { return [] }
-        return state.handleHistoryRequest(request)
     case .previousResponseLoaded(let requestKey, let pane):
         return state.comparePrevious(pane, requestKey: requestKey)
-    case .historyOpened(let pane):
-        state.openHistory(pane)
+    default:
+        // What only one pane cares about: the results of its effects.
+        for pane in state.panes.all {
+            if let effects = pane.update(action, in: &state) { return effects }
+        }
         return []
     }
 }
@@ -185,66 +151,20 @@ extension AppState {
         }
         if !modals.isEmpty { return handleModalKey(key) }
         status = nil
-        if historyPane != nil { return handleHistoryKey(key) }
+        if let overlay = panes.layoutOverlay(in: self) { return overlay.handle(key, in: &self) ?? [] }
         let before = editor.draft
-        var effects: [Effect]
-        if focus == .webSocket, isTyping || paneCommand(for: key) != nil {
-            effects = webSocketEffects(webSocketPane.handle(key: key, keymap: keys.webSocket))
-        } else if focus == .response, comparePane != nil, let command = keys.compare.command(for: key) {
-            effects = run(.compare(command))
-        } else if focus == .response, viewerPrompting || paneCommand(for: key) != nil {
-            effects = handleResponseKey(key) ?? []
-        } else if isTyping {
-            if key.typedText == nil, let global = keys.global.command(for: key),
-               Keymaps.globalWhileTyping.contains(global) {
-                effects = run(.global(global))
-            } else if focus == .collection {
-                effects = handleFilterKey(key)
-            } else {
-                effects = handleEditKey(key)
-            }
-        } else {
-            effects = paneCommand(for: key).map { run($0) }
-                ?? keys.global.command(for: key).map { run(.global($0)) } ?? []
-        }
-        effects += liveSendIfEdited(since: before)
-        return effects
-    }
-
-    /// The focused pane's command for a key.
-    func paneCommand(for key: Key) -> AppCommand? {
-        switch focus {
-        case .collection: keys.collection.command(for: key).map { .collection($0) }
-        case .request: keys.request.command(for: key).map { .request($0) }
-        case .response:
-            (viewerActive ? responsePane?.command(for: key, keymap: keys.responseViewer).map { .responsePane($0) } : nil)
-                ?? keys.response.command(for: key).map { .response($0) }
-        case .log: keys.log.command(for: key).map { .log($0) }
-        case .webSocket: keys.webSocket.command(for: key).map { .webSocket($0) }
-        }
+        // An overlay open over the focused tile first, then the tile, then the global keys.
+        let shown = panes.shown(on: focus, in: self)
+        var effects = shown.handle(key, in: &self)
+        if effects == nil, shown.scope != panes.tile(focus).scope { effects = panes.tile(focus).handle(key, in: &self) }
+        return (effects ?? keys.global.command(for: key).map { run(.global($0)) } ?? []) + liveSendIfEdited(since: before)
     }
 
     /// Runs any command: from a key, or from the palette.
     mutating func run(_ command: AppCommand) -> [Effect] {
         switch command {
         case .global(let global): return runGlobal(global)
-        case .collection(let command): return runCollection(command)
-        case .request(let command): return runRequest(command)
-        case .response(let command): return runResponse(command)
-        case .responsePane(let command): return runResponsePane(command)
-        case .compare(let command):
-            guard comparePane != nil else { return runResponse(.compare) }
-            switch comparePane?.handle(command) {
-            case .revalidateNow?: return [.revalidate(sendJob)]
-            case .close?: comparePane = nil
-            case nil: break
-            }
-            return []
-        case .log(let command):
-            log.pageSize = max(1, layout.contentHeight(.log) - 1)
-            log.handle(command)
-            return []
-        case .webSocket(let command): return webSocketEffects(webSocketPane.handle(command))
+        case .pane(let command): return panes.pane(for: command.scope)?.run(command, in: &self) ?? []
         case .theme(let name): return [.loadTheme(name: name)]
         case .copyAsCode(let language): return copyAsCode(language)
         case .environment(let name):
@@ -269,56 +189,30 @@ extension AppState {
             }
             return []
         }
-        if historyPane != nil {
-            status = StatusMessage("Close history (Esc) to paste into the request")
-            return []
-        }
-        if focus == .webSocket {
-            webSocketPane.paste(text)
-            return []
-        }
-        if focus == .collection && tree.filtering {
-            tree.filter.paste(text)
-            tree.selection = 0
-            return []
-        }
-        guard focus == .request, !editor.isEmpty else {
+        let pane = panes.layoutOverlay(in: self) ?? panes.tile(focus)
+        guard let effects = pane.paste(text, in: &self) else {
             status = StatusMessage("Paste goes into the request editor: focus it "
-                + "(\(keys.spelling(of: .global(.focus(.request))))) and press \(keys.spelling(of: .request(.edit)))")
+                + "(\(keys.spelling(of: .global(.focus(.request))))) and press \(keys.spelling(of: .request(.edit))))")
             return []
         }
-        editor.editing = true
-        editor.editSelected(.paste(text))
-        return liveSendIfEdited(since: before)
+        return effects + liveSendIfEdited(since: before)
     }
 
     mutating func handleMouse(_ mouse: MouseEvent) -> [Effect] {
-        // The history pane covers the layout: clicks must not reach the panes under it.
-        guard modals.isEmpty, historyPane == nil, let pane = layout.pane(at: mouse.position), let rect = layout.panes[pane] else {
+        // An overlay over the layout covers it: clicks must not reach the panes under it.
+        guard modals.isEmpty, panes.layoutOverlay(in: self) == nil, let id = layout.pane(at: mouse.position),
+              let rect = layout.panes[id] else {
             return []
         }
         switch mouse.kind {
         case .press:
-            if focus != pane { _ = runGlobal(.focus(pane)) }
-            if pane == .log { log.select(at: mouse.position, area: rect.inset(1)) }
-            if pane == .collection {
-                let row = mouse.position.y - rect.y - 1 + tree.scroll - (tree.filtering || !tree.filter.text.isEmpty ? 1 : 0)
-                let count = tree.rows(collection).count
-                if row >= 0 && row < count { tree.selection = row }
-            }
-            return []
+            if focus != id { _ = runGlobal(.focus(id)) }
+            panes.tile(id).click(at: mouse.position, area: rect, in: &self)
         case .release:
-            return []
+            break
         case .scrollUp, .scrollDown:
-            let delta = mouse.kind == .scrollUp ? -3 : 3
-            switch pane {
-            case .collection: tree.move(delta, in: collection); tree.scrollToSelection(height: layout.contentHeight(.collection))
-            case .response:
-                for _ in 0..<3 { _ = runResponsePane(delta < 0 ? .lineUp : .lineDown) }
-            case .log: log.scroll(by: delta)
-            default: break
-            }
-            return []
+            panes.tile(id).scroll(by: mouse.kind == .scrollUp ? -3 : 3, in: &self)
         }
+        return []
     }
 }

@@ -51,7 +51,7 @@ extension AppState {
             case .accept?:
                 guard matches.indices.contains(palette.selection), let command = matches[palette.selection].command
                 else { return [] }
-                if let pane = command.pane { focus = pane; if zoomed != nil { zoomed = pane } }
+                if let pane = panes.tile(for: command) { focus = pane; if zoomed != nil { zoomed = pane } }
                 let before = editor.draft
                 return run(command) + liveSendIfEdited(since: before)
             case .up?: palette.selection = max(0, palette.selection - 1)

@@ -9,38 +9,31 @@ enum ModalView {
         switch modal {
         case .help(let scroll):
             // Wide enough for keys, what they do and the command name config.json rebinds it by.
-            let box = centred(screen, width: 78, height: screen.height - 2)
-            let inner = frame(&buffer, box, title: "Help · j/k scroll · Esc closes", theme: theme)
+            let inner = frame(&buffer, screen, width: 78, height: screen.height - 2, title: "Help · j/k scroll · Esc closes",
+                              theme: theme)
             for (offset, line) in HelpCatalog.lines(state.keys).dropFirst(scroll).prefix(inner.height).enumerated() {
                 let style = line.hasPrefix(" ") ? theme.text : theme.titleFocused
                 buffer.write(line, x: inner.x, y: inner.y + offset, style: style, maxWidth: inner.width)
             }
             return nil
         case .palette(let palette):
-            let box = centred(screen, width: 64, height: min(screen.height - 2, 18))
-            let inner = frame(&buffer, box, title: "Command palette · Enter runs · Esc closes", theme: theme)
+            let inner = frame(&buffer, screen, width: 64, height: min(screen.height - 2, 18),
+                              title: "Command palette · Enter runs · Esc closes", theme: theme)
             let used = Draw.runs(&buffer, [("> ", theme.keyHint), (palette.filter.text, theme.text)],
                                  x: inner.x, y: inner.y, maxWidth: inner.width)
             let matches = HelpCatalog.paletteMatches(state, filter: palette.filter.text)
-            let height = inner.height - 1
-            let first = max(0, palette.selection - height + 1)
-            for (offset, entry) in matches.dropFirst(first).prefix(height).enumerated() {
-                let y = inner.y + 1 + offset
-                let keys = entry.keys
-                let text = entry.help.padding(toLength: max(0, inner.width - keys.count - 1), withPad: " ", startingAt: 0)
-                    + " " + keys
-                if first + offset == palette.selection {
-                    Draw.highlightedRow(&buffer, text, x: inner.x, y: y, width: inner.width, style: theme.selection)
-                } else {
-                    Draw.runs(&buffer, [(text, theme.text)], x: inner.x, y: y, maxWidth: inner.width)
-                }
+            let list = ListView(count: matches.count, selectionStyle: theme.selection) { index in
+                let (help, keys) = (matches[index].help, matches[index].keys)
+                let text = help.padding(toLength: max(0, inner.width - keys.count - 1), withPad: " ", startingAt: 0)
+                return StyledLine(text + " " + keys, style: theme.text)
             }
+            list.render(into: &buffer, area: Rect(x: inner.x, y: inner.y + 1, width: inner.width, height: inner.height - 1),
+                        state: ListState(selected: palette.selection))
             if matches.isEmpty { buffer.write("No command matches", x: inner.x, y: inner.y + 1, style: theme.muted) }
             return Position(x: inner.x + min(used, inner.width - 1), y: inner.y)
         case .confirm(let confirm):
             let lines = Draw.wrap(confirm.message, width: 50)
-            let box = centred(screen, width: 56, height: lines.count + 4)
-            let inner = frame(&buffer, box, title: "Confirm", theme: theme)
+            let inner = frame(&buffer, screen, width: 56, height: lines.count + 4, title: "Confirm", theme: theme)
             for (offset, line) in lines.enumerated() {
                 buffer.write(line, x: inner.x, y: inner.y + offset, style: theme.text, maxWidth: inner.width)
             }
@@ -48,9 +41,8 @@ enum ModalView {
                       x: inner.x, y: inner.maxY - 1, maxWidth: inner.width)
             return nil
         case .cookies(let listing, let scroll):
-            let box = centred(screen, width: 96, height: min(screen.height - 2, max(listing.lines.count, 1) + 2))
-            let inner = frame(&buffer, box, title: "Cookie jar · \(listing.environment) · j/k scroll · Esc closes",
-                              theme: theme)
+            let inner = frame(&buffer, screen, width: 96, height: min(screen.height - 2, max(listing.lines.count, 1) + 2),
+                              title: "Cookie jar · \(listing.environment) · j/k scroll · Esc closes", theme: theme)
             if listing.lines.isEmpty {
                 buffer.write("No cookies yet: they are kept from responses that set them.", x: inner.x, y: inner.y,
                              style: theme.muted, maxWidth: inner.width)
@@ -61,13 +53,11 @@ enum ModalView {
             }
             return nil
         case .prompt(let prompt):
-            let box = centred(screen, width: 56, height: 5)
-            let inner = frame(&buffer, box, title: prompt.title, theme: theme)
-            let line = prompt.isSecret ? prompt.editor.characters.map { _ in Character("•") } : prompt.editor.characters
-            let (start, text) = Draw.window(line, cursor: prompt.editor.cursor, width: inner.width)
-            buffer.write(text, x: inner.x, y: inner.y + 1, style: theme.text, maxWidth: inner.width)
+            let inner = frame(&buffer, screen, width: 56, height: 5, title: prompt.title, theme: theme)
+            let input = TextInput(prompt.editor, style: theme.text, mask: prompt.isSecret ? "•" : nil)
+            let cursor = input.render(into: &buffer, area: Rect(x: inner.x, y: inner.y + 1, width: inner.width, height: 1))
             buffer.write("Enter accepts · Esc cancels", x: inner.x, y: inner.y + 2, style: theme.muted, maxWidth: inner.width)
-            return Position(x: inner.x + DisplayWidth.of(String(line[start..<prompt.editor.cursor])), y: inner.y + 1)
+            return cursor
         case .problems(let selection):
             renderProblems(state.collection.problems, selection: selection, theme: theme, into: &buffer, screen: screen)
             return nil
@@ -80,14 +70,18 @@ enum ModalView {
     /// Every problem, one per line (long ones wrapped), the selected one highlighted.
     static func renderProblems(_ problems: [Problem], selection: Int, theme: Theme, into buffer: inout Buffer,
                                screen: Rect) {
-        let box = centred(screen, width: max(40, screen.width - 8), height: min(screen.height - 2, problems.count * 2 + 3))
-        let inner = frame(&buffer, box, title: "\(problems.count) problem\(problems.count == 1 ? "" : "s") · Enter jumps there · "
-                          + "Ctrl-R reloads · Esc closes", theme: theme)
+        let inner = frame(&buffer, screen, width: max(40, screen.width - 8),
+                          height: min(screen.height - 2, problems.count * 2 + 3),
+                          title: "\(problems.count) problem\(problems.count == 1 ? "" : "s") · Enter jumps there · "
+                              + "Ctrl-R reloads · Esc closes", theme: theme)
         var y = inner.y
         for (index, problem) in problems.enumerated().dropFirst(max(0, selection - inner.height / 2)) where y < inner.maxY {
             for line in Draw.wrap(problem.description, width: inner.width) where y < inner.maxY {
                 if index == selection {
-                    Draw.highlightedRow(&buffer, line, x: inner.x, y: y, width: inner.width, style: theme.selection)
+                    // The selected problem is one bar, over all its lines.
+                    buffer.fill(Rect(x: inner.x, y: y, width: inner.width, height: 1),
+                                with: Cell(" ", style: theme.selection))
+                    buffer.write(line, x: inner.x, y: y, style: theme.selection, maxWidth: inner.width)
                 } else {
                     buffer.write(line, x: inner.x, y: y, style: theme.error, maxWidth: inner.width)
                 }
@@ -99,8 +93,8 @@ enum ModalView {
     /// The conflict, the three ways out, and the diff once asked for.
     static func renderSaveConflict(_ conflict: SaveConflict, theme: Theme, into buffer: inout Buffer, screen: Rect) {
         let height = conflict.diff == nil ? 6 : screen.height - 2
-        let box = centred(screen, width: max(56, screen.width - 8), height: height)
-        let inner = frame(&buffer, box, title: "Save conflict", theme: theme)
+        let inner = frame(&buffer, screen, width: max(56, screen.width - 8), height: height, title: "Save conflict",
+                          theme: theme)
         buffer.write(conflict.message + ".", x: inner.x, y: inner.y, style: theme.text, maxWidth: inner.width)
         Draw.runs(&buffer, [("r", theme.keyHint), (" reload it   ", theme.text), ("o", theme.keyHint),
                             (" overwrite with your edit   ", theme.text), ("d", theme.keyHint), (" show the diff   ", theme.text),
@@ -113,13 +107,14 @@ enum ModalView {
         }
     }
 
-    static func centred(_ screen: Rect, width: Int, height: Int) -> Rect {
-        let w = min(width, screen.width - 2), h = min(height, screen.height - 2)
-        return Rect(x: screen.x + (screen.width - w) / 2, y: screen.y + (screen.height - h) / 2, width: w, height: h)
-    }
-
-    private static func frame(_ buffer: inout Buffer, _ box: Rect, title: String, theme: Theme) -> Rect {
-        buffer.fill(box, with: Cell(" ", style: theme.text))
-        return Draw.block(&buffer, box, title: title, focused: true, theme: theme)
+    /// Draws a dialog's box of `width` × `height` centred on the screen, in the focused pane's frame, and
+    /// returns its inside.
+    private static func frame(_ buffer: inout Buffer, _ screen: Rect, width: Int, height: Int, title: String,
+                              theme: Theme) -> Rect {
+        let frame = PaneFrame(title)
+        return CourierTerminal.Modal(title: frame.block(theme: theme, focused: true).title,
+                                     size: Size(width: width, height: height),
+                     borders: .thick, borderStyle: theme.borderFocused, fillStyle: theme.text)
+            .render(into: &buffer, screen: screen)
     }
 }

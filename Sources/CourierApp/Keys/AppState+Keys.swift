@@ -5,7 +5,7 @@ extension AppState {
     @discardableResult
     public mutating func useKeys(_ settings: KeySettings) -> SettingsError? {
         do {
-            let (tables, notices) = try KeyTables.defaults.rebound(by: settings)
+            let (tables, notices) = try KeyTables(panes: panes).rebound(by: settings)
             keys = tables
             webSocketPane.connectKey = keys.spelling(of: .webSocket(.connect))
             if !notices.isEmpty {
@@ -15,7 +15,7 @@ extension AppState {
             }
             return nil
         } catch {
-            keys = .defaults
+            keys = KeyTables(panes: panes)
             webSocketPane.connectKey = keys.spelling(of: .webSocket(.connect))
             // Said first: the rest of the line may not fit the status bar.
             status = StatusMessage("Default keys in use: \(error)", kind: .error)

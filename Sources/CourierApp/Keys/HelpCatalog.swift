@@ -25,32 +25,24 @@ public enum HelpCatalog {
         }
     }
 
+    /// The entries of a pane's table; its commands are the palette's when the pane is listed there.
+    static func entries(of pane: any Pane, _ keys: KeyTables) -> [Entry] {
+        entries(keys.table(pane.scope)) { pane.inPalette ? .pane($0) : nil }
+    }
+
     /// Entries of a typing table (readline keys, the send box), which are not rebound.
-    static func typingEntries<C>(_ table: [KeyBinding<C>]) -> [Entry] {
+    public static func typingEntries<C>(_ table: [KeyBinding<C>]) -> [Entry] {
         table.map { Entry(keys: $0.keyLabel, help: $0.help, command: nil, hint: $0.hint) }
     }
 
-    /// Every section of the `?` screen for the keys in use; titles name the keys that reach each pane and the
-    /// scope config.json rebinds its keys under.
+    /// Every section of the `?` screen for the keys in use: the global keys, then each pane's (and the keys of
+    /// its text fields) in the registry's order. Titles name the keys that reach each pane and the scope
+    /// config.json rebinds its keys under.
     public static func sections(_ keys: KeyTables) -> [Section] {
-        func key(_ command: AppCommand) -> String { keys.spelling(of: command) }
-        func focus(_ pane: PaneID) -> String { key(.global(.focus(pane))) }
-        return [
-            Section(title: "Everywhere [global]", entries: entries(keys.global) { .global($0) }),
-            Section(title: "Collection (\(focus(.collection))) [collection]",
-                    entries: entries(keys.collection) { .collection($0) }),
-            Section(title: "Request (\(focus(.request))) [request]", entries: entries(keys.request) { .request($0) }),
-            Section(title: "Typing in a field", entries: typingEntries(Keymaps.editing)),
-            Section(title: "Response (\(focus(.response))) [response]",
-                    entries: entries(keys.responseViewer) { .responsePane($0) } + entries(keys.response) { .response($0) }),
-            Section(title: "Cache compare (\(key(.response(.compare))) in Response) [compare]",
-                    entries: entries(keys.compare) { .compare($0) }),
-            Section(title: "History (\(key(.global(.history)))) [history]", entries: entries(keys.history) { _ in nil }),
-            Section(title: "Log (\(focus(.log))) [log]", entries: entries(keys.log) { .log($0) }),
-            Section(title: "WebSocket (\(focus(.webSocket))) [webSocket]",
-                    entries: entries(keys.webSocket) { .webSocket($0) }),
-            Section(title: "WebSocket send box", entries: typingEntries(WebSocketPaneState.composeKeymap)),
-        ]
+        [Section(title: "Everywhere [global]", entries: entries(keys.global) { .global($0) })]
+            + keys.panes.all.flatMap { pane in
+                [Section(title: pane.helpTitle(keys), entries: entries(of: pane, keys))] + pane.typingSections
+            }
     }
 
     /// The help screen for the default keys.
@@ -79,62 +71,39 @@ public enum HelpCatalog {
     /// How help spells an entry's keys; an unbound command says so rather than leaving a gap.
     static func label(_ entry: Entry) -> String { entry.keys.isEmpty ? "(none)" : entry.keys }
 
-    /// The status bar hints for the focused pane, then the global ones.
+    /// The status bar hints for the pane that has the keys (an overlay open over it, or the layout), then the
+    /// global ones.
     public static func hints(for state: AppState) -> [Entry] {
         if state.isTyping { return typingHints(for: state) }
-        if state.historyPane != nil && state.modals.isEmpty {
-            return entries(state.keys.history) { _ in nil }.filter(\.hint).filter { !$0.keys.isEmpty }
+        if state.modals.isEmpty, let overlay = state.panes.layoutOverlay(in: state) {
+            return entries(of: overlay, state.keys).filter(\.hint).filter { !$0.keys.isEmpty }
         }
-        let keys = state.keys
-        let pane: [Entry] = switch state.focus {
-        case .collection: entries(keys.collection) { .collection($0) }
-        case .request: entries(keys.request) { .request($0) }
-        case .response where comparing(state): entries(keys.compare) { .compare($0) }
-        case .response: entries(keys.responseViewer) { .responsePane($0) } + entries(keys.response) { .response($0) }
-        case .log: entries(keys.log) { .log($0) }
-        case .webSocket: entries(keys.webSocket) { .webSocket($0) }
-        }
+        let pane = entries(of: state.panes.shown(on: state.focus, in: state), state.keys)
         // A global key the pane rebinds (Enter in the collection) is not hinted twice; an unbound command not at all.
         let paneKeys = Set(pane.map(\.keys))
-        return (pane.filter(\.hint) + entries(keys.global) { .global($0) }.filter { $0.hint && !paneKeys.contains($0.keys) })
-            .filter { !$0.keys.isEmpty }
+        let global = entries(state.keys.global) { .global($0) }.filter { $0.hint && !paneKeys.contains($0.keys) }
+        return (pane.filter(\.hint) + global).filter { !$0.keys.isEmpty }
     }
+
+    /// A hint written for the moment, not read from a table: what Enter does in the field being typed into.
+    public static func hint(_ keys: String, _ help: String) -> Entry {
+        Entry(keys: keys, help: help, command: nil, hint: true)
+    }
+
+    /// The readline keys every text field shares, hinted after a field's own.
+    public static let editingHints = [hint("Ctrl-U", "clear to start"), hint("Ctrl-_", "undo")]
 
     /// What Enter and Esc do in the input being typed into, then the readline keys every input shares.
     static func typingHints(for state: AppState) -> [Entry] {
-        func hint(_ keys: String, _ help: String) -> Entry { Entry(keys: keys, help: help, command: nil, hint: true) }
-        let own: [Entry]
         if let top = state.modals.last {
-            switch top {
-            case .palette: own = [hint("Enter", "run"), hint("↑↓", "choose"), hint("Esc", "close")]
-            default: own = [hint("Enter", "accept"), hint("Esc", "cancel")]
+            let own: [Entry] = switch top {
+            case .palette: [hint("Enter", "run"), hint("↑↓", "choose"), hint("Esc", "close")]
+            default: [hint("Enter", "accept"), hint("Esc", "cancel")]
             }
-        } else if state.historyPane != nil {
-            own = [hint("Enter", "search"), hint("Esc", "cancel")]
-        } else {
-            switch state.focus {
-            case .collection: own = [hint("Enter", "open"), hint("↑↓", "move"), hint("Esc", "clear filter")]
-            case .request:
-                let enter = state.editor.field == .url ? "send" : state.editor.selectedTextArea != nil ? "new line" : "done"
-                // Save works while typing only on keys that type nothing.
-                let saveKeys = state.keys.global.first { $0.command == .save }?.keys.filter { $0.typedText == nil } ?? []
-                let save = saveKeys.map(\.description).joined(separator: "/")
-                own = [hint("Enter", enter), hint("Esc", "stop editing")] + (save.isEmpty ? [] : [hint(save, "save")])
-            case .response:
-                let enter = switch state.responsePane?.prompt?.kind {
-                case .filter?: "filter"
-                case .goToLine?: "go"
-                default: "search"
-                }
-                // The viewer's prompts take characters and Backspace only.
-                return [hint("Enter", enter), hint("Esc", "cancel"), hint("Backspace", "delete")]
-            case .webSocket where state.webSocketPane.mode == .composing:
-                own = typingEntries(WebSocketPaneState.composeKeymap).filter(\.hint)
-            case .webSocket: own = [hint("Esc", "clear filter")]
-            case .log: own = []
-            }
+            return own + editingHints
         }
-        return own + [hint("Ctrl-U", "clear to start"), hint("Ctrl-_", "undo")]
+        if let overlay = state.panes.layoutOverlay(in: state) { return overlay.typingHints(state) }
+        return state.panes.tile(state.focus).typingHints(state)
     }
 
     /// Everything the palette lists for `state`: every command, then themes and environments.
@@ -170,6 +139,4 @@ public enum HelpCatalog {
             .sorted { $0.2 != $1.2 ? $0.2 > $1.2 : $0.0 < $1.0 }
             .map(\.1)
     }
-
-    static func comparing(_ state: AppState) -> Bool { state.comparePane != nil }
 }

@@ -12,18 +12,8 @@ extension KeyCommandName {
 extension GlobalCommand: KeyCommandName {
     public var name: String {
         switch self {
-        case .focus(let pane): "focus" + String(describing: pane).prefix(1).uppercased()
-            + String(describing: pane).dropFirst()
+        case .focus(let pane): "focus" + pane.name.prefix(1).uppercased() + pane.name.dropFirst()
         default: String(describing: self)
         }
     }
 }
-
-extension CollectionCommand: KeyCommandName {}
-extension RequestCommand: KeyCommandName {}
-extension ResponseCommand: KeyCommandName {}
-extension ResponsePaneCommand: KeyCommandName {}
-extension ComparePaneCommand: KeyCommandName {}
-extension HistoryPaneCommand: KeyCommandName {}
-extension LogPaneCommand: KeyCommandName {}
-extension WebSocketPaneCommand: KeyCommandName {}

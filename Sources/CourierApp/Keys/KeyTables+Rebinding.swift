@@ -20,13 +20,14 @@ extension KeyTables {
         // The keys the user gave global commands, to name the panes that keep them for themselves.
         var globalOwners: [Key: String] = [:]
         for rebinding in settings.rebindings {
-            guard let scope = KeyScope(rawValue: rebinding.scope) else {
-                let known = KeyScope.allCases.map(\.rawValue).joined(separator: ", ")
+            let scope = KeyScope(rebinding.scope)
+            guard scopes.contains(scope) else {
+                let known = scopes.map(\.rawValue).joined(separator: ", ")
                 throw fail(rebinding, "unknown key scope '\(rebinding.scope)' (known: \(known))")
             }
             byScope[scope, default: []].append(rebinding)
         }
-        for scope in KeyScope.allCases {
+        for scope in scopes {
             guard let rebindings = byScope[scope] else { continue }
             var rows = tables.rows(scope)
             // Which command of this scope the user gave each key to.
@@ -64,7 +65,7 @@ extension KeyTables {
             tables.setKeys(rows.map(\.keys), in: scope)
             if scope == .global { globalOwners = owners }
         }
-        for scope in KeyScope.allCases where scope != .global {
+        for scope in scopes where scope != .global {
             for row in tables.rows(scope) {
                 for key in row.keys {
                     guard let owner = globalOwners[key] else { continue }

@@ -1,36 +1,37 @@
 import CourierTerminal
 
 /// The explorer's keymap tables. Dispatch, the status bar hints, `?` help and the palette read
-/// these tables and nothing else, so they cannot disagree. The shared tables are here; each pane's sits
-/// in its folder (`Panes/Collection/Keymaps+Collection.swift`, `Panes/<Pane>/…PaneState.keymap`).
+/// these tables and nothing else, so they cannot disagree. The shared tables are here; each pane's is its
+/// `Pane.keymap`, in its folder.
 public enum Keymaps {
-    /// Keys that work in every pane when nothing is being typed.
-    public static let global: [KeyBinding<GlobalCommand>] = [
-        KeyBinding([Key(.tab)], .focusNext, "next pane"),
-        KeyBinding([Key(.tab, shift: true)], .focusPrevious, "previous pane"),
-        KeyBinding([.char("1")], .focus(.collection), "focus collection"),
-        KeyBinding([.char("2")], .focus(.request), "focus request"),
-        KeyBinding([.char("3")], .focus(.response), "focus response"),
-        KeyBinding([.char("4")], .focus(.log), "focus log"),
-        KeyBinding([.char("5")], .focus(.webSocket), "focus WebSocket"),
-        KeyBinding([Key(.enter)], .send, "send", hint: true),
-        KeyBinding([.ctrl("c")], .cancel, "cancel request in flight"),
-        KeyBinding([.ctrl("s")], .save, "save request to file"),
-        KeyBinding([.char("z")], .zoom, "zoom pane"),
-        KeyBinding([.char(":"), .ctrl("p")], .palette, "commands", hint: true),
-        KeyBinding([.char("E")], .chooseEnvironment, "choose environment"),
-        KeyBinding([.char("T")], .chooseTheme, "choose theme"),
-        KeyBinding([Key(.function(4))], .cookieJar, "cookie jar of the environment"),
-        KeyBinding([Key(.function(2)), .char("R")], .history, "history of this request"),
-        KeyBinding([Key(.function(3))], .historyAll, "all history"),
-        KeyBinding([.char("!")], .problems, "problems in the collection"),
-        KeyBinding([Key(.function(6))], .toggleSecrets, "show or mask secrets on screen"),
-        KeyBinding([.ctrl("r"), Key(.function(5))], .reload, "reload the collection from disk"),
-        KeyBinding([.char("?")], .help, "help", hint: true),
-        KeyBinding([.char("q")], .quit, "quit", hint: true),
-        KeyBinding([.ctrl("z")], .suspend, "suspend to the shell (fg resumes)"),
-        KeyBinding([.ctrl("l")], .repaint, "repaint the screen"),
-    ]
+    /// Keys that work in every pane when nothing is being typed, for the standard panes.
+    public static let global = global(tiles: PaneID.allCases)
+
+    /// The global keys for a layout of `tiles`: each is focused by its number.
+    public static func global(tiles: [PaneID]) -> [KeyBinding<GlobalCommand>] {
+        [
+            KeyBinding([Key(.tab)], .focusNext, "next pane"),
+            KeyBinding([Key(.tab, shift: true)], .focusPrevious, "previous pane"),
+        ] + tiles.map { KeyBinding([.char(Character(String($0.rawValue)))], .focus($0), "focus \($0.spoken)") } + [
+            KeyBinding([Key(.enter)], .send, "send", hint: true),
+            KeyBinding([.ctrl("c")], .cancel, "cancel request in flight"),
+            KeyBinding([.ctrl("s")], .save, "save request to file"),
+            KeyBinding([.char("z")], .zoom, "zoom pane"),
+            KeyBinding([.char(":"), .ctrl("p")], .palette, "commands", hint: true),
+            KeyBinding([.char("E")], .chooseEnvironment, "choose environment"),
+            KeyBinding([.char("T")], .chooseTheme, "choose theme"),
+            KeyBinding([Key(.function(4))], .cookieJar, "cookie jar of the environment"),
+            KeyBinding([Key(.function(2)), .char("R")], .history, "history of this request"),
+            KeyBinding([Key(.function(3))], .historyAll, "all history"),
+            KeyBinding([.char("!")], .problems, "problems in the collection"),
+            KeyBinding([Key(.function(6))], .toggleSecrets, "show or mask secrets on screen"),
+            KeyBinding([.ctrl("r"), Key(.function(5))], .reload, "reload the collection from disk"),
+            KeyBinding([.char("?")], .help, "help", hint: true),
+            KeyBinding([.char("q")], .quit, "quit", hint: true),
+            KeyBinding([.ctrl("z")], .suspend, "suspend to the shell (fg resumes)"),
+            KeyBinding([.ctrl("l")], .repaint, "repaint the screen"),
+        ]
+    }
 
     /// Global keys that still work while typing: they are never characters.
     public static let globalWhileTyping: Set<GlobalCommand> = [.cancel, .save, .palette, .focusNext, .focusPrevious, .suspend,

@@ -1,5 +1,11 @@
 import CourierTerminal
 
+/// Where a tile goes in the full layout: the collection's column on the left, then on the right the editor,
+/// the response, and two panes side by side at the bottom.
+public enum LayoutSlot: Sendable, Hashable, CaseIterable {
+    case left, top, middle, bottomLeft, bottomRight
+}
+
 /// Where each pane goes for a screen size, focus and zoom. A pure function, so `update` (for mouse clicks
 /// and page sizes) and the views agree on it.
 public struct ScreenLayout: Sendable, Hashable {
@@ -12,7 +18,10 @@ public struct ScreenLayout: Sendable, Hashable {
     /// Below this size the panes stack: one at a time with a tab strip.
     public static let fullSize = Size(width: 100, height: 24)
 
-    public init(size: Size, focus: PaneID, zoomed: PaneID?) {
+    /// The layout of `tiles` (each pane and its slot, in the registry's order): in a slot two tiles share, the
+    /// focused one shows, else the first.
+    public init(size: Size, focus: PaneID, zoomed: PaneID?,
+                tiles: [(id: PaneID, slot: LayoutSlot)] = PaneRegistry.standard.tiles) {
         let screen = Rect(size: size)
         statusBar = screen.row(size.height - 1)
         let body = Rect(x: 0, y: 0, width: size.width, height: size.height - 1)
@@ -27,20 +36,31 @@ public struct ScreenLayout: Sendable, Hashable {
             return
         }
         tabStrip = nil
-        let leftWidth = max(24, size.width * 28 / 100)
+        let slots = Self.slots(body)
+        let focusedSlot = tiles.first { $0.id == focus }?.slot
+        panes = [:]
+        for slot in LayoutSlot.allCases {
+            guard let id = slot == focusedSlot ? focus : tiles.first(where: { $0.slot == slot })?.id else { continue }
+            panes[id] = slots[slot]
+        }
+    }
+
+    /// The rectangle of every slot in the full layout.
+    static func slots(_ body: Rect) -> [LayoutSlot: Rect] {
+        let leftWidth = max(24, body.width * 28 / 100)
         let rightX = leftWidth
-        let rightWidth = size.width - leftWidth
+        let rightWidth = body.width - leftWidth
         let requestHeight = max(9, body.height * 36 / 100)
         let bottomHeight = max(6, body.height * 24 / 100)
         let responseHeight = body.height - requestHeight - bottomHeight
         let logWidth = rightWidth * 60 / 100
-        panes = [
-            .collection: Rect(x: 0, y: 0, width: leftWidth, height: body.height),
-            .request: Rect(x: rightX, y: 0, width: rightWidth, height: requestHeight),
-            .response: Rect(x: rightX, y: requestHeight, width: rightWidth, height: responseHeight),
-            .log: Rect(x: rightX, y: requestHeight + responseHeight, width: logWidth, height: bottomHeight),
-            .webSocket: Rect(x: rightX + logWidth, y: requestHeight + responseHeight, width: rightWidth - logWidth,
-                             height: bottomHeight),
+        return [
+            .left: Rect(x: 0, y: 0, width: leftWidth, height: body.height),
+            .top: Rect(x: rightX, y: 0, width: rightWidth, height: requestHeight),
+            .middle: Rect(x: rightX, y: requestHeight, width: rightWidth, height: responseHeight),
+            .bottomLeft: Rect(x: rightX, y: requestHeight + responseHeight, width: logWidth, height: bottomHeight),
+            .bottomRight: Rect(x: rightX + logWidth, y: requestHeight + responseHeight, width: rightWidth - logWidth,
+                               height: bottomHeight),
         ]
     }
 
@@ -55,5 +75,5 @@ public struct ScreenLayout: Sendable, Hashable {
 
 extension AppState {
     /// The layout of the current screen.
-    public var layout: ScreenLayout { ScreenLayout(size: size, focus: focus, zoomed: zoomed) }
+    public var layout: ScreenLayout { ScreenLayout(size: size, focus: focus, zoomed: zoomed, tiles: panes.tiles) }
 }

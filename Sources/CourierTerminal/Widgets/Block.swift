@@ -32,8 +32,12 @@ public struct BorderSet: Sendable, Hashable {
                                          bottomLeft: "╚", bottomRight: "╝")
 }
 
-/// A bordered box with a title on the left and another on the right. Panes draw their content
-/// inside `inner(_:)`.
+/// A bordered box with a title on the left and another on the right: `╭─ 3 Response ──── ● open ─╮`.
+/// Content goes inside `inner(_:)`.
+///
+/// The titles sit between `╭─` and `─╮`, one space either side, and never run into a corner. A title too
+/// long for the edge is cut with `…`; the right title is dropped before the left one is cut shorter than
+/// `minimumTitleWidth` columns.
 public struct Block: Widget, Sendable, Hashable {
     public var title: StyledLine
     public var rightTitle: StyledLine
@@ -41,6 +45,8 @@ public struct Block: Widget, Sendable, Hashable {
     public var borderStyle: Style
     /// Style of the inside, applied before content is drawn (so a modal covers what is below).
     public var fillStyle: Style?
+    /// The left title's columns (its spaces included) the right title never takes.
+    public static let minimumTitleWidth = 12
 
     public init(title: StyledLine = StyledLine(), rightTitle: StyledLine = StyledLine(), borders: BorderSet = .plain,
                 borderStyle: Style = .plain, fillStyle: Style? = nil) {
@@ -72,24 +78,33 @@ public struct Block: Widget, Sendable, Hashable {
         buffer.put(Cell(String(b.topRight), style: s), x: right, y: area.y)
         buffer.put(Cell(String(b.bottomLeft), style: s), x: area.x, y: bottom)
         buffer.put(Cell(String(b.bottomRight), style: s), x: right, y: bottom)
-        // Titles sit on the top border with one space either side; the left title wins the room.
+        renderTitles(into: &buffer, area: area)
+    }
+
+    private func renderTitles(into buffer: inout Buffer, area: Rect) {
         let room = area.width - 4
-        guard room > 0 else { return }
-        var used = 0
-        if !title.spans.isEmpty {
-            used = buffer.write(padded(Block.fitted(title, room)), x: area.x + 1, y: area.y, maxWidth: room + 2)
+        guard room > 0, !title.spans.isEmpty || !rightTitle.spans.isEmpty else { return }
+        var left = Block.padded(title)
+        let rightShown = rightTitle.spans.isEmpty ? nil : Block.padded(rightTitle)
+        let rightWidth = rightShown?.width ?? 0
+        let showRight = rightShown != nil && rightWidth + 1 + min(left.width, Block.minimumTitleWidth) <= room
+        let leftRoom = showRight ? room - rightWidth - 1 : room
+        if left.width > leftRoom {
+            // Cut before the closing space, which stays: ` A long ti… `.
+            var open = left
+            open.spans.removeLast()
+            left = open.fitted(to: max(1, leftRoom - 1))
+            left.append(" ", style: title.spans.last?.style ?? .plain)
         }
-        let rightWidth = rightTitle.width + 2
-        if !rightTitle.spans.isEmpty, used + rightWidth + 1 <= room + 2 {
-            buffer.write(padded(rightTitle), x: right - rightWidth, y: area.y, maxWidth: rightWidth)
+        if !title.spans.isEmpty { buffer.write(left, x: area.x + 2, y: area.y, maxWidth: leftRoom) }
+        if showRight, let rightShown {
+            buffer.write(rightShown, x: area.maxX - 2 - rightWidth, y: area.y, maxWidth: rightWidth)
         }
     }
 
-    /// The line cut to `width` columns with an ellipsis when it is longer.
-    static func fitted(_ line: StyledLine, _ width: Int) -> StyledLine { line.fitted(to: width) }
-
-    private func padded(_ line: StyledLine) -> StyledLine {
-        let style = line.spans.first?.style ?? .plain
-        return StyledLine([Span(" ", style: style)] + line.spans + [Span(" ", style: style)])
+    /// The line with a space either side, in its first and last span's styles.
+    private static func padded(_ line: StyledLine) -> StyledLine {
+        StyledLine([Span(" ", style: line.spans.first?.style ?? .plain)] + line.spans
+                   + [Span(" ", style: line.spans.last?.style ?? .plain)])
     }
 }

@@ -1,33 +1,44 @@
-/// A list of lines with a selection, scrolled so the selection is always visible.
-public struct ListView: Sendable, Hashable {
-    public var items: [StyledLine]
+/// A list of lines with a selection, scrolled so the selection is always visible. It asks for the lines
+/// it shows only, so a list of 20,000 rows costs the same to draw as one of twenty.
+public struct ListView {
+    public var count: Int
+    /// Line `index` (0-based); called only for visible rows.
+    public var item: (Int) -> StyledLine
+    /// The selected row is one bar of this style: its text keeps none of its own colours.
     public var selectionStyle: Style
     /// Drawn before each row: the marker on the selected row, spaces on the others.
     public var marker: String
 
-    public init(_ items: [StyledLine], selectionStyle: Style = Style(attributes: .reverse), marker: String = "") {
-        self.items = items
+    public init(count: Int, selectionStyle: Style = Style(attributes: .reverse), marker: String = "",
+                item: @escaping (Int) -> StyledLine) {
+        self.count = count
+        self.item = item
         self.selectionStyle = selectionStyle
         self.marker = marker
+    }
+
+    /// A list over lines already in memory.
+    public init(_ items: [StyledLine], selectionStyle: Style = Style(attributes: .reverse), marker: String = "") {
+        self.init(count: items.count, selectionStyle: selectionStyle, marker: marker) { items[$0] }
     }
 
     /// Draws the visible rows of the list for `state` (the state is not changed).
     public func render(into buffer: inout Buffer, area: Rect, state: ListState) {
         guard !area.isEmpty else { return }
-        let top = state.visibleOffset(height: area.height, count: items.count)
+        let top = state.visibleOffset(height: area.height, count: count)
         let markerWidth = DisplayWidth.of(marker)
         for row in 0..<area.height {
             let index = top + row
-            guard index < items.count else { break }
+            guard index < count else { break }
             let isSelected = index == state.selected
-            let base: Style = isSelected ? selectionStyle : .plain
-            if isSelected { buffer.fill(area.row(row), with: Cell(" ", style: selectionStyle)) }
             var x = area.x
+            if isSelected { buffer.fill(area.row(row), with: Cell(" ", style: selectionStyle)) }
             if markerWidth > 0 {
                 let shown = isSelected ? marker : String(repeating: " ", count: markerWidth)
-                x += buffer.write(shown, x: x, y: area.y + row, style: base, maxWidth: area.width)
+                x += buffer.write(shown, x: x, y: area.y + row, style: isSelected ? selectionStyle : .plain,
+                                  maxWidth: area.width)
             }
-            let line = isSelected ? items[index].highlighted(with: selectionStyle) : items[index]
+            let line = isSelected ? StyledLine(item(index).plainText, style: selectionStyle) : item(index)
             buffer.write(line, x: x, y: area.y + row, maxWidth: area.maxX - x)
         }
     }
@@ -35,7 +46,7 @@ public struct ListView: Sendable, Hashable {
     /// The item index at screen row `y` for a click, or nil.
     public func index(atRow y: Int, area: Rect, state: ListState) -> Int? {
         guard y >= area.y, y < area.maxY else { return nil }
-        let index = state.visibleOffset(height: area.height, count: items.count) + y - area.y
-        return index < items.count ? index : nil
+        let index = state.visibleOffset(height: area.height, count: count) + y - area.y
+        return index < count ? index : nil
     }
 }

@@ -8,16 +8,21 @@ public struct KeyHint: Sendable, Hashable {
     }
 }
 
-/// The bottom line: key hints on the left, a message on the right. Hints that do not fit are
-/// dropped whole rather than cut in half.
+/// The bottom line: a lead (a message, or what is under way) and key hints on the left, a message on the
+/// right. Hints that do not fit are dropped whole rather than cut in half; the right message is dropped
+/// when it would leave the left side fewer than `minimumLeftWidth` columns.
 public struct StatusBar: Widget, Sendable, Hashable {
+    public var lead: StyledLine
     public var hints: [KeyHint]
     public var message: StyledLine
     public var style: Style
     public var keyStyle: Style
+    /// The columns the left side keeps before the right message is shown.
+    public static let minimumLeftWidth = 30
 
-    public init(hints: [KeyHint], message: StyledLine = StyledLine(), style: Style = Style(attributes: .reverse),
-                keyStyle: Style = Style(attributes: [.reverse, .bold])) {
+    public init(lead: StyledLine = StyledLine(), hints: [KeyHint], message: StyledLine = StyledLine(),
+                style: Style = Style(attributes: .reverse), keyStyle: Style = Style(attributes: [.reverse, .bold])) {
+        self.lead = lead
         self.hints = hints
         self.message = message
         self.style = style
@@ -29,17 +34,22 @@ public struct StatusBar: Widget, Sendable, Hashable {
         guard !area.isEmpty else { return }
         let row = area.row(0)
         buffer.fill(row, with: Cell(" ", style: style))
-        let messageWidth = max(0, min(message.width, row.width - 2))
-        let hintRoom = row.width - (messageWidth > 0 ? messageWidth + 2 : 0)
-        var x = row.x + 1
+        // The right message with a space either side.
+        let rightWidth = message.spans.isEmpty ? 0 : message.width + 2
+        let leftWidth = row.width - (rightWidth > 0 && row.width > rightWidth + Self.minimumLeftWidth ? rightWidth : 0)
+        var left = StyledLine(" ", style: style)
+        left.spans += lead.spans
+        var used = left.width
         for hint in hints {
-            let width = DisplayWidth.of(hint.key) + 1 + DisplayWidth.of(hint.label)
-            if x + width > row.x + hintRoom { break }
-            x += buffer.write(hint.key, x: x, y: row.y, style: keyStyle)
-            x += buffer.write(" " + hint.label, x: x, y: row.y, style: style) + 2
+            let width = DisplayWidth.of(hint.key) + DisplayWidth.of(hint.label) + 3
+            guard used + width <= leftWidth else { break }
+            left.append(hint.key, style: keyStyle)
+            left.append(" \(hint.label)  ", style: style)
+            used += width
         }
-        if messageWidth > 0 {
-            buffer.write(message, x: row.maxX - messageWidth - 1, y: row.y, maxWidth: messageWidth, base: style)
+        buffer.write(left, x: row.x, y: row.y, maxWidth: leftWidth)
+        if leftWidth < row.width {
+            buffer.write(message, x: row.maxX - rightWidth + 1, y: row.y, maxWidth: rightWidth - 1, base: style)
         }
     }
 }

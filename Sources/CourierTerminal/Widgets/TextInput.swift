@@ -46,30 +46,69 @@ public struct TextInput: Sendable, Hashable {
     }
 }
 
-/// A multi-line input drawing a `TextAreaEditor` from its `top` line; returns the cursor.
-public struct TextArea: Sendable, Hashable {
-    public var editor: TextAreaEditor
+/// A multi-line input: the lines that fit from the top, the cursor's line scrolled sideways so the cursor
+/// stays in view (the other lines start at their first character), each line's visible text styled by
+/// `styled` (variables coloured, say). Returns where the terminal cursor goes.
+public struct TextArea {
+    public var lines: [[Character]]
+    public var row: Int
+    public var column: Int
+    /// The first line shown, unless the cursor's line is below the view.
+    public var top: Int
+    /// Whether the cursor shows (the field is being edited); without it every line starts at its start.
+    public var showsCursor: Bool
+    /// The style of the empty cells.
     public var style: Style
+    /// Styles the visible text of a line.
+    public var styled: (String) -> StyledLine
 
-    public init(_ editor: TextAreaEditor, style: Style = .plain) {
-        self.editor = editor
+    public init(lines: [[Character]], row: Int, column: Int, top: Int = 0, showsCursor: Bool = true,
+                style: Style = .plain, styled: ((String) -> StyledLine)? = nil) {
+        self.lines = lines
+        self.row = row
+        self.column = column
+        self.top = top
+        self.showsCursor = showsCursor
         self.style = style
+        self.styled = styled ?? { StyledLine($0, style: style) }
     }
 
-    /// Draws the visible lines and returns where the terminal cursor goes (nil when scrolled away).
+    /// An area over a `TextAreaEditor`'s lines and cursor.
+    public init(_ editor: TextAreaEditor, style: Style = .plain, showsCursor: Bool = true,
+                styled: ((String) -> StyledLine)? = nil) {
+        self.init(lines: editor.lines, row: editor.row, column: editor.column, top: editor.top, showsCursor: showsCursor,
+                  style: style, styled: styled)
+    }
+
+    /// Draws the visible lines and returns where the terminal cursor goes (nil when it does not show).
     @discardableResult
     public func render(into buffer: inout Buffer, area: Rect) -> Position? {
         guard !area.isEmpty else { return nil }
         buffer.fill(area, with: Cell(" ", style: style))
-        var top = Swift.min(editor.top, editor.row)
-        if editor.row >= top + area.height { top = editor.row - area.height + 1 }
-        let skip = TextInput.scrollOffset(cursorColumn: editor.cursorColumn, width: area.width)
-        for row in 0..<area.height {
-            let index = top + row
-            guard index < editor.lines.count else { break }
-            let line = StyledLine(String(editor.lines[index]), style: style)
-            buffer.write(line, x: area.x, y: area.y + row, maxWidth: area.width, skip: skip)
+        var top = Swift.min(self.top, row)
+        if row >= top + area.height { top = row - area.height + 1 }
+        var cursor: Position?
+        for offset in 0..<area.height {
+            let index = top + offset
+            guard index < lines.count else { break }
+            let cursorColumn = showsCursor && index == row ? column : nil
+            let (start, text) = TextArea.window(lines[index], cursor: cursorColumn, width: area.width)
+            buffer.write(styled(text), x: area.x, y: area.y + offset, maxWidth: area.width)
+            if let cursorColumn {
+                let used = DisplayWidth.of(String(lines[index][start..<Swift.min(cursorColumn, lines[index].count)]))
+                cursor = Position(x: area.x + Swift.min(area.width - 1, used), y: area.y + offset)
+            }
         }
-        return Position(x: area.x + editor.cursorColumn - skip, y: area.y + editor.row - top)
+        return cursor
+    }
+
+    /// The characters of `line` that fit in `width` columns with the cursor visible: the first character's
+    /// index, and the text from there. Whole characters only, so a wide one is never cut in half.
+    public static func window(_ line: [Character], cursor: Int?, width: Int) -> (start: Int, text: String) {
+        guard let cursor, width > 1 else { return (0, String(line)) }
+        let end = Swift.min(cursor, line.count)
+        var start = 0
+        while start < end && DisplayWidth.of(String(line[start..<end])) > width - 1 { start += 1 }
+        return (start, String(line[start...]))
     }
 }

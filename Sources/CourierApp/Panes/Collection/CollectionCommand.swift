@@ -1,5 +1,5 @@
 /// Commands of the collection tree.
-public enum CollectionCommand: Sendable, Hashable {
+public enum CollectionCommand: KeyCommandName {
     case up, down, top, bottom, pageUp, pageDown
     case open, expand, collapse
     case filter, clearFilter

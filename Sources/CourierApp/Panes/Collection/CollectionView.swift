@@ -1,24 +1,31 @@
 import CourierTerminal
 
-/// Draws the collection tree.
-enum CollectionView {
-    static func render(_ state: AppState, into buffer: inout Buffer, area: Rect, focused: Bool) {
-        let theme = state.theme
-        var title = state.collection.root.isEmpty ? "Collection" : "Collection · \(lastComponent(state.collection.root))"
+/// Draws the collection tree: its filter line, then the rows that fit.
+enum CollectionView: PaneView {
+    static func frame(_ state: AppState, _ context: RenderContext) -> PaneFrame {
+        let root = lastComponent(state.collection.root)
         // Only the first requests are in the tree yet: said first in the title, where neither a long list
         // nor a narrow pane hides it.
-        if case .loadingRest = state.loading { title = "Loading… · \(lastComponent(state.collection.root))" }
-        var inner = Draw.block(&buffer, area, title: title, focused: focused, theme: theme, number: 1)
-        guard !inner.isEmpty else { return }
+        if case .loadingRest = state.loading { return PaneFrame("Loading… · \(root)", number: PaneID.collection.rawValue) }
+        return PaneFrame(state.collection.root.isEmpty ? "Collection" : "Collection · \(root)",
+                         number: PaneID.collection.rawValue)
+    }
+
+    static func render(_ state: AppState, _ context: RenderContext, into buffer: inout Buffer) -> Position? {
+        let theme = context.theme
+        var inner = context.area
+        // The filter's cursor, after its `/`.
+        let cursor = context.focused && state.tree.filtering
+            ? Position(x: inner.x + 1 + state.tree.filter.cursorColumn, y: inner.y) : nil
         switch state.loading {
         case .loading(let path):
             buffer.write("Loading \(path)…", x: inner.x, y: inner.y, style: theme.muted, maxWidth: inner.width)
-            return
+            return cursor
         case .failed(let message):
             for (i, line) in Draw.wrap(message, width: inner.width).prefix(inner.height).enumerated() {
                 buffer.write(line, x: inner.x, y: inner.y + i, style: theme.error, maxWidth: inner.width)
             }
-            return
+            return cursor
         case .loaded, .loadingRest:
             break
         }
@@ -33,45 +40,43 @@ enum CollectionView {
         if rows.isEmpty {
             let text = tree.filter.text.isEmpty ? "No requests in \(state.collection.root)" : "No request matches"
             buffer.write(text, x: inner.x, y: inner.y, style: theme.muted, maxWidth: inner.width)
-            return
+            return cursor
         }
         let selection = min(max(tree.selection, 0), rows.count - 1)
-        var scroll = min(tree.scroll, max(0, rows.count - inner.height))
-        if selection < scroll { scroll = selection }
-        if selection >= scroll + inner.height { scroll = selection - inner.height + 1 }
-        for (offset, row) in rows[scroll..<min(rows.count, scroll + inner.height)].enumerated() {
-            let y = inner.y + offset
-            let index = scroll + offset
-            let indent = String(repeating: "  ", count: row.depth)
-            var runs: [(String, Style)]
-            switch row.kind {
-            case .group(let key, let isFile):
-                let open = tree.filter.text.isEmpty && tree.collapsed.contains(key) ? "▸ " : "▾ "
-                runs = [(indent + open + row.label, isFile ? theme.text : theme.title.with(.bold))]
-            case .request(let ref):
-                let method = row.method ?? ""
-                let shown = RequestDraft.methodLabel(kind: row.requestKind, method: method)
-                runs = [(indent, theme.text),
-                        (shown.padding(toLength: 7, withPad: " ", startingAt: 0),
-                         theme.method(kind: row.requestKind, method: method)),
-                        (row.label, theme.text)]
-                // A request with unsaved edits, open or kept as a draft, is marked as the editor's title is.
-                if state.drafts[ref] != nil || (state.editor.origin == ref && state.editor.isDirty) {
-                    runs.append((" ●", theme.warning))
-                }
-            case .problem:
-                runs = [(indent + row.label, theme.muted.with(.dim))]
-            }
-            if index == selection {
-                let style = focused ? theme.selection : theme.selection.with(.dim)
-                Draw.highlightedRow(&buffer, runs.map(\.0).joined(), x: inner.x, y: y, width: inner.width, style: style)
-            } else {
-                Draw.runs(&buffer, runs, x: inner.x, y: y, maxWidth: inner.width)
-            }
-        }
+        let list = ListState(selected: selection, offset: tree.scroll)
+        let scroll = list.visibleOffset(height: inner.height, count: rows.count)
+        let selectionStyle = context.focused ? theme.selection : theme.selection.with(.dim)
+        ListView(count: rows.count, selectionStyle: selectionStyle) { index in
+            line(rows[index], state: state, theme: theme)
+        }.render(into: &buffer, area: inner, state: list)
         let below = rows.count - scroll
         if case .loadingRest = state.loading, below < inner.height {
             buffer.write("loading the rest…", x: inner.x, y: inner.y + below, style: theme.muted, maxWidth: inner.width)
+        }
+        return cursor
+    }
+
+    /// One row of the tree: a folder or file, a request with its method, or a problem.
+    private static func line(_ row: CollectionTreeState.Row, state: AppState, theme: Theme) -> StyledLine {
+        let indent = String(repeating: "  ", count: row.depth)
+        switch row.kind {
+        case .group(let key, let isFile):
+            let open = state.tree.filter.text.isEmpty && state.tree.collapsed.contains(key) ? "▸ " : "▾ "
+            return StyledLine(indent + open + row.label, style: isFile ? theme.text : theme.title.with(.bold))
+        case .request(let ref):
+            let method = row.method ?? ""
+            let shown = RequestDraft.methodLabel(kind: row.requestKind, method: method)
+            var line = StyledLine(indent, style: theme.text)
+            line.append(shown.padding(toLength: 7, withPad: " ", startingAt: 0),
+                        style: theme.method(kind: row.requestKind, method: method))
+            line.append(row.label, style: theme.text)
+            // A request with unsaved edits, open or kept as a draft, is marked as the editor's title is.
+            if state.drafts[ref] != nil || (state.editor.origin == ref && state.editor.isDirty) {
+                line.append(" ●", style: theme.warning)
+            }
+            return line
+        case .problem:
+            return StyledLine(indent + row.label, style: theme.muted.with(.dim))
         }
     }
 

@@ -1,5 +1,5 @@
 /// What the compare pane's keys do.
-public enum ComparePaneCommand: Sendable, Hashable {
+public enum ComparePaneCommand: KeyCommandName {
     case revalidateNow
     case scrollDown
     case scrollUp

@@ -1,15 +1,11 @@
 import CourierHTTP
-import CourierSecurity
 import CourierTerminal
 
 /// The compare pane: a stored response beside its revalidation. A value; `handle` is the only
-/// place it changes, and `render` draws it without touching anything else.
+/// place it changes, and `ComparePaneView` draws it.
 public struct ComparePaneState: Sendable, Hashable {
     /// `GET http://…/etag`, shown in the border.
     public var title: String
-    /// Known secret values masked in what the view draws; nil while secrets are shown. The screen sets it
-    /// from `AppState.screenMasker` (a cached body that echoes a token is masked).
-    public var masker: SecretMasker?
     public var comparison: CacheComparison?
     /// The stored response as it stands, shown alone until a revalidation gives something to compare.
     public var stored: CacheComparison.Side?
@@ -82,10 +78,5 @@ public struct ComparePaneState: Sendable, Hashable {
     public mutating func fail(_ error: String) {
         isRevalidating = false
         message = "Revalidation failed: \(error)"
-    }
-
-    /// Draws the pane into `area`; its hints name the keys of `keys`.
-    public func render(into buffer: inout Buffer, area: Rect, theme: Theme, focused: Bool, keys: KeyTables = .defaults) {
-        ComparePaneView.render(self, into: &buffer, area: area, theme: theme, focused: focused, keys: keys)
     }
 }

@@ -2,21 +2,23 @@ import CourierHTTP
 import CourierTerminal
 import Foundation
 
-/// Draws `ComparePaneState`: a border with the title, the two responses side by side (status, cache
+/// Draws `ComparePaneState`: the two responses side by side (status, cache
 /// decision, age and freshness, body size), then a scrolling list of what the validation cost and
 /// what it changed (headers added, removed and updated; the body unchanged or a line diff).
-enum ComparePaneView {
+public enum ComparePaneView: PaneView {
     /// One row of text in styled runs.
     typealias Row = [(text: String, style: Style)]
 
-    static func render(_ state: ComparePaneState, into buffer: inout Buffer, area: Rect, theme: Theme,
-                       focused: Bool, keys: KeyTables = .defaults) {
-        guard area.width >= 4, area.height >= 3 else { return }
-        buffer.fill(area)
-        let mask = { (text: String) in state.masker?.mask(text) ?? text }
-        Draw.block(&buffer, area, title: "Compare · \(mask(state.title))", focused: focused, theme: theme,
-                   number: PaneID.response.rawValue)
-        let inner = area.inset(1)
+    public static func frame(_ state: ComparePaneState, _ context: RenderContext) -> PaneFrame {
+        PaneFrame("Compare · \(context.masked(state.title))", number: PaneID.response.rawValue)
+    }
+
+    @discardableResult
+    public static func render(_ state: ComparePaneState, _ context: RenderContext, into buffer: inout Buffer) -> Position? {
+        let (inner, theme) = (context.area, context.theme)
+        guard inner.width >= 2, inner.height >= 1 else { return nil }
+        buffer.fill(inner)
+        let mask = context.masked
         var rows: [Row] = []
         if let comparison = state.comparison {
             rows += masked(sideBySide(comparison.before, comparison.after, width: inner.width, theme: theme), mask)
@@ -28,7 +30,7 @@ enum ComparePaneView {
         if state.isRevalidating { rows.append([("Revalidating…", theme.warning)]) }
         if let message = state.message { rows.append([(message, theme.muted)]) }
         if state.comparison == nil && state.message == nil && !state.isRevalidating {
-            let key = keys.spelling(of: .compare(.revalidateNow))
+            let key = context.keys.spelling(of: .compare(.revalidateNow))
             let hint = state.stored == nil ? "No revalidation yet: press \(key) to send the conditional request."
                 : "Press \(key) to revalidate the stored response now."
             rows.append([(hint, theme.muted)])
@@ -45,6 +47,7 @@ enum ComparePaneView {
                 x += buffer.write(run.text, x: x, y: inner.y + index, style: run.style, maxWidth: inner.maxX - x)
             }
         }
+        return nil
     }
 
     /// `rows` with each run's text masked.

@@ -2,7 +2,7 @@ import CourierBody
 import CourierTerminal
 
 /// What the history pane's keys do.
-public enum HistoryPaneCommand: Sendable, Hashable {
+public enum HistoryPaneCommand: KeyCommandName {
     case down, up, pageDown, pageUp, top, bottom
     /// Opens the selected entry (status, redacted headers, body preview).
     case open

@@ -32,9 +32,6 @@ public struct HistoryPaneState: Sendable {
     public private(set) var marked: [String] = []
     /// Clock times are shown in this zone.
     public var timeZone: TimeZone
-    /// Known secret values masked in what the pane draws (entries are stored masked; this also covers one
-    /// kept before a value was known to be secret). The screen sets it from `AppState.screenMasker`.
-    public var masker: SecretMasker?
     /// Rows a page key moves, and the height scrolling keeps full; the app sets it from the pane's height.
     public var pageSize = 10
 

@@ -2,8 +2,17 @@ import CourierBody
 import CourierTerminal
 import Foundation
 
-/// Drawing the history pane's content: a column header, one row per entry and the search box; or
-/// one entry; or a diff. The app draws the border, titled with `title`.
+/// Draws the history pane: a column header, one row per entry and the search box; or one entry; or a diff.
+public enum HistoryPaneView: PaneView {
+    public static func frame(_ state: HistoryPaneState, _ context: RenderContext) -> PaneFrame { PaneFrame(state.title) }
+
+    @discardableResult
+    public static func render(_ state: HistoryPaneState, _ context: RenderContext, into buffer: inout Buffer) -> Position? {
+        state.draw(context, into: &buffer)
+        return nil
+    }
+}
+
 extension HistoryPaneState {
     /// Column widths for a pane `width` cells wide.
     struct Columns {
@@ -27,17 +36,19 @@ extension HistoryPaneState {
         var cacheX: Int { sizeX + Columns.size + 1 }
     }
 
-    /// Draws the pane's content into `area`.
-    public func render(into buffer: inout Buffer, area: Rect, theme: Theme, focused: Bool) {
+    /// Draws the pane's content into `context.area`.
+    fileprivate func draw(_ context: RenderContext, into buffer: inout Buffer) {
+        let (area, theme) = (context.area, context.theme)
         guard !area.isEmpty else { return }
         buffer.fill(area, with: Cell(" ", style: theme.text))
         switch mode {
         case .entry(_, let lines, let scroll):
-            TextView(lines: lines.map { StyledLine(masker?.mask($0) ?? $0, style: theme.text) }).render(into: &buffer, area: area, state: scroll)
+            TextView(lines: lines.map { StyledLine(context.masked($0), style: theme.text) })
+                .render(into: &buffer, area: area, state: scroll)
         case .diff(let diff):
             diff.render(into: &buffer, area: area, theme: theme)
         case .list, .searching:
-            renderList(into: &buffer, area: area, theme: theme, focused: focused)
+            renderList(into: &buffer, context)
         }
     }
 
@@ -47,8 +58,9 @@ extension HistoryPaneState {
         return Position(x: min(area.maxX - 1, area.x + 1 + query.cursorColumn), y: area.maxY - 1)
     }
 
-    private func renderList(into buffer: inout Buffer, area: Rect, theme: Theme, focused: Bool) {
-        var body = area
+    private func renderList(into buffer: inout Buffer, _ context: RenderContext) {
+        let (theme, focused) = (context.theme, context.focused)
+        var body = context.area
         let searching: Bool = if case .searching = mode { true } else { false }
         if searching || !query.isEmpty, body.height >= 2 {
             let y = body.maxY - 1
@@ -73,7 +85,7 @@ extension HistoryPaneState {
             let index = top + line
             guard index < visible.count else { break }
             let y = body.y + line
-            renderRow(visible[index], into: &buffer, x: body.x, y: y, columns: columns, theme: theme)
+            renderRow(visible[index], into: &buffer, x: body.x, y: y, columns: columns, context: context)
             if focused && index == list.selected {
                 for x in body.x..<body.maxX { buffer[x, y].style = buffer[x, y].style.overlaid(by: theme.selection) }
             }
@@ -92,14 +104,15 @@ extension HistoryPaneState {
     }
 
     private func renderRow(_ entry: HistoryEntry, into buffer: inout Buffer, x: Int, y: Int, columns: Columns,
-                           theme: Theme) {
+                           context: RenderContext) {
+        let theme = context.theme
         if marked.contains(entry.id) { buffer.write("●", x: x, y: y, style: theme.warning) }
         let clock = HistoryPaneFormat.clock(entry.date, zone: timeZone)
         buffer.write(clock.dropFirst(5), x: x + columns.timeX, y: y, style: theme.muted, maxWidth: Columns.time)
         buffer.write(entry.request.method, x: x + columns.methodX, y: y, style: theme.method(entry.request.method),
                      maxWidth: Columns.method)
         let label = HistoryPaneFormat.label(entry)
-        buffer.write(Draw.fitted(masker?.mask(label) ?? label, width: columns.name), x: x + columns.nameX, y: y,
+        buffer.write(Draw.fitted(context.masked(label), width: columns.name), x: x + columns.nameX, y: y,
                      style: theme.text, maxWidth: columns.name)
         if let response = entry.response {
             buffer.write("\(response.status)", x: x + columns.statusX, y: y, style: theme.status(response.status),

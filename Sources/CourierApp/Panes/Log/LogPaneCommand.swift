@@ -1,7 +1,7 @@
 import CourierTerminal
 
 /// What the log pane's keys do.
-public enum LogPaneCommand: Sendable, Hashable {
+public enum LogPaneCommand: KeyCommandName {
     case down, up, pageDown, pageUp, top, bottom
     /// Opens the selected attempt's detail (headers, timings as numbers, error and cause).
     case openDetail

@@ -13,9 +13,6 @@ public struct LogPaneState: Sendable {
     public var maxAttempts: Int
     /// Attempts, oldest first.
     public private(set) var attempts: [LogAttempt] = []
-    /// Known secret values masked in what the pane draws; nil while secrets are shown. The screen sets it
-    /// from `AppState.screenMasker`.
-    public var masker: SecretMasker?
     public private(set) var errorsOnly = false
     /// Only this request's attempts are shown, when set.
     public private(set) var onlyRequest: RequestID?
@@ -217,7 +214,7 @@ public struct LogPaneState: Sendable {
         }
     }
 
-    /// Selects the row under a click at `position` in a pane drawn into `area` (as `render` lays it out).
+    /// Selects the row under a click at `position` in a pane drawn into `area` (as `LogPaneView` lays it out).
     public mutating func select(at position: Position, area: Rect) {
         guard detail == nil else { return }
         let body = LogPaneState.body(of: area)

@@ -3,9 +3,20 @@ import CourierHTTP
 import CourierTerminal
 import Foundation
 
-/// Drawing the log pane's content: a header with the waterfall's scale, then one row per attempt
-/// (and a retry line under a retried one, a "not retried" line under a failure handed back), or the
-/// detail of one attempt.
+/// Draws the log pane: a header with the waterfall's scale, then one row per attempt (and a retry line under
+/// a retried one, a "not retried" line under a failure handed back), or the detail of one attempt.
+public enum LogPaneView: PaneView {
+    public static func frame(_ state: LogPaneState, _ context: RenderContext) -> PaneFrame {
+        PaneFrame(state.title, number: PaneID.log.rawValue)
+    }
+
+    @discardableResult
+    public static func render(_ state: LogPaneState, _ context: RenderContext, into buffer: inout Buffer) -> Position? {
+        state.draw(context, into: &buffer)
+        return nil
+    }
+}
+
 extension LogPaneState {
     /// Column widths for a pane `width` cells wide.
     struct Columns {
@@ -42,8 +53,10 @@ extension LogPaneState {
     /// Glyphs per phase, so the waterfall reads in monochrome and in text snapshots too.
     static let phaseGlyphs: [String: String] = ["DNS": "░", "connect": "▒", "TLS": "▓", "wait": "█", "transfer": "▄"]
 
-    /// Draws the pane's content into `area` (the app draws the border, titled with `title`).
-    public func render(into buffer: inout Buffer, area: Rect, theme: Theme, focused: Bool, now: Date) {
+    /// Draws the pane's content into `context.area`.
+    fileprivate func draw(_ context: RenderContext, into buffer: inout Buffer) {
+        let (area, theme, focused, now) = (context.area, context.theme, context.focused, context.now)
+        let masker = context.masker
         guard !area.isEmpty else { return }
         buffer.fill(area, with: Cell(" ", style: theme.text))
         if let detail, let attempt = attempts.last(where: { $0.key == detail }) {

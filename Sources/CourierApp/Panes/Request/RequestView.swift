@@ -4,21 +4,26 @@ import CourierHTTP
 import CourierTerminal
 
 /// Draws the request editor: method and URL, the tab row, and the selected tab's field.
-enum RequestView {
-    /// Draws the pane and returns where the terminal cursor goes when a field is being edited.
-    static func render(_ state: AppState, into buffer: inout Buffer, area: Rect, focused: Bool) -> Position? {
-        let theme = state.theme
+enum RequestView: PaneView {
+    static func frame(_ state: AppState, _ context: RenderContext) -> PaneFrame {
         let editor = state.editor
         var title = "Request"
         if !editor.name.isEmpty { title += " · \(editor.name)" }
         if editor.isDirty { title += " ●" }
         if state.live { title += " · LIVE" }
-        var inner = Draw.block(&buffer, area, title: title, focused: focused, theme: theme, number: 2)
-        guard inner.height >= 1 else { return nil }
+        // The environment only beside the whole title: the request's name matters more.
         let environment = "env: \(state.environment ?? "none")"
-        if area.width > DisplayWidth.of(title) + DisplayWidth.of(environment) + 12 {
-            buffer.write(" \(environment) ", x: area.maxX - DisplayWidth.of(environment) - 4, y: area.y, style: theme.muted)
-        }
+        let fits = context.area.width > DisplayWidth.of(title) + DisplayWidth.of(environment) + 12
+        return PaneFrame(title, number: PaneID.request.rawValue,
+                         rightTitle: fits ? StyledLine(environment, style: context.theme.muted) : StyledLine())
+    }
+
+    /// Draws the pane and returns where the terminal cursor goes when a field is being edited.
+    static func render(_ state: AppState, _ context: RenderContext, into buffer: inout Buffer) -> Position? {
+        let theme = context.theme
+        let editor = state.editor
+        let focused = context.focused
+        var inner = context.area
         if editor.isEmpty {
             buffer.write("Open a request from the collection (1, Enter).", x: inner.x, y: inner.y, style: theme.muted,
                          maxWidth: inner.width)
@@ -44,10 +49,9 @@ enum RequestView {
         if focused && urlSelected && !editor.editing {
             buffer.setStyle(theme.selection, in: Rect(x: inner.x, y: inner.y, width: methodWidth - 1, height: 1))
         }
-        let urlColumn = writeTemplate(&buffer, line: editor.url.characters, cursor: urlEditing ? editor.url.cursor : nil,
-                                      x: inner.x + methodWidth, y: inner.y, width: urlWidth, values: values,
-                                      resolved: editor.showResolved && !urlEditing, theme: theme)
-        if urlEditing { cursor = Position(x: inner.x + methodWidth + urlColumn, y: inner.y) }
+        let url = template(lines: [editor.url.characters], row: 0, column: editor.url.cursor, editing: urlEditing,
+                           resolved: editor.showResolved, values: values, theme: theme)
+        cursor = url.render(into: &buffer, area: Rect(x: inner.x + methodWidth, y: inner.y, width: urlWidth, height: 1))
         guard inner.height >= 3 else { return cursor }
         // Tabs.
         var x = inner.x
@@ -59,7 +63,7 @@ enum RequestView {
         }
         let content = Rect(x: inner.x, y: inner.y + 2, width: inner.width, height: inner.height - 2)
         if editor.tab == .options {
-            renderOptions(state, into: &buffer, area: content, focused: focused)
+            renderOptions(state, into: &buffer, area: content, focused: focused, theme: theme)
             if editor.editing && editor.field == .tab, let field = editor.selectedEditor, focused {
                 let row = editor.option.rawValue
                 cursor = Position(x: content.x + 14 + field.cursorColumn, y: content.y + row)
@@ -78,15 +82,9 @@ enum RequestView {
             buffer.write(placeholder(editor.tab), x: content.x, y: content.y, style: theme.muted, maxWidth: content.width)
             return cursor
         }
-        let firstRow = max(0, field.row - content.height + 1)
-        for (offset, line) in field.lines[firstRow...].prefix(content.height).enumerated() {
-            let row = firstRow + offset
-            let column = writeTemplate(&buffer, line: line, cursor: editing && row == field.row ? field.column : nil,
-                                       x: content.x, y: content.y + offset, width: content.width, values: values,
-                                       resolved: editor.showResolved && !editing, theme: theme)
-            if editing && row == field.row { cursor = Position(x: content.x + column, y: content.y + offset) }
-        }
-        return cursor
+        let area = template(lines: field.lines, row: field.row, column: field.column, editing: editing,
+                            resolved: editor.showResolved, values: values, theme: theme)
+        return area.render(into: &buffer, area: content) ?? cursor
     }
 
     static func placeholder(_ tab: RequestEditorState.Tab) -> String {
@@ -99,8 +97,8 @@ enum RequestView {
         }
     }
 
-    private static func renderOptions(_ state: AppState, into buffer: inout Buffer, area: Rect, focused: Bool) {
-        let theme = state.theme
+    private static func renderOptions(_ state: AppState, into buffer: inout Buffer, area: Rect, focused: Bool,
+                                      theme: Theme) {
         let editor = state.editor
         for option in RequestEditorState.Option.allCases where option.rawValue < area.height {
             let y = area.y + option.rawValue
@@ -116,27 +114,24 @@ enum RequestView {
         }
     }
 
-    /// Writes one line of a template with its variables coloured (unknown ones as errors), or resolved.
-    /// Returns the display column of the cursor within the written text.
-    @discardableResult
-    static func writeTemplate(_ buffer: inout Buffer, line: [Character], cursor: Int?, x: Int, y: Int, width: Int,
-                              values: [String: String], resolved: Bool, theme: Theme) -> Int {
-        let (start, text) = Draw.window(line, cursor: cursor, width: width)
-        if resolved {
-            buffer.write(VariablePreview.resolve(text, values: values), x: x, y: y, style: theme.jsonString, maxWidth: width)
-        } else {
-            var runs: [(String, Style)] = []
+    /// A template field as a text area: its variables coloured (unknown ones as errors), or shown resolved when
+    /// asked and not being edited.
+    static func template(lines: [[Character]], row: Int, column: Int, editing: Bool, resolved: Bool,
+                         values: [String: String], theme: Theme) -> TextArea {
+        TextArea(lines: lines, row: row, column: column, showsCursor: editing) { text in
+            if resolved && !editing {
+                return StyledLine(VariablePreview.resolve(text, values: values), style: theme.jsonString)
+            }
+            var line = StyledLine()
             for segment in VariablePreview.segments(text) {
                 switch segment {
-                case .text(let literal): runs.append((literal, theme.text))
+                case .text(let literal): line.append(literal, style: theme.text)
                 case .variable(let name):
                     let known = VariablePreview.isKnown(name, values: values)
-                    runs.append(("{{\(name)}}", known ? theme.jsonKey : theme.error.with(.underline)))
+                    line.append("{{\(name)}}", style: known ? theme.jsonKey : theme.error.with(.underline))
                 }
             }
-            Draw.runs(&buffer, runs, x: x, y: y, maxWidth: width)
+            return line
         }
-        guard let cursor else { return 0 }
-        return min(width - 1, DisplayWidth.of(String(line[start..<cursor])))
     }
 }

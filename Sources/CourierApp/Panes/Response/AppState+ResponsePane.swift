@@ -8,14 +8,6 @@ extension AppState {
         return responsePane != nil
     }
 
-    /// Keys in the response pane: the viewer's keymap (or its open prompt) first, then the explorer's.
-    mutating func handleResponseKey(_ key: Key) -> [Effect]? {
-        guard viewerActive, let pane = responsePane, let command = pane.command(for: key, keymap: keys.responseViewer) else {
-            return keys.response.command(for: key).map { runResponse($0) }
-        }
-        return runResponsePane(command)
-    }
-
     mutating func runResponsePane(_ command: ResponsePaneCommand) -> [Effect] {
         guard viewerActive, var pane = responsePane else {
             status = StatusMessage("No response yet: \(keys.spelling(of: .global(.send))) sends the request")
@@ -31,7 +23,7 @@ extension AppState {
         case .saveBody?:
             modals.append(.prompt(PromptState(title: "Save the body to file", text: "response.body", purpose: .saveResponse)))
         case .search(let search)?:
-            effects.append(.bodyJob(pane.begin(search, generation: nextBodyJobGeneration())))
+            effects.append(.bodyJob(pane.begin(search, generation: nextBodyJobGeneration(), masker: screenMasker)))
         case .filter(let filter)?:
             effects.append(.bodyJob(pane.begin(filter, generation: nextBodyJobGeneration())))
         case .indexForJump?:

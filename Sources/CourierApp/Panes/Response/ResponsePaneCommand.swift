@@ -2,7 +2,7 @@ import CourierBody
 import CourierTerminal
 
 /// What the response pane's keys do.
-public enum ResponsePaneCommand: Sendable, Hashable {
+public enum ResponsePaneCommand: KeyCommandName {
     case lineDown, lineUp, pageDown, pageUp, top, end
     case scrollLeft, scrollRight
     case toggleHeaders, togglePretty, toggleWrap, toggleHex

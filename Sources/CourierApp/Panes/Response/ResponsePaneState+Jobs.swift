@@ -1,15 +1,16 @@
 import CourierBody
+import CourierSecurity
 import Foundation
 
 /// The pane's background work as body jobs: the app gives each job a generation and starts it as an effect;
 /// the job's reports come back as actions and change the pane here, and only while the pane still waits
 /// for that generation, so a late report of a replaced search or a cancelled filter is dropped.
 extension ResponsePaneState {
-    /// Shows `search` as running over the lines on screen and returns its job.
-    mutating func begin(_ search: BodySearch, generation: Int) -> BodyJob {
+    /// Shows `search` as running over the lines on screen, as drawn with `masker`, and returns its job.
+    mutating func begin(_ search: BodySearch, generation: Int, masker: SecretMasker? = nil) -> BodyJob {
         self.search = ResponseSearch(query: search.query, generation: generation)
         currentHit = nil
-        return BodyJob(generation: generation, work: .search(search, in: source))
+        return BodyJob(generation: generation, work: .search(search, in: lines(masker: masker)))
     }
 
     /// Shows `filter` as running over the body and returns its job.

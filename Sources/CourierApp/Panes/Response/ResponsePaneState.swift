@@ -5,7 +5,7 @@ import Foundation
 
 /// The response viewer: a body of any size read through a `BodyDocument` (pretty JSON, raw text, hex,
 /// events), with search, folds, a JSONPath filter and a diff against the previous response. A value;
-/// `handle` is the only place it changes, and `render` draws only the visible lines.
+/// `handle` is the only place it changes, and `ResponsePaneView` draws only the visible lines.
 public struct ResponsePaneState: Sendable {
     /// Which part of the response is shown.
     public enum Tab: Sendable, Hashable { case body, headers }
@@ -57,11 +57,9 @@ public struct ResponsePaneState: Sendable {
     public private(set) var pendingLine: Int?
     /// The body job indexing the lines on screen for `pendingLine`, when the pane's index job does not.
     public internal(set) var jumpIndexing: Int?
-    /// Known secret values masked in every line the pane draws and searches; nil while secrets are shown.
-    /// The app sets it from what the session's sends used (`AppState.screenMasker`).
-    public var masker: SecretMasker?
-    /// The hex view's masked copy of the body, made when first shown with a secret in it.
-    private let maskedHex = MaskedHexBytes()
+    /// The hex view's bytes with known secrets masked over the whole body (a secret spans several hex rows),
+    /// made by `maskHex(with:)` in `update` when the secrets, the body or the view change; never while drawing.
+    public private(set) var maskedHex: MaskedHexBytes?
 
     /// A pane over `body`; JSON is detected from the Content-Type and the first bytes.
     public init(info: ResponsePaneInfo, body: BodyDocument) {
@@ -82,24 +80,33 @@ public struct ResponsePaneState: Sendable {
         _ = body.indexMore()
     }
 
-    /// The lines on screen now, known secrets masked line by line as they are drawn or searched.
-    public var source: any LineSource {
-        guard let masker, !masker.isEmpty else { return unmaskedSource }
-        return MaskedLines(unmaskedSource, masker: masker)
-    }
-
     /// The lines on screen now: filter, diff, headers, hex, events, pretty or raw, in that order of precedence.
-    var unmaskedSource: any LineSource {
+    /// Known secrets are masked by `lines(masker:)`, except in the hex view's bytes (`maskedHex`).
+    public var source: any LineSource {
         if let filter { return filter.document }
         if let diff { return diff }
         if tab == .headers { return StaticLines(info.headers.map { "\($0.name): \($0.value)" }) }
-        if showsHex {
-            guard let masker, !masker.isEmpty else { return HexDump(data: body.bytes) }
-            return HexDump(data: maskedHex.bytes(of: body, masker: masker))
-        }
+        if showsHex { return HexDump(data: maskedHex?.bytes ?? body.bytes) }
         if showsPretty, let pretty { return pretty }
         if showsPretty, let events { return events }
         return body
+    }
+
+    /// The lines as drawn and searched: `source` with `masker`'s secret values masked line by line.
+    public func lines(masker: SecretMasker?) -> any LineSource {
+        guard let masker, !masker.isEmpty else { return source }
+        return MaskedLines(source, masker: masker)
+    }
+
+    /// Makes the hex view's masked bytes for `masker` when the hex view shows and they are not made yet for
+    /// this body and these secrets; drops them when not needed. The app calls it after every change.
+    public mutating func maskHex(with masker: SecretMasker?) {
+        guard showsHex, let masker, !masker.isEmpty, body.byteCount <= MaskedHexBytes.maxBytes else {
+            if maskedHex != nil { maskedHex = nil }
+            return
+        }
+        if let made = maskedHex, made.masker == masker, made.size == body.byteCount { return }
+        maskedHex = MaskedHexBytes(body: body, masker: masker)
     }
 
     /// Whether folds apply (they belong to the pretty body only).

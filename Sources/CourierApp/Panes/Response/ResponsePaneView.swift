@@ -3,23 +3,27 @@ import CourierTerminal
 import Foundation
 import CourierSecurity
 
-/// Draws `ResponsePaneState`: a border, the status line, the tab line, the visible body lines (only those
-/// are laid out and coloured), and a bottom line for the prompt, a message or the download progress.
-enum ResponsePaneView {
-    static func render(_ state: ResponsePaneState, into buffer: inout Buffer, area: Rect, theme: Theme, focused: Bool,
-                       latency: LatencyStats? = nil, keys: KeyTables = .defaults) {
-        guard area.width >= 6, area.height >= 5 else { return }
-        buffer.fill(area)
-        let title = state.tab == .body ? "Response · body" : "Response · headers"
-        Draw.block(&buffer, area, title: title, focused: focused, theme: theme, number: PaneID.response.rawValue)
-        let inner = area.inset(1)
+/// Draws `ResponsePaneState`: the status line, the tab line, the visible body lines (only those are laid out
+/// and coloured, known secrets masked as they are), and a bottom line for the prompt, a message or the
+/// download progress.
+public enum ResponsePaneView: PaneView {
+    public static func frame(_ shown: ShownResponse, _ context: RenderContext) -> PaneFrame {
+        PaneFrame(shown.pane.tab == .body ? "Response · body" : "Response · headers", number: PaneID.response.rawValue)
+    }
+
+    @discardableResult
+    public static func render(_ shown: ShownResponse, _ context: RenderContext, into buffer: inout Buffer) -> Position? {
+        let (state, inner, theme) = (shown.pane, context.area, context.theme)
+        guard inner.width >= 4, inner.height >= 3 else { return nil }
+        buffer.fill(inner)
         let used = drawStatus(state, into: &buffer, row: inner.row(0), theme: theme)
-        latency?.renderTrailing(into: &buffer, row: inner.row(0), used: used, theme: theme)
+        shown.latency?.renderTrailing(into: &buffer, row: inner.row(0), used: used, theme: theme)
         let bodyArea = Rect(x: inner.x, y: inner.y + 2, width: inner.width, height: inner.height - 3)
-        drawBody(state, into: &buffer, area: bodyArea, theme: theme, focused: focused, keys: keys)
+        drawBody(state, into: &buffer, area: bodyArea, context: context)
         // After the body, so the line count includes what drawing it indexed.
         drawTabs(state, into: &buffer, row: inner.row(1), theme: theme)
-        drawBottom(state, into: &buffer, row: inner.row(inner.height - 1), theme: theme, keys: keys)
+        drawBottom(state, into: &buffer, row: inner.row(inner.height - 1), theme: theme, keys: context.keys)
+        return nil
     }
 
     // MARK: Parts
@@ -96,9 +100,9 @@ enum ResponsePaneView {
 
     // MARK: Body
 
-    private static func drawBody(_ state: ResponsePaneState, into buffer: inout Buffer, area: Rect, theme: Theme, focused: Bool,
-                                 keys: KeyTables) {
-        let source = state.source
+    private static func drawBody(_ state: ResponsePaneState, into buffer: inout Buffer, area: Rect, context: RenderContext) {
+        let (theme, keys, focused) = (context.theme, context.keys, context.focused)
+        let source = state.lines(masker: context.masker)
         if state.tab == .body, state.media.isBinary, !state.showsHex {
             let (hex, save) = (keys.spelling(of: .responsePane(.toggleHex)), keys.spelling(of: .responsePane(.saveBody)))
             buffer.write("\(state.media.summary(byteCount: state.body.byteCount)): press \(hex) for hex, \(save) to save",
@@ -172,14 +176,5 @@ enum ResponsePaneView {
             x += buffer.write(text, x: x, y: row.y, style: style, maxWidth: row.maxX - x)
         }
         return x - row.x
-    }
-}
-
-extension ResponsePaneState {
-    /// Draws the pane into `area`; only the visible lines are laid out.
-    /// `latency`, when given, follows the status line if it fits; hints name the keys of `keys`.
-    public func render(into buffer: inout Buffer, area: Rect, theme: Theme, focused: Bool, latency: LatencyStats? = nil,
-                       keys: KeyTables = .defaults) {
-        ResponsePaneView.render(self, into: &buffer, area: area, theme: theme, focused: focused, latency: latency, keys: keys)
     }
 }

@@ -1,7 +1,7 @@
 import CourierTerminal
 
 /// What the WebSocket pane's keys do while browsing the messages.
-public enum WebSocketPaneCommand: Sendable, Hashable {
+public enum WebSocketPaneCommand: KeyCommandName {
     case connect
     case disconnect
     /// Opens the send box.

@@ -3,7 +3,8 @@ import CourierTerminal
 import CourierWebSocket
 import Foundation
 
-/// Scrolling the WebSocket pane's messages: following the newest, or paused at one that stays put.
+/// Scrolling the WebSocket pane's messages: following the newest, or paused at one that stays put. The filter
+/// skips messages as they are drawn, with `masker`'s secrets masked.
 extension WebSocketPaneState {
     /// Index of the entry drawn at the bottom of the message area.
     var bottomIndex: Int? {
@@ -14,10 +15,10 @@ extension WebSocketPaneState {
     }
 
     /// Stops following; the view stays where it is while messages keep arriving.
-    public mutating func pause() {
+    public mutating func pause(masker: SecretMasker? = nil) {
         guard following else { return }
         following = false
-        anchorID = newestMatching(atOrBefore: entries.count - 1).map { entries[$0].id }
+        anchorID = newestMatching(atOrBefore: entries.count - 1, masker: masker).map { entries[$0].id }
         unseenWhilePaused = 0
     }
 
@@ -29,17 +30,17 @@ extension WebSocketPaneState {
     }
 
     /// Moves the view `steps` matching messages (negative: older); past the newest, follows again.
-    mutating func scroll(by steps: Int) {
-        pause()
+    mutating func scroll(by steps: Int, masker: SecretMasker?) {
+        pause(masker: masker)
         guard var index = bottomIndex else { return }
         if steps < 0 {
             for _ in 0..<(-steps) {
-                guard index > 0, let previous = newestMatching(atOrBefore: index - 1) else { break }
+                guard index > 0, let previous = newestMatching(atOrBefore: index - 1, masker: masker) else { break }
                 index = previous
             }
         } else {
             for _ in 0..<steps {
-                guard let next = oldestMatching(atOrAfter: index + 1) else {
+                guard let next = oldestMatching(atOrAfter: index + 1, masker: masker) else {
                     // Scrolling past the newest message means following again.
                     follow()
                     return
@@ -51,7 +52,7 @@ extension WebSocketPaneState {
     }
 
     /// The newest message at or before `start` that the filter keeps.
-    func newestMatching(atOrBefore start: Int) -> Int? {
+    func newestMatching(atOrBefore start: Int, masker: SecretMasker?) -> Int? {
         let filter = self.filter
         var index = start
         while index >= 0 {
@@ -62,7 +63,7 @@ extension WebSocketPaneState {
     }
 
     /// The oldest message at or after `start` that the filter keeps.
-    func oldestMatching(atOrAfter start: Int) -> Int? {
+    func oldestMatching(atOrAfter start: Int, masker: SecretMasker?) -> Int? {
         let filter = self.filter
         var index = start
         while index < entries.count {

@@ -6,7 +6,8 @@ import Foundation
 /// The WebSocket pane: the connection's state for the title, a bounded history of messages and
 /// connection events, a filter, pause/follow, a send box with history and the request's saved
 /// messages. A value: `apply` takes session events, `handle` takes keys and returns effects for
-/// the app to run; `render` draws it.
+/// the app to run; `WebSocketPaneView` draws it. Where the filter matters, the app passes the masker of
+/// what the screen shows (`AppState.screenMasker`): the filter matches messages as they are drawn.
 public struct WebSocketPaneState: Sendable, Hashable {
     /// The connection as the title and status line show it.
     public enum Connection: Sendable, Hashable {
@@ -38,9 +39,6 @@ public struct WebSocketPaneState: Sendable, Hashable {
 
     public var url: String
     public var connection: Connection = .idle
-    /// Known secret values masked in the messages and the URL as they are drawn; nil while secrets are
-    /// shown. The screen sets it from `AppState.screenMasker` (a message echoing a token is masked).
-    public var masker: SecretMasker?
     /// The connection skips certificate checks (`# @insecure` on wss://): the status line says so loudly.
     public var unverifiedTLS = false
     /// Why the last connect opened nothing (the request could not be resolved); the status line shows it.
@@ -104,7 +102,7 @@ public struct WebSocketPaneState: Sendable, Hashable {
     // MARK: - Events
 
     /// Takes one session event; `time` stamps connection events (messages carry their own time).
-    public mutating func apply(_ event: WebSocketEvent, at time: Date = Date()) {
+    public mutating func apply(_ event: WebSocketEvent, at time: Date = Date(), masker: SecretMasker? = nil) {
         switch event {
         case .connecting(_, let attempt):
             now = time
@@ -116,7 +114,7 @@ public struct WebSocketPaneState: Sendable, Hashable {
             addStatus("connected" + (chosen.map { " (protocol \($0))" } ?? ""), at: time)
         case .message(let record):
             now = record.time
-            add(record)
+            add(record, masker: masker)
         case .ping:
             break
         case .pong(let roundTrip):
@@ -139,17 +137,18 @@ public struct WebSocketPaneState: Sendable, Hashable {
     }
 
     /// Takes a batch of events (one frame's worth): no per-event work beyond appending.
-    public mutating func apply(contentsOf events: some Sequence<WebSocketEvent>, at time: Date = Date()) {
-        for event in events { apply(event, at: time) }
+    public mutating func apply(contentsOf events: some Sequence<WebSocketEvent>, at time: Date = Date(),
+                               masker: SecretMasker? = nil) {
+        for event in events { apply(event, at: time, masker: masker) }
     }
 
     /// Takes the connector's batch: the messages it had to drop count as received and dropped.
-    public mutating func apply(_ batch: WebSocketPaneBatch, at time: Date = Date()) {
+    public mutating func apply(_ batch: WebSocketPaneBatch, at time: Date = Date(), masker: SecretMasker? = nil) {
         if batch.droppedMessages > 0 {
             receivedCount += batch.droppedMessages
             entries.countDropped(batch.droppedMessages)
         }
-        apply(contentsOf: batch.events, at: time)
+        apply(contentsOf: batch.events, at: time, masker: masker)
     }
 
     /// Older messages that fell out of the window (or were dropped before reaching it) and are gone.
@@ -191,7 +190,7 @@ public struct WebSocketPaneState: Sendable, Hashable {
         problem = nil
     }
 
-    private mutating func add(_ record: WebSocketMessageEvent) {
+    private mutating func add(_ record: WebSocketMessageEvent, masker: SecretMasker?) {
         var entry = WebSocketPaneEntry(id: nextID, time: record.time,
                                        kind: record.direction == .incoming ? .incoming : .outgoing,
                                        size: record.size, isSubscription: record.isSubscription)
@@ -210,14 +209,14 @@ public struct WebSocketPaneState: Sendable, Hashable {
         } else {
             sentCount += 1
         }
-        append(entry)
+        append(entry, masker: masker)
     }
 
     private mutating func addStatus(_ text: String, at time: Date, isError: Bool = false) {
         append(WebSocketPaneEntry(id: nextID, time: time, kind: .status, text: text, isError: isError))
     }
 
-    private mutating func append(_ entry: WebSocketPaneEntry) {
+    private mutating func append(_ entry: WebSocketPaneEntry, masker: SecretMasker? = nil) {
         nextID += 1
         entries.append(entry)
         if !following && entry.matches(filter, masker: masker) { unseenWhilePaused += 1 }
@@ -226,7 +225,7 @@ public struct WebSocketPaneState: Sendable, Hashable {
     // MARK: - Commands
 
     /// Applies a browsing command; returns what the app must do.
-    public mutating func handle(_ command: WebSocketPaneCommand) -> [WebSocketPaneEffect] {
+    public mutating func handle(_ command: WebSocketPaneCommand, masker: SecretMasker? = nil) -> [WebSocketPaneEffect] {
         switch command {
         case .connect:
             guard !url.isEmpty else { return [] }
@@ -235,15 +234,15 @@ public struct WebSocketPaneState: Sendable, Hashable {
         case .compose: mode = .composing
         case .filter: mode = .filtering
         case .clearFilter: filterEditor = LineEditor()
-        case .togglePause: if following { pause() } else { follow() }
+        case .togglePause: if following { pause(masker: masker) } else { follow() }
         case .follow: follow()
-        case .scrollUp: scroll(by: -1)
-        case .scrollDown: if !following { scroll(by: 1) }
-        case .pageUp: scroll(by: -max(1, pageSize - 1))
-        case .pageDown: if !following { scroll(by: max(1, pageSize - 1)) }
+        case .scrollUp: scroll(by: -1, masker: masker)
+        case .scrollDown: if !following { scroll(by: 1, masker: masker) }
+        case .pageUp: scroll(by: -max(1, pageSize - 1), masker: masker)
+        case .pageDown: if !following { scroll(by: max(1, pageSize - 1), masker: masker) }
         case .oldest:
-            pause()
-            anchorID = oldestMatching(atOrAfter: 0).map { entries[$0].id }
+            pause(masker: masker)
+            anchorID = oldestMatching(atOrAfter: 0, masker: masker).map { entries[$0].id }
         case .previousSaved: selectedSaved = max(0, selectedSaved - 1)
         case .nextSaved: selectedSaved = min(max(0, savedMessages.count - 1), selectedSaved + 1)
         case .sendSaved:
@@ -299,12 +298,12 @@ public struct WebSocketPaneState: Sendable, Hashable {
     }
 
     /// Takes a key: through the keymap while browsing, into the send box or filter otherwise.
-    public mutating func handle(key: Key, keymap: [KeyBinding<WebSocketPaneCommand>] = Self.keymap)
-        -> [WebSocketPaneEffect] {
+    public mutating func handle(key: Key, keymap: [KeyBinding<WebSocketPaneCommand>] = Self.keymap,
+                                masker: SecretMasker? = nil) -> [WebSocketPaneEffect] {
         switch mode {
         case .browse:
             guard let command: WebSocketPaneCommand = keymap.command(for: key) else { return [] }
-            return handle(command)
+            return handle(command, masker: masker)
         case .filtering:
             if key.code == .enter || key.code == .escape {
                 if key.code == .escape { filterEditor = LineEditor() }

@@ -1,18 +1,31 @@
 import CourierBody
+import CourierSecurity
 import CourierTerminal
 import Foundation
 
-/// Drawing the WebSocket pane. Only the entries that fit are laid out, newest at the bottom, so a
-/// frame costs the same with five messages kept or five thousand.
-extension WebSocketPaneState {
-    /// Draws the pane into `area`: border with URL and state, status line, messages, saved messages,
-    /// filter and send box.
-    public func render(into buffer: inout Buffer, area: Rect, theme: Theme, focused: Bool) {
-        let (stateLabel, stateStyle) = connectionLabel(theme: theme)
+/// Draws the WebSocket pane: border with URL and state, status line, messages, saved messages, filter and
+/// send box. Only the entries that fit are laid out, newest at the bottom, so a frame costs the same with
+/// five messages kept or five thousand; each is masked as it is laid out.
+public enum WebSocketPaneView: PaneView {
+    public static func frame(_ state: WebSocketPaneState, _ context: RenderContext) -> PaneFrame {
+        let (stateLabel, stateStyle) = state.connectionLabel(theme: context.theme)
         // The state matters more than the end of a long URL: the frame cuts the URL to leave room for it.
-        let title = url.isEmpty ? "WebSocket" : "WebSocket · \(masker?.mask(url) ?? url)"
-        let inner = Draw.block(&buffer, area, title: title, focused: focused, theme: theme,
-                               number: PaneID.webSocket.rawValue, rightTitle: (stateLabel, stateStyle))
+        let title = state.url.isEmpty ? "WebSocket" : "WebSocket · \(context.masked(state.url))"
+        return PaneFrame(title, number: PaneID.webSocket.rawValue, rightTitle: StyledLine(stateLabel, style: stateStyle))
+    }
+
+    @discardableResult
+    public static func render(_ state: WebSocketPaneState, _ context: RenderContext, into buffer: inout Buffer)
+        -> Position? {
+        state.draw(context, into: &buffer)
+        return nil
+    }
+}
+
+extension WebSocketPaneState {
+    /// Draws status line, messages, saved messages, filter and send box into `context.area`.
+    fileprivate func draw(_ context: RenderContext, into buffer: inout Buffer) {
+        let (inner, theme, masker) = (context.area, context.theme, context.masker)
         guard inner.width > 0, inner.height > 0 else { return }
         buffer.fill(inner)
         var bottom = inner.maxY
@@ -27,11 +40,12 @@ extension WebSocketPaneState {
         }
         if !savedMessages.isEmpty, bottom - inner.y >= 3 {
             bottom -= 1
-            drawSaved(&buffer, row: Rect(x: inner.x, y: bottom, width: inner.width, height: 1), theme: theme)
+            drawSaved(&buffer, row: Rect(x: inner.x, y: bottom, width: inner.width, height: 1), theme: theme, masker: masker)
         }
-        drawStatusLine(&buffer, row: Rect(x: inner.x, y: inner.y, width: inner.width, height: 1), theme: theme)
+        drawStatusLine(&buffer, row: Rect(x: inner.x, y: inner.y, width: inner.width, height: 1), theme: theme,
+                       masker: masker)
         let messages = Rect(x: inner.x, y: inner.y + 1, width: inner.width, height: max(0, bottom - inner.y - 1))
-        drawMessages(&buffer, area: messages, theme: theme)
+        drawMessages(&buffer, area: messages, theme: theme, masker: masker)
     }
 
     /// The state as the border's right title shows it.
@@ -49,7 +63,7 @@ extension WebSocketPaneState {
         }
     }
 
-    private func drawStatusLine(_ buffer: inout Buffer, row: Rect, theme: Theme) {
+    private func drawStatusLine(_ buffer: inout Buffer, row: Rect, theme: Theme, masker: SecretMasker?) {
         var line = StyledLine()
         // What the user must know before the counters: why nothing connected, and a connection not verified.
         if let problem { line.append((masker?.mask(problem) ?? problem) + "  ", style: theme.error) }
@@ -70,7 +84,7 @@ extension WebSocketPaneState {
         }
     }
 
-    private func drawMessages(_ buffer: inout Buffer, area: Rect, theme: Theme) {
+    private func drawMessages(_ buffer: inout Buffer, area: Rect, theme: Theme, masker: SecretMasker?) {
         guard area.height > 0, let bottom = bottomIndex else {
             if area.height > 0 && entries.isEmpty {
                 buffer.write(url.isEmpty ? "no WebSocket request selected" : "no messages yet", x: area.x, y: area.y,
@@ -85,7 +99,7 @@ extension WebSocketPaneState {
         while index >= 0 && total < area.height {
             let entry = entries[index]
             if entry.matches(filter, masker: masker) {
-                let lines = self.lines(for: entry, width: area.width, theme: theme)
+                let lines = self.lines(for: entry, width: area.width, theme: theme, masker: masker)
                 blocks.append(lines)
                 total += lines.count
             }
@@ -105,7 +119,7 @@ extension WebSocketPaneState {
     /// The lines one entry takes. Collapsed: one line (time, direction, size, the payload cut at the
     /// edge, JSON coloured). Expanded (the selected message while paused, or every message with `J`):
     /// pretty JSON, every text line, or a hex dump.
-    func lines(for entry: WebSocketPaneEntry, width: Int, theme: Theme) -> [StyledLine] {
+    func lines(for entry: WebSocketPaneEntry, width: Int, theme: Theme, masker: SecretMasker? = nil) -> [StyledLine] {
         // Masked as it is laid out: only the entries that fit are, and a reveal needs no re-reading.
         var entry = entry
         if let masker { entry.text = masker.mask(entry.text) }
@@ -161,7 +175,7 @@ extension WebSocketPaneState {
         return lines
     }
 
-    private func drawSaved(_ buffer: inout Buffer, row: Rect, theme: Theme) {
+    private func drawSaved(_ buffer: inout Buffer, row: Rect, theme: Theme, masker: SecretMasker?) {
         var line = StyledLine("saved ", style: theme.muted)
         for (index, saved) in savedMessages.enumerated() {
             let label = (saved.isSubscription ? "★" : "") + "\(index + 1) "

@@ -26,7 +26,7 @@ struct ComparePaneTests {
     static func render(_ state: ComparePaneState, width: Int = 72, height: Int = 22) -> [String] {
         var buffer = Buffer(size: Size(width: width, height: height))
         // Unfocused: thin lines, the same frame as every other pane.
-        state.render(into: &buffer, area: Rect(x: 0, y: 0, width: width, height: height), theme: .dark, focused: false)
+        ComparePaneView.draw(state, RenderContext(area: Rect(x: 0, y: 0, width: width, height: height)), into: &buffer)
         return buffer.lines()
     }
 
@@ -218,7 +218,7 @@ struct ComparePaneCacheTests {
         // And before any revalidation the stored response is shown alone
         #expect(state.stored?.status == 200)
         var buffer = Buffer(size: Size(width: 60, height: 9))
-        state.render(into: &buffer, area: Rect(x: 0, y: 0, width: 60, height: 9), theme: .dark, focused: false)
+        ComparePaneView.draw(state, RenderContext(area: Rect(x: 0, y: 0, width: 60, height: 9)), into: &buffer)
         #expect(buffer.lines()[2] == "│200 OK                      │ not revalidated yet         │")
         #expect(buffer.lines()[7] == "│Press r to revalidate the stored response now.            │")
         // When the user asks to revalidate now and the effect runs

@@ -50,7 +50,7 @@ private struct HistoryFixture {
 
 private func render(_ pane: HistoryPaneState, width: Int = 80, height: Int = 8) -> Buffer {
     var buffer = Buffer(size: Size(width: width, height: height))
-    pane.render(into: &buffer, area: buffer.area, theme: .dark, focused: true)
+    HistoryPaneView.render(pane, RenderContext(focused: true, area: buffer.area), into: &buffer)
     return buffer
 }
 

@@ -20,7 +20,7 @@ import Testing
     private func render(_ state: LogPaneState, width: Int = 80, height: Int = 8, now: Double,
                         focused: Bool = true) -> Buffer {
         var buffer = Buffer(size: Size(width: width, height: height))
-        state.render(into: &buffer, area: buffer.area, theme: .dark, focused: focused, now: at(now))
+        LogPaneView.render(state, RenderContext(now: at(now), focused: focused, area: buffer.area), into: &buffer)
         return buffer
     }
 

@@ -22,7 +22,8 @@ import Testing
 
         // When the pane is drawn
         var buffer = Buffer(size: Size(width: 44, height: 11))
-        state.render(into: &buffer, area: Rect(x: 0, y: 0, width: 44, height: 11), theme: .dark, focused: false)
+        ResponsePaneView.draw(ShownResponse(state), RenderContext(area: Rect(x: 0, y: 0, width: 44, height: 11)),
+                              into: &buffer)
 
         // Then the status row reads "200 · 42 ms", with one space before the separator
         #expect(buffer.lines()[1].hasPrefix("│200 · 42 ms · 11 B · miss"))
@@ -51,7 +52,8 @@ import Testing
     /// The body rows of the pane drawn 50 columns wide, without the border and trailing blanks.
     private func rows(_ state: ResponsePaneState) -> [String] {
         var buffer = Buffer(size: Size(width: 50, height: 14))
-        state.render(into: &buffer, area: Rect(x: 0, y: 0, width: 50, height: 14), theme: .dark, focused: false)
+        ResponsePaneView.draw(ShownResponse(state), RenderContext(area: Rect(x: 0, y: 0, width: 50, height: 14)),
+                              into: &buffer)
         return buffer.lines().dropFirst(3).dropLast(2).map { row in
             var text = String(row.dropFirst())
             if text.hasSuffix("│") { text.removeLast() }

@@ -50,7 +50,8 @@ struct ResponsePaneFixture {
 
     func screen(width: Int = 44, height: Int = 11, focused: Bool = false) -> [String] {
         var buffer = Buffer(size: Size(width: width, height: height))
-        pane.render(into: &buffer, area: Rect(x: 0, y: 0, width: width, height: height), theme: .dark, focused: focused)
+        let area = Rect(x: 0, y: 0, width: width, height: height)
+        ResponsePaneView.draw(ShownResponse(pane), RenderContext(focused: focused, area: area), into: &buffer)
         return buffer.lines()
     }
 
@@ -157,7 +158,8 @@ struct ResponsePaneFixture {
         #expect(fixture.pane.cursor == 4)
         #expect(fixture.screen(width: 70)[2].contains("pretty · 1/2 matches"))
         var buffer = Buffer(size: Size(width: 44, height: 11))
-        fixture.pane.render(into: &buffer, area: Rect(x: 0, y: 0, width: 44, height: 11), theme: .dark, focused: true)
+        ResponsePaneView.draw(ShownResponse(fixture.pane),
+                              RenderContext(focused: true, area: Rect(x: 0, y: 0, width: 44, height: 11)), into: &buffer)
         let row = (0..<11).first { buffer.lines()[$0].contains("\"name\": \"Ada\"") }!
         #expect(buffer[8, row].style == Theme.dark.searchCurrent)
     }

@@ -13,7 +13,8 @@ struct ResponsePaneWireSizeTests {
         let pane = ResponsePaneState(info: info, body: BodyDocument(data: Data(body.utf8)))
         // When the pane is drawn
         var buffer = Buffer(size: Size(width: 80, height: 8))
-        pane.render(into: &buffer, area: Rect(x: 0, y: 0, width: 80, height: 8), theme: .dark, focused: false)
+        ResponsePaneView.draw(ShownResponse(pane), RenderContext(area: Rect(x: 0, y: 0, width: 80, height: 8)),
+                              into: &buffer)
         // Then its status line gives both sizes, and the body is text, not a binary summary
         let status = buffer.lines().first { $0.contains("200 OK") } ?? ""
         #expect(status.contains("2.9 KB, 300 B on the wire"), "\(status)")

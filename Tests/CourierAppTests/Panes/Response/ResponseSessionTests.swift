@@ -115,8 +115,9 @@ struct PreviousFromHistoryTests {
                                                        historyDirectory: folder, clipboard: { _ in }), queue: queue)
         defer { runner.shutdown() }
         runner.perform(effects)
-        // (the loaded response asks for the diff job, whose answer comes back as another action)
-        for _ in 0..<500 where state.responsePane?.diff == nil {
+        // (the loaded response asks for the diff job, whose answer comes back as another action; a minute at
+        // most, as every wait on the shared cores)
+        for _ in 0..<6_000 where state.responsePane?.diff == nil {
             for action in queue.drain() { runner.perform(update(&state, action)) }
             try await Task.sleep(for: .milliseconds(10))
         }

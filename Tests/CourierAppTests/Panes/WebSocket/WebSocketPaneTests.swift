@@ -38,9 +38,11 @@ struct WebSocketPaneTests {
         return pane
     }
 
-    static func render(_ pane: WebSocketPaneState, width: Int = 72, height: Int = 14) -> [String] {
+    static func render(_ pane: WebSocketPaneState, width: Int = 72, height: Int = 14, masker: SecretMasker? = nil)
+        -> [String] {
         var buffer = Buffer(size: Size(width: width, height: height))
-        pane.render(into: &buffer, area: Rect(x: 0, y: 0, width: width, height: height), theme: .dark, focused: true)
+        WebSocketPaneView.draw(pane, RenderContext(masker: masker, focused: true,
+                                                   area: Rect(x: 0, y: 0, width: width, height: height)), into: &buffer)
         return buffer.lines()
     }
 
@@ -162,23 +164,22 @@ struct WebSocketPaneTests {
     @Test func theFilterMatchesWhatIsShownSoASecretTypedIntoItFindsNothing() {
         // Given a message holding a known secret value, shown masked
         var pane = Self.connectedPane()
-        pane.masker = SecretMasker(secrets: ["tok-9f8e7d6c5b"])
-        pane.apply(contentsOf: [Self.incoming(#"{"token":"tok-9f8e7d6c5b"}"#, 0.5)])
+        let masker = SecretMasker(secrets: ["tok-9f8e7d6c5b"])
+        pane.apply(contentsOf: [Self.incoming(#"{"token":"tok-9f8e7d6c5b"}"#, 0.5)], masker: masker)
         // When the secret is typed as the filter
-        _ = pane.handle(key: .char("/"))
-        for character in "9f8e7d6c" { _ = pane.handle(key: .char(character)) }
-        _ = pane.handle(key: Key(.enter))
+        _ = pane.handle(key: .char("/"), masker: masker)
+        for character in "9f8e7d6c" { _ = pane.handle(key: .char(character), masker: masker) }
+        _ = pane.handle(key: Key(.enter), masker: masker)
         // Then no message matches (the filter cannot be used to find which messages hold it)
-        let lines = Self.render(pane, height: 8).joined(separator: "\n")
+        let lines = Self.render(pane, height: 8, masker: masker).joined(separator: "\n")
         #expect(!lines.contains("token"), "\(lines)")
         // And a word that is shown still finds it
         var other = Self.connectedPane()
-        other.masker = pane.masker
-        other.apply(contentsOf: [Self.incoming(#"{"token":"tok-9f8e7d6c5b"}"#, 0.5)])
-        _ = other.handle(key: .char("/"))
-        for character in "token" { _ = other.handle(key: .char(character)) }
-        _ = other.handle(key: Key(.enter))
-        #expect(Self.render(other, height: 8).joined().contains(#""token""#))
+        other.apply(contentsOf: [Self.incoming(#"{"token":"tok-9f8e7d6c5b"}"#, 0.5)], masker: masker)
+        _ = other.handle(key: .char("/"), masker: masker)
+        for character in "token" { _ = other.handle(key: .char(character), masker: masker) }
+        _ = other.handle(key: Key(.enter), masker: masker)
+        #expect(Self.render(other, height: 8, masker: masker).joined().contains(#""token""#))
     }
 
     /// The dump is the Response pane's (`HexDump`): eight-digit offsets, a gap after eight bytes, `|ascii|`.
