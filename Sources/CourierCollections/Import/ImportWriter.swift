@@ -121,12 +121,19 @@ public enum ImportWriter {
     }
 
     /// A side file's stem: letters, digits, spaces, dots, dashes and underscores, since its name goes into a
-    /// `< ./file` line whose path is read with variables.
+    /// `< ./file` line whose path is read with variables. No combining mark: one after the `/` of `./` would
+    /// make a different character of it.
     static func sideFileStem(_ stem: String) -> String {
-        let kept = String(stem.unicodeScalars.map { scalar -> Character in
-            CharacterSet.alphanumerics.contains(scalar) || " ._-".unicodeScalars.contains(scalar)
-                ? Character(scalar) : "-"
-        }).trimmingBlanks
-        return kept.isEmpty ? "body" : kept
+        var kept = String.UnicodeScalarView()
+        for scalar in stem.unicodeScalars {
+            switch scalar.properties.generalCategory {
+            case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .otherLetter, .decimalNumber:
+                kept.append(scalar)
+            default:
+                kept.append(" ._-".unicodeScalars.contains(scalar) ? scalar : "-")
+            }
+        }
+        let name = String(kept).trimmingBlanks
+        return name.isEmpty ? "body" : name
     }
 }
