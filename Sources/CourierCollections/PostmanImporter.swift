@@ -130,8 +130,12 @@ public enum PostmanImporter {
                            report: inout [String]) {
         for event in item["event"]?.arrayValue ?? [] {
             let exec = event["script"]?["exec"]
-            let lines = exec?.arrayValue?.compactMap(\.stringValue)
-                ?? exec?.stringValue.map { $0.components(separatedBy: "\n") } ?? []
+            // Split at each "\n" scalar (a CRLF is one Character), and a script saved on Windows ends its lines
+            // with CRLF: the CR is part of the line ending, not code.
+            let lines = (exec?.arrayValue?.compactMap(\.stringValue)
+                ?? exec?.stringValue.map { $0.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false)
+                    .map { String(String.UnicodeScalarView($0)) } } ?? [])
+                .map { $0.unicodeScalars.last == "\r" ? String(String.UnicodeScalarView($0.unicodeScalars.dropLast())) : $0 }
             guard lines.contains(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }) else { continue }
             let isPreRequest = event["listen"]?.stringValue == "prerequest"
             let kind = isPreRequest ? "pre-request script" : "test script"

@@ -137,6 +137,21 @@ struct ImportWriterTests {
         #expect(result.notes.contains { $0.contains("file of part 'f'") && $0.contains("part left out") })
     }
 
+    @Test func aScriptSavedWithCRLFIsKeptAndOneWithAnotherLineBreakIsLeftOut() throws {
+        let result = try postman([
+            ["name": "crlf", "event": [["listen": "test", "script": ["exec": "pm.test('a', () => {});\r\nlet b = 1;\r\n"]]],
+             "request": ["method": "GET", "url": "http://api.test/a"]],
+            ["name": "ls", "event": [["listen": "test", "script": ["exec": ["let a = 1;\u{2028}###", "let b = 2;"]]]],
+             "request": ["method": "GET", "url": "http://api.test/b"]],
+        ])
+        let file = try parsed(result.files, "Hostile.http")
+        #expect(file.requests.map(\.name) == ["crlf", "ls"])
+        #expect(file.requests[0].scripts.map(\.source) == [.inline("\n    pm.test('a', () => {});\n    let b = 1;\n\n")])
+        #expect(file.requests[1].scripts.isEmpty)
+        #expect(result.notes == ["ls: a script contains '%}', a '###' line or a line break other than a newline; "
+                                 + "script left out"])
+    }
+
     @Test func aMethodThatIsNotOneWordIsLeftOutAndSaidSo() throws {
         let result = try postman([
             ["name": "m", "request": ["method": "GET http://evil/ HTTP/1.1\n###", "url": "http://api.test/m"]],

@@ -195,7 +195,8 @@ struct ImportBlock {
     /// the file.
     private mutating func scriptBlock(_ code: String, opening: String, label: String)
         -> (lines: [String], script: (RequestScript.Phase) -> RequestScript)? {
-        let codeLines = code.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let codeLines = code.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { String(String.UnicodeScalarView($0)) }
         let breaks = code.contains("%}") || code.unicodeScalars.contains { DataSpelling.isLineBreak($0) && $0 != "\n" }
             || codeLines.contains { $0.trimmingBlanks.hasPrefix("###") }
         guard !breaks else {
