@@ -157,11 +157,14 @@ struct ImportWriterTests {
             ["name": "m", "request": ["method": "GET http://evil/ HTTP/1.1\n###", "url": "http://api.test/m"]],
             ["name": "ws", "request": ["method": "WEBSOCKET", "url": "http://api.test/ws"]],
             ["name": "ok", "request": ["method": "purge", "url": "http://api.test/ok"]],
+            ["name": " ", "request": ["method": "GET /x", "url": "http://api.test/e"]],
         ])
         let file = try parsed(result.files, "Hostile.http")
         #expect(file.requests.map(\.name) == ["ok"])
         #expect(file.requests[0].method == HTTPMethod("PURGE"))
-        #expect(result.notes.filter { $0.contains("request left out") }.count == 2)
+        #expect(result.notes.filter { $0.contains("request left out") }.count == 3)
+        // (a request without a name is named in its note by its method and URL)
+        #expect(result.notes.last?.hasPrefix("GET /x http://api.test/e: method 'GET /x'") == true, "\(result.notes)")
     }
 
     @Test func anOpenAPIPathWithNewlinesIsOnePercentEncodedURL() throws {

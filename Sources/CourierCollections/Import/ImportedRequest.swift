@@ -36,7 +36,9 @@ public struct ImportedRequest: Sendable, Hashable {
     }
 
     /// How notes name the request: its name, else its method and URL.
-    var label: String { name ?? title ?? "\(method) \(url)" }
+    var label: String {
+        [name, title].compactMap { $0 }.first { !DataSpelling.oneLine($0).isEmpty } ?? "\(method) \(url)"
+    }
 }
 
 /// What an imported request sends.
