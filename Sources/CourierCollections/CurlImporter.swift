@@ -206,7 +206,8 @@ public enum CurlImporter {
                     ? ImportedPart(name: form.name, fileName: (form.value as NSString).lastPathComponent,
                                    contentType: form.type ?? "application/octet-stream",
                                    value: .file(path: ImportedText(template: form.value)))
-                    : ImportedPart(name: form.name, contentType: form.type, value: .text(ImportedText(template: form.value)))
+                    : ImportedPart(name: form.name, contentType: form.type,
+                                   value: .text(ImportedText(template: form.value)))
             })
         } else if case .file(let path, _) = body {
             imported.body = .file(path: ImportedText(template: path))

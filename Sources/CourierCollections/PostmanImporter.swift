@@ -135,7 +135,9 @@ public enum PostmanImporter {
             let lines = (exec?.arrayValue?.compactMap(\.stringValue)
                 ?? exec?.stringValue.map { $0.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false)
                     .map { String(String.UnicodeScalarView($0)) } } ?? [])
-                .map { $0.unicodeScalars.last == "\r" ? String(String.UnicodeScalarView($0.unicodeScalars.dropLast())) : $0 }
+                .map { line in
+                    line.unicodeScalars.last == "\r" ? String(String.UnicodeScalarView(line.unicodeScalars.dropLast())) : line
+                }
             guard lines.contains(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }) else { continue }
             let isPreRequest = event["listen"]?.stringValue == "prerequest"
             let kind = isPreRequest ? "pre-request script" : "test script"

@@ -145,9 +145,9 @@ struct PostmanRequestConverter {
                 if part["type"]?.stringValue == "file" {
                     let source = part["src"]?.stringValue ?? part["src"]?.arrayValue?.first?.stringValue ?? ""
                     if source.isEmpty { report.append("\(location): file field '\(key)' has no file") }
+                    let type = part["contentType"]?.stringValue ?? "application/octet-stream"
                     parts.append(ImportedPart(name: key, fileName: (source as NSString).lastPathComponent,
-                                              contentType: part["contentType"]?.stringValue ?? "application/octet-stream",
-                                              value: .file(path: ImportedText(template: source))))
+                                              contentType: type, value: .file(path: ImportedText(template: source))))
                 } else {
                     parts.append(ImportedPart(name: key, contentType: part["contentType"]?.stringValue,
                                               value: .text(ImportedText(template: part["value"]?.text ?? ""))))
@@ -175,6 +175,8 @@ struct PostmanRequestConverter {
 
     /// Form encoding of the data; `{{variables}}` stay as they are so they still resolve.
     static func formEncoded(_ text: String) -> ImportedText {
-        ImportedText(template: text).mapData { $0.addingPercentEncoding(withAllowedCharacters: URLBuilder.unreserved) ?? $0 }
+        ImportedText(template: text).mapData {
+            $0.addingPercentEncoding(withAllowedCharacters: URLBuilder.unreserved) ?? $0
+        }
     }
 }

@@ -70,8 +70,8 @@ enum ImportCommand {
         let url = output.map { URL(fileURLWithPath: $0) }
         let folder = url?.deletingLastPathComponent()
         // A body that cannot stand in the block goes to a file beside the output, never over one.
-        let written = ImportWriter.block(result.imported, sideFileStem: url?.deletingPathExtension().lastPathComponent ?? "curl",
-                                         isTaken: { name in
+        let stem = url?.deletingPathExtension().lastPathComponent ?? "curl"
+        let written = ImportWriter.block(result.imported, sideFileStem: stem, isTaken: { name in
             folder.map { FileManager.default.fileExists(atPath: $0.appendingPathComponent(name).path) } ?? false
         })
         for note in result.notes + written.notes { Console.error("note: \(note)") }

@@ -100,7 +100,9 @@ struct ImportBlock {
                 continue
             }
             let value = DataSpelling.oneLine(request.tags[key] ?? "")
-            lines.append(value.isEmpty ? "# @\(key)" : value.hasPrefix("=") ? "# @\(key) = \(value)" : "# @\(key) \(value)")
+            // `# @key = =x` reads as `=x`, as a name does.
+            lines.append(value.isEmpty ? "# @\(key)" : value.hasPrefix("=") ? "# @\(key) = \(value)"
+                                                                               : "# @\(key) \(value)")
             expected.tags[key] = value
         }
         var variableLines: [String] = []

@@ -38,8 +38,8 @@ public enum ImportWriter {
             var variableLines: [String] = []
             for variable in file.variables {
                 guard DataSpelling.isVariableName(variable.name) else {
-                    output.notes.append("\(file.name): variable '\(DataSpelling.oneLine(variable.name))' has characters "
-                                        + ".http names cannot hold; left out")
+                    let name = DataSpelling.oneLine(variable.name)
+                    output.notes.append("\(file.name): variable '\(name)' has characters .http names cannot hold; left out")
                     continue
                 }
                 let value = writer.spelled(variable.value, label: file.name, field: "variable \(variable.name)")

@@ -68,7 +68,8 @@ public enum OpenAPIImporter {
         }
         let title = (document.root["info"] as? [String: Any])?["title"] as? String ?? "the API"
         let output = ImportWriter.write(groups.keys.sorted().map { group in
-            ImportedFile(name: group + ".http", comments: ["\(DataSpelling.oneLine(title)): \(group) (imported by courier import openapi)"],
+            ImportedFile(name: group + ".http",
+                         comments: ["\(DataSpelling.oneLine(title)): \(group) (imported by courier import openapi)"],
                          requests: groups[group] ?? [])
         })
         var publicEnvironments: [String: [String: String]] = [:]
