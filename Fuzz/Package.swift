@@ -19,6 +19,7 @@ let package = Package(
             .product(name: "CourierWebSocket", package: "Courier"),
             .product(name: "CourierBody", package: "Courier"),
             .product(name: "CourierDemo", package: "Courier"),
+            .product(name: "CourierSecurity", package: "Courier"),
         ], swiftSettings: [.unsafeFlags(["-parse-as-library"])])
     },
     swiftLanguageModes: [.v6]

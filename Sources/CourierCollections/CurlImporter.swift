@@ -3,11 +3,12 @@ import Foundation
 
 /// A request converted from a curl command, with notes on what was dropped or changed.
 public struct CurlImport: Sendable {
+    /// The request as a pasted curl command in a `.http` file reads.
     public var request: RequestTemplate
+    /// The same request as data for `ImportWriter` (`courier import curl`): `{{name}}` in the command stays
+    /// a variable, anything else is written as it was typed.
+    public var imported: ImportedRequest
     public var notes: [String]
-
-    /// The request as a `.http` block.
-    public var httpText: String { SourceLines.join(RequestWriter.renderNew(request, eol: "\n")) }
 }
 
 /// Converts the curl commands that browser dev tools ("Copy as cURL") and API docs produce.
@@ -196,7 +197,24 @@ public enum CurlImporter {
         let template = RequestTemplate(id: RequestTemplateID(file: "", ordinal: 0), name: name,
                                        method: HTTPMethod(method ?? "GET"), url: url, headers: headers, body: body,
                                        tags: state.tags)
-        return CurlImport(request: template, notes: state.notes)
+        var imported = ImportedRequest(name: name, method: method ?? "GET", url: ImportedText(template: url))
+        imported.headers = headers.map { ImportedRequest.Field($0.name, ImportedText(template: $0.value)) }
+        imported.tags = state.tags
+        if !state.forms.isEmpty {
+            imported.body = .multipart(boundary: boundary, parts: state.forms.map { form in
+                form.isFile
+                    ? ImportedPart(name: form.name, fileName: (form.value as NSString).lastPathComponent,
+                                   contentType: form.type ?? "application/octet-stream",
+                                   value: .file(path: ImportedText(template: form.value)))
+                    : ImportedPart(name: form.name, contentType: form.type,
+                                   value: .text(ImportedText(template: form.value)))
+            })
+        } else if case .file(let path, _) = body {
+            imported.body = .file(path: ImportedText(template: path))
+        } else if case .text(let text) = body {
+            imported.body = .text(ImportedText(template: text))
+        }
+        return CurlImport(request: template, imported: imported, notes: state.notes)
     }
 
     private static func multipart(_ forms: [(name: String, value: String, isFile: Bool, type: String?)]) -> String {

@@ -11,12 +11,24 @@ extension HTTPFile {
 
     /// The file's text with a new request added at the end.
     public func appending(_ request: RequestTemplate) -> String {
+        SourceLines.join(linesBeforeAppending + RequestWriter.renderNew(request, eol: lineEnding))
+    }
+
+    /// The file's text with `block` (whole lines of `.http` text, such as an imported request from
+    /// `ImportWriter.block`) added at the end, in the file's line ending.
+    public func appending(block: String) -> String {
+        let added = SourceLines.split(block).map { SourceLine(content: $0.content, terminator: lineEnding) }
+        return SourceLines.join(linesBeforeAppending + added)
+    }
+
+    /// The file's lines ending in a line ending and a blank line, ready for a block after them.
+    private var linesBeforeAppending: [SourceLine] {
         var before = lines
         if let last = before.last {
             if last.terminator.isEmpty { before[before.count - 1].terminator = lineEnding }
             if !last.isBlank { before.append(SourceLine(content: "", terminator: lineEnding)) }
         }
-        return SourceLines.join(before + RequestWriter.renderNew(request, eol: lineEnding))
+        return before
     }
 
     /// The file's text with a copy of `request`, called `name`, right after it.

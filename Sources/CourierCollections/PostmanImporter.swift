@@ -4,16 +4,12 @@ import Foundation
 
 /// The `.http` files made from a Postman collection, and what could not be converted.
 public struct PostmanConversion: Sendable {
-    /// One generated file.
-    public struct File: Sendable, Hashable {
-        /// A file name (no folders), unique within the conversion.
-        public var name: String
-        public var text: String
-    }
-
-    public var files: [File]
+    /// The `.http` files (one per top-level folder), and side files holding bodies that cannot stand in them.
+    public var files: [ImportOutput.File]
     /// Lines such as "Users / Create: test script not converted".
     public var report: [String]
+    /// What was changed to be written as data (a name's line breaks, a header that is not a token).
+    public var notes: [String]
 }
 
 /// Converts a Postman Collection v2.1 export. Top-level requests go to a file named after the
@@ -29,7 +25,7 @@ public enum PostmanImporter {
         var path: [String] = []
         /// Every folder name, for the report.
         var trail: [String] = []
-        var variables: [VariableDefinition] = []
+        var variables: [ImportedRequest.Field] = []
         var auth: JSONValue?
         /// Script bodies inherited from the collection and folders, outermost first.
         var preRequest: [String] = []
@@ -53,37 +49,37 @@ public enum PostmanImporter {
         var rootScope = Scope(auth: root["auth"])
         addScripts(of: root, to: &rootScope, at: collectionName, report: &report)
 
-        var files: [PostmanConversion.File] = []
+        var files: [ImportedFile] = []
         var usedNames: Set<String> = []
-        func addFile(_ title: String, _ blocks: [String]) {
-            guard !blocks.isEmpty else { return }
+        func addFile(_ title: String, _ requests: [ImportedRequest]) {
+            guard !requests.isEmpty else { return }
             var name = fileName(title)
             var counter = 2
             while usedNames.contains(name) { name = fileName(title) + "-\(counter)"; counter += 1 }
             usedNames.insert(name)
-            var header = ["# Imported from the Postman collection '\(collectionName)'."]
-            header += fileVariables.map { "@\($0.name) = \($0.value)" }
-            files.append(.init(name: name + ".http", text: (header + [""]).joined(separator: "\n")
-                                + blocks.joined(separator: "\n")))
+            files.append(ImportedFile(name: name + ".http",
+                                      comments: ["Imported from the Postman collection '\(DataSpelling.oneLine(collectionName))'."],
+                                      variables: fileVariables, requests: requests))
         }
 
-        var topLevel: [String] = []
+        var topLevel: [ImportedRequest] = []
         for item in items {
             if item["item"] != nil {
-                var blocks: [String] = []
+                var requests: [ImportedRequest] = []
                 let name = item["name"]?.stringValue ?? "folder"
-                collect(item, scope: rootScope, into: &blocks, report: &report, isTop: true)
-                addFile(name, blocks)
+                collect(item, scope: rootScope, into: &requests, report: &report, isTop: true)
+                addFile(name, requests)
             } else {
                 collect(item, scope: rootScope, into: &topLevel, report: &report, isTop: true)
             }
         }
         addFile(collectionName, topLevel)
-        return PostmanConversion(files: files, report: report)
+        let output = ImportWriter.write(files)
+        return PostmanConversion(files: output.files, report: report, notes: output.notes)
     }
 
-    /// Appends the blocks of an item (a request, or a folder and everything in it).
-    private static func collect(_ item: JSONValue, scope: Scope, into blocks: inout [String],
+    /// Appends the requests of an item (a request, or a folder and everything in it).
+    private static func collect(_ item: JSONValue, scope: Scope, into requests: inout [ImportedRequest],
                                 report: inout [String], isTop: Bool) {
         let name = item["name"]?.stringValue ?? "request"
         if let children = item["item"]?.arrayValue {
@@ -95,7 +91,7 @@ public enum PostmanImporter {
             inner.variables += variables(item["variable"], report: &report, at: location)
             if let auth = item["auth"] { inner.auth = auth }
             addScripts(of: item, to: &inner, at: location, report: &report)
-            for child in children { collect(child, scope: inner, into: &blocks, report: &report, isTop: false) }
+            for child in children { collect(child, scope: inner, into: &requests, report: &report, isTop: false) }
             return
         }
         let location = (scope.trail + [name]).joined(separator: " / ")
@@ -109,31 +105,22 @@ public enum PostmanImporter {
             report.append("\(location): \(responses.count) saved example response(s) not converted")
         }
         var converter = PostmanRequestConverter(location: location, scope: scope)
-        let template = converter.convert(request, name: (scope.path + [name]).joined(separator: " / "))
+        var imported = converter.convert(request, name: (scope.path + [name]).joined(separator: " / "))
         report += converter.report
-        var lines = converter.descriptionLines.map { "# " + $0 }
-        lines += RequestWriter.renderNew(template, eol: "\n").map(\.content)
-        // Disabled headers stay visible as comments among the headers.
-        if !converter.disabledHeaders.isEmpty, let requestLine = lines.firstIndex(of: RequestWriter.requestLine(template)) {
-            lines.insert(contentsOf: converter.disabledHeaders.map { "# disabled: \($0)" }, at: requestLine + 1)
-        }
-        if let requestLine = lines.firstIndex(of: RequestWriter.requestLine(template)) {
-            let scripts = scope.preRequest.flatMap { ["< {%"] + indented($0) + ["%}"] }
-            lines.insert(contentsOf: scripts, at: requestLine)
-        }
-        for script in scope.tests { lines += [""] + ["> {%"] + indented(script) + ["%}"] }
-        blocks.append(lines.joined(separator: "\n") + "\n")
+        imported.preRequestScripts = scope.preRequest
+        imported.responseScripts = scope.tests
+        requests.append(imported)
     }
 
-    static func variables(_ value: JSONValue?, report: inout [String], at location: String) -> [VariableDefinition] {
+    static func variables(_ value: JSONValue?, report: inout [String], at location: String) -> [ImportedRequest.Field] {
         (value?.arrayValue ?? []).compactMap { variable in
             guard let key = variable["key"]?.stringValue ?? variable["id"]?.stringValue else { return nil }
             if variable["disabled"]?.boolValue == true { return nil }
-            guard key.allSatisfy(HTTPFileParser.isVariableNameCharacter) else {
+            guard DataSpelling.isVariableName(key) else {
                 report.append("\(location): variable '\(key)' has characters .http names cannot hold, skipped")
                 return nil
             }
-            return VariableDefinition(name: key, value: variable["value"].map { $0.text } ?? "")
+            return ImportedRequest.Field(key, ImportedText(template: variable["value"].map { $0.text } ?? ""))
         }
     }
 
@@ -143,8 +130,14 @@ public enum PostmanImporter {
                            report: inout [String]) {
         for event in item["event"]?.arrayValue ?? [] {
             let exec = event["script"]?["exec"]
-            let lines = exec?.arrayValue?.compactMap(\.stringValue)
-                ?? exec?.stringValue.map { $0.components(separatedBy: "\n") } ?? []
+            // Split at each "\n" scalar (a CRLF is one Character), and a script saved on Windows ends its lines
+            // with CRLF: the CR is part of the line ending, not code.
+            let lines = (exec?.arrayValue?.compactMap(\.stringValue)
+                ?? exec?.stringValue.map { $0.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false)
+                    .map { String(String.UnicodeScalarView($0)) } } ?? [])
+                .map { line in
+                    line.unicodeScalars.last == "\r" ? String(String.UnicodeScalarView(line.unicodeScalars.dropLast())) : line
+                }
             guard lines.contains(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }) else { continue }
             let isPreRequest = event["listen"]?.stringValue == "prerequest"
             let kind = isPreRequest ? "pre-request script" : "test script"
@@ -158,13 +151,6 @@ public enum PostmanImporter {
             if isPreRequest { scope.preRequest.append(lines.joined(separator: "\n")) } else {
                 scope.tests.append(lines.joined(separator: "\n"))
             }
-        }
-    }
-
-    /// Script lines indented by four spaces inside their `{% %}` block (blank lines stay blank).
-    static func indented(_ script: String) -> [String] {
-        script.components(separatedBy: "\n").map {
-            $0.trimmingCharacters(in: .whitespaces).isEmpty ? "" : "    " + $0
         }
     }
 

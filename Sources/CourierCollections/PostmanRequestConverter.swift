@@ -2,13 +2,12 @@ import CourierBody
 import CourierHTTP
 import Foundation
 
-/// Converts one Postman request object into a template, noting what it cannot carry over.
+/// Converts one Postman request object into an imported request, noting what it cannot carry over. Every
+/// string is Postman's text, whose `{{name}}` is a variable (`ImportedText(template:)`).
 struct PostmanRequestConverter {
     let location: String
     let scope: PostmanImporter.Scope
     private(set) var report: [String] = []
-    private(set) var disabledHeaders: [String] = []
-    private(set) var descriptionLines: [String] = []
     /// The boundary for formdata bodies; fixed so imports are reproducible.
     static let boundary = "PostmanFormBoundary"
 
@@ -17,37 +16,35 @@ struct PostmanRequestConverter {
         self.scope = scope
     }
 
-    mutating func convert(_ request: JSONValue, name: String) -> RequestTemplate {
+    mutating func convert(_ request: JSONValue, name: String) -> ImportedRequest {
         // A request may be only a URL string.
         if let url = request.stringValue {
-            return RequestTemplate(id: RequestTemplateID(file: "", ordinal: 0), name: name, url: url,
-                                   variables: scope.variables)
+            var imported = ImportedRequest(name: name, method: "GET", url: ImportedText(template: url))
+            imported.variables = scope.variables
+            return imported
         }
-        let method = HTTPMethod(request["method"]?.stringValue ?? "GET")
-        var variables = scope.variables
-        var url = self.url(request["url"], variables: &variables)
-        var headers = HTTPHeaders()
+        var imported = ImportedRequest(name: name, method: request["method"]?.stringValue ?? "GET", url: ImportedText())
+        imported.variables = scope.variables
+        var url = self.url(request["url"], variables: &imported.variables)
         for header in request["header"]?.arrayValue ?? [] {
             guard let key = header["key"]?.stringValue else { continue }
             let value = header["value"]?.text ?? ""
-            if header["disabled"]?.boolValue == true { disabledHeaders.append("\(key): \(value)"); continue }
-            headers.add(key, value)
+            if header["disabled"]?.boolValue == true { imported.disabledHeaders.append("\(key): \(value)"); continue }
+            imported.headers.append(.init(key, ImportedText(template: value)))
         }
         let description = request["description"]?.stringValue ?? request["description"]?["content"]?.stringValue
-        if let description {
-            descriptionLines = description.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        }
-        applyAuth(request["auth"] ?? scope.auth, headers: &headers, url: &url)
-        let body = self.body(request["body"], headers: &headers)
-        return RequestTemplate(id: RequestTemplateID(file: "", ordinal: 0), name: name, method: method, url: url,
-                               headers: headers, body: body, variables: variables)
+        if let description { imported.comments = [description] }
+        applyAuth(request["auth"] ?? scope.auth, headers: &imported.headers, url: &url)
+        imported.url = ImportedText(template: url)
+        imported.body = body(request["body"], headers: &imported.headers)
+        return imported
     }
 
     // MARK: - URL
 
     /// `url` as a string, or as an object: `raw` when present, else built from its parts. Path variables
     /// (`:id`) become `{{id}}` with a request variable holding their value.
-    private mutating func url(_ value: JSONValue?, variables: inout [VariableDefinition]) -> String {
+    private mutating func url(_ value: JSONValue?, variables: inout [ImportedRequest.Field]) -> String {
         guard let value else { report.append("\(location): no URL"); return "" }
         if let text = value.stringValue { return text }
         var url: String
@@ -65,33 +62,46 @@ struct PostmanRequestConverter {
             if !query.isEmpty { url += "?" + query.joined(separator: "&") }
         }
         for variable in value["variable"]?.arrayValue ?? [] {
-            guard let key = variable["key"]?.stringValue, !key.isEmpty else { continue }
+            // Only a name `.http` can hold becomes a variable; another `:key` stays text of the URL.
+            guard let key = variable["key"]?.stringValue, DataSpelling.isVariableName(key),
+                  ImportedText.isSourceVariable(key) else { continue }
             url = url.replacingOccurrences(of: "/:\(key)", with: "/{{\(key)}}")
-            variables.append(VariableDefinition(name: key, value: variable["value"]?.text ?? ""))
+            variables.append(.init(key, ImportedText(template: variable["value"]?.text ?? "")))
         }
         return url
     }
 
     // MARK: - Auth
 
-    private mutating func applyAuth(_ auth: JSONValue?, headers: inout HTTPHeaders, url: inout String) {
+    private mutating func applyAuth(_ auth: JSONValue?, headers: inout [ImportedRequest.Field], url: inout String) {
         guard let auth, let type = auth["type"]?.stringValue, type != "noauth", type != "inherit" else { return }
         func field(_ key: String) -> String? {
             auth[type]?.arrayValue?.first { $0["key"]?.stringValue == key }?["value"]?.text
         }
+        // As `HTTPHeaders.set`: one field, where the first of that name was.
+        func set(_ name: String, _ value: String) {
+            let field = ImportedRequest.Field(name, ImportedText(template: value))
+            guard let first = headers.firstIndex(where: { $0.name.caseInsensitiveEquals(name) }) else {
+                headers.append(field)
+                return
+            }
+            headers[first] = field
+            headers = headers.enumerated().filter { $0.offset == first || !$0.element.name.caseInsensitiveEquals(name) }
+                .map(\.element)
+        }
         switch type {
         case "bearer":
-            headers.set("Authorization", "Bearer \(field("token") ?? "")")
+            set("Authorization", "Bearer \(field("token") ?? "")")
         case "basic":
             // Two words after Basic: the resolver encodes them, so variables inside still work.
-            headers.set("Authorization", "Basic \(field("username") ?? "") \(field("password") ?? "")")
+            set("Authorization", "Basic \(field("username") ?? "") \(field("password") ?? "")")
         case "apikey":
             let key = field("key") ?? "X-API-Key"
             let value = field("value") ?? ""
             if field("in") == "query" {
                 url += (url.contains("?") ? "&" : "?") + "\(key)=\(value)"
             } else {
-                headers.set(key, value)
+                set(key, value)
             }
         default:
             report.append("\(location): \(type) auth not converted")
@@ -100,9 +110,13 @@ struct PostmanRequestConverter {
 
     // MARK: - Body
 
-    private mutating func body(_ body: JSONValue?, headers: inout HTTPHeaders) -> BodyTemplate {
+    private mutating func body(_ body: JSONValue?, headers: inout [ImportedRequest.Field]) -> ImportedBody {
         guard let body, body["disabled"]?.boolValue != true, let mode = body["mode"]?.stringValue else { return .none }
-        func contentType(_ value: String) { if !headers.contains("Content-Type") { headers.add("Content-Type", value) } }
+        func contentType(_ value: String) {
+            if !headers.contains(where: { $0.name.caseInsensitiveEquals("Content-Type") }) {
+                headers.append(.init("Content-Type", .data(value)))
+            }
+        }
         switch mode {
         case "raw":
             let raw = body["raw"]?.stringValue ?? ""
@@ -114,69 +128,55 @@ struct PostmanRequestConverter {
             case "javascript": contentType("application/javascript")
             default: break
             }
-            // The file format treats a line starting with `###` as a separator; such a body cannot be kept whole.
-            if raw.split(separator: "\n").contains(where: { $0.trimmingCharacters(in: .whitespaces).hasPrefix("###") }) {
-                report.append("\(location): body has a line starting with ###, which .http reads as a separator")
-            }
-            return .text(raw.replacingOccurrences(of: "\r\n", with: "\n"))
+            return .text(ImportedText(template: raw.replacingOccurrences(of: "\r\n", with: "\n")))
         case "urlencoded":
             contentType("application/x-www-form-urlencoded")
             let pairs = (body["urlencoded"]?.arrayValue ?? []).filter { $0["disabled"]?.boolValue != true }.map { pair in
-                Self.formEncode(pair["key"]?.text ?? "") + "=" + Self.formEncode(pair["value"]?.text ?? "")
+                Self.formEncoded(pair["key"]?.text ?? "") + .data("=") + Self.formEncoded(pair["value"]?.text ?? "")
             }
-            return pairs.isEmpty ? .none : .text(pairs.joined(separator: "&"))
+            guard var joined = pairs.first else { return .none }
+            for pair in pairs.dropFirst() { joined += .data("&") + pair }
+            return .text(joined)
         case "formdata":
             contentType("multipart/form-data; boundary=\(Self.boundary)")
-            var lines: [String] = []
+            var parts: [ImportedPart] = []
             for part in body["formdata"]?.arrayValue ?? [] where part["disabled"]?.boolValue != true {
                 let key = part["key"]?.text ?? ""
-                lines.append("--\(Self.boundary)")
                 if part["type"]?.stringValue == "file" {
                     let source = part["src"]?.stringValue ?? part["src"]?.arrayValue?.first?.stringValue ?? ""
-                    let filename = (source as NSString).lastPathComponent
-                    lines.append("Content-Disposition: form-data; name=\"\(key)\"; filename=\"\(filename)\"")
-                    lines.append("Content-Type: \(part["contentType"]?.stringValue ?? "application/octet-stream")")
-                    lines += ["", "< \(source)"]
                     if source.isEmpty { report.append("\(location): file field '\(key)' has no file") }
+                    let type = part["contentType"]?.stringValue ?? "application/octet-stream"
+                    parts.append(ImportedPart(name: key, fileName: (source as NSString).lastPathComponent,
+                                              contentType: type, value: .file(path: ImportedText(template: source))))
                 } else {
-                    lines.append("Content-Disposition: form-data; name=\"\(key)\"")
-                    if let type = part["contentType"]?.stringValue { lines.append("Content-Type: \(type)") }
-                    lines += ["", part["value"]?.text ?? ""]
+                    parts.append(ImportedPart(name: key, contentType: part["contentType"]?.stringValue,
+                                              value: .text(ImportedText(template: part["value"]?.text ?? ""))))
                 }
             }
-            lines.append("--\(Self.boundary)--")
-            return .text(lines.joined(separator: "\n"))
+            return .multipart(boundary: Self.boundary, parts: parts)
         case "file":
             guard let source = body["file"]?["src"]?.stringValue, !source.isEmpty else {
                 report.append("\(location): file body has no file")
                 return .none
             }
-            return .file(path: source, substituteVariables: false)
+            return .file(path: ImportedText(template: source))
         case "graphql":
             contentType("application/json")
             let query = body["graphql"]?["query"]?.stringValue ?? ""
             let variables = body["graphql"]?["variables"]?.stringValue ?? ""
             var json = "{\"query\": " + JSONValue.quoted(query)
             if !variables.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { json += ", \"variables\": " + variables }
-            return .text(json + "}")
+            return .text(ImportedText(template: json + "}"))
         default:
             report.append("\(location): body mode '\(mode)' not converted")
             return .none
         }
     }
 
-    /// Form encoding that leaves `{{variables}}` alone so they still resolve.
-    static func formEncode(_ text: String) -> String {
-        var result = ""
-        var rest = Substring(text)
-        while let open = rest.range(of: "{{"), let close = rest[open.upperBound...].range(of: "}}") {
-            result += encode(rest[..<open.lowerBound]) + rest[open.lowerBound..<close.upperBound]
-            rest = rest[close.upperBound...]
+    /// Form encoding of the data; `{{variables}}` stay as they are so they still resolve.
+    static func formEncoded(_ text: String) -> ImportedText {
+        ImportedText(template: text).mapData {
+            $0.addingPercentEncoding(withAllowedCharacters: URLBuilder.unreserved) ?? $0
         }
-        return result + encode(rest)
-    }
-
-    private static func encode(_ text: Substring) -> String {
-        String(text).addingPercentEncoding(withAllowedCharacters: URLBuilder.unreserved) ?? String(text)
     }
 }

@@ -18,7 +18,8 @@ enum ImportCommand {
         options: [
             .option("--output", short: "o", "PATH", .file, help: "curl: append the request to the file PATH "
                         + "(created if missing; default: print it). postman, openapi: write the files into the "
-                        + "folder PATH (default: the current folder)."),
+                        + "folder PATH (default: the current folder). A body whose lines .http would read as its "
+                        + "own syntax is written to a file beside them."),
             .option("--name", "NAME", help: "curl: the request's name."),
         ],
         subcommands: [
@@ -66,17 +67,35 @@ enum ImportCommand {
             // What was typed is not a curl command we can read: a usage error, exit 2.
             throw UsageError("\(error)", command: "import")
         }
-        for note in result.notes { Console.error("note: \(note)") }
-        guard let output else {
-            Console.out(result.httpText)
+        let url = output.map { URL(fileURLWithPath: $0) }
+        let folder = url?.deletingLastPathComponent()
+        // A body that cannot stand in the block goes to a file beside the output, never over one.
+        let stem = url?.deletingPathExtension().lastPathComponent ?? "curl"
+        let written = ImportWriter.block(result.imported, sideFileStem: stem, isTaken: { name in
+            folder.map { FileManager.default.fileExists(atPath: $0.appendingPathComponent(name).path) } ?? false
+        })
+        for note in result.notes + written.notes { Console.error("note: \(note)") }
+        guard let text = written.text else {
+            throw CollectionError.importFailed(source: "curl command", reason: "it cannot be written as a .http request")
+        }
+        guard let output, let url, let folder else {
+            guard written.sideFiles.isEmpty else {
+                throw UsageError("the body has lines a .http file would read as its own syntax; "
+                                 + "give -o FILE to write it to a file beside FILE", command: "import")
+            }
+            Console.out(text)
             return 0
         }
-        let url = URL(fileURLWithPath: output)
+        for file in written.sideFiles {
+            let sideURL = folder.appendingPathComponent(file.name)
+            try CollectionWriter.write(Data(file.text.utf8), to: sideURL, displayPath: sideURL.path)
+            Console.error("wrote \(sideURL.path)")
+        }
         if FileManager.default.fileExists(atPath: url.path) {
             let loaded = try CollectionLoader.loadFile(url, displayPath: output)
-            try CollectionWriter.save(loaded.file.appending(result.request), over: loaded)
+            try CollectionWriter.save(loaded.file.appending(block: text), over: loaded)
         } else {
-            try CollectionWriter.write(Data(result.httpText.utf8), to: url, displayPath: output)
+            try CollectionWriter.write(Data(text.utf8), to: url, displayPath: output)
         }
         Console.error("wrote \(output)")
         return 0
@@ -102,6 +121,7 @@ enum ImportCommand {
             Console.error("wrote \(url.path)")
         }
         for line in conversion.report { Console.error("not converted: \(line)") }
+        for note in conversion.notes { Console.error("note: \(note)") }
         return 0
     }
 

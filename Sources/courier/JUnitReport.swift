@@ -81,10 +81,12 @@ struct JUnitReport: Sendable {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// Text for an XML attribute; control characters XML 1.0 forbids are dropped.
+    /// Text for an XML attribute. Controls a terminal or an editor would act on (C0, DEL, C1, bidi
+    /// overrides) are written as the sanitiser's escapes (`\x9B`, `\u202E`), as on standard output, since
+    /// CI systems print these names and messages; characters XML 1.0 forbids are dropped.
     private func escape(_ text: String) -> String {
         var out = ""
-        for scalar in text.unicodeScalars {
+        for scalar in Sanitizer.escaped(text).unicodeScalars {
             switch scalar {
             case "&": out += "&amp;"
             case "<": out += "&lt;"

@@ -73,4 +73,33 @@ struct HostileCLITextTests {
         #expect(outputs.joined().contains("missing"), "\(outputs)")
         for output in outputs { #expect(Self.firstDangerous(output) == nil, "\(output)") }
     }
+
+    @Test("a JUnit report writes C1 and bidi controls of names and messages as escapes, as the text output does")
+    func junitReportEscapesControls() async throws {
+        // Given a request whose name, test name and assertion message carry CSI (U+009B) and a bidi override
+        let server = try LoopbackServer { _ in .json("{}") }
+        defer { server.stop() }
+        let folder = try TemporaryFolder("hostile-junit")
+        let file = try folder.write("t.http", """
+            # @name report\u{9B}2J\u{202E}name
+            GET \(server.url("/t"))
+
+            > {%
+                client.test("test\\u009b2J\\u202e", function () { client.assert(false, "message\\u009b2J\\u202e"); });
+            %}
+            """)
+        let report = folder.url.appendingPathComponent("report.xml")
+
+        // When courier runs it with a JUnit report
+        let run = try await CourierCLI.run(["run", file.path, "--report", "junit", report.path])
+
+        // Then the report holds every name and message, with the controls written as escapes, like the text output
+        #expect(run.status == 1, "\(run.stderr)")
+        let xml = try String(contentsOf: report, encoding: .utf8)
+        #expect(Self.firstDangerous(xml) == nil, "\(xml)")
+        #expect(xml.contains(#"name="report\x9B2J\u202Ename""#), "\(xml)")
+        #expect(xml.contains(#"test\x9B2J\u202E""#) && xml.contains(#"message="message\x9B2J\u202E""#), "\(xml)")
+        #expect(Self.firstDangerous(run.stdout, run.stderr) == nil, "\(run.stdout)")
+        #expect(run.stdout.contains("message\\x9B2J\\u202E"), "\(run.stdout)")
+    }
 }

@@ -207,6 +207,30 @@ struct OpenAPIBoundsTests {
         #expect((try? OpenAPIImporter.convert(Data(statuses.utf8))) != nil)
     }
 
+    /// libyaml's scanner looks at every open flow collection for each token: `[[[…` built in time quadratic
+    /// in the depth (100,000 levels: 92 s). The depth is now checked first, reading tokens only that far.
+    @Test func flowNestingPastTheLimitIsRefusedAfterReadingOnlyThatFar() throws {
+        // Given a million nested flow sequences, and mappings
+        for open in ["[", "{a: "] {
+            let depth = 1_000_000
+            var bytes = Array(("x: " + String(repeating: open, count: depth)).utf8)
+            // When the nesting is checked
+            var scanned = 0
+            let error = bytes.withUnsafeMutableBufferPointer { buffer in
+                #expect(throws: CollectionError.self) {
+                    try YAMLDocument.checkNesting(buffer.baseAddress!, count: buffer.count, scanned: &scanned)
+                }
+            }
+            // Then it stops at the limit, having read a few hundred tokens of the millions there
+            #expect("\(error.map { "\($0)" } ?? "")".contains("YAML line 1: nested deeper than 256 levels"))
+            #expect(scanned < 10 * YAMLDocument.maxDepth, "\(scanned)")
+        }
+        // And a description at the limit still imports
+        let nested = String(repeating: "[", count: 200) + String(repeating: "]", count: 200)
+        let text = "openapi: 3.0.0\ninfo: {title: t, version: '1'}\npaths: {}\nx: \(nested)\n"
+        #expect((try? OpenAPIImporter.convert(Data(text.utf8))) != nil)
+    }
+
     @Test func schemasThatFanOutThroughDistinctReferencesAreCutShort() throws {
         // Given twelve schemas, each with ten properties all referring to the next
         var schemas: [String: Any] = [:]

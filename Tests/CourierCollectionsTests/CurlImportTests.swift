@@ -191,3 +191,8 @@ struct CurlImportTests {
         #expect(try ShellWords.split("x $'a\\x1bb\\''").get() == ["x", "a\u{1B}b'"])
     }
 }
+
+extension CurlImport {
+    /// The request as `courier import curl` prints it (a body needing a side file prints nothing).
+    var httpText: String { ImportWriter.block(imported, sideFileStem: "curl", isTaken: { _ in false }).text ?? "" }
+}

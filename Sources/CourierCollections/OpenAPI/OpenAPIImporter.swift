@@ -3,13 +3,8 @@ import Foundation
 /// What `courier import openapi` writes: one `.http` file per tag, the environments and what was
 /// approximated or left out.
 public struct OpenAPIConversion: Sendable {
-    /// One `.http` file.
-    public struct File: Sendable, Hashable {
-        public var name: String
-        public var text: String
-    }
-
-    public var files: [File]
+    /// The `.http` files, and side files holding bodies that cannot stand in them.
+    public var files: [ImportOutput.File]
     /// `http-client.env.json`: one environment per server.
     public var environment: String
     /// `http-client.private.env.json`: the credentials' variables, empty, per environment.
@@ -29,12 +24,11 @@ public enum OpenAPIImporter {
     public static func convert(_ data: Data) throws(CollectionError) -> OpenAPIConversion {
         var document = try OpenAPIDocument(data)
         let environments = OpenAPIServers.environments(&document)
-        var groups: [String: [String]] = [:]
+        var groups: [String: [ImportedRequest]] = [:]
         var names: [String: Set<String>] = [:]
         var secrets: [String: String] = [:]
         var shared: [String: String] = [:]
-        var tokenRequests: [String] = []
-        var count = 0
+        var tokenRequests: [ImportedRequest] = []
         let paths = document.root["paths"] as? [String: Any] ?? [:]
         for path in paths.keys.sorted() {
             guard let item = document.resolve(paths[path]) else { continue }
@@ -44,14 +38,13 @@ public enum OpenAPIImporter {
                 var request = OpenAPIRequest(method: method.uppercased(), path: path, operation: operation,
                                              pathItem: item, baseVariable: "baseUrl")
                 request.name = uniqueName(request.suggestedName, in: &names[group, default: []])
-                let text = request.render(&document)
+                let imported = request.imported(&document)
                 secrets.merge(request.security.secrets) { $1 }
                 shared.merge(request.security.shared) { $1 }
                 for token in request.security.tokenRequests where !tokenRequests.contains(token) {
                     tokenRequests.append(token)
                 }
-                groups[group, default: []].append(text)
-                count += 1
+                groups[group, default: []].append(imported)
             }
         }
         // 3.1 webhooks are requests the API sends; they become requests to {{webhookUrl}}, to try a receiver.
@@ -64,8 +57,7 @@ public enum OpenAPIImporter {
                                              pathItem: item, baseVariable: "webhookUrl")
                 request.name = uniqueName(operation["operationId"] as? String ?? variableName(name),
                                           in: &names["webhooks", default: []])
-                groups["webhooks", default: []].append(request.render(&document))
-                count += 1
+                groups["webhooks", default: []].append(request.imported(&document))
             }
         }
         if !webhooks.isEmpty { shared["webhookUrl"] = "http://localhost:8080/webhook" }
@@ -75,20 +67,21 @@ public enum OpenAPIImporter {
                           + "approximated (form fields as urlencoded text, arrays comma-separated)")
         }
         let title = (document.root["info"] as? [String: Any])?["title"] as? String ?? "the API"
-        let files = groups.keys.sorted().map { group in
-            let header = "# \(title): \(group) (imported by courier import openapi)\n\n"
-            return OpenAPIConversion.File(name: group + ".http",
-                                          text: header + groups[group]!.joined(separator: "\n\n") + "\n")
-        }
+        let output = ImportWriter.write(groups.keys.sorted().map { group in
+            ImportedFile(name: group + ".http",
+                         comments: ["\(DataSpelling.oneLine(title)): \(group) (imported by courier import openapi)"],
+                         requests: groups[group] ?? [])
+        })
         var publicEnvironments: [String: [String: String]] = [:]
         var privateEnvironments: [String: [String: String]] = [:]
         for (name, values) in environments {
-            publicEnvironments[name] = values.merging(shared) { old, _ in old }
+            // Server URLs and their variables are data; environment values are read with variables.
+            publicEnvironments[name] = values.merging(shared) { old, _ in old }.mapValues(ImportWriter.environmentURL)
             privateEnvironments[name] = secrets
         }
-        return OpenAPIConversion(files: files, environment: OpenAPIExample.json(publicEnvironments) + "\n",
+        return OpenAPIConversion(files: output.files, environment: OpenAPIExample.json(publicEnvironments) + "\n",
                                  privateEnvironment: OpenAPIExample.json(privateEnvironments) + "\n",
-                                 notes: document.notes, requestCount: count)
+                                 notes: document.notes + output.notes, requestCount: output.requestCount)
     }
 
     /// The file an operation goes to: its first tag, else its path's first segment.
