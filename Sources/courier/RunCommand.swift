@@ -157,6 +157,8 @@ enum RunCommand {
         }
         // Cookies set by one request (a login) go with the next, and are kept for the next run.
         let cookies = CookieJarStore()
+        // A jar that cannot be saved (a full disk) still serves this run; the user is told it will not last.
+        cookies.reportSaveFailures { Console.error("Warning: " + $0) }
         let client = HTTPClient(configuration: HTTPClient.Configuration(
             transport: CurlTransport(configuration: .init(trustedCertificates: invocation.trustedCertificates,
                                                           idleTimeout: invocation.idleTimeout)),
