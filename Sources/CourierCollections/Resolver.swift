@@ -107,6 +107,11 @@ public struct Resolver: Sendable {
         switch template.body {
         case .none:
             return .empty
+        case .file(let path, substituteVariables: false):
+            // Sent as it is: streamed from disk when the request goes out, never held in memory.
+            let expanded = try interpolator.expand(path)
+            let file = try permitted(path, expanded: expanded, request: template, streamed: true)
+            return Self.fileSize(file) == 0 ? .empty : .file(file)
         case .file, .encodedFile:
             return .data(try fileBody(template.body, request: template, interpolator: &interpolator))
         case .text(let text):
@@ -146,12 +151,12 @@ public struct Resolver: Sendable {
         case .none, .text:
             return Data()
         case .file(let path, let substitute):
-            let data = try read(try interpolator.expand(path), request: request)
+            let data = try read(path, expanded: try interpolator.expand(path), request: request)
             guard substitute else { return data }
             return Data(try interpolator.expand(String(decoding: data, as: UTF8.self)).utf8)
         case .encodedFile(let path, let name):
             let expandedPath = try interpolator.expand(path)
-            let data = try read(expandedPath, request: request)
+            let data = try read(path, expanded: expandedPath, request: request)
             guard let encoding = BodyEncoding.encoding(named: name), let text = String(data: data, encoding: encoding)
             else {
                 throw .unreadable(path: expandedPath, reason: "not valid \(name) text (from '<@\(name)')")
@@ -160,10 +165,26 @@ public struct Resolver: Sendable {
         }
     }
 
-    private func read(_ path: String, request: RequestTemplate) throws(CollectionError) -> Data {
-        let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : baseFolder.appendingPathComponent(path)
-        do { return try Data(contentsOf: url) } catch {
-            throw .bodyFileUnreadable(path: path, request: request.displayName)
+    /// The bytes of a file the request reads into memory, once the collection's file policy allows it.
+    private func read(_ written: String, expanded: String,
+                      request: RequestTemplate) throws(CollectionError) -> Data {
+        let file = try permitted(written, expanded: expanded, request: request, streamed: false)
+        do { return try CollectionFileAccess.contents(of: file) } catch {
+            throw .bodyFileUnreadable(path: expanded, request: request.displayName)
         }
+    }
+
+    /// The file `expanded` (`written` in the request, before variables) names, when the collection's file
+    /// policy (`context.fileAccess`) lets the request read it; else why not, at the line that names it.
+    private func permitted(_ written: String, expanded: String, request: RequestTemplate,
+                           streamed: Bool) throws(CollectionError) -> URL {
+        let line = request.line(mentioning: written) ?? request.line(mentioning: expanded)
+        return try context.fileAccess.read(expanded, from: baseFolder, streamed: streamed)
+            .file(.read, path: expanded, request: request.displayName, line: line)
+    }
+
+    private static func fileSize(_ url: URL) -> Int64? {
+        var status = stat()
+        return stat(url.path, &status) == 0 ? Int64(status.st_size) : nil
     }
 }

@@ -38,7 +38,7 @@ enum ModalView {
             if matches.isEmpty { buffer.write("No command matches", x: inner.x, y: inner.y + 1, style: theme.muted) }
             return Position(x: inner.x + min(used, inner.width - 1), y: inner.y)
         case .confirm(let confirm):
-            let lines = Draw.wrap(confirm.message, width: 50)
+            let lines = Draw.wrapWords(confirm.message, width: 50)
             let box = centred(screen, width: 56, height: lines.count + 4)
             let inner = frame(&buffer, box, title: "Confirm", theme: theme)
             for (offset, line) in lines.enumerated() {

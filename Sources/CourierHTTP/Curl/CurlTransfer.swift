@@ -10,7 +10,8 @@ final class CurlTransfer {
     private let job: CurlJob
     private var headerList: UnsafeMutablePointer<curl_slist>?
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
-    private var upload: FileHandle?
+    /// The body file being sent (`RequestBody.file`), open for reading; -1 when there is none.
+    private var upload: Int32 = -1
     private var finished = false
     private let started = ContinuousClock.now
     private var head = ResponseHead()
@@ -130,25 +131,32 @@ final class CurlTransfer {
         if method != .post { courier_easy_setopt_str(easy, CURLOPT_CUSTOMREQUEST, method.rawValue) }
     }
 
+    /// Streams the body from `url` as curl asks for it, a buffer at a time: a body of any size costs no
+    /// memory. The file is opened again for every attempt and can be rewound (curl does for some
+    /// authentication rounds); it must be a regular file, reached without a final symbolic link.
     private func configureUpload(from url: URL, userdata: UnsafeMutableRawPointer) throws {
-        let handle: FileHandle
-        let size: UInt64
-        do {
-            handle = try FileHandle(forReadingFrom: url)
-            size = try handle.seekToEnd()
-            try handle.seek(toOffset: 0)
-        } catch {
-            throw APIError.badURL("cannot read the body file \(url.path): \(error.localizedDescription)")
+        let descriptor = open(url.path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        var status = stat()
+        guard descriptor >= 0, fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            let reason = descriptor >= 0 ? "not a regular file" : String(cString: strerror(errno))
+            if descriptor >= 0 { close(descriptor) }
+            throw APIError.badURL("cannot read the body file \(url.path): \(reason)")
         }
-        upload = handle
+        upload = descriptor
         courier_easy_setopt_long(easy, CURLOPT_POST, 1)
-        courier_easy_setopt_off(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(size))
+        courier_easy_setopt_off(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(status.st_size))
         courier_easy_setopt_data_cb(easy, CURLOPT_READFUNCTION) { buffer, size, count, userdata in
             guard let buffer, let userdata else { return 0 }
             let transfer = Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
             return transfer.readUpload(into: buffer, capacity: size * count)
         }
         courier_easy_setopt_ptr(easy, CURLOPT_READDATA, userdata)
+        courier_easy_setopt_seek_cb(easy) { userdata, offset, origin in
+            guard let userdata else { return Int32(CURL_SEEKFUNC_CANTSEEK) }
+            let transfer = Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
+            return lseek(transfer.upload, off_t(offset), origin) < 0 ? Int32(CURL_SEEKFUNC_FAIL) : Int32(CURL_SEEKFUNC_OK)
+        }
+        courier_easy_setopt_ptr(easy, CURLOPT_SEEKDATA, userdata)
     }
 
     private func configureHeaders(_ request: HTTPRequest) {
@@ -217,12 +225,12 @@ final class CurlTransfer {
     }
 
     private func readUpload(into buffer: UnsafeMutablePointer<CChar>, capacity: Int) -> Int {
-        guard let upload else { return 0 }
-        guard let data = try? upload.read(upToCount: capacity) else { return Int(CURL_READFUNC_ABORT) }
-        data.withUnsafeBytes { bytes in
-            if let base = bytes.baseAddress { UnsafeMutableRawPointer(buffer).copyMemory(from: base, byteCount: bytes.count) }
+        guard upload >= 0 else { return 0 }
+        while true {
+            let count = read(upload, buffer, capacity)
+            if count >= 0 { return count }
+            if errno != EINTR { return Int(CURL_READFUNC_ABORT) }
         }
-        return data.count
     }
 
     // MARK: Completion
@@ -283,8 +291,8 @@ final class CurlTransfer {
     private func cleanup() {
         if let headerList { curl_slist_free_all(headerList) }
         headerList = nil
-        try? upload?.close()
-        upload = nil
+        if upload >= 0 { close(upload) }
+        upload = -1
         errorBuffer.deallocate()
     }
 

@@ -1,0 +1,57 @@
+import CourierTestSupport
+import Foundation
+import Testing
+
+/// A `< ./file` body of gigabytes streams from disk: `courier run` sends every byte while its memory stays
+/// that of a small request, and a file past the limit is a clear error at its line. The files are sparse
+/// (`truncate -s`), so they cost no disk.
+@Suite("Large body files", .serialized,
+       .enabled(if: CourierCLI.isBuilt && FileManager.default.fileExists(atPath: "/usr/bin/time")))
+struct LargeBodyFileTests {
+    /// Makes `name` in `folder` a sparse file of `size` bytes.
+    static func sparse(_ name: String, size: Int64, in folder: TemporaryFolder) throws {
+        let url = folder.url.appendingPathComponent(name)
+        _ = FileManager.default.createFile(atPath: url.path, contents: nil)
+        guard truncate(url.path, off_t(size)) == 0 else { throw POSIXError(.EIO) }
+    }
+
+    @Test func aThreeGigabyteBodyFileIsSentWholeWhileCourierStaysUnder100MB() async throws {
+        // Given a peer that counts what it receives without keeping it, and a request whose body is a 3 GB file
+        let server = try CountingServer()
+        defer { server.stop() }
+        let folder = try TemporaryFolder("bigbody")
+        let size: Int64 = 3 << 30
+        try Self.sparse("big.bin", size: size, in: folder)
+        try folder.write("api.http", "### upload\nPOST \(server.base)/upload\nContent-Type: application/octet-stream\n\n"
+                         + "< ./big.bin\n")
+        // When courier runs it, measured by GNU time
+        let (result, peak) = try await PeakMemory.run(["run", "api.http"], in: folder.url)
+        // Then every byte arrived, announced by Content-Length, and courier's peak memory stayed small
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(server.bodySizes == [Int(size)])
+        #expect(server.heads.first?.contains("Content-Length: \(size)") == true, "\(server.heads)")
+        #expect(result.stdout.contains("\"received\": \(size)"), "\(result.stdout)")
+        print("3 GB body file: courier peaked at \(peak >> 20) MB")
+        #expect(peak > 0 && peak < 100 << 20, "peak RSS \(peak >> 20) MB")
+    }
+
+    @Test func aBodyFileOverTheLimitIsAnErrorAtItsLineAndNothingIsSent() async throws {
+        // Given a body file past the streamed limit and one past the in-memory limit for `<@`
+        let server = try CountingServer()
+        defer { server.stop() }
+        let folder = try TemporaryFolder("limits")
+        try Self.sparse("huge.bin", size: 17 << 30, in: folder)
+        try Self.sparse("big.txt", size: 65 << 20, in: folder)
+        try folder.write("api.http", "POST \(server.base)/a\n\n< ./huge.bin\n\n###\nPOST \(server.base)/b\n\n"
+                         + "<@ ./big.txt\n")
+        // When courier runs them
+        let result = try await CourierCLI.run(["run", "api.http"], in: folder.url)
+        // Then each is refused at its line with the size and the limit, and nothing went out
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("api.http:3: request 'POST \(server.base)/a': cannot read ./huge.bin: it is "
+                                       + "17 GB; a body file may be at most 16 GB"), "\(result.stderr)")
+        #expect(result.stderr.contains("api.http:8: request 'POST \(server.base)/b': cannot read ./big.txt: it is "
+                                       + "65 MB; a file read into memory"), "\(result.stderr)")
+        #expect(server.heads.isEmpty)
+    }
+}
