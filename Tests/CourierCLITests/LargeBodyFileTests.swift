@@ -1,5 +1,6 @@
 import CourierTestSupport
 import Foundation
+import Synchronization
 import Testing
 
 /// A `< ./file` body of gigabytes streams from disk: `courier run` sends every byte while its memory stays
@@ -53,5 +54,31 @@ struct LargeBodyFileTests {
         #expect(result.stderr.contains("api.http:8: request 'POST \(server.base)/b': cannot read ./big.txt: it is "
                                        + "65 MB; a file read into memory"), "\(result.stderr)")
         #expect(server.heads.isEmpty)
+    }
+
+    @Test func aBodyFileIsSentWholeAgainOnARetryAndAfterADigestChallenge() async throws {
+        // Given a server that answers the first PUT with 503, and a Digest challenge on its way
+        let attempts = Mutex(0)
+        let server = try LoopbackServer { request in
+            let attempt = attempts.withLock { $0 += 1; return $0 }
+            return attempt == 1 ? LoopbackServer.Reply(status: 503, headers: [("Retry-After", "0")])
+                                : LoopbackServer.Reply(body: Data("ok".utf8))
+        }
+        defer { server.stop() }
+        let digest = try CaptureServer()
+        defer { digest.stop() }
+        let folder = try TemporaryFolder("retrybody")
+        let bytes = String(repeating: "0123456789", count: 20_000)
+        try folder.write("body.txt", bytes)
+        try folder.write("api.http", "PUT \(server.baseURL.absoluteString)/put\n\n< ./body.txt\n\n###\n"
+                         + "POST \(digest.base)/digest/upload\nAuthorization: Digest ada lovelace\n\n< ./body.txt\n")
+        // When courier runs them
+        let result = try await CourierCLI.run(["run", "api.http"], in: folder.url)
+        // Then both attempts of the PUT carried the whole file, and so did the answer to the challenge
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(server.requests.map { String(decoding: $0.body, as: UTF8.self) } == [bytes, bytes])
+        let answered = try #require(digest.requests.last)
+        #expect(answered.header("Authorization")?.hasPrefix("Digest ") == true)
+        #expect(answered.bodyText == bytes)
     }
 }
