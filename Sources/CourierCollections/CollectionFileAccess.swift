@@ -1,3 +1,4 @@
+import CourierHTTP
 import Foundation
 
 /// What a collection may touch on disk: the one policy every reader of a file a `.http` file names
@@ -6,8 +7,8 @@ import Foundation
 /// - Reads: regular files inside the collection's folder tree (after resolving symbolic links), or a file
 ///   or folder the user allowed (`--allow-read PATH`, a yes in the explorer); `/proc`, `/sys` and `/dev`
 ///   never, even when allowed (the process environment is reachable only through `{{$processEnv NAME}}`).
-///   A file sent as it is streams from disk up to `streamedLimit`; one read into memory stops at
-///   `inMemoryLimit`.
+///   A file sent as it is (a body, a multipart part) streams from disk up to `streamedLimit`; one read
+///   into memory stops at `inMemoryLimit`.
 /// - Writes: only inside the folder of the `.http` file holding the request, never into a hidden folder
 ///   (`.git`, `.ssh`) or onto a hidden file, never through a symbolic link, and never over a file Courier's
 ///   redirects did not write (the `RedirectLedger` knows which) unless the user allows it
@@ -23,10 +24,9 @@ public struct CollectionFileAccess: Sendable, Hashable {
         case refused(reason: String)
     }
 
-    /// The largest file a body streams from disk (`< ./file`): 16 GiB.
+    /// The largest file a body streams from disk (`< ./file`, also as a multipart part): 16 GiB.
     public static let streamedLimit: Int64 = 16 << 30
-    /// The largest file read into memory (`<@ ./file`, `<@latin1 ./file`, a multipart part, a handler
-    /// script): 64 MiB.
+    /// The largest file read into memory (`<@ ./file`, `<@latin1 ./file`, a handler script): 64 MiB.
     public static let inMemoryLimit: Int64 = 64 << 20
     /// Folders never read, even when allowed: the kernel's view of processes and devices.
     public static let neverRead = ["/proc", "/sys", "/dev"]
@@ -70,7 +70,7 @@ public struct CollectionFileAccess: Sendable, Hashable {
         }
         let limit = streamed ? Self.streamedLimit : Self.inMemoryLimit
         if Int64(status.st_size) > limit {
-            let what = streamed ? "a body file" : "a file read into memory (<@, an encoding, a multipart part, a script)"
+            let what = streamed ? "a body file" : "a file read into memory (<@, an encoding, a script)"
             return .refused(reason: "it is \(Self.size(Int64(status.st_size))); \(what) may be at most "
                             + Self.size(limit))
         }
@@ -100,6 +100,28 @@ public struct CollectionFileAccess: Sendable, Hashable {
         let data = try handle.read(upToCount: Int(inMemoryLimit) + 1) ?? Data()
         guard data.count <= Int(inMemoryLimit) else { throw POSIXError(.EFBIG) }
         return data
+    }
+
+    /// The bytes of a body's parts, files read, when they come to at most `limit`; nil otherwise.
+    public static func contents(of parts: [RequestBodyPart], limit: Int64 = inMemoryLimit) -> Data? {
+        var total: Int64 = 0
+        for case .file(let url) in parts {
+            var status = stat()
+            guard stat(url.path, &status) == 0 else { return nil }
+            total += Int64(status.st_size)
+        }
+        for case .data(let data) in parts { total += Int64(data.count) }
+        guard total <= limit else { return nil }
+        var bytes = Data()
+        for part in parts {
+            switch part {
+            case .data(let data): bytes.append(data)
+            case .file(let url):
+                guard let data = try? contents(of: url) else { return nil }
+                bytes.append(data)
+            }
+        }
+        return bytes
     }
 
     // MARK: Writing

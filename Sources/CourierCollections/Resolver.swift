@@ -118,28 +118,38 @@ public struct Resolver: Sendable {
             var expanded = try interpolator.expand(text)
             if Self.isFormBody(headers) { expanded = Self.joinedFormBody(expanded) }
             let isMultipart = headers["Content-Type"]?.lowercased().hasPrefix("multipart/") ?? false
-            return .data(isMultipart ? try multipart(expanded, request: template, interpolator: &interpolator)
-                                     : Data(expanded.utf8))
+            return isMultipart ? try multipart(expanded, request: template, interpolator: &interpolator)
+                               : .data(Data(expanded.utf8))
         }
     }
 
-    /// Multipart bodies use CRLF line endings (RFC 2046) and embed `< ./file` lines as the file's bytes, and
-    /// `<@ ./file` lines as its text with variables substituted (`<@latin1 ./file` read in that encoding).
+    /// Multipart bodies use CRLF line endings (RFC 2046) and embed `< ./file` lines as the file's bytes,
+    /// streamed from disk when the request goes out, and `<@ ./file` lines as its text with variables
+    /// substituted (`<@latin1 ./file` read in that encoding).
     private func multipart(_ text: String, request: RequestTemplate,
-                           interpolator: inout Interpolator) throws(CollectionError) -> Data {
+                           interpolator: inout Interpolator) throws(CollectionError) -> RequestBody {
+        var parts: [RequestBodyPart] = []
         var data = Data()
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         for (index, line) in lines.enumerated() {
             let content = line.hasSuffix("\r") ? line.dropLast() : line
             let trimmed = content.trimmingCharacters(in: .whitespaces)
-            if let file = BodyTemplate.fileReference(trimmed) {
+            if case .file(let path, substituteVariables: false)? = BodyTemplate.fileReference(trimmed) {
+                let expanded = try interpolator.expand(path)
+                let file = try permitted(path, expanded: expanded, request: request, streamed: true)
+                if !data.isEmpty { parts.append(.data(data)) }
+                parts.append(.file(file))
+                data = Data()
+            } else if let file = BodyTemplate.fileReference(trimmed) {
                 data.append(try fileBody(file, request: request, interpolator: &interpolator))
             } else {
                 data.append(Data(content.utf8))
             }
             if index < lines.count - 1 { data.append(Data("\r\n".utf8)) }
         }
-        return data
+        guard !parts.isEmpty else { return .data(data) }
+        if !data.isEmpty { parts.append(.data(data)) }
+        return .parts(parts)
     }
 
     /// The bytes a `< ./file`, `<@ ./file` or `<@ENCODING ./file` line stands for. The path may hold variables

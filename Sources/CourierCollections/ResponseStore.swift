@@ -40,6 +40,7 @@ public struct ResponseStore: Sendable {
             case .empty: Data()
             case .data(let data): data
             case .file(let url): (try? CollectionFileAccess.contents(of: url)) ?? Data()
+            case .parts(let parts): CollectionFileAccess.contents(of: parts) ?? Data()
             }
             self.init(headers: request.headers, body: body,
                       secrets: request.knownSecrets.union(request.headers.secretValues))

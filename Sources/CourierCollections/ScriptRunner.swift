@@ -182,7 +182,8 @@ public struct ScriptRunner: Sendable {
             switch resolved.request.body {
             case .data(let data): return String(decoding: data, as: UTF8.self)
             // A body file streamed when sent: scripts see its text when it is small enough to be text.
-            case .file(let url): return Self.scriptBodyText(url)
+            case .file(let url): return Self.scriptBodyText([.file(url)])
+            case .parts(let parts): return Self.scriptBodyText(parts)
             case .empty: return nil
             }
         }
@@ -194,11 +195,8 @@ public struct ScriptRunner: Sendable {
     /// The largest body file whose text scripts see as `request.body`.
     static let scriptBodyLimit = 1 << 20
 
-    /// The text of a body file of at most `scriptBodyLimit` bytes; nil for a larger one.
-    static func scriptBodyText(_ url: URL) -> String? {
-        var status = stat()
-        guard stat(url.path, &status) == 0, status.st_size <= scriptBodyLimit,
-              let data = try? CollectionFileAccess.contents(of: url) else { return nil }
-        return String(decoding: data, as: UTF8.self)
+    /// The text of a body streamed from files, when it is at most `scriptBodyLimit` bytes; nil otherwise.
+    static func scriptBodyText(_ parts: [RequestBodyPart]) -> String? {
+        CollectionFileAccess.contents(of: parts, limit: Int64(scriptBodyLimit)).map { String(decoding: $0, as: UTF8.self) }
     }
 }

@@ -1,3 +1,4 @@
+import CourierHTTP
 import CourierTestSupport
 import Foundation
 import Testing
@@ -96,5 +97,27 @@ struct CollectionFileAccessTests {
         if case .needsConfirmation = access.write("./out.json", in: folder.url, replacing: true) {} else {
             Issue.record("an edited file is replaced without asking")
         }
+    }
+}
+
+extension CollectionFileAccessTests {
+    @Test func aMultipartBodyEmbeddingFilesExportsAsTheBytesOrAsThePiecesTheShellReads() throws {
+        // Given a multipart body whose part is a small file, and one whose part is past what memory holds
+        let folder = try TemporaryFolder("export-parts")
+        let small = try folder.write("small.txt", "file contents")
+        let large = folder.url.appendingPathComponent("large.bin")
+        _ = FileManager.default.createFile(atPath: large.path, contents: nil)
+        #expect(truncate(large.path, off_t(CollectionFileAccess.inMemoryLimit + 1)) == 0)
+        func command(_ file: URL) -> String {
+            let body = RequestBody.parts([.data(Data("--B\r\n\r\n".utf8)), .file(file), .data(Data("\r\n--B--".utf8))])
+            return CurlExporter.command(for: HTTPRequest(method: .post, url: URL(string: "https://x/up")!, body: body),
+                                        secrets: [])
+        }
+        // Then the small one is sent as its bytes, the large one piece by piece through curl's standard input
+        #expect(command(small).contains("--data-raw $'--B\\r\\n\\r\\nfile contents\\r\\n--B--'"), "\(command(small))")
+        let piped = command(large)
+        #expect(piped.hasPrefix("{ printf %s $'--B\\x0d\\x0a\\x0d\\x0a'; cat \(large.path); printf %s $'\\x0d\\x0a--B--'; } | curl"),
+                "\(piped)")
+        #expect(piped.contains("--data-binary @-"), "\(piped)")
     }
 }

@@ -153,7 +153,9 @@ struct VariableTests {
         let context = VariableContext(overrides: ["base": "B"], processEnvironment: [:])
         let resolver = Resolver(file: file, baseFolder: folder, context: context)
         let upload = try resolver.resolve(file.requests[0])
-        guard case .data(let data) = upload.request.body else { Issue.record("no body"); return }
+        // A multipart part's `< ./file` streams from disk between the parts' text
+        guard case .parts(let parts) = upload.request.body, parts.contains(where: { if case .file = $0 { true } else { false } }),
+              let data = CollectionFileAccess.contents(of: parts) else { Issue.record("no streamed part"); return }
         let text = String(decoding: data, as: UTF8.self)
         #expect(text.contains("Content-Type: text/plain\r\n\r\nfile contents\n\r\n--WebAppBoundary--"))
         #expect(text.hasPrefix("--WebAppBoundary\r\nContent-Disposition: form-data; name=\"field\"\r\n"))

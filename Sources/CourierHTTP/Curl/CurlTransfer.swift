@@ -10,8 +10,8 @@ final class CurlTransfer {
     private let job: CurlJob
     private var headerList: UnsafeMutablePointer<curl_slist>?
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
-    /// The body file being sent (`RequestBody.file`), open for reading; -1 when there is none.
-    private var upload: Int32 = -1
+    /// The body being streamed (`RequestBody.file` or `.parts`), its files open; nil for other bodies.
+    private var upload: UploadSource?
     private var finished = false
     private let started = ContinuousClock.now
     private var head = ResponseHead()
@@ -113,7 +113,9 @@ final class CurlTransfer {
                 _ = courier_easy_setopt_ptr(easy, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: base))
             }
         case .file(let url):
-            try configureUpload(from: url, userdata: userdata)
+            try configureUpload([.file(url)], userdata: userdata)
+        case .parts(let parts):
+            try configureUpload(parts, userdata: userdata)
         case .empty, .data:
             if method == .head {
                 courier_easy_setopt_long(easy, CURLOPT_NOBODY, 1)
@@ -131,30 +133,23 @@ final class CurlTransfer {
         if method != .post { courier_easy_setopt_str(easy, CURLOPT_CUSTOMREQUEST, method.rawValue) }
     }
 
-    /// Streams the body from `url` as curl asks for it, a buffer at a time: a body of any size costs no
-    /// memory. The file is opened again for every attempt and can be rewound (curl does for some
-    /// authentication rounds); it must be a regular file, reached without a final symbolic link.
-    private func configureUpload(from url: URL, userdata: UnsafeMutableRawPointer) throws {
-        let descriptor = open(url.path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
-        var status = stat()
-        guard descriptor >= 0, fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
-            let reason = descriptor >= 0 ? "not a regular file" : String(cString: strerror(errno))
-            if descriptor >= 0 { close(descriptor) }
-            throw APIError.badURL("cannot read the body file \(url.path): \(reason)")
-        }
-        upload = descriptor
+    /// Streams the body as curl asks for it, a buffer at a time (`UploadSource`): a body of any size costs
+    /// no memory. Its files are opened again for every attempt, and curl may rewind it.
+    private func configureUpload(_ parts: [RequestBodyPart], userdata: UnsafeMutableRawPointer) throws {
+        let source = try UploadSource(parts)
+        upload = source
         courier_easy_setopt_long(easy, CURLOPT_POST, 1)
-        courier_easy_setopt_off(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(status.st_size))
+        courier_easy_setopt_off(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(source.size))
         courier_easy_setopt_data_cb(easy, CURLOPT_READFUNCTION) { buffer, size, count, userdata in
             guard let buffer, let userdata else { return 0 }
             let transfer = Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
-            return transfer.readUpload(into: buffer, capacity: size * count)
+            return transfer.upload?.read(into: buffer, capacity: size * count) ?? Int(CURL_READFUNC_ABORT)
         }
         courier_easy_setopt_ptr(easy, CURLOPT_READDATA, userdata)
         courier_easy_setopt_seek_cb(easy) { userdata, offset, origin in
-            guard let userdata else { return Int32(CURL_SEEKFUNC_CANTSEEK) }
-            let transfer = Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
-            return lseek(transfer.upload, off_t(offset), origin) < 0 ? Int32(CURL_SEEKFUNC_FAIL) : Int32(CURL_SEEKFUNC_OK)
+            guard let userdata, offset == 0, origin == SEEK_SET else { return Int32(CURL_SEEKFUNC_CANTSEEK) }
+            Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue().upload?.rewind()
+            return Int32(CURL_SEEKFUNC_OK)
         }
         courier_easy_setopt_ptr(easy, CURLOPT_SEEKDATA, userdata)
     }
@@ -224,15 +219,6 @@ final class CurlTransfer {
         return bytes.count
     }
 
-    private func readUpload(into buffer: UnsafeMutablePointer<CChar>, capacity: Int) -> Int {
-        guard upload >= 0 else { return 0 }
-        while true {
-            let count = read(upload, buffer, capacity)
-            if count >= 0 { return count }
-            if errno != EINTR { return Int(CURL_READFUNC_ABORT) }
-        }
-    }
-
     // MARK: Completion
 
     /// Turns curl's result into a response or an `APIError` and resumes the caller.
@@ -291,8 +277,8 @@ final class CurlTransfer {
     private func cleanup() {
         if let headerList { curl_slist_free_all(headerList) }
         headerList = nil
-        if upload >= 0 { close(upload) }
-        upload = -1
+        upload?.close()
+        upload = nil
         errorBuffer.deallocate()
     }
 
