@@ -45,8 +45,8 @@ _courier() {
             slots=("words:GET POST PUT PATCH DELETE HEAD OPTIONS" "none")
             ;;
         run)
-            options="--name --all --env --var --json --fail-fast --report --timing --idle-timeout --ws-wait --show-secrets --allow-insecure-redirect --cacert --cert -E --key --cert-type --key-type --pass --cache-dir --cache-mode --help -h"
-            one="--name --env --var --idle-timeout --ws-wait --cacert --cert -E --key --cert-type --key-type --pass --cache-dir --cache-mode"
+            options="--name --all --env --var --json --fail-fast --report --timing --idle-timeout --ws-wait --show-secrets --allow-insecure-redirect --allow-read --allow-overwrite --cacert --cert -E --key --cert-type --key-type --pass --cache-dir --cache-mode --help -h"
+            one="--name --env --var --idle-timeout --ws-wait --allow-read --cacert --cert -E --key --cert-type --key-type --pass --cache-dir --cache-mode"
             two="--report"
             case $prev in
                 --name) COMPREPLY=(); return ;;
@@ -55,6 +55,7 @@ _courier() {
                 --report) COMPREPLY=($(compgen -W "junit" -- "$cur")); return ;;
                 --idle-timeout) COMPREPLY=(); return ;;
                 --ws-wait) COMPREPLY=(); return ;;
+                --allow-read) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
                 --cacert) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
                 --cert|-E) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
                 --key) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
@@ -70,11 +71,12 @@ _courier() {
             slots=("file")
             ;;
         check)
-            options="--env --var --help -h"
-            one="--env --var"
+            options="--env --var --allow-read --help -h"
+            one="--env --var --allow-read"
             case $prev in
                 --env) COMPREPLY=(); return ;;
                 --var) COMPREPLY=(); return ;;
+                --allow-read) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
             esac
             slots=("file")
             ;;

@@ -56,6 +56,8 @@ complete -c courier -n '__fish_seen_subcommand_from run' -l idle-timeout -x -d '
 complete -c courier -n '__fish_seen_subcommand_from run' -l ws-wait -x -d 'How long a WebSocket request waits for the server\'s next message.'
 complete -c courier -n '__fish_seen_subcommand_from run' -l show-secrets -d 'Print Authorization, cookies, tokens and private values as they are.'
 complete -c courier -n '__fish_seen_subcommand_from run' -l allow-insecure-redirect -d 'Follow redirects from https to plain http (refused by default; one request can allow it with \'# @allow-insecure-redirect\').'
+complete -c courier -n '__fish_seen_subcommand_from run' -l allow-read -r -F -d 'Let requests read PATH (a file, or every file under a folder) as a body or script although it is outside the collection\'s folder'
+complete -c courier -n '__fish_seen_subcommand_from run' -l allow-overwrite -d 'Let \'>>! FILE\' replace a file that Courier did not write (without it, only files a redirect wrote and nobody changed since are replaced).'
 complete -c courier -n '__fish_seen_subcommand_from run' -l cacert -r -F -d 'Verify servers\' TLS certificates against the PEM certificates in FILE instead of the system\'s (HTTP and WebSocket requests).'
 complete -c courier -n '__fish_seen_subcommand_from run' -s E -l cert -r -F -d 'Present the client certificate in FILE when the server asks for one (PEM with or without its key, DER, or PKCS #12).'
 complete -c courier -n '__fish_seen_subcommand_from run' -l key -r -F -d 'The client certificate\'s private key, when it is not in the --cert file.'
@@ -68,6 +70,7 @@ complete -c courier -n '__fish_seen_subcommand_from run' -s h -l help -d 'Show t
 complete -c courier -n '__fish_seen_subcommand_from run' -F
 complete -c courier -n '__fish_seen_subcommand_from check' -l env -x -d 'Resolve variables with environment ENV.'
 complete -c courier -n '__fish_seen_subcommand_from check' -l var -x -d 'Set a variable, overriding every other source.'
+complete -c courier -n '__fish_seen_subcommand_from check' -l allow-read -r -F -d 'Let requests read PATH (a file, or every file under a folder) as a body or script although it is outside the collection\'s folder'
 complete -c courier -n '__fish_seen_subcommand_from check' -s h -l help -d 'Show this help.'
 complete -c courier -n '__fish_seen_subcommand_from check' -F
 complete -c courier -n '__fish_seen_subcommand_from ws' -s H -l header -x -d 'Add a header to the upgrade request.'

@@ -6,6 +6,7 @@
 typedef size_t (*courier_curl_data_cb)(char *ptr, size_t size, size_t nmemb, void *userdata);
 typedef int (*courier_curl_xferinfo_cb)(void *userdata, curl_off_t dltotal, curl_off_t dlnow,
                                         curl_off_t ultotal, curl_off_t ulnow);
+typedef int (*courier_curl_seek_cb)(void *userdata, curl_off_t offset, int origin);
 
 static inline CURLcode courier_easy_setopt_long(CURL *h, CURLoption o, long v) {
     return curl_easy_setopt(h, o, v);
@@ -27,6 +28,9 @@ static inline CURLcode courier_easy_setopt_data_cb(CURL *h, CURLoption o, courie
 }
 static inline CURLcode courier_easy_setopt_xferinfo_cb(CURL *h, courier_curl_xferinfo_cb v) {
     return curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, v);
+}
+static inline CURLcode courier_easy_setopt_seek_cb(CURL *h, courier_curl_seek_cb v) {
+    return curl_easy_setopt(h, CURLOPT_SEEKFUNCTION, v);
 }
 
 static inline CURLcode courier_easy_getinfo_long(CURL *h, CURLINFO i, long *v) {

@@ -25,11 +25,7 @@ public final class HistoryStore: @unchecked Sendable {
 
     /// The default folder: `$XDG_STATE_HOME/courier/history`, else `~/.local/state/courier/history`.
     public static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
-        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
-            return URL(fileURLWithPath: state).appendingPathComponent("courier/history")
-        }
-        let home = environment["HOME"].map { URL(fileURLWithPath: $0) } ?? FileManager.default.homeDirectoryForCurrentUser
-        return home.appendingPathComponent(".local/state/courier/history")
+        StateFolder.url("history", environment: environment)
     }
 
     /// A store in `directory`, or in the default XDG folder when nil.

@@ -11,6 +11,8 @@ extension CollectionError {
             return expression
         case .bodyFileUnreadable(let path, _):
             return path
+        case .fileAccess(let refusal):
+            return refusal.path
         default:
             return nil
         }
@@ -19,6 +21,7 @@ extension CollectionError {
     /// The 1-based line in `template`'s file where this error shows: the first line of the request (or
     /// of a file variable it uses) that mentions the subject, else the request line.
     public func line(in template: RequestTemplate, fileVariables: [VariableDefinition] = []) -> Int {
+        if case .fileAccess(let refusal) = self, let line = refusal.line { return line }
         let lines = template.sourceText.split(separator: "\n", omittingEmptySubsequences: false)
         if let subject, !subject.isEmpty {
             // A reference written as {{subject}} first; a path or other mention of the text second.
@@ -53,11 +56,23 @@ extension CollectionError {
         case .unknownVariable(let name, _):
             return "; define it with '@\(name) = value', pass --var \(name)=VALUE, or set it in an environment"
                 + (environments.map { " (\($0))" } ?? "")
+        case .fileAccess(let refusal):
+            return refusal.commandLineHint
         case .badURL:
             return "; a URL needs a scheme and host, e.g. http://localhost:8080/path, "
                 + "or an origin-form path with a Host header"
         default:
             return ""
         }
+    }
+}
+
+extension RequestTemplate {
+    /// The 1-based line of the request's file holding `text` as written (`< {{dir}}/body.json`); nil when
+    /// no line of the request does.
+    func line(mentioning text: String) -> Int? {
+        guard !text.isEmpty else { return nil }
+        let lines = sourceText.split(separator: "\n", omittingEmptySubsequences: false)
+        return lines.firstIndex { $0.contains(text) }.map { $0 + self.lines.lowerBound }
     }
 }

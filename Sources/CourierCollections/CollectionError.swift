@@ -27,6 +27,8 @@ public enum CollectionError: Error, Sendable, Hashable {
     case graphQL(request: String, reason: String)
     /// A `< ./file` body could not be read.
     case bodyFileUnreadable(path: String, request: String)
+    /// The collection may not read or write a file, or only with the user's word (`CollectionFileAccess`).
+    case fileAccess(FileAccessRefusal)
     /// An environment file is not valid JSON of the expected shape.
     case badEnvironmentFile(path: String, reason: String)
     /// `--env NAME` names an environment no file defines.
@@ -73,6 +75,7 @@ extension CollectionError: CustomStringConvertible {
         case .badURL(let url, let request): "request '\(request)': not a valid URL: \(url)"
         case .graphQL(let request, let reason): "GraphQL request '\(request)': \(reason)"
         case .bodyFileUnreadable(let path, let request): "request '\(request)': cannot read body file \(path)"
+        case .fileAccess(let refusal): refusal.message
         case .badEnvironmentFile(let path, let reason): "\(path): \(reason)"
         case .unknownEnvironment(let name, let available):
             "no environment '\(name)'" + (available.isEmpty ? " (no environment files found)"

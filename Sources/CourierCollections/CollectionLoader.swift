@@ -1,3 +1,4 @@
+import CourierSecurity
 import Foundation
 
 /// A `.http` file as loaded, with the fingerprint that guards saving over it.
@@ -38,9 +39,13 @@ public enum CollectionLoader {
     public static let skippedFolders: Set<String> = [".build", ".git", "node_modules", ".swiftpm"]
 
     /// Loads `path`; problems become diagnostics. IDs use paths relative to the folder for a folder and the
-    /// path as given for a single file.
+    /// path as given for a single file. Temporary files a killed save left beside the collection's files
+    /// go too (`AtomicFile.removeAbandoned`).
     public static func load(_ path: String) -> LoadedCollection {
-        load(path, blockLimit: nil).collection
+        let collection = load(path, blockLimit: nil).collection
+        let folders = Set(collection.files.map { $0.url.deletingLastPathComponent().path })
+        for folder in folders { AtomicFile.removeAbandoned(in: URL(fileURLWithPath: folder)) }
+        return collection
     }
 
     /// The start of `path`, for a first screen while the rest loads: whole files in order, then the first

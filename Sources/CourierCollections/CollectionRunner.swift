@@ -293,7 +293,8 @@ public struct CollectionRunner: Sendable {
         return outcome
     }
 
-    /// Writes the body to each `>> file` of the template (paths may use variables, handlers' globals included).
+    /// Writes the body to each `>> file` of the template (paths may use variables, handlers' globals
+    /// included), as the collection's file policy (`context.fileAccess`) allows.
     private func saveRedirects(of template: RequestTemplate, body: ResponseBody,
                                context: VariableContext) throws(CollectionError) -> [String] {
         var saved: [String] = []
@@ -302,7 +303,8 @@ public struct CollectionRunner: Sendable {
                                             file: file.fileVariables, context: context, folder: baseFolder,
                                             elsewhere: file.definitionElsewhere(than: template))
             let path = try interpolator.expand(redirect.path)
-            let written = try redirect.save(body, expandedPath: path, folder: baseFolder)
+            let written = try redirect.save(body, expandedPath: path, folder: baseFolder,
+                                            access: context.fileAccess, request: template.displayName)
             // `>>` may have chosen a numbered name: report the file actually written, in the path's own folder.
             let folder = (path as NSString).deletingLastPathComponent
             saved.append(folder.isEmpty ? written.lastPathComponent

@@ -13,8 +13,18 @@ public enum CollectionWriter {
         guard let current = FileFingerprint.current(of: loaded.url), current.sameContent(as: loaded.fingerprint) else {
             throw .changedOnDisk(path: path)
         }
-        try write(Data(text.utf8), to: loaded.url, displayPath: path)
+        // A collection opened through a symbolic link is saved where the link points: the link stays a link.
+        let target = realLocation(of: loaded.url)
+        try write(Data(text.utf8), to: target, displayPath: path)
+        AtomicFile.removeAbandoned(in: target.deletingLastPathComponent())
         return try CollectionLoader.loadFile(loaded.url, displayPath: path)
+    }
+
+    /// `url` with every symbolic link in it resolved (`realpath`); `url` itself when it cannot be resolved.
+    static func realLocation(of url: URL) -> URL {
+        guard let resolved = realpath(url.path, nil) else { return url }
+        defer { free(resolved) }
+        return URL(fileURLWithPath: String(cString: resolved))
     }
 
     /// Creates or replaces a file atomically without a change check (new files, imports). `permissions`

@@ -1,3 +1,4 @@
+import CourierSecurity
 import CourierHTTP
 import Foundation
 import Synchronization
@@ -11,6 +12,9 @@ public final class CookieJarStore: Sendable {
 
     public let directory: URL
     private let jars = Mutex<[String: CookieJar]>([:])
+    /// Who hears of a jar that could not be saved, and the failure last told per jar (told once until a
+    /// save succeeds again).
+    private let failures = Mutex<(report: (@Sendable (String) -> Void)?, told: [String: String])>((nil, [:]))
 
     /// A store in `directory`, or in the default XDG folder when nil.
     public init(directory: URL? = nil, environment: [String: String] = ProcessInfo.processInfo.environment) {
@@ -19,11 +23,7 @@ public final class CookieJarStore: Sendable {
 
     /// `$XDG_STATE_HOME/courier/cookies`, else `~/.local/state/courier/cookies`.
     public static func defaultDirectory(environment: [String: String]) -> URL {
-        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
-            return URL(fileURLWithPath: state).appendingPathComponent("courier/cookies")
-        }
-        let home = environment["HOME"].map { URL(fileURLWithPath: $0) } ?? FileManager.default.homeDirectoryForCurrentUser
-        return home.appendingPathComponent(".local/state/courier/cookies")
+        StateFolder.url("cookies", environment: environment)
     }
 
     /// The jar of environment `name`, read from disk the first time it is asked for.
@@ -51,14 +51,38 @@ public final class CookieJarStore: Sendable {
         return directory.appendingPathComponent((safe.isEmpty || safe.hasPrefix(".") ? "_" + safe : safe) + ".json")
     }
 
+    /// Sends every failure to save a jar (a full disk, a folder that cannot be made) to `report`, as one
+    /// line: `courier run` prints it on standard error, the explorer in its status bar. A jar that fails
+    /// the same way again is not told twice until it has been saved.
+    public func reportSaveFailures(to report: @escaping @Sendable (String) -> Void) {
+        failures.withLock { $0.report = report }
+    }
+
     private func save(_ cookies: [Cookie], to file: URL) {
+        let failure: String?
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])
             try CollectionWriter.write(Self.encoder.encode(cookies), to: file, displayPath: file.path,
                                        permissions: 0o600)
+            failure = nil
+        } catch let error as CollectionError {
+            failure = "\(error)"
         } catch {
-            // A jar that cannot be saved still works for this run; the next run starts without it.
+            failure = "\(file.path): cannot save: \(error.localizedDescription)"
+        }
+        // A jar that cannot be saved still works for this run; the next run starts without its changes.
+        let report = failures.withLock { state -> (@Sendable (String) -> Void)? in
+            guard let failure else {
+                state.told[file.path] = nil
+                return nil
+            }
+            guard state.told[file.path] != failure else { return nil }
+            state.told[file.path] = failure
+            return state.report
+        }
+        if let report, let failure {
+            report("cookie jar not saved: \(failure); its cookies last only until Courier ends")
         }
     }
 

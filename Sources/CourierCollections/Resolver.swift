@@ -112,34 +112,49 @@ public struct Resolver: Sendable {
         switch template.body {
         case .none:
             return .empty
+        case .file(let path, substituteVariables: false):
+            // Sent as it is: streamed from disk when the request goes out, never held in memory.
+            let expanded = try interpolator.expand(path)
+            let file = try permitted(path, expanded: expanded, request: template, streamed: true)
+            return Self.fileSize(file) == 0 ? .empty : .file(file)
         case .file, .encodedFile:
             return .data(try fileBody(template.body, request: template, interpolator: &interpolator))
         case .text(let text):
             var expanded = try interpolator.expand(text)
             if Self.isFormBody(headers) { expanded = Self.joinedFormBody(expanded) }
             let isMultipart = headers["Content-Type"]?.lowercased().hasPrefix("multipart/") ?? false
-            return .data(isMultipart ? try multipart(expanded, request: template, interpolator: &interpolator)
-                                     : Data(expanded.utf8))
+            return isMultipart ? try multipart(expanded, request: template, interpolator: &interpolator)
+                               : .data(Data(expanded.utf8))
         }
     }
 
-    /// Multipart bodies use CRLF line endings (RFC 2046) and embed `< ./file` lines as the file's bytes, and
-    /// `<@ ./file` lines as its text with variables substituted (`<@latin1 ./file` read in that encoding).
+    /// Multipart bodies use CRLF line endings (RFC 2046) and embed `< ./file` lines as the file's bytes,
+    /// streamed from disk when the request goes out, and `<@ ./file` lines as its text with variables
+    /// substituted (`<@latin1 ./file` read in that encoding).
     private func multipart(_ text: String, request: RequestTemplate,
-                           interpolator: inout Interpolator) throws(CollectionError) -> Data {
+                           interpolator: inout Interpolator) throws(CollectionError) -> RequestBody {
+        var parts: [RequestBodyPart] = []
         var data = Data()
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         for (index, line) in lines.enumerated() {
             let content = line.hasSuffix("\r") ? line.dropLast() : line
             let trimmed = content.trimmingCharacters(in: .whitespaces)
-            if let file = BodyTemplate.fileReference(trimmed) {
+            if case .file(let path, substituteVariables: false)? = BodyTemplate.fileReference(trimmed) {
+                let expanded = try interpolator.expand(path)
+                let file = try permitted(path, expanded: expanded, request: request, streamed: true)
+                if !data.isEmpty { parts.append(.data(data)) }
+                parts.append(.file(file))
+                data = Data()
+            } else if let file = BodyTemplate.fileReference(trimmed) {
                 data.append(try fileBody(file, request: request, interpolator: &interpolator))
             } else {
                 data.append(Data(content.utf8))
             }
             if index < lines.count - 1 { data.append(Data("\r\n".utf8)) }
         }
-        return data
+        guard !parts.isEmpty else { return .data(data) }
+        if !data.isEmpty { parts.append(.data(data)) }
+        return .parts(parts)
     }
 
     /// The bytes a `< ./file`, `<@ ./file` or `<@ENCODING ./file` line stands for. The path may hold variables
@@ -151,12 +166,12 @@ public struct Resolver: Sendable {
         case .none, .text:
             return Data()
         case .file(let path, let substitute):
-            let data = try read(try interpolator.expand(path), request: request)
+            let data = try read(path, expanded: try interpolator.expand(path), request: request)
             guard substitute else { return data }
             return Data(try interpolator.expand(String(decoding: data, as: UTF8.self)).utf8)
         case .encodedFile(let path, let name):
             let expandedPath = try interpolator.expand(path)
-            let data = try read(expandedPath, request: request)
+            let data = try read(path, expanded: expandedPath, request: request)
             guard let encoding = BodyEncoding.encoding(named: name), let text = String(data: data, encoding: encoding)
             else {
                 throw .unreadable(path: expandedPath, reason: "not valid \(name) text (from '<@\(name)')")
@@ -165,10 +180,26 @@ public struct Resolver: Sendable {
         }
     }
 
-    private func read(_ path: String, request: RequestTemplate) throws(CollectionError) -> Data {
-        let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : baseFolder.appendingPathComponent(path)
-        do { return try Data(contentsOf: url) } catch {
-            throw .bodyFileUnreadable(path: path, request: request.displayName)
+    /// The bytes of a file the request reads into memory, once the collection's file policy allows it.
+    private func read(_ written: String, expanded: String,
+                      request: RequestTemplate) throws(CollectionError) -> Data {
+        let file = try permitted(written, expanded: expanded, request: request, streamed: false)
+        do { return try CollectionFileAccess.contents(of: file) } catch {
+            throw .bodyFileUnreadable(path: expanded, request: request.displayName)
         }
+    }
+
+    /// The file `expanded` (`written` in the request, before variables) names, when the collection's file
+    /// policy (`context.fileAccess`) lets the request read it; else why not, at the line that names it.
+    private func permitted(_ written: String, expanded: String, request: RequestTemplate,
+                           streamed: Bool) throws(CollectionError) -> URL {
+        let line = request.line(mentioning: written) ?? request.line(mentioning: expanded)
+        return try context.fileAccess.read(expanded, from: baseFolder, streamed: streamed)
+            .file(.read, path: expanded, request: request.displayName, line: line)
+    }
+
+    private static func fileSize(_ url: URL) -> Int64? {
+        var status = stat()
+        return stat(url.path, &status) == 0 ? Int64(status.st_size) : nil
     }
 }

@@ -1,9 +1,10 @@
 import CourierHTTP
 import Foundation
 
-/// `>> ./file` or `>>! ./file` after a request: `courier run` saves the response body there. `>>` never
-/// replaces a file: when the name is taken it writes `name-1.ext`, `name-2.ext`, …; `>>!` replaces it.
-/// Paths are relative to the `.http` file and may hold variables.
+/// `>> ./file` or `>>! ./file` after a request: `courier run` (and a run block in the explorer) saves the
+/// response body there. `>>` never replaces a file: when the name is taken it writes `name-1.ext`,
+/// `name-2.ext`, …; `>>!` replaces it when `CollectionFileAccess` allows. Paths are relative to the `.http`
+/// file and may hold variables.
 public struct ResponseRedirect: Sendable, Hashable {
     /// The path as written, variables not yet substituted.
     public var path: String
@@ -28,59 +29,60 @@ public struct ResponseRedirect: Sendable, Hashable {
     static let maximumSuffix = 10_000
 
     /// Writes `body` to the file this redirect names (`expandedPath`, variables substituted), resolved
-    /// against `folder`; returns the URL written. The file appears whole or not at all.
-    public func save(_ body: ResponseBody, expandedPath: String, folder: URL) throws(CollectionError) -> URL {
-        let requested = (expandedPath.hasPrefix("/") ? URL(fileURLWithPath: expandedPath)
-                                                     : folder.appendingPathComponent(expandedPath)).standardizedFileURL
-        let current = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-        guard Self.isInside(requested, anyOf: [folder, current]) else {
-            throw .writeFailed(path: expandedPath, reason: "it is outside the .http file's folder and the current "
-                               + "folder; a collection only saves responses beside itself")
-        }
-        let parent = requested.deletingLastPathComponent()
-        do {
-            try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
-        } catch {
-            throw .writeFailed(path: expandedPath, reason: "cannot create its folder: \(error.localizedDescription)")
-        }
-        let target = replaces ? requested : try Self.freeName(for: requested, shown: expandedPath)
+    /// against `folder`, the folder of the `.http` file holding the request, as `access` allows (only inside
+    /// that folder, never hidden files or links, never over a file Courier did not write unless allowed);
+    /// returns the URL written and records it in the access's ledger. The file appears whole or not at all.
+    public func save(_ body: ResponseBody, expandedPath: String, folder: URL,
+                     access: CollectionFileAccess = .init(), request: String = "") throws(CollectionError) -> URL {
+        let decision = access.write(expandedPath, in: folder, replacing: replaces)
+        let kind: FileAccessRefusal.Access = if case .needsConfirmation = decision { .overwrite } else { .write }
+        let allowed = try decision.file(kind, path: expandedPath, request: request, line: line)
+        try Self.makeFolders(down: allowed.deletingLastPathComponent(), shown: expandedPath)
+        let target = replaces ? allowed : try Self.freeName(for: allowed, shown: expandedPath)
         let data: Data
         do { data = try body.readAll() } catch {
             throw .writeFailed(path: expandedPath, reason: "the response body could not be read")
         }
         try CollectionWriter.write(data, to: target, displayPath: expandedPath)
+        access.ledger?.record(target)
         return target
     }
 
-    /// Whether `url` lies under one of `roots` once `..` and symbolic links are resolved: a collection someone
-    /// else wrote cannot drop files elsewhere (`>>! ../../.profile`).
-    static func isInside(_ url: URL, anyOf roots: [URL]) -> Bool {
-        // The file may not exist yet: resolve the nearest folder that does, then add the rest back.
-        var existing = url
-        var rest: [String] = []
-        while !FileManager.default.fileExists(atPath: existing.path) && existing.path != "/" {
-            rest.insert(existing.lastPathComponent, at: 0)
-            existing = existing.deletingLastPathComponent()
+    /// Makes `folder` and the folders above it that are missing, one at a time: `mkdir` never follows a
+    /// link it finds in the last place, and the policy checked the ones that exist.
+    static func makeFolders(down folder: URL, shown: String) throws(CollectionError) {
+        var missing: [String] = []
+        var current = folder.path
+        var status = stat()
+        while lstat(current, &status) != 0 && current != "/" {
+            missing.insert(current, at: 0)
+            current = (current as NSString).deletingLastPathComponent
         }
-        let resolved = rest.reduce(existing.resolvingSymlinksInPath()) { $0.appendingPathComponent($1) }.path
-        return roots.contains { root in
-            let base = root.standardizedFileURL.resolvingSymlinksInPath().path
-            return resolved.hasPrefix(base == "/" ? "/" : base + "/")
+        for path in missing where mkdir(path, 0o777) != 0 && errno != EEXIST {
+            let reason = String(cString: strerror(errno))
+            throw .writeFailed(path: shown, reason: "cannot create its folder: \(reason)")
         }
     }
 
-    /// `url` when nothing is there, else the first of `stem-1.ext`, `stem-2.ext`, … that is free.
+    /// `url` when nothing is there (not even a link), else the first of `stem-1.ext`, `stem-2.ext`, … that
+    /// is free.
     static func freeName(for url: URL, shown: String) throws(CollectionError) -> URL {
-        guard FileManager.default.fileExists(atPath: url.path) else { return url }
+        guard exists(url) else { return url }
         let folder = url.deletingLastPathComponent()
         let ext = url.pathExtension
         let stem = ext.isEmpty ? url.lastPathComponent : String(url.lastPathComponent.dropLast(ext.count + 1))
         for suffix in 1...maximumSuffix {
             let name = ext.isEmpty ? "\(stem)-\(suffix)" : "\(stem)-\(suffix).\(ext)"
             let candidate = folder.appendingPathComponent(name)
-            if !FileManager.default.fileExists(atPath: candidate.path) { return candidate }
+            if !exists(candidate) { return candidate }
         }
         throw .writeFailed(path: shown, reason: "\(maximumSuffix) numbered copies exist; use '>>!' to replace one")
+    }
+
+    /// Whether anything, a dangling link included, has the name.
+    private static func exists(_ url: URL) -> Bool {
+        var status = stat()
+        return lstat(url.path, &status) == 0
     }
 }
 

@@ -33,12 +33,14 @@ public struct ResponseStore: Sendable {
             self.secrets = secrets
         }
 
-        /// What `request` sends: its headers and its body's bytes (a file body is read).
+        /// What `request` sends: its headers and its body's bytes (a file body is read when it fits in
+        /// memory, `CollectionFileAccess.inMemoryLimit`; a larger one streamed from disk is not kept).
         public init(_ request: HTTPRequest) {
             let body: Data = switch request.body {
             case .empty: Data()
             case .data(let data): data
-            case .file(let url): (try? Data(contentsOf: url)) ?? Data()
+            case .file(let url): (try? CollectionFileAccess.contents(of: url)) ?? Data()
+            case .parts(let parts): CollectionFileAccess.contents(of: parts) ?? Data()
             }
             self.init(headers: request.headers, body: body,
                       secrets: request.knownSecrets.union(request.headers.secretValues))

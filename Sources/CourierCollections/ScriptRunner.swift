@@ -56,6 +56,12 @@ public struct ScriptRunner: Sendable {
     /// headers they changed. `context.globals` is updated with what the scripts set.
     public func prepare(_ template: RequestTemplate, context: inout VariableContext,
                         report: inout ScriptReport) throws(CollectionError) -> ResolvedRequest {
+        // Handler files outside what the collection may read stop the request before anything is sent.
+        for script in template.scripts {
+            guard case .file(let path) = script.source else { continue }
+            _ = try context.fileAccess.read(path, from: baseFolder, streamed: false)
+                .file(.read, path: path, request: template.displayName, line: script.line)
+        }
         let scripts = template.scripts.filter { $0.phase == .preRequest }
         var prepared = template
         guard !scripts.isEmpty else {
@@ -72,7 +78,7 @@ public struct ScriptRunner: Sendable {
             let input = ScriptInput(phase: .preRequest, request: scriptRequest(prepared, preview: preview),
                                     environment: environmentValues(context), globals: context.globals,
                                     requestVariables: variables, timeLimit: Self.timeLimit(for: template))
-            let result = run(script, input: input, report: &report)
+            let result = run(script, input: input, access: context.fileAccess, report: &report)
             context.globals = result.globals
             for (name, value) in result.requestVariables where variables[name] != value {
                 variables[name] = value
@@ -123,13 +129,13 @@ public struct ScriptRunner: Sendable {
             let input = ScriptInput(phase: .response, request: request, response: scriptResponse,
                                     environment: environmentValues(context), globals: context.globals,
                                     requestVariables: variables, timeLimit: Self.timeLimit(for: resolved.template))
-            let result = run(script, input: input, report: &report)
+            let result = run(script, input: input, access: context.fileAccess, report: &report)
             context.globals = result.globals
             if result.error != nil { return }
         }
     }
 
-    private func run(_ script: RequestScript, input: ScriptInput,
+    private func run(_ script: RequestScript, input: ScriptInput, access: CollectionFileAccess,
                      report: inout ScriptReport) -> ScriptResult {
         let result: ScriptResult
         switch script.source {
@@ -137,11 +143,14 @@ public struct ScriptRunner: Sendable {
             let source = ScriptSource(code: code, file: file.path, line: script.line)
             result = ScriptEngine.run(source, input: input)
         case .file(let path):
-            let url = path.hasPrefix("/") ? URL(fileURLWithPath: path)
-                                          : baseFolder.appendingPathComponent(path)
-            guard let data = try? Data(contentsOf: url) else {
+            let decision = access.read(path, from: baseFolder, streamed: false)
+            guard case .allowed(let url) = decision, let data = try? CollectionFileAccess.contents(of: url) else {
+                let why = switch decision {
+                case .needsConfirmation(_, let reason), .refused(let reason): ": " + reason
+                case .allowed: ""
+                }
                 var failed = ScriptResult(globals: input.globals, requestVariables: input.requestVariables)
-                failed.error = ScriptError(reason: .exception, message: "cannot read script file \(path)",
+                failed.error = ScriptError(reason: .exception, message: "cannot read script file \(path)\(why)",
                                            file: file.path, line: script.line)
                 report.absorb(failed)
                 return failed
@@ -170,11 +179,24 @@ public struct ScriptRunner: Sendable {
                                  value: previewHeaders?[field.name] ?? field.value)
         }
         let body = preview.flatMap { resolved -> String? in
-            guard case .data(let data) = resolved.request.body else { return nil }
-            return String(decoding: data, as: UTF8.self)
+            switch resolved.request.body {
+            case .data(let data): return String(decoding: data, as: UTF8.self)
+            // A body file streamed when sent: scripts see its text when it is small enough to be text.
+            case .file(let url): return Self.scriptBodyText([.file(url)])
+            case .parts(let parts): return Self.scriptBodyText(parts)
+            case .empty: return nil
+            }
         }
         return ScriptRequest(name: template.name, method: template.method.rawValue, rawURL: template.url,
                              url: preview?.request.url.absoluteString, headers: headers, rawBody: rawBody,
                              body: body ?? rawBody)
+    }
+
+    /// The largest body file whose text scripts see as `request.body`.
+    static let scriptBodyLimit = 1 << 20
+
+    /// The text of a body streamed from files, when it is at most `scriptBodyLimit` bytes; nil otherwise.
+    static func scriptBodyText(_ parts: [RequestBodyPart]) -> String? {
+        CollectionFileAccess.contents(of: parts, limit: Int64(scriptBodyLimit)).map { String(decoding: $0, as: UTF8.self) }
     }
 }

@@ -19,6 +19,9 @@ public struct VariableContext: Sendable {
     public var certificatePassphrase: String?
     /// Presented instead of any certificate the environment names (`courier run --cert`).
     public var clientCertificate: ClientCertificate?
+    /// What the collection may read (`< file`) and write (`>> file`): its own folder unless the user
+    /// allowed more.
+    public var fileAccess = CollectionFileAccess()
 
     public init(overrides: [String: String] = [:], environment: Environment = .none,
                 processEnvironment: [String: String] = ProcessInfo.processInfo.environment,

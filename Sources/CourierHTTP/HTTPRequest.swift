@@ -59,12 +59,25 @@ public enum RequestBody: Sendable, Hashable {
     case data(Data)
     /// A file streamed from disk when the request is sent.
     case file(URL)
+    /// Pieces sent one after another, bytes and files streamed from disk: a multipart body whose parts
+    /// embed files.
+    case parts([RequestBodyPart])
 
     public var isEmpty: Bool {
-        if case .empty = self { return true }
-        if case .data(let data) = self { return data.isEmpty }
-        return false
+        switch self {
+        case .empty: true
+        case .data(let data): data.isEmpty
+        case .file: false
+        case .parts(let parts): parts.allSatisfy { if case .data(let data) = $0 { data.isEmpty } else { false } }
+        }
     }
+}
+
+/// One piece of a `RequestBody.parts` body.
+public enum RequestBodyPart: Sendable, Hashable {
+    case data(Data)
+    /// A file streamed from disk when the request is sent.
+    case file(URL)
 }
 
 /// How a request uses the HTTP cache.

@@ -42,19 +42,20 @@ public enum AtomicFile {
             failure = error.reason
         }
         if failure == nil && sync && fsync(descriptor) != 0 { failure = reason() }
-        close(descriptor)
+        // Renamed while still open and locked: a sweep in another process never sees it unlocked.
         if failure == nil && rename(temporary.path, url.path) != 0 { failure = reason() }
-        if let failure {
-            unlink(temporary.path)
-            throw Failure(path: url.path, reason: failure)
-        }
+        if failure != nil { unlink(temporary.path) }
+        close(descriptor)
+        if let failure { throw Failure(path: url.path, reason: failure) }
     }
 
-    /// Creates a new file at `url` with `mode` (less the umask) and returns it open for writing; fails if
-    /// anything, a link included, is already there.
+    /// Creates a new file at `url` with `mode` (less the umask) and returns it open for writing and locked
+    /// (`flock`, held until it is closed, so `removeAbandoned` knows its writer lives); fails if anything, a
+    /// link included, is already there.
     public static func create(_ url: URL, mode: mode_t) throws(Failure) -> Int32 {
         let descriptor = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode)
         guard descriptor >= 0 else { throw Failure(path: url.path, reason: reason()) }
+        _ = flock(descriptor, LOCK_EX | LOCK_NB)
         return descriptor
     }
 
@@ -111,6 +112,36 @@ public enum AtomicFile {
     /// True for a name `temporaryURL` gives: what a write cut short by a kill leaves behind.
     public static func isTemporaryName(_ name: String) -> Bool {
         name.hasPrefix(".") && name.hasSuffix(".tmp") && name.count > 41
+    }
+
+    /// How long a temporary file must have been left unchanged before `removeAbandoned` may take it: it
+    /// covers the instant between a writer's `open` and its lock.
+    public static let abandonedAge: TimeInterval = 60
+
+    /// Removes the temporary files that writes cut short (a kill, a crash, a full disk) left in `folder`,
+    /// and returns how many. Only files whose writer is gone go: the kernel drops a dead process's
+    /// locks, so a file nobody holds locked, unchanged for `abandonedAge`, has no writer; a live writer's
+    /// file, however slow, is never touched.
+    @discardableResult
+    public static func removeAbandoned(in folder: URL, now: Date = Date()) -> Int {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return 0 }
+        var removed = 0
+        for name in names where isTemporaryName(name) {
+            let path = folder.appendingPathComponent(name).path
+            let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+            guard descriptor >= 0 else { continue }
+            defer { close(descriptor) }
+            var opened = stat()
+            var named = stat()
+            guard fstat(descriptor, &opened) == 0, opened.st_mode & S_IFMT == S_IFREG,
+                  now.timeIntervalSince1970 - TimeInterval(opened.st_mtim.tv_sec) >= abandonedAge,
+                  flock(descriptor, LOCK_EX | LOCK_NB) == 0,
+                  // Still the file that was checked, not one a new write put under the same name.
+                  lstat(path, &named) == 0, named.st_dev == opened.st_dev, named.st_ino == opened.st_ino
+            else { continue }
+            if unlink(path) == 0 { removed += 1 }
+        }
+        return removed
     }
 
     private static func existingMode(of url: URL) -> mode_t? {

@@ -16,10 +16,12 @@ enum CheckCommand {
         options: [
             .option("--env", "ENV", help: "Resolve variables with environment ENV."),
             .option("--var", "NAME=VALUE", repeatable: true, help: "Set a variable, overriding every other source."),
+            FileAccessOptions.allowRead,
         ],
         notes: """
             Responses of named requests ({{login.response.body.$.token}}) are taken as given when the named
-            request exists; '# @prompt' values are taken as given unless --var sets them.
+            request exists; '# @prompt' values are taken as given unless --var sets them. A body or script file
+            outside the collection's folder is a problem unless --allow-read allows it, as in 'courier run'.
 
             EXIT CODES: 0 when no file has a problem, 1 when one has, 2 for usage errors.
             """)
@@ -29,12 +31,14 @@ enum CheckCommand {
             guard args.positionals.count == 1 else {
                 throw UsageError("give one file or folder; try: courier check Collections", command: "check")
             }
-            return check(args.positionals[0], environment: args.value("--env"), overrides: try args.variables())
+            return check(args.positionals[0], environment: args.value("--env"), overrides: try args.variables(),
+                         allowedReads: try args.allowedReads())
         }
     }
 
     /// Prints every request and problem; 1 when there are problems.
-    static func check(_ path: String, environment environmentName: String?, overrides: [String: String]) -> Int32 {
+    static func check(_ path: String, environment environmentName: String?, overrides: [String: String],
+                      allowedReads: [String] = []) -> Int32 {
         let collection = CollectionLoader.load(path)
         let isFolder = (try? URL(fileURLWithPath: path).resourceValues(forKeys: [.isDirectoryKey]))?.isDirectory ?? false
         let prefix = isFolder ? RunPlan.displayPrefix(path) : ""
@@ -88,6 +92,8 @@ enum CheckCommand {
                 var context = VariableContext(overrides: given, environment: environment, responses: responses)
                 // A client certificate's passphrase is asked when sending; a check takes it as given.
                 context.certificatePassphrase = "checked"
+                context.fileAccess = CollectionFileAccess(root: isFolder ? collection.root : nil,
+                                                          allowedReads: allowedReads)
                 let resolver = Resolver(file: file, baseFolder: folder, context: context)
                 checked += 1
                 let line = request.lines.lowerBound + (request.sourceText.hasPrefix("###") ? 1 : 0)
@@ -108,6 +114,15 @@ enum CheckCommand {
                 }
                 do { _ = try resolver.resolve(request) } catch {
                     report(error, request, place, &reported, &problems)
+                }
+                for script in request.scripts {
+                    guard case .file(let path) = script.source else { continue }
+                    do {
+                        _ = try context.fileAccess.read(path, from: folder, streamed: false)
+                            .file(.read, path: path, request: request.displayName, line: script.line)
+                    } catch {
+                        report(error, request, place, &reported, &problems)
+                    }
                 }
             }
         }

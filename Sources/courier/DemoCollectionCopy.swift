@@ -1,3 +1,4 @@
+import CourierSecurity
 import CourierCollections
 import CourierDemo
 import Foundation
@@ -7,11 +8,7 @@ import Foundation
 enum DemoCollectionCopy {
     /// `$XDG_STATE_HOME/courier/demo`, else `~/.local/state/courier/demo`.
     static func folder(environment: [String: String]) -> URL {
-        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
-            return URL(fileURLWithPath: state).appendingPathComponent("courier/demo")
-        }
-        let home = environment["HOME"].map { URL(fileURLWithPath: $0) } ?? FileManager.default.homeDirectoryForCurrentUser
-        return home.appendingPathComponent(".local/state/courier/demo")
+        StateFolder.url("demo", environment: environment)
     }
 
     /// Writes `demo.http` and its `http-client.env.json` when they are missing and returns the `.http`

@@ -37,6 +37,8 @@ enum RunCommand {
             .flag("--show-secrets", help: "Print Authorization, cookies, tokens and private values as they are."),
             .flag("--allow-insecure-redirect", help: "Follow redirects from https to plain http (refused by "
                       + "default; one request can allow it with '# @allow-insecure-redirect')."),
+            FileAccessOptions.allowRead,
+            FileAccessOptions.allowOverwrite,
             .option("--cacert", "FILE", .file, help: "Verify servers' TLS certificates against the PEM "
                         + "certificates in FILE instead of the system's (HTTP and WebSocket requests)."),
         ] + ClientCertificateOptions.specs + [
@@ -52,6 +54,10 @@ enum RunCommand {
             or after --ws-wait seconds without a message, or at its '# @timeout' (default: 30 s). It succeeds
             when the handshake did (101) and the connection was not broken off.
             Named responses carry over from one file to the next, in path order.
+            A collection reads body and script files ('< ./file') only inside its folder (the FOLDER given, or
+            the file's folder) unless --allow-read allows more, and writes responses ('>> ./file') only inside
+            the folder of the .http file, never into hidden files or folders or through symbolic links;
+            '>>!' replaces only what an earlier '>>' wrote unless --allow-overwrite.
 
             EXIT CODES: 0 when every request succeeded, 1 when one failed or a file has errors, 2 for usage errors.
             """)
@@ -76,6 +82,10 @@ enum RunCommand {
         /// `--report junit FILE`.
         var junitReport: URL?
         var allowInsecureRedirect = false
+        /// `--allow-read`: files and folders requests may read besides their collection's folder (absolute).
+        var allowedReads: [String] = []
+        /// `--allow-overwrite`: `>>!` may replace files Courier did not write.
+        var allowOverwrite = false
         /// `--cert` and friends: presented instead of any certificate the environment names.
         var clientCertificate: ClientCertificate?
         /// `--pass`: unlocks the `--cert` key or the environment's certificate. A secret.
@@ -105,6 +115,8 @@ enum RunCommand {
         invocation.timing = args.flag("--timing")
         invocation.showSecrets = args.flag("--show-secrets")
         invocation.allowInsecureRedirect = args.flag("--allow-insecure-redirect")
+        invocation.allowedReads = try args.allowedReads()
+        invocation.allowOverwrite = args.flag("--allow-overwrite")
         let positionals = args.positionals
         guard positionals.count == 1 else {
             let message = positionals.isEmpty
@@ -158,6 +170,8 @@ enum RunCommand {
         }
         // Cookies set by one request (a login) go with the next, and are kept for the next run.
         let cookies = CookieJarStore()
+        // A jar that cannot be saved (a full disk) still serves this run; the user is told it will not last.
+        cookies.reportSaveFailures { Console.error("Warning: " + $0) }
         let client = HTTPClient(configuration: HTTPClient.Configuration(
             transport: CurlTransport(configuration: .init(trustedCertificates: invocation.trustedCertificates,
                                                           idleTimeout: invocation.idleTimeout)),
@@ -237,6 +251,9 @@ enum RunCommand {
                                           responses: responses, globals: globals)
             context.certificatePassphrase = invocation.certificatePassphrase
             context.clientCertificate = invocation.clientCertificate
+            context.fileAccess = CollectionFileAccess(root: plan.root, allowedReads: invocation.allowedReads,
+                                                      allowsOverwrite: invocation.allowOverwrite,
+                                                      ledger: .standard())
             var runner = CollectionRunner(file: entry.loaded.file,
                                           baseFolder: entry.loaded.url.deletingLastPathComponent(),
                                           context: context, imports: entry.imports, exchange: fileExchange,

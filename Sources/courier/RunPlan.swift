@@ -33,6 +33,9 @@ struct RunPlan {
     var diagnostics: [Diagnostic]
     /// Whether the path was a folder (results are then grouped by file).
     var isFolder: Bool
+    /// The folder run: what its requests may read under (`CollectionFileAccess.root`); nil for a single
+    /// file, whose requests read under its own folder.
+    var root: URL? = nil
 
     /// Whether any diagnostic is an error (the run then exits 1 even when every request succeeded).
     var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
@@ -125,7 +128,7 @@ struct RunPlan {
            entries.allSatisfy({ if case .failure = $0.environment { true } else { false } }) {
             throw error
         }
-        return RunPlan(entries: entries, diagnostics: diagnostics + importDiagnostics, isFolder: true)
+        return RunPlan(entries: entries, diagnostics: diagnostics + importDiagnostics, isFolder: true, root: url)
     }
 
     /// The folder as the user typed it, ready to put before a path inside it ("" for the current folder).

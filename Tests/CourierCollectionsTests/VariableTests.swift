@@ -153,18 +153,25 @@ struct VariableTests {
         let context = VariableContext(overrides: ["base": "B"], processEnvironment: [:])
         let resolver = Resolver(file: file, baseFolder: folder, context: context)
         let upload = try resolver.resolve(file.requests[0])
-        guard case .data(let data) = upload.request.body else { Issue.record("no body"); return }
+        // A multipart part's `< ./file` streams from disk between the parts' text
+        guard case .parts(let parts) = upload.request.body, parts.contains(where: { if case .file = $0 { true } else { false } }),
+              let data = CollectionFileAccess.contents(of: parts) else { Issue.record("no streamed part"); return }
         let text = String(decoding: data, as: UTF8.self)
         #expect(text.contains("Content-Type: text/plain\r\n\r\nfile contents\n\r\n--WebAppBoundary--"))
         #expect(text.hasPrefix("--WebAppBoundary\r\nContent-Disposition: form-data; name=\"field\"\r\n"))
+        // `< ./file` is sent as the file is, streamed from disk when the request goes out
         let json = try resolver.resolve(file.requests[1])
-        #expect(json.request.body == .data(Data("{\"from\": \"{{base}}\"}\n".utf8)))
+        guard case .file(let sent) = json.request.body else { Issue.record("not a file body"); return }
+        #expect(sent.lastPathComponent == "body.json")
+        #expect(try Data(contentsOf: sent) == Data("{\"from\": \"{{base}}\"}\n".utf8))
         // `<@` substitutes variables inside the file
         let substituted = HTTPFile(path: "s.http", text: "POST https://x\n\n<@ ./body.json\n")
         let body = try Resolver(file: substituted, baseFolder: folder, context: context).resolve(substituted.requests[0])
         #expect(body.request.body == .data(Data("{\"from\": \"B\"}\n".utf8)))
         let missing = HTTPFile(path: "s.http", text: "POST https://x\n\n< ./missing.bin\n")
-        #expect(throws: CollectionError.bodyFileUnreadable(path: "./missing.bin", request: "POST https://x")) {
+        let refusal = FileAccessRefusal(access: .read, path: "./missing.bin", reason: "no such file or directory",
+                                        request: "POST https://x", line: 3)
+        #expect(throws: CollectionError.fileAccess(refusal)) {
             try Resolver(file: missing, baseFolder: folder, context: context).resolve(missing.requests[0])
         }
     }

@@ -83,6 +83,8 @@ extension AppState {
         var job = SendJob(ref: editor.origin, draft: editor.draft, environment: environment)
         job.answers = promptAnswers
         job.certificatePassphrase = certificatePassphrase
+        job.allowedReads = filePermissions.reads
+        job.allowedOverwrites = filePermissions.overwrites
         return job
     }
 

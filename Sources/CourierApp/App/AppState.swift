@@ -52,6 +52,8 @@ public struct AppState: Sendable {
     public var noteConfirmed = false
     /// The client certificate's passphrase once asked for (`hasCertificatePassphrase`), for the session.
     public var certificatePassphrase: String?
+    /// Files outside the collection's folder the user let it read or replace, for the session.
+    public var filePermissions = FilePermissions()
     public var environment: String?
     public var theme: Theme
     /// Theme names found in the themes folder, for the palette.

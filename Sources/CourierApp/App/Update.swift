@@ -50,6 +50,7 @@ private func respond(_ state: inout AppState, to action: Action) -> [Effect] {
             state.certificatePassphrase = nil
         }
         if failure.kind == .certificatePassphrase { state.askForCertificatePassphrase() }
+        if case .fileAccess(let refusal) = failure.kind { state.askAboutFile(refusal) }
         return []
     case .secretsLearned(let secrets):
         state.learnSecrets(secrets)

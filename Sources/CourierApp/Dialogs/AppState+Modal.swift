@@ -86,6 +86,9 @@ extension AppState {
         case .sendNoted:
             noteConfirmed = true
             return send()
+        case .allowFile(let access, let file):
+            filePermissions.allow(access, file)
+            return send()
         }
     }
 

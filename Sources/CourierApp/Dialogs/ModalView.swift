@@ -32,7 +32,7 @@ enum ModalView {
             if matches.isEmpty { buffer.write("No command matches", x: inner.x, y: inner.y + 1, style: theme.muted) }
             return Position(x: inner.x + min(used, inner.width - 1), y: inner.y)
         case .confirm(let confirm):
-            let lines = Draw.wrap(confirm.message, width: 50)
+            let lines = Draw.wrapWords(confirm.message, width: 50)
             let inner = frame(&buffer, screen, width: 56, height: lines.count + 4, title: "Confirm", theme: theme)
             for (offset, line) in lines.enumerated() {
                 buffer.write(line, x: inner.x, y: inner.y + offset, style: theme.text, maxWidth: inner.width)

@@ -1,3 +1,5 @@
+import CourierCollections
+
 /// What a confirmation unlocks.
 public enum PendingAction: Sendable, Hashable {
     case quit
@@ -8,4 +10,6 @@ public enum PendingAction: Sendable, Hashable {
     case openRequest(RequestRef)
     /// Send the open request that is marked `# @note` (confirm before sending).
     case sendNoted
+    /// Let the collection read (or `>>!` replace) a file outside what it may touch, and send again.
+    case allowFile(FileAccessRefusal.Access, String)
 }

@@ -24,6 +24,9 @@ extension RunOutcome {
     public var shortSummary: String {
         let name = template.displayName
         if let failure, response == nil { return "\(name) failed: \(failure.summary)" }
-        return "\(name) \(response.map { String($0.status) } ?? "skipped")"
+        let status = "\(name) \(response.map { String($0.status) } ?? "skipped")"
+        // The answer came but what the request does with it failed: a `>> file` it may not write.
+        if case .collection(let error)? = failure { return status + ", then: \(error)" }
+        return status
     }
 }

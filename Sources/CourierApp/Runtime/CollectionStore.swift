@@ -17,8 +17,14 @@ public final class CollectionStore: Sendable {
     public let overrides: [String: String]
     /// Values request scripts set (`client.global.set`), kept for the explorer session.
     let globals = Mutex<[String: String]>([:])
+    /// The record of files `>>` wrote (run blocks save responses), shared with `courier run`.
+    let ledger: RedirectLedger?
 
-    public init(overrides: [String: String] = [:]) { self.overrides = overrides }
+    /// A store whose requests' values `overrides` beat; `ledger` records the files run blocks' `>>` write.
+    public init(overrides: [String: String] = [:], ledger: RedirectLedger? = .standard()) {
+        self.overrides = overrides
+        self.ledger = ledger
+    }
 
     /// Reads `path` (a file or a folder) and returns the explorer's model of it. Problems in one file
     /// become a notice; they do not stop the others from loading.
@@ -171,6 +177,9 @@ public final class CollectionStore: Sendable {
         var context = VariableContext(overrides: overrides.merging(job.answers) { $1 }, environment: environment,
                                       responses: responses.withLock { $0 }, globals: globals.withLock { $0 })
         context.certificatePassphrase = job.certificatePassphrase
+        // Reads anywhere under the folder opened; writes (`>>` in run blocks) beside each file.
+        context.fileAccess = CollectionFileAccess(root: root, allowedReads: job.allowedReads,
+                                                  allowedOverwrites: job.allowedOverwrites, ledger: ledger)
         return (file, template, context)
     }
 

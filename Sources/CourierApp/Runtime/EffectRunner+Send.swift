@@ -124,6 +124,14 @@ extension EffectRunner {
         } catch {
             return .unresolved(failure(error))
         }
+        // A request that reads or replaces a file the user may allow: ask, then the block runs again.
+        for outcome in outcomes {
+            if case .collection(let error)? = outcome.failure, case .fileAccess(let refusal) = error,
+               refusal.canBeAllowed {
+                for body in outcomes.compactMap(\.response?.body) { TemporaryBodyFiles.release(body) }
+                return .unresolved(failure(error))
+            }
+        }
         let ran = "ran " + outcomes.map(\.shortSummary).joined(separator: " · ")
         guard let shown = outcomes.lastIndex(where: { $0.response != nil }), let response = outcomes[shown].response
         else {
@@ -145,6 +153,7 @@ extension EffectRunner {
         case .unknownVariable: .unknownVariable
         case .script: .script
         case .certificatePassphraseMissing: .certificatePassphrase
+        case .fileAccess(let refusal) where refusal.canBeAllowed: .fileAccess(refusal)
         default: .request
         }
         return SendFailure(kind: kind, message: "\(error)")

@@ -68,6 +68,10 @@ public final class EffectRunner: Sendable {
         history = configuration.historyDirectory.map { HistoryStore(directory: $0) }
         let events = EventSink { [queue] event in queue.post(.clientEvent(event)) }
         let cookieSteps: [any Middleware] = configuration.cookies.map { jars in [CookieMiddleware { jars.jar($0) }] } ?? []
+        configuration.cookies?.reportSaveFailures { [queue] message in
+            let sentence = message.prefix(1).uppercased() + message.dropFirst()
+            queue.post(.notice(StatusMessage(sentence, kind: .error)))
+        }
         client = HTTPClient(configuration: HTTPClient.Configuration(transport: configuration.transport,
                                                             cache: configuration.cache, middlewares: cookieSteps,
                                                             events: events))

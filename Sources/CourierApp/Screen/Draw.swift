@@ -46,6 +46,27 @@ enum Draw {
         pieces.append(current)
         return pieces
     }
+
+    /// `text` broken into lines of at most `width` columns at spaces, as prose is; a word longer than a
+    /// line (a path) is broken where it must be.
+    static func wrapWords(_ text: String, width: Int) -> [String] {
+        guard width > 0 else { return [text] }
+        var lines: [String] = []
+        var current = ""
+        for word in text.split(separator: " ", omittingEmptySubsequences: false).map(String.init) {
+            let joined = current.isEmpty ? word : current + " " + word
+            if DisplayWidth.of(joined) <= width {
+                current = joined
+                continue
+            }
+            if !current.isEmpty { lines.append(current) }
+            let pieces = wrap(word, width: width)
+            lines += pieces.dropLast()
+            current = pieces.last ?? ""
+        }
+        lines.append(current)
+        return lines
+    }
 }
 
 import Foundation

@@ -153,12 +153,20 @@ extension CodeRequest {
             case .file(let url):
                 return .file(path: url.path)
             case .data(let data):
-                if data.isEmpty { return .none }
-                if let text = String(data: data, encoding: .utf8), !text.contains("\0") {
-                    return .content(CodeText.splitting(text, needles: needles))
-                }
-                return .content(CodeText.splitting(data, needles: needles))
+                return content(data, needles: needles)
+            case .parts(let parts):
+                // A multipart body embedding files: the code carries its bytes, as far as memory allows.
+                return content(CollectionFileAccess.contents(of: parts) ?? Data(), needles: needles)
             }
+        }
+
+        /// Bytes as the code's body: text when they are UTF-8 without NUL, else bytes.
+        private func content(_ data: Data, needles: [CodeText.Needle]) -> CodeRequest.Body {
+            if data.isEmpty { return .none }
+            if let text = String(data: data, encoding: .utf8), !text.contains("\0") {
+                return .content(CodeText.splitting(text, needles: needles))
+            }
+            return .content(CodeText.splitting(data, needles: needles))
         }
 
         /// What the exported code does not do as Courier does.

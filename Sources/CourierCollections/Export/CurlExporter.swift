@@ -31,13 +31,23 @@ public enum CurlExporter {
             break
         case .file(let url):
             parts.append("--data-binary \(ShellWords.quote("@" + url.path))")
-        case .data(let data):
-            if data.isEmpty { break }
-            if let text = String(data: data, encoding: .utf8), !text.contains("\0") {
-                parts.append("--data-raw \(quoteBody(clean(text)))")
+        case .parts(let pieces):
+            // A multipart body embedding files: its bytes when they fit in memory, else read from the files
+            // by the shell, piece after piece, and given to curl on its standard input.
+            if let data = CollectionFileAccess.contents(of: pieces) {
+                parts.append(dataOption(data, clean: clean))
             } else {
-                parts.append("--data-binary \(quoteBytes(data))")
+                let reads = pieces.map { piece in
+                    switch piece {
+                    case .data(let data): "printf %s \(quoteBytes(data))"
+                    case .file(let url): "cat \(ShellWords.quote(url.path))"
+                    }
+                }
+                parts[0] = "{ \(reads.joined(separator: "; ")); } | curl"
+                parts.append("--data-binary @-")
             }
+        case .data(let data):
+            if !data.isEmpty { parts.append(dataOption(data, clean: clean)) }
         }
         if request.insecure { parts.append("--insecure") }
         if let certificate = request.clientCertificate {
@@ -51,6 +61,14 @@ public enum CurlExporter {
         if !request.followRedirects { parts.append("--max-redirs 0") } else { parts.append("--location") }
         if let timeout = request.timeout { parts.append("--max-time \(timeout.milliseconds / 1000)") }
         return parts.joined(separator: " \\\n  ")
+    }
+
+    /// `--data-raw` with the body's text, or `--data-binary` with its bytes when they are not text.
+    static func dataOption(_ data: Data, clean: (String) -> String) -> String {
+        if let text = String(data: data, encoding: .utf8), !text.contains("\0") {
+            return "--data-raw \(quoteBody(clean(text)))"
+        }
+        return "--data-binary \(quoteBytes(data))"
     }
 
     /// Bytes that are not UTF-8 text, as a `$'…'` string of `\xHH` escapes for everything but printable ASCII.

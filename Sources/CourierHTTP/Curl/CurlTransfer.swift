@@ -10,7 +10,8 @@ final class CurlTransfer {
     private let job: CurlJob
     private var headerList: UnsafeMutablePointer<curl_slist>?
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
-    private var upload: FileHandle?
+    /// The body being streamed (`RequestBody.file` or `.parts`), its files open; nil for other bodies.
+    private var upload: UploadSource?
     private var finished = false
     private let started = ContinuousClock.now
     private var head = ResponseHead()
@@ -112,7 +113,9 @@ final class CurlTransfer {
                 _ = courier_easy_setopt_ptr(easy, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: base))
             }
         case .file(let url):
-            try configureUpload(from: url, userdata: userdata)
+            try configureUpload([.file(url)], userdata: userdata)
+        case .parts(let parts):
+            try configureUpload(parts, userdata: userdata)
         case .empty, .data:
             if method == .head {
                 courier_easy_setopt_long(easy, CURLOPT_NOBODY, 1)
@@ -130,25 +133,25 @@ final class CurlTransfer {
         if method != .post { courier_easy_setopt_str(easy, CURLOPT_CUSTOMREQUEST, method.rawValue) }
     }
 
-    private func configureUpload(from url: URL, userdata: UnsafeMutableRawPointer) throws {
-        let handle: FileHandle
-        let size: UInt64
-        do {
-            handle = try FileHandle(forReadingFrom: url)
-            size = try handle.seekToEnd()
-            try handle.seek(toOffset: 0)
-        } catch {
-            throw APIError.badURL("cannot read the body file \(url.path): \(error.localizedDescription)")
-        }
-        upload = handle
+    /// Streams the body as curl asks for it, a buffer at a time (`UploadSource`): a body of any size costs
+    /// no memory. Its files are opened again for every attempt, and curl may rewind it.
+    private func configureUpload(_ parts: [RequestBodyPart], userdata: UnsafeMutableRawPointer) throws {
+        let source = try UploadSource(parts)
+        upload = source
         courier_easy_setopt_long(easy, CURLOPT_POST, 1)
-        courier_easy_setopt_off(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(size))
+        courier_easy_setopt_off(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(source.size))
         courier_easy_setopt_data_cb(easy, CURLOPT_READFUNCTION) { buffer, size, count, userdata in
             guard let buffer, let userdata else { return 0 }
             let transfer = Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
-            return transfer.readUpload(into: buffer, capacity: size * count)
+            return transfer.upload?.read(into: buffer, capacity: size * count) ?? Int(CURL_READFUNC_ABORT)
         }
         courier_easy_setopt_ptr(easy, CURLOPT_READDATA, userdata)
+        courier_easy_setopt_seek_cb(easy) { userdata, offset, origin in
+            guard let userdata, offset == 0, origin == SEEK_SET else { return Int32(CURL_SEEKFUNC_CANTSEEK) }
+            Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue().upload?.rewind()
+            return Int32(CURL_SEEKFUNC_OK)
+        }
+        courier_easy_setopt_ptr(easy, CURLOPT_SEEKDATA, userdata)
     }
 
     private func configureHeaders(_ request: HTTPRequest) {
@@ -216,15 +219,6 @@ final class CurlTransfer {
         return bytes.count
     }
 
-    private func readUpload(into buffer: UnsafeMutablePointer<CChar>, capacity: Int) -> Int {
-        guard let upload else { return 0 }
-        guard let data = try? upload.read(upToCount: capacity) else { return Int(CURL_READFUNC_ABORT) }
-        data.withUnsafeBytes { bytes in
-            if let base = bytes.baseAddress { UnsafeMutableRawPointer(buffer).copyMemory(from: base, byteCount: bytes.count) }
-        }
-        return data.count
-    }
-
     // MARK: Completion
 
     /// Turns curl's result into a response or an `APIError` and resumes the caller.
@@ -283,7 +277,7 @@ final class CurlTransfer {
     private func cleanup() {
         if let headerList { curl_slist_free_all(headerList) }
         headerList = nil
-        try? upload?.close()
+        upload?.close()
         upload = nil
         errorBuffer.deallocate()
     }

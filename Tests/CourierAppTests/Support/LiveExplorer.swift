@@ -10,10 +10,10 @@ class LiveExplorer {
     let runner: EffectRunner
     var state: AppState
 
-    init(configuration: EffectRunner.Configuration, state: AppState) {
+    init(configuration: EffectRunner.Configuration, state: AppState, store: CollectionStore = CollectionStore()) {
         let queue = ActionQueue {}
         self.queue = queue
-        runner = EffectRunner(configuration: configuration, queue: queue)
+        runner = EffectRunner(configuration: configuration, queue: queue, store: store)
         self.state = state
     }
 

@@ -1,3 +1,4 @@
+import CourierCollections
 import CourierHTTP
 
 /// How the last send ended, when it did not give a response.
@@ -16,6 +17,9 @@ public struct SendFailure: Sendable, Hashable {
         case request
         /// The response arrived but its body file could not be read.
         case body
+        /// The request reads or replaces a file outside what its collection may touch, which the user may
+        /// allow: it is asked.
+        case fileAccess(FileAccessRefusal)
 
         /// The stable name: the `APIError` kind's for a transport failure.
         public var description: String {
@@ -26,6 +30,7 @@ public struct SendFailure: Sendable, Hashable {
             case .certificatePassphrase: "certificatePassphrase"
             case .request: "request"
             case .body: "body"
+            case .fileAccess: "fileAccess"
             }
         }
     }
