@@ -112,4 +112,36 @@ struct CacheSuiteCasesTests {
         #expect(try await setup.send("/lang", headers: ["Accept-Language": "fr"]).cache.decision == .miss)
         #expect(setup.count("/lang") == 2)
     }
+
+    // MARK: - Content codings libcurl does not know
+
+    @Test func aBodyInAnUnknownContentCodingIsStoredAsItCameWithItsContentEncoding() async throws {
+        // Given a server that labels a plain body with a Content-Encoding that is no coding at all
+        let setup = try Setup { _ in
+            Self.text("plain text", [("Cache-Control", "max-age=3600"), ("Content-Encoding", "UTF-8")])
+        }
+        // When it is fetched, then served from the cache
+        let first = try await setup.send("/labelled")
+        let second = try await setup.send("/labelled")
+        // Then both carry the body as sent, the field, and the note saying it was not decoded
+        #expect(first.cacheText == "plain text")
+        #expect(second.cache.decision == .fresh)
+        #expect(second.cacheText == "plain text")
+        #expect(second.headers["Content-Encoding"] == "UTF-8")
+        #expect(second.contentEncodingNote?.contains("'UTF-8'") == true)
+        #expect(setup.count("/labelled") == 1)
+    }
+
+    @Test func aBodyInAnUnknownTransferCodingPassesAndTheHopByHopFieldIsNotStored() async throws {
+        // Given a body in a transfer coding that is not chunked: it ends when the connection closes
+        let setup = try Setup { _ in
+            .raw("HTTP/1.1 200 OK\r\nCache-Control: max-age=3600\r\nTransfer-Encoding: x-unheard-of\r\n\r\nframed")
+        }
+        let first = try await setup.send("/framed")
+        let second = try await setup.send("/framed")
+        #expect(first.cacheText == "framed")
+        #expect(second.cache.decision == .fresh)
+        #expect(second.cacheText == "framed")
+        #expect(second.headers["Transfer-Encoding"] == nil)
+    }
 }
