@@ -6,7 +6,7 @@
 // Usage (`make conformance` does this): node Conformance/cache-tests.mjs
 //   CACHE_TESTS_DIR     a checkout of the suite (required)
 //   CACHE_TESTS_COMMIT  the commit the figures in the README were measured at (a warning when it differs)
-//   COURIER             the courier binary (default .build/debug/courier)
+//   COURIER             the courier binary (default .build/release/courier)
 //   CACHE_TESTS_ID      run one test and print what was sent and received
 //   CACHE_TESTS_RESULTS write the suite's JSON results to this file
 //   CACHE_TESTS_TRACE   append one line per courier run to this file: when, how long, what the cache decided
@@ -19,7 +19,7 @@ import { pathToFileURL } from 'node:url'
 
 const suiteDir = process.env.CACHE_TESTS_DIR || ''
 const pinned = process.env.CACHE_TESTS_COMMIT || ''
-const courier = resolve(process.env.COURIER || '.build/debug/courier')
+const courier = resolve(process.env.COURIER || '.build/release/courier')
 const onlyId = process.env.CACHE_TESTS_ID || ''
 
 if (!suiteDir || !existsSync(join(suiteDir, 'test-engine', 'client', 'runner.mjs'))) {
@@ -30,7 +30,7 @@ if (!suiteDir || !existsSync(join(suiteDir, 'test-engine', 'client', 'runner.mjs
   process.exit(2)
 }
 if (!existsSync(courier)) {
-  console.error(`no courier binary at ${courier}: run make build, or set COURIER`)
+  console.error(`no courier binary at ${courier}: run make release, or set COURIER`)
   process.exit(2)
 }
 if (pinned) {
