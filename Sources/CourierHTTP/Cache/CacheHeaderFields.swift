@@ -33,7 +33,9 @@ public enum Vary: Sendable, Hashable {
 
     /// Fields whose members carry their own weights (`q=`) and are compared case-insensitively, so their
     /// order and case say nothing: `en, de` selects what `DE, EN` does.
-    static let unorderedCaseInsensitiveFields: Set<String> = ["accept-encoding", "accept-language", "accept-charset"]
+    static let unorderedCaseInsensitiveFields: Set<String> = [
+        "accept-encoding", "accept-language", "accept-charset",
+    ]
 
     /// A selecting field's value in the form two requests are compared in (RFC 9111 section 4.1): without
     /// whitespace around commas and, for the fields above, lower-cased with its members sorted.

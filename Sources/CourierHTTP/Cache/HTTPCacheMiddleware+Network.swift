@@ -154,7 +154,9 @@ extension HTTPCacheMiddleware {
         if RequestDirectives(request).noStore { return "the request said no-store" }
         if control.mustUnderstand {
             // The one case where no-store gives way: the status's caching rules are implemented here.
-            if !CachePolicy.understoodStatuses.contains(status) { return "must-understand, and status \(status) is not understood" }
+            if !CachePolicy.understoodStatuses.contains(status) {
+                return "must-understand, and status \(status) is not understood"
+            }
         } else if control.noStore {
             return "the response said no-store"
         }

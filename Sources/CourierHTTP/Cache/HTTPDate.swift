@@ -56,7 +56,12 @@ public enum HTTPDate {
             word = ""
         }
         for character in text {
-            if character.isASCII && character.isLetter { word.append(character) } else { flush(); result.append(character) }
+            if character.isASCII && character.isLetter {
+                word.append(character)
+            } else {
+                flush()
+                result.append(character)
+            }
         }
         flush()
         return result
