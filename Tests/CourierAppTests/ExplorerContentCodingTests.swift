@@ -29,6 +29,6 @@ struct ExplorerContentCodingTests {
         // Then the body is shown as sent, and the status line says it was not decoded
         #expect(received, "\(explorer.screen)")
         #expect(explorer.screen.contains("\"labelled\""), "\(explorer.screen)")
-        #expect(explorer.screen.contains("body not decoded: 'UTF-8'"), "\(explorer.screen)")
+        #expect(explorer.screen.contains("body not decoded: unknown coding 'UTF-8'"), "\(explorer.screen)")
     }
 }

@@ -33,7 +33,6 @@ public enum ContentCodings {
         let unknown = undecodable(headers)
         guard !unknown.isEmpty else { return nil }
         let names = unknown.map { "'\($0)'" }.joined(separator: ", ")
-        let verb = unknown.count == 1 ? "is not a coding" : "are not codings"
-        return "body not decoded: \(names) \(verb) Courier knows; shown as the server sent it"
+        return "body not decoded: unknown coding\(unknown.count == 1 ? "" : "s") \(names)"
     }
 }
