@@ -151,11 +151,16 @@ public struct CollectionRunner: Sendable {
 
     /// Names used as `{{name.response…}}` or `{{name.request…}}` in a request's text.
     static func dependencies(of request: RequestTemplate) -> [String] {
-        var names: [String] = []
+        var names: [String] = request.references.map(\.name)
         var rest = Substring(request.sourceText.isEmpty ? request.url : request.sourceText)
         while let open = rest.range(of: "{{"), let close = rest[open.upperBound...].range(of: "}}") {
             let expression = rest[open.upperBound..<close.lowerBound].trimmingCharacters(in: .whitespaces)
-            if let reference = ResponseStore.reference(expression) { names.append(reference.name) }
+            if let reference = ResponseStore.reference(expression) {
+                names.append(reference.name)
+            } else if !expression.hasPrefix("$") {
+                // httpyac's `{{login.token}}`: a name followed by a field (kept only when a request has it).
+                names.append(String(expression.prefix { $0 != "." && $0 != "[" }))
+            }
             rest = rest[close.upperBound...]
         }
         return names
@@ -199,6 +204,27 @@ public struct CollectionRunner: Sendable {
             if template.isRunBlock {
                 let goOn = await runBlock(template, variables: &variables, outcomes: &outcomes, chain: chain,
                                           failFast: failFast, onOutcome: onOutcome)
+                if !goOn { return false }
+                continue
+            }
+            if !template.references.isEmpty {
+                switch await runReferences(of: template, variables: &variables, outcomes: &outcomes, chain: chain,
+                                           failFast: failFast, onOutcome: onOutcome) {
+                case .ready: break
+                case .stopped: return false
+                case .failed(let diagnostic):
+                    var outcome = RunOutcome(template: template, context: RequestContext())
+                    outcome.failure = .collection(.syntax(diagnostic))
+                    if let name = template.name { variables.responses.recordFailure(name: name, reason: diagnostic.message) }
+                    outcomes.append(outcome)
+                    onOutcome(outcome)
+                    if failFast { return false }
+                    continue
+                }
+            }
+            if let loop = template.loop {
+                let goOn = await runLoop(template, loop: loop, variables: &variables, outcomes: &outcomes,
+                                         failFast: failFast, onOutcome: onOutcome)
                 if !goOn { return false }
                 continue
             }
@@ -269,6 +295,8 @@ public struct CollectionRunner: Sendable {
             } else if failedTests > 0 {
                 outcome.failure = .tests(failed: failedTests)
             }
+        } catch CollectionError.cancelledByScript(let request, let place) {
+            outcome.skipped = "\(CollectionError.cancelledByScript(request: request, place: place))"
         } catch let error as CollectionError {
             outcome.failure = .collection(error)
         } catch let error as APIError {

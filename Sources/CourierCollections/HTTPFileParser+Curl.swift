@@ -14,6 +14,9 @@ extension HTTPFileParser {
         var variableLines: [Int]
         var scripts: [RequestScript]
         var prompts: [PromptVariable]
+        /// httpyac's `# @ref` / `# @forceRef` and `# @loop`.
+        var references: [RequestReference] = []
+        var loop: RequestLoop?
     }
 
     /// A request line that is a curl command: `curl` and at least one argument.

@@ -49,7 +49,9 @@ extension HTTPFileParser {
         guard !tokens.isEmpty else { return nil }
         var method = "GET"
         let first = tokens[0]
-        let looksLikeMethod = first.allSatisfy { $0.isASCII && $0.isUppercase } && tokens.count >= 2
+        // An HTTP method is a token; one in capitals (`PURGE`, `VERSION-CONTROL`) is taken when a URL follows.
+        let looksLikeMethod = tokens.count >= 2 && first.first.map { $0.isASCII && $0.isUppercase } == true
+            && first.allSatisfy { ($0.isASCII && ($0.isUppercase || $0.isNumber)) || $0 == "-" || $0 == "_" }
         if knownMethods.contains(first) || looksLikeMethod {
             method = first
             tokens.removeFirst()

@@ -23,7 +23,7 @@ extension HTTPFileParser {
     }
 
     /// The handlers after a body. `>>` redirects are kept for `courier run` to save the body; `?? …` lines
-    /// become tests (`HttpyacAssertion`); `<>` lines (earlier responses an
+    /// become tests (`HttpyacAssertion`); httpyac's `{{ }}` blocks run on the response; `<>` lines (earlier responses an
     /// editor saved) are ignored; any other text is an error rather than silently dropped.
     mutating func tailScripts(in range: Range<Int>)
         -> (scripts: [RequestScript], kept: [UnsupportedDirective], failed: Bool) {
@@ -55,6 +55,15 @@ extension HTTPFileParser {
                     failed = true
                 }
                 index += 1
+                continue
+            }
+            if let start = Self.httpyacScriptStart(trimmed) {
+                let (script, end) = httpyacScript(at: index, start: start, beforeRequest: false,
+                                                  limit: range.upperBound)
+                if let script {
+                    if script.fileScope == nil { scripts.append(script) } else { fileScripts.append(script) }
+                }
+                index = end
                 continue
             }
             if Self.isHandlerStart(trimmed) {

@@ -5,11 +5,36 @@ import Foundation
 /// What the JetBrains and VS Code dialects write that is not sent as written: origin-form request
 /// lines, GraphQL requests, `&`-continued form bodies and the Basic and Digest shorthands.
 extension Resolver {
-    /// `GET /path HTTP/1.1` with a `Host:` header: the absolute URL (https when the host says port 443).
+    /// `GET /path HTTP/1.1` with a `Host:` header: the absolute URL (https when the host says port 443 or,
+    /// as httpyac reads it, 8443; kulala.nvim writes the scheme into the header).
     static func absoluteURLText(_ template: RequestTemplate) -> String {
         guard template.url.hasPrefix("/"), let host = template.headers["Host"]?.trimmingBlanks,
               !host.isEmpty else { return template.url }
-        return (host.hasSuffix(":443") ? "https://" : "http://") + host + template.url
+        if host.contains("://") { return trimmingSlash(host) + template.url }
+        let secure = host.hasSuffix(":443") || host.hasSuffix(":8443")
+        return (secure ? "https://" : "http://") + host + template.url
+    }
+
+    /// The variable httpyac puts before a request line without a host (`POST /auth/login`).
+    static let hostVariable = "host"
+
+    /// What goes before a path-only request line without a `Host:` header: the `host` variable (a scheme
+    /// added when it has none, its trailing `/` dropped); an error saying how to give one otherwise.
+    func hostPieces(for template: RequestTemplate,
+                    interpolator: inout Interpolator) throws(CollectionError) -> [Interpolator.Piece] {
+        let host: String
+        do {
+            host = try interpolator.expand("{{\(Self.hostVariable)}}").trimmingBlanks
+        } catch {
+            guard case .unknownVariable(let name, _) = error, name == Self.hostVariable else { throw error }
+            throw .missingHost(url: template.url, request: template.displayName)
+        }
+        guard !host.isEmpty else { throw .missingHost(url: template.url, request: template.displayName) }
+        return [.value(host.contains("://") ? Self.trimmingSlash(host) : "http://" + Self.trimmingSlash(host))]
+    }
+
+    private static func trimmingSlash(_ text: String) -> String {
+        text.hasSuffix("/") ? String(text.dropLast()) : text
     }
 
     /// The JSON body of a GraphQL request: `{"query": …, "variables": …}` from the query text and the

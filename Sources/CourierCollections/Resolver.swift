@@ -45,13 +45,16 @@ public struct Resolver: Sendable {
             let message = "'\(run.text)' runs other requests and has no request of its own to build"
             throw .syntax(Diagnostic(file: file.path, line: run.line, message: message))
         }
-        for prompt in template.prompts where context.overrides[prompt.name] == nil {
+        // A prompt with a default (httpyac's `$value:`) takes it when nobody answered.
+        for prompt in template.prompts where context.overrides[prompt.name] == nil && prompt.defaultValue == nil {
             throw .promptNotAnswered(name: prompt.name, request: template.displayName, description: prompt.description)
         }
         var interpolator = Interpolator(requestName: template.displayName, local: template.variables,
                                         file: file.fileVariables, context: context, folder: baseFolder,
                                         elsewhere: file.definitionElsewhere(than: template))
-        let pieces = try interpolator.pieces(Self.absoluteURLText(template))
+        let urlText = Self.absoluteURLText(template)
+        var pieces = try interpolator.pieces(urlText)
+        if urlText.hasPrefix("/") { pieces = try hostPieces(for: template, interpolator: &interpolator) + pieces }
         guard let url = URLBuilder.build(pieces) else {
             throw .badURL(url: pieces.map(\.text).joined(), request: template.displayName)
         }
@@ -97,6 +100,10 @@ public struct Resolver: Sendable {
         // Saved requests share their environment's cookie jar (a login's session reaches the next request).
         if template.tags[Self.noCookieJarTag] == nil {
             request.cookieJar = context.environment.name ?? CookieJarStore.defaultJarName
+        }
+        // Answers to secret prompts (kulala's `# @secret`) are masked like private values.
+        for prompt in template.prompts where prompt.isSecret {
+            if let answer = context.overrides[prompt.name], !answer.isEmpty { secrets.insert(answer) }
         }
         request.knownSecrets = secrets
         return ResolvedRequest(template: template, request: request, messages: messages, secrets: secrets)

@@ -56,22 +56,24 @@ public struct ScriptRunner: Sendable {
     /// headers they changed. `context.globals` is updated with what the scripts set.
     public func prepare(_ template: RequestTemplate, context: inout VariableContext,
                         report: inout ScriptReport) throws(CollectionError) -> ResolvedRequest {
-        let scripts = template.scripts.filter { $0.phase == .preRequest }
+        let scripts = preRequestScripts(of: template, context: &context)
         var prepared = template
         guard !scripts.isEmpty else {
             return try Resolver(file: file, baseFolder: baseFolder, context: context).resolve(template)
         }
         var variables = Dictionary(template.variables.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 })
         var changedHeaders: [ScriptHeader]?
+        var changed = RequestChanges()
         var previewHeaders = HTTPHeaders()
         for script in scripts {
             // A best-effort preview gives scripts the substituted URL, headers and body when they resolve.
             let resolver = Resolver(file: file, baseFolder: baseFolder, context: context)
             let preview = try? resolver.resolve(prepared)
             if changedHeaders == nil { previewHeaders = preview?.request.headers ?? HTTPHeaders() }
-            let input = ScriptInput(phase: .preRequest, request: scriptRequest(prepared, preview: preview),
+            var input = ScriptInput(phase: .preRequest, request: scriptRequest(prepared, preview: preview),
                                     environment: environmentValues(context), globals: context.globals,
                                     requestVariables: variables, timeLimit: Self.timeLimit(for: template))
+            if script.dialect == .httpyac { describeHttpyacScope(of: prepared, context: context, into: &input) }
             let result = run(script, input: input, report: &report)
             context.globals = result.globals
             for (name, value) in result.requestVariables where variables[name] != value {
@@ -79,10 +81,15 @@ public struct ScriptRunner: Sendable {
                 prepared.variables.append(VariableDefinition(name: name, value: value, line: script.line))
             }
             if let headers = result.headers { changedHeaders = headers }
+            changed.absorb(result)
             if let error = result.error { throw .script(error) }
+            if result.cancelled {
+                throw .cancelledByScript(request: template.displayName, place: "\(file.path):\(script.line)")
+            }
         }
         var resolved = try Resolver(file: file, baseFolder: baseFolder, context: context).resolve(prepared)
         resolved.template = template
+        try changed.apply(to: &resolved.request, request: template.displayName)
         if let changedHeaders {
             // A header the script left as it saw it takes its value from the final resolution, which
             // includes the variables the script set.
@@ -101,6 +108,7 @@ public struct ScriptRunner: Sendable {
     public func handle(_ response: HTTPResponse, of resolved: ResolvedRequest, context: inout VariableContext,
                        report: inout ScriptReport) {
         let scripts = resolved.template.scripts.filter { $0.phase == .response }
+            + file.fileScripts.filter { $0.phase == .response }
         guard !scripts.isEmpty else { return }
         let data = (try? response.body.readAll()) ?? Data()
         let body = String(decoding: data, as: UTF8.self)
@@ -120,9 +128,10 @@ public struct ScriptRunner: Sendable {
                 }
             }
             let request = scriptRequest(resolved.template, preview: resolved)
-            let input = ScriptInput(phase: .response, request: request, response: scriptResponse,
+            var input = ScriptInput(phase: .response, request: request, response: scriptResponse,
                                     environment: environmentValues(context), globals: context.globals,
                                     requestVariables: variables, timeLimit: Self.timeLimit(for: resolved.template))
+            if script.dialect == .httpyac { describeHttpyacScope(of: resolved.template, context: context, into: &input) }
             let result = run(script, input: input, report: &report)
             context.globals = result.globals
             if result.error != nil { return }
@@ -153,11 +162,11 @@ public struct ScriptRunner: Sendable {
         return result
     }
 
-    private func environmentValues(_ context: VariableContext) -> [String: String] {
+    func environmentValues(_ context: VariableContext) -> [String: String] {
         context.environment.values.mapValues(\.value)
     }
 
-    private func scriptRequest(_ template: RequestTemplate, preview: ResolvedRequest?) -> ScriptRequest {
+    func scriptRequest(_ template: RequestTemplate, preview: ResolvedRequest?) -> ScriptRequest {
         let rawBody: String? = switch template.body {
         case .none: nil
         case .text(let text): text

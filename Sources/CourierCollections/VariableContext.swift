@@ -19,6 +19,8 @@ public struct VariableContext: Sendable {
     public var certificatePassphrase: String?
     /// Presented instead of any certificate the environment names (`courier run --cert`).
     public var clientCertificate: ClientCertificate?
+    /// Files whose httpyac once-scripts (`{{ }}` in a block without a request) ran in this run.
+    public var ranFileScripts: Set<String> = []
 
     public init(overrides: [String: String] = [:], environment: Environment = .none,
                 processEnvironment: [String: String] = ProcessInfo.processInfo.environment,
