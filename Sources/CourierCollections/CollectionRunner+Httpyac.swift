@@ -57,11 +57,15 @@ extension CollectionRunner {
     func runLoop(_ template: RequestTemplate, loop: RequestLoop, variables: inout VariableContext,
                  outcomes: inout [RunOutcome], failFast: Bool, onOutcome: (RunOutcome) -> Void) async -> Bool {
         let items: [String]
+        var setup = ScriptReport()
+        ScriptRunner(file: file, baseFolder: baseFolder).runOnceScripts(before: template, context: &variables,
+                                                                        report: &setup)
         switch loopItems(loop, of: template, context: variables) {
         case .success(let found): items = found
         case .failure(let error):
             var outcome = RunOutcome(template: template, context: RequestContext())
             outcome.failure = .collection(error)
+            outcome.scripts = setup
             outcomes.append(outcome)
             onOutcome(outcome)
             return !failFast
@@ -76,7 +80,13 @@ extension CollectionRunner {
             if case .forOf(let name, _) = loop.kind, saved[name] == nil { variables.overrides[name] = item }
             var pass = template
             if let name = template.name { pass.name = name + String(index) }
-            let outcome = await runOne(pass, variables: &variables)
+            var outcome = await runOne(pass, variables: &variables)
+            if index == 0 {
+                // What the file's once-scripts logged and tested shows with the first pass.
+                outcome.scripts = ScriptReport(tests: setup.tests + outcome.scripts.tests,
+                                               logs: setup.logs + outcome.scripts.logs,
+                                               error: setup.error ?? outcome.scripts.error)
+            }
             if let response = outcome.response {
                 for name in [pass.name, index == 0 ? template.name : nil].compactMap({ $0 }) {
                     variables.responses.record(name: name, response: response, request: outcome.resolved?.request)

@@ -18,6 +18,24 @@ extension ScriptRunner {
         return scripts + template.scripts.filter { $0.phase == .preRequest }
     }
 
+    /// Runs the file's once-scripts now, when they have not run in this run: a loop's list may come from
+    /// what they export. Their tests, logs and error go into `report`.
+    func runOnceScripts(before template: RequestTemplate, context: inout VariableContext,
+                        report: inout ScriptReport) {
+        let once = file.fileScripts.filter { $0.fileScope == .once }
+        guard !once.isEmpty, !context.ranFileScripts.contains(file.path) else { return }
+        context.ranFileScripts.insert(file.path)
+        for script in once {
+            var input = ScriptInput(phase: .preRequest, request: scriptRequest(template, preview: nil),
+                                    environment: environmentValues(context), globals: context.globals,
+                                    timeLimit: Self.timeLimit(for: template))
+            describeHttpyacScope(of: template, context: context, into: &input)
+            let result = run(script, input: input, report: &report)
+            context.globals = result.globals
+            if result.error != nil { return }
+        }
+    }
+
     /// Fills in what an httpyac script sees: every variable the request can use, by name and substituted (a
     /// name that does not resolve is left out), and each answered named request's body under its name.
     func describeHttpyacScope(of template: RequestTemplate, context: VariableContext, into input: inout ScriptInput) {

@@ -138,7 +138,7 @@ public struct ScriptRunner: Sendable {
         }
     }
 
-    private func run(_ script: RequestScript, input: ScriptInput,
+    func run(_ script: RequestScript, input: ScriptInput,
                      report: inout ScriptReport) -> ScriptResult {
         let result: ScriptResult
         switch script.source {
