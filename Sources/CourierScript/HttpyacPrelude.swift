@@ -18,6 +18,9 @@ enum HttpyacPrelude {
             + "\n});"
     }
 
+    /// Evaluated after the user's code: throws what its async body threw, so it is reported as any error.
+    static let rethrow = "__courier.state.httpyac.rethrow();"
+
     static let code = #"""
     function __courierHttpyac(input, state, runTest, UnsupportedError) {
       "use strict";
@@ -43,6 +46,7 @@ enum HttpyacPrelude {
       const module = { exports: exported };
       const globalStore = {};
       for (const key of Object.keys(state.globals)) globalStore[key] = typed(state.globals[key]);
+      const seeded = Object.assign({}, state.globals);
 
       // MARK: request, as httpyac's HttpRequest: plain fields a pre-request script may change.
       const req = input.request;
@@ -169,15 +173,23 @@ enum HttpyacPrelude {
             result.then(undefined, function (error) { failure = error; });
           }
         },
+        // Called once the promise's jobs have run: an error the async body threw is the script's error.
+        rethrow: function () { if (failure !== null) throw failure; },
       };
+      // What the script set is kept even when it threw afterwards, as for JetBrains scripts.
       state.finishers.push(function () {
-        if (failure !== null) throw failure;
+        for (const key of Object.keys(seeded)) if (!(key in globalStore)) delete state.globals[key];
+        for (const key of Object.keys(globalStore)) {
+          const value = text(globalStore[key]);
+          if (seeded[key] !== value && !(seeded[key] !== undefined && text(typed(seeded[key])) === value)) {
+            state.globals[key] = value;
+          }
+        }
         const values = module.exports === exported ? exported : Object.assign({}, exported, module.exports);
         for (const key of Object.keys(values)) {
           if (key === "$cancel") { state.cancelled = !!values[key]; continue; }
           if (values[key] === undefined) delete state.globals[key]; else state.globals[key] = text(values[key]);
         }
-        for (const key of Object.keys(globalStore)) state.globals[key] = text(globalStore[key]);
         if (request.url !== original.url) state.url = String(request.url);
         if (request.method !== original.method) state.method = String(request.method);
         if (request.body !== original.body) state.body = text(request.body);

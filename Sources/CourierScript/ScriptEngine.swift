@@ -38,7 +38,10 @@ public enum ScriptEngine {
             return result
         }
         let code = input.dialect == .httpyac ? HttpyacPrelude.wrap(source.code) : source.code
-        let evaluation = context.evaluate(code, sourceURL: source.file, line: source.line)
+        var evaluation = context.evaluate(code, sourceURL: source.file, line: source.line)
+        if input.dialect == .httpyac, case .success = evaluation {
+            evaluation = context.evaluate(HttpyacPrelude.rethrow, sourceURL: ScriptPrelude.sourceURL, line: 1)
+        }
         if case .failure(let exception) = evaluation, !exception.message.contains(exitMarker) {
             result.error = error(from: exception, source: source, timeLimit: input.timeLimit)
         }
