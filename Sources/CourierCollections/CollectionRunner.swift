@@ -151,7 +151,7 @@ public struct CollectionRunner: Sendable {
 
     /// Names used as `{{name.response…}}` or `{{name.request…}}` in a request's text.
     static func dependencies(of request: RequestTemplate) -> [String] {
-        var names: [String] = request.references.map(\.name)
+        var names: [String] = []
         var rest = Substring(request.sourceText.isEmpty ? request.url : request.sourceText)
         while let open = rest.range(of: "{{"), let close = rest[open.upperBound...].range(of: "}}") {
             let expression = rest[open.upperBound..<close.lowerBound].trimmingCharacters(in: .whitespaces)
@@ -163,7 +163,11 @@ public struct CollectionRunner: Sendable {
             }
             rest = rest[close.upperBound...]
         }
-        return names
+        // What the request runs itself first (httpyac's `# @ref`, kulala's `run` lines) is not pulled in twice.
+        let runFirst = Set(request.references.map(\.name) + request.runsBefore.compactMap { directive in
+            if case .request(let name) = directive.target { name } else { nil }
+        })
+        return names.filter { !runFirst.contains($0) }
     }
 
     /// Runs `requests` one after another, reporting each outcome as it finishes. With `failFast`, stops
@@ -206,6 +210,13 @@ public struct CollectionRunner: Sendable {
                                           failFast: failFast, onOutcome: onOutcome)
                 if !goOn { return false }
                 continue
+            }
+            if !template.runsBefore.isEmpty {
+                var block = template
+                block.runs = template.runsBefore
+                let goOn = await runBlock(block, variables: &variables, outcomes: &outcomes, chain: chain,
+                                          failFast: failFast, onOutcome: onOutcome)
+                if !goOn { return false }
             }
             if !template.references.isEmpty {
                 switch await runReferences(of: template, variables: &variables, outcomes: &outcomes, chain: chain,

@@ -17,6 +17,8 @@ extension HTTPFileParser {
         /// httpyac's `# @ref` / `# @forceRef` and `# @loop`.
         var references: [RequestReference] = []
         var loop: RequestLoop?
+        /// kulala.nvim's `run` lines above a request line: they run before it.
+        var runsBefore: [RunDirective] = []
     }
 
     /// A request line that is a curl command: `curl` and at least one argument.

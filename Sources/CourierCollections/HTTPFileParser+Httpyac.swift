@@ -83,6 +83,14 @@ extension HTTPFileParser {
         return ["http://", "https://", "ws://", "wss://", "/", "{{"].contains { target.hasPrefix($0) }
     }
 
+    /// A line that is clearly a request line, not text that merely parses as one: a method and URL httpyac
+    /// reads, or a URL with a scheme or variable.
+    static func looksLikeRequestLine(_ trimmed: String) -> Bool {
+        if isImplicitRequestLine(trimmed) { return true }
+        guard compositionDirective(trimmed) == nil, let line = requestLine(trimmed) else { return false }
+        return ["http://", "https://", "ws://", "wss://", "{{"].contains { line.url.hasPrefix($0) }
+    }
+
     /// The line where a request that starts at `requestStart` hands over to the next one, as httpyac reads a
     /// block: a request line where a header would be, as the first line of the body, after a blank line in
     /// the body (never inside WebSocket messages) or after the response handlers. The comments, tags and

@@ -105,6 +105,8 @@ struct HTTPFileParser {
                               scripts: [], prompts: [])
         var requestLineIndex: Int?
         var failed = false
+        var firstRun: Int?
+        var runsBefore: [RunDirective] = []
 
         while index < section.upperBound {
             let line = lines[index]
@@ -155,8 +157,22 @@ struct HTTPFileParser {
                 index += 1
                 continue
             }
+            if Self.compositionDirective(trimmed) == "run", let directive = RunDirective.parse(trimmed, line: fileLine(index)) {
+                // kulala.nvim: `run #name` lines above a request line run before it; alone, they are a run block.
+                if firstRun == nil { firstRun = index }
+                runsBefore.append(directive)
+                index += 1
+                continue
+            }
             requestLineIndex = index
             break
+        }
+        if let firstRun {
+            if let start = requestLineIndex, Self.looksLikeRequestLine(lines[start].trimmed) {
+                prelude.runsBefore = runsBefore
+            } else {
+                requestLineIndex = firstRun
+            }
         }
 
         guard let requestStart = requestLineIndex else {
@@ -197,6 +213,7 @@ struct HTTPFileParser {
         if requests.count > before {
             requests[requests.count - 1].references = prelude.references
             requests[requests.count - 1].loop = prelude.loop
+            requests[requests.count - 1].runsBefore = prelude.runsBefore
         }
         return next
     }

@@ -42,6 +42,8 @@ public struct RequestTemplate: Sendable, Hashable, Identifiable {
     public var references: [RequestReference] = []
     /// httpyac's `# @loop …`: the request is sent once per item.
     public var loop: RequestLoop?
+    /// kulala.nvim's `run #name` lines above the request line: what they name runs before the request.
+    public var runsBefore: [RunDirective] = []
 
     public init(id: RequestTemplateID, name: String? = nil, kind: Kind = .http, method: HTTPMethod = .get,
                 url: String, httpVersion: String? = nil, headers: HTTPHeaders = [:], body: BodyTemplate = .none,
@@ -88,7 +90,7 @@ public struct RequestTemplate: Sendable, Hashable, Identifiable {
             && variables == other.variables && tags == other.tags && messages == other.messages
             && unsupported == other.unsupported && prompts == other.prompts
             && scripts.map(\.source) == other.scripts.map(\.source) && runs == other.runs
-            && references == other.references && loop == other.loop
+            && references == other.references && loop == other.loop && runsBefore == other.runsBefore
     }
 }
 

@@ -20,11 +20,11 @@ extension CollectionStore {
 }
 
 extension CollectionStore {
-    /// Whether the job's request runs other requests first (httpyac's `# @ref`) or repeats (`# @loop`): it is
-    /// sent through the collection runner, as `courier run` sends it.
+    /// Whether the job's request runs other requests first (httpyac's `# @ref`, kulala.nvim's `run` lines above
+    /// it) or repeats (`# @loop`): it is sent through the collection runner, as `courier run` sends it.
     public func runsThroughRunner(_ job: SendJob) -> Bool {
         guard let (_, template) = try? locate(job.ref) else { return false }
-        return !template.references.isEmpty || template.loop != nil
+        return !template.references.isEmpty || template.loop != nil || !template.runsBefore.isEmpty
     }
 }
 

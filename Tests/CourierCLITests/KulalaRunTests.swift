@@ -1,0 +1,58 @@
+import CourierTestSupport
+import Foundation
+import Testing
+
+/// Files written for kulala.nvim, run through `courier run` against a loopback server that keeps what it
+/// received: `run #name` above a request, `headers['Name']` references, `$date`, `# @secret` and `@curl-` flags.
+@Suite("kulala.nvim files on the wire")
+struct KulalaRunTests {
+    @Test func runLinesAboveARequestRunFirstAndItsReferencesReadTheirAnswer() async throws {
+        // Given kulala's "run #Authenticate" above a request that reads the answer's header and today's date
+        let server = try CaptureServer(issuing: "k")
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let result = try await CompatibilityMatrixTests.run("""
+            ### Authenticate
+            POST BASE/auth
+
+            ### Request_one
+            # @secret password Your password
+            # @curl-connect-timeout 20
+            run #Authenticate
+            POST BASE/one
+            Content-Type: application/json
+            X-Type: {{Authenticate.response.headers['Content-Type']}}
+            X-Date: {{$date}}
+            X-Password: {{password}}
+
+            {"a": 1}
+            """, in: folder, server: server, arguments: ["--name", "Request_one", "--var", "password=s3cret"])
+        // Then Authenticate went first, and the request carried what it read; the secret is masked in the echo
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(server.requests.map(\.target) == ["/auth", "/one"])
+        let one = try #require(server.requests.last)
+        #expect(one.header("X-Type") == "application/json")
+        #expect(one.header("X-Date")?.wholeMatch(of: /\d{4}-\d{2}-\d{2}/) != nil, "\(one.headerLines)")
+        #expect(one.header("X-Password") == "s3cret")
+        #expect(one.bodyText == #"{"a": 1}"#)
+        #expect(!result.stdout.contains("s3cret"), "\(result.stdout)")
+    }
+
+    @Test func aCurlFlagCourierCannotHonourIsAnErrorAtItsLineAndNothingIsSent() async throws {
+        let server = try CaptureServer()
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let result = try await CompatibilityMatrixTests.run("""
+            # @curl-data-urlencode
+            POST BASE/form
+
+            a=b c
+
+            ###
+            GET BASE/fine
+            """, in: folder, server: server)
+        #expect(result.status == 1)
+        #expect(server.requests.map(\.target) == ["/fine"])
+        #expect(result.stderr.contains("api.http:1: kulala's '# @curl-data-urlencode' is not supported"), "\(result.stderr)")
+    }
+}
