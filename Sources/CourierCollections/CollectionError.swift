@@ -47,6 +47,8 @@ public enum CollectionError: Error, Sendable, Hashable {
     case importFailed(source: String, reason: String)
     /// A pre-request script threw or ran past its time limit (`file:line: message`).
     case script(ScriptError)
+    /// The request asks for something Courier does not do, and sending it without would be a wrong request.
+    case unsupported(request: String, reason: String)
     /// An httpyac script exported `$cancel`: the request is not sent (`place` is the script's `file:line`).
     case cancelledByScript(request: String, place: String)
     /// `{{name}}` is unknown, and a script of another request (`setter`: "the response handler of 'login'
@@ -93,6 +95,7 @@ extension CollectionError: CustomStringConvertible {
         case .unknownRequest(let name, let available): Self.unknownRequestText(name, available)
         case .importFailed(let source, let reason): "cannot import \(source): \(reason)"
         case .script(let error): error.description
+        case .unsupported(let request, let reason): "request '\(request)': \(reason)"
         case .cancelledByScript(let request, let place):
             "request '\(request)' not sent: the script at \(place) exported $cancel"
         case .scriptVariableUnset(let name, let request, let setter, let why):

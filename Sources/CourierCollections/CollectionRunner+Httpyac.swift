@@ -1,5 +1,6 @@
 import CourierBody
 import CourierHTTP
+import CourierScript
 import Foundation
 
 /// httpyac's `# @ref` / `# @forceRef` (the named request runs first) and `# @loop` (the request runs once
@@ -123,4 +124,24 @@ extension CollectionRunner {
             return .success(array.map { $0.stringValue ?? $0.text })
         }
     }
+
+    /// httpyac's `# @disabled` (always) and `# @disabled EXPRESSION` (when the JavaScript is true): why the
+    /// request is skipped, or the error evaluating the expression; nil to send it.
+    func disabled(_ template: RequestTemplate, context: VariableContext) -> Result<String, ScriptError>? {
+        guard let condition = template.tags[Self.disabledTag] else { return nil }
+        let written = condition.trimmingCharacters(in: .whitespaces)
+        if written.isEmpty || written == "true" { return .success("disabled (# @disabled)") }
+        let scripts = ScriptRunner(file: file, baseFolder: baseFolder)
+        switch scripts.evaluate(written, for: template, context: context, line: template.lines.lowerBound) {
+        case .success(let value):
+            let isTrue = !["false", "0", "null", "\"\"", "undefined", ""].contains(value)
+            return isTrue ? .success("disabled (# @disabled \(written))") : nil
+        case .failure(let error): return .failure(error)
+        }
+    }
+
+    /// httpyac's `# @disabled` tag.
+    public static let disabledTag = "disabled"
+    /// httpyac's `# @sleep MILLISECONDS`: a wait before the request is sent.
+    static let sleepTag = "sleep"
 }

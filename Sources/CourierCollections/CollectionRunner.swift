@@ -211,6 +211,25 @@ public struct CollectionRunner: Sendable {
                 if !goOn { return false }
                 continue
             }
+            switch disabled(template, context: variables) {
+            case nil: break
+            case .success(let reason)?:
+                var outcome = RunOutcome(template: template, context: RequestContext())
+                outcome.skipped = reason
+                outcomes.append(outcome)
+                onOutcome(outcome)
+                continue
+            case .failure(let error)?:
+                var outcome = RunOutcome(template: template, context: RequestContext())
+                outcome.failure = .script(error)
+                outcomes.append(outcome)
+                onOutcome(outcome)
+                if failFast { return false }
+                continue
+            }
+            if let wait = template.tags[Self.sleepTag].flatMap(Double.init), wait > 0 {
+                try? await Task.sleep(for: .milliseconds(Int(min(wait, 3_600_000))))
+            }
             if !template.runsBefore.isEmpty {
                 var block = template
                 block.runs = template.runsBefore

@@ -113,9 +113,27 @@ extension HTTPFileParser {
         case "env-stdin-cmd":
             "kulala's '# @env-stdin-cmd' runs a command on the response; Courier runs no commands from a file: "
                 + "read the value with a response handler (client.global.set)"
+        case "use-os-credentials":
+            "'# @use-os-credentials' signs in with the operating system's (Windows) credentials, which Courier "
+                + "cannot; the request is not sent"
+        case "proxy":
+            "httpyac's '# @proxy' is not supported: Courier sends requests directly, or through the proxy the "
+                + "process environment names (http_proxy, https_proxy)"
         default: nil
         }
     }
+
+    /// httpyac camel-cases tags (`# @no-redirect` and `# @noRedirect` are one tag) and has its own names for
+    /// some: each as the tag Courier reads.
+    static let tagAliases: [String: String] = [
+        "noRedirect": RequestOptions.noRedirectTag, "noCookieJar": "no-cookie-jar",
+        "noLog": RequestOptions.noLogTag, "noRejectUnauthorized": RequestOptions.insecureTag,
+        "no-reject-unauthorized": RequestOptions.insecureTag, "connectionTimeout": RequestOptions.connectionTimeoutTag,
+        "inject-variables": injectVariablesTag,
+    ]
+
+    /// httpyac's `# @injectVariables`: a `< ./file` body has its variables substituted, as `<@ ./file`.
+    static let injectVariablesTag = "injectVariables"
 }
 
 /// Why a tag cannot be honoured.

@@ -30,7 +30,9 @@ extension HTTPFileParser {
     /// `@name = value`; nil when the line starts with `@` but is not a definition.
     static func variable(_ trimmed: String, line: Int) -> VariableDefinition? {
         guard trimmed.hasPrefix("@"), let equals = trimmed.firstIndex(of: "=") else { return nil }
-        let name = trimmed[trimmed.index(after: trimmed.startIndex)..<equals].trimmingBlanks
+        var name = trimmed[trimmed.index(after: trimmed.startIndex)..<equals].trimmingBlanks
+        // httpyac's `@name := value` is evaluated when used, as every Courier variable is.
+        if name.hasSuffix(":") { name = String(name.dropLast()).trimmingBlanks }
         guard !name.isEmpty, name.allSatisfy(isVariableNameCharacter) else { return nil }
         let value = trimmed[trimmed.index(after: equals)...].trimmingBlanks
         return VariableDefinition(name: name, value: value, line: line)

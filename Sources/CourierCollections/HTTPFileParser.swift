@@ -219,7 +219,8 @@ struct HTTPFileParser {
     }
 
     /// Reads one `# @key value` tag of a prelude; false when the tag is malformed (reported at its line).
-    private mutating func readTag(_ key: String, _ value: String, at index: Int, into prelude: inout Prelude) -> Bool {
+    private mutating func readTag(_ written: String, _ value: String, at index: Int, into prelude: inout Prelude) -> Bool {
+        let key = Self.tagAliases[written] ?? written
         if key == "name" {
             prelude.name = value.isEmpty ? nil : value
             prelude.nameLine = index
@@ -337,6 +338,9 @@ struct HTTPFileParser {
             messages = Self.messages(bodyLines)
         } else {
             body = Self.body(bodyLines)
+        }
+        if prelude.tags[Self.injectVariablesTag] != nil, case .file(let path, false) = body {
+            body = .file(path: path, substituteVariables: true)
         }
         if case .encodedFile(_, let encoding) = body, BodyEncoding.encoding(named: encoding) == nil {
             report(bodyStart, "unknown encoding '\(encoding)' in '<@\(encoding)'; known: "

@@ -75,7 +75,7 @@ struct Interpolator {
         var rest = Substring(text)
         while let open = rest.range(of: "{{") {
             guard let close = rest[open.upperBound...].range(of: "}}") else { break }
-            if open.lowerBound > rest.startIndex { result.append(.literal(String(rest[..<open.lowerBound]))) }
+            if open.lowerBound > rest.startIndex { result.append(.literal(Self.unescaped(rest[..<open.lowerBound]))) }
             let expression = rest[open.upperBound..<close.lowerBound].trimmingBlanks
             let value = try value(of: expression, stack: stack)
             produced += value.utf8.count
@@ -85,8 +85,14 @@ struct Interpolator {
             result.append(.value(value))
             rest = rest[close.upperBound...]
         }
-        if !rest.isEmpty { result.append(.literal(String(rest))) }
+        if !rest.isEmpty { result.append(.literal(Self.unescaped(rest))) }
         return result
+    }
+
+    /// httpyac's escape for braces that are not a variable: `\{\{name\}\}` is sent as `{{name}}`.
+    static func unescaped(_ text: Substring) -> String {
+        guard text.contains("\\{\\{") || text.contains("\\}\\}") else { return String(text) }
+        return text.replacingOccurrences(of: "\\{\\{", with: "{{").replacingOccurrences(of: "\\}\\}", with: "}}")
     }
 
     /// A variable's own text with its `{{…}}` expanded, guarding against cycles and endless chains.

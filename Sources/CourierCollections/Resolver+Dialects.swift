@@ -58,14 +58,20 @@ extension Resolver {
         return Data((json + "}").utf8)
     }
 
-    /// A form body written one `&field=value` per line: the lines joined without their line breaks.
+    /// A form body written one `&field=value` (or `field=value&`) per line: the lines joined without their line
+    /// breaks.
     static func joinedFormBody(_ text: String) -> String {
         var result = ""
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
             let content = line.hasSuffix("\r") ? line.dropLast() : line
             let trimmed = content.trimmingCharacters(in: .whitespaces)
             if trimmed.isEmpty { continue }
-            if result.isEmpty || trimmed.hasPrefix("&") { result += trimmed } else { result += "\n" + trimmed }
+            // `&name=value` continues the line above, as does a line after one ending in `&` (kulala.nvim).
+            if result.isEmpty || trimmed.hasPrefix("&") || result.hasSuffix("&") {
+                result += trimmed
+            } else {
+                result += "\n" + trimmed
+            }
         }
         return result
     }
@@ -83,6 +89,18 @@ extension Resolver {
         if words.count == 3 { return "Basic " + Data("\(words[1]):\(words[2])".utf8).base64EncodedString() }
         guard words.count == 2, words[1].contains(":") else { return nil }
         return "Basic " + Data(words[1].utf8).base64EncodedString()
+    }
+
+    /// kulala.nvim's `Authorization: NTLM user password` and `Authorization: Negotiate`, which ask the client
+    /// to run a sign-in handshake Courier does not: the scheme's name, or nil for any other value.
+    static func unsupportedAuthorization(_ value: String) -> String? {
+        let words = value.split(separator: " ", omittingEmptySubsequences: true)
+        guard let scheme = words.first.map(String.init) else { return nil }
+        if scheme.caseInsensitiveCompare("Negotiate") == .orderedSame && words.count == 1 { return "Negotiate" }
+        // `NTLM <token>` is a message of a handshake already under way (one word); user and password are two.
+        if scheme.caseInsensitiveCompare("NTLM") == .orderedSame && (words.count == 1 || words.count == 3
+            || (words.count == 2 && words[1].contains(":"))) { return "NTLM" }
+        return nil
     }
 
     /// `Authorization: Digest user password`: the credentials for the transport to answer the challenge.

@@ -94,6 +94,10 @@ public struct Resolver: Sendable {
                 request.headers["Authorization"] = nil
                 request.authentication = digest
                 secrets.insert(digest.password)
+            } else if let scheme = Self.unsupportedAuthorization(authorization) {
+                throw .unsupported(request: template.displayName,
+                                   reason: "'Authorization: \(scheme) …' (kulala.nvim signs in with \(scheme)) is not "
+                                       + "supported; the request is not sent")
             }
         }
         if template.tags[Self.allowInsecureRedirectTag] != nil { request.allowInsecureRedirect = true }

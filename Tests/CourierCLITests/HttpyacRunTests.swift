@@ -302,4 +302,74 @@ struct HttpyacRunTests {
         #expect(server.requests.map(\.target) == ["/sent"])
         #expect(result.stdout.contains("exported $cancel"), "\(result.stdout)")
     }
+
+    @Test func httpyacsMetadataAndEscapesChangeWhatIsSentAsHttpyacSays() async throws {
+        // Given @disabled requests, @injectVariables, an escaped template, a lazy variable, and kulala's form
+        let server = try CaptureServer()
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let result = try await Self.run("""
+            @who := {{name}}
+            @name = ada
+            # @disabled
+            GET BASE/never
+
+            ###
+            # @disabled 1 + 1 === 3
+            # @sleep 5
+            # @injectVariables
+            POST BASE/inject?who={{who}}
+            Content-Type: text/plain
+
+            < ./body.txt
+
+            ###
+            POST BASE/escaped
+            Content-Type: application/json
+
+            {"template": "My \\{\\{verb\\}\\} template", "who": "{{who}}"}
+
+            ###
+            POST BASE/form
+            Content-Type: application/x-www-form-urlencoded
+
+            name={{name}}&
+            age=30
+            """, in: folder, server: server, extra: ["body.txt": "hello {{name}}"])
+        // Then the disabled one is skipped, the rest go out as httpyac and kulala send them
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(server.requests.map(\.target) == ["/inject?who=ada", "/escaped", "/form"])
+        #expect(server.requests[0].bodyText == "hello ada")
+        #expect(server.requests[1].bodyText == #"{"template": "My {{verb}} template", "who": "ada"}"#)
+        #expect(server.requests[2].bodyText == "name=ada&age=30")
+        #expect(result.stdout.contains("disabled (# @disabled)"), "\(result.stdout)")
+    }
+
+    @Test func whatCourierCannotSendFaithfullyIsRefusedAtItsLine() async throws {
+        let server = try CaptureServer()
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let result = try await Self.run("""
+            # @use-os-credentials
+            GET BASE/windows
+
+            ###
+            # @proxy http://proxy:3128
+            GET BASE/proxied
+
+            ###
+            GET BASE/ntlm
+            Authorization: NTLM ada secret
+
+            ###
+            GET BASE/fine
+            """, in: folder, server: server)
+        #expect(result.status == 1)
+        #expect(server.requests.map(\.target) == ["/fine"])
+        #expect(result.stderr.contains("api.http:1: '# @use-os-credentials' signs in with the operating system's"),
+                "\(result.stderr)")
+        #expect(result.stderr.contains("api.http:5: httpyac's '# @proxy' is not supported"), "\(result.stderr)")
+        #expect(result.stderr.contains("'Authorization: NTLM …' (kulala.nvim signs in with NTLM) is not supported"),
+                "\(result.stderr)")
+    }
 }

@@ -256,4 +256,20 @@ struct HttpyacParserTests {
         #expect(try outline.entries.indices.map { try outline.template(at: $0) } == full.requests)
         #expect(outline.fileScripts == full.fileScripts)
     }
+
+    @Test func aHostHeaderWithASchemeOrPort8443GivesTheScheme() {
+        let id = RequestTemplateID(file: "y.http", ordinal: 1)
+        let kulala = RequestTemplate(id: id, url: "/api", headers: ["Host": "http://example.com:8080"])
+        let secure = RequestTemplate(id: id, url: "/api", headers: ["Host": "example.com:8443"])
+        #expect(Resolver.absoluteURLText(kulala) == "http://example.com:8080/api")
+        #expect(Resolver.absoluteURLText(secure) == "https://example.com:8443/api")
+    }
+
+    @Test func httpyacsCamelCasedTagsAreTheTagsCourierReads() {
+        let file = HTTPFile(path: "y.http", text: "# @noRedirect\n# @noRejectUnauthorized\n# @noLog\nGET https://x\n")
+        let options = file.requests.first?.options
+        #expect(options?.followRedirects == false)
+        #expect(options?.insecure == true)
+        #expect(options?.noLog == true)
+    }
 }

@@ -25,6 +25,7 @@ extension CollectionStore {
     public func runsThroughRunner(_ job: SendJob) -> Bool {
         guard let (_, template) = try? locate(job.ref) else { return false }
         return !template.references.isEmpty || template.loop != nil || !template.runsBefore.isEmpty
+            || template.tags[CollectionRunner.disabledTag] != nil
     }
 }
 
