@@ -138,7 +138,7 @@ public struct CollectionRunner: Sendable {
     }
 
     /// Plain `{{name}}` references (no dynamic `$…`, no `.response.`) in a request's text.
-    static func variableNames(in text: String) -> Set<String> {
+    public static func variableNames(in text: String) -> Set<String> {
         var names = Set<String>()
         var rest = Substring(text)
         while let open = rest.range(of: "{{"), let close = rest[open.upperBound...].range(of: "}}") {

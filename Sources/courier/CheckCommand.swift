@@ -82,9 +82,15 @@ enum CheckCommand {
             responses.declare(names + imports.names)
             responses.assumeAnswered(names + imports.names)
             let file = imports.addingVariables(to: loaded.file)
+            let scripts = file.requests.flatMap(\.scripts) + file.fileScripts
             for request in file.requests where !request.isRunBlock {
                 var given = overrides
                 for prompt in request.prompts where given[prompt.name] == nil { given[prompt.name] = "prompted" }
+                // A value a script of the file sets (`client.global.set`, httpyac's `exports`) is there when run.
+                for name in CollectionRunner.variableNames(in: request.sourceText) where given[name] == nil
+                    && scripts.contains(where: { $0.mentionsSetting(name) }) {
+                    given[name] = "scripted"
+                }
                 var context = VariableContext(overrides: given, environment: environment, responses: responses)
                 // A client certificate's passphrase is asked when sending; a check takes it as given.
                 context.certificatePassphrase = "checked"

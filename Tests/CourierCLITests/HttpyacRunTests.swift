@@ -372,4 +372,26 @@ struct HttpyacRunTests {
         #expect(result.stderr.contains("'Authorization: NTLM …' (kulala.nvim signs in with NTLM) is not supported"),
                 "\(result.stderr)")
     }
+
+    @Test func checkTakesAVariableAScriptSetsAsGivenAndStillReportsAnUnknownOne() async throws {
+        let folder = try TemporaryFolder()
+        try folder.write("api.http", """
+            @host = http://127.0.0.1:1
+            # @name login
+            POST /login
+
+            {{
+              exports.token = response.parsedBody.token;
+            }}
+
+            ###
+            GET /me
+            Authorization: Bearer {{token}}
+            X-Other: {{nobodySetsThis}}
+            """)
+        let check = try await CourierCLI.run(["check", "api.http"], in: folder.url)
+        #expect(check.status == 1)
+        #expect(!check.stdout.contains("'token'"), "\(check.stdout)")
+        #expect(check.stdout.contains("api.http:12: unknown variable 'nobodySetsThis'"), "\(check.stdout)")
+    }
 }
