@@ -100,7 +100,7 @@ extension HTTPFileParser {
         if isAssertion(trimmed) { return true }
         guard trimmed.hasPrefix("> ") else { return false }
         let target = trimmed.dropFirst(2).trimmingBlanks
-        return target.hasPrefix("./") || target.hasPrefix("../") || target.hasSuffix(".js")
+        return target.hasPrefix("./") || target.hasPrefix("../") || target.hasSuffix(".js") || target.hasSuffix(".lua")
     }
 
     /// The body lines as a template: one `< ./file` line (or `<@ ./file`, `<@latin1 ./file`) is a file body;

@@ -5,7 +5,9 @@ extension HTTPFileParser {
     static func isPreRequestStart(_ trimmed: String) -> Bool {
         if trimmed.hasPrefix("< {%") { return true }
         guard trimmed.hasPrefix("< ") else { return false }
-        return trimmed.dropFirst(2).trimmingBlanks.hasSuffix(".js")
+        // kulala.nvim's `.lua` scripts are read as scripts too, to be refused when run.
+        let target = trimmed.dropFirst(2).trimmingBlanks
+        return target.hasSuffix(".js") || target.hasSuffix(".lua")
     }
 
     /// The script starting at `start` and the line after it; `{%` scripts end at the line holding `%}`.

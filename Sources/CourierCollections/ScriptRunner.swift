@@ -141,6 +141,14 @@ public struct ScriptRunner: Sendable {
     func run(_ script: RequestScript, input: ScriptInput,
                      report: inout ScriptReport) -> ScriptResult {
         let result: ScriptResult
+        if let lua = Self.luaScript(script) {
+            var failed = ScriptResult(globals: input.globals, requestVariables: input.requestVariables)
+            failed.error = ScriptError(reason: .unsupported, message: "kulala.nvim's Lua scripts (\(lua)) are not "
+                                           + "supported by Courier: write the script in JavaScript",
+                                       file: file.path, line: script.line)
+            report.absorb(failed)
+            return failed
+        }
         switch script.source {
         case .inline(let code):
             let source = ScriptSource(code: code, file: file.path, line: script.line)
@@ -185,5 +193,15 @@ public struct ScriptRunner: Sendable {
         return ScriptRequest(name: template.name, method: template.method.rawValue, rawURL: template.url,
                              url: preview?.request.url.absoluteString, headers: headers, rawBody: rawBody,
                              body: body ?? rawBody)
+    }
+
+    /// How a kulala.nvim Lua script shows itself (`-- lua` first, or a `.lua` file), or nil for JavaScript.
+    static func luaScript(_ script: RequestScript) -> String? {
+        switch script.source {
+        case .file(let path): return path.hasSuffix(".lua") ? path : nil
+        case .inline(let code):
+            let first = code.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.first { !$0.isEmpty }
+            return first == "-- lua" ? "'-- lua'" : nil
+        }
     }
 }

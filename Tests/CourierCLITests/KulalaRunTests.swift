@@ -55,4 +55,43 @@ struct KulalaRunTests {
         #expect(server.requests.map(\.target) == ["/fine"])
         #expect(result.stderr.contains("api.http:1: kulala's '# @curl-data-urlencode' is not supported"), "\(result.stderr)")
     }
+
+    @Test func luaScriptsTheAsteriskFormAndTheNOPPlaceholderAreClearErrorsAndTheRestRuns() async throws {
+        // Given a kulala shared block with a NOP placeholder, Lua scripts and an asterisk-form request
+        let server = try CaptureServer()
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let result = try await CompatibilityMatrixTests.run("""
+            ### Shared
+            @who = ada
+            NOP
+            X-Shared: yes
+
+            ### lua before
+            < {%
+              -- lua
+              request.variables.set("a", "1")
+            %}
+            GET BASE/lua
+
+            ### lua file
+            < ./pre.lua
+            GET BASE/lua-file
+
+            ### star
+            OPTIONS * HTTP/1.1
+            Host: 127.0.0.1
+
+            ### plain
+            GET BASE/plain?who={{who}}
+            """, in: folder, server: server)
+        // Then only the plain request is sent, with the shared block's variable, and each refusal says why
+        #expect(result.status == 1)
+        #expect(server.requests.map(\.target) == ["/plain?who=ada"])
+        #expect(result.stderr.contains("api.http:3: kulala's 'NOP' placeholder"), "\(result.stderr)")
+        #expect(result.stderr.contains("kulala.nvim's Lua scripts ('-- lua') are not supported"), "\(result.stderr)")
+        #expect(result.stderr.contains("kulala.nvim's Lua scripts (./pre.lua) are not supported"), "\(result.stderr)")
+        #expect(result.stderr.contains("api.http:18: the asterisk form ('OPTIONS *', kulala.nvim) is not supported"),
+                "\(result.stderr)")
+    }
 }

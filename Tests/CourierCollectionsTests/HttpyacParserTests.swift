@@ -272,4 +272,11 @@ struct HttpyacParserTests {
         #expect(options?.insecure == true)
         #expect(options?.noLog == true)
     }
+
+    @Test func streamingAndLoggingHooksAreNotRunAndSayWhy() {
+        let file = HTTPFile(path: "y.http", text: "GET https://x\n\n{{@streaming\n  await sleep(1)\n}}\n{{@responseLogging\n}}\n")
+        #expect(file.requests.first?.scripts.isEmpty == true)
+        #expect(file.diagnostics.map(\.line) == [3, 6])
+        #expect(file.diagnostics.allSatisfy { $0.severity == .warning && $0.message.contains("are not run") })
+    }
 }
