@@ -62,10 +62,15 @@ public struct EnvironmentSet: Sendable, Hashable {
 
     /// httpyac's environment used only when none is selected.
     public static let defaultName = "$default"
+    /// kulala.nvim's name for `$shared`.
+    public static let kulalaSharedName = "$kulalaShared"
+    /// kulala.nvim's default headers, an object in an environment: sent unless the request sets them.
+    public static let kulalaDefaultHeaders = "$kulalaDefaultHeaders"
 
     /// Names of the environments defined, sorted, without `$shared` and `$default`.
     public var names: [String] {
-        Set(layers.flatMap(\.environments.keys)).subtracting([Self.sharedName, Self.defaultName]).sorted()
+        Set(layers.flatMap(\.environments.keys)).subtracting([Self.sharedName, Self.defaultName, Self.kulalaSharedName])
+            .sorted()
     }
 
     /// Finds the environment files beside `fileURL` and in every parent folder up to `root` (inclusive).
@@ -123,7 +128,7 @@ public struct EnvironmentSet: Sendable, Hashable {
         }
         var values: [String: VariableValue] = [:]
         var tlsLayers: [TLSSettings.Layer] = []
-        let environmentNames = [Self.sharedName] + (name.map { [$0] } ?? [Self.defaultName])
+        let environmentNames = [Self.sharedName, Self.kulalaSharedName] + (name.map { [$0] } ?? [Self.defaultName])
         for environmentName in environmentNames {
             for pass in 0..<3 {
                 for layer in layers where layer.pass == pass {

@@ -110,4 +110,16 @@ extension Resolver {
               !words[1].contains("="), !words[2].contains("=") else { return nil }
         return HTTPAuthentication(scheme: .digest, user: String(words[1]), password: String(words[2]))
     }
+
+    /// kulala.nvim's `$kulalaDefaultHeaders` of the environment (`$kulalaShared`'s, then the selected one's):
+    /// each header the request does not set itself.
+    func addDefaultHeaders(to headers: inout HTTPHeaders, interpolator: inout Interpolator) throws(CollectionError) {
+        let prefix = EnvironmentSet.kulalaDefaultHeaders + "."
+        let defaults = context.environment.values.filter { $0.key.hasPrefix(prefix) && !$0.key.dropFirst(prefix.count).contains(".") }
+        for (key, value) in defaults.sorted(by: { $0.key < $1.key }) {
+            let name = String(key.dropFirst(prefix.count))
+            guard !name.isEmpty, !headers.contains(name) else { continue }
+            headers.add(name, try interpolator.expand(value.value))
+        }
+    }
 }

@@ -65,6 +65,7 @@ public struct Resolver: Sendable {
             if isGraphQL && field.name.caseInsensitiveCompare(typeHeader) == .orderedSame { continue }
             headers.add(try interpolator.expand(field.name), try interpolator.expand(field.value))
         }
+        try addDefaultHeaders(to: &headers, interpolator: &interpolator)
         var method = template.method
         var body: RequestBody
         if isGraphQL, case .text(let text) = template.body {

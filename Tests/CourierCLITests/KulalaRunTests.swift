@@ -94,4 +94,57 @@ struct KulalaRunTests {
         #expect(result.stderr.contains("api.http:18: the asterisk form ('OPTIONS *', kulala.nvim) is not supported"),
                 "\(result.stderr)")
     }
+
+    @Test func kulalasSharedEnvironmentAndDefaultHeadersAreSentUnlessTheRequestSetsThem() async throws {
+        let server = try CaptureServer()
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let environments = #"""
+            {"$kulalaShared": {"$kulalaDefaultHeaders": {"Accept": "application/json", "X-Team": "core"},
+                               "base": "BASE"},
+             "dev": {"$kulalaDefaultHeaders": {"X-Env": "dev"}}}
+            """#
+        let result = try await CompatibilityMatrixTests.run("""
+            GET {{base}}/one
+
+            ###
+            GET {{base}}/two
+            Accept: text/plain
+            """, in: folder, server: server, extra: ["http-client.env.json": environments],
+            arguments: ["--all", "--env", "dev"])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        let received = server.requests
+        try #require(received.count == 2)
+        #expect(received[0].header("Accept") == "application/json")
+        #expect(received[0].header("X-Team") == "core")
+        #expect(received[0].header("X-Env") == "dev")
+        #expect(received[1].header("Accept") == "text/plain", "the request's own header wins")
+    }
+
+    @Test func cookieReferencesTheStdinCommandAndKulalasAssertHelpersAreErrorsAtTheirLine() async throws {
+        let server = try CaptureServer()
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let result = try await CompatibilityMatrixTests.run("""
+            ### login
+            POST BASE/login
+
+            > {%
+              assert.same(response.body.token, "t0k");
+            %}
+
+            ###
+            GET BASE/cookie?c={{login.response.cookies.session.value}}
+
+            ###
+            # @env-stdin-cmd TOKEN jq -r .token
+            GET BASE/cmd
+            """, in: folder, server: server)
+        #expect(result.status == 1)
+        #expect(server.requests.map(\.target) == ["/login"])
+        let output = result.stdout + result.stderr
+        #expect(output.contains("api.http:5:") && output.contains("assert"), "\(output)")
+        #expect(result.stderr.contains("api.http:9: '{{login.response.cookies.session.value}}'"), "\(result.stderr)")
+        #expect(result.stderr.contains("api.http:12: kulala's '# @env-stdin-cmd' runs a command"), "\(result.stderr)")
+    }
 }

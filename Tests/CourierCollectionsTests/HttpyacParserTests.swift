@@ -279,4 +279,13 @@ struct HttpyacParserTests {
         #expect(file.diagnostics.map(\.line) == [3, 6])
         #expect(file.diagnostics.allSatisfy { $0.severity == .warning && $0.message.contains("are not run") })
     }
+
+    @Test func httpyacsDisplayTagsChangeNothingThatIsSent() {
+        let tags = ["title Sign in", "description the login", "save", "openWith vscode.markdown", "noResponseView",
+                    "verbose", "debug", "jwt token", "rateLimit minIdleTime=100"]
+        let file = HTTPFile(path: "y.http", text: tags.map { "# @" + $0 }.joined(separator: "\n") + "\nGET https://x/a\n")
+        #expect(file.diagnostics.isEmpty, "\(file.diagnostics)")
+        #expect(file.requests.first?.options == RequestOptions())
+        #expect(file.requests.first?.url == "https://x/a")
+    }
 }
