@@ -75,6 +75,8 @@ extension HTTPFileParser {
     /// `METHOD TARGET [HTTP/x.y]` with a method httpyac knows and a target that is a URL (`http://…`, `/…`,
     /// `{{…}}`): a line that, after a request, starts the next one. Other protocols' words take any target.
     static func isImplicitRequestLine(_ trimmed: String) -> Bool {
+        // Most lines (body text, headers) fail here, before any word is split off.
+        guard let first = trimmed.utf8.first, first >= UInt8(ascii: "A"), first <= UInt8(ascii: "Z") else { return false }
         let words = trimmed.split(whereSeparator: { $0 == " " || $0 == "\t" })
         guard words.count >= 2, implicitRequestWords.contains(String(words[0])) else { return false }
         if refusedWords[String(words[0])] != nil { return true }
@@ -178,6 +180,11 @@ extension HTTPFileParser {
     /// these as the body; no header line starts so.
     static func startsBodyWithoutBlankLine(_ trimmed: String) -> Bool {
         guard let first = trimmed.first else { return false }
+        // `{{name}}: value` is a header whose name is a variable; `{{payload}}` alone is a body.
+        if trimmed.hasPrefix("{{"), let close = trimmed.range(of: "}}") {
+            let rest = trimmed[close.upperBound...].drop { $0 != ":" && $0 != " " && $0 != "\t" }
+            if rest.trimmingBlanks.hasPrefix(":") { return false }
+        }
         if first == "{" || first == "[" { return true }
         if first == "<" { return !trimmed.hasPrefix("<> ") }
         for keyword in ["query", "mutation", "subscription", "fragment"] where trimmed.hasPrefix(keyword) {

@@ -131,6 +131,12 @@ struct HttpyacParserTests {
         #expect(file.requests[0].headers["Content-Type"] == "application/json")
     }
 
+    @Test func aHeaderWhoseNameIsAVariableStaysAHeader() {
+        let file = HTTPFile(path: "y.http", text: "POST https://x/a\n{{auth}}: Bearer t\n{{prefix}}-Trace : 1\n{{payload}}\n")
+        #expect(file.requests.first?.headers.map(\.name) == ["{{auth}}", "{{prefix}}-Trace"])
+        #expect(file.requests.first?.body == .text("{{payload}}"))
+    }
+
     @Test func otherProtocolsRequestLinesAreErrorsAtTheirLineAndTheRestLoads() {
         // Given gRPC, SSE, MQTT, AMQP requests and kulala's NOP between HTTP requests
         let file = HTTPFile(path: "y.http", text: """
