@@ -235,3 +235,9 @@ extension HTTPFileParser {
         return nil
     }
 }
+
+extension HTTPFile {
+    /// Why a request-line word of another protocol (`GRPC`, httpyac's `SSE`, `MQTT`, `AMQP`) is not sent as an
+    /// HTTP method; nil for any other word.
+    public static func refusal(ofMethod word: String) -> String? { HTTPFileParser.refusedWords[word] }
+}

@@ -285,6 +285,15 @@ struct HttpyacRunTests {
         #expect(check.stdout.contains("api.http:3:") || check.stderr.contains("api.http:3:"), "\(check.stdout)\(check.stderr)")
     }
 
+    @Test func courierSendRefusesAnotherProtocolsMethodWordToo() async throws {
+        let server = try CaptureServer()
+        defer { server.stop() }
+        let result = try await CourierCLI.run(["send", "grpc", server.base + "/helloworld.Greeter/SayHello"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("gRPC requests ('GRPC …') are not supported yet"), "\(result.stderr)")
+        #expect(server.requests.isEmpty)
+    }
+
     @Test func aScriptExportingCancelStopsItsRequest() async throws {
         let server = try CaptureServer()
         defer { server.stop() }
