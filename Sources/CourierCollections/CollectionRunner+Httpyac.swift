@@ -77,7 +77,9 @@ extension CollectionRunner {
             if Task.isCancelled { return false }
             variables.overrides = saved
             // `--var` still beats the loop's values.
-            if saved[RequestLoop.indexVariable] == nil { variables.overrides[RequestLoop.indexVariable] = String(index) }
+            if saved[RequestLoop.indexVariable] == nil {
+                variables.overrides[RequestLoop.indexVariable] = String(index)
+            }
             if case .forOf(let name, _) = loop.kind, saved[name] == nil { variables.overrides[name] = item }
             var pass = template
             if let name = template.name { pass.name = name + String(index) }

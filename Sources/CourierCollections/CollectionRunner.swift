@@ -245,7 +245,9 @@ public struct CollectionRunner: Sendable {
                 case .failed(let diagnostic):
                     var outcome = RunOutcome(template: template, context: RequestContext())
                     outcome.failure = .collection(.syntax(diagnostic))
-                    if let name = template.name { variables.responses.recordFailure(name: name, reason: diagnostic.message) }
+                    if let name = template.name {
+                        variables.responses.recordFailure(name: name, reason: diagnostic.message)
+                    }
                     outcomes.append(outcome)
                     onOutcome(outcome)
                     if failFast { return false }

@@ -69,8 +69,8 @@ public struct EnvironmentSet: Sendable, Hashable {
 
     /// Names of the environments defined, sorted, without `$shared` and `$default`.
     public var names: [String] {
-        Set(layers.flatMap(\.environments.keys)).subtracting([Self.sharedName, Self.defaultName, Self.kulalaSharedName])
-            .sorted()
+        Set(layers.flatMap(\.environments.keys))
+            .subtracting([Self.sharedName, Self.defaultName, Self.kulalaSharedName]).sorted()
     }
 
     /// Finds the environment files beside `fileURL` and in every parent folder up to `root` (inclusive).

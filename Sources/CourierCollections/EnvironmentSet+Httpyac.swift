@@ -24,7 +24,8 @@ extension EnvironmentSet {
         guard let environments = object[httpyacEnvironmentsKey] else { return nil }
         guard environments is [String: Any],
               let encoded = try? JSONSerialization.data(withJSONObject: environments) else {
-            throw .badEnvironmentFile(path: url.path, reason: "'\(httpyacEnvironmentsKey)' is not an object of environments")
+            throw .badEnvironmentFile(path: url.path,
+                                      reason: "'\(httpyacEnvironmentsKey)' is not an object of environments")
         }
         return try parse(encoded, path: url.path)
     }

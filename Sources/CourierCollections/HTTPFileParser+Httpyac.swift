@@ -76,7 +76,9 @@ extension HTTPFileParser {
     /// `{{…}}`): a line that, after a request, starts the next one. Other protocols' words take any target.
     static func isImplicitRequestLine(_ trimmed: String) -> Bool {
         // Most lines (body text, headers) fail here, before any word is split off.
-        guard let first = trimmed.utf8.first, first >= UInt8(ascii: "A"), first <= UInt8(ascii: "Z") else { return false }
+        guard let first = trimmed.utf8.first, first >= UInt8(ascii: "A"), first <= UInt8(ascii: "Z") else {
+            return false
+        }
         let words = trimmed.split(whereSeparator: { $0 == " " || $0 == "\t" })
         guard words.count >= 2, implicitRequestWords.contains(String(words[0])) else { return false }
         if refusedWords[String(words[0])] != nil { return true }
@@ -222,11 +224,13 @@ extension HTTPFileParser {
     /// Why a request line is not sent at all: another protocol's word, or kulala's `NOP` placeholder.
     static func refusal(of line: RequestLine) -> String? {
         if let why = refusedWords[line.method] { return why }
-        if let colon = line.url.range(of: "://"), let word = refusedSchemes[line.url[..<colon.lowerBound].lowercased()] {
+        if let colon = line.url.range(of: "://"),
+           let word = refusedSchemes[line.url[..<colon.lowerBound].lowercased()] {
             return refusedWords[word]
         }
         if line.url == "*" {
-            return "the asterisk form ('\(line.method) *', kulala.nvim) is not supported: Courier sends a path or a URL"
+            return "the asterisk form ('\(line.method) *', kulala.nvim) is not supported: Courier sends a path "
+                + "or a URL"
         }
         if line.url == "NOP" {
             return "kulala's 'NOP' placeholder (a shared block without a request) is not supported: write the "

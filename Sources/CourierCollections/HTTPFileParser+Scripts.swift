@@ -25,8 +25,8 @@ extension HTTPFileParser {
     }
 
     /// The handlers after a body. `>>` redirects are kept for `courier run` to save the body; `?? …` lines
-    /// become tests (`HttpyacAssertion`); httpyac's `{{ }}` blocks run on the response; `<>` lines (earlier responses an
-    /// editor saved) are ignored; any other text is an error rather than silently dropped.
+    /// become tests (`HttpyacAssertion`); httpyac's `{{ }}` blocks run on the response; `<>` lines (earlier
+    /// responses an editor saved) are ignored; any other text is an error rather than silently dropped.
     mutating func tailScripts(in range: Range<Int>)
         -> (scripts: [RequestScript], kept: [UnsupportedDirective], failed: Bool) {
         var scripts: [RequestScript] = []

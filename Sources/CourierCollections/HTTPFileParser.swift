@@ -113,7 +113,9 @@ struct HTTPFileParser {
             let trimmed = line.trimmed
             if line.isBlank { index += 1; continue }
             if let comment = Self.commentBody(trimmed) {
-                if let (key, value) = Self.tag(comment) { failed = !readTag(key, value, at: index, into: &prelude) || failed }
+                if let (key, value) = Self.tag(comment) {
+                    failed = !readTag(key, value, at: index, into: &prelude) || failed
+                }
                 index += 1
                 continue
             }
@@ -128,7 +130,8 @@ struct HTTPFileParser {
                 continue
             }
             if let start = Self.httpyacScriptStart(trimmed) {
-                let (script, end) = httpyacScript(at: index, start: start, beforeRequest: true, limit: section.upperBound)
+                let (script, end) = httpyacScript(at: index, start: start, beforeRequest: true,
+                                                  limit: section.upperBound)
                 if let script { prelude.scripts.append(script) }
                 index = end
                 continue
@@ -157,7 +160,8 @@ struct HTTPFileParser {
                 index += 1
                 continue
             }
-            if Self.compositionDirective(trimmed) == "run", let directive = RunDirective.parse(trimmed, line: fileLine(index)) {
+            if Self.compositionDirective(trimmed) == "run",
+               let directive = RunDirective.parse(trimmed, line: fileLine(index)) {
                 // kulala.nvim: `run #name` lines above a request line run before it; alone, they are a run block.
                 if firstRun == nil { firstRun = index }
                 runsBefore.append(directive)
@@ -181,7 +185,9 @@ struct HTTPFileParser {
             fileVariables.append(contentsOf: prelude.variables)
             fileScripts.append(contentsOf: prelude.scripts.map { script in
                 var fileWide = script
-                if fileWide.fileScope == nil { fileWide.fileScope = script.phase == .preRequest ? .once : .everyRequest }
+                if fileWide.fileScope == nil {
+                    fileWide.fileScope = script.phase == .preRequest ? .once : .everyRequest
+                }
                 return fileWide
             })
             return nil
@@ -219,7 +225,8 @@ struct HTTPFileParser {
     }
 
     /// Reads one `# @key value` tag of a prelude; false when the tag is malformed (reported at its line).
-    private mutating func readTag(_ written: String, _ value: String, at index: Int, into prelude: inout Prelude) -> Bool {
+    private mutating func readTag(_ written: String, _ value: String, at index: Int,
+                                  into prelude: inout Prelude) -> Bool {
         let key = Self.tagAliases[written] ?? written
         if key == "name" {
             prelude.name = value.isEmpty ? nil : value

@@ -65,7 +65,8 @@ struct HttpyacInput: Equatable {
             // Through file variables that use others (bounded: each name is visited once).
             while let name = pending.popLast() {
                 for definition in fileVariables where definition.name == name {
-                    for next in CollectionRunner.variableNames(in: definition.value) where used.insert(next).inserted {
+                    for next in CollectionRunner.variableNames(in: definition.value)
+                    where used.insert(next).inserted {
                         pending.append(next)
                     }
                 }

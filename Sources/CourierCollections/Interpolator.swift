@@ -75,7 +75,9 @@ struct Interpolator {
         var rest = Substring(text)
         while let open = rest.range(of: "{{") {
             guard let close = rest[open.upperBound...].range(of: "}}") else { break }
-            if open.lowerBound > rest.startIndex { result.append(.literal(Self.unescaped(rest[..<open.lowerBound]))) }
+            if open.lowerBound > rest.startIndex {
+                result.append(.literal(Self.unescaped(rest[..<open.lowerBound])))
+            }
             let expression = rest[open.upperBound..<close.lowerBound].trimmingBlanks
             let value = try value(of: expression, stack: stack)
             produced += value.utf8.count

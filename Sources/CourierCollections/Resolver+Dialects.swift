@@ -115,7 +115,9 @@ extension Resolver {
     /// each header the request does not set itself.
     func addDefaultHeaders(to headers: inout HTTPHeaders, interpolator: inout Interpolator) throws(CollectionError) {
         let prefix = EnvironmentSet.kulalaDefaultHeaders + "."
-        let defaults = context.environment.values.filter { $0.key.hasPrefix(prefix) && !$0.key.dropFirst(prefix.count).contains(".") }
+        let defaults = context.environment.values.filter {
+            $0.key.hasPrefix(prefix) && !$0.key.dropFirst(prefix.count).contains(".")
+        }
         for (key, value) in defaults.sorted(by: { $0.key < $1.key }) {
             let name = String(key.dropFirst(prefix.count))
             guard !name.isEmpty, !headers.contains(name) else { continue }
