@@ -86,6 +86,11 @@ enum CheckCommand {
             for request in file.requests where !request.isRunBlock {
                 var given = overrides
                 for prompt in request.prompts where given[prompt.name] == nil { given[prompt.name] = "prompted" }
+                // httpyac's loop sets its item and `$index` for each pass.
+                if let loop = request.loop {
+                    given[RequestLoop.indexVariable] = given[RequestLoop.indexVariable] ?? "0"
+                    if case .forOf(let item, _) = loop.kind, given[item] == nil { given[item] = "item" }
+                }
                 // A value a script of the file sets (`client.global.set`, httpyac's `exports`) is there when run.
                 for name in CollectionRunner.variableNames(in: request.sourceText) where given[name] == nil
                     && scripts.contains(where: { $0.mentionsSetting(name) }) {
@@ -100,6 +105,11 @@ enum CheckCommand {
                 Console.out(Sanitizer.sanitize("\(display):\(line): \(request.method.rawValue) \(request.url)"
                                            + (request.name.map { "  (\($0))" } ?? "")))
                 var reported = Set<String>()
+                for reference in request.references where !(names + imports.names).contains(reference.name) {
+                    Console.out(Sanitizer.sanitize("\(display):\(reference.line): '# @ref \(reference.name)' names no "
+                                                   + "request of this file or the files it imports"))
+                    problems += 1
+                }
                 for (_, error) in resolver.unresolved(in: request) {
                     report(error, request, loaded, display, found, environmentName, &reported, &problems)
                 }

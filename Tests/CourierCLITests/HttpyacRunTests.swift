@@ -382,7 +382,7 @@ struct HttpyacRunTests {
                 "\(result.stderr)")
     }
 
-    @Test func checkTakesAVariableAScriptSetsAsGivenAndStillReportsAnUnknownOne() async throws {
+    @Test func checkTakesWhatScriptsAndLoopsSetAsGivenAndReportsUnknownVariablesAndReferences() async throws {
         let folder = try TemporaryFolder()
         try folder.write("api.http", """
             @host = http://127.0.0.1:1
@@ -397,10 +397,17 @@ struct HttpyacRunTests {
             GET /me
             Authorization: Bearer {{token}}
             X-Other: {{nobodySetsThis}}
+
+            ###
+            # @loop for item of ["a", "b"]
+            # @ref nobody
+            GET /items/{{item}}?at={{$index}}
             """)
         let check = try await CourierCLI.run(["check", "api.http"], in: folder.url)
         #expect(check.status == 1)
-        #expect(!check.stdout.contains("'token'"), "\(check.stdout)")
+        #expect(!check.stdout.contains("'token'") && !check.stdout.contains("'item'"), "\(check.stdout)")
         #expect(check.stdout.contains("api.http:12: unknown variable 'nobodySetsThis'"), "\(check.stdout)")
+        #expect(check.stdout.contains("api.http:16: '# @ref nobody' names no request"), "\(check.stdout)")
+        #expect(check.stderr.contains("2 problems"), "\(check.stderr)")
     }
 }
