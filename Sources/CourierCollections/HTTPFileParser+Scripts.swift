@@ -64,6 +64,9 @@ extension HTTPFileParser {
                                                   limit: range.upperBound)
                 if let script {
                     if script.fileScope == nil { scripts.append(script) } else { fileScripts.append(script) }
+                } else if lines[end - 1].trimmed != "}}" {
+                    // Not closed: reported at its line, and the request is not sent without its handler.
+                    failed = true
                 }
                 index = end
                 continue

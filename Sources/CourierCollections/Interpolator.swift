@@ -144,7 +144,7 @@ struct Interpolator {
         // httpyac names a request's response by the request's name: `{{login}}` is its body and
         // `{{login.token}}` a field of it (when nothing else defines that name).
         if let reference = ResponseStore.namedResponseReference(expression, known: context.responses) {
-            return try response(reference)
+            return try response(reference, written: expression)
         }
         throw .unknownVariable(name: expression, request: requestName)
     }
@@ -153,13 +153,14 @@ struct Interpolator {
     static let httpyacGlobalPrefix = "$global."
 
     /// `{{login.response.…}}` and `{{login.request.…}}`, from the run's named exchanges.
-    private mutating func response(_ expression: String) throws(CollectionError) -> String {
+    private mutating func response(_ expression: String, written: String? = nil) throws(CollectionError) -> String {
         switch context.responses.value(for: expression) {
         case .success(let value):
             secrets.formUnion(context.responses.secrets(readBy: expression, in: value))
             return value
         case .failure(let failure):
-            throw .responseValueUnavailable(expression: expression, request: requestName, reason: failure.message)
+            throw .responseValueUnavailable(expression: written ?? expression, request: requestName,
+                                            reason: failure.message)
         }
     }
 

@@ -294,4 +294,11 @@ struct HttpyacParserTests {
         #expect(file.requests.first?.options == RequestOptions())
         #expect(file.requests.first?.url == "https://x/a")
     }
+
+    @Test func anUnclosedScriptIsAnErrorAtItsLineAndItsRequestIsNotKept() {
+        let file = HTTPFile(path: "y.http", text: "GET https://x/a\n\n{{\n  exports.a = 1\n\n###\nGET https://x/b\n")
+        #expect(file.requests.map(\.url) == ["https://x/b"])
+        #expect(file.diagnostics.map(\.line) == [3])
+        #expect(file.diagnostics.first?.message == "script '{{' is not closed with a '}}' line")
+    }
 }
