@@ -16,6 +16,9 @@ public struct HTTPFile: Sendable, Hashable {
     public var imports: [FileImport] = []
     /// httpyac's file-wide scripts: `{{ }}` blocks in blocks without a request, and `{{+ }}` blocks anywhere.
     public var fileScripts: [RequestScript] = []
+    /// httpyac's GraphQL fragments (`fragment Parts on Repository { … }` outside a request), by name: a query
+    /// using `...Parts` is sent with the fragment.
+    public var graphQLFragments: [String: String] = [:]
     /// Where each section of each request sits in `lines`, parallel to `requests`.
     var layouts: [RequestLayout]
     var lines: [SourceLine]
@@ -27,9 +30,10 @@ public struct HTTPFile: Sendable, Hashable {
 
     init(path: String, text: String, requests: [RequestTemplate], fileVariables: [VariableDefinition],
          diagnostics: [Diagnostic], layouts: [RequestLayout], lines: [SourceLine], imports: [FileImport] = [],
-         fileScripts: [RequestScript] = []) {
+         fileScripts: [RequestScript] = [], graphQLFragments: [String: String] = [:]) {
         self.imports = imports
         self.fileScripts = fileScripts
+        self.graphQLFragments = graphQLFragments
         self.path = path
         self.text = text
         self.requests = requests

@@ -41,8 +41,9 @@ public struct HTTPFileOutline: Sendable {
     public private(set) var diagnostics: [Diagnostic] = []
     /// `import ./other.http` lines, as the full parse reads them.
     public private(set) var imports: [FileImport] = []
-    /// httpyac's file-wide scripts, as the full parse reads them.
+    /// httpyac's file-wide scripts and GraphQL fragments, as the full parse reads them.
     public private(set) var fileScripts: [RequestScript] = []
+    public private(set) var graphQLFragments: [String: String] = [:]
 
     /// Reads `url` and outlines it; throws when the file cannot be read or is not UTF-8.
     public static func load(_ url: URL, displayPath: String) throws(CollectionError) -> HTTPFileOutline {
@@ -85,6 +86,7 @@ public struct HTTPFileOutline: Sendable {
         fileVariables += parser.fileVariables
         imports += parser.imports
         fileScripts += parser.fileScripts
+        graphQLFragments.merge(parser.graphQLFragments) { $1 }
         for (position, request) in parser.requests.enumerated() {
             var entry = block
             entry.name = request.name
@@ -128,6 +130,6 @@ public struct HTTPFileOutline: Sendable {
     /// the diagnostics: what running them needs. It cannot be edited: there are no lines to rewrite.
     public func file(running requests: [RequestTemplate]) -> HTTPFile {
         HTTPFile(path: path, text: "", requests: requests, fileVariables: fileVariables, diagnostics: diagnostics,
-                 layouts: [], lines: [], imports: imports, fileScripts: fileScripts)
+                 layouts: [], lines: [], imports: imports, fileScripts: fileScripts, graphQLFragments: graphQLFragments)
     }
 }

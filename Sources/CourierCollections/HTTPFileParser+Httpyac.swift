@@ -201,6 +201,16 @@ extension HTTPFileParser {
         isHandlerStart(trimmed) || httpyacScriptStart(trimmed) != nil || trimmed.hasPrefix("<> ")
     }
 
+    // MARK: GraphQL
+
+    /// The name of an httpyac GraphQL fragment starting on this line (`fragment Parts on Repository {`).
+    static func graphQLFragmentName(_ trimmed: String) -> String? {
+        let words = trimmed.split(whereSeparator: { $0 == " " || $0 == "\t" })
+        guard words.count >= 4, words[0] == "fragment", words[2] == "on" else { return nil }
+        let name = words[1].prefix { $0 != "(" && $0 != "{" }
+        return name.isEmpty ? nil : String(name)
+    }
+
     // MARK: Protocols Courier does not speak
 
     /// Request-line words of other protocols, with why each is refused; never sent as an HTTP method.

@@ -29,12 +29,22 @@ extension HTTPFileParser {
 
     /// `@name = value`; nil when the line starts with `@` but is not a definition.
     static func variable(_ trimmed: String, line: Int) -> VariableDefinition? {
-        guard trimmed.hasPrefix("@"), let equals = trimmed.firstIndex(of: "=") else { return nil }
-        var name = trimmed[trimmed.index(after: trimmed.startIndex)..<equals].trimmingBlanks
-        // httpyac's `@name := value` is evaluated when used, as every Courier variable is.
-        if name.hasSuffix(":") { name = String(name.dropLast()).trimmingBlanks }
-        guard !name.isEmpty, name.allSatisfy(isVariableNameCharacter) else { return nil }
-        let value = trimmed[trimmed.index(after: equals)...].trimmingBlanks
+        guard trimmed.hasPrefix("@") else { return nil }
+        if let equals = trimmed.firstIndex(of: "=") {
+            var name = trimmed[trimmed.index(after: trimmed.startIndex)..<equals].trimmingBlanks
+            // httpyac's `@name := value` is evaluated when used, as every Courier variable is.
+            if name.hasSuffix(":") { name = String(name.dropLast()).trimmingBlanks }
+            if !name.isEmpty, name.allSatisfy(isVariableNameCharacter) {
+                let value = trimmed[trimmed.index(after: equals)...].trimmingBlanks
+                return VariableDefinition(name: name, value: value, line: line)
+            }
+        }
+        // httpyac also reads `@name value`, without `=`.
+        let body = trimmed.dropFirst()
+        guard let blank = body.firstIndex(where: { $0 == " " || $0 == "\t" }) else { return nil }
+        let name = String(body[..<blank])
+        let value = body[blank...].trimmingBlanks
+        guard !name.isEmpty, name.allSatisfy(isVariableNameCharacter), !value.isEmpty else { return nil }
         return VariableDefinition(name: name, value: value, line: line)
     }
 

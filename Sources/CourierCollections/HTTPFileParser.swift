@@ -23,6 +23,8 @@ struct HTTPFileParser {
     private(set) var imports: [FileImport] = []
     /// httpyac's file-wide scripts, in file order.
     var fileScripts: [RequestScript] = []
+    /// httpyac's GraphQL fragments, by name.
+    var graphQLFragments: [String: String] = [:]
     var requests: [RequestTemplate] = []
     var layouts: [RequestLayout] = []
 
@@ -55,7 +57,8 @@ struct HTTPFileParser {
         parser.requests = parser.requests.map { HttpyacInput.addingPrompts(to: $0, fileVariables: fileVariables) }
         return HTTPFile(path: path, text: text, requests: parser.requests, fileVariables: parser.fileVariables,
                         diagnostics: parser.diagnostics, layouts: parser.layouts, lines: lines,
-                        imports: parser.imports, fileScripts: parser.fileScripts)
+                        imports: parser.imports, fileScripts: parser.fileScripts,
+                        graphQLFragments: parser.graphQLFragments)
     }
 
     /// Ranges between `###` separator lines; each range after the first starts at its separator.
@@ -127,6 +130,31 @@ struct HTTPFileParser {
                     report(index, "expected a variable definition '@name = value'")
                 }
                 index += 1
+                continue
+            }
+            if trimmed.hasPrefix("/*") {
+                // httpyac's block comment, over as many lines as it takes.
+                var end = index
+                while end < section.upperBound {
+                    let content = end == index ? String(trimmed.dropFirst(2)) : lines[end].content
+                    end += 1
+                    if content.contains("*/") { break }
+                }
+                index = end
+                continue
+            }
+            if trimmed.hasPrefix("proto <") || trimmed.hasPrefix("proto<") {
+                diagnostics.append(Diagnostic(file: path, line: fileLine(index), message: "httpyac's 'proto < …' "
+                    + "loads a gRPC schema; gRPC is not supported, so it is ignored", severity: .warning))
+                index += 1
+                continue
+            }
+            if let name = Self.graphQLFragmentName(trimmed) {
+                // httpyac: a fragment runs to the next blank line and is sent with the queries that use it.
+                var end = index + 1
+                while end < section.upperBound, !lines[end].isBlank { end += 1 }
+                graphQLFragments[name] = lines[index..<end].map(\.content).joined(separator: "\n")
+                index = end
                 continue
             }
             if let start = Self.httpyacScriptStart(trimmed) {

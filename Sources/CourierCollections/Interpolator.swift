@@ -1,3 +1,4 @@
+import CourierBody
 import Foundation
 
 /// Substitutes `{{…}}` in one request's text, recording which secret values went in so printers can
@@ -141,12 +142,32 @@ struct Interpolator {
         if from <= .elsewhere, let definition = elsewhere(expression) {
             return try nested(definition.value, frame: Frame(name: expression, scope: .elsewhere), stack: stack)
         }
+        // httpyac reads into a variable holding JSON: `{{user.name}}`, `{{item.tags[0]}}`.
+        if let field = try field(of: expression, stack: stack) { return field }
         // httpyac names a request's response by the request's name: `{{login}}` is its body and
         // `{{login.token}}` a field of it (when nothing else defines that name).
         if let reference = ResponseStore.namedResponseReference(expression, known: context.responses) {
             return try response(reference, written: expression)
         }
         throw .unknownVariable(name: expression, request: requestName)
+    }
+
+    /// The value at `.path` of the variable a dotted expression starts with, when that variable holds a JSON
+    /// object or array; nil when it does not name such a variable (or has nothing at the path).
+    private mutating func field(of expression: String, stack: [Frame]) throws(CollectionError) -> String? {
+        let head = String(expression.prefix { $0 != "." && $0 != "[" })
+        guard !head.isEmpty, head.count < expression.count, !head.hasPrefix("$") else { return nil }
+        let value: String
+        do { value = try self.value(of: head, stack: stack) } catch {
+            if case .unknownVariable = error { return nil }
+            if case .responseValueUnavailable = error { return nil }
+            throw error
+        }
+        let first = value.drop { $0 == " " || $0 == "\n" || $0 == "\t" }.first
+        guard first == "{" || first == "[", let path = try? JSONPath("$" + expression.dropFirst(head.count)),
+              let matches = try? path.evaluate(Data(value.utf8), includePaths: false), matches.count == 1
+        else { return nil }
+        return matches[0].value.text
     }
 
     /// httpyac's `{{$global.name}}`: a value a script stored with `$global.name = …`.

@@ -39,7 +39,8 @@ extension Resolver {
 
     /// The JSON body of a GraphQL request: `{"query": …, "variables": …}` from the query text and the
     /// optional JSON object after a blank line.
-    static func graphQLBody(_ text: String, request: String) throws(CollectionError) -> Data {
+    static func graphQLBody(_ text: String, request: String,
+                            fragments: [String: String] = [:]) throws(CollectionError) -> Data {
         var query = text
         var variables: String?
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
@@ -53,6 +54,11 @@ extension Resolver {
         }
         query = query.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !query.isEmpty else { throw .graphQL(request: request, reason: "the request has no query") }
+        // httpyac's fragments written outside the request go with the queries that spread them.
+        for (name, fragment) in fragments.sorted(by: { $0.key < $1.key })
+        where query.contains("..." + name) && !query.contains(fragment) {
+            query += "\n" + fragment
+        }
         var json = "{\"query\":" + JSONValue.quoted(query)
         if let variables { json += ",\"variables\":" + variables }
         return Data((json + "}").utf8)
@@ -122,6 +128,19 @@ extension Resolver {
             let name = String(key.dropFirst(prefix.count))
             guard !name.isEmpty, !headers.contains(name) else { continue }
             headers.add(name, try interpolator.expand(value.value))
+        }
+    }
+
+    /// An httpyac GraphQL request written as an ordinary one: a body starting with `query` or `mutation`, and a
+    /// JSON Content-Type or none.
+    static func isHttpyacGraphQL(_ template: RequestTemplate) -> Bool {
+        guard template.kind == .http, case .text(let text) = template.body else { return false }
+        if let type = template.headers["Content-Type"]?.lowercased(), !type.contains("json") { return false }
+        let first = text.drop { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+        return ["query", "mutation"].contains { keyword in
+            guard first.hasPrefix(keyword) else { return false }
+            let next = first.dropFirst(keyword.count).first
+            return next == nil || next == " " || next == "{" || next == "(" || next == "\n"
         }
     }
 }

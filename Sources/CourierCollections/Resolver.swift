@@ -58,7 +58,9 @@ public struct Resolver: Sendable {
         guard let url = URLBuilder.build(pieces) else {
             throw .badURL(url: pieces.map(\.text).joined(), request: template.displayName)
         }
-        let isGraphQL = template.kind == .graphql
+        // httpyac sends a `query`/`mutation` body as GraphQL whatever the request line says (a JSON or no
+        // Content-Type: a server taking `application/graphql` gets the text as written).
+        let isGraphQL = template.kind == .graphql || Self.isHttpyacGraphQL(template)
         var headers = HTTPHeaders()
         let typeHeader = HTTPFileParser.graphQLRequestTypeHeader
         for field in template.headers {
@@ -69,7 +71,8 @@ public struct Resolver: Sendable {
         var method = template.method
         var body: RequestBody
         if isGraphQL, case .text(let text) = template.body {
-            body = .data(try Self.graphQLBody(try interpolator.expand(text), request: template.displayName))
+            body = .data(try Self.graphQLBody(try interpolator.expand(text), request: template.displayName,
+                                              fragments: file.graphQLFragments))
             if !headers.contains("Content-Type") { headers["Content-Type"] = "application/json" }
             method = .post
         } else {

@@ -63,13 +63,23 @@ public struct ResponseStore: Sendable {
     public static func isReference(_ expression: String) -> Bool { reference(expression) != nil }
 
     /// httpyac names a response by its request's name: `{{login}}` is the body, `{{login.token}}` and
-    /// `{{login.items[0].id}}` JSON fields of it. The reference those mean, when `login` names a request the
-    /// run knows; nil otherwise.
+    /// `{{login.items[0].id}}` JSON fields of it, and `loginResponse` the whole response. The reference those
+    /// mean, when `login` names a request the run knows; nil otherwise.
     static func namedResponseReference(_ expression: String, known store: ResponseStore) -> String? {
         let head = String(expression.prefix { $0 != "." && $0 != "[" })
-        guard !head.isEmpty, store.knows(head) else { return nil }
         let rest = expression.dropFirst(head.count)
-        return rest.isEmpty ? "\(head).response.body.*" : "\(head).response.body.$\(rest)"
+        if !head.isEmpty, store.knows(head) {
+            return rest.isEmpty ? "\(head).response.body.*" : "\(head).response.body.$\(rest)"
+        }
+        // `{{loginResponse.headers.server}}`, `.body`, `.parsedBody.token`: the whole response, by httpyac's name.
+        let suffix = "Response"
+        guard head.hasSuffix(suffix), head.count > suffix.count else { return nil }
+        let name = String(head.dropLast(suffix.count))
+        guard store.knows(name) else { return nil }
+        if rest.hasPrefix(".headers.") { return "\(name).response\(rest)" }
+        if rest == ".body" || rest == ".parsedBody" { return "\(name).response.body.*" }
+        if rest.hasPrefix(".parsedBody") { return "\(name).response.body.$\(rest.dropFirst(".parsedBody".count))" }
+        return nil
     }
 
     /// Whether `name` names a request of the run: declared, answered, failed or taken as given.

@@ -301,4 +301,11 @@ struct HttpyacParserTests {
         #expect(file.diagnostics.map(\.line) == [3])
         #expect(file.diagnostics.first?.message == "script '{{' is not closed with a '}}' line")
     }
+
+    @Test func aProtoImportIsIgnoredWithAWarningAndTheFileVariablesAfterItStay() {
+        let file = HTTPFile(path: "y.http", text: "proto < ./hello.proto\n@host=grpc.example.com\n\n###\nGRPC /sayHello\n")
+        #expect(file.fileVariables.map(\.name) == ["host"])
+        #expect(file.diagnostics.map(\.severity) == [.warning, .error])
+        #expect(file.requests.isEmpty)
+    }
 }
