@@ -1,3 +1,4 @@
+import CourierCollections
 import CourierHTTP
 import CourierSecurity
 import Dispatch
@@ -120,6 +121,10 @@ enum SendCommand {
         }
         if let methodText, !methodText.allSatisfy({ $0.isLetter || $0 == "-" || $0 == "_" }) {
             throw UsageError("'\(methodText)' is not a method; try: courier send POST \(urlText)", command: "send")
+        }
+        // Another protocol's word (GRPC, SSE, MQTT) is never sent as an HTTP method.
+        if let methodText, let refusal = HTTPFile.refusal(ofMethod: methodText.uppercased()) {
+            throw UsageError(refusal, command: "send")
         }
         guard let url = makeURL(urlText) else { throw APIError.badURL(urlText) }
 
