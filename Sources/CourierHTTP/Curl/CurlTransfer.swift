@@ -226,6 +226,10 @@ final class CurlTransfer {
         announceHead()
         guard sink.append(chunk, encoded: isDecoded) else { return 0 }
         job.context.onChunk?(chunk)
+        if let failure = job.context.streamFailure?() {
+            sink.fail(failure)
+            return 0
+        }
         if let keepsBody = job.context.keepsBody, !keepsBody() { sink.stopKeeping() }
         if let onProgress = job.context.onProgress {
             let elapsed = ContinuousClock.now - started
