@@ -37,10 +37,11 @@ public final class EffectRunner: Sendable {
         }
     }
 
-    /// One submission in flight: the explorer's generation and the request id its log rows carry.
+    /// One submission in flight, by its generation (the app's, which `LatestOnly` numbers it by too); its
+    /// watcher knows the request id the client's events carry.
     struct Submission {
         var generation: Int
-        var id: RequestID
+        var watcher: SendWatcher
     }
 
     public let store: CollectionStore
