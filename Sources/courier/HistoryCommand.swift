@@ -83,7 +83,7 @@ enum HistoryCommand {
             lines += response.headers.map { "< \($0.name): \($0.value)" }
             if let note = response.bodyNote { lines.append("(\(note))") }
         }
-        if let error = entry.error { lines.append("error: \(error)") }
+        if let error = entry.error { lines.append("Error: \(error)") }
         if let total = entry.timing.total { lines.append(String(format: "time: %.1f ms", total * 1000)) }
         if let cache = entry.cacheDecision { lines.append("cache: \(cache)") }
         lines.append("")

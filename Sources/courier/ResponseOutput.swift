@@ -158,7 +158,7 @@ enum ResponseOutput {
     static func humanTail(response: HTTPResponse?, error: APIError?, attempts: [AttemptRecord],
                           options: Options = Options()) -> [String] {
         var lines: [String] = []
-        if let error { lines.append("error: \(error.logDescription) [\(error.kind)]") }
+        if let error { lines.append("Error: \(error.logDescription) [\(error.kind)]") }
         if options.showsCache, let response { lines.append("cache: " + Sanitizer.escaped(response.cache.summary)) }
         if response == nil, let streamed = options.streamed {
             lines.append("(\(streamed) \(streamed == 1 ? "record" : "records") streamed before the request ended)")

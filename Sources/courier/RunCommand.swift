@@ -59,8 +59,9 @@ enum RunCommand {
             the folder of the .http file, never into hidden files or folders or through symbolic links;
             '>>!' replaces only what an earlier '>>' wrote unless --allow-overwrite.
 
-            EXIT CODES: 0 when every request succeeded, 1 when one failed or a file has errors, 2 for usage errors.
-            """)
+            """ + "\n\n" + ExitStatus.notes(success: "every request succeeded",
+                                             failure: "a request failed or a file has errors")
+            + "\n\nA run ends with 6 to 35 only when every request that failed failed that way.")
 
     /// Everything the command line asked for.
     struct Invocation {
@@ -209,7 +210,8 @@ enum RunCommand {
                 return 1
             }
         }
-        return tally.failed > 0 || tally.ran < plan.requestCount || plan.hasErrors ? 1 : 0
+        if tally.ran < plan.requestCount || plan.hasErrors { return ExitStatus.failed }
+        return ExitStatus.combining(tally.failureStatuses)
     }
 
     /// Runs the plan's files in order, printing each outcome as it finishes; named responses carry over

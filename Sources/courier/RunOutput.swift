@@ -44,7 +44,7 @@ extension RunCommand {
                 Console.out(SecretPolicy.masking(object(fields), secrets: secrets))
             } else {
                 let logs = scriptLines(outcome.scripts).filter { $0.hasPrefix("log: ") }
-                let text = (["### \(name)"] + logs + ["error: \(message)"]).joined(separator: "\n")
+                let text = (["### \(name)"] + logs + ["Error: \(message)"]).joined(separator: "\n")
                 Console.error(SecretPolicy.masking(text, secrets: secrets) + "\n")
             }
             return

@@ -31,7 +31,7 @@ extension RunCommand {
                     "received \(result.received)", String(format: "%.1f ms", result.seconds * 1000)]
         if let code = result.closeCode { line.append("close \(code)") }
         var lines = ["### \(name)", line.joined(separator: "  ")]
-        if let failure = result.failure { lines.append("error: \(failure.message) [\(failure.kind)]") }
+        if let failure = result.failure { lines.append("Error: \(failure.message) [\(failure.kind)]") }
         Console.out(SecretPolicy.masking(Sanitizer.escaped(lines.joined(separator: "\n")), secrets: secrets) + "\n")
     }
 }

@@ -44,8 +44,8 @@ enum SendCommand {
             .option("--cache-mode", "MODE", .choice(CacheMode.allCases.map(\.rawValue)),
                     help: "Use the HTTP cache (in ~/.cache/courier unless --cache-dir) in MODE."),
         ],
-        notes: "EXIT CODES: 0 for 2xx and 3xx, 1 for a status of 400 or more or a failed request, "
-            + "2 for usage errors.")
+        notes: ExitStatus.notes(success: "a status below 400",
+                                failure: "a status of 400 or more, or a failure without a number of its own"))
 
     /// Everything the command line asked for.
     struct Invocation {
@@ -267,7 +267,7 @@ enum SendCommand {
         return try HTTPCacheMiddleware(directory: directory)
     }
 
-    /// Prints the outcome and returns the exit code: 0 for 2xx/3xx, 1 otherwise.
+    /// Prints the outcome and returns the exit code: 0 for 2xx/3xx, the failure's own (`ExitStatus`) otherwise.
     static func report(_ response: HTTPResponse?, error: APIError?, attempts: [AttemptRecord],
                        invocation: Invocation?, streamed: Int? = nil, headShown: Bool = false) -> Int32 {
         // An error status is reported as the error it stands for (kind http or unauthorized).
@@ -310,8 +310,8 @@ enum SendCommand {
         } else {
             Console.error(masked(ResponseOutput.human(response: nil, error: error, attempts: attempts, options: options)))
         }
-        guard let response else { return 1 }
-        return response.status < 400 ? 0 : 1
+        guard let response else { return error.map { ExitStatus.of($0.kind) } ?? ExitStatus.failed }
+        return response.status < 400 ? ExitStatus.success : ExitStatus.failed
     }
 }
 

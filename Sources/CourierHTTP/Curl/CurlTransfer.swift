@@ -233,8 +233,11 @@ final class CurlTransfer {
                 let connected = address.map { $0.pointee != 0 } ?? false
                 var redirects = 0
                 courier_easy_getinfo_long(easy, CURLINFO_REDIRECT_COUNT, &redirects)
+                var osErrno = 0
+                courier_easy_getinfo_long(easy, CURLINFO_OS_ERRNO, &osErrno)
                 finish(throwing: CurlErrors.map(code, message: errorMessage(code), afterConnecting: connected,
-                                                redirects: redirects, certificate: job.request.clientCertificate))
+                                                redirects: redirects, osErrno: osErrno, url: job.request.url,
+                                                certificate: job.request.clientCertificate))
             }
             return
         }
