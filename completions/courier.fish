@@ -39,7 +39,7 @@ complete -c courier -n '__fish_seen_subcommand_from send' -l key-type -x -a 'PEM
 complete -c courier -n '__fish_seen_subcommand_from send' -l pass -x -d 'The passphrase of the client certificate\'s key, or of an environment\'s certificate (hasCertificatePassphrase)'
 complete -c courier -n '__fish_seen_subcommand_from send' -l json -d 'Print one JSON object instead of text.'
 complete -c courier -n '__fish_seen_subcommand_from send' -l show-secrets -d 'Print Authorization, cookies and tokens instead of REDACTED.'
-complete -c courier -n '__fish_seen_subcommand_from send' -s v -l verbose -d 'Log each attempt to standard error (allowed headers only, never secrets).'
+complete -c courier -n '__fish_seen_subcommand_from send' -s v -l verbose -d 'Log each attempt to standard error: the whole URL and the request head as sent (every header, secrets masked unless --show-secrets).'
 complete -c courier -n '__fish_seen_subcommand_from send' -l cache-dir -x -a '(__fish_complete_directories)' -d 'Use the HTTP cache stored in DIR.'
 complete -c courier -n '__fish_seen_subcommand_from send' -l cache-mode -x -a 'default revalidate reload only-if-cached bypass' -d 'Use the HTTP cache (in ~/.cache/courier unless --cache-dir) in MODE.'
 complete -c courier -n '__fish_seen_subcommand_from send' -s h -l help -d 'Show this help.'

@@ -174,7 +174,7 @@ enum ResponseOutput {
         return lines
     }
 
-    /// `attempt 1  503  12.4 ms  retry in 1.00 s: HTTP 503, Retry-After 1 s`, or for the last one
+    /// `attempt 1  503  12 ms  retry in 1.00 s: HTTP 503, Retry-After 1 s`, or for the last one
     /// `attempt 3  503  9.8 ms  no retry: HTTP 503 after 3 attempts, the most allowed`
     static func attemptLine(_ record: AttemptRecord) -> String {
         var parts = ["attempt \(record.sequence)"]
@@ -185,10 +185,10 @@ enum ResponseOutput {
         } else {
             parts.append(record.cancelled ? "cancelled" : "unfinished")
         }
-        if let timing = record.timing { parts.append(formatMilliseconds(timing.total)) }
+        if let timing = record.timing { parts.append(DurationText.format(timing.total)) }
         if record.reusedConnection { parts.append("reused connection") }
         if let delay = record.delayBeforeNext {
-            parts.append(String(format: "retry in %.2f s", delay.seconds) + (record.retryReason.map { ": \($0)" } ?? ""))
+            parts.append("retry in \(DurationText.format(delay))" + (record.retryReason.map { ": \($0)" } ?? ""))
         }
         if let declined = record.retryDeclined { parts.append("no retry: \(declined)") }
         return parts.joined(separator: "  ")
@@ -211,23 +211,10 @@ enum ResponseOutput {
         ]
         var lines = rows.map { label, value in
             label.padding(toLength: 20, withPad: " ", startingAt: 0)
-                + (value.map { formatMilliseconds(max($0, .zero)) } ?? "-").leftPadded(to: 12)
+                + (value.map { DurationText.format(max($0, .zero)) } ?? "-").leftPadded(to: 12)
         }
         if timing.reusedConnection { lines.append("(reused connection: no DNS, connect or TLS)") }
         return lines.joined(separator: "\n")
-    }
-
-    static func formatMilliseconds(_ duration: Duration) -> String {
-        oneDecimal(duration.milliseconds) + " ms"
-    }
-
-    /// `value` rounded to one decimal, as `%.1f` prints it: by hand, because `String(format:)` starts
-    /// CoreFoundation, which every `courier send` (it prints the attempt's time) paid for at its end.
-    static func oneDecimal(_ value: Double) -> String {
-        let tenths = (abs(value) * 10).rounded()
-        guard tenths < 1e15 else { return String(format: "%.1f", value) }
-        let whole = Int64(tenths) / 10, fraction = Int64(tenths) % 10
-        return (value < 0 && tenths > 0 ? "-" : "") + String(whole) + "." + String(fraction)
     }
 
     /// The body as text for the terminal: pretty JSON, sanitised text, or a note for binary data.

@@ -28,7 +28,7 @@ extension RunCommand {
             return
         }
         var line = ["WebSocket " + (result.status.map(String.init) ?? "-"), "sent \(result.sent)",
-                    "received \(result.received)", String(format: "%.1f ms", result.seconds * 1000)]
+                    "received \(result.received)", DurationText.format(seconds: result.seconds)]
         if let code = result.closeCode { line.append("close \(code)") }
         var lines = ["### \(name)", line.joined(separator: "  ")]
         if let failure = result.failure { lines.append("Error: \(failure.message) [\(failure.kind)]") }

@@ -39,7 +39,8 @@ enum SendCommand {
             .flag("--json", help: "Print one JSON object instead of text."),
             .flag("--show-secrets", help: "Print Authorization, cookies and tokens instead of REDACTED."),
             .flag("--verbose", short: "v",
-                  help: "Log each attempt to standard error (allowed headers only, never secrets)."),
+                  help: "Log each attempt to standard error: the whole URL and the request head as sent (every "
+                      + "header, secrets masked unless --show-secrets)."),
             .option("--cache-dir", "DIR", .directory, help: "Use the HTTP cache stored in DIR."),
             .option("--cache-mode", "MODE", .choice(CacheMode.allCases.map(\.rawValue)),
                     help: "Use the HTTP cache (in ~/.cache/courier unless --cache-dir) in MODE."),
@@ -210,7 +211,7 @@ enum SendCommand {
             })
         }
         if invocation.verbose {
-            let logger = RedactingLogger(policy: LogPolicy(includeHeaders: true)) { Console.error($0) }
+            let logger = RedactingLogger(policy: LogPolicy(includeHeaders: true, fullURL: true)) { Console.error($0) }
             events = events.merged(with: logger.sink)
         }
         var transportConfiguration = BodyFile.transportConfiguration(for: invocation.output)
@@ -221,6 +222,12 @@ enum SendCommand {
         let client = HTTPClient(configuration: configuration)
         var context = RequestContext()
         if let progress { context.onProgress = { progress.update($0) } }
+        if invocation.verbose {
+            let showSecrets = invocation.showSecrets
+            context.onRequestHead = { head in
+                for line in RequestHeadLines.lines(head, secrets: sent, showSecrets: showSecrets) { Console.error(line) }
+            }
+        }
         if let printer {
             context.onHead = { printer.begin($0) }
             context.onChunk = { printer.feed($0) }

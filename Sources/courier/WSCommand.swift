@@ -265,7 +265,7 @@ final class WSRunner: Sendable {
                           + (info.reason.isEmpty ? "" : " \(Sanitizer.escaped(info.reason, keepingLayout: false))")
                           + (info.error.map { ": \($0)" } ?? ""))
         case .reconnecting(let delay, let attempt):
-            Console.error(String(format: "reconnecting in %.1f s (attempt %d)", delay, attempt))
+            Console.error("reconnecting in \(DurationText.format(seconds: delay)) (attempt \(attempt))")
         case .error(let error):
             output.flush()
             Console.fail("\(error)")

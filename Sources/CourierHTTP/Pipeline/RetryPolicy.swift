@@ -111,7 +111,7 @@ public struct RetryPolicy: Sendable, Hashable {
 
     static func format(_ duration: Duration) -> String {
         let seconds = duration.seconds
-        return seconds == seconds.rounded() ? "\(Int(seconds)) s" : String(format: "%.2f s", seconds)
+        return seconds == seconds.rounded() ? "\(Int(seconds)) s" : DurationText.format(duration)
     }
 }
 

@@ -1,4 +1,5 @@
 import CourierBody
+import CourierHTTP
 import Foundation
 
 /// How history entries read in the pane: times, statuses, durations and sizes as short text.
