@@ -45,7 +45,7 @@ _courier() {
             slots=("words:GET POST PUT PATCH DELETE HEAD OPTIONS" "none")
             ;;
         run)
-            options="--name --all --env --var --json --fail-fast --report --timing --idle-timeout --ws-wait --show-secrets --allow-insecure-redirect --allow-read --allow-overwrite --cacert --cert -E --key --cert-type --key-type --pass --cache-dir --cache-mode --help -h"
+            options="--name --all --env --var --json --fail-fast --quiet -q --summary --full-bodies --report --timing --idle-timeout --ws-wait --show-secrets --allow-insecure-redirect --allow-read --allow-overwrite --cacert --cert -E --key --cert-type --key-type --pass --cache-dir --cache-mode --help -h"
             one="--name --env --var --idle-timeout --ws-wait --allow-read --cacert --cert -E --key --cert-type --key-type --pass --cache-dir --cache-mode"
             two="--report"
             case $prev in

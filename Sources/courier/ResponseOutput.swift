@@ -23,6 +23,9 @@ enum ResponseOutput {
         var headShown = false
         /// A cache was in use: the human output says what it decided (`cache: fresh (age 2 s, 58 s left)`).
         var showsCache = false
+        /// Text output prints at most this many bytes of a body, then says how much more there was
+        /// (`courier run` without `--full-bodies`); nil prints it whole.
+        var bodyLimit: Int?
 
         init(showSecrets: Bool = false, timing: Bool = false, bodyFile: URL? = nil, streamed: Int? = nil) {
             self.showSecrets = showSecrets
@@ -116,7 +119,8 @@ enum ResponseOutput {
     static func human(response: HTTPResponse?, error: APIError?, attempts: [AttemptRecord], name: String? = nil,
                       options: Options = Options()) -> String {
         var lines = humanHead(response: response, name: name, options: options)
-        if let response, options.streamed == nil, options.bodyFile == nil, let body = bodyText(response) {
+        if let response, options.streamed == nil, options.bodyFile == nil,
+           let body = bodyText(response, limit: options.bodyLimit) {
             lines.append(body)
         }
         lines += humanTail(response: response, error: error, attempts: attempts, options: options)
@@ -217,13 +221,29 @@ enum ResponseOutput {
         return lines.joined(separator: "\n")
     }
 
-    /// The body as text for the terminal: pretty JSON, sanitised text, or a note for binary data.
-    static func bodyText(_ response: HTTPResponse) -> String? {
-        guard response.body.size > 0, let data = try? response.body.readAll() else { return nil }
-        guard let text = String(data: data, encoding: .utf8) else {
-            return "(binary body, \(data.count) bytes; use -o FILE to save it)"
+    /// The body as text for the terminal: pretty JSON, sanitised text, or a note for binary data. With a
+    /// `limit`, a longer body is cut there (at a character's start) and a last line says how much more there was.
+    static func bodyText(_ response: HTTPResponse, limit: Int? = nil) -> String? {
+        guard response.body.size > 0, var data = try? response.body.readAll() else { return nil }
+        if let limit, data.count > limit {
+            var cut = data.startIndex + limit
+            while cut > data.startIndex, data[cut] & 0xC0 == 0x80 { cut -= 1 }
+            let more = data.endIndex - cut
+            data = data[data.startIndex..<cut]
+            let text = bodyText(data, size: response.body.size, contentType: response.headers["Content-Type"])
+            // A binary body is not printed at all, so there is nothing more to say about it.
+            return String(data: data, encoding: .utf8) == nil ? text
+                : text + "\n… \(MediaKind.formatSize(more)) more; --full-bodies prints all"
         }
-        if looksLikeJSON(text, contentType: response.headers["Content-Type"]),
+        return bodyText(data, size: data.count, contentType: response.headers["Content-Type"])
+    }
+
+    /// `data` as text; `size` is the whole body's, for the note on a binary one (which is not cut).
+    private static func bodyText(_ data: Data, size: Int, contentType: String?) -> String {
+        guard let text = String(data: data, encoding: .utf8) else {
+            return "(binary body, \(size) bytes; use -o FILE to save it)"
+        }
+        if looksLikeJSON(text, contentType: contentType),
            let (output, flattened) = PrettyJSONStream.format(data) {
             if flattened { Console.error(PrettyJSONStream.flattenedNote) }
             return Sanitizer.escaped(String(decoding: output, as: UTF8.self))
