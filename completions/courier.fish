@@ -22,6 +22,7 @@ complete -c courier -n '__fish_use_subcommand' -F
 complete -c courier -n '__fish_seen_subcommand_from send' -s H -l header -x -d 'Add a request header.'
 complete -c courier -n '__fish_seen_subcommand_from send' -s d -l data -x -d 'Send BODY; -d @FILE sends the contents of FILE.'
 complete -c courier -n '__fish_seen_subcommand_from send' -l json-body -d 'Send the body as JSON (Content-Type and Accept: application/json).'
+complete -c courier -n '__fish_seen_subcommand_from send' -s f -l form -d 'Send the data items as a form: urlencoded, or multipart/form-data when one of them is a file (field@FILE).'
 complete -c courier -n '__fish_seen_subcommand_from send' -l retry -x -d 'Retries after the first attempt; 0 disables.'
 complete -c courier -n '__fish_seen_subcommand_from send' -l timeout -x -d 'Give up after SECONDS, for each attempt and all retries together.'
 complete -c courier -n '__fish_seen_subcommand_from send' -l idle-timeout -x -d 'Give up when no byte arrives for SECONDS; 0 waits for ever.'

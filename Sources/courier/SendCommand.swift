@@ -12,14 +12,22 @@ enum SendCommand {
         overview: "Send one request, curl/HTTPie style, and show its retries and timing.",
         arguments: [
             ArgumentSpec("METHOD", .choice(["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]), optional: true,
-                         help: "GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS or any other token "
+                         help: "GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS or any other word in capitals "
                              + "(default: GET, or POST when a body is given)."),
-            ArgumentSpec("URL", help: "An http:// or https:// URL (http:// is assumed when missing)."),
+            ArgumentSpec("URL", help: "An http:// or https:// URL (http:// is assumed when missing; :3000/x is "
+                             + "localhost:3000/x)."),
+            ArgumentSpec("ITEM", optional: true, repeatable: true, help: "HTTPie request items: Name:value a header, "
+                             + "name==value a query parameter, field=value a JSON string field, field:=json raw JSON "
+                             + "(3, true, [1, 2]), field=@FILE and field:=@FILE a value read from FILE, field@FILE "
+                             + "a file upload (with --form). Data items make the method POST and the body a JSON "
+                             + "object; a backslash makes a separator plain (a\\=b=c)."),
         ],
         options: [
             .option("--header", short: "H", "'Name: value'", repeatable: true, help: "Add a request header."),
             .option("--data", short: "d", "BODY", help: "Send BODY; -d @FILE sends the contents of FILE."),
             .flag("--json-body", help: "Send the body as JSON (Content-Type and Accept: application/json)."),
+            .flag("--form", short: "f", help: "Send the data items as a form: urlencoded, or multipart/form-data "
+                      + "when one of them is a file (field@FILE)."),
             .option("--retry", "N", .number, default: "2", help: "Retries after the first attempt; 0 disables."),
             .option("--timeout", "SECONDS", .number,
                     help: "Give up after SECONDS, for each attempt and all retries together."),
@@ -110,28 +118,23 @@ enum SendCommand {
         let showSecrets = args.flag("--show-secrets")
         let verbose = args.flag("--verbose")
         let stream = args.flag("--stream")
-        let positionals = args.positionals
-
-        let (methodText, urlText): (String?, String)
-        switch positionals.count {
-        case 1: (methodText, urlText) = (nil, positionals[0])
-        case 2: (methodText, urlText) = (positionals[0], positionals[1])
-        case 0: throw UsageError("missing URL; try: courier send https://example.com/users", command: "send")
-        default: throw UsageError("too many arguments: \(positionals.dropFirst(2).joined(separator: " "))", command: "send")
-        }
-        if let methodText, !methodText.allSatisfy({ $0.isLetter || $0 == "-" || $0 == "_" }) {
-            throw UsageError("'\(methodText)' is not a method; try: courier send POST \(urlText)", command: "send")
-        }
-        guard let url = makeURL(urlText) else { throw APIError.badURL(urlText) }
+        let words = try SendRequestItems.split(args.positionals)
+        let (methodText, urlText) = (words.method, words.url)
+        guard var url = makeURL(urlText) else { throw APIError.badURL(urlText) }
 
         var headers = try args.headers()
+        if data != nil, words.items.contains(where: \.kind.isData) {
+            throw UsageError("-d and data items (field=value) exclude each other: give the body one way",
+                             command: "send")
+        }
+        let itemsBody = try SendRequestItems.apply(words.items, form: args.flag("--form"), url: &url, headers: &headers)
         if jsonBody {
             if !headers.contains("Content-Type") { headers["Content-Type"] = "application/json" }
             if !headers.contains("Accept") { headers["Accept"] = "application/json" }
         }
         if let key { headers["Idempotency-Key"] = key }
 
-        var body = RequestBody.empty
+        var body = itemsBody ?? .empty
         if let data {
             if data.hasPrefix("@") {
                 let path = String(data.dropFirst())
@@ -159,7 +162,8 @@ enum SendCommand {
         if let retry, retry != retry.rounded() {
             throw UsageError("--retry takes a whole number, not '\(retry)'", command: "send")
         }
-        let method = methodText.map { HTTPMethod(rawValue: $0) } ?? (body.isEmpty && data == nil ? .get : .post)
+        let method = methodText.map { HTTPMethod(rawValue: $0.uppercased()) }
+            ?? (body.isEmpty && data == nil && itemsBody == nil ? .get : .post)
         let deadline = timeout.map { Duration.milliseconds(Int64(($0 * 1000).rounded())) }
         var request = HTTPRequest(method: method, url: url, headers: headers, body: body, timeout: deadline,
                                   cacheMode: cacheMode, maxAttempts: retry.map { Int($0) + 1 }, insecure: insecure)
@@ -174,8 +178,10 @@ enum SendCommand {
                           usesCache: cacheModeText != nil, deadline: deadline, idleTimeout: idleTimeout)
     }
 
-    /// The URL as typed, with http:// assumed when no scheme is given.
+    /// The URL as typed, with http:// assumed when no scheme is given, and `:3000/x` read as
+    /// `localhost:3000/x`, as HTTPie reads it.
     static func makeURL(_ text: String) -> URL? {
+        let text = text.hasPrefix(":") ? "localhost" + text : text
         // The one URL builder, as `courier run` uses it: escapes already there are kept, never encoded twice.
         guard let url = URLBuilder.url(typed: text), url.host?.isEmpty == false else { return nil }
         return url

@@ -19,7 +19,7 @@ import Testing
         // The sections in order, a label too long for its column on a line of its own, and what the table
         // adds to the help (default, allowed words, repetition), including short names that used to be hidden.
         #expect(result.stdout.hasPrefix("OVERVIEW: Send one request, curl/HTTPie style, and show its retries and "
-                                        + "timing.\n\nUSAGE: courier send [METHOD] URL [options]\n\nARGUMENTS:\n"))
+                                        + "timing.\n\nUSAGE: courier send [METHOD] URL [ITEM ...] [options]\n\nARGUMENTS:\n"))
         #expect(result.stdout.contains("\n  -H, --header 'Name: value'\n                          Add a request "
                                        + "header (repeatable).\n"))
         #expect(result.stdout.contains("\n  --retry N               Retries after the first attempt; 0 disables "
