@@ -1,3 +1,4 @@
+import CourierBody
 import CourierCollections
 import CourierHTTP
 import CourierSecurity
@@ -26,6 +27,10 @@ enum RunCommand {
             .flag("--json", help: "Print one JSON object per request (as 'courier send --json', plus \"name\"; "
                       + "plus \"file\" for a folder)."),
             .flag("--fail-fast", help: "Stop after the first request that fails."),
+            .flag("--quiet", short: "q", help: "Print only the requests that failed, then the summary."),
+            .flag("--summary", help: "Print one line per request: ✓ or ✗, status or error, name, time and size."),
+            .flag("--full-bodies", help: "Print whole bodies; text output cuts a body after "
+                      + "\(MediaKind.formatSize(bodyLimit)) and says how much more there was."),
             .option("--report", values: [ValueSpec("FORMAT", .choice(["junit"])), ValueSpec("FILE", .file)],
                     help: "Also write a JUnit XML report to FILE: a test case per request and per client.test / "
                         + "pm.test (for CI systems)."),
@@ -59,8 +64,9 @@ enum RunCommand {
             the folder of the .http file, never into hidden files or folders or through symbolic links;
             '>>!' replaces only what an earlier '>>' wrote unless --allow-overwrite.
 
-            EXIT CODES: 0 when every request succeeded, 1 when one failed or a file has errors, 2 for usage errors.
-            """)
+            """ + "\n\n" + ExitStatus.notes(success: "every request succeeded",
+                                             failure: "a request failed or a file has errors")
+            + "\n\nA run ends with 6 to 35 only when every request that failed failed that way.")
 
     /// Everything the command line asked for.
     struct Invocation {
@@ -71,6 +77,12 @@ enum RunCommand {
         var overrides: [String: String] = [:]
         var json = false
         var failFast = false
+        /// `--quiet`: only the requests that failed are printed.
+        var quiet = false
+        /// `--summary`: one line per request.
+        var summary = false
+        /// `--full-bodies`: text output prints bodies whole instead of cutting them at `bodyLimit`.
+        var fullBodies = false
         var timing = false
         var showSecrets = false
         var cacheDirectory: URL?
@@ -112,6 +124,16 @@ enum RunCommand {
         invocation.all = args.flag("--all")
         invocation.json = args.flag("--json")
         invocation.failFast = args.flag("--fail-fast")
+        invocation.quiet = args.flag("--quiet")
+        invocation.summary = args.flag("--summary")
+        invocation.fullBodies = args.flag("--full-bodies")
+        if invocation.quiet && invocation.summary {
+            throw UsageError("--quiet and --summary exclude each other", command: "run")
+        }
+        if invocation.json && invocation.summary {
+            throw UsageError("--summary prints text; --json prints every request (with --quiet, the failed ones)",
+                             command: "run")
+        }
         invocation.timing = args.flag("--timing")
         invocation.showSecrets = args.flag("--show-secrets")
         invocation.allowInsecureRedirect = args.flag("--allow-insecure-redirect")
@@ -146,6 +168,10 @@ enum RunCommand {
         }
         return invocation
     }
+
+    /// Where text output cuts a body unless `--full-bodies`: a screenful of JSON many times over, while a
+    /// 50 MB body (the demo's `large50`) would be millions of lines.
+    static let bodyLimit = 64 * 1024
 
     // MARK: Running
 
@@ -203,7 +229,8 @@ enum RunCommand {
                 return 1
             }
         }
-        return tally.failed > 0 || tally.ran < plan.requestCount || plan.hasErrors ? 1 : 0
+        if tally.ran < plan.requestCount || plan.hasErrors { return ExitStatus.failed }
+        return ExitStatus.combining(tally.failureStatuses)
     }
 
     /// Runs the plan's files in order, printing each outcome as it finishes; named responses carry over
@@ -216,7 +243,9 @@ enum RunCommand {
         var globals: [String: String] = [:]
         for entry in plan.entries {
             if Task.isCancelled || (invocation.failFast && tally.failed > 0) { break }
-            if plan.isFolder && !invocation.json { Console.out("==> \(entry.displayPath) <==\n") }
+            if plan.isFolder && !invocation.json && !invocation.quiet {
+                Console.out("==> \(entry.displayPath) <==" + (invocation.summary ? "" : "\n"))
+            }
             let environment: CourierCollections.Environment
             switch entry.environment {
             case .success(let found): environment = found
