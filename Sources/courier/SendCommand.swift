@@ -124,12 +124,12 @@ enum SendCommand {
         let verbose = args.flag("--verbose")
         let stream = args.flag("--stream")
         let lineLimit = args.number("--line-limit")
-        let words = try SendRequestItems.split(args.positionals)
-        let (methodText, urlText) = (words.method, words.url)
-        // Another protocol's word (GRPC, SSE, MQTT) is never sent as an HTTP method.
-        if let methodText, let refusal = HTTPFile.refusal(ofMethod: methodText.uppercased()) {
+        // Another protocol's word (GRPC, SSE, MQTT, in any case) is never sent as an HTTP method or taken for a URL.
+        if args.positionals.count > 1, let refusal = HTTPFile.refusal(ofMethod: args.positionals[0].uppercased()) {
             throw UsageError(refusal, command: "send")
         }
+        let words = try SendRequestItems.split(args.positionals)
+        let (methodText, urlText) = (words.method, words.url)
         guard var url = makeURL(urlText) else { throw APIError.badURL(urlText) }
 
         var headers = try args.headers()
