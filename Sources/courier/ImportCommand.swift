@@ -11,7 +11,9 @@ enum ImportCommand {
         arguments: [
             ArgumentSpec("CURL-COMMAND", optional: true, help: "The whole command in one argument, as copied from "
                              + "browser dev tools (\"Copy as cURL\") or API docs; '-' reads it from standard input."),
-            ArgumentSpec("FILE.json", .file, optional: true, help: "A Postman Collection v2.1 export."),
+            ArgumentSpec("FILE.json...", .file, optional: true, help: "A Postman Collection v2.1 export, environment "
+                             + "exports (*.postman_environment.json) and a globals export, in any order and any "
+                             + "mix (at most one collection); each is recognised by what it holds."),
             ArgumentSpec("FILE|URL", .file, optional: true, help: "An OpenAPI 3.0/3.1 or Swagger 2.0 description, "
                              + "JSON or YAML, as a file or an http(s) URL."),
         ],
@@ -25,8 +27,8 @@ enum ImportCommand {
         subcommands: [
             SubcommandSpec("curl", arguments: "CURL-COMMAND", options: ["--output", "--name"],
                            summary: "A curl command line."),
-            SubcommandSpec("postman", arguments: "FILE.json", options: ["--output"],
-                           summary: "A Postman collection."),
+            SubcommandSpec("postman", arguments: "FILE.json...", options: ["--output"],
+                           summary: "A Postman collection, its environments and globals."),
             SubcommandSpec("openapi", arguments: "FILE|URL", options: ["--output"],
                            summary: "An OpenAPI or Swagger description."),
         ],
@@ -45,12 +47,15 @@ enum ImportCommand {
         let output = args.value("--output")
         let name = args.value("--name")
         let positionals = args.positionals
+        if positionals.first == "postman" && positionals.count > 2 {
+            return try importPostman(Array(positionals.dropFirst()), output: output)
+        }
         guard positionals.count == 2 else {
-            throw UsageError("expected 'curl <command>', 'postman FILE.json' or 'openapi FILE|URL'", command: "import")
+            throw UsageError("expected 'curl <command>', 'postman FILE.json...' or 'openapi FILE|URL'", command: "import")
         }
         switch positionals[0] {
         case "curl": return try importCurl(positionals[1], name: name, output: output)
-        case "postman": return try importPostman(positionals[1], output: output)
+        case "postman": return try importPostman([positionals[1]], output: output)
         case "openapi": return try importOpenAPI(positionals[1], output: output)
         default:
             throw UsageError("unknown source '\(positionals[0])'; use curl, postman or openapi", command: "import")
@@ -98,30 +103,6 @@ enum ImportCommand {
             try CollectionWriter.write(Data(text.utf8), to: url, displayPath: output)
         }
         Console.error("wrote \(output)")
-        return 0
-    }
-
-    static func importPostman(_ path: String, output: String?) throws -> Int32 {
-        let data: Data
-        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
-            throw UsageError("cannot read '\(path)'", command: "import")
-        }
-        let conversion = try PostmanImporter.convert(data)
-        let folder = URL(fileURLWithPath: output ?? ".", isDirectory: true)
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        for file in conversion.files {
-            let url = folder.appendingPathComponent(file.name)
-            if FileManager.default.fileExists(atPath: url.path) {
-                throw UsageError("\(url.path) exists; choose another folder with -o DIR", command: "import")
-            }
-        }
-        for file in conversion.files {
-            let url = folder.appendingPathComponent(file.name)
-            try CollectionWriter.write(Data(file.text.utf8), to: url, displayPath: url.path)
-            Console.error("wrote \(url.path)")
-        }
-        for line in conversion.report { Console.error("not converted: \(line)") }
-        for note in conversion.notes { Console.error("note: \(note)") }
         return 0
     }
 
