@@ -22,8 +22,11 @@ public enum ScriptEngine {
             return result
         }
         context.installDigest()
+        context.installModuleFunctions()
         var result = ScriptResult(globals: input.globals, requestVariables: input.requestVariables)
-        for prelude in [ScriptPrelude.code, PostmanPrelude.code] {
+        let preludes = [ScriptPrelude.code, PostmanPrelude.code, PostmanLegacyPrelude.code, RequirePrelude.code,
+                        CryptoJSPrelude.code, "var __courierModuleTable = \(ScriptModules.preludeTable);"]
+        for prelude in preludes {
             let evaluation = context.evaluate(prelude, sourceURL: ScriptPrelude.sourceURL, line: 1)
             if case .failure(let exception) = evaluation {
                 result.error = ScriptError(reason: .exception, message: "internal: \(exception.message)",
@@ -40,6 +43,12 @@ public enum ScriptEngine {
         let evaluation = context.evaluate(source.code, sourceURL: source.file, line: source.line)
         if case .failure(let exception) = evaluation, !exception.message.contains(exitMarker) {
             result.error = error(from: exception, source: source, timeLimit: input.timeLimit)
+        }
+        // Legacy `tests["name"] = …` count even when the script threw after setting them; and what
+        // `postman.setNextRequest` asked for.
+        let extras = "__courierPostmanLegacyFinish(__courier.state); JSON.stringify(__courier.state.nextRequest || null)"
+        if case .success(let next) = context.evaluate(extras, sourceURL: ScriptPrelude.sourceURL, line: 1) {
+            result.nextRequest = NextRequest(json: next)
         }
         if case .timeLimit = result.error?.reason {
             // Tests may loop too; after a stop only the state the script left is read back.
@@ -117,6 +126,7 @@ public enum ScriptEngine {
             "phase": input.phase == .preRequest ? "pre" : "response", "request": request,
             "environment": input.environment, "globals": input.globals,
             "requestVariables": input.requestVariables,
+            "iterationData": input.iterationData, "iteration": input.iteration, "iterationCount": input.iterationCount,
         ]
         if let response = input.response {
             object["response"] = [

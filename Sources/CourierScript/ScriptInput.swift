@@ -77,6 +77,11 @@ public struct ScriptInput: Sendable {
     public var requestVariables: [String: String]
     /// Seconds the script may run before it is stopped.
     public var timeLimit: Double
+    /// This iteration's row of `courier run --data` (`pm.iterationData`, legacy `data`), and its 0-based
+    /// number of how many (`pm.info.iteration`, `pm.info.iterationCount`).
+    public var iterationData: [String: String] = [:]
+    public var iteration = 0
+    public var iterationCount = 1
 
     /// Input for one script; the default time limit is five seconds.
     public init(phase: ScriptPhase, request: ScriptRequest, response: ScriptResponse? = nil,
