@@ -7,6 +7,8 @@ public struct ScriptReport: Sendable, Hashable {
     public var tests: [ScriptTestResult]
     public var logs: [String]
     public var error: ScriptError?
+    /// What `postman.setNextRequest` asked for last.
+    public var nextRequest: NextRequest?
 
     public init(tests: [ScriptTestResult] = [], logs: [String] = [], error: ScriptError? = nil) {
         self.tests = tests
@@ -28,6 +30,7 @@ public struct ScriptReport: Sendable, Hashable {
         tests += result.tests
         logs += result.logs
         if error == nil { error = result.error }
+        if let next = result.nextRequest { nextRequest = next }
     }
 }
 
@@ -75,9 +78,10 @@ public struct ScriptRunner: Sendable {
             let resolver = Resolver(file: file, baseFolder: baseFolder, context: context)
             let preview = try? resolver.resolve(prepared)
             if changedHeaders == nil { previewHeaders = preview?.request.headers ?? HTTPHeaders() }
-            let input = ScriptInput(phase: .preRequest, request: scriptRequest(prepared, preview: preview),
+            var input = ScriptInput(phase: .preRequest, request: scriptRequest(prepared, preview: preview),
                                     environment: environmentValues(context), globals: context.globals,
                                     requestVariables: variables, timeLimit: Self.timeLimit(for: template))
+            context.iteration.apply(to: &input)
             let result = run(script, input: input, access: context.fileAccess, report: &report)
             context.globals = result.globals
             for (name, value) in result.requestVariables where variables[name] != value {
@@ -126,9 +130,10 @@ public struct ScriptRunner: Sendable {
                 }
             }
             let request = scriptRequest(resolved.template, preview: resolved)
-            let input = ScriptInput(phase: .response, request: request, response: scriptResponse,
+            var input = ScriptInput(phase: .response, request: request, response: scriptResponse,
                                     environment: environmentValues(context), globals: context.globals,
                                     requestVariables: variables, timeLimit: Self.timeLimit(for: resolved.template))
+            context.iteration.apply(to: &input)
             let result = run(script, input: input, access: context.fileAccess, report: &report)
             context.globals = result.globals
             if result.error != nil { return }
