@@ -28,13 +28,14 @@ public struct IterationRow: Sendable, Hashable {
 /// columns (RFC 4180: quoted fields, `""` inside them, line breaks in quotes, CRLF or LF, a UTF-8 BOM), or a
 /// JSON array of objects. Each row is one iteration.
 public enum IterationData {
-    /// The rows of `data`, read as JSON when it starts with `[`, else as CSV; `file` names it in errors.
+    /// The rows of `data`, read as JSON when it starts with `[` (or `{`, which is then an error), else as CSV;
+    /// `file` names it in errors.
     public static func rows(_ data: Data, file: String) throws(CollectionError) -> [[String: String]] {
         var bytes = data
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
         let first = bytes.first { !" \t\r\n".utf8.contains($0) }
-        let rows = first == UInt8(ascii: "[") ? try json(Data(bytes), file: file)
-                                                : try csv(String(decoding: bytes, as: UTF8.self), file: file)
+        let isJSON = first == UInt8(ascii: "[") || first == UInt8(ascii: "{")
+        let rows = isJSON ? try json(Data(bytes), file: file) : try csv(String(decoding: bytes, as: UTF8.self), file: file)
         guard !rows.isEmpty else { throw .unreadable(path: file, reason: "the data file has no rows") }
         return rows
     }
