@@ -148,7 +148,7 @@ public struct CollectionRunner: Sendable {
     }
 
     /// Plain `{{name}}` references (no dynamic `$…`, no `.response.`) in a request's text.
-    static func variableNames(in text: String) -> Set<String> {
+    public static func variableNames(in text: String) -> Set<String> {
         var names = Set<String>()
         var rest = Substring(text)
         while let open = rest.range(of: "{{"), let close = rest[open.upperBound...].range(of: "}}") {
@@ -165,10 +165,19 @@ public struct CollectionRunner: Sendable {
         var rest = Substring(request.sourceText.isEmpty ? request.url : request.sourceText)
         while let open = rest.range(of: "{{"), let close = rest[open.upperBound...].range(of: "}}") {
             let expression = rest[open.upperBound..<close.lowerBound].trimmingCharacters(in: .whitespaces)
-            if let reference = ResponseStore.reference(expression) { names.append(reference.name) }
+            if let reference = ResponseStore.reference(expression) {
+                names.append(reference.name)
+            } else if !expression.hasPrefix("$") {
+                // httpyac's `{{login.token}}`: a name followed by a field (kept only when a request has it).
+                names.append(String(expression.prefix { $0 != "." && $0 != "[" }))
+            }
             rest = rest[close.upperBound...]
         }
-        return names
+        // What the request runs itself first (httpyac's `# @ref`, kulala's `run` lines) is not pulled in twice.
+        let runFirst = Set(request.references.map(\.name) + request.runsBefore.compactMap { directive in
+            if case .request(let name) = directive.target { name } else { nil }
+        })
+        return names.filter { !runFirst.contains($0) }
     }
 
     /// Runs `requests` one after another, reporting each outcome as it finishes. With `failFast`, stops
@@ -210,6 +219,55 @@ public struct CollectionRunner: Sendable {
             if template.isRunBlock {
                 let goOn = await runBlock(template, variables: &variables, outcomes: &outcomes, chain: chain,
                                           failFast: failFast, onOutcome: onOutcome)
+                if !goOn { return false }
+                continue
+            }
+            switch disabled(template, context: variables) {
+            case nil: break
+            case .success(let reason)?:
+                var outcome = RunOutcome(template: template, context: RequestContext())
+                outcome.skipped = reason
+                outcomes.append(outcome)
+                onOutcome(outcome)
+                continue
+            case .failure(let error)?:
+                var outcome = RunOutcome(template: template, context: RequestContext())
+                outcome.failure = .script(error)
+                outcomes.append(outcome)
+                onOutcome(outcome)
+                if failFast { return false }
+                continue
+            }
+            if let wait = template.tags[Self.sleepTag].flatMap(Double.init), wait > 0 {
+                try? await Task.sleep(for: .milliseconds(Int(min(wait, 3_600_000))))
+            }
+            if !template.runsBefore.isEmpty {
+                var block = template
+                block.runs = template.runsBefore
+                let goOn = await runBlock(block, variables: &variables, outcomes: &outcomes, chain: chain,
+                                          failFast: failFast, onOutcome: onOutcome)
+                if !goOn { return false }
+            }
+            if !template.references.isEmpty {
+                switch await runReferences(of: template, variables: &variables, outcomes: &outcomes, chain: chain,
+                                           failFast: failFast, onOutcome: onOutcome) {
+                case .ready: break
+                case .stopped: return false
+                case .failed(let diagnostic):
+                    var outcome = RunOutcome(template: template, context: RequestContext())
+                    outcome.failure = .collection(.syntax(diagnostic))
+                    if let name = template.name {
+                        variables.responses.recordFailure(name: name, reason: diagnostic.message)
+                    }
+                    outcomes.append(outcome)
+                    onOutcome(outcome)
+                    if failFast { return false }
+                    continue
+                }
+            }
+            if let loop = template.loop {
+                let goOn = await runLoop(template, loop: loop, variables: &variables, outcomes: &outcomes,
+                                         failFast: failFast, onOutcome: onOutcome)
                 if !goOn { return false }
                 continue
             }
@@ -293,6 +351,8 @@ public struct CollectionRunner: Sendable {
             } else if failedTests > 0 {
                 outcome.failure = .tests(failed: failedTests)
             }
+        } catch CollectionError.cancelledByScript(let request, let place) {
+            outcome.skipped = "\(CollectionError.cancelledByScript(request: request, place: place))"
         } catch let error as CollectionError {
             outcome.failure = .collection(error)
         } catch let error as APIError {

@@ -24,6 +24,8 @@ public struct VariableContext: Sendable {
     public var fileAccess = CollectionFileAccess()
     /// The row of `courier run --data` this run is on (`pm.iterationData`); its values are also `overrides`.
     public var iteration = IterationRow()
+    /// Files whose httpyac once-scripts (`{{ }}` in a block without a request) ran in this run.
+    public var ranFileScripts: Set<String> = []
 
     public init(overrides: [String: String] = [:], environment: Environment = .none,
                 processEnvironment: [String: String] = ProcessInfo.processInfo.environment,

@@ -339,7 +339,8 @@ enum PostmanPrelude {
       }
       globalThis.pm = strict(pm, "pm");
       globalThis.require = __courierMakeRequire(__courierModuleTable, __courierBuiltIns());
-      __courierPostmanLegacy(input, state, pm, globalThis.require, UnsupportedError);
+      // httpyac's blocks have globals of their own (every variable by name): the legacy names would hide them.
+      if (!input.httpyac) __courierPostmanLegacy(input, state, pm, globalThis.require, UnsupportedError);
     }
     """#
 }

@@ -24,8 +24,9 @@ public enum ScriptEngine {
         context.installDigest()
         context.installModuleFunctions()
         var result = ScriptResult(globals: input.globals, requestVariables: input.requestVariables)
-        let preludes = [ScriptPrelude.code, PostmanPrelude.code, PostmanLegacyPrelude.code, RequirePrelude.code,
-                        CryptoJSPrelude.code, "var __courierModuleTable = \(ScriptModules.preludeTable);"]
+        let preludes = [ScriptPrelude.code, PostmanPrelude.code, HttpyacPrelude.code, PostmanLegacyPrelude.code,
+                        RequirePrelude.code, CryptoJSPrelude.code,
+                        "var __courierModuleTable = \(ScriptModules.preludeTable);"]
         for prelude in preludes {
             let evaluation = context.evaluate(prelude, sourceURL: ScriptPrelude.sourceURL, line: 1)
             if case .failure(let exception) = evaluation {
@@ -40,13 +41,18 @@ public enum ScriptEngine {
                                        file: source.file, line: source.line)
             return result
         }
-        let evaluation = context.evaluate(source.code, sourceURL: source.file, line: source.line)
+        let code = input.dialect == .httpyac ? HttpyacPrelude.wrap(source.code) : source.code
+        var evaluation = context.evaluate(code, sourceURL: source.file, line: source.line)
+        if input.dialect == .httpyac, case .success = evaluation {
+            evaluation = context.evaluate(HttpyacPrelude.rethrow, sourceURL: ScriptPrelude.sourceURL, line: 1)
+        }
         if case .failure(let exception) = evaluation, !exception.message.contains(exitMarker) {
             result.error = error(from: exception, source: source, timeLimit: input.timeLimit)
         }
         // Legacy `tests["name"] = …` count even when the script threw after setting them; and what
         // `postman.setNextRequest` asked for.
-        let extras = "__courierPostmanLegacyFinish(__courier.state); JSON.stringify(__courier.state.nextRequest || null)"
+        let extras = "__courierPostmanLegacyFinish(__courier.state); "
+            + "JSON.stringify(__courier.state.nextRequest || null)"
         if case .success(let next) = context.evaluate(extras, sourceURL: ScriptPrelude.sourceURL, line: 1) {
             result.nextRequest = NextRequest(json: next)
         }
@@ -84,6 +90,10 @@ public enum ScriptEngine {
             if let headers = object["headers"] as? [[String]] {
                 result.headers = headers.filter { $0.count == 2 }.map { ScriptHeader($0[0], $0[1]) }
             }
+            result.url = object["url"] as? String
+            result.method = object["method"] as? String
+            result.body = object["body"] as? String
+            result.cancelled = object["cancelled"] as? Bool ?? false
         }
     }
 
@@ -128,6 +138,10 @@ public enum ScriptEngine {
             "requestVariables": input.requestVariables,
             "iterationData": input.iterationData, "iteration": input.iteration, "iterationCount": input.iterationCount,
         ]
+        if input.dialect == .httpyac {
+            object["httpyac"] = ["scope": input.scope, "file": input.file, "folder": input.folder,
+                                 "reserved": HttpyacPrelude.reserved] as [String: Any]
+        }
         if let response = input.response {
             object["response"] = [
                 "status": response.status, "body": response.body, "milliseconds": response.milliseconds,

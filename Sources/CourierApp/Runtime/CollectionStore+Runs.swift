@@ -19,6 +19,16 @@ extension CollectionStore {
     }
 }
 
+extension CollectionStore {
+    /// Whether the job's request runs other requests first (httpyac's `# @ref`, kulala.nvim's `run` lines above
+    /// it) or repeats (`# @loop`): it is sent through the collection runner, as `courier run` sends it.
+    public func runsThroughRunner(_ job: SendJob) -> Bool {
+        guard let (_, template) = try? locate(job.ref) else { return false }
+        return !template.references.isEmpty || template.loop != nil || !template.runsBefore.isEmpty
+            || template.tags[CollectionRunner.disabledTag] != nil
+    }
+}
+
 extension RunOutcome {
     /// `login 200`, `me failed: status 404`: one request of a run block, for the Response pane's line.
     public var shortSummary: String {

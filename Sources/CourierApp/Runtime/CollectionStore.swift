@@ -135,7 +135,7 @@ public final class CollectionStore: Sendable {
     /// in the send task, after their pre-request scripts, never on the UI thread.
     public func hasScripts(_ job: SendJob) -> Bool {
         guard let found = try? locate(job.ref) else { return false }
-        return !found.1.scripts.isEmpty
+        return found.0.file.hasScripts(found.1)
     }
 
     /// Runs the pre-request scripts (globals kept for the session), then resolves the request. Call off the

@@ -19,7 +19,10 @@ extension EffectRunner {
         // Held across submit so the delivery, on another thread, always finds the mapping.
         submissions.withLock { map in
             let token = latest.submit {
-                if !job.draft.runs.isEmpty { return await Self.runBlock(job, store: store, client: client) }
+                // A run block, and a request with httpyac's `# @ref` or `# @loop`, run as `courier run` runs them.
+                if !job.draft.runs.isEmpty || store.runsThroughRunner(job) {
+                    return await Self.runBlock(job, store: store, client: client)
+                }
                 // Resolving reads environment and body files, and a request's pre-request scripts may run to
                 // their time limit: both happen here, in the task, never on the loop thread.
                 let request: HTTPRequest
@@ -113,8 +116,9 @@ extension EffectRunner {
         }
     }
 
-    /// Sends a run block: the requests it names run in order, and the Response pane shows the last answer
-    /// with a line naming each request run and its status. Its requests are not recorded in history.
+    /// Sends a run block (or a request with `# @ref` or `# @loop`): the requests it names run in order, and
+    /// the Response pane shows the last answer with a line naming each request run and its status. Its
+    /// requests are not recorded in history.
     static func runBlock(_ job: SendJob, store: CollectionStore, client: HTTPClient) async -> SendResult {
         let outcomes: [RunOutcome]
         do {
