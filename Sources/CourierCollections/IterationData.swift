@@ -35,7 +35,8 @@ public enum IterationData {
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
         let first = bytes.first { !" \t\r\n".utf8.contains($0) }
         let isJSON = first == UInt8(ascii: "[") || first == UInt8(ascii: "{")
-        let rows = isJSON ? try json(Data(bytes), file: file) : try csv(String(decoding: bytes, as: UTF8.self), file: file)
+        let rows = isJSON ? try json(Data(bytes), file: file)
+                          : try csv(String(decoding: bytes, as: UTF8.self), file: file)
         guard !rows.isEmpty else { throw .unreadable(path: file, reason: "the data file has no rows") }
         return rows
     }
@@ -110,7 +111,8 @@ public enum IterationData {
                 quoted = true
             default:
                 if afterQuote {
-                    throw .unreadable(path: "\(file):\(line)", reason: "text after a closing quote (write \"\" for a quote)")
+                    throw .unreadable(path: "\(file):\(line)",
+                                      reason: "text after a closing quote (write \"\" for a quote)")
                 }
                 field.unicodeScalars.append(scalar)
             }
@@ -122,7 +124,8 @@ public enum IterationData {
         return try records.dropFirst().map { record throws(CollectionError) in
             guard record.fields.count <= columns.count else {
                 throw .unreadable(path: "\(file):\(record.line)",
-                                  reason: "\(record.fields.count) fields, but the first line names \(columns.count) columns")
+                                  reason: "\(record.fields.count) fields, but the first line names "
+                                      + "\(columns.count) columns")
             }
             var row: [String: String] = [:]
             for (index, column) in columns.enumerated() {

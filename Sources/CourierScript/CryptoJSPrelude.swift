@@ -35,7 +35,9 @@ enum CryptoJSPrelude {
         },
       };
       const Latin1 = {
-        stringify: function (array) { return bytesOf(array).map(function (b) { return String.fromCharCode(b); }).join(""); },
+        stringify: function (array) {
+          return bytesOf(array).map(function (b) { return String.fromCharCode(b); }).join("");
+        },
         parse: function (text) {
           const bytes = [];
           for (let i = 0; i < text.length; i++) bytes.push(text.charCodeAt(i) & 255);
@@ -107,7 +109,7 @@ enum CryptoJSPrelude {
       const CryptoJS = { lib: { WordArray: {
                            create: function (w, sig) {
                              if (w instanceof ArrayBuffer) w = new Uint8Array(w);
-                             if (w && typeof w.length === "number" && !(Array.isArray(w)) && w.BYTES_PER_ELEMENT === 1) {
+                             if (w && !Array.isArray(w) && w.BYTES_PER_ELEMENT === 1) {
                                return fromBytes(Array.prototype.slice.call(w));
                              }
                              return new WordArray(w, sig);
@@ -115,7 +117,8 @@ enum CryptoJSPrelude {
                            random: function (count) { return Hex.parse(__courierRandomHex(count)); } } },
                          enc: { Hex: Hex, Latin1: Latin1, Utf8: Utf8, Base64: Base64, Base64url: Base64url },
                          algo: { HMAC: { create: function (algo, key) { return algo.__hmac(key); } } } };
-      const names = { MD5: "md5", SHA1: "sha1", SHA224: "sha224", SHA256: "sha256", SHA384: "sha384", SHA512: "sha512" };
+      const names = { MD5: "md5", SHA1: "sha1", SHA224: "sha224", SHA256: "sha256", SHA384: "sha384",
+                      SHA512: "sha512" };
       for (const name of Object.keys(names)) {
         const algorithm = names[name];
         CryptoJS[name] = function (message) { return digest(algorithm, null, Hex.stringify(words(message))); };

@@ -61,7 +61,8 @@ extension ImportCommand {
         }
         if let text = merged.privateText {
             // Secret values: readable by the user only, and never printed.
-            try CollectionWriter.write(Data(text.utf8), to: privateURL, displayPath: privateURL.path, permissions: 0o600)
+            try CollectionWriter.write(Data(text.utf8), to: privateURL, displayPath: privateURL.path,
+                                       permissions: 0o600)
             Console.error("wrote \(privateURL.path)")
         }
         for export in exports {

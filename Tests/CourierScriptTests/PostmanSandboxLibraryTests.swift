@@ -69,4 +69,17 @@ struct PostmanSandboxLibraryTests {
             #expect(names.contains(name), "\(name)")
         }
     }
+
+    @Test func anHttpyacBlockSeesItsVariablesNotTheLegacyGlobalsOfTheSameNames() {
+        // Given httpyac variables named like Postman's legacy globals
+        var input = ScriptInput(phase: .preRequest, request: ScriptRequest(method: "GET", rawURL: "http://h.test/"))
+        input.dialect = .httpyac
+        input.scope = ["data": "mine", "environment": "staging", "tests": "3", "iteration": "9"]
+        // When an httpyac block reads them
+        let result = ScriptEngine.run(ScriptSource(code: "console.log(data, environment, tests, iteration)",
+                                                   file: "api.http", line: 1), input: input)
+        // Then they are the variables
+        #expect(result.error == nil, "\(String(describing: result.error))")
+        #expect(result.logs == ["mine staging 3 9"])
+    }
 }

@@ -30,7 +30,9 @@ struct OpenAPIBundle {
         var bundle = OpenAPIBundle(load: load)
         bundle.documents[location.absoluteURL] = root
         let rewritten = bundle.rewrite(root, base: location.absoluteURL, depth: 0)
-        guard !bundle.bundled.isEmpty, var object = rewritten as? [String: Any] else { return (rewritten, bundle.notes) }
+        guard !bundle.bundled.isEmpty, var object = rewritten as? [String: Any] else {
+            return (rewritten, bundle.notes)
+        }
         object[member] = bundle.bundled
         return (object, bundle.notes)
     }

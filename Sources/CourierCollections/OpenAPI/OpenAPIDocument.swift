@@ -57,7 +57,9 @@ struct OpenAPIDocument {
             guard seen.insert(ref).inserted else { return nil }
             guard ref.hasPrefix("#") else {
                 // The bundle said why when it tried.
-                if !notes.contains(where: { $0.hasPrefix("$ref \(ref) ") }) { note("external $ref \(ref) was not followed") }
+                if !notes.contains(where: { $0.hasPrefix("$ref \(ref) ") }) {
+                    note("external $ref \(ref) was not followed")
+                }
                 return nil
             }
             guard let target = pointer(ref) else {
