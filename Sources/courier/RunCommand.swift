@@ -291,7 +291,8 @@ enum RunCommand {
                 let (outcomes, kept, keptGlobals) = await runner.runKeepingState(entry.requests,
                                                                                  failFast: failFast) { outcome in
                     print(outcome, attempts: recorder.attempts(for: outcome.context.id), invocation: invocation,
-                          secrets: secrets, file: file, place: place)
+                          secrets: secrets, file: file, place: place,
+                          iteration: iterations.count > 1 ? iteration.index : nil)
                 }
                 responses = kept
                 globals = keptGlobals

@@ -55,6 +55,10 @@ struct IterationDataRunTests {
         #expect(server.requests.map(\.target) == ["/users?id=7", "/users?id=8", "/users?id=8"])
         #expect(server.requests.allSatisfy { $0.bodyText == #"{"name": "override"}"# })
         #expect(server.requests.map { $0.header("X-Iteration") } == ["0/3", "1/3", "2/3"])
+        let json = try await CompatibilityMatrixTests.run(Self.request, in: folder, server: server,
+                                                          arguments: ["--data", "rows.json", "--json"])
+        let objects = try json.stdout.split(separator: "\n").map { try CourierCLI.json(String($0)) }
+        #expect(objects.map { $0["iteration"] as? Int } == [0, 1], "\(json.stdout)")
     }
 
     @Test func anIterationCountWithoutDataRunsTheFileThatManyTimes() async throws {
