@@ -24,10 +24,7 @@ public enum ScriptEngine {
         context.installDigest()
         context.installModuleFunctions()
         var result = ScriptResult(globals: input.globals, requestVariables: input.requestVariables)
-        let preludes = [ScriptPrelude.code, PostmanPrelude.code, HttpyacPrelude.code, PostmanLegacyPrelude.code,
-                        RequirePrelude.code, CryptoJSPrelude.code,
-                        "var __courierModuleTable = \(ScriptModules.preludeTable);"]
-        for prelude in preludes {
+        for prelude in [ScriptPrelude.code, PostmanPrelude.code, HttpyacPrelude.code, postmanSandbox] {
             let evaluation = context.evaluate(prelude, sourceURL: ScriptPrelude.sourceURL, line: 1)
             if case .failure(let exception) = evaluation {
                 result.error = ScriptError(reason: .exception, message: "internal: \(exception.message)",
@@ -122,6 +119,11 @@ public enum ScriptEngine {
         }
         return nil
     }
+
+    /// Postman's legacy sandbox, `require` and crypto-js: one evaluation, made once.
+    private static let postmanSandbox = [PostmanLegacyPrelude.code, RequirePrelude.code, CryptoJSPrelude.code,
+                                         "var __courierModuleTable = \(ScriptModules.preludeTable);"]
+        .joined(separator: "\n")
 
     /// The input as a JavaScript object literal (JSON).
     private static func encode(_ input: ScriptInput) -> String {

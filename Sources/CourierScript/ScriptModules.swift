@@ -66,8 +66,8 @@ public enum ScriptModules {
     }
 
     /// The table the `require` prelude reads: name → package folder (or "" for built-ins), and for the ones
-    /// that are not available, why.
-    static var preludeTable: String {
+    /// that are not available, why. Made once: the folders come from the process's environment.
+    static let preludeTable: String = {
         let available = modules.map { module -> String in
             switch module.source {
             case .package(let package): "\(quoted(module.name)): {package: \(quoted(package))}"
@@ -77,7 +77,7 @@ public enum ScriptModules {
         }
         let roots = folders.map(quoted).joined(separator: ", ")
         return "{modules: {\(available.joined(separator: ", "))}, folders: [\(roots)]}"
-    }
+    }()
 
     private static func quoted(_ text: String) -> String {
         let data = (try? JSONSerialization.data(withJSONObject: [text])) ?? Data("[\"\"]".utf8)
