@@ -20,28 +20,20 @@ public enum BrunoImporter {
         var notes: [String] = []
         let collectionName = (try? Data(contentsOf: folder.appendingPathComponent("bruno.json")))
             .flatMap { try? JSONValue.parse($0) }?["name"]?.stringValue ?? folder.lastPathComponent
-        func read(_ url: URL, _ relative: String) -> BruFile? {
-            guard let data = try? Data(contentsOf: url) else {
-                notes.append("\(relative): cannot be read; left out")
-                return nil
-            }
-            do { return try BruFile(String(decoding: data, as: UTF8.self)) } catch {
-                notes.append("\(relative):\(error.line): \(error.message); file left out")
-                return nil
-            }
-        }
         var root = Inherited()
-        if let collection = read(folder.appendingPathComponent("collection.bru"), "collection.bru") {
+        let collectionFile = folder.appendingPathComponent("collection.bru")
+        if FileManager.default.fileExists(atPath: collectionFile.path),
+           let collection = read(collectionFile, "collection.bru", notes: &notes) {
             root = inherit(collection, from: root)
         }
         var files: [ImportedFile] = []
-        walk(folder, relative: [], inherited: root, collectionName: collectionName, read: read, files: &files,
-             notes: &notes)
+        walk(folder, relative: [], inherited: root, collectionName: collectionName, files: &files, notes: &notes)
         var environments = ImportedEnvironments()
         let environmentFolder = folder.appendingPathComponent("environments")
         for name in ((try? FileManager.default.contentsOfDirectory(atPath: environmentFolder.path)) ?? []).sorted()
         where name.hasSuffix(".bru") {
-            guard let file = read(environmentFolder.appendingPathComponent(name), "environments/\(name)") else { continue }
+            guard let file = read(environmentFolder.appendingPathComponent(name), "environments/\(name)", notes: &notes)
+            else { continue }
             let environment = String(name.dropLast(4))
             environments.set("", .null, in: environment, isPrivate: false)
             environments.remove(from: environment, isPrivate: false)
@@ -61,18 +53,32 @@ public enum BrunoImporter {
                                     privateEnvironment: environments.privateFile, notes: notes + output.notes)
     }
 
+    /// A `.bru` file, or nil with a note naming its line when it cannot be read.
+    static func read(_ url: URL, _ relative: String, notes: inout [String]) -> BruFile? {
+        guard let data = try? Data(contentsOf: url) else {
+            notes.append("\(relative): cannot be read; left out")
+            return nil
+        }
+        do { return try BruFile(String(decoding: data, as: UTF8.self)) } catch {
+            notes.append("\(relative):\(error.line): \(error.message); file left out")
+            return nil
+        }
+    }
+
     /// The requests of `folder` into one file, then each subfolder (but `environments`).
     private static func walk(_ folder: URL, relative: [String], inherited: Inherited, collectionName: String,
-                             read: (URL, String) -> BruFile?, files: inout [ImportedFile], notes: inout [String]) {
+                             files: inout [ImportedFile], notes: inout [String]) {
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
         var inherited = inherited
         let prefix = relative.isEmpty ? "" : relative.joined(separator: "/") + "/"
-        if !relative.isEmpty, let file = read(folder.appendingPathComponent("folder.bru"), prefix + "folder.bru") {
+        let folderFile = folder.appendingPathComponent("folder.bru")
+        if !relative.isEmpty, FileManager.default.fileExists(atPath: folderFile.path),
+           let file = read(folderFile, prefix + "folder.bru", notes: &notes) {
             inherited = inherit(file, from: inherited)
         }
         var requests: [(seq: Double, request: ImportedRequest)] = []
         for name in names where name.hasSuffix(".bru") && name != "folder.bru" && name != "collection.bru" {
-            guard let file = read(folder.appendingPathComponent(name), prefix + name) else { continue }
+            guard let file = read(folder.appendingPathComponent(name), prefix + name, notes: &notes) else { continue }
             guard file.blocks.contains(where: { BrunoRequestConverter.methods.contains($0.name) }) else {
                 notes.append("\(prefix)\(name): no request (a graphql or other kind Courier does not import); left out")
                 continue
@@ -98,7 +104,7 @@ public enum BrunoImporter {
             guard FileManager.default.fileExists(atPath: child.path, isDirectory: &isFolder), isFolder.boolValue else {
                 continue
             }
-            walk(child, relative: relative + [name], inherited: inherited, collectionName: collectionName, read: read,
+            walk(child, relative: relative + [name], inherited: inherited, collectionName: collectionName,
                  files: &files, notes: &notes)
         }
     }

@@ -39,6 +39,10 @@ struct HARRequestConverter {
         if !hasCookieHeader, !cookies.isEmpty {
             imported.headers.append(.init("Cookie", secrets.variable(for: cookies.joined(separator: "; "), hint: "cookie")))
         }
+        // The Cookie header is the browser's cookie state at that moment: the jar must not add its own.
+        if imported.headers.contains(where: { $0.name.caseInsensitiveEquals("Cookie") }) {
+            imported.tags["no-cookie-jar"] = ""
+        }
         if !dropped.isEmpty {
             imported.comments.append("Left out, as the client sets them itself: " + dropped.sorted().joined(separator: ", "))
         }
