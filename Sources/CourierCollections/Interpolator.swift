@@ -134,6 +134,10 @@ struct Interpolator {
         }
         if from <= .environment, let value = context.environment.values[expression] {
             if let store = value.store {
+                guard context.readsSecretStores else {
+                    secrets.insert("<\(store)>")
+                    return "<\(store)>"
+                }
                 do throws(SecretStores.Failure) {
                     let secret = try SecretStores.value(of: store)
                     secrets.insert(secret)

@@ -22,6 +22,9 @@ public struct VariableContext: Sendable {
     /// What the collection may read (`< file`) and write (`>> file`): its own folder unless the user
     /// allowed more.
     public var fileAccess = CollectionFileAccess()
+    /// Whether environment values kept in a secret store are read (a send); when not (`courier check`,
+    /// `courier export`), each stands as `<store reference>` and is still treated as a secret.
+    public var readsSecretStores = true
     /// Files whose httpyac once-scripts (`{{ }}` in a block without a request) ran in this run.
     public var ranFileScripts: Set<String> = []
 

@@ -83,7 +83,9 @@ enum ExportCommand {
         let template = try pick(args.value("--name"), in: loaded.file)
         let environment = try EnvironmentSet.discover(near: url, root: RunCommand.collectionRoot(for: url))
             .environment(named: args.value("--env"))
-        let context = VariableContext(overrides: try args.variables(), environment: environment)
+        var context = VariableContext(overrides: try args.variables(), environment: environment)
+        // Code never holds a secret store's value, not even with --show-secrets: it names the store instead.
+        context.readsSecretStores = false
         var resolved: ResolvedRequest?
         var swiftModels: SwiftModels?
         if models {
@@ -96,7 +98,9 @@ enum ExportCommand {
             swiftModels = try SwiftModels.infer(from: response.body, requestName: template.name ?? "response")
         }
         let resolver = Resolver(file: loaded.file, baseFolder: url.deletingLastPathComponent(), context: context)
-        let request = try resolved ?? resolver.resolve(template)
+        // The request as sent holds what the stores gave: code is made from one that names the stores.
+        let readFromStores = environment.values.values.contains { $0.store != nil }
+        let request = try (readFromStores ? nil : resolved) ?? resolver.resolve(template)
         let code = language.code(for: request, context: context, baseFolder: url.deletingLastPathComponent(),
                                  fileName: url.lastPathComponent, showSecrets: showSecrets, main: main,
                                  models: swiftModels)

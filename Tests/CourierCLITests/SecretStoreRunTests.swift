@@ -99,19 +99,29 @@ import Testing
                 "\(unknown.stderr)")
     }
 
-    @Test(.enabled(if: installed("dbus-run-session", "gnome-keyring-daemon", "secret-tool"),
+    @Test(.enabled(if: installed("dbus-run-session", "dbus-send", "gnome-keyring-daemon", "secret-tool"),
                    "dbus, gnome-keyring and libsecret-tools are not installed (make deps installs them)"))
     func aTokenKeptInTheSecretServiceIsSentAndALockedOrMissingOneIsAClearError() async throws {
         defer { cleanUp() }
         let file = try collection(reference: "{\"secretStore\": \"secret-service\", "
                                   + "\"attributes\": {\"service\": \"courier-test\", \"account\": \"ada\"}}")
         let home = folder.appendingPathComponent("home")
-        // Given GNOME Keyring on a D-Bus session of its own, holding the token, courier runs the request
+        // Given GNOME Keyring on a D-Bus session of its own, its login keyring made and unlocked with a password
+        // (the daemon stops with the script), holding the token, courier runs the request
         let script = """
             set -e
-            export HOME="\(home.path)" XDG_RUNTIME_DIR="\(home.path)/run"
+            export HOME="\(home.path)" XDG_RUNTIME_DIR="\(home.path)/run" XDG_CACHE_HOME="\(home.path)/cache"
+            export XDG_DATA_HOME="\(home.path)/data" XDG_CONFIG_HOME="\(home.path)/config"
             mkdir -p "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
-            eval "$(printf 'keyring-password' | gnome-keyring-daemon --unlock --components=secrets)"
+            printf 'keyring-password' | gnome-keyring-daemon --foreground --unlock --components=secrets >/dev/null 2>&1 &
+            keyring=$!
+            trap 'kill $keyring' EXIT
+            # Until the daemon owns the Secret Service's name, at most a minute.
+            for i in $(seq 600); do
+              dbus-send --session --print-reply --dest=org.freedesktop.DBus / org.freedesktop.DBus.NameHasOwner \\
+                string:org.freedesktop.secrets 2>/dev/null | grep -q true && break
+              sleep 0.1
+            done
             printf 'keyring-secret-1' | secret-tool store --label='Courier test' service courier-test account ada
             "\(CourierCLI.executable.path)" run "\(file.path)" --env dev --json
             """
@@ -126,5 +136,23 @@ import Testing
         #expect(unreachable.status == 1)
         #expect(unreachable.stderr.contains("is read from a secret store: secret-service:"), "\(unreachable.stderr)")
         #expect(server.requests.count == 1)
+    }
+}
+
+extension SecretStoreRunTests {
+    @Test func checkAndExportNameTheStoreAndNeverAskIt() async throws {
+        defer { cleanUp() }
+        // Given a token in 1Password, whose CLI is not even installed
+        let file = try collection(reference: "{\"secretStore\": \"1password\", \"reference\": \"op://Work/API/token\"}")
+        let path = ["PATH": folder.path + ":/usr/bin:/bin"]
+        // When the file is checked and exported, secrets shown
+        let check = try await CourierCLI.run(["check", file.path, "--env", "dev"], environment: path)
+        let export = try await CourierCLI.run(["export", "curl", file.path, "--env", "dev", "--show-secrets"],
+                                              environment: path)
+        // Then neither asked the store, and the code names it
+        #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+        #expect(export.status == 0, "\(export.stderr)")
+        #expect(export.stdout.contains("Bearer <1password op://Work/API/token>"), "\(export.stdout)")
+        #expect(server.requests.isEmpty)
     }
 }

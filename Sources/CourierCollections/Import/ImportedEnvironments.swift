@@ -22,14 +22,12 @@ struct ImportedEnvironments {
         if isPrivate { apply(&privateValues) } else { apply(&publicValues) }
     }
 
-    /// Removes `key` again (used to create an environment that holds nothing).
-    mutating func remove(from environment: String, isPrivate: Bool, key: String = "") {
+    /// Makes sure `environment` is in the file, values or not: an empty environment can still be selected.
+    mutating func declare(_ environment: String, isPrivate: Bool) {
         if isPrivate {
-            if let index = privateValues.firstIndex(where: { $0.environment == environment }) {
-                privateValues[index].values.removeAll { $0.key == key }
-            }
-        } else if let index = publicValues.firstIndex(where: { $0.environment == environment }) {
-            publicValues[index].values.removeAll { $0.key == key }
+            if !privateValues.contains(where: { $0.environment == environment }) { privateValues.append((environment, [])) }
+        } else if !publicValues.contains(where: { $0.environment == environment }) {
+            publicValues.append((environment, []))
         }
     }
 

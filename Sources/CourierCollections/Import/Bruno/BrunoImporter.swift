@@ -35,8 +35,7 @@ public enum BrunoImporter {
             guard let file = read(environmentFolder.appendingPathComponent(name), "environments/\(name)", notes: &notes)
             else { continue }
             let environment = String(name.dropLast(4))
-            environments.set("", .null, in: environment, isPrivate: false)
-            environments.remove(from: environment, isPrivate: false)
+            environments.declare(environment, isPrivate: false)
             for pair in file.block("vars")?.pairs ?? [] where pair.enabled {
                 environments.set(pair.key, .string(BrunoText.text(pair.value).description), in: environment,
                                  isPrivate: false)

@@ -23,8 +23,7 @@ struct InsomniaEnvironments {
                               notes: inout [String]) {
         guard let members = data?.objectValue else {
             // An environment with nothing in it is still one the user can select.
-            files.set("", .null, in: environment, isPrivate: isPrivate)
-            files.remove(from: environment, isPrivate: isPrivate)
+            files.declare(environment, isPrivate: isPrivate)
             return
         }
         for (key, value) in members {
