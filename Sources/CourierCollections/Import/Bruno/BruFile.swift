@@ -1,3 +1,5 @@
+import Foundation
+
 /// A `.bru` file read into its blocks, after Bruno's grammar: a block is a name and `{` on one line and
 /// ends at a line that is `}` alone. Dictionary blocks (`meta`, `get`, `headers`, `auth:bearer`, `vars`, …)
 /// hold `key: value` lines (`~key` disabled, a `'''` value spanning lines); text blocks (`body:json`,
@@ -115,8 +117,9 @@ struct BruFile {
                     index += 1
                 }
                 collected.append(String(rest.dropLast(3)))
-                value = collected.map { $0.hasPrefix("    ") ? String($0.dropFirst(4)) : $0 }
-                    .drop { $0.isEmpty }.joined(separator: "\n")
+                // As Bruno reads it: each line less four spaces, the whole trimmed.
+                value = collected.map { $0.hasPrefix("    ") ? String($0.dropFirst(4)) : $0 }.joined(separator: "\n")
+                    .trimmingCharacters(in: .whitespacesAndNewlines)
             }
             pairs.append(Pair(key: key, value: value, enabled: enabled, line: number))
         }
