@@ -89,4 +89,12 @@ import Testing
         #expect(environment.values["x-api-key"]?.isSecret == true)
         #expect(conversion.exchanges.first?.secrets.contains("q-secret") == true)
     }
+
+    @Test func aHARURLWithAFragmentBeforeItsQuestionMarkIsKeptWhole() throws {
+        // Found by the fuzzer: a `#` before the `?` once made the query's range run backwards.
+        let har = #"{"log": {"entries": [{"request": {"method": "GET", "url": "http://h/a#b?token=x", "headers": []}}]}}"#
+        let conversion = try HARImporter.convert(Data(har.utf8))
+        #expect(conversion.output.requestCount == 1)
+        #expect(conversion.privateEnvironment == nil)
+    }
 }

@@ -52,8 +52,9 @@ struct HARRequestConverter {
 
     /// The URL as data, with the value of each secret query parameter (`access_token=…`) a private variable.
     private mutating func url(_ text: String) -> ImportedText {
-        guard let question = text.firstIndex(of: "?") else { return .data(text) }
-        let end = text.firstIndex(of: "#") ?? text.endIndex
+        // The query runs from the first `?` to a `#` after it; a `#` before any `?` makes it all fragment.
+        guard let question = text.firstIndex(of: "?"), !text[..<question].contains("#") else { return .data(text) }
+        let end = text[question...].firstIndex(of: "#") ?? text.endIndex
         var result = ImportedText.data(String(text[...question]))
         let pairs = text[text.index(after: question)..<end].split(separator: "&", omittingEmptySubsequences: false)
         for (index, pair) in pairs.enumerated() {
