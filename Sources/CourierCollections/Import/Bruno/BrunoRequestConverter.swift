@@ -43,9 +43,9 @@ struct BrunoRequestConverter {
         if let docs = file.block("docs")?.text, !docs.isEmpty { imported.comments.append(docs) }
         let authMode = file.value("auth", in: http) ?? "none"
         if authMode == "inherit", let auth = inherited.auth {
-            authorize(auth.mode, from: auth.file, into: &imported.headers)
+            authorize(auth.mode, from: auth.file, into: &imported)
         } else {
-            authorize(authMode, from: file, into: &imported.headers)
+            authorize(authMode, from: file, into: &imported)
         }
         imported.body = body(file, mode: file.value("body", in: http) ?? "none", headers: &imported.headers)
         imported.responseScripts = BrunoScripts.responseScripts(file, path: path, notes: &notes)
@@ -58,11 +58,8 @@ struct BrunoRequestConverter {
 
     // MARK: - Auth
 
-    private mutating func authorize(_ mode: String, from file: BruFile, into headers: inout [ImportedRequest.Field]) {
-        func set(_ value: ImportedText) {
-            headers.removeAll { $0.name.caseInsensitiveEquals("Authorization") }
-            headers.append(.init("Authorization", value))
-        }
+    private mutating func authorize(_ mode: String, from file: BruFile, into request: inout ImportedRequest) {
+        func set(_ value: ImportedText) { request.setHeader("Authorization", value) }
         func field(_ key: String) -> ImportedText { BrunoText.text(file.value(key, in: "auth:\(mode)") ?? "") }
         switch mode {
         case "none", "inherit": break
@@ -96,7 +93,7 @@ struct BrunoRequestConverter {
             var joined = ImportedText()
             for (index, pair) in (file.block("body:form-urlencoded")?.pairs ?? []).filter(\.enabled).enumerated() {
                 if index > 0 { joined += .data("&") }
-                joined += Self.formEncoded(pair.key) + .data("=") + Self.formEncoded(pair.value)
+                joined += BrunoText.text(pair.key).formEncoded + .data("=") + BrunoText.text(pair.value).formEncoded
             }
             return joined.isEmpty ? .none : .text(joined)
         case "multipartForm":
@@ -124,10 +121,5 @@ struct BrunoRequestConverter {
             notes.append("\(path): body mode '\(mode)' not converted")
             return .none
         }
-    }
-
-    /// Form encoding of the data; `{{variables}}` stay as they are so they still resolve.
-    static func formEncoded(_ text: String) -> ImportedText {
-        BrunoText.text(text).mapData { $0.addingPercentEncoding(withAllowedCharacters: URLBuilder.unreserved) ?? $0 }
     }
 }

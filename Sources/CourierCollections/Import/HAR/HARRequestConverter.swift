@@ -113,13 +113,12 @@ struct HARRequestConverter {
             }
             return .multipart(boundary: boundary, parts: parts)
         }
-        let encoded = params.map { param in
-            Self.formEncoded(param["name"]?.stringValue ?? "") + "=" + Self.formEncoded(param["value"]?.stringValue ?? "")
+        var encoded = ImportedText()
+        for (index, param) in params.enumerated() {
+            if index > 0 { encoded += .data("&") }
+            encoded += ImportedText.data(param["name"]?.stringValue ?? "").formEncoded + .data("=")
+                + ImportedText.data(param["value"]?.stringValue ?? "").formEncoded
         }
-        return .text(.data(encoded.joined(separator: "&")))
-    }
-
-    static func formEncoded(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: URLBuilder.unreserved) ?? text
+        return .text(encoded)
     }
 }

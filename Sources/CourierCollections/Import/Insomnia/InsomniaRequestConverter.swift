@@ -41,7 +41,7 @@ struct InsomniaRequestConverter {
     }
 
     private mutating func formEncoded(_ source: String, field: String) -> ImportedText {
-        text(source, field: field).mapData { $0.addingPercentEncoding(withAllowedCharacters: URLBuilder.unreserved) ?? $0 }
+        text(source, field: field).formEncoded
     }
 
     // MARK: - Auth
@@ -54,31 +54,20 @@ struct InsomniaRequestConverter {
         switch type {
         case "bearer":
             let prefix = auth["prefix"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 } ?? "Bearer"
-            set("Authorization", .data(prefix + " ") + field("token"), in: &request.headers)
+            request.setHeader("Authorization", .data(prefix + " ") + field("token"))
         case "basic":
             // Two words after Basic: the resolver encodes them, so variables inside still work.
-            set("Authorization", .data("Basic ") + field("username") + .data(" ") + field("password"), in: &request.headers)
+            request.setHeader("Authorization", .data("Basic ") + field("username") + .data(" ") + field("password"))
         case "apikey":
             let key = auth["key"]?.stringValue ?? "X-API-Key"
             if auth["addTo"]?.stringValue == "queryParams" {
                 request.url += .data(request.url.description.contains("?") ? "&" : "?")
                     + formEncoded(key, field: "authentication.key") + .data("=") + field("value")
             } else {
-                set(key, field("value"), in: &request.headers)
+                request.setHeader(key, field("value"))
             }
         default:
             notes.append("\(path).authentication: \(type) authentication not converted")
-        }
-    }
-
-    /// As `HTTPHeaders.set`: one field, where the first of that name was.
-    private func set(_ name: String, _ value: ImportedText, in headers: inout [ImportedRequest.Field]) {
-        if let first = headers.firstIndex(where: { $0.name.caseInsensitiveEquals(name) }) {
-            headers[first] = .init(name, value)
-            headers = headers.enumerated().filter { $0.offset == first || !$0.element.name.caseInsensitiveEquals(name) }
-                .map(\.element)
-        } else {
-            headers.append(.init(name, value))
         }
     }
 
