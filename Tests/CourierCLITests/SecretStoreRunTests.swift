@@ -84,6 +84,35 @@ import Testing
         #expect(server.requests.isEmpty)
     }
 
+    @Test func onePasswordsCLIIsAskedWithTheReference() async throws {
+        defer { cleanUp() }
+        // Given an `op` on PATH that answers `op read --no-newline REF` as 1Password's CLI does (a stand-in:
+        // the real one needs an account)
+        let bin = folder.appendingPathComponent("bin")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        let op = bin.appendingPathComponent("op")
+        try Data("""
+            #!/bin/sh
+            [ "$1 $2 $3" = "read --no-newline op://Work/API/token" ] && printf 'op-secret-1' && exit 0
+            echo "[ERROR] could not read secret '$3': no such item" >&2; exit 1
+
+            """.utf8).write(to: op)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: op.path)
+        let file = try collection(reference: "{\"secretStore\": \"1password\", \"reference\": \"op://Work/API/token\"}")
+        let path = ["PATH": bin.path + ":/usr/bin:/bin"]
+        // When the request runs, then the token reaches the server and not the output
+        let run = try await CourierCLI.run(["run", file.path, "--env", "dev"], environment: path)
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        #expect(server.requests.first?.header("Authorization") == "Bearer op-secret-1")
+        #expect(!run.stdout.contains("op-secret-1") && !run.stderr.contains("op-secret-1"))
+        // And an item that is not there is op's own message, under the store's name
+        _ = try collection(reference: "{\"secretStore\": \"1password\", \"reference\": \"op://Work/API/gone\"}")
+        let missing = try await CourierCLI.run(["run", file.path, "--env", "dev"], environment: path)
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("1password: op read failed (exit 1): [ERROR] could not read secret"),
+                "\(missing.stderr)")
+    }
+
     @Test func aStoreReferenceInTheSharedFileIsRefusedNamingTheFile() async throws {
         defer { cleanUp() }
         let file = try collection(reference: "{\"secretStore\": \"pass\", \"path\": \"bank/pin\"}", inPrivateFile: false)
