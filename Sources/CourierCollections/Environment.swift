@@ -33,7 +33,9 @@ public struct Environment: Sendable, Hashable {
     public static let none = Environment()
 
     /// The private values (`http-client.private.env.json`): secrets in every output, used or not.
-    public var secretValues: Set<String> { Set(values.values.filter { $0.isSecret && !$0.value.isEmpty }.map(\.value)) }
+    public var secretValues: Set<String> {
+        Set(values.values.filter { $0.isSecret && !$0.value.isEmpty }.map(\.value))
+    }
 }
 
 /// Every environment file that applies to a `.http` file, and the environments they define.
@@ -149,8 +151,9 @@ public struct EnvironmentSet: Sendable, Hashable {
                     for (key, reference) in layer.references[environmentName] ?? [:] {
                         // A shared file must not make Courier read the user's stores: only the private one may.
                         guard layer.isPrivate else {
-                            throw .badEnvironmentFile(path: layer.path, reason: "'\(key)' in '\(environmentName)' names "
-                                                      + "a secret store; store references belong in \(Self.privateFileName)")
+                            throw .badEnvironmentFile(
+                                path: layer.path, reason: "'\(key)' in '\(environmentName)' names a secret store; "
+                                    + "store references belong in \(Self.privateFileName)")
                         }
                         values[key] = VariableValue("", isSecret: true, store: reference)
                     }

@@ -24,7 +24,8 @@ extension ImportCommand {
                 Console.error("note: \(exchange.entry.request.name ?? "a response") not kept in history: \(error)")
             }
         }
-        Console.error("\(conversion.output.requestCount) requests in \(conversion.output.files.filter { $0.name.hasSuffix(".http") }.count) files; "
+        let httpFiles = conversion.output.files.filter { $0.name.hasSuffix(".http") }.count
+        Console.error("\(conversion.output.requestCount) requests in \(httpFiles) files; "
                       + "\(kept) responses kept in history")
         return 0
     }

@@ -23,8 +23,8 @@ enum ImportCommand {
         options: [
             .option("--output", short: "o", "PATH", .file, help: "curl: append the request to the file PATH "
                         + "(created if missing; default: print it). postman, openapi: write the files into the "
-                        + "folder PATH (default: the current folder); har, insomnia, bruno: likewise. A body whose lines .http would read as its "
-                        + "own syntax is written to a file beside them."),
+                        + "folder PATH (default: the current folder); har, insomnia, bruno: likewise. A body "
+                        + "whose lines .http would read as its own syntax is written to a file beside them."),
             .option("--name", "NAME", help: "curl: the request's name."),
         ],
         subcommands: [

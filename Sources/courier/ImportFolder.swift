@@ -14,13 +14,17 @@ enum ImportFolder {
     static func write(_ files: [File], into path: String?) throws {
         let folder = URL(fileURLWithPath: path ?? ".", isDirectory: true)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        for file in files where FileManager.default.fileExists(atPath: folder.appendingPathComponent(file.name).path) {
-            throw UsageError("\(folder.appendingPathComponent(file.name).path) exists; choose another folder with -o DIR",
-                             command: "import")
+        for file in files {
+            let path = folder.appendingPathComponent(file.name).path
+            guard !FileManager.default.fileExists(atPath: path) else {
+                throw UsageError("\(path) exists; choose another folder with -o DIR", command: "import")
+            }
         }
         for file in files {
             let url = folder.appendingPathComponent(file.name)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            // Several Insomnia workspaces go to a folder each.
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(),
+                                                    withIntermediateDirectories: true)
             let isPrivate = url.lastPathComponent == EnvironmentSet.privateFileName
             try CollectionWriter.write(Data(file.text.utf8), to: url, displayPath: url.path,
                                        permissions: isPrivate ? 0o600 : nil)

@@ -25,7 +25,9 @@ struct ImportedEnvironments {
     /// Makes sure `environment` is in the file, values or not: an empty environment can still be selected.
     mutating func declare(_ environment: String, isPrivate: Bool) {
         if isPrivate {
-            if !privateValues.contains(where: { $0.environment == environment }) { privateValues.append((environment, [])) }
+            if !privateValues.contains(where: { $0.environment == environment }) {
+                privateValues.append((environment, []))
+            }
         } else if !publicValues.contains(where: { $0.environment == environment }) {
             publicValues.append((environment, []))
         }

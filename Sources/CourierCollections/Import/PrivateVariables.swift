@@ -45,7 +45,9 @@ struct PrivateVariables {
         var entries = values.map { ($0.name, $0.value) }
         if entries.contains(where: { $0.1.contains("{{") }) {
             let brace = ImportWriter.braceName(avoiding: Set(values.map(\.name)))
-            entries = entries.map { ($0.0, $0.1.contains("{{") ? $0.1.replacingOccurrences(of: "{", with: "{{\(brace)}}") : $0.1) }
+            entries = entries.map { name, value in
+                (name, value.contains("{{") ? value.replacingOccurrences(of: "{", with: "{{\(brace)}}") : value)
+            }
             entries.insert((brace, "{"), at: 0)
         }
         let members = entries.map { "    \(JSONValue.quoted($0.0)): \(JSONValue.quoted($0.1))" }

@@ -34,9 +34,9 @@ enum SecretServiceLookup {
                                        + "Keyring, KeePassXC) running and unlocked?")
         }
         guard let found else {
-            let described = attributes.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-            throw SecretStores.Failure(store: "secret-service", reason: "no item matches \(described) (or the "
-                                       + "keyring is locked)")
+            let pairs = attributes.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+            throw SecretStores.Failure(store: "secret-service", reason: "no item matches "
+                                       + pairs.joined(separator: " ") + " (or the keyring is locked)")
         }
         defer { library.secret_password_free(found) }
         return String(cString: found)

@@ -33,7 +33,8 @@ public enum SecretStoreReference: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .pass(let path): "pass \(path)"
         case .secretService(let attributes):
-            "secret-service " + attributes.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+            "secret-service "
+                + attributes.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
         case .onePassword(let reference): "1password \(reference)"
         }
     }
@@ -53,7 +54,8 @@ public enum SecretStoreReference: Sendable, Hashable, CustomStringConvertible {
             let attributes = members.first { $0.key == "attributes" }?.value.objectValue ?? []
             let pairs = attributes.compactMap { member in member.value.stringValue.map { (member.key, $0) } }
             guard !pairs.isEmpty, pairs.count == attributes.count else {
-                return .failure(Failure("secret-service needs \"attributes\": {\"service\": \"…\", …} (string values)"))
+                let wanted = "\"attributes\": {\"service\": \"…\", …} (string values)"
+                return .failure(Failure("secret-service needs \(wanted)"))
             }
             return .success(.secretService(attributes: Dictionary(pairs) { $1 }))
         case "1password":

@@ -36,7 +36,8 @@ public enum SecretStores {
 
     /// The standard output of `program ARGUMENTS`, without its last line break; a failure quoting its
     /// standard error when it exits with a status other than 0.
-    static func command(_ program: String, _ arguments: [String], store: String, missing: String) throws(Failure) -> String {
+    static func command(_ program: String, _ arguments: [String], store: String,
+                        missing: String) throws(Failure) -> String {
         let result: SecretCommand.Result
         do { result = try SecretCommand.run(program, arguments) } catch {
             throw Failure(store: store, reason: missing)

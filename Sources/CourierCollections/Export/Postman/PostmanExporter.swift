@@ -18,7 +18,9 @@ public struct PostmanExport: Sendable {
 public enum PostmanExporter {
     public static func export(_ collection: LoadedCollection, name: String) -> PostmanExport {
         var notes: [String] = []
-        for diagnostic in collection.diagnostics { notes.append("\(diagnostic.file):\(diagnostic.line): \(diagnostic.message)") }
+        for diagnostic in collection.diagnostics {
+            notes.append("\(diagnostic.file):\(diagnostic.line): \(diagnostic.message)")
+        }
         var items: [JSONValue] = []
         var collectionVariables: [JSONValue] = []
         let single = collection.files.count == 1
@@ -35,19 +37,22 @@ public enum PostmanExporter {
                 items = requests
                 collectionVariables = variables
             } else {
-                var members: [(key: String, value: JSONValue)] = [("name", .string(folderName(file.path))), ("item", .array(requests))]
+                var members: [(key: String, value: JSONValue)] = [("name", .string(folderName(file.path))),
+                                                                    ("item", .array(requests))]
                 if !variables.isEmpty { members.append(("variable", .array(variables))) }
                 items.append(.object(members))
             }
         }
         var root: [(key: String, value: JSONValue)] = [
-            ("info", .object([("name", .string(name)),
-                              ("schema", .string("https://schema.getpostman.com/json/collection/v2.1.0/collection.json"))])),
+            ("info", .object([("name", .string(name)), ("schema", .string(schema))])),
             ("item", .array(items)),
         ]
         if !collectionVariables.isEmpty { root.append(("variable", .array(collectionVariables))) }
         return PostmanExport(json: PostmanJSON.pretty(.object(root)), notes: notes)
     }
+
+    /// The schema a v2.1 collection names, which Postman reads to know the format.
+    static let schema = "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"
 
     /// `api/users.http` as `api/users`.
     static func folderName(_ path: String) -> String {

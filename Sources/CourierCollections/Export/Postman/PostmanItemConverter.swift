@@ -13,7 +13,8 @@ struct PostmanItemConverter {
     mutating func item(_ template: RequestTemplate) -> JSONValue? {
         let place = "\(file):\(template.lines.lowerBound + 1)"
         guard template.kind != .websocket, template.runs.isEmpty else {
-            notes.append("\(place): \(template.kind == .websocket ? "WEBSOCKET request" : "run directive") not exported")
+            let what = template.kind == .websocket ? "WEBSOCKET request" : "run directive"
+            notes.append("\(place): \(what) not exported")
             return nil
         }
         for tag in template.tags.keys.sorted() where tag != "name" {
@@ -34,7 +35,9 @@ struct PostmanItemConverter {
         if let body = body(template, place: place) { request.append(("body", body)) }
         request.append(("url", .object([("raw", .string(template.url))])))
         var events: [JSONValue] = []
-        var preRequest = template.variables.map { "pm.variables.set(\(JSONValue.quoted($0.name)), \(JSONValue.quoted($0.value)));" }
+        var preRequest = template.variables.map {
+            "pm.variables.set(\(JSONValue.quoted($0.name)), \(JSONValue.quoted($0.value)));"
+        }
         var tests: [String] = []
         for script in template.scripts {
             guard case .inline(let source) = script.source else {
@@ -48,8 +51,8 @@ struct PostmanItemConverter {
             let lines = code.joined(separator: "\n").split(separator: "\n", omittingEmptySubsequences: false).map {
                 JSONValue.string(String($0))
             }
-            events.append(.object([("listen", .string(listen)),
-                                   ("script", .object([("type", .string("text/javascript")), ("exec", .array(lines))]))]))
+            let script = JSONValue.object([("type", .string("text/javascript")), ("exec", .array(lines))])
+            events.append(.object([("listen", .string(listen)), ("script", script)]))
         }
         var item: [(key: String, value: JSONValue)] = [("name", .string(template.displayName))]
         if !events.isEmpty { item.append(("event", .array(events))) }
@@ -64,7 +67,8 @@ struct PostmanItemConverter {
             .object([("key", .string(key)), ("value", .string(value)), ("type", .string("string"))])
         }
         if words.count == 3, words[0] == "Basic" {
-            return .object([("type", .string("basic")), ("basic", .array([pair("username", words[1]), pair("password", words[2])]))])
+            let credentials = JSONValue.array([pair("username", words[1]), pair("password", words[2])])
+            return .object([("type", .string("basic")), ("basic", credentials)])
         }
         if words.count == 2, words[0] == "Bearer" {
             return .object([("type", .string("bearer")), ("bearer", .array([pair("token", words[1])]))])
@@ -78,7 +82,7 @@ struct PostmanItemConverter {
             return nil
         case .text(let text):
             let type = template.headers["Content-Type"]?.lowercased() ?? ""
-            let language = type.contains("json") ? "json" : type.contains("xml") ? "xml" : type.contains("html") ? "html" : "text"
+            let language = ["json", "xml", "html"].first { type.contains($0) } ?? "text"
             if type.hasPrefix("multipart/"), text.contains("\n<") {
                 notes.append("\(place): a multipart body's '< file' parts are sent as text by Postman")
             }

@@ -32,8 +32,8 @@ public enum BrunoImporter {
         let environmentFolder = folder.appendingPathComponent("environments")
         for name in ((try? FileManager.default.contentsOfDirectory(atPath: environmentFolder.path)) ?? []).sorted()
         where name.hasSuffix(".bru") {
-            guard let file = read(environmentFolder.appendingPathComponent(name), "environments/\(name)", notes: &notes)
-            else { continue }
+            let url = environmentFolder.appendingPathComponent(name)
+            guard let file = read(url, "environments/\(name)", notes: &notes) else { continue }
             let environment = String(name.dropLast(4))
             environments.declare(environment, isPrivate: false)
             for pair in file.block("vars")?.pairs ?? [] where pair.enabled {
@@ -79,7 +79,8 @@ public enum BrunoImporter {
         for name in names where name.hasSuffix(".bru") && name != "folder.bru" && name != "collection.bru" {
             guard let file = read(folder.appendingPathComponent(name), prefix + name, notes: &notes) else { continue }
             guard file.blocks.contains(where: { BrunoRequestConverter.methods.contains($0.name) }) else {
-                notes.append("\(prefix)\(name): no request (a graphql or other kind Courier does not import); left out")
+                notes.append("\(prefix)\(name): no request (a graphql or other kind Courier does not import); "
+                             + "left out")
                 continue
             }
             var converter = BrunoRequestConverter(path: prefix + name, inherited: inherited)
@@ -93,8 +94,8 @@ public enum BrunoImporter {
             let ordered = requests.enumerated().sorted { a, b in
                 a.element.seq == b.element.seq ? a.offset < b.offset : a.element.seq < b.element.seq
             }.map(\.element.request)
-            files.append(ImportedFile(name: ImportWriter.sideFileStem(title) + ".http",
-                                      comments: ["Imported from the Bruno collection '\(DataSpelling.oneLine(collectionName))'."],
+            let comment = "Imported from the Bruno collection '\(DataSpelling.oneLine(collectionName))'."
+            files.append(ImportedFile(name: ImportWriter.sideFileStem(title) + ".http", comments: [comment],
                                       requests: ordered))
         }
         for name in names where !name.hasPrefix(".") && !(relative.isEmpty && name == "environments") {

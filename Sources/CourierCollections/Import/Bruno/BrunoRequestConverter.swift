@@ -51,7 +51,8 @@ struct BrunoRequestConverter {
         imported.responseScripts = BrunoScripts.responseScripts(file, path: path, notes: &notes)
         for name in ["script:pre-request", "script:post-response", "tests"]
         where !(file.block(name)?.text.trimmingBlanks.isEmpty ?? true) {
-            notes.append("\(path):\(file.block(name)?.line ?? 0): \(name) uses Bruno's req/res/bru objects; not converted")
+            let line = file.block(name)?.line ?? 0
+            notes.append("\(path):\(line): \(name) uses Bruno's req/res/bru objects; not converted")
         }
         return imported
     }
@@ -100,11 +101,15 @@ struct BrunoRequestConverter {
             let boundary = "BrunoFormBoundary"
             headers.removeAll { $0.name.caseInsensitiveEquals("Content-Type") }
             headers.append(.init("Content-Type", .data("multipart/form-data; boundary=\(boundary)")))
-            let parts = (file.block("body:multipart-form")?.pairs ?? []).filter(\.enabled).map { pair -> ImportedPart in
+            let fields = (file.block("body:multipart-form")?.pairs ?? []).filter(\.enabled)
+            let parts = fields.map { pair -> ImportedPart in
                 if pair.value.hasPrefix("@file("), pair.value.hasSuffix(")") {
-                    let file = String(pair.value.dropFirst(6).dropLast()).split(separator: "|").first.map(String.init) ?? ""
+                    // `@file(a.png|b.png)`: Bruno sends each; the first is the part's file here.
+                    let paths = String(pair.value.dropFirst(6).dropLast()).split(separator: "|")
+                    let file = paths.first.map(String.init) ?? ""
                     return ImportedPart(name: pair.key, fileName: (file as NSString).lastPathComponent,
-                                        contentType: "application/octet-stream", value: .file(path: BrunoText.text(file)))
+                                        contentType: "application/octet-stream",
+                                        value: .file(path: BrunoText.text(file)))
                 }
                 return ImportedPart(name: pair.key, value: .text(BrunoText.text(pair.value)))
             }

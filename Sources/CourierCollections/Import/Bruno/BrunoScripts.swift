@@ -5,7 +5,9 @@ import CourierBody
 /// `assert` lines with a comparison (`res.status: eq 200`) become `client.test`. Anything else is noted.
 enum BrunoScripts {
     /// Bruno's assertion operators that are one JavaScript comparison.
-    static let comparisons: [String: String] = ["eq": "==", "neq": "!=", "gt": ">", "gte": ">=", "lt": "<", "lte": "<="]
+    static let comparisons: [String: String] = [
+        "eq": "==", "neq": "!=", "gt": ">", "gte": ">=", "lt": "<", "lte": "<=",
+    ]
 
     static func responseScripts(_ file: BruFile, path: String, notes: inout [String]) -> [String] {
         var lines: [String] = []
@@ -51,7 +53,8 @@ enum BrunoScripts {
     }
 
     static func isName(_ text: String) -> Bool {
-        guard let first = text.unicodeScalars.first, first.properties.isAlphabetic || first == "_" || first == "$" else {
+        guard let first = text.unicodeScalars.first,
+              first.properties.isAlphabetic || first == "_" || first == "$" else {
             return false
         }
         return text.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)

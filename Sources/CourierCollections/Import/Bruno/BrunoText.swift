@@ -9,7 +9,8 @@ enum BrunoText {
         while let open = rest.range(of: "{{"), let close = rest[open.upperBound...].range(of: "}}") {
             let expression = rest[open.upperBound..<close.lowerBound].trimmingBlanks
             let name = expression.dropFirst(processPrefix.count)
-            if expression.hasPrefix(processPrefix), !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) {
+            let isName = !name.isEmpty && name.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" }
+            if expression.hasPrefix(processPrefix), isName {
                 result += ImportedText(template: String(rest[..<open.lowerBound])) + .variable("$processEnv \(name)")
             } else {
                 result += ImportedText(template: String(rest[..<close.upperBound]))

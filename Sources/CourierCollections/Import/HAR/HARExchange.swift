@@ -11,7 +11,8 @@ enum HARExchange {
               status > 0, let har = entry["request"] else { return nil }
         let content = response["content"]
         let text = content?["text"]?.stringValue ?? ""
-        let body = content?["encoding"]?.stringValue == "base64" ? Data(base64Encoded: text) ?? Data() : Data(text.utf8)
+        let isBase64 = content?["encoding"]?.stringValue == "base64"
+        let body = isBase64 ? Data(base64Encoded: text) ?? Data() : Data(text.utf8)
         let side = HistoryEntry.Request(
             method: har["method"]?.stringValue ?? request.method, url: har["url"]?.stringValue ?? "",
             name: name, collectionPath: file, headers: headers(har["headers"]),

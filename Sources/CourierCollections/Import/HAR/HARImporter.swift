@@ -81,7 +81,8 @@ public enum HARImporter {
         })
         let secretValues = secrets.values.map(\.value)
         let exchanges = pending.compactMap { item in
-            HARExchange.make(item.entry, request: item.request, name: item.name, file: item.file, secrets: secretValues)
+            HARExchange.make(item.entry, request: item.request, name: item.name, file: item.file,
+                             secrets: secretValues)
         }
         return HARConversion(output: output, privateEnvironment: secrets.isEmpty ? nil : secrets.environmentFile(),
                              exchanges: exchanges, notes: notes + output.notes)
@@ -91,7 +92,9 @@ public enum HARImporter {
     static func fileName(host: String, port: Int?, scheme: String) -> String {
         let standard = scheme == "https" ? 443 : 80
         let suffix = port.map { $0 == standard ? "" : "-\($0)" } ?? ""
-        let stem = ImportWriter.sideFileStem(host.trimmingCharacters(in: ["[", "]"]).replacingOccurrences(of: ":", with: "-"))
+        // An IPv6 literal's brackets and colons make no file name.
+        let bare = host.trimmingCharacters(in: ["[", "]"]).replacingOccurrences(of: ":", with: "-")
+        let stem = ImportWriter.sideFileStem(bare)
         return stem + suffix + ".http"
     }
 

@@ -37,14 +37,16 @@ struct HARRequestConverter {
             return name + "=" + (cookie["value"]?.stringValue ?? "")
         }
         if !hasCookieHeader, !cookies.isEmpty {
-            imported.headers.append(.init("Cookie", secrets.variable(for: cookies.joined(separator: "; "), hint: "cookie")))
+            let cookie = secrets.variable(for: cookies.joined(separator: "; "), hint: "cookie")
+            imported.headers.append(.init("Cookie", cookie))
         }
         // The Cookie header is the browser's cookie state at that moment: the jar must not add its own.
         if imported.headers.contains(where: { $0.name.caseInsensitiveEquals("Cookie") }) {
             imported.tags["no-cookie-jar"] = ""
         }
         if !dropped.isEmpty {
-            imported.comments.append("Left out, as the client sets them itself: " + dropped.sorted().joined(separator: ", "))
+            imported.comments.append("Left out, as the client sets them itself: "
+                                     + dropped.sorted().joined(separator: ", "))
         }
         if let postData = request["postData"] { imported.body = body(postData, headers: &imported.headers) }
         return imported

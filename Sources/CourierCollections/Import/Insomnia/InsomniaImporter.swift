@@ -38,7 +38,8 @@ public enum InsomniaImporter {
         -> CollectionConversion {
         let root = try ImportJSON.parse(data, source: source)
         guard let list = root["resources"]?.arrayValue else {
-            throw .importFailed(source: source, reason: "expected an Insomnia export with 'resources' (Export Data, v4)")
+            throw .importFailed(source: source,
+                                reason: "expected an Insomnia export with 'resources' (Export Data, v4)")
         }
         if let format = root["__export_format"]?.doubleValue, format != 4 {
             throw .importFailed(source: source, reason: "export format \(Int(format)); export as Insomnia v4 (JSON)")

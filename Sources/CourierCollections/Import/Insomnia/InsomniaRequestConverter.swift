@@ -28,7 +28,9 @@ struct InsomniaRequestConverter {
                 + .data("=") + formEncoded(parameter["value"]?.stringValue ?? "", field: "parameters")
         }
         var imported = ImportedRequest(name: name, method: json["method"]?.stringValue ?? "GET", url: url)
-        if let description = json["description"]?.stringValue, !description.isEmpty { imported.comments = [description] }
+        if let description = json["description"]?.stringValue, !description.isEmpty {
+            imported.comments = [description]
+        }
         for header in json["headers"]?.arrayValue ?? [] {
             guard let key = header["name"]?.stringValue, !key.isEmpty else { continue }
             let value = header["value"]?.stringValue ?? ""
@@ -50,7 +52,9 @@ struct InsomniaRequestConverter {
     private mutating func authentication(_ auth: JSONValue?, into request: inout ImportedRequest) {
         guard let auth, let type = auth["type"]?.stringValue, auth["disabled"]?.boolValue != true,
               type != "none", !type.isEmpty else { return }
-        func field(_ key: String) -> ImportedText { text(auth[key]?.stringValue ?? "", field: "authentication.\(key)") }
+        func field(_ key: String) -> ImportedText {
+            text(auth[key]?.stringValue ?? "", field: "authentication.\(key)")
+        }
         switch type {
         case "bearer":
             let prefix = auth["prefix"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 } ?? "Bearer"
@@ -106,7 +110,8 @@ struct InsomniaRequestConverter {
                     return ImportedPart(name: name, fileName: (file as NSString).lastPathComponent,
                                         contentType: "application/octet-stream", value: .file(path: .data(file)))
                 }
-                return ImportedPart(name: name, value: .text(text(param["value"]?.stringValue ?? "", field: "body.params")))
+                let value = text(param["value"]?.stringValue ?? "", field: "body.params")
+                return ImportedPart(name: name, value: .text(value))
             }
             return .multipart(boundary: Self.boundary, parts: parts)
         case "application/graphql":

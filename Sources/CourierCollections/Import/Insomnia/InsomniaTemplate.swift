@@ -30,8 +30,9 @@ enum InsomniaTemplate {
             let written = String(rest[open.lowerBound..<close.upperBound])
             if closer == "}}" {
                 let name = expression.hasPrefix("_.") ? String(expression.dropFirst(2)) : expression
-                result += ImportedText.isSourceVariable(name) && !name.hasPrefix("$") ? .variable(name) : .data(written)
-                if !(ImportedText.isSourceVariable(name) && !name.hasPrefix("$")) { unconverted.append(written) }
+                let isVariable = ImportedText.isSourceVariable(name) && !name.hasPrefix("$")
+                result += isVariable ? .variable(name) : .data(written)
+                if !isVariable { unconverted.append(written) }
             } else {
                 let word = String(expression.prefix { !$0.isWhitespace })
                 if let mapped = dynamicVariable(word, arguments: String(expression.dropFirst(word.count))) {

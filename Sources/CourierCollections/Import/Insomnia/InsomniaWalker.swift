@@ -21,8 +21,9 @@ struct InsomniaWalker {
     /// Insomnia's own order: `metaSortKey`, then the export's.
     func sorted(_ id: String) -> [InsomniaImporter.Resource] {
         (children[id] ?? []).enumerated().sorted { a, b in
-            let x = a.element.json["metaSortKey"]?.doubleValue ?? 0, y = b.element.json["metaSortKey"]?.doubleValue ?? 0
-            return x == y ? a.offset < b.offset : x < y
+            let first = a.element.json["metaSortKey"]?.doubleValue ?? 0
+            let second = b.element.json["metaSortKey"]?.doubleValue ?? 0
+            return first == second ? a.offset < b.offset : first < second
         }.map(\.element)
     }
 
@@ -79,8 +80,7 @@ struct InsomniaWalker {
         var counter = 2
         while usedNames.contains(name) { name = "\(stem)-\(counter)"; counter += 1 }
         usedNames.insert(name)
-        files.append(ImportedFile(name: folder + name + ".http",
-                                  comments: ["Imported from the Insomnia workspace '\(DataSpelling.oneLine(workspace))'."],
-                                  requests: requests))
+        let comment = "Imported from the Insomnia workspace '\(DataSpelling.oneLine(workspace))'."
+        files.append(ImportedFile(name: folder + name + ".http", comments: [comment], requests: requests))
     }
 }
