@@ -312,7 +312,8 @@ public struct CollectionRunner: Sendable {
             outcome.skipped = "WebSocket requests run with 'courier ws' or in the explorer"
             return outcome
         }
-        let scripts = ScriptRunner(file: file, baseFolder: baseFolder)
+        // Scripts run in this task: cancelling it (the explorer's cancel of a run block) stops them.
+        let scripts = ScriptRunner(file: file, baseFolder: baseFolder, isCancelled: { Task.isCancelled })
         do {
             let resolved = try scripts.prepare(template, context: &variables, report: &outcome.scripts)
             outcome.resolved = resolved

@@ -38,10 +38,13 @@ public struct ScriptRunner: Sendable {
     public var file: HTTPFile
     /// The folder `> ./handler.js` files are read from.
     public var baseFolder: URL
+    /// Asked while a script runs: true stops it (the explorer's cancel).
+    public var isCancelled: @Sendable () -> Bool
 
-    public init(file: HTTPFile, baseFolder: URL) {
+    public init(file: HTTPFile, baseFolder: URL, isCancelled: @escaping @Sendable () -> Bool = { false }) {
         self.file = file
         self.baseFolder = baseFolder
+        self.isCancelled = isCancelled
     }
 
     /// Seconds a request's scripts may run, from `# @script-timeout N` (default 5).
@@ -78,7 +81,8 @@ public struct ScriptRunner: Sendable {
             if changedHeaders == nil { previewHeaders = preview?.request.headers ?? HTTPHeaders() }
             var input = ScriptInput(phase: .preRequest, request: scriptRequest(prepared, preview: preview),
                                     environment: environmentValues(context), globals: context.globals,
-                                    requestVariables: variables, timeLimit: Self.timeLimit(for: template))
+                                    requestVariables: variables, timeLimit: Self.timeLimit(for: template),
+                                    isCancelled: isCancelled)
             if script.dialect == .httpyac { describeHttpyacScope(of: prepared, context: context, into: &input) }
             let result = run(script, input: input, access: context.fileAccess, report: &report)
             context.globals = result.globals
@@ -136,7 +140,8 @@ public struct ScriptRunner: Sendable {
             let request = scriptRequest(resolved.template, preview: resolved)
             var input = ScriptInput(phase: .response, request: request, response: scriptResponse,
                                     environment: environmentValues(context), globals: context.globals,
-                                    requestVariables: variables, timeLimit: Self.timeLimit(for: resolved.template))
+                                    requestVariables: variables, timeLimit: Self.timeLimit(for: resolved.template),
+                                    isCancelled: isCancelled)
             if script.dialect == .httpyac { describeHttpyacScope(of: resolved.template, context: context, into: &input) }
             let result = run(script, input: input, access: context.fileAccess, report: &report)
             context.globals = result.globals

@@ -75,8 +75,10 @@ public struct ScriptInput: Sendable {
     /// Variables of this request (`request.variables.get`): the request's own definitions and what its
     /// pre-request script set.
     public var requestVariables: [String: String]
-    /// Seconds the script may run before it is stopped.
+    /// Seconds of CPU time the script may use before it is stopped.
     public var timeLimit: Double
+    /// Asked while the script runs: true stops it (the explorer's Ctrl-C), reported as cancelled.
+    public var isCancelled: @Sendable () -> Bool
     /// Whose API the script is written against.
     public var dialect: ScriptDialect = .jetBrains
     /// httpyac: every variable the request sees (values as text; JSON objects and arrays become objects),
@@ -89,7 +91,8 @@ public struct ScriptInput: Sendable {
     /// Input for one script; the default time limit is five seconds.
     public init(phase: ScriptPhase, request: ScriptRequest, response: ScriptResponse? = nil,
                 environment: [String: String] = [:], globals: [String: String] = [:],
-                requestVariables: [String: String] = [:], timeLimit: Double = ScriptEngine.defaultTimeLimit) {
+                requestVariables: [String: String] = [:], timeLimit: Double = ScriptEngine.defaultTimeLimit,
+                isCancelled: @escaping @Sendable () -> Bool = { false }) {
         self.phase = phase
         self.request = request
         self.response = response
@@ -97,5 +100,6 @@ public struct ScriptInput: Sendable {
         self.globals = globals
         self.requestVariables = requestVariables
         self.timeLimit = timeLimit
+        self.isCancelled = isCancelled
     }
 }

@@ -18,6 +18,8 @@ public struct ScriptError: Error, Sendable, Hashable, CustomStringConvertible {
         case exception
         /// It ran past its time limit (seconds) and was stopped.
         case timeLimit(Double)
+        /// Its caller gave up on it (the request was cancelled) and it was stopped.
+        case cancelled
         /// It called a `pm` function Courier does not provide.
         case unsupported
     }

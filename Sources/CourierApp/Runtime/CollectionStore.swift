@@ -139,12 +139,13 @@ public final class CollectionStore: Sendable {
     }
 
     /// Runs the pre-request scripts (globals kept for the session), then resolves the request. Call off the
-    /// UI thread: scripts may run up to their time limit.
-    public func prepareWithScripts(_ job: SendJob, report: inout ScriptReport) throws(CollectionError)
-        -> (resolved: ResolvedRequest, request: HTTPRequest) {
+    /// UI thread: scripts may run up to their time limit, or until `cancel` is set.
+    public func prepareWithScripts(_ job: SendJob, report: inout ScriptReport, cancel: CancelFlag = CancelFlag())
+        throws(CollectionError) -> (resolved: ResolvedRequest, request: HTTPRequest) {
         var (file, template, context) = try sendContext(job)
         context.globals = globals.withLock { $0 }
-        let runner = ScriptRunner(file: file.file, baseFolder: file.url.deletingLastPathComponent())
+        let runner = ScriptRunner(file: file.file, baseFolder: file.url.deletingLastPathComponent(),
+                                  isCancelled: { cancel.isSet })
         defer { globals.withLock { [context] in $0 = context.globals } }
         let resolved = try runner.prepare(template, context: &context, report: &report)
         return (resolved, options(job, resolved.request))
@@ -155,11 +156,12 @@ public final class CollectionStore: Sendable {
     /// (`VariableContext.secretGlobalValues`), so what is recorded of this response masks them too.
     @discardableResult
     public func handle(_ response: HTTPResponse, of resolved: ResolvedRequest, job: SendJob,
-                       report: inout ScriptReport) -> Set<String> {
+                       report: inout ScriptReport, cancel: CancelFlag = CancelFlag()) -> Set<String> {
         guard let (file, _, context) = try? sendContext(job) else { return [] }
         var scripted = context
         scripted.globals = globals.withLock { $0 }
-        ScriptRunner(file: file.file, baseFolder: file.url.deletingLastPathComponent())
+        ScriptRunner(file: file.file, baseFolder: file.url.deletingLastPathComponent(),
+                     isCancelled: { cancel.isSet })
             .handle(response, of: resolved, context: &scripted, report: &report)
         globals.withLock { [scripted] in $0 = scripted.globals }
         return scripted.secretGlobalValues

@@ -32,10 +32,10 @@ extension EffectRunner {
                 if store.hasScripts(job) {
                     // Scripts get a thread of their own: one that runs to its time limit must not hold a
                     // thread of the shared pool the rest of the explorer's work runs on.
-                    let outcome: Result<PreparedSend, CollectionError> = await Self.onOwnThread {
+                    let outcome: Result<PreparedSend, CollectionError> = await Self.onOwnThread { cancel in
                         var report = ScriptReport()
                         do throws(CollectionError) {
-                            let result = try store.prepareWithScripts(job, report: &report)
+                            let result = try store.prepareWithScripts(job, report: &report, cancel: cancel)
                             return .success((result.resolved, result.request, report))
                         } catch {
                             return .failure(error)
@@ -83,9 +83,10 @@ extension EffectRunner {
                 }
                 store.record(name: name, response: response, request: request)
                 if let prepared {
-                    let handled = await Self.onOwnThread { [report] in
+                    let handled = await Self.onOwnThread { [report] cancel in
                         var report = report
-                        let secretGlobals = store.handle(response, of: prepared, job: job, report: &report)
+                        let secretGlobals = store.handle(response, of: prepared, job: job, report: &report,
+                                                         cancel: cancel)
                         return (report, secretGlobals)
                     }
                     // A secret the handlers just stored (a token from this response) is masked in history too.
@@ -163,12 +164,32 @@ extension EffectRunner {
         return SendFailure(kind: kind, message: "\(error)")
     }
 
-    /// Runs blocking work (request scripts) on a thread of its own and waits for it without holding a
-    /// thread of the cooperative pool.
-    static func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { continuation in
-            Thread { continuation.resume(returning: work()) }.start()
+    /// Runs blocking work (request scripts, body jobs) on a thread of its own, called `name`, and waits for it
+    /// without holding a thread of the cooperative pool. Cancelling the task sets the flag the work is given:
+    /// a script stops at the watchdog's next check, so a cancelled send leaves no thread computing.
+    static func onOwnThread<T: Sendable>(named name: String = "courier.script",
+                                         _ work: @escaping @Sendable (CancelFlag) -> T) async -> T {
+        let cancel = CancelFlag()
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                Thread {
+                    nameThisThread(name)
+                    continuation.resume(returning: work(cancel))
+                }.start()
+            }
+        } onCancel: {
+            cancel.set()
         }
+    }
+
+    /// Gives the calling thread `name` where the system shows it (`/proc/PID/task/TID/comm`, top, gdb): Foundation
+    /// on Linux keeps a name set before `start()` to itself.
+    private static func nameThisThread(_ name: String) {
+        let descriptor = open("/proc/thread-self/comm", O_WRONLY)
+        guard descriptor >= 0 else { return }
+        defer { close(descriptor) }
+        let bytes = Array(name.utf8.prefix(15))
+        _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
     }
 
     /// Records a finished exchange into history in the background, then posts the request's latency.

@@ -21,10 +21,10 @@ extension EffectRunner {
             let resolution: Result<(HTTPRequest, Set<String>), CollectionError>
             if store.hasScripts(job) {
                 // A script may run to its time limit: on a thread of its own, as for sends.
-                resolution = await Self.onOwnThread {
+                resolution = await Self.onOwnThread { cancel in
                     var report = ScriptReport()
                     do throws(CollectionError) {
-                        let prepared = try store.prepareWithScripts(job, report: &report)
+                        let prepared = try store.prepareWithScripts(job, report: &report, cancel: cancel)
                         return .success((prepared.request, prepared.resolved.secrets))
                     } catch {
                         return .failure(error)
