@@ -11,9 +11,11 @@ import Synchronization
 /// JavaScriptCore's lock is let go, each as a new entry into JavaScript, where the watchdog starts its count
 /// over: an endless chain of short jobs is never stopped, and watching them closely enough to stop one
 /// (a zero slice) fires the watchdog so often that JavaScriptCore trips over its own trap bookkeeping and
-/// aborts the process. So jobs never run: the context holds the lock from creation to release, and unless
-/// its queue is known to be empty (`handOn`, from `PromiseJobGuard`) never lets it go: its virtual machine ends
-/// with it, dropping whatever jobs were queued.
+/// aborts the process. So in Courier's own process jobs never run: the context holds the lock from creation to
+/// release, and unless its queue is known to be empty (`handOn`, from `PromiseJobGuard`) never lets it go: its
+/// virtual machine ends with it, dropping whatever jobs were queued. In a script process (`ScriptProcess`) the
+/// user's code is evaluated with the lock let go (`evaluateRunningJobs`), so its jobs run, and the parent's
+/// kill stops the chain the watchdog cannot.
 final class JavaScriptContext {
     /// What an evaluation threw: its text (`TypeError: …`), its stack and the line JavaScriptCore gave it.
     struct Exception: Error {
@@ -121,6 +123,15 @@ final class JavaScriptContext {
         if let exception { return .failure(describe(exception)) }
         guard let value, !jsc.JSValueIsUndefined(context, value) else { return .success("") }
         return .success(string(value) ?? "")
+    }
+
+    /// Evaluates `code` as `evaluate` does, then runs the promise jobs it queued until none is left or the
+    /// watch stops them: JavaScriptCore runs them when its lock is let go, as it is here around the
+    /// evaluation. Only in a script process, whose parent kills it when they outrun the time limit.
+    func evaluateRunningJobs(_ code: String, sourceURL: String, line: Int) -> Result<String, Exception> {
+        jsc.JSUnlock(context)
+        defer { jsc.JSLock(context) }
+        return evaluate(code, sourceURL: sourceURL, line: line)
     }
 
     private func describe(_ exception: JSValueRef) -> Exception {

@@ -11,8 +11,23 @@ public enum ScriptEngine {
     static let terminatedMarker = "execution terminated"
 
     /// Runs `source` with `input`, returning what it set and tested; a script that throws, runs past its
-    /// time limit or is cancelled comes back with `error` set and what it did before that.
+    /// time limit or is cancelled comes back with `error` set and what it did before that (all of it is lost
+    /// when a script process had to be killed).
+    ///
+    /// Where: a script whose source names promises (`PromiseJobGuard.usesPromises`) runs in a script process
+    /// (`ScriptProcess`), where its promise jobs run and a kill stops it at its limit; any other script runs
+    /// here, on the calling thread, where the jobs of a promise it reaches anyway never run.
     public static func run(_ source: ScriptSource, input: ScriptInput) -> ScriptResult {
+        let promises = PromiseJobGuard.usesPromises(source.code)
+        if promises, let executable = ScriptProcess.executable {
+            return ScriptProcess.run(source, input: input, executable: executable)
+        }
+        let refusal = promises ? PromiseJobGuard.noProcessRefusal : PromiseJobGuard.unnamedRefusal
+        return runHere(source, input: input, jobs: .dropped(refusal: refusal))
+    }
+
+    /// Runs `source` on this thread, its promise jobs run or dropped as `jobs` says.
+    static func runHere(_ source: ScriptSource, input: ScriptInput, jobs: PromiseJobs) -> ScriptResult {
         var result = ScriptResult(globals: input.globals, requestVariables: input.requestVariables)
         guard let context = JavaScriptContext(timeLimit: max(input.timeLimit, 0.001),
                                               isCancelled: input.isCancelled) else {
@@ -23,19 +38,27 @@ public enum ScriptEngine {
             return result
         }
         context.installDigest()
-        let setUp = [ScriptLimits.code, PromiseJobGuard.code, ScriptPrelude.code, PostmanPrelude.code,
-                     HttpyacPrelude.code, "__courier.boot(\(encode(input)))"]
+        var setUp = [ScriptLimits.code]
+        if case .dropped(let refusal) = jobs { setUp.append(PromiseJobGuard.code(refusal: refusal)) }
+        setUp += [ScriptPrelude.code, PostmanPrelude.code, HttpyacPrelude.code, "__courier.boot(\(encode(input)))"]
         for code in setUp {
             if case .failure(let exception) = context.evaluate(code, sourceURL: ScriptPrelude.sourceURL, line: 1) {
-                result.error = context.stop.map { stopped($0, line: source.line, source: source, input: input) }
+                result.error = context.stop.map {
+                    stopped($0, line: source.firstCodeLine, source: source, input: input)
+                }
                     ?? ScriptError(reason: .exception, message: "internal: \(exception.message)",
                                    file: source.file, line: source.line)
                 return result
             }
         }
         context.startUserTime()
-        let code = input.dialect == .httpyac ? HttpyacPrelude.wrap(source.code) : source.code
-        var evaluation = context.evaluate(code, sourceURL: source.file, line: source.line)
+        let promises = PromiseJobGuard.usesPromises(source.code)
+        let code = input.dialect == .httpyac ? HttpyacPrelude.wrap(source.code, asynchronous: promises) : source.code
+        var evaluation = if case .run = jobs {
+            context.evaluateRunningJobs(code, sourceURL: source.file, line: source.line)
+        } else {
+            context.evaluate(code, sourceURL: source.file, line: source.line)
+        }
         if input.dialect == .httpyac, case .success = evaluation {
             evaluation = context.evaluate(HttpyacPrelude.rethrow, sourceURL: ScriptPrelude.sourceURL, line: 1)
         }
@@ -44,7 +67,7 @@ public enum ScriptEngine {
         }
         if result.error == nil, let stop = context.stop {
             // Stopped as it ended: the check came after its last instruction.
-            result.error = stopped(stop, line: source.line, source: source, input: input)
+            result.error = stopped(stop, line: source.firstCodeLine, source: source, input: input)
         }
         if context.stop != nil {
             // Tests may loop too; after a stop only the state the script left is read back.
@@ -56,7 +79,7 @@ public enum ScriptEngine {
         }
         read(context.evaluate("__courier.finish()", sourceURL: ScriptPrelude.sourceURL, line: 1),
              into: &result, source: source, input: input, stop: context.stop)
-        if !PromiseJobGuard.mayHaveQueuedJobs(source.code),
+        if case .dropped = jobs, !promises,
            case .success("false") = context.evaluate("__courierJobsPossible()", sourceURL: ScriptPrelude.sourceURL,
                                                      line: 1) {
             context.handOn = true
@@ -106,8 +129,8 @@ public enum ScriptEngine {
                            file: source.file, line: line)
     }
 
-    /// The error for a script the watch stopped, on `line` of its file.
-    private static func stopped(_ stop: ScriptWatch.Stop, line: Int, source: ScriptSource,
+    /// The error for a script that was stopped (by its watch, or by killing its process), on `line` of its file.
+    static func stopped(_ stop: ScriptWatch.Stop, line: Int, source: ScriptSource,
                                 input: ScriptInput) -> ScriptError {
         switch stop {
         case .cancelled:

@@ -1,9 +1,9 @@
 import Foundation
 
 /// The request as a script sees it: as written (`getRaw()`) and with variables substituted.
-public struct ScriptRequest: Sendable, Hashable {
+public struct ScriptRequest: Sendable, Hashable, Codable {
     /// One header: its name, its value as written and its value with variables substituted.
-    public struct Header: Sendable, Hashable {
+    public struct Header: Sendable, Hashable, Codable {
         public var name: String
         public var raw: String
         public var value: String
@@ -38,7 +38,7 @@ public struct ScriptRequest: Sendable, Hashable {
 }
 
 /// The response a handler reads as `response` (JetBrains) or `pm.response` (Postman).
-public struct ScriptResponse: Sendable, Hashable {
+public struct ScriptResponse: Sendable, Hashable, Codable {
     public var status: Int
     /// Name and value pairs in the order the server sent them.
     public var headers: [ScriptHeader]
@@ -57,7 +57,7 @@ public struct ScriptResponse: Sendable, Hashable {
 }
 
 /// A header name and value.
-public struct ScriptHeader: Sendable, Hashable {
+public struct ScriptHeader: Sendable, Hashable, Codable {
     public var name: String
     public var value: String
     public init(_ name: String, _ value: String) { self.name = name; self.value = value }

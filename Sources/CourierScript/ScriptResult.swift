@@ -1,5 +1,5 @@
 /// One `client.test` or `pm.test`: its name, whether it passed and, when it failed, the assertion's message.
-public struct ScriptTestResult: Sendable, Hashable {
+public struct ScriptTestResult: Sendable, Hashable, Codable {
     public var name: String
     public var passed: Bool
     public var message: String
@@ -11,9 +11,9 @@ public struct ScriptTestResult: Sendable, Hashable {
 }
 
 /// A script that could not finish: its JavaScript message and the line of the file it was on.
-public struct ScriptError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct ScriptError: Error, Sendable, Hashable, Codable, CustomStringConvertible {
     /// Why it stopped.
-    public enum Reason: Sendable, Hashable {
+    public enum Reason: Sendable, Hashable, Codable {
         /// The JavaScript threw (a TypeError, a failed `client.assert` outside a test, …).
         case exception
         /// It ran past its time limit (seconds) and was stopped.
@@ -40,7 +40,7 @@ public struct ScriptError: Error, Sendable, Hashable, CustomStringConvertible {
 }
 
 /// What a script did: the variables it set, its tests and its log lines, and how the request changed.
-public struct ScriptResult: Sendable {
+public struct ScriptResult: Sendable, Equatable, Codable {
     /// The run's globals after the script (`client.global`, `pm.environment.set` …).
     public var globals: [String: String]
     /// The request's variables after the script (`request.variables.set`).

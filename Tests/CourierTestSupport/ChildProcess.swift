@@ -22,8 +22,6 @@ public final class ChildProcess: Sendable {
     private let inputFD: Mutex<Int32?>
     private let timedOut = Mutex(false)
     private let exit = Mutex<(status: Int32?, waiters: [CheckedContinuation<Int32, Never>])>((nil, []))
-    /// The child's peak resident set in bytes, from the kernel's account of it when it was reaped.
-    private let peak = Mutex<Int?>(nil)
 
     /// Starts `program ARGUMENTS` in `folder` with the test's environment plus `environment`.
     public init(_ program: URL, _ arguments: [String], environment: [String: String] = [:], in folder: URL? = nil,
@@ -102,9 +100,6 @@ public final class ChildProcess: Sendable {
         }
     }
 
-    /// The child's peak resident set in bytes over its whole life, once it has been reaped (nil before).
-    public var peakResidentBytesAtExit: Int? { peak.withLock { $0 } }
-
     /// The exit status once the child has ended (128 + signal when killed), nil while it runs.
     public var status: Int32? { exit.withLock { $0.status } }
 
@@ -139,10 +134,7 @@ public final class ChildProcess: Sendable {
 
     private func reap() {
         var raw: Int32 = 0
-        var usage = rusage()
-        while wait4(pid, &raw, 0, &usage) == -1 && errno == EINTR {}
-        // Exact, unlike sampling /proc: ru_maxrss is the highest resident set the child ever had (kilobytes).
-        peak.withLock { $0 = usage.ru_maxrss * 1024 }
+        while waitpid(pid, &raw, 0) == -1 && errno == EINTR {}
         let decoded = Self.decode(raw)
         let waiters = exit.withLock { state in
             state.status = decoded

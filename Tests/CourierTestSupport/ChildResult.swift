@@ -6,14 +6,11 @@ public struct ChildResult: Sendable {
     public var status: Int32
     public var stdoutData: Data
     public var stderrData: Data
-    /// The child's peak resident set in bytes over its whole life (its rusage when reaped), when known.
-    public var peakResidentBytes: Int?
 
-    public init(status: Int32, stdoutData: Data, stderrData: Data, peakResidentBytes: Int? = nil) {
+    public init(status: Int32, stdoutData: Data, stderrData: Data) {
         self.status = status
         self.stdoutData = stdoutData
         self.stderrData = stderrData
-        self.peakResidentBytes = peakResidentBytes
     }
 
     /// True when the child was killed for outliving its time limit.

@@ -76,7 +76,6 @@ extension ChildProcess {
         }
         let status = await child.finish(limit: limit) ?? -1
         await ChildSlots.shared.release()
-        return ChildResult(status: status, stdoutData: child.stdout.data, stderrData: child.stderr.data,
-                           peakResidentBytes: child.peakResidentBytesAtExit)
+        return ChildResult(status: status, stdoutData: child.stdout.data, stderrData: child.stderr.data)
     }
 }
