@@ -23,7 +23,7 @@ _courier() {
             slots=("commands+file")
             ;;
         send)
-            options="--header -H --data -d --json-body --retry --timeout --idle-timeout --idempotency-key --output -o --stream --line-limit --timing --insecure -k --allow-insecure-redirect --cacert --cert -E --key --cert-type --key-type --pass --json --show-secrets --verbose -v --cache-dir --cache-mode --help -h"
+            options="--header -H --data -d --json-body --form -f --retry --timeout --idle-timeout --idempotency-key --output -o --stream --line-limit --timing --insecure -k --allow-insecure-redirect --cacert --cert -E --key --cert-type --key-type --pass --json --show-secrets --verbose -v --cache-dir --cache-mode --help -h"
             one="--header -H --data -d --retry --timeout --idle-timeout --idempotency-key --output -o --line-limit --cacert --cert -E --key --cert-type --key-type --pass --cache-dir --cache-mode"
             case $prev in
                 --header|-H) COMPREPLY=(); return ;;
@@ -43,10 +43,10 @@ _courier() {
                 --cache-dir) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")); return ;;
                 --cache-mode) COMPREPLY=($(compgen -W "default revalidate reload only-if-cached bypass" -- "$cur")); return ;;
             esac
-            slots=("words:GET POST PUT PATCH DELETE HEAD OPTIONS" "none")
+            slots=("words:GET POST PUT PATCH DELETE HEAD OPTIONS" "none" "none")
             ;;
         run)
-            options="--name --all --env --var --json --fail-fast --report --timing --idle-timeout --ws-wait --show-secrets --allow-insecure-redirect --allow-read --allow-overwrite --cacert --cert -E --key --cert-type --key-type --pass --cache-dir --cache-mode --help -h"
+            options="--name --all --env --var --json --fail-fast --quiet -q --summary --full-bodies --report --timing --idle-timeout --ws-wait --show-secrets --allow-insecure-redirect --allow-read --allow-overwrite --cacert --cert -E --key --cert-type --key-type --pass --cache-dir --cache-mode --help -h"
             one="--name --env --var --idle-timeout --ws-wait --allow-read --cacert --cert -E --key --cert-type --key-type --pass --cache-dir --cache-mode"
             two="--report"
             case $prev in

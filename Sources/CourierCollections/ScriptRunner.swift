@@ -47,6 +47,13 @@ public struct ScriptRunner: Sendable {
         self.isCancelled = isCancelled
     }
 
+    /// These scripts, stopped (reported as cancelled) once `flag` is set.
+    func stopped(by flag: CancelFlag) -> ScriptRunner {
+        var runner = self
+        runner.isCancelled = { flag.isSet }
+        return runner
+    }
+
     /// Seconds a request's scripts may run, from `# @script-timeout N` (default 5).
     public static func timeLimit(for template: RequestTemplate) -> Double {
         guard let value = template.tags["script-timeout"].flatMap({ Double($0) }), value > 0 else {

@@ -1,5 +1,6 @@
 import CourierBody
 import CourierHTTP
+import CourierCollections
 import Foundation
 import Synchronization
 
@@ -23,7 +24,7 @@ final class BodyJobRunner: Sendable {
             running[job.generation] = Task.detached(priority: job.priority) { [weak self] in
                 // The job runs on a thread of its own: it waits (sleeping) for a body still arriving, which
                 // for a stream may be for ever, and must not hold a thread of the cooperative pool meanwhile.
-                await EffectRunner.onOwnThread(named: "courier.body") { cancelled in
+                await OwnThread.run(named: "courier.body") { cancelled in
                     let clock = ContinuousClock()
                     var pending: BodyJobReport?
                     var lastPost = clock.now - Self.reportInterval
