@@ -7,8 +7,10 @@ struct RunTally: Sendable {
     var skipped = 0
     /// Files that could not run at all (no usable environment), by the path printed for them.
     var filesWithErrors: Set<String> = []
-    /// What `--report junit FILE` writes.
-    var report = JUnitReport()
+    /// What the `--report` files are made of.
+    var report = RunReport()
+    /// Requests that could not be built (bad input: an unknown variable, an unreadable file): exit code 3.
+    var badInput = 0
 
     /// Requests that ran (or were skipped): anything else planned was not run.
     var ran: Int { succeeded + failed + skipped }
@@ -22,6 +24,7 @@ struct RunTally: Sendable {
                 succeeded += 1
             } else {
                 failed += 1
+                if case .collection = outcome.failure { badInput += 1 }
             }
         }
     }
@@ -32,5 +35,20 @@ struct RunTally: Sendable {
         if skipped > 0 { text += ", \(skipped) skipped" }
         if planned > ran { text += ", \(planned - ran) not run" }
         return text
+    }
+
+    /// The exit codes `courier run` ends with (`RunCommand.exitCodeNotes`).
+    enum ExitCode {
+        static let success: Int32 = 0
+        static let failed: Int32 = 1
+        static let badInput: Int32 = 3
+    }
+
+    /// A file with errors first; then a request that could not be built, unless another request failed
+    /// otherwise (an unknown token is often a failed login's doing); then any failure or request not run.
+    func exitCode(planned: Int, planHasErrors: Bool) -> Int32 {
+        if planHasErrors || !filesWithErrors.isEmpty { return ExitCode.badInput }
+        if badInput > 0 && badInput == failed { return ExitCode.badInput }
+        return failed > 0 || ran < planned ? ExitCode.failed : ExitCode.success
     }
 }
