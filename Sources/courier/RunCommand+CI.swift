@@ -24,18 +24,9 @@ extension RunCommand {
         .flag("--test-only", help: "Print a line per request and per test (✓ or ✗), no responses."),
     ]
 
-    /// The EXIT CODES section of the help.
-    static let exitCodeNotes = """
-        EXIT CODES:
-          0   every request succeeded
-          1   a request failed: a status it does not accept, a failed test or script, or it could not be
-              made (connection, DNS, TLS, time-out)
-          2   a usage error, or nothing to run
-          3   bad input: a file has errors, a request could not be built (unknown variable, unreadable
-              body file), or a report could not be written
-        A file with errors makes it 3; a request that could not be built makes it 3 when no other request
-        failed (an unknown token is often a failed login's doing).
-        """
+    /// The help's line for exit code 3 (`RunTally.exitCode`).
+    static let badInputNote = "bad input: a file with errors, a request that could not be built, a report not "
+        + "written"
 
     /// Reads `--report`, `--jobs`, `--repeat`, `--delay` and `--test-only`.
     static func parseCIOptions(_ args: ParsedArguments, into invocation: inout Invocation) throws(UsageError) {
@@ -52,8 +43,8 @@ extension RunCommand {
             invocation.delay = .milliseconds(milliseconds)
         }
         invocation.testOnly = args.flag("--test-only")
-        if invocation.testOnly && invocation.json {
-            throw UsageError("--test-only prints text; --json prints every request", command: "run")
+        if invocation.testOnly && (invocation.json || invocation.summary) {
+            throw UsageError("--test-only excludes --json and --summary", command: "run")
         }
     }
 

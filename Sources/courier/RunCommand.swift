@@ -1,3 +1,4 @@
+import CourierBody
 import CourierCollections
 import CourierHTTP
 import CourierSecurity
@@ -26,6 +27,15 @@ enum RunCommand {
             .flag("--json", help: "Print one JSON object per request (as 'courier send --json', plus \"name\"; "
                       + "plus \"file\" for a folder)."),
             .flag("--fail-fast", help: "Stop after the first request that fails."),
+            .flag("--quiet", short: "q", help: "Print only the requests that failed, then the summary."),
+            .flag("--summary", help: "Print one line per request: ✓ or ✗, status or error, name, time and size."),
+            .flag("--full-bodies", help: "Print whole bodies; text output cuts a body after "
+                      + "\(MediaKind.formatSize(bodyLimit)) and says how much more there was."),
+            .option("--data", short: "d", "FILE", .file, help: "Run once per row of FILE, a CSV file (its first line "
+                        + "names the columns) or a JSON array of objects, as newman's --iteration-data: each row's "
+                        + "values are variables ({{name}}, below --var) and pm.iterationData."),
+            .option("--iteration-count", short: "n", "N", .number, help: "Run N times (default: once, or once per "
+                        + "row of --data; past the last row the last row is used again)."),
         ] + ciOptions + [
             .flag("--timing", help: "Show where the time of each request went."),
             .option("--idle-timeout", "SECONDS", .number, default: "30",
@@ -57,7 +67,10 @@ enum RunCommand {
             the folder of the .http file, never into hidden files or folders or through symbolic links;
             '>>!' replaces only what an earlier '>>' wrote unless --allow-overwrite.
 
-            """ + "\n\n" + exitCodeNotes)
+            """ + "\n\n" + ExitStatus.notes(success: "every request succeeded",
+                                             failure: "a request failed",
+                                             extra: [("3", badInputNote)])
+            + "\n\nA run ends with 6 to 35 only when every request that failed failed that way.")
 
     /// Everything the command line asked for.
     struct Invocation: Sendable {
@@ -68,6 +81,12 @@ enum RunCommand {
         var overrides: [String: String] = [:]
         var json = false
         var failFast = false
+        /// `--quiet`: only the requests that failed are printed.
+        var quiet = false
+        /// `--summary`: one line per request.
+        var summary = false
+        /// `--full-bodies`: text output prints bodies whole instead of cutting them at `bodyLimit`.
+        var fullBodies = false
         var timing = false
         var showSecrets = false
         var cacheDirectory: URL?
@@ -95,6 +114,10 @@ enum RunCommand {
         var clientCertificate: ClientCertificate?
         /// `--pass`: unlocks the `--cert` key or the environment's certificate. A secret.
         var certificatePassphrase: String?
+        /// `--data FILE`: read when the run starts.
+        var dataFile: String?
+        /// `--iteration-count N`.
+        var iterationCount: Int?
     }
 
     static func run(_ arguments: [String]) -> Int32 {
@@ -115,6 +138,16 @@ enum RunCommand {
         invocation.all = args.flag("--all")
         invocation.json = args.flag("--json")
         invocation.failFast = args.flag("--fail-fast") || args.flag("--bail")
+        invocation.quiet = args.flag("--quiet")
+        invocation.summary = args.flag("--summary")
+        invocation.fullBodies = args.flag("--full-bodies")
+        if invocation.quiet && invocation.summary {
+            throw UsageError("--quiet and --summary exclude each other", command: "run")
+        }
+        if invocation.json && invocation.summary {
+            throw UsageError("--summary prints text; --json prints every request (with --quiet, the failed ones)",
+                             command: "run")
+        }
         invocation.timing = args.flag("--timing")
         invocation.showSecrets = args.flag("--show-secrets")
         invocation.allowInsecureRedirect = args.flag("--allow-insecure-redirect")
@@ -142,6 +175,13 @@ enum RunCommand {
         invocation.trustedCertificates = trustedCertificates
         invocation.clientCertificate = try args.clientCertificate()
         invocation.certificatePassphrase = args.value("--pass")
+        invocation.dataFile = args.value("--data")
+        if let count = args.number("--iteration-count") {
+            guard count >= 1, count == count.rounded(), count <= 1_000_000 else {
+                throw UsageError("--iteration-count takes a whole number of runs from 1", command: "run")
+            }
+            invocation.iterationCount = Int(count)
+        }
         try parseCIOptions(args, into: &invocation)
         invocation.cacheDirectory = cacheDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) }
         if invocation.all && !names.isEmpty {
@@ -150,12 +190,18 @@ enum RunCommand {
         return invocation
     }
 
+    /// Where text output cuts a body unless `--full-bodies`: a screenful of JSON many times over, while a
+    /// 50 MB body (the demo's `large50`) would be millions of lines.
+    static let bodyLimit = 64 * 1024
+
     // MARK: Running
 
     static func execute(_ invocation: Invocation) -> Int32 {
         let plan: RunPlan
+        let iterations: Iterations
         do {
             plan = try RunPlan.make(invocation)
+            iterations = try Iterations(invocation)
         } catch {
             Console.fail("\(error)")
             return 2
@@ -185,11 +231,12 @@ enum RunCommand {
         let exchange = RunWebSocketExchange(quietSeconds: invocation.webSocketWait,
                                             trustedCertificates: invocation.trustedCertificates, cookies: cookies)
         let paced = invocation.delay.map { RequestPacing(delay: $0).pacing(send) } ?? send
-        let scheduler = RunScheduler(plan: plan, invocation: invocation, recorder: recorder, send: paced,
+        let scheduler = RunScheduler(plan: plan, invocation: invocation, iterations: iterations, recorder: recorder,
+                                     send: paced,
                                      exchange: { resolved in await exchange.perform(resolved) })
         let result = Interruptible.run { () async throws(APIError) -> RunTally in await scheduler.run() }
         let tally = (try? result.get()) ?? RunTally()
-        let planned = plan.requestCount * invocation.repeats
+        let planned = plan.requestCount * iterations.count * invocation.repeats
         var summary = tally.summary(planned: planned)
         if plan.isFolder {
             let files = plan.entries.count

@@ -11,16 +11,19 @@ import Synchronization
 final class RunScheduler: Sendable {
     let plan: RunPlan
     let invocation: RunCommand.Invocation
+    let iterations: RunCommand.Iterations
     let recorder: AttemptRecorder
     let send: CollectionRunner.Send
     let exchange: CollectionRunner.Exchange
     /// The file whose header was printed last, so a header is printed again when output switches files.
     private let lastHeader = Mutex<String?>(nil)
 
-    init(plan: RunPlan, invocation: RunCommand.Invocation, recorder: AttemptRecorder,
-         send: @escaping CollectionRunner.Send, exchange: @escaping CollectionRunner.Exchange) {
+    init(plan: RunPlan, invocation: RunCommand.Invocation, iterations: RunCommand.Iterations,
+         recorder: AttemptRecorder, send: @escaping CollectionRunner.Send,
+         exchange: @escaping CollectionRunner.Exchange) {
         self.plan = plan
         self.invocation = invocation
+        self.iterations = iterations
         self.recorder = recorder
         self.send = send
         self.exchange = exchange
@@ -40,19 +43,28 @@ final class RunScheduler: Sendable {
     func run() async -> RunTally {
         var tally = RunTally()
         var carried = Carried()
-        for round in 1...invocation.repeats {
+        // --repeat runs every iteration (--data rows, --iteration-count) again: a pass is one iteration of
+        // one round, numbered from 1 across the run.
+        for repetition in 1...invocation.repeats {
             if Task.isCancelled || stopping(tally) { break }
-            if invocation.repeats > 1 && !invocation.json && !invocation.testOnly {
-                Console.out("==> round \(round) of \(invocation.repeats) <==\n")
+            if invocation.repeats > 1 && showsHeaders {
+                Console.out("==> round \(repetition) of \(invocation.repeats) <==\n")
             }
-            if invocation.jobs > 1 {
-                await runParallel(round: round, tally: &tally, carried: &carried)
-            } else {
-                for entry in plan.entries {
-                    if Task.isCancelled || stopping(tally) { break }
-                    let result = await runFile(entry, round: round, carried: carried, limit: nil)
-                    record(result, entry: entry, round: round, into: &tally)
-                    carried = result.carried
+            for iteration in iterations.rows {
+                if Task.isCancelled || stopping(tally) { break }
+                if iterations.count > 1 && showsHeaders {
+                    Console.out("==> iteration \(iteration.index + 1) of \(iterations.count) <==\n")
+                }
+                let pass = Pass(round: (repetition - 1) * iterations.count + iteration.index + 1, iteration: iteration)
+                if invocation.jobs > 1 {
+                    await runParallel(pass, tally: &tally, carried: &carried)
+                } else {
+                    for entry in plan.entries {
+                        if Task.isCancelled || stopping(tally) { break }
+                        let result = await runFile(entry, pass: pass, carried: carried, limit: nil)
+                        record(result, entry: entry, round: pass.round, into: &tally)
+                        carried = result.carried
+                    }
                 }
             }
         }
@@ -62,8 +74,17 @@ final class RunScheduler: Sendable {
 
     private func stopping(_ tally: RunTally) -> Bool { invocation.failFast && tally.failed > 0 }
 
+    /// Whether `==>` headers are printed: not in JSON, --quiet or --test-only output.
+    private var showsHeaders: Bool { !invocation.json && !invocation.quiet && !invocation.testOnly }
+
+    /// One go through the files: its number in the reports, and the --data row it uses.
+    struct Pass: Sendable {
+        var round: Int
+        var iteration: IterationRow
+    }
+
     /// The files of one round, up to `--jobs` requests in flight across them.
-    private func runParallel(round: Int, tally: inout RunTally, carried: inout Carried) async {
+    private func runParallel(_ pass: Pass, tally: inout RunTally, carried: inout Carried) async {
         let limit = ConcurrencyLimit(invocation.jobs)
         let entries = plan.entries
         let reads = entries.map { CollectionRunner.namesRead(by: $0.requests) }
@@ -81,7 +102,7 @@ final class RunScheduler: Sendable {
                         started.insert(index)
                         let before = carried
                         group.addTask {
-                            let result = await self.runFile(entries[index], round: round, carried: before,
+                            let result = await self.runFile(entries[index], pass: pass, carried: before,
                                                             limit: limit)
                             return (index, result, before)
                         }
@@ -89,7 +110,7 @@ final class RunScheduler: Sendable {
                 }
                 guard let (index, result, before) = await group.next() else { break }
                 finished.insert(index)
-                record(result, entry: entries[index], round: round, into: &tally)
+                record(result, entry: entries[index], round: pass.round, into: &tally)
                 carried.merge(result.carried, since: before)
             }
         }
@@ -118,10 +139,10 @@ final class RunScheduler: Sendable {
 
     /// Runs one file's requests, in order or (with `limit`) concurrently, printing each outcome as it
     /// finishes.
-    private func runFile(_ entry: RunPlan.Entry, round: Int, carried: Carried, limit: ConcurrencyLimit?) async
+    private func runFile(_ entry: RunPlan.Entry, pass: Pass, carried: Carried, limit: ConcurrencyLimit?) async
         -> FileResult {
-        if limit == nil && plan.isFolder && !invocation.json && !invocation.testOnly {
-            Console.out("==> \(entry.displayPath) <==\n")
+        if limit == nil && plan.isFolder && showsHeaders {
+            Console.out("==> \(entry.displayPath) <==" + (invocation.summary ? "" : "\n"))
         }
         let environment: CourierCollections.Environment
         switch entry.environment {
@@ -146,8 +167,11 @@ final class RunScheduler: Sendable {
             if !environmentUnverified { RunCommand.warnIfUnverified(resolved.request) }
             return await exchange(resolved)
         }
-        var context = VariableContext(overrides: invocation.overrides, environment: environment,
-                                      responses: carried.responses, globals: carried.globals)
+        // A --data row's values rank just below --var.
+        var context = VariableContext(overrides: pass.iteration.values.merging(invocation.overrides) { $1 },
+                                      environment: environment, responses: carried.responses,
+                                      globals: carried.globals)
+        context.iteration = pass.iteration
         context.certificatePassphrase = invocation.certificatePassphrase
         context.clientCertificate = invocation.clientCertificate
         context.fileAccess = CollectionFileAccess(root: plan.root, allowedReads: invocation.allowedReads,
@@ -159,9 +183,10 @@ final class RunScheduler: Sendable {
         let file = plan.isFolder ? entry.displayPath : nil
         let place = ErrorPlace(file: entry.displayPath, variables: entry.loaded.file.fileVariables,
                                sources: entry.variableSources, path: entry.loaded.file.path)
+        let iteration = iterations.count > 1 ? pass.iteration.index : nil
         let onOutcome: (RunOutcome) -> Void = { outcome in
             self.print(outcome, header: limit != nil && self.plan.isFolder ? entry.displayPath : nil,
-                       secrets: secrets, file: file, place: place)
+                       secrets: secrets, file: file, place: place, iteration: iteration)
         }
         let kept = if let limit {
             await runner.runConcurrently(entry.requests, limit: limit, failFast: invocation.failFast,
@@ -176,10 +201,10 @@ final class RunScheduler: Sendable {
     /// Prints one outcome whole; in a parallel folder run, after its file's header when the last outcome
     /// printed was of another file.
     private func print(_ outcome: RunOutcome, header: String?, secrets: Set<String>, file: String?,
-                       place: ErrorPlace) {
+                       place: ErrorPlace, iteration: Int?) {
         lastHeader.withLock { last in
-            if let header, last != header, !invocation.json, !invocation.testOnly {
-                Console.out("==> \(header) <==\n")
+            if let header, last != header, showsHeaders {
+                Console.out("==> \(header) <==" + (invocation.summary ? "" : "\n"))
                 last = header
             }
             let attempts = recorder.attempts(for: outcome.context.id)
@@ -187,7 +212,7 @@ final class RunScheduler: Sendable {
                 RunCommand.printTestOnly(outcome, secrets: secrets, showSecrets: invocation.showSecrets, file: file)
             } else {
                 RunCommand.print(outcome, attempts: attempts, invocation: invocation, secrets: secrets, file: file,
-                                 place: place)
+                                 place: place, iteration: iteration)
             }
         }
     }

@@ -1,4 +1,5 @@
 import CourierCollections
+import CourierHTTP
 
 /// The counts of a `courier run`, over every file it ran, for the summary line and the exit code.
 struct RunTally: Sendable {
@@ -7,6 +8,8 @@ struct RunTally: Sendable {
     var skipped = 0
     /// Files that could not run at all (no usable environment), by the path printed for them.
     var filesWithErrors: Set<String> = []
+    /// The exit status of each failed request, in order (`ExitStatus`): one number when all failed alike.
+    var failureStatuses: [Int32] = []
     /// What the `--report` files are made of.
     var report = RunReport()
     /// Requests that could not be built (bad input: an unknown variable, an unreadable file): exit code 3.
@@ -25,7 +28,18 @@ struct RunTally: Sendable {
             } else {
                 failed += 1
                 if case .collection = outcome.failure { badInput += 1 }
+                failureStatuses.append(Self.exitStatus(of: outcome.failure))
             }
+        }
+    }
+
+    /// A transport failure's own exit status (a refused connection's 7), else 1.
+    private static func exitStatus(of failure: RunOutcome.Failure?) -> Int32 {
+        switch failure {
+        case .transport(let error): ExitStatus.of(error.kind)
+        case .webSocket(let failure):
+            if case .client(let kind) = failure.kind { ExitStatus.of(kind) } else { ExitStatus.failed }
+        default: ExitStatus.failed
         }
     }
 
@@ -37,10 +51,8 @@ struct RunTally: Sendable {
         return text
     }
 
-    /// The exit codes `courier run` ends with (`RunCommand.exitCodeNotes`).
+    /// The exit codes of `courier run` besides `ExitStatus`'s (`RunCommand.badInputNote`).
     enum ExitCode {
-        static let success: Int32 = 0
-        static let failed: Int32 = 1
         static let badInput: Int32 = 3
     }
 
@@ -49,6 +61,7 @@ struct RunTally: Sendable {
     func exitCode(planned: Int, planHasErrors: Bool) -> Int32 {
         if planHasErrors || !filesWithErrors.isEmpty { return ExitCode.badInput }
         if badInput > 0 && badInput == failed { return ExitCode.badInput }
-        return failed > 0 || ran < planned ? ExitCode.failed : ExitCode.success
+        if ran < planned { return ExitStatus.failed }
+        return ExitStatus.combining(failureStatuses)
     }
 }

@@ -61,7 +61,10 @@ struct RunFolderTests {
         #expect(result.stdout.contains("\n  --report FORMAT FILE    Also write a report to FILE: JUnit XML or TAP 14"))
         #expect(result.stdout.contains("\n  --var NAME=VALUE        Set a variable, overriding every other source "
                                        + "(repeatable).\n"))
-        #expect(result.stdout.contains("EXIT CODES:\n  0   every request succeeded\n"), "\(result.stdout)")
+        #expect(result.stdout.contains("EXIT CODES:\n  0   every request succeeded\n  1   a request failed\n"
+                                       + "  2   a usage error\n  3   bad input: a file with errors"), "\(result.stdout)")
+        #expect(result.stdout.contains("\n  6   the host name does not resolve"))
+        #expect(result.stdout.hasSuffix("\n\nA run ends with 6 to 35 only when every request that failed failed that way.\n"))
     }
 
     @Test("a folder runs every .http file in path order, grouped by file, the malformed one reported as file:line")

@@ -27,6 +27,21 @@ import Testing
         #expect(rounds == [1, 1, 2, 2, 3, 3])
     }
 
+    @Test("--repeat 2 with --data of two rows runs every row twice: a, b, a, b")
+    func repeatGoesThroughEveryDataRowEachRound() async throws {
+        let server = try LoopbackServer { _ in .json("{}") }
+        defer { server.stop() }
+        let folder = try TemporaryFolder("run-repeat-data")
+        let file = try folder.write("t.http", "GET \(server.url("/u"))?who={{who}}\n")
+        let data = try folder.write("rows.csv", "who\nada\nbob\n")
+
+        let result = try await CourierCLI.run(["run", file.path, "--data", data.path, "--repeat", "2"])
+
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(server.requests.map(\.query) == ["who=ada", "who=bob", "who=ada", "who=bob"])
+        #expect(result.stdout.contains("==> round 2 of 2 <==\n\n==> iteration 1 of 2 <=="), "\(result.stdout)")
+    }
+
     @Test("--delay 300 leaves at least 300 ms between one request's answer and the next request")
     func delaySpacesRequests() async throws {
         let arrivals = ArrivalClock()
