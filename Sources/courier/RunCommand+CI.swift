@@ -69,7 +69,7 @@ extension RunCommand {
             let status = outcome.response.map { " \($0.status)" } ?? ""
             lines = ["✗ \(name)\(status): \(failure.summary)"]
         } else {
-            let status = outcome.response.map { "  \($0.status)  " + HTMLReport.duration($0.timing.total.seconds) }
+            let status = outcome.response.map { "  \($0.status)  " + DurationText.format($0.timing.total) }
             lines = ["✓ \(name)" + (status ?? "")]
         }
         for test in outcome.scripts.tests {

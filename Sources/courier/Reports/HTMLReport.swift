@@ -1,3 +1,4 @@
+import CourierHTTP
 import CourierSecurity
 import Foundation
 
@@ -22,7 +23,8 @@ struct HTMLReport: Sendable {
         body += [("passed", report.count(.passed), "passed"), ("failed", report.count(.failed), "failed"),
                  ("error", errors, errors == 1 ? "error" : "errors"), ("skipped", report.count(.skipped), "skipped")]
             .map { "<span class=\"\($0.0)\">\($0.1) \($0.2)</span>" }.joined(separator: " · ")
-        body += " · \(requests.count) requests in \(Self.duration(report.finished.timeIntervalSince(report.started)))"
+        let took = report.finished.timeIntervalSince(report.started)
+        body += " · \(requests.count) requests in \(DurationText.format(seconds: took))"
         body += " · started \(Self.escape(JSONReport.timestamp(report.started)))</p>\n"
         if !failing.isEmpty {
             body += "<h2>Failures</h2>\n<table class=\"failures\">\n<tr><th>Request</th><th>File</th><th>Status</th>"
@@ -38,7 +40,7 @@ struct HTMLReport: Sendable {
             body += "</table>\n"
         }
         body += "<h2>Requests</h2>\n<table class=\"requests\">\n<tr><th>Request</th><th>Status</th><th>Time</th>"
-            + "<th class=\"waterfall\">Waterfall (\(Self.duration(span)))</th></tr>\n"
+            + "<th class=\"waterfall\">Waterfall (\(DurationText.format(seconds: span)))</th></tr>\n"
         for request in requests {
             let offset = (request.started ?? origin).timeIntervalSince(origin) / span * 100
             let width = max(request.seconds / span * 100, 0.3)
@@ -50,7 +52,7 @@ struct HTMLReport: Sendable {
             if !request.phases.isEmpty {
                 let names = [("dns", "DNS"), ("connect", "connect"), ("tls", "TLS"), ("firstByte", "first byte")]
                 body += "<p>" + names.compactMap { key, label in
-                    request.phases[key].map { "\(label) \(Self.duration($0 / 1000))" }
+                    request.phases[key].map { "\(label) \(DurationText.format(seconds: $0 / 1000))" }
                 }.joined(separator: " · ") + "</p>\n"
             }
             if !request.tests.isEmpty {
@@ -60,7 +62,8 @@ struct HTMLReport: Sendable {
                         + "</li>"
                 }.joined() + "</ul>\n"
             }
-            body += "</details></td><td>\(status)</td><td>\(Self.duration(request.seconds))</td>"
+            body += "</details></td><td>\(status)</td>"
+                + "<td>\(DurationText.format(seconds: request.seconds))</td>"
                 + "<td class=\"waterfall\"><div class=\"bar\" style=\"margin-left: \(Self.percent(offset)); "
                 + "width: \(Self.percent(width))\"></div></td></tr>\n"
         }
@@ -103,13 +106,6 @@ struct HTMLReport: Sendable {
     }
 
     private static func percent(_ value: Double) -> String { String(format: "%.2f%%", min(max(value, 0), 100)) }
-
-    /// `873 µs`, `12 ms`, `1.34 s`.
-    static func duration(_ seconds: Double) -> String {
-        if seconds < 0.001 { return "\(Int((seconds * 1_000_000).rounded())) µs" }
-        if seconds < 1 { return "\(Int((seconds * 1000).rounded())) ms" }
-        return String(format: "%.2f s", seconds)
-    }
 
     /// Text for HTML: `&<>"'` as entities, terminal controls as the sanitiser's escapes.
     static func escape(_ text: String) -> String {
