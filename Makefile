@@ -3,8 +3,9 @@ SWIFT ?= swift
 # How many tests `make test` runs at once.
 TEST_WIDTH ?= 3
 SHELL := /bin/bash
-APT_PACKAGES := libcurl4-openssl-dev libncursesw5-dev libssl-dev tmux openssl nghttp2-server \
-                libjavascriptcoregtk-4.1-dev libyaml-dev libxml2 nginx-light wrk zsh fish time python3-venv nodejs
+APT_PACKAGES := libcurl4-openssl-dev libncursesw5-dev libssl-dev tmux openssl nghttp2-server zlib1g-dev \
+                libjavascriptcoregtk-4.1-dev libyaml-dev libxml2 nginx-light wrk zsh fish time python3-venv nodejs \
+                protobuf-compiler
 BIN := .build/debug/courier
 # `make install`: PREFIX and DESTDIR as usual; INSTALL_BUILD= INSTALL_FROM=path installs an already built binary.
 PREFIX ?= /usr/local
@@ -60,13 +61,16 @@ static-libstdc++:
 demo: build
 	$(BIN) demo
 
-# Test-only Python packages (requests, which the exported Python code uses) in a venv under .build. It sees
-# the system's packages, so a machine that has requests already needs no network; otherwise pip fetches it.
+# Test-only Python packages in a venv under .build: requests (the exported Python code uses it) and grpcio with
+# reflection and tools (the gRPC tests' server, Tests/Servers/grpc). It sees the system's packages, so a machine
+# that has them already needs no network; otherwise pip fetches them.
 TEST_VENV := .build/test-venv
+TEST_VENV_PACKAGES := requests grpcio grpcio-reflection grpcio-tools
+TEST_VENV_IMPORTS := import requests, grpc, grpc_reflection, grpc_tools
 test-venv:
-	@$(TEST_VENV)/bin/python3 -c 'import requests' 2>/dev/null || { \
-	  python3 -m venv --system-site-packages $(TEST_VENV) && \
-	  { $(TEST_VENV)/bin/python3 -c 'import requests' 2>/dev/null || $(TEST_VENV)/bin/pip install -q requests; }; }
+	@$(TEST_VENV)/bin/python3 -c '$(TEST_VENV_IMPORTS)' 2>/dev/null || { \
+	  { [ -x $(TEST_VENV)/bin/python3 ] || python3 -m venv --system-site-packages $(TEST_VENV); } && \
+	  $(TEST_VENV)/bin/pip install -q $(TEST_VENV_PACKAGES); }
 
 test: deps test-venv
 	SWIFT_BACKTRACE=enable=no $(SWIFT) build --build-tests

@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "CourierApp", targets: ["CourierApp"]),
         .library(name: "CourierDemo", targets: ["CourierDemo"]),
         .library(name: "CourierSecurity", targets: ["CourierSecurity"]),
+        .library(name: "CourierGRPC", targets: ["CourierGRPC"]),
     ],
     targets: [
         .systemLibrary(name: "CCurl", path: "Sources/CCurl"),
@@ -29,6 +30,8 @@ let package = Package(
         .systemLibrary(name: "CYaml", path: "Sources/CYaml"),
         // libxml2 for XPath over XML responses, loaded with dlopen on first use (see its shim.h): not linked.
         .systemLibrary(name: "CXML2", path: "Sources/CXML2"),
+        // zlib for gRPC's gzip message compression (libcurl decodes HTTP bodies itself).
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
 
         .target(name: "CourierSecurity"),
         .target(name: "CourierHTTP", dependencies: ["CCurl", "CourierSecurity"]),
@@ -37,6 +40,7 @@ let package = Package(
             "CourierHTTP", "CourierWebSocket", "CourierBody", "CourierScript", "CYaml", "CXML2", "CourierSecurity",
         ]),
         .target(name: "CourierScript", dependencies: ["CJavaScriptCore", "CCrypto"]),
+        .target(name: "CourierGRPC", dependencies: ["CourierHTTP", "CourierBody", "CourierSecurity", "CZlib"]),
         .target(name: "CourierBody", dependencies: ["CourierSecurity"]),
         .target(name: "CourierTerminal", dependencies: ["CNcursesw", "CourierSecurity"]),
         .target(name: "CourierDemo", dependencies: ["CourierWebSocket"]),
@@ -46,7 +50,7 @@ let package = Package(
         ], exclude: ["README.md"]),
         .executableTarget(name: "courier", dependencies: [
             "CourierApp", "CourierDemo", "CourierHTTP", "CourierCollections", "CourierWebSocket", "CourierBody",
-            "CourierScript", "CourierTerminal", "CourierSecurity",
+            "CourierScript", "CourierTerminal", "CourierSecurity", "CourierGRPC",
         ]),
         .executableTarget(name: "courier-bench", dependencies: [
             "CourierHTTP", "CourierDemo", "CourierWebSocket", "CourierBody", "CourierApp", "CourierTerminal",

@@ -249,9 +249,7 @@ final class CurlTransfer {
                 finish(throwing: failure)
             } else {
                 // A server address means a connection was made (new or reused) and the server answered.
-                var address: UnsafeMutablePointer<CChar>?
-                courier_easy_getinfo_str(easy, CURLINFO_PRIMARY_IP, &address)
-                let connected = address.map { $0.pointee != 0 } ?? false
+                let connected = CurlEasy.reachedServer(easy)
                 var redirects = 0
                 courier_easy_getinfo_long(easy, CURLINFO_REDIRECT_COUNT, &redirects)
                 finish(throwing: CurlErrors.map(code, message: errorMessage(code), afterConnecting: connected,
@@ -309,37 +307,14 @@ final class CurlTransfer {
     }
 
     private func timing() -> Timing {
-        func phase(_ info: CURLINFO) -> Duration? {
-            var micros: curl_off_t = 0
-            guard courier_easy_getinfo_off(easy, info, &micros) == CURLE_OK, micros > 0 else { return nil }
-            return .microseconds(micros)
-        }
-        var connects = 0
-        courier_easy_getinfo_long(easy, CURLINFO_NUM_CONNECTS, &connects)
-        var uploaded: curl_off_t = 0
-        courier_easy_getinfo_off(easy, CURLINFO_SIZE_UPLOAD_T, &uploaded)
-        // The body bytes as they came over the connection, before any Content-Encoding was decoded.
-        var downloaded: curl_off_t = 0
-        courier_easy_getinfo_off(easy, CURLINFO_SIZE_DOWNLOAD_T, &downloaded)
-        return Timing(dns: phase(CURLINFO_NAMELOOKUP_TIME_T), connect: phase(CURLINFO_CONNECT_TIME_T),
-                      tls: phase(CURLINFO_APPCONNECT_TIME_T), firstByte: phase(CURLINFO_STARTTRANSFER_TIME_T),
-                      total: phase(CURLINFO_TOTAL_TIME_T) ?? (ContinuousClock.now - started),
-                      reusedConnection: connects == 0, bytesReceived: sink.received, bytesSent: Int(uploaded),
-                      bytesOnWire: Int(downloaded))
+        CurlEasy.timing(of: easy, started: started, received: sink.received)
     }
 
     private func httpVersion() -> String {
-        var version = 0
-        courier_easy_getinfo_long(easy, CURLINFO_HTTP_VERSION, &version)
-        switch version {
-        case CURL_HTTP_VERSION_1_0: return "HTTP/1.0"
-        case CURL_HTTP_VERSION_2_0: return "HTTP/2"
-        case CURL_HTTP_VERSION_3: return "HTTP/3"
-        default: return head.version.isEmpty ? "HTTP/1.1" : head.version
-        }
+        CurlEasy.httpVersion(of: easy, fallback: head.version)
     }
 
-    private static func milliseconds(_ duration: Duration) -> Int {
+    static func milliseconds(_ duration: Duration) -> Int {
         Int(duration.milliseconds.rounded(.up))
     }
 }
