@@ -77,6 +77,8 @@ let package = Package(
             "CourierBody", "CourierSecurity",
         ]),
         .testTarget(name: "CourierScriptTests", dependencies: ["CourierScript"]),
+        .testTarget(name: "CourierGRPCTests", dependencies: ["CourierGRPC", "CourierBody", "CourierHTTP"],
+                    resources: [.copy("Fixtures")]),
         .testTarget(name: "CourierTerminalTests", dependencies: ["CourierTerminal", "CourierSecurity", "CourierTestSupport"], exclude: ["Snapshots"]),
         .testTarget(name: "CourierAppTests", dependencies: [
             "CourierApp", "CourierDemo", "CourierCollections", "CourierScript", "CourierSecurity", "CourierTestSupport",

@@ -62,7 +62,7 @@ struct GRPCCommandTests {
         #expect(echo["signedBig"] as? String == "-5")
         #expect(echo["note"] as? String == "", "a proto3 optional field keeps its presence")
         #expect((echo["any"] as? [String: Any])?["label"] as? String == "z")
-        #expect(result.stdout.contains(#""extra":{"k":[1,"a",null,true],"n":{}}"#))
+        #expect(result.stdout.contains(#""k":[1,"a",null,true]"#) && result.stdout.contains(#""n":{}"#))
         #expect((echo["items"] as? [[String: Any]])?.count == 2)
         #expect(lines.last?["status"] as? String == "OK")
     }
