@@ -96,7 +96,7 @@ test-release: release test-venv
 	SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_WIDTH) \
 	  $(SWIFT) test --skip-build --filter 'CourierCLITests|EndToEndTests' 2>&1 | tee .build/test-release.log
 
-bench: deps static-libstdc++
+bench: deps static-libstdc++ test-venv
 	$(SWIFT) build $(RELEASE_FLAGS) --product courier
 	$(SWIFT) build $(RELEASE_FLAGS) --product courier-bench
 	.build/release/courier-bench

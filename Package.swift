@@ -54,7 +54,7 @@ let package = Package(
         ]),
         .executableTarget(name: "courier-bench", dependencies: [
             "CourierHTTP", "CourierDemo", "CourierWebSocket", "CourierBody", "CourierApp", "CourierTerminal",
-            "CourierCollections", "CourierScript", "CourierSecurity",
+            "CourierCollections", "CourierScript", "CourierSecurity", "CourierGRPC",
         ], path: "Benchmarks"),
 
         // What the test targets share: the one child-process helper (CourierCLI, ChildProcess) and the

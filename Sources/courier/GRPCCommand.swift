@@ -53,7 +53,7 @@ enum GRPCCommand {
                            summary: "A service, method or message as .proto text, with a JSON template of a "
                                + "method's request."),
             SubcommandSpec("call", arguments: "HOST METHOD",
-                           options: ["--data", "--header", "--proto", "--timeout", "--json", "--verbose"],
+                           options: ["--data", "--header", "--proto", "--json"],
                            summary: "Call a method: unary or streaming; replies print as they arrive."),
         ],
         notes: """

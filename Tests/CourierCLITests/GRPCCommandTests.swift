@@ -204,4 +204,24 @@ struct GRPCCommandTests {
         let status = await child.finish(limit: .seconds(60))
         #expect(status == 130)
     }
+
+    @Test func grpcsSpeaksHTTP2OverTLSVerifiedAgainstCacert() async throws {
+        // Given: the same server over TLS with a self-signed certificate
+        let folder = try TemporaryFolder("grpc-tls")
+        let certificate = try await SelfSignedCertificate.make(in: folder.url)
+        let server = PythonTestServer(script: "Tests/Servers/grpc/grpc_server.py",
+                                      arguments: ["--tls", certificate.certificate.path, certificate.key.path],
+                                      imports: "grpc")
+        let port = try await server.port()
+        defer { Task { await server.stop() } }
+        // When: trusted with --cacert, and not trusted
+        let trusted = try await CourierCLI.run(["grpc", "call", "grpcs://127.0.0.1:\(port)", "courier.test.Echo/Say",
+                                                "-d", #"{"message":"tls"}"#, "--cacert", certificate.certificate.path])
+        let untrusted = try await CourierCLI.run(["grpc", "list", "grpcs://127.0.0.1:\(port)"])
+        // Then
+        #expect(trusted.status == 0, "\(trusted.stderr)")
+        #expect(trusted.stdout.contains(#""message": "tls""#))
+        #expect(untrusted.status == 1)
+        #expect(untrusted.stderr.contains("TLS"), "\(untrusted.stderr)")
+    }
 }

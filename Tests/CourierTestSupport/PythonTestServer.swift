@@ -12,12 +12,23 @@ public actor PythonTestServer {
     public static let hostileGRPC = PythonTestServer(script: "Tests/Servers/grpc/hostile_server.py", imports: "h2")
 
     let script: String
+    let arguments: [String]
     let imports: String
     private var started: (process: ChildProcess, port: Int)?
 
-    init(script: String, imports: String) {
+    /// A server of its own (the shared ones above are for most tests); `stop()` ends it.
+    public init(script: String, arguments: [String] = [], imports: String) {
         self.script = script
+        self.arguments = arguments
         self.imports = imports
+    }
+
+    /// Ends a server of its own.
+    public func stop() async {
+        guard let process = started?.process else { return }
+        process.closeInput()
+        if await process.finish(limit: .seconds(30)) == nil { process.signalGroup(SIGKILL) }
+        started = nil
     }
 
     /// The server's port, starting it on first use. Throws with what to do when the venv lacks a package.
@@ -28,7 +39,7 @@ public actor PythonTestServer {
             throw ServerError("\(python.path) is missing; `make test-venv` (part of `make test`) creates it")
         }
         let path = CourierCLI.packageRoot.appendingPathComponent(script).path
-        let process = try ChildProcess(python, ["-u", path], input: .open)
+        let process = try ChildProcess(python, ["-u", path] + arguments, input: .open)
         let listening = await process.stdout.wait(limit: .seconds(120)) { $0.contains("PORT ") && $0.contains("\n") }
         guard listening, let line = process.stdout.text.split(separator: "\n").first(where: { $0.hasPrefix("PORT ") }),
               let port = Int(line.dropFirst(5).trimmingCharacters(in: .whitespaces)) else {

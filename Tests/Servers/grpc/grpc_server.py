@@ -100,12 +100,18 @@ class Echo(pb_grpc.EchoServicer):
 
 
 def main():
-    port = int(sys.argv[1]) if len(sys.argv) > 1 else 0
+    # Arguments: [--tls CERT.pem KEY.pem] for TLS (ALPN h2) instead of clear text.
+    tls = sys.argv[2:4] if len(sys.argv) >= 4 and sys.argv[1] == "--tls" else None
     server = grpc.server(futures.ThreadPoolExecutor(max_workers=16))
     pb_grpc.add_EchoServicer_to_server(Echo(), server)
     names = (pb.DESCRIPTOR.services_by_name["Echo"].full_name, reflection.SERVICE_NAME)
     reflection.enable_server_reflection(names, server)
-    bound = server.add_insecure_port(f"127.0.0.1:{port}")
+    if tls:
+        with open(tls[0], "rb") as cert, open(tls[1], "rb") as key:
+            credentials = grpc.ssl_server_credentials([(key.read(), cert.read())])
+        bound = server.add_secure_port("127.0.0.1:0", credentials)
+    else:
+        bound = server.add_insecure_port("127.0.0.1:0")
     server.start()
     print(f"PORT {bound}", flush=True)
     # Ends with its parent: the test closes stdin (or dies, which closes it too).
