@@ -82,8 +82,8 @@ _courier() {
             slots=("file")
             ;;
         ws)
-            options="--header -H --protocol --send --subscribe --count --timeout --reconnect --ping --insecure -k --cacert --cert -E --key --cert-type --key-type --pass --json --help -h"
-            one="--header -H --protocol --send --subscribe --count --timeout --ping --cacert --cert -E --key --cert-type --key-type --pass"
+            options="--header -H --protocol --send --subscribe --count --timeout --reconnect --ping --insecure -k --cacert --graphql --variables --graphql-protocol --cert -E --key --cert-type --key-type --pass --json --help -h"
+            one="--header -H --protocol --send --subscribe --count --timeout --ping --cacert --graphql --variables --graphql-protocol --cert -E --key --cert-type --key-type --pass"
             case $prev in
                 --header|-H) COMPREPLY=(); return ;;
                 --protocol) COMPREPLY=(); return ;;
@@ -93,6 +93,9 @@ _courier() {
                 --timeout) COMPREPLY=(); return ;;
                 --ping) COMPREPLY=(); return ;;
                 --cacert) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+                --graphql) COMPREPLY=(); return ;;
+                --variables) COMPREPLY=(); return ;;
+                --graphql-protocol) COMPREPLY=($(compgen -W "graphql-transport-ws graphql-ws" -- "$cur")); return ;;
                 --cert|-E) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
                 --key) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
                 --cert-type) COMPREPLY=($(compgen -W "PEM DER P12" -- "$cur")); return ;;

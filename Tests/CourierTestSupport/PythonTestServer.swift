@@ -11,6 +11,10 @@ public actor PythonTestServer {
     /// A raw HTTP/2 server that answers gRPC calls with hostile frames (`Tests/Servers/grpc/hostile_server.py`).
     public static let hostileGRPC = PythonTestServer(script: "Tests/Servers/grpc/hostile_server.py", imports: "h2")
 
+    /// strawberry-graphql on uvicorn, both GraphQL WebSocket subprotocols (`Tests/Servers/graphql/graphql_server.py`).
+    public static let graphQL = PythonTestServer(script: "Tests/Servers/graphql/graphql_server.py",
+                                                 imports: "strawberry, starlette, uvicorn, websockets")
+
     let script: String
     let arguments: [String]
     let imports: String

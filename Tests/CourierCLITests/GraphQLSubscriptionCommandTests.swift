@@ -1,0 +1,58 @@
+import CourierTestSupport
+import Foundation
+import Testing
+
+/// `courier ws URL --graphql 'subscription …'` against strawberry-graphql on uvicorn (Tests/Servers/graphql),
+/// in both WebSocket subprotocols.
+@Suite(.enabled(if: CourierCLI.isBuilt, "the courier binary is not built"))
+struct GraphQLSubscriptionCommandTests {
+    func ws(_ arguments: [String]) async throws -> ChildResult {
+        let port = try await PythonTestServer.graphQL.port()
+        return try await CourierCLI.run(["ws", "ws://127.0.0.1:\(port)/graphql"] + arguments)
+    }
+
+    @Test(arguments: ["graphql-transport-ws", "graphql-ws"])
+    func aSubscriptionPrintsEachResultAndEndsWhenTheServerCompletesIt(_ wire: String) async throws {
+        // When
+        let result = try await ws(["--graphql", "subscription Count($n: Int!) { count(to: $n) }",
+                                   "--variables", #"{"n": 3}"#, "--graphql-protocol", wire, "--json"])
+        // Then
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == """
+            {"type":"next","id":"1","payload":{"data":{"count":1}}}
+            {"type":"next","id":"1","payload":{"data":{"count":2}}}
+            {"type":"next","id":"1","payload":{"data":{"count":3}}}
+            {"type":"complete"}
+
+            """)
+    }
+
+    @Test func resultsPrintAsTheyArriveAndCountStopsAnEndlessSubscription() async throws {
+        let port = try await PythonTestServer.graphQL.port()
+        let child = try CourierCLI.start(["ws", "ws://127.0.0.1:\(port)/graphql", "--graphql",
+                                          "subscription { count(to: 2, gap: 30) }"])
+        // The first result shows while the server waits 30 s before the second
+        #expect(await child.stdout.wait { $0.contains(#"{"data":{"count":1}}"#) })
+        child.signal(SIGINT)
+        #expect(await child.finish(limit: .seconds(60)) == 0)
+        let endless = try await ws(["--graphql", "subscription { ticks }", "--count", "3"])
+        #expect(endless.status == 0, "\(endless.stderr)")
+        #expect(endless.stdout.split(separator: "\n").count == 3)
+    }
+
+    @Test func aFailingResolverOrAnInvalidDocumentExitsWithStatus1() async throws {
+        let boom = try await ws(["--graphql", "subscription { boom }"])
+        #expect(boom.status == 1)
+        #expect(boom.stdout.contains("boom went the subscription"))
+        let invalid = try await ws(["--graphql", "subscription { nope }"])
+        #expect(invalid.status == 1)
+        #expect(invalid.stderr.contains("Error: the subscription failed:"), "\(invalid.stderr)")
+        #expect(invalid.stderr.contains("Cannot query field 'nope'"))
+    }
+
+    @Test func onlySubscriptionsAreTaken() async throws {
+        let result = try await CourierCLI.run(["ws", "ws://127.0.0.1:1/graphql", "--graphql", "{ hello }"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("--graphql takes a subscription"))
+    }
+}
