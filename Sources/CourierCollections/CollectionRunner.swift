@@ -67,6 +67,9 @@ public struct CollectionRunner: Sendable {
     public typealias Send = @Sendable (HTTPRequest, RequestContext) async throws(APIError) -> HTTPResponse
     /// Runs one resolved `WEBSOCKET` request (connect, send its messages, collect replies, close).
     public typealias Exchange = @Sendable (ResolvedRequest) async -> WebSocketRunResult
+    /// Calls one resolved `GRPC` request and returns its reply as a response (the reply as JSON, a stream's
+    /// replies as a JSON array; a status other than OK throws), so handlers, tests and `>>` treat it as HTTP.
+    public typealias Call = @Sendable (ResolvedRequest) async throws(APIError) -> HTTPResponse
 
     public var file: HTTPFile
     public var baseFolder: URL
@@ -78,6 +81,8 @@ public struct CollectionRunner: Sendable {
     public var showSecrets = false
     let send: Send
     let exchange: Exchange?
+    /// Runs `GRPC` requests; without it they are skipped.
+    public var call: Call?
 
     /// A runner for `file`; `send` goes through the caller's client (retries, cache, auth). Without an
     /// `exchange`, WebSocket requests are skipped.
@@ -312,6 +317,10 @@ public struct CollectionRunner: Sendable {
             outcome.skipped = "WebSocket requests run with 'courier ws' or in the explorer"
             return outcome
         }
+        if template.kind == .grpc && call == nil {
+            outcome.skipped = "gRPC requests run with 'courier run' or 'courier grpc'"
+            return outcome
+        }
         let scripts = ScriptRunner(file: file, baseFolder: baseFolder)
         do {
             let resolved = try scripts.prepare(template, context: &variables, report: &outcome.scripts)
@@ -322,7 +331,11 @@ public struct CollectionRunner: Sendable {
                 if let failure = result.failure { outcome.failure = .webSocket(failure) }
                 return outcome
             }
-            let response = try await send(resolved.request, outcome.context)
+            let response = if template.kind == .grpc, let call {
+                try await call(resolved)
+            } else {
+                try await send(resolved.request, outcome.context)
+            }
             outcome.response = response
             scripts.handle(response, of: resolved, context: &variables, report: &outcome.scripts)
             // A secret the handlers just stored (a token from this response) is masked in this outcome's

@@ -187,9 +187,12 @@ enum RunCommand {
         }
         let exchange = RunWebSocketExchange(quietSeconds: invocation.webSocketWait,
                                             trustedCertificates: invocation.trustedCertificates, cookies: cookies)
+        let grpc = RunGRPCCall(transport: CurlTransport(configuration: .init(
+            trustedCertificates: invocation.trustedCertificates)))
         let result = Interruptible.run { () async throws(APIError) -> RunTally in
             await run(plan, invocation: invocation, recorder: recorder, send: send,
-                      exchange: { resolved in await exchange.perform(resolved) })
+                      exchange: { resolved in await exchange.perform(resolved) },
+                      call: { resolved async throws(APIError) in try await grpc.perform(resolved) })
         }
         let tally = (try? result.get()) ?? RunTally()
         var summary = tally.summary(planned: plan.requestCount)
@@ -216,7 +219,8 @@ enum RunCommand {
     /// from one file to the next.
     private static func run(_ plan: RunPlan, invocation: Invocation, recorder: AttemptRecorder,
                             send: @escaping CollectionRunner.Send,
-                            exchange: @escaping CollectionRunner.Exchange) async -> RunTally {
+                            exchange: @escaping CollectionRunner.Exchange,
+                            call: @escaping CollectionRunner.Call) async -> RunTally {
         var tally = RunTally()
         var responses = ResponseStore()
         var globals: [String: String] = [:]
@@ -259,6 +263,10 @@ enum RunCommand {
                                           context: context, imports: entry.imports, exchange: fileExchange,
                                           send: fileSend)
             runner.showSecrets = invocation.showSecrets
+            runner.call = { resolved async throws(APIError) in
+                if !environmentUnverified { warnIfUnverified(resolved.request) }
+                return try await call(resolved)
+            }
             let file = plan.isFolder ? entry.displayPath : nil
             let failFast = invocation.failFast
             let place = ErrorPlace(file: entry.displayPath, variables: entry.loaded.file.fileVariables,
