@@ -1,7 +1,25 @@
 import CCurl
 
-/// What libcurl says about a finished transfer, read the same way for whole responses and streams.
+/// What every transfer sets from its request, and what libcurl says about a finished one, the same way for
+/// whole responses and streams.
 extension CurlEasy {
+    /// TLS verification (on unless the user explicitly asked for --insecure), trusted certificates, the client
+    /// certificate, and the connect and overall timeouts.
+    static func applyTLSAndTimeouts(of request: HTTPRequest, configuration: CurlTransport.Configuration,
+                                    on easy: UnsafeMutableRawPointer) {
+        courier_easy_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, request.insecure ? 0 : 1)
+        courier_easy_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, request.insecure ? 0 : 2)
+        if let certificates = configuration.trustedCertificates {
+            courier_easy_setopt_str(easy, CURLOPT_CAINFO, certificates.path)
+        }
+        if let certificate = request.clientCertificate { present(certificate, on: easy) }
+        let connectTimeout = request.connectTimeout ?? configuration.connectTimeout
+        courier_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, max(1, CurlTransfer.milliseconds(connectTimeout)))
+        if let timeout = request.timeout {
+            courier_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, max(1, CurlTransfer.milliseconds(timeout)))
+        }
+    }
+
     /// The transfer's phases from curl's timers; `received` is the body bytes as delivered (decoded).
     static func timing(of easy: UnsafeMutableRawPointer, started: ContinuousClock.Instant, received: Int) -> Timing {
         func phase(_ info: CURLINFO) -> Duration? {

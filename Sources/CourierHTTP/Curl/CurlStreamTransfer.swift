@@ -43,17 +43,7 @@ final class CurlStreamTransfer: LoopTransfer {
             courier_easy_setopt_long(easy, CURLOPT_FORBID_REUSE, 1)
         }
         courier_easy_setopt_long(easy, CURLOPT_TCP_KEEPALIVE, 1)
-        courier_easy_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, request.insecure ? 0 : 1)
-        courier_easy_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, request.insecure ? 0 : 2)
-        if let certificates = configuration.trustedCertificates {
-            courier_easy_setopt_str(easy, CURLOPT_CAINFO, certificates.path)
-        }
-        if let certificate = request.clientCertificate { CurlEasy.present(certificate, on: easy) }
-        let connectTimeout = request.connectTimeout ?? configuration.connectTimeout
-        courier_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, max(1, CurlTransfer.milliseconds(connectTimeout)))
-        if let timeout = request.timeout {
-            courier_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, max(1, CurlTransfer.milliseconds(timeout)))
-        }
+        CurlEasy.applyTLSAndTimeouts(of: request, configuration: configuration, on: easy)
         if !request.headers.contains("User-Agent") {
             courier_easy_setopt_str(easy, CURLOPT_USERAGENT, configuration.userAgent)
         }

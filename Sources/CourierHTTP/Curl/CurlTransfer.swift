@@ -56,18 +56,7 @@ final class CurlTransfer {
         // A proxy's "200 Connection established" is not a response of the server: keep it away
         // from the header callback, which would otherwise take it for a complete head.
         courier_easy_setopt_long(easy, CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
-        // Verification stays on unless the user explicitly asked for --insecure.
-        courier_easy_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, request.insecure ? 0 : 1)
-        courier_easy_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, request.insecure ? 0 : 2)
-        if let certificates = configuration.trustedCertificates {
-            courier_easy_setopt_str(easy, CURLOPT_CAINFO, certificates.path)
-        }
-        if let certificate = request.clientCertificate { CurlEasy.present(certificate, on: easy) }
-        let connectTimeout = request.connectTimeout ?? configuration.connectTimeout
-        courier_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, max(1, Self.milliseconds(connectTimeout)))
-        if let timeout = request.timeout {
-            courier_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, max(1, Self.milliseconds(timeout)))
-        }
+        CurlEasy.applyTLSAndTimeouts(of: request, configuration: configuration, on: easy)
         if let idle = configuration.idleTimeout {
             // libcurl's idle knob: under 1 byte/s for the whole period (no byte at all, in practice) ends
             // the transfer with a timeout, while a slow but living stream runs on.
