@@ -38,6 +38,7 @@ let package = Package(
         .target(name: "CourierWebSocket", dependencies: ["CCurl", "CCrypto", "CourierHTTP", "CourierSecurity"]),
         .target(name: "CourierCollections", dependencies: [
             "CourierHTTP", "CourierWebSocket", "CourierBody", "CourierScript", "CYaml", "CXML2", "CourierSecurity",
+            "CourierGRPC",
         ]),
         .target(name: "CourierScript", dependencies: ["CJavaScriptCore", "CCrypto"]),
         .target(name: "CourierGRPC", dependencies: ["CourierHTTP", "CourierBody", "CourierSecurity", "CZlib"]),

@@ -187,8 +187,8 @@ enum RunCommand {
         }
         let exchange = RunWebSocketExchange(quietSeconds: invocation.webSocketWait,
                                             trustedCertificates: invocation.trustedCertificates, cookies: cookies)
-        let grpc = RunGRPCCall(transport: CurlTransport(configuration: .init(
-            trustedCertificates: invocation.trustedCertificates)))
+        let grpc = GRPCRequestCall(transport: CurlTransport(configuration: .init(
+            trustedCertificates: invocation.trustedCertificates)), events: recorder.sink)
         let result = Interruptible.run { () async throws(APIError) -> RunTally in
             await run(plan, invocation: invocation, recorder: recorder, send: send,
                       exchange: { resolved in await exchange.perform(resolved) },

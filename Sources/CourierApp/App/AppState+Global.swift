@@ -124,11 +124,6 @@ extension AppState {
             if zoomed != nil { zoomed = .webSocket }
             return webSocketConnect(webSocketPane.handle(.connect), job: sendJob)
         }
-        if editor.kind == .grpc {
-            response.phase = .failed(SendFailure(kind: .request, message: "gRPC calls run with 'courier run' and "
-                                                 + "'courier grpc'; the explorer does not send them yet"))
-            return []
-        }
         beginSend()
         // The new response's latency shows once it is recorded under its own key.
         responseKey = nil

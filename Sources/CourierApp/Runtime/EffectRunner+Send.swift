@@ -16,6 +16,7 @@ extension EffectRunner {
         let name = job.draft.name
         let history = self.history
         let cookies = configuration.cookies
+        let grpc = job.draft.kind == .grpc ? grpcCall() : nil
         // Held across submit so the delivery, on another thread, always finds the mapping.
         submissions.withLock { map in
             let token = latest.submit {
@@ -26,6 +27,7 @@ extension EffectRunner {
                 // Resolving reads environment and body files, and a request's pre-request scripts may run to
                 // their time limit: both happen here, in the task, never on the loop thread.
                 let request: HTTPRequest
+                var messages: [String] = []
                 var secrets: Set<String>
                 var report = ScriptReport()
                 var prepared: ResolvedRequest?
@@ -44,6 +46,7 @@ extension EffectRunner {
                     switch outcome {
                     case .success(let ready):
                         (prepared, request, report) = ready
+                        messages = ready.resolved.messages.map(\.text)
                         secrets = ready.resolved.secrets
                     case .failure(let error):
                         // Never sent: the pre-request script (or resolving after it) failed. Its message
@@ -53,7 +56,7 @@ extension EffectRunner {
                     }
                 } else {
                     do throws(CollectionError) {
-                        (request, _, secrets) = try store.resolveWithSecrets(job)
+                        (request, messages, secrets) = try store.resolveWithSecrets(job)
                     } catch {
                         queue.post(.secretsLearned(store.knownSecrets(job)))
                         return .unresolved(Self.failure(error))
@@ -71,7 +74,12 @@ extension EffectRunner {
                 let method = request.method.rawValue
                 let url = request.url.absoluteString
                 if debounced { queue.post(.liveSendStarted(generation: generation, method: method, url: url)) }
-                let response = try await client.send(request, context: RequestContext(id: id))
+                // A GRPC request is a gRPC call whose reply comes back as a response (GRPCRequestCall).
+                let response = if let grpc {
+                    try await grpc.perform(request, messages: messages, proto: store.protoFile(of: job))
+                } else {
+                    try await client.send(request, context: RequestContext(id: id))
+                }
                 // And so do those the client added on the way (the jar's cookies, a redirect's user info).
                 if !response.sentSecrets.isSubset(of: secrets) {
                     secrets.formUnion(response.sentSecrets)

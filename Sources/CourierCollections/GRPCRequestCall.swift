@@ -1,23 +1,37 @@
 import CourierBody
-import CourierCollections
 import CourierGRPC
 import CourierHTTP
 import Foundation
 
-/// One `GRPC` request of `courier run`: the schema from `# @proto FILE` (beside the .http file) or server
-/// reflection (asked once per server and run), the `===` separated JSON messages sent as the method's
-/// stream, and the reply handed back as a response: the reply as JSON (a stream's replies as a JSON array),
-/// headers and trailers together, so handlers, tests, `>>` and `{{name.response.body…}}` read it as HTTP.
-/// A status other than OK throws the `APIError` its code maps to (`GRPCStatus.apiError`), message included.
-struct RunGRPCCall: Sendable {
-    let transport: CurlTransport
+/// One resolved `GRPC` request, for `courier run` and the explorer alike: the schema from `# @proto FILE`
+/// (beside the .http file) or server reflection (asked once per server), the `===` separated JSON messages
+/// sent as the method's stream, and the reply handed back as a response: the reply as JSON (a stream's
+/// replies as a JSON array), headers and trailers together, so handlers, tests, `>>` and
+/// `{{name.response.body…}}` read it as HTTP. A status other than OK throws the `APIError` its code maps to
+/// (`GRPCStatus.apiError`), message included. Attempts go to `events`, as the HTTP client's do.
+public struct GRPCRequestCall: Sendable {
+    public let transport: CurlTransport
+    public let events: EventSink
     let schemas = SchemaCache()
 
     /// The tag naming a `.proto` file (or descriptor set) for the request's schema.
-    static let protoTag = "proto"
+    public static let protoTag = "proto"
 
-    func perform(_ resolved: ResolvedRequest) async throws(APIError) -> HTTPResponse {
-        let request = resolved.request
+    public init(transport: CurlTransport, events: EventSink = .none) {
+        self.transport = transport
+        self.events = events
+    }
+
+    /// Calls the resolved request; its `# @proto` file is read beside its `.http` file.
+    public func perform(_ resolved: ResolvedRequest) async throws(APIError) -> HTTPResponse {
+        let folder = URL(fileURLWithPath: resolved.template.id.file).deletingLastPathComponent()
+        let proto = resolved.template.tags[Self.protoTag].map { URL(fileURLWithPath: $0, relativeTo: folder) }
+        return try await perform(resolved.request, messages: resolved.messages.map(\.text), proto: proto)
+    }
+
+    /// Calls `request` (its URL names the server and method, its headers are metadata) with `messages`.
+    public func perform(_ request: HTTPRequest, messages written: [String], proto: URL?)
+        async throws(APIError) -> HTTPResponse {
         let path = request.url.path
         guard var components = URLComponents(url: request.url, resolvingAgainstBaseURL: false) else {
             throw .badURL(request.url.absoluteString)
@@ -35,13 +49,11 @@ struct RunGRPCCall: Sendable {
         for field in request.headers where !Self.notMetadata.contains(field.name.lowercased()) {
             options.metadata.add(field.name.lowercased(), field.value)
         }
-        let folder = URL(fileURLWithPath: resolved.template.id.file).deletingLastPathComponent()
-        let proto = resolved.template.tags[Self.protoTag].map { URL(fileURLWithPath: $0, relativeTo: folder) }
         do {
             let pool = try await schemas.pool(for: target, proto: proto, transport: transport, options: options,
                                               method: path)
             let method = try pool.method(path)
-            var messages = resolved.messages.map(\.text).filter { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }
+            var messages = written.filter { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }
             if messages.isEmpty { messages = ["{}"] }
             if !method.clientStreaming && messages.count > 1 {
                 throw GRPCError.invalidJSON(path: "messages", reason: "\(method.fullName) is \(method.kind): it takes "
@@ -50,7 +62,7 @@ struct RunGRPCCall: Sendable {
             var headers = HTTPHeaders()
             var replies: [JSONValue] = []
             var ending: (GRPCStatus, Timing?)?
-            for try await part in try GRPCClient(transport: transport).call(method, on: target, pool: pool,
+            for try await part in try GRPCClient(transport: transport, events: events).call(method, on: target, pool: pool,
                                                                               messages: messages, options: options) {
                 switch part {
                 case .attempt: headers = HTTPHeaders()
