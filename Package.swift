@@ -5,6 +5,7 @@ import PackageDescription
 /// courier → CourierApp → {CourierTerminal, CourierCollections, CourierHTTP, CourierWebSocket, CourierBody};
 /// every module → CourierSecurity (the secret policy and the sanitiser, dependency-free);
 /// CourierCollections → CourierScript → {CJavaScriptCore, CCrypto}; CourierCollections → {CYaml, CXML2};
+/// CourierCollections → CourierGRPC → {CourierHTTP (its HTTP/2 streams), CourierBody, CZlib};
 /// CourierHTTP → CCurl; CourierWebSocket → CCurl, CCrypto; CourierTerminal → CNcursesw.
 let package = Package(
     name: "Courier",
