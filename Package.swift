@@ -45,7 +45,7 @@ let package = Package(
         .target(name: "CourierGRPC", dependencies: ["CourierHTTP", "CourierBody", "CourierSecurity", "CZlib"]),
         .target(name: "CourierBody", dependencies: ["CourierSecurity"]),
         .target(name: "CourierTerminal", dependencies: ["CNcursesw", "CourierSecurity"]),
-        .target(name: "CourierDemo", dependencies: ["CourierWebSocket"]),
+        .target(name: "CourierDemo", dependencies: ["CourierHTTP", "CourierWebSocket"]),
         .target(name: "CourierApp", dependencies: [
             "CourierTerminal", "CourierCollections", "CourierHTTP", "CourierWebSocket", "CourierBody",
             "CourierScript", "CourierSecurity",

@@ -203,9 +203,9 @@ enum SendCommand {
         var policy = RetryPolicy.standard
         if let deadline = invocation.deadline { policy.deadline = deadline }
         if let attempts = invocation.request.maxAttempts { policy.maxAttempts = max(1, attempts) }
-        let cache: (any Middleware)?
+        let cache: HTTPCacheMiddleware?
         do {
-            cache = try makeCache(directory: invocation.cacheDirectory, requested: invocation.usesCache)
+            cache = try ClientSetup.cache(directory: invocation.cacheDirectory, requested: invocation.usesCache)
         } catch {
             Console.fail("cannot open the HTTP cache: \(error)")
             return 1
@@ -232,9 +232,12 @@ enum SendCommand {
         var transportConfiguration = BodyFile.transportConfiguration(for: invocation.output)
         transportConfiguration.trustedCertificates = invocation.trustedCertificates
         transportConfiguration.idleTimeout = invocation.idleTimeout
-        let transport = CurlTransport(configuration: transportConfiguration)
-        let configuration = HTTPClient.Configuration(transport: transport, cache: cache, retry: policy, events: events)
-        let client = HTTPClient(configuration: configuration)
+        var setup = ClientSetup()
+        setup.transportConfiguration = transportConfiguration
+        setup.cache = cache
+        setup.retry = policy
+        setup.events = events
+        let client = setup.makeClient()
         var context = RequestContext()
         if let progress { context.onProgress = { progress.update($0) } }
         if let printer {
@@ -250,7 +253,7 @@ enum SendCommand {
         let result = Interruptible.run { [context] () async throws(APIError) -> HTTPResponse in
             let response = try await client.send(request, context: context)
             // A stale response served while it is validated: the validation ends before the process does.
-            await (cache as? HTTPCacheMiddleware)?.finishBackgroundRevalidations()
+            await cache?.finishBackgroundRevalidations()
             return response
         }
         progress?.finish()
@@ -275,13 +278,6 @@ enum SendCommand {
             let streamed = (printer?.isStreaming ?? false) ? printer?.finish(contentType: nil) : nil
             return report(nil, error: error, attempts: attempts, invocation: invocation, streamed: streamed)
         }
-    }
-
-    /// The HTTP cache for `--cache-dir DIR` (or the default folder when only `--cache-mode` is
-    /// given); nil when neither was asked for, so a plain `courier send` never writes a cache.
-    static func makeCache(directory: URL?, requested: Bool) throws -> (any Middleware)? {
-        guard requested || directory != nil else { return nil }
-        return try HTTPCacheMiddleware(directory: directory)
     }
 
     /// Prints the outcome and returns the exit code: 0 for 2xx/3xx, 1 otherwise.
