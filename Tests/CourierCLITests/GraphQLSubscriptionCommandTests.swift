@@ -56,3 +56,44 @@ struct GraphQLSubscriptionCommandTests {
         #expect(result.stderr.contains("--graphql takes a subscription"))
     }
 }
+
+/// `courier run` runs a GRAPHQL request whose document is a subscription over WebSocket, as the explorer does.
+@Suite(.enabled(if: CourierCLI.isBuilt, "the courier binary is not built"))
+struct GraphQLSubscriptionRunTests {
+    @Test(arguments: ["", "# @graphql-protocol graphql-ws\n"])
+    func aSubscriptionRequestRunsOverWebSocketInEitherSubprotocol(_ tag: String) async throws {
+        // Given a GRAPHQL request on the server's http:// URL whose document is a subscription with variables
+        let port = try await PythonTestServer.graphQL.port()
+        let folder = try TemporaryFolder("graphql-subscription-run")
+        try folder.write("live.http", """
+            ### counts
+            \(tag)GRAPHQL http://127.0.0.1:\(port)/graphql
+
+            subscription Count($n: Int!) { count(to: $n) }
+
+            {"n": 3}
+
+            """)
+        // When the file runs
+        let result = try await CourierCLI.run(["run", "live.http", "--ws-wait", "1"], in: folder.url)
+        // Then connection_init and the subscription went out over a WebSocket (101), and the server's
+        // acknowledgement, three results and its completion came back
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("WebSocket 101  sent 2  received 5"), "\(result.stdout)")
+    }
+
+    @Test func anUnknownSubprotocolIsAnErrorNamingTheTwo() async throws {
+        let folder = try TemporaryFolder("graphql-subscription-run")
+        try folder.write("live.http", """
+            # @graphql-protocol apollo
+            GRAPHQL http://127.0.0.1:1/graphql
+
+            subscription { ticks }
+
+            """)
+        let result = try await CourierCLI.run(["run", "live.http"], in: folder.url)
+        #expect(result.status == 1)
+        let output = result.stdout + result.stderr
+        #expect(output.contains("graphql-transport-ws or graphql-ws"), "\(output)")
+    }
+}

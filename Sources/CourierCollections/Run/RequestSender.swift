@@ -44,10 +44,17 @@ public struct RequestSender: Sendable {
         do {
             let resolved = try await prepare(template, with: scripts, scripted: scripted, variables: &variables,
                                              report: &outcome.scripts)
-            outcome.resolved = resolved
+            // A GRAPHQL subscription runs as the WebSocket request it becomes.
+            let subscription = try resolved.asGraphQLSubscription()
+            outcome.resolved = subscription ?? resolved
+            if subscription != nil && exchange == nil {
+                outcome.skipped = "GraphQL subscriptions run with 'courier run', 'courier ws --graphql' or in the "
+                    + "explorer"
+                return outcome
+            }
             observer?.willSend(resolved.request, secrets: resolved.secretSet, context: outcome.context)
-            if template.kind == .websocket, let exchange {
-                let result = await exchange(resolved)
+            if template.kind == .websocket || subscription != nil, let exchange {
+                let result = await exchange(subscription ?? resolved)
                 outcome.webSocket = result
                 if let failure = result.failure { outcome.failure = .webSocket(failure) }
                 return outcome
