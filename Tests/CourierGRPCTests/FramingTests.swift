@@ -1,4 +1,5 @@
 @testable import CourierGRPC
+import CourierHTTP
 import Foundation
 import Testing
 
@@ -85,8 +86,10 @@ struct FramingTests {
         #expect(policy.retryReason(status: GRPCStatus(code: .unavailable), error: nil, idempotent: true) == "UNAVAILABLE")
         #expect(policy.retryReason(status: GRPCStatus(code: .unavailable), error: nil, idempotent: false) == nil)
         #expect(policy.retryReason(status: GRPCStatus(code: .invalidArgument), error: nil, idempotent: true) == nil)
-        #expect(policy.retryReason(status: nil, error: .transport(.offline(underlying: "refused")),
-                                   idempotent: false) == "offline")
+        let refused = ConnectFailure(reason: .refused, host: "127.0.0.1", port: 1, underlying: "refused")
+        #expect(policy.retryReason(status: nil, error: .transport(.cannotConnect(refused)), idempotent: false) != nil)
+        let unresolved = ConnectFailure(reason: .unresolved, host: "nowhere.invalid", port: 1, underlying: "no name")
+        #expect(policy.retryReason(status: nil, error: .transport(.cannotConnect(unresolved)), idempotent: true) == nil)
         #expect(policy.retryReason(status: nil, error: .transport(.tls(underlying: "x")), idempotent: true) == nil)
     }
 

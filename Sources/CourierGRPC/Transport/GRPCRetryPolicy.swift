@@ -37,7 +37,8 @@ public struct GRPCRetryPolicy: Sendable {
         }
         guard case .transport(let failure)? = error else { return nil }
         switch failure {
-        case .offline: return "offline"
+        // No connection was made, so nothing reached the server; a name that does not resolve will not on retry.
+        case .cannotConnect(let connect): return connect.reason == .unresolved ? nil : failure.kind.description
         case .connectionLost, .timedOut: return idempotent ? failure.kind.description : nil
         default: return nil
         }
