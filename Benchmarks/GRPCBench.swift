@@ -31,7 +31,9 @@ enum GRPCBench {
         let parallel = best { timeCourier(pool: pool, target: target, inFlight: concurrency) }
         let reference = best { timePython(address, inFlight: 1) }
         let referenceParallel = best { timePython(address, inFlight: concurrency) }
-        func rate(_ seconds: Double?) -> String { seconds.map { String(format: "%8.0f calls/s", Double(calls) / $0) } ?? "failed" }
+        func rate(_ seconds: Double?) -> String {
+            seconds.map { String(format: "%8.0f calls/s", Double(calls) / $0) } ?? "failed"
+        }
         print("   courier, 1 in flight:           \(rate(sequential))")
         print("   courier, \(concurrency) in flight:          \(rate(parallel))")
         print("   python grpcio, 1 in flight:     \(rate(reference))")

@@ -62,8 +62,9 @@ public struct GRPCRequestCall: Sendable {
             var headers = HTTPHeaders()
             var replies: [JSONValue] = []
             var ending: (GRPCStatus, Timing?)?
-            for try await part in try GRPCClient(transport: transport, events: events).call(method, on: target, pool: pool,
-                                                                              messages: messages, options: options) {
+            let client = GRPCClient(transport: transport, events: events)
+            for try await part in try client.call(method, on: target, pool: pool, messages: messages,
+                                                  options: options) {
                 switch part {
                 case .attempt: headers = HTTPHeaders()
                 case .headers(let received): for field in received { headers.add(field.name, field.value) }

@@ -51,7 +51,8 @@ extension GRPCError: CustomStringConvertible {
         case .badDescriptor(let reason): "unusable descriptor: \(reason)"
         case .status(let status): status.description
         case .notGRPC(let httpStatus, let contentType):
-            "not a gRPC answer: HTTP \(httpStatus)" + (contentType.map { ", content-type \($0)" } ?? ", no content-type")
+            "not a gRPC answer: HTTP \(httpStatus)"
+                + (contentType.map { ", content-type \($0)" } ?? ", no content-type")
         case .compression(let reason): "compression: \(reason)"
         case .reflectionUnavailable(let reason):
             "server reflection is not available (\(reason)); name the service's .proto file with --proto"

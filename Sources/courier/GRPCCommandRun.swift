@@ -161,7 +161,9 @@ struct GRPCCommandRun: Sendable {
                         ("status", .string(status.code.name)), ("code", .number(String(status.rawCode))),
                         ("message", .string(status.message)),
                     ]
-                    if let timing { members.append(("time_ms", .number(String(format: "%.3f", timing.total.milliseconds)))) }
+                    if let timing {
+                        members.append(("time_ms", .number(String(format: "%.3f", timing.total.milliseconds))))
+                    }
                     Self.print(masked(JSONValue.object(members).compactJSON))
                 } else if !status.isOK {
                     Console.fail(masked("\(status.code.name)" + (status.message.isEmpty ? "" : ": \(status.message)")))

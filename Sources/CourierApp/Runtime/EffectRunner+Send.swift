@@ -25,7 +25,8 @@ extension EffectRunner {
                 // all of it happens in this task (scripts on a thread of their own), never on the loop thread.
                 let sent: (request: RequestTemplate, outcomes: [RunOutcome])
                 do throws(CollectionError) {
-                    sent = try await store.send(job, observer: watcher, call: grpc) { request, context async throws(APIError) in
+                    sent = try await store.send(job, observer: watcher,
+                                                call: grpc) { request, context async throws(APIError) in
                         try await client.send(request, context: context)
                     }
                 } catch {

@@ -25,7 +25,8 @@ extension ResolvedRequest {
         let subscription: GraphQLSubscription
         do {
             subscription = try GraphQLSubscription(query: query, variables: variables,
-                                                   operationName: payload["operationName"] as? String, wireProtocol: wire)
+                                                   operationName: payload["operationName"] as? String,
+                                                   wireProtocol: wire)
         } catch {
             throw .unsupported(request: displayName, reason: "\(error)")
         }

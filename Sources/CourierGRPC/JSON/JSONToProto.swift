@@ -66,7 +66,8 @@ struct JSONToProto {
             return
         }
         guard case .array(let items) = json else {
-            throw .invalidJSON(path: path, reason: "a repeated field is written as a JSON array, not \(Self.kind(json))")
+            throw .invalidJSON(path: path,
+                               reason: "a repeated field is written as a JSON array, not \(Self.kind(json))")
         }
         if field.isPacked {
             var run = ProtoWriter()
@@ -149,7 +150,8 @@ struct JSONToProto {
                 throw .invalidJSON(path: path, reason: "bytes are written as a base64 string")
             }
             writer.writeLengthDelimited(data)
-        case .enum: writer.writeVarint(UInt64(bitPattern: Int64(try enumNumber(json, type: field.typeName, path: path))))
+        case .enum:
+            writer.writeVarint(UInt64(bitPattern: Int64(try enumNumber(json, type: field.typeName, path: path))))
         case .message, .group:
             throw .invalidJSON(path: path, reason: "a message cannot be packed")
         }

@@ -35,8 +35,8 @@ struct ProtoToJSON {
                     continue
                 }
                 guard tag.wireType == field.type.wireType else {
-                    throw .malformedMessage(path: fieldPath, reason: "wire type \(tag.wireType.rawValue) "
-                                                     + "where \(field.type.protoName) needs \(field.type.wireType.rawValue)")
+                    throw .malformedMessage(path: fieldPath, reason: "wire type \(tag.wireType.rawValue) where "
+                                                + "\(field.type.protoName) needs \(field.type.wireType.rawValue)")
                 }
                 switch field.type {
                 case .message:

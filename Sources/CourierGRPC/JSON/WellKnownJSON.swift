@@ -100,9 +100,11 @@ enum WellKnownJSON {
             while let tag = try reader.readTag() {
                 switch (tag.field, tag.wireType) {
                 case (1, .varint): _ = try reader.readVarint(); result = .null
-                case (2, .fixed64): result = ProtoToJSON.floating(Double(bitPattern: try reader.readFixed64()), float: false)
+                case (2, .fixed64):
+                    result = ProtoToJSON.floating(Double(bitPattern: try reader.readFixed64()), float: false)
                 case (3, .lengthDelimited):
-                    result = .string(String(decoding: reader.bytes[try reader.readLengthDelimitedRange()], as: UTF8.self))
+                    let range = try reader.readLengthDelimitedRange()
+                    result = .string(String(decoding: reader.bytes[range], as: UTF8.self))
                 case (4, .varint): result = .bool(try reader.readVarint() != 0)
                 case (5, .lengthDelimited):
                     result = try converter.message(try reader.subReader(), type: "google.protobuf.Struct",
@@ -174,7 +176,9 @@ enum WellKnownJSON {
             }
             let parsed = type.hasSuffix("Timestamp") ? ProtoTime.parseTimestamp(text) : ProtoTime.parseDuration(text)
             guard let (seconds, nanos) = parsed else {
-                throw .invalidJSON(path: path, reason: "'\(text)' is not a \(type.hasSuffix("Timestamp") ? "Timestamp (RFC 3339, e.g. 2024-05-01T12:00:00Z)" : "Duration (e.g. 1.5s)")")
+                let expected = type.hasSuffix("Timestamp") ? "Timestamp (RFC 3339, e.g. 2024-05-01T12:00:00Z)"
+                                                           : "Duration (e.g. 1.5s)"
+                throw .invalidJSON(path: path, reason: "'\(text)' is not a \(expected)")
             }
             if seconds != 0 { writer.writeTag(1, .varint); writer.writeVarint(UInt64(bitPattern: seconds)) }
             if nanos != 0 { writer.writeTag(2, .varint); writer.writeVarint(UInt64(bitPattern: Int64(nanos))) }

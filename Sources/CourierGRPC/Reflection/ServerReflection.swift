@@ -26,7 +26,8 @@ public struct ServerReflection: Sendable {
     /// The questions go in rounds, each a stream of its own whose requests are all sent before the
     /// answers are read (see `HTTPStream` on Debian's libcurl): the list and the wanted symbols, then the
     /// files those import, and so on until no file is missing.
-    public func schema(for symbols: [String]? = nil) async throws(GRPCError) -> (services: [String], pool: DescriptorPool) {
+    public func schema(for symbols: [String]? = nil) async throws(GRPCError)
+        -> (services: [String], pool: DescriptorPool) {
         var lastError: GRPCError?
         for service in Self.serviceNames {
             do {
@@ -186,7 +187,8 @@ public struct ServerReflection: Sendable {
                 while let part = try error.readTag() {
                     switch (part.field, part.wireType) {
                     case (1, .varint): code = Int(truncatingIfNeeded: try error.readVarint())
-                    case (2, .lengthDelimited): message = String(decoding: try error.readLengthDelimited(), as: UTF8.self)
+                    case (2, .lengthDelimited):
+                        message = String(decoding: try error.readLengthDelimited(), as: UTF8.self)
                     default: try error.skip(part.wireType, field: part.field)
                     }
                 }

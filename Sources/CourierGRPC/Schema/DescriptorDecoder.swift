@@ -104,7 +104,9 @@ public enum DescriptorDecoder {
             try decodeMessage(ProtoReader(reader.bytes, range: range), scope: fullName, syntax: syntax,
                               depth: depth + 1, into: &file)
         }
-        for range in enums { file.enums.append(try decodeEnum(ProtoReader(reader.bytes, range: range), scope: fullName)) }
+        for range in enums {
+            file.enums.append(try decodeEnum(ProtoReader(reader.bytes, range: range), scope: fullName))
+        }
     }
 
     private static func decodeField(_ reader: ProtoReader, scope: String, syntax: String) throws(GRPCError)
@@ -145,7 +147,8 @@ public enum DescriptorDecoder {
         let presence = !repeated && (fieldType == .message || fieldType == .group || oneofIndex != nil
                                      || proto3Optional || !proto3)
         // Unresolved names keep their scope, "scope|name", for the pool to resolve.
-        let written = typeName.hasPrefix(".") ? String(typeName.dropFirst()) : (typeName.isEmpty ? "" : "\(scope)|\(typeName)")
+        let written = typeName.hasPrefix(".") ? String(typeName.dropFirst())
+                                              : (typeName.isEmpty ? "" : "\(scope)|\(typeName)")
         return FieldDescriptor(name: name, number: number, type: fieldType, isRepeated: repeated, typeName: written,
                                jsonName: jsonName ?? lowerCamelCase(name), oneofIndex: oneofIndex,
                                hasPresence: presence,

@@ -40,7 +40,8 @@ public enum MessageTemplate {
                 if field.isRepeated, let entry = try? pool.message(field.typeName), entry.isMapEntry,
                    let valueField = entry.field(number: 2) {
                     let mapped = valueField.type == .message
-                        ? value(ofMessage: valueField.typeName, pool: pool, path: &path) : scalar(valueField, pool: pool)
+                        ? value(ofMessage: valueField.typeName, pool: pool, path: &path)
+                        : scalar(valueField, pool: pool)
                     members.append((field.jsonName, .object([("key", mapped)])))
                     continue
                 }

@@ -71,7 +71,8 @@ public enum ProtoFiles {
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
             let text = String(decoding: message, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-            throw .protoc("protoc could not read the .proto files: " + (text.isEmpty ? "exit \(process.terminationStatus)" : text))
+            throw .protoc("protoc could not read the .proto files: "
+                          + (text.isEmpty ? "exit \(process.terminationStatus)" : text))
         }
         guard let data = FileManager.default.contents(atPath: output.path) else {
             throw .protoc("protoc wrote no descriptor set")

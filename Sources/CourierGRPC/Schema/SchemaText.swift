@@ -19,13 +19,14 @@ public enum SchemaText {
         var lines = ["message \(message.fullName) {"]
         for field in message.fields {
             var type: String
-            if field.isRepeated, field.type == .message, let entry = try? pool.message(field.typeName), entry.isMapEntry,
-               let key = entry.field(number: 1), let value = entry.field(number: 2) {
+            if field.isRepeated, field.type == .message, let entry = try? pool.message(field.typeName),
+               entry.isMapEntry, let key = entry.field(number: 1), let value = entry.field(number: 2) {
                 type = "map<\(typeName(key)), \(typeName(value))>"
             } else {
                 type = (field.isRepeated ? "repeated " : "") + typeName(field)
             }
-            if let oneof = field.oneofIndex, oneof < message.oneofs.count, !field.hasPresence || field.type != .message {
+            if let oneof = field.oneofIndex, oneof < message.oneofs.count,
+               !field.hasPresence || field.type != .message {
                 type = "oneof \(message.oneofs[oneof]): " + type
             }
             lines.append("  \(type) \(field.name) = \(field.number);")

@@ -3,8 +3,9 @@ import Foundation
 extension CurlTransport {
     /// Opens an exchange whose body is written with `HTTPStream.send` and whose response is read as it
     /// arrives (see `HTTPStream`). It shares this transport's thread and connections: streams to one
-    /// HTTP/2 server share a connection. The request starts when its first body bytes are queued. `http://` speaks HTTP/2 with prior knowledge when
-    /// `http2PriorKnowledge` is set (h2c, as gRPC does); `https://` offers HTTP/2 by ALPN.
+    /// HTTP/2 server may share a connection. The request starts when its first body bytes are queued.
+    /// `http://` speaks HTTP/2 with prior knowledge when `http2PriorKnowledge` is set (h2c, as gRPC does);
+    /// `https://` offers HTTP/2 by ALPN.
     ///
     /// `endsConnection` is asked about the response head: when it says so, the connection is closed after
     /// this stream instead of serving the next one. (With libcurl 7.88, an HTTP/2 stream that the server
