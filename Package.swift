@@ -4,7 +4,7 @@ import PackageDescription
 /// Courier: a terminal API explorer. The module graph points one way:
 /// courier → CourierApp → {CourierTerminal, CourierCollections, CourierHTTP, CourierWebSocket, CourierBody};
 /// every module → CourierSecurity (the secret policy and the sanitiser, dependency-free);
-/// CourierCollections → CourierScript → {CJavaScriptCore, CCrypto}; CourierCollections → {CYaml, CXML2};
+/// CourierCollections → CourierScript → {CJavaScriptCore, CCrypto}; CourierCollections → {CYaml, CXML2, CSecret};
 /// CourierCollections → CourierGRPC → {CourierHTTP (its HTTP/2 streams), CourierBody, CZlib};
 /// CourierHTTP → CCurl; CourierWebSocket → CCurl, CCrypto; CourierTerminal → CNcursesw.
 let package = Package(
@@ -33,13 +33,15 @@ let package = Package(
         .systemLibrary(name: "CXML2", path: "Sources/CXML2"),
         // zlib for gRPC's gzip message compression (libcurl decodes HTTP bodies itself).
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
+        // libsecret for environment values kept in the keyring, loaded with dlopen on first use: not linked.
+        .systemLibrary(name: "CSecret", path: "Sources/CSecret"),
 
         .target(name: "CourierSecurity"),
         .target(name: "CourierHTTP", dependencies: ["CCurl", "CourierSecurity"]),
         .target(name: "CourierWebSocket", dependencies: ["CCurl", "CCrypto", "CourierHTTP", "CourierSecurity"]),
         .target(name: "CourierCollections", dependencies: [
-            "CourierHTTP", "CourierWebSocket", "CourierBody", "CourierScript", "CYaml", "CXML2", "CourierSecurity",
-            "CourierGRPC",
+            "CourierHTTP", "CourierWebSocket", "CourierBody", "CourierScript", "CYaml", "CXML2", "CSecret",
+            "CourierSecurity", "CourierGRPC",
         ]),
         .target(name: "CourierScript", dependencies: ["CJavaScriptCore", "CCrypto"]),
         .target(name: "CourierGRPC", dependencies: ["CourierHTTP", "CourierBody", "CourierSecurity", "CZlib"]),
