@@ -231,9 +231,12 @@ enum RunCommand {
         let exchange = RunWebSocketExchange(quietSeconds: invocation.webSocketWait,
                                             trustedCertificates: invocation.trustedCertificates, cookies: cookies)
         let paced = invocation.delay.map { RequestPacing(delay: $0).pacing(send) } ?? send
+        let grpc = GRPCRequestCall(transport: CurlTransport(configuration: .init(
+            trustedCertificates: invocation.trustedCertificates)), events: recorder.sink)
         let scheduler = RunScheduler(plan: plan, invocation: invocation, iterations: iterations, recorder: recorder,
                                      send: paced,
-                                     exchange: { resolved in await exchange.perform(resolved) })
+                                     exchange: { resolved in await exchange.perform(resolved) },
+                                     call: { resolved async throws(APIError) in try await grpc.perform(resolved) })
         let result = Interruptible.run { () async throws(APIError) -> RunTally in await scheduler.run() }
         let tally = (try? result.get()) ?? RunTally()
         let planned = plan.requestCount * iterations.count * invocation.repeats

@@ -15,18 +15,21 @@ final class RunScheduler: Sendable {
     let recorder: AttemptRecorder
     let send: CollectionRunner.Send
     let exchange: CollectionRunner.Exchange
+    /// Calls a GRPC request (gRPC over HTTP/2).
+    let call: CollectionRunner.Call
     /// The file whose header was printed last, so a header is printed again when output switches files.
     private let lastHeader = Mutex<String?>(nil)
 
     init(plan: RunPlan, invocation: RunCommand.Invocation, iterations: RunCommand.Iterations,
          recorder: AttemptRecorder, send: @escaping CollectionRunner.Send,
-         exchange: @escaping CollectionRunner.Exchange) {
+         exchange: @escaping CollectionRunner.Exchange, call: @escaping CollectionRunner.Call) {
         self.plan = plan
         self.invocation = invocation
         self.iterations = iterations
         self.recorder = recorder
         self.send = send
         self.exchange = exchange
+        self.call = call
     }
 
     /// What a file (or several, in parallel) left for the next: named responses and globals.
@@ -180,6 +183,11 @@ final class RunScheduler: Sendable {
                                       context: context, imports: entry.imports, exchange: fileExchange,
                                       send: fileSend)
         runner.showSecrets = invocation.showSecrets
+        let call = self.call
+        runner.call = { resolved async throws(APIError) in
+            if !environmentUnverified { RunCommand.warnIfUnverified(resolved.request) }
+            return try await call(resolved)
+        }
         let file = plan.isFolder ? entry.displayPath : nil
         let place = ErrorPlace(file: entry.displayPath, variables: entry.loaded.file.fileVariables,
                                sources: entry.variableSources, path: entry.loaded.file.path)

@@ -257,17 +257,17 @@ struct HttpyacRunTests {
                 ".env values are secrets, masked in the echo: \(result.stdout)")
     }
 
-    @Test func grpcAndOtherProtocolsNeverReachTheWireAndAreReportedAtTheirLine() async throws {
-        // Given gRPC requests between HTTP ones, with and without separators
+    @Test func otherProtocolsNeverReachTheWireAndAreReportedAtTheirLine() async throws {
+        // Given an SSE request and a grpc:// line without GRPC between HTTP ones, with and without separators
         let server = try CaptureServer()
         defer { server.stop() }
         let folder = try TemporaryFolder()
         let text = """
             GET BASE/before
 
-            GRPC 127.0.0.1:PORT/helloworld.Greeter/SayHello
+            ###
+            grpc://127.0.0.1:PORT/helloworld.Greeter/SayHello
             {"name": "ada"}
-
             ###
             SSE BASE/events
 
@@ -278,11 +278,12 @@ struct HttpyacRunTests {
         // Then only the HTTP requests were sent, and each refusal names its line
         #expect(result.status == 3)
         #expect(server.requests.map(\.requestLine) == ["GET /before HTTP/1.1", "GET /after HTTP/1.1"])
-        #expect(result.stderr.contains("api.http:3: gRPC requests ('GRPC …') are not supported yet"), "\(result.stderr)")
+        #expect(result.stderr.contains("api.http:4: a gRPC call is written 'GRPC host:port/package.Service/Method'"),
+                "\(result.stderr)")
         #expect(result.stderr.contains("api.http:7: httpyac's server-sent event requests"), "\(result.stderr)")
         let check = try await CourierCLI.run(["check", "api.http"], in: folder.url)
         #expect(check.status != 0)
-        #expect(check.stdout.contains("api.http:3:") || check.stderr.contains("api.http:3:"), "\(check.stdout)\(check.stderr)")
+        #expect(check.stdout.contains("api.http:4:") || check.stderr.contains("api.http:4:"), "\(check.stdout)\(check.stderr)")
     }
 
     @Test func courierSendRefusesAnotherProtocolsMethodWordToo() async throws {
@@ -290,7 +291,8 @@ struct HttpyacRunTests {
         defer { server.stop() }
         let result = try await CourierCLI.run(["send", "grpc", server.base + "/helloworld.Greeter/SayHello"])
         #expect(result.status == 2)
-        #expect(result.stderr.contains("gRPC requests ('GRPC …') are not supported yet"), "\(result.stderr)")
+        #expect(result.stderr.contains("gRPC is not an HTTP method: call with 'courier grpc call HOST"),
+                "\(result.stderr)")
         #expect(server.requests.isEmpty)
     }
 
