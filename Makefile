@@ -60,13 +60,17 @@ static-libstdc++:
 demo: build
 	$(BIN) demo
 
-# Test-only Python packages (requests, which the exported Python code uses) in a venv under .build. It sees
-# the system's packages, so a machine that has requests already needs no network; otherwise pip fetches it.
+# Test-only Python packages in a venv under .build: requests (which the exported Python code uses), and the
+# servers in Tests/Servers that Courier is checked against: Authlib on Flask (an OAuth 2.0 provider) and
+# botocore (AWS's own SigV4 signer). It sees the system's packages, so a machine that has them already needs
+# no network; otherwise pip fetches them.
 TEST_VENV := .build/test-venv
+TEST_PY_IMPORTS := import requests, authlib, flask, botocore
 test-venv:
-	@$(TEST_VENV)/bin/python3 -c 'import requests' 2>/dev/null || { \
+	@$(TEST_VENV)/bin/python3 -c '$(TEST_PY_IMPORTS)' 2>/dev/null || { \
 	  python3 -m venv --system-site-packages $(TEST_VENV) && \
-	  { $(TEST_VENV)/bin/python3 -c 'import requests' 2>/dev/null || $(TEST_VENV)/bin/pip install -q requests; }; }
+	  { $(TEST_VENV)/bin/python3 -c '$(TEST_PY_IMPORTS)' 2>/dev/null || \
+	    $(TEST_VENV)/bin/pip install -q requests authlib flask botocore; }; }
 
 test: deps test-venv
 	SWIFT_BACKTRACE=enable=no $(SWIFT) build --build-tests

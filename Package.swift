@@ -5,7 +5,7 @@ import PackageDescription
 /// courier → CourierApp → {CourierTerminal, CourierCollections, CourierHTTP, CourierWebSocket, CourierBody};
 /// every module → CourierSecurity (the secret policy and the sanitiser, dependency-free);
 /// CourierCollections → CourierScript → {CJavaScriptCore, CCrypto}; CourierCollections → {CYaml, CXML2};
-/// CourierHTTP → CCurl; CourierWebSocket → CCurl, CCrypto; CourierTerminal → CNcursesw.
+/// CourierHTTP → CCurl, CCrypto (PKCE, AWS signatures); CourierWebSocket → CCurl, CCrypto; CourierTerminal → CNcursesw.
 let package = Package(
     name: "Courier",
     products: [
@@ -31,7 +31,7 @@ let package = Package(
         .systemLibrary(name: "CXML2", path: "Sources/CXML2"),
 
         .target(name: "CourierSecurity"),
-        .target(name: "CourierHTTP", dependencies: ["CCurl", "CourierSecurity"]),
+        .target(name: "CourierHTTP", dependencies: ["CCurl", "CCrypto", "CourierSecurity"]),
         .target(name: "CourierWebSocket", dependencies: ["CCurl", "CCrypto", "CourierHTTP", "CourierSecurity"]),
         .target(name: "CourierCollections", dependencies: [
             "CourierHTTP", "CourierWebSocket", "CourierBody", "CourierScript", "CYaml", "CXML2", "CourierSecurity",

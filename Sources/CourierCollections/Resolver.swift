@@ -87,6 +87,7 @@ public struct Resolver: Sendable {
         for index in messages.indices { messages[index].text = try interpolator.expand(messages[index].text) }
 
         var request = HTTPRequest(method: method, url: url, headers: headers, body: body)
+        request.oauth2 = interpolator.oauth2
         template.options.apply(to: &request)
         // Secret globals an earlier script set are masked in this request's output even where it does not
         // use them: a server may echo them anyway.

@@ -172,10 +172,11 @@ enum RunCommand {
         let cookies = CookieJarStore()
         // A jar that cannot be saved (a full disk) still serves this run; the user is told it will not last.
         cookies.reportSaveFailures { Console.error("Warning: " + $0) }
+        let transport = CurlTransport(configuration: .init(trustedCertificates: invocation.trustedCertificates,
+                                                           idleTimeout: invocation.idleTimeout))
         let client = HTTPClient(configuration: HTTPClient.Configuration(
-            transport: CurlTransport(configuration: .init(trustedCertificates: invocation.trustedCertificates,
-                                                          idleTimeout: invocation.idleTimeout)),
-            cache: cache, middlewares: [CookieMiddleware { cookies.jar($0) }], events: recorder.sink))
+            transport: transport, cache: cache, middlewares: [CookieMiddleware { cookies.jar($0) }],
+            events: recorder.sink.merged(with: AuthProgress.sink), oauth2: AuthProgress.session(transport: transport)))
         let cacheMode = invocation.cacheMode
         let allowInsecureRedirect = invocation.allowInsecureRedirect
         let send: CollectionRunner.Send = { request, context async throws(APIError) -> HTTPResponse in

@@ -47,6 +47,7 @@ extension LogPaneState {
         if let refreshed = attempt.tokenRefreshed {
             field("token", refreshed ? "refreshed" : "refresh failed", refreshed ? theme.success : theme.error)
         }
+        for line in attempt.auth { field("auth", line) }
         if let retry = attempt.retry {
             let status = switch retry.status {
             case .waiting: "waiting"
