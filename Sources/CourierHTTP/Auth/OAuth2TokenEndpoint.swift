@@ -110,7 +110,8 @@ enum OAuth2TokenEndpoint {
         }
         guard let token = answer.string("access_token"), !token.isEmpty else {
             throw .signIn(configuration: configuration.id,
-                          reason: "the token endpoint's answer has no access_token (HTTP \(answer.status))")
+                          reason: "the token endpoint \(endpoint.absoluteString) answered no access_token "
+                              + "(HTTP \(answer.status))")
         }
         let expiresAt = answer.number("expires_in").map { now.addingTimeInterval($0) }
         return Credentials(accessToken: token, refreshToken: answer.string("refresh_token") ?? previous?.refreshToken,
