@@ -60,7 +60,7 @@ let package = Package(
         ], path: "Tests/CourierTestSupport"),
         .testTarget(name: "CourierHTTPTests", dependencies: [
             "CourierHTTP", "CourierDemo", "CourierSecurity", "CourierTestSupport",
-        ]),
+        ], resources: [.copy("Fixtures")]),
         .testTarget(name: "CourierWebSocketTests", dependencies: ["CourierWebSocket", "CourierDemo", "CourierTestSupport"]),
         .testTarget(name: "CourierCollectionsTests", dependencies: [
             "CourierCollections", "CourierDemo", "CourierTestSupport",
