@@ -100,14 +100,10 @@ public struct Resolver: Sendable {
         if let authorization = request.headers["Authorization"] {
             if let basic = Self.basicCredentials(authorization) {
                 request.headers["Authorization"] = basic
-            } else if let digest = Self.digestCredentials(authorization) {
+            } else if let handshake = Self.digestCredentials(authorization) ?? Self.handshakeCredentials(authorization) {
                 request.headers["Authorization"] = nil
-                request.authentication = digest
-                secrets.insert(digest.password)
-            } else if let scheme = Self.unsupportedAuthorization(authorization) {
-                throw .unsupported(request: template.displayName,
-                                   reason: "'Authorization: \(scheme) …' (kulala.nvim signs in with \(scheme)) is not "
-                                       + "supported; the request is not sent")
+                request.authentication = handshake
+                if !handshake.password.isEmpty { secrets.insert(handshake.password) }
             }
         }
         if template.tags[Self.allowInsecureRedirectTag] != nil { request.allowInsecureRedirect = true }
