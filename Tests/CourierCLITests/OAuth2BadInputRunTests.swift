@@ -97,6 +97,29 @@ import Testing
         #expect(!(last.stdout + last.stderr).contains("tok-3-abcdef"))
     }
 
+    @Test func authLsShowsKeptTokensMaskedAndClearForgetsThem() async throws {
+        // Given a token kept by a run
+        let server = try Self.server { .json(#"{"access_token": "kept-token-4321", "refresh_token": "r-8765"}"#) }
+        defer { server.stop() }
+        let folder = try Self.collection(server)
+        _ = try await Self.run(folder)
+        let state = ["XDG_STATE_HOME": folder.url.appendingPathComponent("state").path]
+        // When it is listed, as text and JSON, then cleared
+        let listed = try await CourierCLI.run(["auth", "ls"], environment: state)
+        let json = try await CourierCLI.run(["auth", "ls", "--json", "--env", "dev"], environment: state)
+        let shown = try await CourierCLI.run(["auth", "ls", "--show-secrets"], environment: state)
+        let cleared = try await CourierCLI.run(["auth", "clear", "--env", "dev"], environment: state)
+        let after = try await CourierCLI.run(["auth", "ls"], environment: state)
+        // Then the listing names it with its tokens masked unless asked, and clear removes it
+        #expect(listed.stdout.hasPrefix("dev  svc  client_credentials  \(server.baseURL.absoluteString)/token  access REDACTED  "
+                                            + "expires no expiry given  refresh: yes"), "\(listed.stdout)")
+        #expect(!(listed.stdout + json.stdout).contains("kept-token-4321") && !json.stdout.contains("r-8765"))
+        #expect(try CourierCLI.json(json.stdout)["refresh_token"] as? String == "REDACTED")
+        #expect(shown.stdout.contains("access kept-token-4321"))
+        #expect(cleared.stdout == "cleared 1 kept token\n")
+        #expect(after.stdout.isEmpty)
+    }
+
     @Test func theIdTokenGoesWhereAuthIdTokenStands() async throws {
         // Given an OpenID Connect token endpoint that sends an id token with the access token
         let server = try Self.server {
