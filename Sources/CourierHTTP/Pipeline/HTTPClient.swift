@@ -23,7 +23,7 @@ public final class HTTPClient: Sendable {
     public struct Configuration: Sendable {
         public var transport: any Transport
         public var auth: AuthMiddleware?
-        /// Gets and renews the OAuth 2.0 tokens requests name; nil leaves their placeholders unfilled.
+        /// Gets and renews the OAuth 2.0 tokens requests name; nil: a session of the client's own, in memory.
         public var oauth2: OAuth2Session?
         /// The HTTP cache (CourierHTTP/Cache); nil sends every request to the network.
         public var cache: (any Middleware)?
@@ -68,6 +68,12 @@ public final class HTTPClient: Sendable {
 
     /// Folds the pipeline over the transport once; every request then runs through the same chain.
     public init(configuration: Configuration) {
+        var configuration = configuration
+        // Every client fills the tokens its requests name; without a session of the caller's they last as
+        // long as the client, and the user is asked nothing beyond the events.
+        if configuration.oauth2 == nil {
+            configuration.oauth2 = OAuth2Session(transport: configuration.transport, cache: nil)
+        }
         self.configuration = configuration
         let transport = configuration.transport
         var next: Next = { request, context in try await transport.send(request, context: context) }

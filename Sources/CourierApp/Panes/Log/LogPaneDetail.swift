@@ -27,6 +27,8 @@ extension LogPaneState {
         case .cancelled(let superseded):
             field("outcome", superseded ? "superseded by a newer request" : "cancelled", theme.muted)
         }
+        // Why the request carried the token it did, before the timings: it explains the rows above it.
+        for line in attempt.auth { field("auth", line) }
         if let timing = attempt.timing {
             heading("Timings")
             for phase in LogPaneFormat.phases(timing) {
@@ -47,7 +49,6 @@ extension LogPaneState {
         if let refreshed = attempt.tokenRefreshed {
             field("token", refreshed ? "refreshed" : "refresh failed", refreshed ? theme.success : theme.error)
         }
-        for line in attempt.auth { field("auth", line) }
         if let retry = attempt.retry {
             let status = switch retry.status {
             case .waiting: "waiting"
