@@ -98,7 +98,20 @@ public struct Resolver: Sendable {
             secrets.insert(passphrase)
         }
         if let authorization = request.headers["Authorization"] {
-            if let basic = Self.basicCredentials(authorization) {
+            if let signIn = try Self.httpyacSignIn(authorization, template: template, context: context,
+                                                   interpolator: &interpolator) {
+                switch signIn {
+                case .oauth2(let configuration):
+                    request.headers["Authorization"] = "Bearer " + OAuth2Placeholder.text(for: configuration.id,
+                                                                                          kind: .accessToken)
+                    request.oauth2.append(configuration)
+                    secrets.formUnion(configuration.secrets)
+                case .awsSigV4(let configuration):
+                    request.headers["Authorization"] = nil
+                    request.awsSigV4 = try Self.locatedSigV4(configuration, url: request.url, request: template.displayName)
+                    secrets.formUnion(configuration.secrets)
+                }
+            } else if let basic = Self.basicCredentials(authorization) {
                 request.headers["Authorization"] = basic
             } else if let handshake = Self.digestCredentials(authorization) ?? Self.handshakeCredentials(authorization) {
                 request.headers["Authorization"] = nil
