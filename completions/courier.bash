@@ -23,8 +23,8 @@ _courier() {
             slots=("commands+file")
             ;;
         send)
-            options="--header -H --data -d --json-body --retry --timeout --idle-timeout --idempotency-key --output -o --stream --timing --insecure -k --allow-insecure-redirect --cacert --cert -E --key --cert-type --key-type --pass --user -u --digest --ntlm --negotiate --aws-sigv4 --json --show-secrets --verbose -v --cache-dir --cache-mode --help -h"
-            one="--header -H --data -d --retry --timeout --idle-timeout --idempotency-key --output -o --cacert --cert -E --key --cert-type --key-type --pass --user -u --aws-sigv4 --cache-dir --cache-mode"
+            options="--header -H --data -d --json-body --form -f --retry --timeout --idle-timeout --idempotency-key --output -o --stream --line-limit --timing --insecure -k --allow-insecure-redirect --cacert --cert -E --key --cert-type --key-type --pass --user -u --digest --ntlm --negotiate --aws-sigv4 --json --show-secrets --verbose -v --cache-dir --cache-mode --help -h"
+            one="--header -H --data -d --retry --timeout --idle-timeout --idempotency-key --output -o --line-limit --cacert --cert -E --key --cert-type --key-type --pass --user -u --aws-sigv4 --cache-dir --cache-mode"
             case $prev in
                 --header|-H) COMPREPLY=(); return ;;
                 --data|-d) COMPREPLY=(); return ;;
@@ -33,6 +33,7 @@ _courier() {
                 --idle-timeout) COMPREPLY=(); return ;;
                 --idempotency-key) COMPREPLY=(); return ;;
                 --output|-o) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+                --line-limit) COMPREPLY=(); return ;;
                 --cacert) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
                 --cert|-E) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
                 --key) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
@@ -44,10 +45,10 @@ _courier() {
                 --cache-dir) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")); return ;;
                 --cache-mode) COMPREPLY=($(compgen -W "default revalidate reload only-if-cached bypass" -- "$cur")); return ;;
             esac
-            slots=("words:GET POST PUT PATCH DELETE HEAD OPTIONS" "none")
+            slots=("words:GET POST PUT PATCH DELETE HEAD OPTIONS" "none" "none")
             ;;
         run)
-            options="--name --all --env --var --json --fail-fast --report --timing --idle-timeout --ws-wait --show-secrets --allow-insecure-redirect --allow-read --allow-overwrite --cacert --cert -E --key --cert-type --key-type --pass --cache-dir --cache-mode --help -h"
+            options="--name --all --env --var --json --fail-fast --quiet -q --summary --full-bodies --report --timing --idle-timeout --ws-wait --show-secrets --allow-insecure-redirect --allow-read --allow-overwrite --cacert --cert -E --key --cert-type --key-type --pass --cache-dir --cache-mode --help -h"
             one="--name --env --var --idle-timeout --ws-wait --allow-read --cacert --cert -E --key --cert-type --key-type --pass --cache-dir --cache-mode"
             two="--report"
             case $prev in

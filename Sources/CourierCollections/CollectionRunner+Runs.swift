@@ -72,6 +72,7 @@ extension CollectionRunner {
                                       context: context, imports: ImportedFiles.load(for: loaded),
                                       exchange: exchange, send: send)
         runner.showSecrets = showSecrets
+        runner.observer = observer
         return runner
     }
 }

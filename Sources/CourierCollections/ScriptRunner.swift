@@ -57,7 +57,7 @@ public struct ScriptRunner: Sendable {
     public func prepare(_ template: RequestTemplate, context: inout VariableContext,
                         report: inout ScriptReport) throws(CollectionError) -> ResolvedRequest {
         // Handler files outside what the collection may read stop the request before anything is sent.
-        for script in template.scripts {
+        for script in template.scripts where Self.luaScript(script) == nil {
             guard case .file(let path) = script.source else { continue }
             _ = try context.fileAccess.read(path, from: baseFolder, streamed: false)
                 .file(.read, path: path, request: template.displayName, line: script.line)

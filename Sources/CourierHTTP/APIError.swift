@@ -2,8 +2,9 @@ import Foundation
 
 /// Every failure of the client core, by what the caller does next.
 public enum APIError: Error, Sendable {
-    /// No connection could be made (refused, DNS failure, network down): offer a retry.
-    case offline(underlying: String)
+    /// No connection could be made: nothing listens on the port, the name does not resolve, or there is
+    /// no route to the address. Its kind says which (`connectionRefused`, `dnsFailure`, `unreachable`).
+    case cannotConnect(ConnectFailure)
     /// The attempt or the overall deadline ran out: offer a retry.
     case timedOut(underlying: String)
     /// The server wants credentials, or the refresh itself was refused: sign in.
@@ -16,8 +17,8 @@ public enum APIError: Error, Sendable {
     case badURL(String)
     /// A 2xx body did not match the expected type: a contract bug. `path` is the decoder's coding path.
     case decoding(path: String, underlying: String)
-    /// The body exceeded the configured maximum size.
-    case tooLarge(limit: Int)
+    /// The body, or one record of a body read as a stream (`part`), exceeded its maximum size.
+    case tooLarge(limit: Int, part: SizedPart = .body)
     /// The caller cancelled or a newer request superseded this one. Not an error for the user.
     case cancelled
     /// The connection broke before the answer was complete (a reset, an empty reply, a body shorter
@@ -37,9 +38,23 @@ public enum APIError: Error, Sendable {
     /// the auth configuration; `reason` never holds a secret.
     case signIn(configuration: String, reason: String)
 
+    /// What a size limit bounded.
+    public enum SizedPart: Sendable, Hashable {
+        /// The whole body (a compressed one counted decoded).
+        case body
+        /// One server-sent event or NDJSON line of a body read as a stream.
+        case streamRecord
+    }
+
     /// What kind of failure this is: what the retry policy, the log and `--json` match on.
     public enum Kind: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
-        case offline, timedOut, unauthorized, http, tls, badURL, decoding, tooLarge, cancelled, connectionLost
+        /// Nothing listens on the port: the server is not running there (or not yet).
+        case connectionRefused
+        /// The host name does not resolve: a typo, or no DNS.
+        case dnsFailure
+        /// No route to the address: this machine is offline, or the address is not reachable from it.
+        case unreachable
+        case timedOut, unauthorized, http, tls, badURL, decoding, tooLarge, cancelled, connectionLost
         /// Spelled `protocol` in output, as before the kinds were typed.
         case protocolError = "protocol"
         case redirectRefused, disk, signIn
@@ -51,7 +66,12 @@ public enum APIError: Error, Sendable {
     /// The kind of the case; its `rawValue` is the stable name used in `--json` output and the log.
     public var kind: Kind {
         switch self {
-        case .offline: .offline
+        case .cannotConnect(let failure):
+            switch failure.reason {
+            case .refused: .connectionRefused
+            case .unresolved: .dnsFailure
+            case .networkUnreachable, .hostUnreachable, .other: .unreachable
+            }
         case .timedOut: .timedOut
         case .unauthorized: .unauthorized
         case .http: .http
@@ -70,18 +90,24 @@ public enum APIError: Error, Sendable {
 }
 
 extension APIError: CustomStringConvertible {
+    /// `16 MB`, or `1000-byte` for a limit that is no whole number of megabytes.
+    private static func size(_ bytes: Int) -> String {
+        bytes % (1 << 20) == 0 ? "\(bytes >> 20) MB" : "\(bytes)-byte"
+    }
+
     public var description: String {
         switch self {
-        case .offline(let underlying): "offline: \(underlying)"
+        case .cannotConnect(let failure): failure.description
         case .timedOut(let underlying): "timed out: \(underlying)"
         case .unauthorized: "unauthorized (401)"
         case .http(let status, _, let message): "HTTP \(status)" + (message.map { ": \($0)" } ?? "")
         case .tls(let underlying): "TLS: \(underlying)"
         case .badURL(let url): "bad URL: \(url)"
         case .decoding(let path, let underlying): "decoding failed at \(path.isEmpty ? "<root>" : path): \(underlying)"
-        case .tooLarge(let limit):
-            "response larger than the " + (limit % (1 << 20) == 0 ? "\(limit >> 20) MB" : "\(limit)-byte")
-                + " limit (a compressed body counts decoded)"
+        case .tooLarge(let limit, .body):
+            "response larger than the " + Self.size(limit) + " limit (a compressed body counts decoded)"
+        case .tooLarge(let limit, .streamRecord):
+            "a streamed event or line longer than the " + Self.size(limit) + " limit"
         case .cancelled: "cancelled"
         case .connectionLost(let underlying): "connection lost: \(underlying)"
         case .protocolError(let underlying): "protocol error: \(underlying)"

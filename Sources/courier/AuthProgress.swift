@@ -1,3 +1,4 @@
+import CourierCollections
 import CourierHTTP
 import Foundation
 
@@ -5,10 +6,10 @@ import Foundation
 /// must do (a device code, a page to open) and each token fetched or refreshed said on standard error as it
 /// happens (a token reused is not: the explorer's Log shows it).
 enum AuthProgress {
-    /// The session for a client on `transport`.
-    static func session(transport: any Transport) -> OAuth2Session {
-        OAuth2Session(transport: transport, cache: OAuth2TokenCache(),
-                      hooks: OAuth2Session.Hooks(prompt: { Console.error($0.message) }))
+    /// Keeps `setup`'s tokens in the state folder and prints what the user must do on standard error.
+    static func configure(_ setup: inout ClientSetup) {
+        setup.authTokens = OAuth2TokenCache()
+        setup.authPrompt = { Console.error($0.message) }
     }
 
     /// Prints `auth: token 'sso' fetched (client credentials)` lines; prompts are printed by the session.

@@ -10,7 +10,9 @@ enum ImportCommand {
         overview: "Convert a curl command, a Postman collection or an OpenAPI description to .http files.",
         arguments: [
             ArgumentSpec("CURL-COMMAND", optional: true, help: "The whole command in one argument, as copied from "
-                             + "browser dev tools (\"Copy as cURL\") or API docs; '-' reads it from standard input."),
+                             + "browser dev tools (\"Copy as cURL\") or API docs, or unquoted as its words after "
+                             + "'--' (or right after 'curl' when they start with 'curl'); '-' reads it from standard "
+                             + "input."),
             ArgumentSpec("FILE.json", .file, optional: true, help: "A Postman Collection v2.1 export."),
             ArgumentSpec("FILE|URL", .file, optional: true, help: "An OpenAPI 3.0/3.1 or Swagger 2.0 description, "
                              + "JSON or YAML, as a file or an http(s) URL."),
@@ -38,7 +40,42 @@ enum ImportCommand {
             Console.out(HelpText.render(spec))
             return 2
         }
-        return spec.run(arguments, failing: run)
+        return spec.run(joiningCurlWords(arguments) ?? arguments, failing: run)
+    }
+
+    /// `courier import curl [-o FILE] [--name NAME] -- curl -X POST …` (or without `--` when the words start with
+    /// `curl`): the command typed as words rather than one quoted argument, joined back into that argument, each
+    /// word quoted as a shell reads it. Options of the import come before the command (after it they are the
+    /// command's: curl has its own `-o`). Nil when the arguments are not that shape, to be parsed as they are.
+    static func joiningCurlWords(_ arguments: [String]) -> [String]? {
+        guard arguments.first == "curl" else { return nil }
+        var own = ["curl"]
+        var index = 1
+        var words: [String] = []
+        while index < arguments.count {
+            let word = arguments[index]
+            if word == "--" {
+                words = Array(arguments[(index + 1)...])
+                break
+            }
+            if word == "curl" {
+                words = Array(arguments[index...])
+                break
+            }
+            if ["-o", "--output", "--name"].contains(word), index + 1 < arguments.count {
+                own += [word, arguments[index + 1]]
+                index += 2
+            } else if word.hasPrefix("--output=") || word.hasPrefix("--name=") || (word.hasPrefix("-o") && word.count > 2) {
+                own.append(word)
+                index += 1
+            } else {
+                // The command quoted as one argument, or '-': the ordinary parser reads them.
+                return nil
+            }
+        }
+        guard !words.isEmpty else { return nil }
+        let command = words.first == "curl" ? words : ["curl"] + words
+        return own + [command.map(ShellWords.quote).joined(separator: " ")]
     }
 
     private static func run(_ args: ParsedArguments) throws -> Int32 {
@@ -155,7 +192,7 @@ enum ImportCommand {
     static func readSource(_ source: String) throws -> Data {
         if let url = URL(string: source), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" {
             let result = Interruptible.run { () async throws(APIError) -> Data in
-                let client = HTTPClient(configuration: HTTPClient.Configuration(transport: CurlTransport()))
+                let client = ClientSetup().makeClient()
                 let response = try await client.send(HTTPRequest(url: url))
                 guard (200..<300).contains(response.status) else {
                     throw APIError.http(status: response.status, body: Data(), message: nil)

@@ -1,3 +1,4 @@
+import CourierBody
 import CourierCollections
 import CourierHTTP
 import CourierSecurity
@@ -26,6 +27,10 @@ enum RunCommand {
             .flag("--json", help: "Print one JSON object per request (as 'courier send --json', plus \"name\"; "
                       + "plus \"file\" for a folder)."),
             .flag("--fail-fast", help: "Stop after the first request that fails."),
+            .flag("--quiet", short: "q", help: "Print only the requests that failed, then the summary."),
+            .flag("--summary", help: "Print one line per request: ✓ or ✗, status or error, name, time and size."),
+            .flag("--full-bodies", help: "Print whole bodies; text output cuts a body after "
+                      + "\(MediaKind.formatSize(bodyLimit)) and says how much more there was."),
             .option("--report", values: [ValueSpec("FORMAT", .choice(["junit"])), ValueSpec("FILE", .file)],
                     help: "Also write a JUnit XML report to FILE: a test case per request and per client.test / "
                         + "pm.test (for CI systems)."),
@@ -59,8 +64,9 @@ enum RunCommand {
             the folder of the .http file, never into hidden files or folders or through symbolic links;
             '>>!' replaces only what an earlier '>>' wrote unless --allow-overwrite.
 
-            EXIT CODES: 0 when every request succeeded, 1 when one failed or a file has errors, 2 for usage errors.
-            """)
+            """ + "\n\n" + ExitStatus.notes(success: "every request succeeded",
+                                             failure: "a request failed or a file has errors")
+            + "\n\nA run ends with 6 to 35 only when every request that failed failed that way.")
 
     /// Everything the command line asked for.
     struct Invocation {
@@ -71,6 +77,12 @@ enum RunCommand {
         var overrides: [String: String] = [:]
         var json = false
         var failFast = false
+        /// `--quiet`: only the requests that failed are printed.
+        var quiet = false
+        /// `--summary`: one line per request.
+        var summary = false
+        /// `--full-bodies`: text output prints bodies whole instead of cutting them at `bodyLimit`.
+        var fullBodies = false
         var timing = false
         var showSecrets = false
         var cacheDirectory: URL?
@@ -112,6 +124,16 @@ enum RunCommand {
         invocation.all = args.flag("--all")
         invocation.json = args.flag("--json")
         invocation.failFast = args.flag("--fail-fast")
+        invocation.quiet = args.flag("--quiet")
+        invocation.summary = args.flag("--summary")
+        invocation.fullBodies = args.flag("--full-bodies")
+        if invocation.quiet && invocation.summary {
+            throw UsageError("--quiet and --summary exclude each other", command: "run")
+        }
+        if invocation.json && invocation.summary {
+            throw UsageError("--summary prints text; --json prints every request (with --quiet, the failed ones)",
+                             command: "run")
+        }
         invocation.timing = args.flag("--timing")
         invocation.showSecrets = args.flag("--show-secrets")
         invocation.allowInsecureRedirect = args.flag("--allow-insecure-redirect")
@@ -147,6 +169,10 @@ enum RunCommand {
         return invocation
     }
 
+    /// Where text output cuts a body unless `--full-bodies`: a screenful of JSON many times over, while a
+    /// 50 MB body (the demo's `large50`) would be millions of lines.
+    static let bodyLimit = 64 * 1024
+
     // MARK: Running
 
     static func execute(_ invocation: Invocation) -> Int32 {
@@ -160,10 +186,10 @@ enum RunCommand {
         for diagnostic in plan.diagnostics { Console.error(diagnostic.description) }
 
         let recorder = AttemptRecorder()
-        let cache: (any Middleware)?
+        var setup = ClientSetup()
         do {
-            cache = try SendCommand.makeCache(directory: invocation.cacheDirectory,
-                                              requested: invocation.cacheMode != nil)
+            setup.cache = try ClientSetup.cache(directory: invocation.cacheDirectory,
+                                                requested: invocation.cacheMode != nil)
         } catch {
             Console.fail("cannot open the HTTP cache: \(error)")
             return 1
@@ -172,20 +198,14 @@ enum RunCommand {
         let cookies = CookieJarStore()
         // A jar that cannot be saved (a full disk) still serves this run; the user is told it will not last.
         cookies.reportSaveFailures { Console.error("Warning: " + $0) }
-        let transport = CurlTransport(configuration: .init(trustedCertificates: invocation.trustedCertificates,
-                                                           idleTimeout: invocation.idleTimeout))
-        let client = HTTPClient(configuration: HTTPClient.Configuration(
-            transport: transport, cache: cache, middlewares: [CookieMiddleware { cookies.jar($0) }],
-            events: recorder.sink.merged(with: AuthProgress.sink), oauth2: AuthProgress.session(transport: transport)))
-        let cacheMode = invocation.cacheMode
-        let allowInsecureRedirect = invocation.allowInsecureRedirect
-        let send: CollectionRunner.Send = { request, context async throws(APIError) -> HTTPResponse in
-            var request = request
-            // `# @no-log` bypasses the cache whatever --cache-mode says: its response is kept nowhere.
-            if let cacheMode, request.cacheMode != .bypass { request.cacheMode = cacheMode }
-            if allowInsecureRedirect { request.allowInsecureRedirect = true }
-            return try await client.send(request, context: context)
-        }
+        setup.cookies = cookies
+        setup.transportConfiguration = .init(trustedCertificates: invocation.trustedCertificates,
+                                             idleTimeout: invocation.idleTimeout)
+        setup.events = recorder.sink.merged(with: AuthProgress.sink)
+        AuthProgress.configure(&setup)
+        setup.cacheMode = invocation.cacheMode
+        setup.allowInsecureRedirect = invocation.allowInsecureRedirect
+        let send = setup.send(through: setup.makeClient())
         let exchange = RunWebSocketExchange(quietSeconds: invocation.webSocketWait,
                                             trustedCertificates: invocation.trustedCertificates, cookies: cookies)
         let result = Interruptible.run { () async throws(APIError) -> RunTally in
@@ -210,7 +230,8 @@ enum RunCommand {
                 return 1
             }
         }
-        return tally.failed > 0 || tally.ran < plan.requestCount || plan.hasErrors ? 1 : 0
+        if tally.ran < plan.requestCount || plan.hasErrors { return ExitStatus.failed }
+        return ExitStatus.combining(tally.failureStatuses)
     }
 
     /// Runs the plan's files in order, printing each outcome as it finishes; named responses carry over
@@ -223,7 +244,9 @@ enum RunCommand {
         var globals: [String: String] = [:]
         for entry in plan.entries {
             if Task.isCancelled || (invocation.failFast && tally.failed > 0) { break }
-            if plan.isFolder && !invocation.json { Console.out("==> \(entry.displayPath) <==\n") }
+            if plan.isFolder && !invocation.json && !invocation.quiet {
+                Console.out("==> \(entry.displayPath) <==" + (invocation.summary ? "" : "\n"))
+            }
             let environment: CourierCollections.Environment
             switch entry.environment {
             case .success(let found): environment = found

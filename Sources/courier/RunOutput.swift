@@ -13,8 +13,14 @@ extension RunCommand {
                       secrets: Set<String>, file: String? = nil, place: ErrorPlace? = nil) {
         defer { if let body = outcome.response?.body { TemporaryBodyFiles.release(body) } }
         let name = outcome.template.displayName
-        let options = ResponseOutput.Options(showSecrets: invocation.showSecrets, timing: invocation.timing)
+        var options = ResponseOutput.Options(showSecrets: invocation.showSecrets, timing: invocation.timing)
+        options.bodyLimit = invocation.fullBodies ? nil : bodyLimit
         let secrets = invocation.showSecrets ? [] : secrets.union(outcome.secrets)
+        if invocation.quiet && (outcome.succeeded || outcome.skipped != nil) { return }
+        if invocation.summary {
+            Console.out(RunSummaryLine.line(outcome, secrets: secrets))
+            return
+        }
         var apiError: APIError?
         if case .transport(let error) = outcome.failure { apiError = error }
         if let result = outcome.webSocket {
@@ -44,7 +50,7 @@ extension RunCommand {
                 Console.out(SecretPolicy.masking(object(fields), secrets: secrets))
             } else {
                 let logs = scriptLines(outcome.scripts).filter { $0.hasPrefix("log: ") }
-                let text = (["### \(name)"] + logs + ["error: \(message)"]).joined(separator: "\n")
+                let text = (["### \(name)"] + logs + ["Error: \(message)"]).joined(separator: "\n")
                 Console.error(SecretPolicy.masking(text, secrets: secrets) + "\n")
             }
             return

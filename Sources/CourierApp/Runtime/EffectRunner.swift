@@ -40,10 +40,11 @@ public final class EffectRunner: Sendable {
         }
     }
 
-    /// One submission in flight: the explorer's generation and the request id its log rows carry.
+    /// One submission in flight, by its generation (the app's, which `LatestOnly` numbers it by too); its
+    /// watcher knows the request id the client's events carry.
     struct Submission {
         var generation: Int
-        var id: RequestID
+        var watcher: SendWatcher
     }
 
     public let store: CollectionStore
@@ -70,19 +71,19 @@ public final class EffectRunner: Sendable {
         bodyJobs = BodyJobRunner(queue: queue)
         history = configuration.historyDirectory.map { HistoryStore(directory: $0) }
         let events = EventSink { [queue] event in queue.post(.clientEvent(event)) }
-        let cookieSteps: [any Middleware] = configuration.cookies.map { jars in [CookieMiddleware { jars.jar($0) }] } ?? []
         configuration.cookies?.reportSaveFailures { [queue] message in
             let sentence = message.prefix(1).uppercased() + message.dropFirst()
             queue.post(.notice(StatusMessage(sentence, kind: .error)))
         }
+        var setup = ClientSetup()
+        setup.transport = configuration.transport
+        setup.cache = configuration.cache
+        setup.cookies = configuration.cookies
+        setup.events = events
         // What the user must do to sign in (a device code, a browser page) is said at once in the status bar.
-        let oauth2 = OAuth2Session(transport: configuration.transport, cache: configuration.authTokens,
-                                   hooks: OAuth2Session.Hooks(prompt: { [queue] prompt in
-                                       queue.post(.notice(StatusMessage(prompt.message)))
-                                   }))
-        client = HTTPClient(configuration: HTTPClient.Configuration(transport: configuration.transport,
-                                                            cache: configuration.cache, middlewares: cookieSteps,
-                                                            events: events, oauth2: oauth2))
+        setup.authTokens = configuration.authTokens
+        setup.authPrompt = { [queue] prompt in queue.post(.notice(StatusMessage(prompt.message))) }
+        client = setup.makeClient()
         // A batch waits while the loop has not drained the previous actions, so batches cannot pile up.
         webSocket = WebSocketPaneConnector(isReady: { [queue] in queue.isEmpty }) { [queue] batch in
             queue.post(.webSocketEvents(batch))
