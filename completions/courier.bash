@@ -48,13 +48,15 @@ _courier() {
             slots=("words:GET POST PUT PATCH DELETE HEAD OPTIONS" "none" "none")
             ;;
         run)
-            options="--name --all --env --var --json --fail-fast --quiet -q --summary --full-bodies --report --timing --idle-timeout --ws-wait --show-secrets --allow-insecure-redirect --allow-read --allow-overwrite --cacert --cert -E --key --cert-type --key-type --pass --cache-dir --cache-mode --help -h"
-            one="--name --env --var --idle-timeout --ws-wait --allow-read --cacert --cert -E --key --cert-type --key-type --pass --cache-dir --cache-mode"
+            options="--name --all --env --var --json --fail-fast --quiet -q --summary --full-bodies --data -d --iteration-count -n --report --timing --idle-timeout --ws-wait --show-secrets --allow-insecure-redirect --allow-read --allow-overwrite --cacert --cert -E --key --cert-type --key-type --pass --cache-dir --cache-mode --help -h"
+            one="--name --env --var --data -d --iteration-count -n --idle-timeout --ws-wait --allow-read --cacert --cert -E --key --cert-type --key-type --pass --cache-dir --cache-mode"
             two="--report"
             case $prev in
                 --name) COMPREPLY=(); return ;;
                 --env) COMPREPLY=(); return ;;
                 --var) COMPREPLY=(); return ;;
+                --data|-d) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+                --iteration-count|-n) COMPREPLY=(); return ;;
                 --report) COMPREPLY=($(compgen -W "junit" -- "$cur")); return ;;
                 --idle-timeout) COMPREPLY=(); return ;;
                 --ws-wait) COMPREPLY=(); return ;;
@@ -120,11 +122,12 @@ _courier() {
             esac
             ;;
         import)
-            options="--output -o --name --help -h"
-            one="--output -o --name"
+            options="--output -o --name --allow-read --help -h"
+            one="--output -o --name --allow-read"
             case $prev in
                 --output|-o) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
                 --name) COMPREPLY=(); return ;;
+                --allow-read) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
             esac
             slots=("words:curl postman openapi" "file")
             ;;

@@ -61,6 +61,8 @@ complete -c courier -n '__fish_seen_subcommand_from run' -l fail-fast -d 'Stop a
 complete -c courier -n '__fish_seen_subcommand_from run' -s q -l quiet -d 'Print only the requests that failed, then the summary.'
 complete -c courier -n '__fish_seen_subcommand_from run' -l summary -d 'Print one line per request: ✓ or ✗, status or error, name, time and size.'
 complete -c courier -n '__fish_seen_subcommand_from run' -l full-bodies -d 'Print whole bodies; text output cuts a body after 64.0 KB and says how much more there was.'
+complete -c courier -n '__fish_seen_subcommand_from run' -s d -l data -r -F -d 'Run once per row of FILE, a CSV file (its first line names the columns) or a JSON array of objects, as newman\'s --iteration-data: each row\'s values are variables ({{name}}, below --var) and pm.iterationData.'
+complete -c courier -n '__fish_seen_subcommand_from run' -s n -l iteration-count -x -d 'Run N times (default: once, or once per row of --data; past the last row the last row is used again).'
 complete -c courier -n '__fish_seen_subcommand_from run' -l report -x -a 'junit' -d 'Also write a JUnit XML report to FILE: a test case per request and per client.test / pm.test (for CI systems).'
 complete -c courier -n '__fish_seen_subcommand_from run' -l timing -d 'Show where the time of each request went.'
 complete -c courier -n '__fish_seen_subcommand_from run' -l idle-timeout -x -d 'Give up on a request when no byte arrives for SECONDS; 0 waits for ever.'
@@ -109,6 +111,7 @@ complete -c courier -n '__fish_seen_subcommand_from serve-demo' -l host -x -d 'I
 complete -c courier -n '__fish_seen_subcommand_from serve-demo' -s h -l help -d 'Show this help.'
 complete -c courier -n '__fish_seen_subcommand_from import' -s o -l output -r -F -d 'curl: append the request to the file PATH (created if missing; default: print it)'
 complete -c courier -n '__fish_seen_subcommand_from import' -l name -x -d 'curl: the request\'s name.'
+complete -c courier -n '__fish_seen_subcommand_from import' -l allow-read -r -F -d 'openapi: follow $ref into PATH (a file, or every file under a folder) although it is outside the description\'s folder'
 complete -c courier -n '__fish_seen_subcommand_from import' -s h -l help -d 'Show this help.'
 complete -c courier -n '__fish_seen_subcommand_from import' -a 'curl postman openapi'
 complete -c courier -n '__fish_seen_subcommand_from import' -F
