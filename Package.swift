@@ -75,7 +75,7 @@ let package = Package(
             "CourierTestSupport", "CourierDemo", "CourierHTTP", "CourierWebSocket", "CourierCollections",
             "CourierBody", "CourierSecurity",
         ]),
-        .testTarget(name: "CourierScriptTests", dependencies: ["CourierScript"]),
+        .testTarget(name: "CourierScriptTests", dependencies: ["CourierScript", "CourierTestSupport"]),
         .testTarget(name: "CourierTerminalTests", dependencies: ["CourierTerminal", "CourierSecurity", "CourierTestSupport"], exclude: ["Snapshots"]),
         .testTarget(name: "CourierAppTests", dependencies: [
             "CourierApp", "CourierDemo", "CourierCollections", "CourierScript", "CourierSecurity", "CourierTestSupport",

@@ -48,8 +48,8 @@ _courier() {
             slots=("words:GET POST PUT PATCH DELETE HEAD OPTIONS" "none" "none")
             ;;
         run)
-            options="--name --all --env --var --json --fail-fast --quiet -q --summary --full-bodies --data -d --iteration-count -n --report --timing --idle-timeout --ws-wait --show-secrets --allow-insecure-redirect --allow-read --allow-overwrite --cacert --cert -E --key --cert-type --key-type --pass --cache-dir --cache-mode --help -h"
-            one="--name --env --var --data -d --iteration-count -n --idle-timeout --ws-wait --allow-read --cacert --cert -E --key --cert-type --key-type --pass --cache-dir --cache-mode"
+            options="--name --all --env --var --json --fail-fast --quiet -q --summary --full-bodies --data -d --iteration-count -n --bail --report --jobs -j --repeat --delay --test-only --timing --idle-timeout --ws-wait --show-secrets --allow-insecure-redirect --allow-read --allow-overwrite --cacert --cert -E --key --cert-type --key-type --pass --cache-dir --cache-mode --help -h"
+            one="--name --env --var --data -d --iteration-count -n --jobs -j --repeat --delay --idle-timeout --ws-wait --allow-read --cacert --cert -E --key --cert-type --key-type --pass --cache-dir --cache-mode"
             two="--report"
             case $prev in
                 --name) COMPREPLY=(); return ;;
@@ -57,7 +57,10 @@ _courier() {
                 --var) COMPREPLY=(); return ;;
                 --data|-d) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
                 --iteration-count|-n) COMPREPLY=(); return ;;
-                --report) COMPREPLY=($(compgen -W "junit" -- "$cur")); return ;;
+                --report) COMPREPLY=($(compgen -W "junit tap json html" -- "$cur")); return ;;
+                --jobs|-j) COMPREPLY=(); return ;;
+                --repeat) COMPREPLY=(); return ;;
+                --delay) COMPREPLY=(); return ;;
                 --idle-timeout) COMPREPLY=(); return ;;
                 --ws-wait) COMPREPLY=(); return ;;
                 --allow-read) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;

@@ -88,14 +88,16 @@ public struct RequestSender: Sendable {
         var report: ScriptReport
     }
 
-    /// The pre-request scripts, then the resolution; on a thread of its own when the request has scripts.
+    /// The pre-request scripts, then the resolution; on a thread of its own when the request has scripts, where
+    /// cancelling this task (the explorer's Ctrl-C, a newer send) stops a running script.
     private func prepare(_ template: RequestTemplate, with scripts: ScriptRunner, scripted: Bool,
                          variables: inout VariableContext, report: inout ScriptReport)
         async throws(CollectionError) -> ResolvedRequest {
         guard scripted else { return try scripts.prepare(template, context: &variables, report: &report) }
-        let step = await OwnThread.run { [variables, report] in
+        let step = await OwnThread.run { [variables, report] cancel in
             var variables = variables
             var report = report
+            let scripts = scripts.stopped(by: cancel)
             do throws(CollectionError) {
                 let resolved = try scripts.prepare(template, context: &variables, report: &report)
                 return Scripted(result: .success(resolved), variables: variables, report: report)
@@ -111,9 +113,10 @@ public struct RequestSender: Sendable {
     /// The response handlers, on a thread of their own.
     private func handle(_ response: HTTPResponse, of resolved: ResolvedRequest, with scripts: ScriptRunner,
                         variables: inout VariableContext, report: inout ScriptReport) async {
-        let step = await OwnThread.run { [variables, report] in
+        let step = await OwnThread.run { [variables, report] cancel in
             var variables = variables
             var report = report
+            let scripts = scripts.stopped(by: cancel)
             scripts.handle(response, of: resolved, context: &variables, report: &report)
             return Scripted(result: .success(()), variables: variables, report: report)
         }
