@@ -155,12 +155,13 @@ enum ExplorerCommand {
         // The private HTTP cache under ~/.cache/courier/http, so the compare view has something to show;
         // an unusable folder just means no cache.
         let cache = try? HTTPCacheMiddleware(directory: cacheFolder(processEnvironment))
-        let runner = EffectRunner(
-            configuration: .init(transport: DeferredTransport { CurlTransport() }, themeFolders: folders, trueColor: true, noColor: noColor,
-                                 cache: cache,
-                                 historyDirectory: HistoryStore.defaultDirectory(environment: processEnvironment),
-                                 cookies: CookieJarStore(environment: processEnvironment)),
-            queue: queue, store: CollectionStore(overrides: overrides))
+        var configuration = EffectRunner.Configuration(
+            transport: DeferredTransport { CurlTransport() }, themeFolders: folders, trueColor: true, noColor: noColor,
+            cache: cache, historyDirectory: HistoryStore.defaultDirectory(environment: processEnvironment),
+            cookies: CookieJarStore(environment: processEnvironment))
+        configuration.authTokens = OAuth2TokenCache(environment: processEnvironment)
+        let runner = EffectRunner(configuration: configuration, queue: queue,
+                                  store: CollectionStore(overrides: overrides))
         Explorer.run(backend: CrashTestHook.wrap(backend), state: state, runner: runner, queue: queue,
                      startup: [.loadCollectionInStages(path: path), .listThemes])
         // Said again once the terminal is back, where it stays readable.

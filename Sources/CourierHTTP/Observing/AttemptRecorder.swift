@@ -76,7 +76,7 @@ public final class AttemptRecorder: Sendable {
                 state.records[index].superseded = superseded
             case .cacheDecision(let id, let report):
                 state.cache[id] = report
-            case .tokenRefresh:
+            case .tokenRefresh, .auth:
                 break
             }
         }

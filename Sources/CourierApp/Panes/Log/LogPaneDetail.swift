@@ -27,6 +27,8 @@ extension LogPaneState {
         case .cancelled(let superseded):
             field("outcome", superseded ? "superseded by a newer request" : "cancelled", theme.muted)
         }
+        // Why the request carried the token it did, before the timings: it explains the rows above it.
+        for line in attempt.auth { field("auth", line) }
         if let timing = attempt.timing {
             heading("Timings")
             for phase in LogPaneFormat.phases(timing) {

@@ -29,6 +29,8 @@ public struct LogPaneState: Sendable {
     public var pageSize = 10
     /// Cache decisions that arrived before their request's first attempt.
     private var pendingCache: [RequestID: CacheReport] = [:]
+    /// Auth events of requests whose attempt has not started (the token comes first).
+    private var pendingAuth: [RequestID: [String]] = [:]
 
     public init(maxAttempts: Int = 500, timeZone: TimeZone = .current) {
         self.maxAttempts = max(1, maxAttempts)
@@ -110,6 +112,7 @@ public struct LogPaneState: Sendable {
             var entry = LogAttempt(key: LogAttempt.Key(request: id, attempt: attempt), method: method.rawValue,
                                    url: url, requestHeaders: headers.redacted(), started: at)
             entry.cache = pendingCache.removeValue(forKey: id)
+            entry.auth = pendingAuth.removeValue(forKey: id) ?? []
             attempts.append(entry)
             trim()
         case .attemptFinished(let id, let attempt, let outcome, let timing):
@@ -148,6 +151,13 @@ public struct LogPaneState: Sendable {
         case .tokenRefresh(let id, let succeeded):
             if let index = attempts.lastIndex(where: { $0.key.request == id }) {
                 attempts[index].tokenRefreshed = succeeded
+            }
+        case .auth(let id, let event):
+            // A renewal after a 401 belongs to the refused attempt; anything else to the attempt to come.
+            if case .renewedAfter401 = event.action, let index = attempts.lastIndex(where: { $0.key.request == id }) {
+                attempts[index].auth.append(event.description(now: now))
+            } else {
+                pendingAuth[id, default: []].append(event.description(now: now))
             }
         }
         if follow { selectLast() }
@@ -208,6 +218,7 @@ public struct LogPaneState: Sendable {
         case .clear:
             attempts.removeAll()
             pendingCache.removeAll()
+            pendingAuth.removeAll()
             list = ListState()
             onlyRequest = nil
             follow = true
