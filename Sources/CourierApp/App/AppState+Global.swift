@@ -126,8 +126,8 @@ extension AppState {
         // The new response's latency shows once it is recorded under its own key.
         responseKey = nil
         response.phase = .sending(method: editor.method, url: VariablePreview.resolve(editor.url.text, values: variables))
-        // When one pane shows at a time, the response pane is where the answer appears: show it.
-        if zoomed == nil, layout.tabStrip != nil { focus = .response }
+        // When the response pane is not on screen (one pane at a time, or the Log in its place), show it.
+        if zoomed == nil, layout.panes[.response] == nil { focus = .response }
         return [.send(generation: generation, job: sendJob)]
     }
 
@@ -156,10 +156,11 @@ extension AppState {
         return SendFailure(kind: failure.kind, message: failure.message + ": " + hint)
     }
 
-    /// In live mode, a send through the debounce when an edit changed the request.
-    mutating func liveSendIfEdited(since before: RequestDraft) -> [Effect] {
+    /// In live mode, a send through the debounce when an edit changed the request. Opening another request
+    /// (moving in the tree) is not an edit: it never sends.
+    mutating func liveSendIfEdited(since before: RequestEditorState) -> [Effect] {
         // A request marked `# @note` is only sent once the user says so, and a run block only by Send.
-        guard live, editor.draft != before, !editor.isEmpty, editor.kind != .websocket, editor.draft.note == nil,
+        guard live, editor.origin == before.origin, editor.draft != before.draft, !editor.isEmpty, editor.kind != .websocket, editor.draft.note == nil,
               editor.draft.runs.isEmpty else { return [] }
         beginSend()
         return [.sendLive(generation: generation, job: sendJob, debounce: liveDebounce)]

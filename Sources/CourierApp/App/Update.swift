@@ -153,7 +153,7 @@ extension AppState {
         if !modals.isEmpty { return handleModalKey(key) }
         status = nil
         if let overlay = panes.layoutOverlay(in: self) { return overlay.handle(key, in: &self) ?? [] }
-        let before = editor.draft
+        let before = editor
         // An overlay open over the focused tile first, then the tile, then the global keys.
         let shown = panes.shown(on: focus, in: self)
         var effects = shown.handle(key, in: &self)
@@ -176,7 +176,7 @@ extension AppState {
     }
 
     mutating func handlePaste(_ text: String) -> [Effect] {
-        let before = editor.draft
+        let before = editor
         if let index = modals.indices.last {
             switch modals[index] {
             case .prompt(var prompt):

@@ -52,7 +52,7 @@ extension AppState {
                 guard matches.indices.contains(palette.selection), let command = matches[palette.selection].command
                 else { return [] }
                 if let pane = panes.tile(for: command) { focus = pane; if zoomed != nil { zoomed = pane } }
-                let before = editor.draft
+                let before = editor
                 return run(command) + liveSendIfEdited(since: before)
             case .up?: palette.selection = max(0, palette.selection - 1)
             case .down?: palette.selection = min(max(0, matches.count - 1), palette.selection + 1)

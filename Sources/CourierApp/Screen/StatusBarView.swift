@@ -10,6 +10,7 @@ enum StatusBarView {
         let right = StyledLine("\(shown)env: \(state.environment ?? "none") · \(state.theme.name)", style: theme.statusBar)
         var lead = StyledLine()
         var hints: [KeyHint] = []
+        var pinned: [KeyHint] = []
         if let message = state.status {
             let style: Style = switch message.kind {
             case .info: theme.statusBar
@@ -25,9 +26,15 @@ enum StatusBarView {
                 lead.append(state.keys.spelling(of: .global(.cancel)), style: theme.keyHint)
                 lead.append(" cancel  ", style: theme.statusBar)
             }
-            hints = HelpCatalog.hints(for: state).map { KeyHint($0.keys, $0.help) }
+            // How to get help and how to quit stay on screen however narrow it is.
+            let entries = HelpCatalog.hints(for: state)
+            let kept: Set<AppCommand> = [.global(.help), .global(.quit)]
+            let isKept = { (entry: HelpCatalog.Entry) in entry.command.map(kept.contains) == true }
+            hints = entries.filter { !isKept($0) }.map { KeyHint($0.keys, $0.help) }
+            pinned = entries.filter(isKept).map { KeyHint($0.keys, $0.help) }
         }
-        StatusBar(lead: lead, hints: hints, message: right, style: theme.statusBar, keyStyle: theme.keyHint)
-            .render(into: &buffer, area: area)
+        var bar = StatusBar(lead: lead, hints: hints, message: right, style: theme.statusBar, keyStyle: theme.keyHint)
+        bar.pinned = pinned
+        bar.render(into: &buffer, area: area)
     }
 }

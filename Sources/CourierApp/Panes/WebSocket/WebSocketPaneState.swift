@@ -162,6 +162,14 @@ public struct WebSocketPaneState: Sendable, Hashable {
         load(url: url, savedMessages: savedMessages.map { SavedMessage(text: $0) })
     }
 
+    /// Whether a connection is open or under way (connecting, reconnecting).
+    public var isConnected: Bool {
+        switch connection {
+        case .connecting, .open, .reconnecting: true
+        case .idle, .closed: false
+        }
+    }
+
     /// Loads another request whose saved messages say which are subscriptions (`# @subscribe`).
     public mutating func load(url: String, savedMessages: [SavedMessage]) {
         self.url = url

@@ -1,0 +1,93 @@
+import CourierDemo
+import Foundation
+import Testing
+
+/// What a new user meets in the explorer in its first minutes, on a real terminal at a small and a large
+/// size: look at a request before sending it, read the hints, type into prompts as readline does.
+@Suite("a new user's first minutes in tmux", .serialized)
+struct ExplorerFirstMinutesTests {
+    typealias Session = ExplorerEndToEndTests.Session
+
+    /// Three requests, two of them unsafe, on the demo server.
+    static let collection = """
+        ### look
+        GET {{base}}/users?page=1&per_page=2
+
+        ### make
+        POST {{base}}/users
+        Content-Type: application/json
+
+        {"name": "Ada"}
+
+        ### remove
+        DELETE {{base}}/users/1
+
+        """
+
+    /// A 256-colour terminal, whatever NO_COLOR the test runner passes down.
+    static let colours = "TERM=tmux-256color NO_COLOR="
+
+    /// The row of the escaped screen that holds `text`.
+    static func row(_ text: String, in escaped: String) -> String {
+        escaped.split(separator: "\n").first { $0.contains(text) }.map(String.init) ?? ""
+    }
+
+    @Test("Moving the cursor shows a request without sending it; Enter sends what is shown",
+          arguments: [(80, 24), (200, 60)])
+    func movingShowsAndEnterSends(size: (width: Int, height: Int)) async throws {
+        // Given the explorer on two unsafe requests below a GET
+        let session = try await Session(collection: Self.collection, width: size.width, height: size.height,
+                                        variables: Self.colours)
+        defer { session.stop() }
+        let (server, tmux) = (session.server, session.tmux)
+        let (loaded, first) = await tmux.waitFor { $0.contains("remove") && $0.contains("2 Request · look") }
+        #expect(loaded, "the collection never showed:\n\(first)")
+        // When moving the cursor down twice, onto the DELETE
+        try await tmux.keys("j", "j")
+        // Then the Request pane shows it, the highlighted row is that request, and nothing went out
+        let (shown, screen) = await tmux.waitFor { $0.contains("2 Request · remove") && $0.contains("DELETE {{base}}/users/1") }
+        #expect(shown, "the Request pane did not follow the cursor:\n\(screen)")
+        let escaped = await tmux.screenWithEscapes()
+        #expect(Self.row("DELETE remove", in: escaped).contains("48;5;81"),
+                "the DELETE is not the highlighted row:\n\(escaped.debugDescription)")
+        #expect(server.log.isEmpty, "moving sent \(server.log.map { "\($0.method) \($0.path)" })")
+        // When pressing Enter
+        try await tmux.keys("Enter")
+        // Then the shown request is what the server receives
+        let (answered, after) = await tmux.waitFor { _ in server.log.contains { $0.method == "DELETE" } }
+        #expect(answered, "Enter did not send the request shown:\n\(after)")
+        #expect(server.log.map { "\($0.method) \($0.path)" } == ["DELETE /users/1"])
+    }
+
+    @Test("A small terminal keeps the collection beside the request and response, and how to get help and quit",
+          arguments: [(80, 24), (200, 60)])
+    func smallTerminalLayoutAndHints(size: (width: Int, height: Int)) async throws {
+        // Given the demo collection, whose names and lines are longer than an 80-column pane
+        let session = try await Session(width: size.width, height: size.height, variables: Self.colours)
+        defer { session.stop() }
+        let tmux = session.tmux
+        let (loaded, screen) = await tmux.waitFor { $0.contains("listUsers") }
+        #expect(loaded, "the collection never showed:\n\(screen)")
+        // Then the collection, the request and the response are on screen together, the Log a key away
+        for title in ["1 Collection", "2 Request · index", "3 Response"] {
+            #expect(screen.contains(title), "no \(title) at \(size.width)×\(size.height):\n\(screen)")
+        }
+        #expect(screen.contains("4 Log"), "the Log is not named on screen:\n\(screen)")
+        // And the status bar says how to get help and how to quit, in the hint colours
+        let bottom = screen.split(separator: "\n").last.map(String.init) ?? ""
+        #expect(bottom.contains("? help") && bottom.contains("q quit"), "hints: \(bottom)")
+        let escaped = await tmux.screenWithEscapes()
+        let hints = Self.row(" quit", in: escaped)
+        #expect(hints.contains("38;5;221"), "the hint keys are not drawn in the key colour: \(hints.debugDescription)")
+        if size.width == 80 {
+            // And a name cut by the narrow collection ends in an ellipsis
+            #expect(screen.contains("etagRevalida…"), "a cut name without …:\n\(screen)")
+        }
+        // When pressing 4
+        try await tmux.keys("4")
+        // Then the Log shows, beside the collection
+        let (log, logScreen) = await tmux.waitFor { $0.contains("Attempts, retries and timings") }
+        #expect(log, "4 did not show the Log:\n\(logScreen)")
+        #expect(logScreen.contains("1 Collection"))
+    }
+}
