@@ -63,8 +63,10 @@ struct UpdateTests {
         let screen = Snapshot.screen(state).joined(separator: "\n")
         #expect(screen.contains("1 Collection") && screen.contains("3 Response"), "\(screen)")
         #expect(screen.contains("sending 'List users'"), "\(screen)")
-        // With the Log in the response's place, Enter brings the response back
-        state.press(.char("4"), Key(.enter))
+        // With the Log in the response's place, sending (from the palette) brings the response back
+        state.press(.char("4"), .char(":"))
+        state.type("Everywhere: send")
+        state.press(Key(.enter))
         #expect(state.focus == .response)
     }
 
