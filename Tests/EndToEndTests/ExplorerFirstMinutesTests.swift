@@ -90,4 +90,46 @@ struct ExplorerFirstMinutesTests {
         #expect(log, "4 did not show the Log:\n\(logScreen)")
         #expect(logScreen.contains("1 Collection"))
     }
+
+    @Test("The response's search and JSONPath prompts edit as readline does, take a paste and start empty",
+          arguments: [(80, 24), (200, 60)])
+    func promptsAreReadline(size: (width: Int, height: Int)) async throws {
+        // Given a JSON response focused
+        let session = try await Session(collection: Self.collection, width: size.width, height: size.height,
+                                        variables: Self.colours)
+        defer { session.stop() }
+        let tmux = session.tmux
+        await tmux.waitFor { $0.contains("2 Request · look") }
+        try await tmux.keys("Enter")
+        let (answered, first) = await tmux.waitFor { $0.contains("200 OK") }
+        #expect(answered, "no response:\n\(first)")
+        try await tmux.keys("3", "/")
+        // When typing "abc def", moving left twice and typing X
+        try await tmux.type("abc def")
+        try await tmux.keys("Left", "Left")
+        try await tmux.type("X")
+        // Then X is inside the text, the prompt's label in the key colour, the terminal cursor after the X
+        let (edited, screen) = await tmux.waitFor { $0.contains("/abc dXef") }
+        #expect(edited, "Left did not move in the search prompt:\n\(screen)")
+        let escaped = await tmux.screenWithEscapes()
+        #expect(Self.row("dXef", in: escaped).contains("38;5;221"), "\(escaped.debugDescription)")
+        let row = screen.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.contains("/abc dXef") }
+        let column = screen.split(separator: "\n", omittingEmptySubsequences: false)
+            .first { $0.contains("/abc dXef") }.flatMap { $0.range(of: "dXef") }
+            .map { String(screen.split(separator: "\n", omittingEmptySubsequences: false)[row!][..<$0.lowerBound]).count }
+        #expect(await tmux.server.format("cursor_x") == "\((column ?? -10) + 2)")
+        // And Ctrl-U clears to the start, Esc closes; f opens an empty JSONPath prompt that takes a paste whole
+        try await tmux.keys("C-u")
+        let (cleared, afterClear) = await tmux.waitFor { !$0.contains("/abc dX") && $0.contains("/ef") }
+        #expect(cleared, "Ctrl-U did nothing:\n\(afterClear)")
+        try await tmux.keys("Escape", "f")
+        await tmux.waitFor { $0.contains("JSONPath: ") }
+        _ = try await tmux.server.run(["set-buffer", "$.data[0].name"])
+        _ = try await tmux.server.run(["paste-buffer", "-p", "-t", tmux.server.target])
+        let (pasted, afterPaste) = await tmux.waitFor { $0.contains("JSONPath: $.data[0].name") }
+        #expect(pasted, "the paste did not reach the prompt as it was:\n\(afterPaste)")
+        try await tmux.keys("Enter")
+        let (filtered, result) = await tmux.waitFor { $0.contains("filter $.data[0].name") && $0.contains("  \"Ada Lovelace\"") }
+        #expect(filtered, "the pasted filter did not run:\n\(result)")
+    }
 }

@@ -46,6 +46,8 @@ public struct AppState: Sendable {
     /// The request the WebSocket pane connects as (headers, cookies, TLS settings), set when the pane loads it.
     public var webSocketJob: SendJob?
     public var modals: [Modal] = []
+    /// What each kind of prompt was given this session, for ↑/↓ in the next one.
+    public var promptHistory = PromptHistory()
     /// Answers to the open request's `# @prompt` questions, asked before each send and used by it.
     public var promptAnswers: [String: String] = [:]
     /// Whether the user said yes to the open request's `# @note` question for the send under way.

@@ -180,7 +180,7 @@ extension AppState {
         if let index = modals.indices.last {
             switch modals[index] {
             case .prompt(var prompt):
-                prompt.editor.paste(text)
+                prompt.line.paste(text)
                 modals[index] = .prompt(prompt)
             case .palette(var palette):
                 palette.filter.paste(text)

@@ -32,11 +32,13 @@ extension AppState {
             default: modals.append(top); return []
             }
         case .prompt(var prompt):
-            switch Keymaps.editing.command(for: key) {
-            case .stopEditing?: return []
-            case .accept?: return answer(prompt)
-            case let command?: prompt.editor.apply(command)
-            case nil: if let text = key.typedText { prompt.editor.insert(text) }
+            if prompt.line.history.isEmpty, let kind = prompt.historyKind { prompt.line.history = promptHistory[kind] }
+            switch prompt.line.type(key) {
+            case .cancel: return []
+            case .accept:
+                if let kind = prompt.historyKind { promptHistory.record(prompt.line.text, in: kind) }
+                return answer(prompt)
+            case .edited, .ignored: break
             }
             modals.append(.prompt(prompt))
             return []
@@ -93,7 +95,7 @@ extension AppState {
     }
 
     mutating func answer(_ prompt: PromptState) -> [Effect] {
-        let text = prompt.editor.text.trimmingCharacters(in: .whitespaces)
+        let text = prompt.line.text.trimmingCharacters(in: .whitespaces)
         guard !text.isEmpty else { return [] }
         switch prompt.purpose {
         case .newRequest(let file):
@@ -107,13 +109,13 @@ extension AppState {
             guard viewerActive, let body = responsePane?.body.bytes else { return [] }
             return [.writeFile(path: text, contents: body)]
         case .variable(let name):
-            promptAnswers[name] = prompt.editor.text
+            promptAnswers[name] = prompt.line.text
             return send()
         case .saveWebSocketMessages:
             return [.writeFile(path: text, contents: webSocketPane.transcript())]
         case .certificatePassphrase:
-            certificatePassphrase = prompt.editor.text
-            learnSecrets([prompt.editor.text])
+            certificatePassphrase = prompt.line.text
+            learnSecrets([prompt.line.text])
             return send()
         }
     }

@@ -13,14 +13,27 @@ public struct PromptState: Sendable, Hashable {
         case certificatePassphrase
     }
     public var title: String
-    public var editor: LineEditor
+    /// The answer being typed, edited as every prompt is.
+    public var line: PromptLine
     public var purpose: Purpose
     /// The answer is a secret: drawn as dots, never as typed.
     public var isSecret: Bool
     public init(title: String, text: String = "", purpose: Purpose, isSecret: Bool = false) {
         self.title = title
-        self.editor = LineEditor(text)
+        line = PromptLine(text)
         self.purpose = purpose
         self.isSecret = isSecret
+    }
+
+    /// The answer's text editor, for drawing.
+    public var editor: LineEditor { line.editor }
+
+    /// The history the answers are kept in; none for secrets and `# @prompt` values, which may be secrets.
+    var historyKind: PromptHistory.Kind? {
+        switch purpose {
+        case .newRequest, .rename: .requestName
+        case .saveResponse, .saveWebSocketMessages: .fileName
+        case .variable, .certificatePassphrase: nil
+        }
     }
 }

@@ -36,6 +36,11 @@ extension AppState {
                 }
             }
         case .filter:
+            // A new filter each time: typing never appends to the last one's text.
+            if !tree.filter.text.isEmpty {
+                tree.filter = LineEditor()
+                if let origin = editor.origin { tree.select(origin, in: collection) }
+            }
             tree.filtering = true
         case .clearFilter:
             tree.filter = LineEditor()

@@ -15,7 +15,13 @@ extension AppState {
         }
         pane.pageSize = max(1, layout.contentHeight(.response) - 3)
         pane.searchKey = keys.spelling(of: .responsePane(.beginSearch))
+        let submitted = command == .submit ? pane.prompt : nil
         let effect = pane.handle(command)
+        // Each kind of prompt remembers what it was given, for ↑ in the next one.
+        if let submitted { promptHistory.record(submitted.text, in: submitted.historyKind) }
+        if [.beginSearch, .beginFilter, .beginGoToLine].contains(command), let kind = pane.prompt?.historyKind {
+            pane.prompt?.line.history = promptHistory[kind]
+        }
         var effects: [Effect] = []
         switch effect {
         case .copy(let text)?:
