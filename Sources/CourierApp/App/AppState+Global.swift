@@ -43,12 +43,19 @@ extension AppState {
             return []
         case .reload:
             status = StatusMessage("Reloading \(collectionPath)…")
+            reloading = true
             return [.loadCollection(path: collectionPath)]
+        case .discardDraft:
+            discardDraft()
+            return []
+        case .discardAllDrafts:
+            askToDiscardAllDrafts()
+            return []
         case .help:
             modals.append(.help(scroll: 0))
             return []
         case .quit:
-            let unsaved = (editor.isDirty ? [editor.name] : []) + drafts.values.map(\.name).sorted()
+            let unsaved = unsavedNames
             if !unsaved.isEmpty {
                 let names = unsaved.count == 1 ? "'\(unsaved[0])'" : "\(unsaved.count) requests (\(unsaved.joined(separator: ", ")))"
                 modals.append(.confirm(ConfirmState(message: "Quit and lose unsaved edits to \(names)?", onYes: .quit)))

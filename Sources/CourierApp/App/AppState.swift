@@ -87,6 +87,8 @@ public struct AppState: Sendable {
     /// A draft goes back to the request whose saved form it was made from (`saved`), even if adding or
     /// deleting requests moved it in its file.
     public var drafts: [RequestRef: RequestEditorState] = [:]
+    /// A reload (Ctrl-R) is under way: its end is said in the status bar.
+    public var reloading = false
     /// Set by Ctrl-L and by a resize: the loop clears the terminal and writes every cell of the next frame.
     public var shouldRepaint = false
     /// The zone the log's clock shows; tests pin it so screens do not depend on the machine.

@@ -28,6 +28,7 @@ private func respond(_ state: inout AppState, to action: Action) -> [Effect] {
         return []
     case .collectionLoaded(let collection):
         state.showCollection(collection, complete: true)
+        if state.reloading { state.finishReload() }
         return []
     case .collectionStartLoaded(let collection):
         // A reload that finished first makes this start stale.
@@ -35,6 +36,7 @@ private func respond(_ state: inout AppState, to action: Action) -> [Effect] {
         state.showCollection(collection, complete: false)
         return []
     case .collectionFailed(let message):
+        state.reloading = false
         state.loading = .failed(message)
         state.status = StatusMessage(message, kind: .error)
         return []

@@ -9,10 +9,11 @@ extension AppState {
         case .help(let scroll):
             switch key {
             case Key(.escape), .char("q"), .char("?"): break
-            case .char("j"), Key(.down): modals.append(.help(scroll: min(scroll + 1, HelpCatalog.lines(keys).count - 1)))
+            // Scrolled no further than its last line at the bottom: never into blank space.
+            case .char("j"), Key(.down): modals.append(.help(scroll: min(scroll + 1, helpScrollLimit)))
             case .char("k"), Key(.up): modals.append(.help(scroll: max(scroll - 1, 0)))
-            case Key(.pageDown), .char(" "): modals.append(.help(scroll: min(scroll + 10, HelpCatalog.lines(keys).count - 1)))
-            case Key(.pageUp): modals.append(.help(scroll: max(scroll - 10, 0)))
+            case Key(.pageDown), .char(" "): modals.append(.help(scroll: min(scroll + helpPage, helpScrollLimit)))
+            case Key(.pageUp): modals.append(.help(scroll: max(scroll - helpPage, 0)))
             default: modals.append(top)
             }
             return []
@@ -71,6 +72,17 @@ extension AppState {
         }
     }
 
+    /// The help screen's lines: the pane with the keys first (an overlay over the layout or the tile).
+    var helpLines: [String] {
+        HelpCatalog.lines(keys, first: (panes.layoutOverlay(in: self) ?? panes.shown(on: focus, in: self)).scope)
+    }
+
+    /// The lines the help dialog shows at once (its frame takes two rows, the screen's edge one each side).
+    var helpPage: Int { max(1, size.height - 4) }
+
+    /// The furthest help scrolls: its last line at the bottom of the dialog.
+    var helpScrollLimit: Int { max(0, helpLines.count - helpPage) }
+
     mutating func perform(_ action: PendingAction) -> [Effect] {
         switch action {
         case .quit:
@@ -88,6 +100,9 @@ extension AppState {
         case .sendNoted:
             noteConfirmed = true
             return send()
+        case .discardAllDrafts:
+            discardAllDrafts()
+            return []
         case .allowFile(let access, let file):
             filePermissions.allow(access, file)
             return send()

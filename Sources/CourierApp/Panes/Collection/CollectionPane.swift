@@ -68,7 +68,7 @@ extension Keymaps {
         KeyBinding([.char("G"), Key(.end)], .bottom, "last"),
         KeyBinding([Key(.pageUp)], .pageUp, "page up"),
         KeyBinding([Key(.pageDown)], .pageDown, "page down"),
-        KeyBinding([Key(.enter)], .open, "open and send", hint: true),
+        KeyBinding([Key(.enter)], .open, "send (on a folder: fold)", hint: true),
         KeyBinding([.char("l"), Key(.right), .char(" ")], .expand, "expand / toggle folder"),
         KeyBinding([.char("h"), Key(.left)], .collapse, "collapse folder"),
         KeyBinding([.char("/")], .filter, "filter", hint: true),
