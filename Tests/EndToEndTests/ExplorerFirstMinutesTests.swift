@@ -132,4 +132,37 @@ struct ExplorerFirstMinutesTests {
         let (filtered, result) = await tmux.waitFor { $0.contains("filter $.data[0].name") && $0.contains("  \"Ada Lovelace\"") }
         #expect(filtered, "the pasted filter did not run:\n\(result)")
     }
+
+    @Test("courier demo points only the environments without a base at its server, and says where requests go")
+    func demoKeepsAnEnvironmentsOwnBase() async throws {
+        // Given the demo's copy of its collection with a staging environment pointed at another server
+        let staging = try DemoServer.start()
+        defer { staging.stop() }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("demo-env-\(UUID().uuidString)")
+        let copy = folder.appendingPathComponent("state/courier/demo")
+        try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data("### look\nGET {{base}}/users?page=1&per_page=1\n".utf8).write(to: copy.appendingPathComponent("demo.http"))
+        let environments = #"{"demo": {"base": "http://127.0.0.1:8088"}, "staging": {"base": "http://127.0.0.1:\#(staging.port)"}}"#
+        try Data(environments.utf8).write(to: copy.appendingPathComponent("http-client.env.json"))
+        let state = "XDG_STATE_HOME='\(folder.path)/state' XDG_CACHE_HOME='\(folder.path)/cache' XDG_CONFIG_HOME='\(folder.path)'"
+        let tmux = try await TmuxSession(command: "\(state) \(Self.colours) exec '\(TmuxSession.binary.path)' demo --port 0",
+                                         directory: folder, width: 120, height: 30)
+        defer { tmux.stop() }
+        // Then the first status line says which environments the demo server serves, and the bar where the
+        // open request goes
+        let (started, first) = await tmux.waitFor { $0.contains("{{base}} is the demo server in demo; staging keeps its own") }
+        #expect(started, "no word on where {{base}} goes:\n\(first)")
+        #expect(first.contains("env: demo → http://127.0.0.1:"), "\(first)")
+        // When choosing staging and sending
+        try await tmux.keys("E")
+        try await tmux.type("staging")
+        try await tmux.keys("Enter")
+        let (switched, screen) = await tmux.waitFor { $0.contains("env: staging → http://127.0.0.1:\(staging.port)") }
+        #expect(switched, "the status bar does not say where staging goes:\n\(screen)")
+        try await tmux.keys("1", "Enter")
+        // Then the staging server, not the demo server, gets the request
+        let (answered, after) = await tmux.waitFor { _ in staging.completedCount(path: "/users") == 1 }
+        #expect(answered, "staging got nothing:\n\(after)")
+    }
 }

@@ -1,3 +1,4 @@
+import CourierCollections
 import CourierTerminal
 
 /// The bottom row: a message or the focused pane's key hints, then the environment and theme, drawn by the
@@ -7,7 +8,10 @@ enum StatusBarView {
         let theme = state.theme
         // Said for as long as it is true: known secrets are drawn as they are.
         let shown = state.secretsShown ? "secrets shown · " : ""
-        let right = StyledLine("\(shown)env: \(state.environment ?? "none") · \(state.theme.name)", style: theme.statusBar)
+        // Where the open request goes in the chosen environment, so switching environments shows its effect.
+        let target = state.requestOrigin.map { " → \($0)" } ?? ""
+        let right = StyledLine("\(shown)env: \(state.environment ?? "none")\(target) · \(state.theme.name)",
+                               style: theme.statusBar)
         var lead = StyledLine()
         var hints: [KeyHint] = []
         var pinned: [KeyHint] = []
@@ -36,5 +40,23 @@ enum StatusBarView {
         var bar = StatusBar(lead: lead, hints: hints, message: right, style: theme.statusBar, keyStyle: theme.keyHint)
         bar.pinned = pinned
         bar.render(into: &buffer, area: area)
+    }
+}
+
+extension AppState {
+    /// The scheme and host (with port) the open request's URL resolves to in the chosen environment
+    /// (`http://127.0.0.1:8088`); an unknown variable stays as written (`{{base}}`). Nil with nothing open.
+    var requestOrigin: String? {
+        guard !editor.isEmpty else { return nil }
+        let url = VariablePreview.resolve(editor.url.text, values: variables)
+        guard let separator = url.range(of: "://") else {
+            // `{{base}}/users` with no base in this environment: the variable is where it would go.
+            let head = url.prefix { $0 != "/" && $0 != "?" }
+            return head.hasPrefix("{{") ? String(head) : nil
+        }
+        var authority = Substring(url[separator.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" })
+        // A `user:password@` is never shown.
+        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
+        return String(url[..<separator.upperBound] + authority)
     }
 }
