@@ -165,4 +165,69 @@ struct ExplorerFirstMinutesTests {
         let (answered, after) = await tmux.waitFor { _ in staging.completedCount(path: "/users") == 1 }
         #expect(answered, "staging got nothing:\n\(after)")
     }
+
+    /// The background of every character on an escaped screen (`capture-pane -e`), following its SGR state
+    /// across lines: nil where the terminal's own background shows.
+    static func backgrounds(_ escaped: String) -> [String?] {
+        var backgrounds: [String?] = []
+        var background: String?
+        var scalars = Array(escaped.unicodeScalars)[...]
+        while let scalar = scalars.popFirst() {
+            if scalar == "\u{1B}", scalars.first == "[" {
+                scalars.removeFirst()
+                var parameters = ""
+                while let next = scalars.popFirst(), !("@"..."~").contains(next) { parameters.unicodeScalars.append(next) }
+                var codes = parameters.split(separator: ";", omittingEmptySubsequences: false).map { Int($0) ?? 0 }[...]
+                while let code = codes.popFirst() {
+                    switch code {
+                    case 0, 49: background = nil
+                    case 38:
+                        if codes.popFirst() == 5 { _ = codes.popFirst() } else { codes = codes.dropFirst(3) }
+                    case 48:
+                        if codes.popFirst() == 5 {
+                            background = codes.popFirst().map { "\($0)" }
+                        } else {
+                            background = codes.prefix(3).map(String.init).joined(separator: ",")
+                            codes = codes.dropFirst(3)
+                        }
+                    default: break
+                    }
+                }
+            } else if scalar != "\n" {
+                backgrounds.append(background)
+            }
+        }
+        return backgrounds
+    }
+
+    @Test("The light theme paints its own background on a dark terminal; the dark cursor line keeps syntax colours",
+          arguments: [(80, 24), (200, 60)])
+    func themesSetTheirBackground(size: (width: Int, height: Int)) async throws {
+        // Given the light theme on a terminal whose own background is not white
+        let light = try await Session(collection: Self.collection, width: size.width, height: size.height,
+                                      variables: Self.colours, arguments: "--theme light")
+        defer { light.stop() }
+        let (loaded, first) = await light.tmux.waitFor { $0.contains("2 Request · look") }
+        #expect(loaded, "\(first)")
+        // Then every character on screen has the theme's background, and titles their dark colour on it
+        let escaped = await light.tmux.screenWithEscapes()
+        let backgrounds = Self.backgrounds(escaped)
+        #expect(backgrounds.count >= size.width * (size.height - 1), "\(backgrounds.count) characters read")
+        #expect(!backgrounds.contains(nil), "\(backgrounds.filter { $0 == nil }.count) characters on the terminal's background")
+        #expect(backgrounds.filter { $0 == "231" }.count > backgrounds.count / 2)
+        #expect(Self.row("2 Request", in: escaped).contains("38;5;234"), "\(Self.row("2 Request", in: escaped).debugDescription)")
+        // Given the dark theme with a JSON response focused, its cursor on a key
+        let dark = try await Session(collection: Self.collection, width: size.width, height: size.height,
+                                     variables: Self.colours)
+        defer { dark.stop() }
+        await dark.tmux.waitFor { $0.contains("2 Request · look") }
+        try await dark.tmux.keys("Enter")
+        await dark.tmux.waitFor { $0.contains("200 OK") && $0.contains("\"data\"") }
+        try await dark.tmux.keys("3", "j")
+        try await Task.sleep(for: .milliseconds(300))
+        // Then the cursor line has its own background (236), and the key keeps its colour (75) on it
+        let cursor = Self.row("\"data\"", in: await dark.tmux.screenWithEscapes())
+        #expect(cursor.contains("48;5;236") && cursor.contains("38;5;75"), "\(cursor.debugDescription)")
+        #expect(!cursor.contains("48;5;81"), "the cursor line is the selection's cyan: \(cursor.debugDescription)")
+    }
 }

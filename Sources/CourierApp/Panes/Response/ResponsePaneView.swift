@@ -157,7 +157,8 @@ public enum ResponsePaneView: PaneView {
                                  theme: Theme) -> Int {
         var column = 0, row = 0
         var spanIndex = 0
-        let cursorStyle = Style(background: theme.selection.background)
+        // A background of its own under the syntax colours: the selection's would hide them.
+        let cursorStyle = theme.cursorLine
         if cursor { buffer.setStyle(cursorStyle, in: Rect(x: x, y: y, width: width, height: 1)) }
         for (offset, character) in line.text.enumerated() {
             if offset < skip { continue }
