@@ -24,6 +24,7 @@ extension AppState {
             let cancelled = generation
             generation += 1
             inFlight = nil
+            flight = nil
             updateSession(generation: cancelled) { $0.response.phase = .cancelled }
             return [.cancelSend]
         case .save:
@@ -147,6 +148,7 @@ extension AppState {
         generation += 1
         inFlight = generation
         session.generation = generation
+        flight = SendFlight(generation: generation, started: clock(), maxAttempts: SendFlight.maxAttempts(of: editor.draft))
     }
 
     /// A failure with what the user can do about it: an unknown variable says where values come from.

@@ -77,6 +77,8 @@ public struct AppState: Sendable {
     public var bodyJobGeneration = 0
     /// The generation in flight, if any.
     public var inFlight: Int?
+    /// How the send in flight is getting on: time, attempts, bytes.
+    public var flight: SendFlight?
     /// Live mode: edits send the request after `liveDebounce`.
     public var live = false
     public var liveDebounce: Duration = .milliseconds(300)

@@ -45,6 +45,7 @@ private func respond(_ state: inout AppState, to action: Action) -> [Effect] {
     case .sendFailed(let generation, let failure):
         guard generation == state.generation else { return [] }
         state.inFlight = nil
+        state.flight = nil
         let explained = state.explained(failure)
         state.updateSession(generation: generation) { $0.response.phase = .failed(explained) }
         if failure.kind == .transport(.tls) && failure.message.contains("client certificate") {
@@ -57,13 +58,22 @@ private func respond(_ state: inout AppState, to action: Action) -> [Effect] {
     case .secretsLearned(let secrets):
         state.learnSecrets(secrets)
         return []
+    case .sendStarted(let generation, let id):
+        if state.flight?.generation == generation { state.flight?.id = id }
+        return []
+    case .sendProgress(let generation, let progress):
+        if state.flight?.generation == generation { state.flight?.apply(progress) }
+        return []
     case .sendCancelled(let generation):
         guard generation == state.generation else { return [] }
         state.inFlight = nil
+        state.flight = nil
         state.updateSession(generation: generation) { $0.response.phase = .cancelled }
         return []
     case .liveSendStarted(let generation, let method, let url):
         guard generation == state.generation else { return [] }
+        // The debounce is over: the send's time starts now.
+        if state.flight?.generation == generation { state.flight?.started = state.clock() }
         state.updateSession(generation: generation) { $0.response.phase = .sending(method: method, url: url) }
         return []
     case .saveFinished(let ref, let collection):
@@ -120,6 +130,8 @@ private func respond(_ state: inout AppState, to action: Action) -> [Effect] {
     case .previousResponseLoaded(let requestKey, let pane):
         return state.comparePrevious(pane, requestKey: requestKey)
     default:
+        // The send in flight follows its attempts; the Log pane shows them too.
+        if case .clientEvent(let event) = action { state.flight?.apply(event, now: state.clock()) }
         // What only one pane cares about: the results of its effects.
         for pane in state.panes.all {
             if let effects = pane.update(action, in: &state) { return effects }

@@ -11,6 +11,9 @@ extension EffectRunner {
         let id = RequestID.next()
         let client = self.client
         let queue = self.queue
+        // In-flight progress (EffectRunner+Progress.swift): the send's id for its attempts, and its bytes.
+        queue.post(.sendStarted(generation: generation, id: id))
+        let context = Self.progressContext(id: id, generation: generation, queue: queue)
         let debounced = latest !== immediate.withLock({ $0 })
         let store = self.store
         let name = job.draft.name
@@ -68,7 +71,7 @@ extension EffectRunner {
                 let method = request.method.rawValue
                 let url = request.url.absoluteString
                 if debounced { queue.post(.liveSendStarted(generation: generation, method: method, url: url)) }
-                let response = try await client.send(request, context: RequestContext(id: id))
+                let response = try await client.send(request, context: context)
                 // And so do those the client added on the way (the jar's cookies, a redirect's user info).
                 if !response.sentSecrets.isSubset(of: secrets) {
                     secrets.formUnion(response.sentSecrets)

@@ -25,16 +25,15 @@ enum StatusBarView {
         } else {
             // A request in flight is said first, so sending shows even when the response pane is hidden.
             if state.inFlight != nil, !state.live {
-                lead.append("sending '\(state.editor.name)'…", style: theme.statusBar.with(.bold))
-                lead.append("  ", style: theme.statusBar)
-                lead.append(state.keys.spelling(of: .global(.cancel)), style: theme.keyHint)
-                lead.append(" cancel  ", style: theme.statusBar)
+                let elapsed = state.flight.map { " " + DurationText.format(seconds: max(0, state.now.timeIntervalSince($0.started))) }
+                lead.append("sending '\(state.editor.name)'…\(elapsed ?? "")  ", style: theme.statusBar.with(.bold))
+                hints.append(KeyHint(state.keys.spelling(of: .global(.cancel)), "cancel"))
             }
             // How to get help and how to quit stay on screen however narrow it is.
             let entries = HelpCatalog.hints(for: state)
             let kept: Set<AppCommand> = [.global(.help), .global(.quit)]
             let isKept = { (entry: HelpCatalog.Entry) in entry.command.map(kept.contains) == true }
-            hints = entries.filter { !isKept($0) }.map { KeyHint($0.keys, $0.help) }
+            hints += entries.filter { !isKept($0) }.map { KeyHint($0.keys, $0.help) }
             pinned = entries.filter(isKept).map { KeyHint($0.keys, $0.help) }
         }
         var bar = StatusBar(lead: lead, hints: hints, message: right, style: theme.statusBar, keyStyle: theme.keyHint)

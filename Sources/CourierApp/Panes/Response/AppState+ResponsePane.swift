@@ -68,6 +68,12 @@ extension AppState {
         guard generation == self.generation else { return [] }
         inFlight = nil
         var pane = pane
+        // The whole send, not only its last attempt: retries and their waits count.
+        if let flight, flight.generation == generation {
+            pane.info.attempts = flight.attempt
+            pane.info.elapsed = clock().timeIntervalSince(flight.started)
+        }
+        flight = nil
         pane.pageSize = max(1, layout.contentHeight(.response) - 3)
         let indexing = pane.beginIndexing(generation: nextBodyJobGeneration())
         updateSession(generation: generation) { session in

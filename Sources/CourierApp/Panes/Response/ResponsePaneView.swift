@@ -32,7 +32,13 @@ public enum ResponsePaneView: PaneView {
     @discardableResult
     private static func drawStatus(_ state: ResponsePaneState, into buffer: inout Buffer, row: Rect, theme: Theme) -> Int {
         var runs: [(String, Style)] = [(state.info.statusText, theme.status(state.info.status))]
-        if let duration = state.info.duration { runs.append((" · " + DurationText.format(seconds: duration), theme.text)) }
+        if let attempts = state.info.attempts, attempts > 1, let elapsed = state.info.elapsed {
+            // A retried send took all its attempts and the waits between them, not its last attempt's time.
+            let last = state.info.duration.map { ", last \(DurationText.format(seconds: $0))" } ?? ""
+            runs.append((" · \(DurationText.format(seconds: elapsed)) in \(attempts) attempts\(last)", theme.text))
+        } else if let duration = state.info.duration {
+            runs.append((" · " + DurationText.format(seconds: duration), theme.text))
+        }
         runs.append((" · " + MediaKind.formatTransferSize(decoded: state.body.byteCount, wire: state.info.wireBytes),
                      theme.text))
         if let decision = state.info.cacheDecision {

@@ -1,0 +1,33 @@
+import CourierHTTP
+import Foundation
+import Synchronization
+
+/// What a send in flight tells the loop as it goes: the body's bytes arriving, a few times a second at most
+/// (the transport reports every chunk; the screen needs no more than it can draw).
+extension EffectRunner {
+    /// The context of a send whose body's progress is posted as `sendProgress` actions.
+    static func progressContext(id: RequestID, generation: Int, queue: ActionQueue) -> RequestContext {
+        let throttle = ProgressThrottle()
+        return RequestContext(id: id, onProgress: { progress in
+            if throttle.due(progress) { queue.post(.sendProgress(generation: generation, progress)) }
+        })
+    }
+}
+
+/// Lets one progress report through per interval, and the last one of a body (all its bytes arrived).
+final class ProgressThrottle: Sendable {
+    private let last = Mutex<ContinuousClock.Instant?>(nil)
+    /// The shortest time between two reports.
+    static let interval = Duration.milliseconds(100)
+
+    /// Whether `progress` should be posted now.
+    func due(_ progress: TransferProgress) -> Bool {
+        let now = ContinuousClock.now
+        return last.withLock { last in
+            let complete = progress.expected.map { progress.received >= $0 } ?? false
+            guard complete || last.map({ now - $0 >= Self.interval }) ?? true else { return false }
+            last = now
+            return true
+        }
+    }
+}
