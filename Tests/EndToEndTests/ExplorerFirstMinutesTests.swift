@@ -166,6 +166,31 @@ struct ExplorerFirstMinutesTests {
         #expect(answered, "staging got nothing:\n\(after)")
     }
 
+    @Test func aCurlCommandPastedIntoTheURLFieldIsTheRequestThatGoesOut() async throws {
+        // Given the explorer, the Request pane focused on its URL line
+        let session = try await Session(collection: Self.collection)
+        defer { session.stop() }
+        let (server, tmux) = (session.server, session.tmux)
+        await tmux.waitFor { $0.contains("2 Request · look") }
+        try await tmux.keys("2")
+        // When a curl command copied from a browser is pasted (bracketed paste, as a terminal sends it)
+        let command = "curl 'http://127.0.0.1:\(server.port)/echo?from=paste' \\\n  -X POST \\\n"
+            + "  -H 'X-Trace: pasted-7' \\\n  --data-raw '{\"name\":\"Ada\"}'"
+        _ = try await tmux.server.run(["set-buffer", command])
+        _ = try await tmux.server.run(["paste-buffer", "-p", "-t", tmux.server.target])
+        // Then the Request pane shows the request it describes
+        let (filled, screen) = await tmux.waitFor { $0.contains("POST http://127.0.0.1:\(server.port)/echo?from=paste") }
+        #expect(filled, "the curl command did not become the request:\n\(screen)")
+        // And Enter sends exactly that
+        try await tmux.keys("Enter")
+        let (sent, after) = await tmux.waitFor { _ in server.log.contains { $0.path == "/echo" } }
+        #expect(sent, "\(after)")
+        let entry = try #require(server.log.first { $0.path == "/echo" })
+        #expect(entry.method == "POST")
+        #expect(entry.headers.contains { $0.name == "X-Trace" && $0.value == "pasted-7" })
+        #expect(entry.query.map { "\($0.name)=\($0.value)" } == ["from=paste"])
+    }
+
     /// The background of every character on an escaped screen (`capture-pane -e`), following its SGR state
     /// across lines: nil where the terminal's own background shows.
     static func backgrounds(_ escaped: String) -> [String?] {

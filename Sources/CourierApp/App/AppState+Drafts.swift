@@ -10,19 +10,9 @@ extension AppState {
             status = StatusMessage(editor.isEmpty ? "No request open" : "'\(editor.name)' has no unsaved edits")
             return
         }
-        let saved = RequestEditorState(draft: editor.saved, origin: editor.origin)
         editor.editing = false
-        editor.url.setText(saved.url.text)
-        editor.query.setText(saved.query.text)
-        editor.headers.setText(saved.headers.text)
-        editor.body.setText(saved.body.text)
-        editor.auth.setText(saved.auth.text)
-        editor.timeout.setText(saved.timeout.text)
-        editor.retries.setText(saved.retries.text)
-        editor.cacheMode = saved.cacheMode
-        (editor.name, editor.kind, editor.method) = (saved.name, saved.kind, saved.method)
-        editor.messages = saved.messages
-        editor.subscriptions = saved.subscriptions
+        editor.setFields(from: RequestEditorState(draft: editor.saved, origin: editor.origin))
+        editor.name = editor.saved.name
         if let origin = editor.origin { drafts[origin] = nil }
         status = StatusMessage("Discarded the edits to '\(editor.name)' (\(keys.spelling(of: .request(.undo))) in a field "
                                + "brings its edit back)")

@@ -128,6 +128,8 @@ extension AppState {
             return send()
         case .saveWebSocketMessages:
             return [.writeFile(path: text, contents: webSocketPane.transcript())]
+        case .importCurl(let file):
+            return importCurl(prompt.line.text, into: file)
         case .certificatePassphrase:
             certificatePassphrase = prompt.line.text
             learnSecrets([prompt.line.text])

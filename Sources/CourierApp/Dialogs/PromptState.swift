@@ -11,6 +11,8 @@ public struct PromptState: Sendable, Hashable {
         case saveWebSocketMessages
         /// The passphrase of the environment's client certificate, kept for the session.
         case certificatePassphrase
+        /// A curl command to add to `file` as a new request.
+        case importCurl(file: String)
     }
     public var title: String
     /// The answer being typed, edited as every prompt is.
@@ -33,7 +35,8 @@ public struct PromptState: Sendable, Hashable {
         switch purpose {
         case .newRequest, .rename: .requestName
         case .saveResponse, .saveWebSocketMessages: .fileName
-        case .variable, .certificatePassphrase: nil
+        // A curl command may carry a token: kept nowhere.
+        case .variable, .certificatePassphrase, .importCurl: nil
         }
     }
 }

@@ -51,6 +51,12 @@ extension AppState {
                 return []
             }
             modals.append(.prompt(PromptState(title: "Name of the new request", purpose: .newRequest(file: file))))
+        case .importCurl:
+            guard let file = selectedFile else {
+                status = StatusMessage("No .http file to add to", kind: .error)
+                return []
+            }
+            modals.append(.prompt(PromptState(title: "curl command to import (paste it)", purpose: .importCurl(file: file))))
         case .duplicate:
             guard let ref = selectedRequest else { return requestNeeded() }
             return [.collectionEdit(.duplicate(ref))]

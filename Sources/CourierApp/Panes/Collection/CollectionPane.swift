@@ -74,6 +74,7 @@ extension Keymaps {
         KeyBinding([.char("/")], .filter, "filter", hint: true),
         KeyBinding([Key(.escape)], .clearFilter, "clear filter"),
         KeyBinding([.char("n")], .newRequest, "new", hint: true),
+        KeyBinding([.char("i")], .importCurl, "import curl"),
         KeyBinding([.char("d")], .duplicate, "duplicate request"),
         KeyBinding([.char("r")], .rename, "rename request"),
         KeyBinding([.char("x")], .delete, "delete request"),
