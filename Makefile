@@ -14,7 +14,8 @@ INSTALL_FROM ?= .build/release/courier
 MAN_PAGE := $(wildcard docs/courier.1)
 COMPLETIONS := $(wildcard completions/courier.bash completions/_courier completions/courier.fish)
 
-.PHONY: deps build release demo test test-release test-venv bench fuzz clean install uninstall embed man static-libstdc++
+.PHONY: deps build release demo test test-release test-venv bench fuzz clean install uninstall embed man static-libstdc++ \
+        conformance
 
 # Installs the Debian packages the build and tests need, only when one is missing.
 deps:
@@ -98,6 +99,18 @@ bench: deps static-libstdc++
 
 fuzz: deps
 	$(MAKE) -C Fuzz run
+
+# The HTTP cache against the http-tests/cache-tests suite, run by the suite's own engine (browser selection:
+# 300 tests, 137 required), one `courier send` per request (Conformance/cache-tests.mjs). Not part of
+# `make test`: it takes minutes and needs a checkout of the suite at CACHE_TESTS_COMMIT, which CI does not have.
+# The release binary, as installed: a debug binary's start-up on a loaded machine (about a second) is time the
+# suite's short max-age values count as the stored responses' age.
+CACHE_TESTS_DIR ?= $(abspath ../cache-tests)
+CACHE_TESTS_COMMIT := b55b8bda3dbb8c927c04e85bd8d496a8caa3e4ba
+conformance: release
+	@command -v node >/dev/null || { echo "conformance needs node: apt-get install nodejs"; exit 2; }
+	CACHE_TESTS_DIR="$(CACHE_TESTS_DIR)" CACHE_TESTS_COMMIT=$(CACHE_TESTS_COMMIT) COURIER=.build/release/courier \
+	  node Conformance/cache-tests.mjs
 
 # The release binary (it carries the demo collection and the themes inside), the man page and the shell
 # completions when they exist.

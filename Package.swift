@@ -39,7 +39,7 @@ let package = Package(
         .target(name: "CourierScript", dependencies: ["CJavaScriptCore", "CCrypto"]),
         .target(name: "CourierBody", dependencies: ["CourierSecurity"]),
         .target(name: "CourierTerminal", dependencies: ["CNcursesw", "CourierSecurity"]),
-        .target(name: "CourierDemo", dependencies: ["CourierWebSocket"]),
+        .target(name: "CourierDemo", dependencies: ["CourierHTTP", "CourierWebSocket"]),
         .target(name: "CourierApp", dependencies: [
             "CourierTerminal", "CourierCollections", "CourierHTTP", "CourierWebSocket", "CourierBody",
             "CourierScript", "CourierSecurity",

@@ -23,8 +23,8 @@ _courier() {
             slots=("commands+file")
             ;;
         send)
-            options="--header -H --data -d --json-body --retry --timeout --idle-timeout --idempotency-key --output -o --stream --timing --insecure -k --allow-insecure-redirect --cacert --cert -E --key --cert-type --key-type --pass --json --show-secrets --verbose -v --cache-dir --cache-mode --help -h"
-            one="--header -H --data -d --retry --timeout --idle-timeout --idempotency-key --output -o --cacert --cert -E --key --cert-type --key-type --pass --cache-dir --cache-mode"
+            options="--header -H --data -d --json-body --retry --timeout --idle-timeout --idempotency-key --output -o --stream --line-limit --timing --insecure -k --allow-insecure-redirect --cacert --cert -E --key --cert-type --key-type --pass --json --show-secrets --verbose -v --cache-dir --cache-mode --help -h"
+            one="--header -H --data -d --retry --timeout --idle-timeout --idempotency-key --output -o --line-limit --cacert --cert -E --key --cert-type --key-type --pass --cache-dir --cache-mode"
             case $prev in
                 --header|-H) COMPREPLY=(); return ;;
                 --data|-d) COMPREPLY=(); return ;;
@@ -33,6 +33,7 @@ _courier() {
                 --idle-timeout) COMPREPLY=(); return ;;
                 --idempotency-key) COMPREPLY=(); return ;;
                 --output|-o) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+                --line-limit) COMPREPLY=(); return ;;
                 --cacert) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
                 --cert|-E) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
                 --key) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;

@@ -28,6 +28,7 @@ complete -c courier -n '__fish_seen_subcommand_from send' -l idle-timeout -x -d 
 complete -c courier -n '__fish_seen_subcommand_from send' -l idempotency-key -x -d 'Send Idempotency-Key: KEY, which lets a POST be retried.'
 complete -c courier -n '__fish_seen_subcommand_from send' -s o -l output -r -F -d 'Write the body to FILE instead of printing it (streamed to disk).'
 complete -c courier -n '__fish_seen_subcommand_from send' -l stream -d 'Print the body record by record as it arrives (events or lines); automatic for text/event-stream and application/x-ndjson bodies.'
+complete -c courier -n '__fish_seen_subcommand_from send' -l line-limit -x -d 'Stop a body printed as a stream when one event or line passes MB megabytes.'
 complete -c courier -n '__fish_seen_subcommand_from send' -l timing -d 'Show where the time of the last attempt went.'
 complete -c courier -n '__fish_seen_subcommand_from send' -s k -l insecure -d 'Do not verify the server\'s TLS certificate.'
 complete -c courier -n '__fish_seen_subcommand_from send' -l allow-insecure-redirect -d 'Follow a redirect from https to plain http (refused by default).'

@@ -70,6 +70,10 @@ static inline int courier_multi_next_done(CURLM *m, CURL **easy, CURLcode *resul
     }
     return 0;
 }
+/* The feature bits of the libcurl in use (CURL_VERSION_BROTLI, ...); CURLVERSION_NOW is a macro naming an enum
+   constant, which Swift cannot import. */
+static inline int courier_curl_features(void) { return curl_version_info(CURLVERSION_NOW)->features; }
+
 /* CURLAUTH_DIGEST is a macro with a cast, which Swift cannot import. */
 static inline long courier_curlauth_digest(void) { return (long)CURLAUTH_DIGEST; }
 

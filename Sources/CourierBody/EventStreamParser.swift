@@ -14,9 +14,17 @@ public struct ServerSentEvent: Sendable, Hashable {
 
 /// An incremental `text/event-stream` parser: feed chunks as they arrive (split anywhere, even inside a
 /// line or a UTF-8 sequence), get complete events. Handles CR, LF and CRLF line ends, comments (`:`),
-/// multi-line data, `id` and `retry`, per the WHATWG event stream rules.
+/// multi-line data, `id` and `retry`, per the WHATWG event stream rules. A line, or an event's data, longer
+/// than `maxRecordSize` bytes stops the parser (`exceededLimit`): a stream that never ends a line cannot grow
+/// it without bound.
 public struct EventStreamParser: Sendable {
+    /// The bound on one line and on one event's data, in bytes.
+    public let maxRecordSize: Int
+    /// Set once a line or an event's data passed `maxRecordSize`; the parser then takes nothing more.
+    public private(set) var exceededLimit = false
     private var pending: [UInt8] = []
+    /// Bytes of data the event being read holds so far.
+    private var dataSize = 0
     private var sawCR = false
     private var type = ""
     private var dataLines: [String] = []
@@ -25,12 +33,15 @@ public struct EventStreamParser: Sendable {
     private var retry: Int?
     private var isFirstLine = true
 
-    /// A parser at the start of a stream.
-    public init() {}
+    /// A parser at the start of a stream, whose lines and events' data may hold up to `maxRecordSize` bytes.
+    public init(maxRecordSize: Int = .max) {
+        self.maxRecordSize = maxRecordSize
+    }
 
-    /// Parses a chunk; returns the events it completed.
+    /// Parses a chunk; returns the events it completed (none once `exceededLimit`).
     public mutating func feed(_ chunk: Data) -> [ServerSentEvent] {
         var events: [ServerSentEvent] = []
+        guard !exceededLimit else { return events }
         for byte in chunk {
             if sawCR {
                 sawCR = false
@@ -40,10 +51,20 @@ public struct EventStreamParser: Sendable {
                 sawCR = byte == 0x0D
                 if let event = processLine() { events.append(event) }
                 pending.removeAll(keepingCapacity: true)
+                if dataSize > maxRecordSize { return exceed(events) }
             } else {
+                guard pending.count < maxRecordSize else { return exceed(events) }
                 pending.append(byte)
             }
         }
+        return events
+    }
+
+    /// Stops taking bytes and lets go of the record that grew too long; the events before it stand.
+    private mutating func exceed(_ events: [ServerSentEvent]) -> [ServerSentEvent] {
+        exceededLimit = true
+        pending = []
+        dataLines = []
         return events
     }
 
@@ -67,7 +88,10 @@ public struct EventStreamParser: Sendable {
         }
         switch field {
         case "event": type = String(value)
-        case "data": dataLines.append(String(value)); hasData = true
+        case "data":
+            dataLines.append(String(value))
+            dataSize += value.utf8.count + 1
+            hasData = true
         case "id": if !value.contains("\0") { lastID = String(value) }
         case "retry": if let number = Int(value), value.allSatisfy(\.isASCII) { retry = number }
         default: break
@@ -76,7 +100,7 @@ public struct EventStreamParser: Sendable {
     }
 
     private mutating func dispatch() -> ServerSentEvent? {
-        defer { type = ""; dataLines = []; hasData = false; retry = nil }
+        defer { type = ""; dataLines = []; dataSize = 0; hasData = false; retry = nil }
         guard hasData else {
             return nil
         }
@@ -88,19 +112,32 @@ public struct EventStreamParser: Sendable {
 /// Splits a newline-delimited JSON stream into records as chunks arrive (split anywhere); blank lines
 /// are skipped and a CR before the newline is dropped. Linear in the stream: only the new chunk is
 /// searched for newlines, and the unfinished line grows by appending, so one huge line arriving in
-/// small chunks costs no more than many small lines.
+/// small chunks costs no more than many small lines. A line longer than `maxRecordSize` bytes stops the
+/// splitter (`exceededLimit`).
 public struct NDJSONSplitter: Sendable {
+    /// The bound on one line, in bytes.
+    public let maxRecordSize: Int
+    /// Set once a line passed `maxRecordSize`; the splitter then takes nothing more.
+    public private(set) var exceededLimit = false
     /// The start of the line not finished yet.
     private var pending = Data()
 
-    /// A splitter at the start of a stream.
-    public init() {}
+    /// A splitter at the start of a stream, whose lines may hold up to `maxRecordSize` bytes.
+    public init(maxRecordSize: Int = .max) {
+        self.maxRecordSize = maxRecordSize
+    }
 
-    /// Feeds a chunk; returns the complete records it finished, each without its newline.
+    /// Feeds a chunk; returns the complete records it finished, each without its newline (none once
+    /// `exceededLimit`).
     public mutating func feed(_ chunk: Data) -> [Data] {
         var records: [Data] = []
+        guard !exceededLimit else { return records }
         var start = chunk.startIndex
         while let newline = chunk[start...].firstIndex(of: 0x0A) {
+            guard pending.count + (newline - start) <= maxRecordSize else {
+                exceed()
+                return records
+            }
             var record: Data
             if pending.isEmpty {
                 record = Data(chunk[start..<newline])
@@ -113,12 +150,24 @@ public struct NDJSONSplitter: Sendable {
             if !record.isEmpty { records.append(record) }
             start = newline + 1
         }
-        if start < chunk.endIndex { pending.append(chunk[start...]) }
+        if start < chunk.endIndex {
+            guard pending.count + (chunk.endIndex - start) <= maxRecordSize else {
+                exceed()
+                return records
+            }
+            pending.append(chunk[start...])
+        }
         return records
+    }
+
+    private mutating func exceed() {
+        exceededLimit = true
+        pending = Data()
     }
 
     /// Ends the stream: a last record without a newline is returned.
     public mutating func finish() -> [Data] {
+        guard !exceededLimit else { return [] }
         defer { pending = Data() }
         var record = pending
         if record.last == 0x0D { record.removeLast() }

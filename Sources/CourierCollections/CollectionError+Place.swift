@@ -44,6 +44,8 @@ extension CollectionError {
                         environments: String? = nil) -> String {
         // A syntax error already names its own file and line (a `run` line of the file, or of another).
         if case .syntax = self { return description }
+        // A script's error names the script's own file and line already.
+        if case .script = self { return description }
         return "\(file):\(line(in: template, fileVariables: fileVariables)): \(self)"
             + hint(environments: environments)
     }

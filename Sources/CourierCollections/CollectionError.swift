@@ -23,6 +23,8 @@ public enum CollectionError: Error, Sendable, Hashable {
     case responseValueUnavailable(expression: String, request: String, reason: String)
     /// The URL is not valid once variables are substituted.
     case badURL(url: String, request: String)
+    /// A request line holds only a path (`POST /login`), with no `Host:` header and no `host` variable.
+    case missingHost(url: String, request: String)
     /// A GraphQL request's body is not a query (and optional JSON variables).
     case graphQL(request: String, reason: String)
     /// A `< ./file` body could not be read.
@@ -47,6 +49,10 @@ public enum CollectionError: Error, Sendable, Hashable {
     case importFailed(source: String, reason: String)
     /// A pre-request script threw or ran past its time limit (`file:line: message`).
     case script(ScriptError)
+    /// The request asks for something Courier does not do, and sending it without would be a wrong request.
+    case unsupported(request: String, reason: String)
+    /// An httpyac script exported `$cancel`: the request is not sent (`place` is the script's `file:line`).
+    case cancelledByScript(request: String, place: String)
     /// `{{name}}` is unknown, and a script of another request (`setter`: "the response handler of 'login'
     /// (api.http:12)") would have set it; `why` says whether that request ran.
     case scriptVariableUnset(name: String, request: String, setter: String, why: String)
@@ -73,6 +79,9 @@ extension CollectionError: CustomStringConvertible {
         case .responseValueUnavailable(let expression, let request, let reason):
             "'{{\(expression)}}' in request '\(request)': \(reason)"
         case .badURL(let url, let request): "request '\(request)': not a valid URL: \(url)"
+        case .missingHost(let url, let request):
+            "request '\(request)': '\(url)' names no host: add a 'Host:' header, or define 'host' "
+                + "(@host = http://api.example.com, or in the environment)"
         case .graphQL(let request, let reason): "GraphQL request '\(request)': \(reason)"
         case .bodyFileUnreadable(let path, let request): "request '\(request)': cannot read body file \(path)"
         case .fileAccess(let refusal): refusal.message
@@ -89,6 +98,9 @@ extension CollectionError: CustomStringConvertible {
         case .unknownRequest(let name, let available): Self.unknownRequestText(name, available)
         case .importFailed(let source, let reason): "cannot import \(source): \(reason)"
         case .script(let error): error.description
+        case .unsupported(let request, let reason): "request '\(request)': \(reason)"
+        case .cancelledByScript(let request, let place):
+            "request '\(request)' not sent: the script at \(place) exported $cancel"
         case .scriptVariableUnset(let name, let request, let setter, let why):
             "unknown variable '\(name)' in request '\(request)': it is set by \(setter), which \(why)"
         }

@@ -59,7 +59,7 @@ extension CollectionRunner {
     }
 
     /// The runner for the file that holds what `directive` names, and the requests to run there.
-    private func target(of directive: RunDirective)
+    func target(of directive: RunDirective)
         -> Result<(CollectionRunner, [RequestTemplate]), RunTargetMissing> {
         imports.target(of: directive, from: file, baseFolder: baseFolder).map { found in
             (found.file.map(runner(for:)) ?? self, found.requests)
@@ -72,6 +72,7 @@ extension CollectionRunner {
                                       context: context, imports: ImportedFiles.load(for: loaded),
                                       exchange: exchange, send: send)
         runner.showSecrets = showSecrets
+        runner.observer = observer
         return runner
     }
 }

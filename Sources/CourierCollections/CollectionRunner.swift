@@ -3,63 +3,6 @@ import CourierScript
 import CourierSecurity
 import Foundation
 
-/// What happened to one request of a run.
-public struct RunOutcome: Sendable {
-    /// Why a request did not succeed.
-    public enum Failure: Error, Sendable {
-        /// The request could not be built (unknown variable, bad URL, unreadable body file).
-        case collection(CollectionError)
-        /// The transport or the pipeline failed.
-        case transport(APIError)
-        /// The server answered with a status the request does not accept.
-        case status(Int)
-        /// A WebSocket request failed to connect or broke off; the details are in `webSocket`.
-        case webSocket(WebSocketRunResult.Failure)
-        /// A response handler threw or ran past its time limit.
-        case script(ScriptError)
-        /// Tests declared by the response handlers failed (how many).
-        case tests(failed: Int)
-    }
-
-    public var template: RequestTemplate
-    /// The identity of the request in the client's events, for looking up its attempts.
-    public var context: RequestContext
-    public var resolved: ResolvedRequest?
-    public var response: HTTPResponse?
-    /// What a WebSocket request did, when it ran.
-    public var webSocket: WebSocketRunResult?
-    public var failure: Failure?
-    /// Set when the request was not sent at all (WebSocket requests when the runner has no `exchange`).
-    public var skipped: String?
-    /// What the request's scripts did: tests, log lines, the error that stopped one.
-    public var scripts = ScriptReport()
-    /// Files the response body was saved to by `>> file` / `>>! file`: the written paths, variables expanded,
-    /// with the numbered name `>>` chose when the file existed.
-    public var savedTo: [String] = []
-
-    public var succeeded: Bool { failure == nil }
-
-    /// The request's secret set (`ResolvedRequest.secretSet`) with the credentials the pipeline added on
-    /// the way out (`HTTPResponse.sentSecrets`: the jar's cookies, a followed redirect's user info).
-    public var secrets: Set<String> {
-        (resolved?.secretSet ?? []).union(response?.sentSecrets ?? [])
-    }
-}
-
-extension RunOutcome.Failure {
-    /// One short line saying what went wrong, for messages about a later request.
-    public var summary: String {
-        switch self {
-        case .collection(let error): "\(error)"
-        case .transport(let error): "\(error)"
-        case .status(let status): "status \(status)"
-        case .webSocket(let failure): failure.message
-        case .script(let error): "\(error)"
-        case .tests(let failed): failed == 1 ? "1 test failed" : "\(failed) tests failed"
-        }
-    }
-}
-
 /// Runs the requests of one `.http` file in file order, making each named response available to the
 /// requests after it (`{{login.response.body.$.token}}`).
 public struct CollectionRunner: Sendable {
@@ -76,8 +19,18 @@ public struct CollectionRunner: Sendable {
     /// `--show-secrets`: `>> file` outputs keep the body as it came; otherwise the request's secrets and
     /// the private environment's values are masked in them, as in every other output.
     public var showSecrets = false
+    /// Told when each request is about to go out (the explorer follows a send with it).
+    public var observer: (any RunObserver)?
     let send: Send
     let exchange: Exchange?
+
+    /// The one send path, for this runner's file.
+    var sender: RequestSender {
+        var sender = RequestSender(file: file, baseFolder: baseFolder, exchange: exchange, send: send)
+        sender.showSecrets = showSecrets
+        sender.observer = observer
+        return sender
+    }
 
     /// A runner for `file`; `send` goes through the caller's client (retries, cache, auth). Without an
     /// `exchange`, WebSocket requests are skipped.
@@ -148,7 +101,7 @@ public struct CollectionRunner: Sendable {
     }
 
     /// Plain `{{name}}` references (no dynamic `$…`, no `.response.`) in a request's text.
-    static func variableNames(in text: String) -> Set<String> {
+    public static func variableNames(in text: String) -> Set<String> {
         var names = Set<String>()
         var rest = Substring(text)
         while let open = rest.range(of: "{{"), let close = rest[open.upperBound...].range(of: "}}") {
@@ -165,10 +118,19 @@ public struct CollectionRunner: Sendable {
         var rest = Substring(request.sourceText.isEmpty ? request.url : request.sourceText)
         while let open = rest.range(of: "{{"), let close = rest[open.upperBound...].range(of: "}}") {
             let expression = rest[open.upperBound..<close.lowerBound].trimmingCharacters(in: .whitespaces)
-            if let reference = ResponseStore.reference(expression) { names.append(reference.name) }
+            if let reference = ResponseStore.reference(expression) {
+                names.append(reference.name)
+            } else if !expression.hasPrefix("$") {
+                // httpyac's `{{login.token}}`: a name followed by a field (kept only when a request has it).
+                names.append(String(expression.prefix { $0 != "." && $0 != "[" }))
+            }
             rest = rest[close.upperBound...]
         }
-        return names
+        // What the request runs itself first (httpyac's `# @ref`, kulala's `run` lines) is not pulled in twice.
+        let runFirst = Set(request.references.map(\.name) + request.runsBefore.compactMap { directive in
+            if case .request(let name) = directive.target { name } else { nil }
+        })
+        return names.filter { !runFirst.contains($0) }
     }
 
     /// Runs `requests` one after another, reporting each outcome as it finishes. With `failFast`, stops
@@ -212,6 +174,55 @@ public struct CollectionRunner: Sendable {
                 if !goOn { return false }
                 continue
             }
+            switch disabled(template, context: variables) {
+            case nil: break
+            case .success(let reason)?:
+                var outcome = RunOutcome(template: template, context: RequestContext())
+                outcome.skipped = reason
+                outcomes.append(outcome)
+                onOutcome(outcome)
+                continue
+            case .failure(let error)?:
+                var outcome = RunOutcome(template: template, context: RequestContext())
+                outcome.failure = .script(error)
+                outcomes.append(outcome)
+                onOutcome(outcome)
+                if failFast { return false }
+                continue
+            }
+            if let wait = template.tags[Self.sleepTag].flatMap(Double.init), wait > 0 {
+                try? await Task.sleep(for: .milliseconds(Int(min(wait, 3_600_000))))
+            }
+            if !template.runsBefore.isEmpty {
+                var block = template
+                block.runs = template.runsBefore
+                let goOn = await runBlock(block, variables: &variables, outcomes: &outcomes, chain: chain,
+                                          failFast: failFast, onOutcome: onOutcome)
+                if !goOn { return false }
+            }
+            if !template.references.isEmpty {
+                switch await runReferences(of: template, variables: &variables, outcomes: &outcomes, chain: chain,
+                                           failFast: failFast, onOutcome: onOutcome) {
+                case .ready: break
+                case .stopped: return false
+                case .failed(let diagnostic):
+                    var outcome = RunOutcome(template: template, context: RequestContext())
+                    outcome.failure = .collection(.syntax(diagnostic))
+                    if let name = template.name {
+                        variables.responses.recordFailure(name: name, reason: diagnostic.message)
+                    }
+                    outcomes.append(outcome)
+                    onOutcome(outcome)
+                    if failFast { return false }
+                    continue
+                }
+            }
+            if let loop = template.loop {
+                let goOn = await runLoop(template, loop: loop, variables: &variables, outcomes: &outcomes,
+                                         failFast: failFast, onOutcome: onOutcome)
+                if !goOn { return false }
+                continue
+            }
             var outcome = await runOne(template, variables: &variables)
             if case .collection(.unknownVariable(let name, let request)) = outcome.failure,
                let unset = unsetByScript(name, request: request, ran: outcomes) {
@@ -248,82 +259,8 @@ public struct CollectionRunner: Sendable {
         return nil
     }
 
+    /// Sends one request: `sender` is the one send path.
     func runOne(_ template: RequestTemplate, variables: inout VariableContext) async -> RunOutcome {
-        var outcome = RunOutcome(template: template, context: RequestContext())
-        if template.kind == .websocket && exchange == nil {
-            outcome.skipped = "WebSocket requests run with 'courier ws' or in the explorer"
-            return outcome
-        }
-        let scripts = ScriptRunner(file: file, baseFolder: baseFolder)
-        do {
-            let resolved = try scripts.prepare(template, context: &variables, report: &outcome.scripts)
-            outcome.resolved = resolved
-            if template.kind == .websocket, let exchange {
-                let result = await exchange(resolved)
-                outcome.webSocket = result
-                if let failure = result.failure { outcome.failure = .webSocket(failure) }
-                return outcome
-            }
-            let response = try await send(resolved.request, outcome.context)
-            outcome.response = response
-            scripts.handle(response, of: resolved, context: &variables, report: &outcome.scripts)
-            // A secret the handlers just stored (a token from this response) is masked in this outcome's
-            // output too: its body, the handlers' log lines.
-            outcome.resolved?.secrets.formUnion(variables.secretGlobalValues)
-            if !template.responseRedirects.isEmpty {
-                let masked = showSecrets ? [] : outcome.secrets.union(variables.environment.secretValues)
-                let saved = Self.masking(response.body, secrets: masked)
-                outcome.savedTo = try saveRedirects(of: template, body: saved, context: variables)
-            }
-            let failedTests = outcome.scripts.tests.filter { !$0.passed }.count
-            if !Self.accepts(response.status, for: template) {
-                outcome.failure = .status(response.status)
-            } else if let error = outcome.scripts.error {
-                outcome.failure = .script(error)
-            } else if failedTests > 0 {
-                outcome.failure = .tests(failed: failedTests)
-            }
-        } catch let error as CollectionError {
-            outcome.failure = .collection(error)
-        } catch let error as APIError {
-            outcome.failure = .transport(error)
-        } catch {
-            outcome.failure = .transport(APIError(error))
-        }
-        return outcome
-    }
-
-    /// Writes the body to each `>> file` of the template (paths may use variables, handlers' globals
-    /// included), as the collection's file policy (`context.fileAccess`) allows.
-    private func saveRedirects(of template: RequestTemplate, body: ResponseBody,
-                               context: VariableContext) throws(CollectionError) -> [String] {
-        var saved: [String] = []
-        for redirect in template.responseRedirects {
-            var interpolator = Interpolator(requestName: template.displayName, local: template.variables,
-                                            file: file.fileVariables, context: context, folder: baseFolder,
-                                            elsewhere: file.definitionElsewhere(than: template))
-            let path = try interpolator.expand(redirect.path)
-            let written = try redirect.save(body, expandedPath: path, folder: baseFolder,
-                                            access: context.fileAccess, request: template.displayName)
-            // `>>` may have chosen a numbered name: report the file actually written, in the path's own folder.
-            let folder = (path as NSString).deletingLastPathComponent
-            saved.append(folder.isEmpty ? written.lastPathComponent
-                                        : (folder as NSString).appendingPathComponent(written.lastPathComponent))
-        }
-        return saved
-    }
-
-    /// The body a `>> file` writes: the body itself, or in memory with every secret masked when it holds one.
-    static func masking(_ body: ResponseBody, secrets: Set<String>) -> ResponseBody {
-        let masker = SecretMasker(secrets: secrets)
-        guard !masker.isEmpty, let data = try? body.readAll(),
-              data.withUnsafeBytes({ masker.occurs(in: $0) }) else { return body }
-        return .data(data.withUnsafeBytes { Data(masker.masked($0)) })
-    }
-
-    /// 1xx–3xx succeed unless `@expect-status` lists the statuses that do.
-    public static func accepts(_ status: Int, for template: RequestTemplate) -> Bool {
-        let expected = template.expectedStatuses
-        return expected.isEmpty ? status < 400 : expected.contains(status)
+        await sender.send(template, variables: &variables)
     }
 }

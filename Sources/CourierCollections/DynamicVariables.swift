@@ -27,7 +27,7 @@ struct DynamicVariables {
     let sources: Sources
 
     /// Names listed in error messages, by dialect.
-    static let known = "$uuid $guid $timestamp $isoTimestamp $datetime $localDatetime $randomInt $processEnv "
+    static let known = "$uuid $guid $timestamp $isoTimestamp $datetime $localDatetime $date $randomInt $processEnv "
         + "$env.NAME $dotenv $random.* (integer, float, alphabetic, alphanumeric, numeric, hexadecimal, email, "
         + "uuid) and Postman's $random* names (see Collections/README.md)"
 
@@ -57,6 +57,10 @@ struct DynamicVariables {
             return (DateText.iso8601(now, zone: .utc, milliseconds: true), false)
         case "$datetime", "$localDatetime":
             return (try datetime(now, arguments, local: name == "$localDatetime"), false)
+        case "$date":
+            // kulala.nvim's local date, `2025-05-07`.
+            try noArguments(arguments, name)
+            return (try datetime(now, ["YYYY-MM-DD"], local: true), false)
         case "$randomInt":
             return (try randomInt(arguments), false)
         case "$processEnv", "$dotenv":

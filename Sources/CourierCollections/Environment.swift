@@ -51,6 +51,11 @@ public struct EnvironmentSet: Sendable, Hashable {
         var tls: [String: TLSSettings.Layer] = [:]
         /// The REST Client's certificates by host (settings files only).
         var hostCertificates: [String: TLSSettings.Certificate] = [:]
+        /// A `.env` file (httpyac, kulala.nvim): below every environment file, its values secret.
+        var isDotenv = false
+
+        /// When the layer is merged: dotenv files first, then public files, then private ones.
+        var pass: Int { isDotenv ? 0 : (isPrivate ? 2 : 1) }
     }
 
     var layers: [Layer]
@@ -58,9 +63,17 @@ public struct EnvironmentSet: Sendable, Hashable {
     /// The files found, farthest first.
     public var files: [String] { layers.map(\.path) }
 
-    /// Names of the environments defined, sorted, without `$shared`.
+    /// httpyac's environment used only when none is selected.
+    public static let defaultName = "$default"
+    /// kulala.nvim's name for `$shared`.
+    public static let kulalaSharedName = "$kulalaShared"
+    /// kulala.nvim's default headers, an object in an environment: sent unless the request sets them.
+    public static let kulalaDefaultHeaders = "$kulalaDefaultHeaders"
+
+    /// Names of the environments defined, sorted, without `$shared` and `$default`.
     public var names: [String] {
-        Set(layers.flatMap(\.environments.keys)).subtracting([Self.sharedName]).sorted()
+        Set(layers.flatMap(\.environments.keys))
+            .subtracting([Self.sharedName, Self.defaultName, Self.kulalaSharedName]).sorted()
     }
 
     /// Finds the environment files beside `fileURL` and in every parent folder up to `root` (inclusive).
@@ -73,8 +86,10 @@ public struct EnvironmentSet: Sendable, Hashable {
             if folder.path == rootPath || !folder.path.hasPrefix(rootPath) || folder.path == "/" { break }
             folder = folder.deletingLastPathComponent().standardizedFileURL
         }
-        var layers: [Layer] = []
+        var layers: [Layer] = dotenvLayers(in: URL(fileURLWithPath: rootPath).appendingPathComponent("env"))
         for folder in folders.reversed() {
+            layers += dotenvLayers(in: folder)
+            if let httpyac = try httpyacLayer(in: folder) { layers.append(httpyac) }
             // The VS Code REST Client's environments come first, so a JetBrains file beside them wins a clash.
             let settings = folder.appendingPathComponent(VSCodeSettings.relativePath)
             if FileManager.default.fileExists(atPath: settings.path) {
@@ -116,12 +131,12 @@ public struct EnvironmentSet: Sendable, Hashable {
         }
         var values: [String: VariableValue] = [:]
         var tlsLayers: [TLSSettings.Layer] = []
-        let environmentNames = [Self.sharedName] + (name.map { [$0] } ?? [])
+        let environmentNames = [Self.sharedName, Self.kulalaSharedName] + (name.map { [$0] } ?? [Self.defaultName])
         for environmentName in environmentNames {
-            for isPrivate in [false, true] {
-                for layer in layers where layer.isPrivate == isPrivate {
+            for pass in 0..<3 {
+                for layer in layers where layer.pass == pass {
                     for (key, value) in layer.environments[environmentName] ?? [:] {
-                        values[key] = VariableValue(value, isSecret: isPrivate)
+                        values[key] = VariableValue(value, isSecret: layer.isPrivate)
                     }
                     if let tls = layer.tls[environmentName] { tlsLayers.append(tls) }
                 }

@@ -14,6 +14,11 @@ public struct HTTPFile: Sendable, Hashable {
     public var diagnostics: [Diagnostic]
     /// `import ./other.http` lines, in order: files whose requests `run #name` may name.
     public var imports: [FileImport] = []
+    /// httpyac's file-wide scripts: `{{ }}` blocks in blocks without a request, and `{{+ }}` blocks anywhere.
+    public var fileScripts: [RequestScript] = []
+    /// httpyac's GraphQL fragments (`fragment Parts on Repository { … }` outside a request), by name: a query
+    /// using `...Parts` is sent with the fragment.
+    public var graphQLFragments: [String: String] = [:]
     /// Where each section of each request sits in `lines`, parallel to `requests`.
     var layouts: [RequestLayout]
     var lines: [SourceLine]
@@ -24,8 +29,11 @@ public struct HTTPFile: Sendable, Hashable {
     }
 
     init(path: String, text: String, requests: [RequestTemplate], fileVariables: [VariableDefinition],
-         diagnostics: [Diagnostic], layouts: [RequestLayout], lines: [SourceLine], imports: [FileImport] = []) {
+         diagnostics: [Diagnostic], layouts: [RequestLayout], lines: [SourceLine], imports: [FileImport] = [],
+         fileScripts: [RequestScript] = [], graphQLFragments: [String: String] = [:]) {
         self.imports = imports
+        self.fileScripts = fileScripts
+        self.graphQLFragments = graphQLFragments
         self.path = path
         self.text = text
         self.requests = requests
@@ -34,6 +42,9 @@ public struct HTTPFile: Sendable, Hashable {
         self.layouts = layouts
         self.lines = lines
     }
+
+    /// Whether sending `request` runs any script: its own, or the file's.
+    public func hasScripts(_ request: RequestTemplate) -> Bool { !request.scripts.isEmpty || !fileScripts.isEmpty }
 
     /// The request with this ID, if the file still has it.
     public func request(_ id: RequestTemplateID) -> RequestTemplate? { requests.first { $0.id == id } }

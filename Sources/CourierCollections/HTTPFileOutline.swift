@@ -24,6 +24,10 @@ public struct HTTPFileOutline: Sendable {
         var isFirst: Bool
         /// Whether the request has scripts (which may set variables that other requests use).
         public var hasScripts: Bool
+        /// Which request of its block this is: httpyac starts a request at a request line without `###`.
+        var indexInBlock = 0
+        /// The names of the requests its `# @ref` lines run first.
+        public var references: [String] = []
     }
 
     /// The path the file was read from, as the user named it.
@@ -37,6 +41,9 @@ public struct HTTPFileOutline: Sendable {
     public private(set) var diagnostics: [Diagnostic] = []
     /// `import ./other.http` lines, as the full parse reads them.
     public private(set) var imports: [FileImport] = []
+    /// httpyac's file-wide scripts and GraphQL fragments, as the full parse reads them.
+    public private(set) var fileScripts: [RequestScript] = []
+    public private(set) var graphQLFragments: [String: String] = [:]
 
     /// Reads `url` and outlines it; throws when the file cannot be read or is not UTF-8.
     public static func load(_ url: URL, displayPath: String) throws(CollectionError) -> HTTPFileOutline {
@@ -78,11 +85,16 @@ public struct HTTPFileOutline: Sendable {
         diagnostics += parser.diagnostics
         fileVariables += parser.fileVariables
         imports += parser.imports
-        guard let request = parser.requests.first else { return }
-        var entry = block
-        entry.name = request.name
-        entry.hasScripts = !request.scripts.isEmpty
-        entries.append(entry)
+        fileScripts += parser.fileScripts
+        graphQLFragments.merge(parser.graphQLFragments) { $1 }
+        for (position, request) in parser.requests.enumerated() {
+            var entry = block
+            entry.name = request.name
+            entry.hasScripts = !request.scripts.isEmpty
+            entry.indexInBlock = position
+            entry.references = request.references.map(\.name)
+            entries.append(entry)
+        }
     }
 
     private func parse(_ entry: Entry, ordinalOffset: Int) throws(CollectionError) -> HTTPFileParser {
@@ -103,10 +115,12 @@ public struct HTTPFileOutline: Sendable {
     /// The full template of the request at `index` in `entries`, equal to the one the full parse gives.
     public func template(at index: Int) throws(CollectionError) -> RequestTemplate {
         // The same bytes parsed to a request when the outline was made, so this finds it again.
-        guard let request = try parse(entries[index], ordinalOffset: index).requests.first else {
+        let entry = entries[index]
+        let requests = try parse(entry, ordinalOffset: index - entry.indexInBlock).requests
+        guard requests.indices.contains(entry.indexInBlock) else {
             throw .requestNotFound(id: "\(path)#\(index + 1)")
         }
-        return request
+        return HttpyacInput.addingPrompts(to: requests[entry.indexInBlock], fileVariables: fileVariables)
     }
 
     /// Every name of a named request, in file order.
@@ -116,6 +130,6 @@ public struct HTTPFileOutline: Sendable {
     /// the diagnostics: what running them needs. It cannot be edited: there are no lines to rewrite.
     public func file(running requests: [RequestTemplate]) -> HTTPFile {
         HTTPFile(path: path, text: "", requests: requests, fileVariables: fileVariables, diagnostics: diagnostics,
-                 layouts: [], lines: [], imports: imports)
+                 layouts: [], lines: [], imports: imports, fileScripts: fileScripts, graphQLFragments: graphQLFragments)
     }
 }

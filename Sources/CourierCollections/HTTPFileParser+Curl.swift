@@ -14,6 +14,11 @@ extension HTTPFileParser {
         var variableLines: [Int]
         var scripts: [RequestScript]
         var prompts: [PromptVariable]
+        /// httpyac's `# @ref` / `# @forceRef` and `# @loop`.
+        var references: [RequestReference] = []
+        var loop: RequestLoop?
+        /// kulala.nvim's `run` lines above a request line: they run before it.
+        var runsBefore: [RunDirective] = []
     }
 
     /// A request line that is a curl command: `curl` and at least one argument.

@@ -14,7 +14,8 @@ extension HTTPFileParser {
 
     /// The kind of a request from its request-line word and headers.
     static func kind(method: String, headers: HTTPHeaders) -> RequestTemplate.Kind {
-        if method == webSocketMethod { return .websocket }
+        // httpyac and kulala.nvim write WebSocket requests as `WS url` (httpyac also `WSS`).
+        if method == webSocketMethod || method == "WS" || method == "WSS" { return .websocket }
         if method == graphQLMethod { return .graphql }
         let type = headers[graphQLRequestTypeHeader]?.trimmingCharacters(in: .whitespaces).lowercased()
         return type == "graphql" ? .graphql : .http
@@ -83,4 +84,60 @@ extension HTTPFileParser {
         let description = words.count > 1 ? words[1].trimmingCharacters(in: .whitespaces) : nil
         return PromptVariable(name: name, description: description?.isEmpty == true ? nil : description)
     }
+
+    // MARK: kulala.nvim's tags
+
+    /// kulala.nvim's `# @secret NAME [description]`: a prompt whose answer is masked.
+    static let secretPromptTag = "secret"
+
+    /// kulala.nvim's `# @curl-FLAG [value]` tags, as the request option each one is (nil: nothing to do,
+    /// Courier already behaves so); a flag that would change what is sent and that Courier cannot honour is
+    /// refused with the reason.
+    static func curlFlagTag(_ key: String, _ value: String) -> Result<(key: String, value: String)?, TagProblem> {
+        switch key.dropFirst("curl-".count) {
+        case "insecure", "k": return .success((RequestOptions.insecureTag, ""))
+        case "connect-timeout": return .success((RequestOptions.connectionTimeoutTag, value))
+        case "max-time", "m": return .success((RequestOptions.timeoutTag, value))
+        // Redirects are followed and compressed answers decoded already; buffering does not change the bytes.
+        case "location", "L", "compressed", "no-buffer", "N": return .success(nil)
+        case let flag:
+            return .failure(TagProblem("kulala's '# @curl-\(flag)' is not supported; Courier honours "
+                + "@curl-insecure, @curl-connect-timeout, @curl-max-time, @curl-location and @curl-compressed"))
+        }
+    }
+
+    /// Tags that ask for something Courier does not do and that would change the exchange: refused at their
+    /// line rather than ignored.
+    static func unsupportedTag(_ key: String, _ value: String) -> String? {
+        switch key {
+        case "env-stdin-cmd":
+            "kulala's '# @env-stdin-cmd' runs a command on the response; Courier runs no commands from a file: "
+                + "read the value with a response handler (client.global.set)"
+        case "use-os-credentials":
+            "'# @use-os-credentials' signs in with the operating system's (Windows) credentials, which Courier "
+                + "cannot; the request is not sent"
+        case "proxy":
+            "httpyac's '# @proxy' is not supported: Courier sends requests directly, or through the proxy the "
+                + "process environment names (http_proxy, https_proxy)"
+        default: nil
+        }
+    }
+
+    /// httpyac camel-cases tags (`# @no-redirect` and `# @noRedirect` are one tag) and has its own names for
+    /// some: each as the tag Courier reads.
+    static let tagAliases: [String: String] = [
+        "noRedirect": RequestOptions.noRedirectTag, "noCookieJar": "no-cookie-jar",
+        "noLog": RequestOptions.noLogTag, "noRejectUnauthorized": RequestOptions.insecureTag,
+        "no-reject-unauthorized": RequestOptions.insecureTag, "connectionTimeout": RequestOptions.connectionTimeoutTag,
+        "inject-variables": injectVariablesTag,
+    ]
+
+    /// httpyac's `# @injectVariables`: a `< ./file` body has its variables substituted, as `<@ ./file`.
+    static let injectVariablesTag = "injectVariables"
+}
+
+/// Why a tag cannot be honoured.
+struct TagProblem: Error {
+    var message: String
+    init(_ message: String) { self.message = message }
 }

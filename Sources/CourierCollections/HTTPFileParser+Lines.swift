@@ -29,10 +29,22 @@ extension HTTPFileParser {
 
     /// `@name = value`; nil when the line starts with `@` but is not a definition.
     static func variable(_ trimmed: String, line: Int) -> VariableDefinition? {
-        guard trimmed.hasPrefix("@"), let equals = trimmed.firstIndex(of: "=") else { return nil }
-        let name = trimmed[trimmed.index(after: trimmed.startIndex)..<equals].trimmingBlanks
-        guard !name.isEmpty, name.allSatisfy(isVariableNameCharacter) else { return nil }
-        let value = trimmed[trimmed.index(after: equals)...].trimmingBlanks
+        guard trimmed.hasPrefix("@") else { return nil }
+        if let equals = trimmed.firstIndex(of: "=") {
+            var name = trimmed[trimmed.index(after: trimmed.startIndex)..<equals].trimmingBlanks
+            // httpyac's `@name := value` is evaluated when used, as every Courier variable is.
+            if name.hasSuffix(":") { name = String(name.dropLast()).trimmingBlanks }
+            if !name.isEmpty, name.allSatisfy(isVariableNameCharacter) {
+                let value = trimmed[trimmed.index(after: equals)...].trimmingBlanks
+                return VariableDefinition(name: name, value: value, line: line)
+            }
+        }
+        // httpyac also reads `@name value`, without `=`.
+        let body = trimmed.dropFirst()
+        guard let blank = body.firstIndex(where: { $0 == " " || $0 == "\t" }) else { return nil }
+        let name = String(body[..<blank])
+        let value = body[blank...].trimmingBlanks
+        guard !name.isEmpty, name.allSatisfy(isVariableNameCharacter), !value.isEmpty else { return nil }
         return VariableDefinition(name: name, value: value, line: line)
     }
 
@@ -49,7 +61,9 @@ extension HTTPFileParser {
         guard !tokens.isEmpty else { return nil }
         var method = "GET"
         let first = tokens[0]
-        let looksLikeMethod = first.allSatisfy { $0.isASCII && $0.isUppercase } && tokens.count >= 2
+        // An HTTP method is a token; one in capitals (`PURGE`, `VERSION-CONTROL`) is taken when a URL follows.
+        let looksLikeMethod = tokens.count >= 2 && first.first.map { $0.isASCII && $0.isUppercase } == true
+            && first.allSatisfy { ($0.isASCII && ($0.isUppercase || $0.isNumber)) || $0 == "-" || $0 == "_" }
         if knownMethods.contains(first) || looksLikeMethod {
             method = first
             tokens.removeFirst()
@@ -96,7 +110,7 @@ extension HTTPFileParser {
         if isAssertion(trimmed) { return true }
         guard trimmed.hasPrefix("> ") else { return false }
         let target = trimmed.dropFirst(2).trimmingBlanks
-        return target.hasPrefix("./") || target.hasPrefix("../") || target.hasSuffix(".js")
+        return target.hasPrefix("./") || target.hasPrefix("../") || target.hasSuffix(".js") || target.hasSuffix(".lua")
     }
 
     /// The body lines as a template: one `< ./file` line (or `<@ ./file`, `<@latin1 ./file`) is a file body;

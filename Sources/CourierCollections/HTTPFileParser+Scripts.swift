@@ -5,7 +5,9 @@ extension HTTPFileParser {
     static func isPreRequestStart(_ trimmed: String) -> Bool {
         if trimmed.hasPrefix("< {%") { return true }
         guard trimmed.hasPrefix("< ") else { return false }
-        return trimmed.dropFirst(2).trimmingBlanks.hasSuffix(".js")
+        // kulala.nvim's `.lua` scripts are read as scripts too, to be refused when run.
+        let target = trimmed.dropFirst(2).trimmingBlanks
+        return target.hasSuffix(".js") || target.hasSuffix(".lua")
     }
 
     /// The script starting at `start` and the line after it; `{%` scripts end at the line holding `%}`.
@@ -23,8 +25,8 @@ extension HTTPFileParser {
     }
 
     /// The handlers after a body. `>>` redirects are kept for `courier run` to save the body; `?? …` lines
-    /// become tests (`HttpyacAssertion`); `<>` lines (earlier responses an
-    /// editor saved) are ignored; any other text is an error rather than silently dropped.
+    /// become tests (`HttpyacAssertion`); httpyac's `{{ }}` blocks run on the response; `<>` lines (earlier
+    /// responses an editor saved) are ignored; any other text is an error rather than silently dropped.
     mutating func tailScripts(in range: Range<Int>)
         -> (scripts: [RequestScript], kept: [UnsupportedDirective], failed: Bool) {
         var scripts: [RequestScript] = []
@@ -55,6 +57,18 @@ extension HTTPFileParser {
                     failed = true
                 }
                 index += 1
+                continue
+            }
+            if let start = Self.httpyacScriptStart(trimmed) {
+                let (script, end) = httpyacScript(at: index, start: start, beforeRequest: false,
+                                                  limit: range.upperBound)
+                if let script {
+                    if script.fileScope == nil { scripts.append(script) } else { fileScripts.append(script) }
+                } else if lines[end - 1].trimmed != "}}" {
+                    // Not closed: reported at its line, and the request is not sent without its handler.
+                    failed = true
+                }
+                index = end
                 continue
             }
             if Self.isHandlerStart(trimmed) {

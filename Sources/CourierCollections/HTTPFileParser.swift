@@ -7,7 +7,7 @@ struct HTTPFileParser {
     /// method only when a URL follows it.
     static let knownMethods: Set<String> = [
         "GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "TRACE", "CONNECT", webSocketMethod,
-        graphQLMethod,
+        graphQLMethod, "WS", "WSS",
     ]
 
     let path: String
@@ -21,6 +21,10 @@ struct HTTPFileParser {
     private(set) var fileVariables: [VariableDefinition] = []
     /// `import ./other.http` lines, wherever in the file they stand: they are bound to the whole file.
     private(set) var imports: [FileImport] = []
+    /// httpyac's file-wide scripts, in file order.
+    var fileScripts: [RequestScript] = []
+    /// httpyac's GraphQL fragments, by name.
+    var graphQLFragments: [String: String] = [:]
     var requests: [RequestTemplate] = []
     var layouts: [RequestLayout] = []
 
@@ -49,9 +53,12 @@ struct HTTPFileParser {
         for (index, block) in parser.blocks().enumerated() {
             parser.parseBlock(block, isFirst: index == 0)
         }
+        let fileVariables = parser.fileVariables
+        parser.requests = parser.requests.map { HttpyacInput.addingPrompts(to: $0, fileVariables: fileVariables) }
         return HTTPFile(path: path, text: text, requests: parser.requests, fileVariables: parser.fileVariables,
                         diagnostics: parser.diagnostics, layouts: parser.layouts, lines: lines,
-                        imports: parser.imports)
+                        imports: parser.imports, fileScripts: parser.fileScripts,
+                        graphQLFragments: parser.graphQLFragments)
     }
 
     /// Ranges between `###` separator lines; each range after the first starts at its separator.
@@ -69,69 +76,105 @@ struct HTTPFileParser {
 
     // MARK: - One block
 
+    /// Parses the block between two `###` lines. httpyac also starts a new request at a request line after
+    /// a request's headers, body or handlers, so a block may hold several requests: each is parsed as a
+    /// section of its own, its prelude starting after what the previous one holds.
     mutating func parseBlock(_ block: Range<Int>, isFirst: Bool) {
-        var index = block.lowerBound
+        var start = block.lowerBound
         var separator: Int?
         var separatorName: String?
-        if Self.isSeparator(lines[index]) {
-            separator = index
-            let rest = lines[index].trimmed.drop { $0 == "#" }.trimmingBlanks
+        if Self.isSeparator(lines[start]) {
+            separator = start
+            let rest = lines[start].trimmed.drop { $0 == "#" }.trimmingBlanks
             if !rest.isEmpty { separatorName = rest }
-            index += 1
         }
-        let preludeStart = index
-        var name: String?
-        var nameLine: Int?
-        var tags: [String: String] = [:]
-        var tagLines: [Int] = []
-        var prompts: [PromptVariable] = []
-        var variables: [VariableDefinition] = []
-        var variableLines: [Int] = []
-        var scripts: [RequestScript] = []
-        var requestLineIndex: Int?
+        var first = isFirst
+        while start < block.upperBound {
+            let next = parseSection(start..<block.upperBound, separator: separator, separatorName: separatorName,
+                                    isFirst: first)
+            guard let next, next > start else { return }
+            (start, separator, separatorName, first) = (next, nil, nil, false)
+        }
+    }
 
-        while index < block.upperBound {
+    /// One request (or a block of variables and file-wide scripts) starting at `section.lowerBound`; the
+    /// line where the next request of the block begins, when httpyac's rule starts one without `###`.
+    private mutating func parseSection(_ section: Range<Int>, separator: Int?, separatorName: String?,
+                                       isFirst: Bool) -> Int? {
+        var index = section.lowerBound + (separator == nil ? 0 : 1)
+        let preludeStart = index
+        var prelude = Prelude(separator: separator, separatorName: separatorName, preludeStart: preludeStart,
+                              name: nil, nameLine: nil, tags: [:], tagLines: [], variables: [], variableLines: [],
+                              scripts: [], prompts: [])
+        var requestLineIndex: Int?
+        var failed = false
+        var firstRun: Int?
+        var runsBefore: [RunDirective] = []
+
+        while index < section.upperBound {
             let line = lines[index]
             let trimmed = line.trimmed
             if line.isBlank { index += 1; continue }
             if let comment = Self.commentBody(trimmed) {
                 if let (key, value) = Self.tag(comment) {
-                    if key == "name" {
-                        name = value.isEmpty ? nil : value
-                        nameLine = index
-                    } else if key == "prompt" {
-                        if let prompt = Self.prompt(value) { prompts.append(prompt) } else {
-                            report(index, "expected '# @prompt NAME [description]'")
-                        }
-                    } else {
-                        tags[key] = value
-                        tagLines.append(index)
-                    }
+                    failed = !readTag(key, value, at: index, into: &prelude) || failed
                 }
                 index += 1
                 continue
             }
             if trimmed.hasPrefix("@") {
                 if let definition = Self.variable(trimmed, line: fileLine(index)) {
-                    variables.append(definition)
-                    variableLines.append(index)
+                    prelude.variables.append(definition)
+                    prelude.variableLines.append(index)
                 } else {
                     report(index, "expected a variable definition '@name = value'")
                 }
                 index += 1
                 continue
             }
+            if trimmed.hasPrefix("/*") {
+                // httpyac's block comment, over as many lines as it takes.
+                var end = index
+                while end < section.upperBound {
+                    let content = end == index ? String(trimmed.dropFirst(2)) : lines[end].content
+                    end += 1
+                    if content.contains("*/") { break }
+                }
+                index = end
+                continue
+            }
+            if trimmed.hasPrefix("proto <") || trimmed.hasPrefix("proto<") {
+                diagnostics.append(Diagnostic(file: path, line: fileLine(index), message: "httpyac's 'proto < …' "
+                    + "loads a gRPC schema; gRPC is not supported, so it is ignored", severity: .warning))
+                index += 1
+                continue
+            }
+            if let name = Self.graphQLFragmentName(trimmed) {
+                // httpyac: a fragment runs to the next blank line and is sent with the queries that use it.
+                var end = index + 1
+                while end < section.upperBound, !lines[end].isBlank { end += 1 }
+                graphQLFragments[name] = lines[index..<end].map(\.content).joined(separator: "\n")
+                index = end
+                continue
+            }
+            if let start = Self.httpyacScriptStart(trimmed) {
+                let (script, end) = httpyacScript(at: index, start: start, beforeRequest: true,
+                                                  limit: section.upperBound)
+                if let script { prelude.scripts.append(script) }
+                index = end
+                continue
+            }
             if Self.isPreRequestStart(trimmed) {
-                let (script, end) = script(at: index, phase: .preRequest, limit: block.upperBound)
-                scripts.append(script)
+                let (script, end) = script(at: index, phase: .preRequest, limit: section.upperBound)
+                prelude.scripts.append(script)
                 index = end
                 continue
             }
             if Self.isHandlerStart(trimmed) && !trimmed.hasPrefix(">>") && !Self.isAssertion(trimmed) {
                 // Written above the request line (often right after `###`): still this request's handler,
                 // never its request line.
-                let (script, end) = script(at: index, phase: .response, limit: block.upperBound)
-                scripts.append(script)
+                let (script, end) = script(at: index, phase: .response, limit: section.upperBound)
+                prelude.scripts.append(script)
                 let message = "response handler before the request line; it runs after this request's response"
                 diagnostics.append(Diagnostic(file: path, line: fileLine(index), message: message, severity: .warning))
                 index = end
@@ -145,46 +188,130 @@ struct HTTPFileParser {
                 index += 1
                 continue
             }
+            if Self.compositionDirective(trimmed) == "run",
+               let directive = RunDirective.parse(trimmed, line: fileLine(index)) {
+                // kulala.nvim: `run #name` lines above a request line run before it; alone, they are a run block.
+                if firstRun == nil { firstRun = index }
+                runsBefore.append(directive)
+                index += 1
+                continue
+            }
             requestLineIndex = index
             break
         }
+        if let firstRun {
+            if let start = requestLineIndex, Self.looksLikeRequestLine(lines[start].trimmed) {
+                prelude.runsBefore = runsBefore
+            } else {
+                requestLineIndex = firstRun
+            }
+        }
 
         guard let requestStart = requestLineIndex else {
-            // A block without a request line only defines variables (VS Code style file variables).
-            fileVariables.append(contentsOf: variables)
-            return
+            // A block without a request line only defines variables (VS Code style file variables) and, in
+            // httpyac, scripts for the whole file.
+            fileVariables.append(contentsOf: prelude.variables)
+            fileScripts.append(contentsOf: prelude.scripts.map { script in
+                var fileWide = script
+                if fileWide.fileScope == nil {
+                    fileWide.fileScope = script.phase == .preRequest ? .once : .everyRequest
+                }
+                return fileWide
+            })
+            return nil
         }
-        if name == nil, let separator, let above = nameAbove(separator: separator) { name = above }
+        // `{{+ }}` scripts above a request are the file's, in file order with the others.
+        fileScripts.append(contentsOf: prelude.scripts.filter { $0.fileScope != nil })
+        prelude.scripts.removeAll { $0.fileScope != nil }
+        // A block of `run` lines is read whole (a request line in it is an error at its line).
+        let isRunBlock = Self.compositionDirective(lines[requestStart].trimmed) == "run"
+        let next = isRunBlock ? nil : implicitRequestStart(after: requestStart, limit: section.upperBound)
+        let end = next ?? section.upperBound
+        if prelude.name == nil, let separator, let above = nameAbove(separator: separator) { prelude.name = above }
         if isFirst {
-            fileVariables.append(contentsOf: variables)
-            variables = []
-            variableLines = []
+            fileVariables.append(contentsOf: prelude.variables)
+            prelude.variables = []
+            prelude.variableLines = []
         }
-        parseRequest(block: block, separator: separator, separatorName: separatorName, preludeStart: preludeStart,
-                     requestStart: requestStart, name: name, nameLine: nameLine, tags: tags, tagLines: tagLines,
-                     variables: variables, variableLines: variableLines, scripts: scripts, prompts: prompts)
+        guard !failed else { return next }
+        let before = requests.count
+        let block = section.lowerBound..<end
+        let first = lines[requestStart].trimmed
+        if Self.compositionDirective(first) == "run" {
+            parseRunBlock(block: block, requestStart: requestStart, prelude: prelude)
+        } else if Self.isCurlCommand(first) {
+            parsePastedCurl(block: block, requestStart: requestStart, prelude: prelude)
+        } else {
+            parseRequest(block: block, requestStart: requestStart, prelude: prelude)
+        }
+        if requests.count > before {
+            requests[requests.count - 1].references = prelude.references
+            requests[requests.count - 1].loop = prelude.loop
+            requests[requests.count - 1].runsBefore = prelude.runsBefore
+        }
+        return next
     }
 
-    private mutating func parseRequest(block: Range<Int>, separator: Int?, separatorName: String?, preludeStart: Int,
-                                       requestStart: Int, name: String?, nameLine: Int?, tags: [String: String],
-                                       tagLines: [Int], variables: [VariableDefinition], variableLines: [Int],
-                                       scripts: [RequestScript], prompts: [PromptVariable]) {
-        let first = lines[requestStart].trimmed
-        let isRunBlock = Self.compositionDirective(first) == "run"
-        if isRunBlock || Self.isCurlCommand(first) {
-            let prelude = Prelude(separator: separator, separatorName: separatorName, preludeStart: preludeStart,
-                                  name: name, nameLine: nameLine, tags: tags, tagLines: tagLines,
-                                  variables: variables, variableLines: variableLines, scripts: scripts,
-                                  prompts: prompts)
-            if isRunBlock {
-                parseRunBlock(block: block, requestStart: requestStart, prelude: prelude)
-            } else {
-                parsePastedCurl(block: block, requestStart: requestStart, prelude: prelude)
+    /// Reads one `# @key value` tag of a prelude; false when the tag is malformed (reported at its line).
+    private mutating func readTag(_ written: String, _ value: String, at index: Int,
+                                  into prelude: inout Prelude) -> Bool {
+        let key = Self.tagAliases[written] ?? written
+        if key == "name" {
+            prelude.name = value.isEmpty ? nil : value
+            prelude.nameLine = index
+        } else if key == "prompt" || key == HTTPFileParser.secretPromptTag {
+            guard var prompt = Self.prompt(value) else {
+                // Reported; the request itself still loads (it fails only if it uses the name).
+                report(index, "expected '# @\(key) NAME [description]'")
+                return true
             }
+            prompt.isSecret = key == HTTPFileParser.secretPromptTag
+            prelude.prompts.append(prompt)
+        } else if key == "import" {
+            // httpyac's `# @import ./other.http`: as JetBrains' `import` line, bound to the whole file.
+            if value.isEmpty { report(index, "expected '# @import ./other.http'"); return false }
+            imports.append(FileImport(path: value, line: fileLine(index)))
+        } else if let reference = RequestReference.parse(key: key, value: value, line: fileLine(index)) {
+            guard !value.isEmpty, !value.contains(" ") else {
+                report(index, "expected '# @\(key) NAME' naming one request")
+                return false
+            }
+            prelude.references.append(reference)
+        } else if key == "loop" {
+            switch RequestLoop.parse(value, line: fileLine(index)) {
+            case .success(let loop): prelude.loop = loop
+            case .failure(let problem):
+                report(index, problem.message)
+                return false
+            }
+        } else if key.hasPrefix("curl-") {
+            switch Self.curlFlagTag(key, value) {
+            // The line stays as written (not a tag line the writer regenerates): kulala reads it back.
+            case .success(let tag?): prelude.tags[tag.key] = tag.value
+            case .success(nil): break
+            case .failure(let problem):
+                report(index, problem.message)
+                return false
+            }
+        } else if let problem = Self.unsupportedTag(key, value) {
+            report(index, problem)
+            return false
+        } else {
+            prelude.tags[key] = value
+            prelude.tagLines.append(index)
+        }
+        return true
+    }
+
+
+    private mutating func parseRequest(block: Range<Int>, requestStart: Int, prelude: Prelude) {
+        let line = lines[requestStart].trimmed
+        guard let requestLine = Self.requestLine(line) else {
+            report(requestStart, "expected a request line '[METHOD] URL [HTTP/x.y]'")
             return
         }
-        guard let requestLine = Self.requestLine(lines[requestStart].trimmed) else {
-            report(requestStart, "expected a request line '[METHOD] URL [HTTP/x.y]'")
+        if let refusal = Self.refusal(of: requestLine) {
+            report(requestStart, refusal)
             return
         }
         var url = requestLine.url
@@ -206,7 +333,9 @@ struct HTTPFileParser {
         while index < block.upperBound, !lines[index].isBlank {
             let trimmed = lines[index].trimmed
             if Self.commentBody(trimmed) != nil { index += 1; continue }
-            if Self.isHandlerStart(trimmed) { break }
+            if Self.isHandlerStart(trimmed) || Self.httpyacScriptStart(trimmed) != nil { break }
+            // A JSON, XML or GraphQL body written right under the headers, without the blank line.
+            if Self.startsBodyWithoutBlankLine(trimmed) { break }
             if let colon = trimmed.firstIndex(of: ":"), colon != trimmed.startIndex {
                 let fieldName = trimmed[..<colon].trimmingBlanks
                 if fieldName.contains(" ") {
@@ -225,8 +354,7 @@ struct HTTPFileParser {
 
         // The tail: response handlers (which end the body) and the blank lines before the next `###`.
         var tailStart = block.upperBound
-        for candidate in bodyStart..<block.upperBound
-        where Self.isHandlerStart(lines[candidate].trimmed) || lines[candidate].trimmed.hasPrefix("<> ") {
+        for candidate in bodyStart..<block.upperBound where Self.endsBody(lines[candidate].trimmed) {
             tailStart = candidate
             break
         }
@@ -246,6 +374,9 @@ struct HTTPFileParser {
         } else {
             body = Self.body(bodyLines)
         }
+        if prelude.tags[Self.injectVariablesTag] != nil, case .file(let path, false) = body {
+            body = .file(path: path, substituteVariables: true)
+        }
         if case .encodedFile(_, let encoding) = body, BodyEncoding.encoding(named: encoding) == nil {
             report(bodyStart, "unknown encoding '\(encoding)' in '<@\(encoding)'; known: "
                    + BodyEncoding.knownNames.joined(separator: ", "))
@@ -254,16 +385,18 @@ struct HTTPFileParser {
         let ordinal = ordinalOffset + requests.count + 1
         let blockText = SourceLines.join(lines[block])
         requests.append(RequestTemplate(
-            id: RequestTemplateID(file: path, ordinal: ordinal), name: name ?? separatorName, kind: kind,
-            method: Self.method(of: kind, written: requestLine.method), url: url,
-            httpVersion: version, headers: headers, body: body, variables: variables, tags: tags,
-            messages: messages, unsupported: tail.kept, prompts: prompts, scripts: scripts + tail.scripts,
+            id: RequestTemplateID(file: path, ordinal: ordinal), name: prelude.name ?? prelude.separatorName,
+            kind: kind, method: Self.method(of: kind, written: requestLine.method), url: url,
+            httpVersion: version, headers: headers, body: body, variables: prelude.variables, tags: prelude.tags,
+            messages: messages, unsupported: tail.kept, prompts: prelude.prompts,
+            scripts: prelude.scripts + tail.scripts,
             lines: fileLine(block.lowerBound)..<fileLine(block.upperBound), sourceText: blockText))
         layouts.append(RequestLayout(
-            block: block, separator: separator, nameFromSeparator: name == nil && separatorName != nil,
-            prelude: preludeStart..<requestStart, nameLine: nameLine, variableLines: variableLines,
-            tagLines: tagLines, requestLine: requestRange, headers: headerRange, body: bodyStart..<bodyEnd,
-            tail: bodyEnd..<block.upperBound))
+            block: block, separator: prelude.separator,
+            nameFromSeparator: prelude.name == nil && prelude.separatorName != nil,
+            prelude: prelude.preludeStart..<requestStart, nameLine: prelude.nameLine,
+            variableLines: prelude.variableLines, tagLines: prelude.tagLines, requestLine: requestRange,
+            headers: headerRange, body: bodyStart..<bodyEnd, tail: bodyEnd..<block.upperBound))
     }
 
     // MARK: - Scripts and handlers

@@ -21,6 +21,10 @@ struct HttpyacAssertion: Equatable {
         "isNumber": "typeof actual === \"number\"", "isBoolean": "typeof actual === \"boolean\"",
         "isString": "typeof actual === \"string\"", "isArray": "Array.isArray(actual)",
         "matches": "new RegExp(expected).test(String(actual))",
+        // httpyac compares the base64 digest of the value's UTF-8 bytes.
+        "sha256": "crypto.sha256().updateWithText(String(actual)).digest().toBase64() === expected",
+        "sha512": "crypto.sha512().updateWithText(String(actual)).digest().toBase64() === expected",
+        "md5": "crypto.md5().updateWithText(String(actual)).digest().toBase64() === expected",
     ]
 
     /// Why a `??` line cannot be read.

@@ -1,3 +1,4 @@
+import CourierBody
 import Foundation
 
 /// Substitutes `{{…}}` in one request's text, recording which secret values went in so printers can
@@ -52,13 +53,32 @@ struct Interpolator {
         try pieces(text).map(\.text).joined()
     }
 
+    /// Where a name's value comes from, nearest first: a definition naming itself (`@token = {{token}}`)
+    /// means the value from further out, the way httpyac and Postman files use it.
+    enum Scope: Int, Comparable {
+        case override, local, global, file, environment, elsewhere, beyond
+
+        static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
+
+        /// The scope after this one.
+        var outward: Scope { Scope(rawValue: rawValue + 1) ?? .beyond }
+    }
+
+    /// One definition being expanded: its name and where it came from.
+    struct Frame: Equatable {
+        var name: String
+        var scope: Scope
+    }
+
     /// The text split into literal pieces and substituted values.
-    mutating func pieces(_ text: String, stack: [String] = []) throws(CollectionError) -> [Piece] {
+    mutating func pieces(_ text: String, stack: [Frame] = []) throws(CollectionError) -> [Piece] {
         var result: [Piece] = []
         var rest = Substring(text)
         while let open = rest.range(of: "{{") {
             guard let close = rest[open.upperBound...].range(of: "}}") else { break }
-            if open.lowerBound > rest.startIndex { result.append(.literal(String(rest[..<open.lowerBound]))) }
+            if open.lowerBound > rest.startIndex {
+                result.append(.literal(Self.unescaped(rest[..<open.lowerBound])))
+            }
             let expression = rest[open.upperBound..<close.lowerBound].trimmingBlanks
             let value = try value(of: expression, stack: stack)
             produced += value.utf8.count
@@ -68,47 +88,116 @@ struct Interpolator {
             result.append(.value(value))
             rest = rest[close.upperBound...]
         }
-        if !rest.isEmpty { result.append(.literal(String(rest))) }
+        if !rest.isEmpty { result.append(.literal(Self.unescaped(rest))) }
         return result
     }
 
-    /// A variable's own text with its `{{…}}` expanded, guarding against cycles and endless chains.
-    private mutating func nested(_ text: String, name: String, stack: [String]) throws(CollectionError) -> String {
-        guard text.contains("{{") else { return text }
-        guard !stack.contains(name) else { throw .variableCycle(name: name, request: requestName) }
-        guard stack.count < Self.maximumDepth else {
-            throw .variableTooDeep(name: name, request: requestName, limit: Self.maximumDepth)
-        }
-        return try pieces(text, stack: stack + [name]).map(\.text).joined()
+    /// httpyac's escape for braces that are not a variable: `\{\{name\}\}` is sent as `{{name}}`.
+    static func unescaped(_ text: Substring) -> String {
+        guard text.contains("\\{\\{") || text.contains("\\}\\}") else { return String(text) }
+        return text.replacingOccurrences(of: "\\{\\{", with: "{{").replacingOccurrences(of: "\\}\\}", with: "}}")
     }
 
-    private mutating func value(of expression: String, stack: [String]) throws(CollectionError) -> String {
-        if expression.hasPrefix("$") { return try dynamic(expression) }
-        if ResponseStore.isReference(expression) {
-            switch context.responses.value(for: expression) {
-            case .success(let value):
-                secrets.formUnion(context.responses.secrets(readBy: expression, in: value))
+    /// A variable's own text with its `{{…}}` expanded, guarding against cycles and endless chains.
+    private mutating func nested(_ text: String, frame: Frame, stack: [Frame]) throws(CollectionError) -> String {
+        guard text.contains("{{") else { return text }
+        guard !stack.contains(frame) else { throw .variableCycle(name: frame.name, request: requestName) }
+        guard stack.count < Self.maximumDepth else {
+            throw .variableTooDeep(name: frame.name, request: requestName, limit: Self.maximumDepth)
+        }
+        return try pieces(text, stack: stack + [frame]).map(\.text).joined()
+    }
+
+    private mutating func value(of expression: String, stack: [Frame]) throws(CollectionError) -> String {
+        // Inside a definition of the same name, the search starts past that definition's scope.
+        let from = stack.last.flatMap { $0.name == expression ? $0.scope.outward : nil } ?? .override
+        if from <= .override, let value = context.overrides[expression] { return value }
+        if expression.hasPrefix("$") {
+            if let input = HttpyacInput(expression) { return try answer(input, stack: stack) }
+            if expression.hasPrefix(Self.httpyacGlobalPrefix) {
+                let name = String(expression.dropFirst(Self.httpyacGlobalPrefix.count))
+                guard let value = context.globals[name] else {
+                    throw .unknownVariable(name: expression, request: requestName)
+                }
                 return value
-            case .failure(let failure):
-                throw .responseValueUnavailable(expression: expression, request: requestName, reason: failure.message)
             }
+            return try dynamic(expression)
         }
-        if let value = context.overrides[expression] { return value }
-        let localDefinition = local.last(where: { $0.name == expression })
-        if localDefinition == nil, let value = context.globals[expression] { return value }
-        if let definition = localDefinition ?? file.last(where: { $0.name == expression }) {
-            return try nested(definition.value, name: expression, stack: stack)
+        if ResponseStore.isReference(expression) { return try response(expression) }
+        let localDefinition = from <= .local ? local.last(where: { $0.name == expression }) : nil
+        if localDefinition == nil, from <= .global, let value = context.globals[expression] { return value }
+        if let definition = localDefinition {
+            return try nested(definition.value, frame: Frame(name: expression, scope: .local), stack: stack)
         }
-        if let value = context.environment.values[expression] {
+        if from <= .file, let definition = file.last(where: { $0.name == expression }) {
+            return try nested(definition.value, frame: Frame(name: expression, scope: .file), stack: stack)
+        }
+        if from <= .environment, let value = context.environment.values[expression] {
             // Environment values may hold variables too (`"id": "{{$uuid}}"`); a secret stays secret expanded.
-            let expanded = try nested(value.value, name: expression, stack: stack)
+            let frame = Frame(name: expression, scope: .environment)
+            let expanded = try nested(value.value, frame: frame, stack: stack)
             if value.isSecret && !expanded.isEmpty { secrets.insert(expanded) }
             return expanded
         }
-        if let definition = elsewhere(expression) {
-            return try nested(definition.value, name: expression, stack: stack)
+        if from <= .elsewhere, let definition = elsewhere(expression) {
+            return try nested(definition.value, frame: Frame(name: expression, scope: .elsewhere), stack: stack)
+        }
+        // httpyac reads into a variable holding JSON: `{{user.name}}`, `{{item.tags[0]}}`.
+        if let field = try field(of: expression, stack: stack) { return field }
+        // httpyac names a request's response by the request's name: `{{login}}` is its body and
+        // `{{login.token}}` a field of it (when nothing else defines that name).
+        if let reference = ResponseStore.namedResponseReference(expression, known: context.responses) {
+            return try response(reference, written: expression)
         }
         throw .unknownVariable(name: expression, request: requestName)
+    }
+
+    /// The value at `.path` of the variable a dotted expression starts with, when that variable holds a JSON
+    /// object or array; nil when it does not name such a variable (or has nothing at the path).
+    private mutating func field(of expression: String, stack: [Frame]) throws(CollectionError) -> String? {
+        let head = String(expression.prefix { $0 != "." && $0 != "[" })
+        guard !head.isEmpty, head.count < expression.count, !head.hasPrefix("$") else { return nil }
+        let value: String
+        do { value = try self.value(of: head, stack: stack) } catch {
+            if case .unknownVariable = error { return nil }
+            if case .responseValueUnavailable = error { return nil }
+            throw error
+        }
+        let first = value.drop { $0 == " " || $0 == "\n" || $0 == "\t" }.first
+        guard first == "{" || first == "[", let path = try? JSONPath("$" + expression.dropFirst(head.count)),
+              let matches = try? path.evaluate(Data(value.utf8), includePaths: false), matches.count == 1
+        else { return nil }
+        return matches[0].value.text
+    }
+
+    /// httpyac's `{{$global.name}}`: a value a script stored with `$global.name = …`.
+    static let httpyacGlobalPrefix = "$global."
+
+    /// `{{login.response.…}}` and `{{login.request.…}}`, from the run's named exchanges.
+    private mutating func response(_ expression: String, written: String? = nil) throws(CollectionError) -> String {
+        switch context.responses.value(for: expression) {
+        case .success(let value):
+            secrets.formUnion(context.responses.secrets(readBy: expression, in: value))
+            return value
+        case .failure(let failure):
+            throw .responseValueUnavailable(expression: written ?? expression, request: requestName,
+                                            reason: failure.message)
+        }
+    }
+
+    /// httpyac's `{{$input PROMPT $value: DEFAULT}}` (and `$password`, `$pick`): `--var` answers it under the
+    /// name of the variable it defines, or under the prompt's text; else the default; else it is a prompt
+    /// nobody answered. A password is a secret.
+    private mutating func answer(_ input: HttpyacInput, stack: [Frame]) throws(CollectionError) -> String {
+        let name = stack.last?.name
+        let given = name.flatMap { context.overrides[$0] } ?? context.overrides[input.prompt]
+        if let value = given ?? input.defaultValue {
+            if input.isSecret && !value.isEmpty { secrets.insert(value) }
+            return value
+        }
+        var description = input.prompt
+        if !input.choices.isEmpty { description += "; one of " + input.choices.joined(separator: ", ") }
+        throw .promptNotAnswered(name: name ?? input.prompt, request: requestName, description: description)
     }
 
     private mutating func dynamic(_ expression: String) throws(CollectionError) -> String {

@@ -1,5 +1,7 @@
+import CourierScript
+
 /// A script attached to a request: `< {% … %}` before its request line, `> {% … %}` or `> ./handler.js`
-/// after its body.
+/// after its body, or httpyac's `{{ … }}` before or after the request line.
 public struct RequestScript: Sendable, Hashable {
     /// When the script runs.
     public enum Phase: String, Sendable, Hashable {
@@ -17,8 +19,21 @@ public struct RequestScript: Sendable, Hashable {
         case file(String)
     }
 
+    /// When a file-wide script (`HTTPFile.fileScripts`) runs.
+    public enum FileScope: String, Sendable, Hashable {
+        /// httpyac's `{{ }}` in a block without a request: once, before the first request of a run (before
+        /// each send in the explorer, as httpyac's editor runs it).
+        case once
+        /// httpyac's `{{+ }}` and `{{@response }}` in such a block: around every request of the file.
+        case everyRequest
+    }
+
     public var phase: Phase
     public var source: Source
+    /// Whose API the script is written against: JetBrains' (with Postman's `pm`) or httpyac's.
+    public var dialect: ScriptDialect = .jetBrains
+    /// Set on file-wide scripts only.
+    public var fileScope: FileScope?
     /// 1-based line of the `{%` or of the `> ./file` line.
     public var line: Int
     /// An XPath the handler reads evaluated on the response (an httpyac `?? xpath` line), with the line's
@@ -30,20 +45,32 @@ public struct RequestScript: Sendable, Hashable {
     private var xpathExpression: String?
     private var xpathTest: String?
 
-    public init(phase: Phase, source: Source, line: Int) {
+    public init(phase: Phase, source: Source, line: Int, dialect: ScriptDialect = .jetBrains) {
         self.phase = phase
         self.source = source
         self.line = line
+        self.dialect = dialect
     }
 
     /// Whether the script's text sets `name` with `client.global.set`, `pm.*.set` or `request.variables.set`;
     /// used to point an unknown variable at the script that should have set it.
     public func mentionsSetting(_ name: String) -> Bool {
         guard case .inline(let code) = source else { return false }
-        return ["\"\(name)\"", "'\(name)'", "`\(name)`"].contains { quoted in
+        let quotedSetter = ["\"\(name)\"", "'\(name)'", "`\(name)`"].contains { quoted in
             code.contains("set(\(quoted)") || code.contains("set( \(quoted)")
                 || code.contains("setEnvironmentVariable(\(quoted)")
                 || code.contains("setGlobalVariable(\(quoted)")
+                || code.contains("exports[\(quoted)]")
+        }
+        // httpyac: `exports.token = …` and `$global.token = …`.
+        return quotedSetter || ["exports.", "$global."].contains { owner in
+            var rest = Substring(code)
+            while let found = rest.range(of: owner + name) {
+                let after = rest[found.upperBound...].first
+                if after.map({ !($0.isLetter || $0.isNumber || $0 == "_" || $0 == "$") }) ?? true { return true }
+                rest = rest[found.upperBound...]
+            }
+            return false
         }
     }
 }

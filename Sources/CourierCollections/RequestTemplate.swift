@@ -38,6 +38,12 @@ public struct RequestTemplate: Sendable, Hashable, Identifiable {
     /// `run #name` / `run ./other.http` lines written instead of a request line: running this block runs
     /// what they name (`CollectionRunner`); the block itself sends nothing.
     public var runs: [RunDirective] = []
+    /// httpyac's `# @ref NAME` / `# @forceRef NAME` lines: requests that run before this one.
+    public var references: [RequestReference] = []
+    /// httpyac's `# @loop …`: the request is sent once per item.
+    public var loop: RequestLoop?
+    /// kulala.nvim's `run #name` lines above the request line: what they name runs before the request.
+    public var runsBefore: [RunDirective] = []
 
     public init(id: RequestTemplateID, name: String? = nil, kind: Kind = .http, method: HTTPMethod = .get,
                 url: String, httpVersion: String? = nil, headers: HTTPHeaders = [:], body: BodyTemplate = .none,
@@ -84,6 +90,7 @@ public struct RequestTemplate: Sendable, Hashable, Identifiable {
             && variables == other.variables && tags == other.tags && messages == other.messages
             && unsupported == other.unsupported && prompts == other.prompts
             && scripts.map(\.source) == other.scripts.map(\.source) && runs == other.runs
+            && references == other.references && loop == other.loop && runsBefore == other.runsBefore
     }
 }
 
@@ -152,5 +159,14 @@ public struct UnsupportedDirective: Sendable, Hashable {
 public struct PromptVariable: Sendable, Hashable {
     public var name: String
     public var description: String?
-    public init(name: String, description: String? = nil) { self.name = name; self.description = description }
+    /// kulala's `# @secret NAME`, httpyac's `{{$password …}}`: the answer is masked like a private value.
+    public var isSecret = false
+    /// httpyac's `$value: default`: what `courier run` uses when no `--var` answers it.
+    public var defaultValue: String?
+    public init(name: String, description: String? = nil, isSecret: Bool = false, defaultValue: String? = nil) {
+        self.name = name
+        self.description = description
+        self.isSecret = isSecret
+        self.defaultValue = defaultValue
+    }
 }

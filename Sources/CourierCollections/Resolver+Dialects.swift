@@ -5,16 +5,42 @@ import Foundation
 /// What the JetBrains and VS Code dialects write that is not sent as written: origin-form request
 /// lines, GraphQL requests, `&`-continued form bodies and the Basic and Digest shorthands.
 extension Resolver {
-    /// `GET /path HTTP/1.1` with a `Host:` header: the absolute URL (https when the host says port 443).
+    /// `GET /path HTTP/1.1` with a `Host:` header: the absolute URL (https when the host says port 443 or,
+    /// as httpyac reads it, 8443; kulala.nvim writes the scheme into the header).
     static func absoluteURLText(_ template: RequestTemplate) -> String {
         guard template.url.hasPrefix("/"), let host = template.headers["Host"]?.trimmingBlanks,
               !host.isEmpty else { return template.url }
-        return (host.hasSuffix(":443") ? "https://" : "http://") + host + template.url
+        if host.contains("://") { return trimmingSlash(host) + template.url }
+        let secure = host.hasSuffix(":443") || host.hasSuffix(":8443")
+        return (secure ? "https://" : "http://") + host + template.url
+    }
+
+    /// The variable httpyac puts before a request line without a host (`POST /auth/login`).
+    static let hostVariable = "host"
+
+    /// What goes before a path-only request line without a `Host:` header: the `host` variable (a scheme
+    /// added when it has none, its trailing `/` dropped); an error saying how to give one otherwise.
+    func hostPieces(for template: RequestTemplate,
+                    interpolator: inout Interpolator) throws(CollectionError) -> [Interpolator.Piece] {
+        let host: String
+        do {
+            host = try interpolator.expand("{{\(Self.hostVariable)}}").trimmingBlanks
+        } catch {
+            guard case .unknownVariable(let name, _) = error, name == Self.hostVariable else { throw error }
+            throw .missingHost(url: template.url, request: template.displayName)
+        }
+        guard !host.isEmpty else { throw .missingHost(url: template.url, request: template.displayName) }
+        return [.value(host.contains("://") ? Self.trimmingSlash(host) : "http://" + Self.trimmingSlash(host))]
+    }
+
+    private static func trimmingSlash(_ text: String) -> String {
+        text.hasSuffix("/") ? String(text.dropLast()) : text
     }
 
     /// The JSON body of a GraphQL request: `{"query": …, "variables": …}` from the query text and the
     /// optional JSON object after a blank line.
-    static func graphQLBody(_ text: String, request: String) throws(CollectionError) -> Data {
+    static func graphQLBody(_ text: String, request: String,
+                            fragments: [String: String] = [:]) throws(CollectionError) -> Data {
         var query = text
         var variables: String?
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
@@ -28,19 +54,30 @@ extension Resolver {
         }
         query = query.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !query.isEmpty else { throw .graphQL(request: request, reason: "the request has no query") }
+        // httpyac's fragments written outside the request go with the queries that spread them.
+        for (name, fragment) in fragments.sorted(by: { $0.key < $1.key })
+        where query.contains("..." + name) && !query.contains(fragment) {
+            query += "\n" + fragment
+        }
         var json = "{\"query\":" + JSONValue.quoted(query)
         if let variables { json += ",\"variables\":" + variables }
         return Data((json + "}").utf8)
     }
 
-    /// A form body written one `&field=value` per line: the lines joined without their line breaks.
+    /// A form body written one `&field=value` (or `field=value&`) per line: the lines joined without their line
+    /// breaks.
     static func joinedFormBody(_ text: String) -> String {
         var result = ""
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
             let content = line.hasSuffix("\r") ? line.dropLast() : line
             let trimmed = content.trimmingCharacters(in: .whitespaces)
             if trimmed.isEmpty { continue }
-            if result.isEmpty || trimmed.hasPrefix("&") { result += trimmed } else { result += "\n" + trimmed }
+            // `&name=value` continues the line above, as does a line after one ending in `&` (kulala.nvim).
+            if result.isEmpty || trimmed.hasPrefix("&") || result.hasSuffix("&") {
+                result += trimmed
+            } else {
+                result += "\n" + trimmed
+            }
         }
         return result
     }
@@ -60,11 +97,50 @@ extension Resolver {
         return "Basic " + Data(words[1].utf8).base64EncodedString()
     }
 
+    /// kulala.nvim's `Authorization: NTLM user password` and `Authorization: Negotiate`, which ask the client
+    /// to run a sign-in handshake Courier does not: the scheme's name, or nil for any other value.
+    static func unsupportedAuthorization(_ value: String) -> String? {
+        let words = value.split(separator: " ", omittingEmptySubsequences: true)
+        guard let scheme = words.first.map(String.init) else { return nil }
+        if scheme.caseInsensitiveCompare("Negotiate") == .orderedSame && words.count == 1 { return "Negotiate" }
+        // `NTLM <token>` is a message of a handshake already under way (one word); user and password are two.
+        if scheme.caseInsensitiveCompare("NTLM") == .orderedSame && (words.count == 1 || words.count == 3
+            || (words.count == 2 && words[1].contains(":"))) { return "NTLM" }
+        return nil
+    }
+
     /// `Authorization: Digest user password`: the credentials for the transport to answer the challenge.
     static func digestCredentials(_ value: String) -> HTTPAuthentication? {
         let words = value.split(separator: " ", omittingEmptySubsequences: true)
         guard words.count == 3, words[0].caseInsensitiveCompare("Digest") == .orderedSame,
               !words[1].contains("="), !words[2].contains("=") else { return nil }
         return HTTPAuthentication(scheme: .digest, user: String(words[1]), password: String(words[2]))
+    }
+
+    /// kulala.nvim's `$kulalaDefaultHeaders` of the environment (`$kulalaShared`'s, then the selected one's):
+    /// each header the request does not set itself.
+    func addDefaultHeaders(to headers: inout HTTPHeaders, interpolator: inout Interpolator) throws(CollectionError) {
+        let prefix = EnvironmentSet.kulalaDefaultHeaders + "."
+        let defaults = context.environment.values.filter {
+            $0.key.hasPrefix(prefix) && !$0.key.dropFirst(prefix.count).contains(".")
+        }
+        for (key, value) in defaults.sorted(by: { $0.key < $1.key }) {
+            let name = String(key.dropFirst(prefix.count))
+            guard !name.isEmpty, !headers.contains(name) else { continue }
+            headers.add(name, try interpolator.expand(value.value))
+        }
+    }
+
+    /// An httpyac GraphQL request written as an ordinary one: a body starting with `query` or `mutation`, and a
+    /// JSON Content-Type or none.
+    static func isHttpyacGraphQL(_ template: RequestTemplate) -> Bool {
+        guard template.kind == .http, case .text(let text) = template.body else { return false }
+        if let type = template.headers["Content-Type"]?.lowercased(), !type.contains("json") { return false }
+        let first = text.drop { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+        return ["query", "mutation"].contains { keyword in
+            guard first.hasPrefix(keyword) else { return false }
+            let next = first.dropFirst(keyword.count).first
+            return next == nil || next == " " || next == "{" || next == "(" || next == "\n"
+        }
     }
 }

@@ -50,27 +50,34 @@ public struct Resolver: Sendable {
             let message = "'\(run.text)' runs other requests and has no request of its own to build"
             throw .syntax(Diagnostic(file: file.path, line: run.line, message: message))
         }
-        for prompt in template.prompts where context.overrides[prompt.name] == nil {
+        // A prompt with a default (httpyac's `$value:`) takes it when nobody answered.
+        for prompt in template.prompts where context.overrides[prompt.name] == nil && prompt.defaultValue == nil {
             throw .promptNotAnswered(name: prompt.name, request: template.displayName, description: prompt.description)
         }
         var interpolator = Interpolator(requestName: template.displayName, local: template.variables,
                                         file: file.fileVariables, context: context, folder: baseFolder,
                                         elsewhere: file.definitionElsewhere(than: template))
-        let pieces = try interpolator.pieces(Self.absoluteURLText(template))
+        let urlText = Self.absoluteURLText(template)
+        var pieces = try interpolator.pieces(urlText)
+        if urlText.hasPrefix("/") { pieces = try hostPieces(for: template, interpolator: &interpolator) + pieces }
         guard let url = URLBuilder.build(pieces) else {
             throw .badURL(url: pieces.map(\.text).joined(), request: template.displayName)
         }
-        let isGraphQL = template.kind == .graphql
+        // httpyac sends a `query`/`mutation` body as GraphQL whatever the request line says (a JSON or no
+        // Content-Type: a server taking `application/graphql` gets the text as written).
+        let isGraphQL = template.kind == .graphql || Self.isHttpyacGraphQL(template)
         var headers = HTTPHeaders()
         let typeHeader = HTTPFileParser.graphQLRequestTypeHeader
         for field in template.headers {
             if isGraphQL && field.name.caseInsensitiveCompare(typeHeader) == .orderedSame { continue }
             headers.add(try interpolator.expand(field.name), try interpolator.expand(field.value))
         }
+        try addDefaultHeaders(to: &headers, interpolator: &interpolator)
         var method = template.method
         var body: RequestBody
         if isGraphQL, case .text(let text) = template.body {
-            body = .data(try Self.graphQLBody(try interpolator.expand(text), request: template.displayName))
+            body = .data(try Self.graphQLBody(try interpolator.expand(text), request: template.displayName,
+                                              fragments: file.graphQLFragments))
             if !headers.contains("Content-Type") { headers["Content-Type"] = "application/json" }
             method = .post
         } else {
@@ -96,12 +103,20 @@ public struct Resolver: Sendable {
                 request.headers["Authorization"] = nil
                 request.authentication = digest
                 secrets.insert(digest.password)
+            } else if let scheme = Self.unsupportedAuthorization(authorization) {
+                throw .unsupported(request: template.displayName,
+                                   reason: "'Authorization: \(scheme) …' (kulala.nvim signs in with \(scheme)) is not "
+                                       + "supported; the request is not sent")
             }
         }
         if template.tags[Self.allowInsecureRedirectTag] != nil { request.allowInsecureRedirect = true }
         // Saved requests share their environment's cookie jar (a login's session reaches the next request).
         if template.tags[Self.noCookieJarTag] == nil {
             request.cookieJar = context.environment.name ?? CookieJarStore.defaultJarName
+        }
+        // Answers to secret prompts (kulala's `# @secret`) are masked like private values.
+        for prompt in template.prompts where prompt.isSecret {
+            if let answer = context.overrides[prompt.name], !answer.isEmpty { secrets.insert(answer) }
         }
         request.knownSecrets = secrets
         return ResolvedRequest(template: template, request: request, messages: messages, secrets: secrets)

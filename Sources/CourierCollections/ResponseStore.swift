@@ -64,6 +64,34 @@ public struct ResponseStore: Sendable {
     /// Whether `expression` reads an earlier request or response (`login.response.…`, `login.request.…`).
     public static func isReference(_ expression: String) -> Bool { reference(expression) != nil }
 
+    /// httpyac names a response by its request's name: `{{login}}` is the body, `{{login.token}}` and
+    /// `{{login.items[0].id}}` JSON fields of it, and `loginResponse` the whole response. The reference those
+    /// mean, when `login` names a request the run knows; nil otherwise.
+    static func namedResponseReference(_ expression: String, known store: ResponseStore) -> String? {
+        let head = String(expression.prefix { $0 != "." && $0 != "[" })
+        let rest = expression.dropFirst(head.count)
+        if !head.isEmpty, store.knows(head) {
+            return rest.isEmpty ? "\(head).response.body.*" : "\(head).response.body.$\(rest)"
+        }
+        // `{{loginResponse.headers.server}}`, `.body`, `.parsedBody.token`: the whole response, by httpyac's name.
+        let suffix = "Response"
+        guard head.hasSuffix(suffix), head.count > suffix.count else { return nil }
+        let name = String(head.dropLast(suffix.count))
+        guard store.knows(name) else { return nil }
+        if rest.hasPrefix(".headers.") { return "\(name).response\(rest)" }
+        if rest == ".body" || rest == ".parsedBody" { return "\(name).response.body.*" }
+        if rest.hasPrefix(".parsedBody") { return "\(name).response.body.$\(rest.dropFirst(".parsedBody".count))" }
+        return nil
+    }
+
+    /// Whether `name` names a request of the run: declared, answered, failed or taken as given.
+    func knows(_ name: String) -> Bool {
+        entries[name] != nil || failures[name] != nil || declared.contains(name) || assumed.contains(name)
+    }
+
+    /// The names of the requests that answered, for scripts that read responses by name (httpyac).
+    public var answeredNames: [String] { entries.keys.sorted() }
+
     private var entries: [String: Entry] = [:]
     /// Named requests that ran in this run and got no response, with why: a lookup then says so.
     private var failures: [String: String] = [:]
@@ -126,8 +154,12 @@ public struct ResponseStore: Sendable {
             (headers, body) = (request.headers, request.body)
         }
         let whose = "the \(part.rawValue) of '\(name)'"
-        if rest.hasPrefix("headers.") {
-            let header = String(rest.dropFirst("headers.".count))
+        if rest.hasPrefix("headers.") || rest.hasPrefix("headers[") {
+            // kulala.nvim also writes `headers['Content-Type']`.
+            var header = String(rest.dropFirst("headers".count))
+            if header.hasPrefix(".") { header.removeFirst() } else {
+                header = header.trimmingCharacters(in: CharacterSet(charactersIn: "[]'\""))
+            }
             guard let value = headers[header] else {
                 return .failure(.init("\(whose) has no header '\(header)'"))
             }

@@ -57,27 +57,29 @@ public struct ScriptRunner: Sendable {
     public func prepare(_ template: RequestTemplate, context: inout VariableContext,
                         report: inout ScriptReport) throws(CollectionError) -> ResolvedRequest {
         // Handler files outside what the collection may read stop the request before anything is sent.
-        for script in template.scripts {
+        for script in template.scripts where Self.luaScript(script) == nil {
             guard case .file(let path) = script.source else { continue }
             _ = try context.fileAccess.read(path, from: baseFolder, streamed: false)
                 .file(.read, path: path, request: template.displayName, line: script.line)
         }
-        let scripts = template.scripts.filter { $0.phase == .preRequest }
+        let scripts = preRequestScripts(of: template, context: &context)
         var prepared = template
         guard !scripts.isEmpty else {
             return try Resolver(file: file, baseFolder: baseFolder, context: context).resolve(template)
         }
         var variables = Dictionary(template.variables.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 })
         var changedHeaders: [ScriptHeader]?
+        var changed = RequestChanges()
         var previewHeaders = HTTPHeaders()
         for script in scripts {
             // A best-effort preview gives scripts the substituted URL, headers and body when they resolve.
             let resolver = Resolver(file: file, baseFolder: baseFolder, context: context)
             let preview = try? resolver.resolve(prepared)
             if changedHeaders == nil { previewHeaders = preview?.request.headers ?? HTTPHeaders() }
-            let input = ScriptInput(phase: .preRequest, request: scriptRequest(prepared, preview: preview),
+            var input = ScriptInput(phase: .preRequest, request: scriptRequest(prepared, preview: preview),
                                     environment: environmentValues(context), globals: context.globals,
                                     requestVariables: variables, timeLimit: Self.timeLimit(for: template))
+            if script.dialect == .httpyac { describeHttpyacScope(of: prepared, context: context, into: &input) }
             let result = run(script, input: input, access: context.fileAccess, report: &report)
             context.globals = result.globals
             for (name, value) in result.requestVariables where variables[name] != value {
@@ -85,10 +87,15 @@ public struct ScriptRunner: Sendable {
                 prepared.variables.append(VariableDefinition(name: name, value: value, line: script.line))
             }
             if let headers = result.headers { changedHeaders = headers }
+            changed.absorb(result)
             if let error = result.error { throw .script(error) }
+            if result.cancelled {
+                throw .cancelledByScript(request: template.displayName, place: "\(file.path):\(script.line)")
+            }
         }
         var resolved = try Resolver(file: file, baseFolder: baseFolder, context: context).resolve(prepared)
         resolved.template = template
+        try changed.apply(to: &resolved.request, request: template.displayName)
         if let changedHeaders {
             // A header the script left as it saw it takes its value from the final resolution, which
             // includes the variables the script set.
@@ -107,6 +114,7 @@ public struct ScriptRunner: Sendable {
     public func handle(_ response: HTTPResponse, of resolved: ResolvedRequest, context: inout VariableContext,
                        report: inout ScriptReport) {
         let scripts = resolved.template.scripts.filter { $0.phase == .response }
+            + file.fileScripts.filter { $0.phase == .response }
         guard !scripts.isEmpty else { return }
         let data = (try? response.body.readAll()) ?? Data()
         let body = String(decoding: data, as: UTF8.self)
@@ -126,18 +134,27 @@ public struct ScriptRunner: Sendable {
                 }
             }
             let request = scriptRequest(resolved.template, preview: resolved)
-            let input = ScriptInput(phase: .response, request: request, response: scriptResponse,
+            var input = ScriptInput(phase: .response, request: request, response: scriptResponse,
                                     environment: environmentValues(context), globals: context.globals,
                                     requestVariables: variables, timeLimit: Self.timeLimit(for: resolved.template))
+            if script.dialect == .httpyac { describeHttpyacScope(of: resolved.template, context: context, into: &input) }
             let result = run(script, input: input, access: context.fileAccess, report: &report)
             context.globals = result.globals
             if result.error != nil { return }
         }
     }
 
-    private func run(_ script: RequestScript, input: ScriptInput, access: CollectionFileAccess,
+    func run(_ script: RequestScript, input: ScriptInput, access: CollectionFileAccess,
                      report: inout ScriptReport) -> ScriptResult {
         let result: ScriptResult
+        if let lua = Self.luaScript(script) {
+            var failed = ScriptResult(globals: input.globals, requestVariables: input.requestVariables)
+            failed.error = ScriptError(reason: .unsupported, message: "kulala.nvim's Lua scripts (\(lua)) are not "
+                                           + "supported by Courier: write the script in JavaScript",
+                                       file: file.path, line: script.line)
+            report.absorb(failed)
+            return failed
+        }
         switch script.source {
         case .inline(let code):
             let source = ScriptSource(code: code, file: file.path, line: script.line)
@@ -162,11 +179,11 @@ public struct ScriptRunner: Sendable {
         return result
     }
 
-    private func environmentValues(_ context: VariableContext) -> [String: String] {
+    func environmentValues(_ context: VariableContext) -> [String: String] {
         context.environment.values.mapValues(\.value)
     }
 
-    private func scriptRequest(_ template: RequestTemplate, preview: ResolvedRequest?) -> ScriptRequest {
+    func scriptRequest(_ template: RequestTemplate, preview: ResolvedRequest?) -> ScriptRequest {
         let rawBody: String? = switch template.body {
         case .none: nil
         case .text(let text): text
@@ -198,5 +215,15 @@ public struct ScriptRunner: Sendable {
     /// The text of a body streamed from files, when it is at most `scriptBodyLimit` bytes; nil otherwise.
     static func scriptBodyText(_ parts: [RequestBodyPart]) -> String? {
         CollectionFileAccess.contents(of: parts, limit: Int64(scriptBodyLimit)).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// How a kulala.nvim Lua script shows itself (`-- lua` first, or a `.lua` file), or nil for JavaScript.
+    static func luaScript(_ script: RequestScript) -> String? {
+        switch script.source {
+        case .file(let path): return path.hasSuffix(".lua") ? path : nil
+        case .inline(let code):
+            let first = code.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.first { !$0.isEmpty }
+            return first == "-- lua" ? "'-- lua'" : nil
+        }
     }
 }

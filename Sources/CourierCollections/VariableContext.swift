@@ -22,6 +22,8 @@ public struct VariableContext: Sendable {
     /// What the collection may read (`< file`) and write (`>> file`): its own folder unless the user
     /// allowed more.
     public var fileAccess = CollectionFileAccess()
+    /// Files whose httpyac once-scripts (`{{ }}` in a block without a request) ran in this run.
+    public var ranFileScripts: Set<String> = []
 
     public init(overrides: [String: String] = [:], environment: Environment = .none,
                 processEnvironment: [String: String] = ProcessInfo.processInfo.environment,

@@ -1,3 +1,4 @@
+import CourierHTTP
 import Foundation
 
 /// `/echo`, `/status/{code}`, `/flaky`, `/rate-limited` and `/slow`: the endpoints that exercise a
@@ -74,7 +75,7 @@ enum DemoBasicRoutes {
     /// `?retry_after_date=N`, as an HTTP date N seconds ahead.
     static func retryAfter(_ context: DemoContext, default fallback: String) -> [(name: String, value: String)] {
         if let seconds = context.request.queryValue("retry_after_date").flatMap(Double.init), seconds.isFinite {
-            return [("Retry-After", DemoHTTPDate.format(Date().addingTimeInterval(seconds)))]
+            return [("Retry-After", HTTPDate.format(Date().addingTimeInterval(seconds)))]
         }
         let value = context.request.queryValue("retry_after") ?? fallback
         return value == "none" ? [] : [("Retry-After", value)]

@@ -1,3 +1,4 @@
+import CourierHTTP
 import Foundation
 
 /// `/etag`, `/last-modified` and `/cache/*`: resources whose headers exercise an HTTP cache
@@ -34,10 +35,10 @@ enum DemoCacheRoutes {
 
     private static func lastModified(_ context: DemoContext) -> DemoResponse {
         let modified = context.core.startedAt
-        let body: [String: Any] = ["resource": "last-modified", "modified": DemoHTTPDate.format(modified),
+        let body: [String: Any] = ["resource": "last-modified", "modified": HTTPDate.format(modified),
                                    "message": "Revalidate with If-Modified-Since."]
         return validated(context, status: 200, body: body,
-                         headers: [("Last-Modified", DemoHTTPDate.format(modified)), maxAge(context, default: 60)],
+                         headers: [("Last-Modified", HTTPDate.format(modified)), maxAge(context, default: 60)],
                          etag: nil, lastModified: modified)
     }
 
@@ -48,10 +49,10 @@ enum DemoCacheRoutes {
         let since = Date(timeIntervalSince1970: TimeInterval(version * every))
         let tag = "\"changing-\(every)-\(version)\""
         let body: [String: Any] = ["resource": "changing", "every": every, "version": version,
-                                   "since": DemoHTTPDate.format(since),
+                                   "since": HTTPDate.format(since),
                                    "next_change_in": TimeInterval((version + 1) * every) - now.rounded(.down)]
         return validated(context, status: 200, body: body,
-                         headers: [("ETag", tag), ("Last-Modified", DemoHTTPDate.format(since)),
+                         headers: [("ETag", tag), ("Last-Modified", HTTPDate.format(since)),
                                    maxAge(context, default: every)],
                          etag: tag, lastModified: since)
     }
@@ -81,8 +82,8 @@ enum DemoCacheRoutes {
     private static func heuristic(_ context: DemoContext) -> DemoResponse {
         let modified = context.core.startedAt.addingTimeInterval(-heuristicAge)
         return validated(context, status: 200,
-                         body: ["resource": "heuristic", "modified": DemoHTTPDate.format(modified)],
-                         headers: [("Last-Modified", DemoHTTPDate.format(modified))], etag: nil, lastModified: modified)
+                         body: ["resource": "heuristic", "modified": HTTPDate.format(modified)],
+                         headers: [("Last-Modified", HTTPDate.format(modified))], etag: nil, lastModified: modified)
     }
 
     /// 304 with the same validators and caching headers when the request's conditions match,
@@ -94,7 +95,7 @@ enum DemoCacheRoutes {
         let notModified: Bool
         if let condition = request.header("If-None-Match") {
             notModified = etag.map { matches(condition, $0) } ?? false
-        } else if let condition = request.header("If-Modified-Since"), let since = DemoHTTPDate.parse(condition),
+        } else if let condition = request.header("If-Modified-Since"), let since = HTTPDate.parse(condition),
                   let lastModified {
             notModified = lastModified <= since
         } else {

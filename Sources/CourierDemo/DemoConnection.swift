@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CourierHTTP
 import Foundation
 
 /// One client connection: reads requests (pipelined ones too), answers each in order, keeps the
@@ -142,7 +143,7 @@ struct DemoConnection {
     /// The status line and header fields, with Date, Server, framing and Connection added.
     static func head(for response: DemoResponse, framing: (String, String)?, closing: Bool) -> [UInt8] {
         var text = "HTTP/1.1 \(response.status) \(DemoStatus.reason(response.status))\r\n"
-        text += "Date: \(DemoHTTPDate.format(Date()))\r\nServer: courier-demo\r\n"
+        text += "Date: \(HTTPDate.format(Date()))\r\nServer: courier-demo\r\n"
         for field in response.headers { text += "\(field.name): \(field.value)\r\n" }
         if let framing, !DemoResponse.isBodiless(response.status) { text += "\(framing.0): \(framing.1)\r\n" }
         if closing { text += "Connection: close\r\n" }

@@ -16,8 +16,8 @@ public enum APIError: Error, Sendable {
     case badURL(String)
     /// A 2xx body did not match the expected type: a contract bug. `path` is the decoder's coding path.
     case decoding(path: String, underlying: String)
-    /// The body exceeded the configured maximum size.
-    case tooLarge(limit: Int)
+    /// The body, or one record of a body read as a stream (`part`), exceeded its maximum size.
+    case tooLarge(limit: Int, part: SizedPart = .body)
     /// The caller cancelled or a newer request superseded this one. Not an error for the user.
     case cancelled
     /// The connection broke before the answer was complete (a reset, an empty reply, a body shorter
@@ -32,6 +32,14 @@ public enum APIError: Error, Sendable {
     /// Writing the body on this machine failed (a full disk, a folder that cannot be written): not the
     /// server's fault, and asking again does not help until there is room.
     case disk(underlying: String)
+
+    /// What a size limit bounded.
+    public enum SizedPart: Sendable, Hashable {
+        /// The whole body (a compressed one counted decoded).
+        case body
+        /// One server-sent event or NDJSON line of a body read as a stream.
+        case streamRecord
+    }
 
     /// What kind of failure this is: what the retry policy, the log and `--json` match on.
     public enum Kind: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
@@ -65,6 +73,11 @@ public enum APIError: Error, Sendable {
 }
 
 extension APIError: CustomStringConvertible {
+    /// `16 MB`, or `1000-byte` for a limit that is no whole number of megabytes.
+    private static func size(_ bytes: Int) -> String {
+        bytes % (1 << 20) == 0 ? "\(bytes >> 20) MB" : "\(bytes)-byte"
+    }
+
     public var description: String {
         switch self {
         case .offline(let underlying): "offline: \(underlying)"
@@ -74,9 +87,10 @@ extension APIError: CustomStringConvertible {
         case .tls(let underlying): "TLS: \(underlying)"
         case .badURL(let url): "bad URL: \(url)"
         case .decoding(let path, let underlying): "decoding failed at \(path.isEmpty ? "<root>" : path): \(underlying)"
-        case .tooLarge(let limit):
-            "response larger than the " + (limit % (1 << 20) == 0 ? "\(limit >> 20) MB" : "\(limit)-byte")
-                + " limit (a compressed body counts decoded)"
+        case .tooLarge(let limit, .body):
+            "response larger than the " + Self.size(limit) + " limit (a compressed body counts decoded)"
+        case .tooLarge(let limit, .streamRecord):
+            "a streamed event or line longer than the " + Self.size(limit) + " limit"
         case .cancelled: "cancelled"
         case .connectionLost(let underlying): "connection lost: \(underlying)"
         case .protocolError(let underlying): "protocol error: \(underlying)"

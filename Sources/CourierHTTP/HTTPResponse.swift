@@ -32,6 +32,9 @@ public struct HTTPResponse: Sendable {
     }
 
     public var isSuccess: Bool { (200..<300).contains(status) }
+
+    /// Why the body is shown as the server sent it (a Content-Encoding Courier cannot decode), or nil.
+    public var contentEncodingNote: String? { body.size > 0 ? ContentCodings.note(for: headers) : nil }
 }
 
 /// A response body: in memory, or spilled to a temporary file past the transport's threshold.

@@ -26,6 +26,9 @@ public struct RequestContext: Sendable {
     /// printed as it arrives). The transport then drops what it kept, keeps nothing more and applies no
     /// size limit; the response's body is empty. Nil keeps the whole body.
     public var keepsBody: (@Sendable () -> Bool)?
+    /// Asked after each `onChunk`: an error stops the transfer and is what it fails with (a record of a
+    /// streamed body past its size limit). Nil, or a nil answer, goes on.
+    public var streamFailure: (@Sendable () -> APIError?)?
 
     /// A context for a new logical request, with optional streaming hooks.
     public init(id: RequestID = RequestID.next(), attempt: Int = 1, events: EventSink = .none,

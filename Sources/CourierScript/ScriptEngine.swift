@@ -23,7 +23,7 @@ public enum ScriptEngine {
         }
         context.installDigest()
         var result = ScriptResult(globals: input.globals, requestVariables: input.requestVariables)
-        for prelude in [ScriptPrelude.code, PostmanPrelude.code] {
+        for prelude in [ScriptPrelude.code, PostmanPrelude.code, HttpyacPrelude.code] {
             let evaluation = context.evaluate(prelude, sourceURL: ScriptPrelude.sourceURL, line: 1)
             if case .failure(let exception) = evaluation {
                 result.error = ScriptError(reason: .exception, message: "internal: \(exception.message)",
@@ -37,7 +37,11 @@ public enum ScriptEngine {
                                        file: source.file, line: source.line)
             return result
         }
-        let evaluation = context.evaluate(source.code, sourceURL: source.file, line: source.line)
+        let code = input.dialect == .httpyac ? HttpyacPrelude.wrap(source.code) : source.code
+        var evaluation = context.evaluate(code, sourceURL: source.file, line: source.line)
+        if input.dialect == .httpyac, case .success = evaluation {
+            evaluation = context.evaluate(HttpyacPrelude.rethrow, sourceURL: ScriptPrelude.sourceURL, line: 1)
+        }
         if case .failure(let exception) = evaluation, !exception.message.contains(exitMarker) {
             result.error = error(from: exception, source: source, timeLimit: input.timeLimit)
         }
@@ -75,6 +79,10 @@ public enum ScriptEngine {
             if let headers = object["headers"] as? [[String]] {
                 result.headers = headers.filter { $0.count == 2 }.map { ScriptHeader($0[0], $0[1]) }
             }
+            result.url = object["url"] as? String
+            result.method = object["method"] as? String
+            result.body = object["body"] as? String
+            result.cancelled = object["cancelled"] as? Bool ?? false
         }
     }
 
@@ -118,6 +126,10 @@ public enum ScriptEngine {
             "environment": input.environment, "globals": input.globals,
             "requestVariables": input.requestVariables,
         ]
+        if input.dialect == .httpyac {
+            object["httpyac"] = ["scope": input.scope, "file": input.file, "folder": input.folder,
+                                 "reserved": HttpyacPrelude.reserved] as [String: Any]
+        }
         if let response = input.response {
             object["response"] = [
                 "status": response.status, "body": response.body, "milliseconds": response.milliseconds,

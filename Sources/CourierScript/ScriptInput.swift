@@ -77,6 +77,14 @@ public struct ScriptInput: Sendable {
     public var requestVariables: [String: String]
     /// Seconds the script may run before it is stopped.
     public var timeLimit: Double
+    /// Whose API the script is written against.
+    public var dialect: ScriptDialect = .jetBrains
+    /// httpyac: every variable the request sees (values as text; JSON objects and arrays become objects),
+    /// and named responses' bodies, made globals of the script by name.
+    public var scope: [String: String] = [:]
+    /// httpyac's `httpFile.fileName` and `__dirname`: the `.http` file and its folder.
+    public var file = ""
+    public var folder = ""
 
     /// Input for one script; the default time limit is five seconds.
     public init(phase: ScriptPhase, request: ScriptRequest, response: ScriptResponse? = nil,

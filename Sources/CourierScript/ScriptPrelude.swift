@@ -15,7 +15,7 @@ enum ScriptPrelude {
       class UnsupportedError extends Error {
         constructor(what) { super(what + " is not supported by Courier"); this.name = "Unsupported"; }
       }
-      const state = { globals: {}, variables: {}, tests: [], logs: [], pending: [], headers: null };
+      const state = { globals: {}, variables: {}, tests: [], logs: [], pending: [], headers: null, finishers: [] };
 
       function text(value) {
         if (value === undefined || value === null) return "";
@@ -243,16 +243,21 @@ enum ScriptPrelude {
           };
         }
         if (typeof __courierPostman === "function") __courierPostman(input, state, runTest, UnsupportedError);
+        if (input.httpyac && typeof __courierHttpyac === "function") {
+          __courierHttpyac(input, state, runTest, UnsupportedError);
+        }
       }
 
       // Tests declared with client.test run after the script, as the JetBrains reference says.
       function finish() {
+        for (const finisher of state.finishers) finisher();
         for (const pending of state.pending) {
           try { runTest(pending[0], pending[1]); } catch (error) { if (error === exitSignal) break; throw error; }
         }
         return JSON.stringify({
           globals: state.globals, variables: state.variables, tests: state.tests, logs: state.logs,
           headers: state.headersChanged ? state.headers : null,
+          url: state.url, method: state.method, body: state.body, cancelled: !!state.cancelled,
         });
       }
       return { boot: boot, finish: finish, state: state };

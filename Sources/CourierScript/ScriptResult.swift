@@ -48,6 +48,13 @@ public struct ScriptResult: Sendable {
     public var logs: [String]
     /// Headers after a pre-request script changed them (`pm.request.headers.add`); nil when unchanged.
     public var headers: [ScriptHeader]?
+    /// The URL, method and body after an httpyac pre-request script changed `request.url`, `.method` or
+    /// `.body`; nil when unchanged.
+    public var url: String?
+    public var method: String?
+    public var body: String?
+    /// An httpyac script exported `$cancel`: the request is not sent.
+    public var cancelled = false
     /// Set when the script stopped on an error; what it did before that is kept.
     public var error: ScriptError?
 

@@ -20,3 +20,10 @@ public enum ScriptPhase: String, Sendable, Hashable {
     case preRequest = "pre-request script"
     case response = "response handler"
 }
+
+/// Whose script API a script is written for: the JetBrains HTTP Client's `{% %}` blocks (with Postman's `pm`
+/// alongside), or httpyac's `{{ }}` blocks (`exports`, `request`/`response` as httpyac shapes them, `test`).
+public enum ScriptDialect: String, Sendable, Hashable {
+    case jetBrains
+    case httpyac
+}

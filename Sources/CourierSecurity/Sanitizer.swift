@@ -35,10 +35,17 @@ public enum Sanitizer {
         return [character]
     }
 
-    /// The whole string made safe with visible symbols (every control, newlines included, is shown).
-    public static func sanitize(_ text: some StringProtocol) -> String {
+    /// The whole string made safe with visible symbols: every control is shown, newlines and tabs too unless
+    /// `keepingLayout` (a body printed as lines).
+    public static func sanitize(_ text: some StringProtocol, keepingLayout: Bool = false) -> String {
         var out = ""
-        for character in text { out.append(contentsOf: visible(character)) }
+        for character in text {
+            if keepingLayout && (character == "\n" || character == "\t") {
+                out.append(character)
+            } else {
+                out.append(contentsOf: visible(character))
+            }
+        }
         return out
     }
 

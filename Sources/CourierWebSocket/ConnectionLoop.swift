@@ -22,6 +22,15 @@ struct ConnectionLoop {
     private var pingCounter: UInt64 = 0
     /// Reads stopped on the budget rather than on EAGAIN, so TLS may hold bytes poll cannot see.
     private var moreToRead = false
+    /// The answer to the newest ping not answered yet. Pongs are not queued one per ping: a peer that floods
+    /// pings without reading our answers would grow `output` for ever. RFC 6455 (5.5.3) lets an endpoint
+    /// answer only the most recent ping.
+    private var pendingPong: [UInt8]?
+    /// Since when reading has waited for the consumer (`DeliveryBacklog`); nil while reading.
+    private var pausedSince: Double?
+
+    /// Unsent bytes below which a pong joins `output`.
+    private static let pongRoom = 64 * 1024
 
     /// How many bytes one receive call asks for, and how many receives run between polls.
     private static let chunkSize = 64 * 1024
@@ -117,6 +126,7 @@ struct ConnectionLoop {
         while true {
             connection.wakePipe.drain()
             if let ended = handleCommands() { return ended }
+            queuePendingPong()
             if case .failed(let message) = flush() {
                 return WebSocketCloseInfo(code: .abnormal, error: .connectionLost(message: message))
             }
@@ -148,6 +158,15 @@ struct ConnectionLoop {
                                                           isSubscription: isSubscription)))
     }
 
+    /// Puts the newest ping's answer into `output` once what is queued before it has (mostly) gone out.
+    private mutating func queuePendingPong() {
+        guard let pong = pendingPong, output.count - outputStart < Self.pongRoom else { return }
+        pendingPong = nil
+        if case .open = phase {
+            FrameEncoder.append(control: WebSocketFrame(opcode: .pong, payload: pong), role: .client, to: &output)
+        }
+    }
+
     private mutating func sendPing() {
         pingCounter += 1
         pingPayload = withUnsafeBytes(of: pingCounter.bigEndian) { Array($0) }
@@ -164,10 +183,21 @@ struct ConnectionLoop {
         closeDeadline = Monotonic.now + configuration.closeTimeout
     }
 
-    /// Reads until the socket has nothing more or the turn's budget is spent, handling what arrives.
+    /// Reads until the socket has nothing more or the turn's budget is spent, handling what arrives; reads
+    /// nothing while the consumer is behind (back-pressure: the peer then waits on TCP).
     private mutating func readAvailable() -> WebSocketCloseInfo? {
         guard let pipe else { return WebSocketCloseInfo(code: .abnormal) }
         moreToRead = false
+        let wakePipe = connection.wakePipe
+        if connection.backlog.isFull(wake: { wakePipe.wake() }) {
+            if pausedSince == nil { pausedSince = Monotonic.now }
+            return nil
+        }
+        if let since = pausedSince {
+            // A pong could not be read while paused: its deadline moves by the pause.
+            pongDeadline = pongDeadline.map { $0 + (Monotonic.now - since) }
+            pausedSince = nil
+        }
         var chunk = [UInt8](repeating: 0, count: Self.chunkSize)
         for _ in 0..<Self.readsPerTurn {
             let result = chunk.withUnsafeMutableBytes { pipe.receive(into: $0) }
@@ -180,6 +210,8 @@ struct ConnectionLoop {
             case .done(let count):
                 chunk.withUnsafeBytes { reader.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
                 if let ended = processIncoming() { return ended }
+                // The next turn pauses if this read filled the consumer's room.
+                if connection.backlog.isFull(wake: { wakePipe.wake() }) { return nil }
             }
         }
         moreToRead = true
@@ -204,8 +236,8 @@ struct ConnectionLoop {
                     batch.append(.message(WebSocketMessageEvent(direction: .incoming, message: message)))
                 case .ping(let payload):
                     if case .open = phase {
-                        FrameEncoder.append(control: WebSocketFrame(opcode: .pong, payload: payload), role: .client,
-                                            to: &output)
+                        pendingPong = payload
+                        queuePendingPong()
                     }
                 case .pong(let payload):
                     var roundTrip: Double?
@@ -252,7 +284,7 @@ struct ConnectionLoop {
         if let deadline = closeDeadline, now >= deadline, case .closingByUs(let code, let reason, let byUser) = phase {
             return WebSocketCloseInfo(code: code, reason: reason, byUser: byUser, error: byUser ? nil : .timedOut(phase: .close))
         }
-        if let deadline = pongDeadline, now >= deadline {
+        if let deadline = pongDeadline, now >= deadline, pausedSince == nil {
             return WebSocketCloseInfo(code: .abnormal, error: .pongTimeout(seconds: configuration.pongTimeout))
         }
         if let due = nextPing, now >= due, case .open = phase, let interval = configuration.pingInterval {
@@ -326,10 +358,12 @@ struct ConnectionLoop {
             let wait = max(0, deadline - Monotonic.now)
             timeout = timeout < 0 ? wait : min(timeout, wait)
         }
-        var events = Int16(POLLIN)
+        // While paused the socket is left out unless there is something to write: a hung-up socket would
+        // otherwise wake poll at once, for ever.
+        var events = pausedSince == nil ? Int16(POLLIN) : 0
         if outputStart < output.count { events |= Int16(POLLOUT) }
         var fds = [
-            pollfd(fd: pipe?.socket ?? -1, events: events, revents: 0),
+            pollfd(fd: events == 0 ? -1 : pipe?.socket ?? -1, events: events, revents: 0),
             pollfd(fd: connection.wakePipe.readEnd, events: Int16(POLLIN), revents: 0),
         ]
         _ = poll(&fds, 2, timeout < 0 ? -1 : Int32(min(timeout * 1000 + 1, 1_000_000)))

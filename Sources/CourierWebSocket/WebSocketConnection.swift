@@ -32,13 +32,17 @@ final class WebSocketConnection: Sendable {
     let onEvents: (@Sendable ([WebSocketEvent]) -> Void)?
     /// Called once, last, on the connection thread: how it ended and whether it had opened.
     let onEnd: @Sendable (WebSocketCloseInfo, Bool) -> Void
+    /// What the consumer has not taken yet: past its high water the connection stops reading the socket.
+    let backlog: DeliveryBacklog
 
     init(configuration: WebSocketConfiguration, initialMessages: [WebSocketMessage] = [],
+         backlog: DeliveryBacklog = DeliveryBacklog(),
          onEvent: @escaping @Sendable (WebSocketEvent) -> Void,
          onEvents: (@Sendable ([WebSocketEvent]) -> Void)? = nil,
          onEnd: @escaping @Sendable (WebSocketCloseInfo, Bool) -> Void) {
         self.configuration = configuration
         self.initialMessages = initialMessages
+        self.backlog = backlog
         self.onEvent = onEvent
         self.onEvents = onEvents
         self.onEnd = onEnd

@@ -12,9 +12,11 @@ public final class WebSocketSession: Sendable {
     public let reconnectPolicy: ReconnectPolicy?
     /// Every event of every connection, in order, in the batches they arrived in (all the messages of
     /// one read at once): one hand-off per batch rather than per message. Finishes with the session.
-    /// Read either this or `events`, not both.
-    public let batches: AsyncStream<[WebSocketEvent]>
+    /// Read either this or `events`, not both. What is not taken yet is bounded: past 8 MB of messages the
+    /// connection stops reading the socket until the reader catches up.
+    public let batches: WebSocketBatches
     private let continuation: AsyncStream<[WebSocketEvent]>.Continuation
+    private let backlog: DeliveryBacklog
 
     /// Every event of every connection, in order, one at a time (`batches`, flattened); finishes when
     /// the session is over.
@@ -34,7 +36,11 @@ public final class WebSocketSession: Sendable {
         self.configuration = configuration
         self.subscriptions = subscriptions
         self.reconnectPolicy = reconnect
-        (batches, continuation) = AsyncStream<[WebSocketEvent]>.makeStream()
+        let (stream, continuation) = AsyncStream<[WebSocketEvent]>.makeStream()
+        let backlog = DeliveryBacklog()
+        self.continuation = continuation
+        self.backlog = backlog
+        batches = WebSocketBatches(stream: stream, backlog: backlog)
     }
 
     /// Starts connecting; events begin with `connecting`.
@@ -113,13 +119,17 @@ public final class WebSocketSession: Sendable {
     private func runOneConnection() async -> (WebSocketCloseInfo, Bool) {
         await withCheckedContinuation { (done: CheckedContinuation<(WebSocketCloseInfo, Bool), Never>) in
             let events = continuation
+            let backlog = self.backlog
             let connection = WebSocketConnection(
-                configuration: configuration, initialMessages: subscriptions,
+                configuration: configuration, initialMessages: subscriptions, backlog: backlog,
                 onEvent: { [self] event in
                     if case .connected = event { state.withLock { $0.open = true } }
                     events.yield([event])
                 },
-                onEvents: { events.yield($0) },
+                onEvents: { batch in
+                    backlog.handed(batch)
+                    events.yield(batch)
+                },
                 onEnd: { [self] info, opened in
                     state.withLock { $0.open = false; $0.connection = nil }
                     done.resume(returning: (info, opened))
@@ -132,38 +142,4 @@ public final class WebSocketSession: Sendable {
             if let userClose { connection.close(code: userClose.code, reason: userClose.reason) }
         }
     }
-}
-
-/// `WebSocketSession.events`: the session's batches, one event at a time.
-public struct WebSocketEventSequence: AsyncSequence, Sendable {
-    public typealias Element = WebSocketEvent
-    let batches: AsyncStream<[WebSocketEvent]>
-
-    public struct AsyncIterator: AsyncIteratorProtocol {
-        var batches: AsyncStream<[WebSocketEvent]>.AsyncIterator
-        var current: [WebSocketEvent] = []
-        var index = 0
-
-        public mutating func next() async -> WebSocketEvent? {
-            while index >= current.count {
-                guard let batch = await batches.next() else { return nil }
-                current = batch
-                index = 0
-            }
-            defer { index += 1 }
-            return current[index]
-        }
-
-        public mutating func next(isolation actor: isolated (any Actor)?) async -> WebSocketEvent? {
-            while index >= current.count {
-                guard let batch = await batches.next(isolation: actor) else { return nil }
-                current = batch
-                index = 0
-            }
-            defer { index += 1 }
-            return current[index]
-        }
-    }
-
-    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(batches: batches.makeAsyncIterator()) }
 }

@@ -86,9 +86,20 @@ enum CheckCommand {
             responses.declare(names + imports.names)
             responses.assumeAnswered(names + imports.names)
             let file = imports.addingVariables(to: loaded.file)
+            let scripts = file.requests.flatMap(\.scripts) + file.fileScripts
             for request in file.requests where !request.isRunBlock {
                 var given = overrides
                 for prompt in request.prompts where given[prompt.name] == nil { given[prompt.name] = "prompted" }
+                // httpyac's loop sets its item and `$index` for each pass.
+                if let loop = request.loop {
+                    given[RequestLoop.indexVariable] = given[RequestLoop.indexVariable] ?? "0"
+                    if case .forOf(let item, _) = loop.kind, given[item] == nil { given[item] = "item" }
+                }
+                // A value a script of the file sets (`client.global.set`, httpyac's `exports`) is there when run.
+                for name in CollectionRunner.variableNames(in: request.sourceText) where given[name] == nil
+                    && scripts.contains(where: { $0.mentionsSetting(name) }) {
+                    given[name] = "scripted"
+                }
                 var context = VariableContext(overrides: given, environment: environment, responses: responses)
                 // A client certificate's passphrase is asked when sending; a check takes it as given.
                 context.certificatePassphrase = "checked"
@@ -109,6 +120,11 @@ enum CheckCommand {
                 var reported = Set<String>()
                 let place = Place(loaded: loaded, display: display, found: found, selected: environmentName,
                                   masker: masker)
+                for reference in request.references where !(names + imports.names).contains(reference.name) {
+                    Console.out(Sanitizer.sanitize("\(display):\(reference.line): '# @ref \(reference.name)' names no "
+                                                   + "request of this file or the files it imports"))
+                    problems += 1
+                }
                 for (_, error) in resolver.unresolved(in: request) {
                     report(error, request, place, &reported, &problems)
                 }

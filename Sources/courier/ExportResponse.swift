@@ -32,20 +32,14 @@ struct ExportResponse {
         guard let entry = plan.entries.first else { throw Failure(description: "nothing to send in \(displayPath)") }
         let environment = try entry.environment.get()
         let cacheFolder = cacheDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) }
-        let cache = try SendCommand.makeCache(directory: cacheFolder, requested: cacheMode != nil)
-        let cookies = CookieJarStore()
-        let client = HTTPClient(configuration: HTTPClient.Configuration(
-            transport: CurlTransport(configuration: .init()), cache: cache,
-            middlewares: [CookieMiddleware { cookies.jar($0) }]))
-        let mode = cacheMode.flatMap(CacheMode.init(rawValue:))
+        var setup = ClientSetup()
+        setup.cache = try ClientSetup.cache(directory: cacheFolder, requested: cacheMode != nil)
+        setup.cookies = CookieJarStore()
+        setup.cacheMode = cacheMode.flatMap(CacheMode.init(rawValue:))
         let runner = CollectionRunner(
             file: entry.loaded.file, baseFolder: entry.loaded.url.deletingLastPathComponent(),
             context: VariableContext(overrides: overrides, environment: environment), imports: entry.imports,
-            send: { request, context async throws(APIError) -> HTTPResponse in
-                var request = request
-                if let mode, request.cacheMode != .bypass { request.cacheMode = mode }
-                return try await client.send(request, context: context)
-            })
+            send: setup.send(through: setup.makeClient()))
         let requests = entry.requests
         let outcomes = Interruptible.run { () async throws(APIError) -> [RunOutcome] in
             await runner.run(requests, failFast: true)

@@ -1,4 +1,5 @@
 import CourierBody
+import CourierSecurity
 import Foundation
 
 /// `courier history`: lists, shows and searches the responses Courier has kept.
@@ -64,7 +65,7 @@ enum HistoryCommand {
             let time = entry.timing.total.map { String(format: "%6.0f ms", $0 * 1000) } ?? "      -  "
             let size = entry.response.map { MediaKind.formatSize($0.bodyBytes) } ?? ""
             let label = entry.request.name.map { "\($0)  " } ?? ""
-            Console.out(HistoryText.safe("\(entry.id)  \(status)  \(time)  \(label)\(entry.request.method) \(entry.request.url)  \(size)"))
+            Console.out(Sanitizer.sanitize("\(entry.id)  \(status)  \(time)  \(label)\(entry.request.method) \(entry.request.url)  \(size)"))
         }
         return 0
     }
@@ -87,8 +88,8 @@ enum HistoryCommand {
         if let total = entry.timing.total { lines.append(String(format: "time: %.1f ms", total * 1000)) }
         if let cache = entry.cacheDecision { lines.append("cache: \(cache)") }
         lines.append("")
-        for line in lines { Console.out(HistoryText.safe(line)) }
-        Console.out(HistoryText.safe(String(decoding: body, as: UTF8.self), keepNewlines: true))
+        for line in lines { Console.out(Sanitizer.sanitize(line)) }
+        Console.out(Sanitizer.sanitize(String(decoding: body, as: UTF8.self), keepingLayout: true))
         if let response = entry.response, response.storedBodyBytes < response.bodyBytes {
             // The body above stops where history stopped keeping it, maybe mid-JSON: say so where it ends.
             Console.out("… truncated at \(MediaKind.formatSize(response.storedBodyBytes)) of "
@@ -109,20 +110,3 @@ enum HistoryCommand {
     }
 }
 
-/// Makes text from a server safe to print: control characters and escape sequences become visible symbols.
-private enum HistoryText {
-    static func safe(_ text: String, keepNewlines: Bool = false) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar.value {
-            case 0x0A where keepNewlines, 0x09: out.unicodeScalars.append(scalar)
-            case 0x00...0x1F: out.unicodeScalars.append(Unicode.Scalar(0x2400 + scalar.value)!)
-            case 0x7F: out += "\u{2421}"
-            case 0x80...0x9F, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: out += "\u{FFFD}"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
-    }
-}

@@ -155,7 +155,7 @@ enum ImportCommand {
     static func readSource(_ source: String) throws -> Data {
         if let url = URL(string: source), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" {
             let result = Interruptible.run { () async throws(APIError) -> Data in
-                let client = HTTPClient(configuration: HTTPClient.Configuration(transport: CurlTransport()))
+                let client = ClientSetup().makeClient()
                 let response = try await client.send(HTTPRequest(url: url))
                 guard (200..<300).contains(response.status) else {
                     throw APIError.http(status: response.status, body: Data(), message: nil)

@@ -57,6 +57,7 @@ enum ResponseOutput {
             }
             // The cache's decision with its age, remaining freshness and why it was not stored.
             for (key, value) in response.cache.jsonFields { object[key] = value }
+            if let note = response.contentEncodingNote { object["content_encoding_note"] = note }
         }
         if let streamed = options.streamed {
             object["body"] = NSNull()
@@ -140,6 +141,7 @@ enum ResponseOutput {
         if response.timing.bytesOnWire > 0, response.timing.bytesOnWire != response.body.size {
             lines.append("(body: \(MediaKind.formatTransferSize(decoded: response.body.size, wire: response.timing.bytesOnWire)))")
         }
+        if let note = response.contentEncodingNote { lines.append("(\(Sanitizer.escaped(note)))") }
         return lines
     }
 

@@ -160,10 +160,10 @@ enum RunCommand {
         for diagnostic in plan.diagnostics { Console.error(diagnostic.description) }
 
         let recorder = AttemptRecorder()
-        let cache: (any Middleware)?
+        var setup = ClientSetup()
         do {
-            cache = try SendCommand.makeCache(directory: invocation.cacheDirectory,
-                                              requested: invocation.cacheMode != nil)
+            setup.cache = try ClientSetup.cache(directory: invocation.cacheDirectory,
+                                                requested: invocation.cacheMode != nil)
         } catch {
             Console.fail("cannot open the HTTP cache: \(error)")
             return 1
@@ -172,19 +172,13 @@ enum RunCommand {
         let cookies = CookieJarStore()
         // A jar that cannot be saved (a full disk) still serves this run; the user is told it will not last.
         cookies.reportSaveFailures { Console.error("Warning: " + $0) }
-        let client = HTTPClient(configuration: HTTPClient.Configuration(
-            transport: CurlTransport(configuration: .init(trustedCertificates: invocation.trustedCertificates,
-                                                          idleTimeout: invocation.idleTimeout)),
-            cache: cache, middlewares: [CookieMiddleware { cookies.jar($0) }], events: recorder.sink))
-        let cacheMode = invocation.cacheMode
-        let allowInsecureRedirect = invocation.allowInsecureRedirect
-        let send: CollectionRunner.Send = { request, context async throws(APIError) -> HTTPResponse in
-            var request = request
-            // `# @no-log` bypasses the cache whatever --cache-mode says: its response is kept nowhere.
-            if let cacheMode, request.cacheMode != .bypass { request.cacheMode = cacheMode }
-            if allowInsecureRedirect { request.allowInsecureRedirect = true }
-            return try await client.send(request, context: context)
-        }
+        setup.cookies = cookies
+        setup.transportConfiguration = .init(trustedCertificates: invocation.trustedCertificates,
+                                             idleTimeout: invocation.idleTimeout)
+        setup.events = recorder.sink
+        setup.cacheMode = invocation.cacheMode
+        setup.allowInsecureRedirect = invocation.allowInsecureRedirect
+        let send = setup.send(through: setup.makeClient())
         let exchange = RunWebSocketExchange(quietSeconds: invocation.webSocketWait,
                                             trustedCertificates: invocation.trustedCertificates, cookies: cookies)
         let result = Interruptible.run { () async throws(APIError) -> RunTally in

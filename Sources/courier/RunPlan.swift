@@ -71,8 +71,8 @@ struct RunPlan {
         }
         let outline = try HTTPFileOutline.load(url, displayPath: invocation.path)
         let requests = try CollectionRunner.selection(of: outline, names: invocation.names)
-        if requests.contains(where: \.isRunBlock) {
-            // A `run #name` line may name any request of the file: keep the whole file.
+        if requests.contains(where: { $0.isRunBlock || !$0.runsBefore.isEmpty || !$0.references.isEmpty }) {
+            // A `run #name` line (or httpyac's `# @ref`) may name any request of the file: keep the whole file.
             let loaded = try CollectionLoader.loadFile(url, displayPath: invocation.path)
             return (loaded, try CollectionRunner.selection(of: loaded.file, names: invocation.names, all: false))
         }

@@ -1,3 +1,4 @@
+import CourierCollections
 import CourierHTTP
 import CourierSecurity
 import Dispatch
@@ -30,6 +31,8 @@ enum SendCommand {
                     help: "Write the body to FILE instead of printing it (streamed to disk)."),
             .flag("--stream", help: "Print the body record by record as it arrives (events or lines); automatic "
                       + "for text/event-stream and application/x-ndjson bodies."),
+            .option("--line-limit", "MB", .number, default: "16",
+                    help: "Stop a body printed as a stream when one event or line passes MB megabytes."),
             .flag("--timing", help: "Show where the time of the last attempt went."),
             .flag("--insecure", short: "k", help: "Do not verify the server's TLS certificate."),
             .flag("--allow-insecure-redirect", help: "Follow a redirect from https to plain http (refused by default)."),
@@ -56,6 +59,8 @@ enum SendCommand {
         var verbose = false
         /// `--stream`: print records as they arrive even when the body does not look like a stream.
         var stream = false
+        /// `--line-limit`: the most bytes one event or line of a stream may hold.
+        var lineLimit = StreamPrinter.defaultLineLimit
         var output: URL?
         /// `--cacert FILE`: the certificates servers are verified against instead of the system's.
         var trustedCertificates: URL?
@@ -109,6 +114,7 @@ enum SendCommand {
         let showSecrets = args.flag("--show-secrets")
         let verbose = args.flag("--verbose")
         let stream = args.flag("--stream")
+        let lineLimit = args.number("--line-limit")
         let positionals = args.positionals
 
         let (methodText, urlText): (String?, String)
@@ -120,6 +126,10 @@ enum SendCommand {
         }
         if let methodText, !methodText.allSatisfy({ $0.isLetter || $0 == "-" || $0 == "_" }) {
             throw UsageError("'\(methodText)' is not a method; try: courier send POST \(urlText)", command: "send")
+        }
+        // Another protocol's word (GRPC, SSE, MQTT) is never sent as an HTTP method.
+        if let methodText, let refusal = HTTPFile.refusal(ofMethod: methodText.uppercased()) {
+            throw UsageError(refusal, command: "send")
         }
         guard let url = makeURL(urlText) else { throw APIError.badURL(urlText) }
 
@@ -158,6 +168,11 @@ enum SendCommand {
         if let retry, retry != retry.rounded() {
             throw UsageError("--retry takes a whole number, not '\(retry)'", command: "send")
         }
+        if let lineLimit, !(lineLimit > 0) || lineLimit > 1_048_576 {
+            throw UsageError("--line-limit takes a number of megabytes above 0, not '\(args.value("--line-limit") ?? "")'",
+                             command: "send")
+        }
+        let lineLimitBytes = lineLimit.map { Int($0 * Double(1 << 20)) } ?? StreamPrinter.defaultLineLimit
         let method = methodText.map { HTTPMethod(rawValue: $0) } ?? (body.isEmpty && data == nil ? .get : .post)
         let deadline = timeout.map { Duration.milliseconds(Int64(($0 * 1000).rounded())) }
         var request = HTTPRequest(method: method, url: url, headers: headers, body: body, timeout: deadline,
@@ -166,7 +181,7 @@ enum SendCommand {
         request.clientCertificate = clientCertificate
         if let passphrase = clientCertificate?.passphrase { request.knownSecrets.insert(passphrase) }
         return Invocation(request: request, json: json, timing: timing, showSecrets: showSecrets, verbose: verbose,
-                          stream: stream,
+                          stream: stream, lineLimit: lineLimitBytes,
                           output: output.map { URL(fileURLWithPath: $0) },
                           trustedCertificates: trustedCertificates,
                           cacheDirectory: cacheDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) },
@@ -188,9 +203,9 @@ enum SendCommand {
         var policy = RetryPolicy.standard
         if let deadline = invocation.deadline { policy.deadline = deadline }
         if let attempts = invocation.request.maxAttempts { policy.maxAttempts = max(1, attempts) }
-        let cache: (any Middleware)?
+        let cache: HTTPCacheMiddleware?
         do {
-            cache = try makeCache(directory: invocation.cacheDirectory, requested: invocation.usesCache)
+            cache = try ClientSetup.cache(directory: invocation.cacheDirectory, requested: invocation.usesCache)
         } catch {
             Console.fail("cannot open the HTTP cache: \(error)")
             return 1
@@ -200,6 +215,7 @@ enum SendCommand {
         let sent = invocation.showSecrets ? [] : invocation.secrets
         let printer = invocation.output == nil && invocation.request.method != .head
             ? StreamPrinter(json: invocation.json, forced: invocation.stream, showSecrets: invocation.showSecrets,
+                            lineLimit: invocation.lineLimit,
                             write: { Console.out(SecretPolicy.masking($0, secrets: sent)) })
             : nil
         let progress = ProgressLine.forTerminal(json: invocation.json) { printer?.isStreaming ?? false }
@@ -216,14 +232,18 @@ enum SendCommand {
         var transportConfiguration = BodyFile.transportConfiguration(for: invocation.output)
         transportConfiguration.trustedCertificates = invocation.trustedCertificates
         transportConfiguration.idleTimeout = invocation.idleTimeout
-        let transport = CurlTransport(configuration: transportConfiguration)
-        let configuration = HTTPClient.Configuration(transport: transport, cache: cache, retry: policy, events: events)
-        let client = HTTPClient(configuration: configuration)
+        var setup = ClientSetup()
+        setup.transportConfiguration = transportConfiguration
+        setup.cache = cache
+        setup.retry = policy
+        setup.events = events
+        let client = setup.makeClient()
         var context = RequestContext()
         if let progress { context.onProgress = { progress.update($0) } }
         if let printer {
             context.onHead = { printer.begin($0) }
             context.onChunk = { printer.feed($0) }
+            context.streamFailure = { printer.failure }
             // A stream printed as it arrives is not also kept (no spill file, no size limit, so an endless
             // stream runs for ever), unless a cache is to store it.
             if cache == nil { context.keepsBody = { !printer.isStreaming } }
@@ -233,7 +253,7 @@ enum SendCommand {
         let result = Interruptible.run { [context] () async throws(APIError) -> HTTPResponse in
             let response = try await client.send(request, context: context)
             // A stale response served while it is validated: the validation ends before the process does.
-            await (cache as? HTTPCacheMiddleware)?.finishBackgroundRevalidations()
+            await cache?.finishBackgroundRevalidations()
             return response
         }
         progress?.finish()
@@ -258,13 +278,6 @@ enum SendCommand {
             let streamed = (printer?.isStreaming ?? false) ? printer?.finish(contentType: nil) : nil
             return report(nil, error: error, attempts: attempts, invocation: invocation, streamed: streamed)
         }
-    }
-
-    /// The HTTP cache for `--cache-dir DIR` (or the default folder when only `--cache-mode` is
-    /// given); nil when neither was asked for, so a plain `courier send` never writes a cache.
-    static func makeCache(directory: URL?, requested: Bool) throws -> (any Middleware)? {
-        guard requested || directory != nil else { return nil }
-        return try HTTPCacheMiddleware(directory: directory)
     }
 
     /// Prints the outcome and returns the exit code: 0 for 2xx/3xx, 1 otherwise.

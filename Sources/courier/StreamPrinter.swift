@@ -8,8 +8,13 @@ import Synchronization
 /// as it is complete, as pretty text for people or as one JSON object per record for scripts. For
 /// people, the status line and headers of a streamed response come first, as soon as the body turns
 /// out to be a stream (at the head when Content-Type says so). Fed from the transport's thread
-/// (`RequestContext.onHead` and `onChunk`); the lock keeps the head and the records in order.
+/// (`RequestContext.onHead` and `onChunk`); the lock keeps the head and the records in order. A record
+/// (an event's data or a line) longer than the line limit stops the stream with `tooLarge`, so a server that
+/// never ends a line cannot grow the printer without bound.
 final class StreamPrinter: Sendable {
+    /// The line limit unless `--line-limit` says otherwise: 16 MB.
+    static let defaultLineLimit = 16 << 20
+
     private struct State {
         var verdict = StreamSniffer.Verdict.undecided
         /// The head of the response being received, until it is printed.
@@ -19,22 +24,33 @@ final class StreamPrinter: Sendable {
         /// The bytes seen while the verdict is open (at most `StreamSniffer.window` and a chunk).
         var prefix = Data()
         var received = 0
-        var events = EventStreamParser()
-        var lines = NDJSONSplitter()
+        var events: EventStreamParser
+        var lines: NDJSONSplitter
         var printed = 0
+        /// Why the stream must stop: a record past the line limit.
+        var failure: APIError?
+
+        init(lineLimit: Int) {
+            events = EventStreamParser(maxRecordSize: lineLimit)
+            lines = NDJSONSplitter(maxRecordSize: lineLimit)
+        }
     }
 
-    private let state = Mutex(State())
+    private let state: Mutex<State>
+    private let lineLimit: Int
     private let json: Bool
     private let forced: Bool
     private let showSecrets: Bool
     private let write: @Sendable (String) -> Void
 
     /// `json` prints one object per record (and no head: the final object carries it); `forced`
-    /// (`--stream`) streams bodies the sniffer would not; `showSecrets` prints the head's secrets;
-    /// `write` receives each piece of text (standard output by default).
-    init(json: Bool, forced: Bool, showSecrets: Bool = false,
+    /// (`--stream`) streams bodies the sniffer would not; `showSecrets` prints the head's secrets; a record
+    /// longer than `lineLimit` bytes stops the stream; `write` receives each piece of text (standard output by
+    /// default).
+    init(json: Bool, forced: Bool, showSecrets: Bool = false, lineLimit: Int = defaultLineLimit,
          write: @escaping @Sendable (String) -> Void = { Console.out($0) }) {
+        state = Mutex(State(lineLimit: lineLimit))
+        self.lineLimit = lineLimit
         self.json = json
         self.forced = forced
         self.showSecrets = showSecrets
@@ -43,6 +59,9 @@ final class StreamPrinter: Sendable {
 
     /// Whether records are being printed (a progress line would be in their way).
     var isStreaming: Bool { state.withLock { $0.verdict == .events || $0.verdict == .lines } }
+
+    /// Why the transfer must stop (a record past the line limit), once it must.
+    var failure: APIError? { state.withLock { $0.failure } }
 
     /// Whether a status line and headers were printed ahead of the records.
     var headShown: Bool { state.withLock { $0.headShown } }
@@ -94,7 +113,7 @@ final class StreamPrinter: Sendable {
             defer { try? handle.close() }
             while let chunk = try? handle.read(upToCount: 1 << 20), !chunk.isEmpty {
                 feed(chunk)
-                if state.withLock({ $0.verdict == .notAStream }) { return }
+                if state.withLock({ $0.verdict == .notAStream || $0.failure != nil }) { return }
             }
         }
     }
@@ -107,7 +126,7 @@ final class StreamPrinter: Sendable {
     /// A new response starts a new body: the parsers start over; what was printed stays printed.
     private func startOver(_ state: inout State) {
         let (printed, headShown) = (state.printed, state.headShown)
-        state = State()
+        state = State(lineLimit: lineLimit)
         state.printed = printed
         state.headShown = headShown
     }
@@ -148,8 +167,12 @@ final class StreamPrinter: Sendable {
 
     private func printRecords(_ data: Data, state: inout State) {
         switch state.verdict {
-        case .events: emit(state.events.feed(data).map(render), state: &state)
-        case .lines: emit(state.lines.feed(data).map(render), state: &state)
+        case .events:
+            emit(state.events.feed(data).map(render), state: &state)
+            if state.events.exceededLimit { state.failure = .tooLarge(limit: lineLimit, part: .streamRecord) }
+        case .lines:
+            emit(state.lines.feed(data).map(render), state: &state)
+            if state.lines.exceededLimit { state.failure = .tooLarge(limit: lineLimit, part: .streamRecord) }
         case .notAStream, .undecided: break
         }
     }

@@ -70,4 +70,30 @@ import Testing
         #expect(records.first?.allSatisfy { $0 == UInt8(ascii: "a") } == true)
         #expect(records.last == Data(#"{"b":2}"#.utf8))
     }
+
+    @Test func anEventLineOrDataPastTheLimitStopsTheParserAndKeepsTheEventsBefore() {
+        // Given a 100-byte limit: an event that fits, then a line that does not
+        var parser = EventStreamParser(maxRecordSize: 100)
+        let before = parser.feed(Data("data: fits\n\ndata: \(String(repeating: "x", count: 60))".utf8))
+        #expect(before.map(\.data) == ["fits"] && !parser.exceededLimit)
+        #expect(parser.feed(Data(String(repeating: "x", count: 60).utf8)).isEmpty)
+        #expect(parser.exceededLimit)
+        #expect(parser.feed(Data("\n\ndata: late\n\n".utf8)).isEmpty, "nothing is taken after the limit")
+        // And short data lines that add up past it, with no blank line, stop it too
+        var lines = EventStreamParser(maxRecordSize: 100)
+        _ = lines.feed(Data(String(repeating: "data: 0123456789\n", count: 12).utf8))
+        #expect(lines.exceededLimit)
+    }
+
+    @Test func anNDJSONLinePastTheLimitStopsTheSplitterAndKeepsTheRecordsBefore() {
+        var splitter = NDJSONSplitter(maxRecordSize: 10)
+        #expect(splitter.feed(Data("{\"a\":1}\n{\"b\":".utf8)) == [Data("{\"a\":1}".utf8)])
+        #expect(!splitter.exceededLimit)
+        #expect(splitter.feed(Data("\"long value\"}\n".utf8)).isEmpty)
+        #expect(splitter.exceededLimit)
+        #expect(splitter.finish().isEmpty)
+        // A whole line in one chunk counts the same
+        var whole = NDJSONSplitter(maxRecordSize: 10)
+        #expect(whole.feed(Data("{\"b\":\"long value\"}\n".utf8)).isEmpty && whole.exceededLimit)
+    }
 }

@@ -110,12 +110,21 @@ extension CompatibilityParserTests {
         #expect(!file.requests[1].isRunBlock && file.requests[1].url == "https://x/me")
     }
 
-    @Test func aRunBlockWithAnythingButRunLinesIsAnErrorAtThatLineAndNeverSent() {
-        let file = HTTPFile(path: "r.http", text: "run #login\nGET https://x/me\n\n###\nrun #a (@broken)\n")
-        #expect(file.requests.isEmpty)
-        #expect(file.diagnostics.map(\.line) == [2, 5])
-        #expect(file.diagnostics[0].message.contains("holds only 'run' lines"))
-        #expect(file.diagnostics[1].message.contains("expected 'run #name'"))
+    @Test func runLinesAboveARequestRunBeforeItAndAMalformedOneIsAnErrorAtItsLine() {
+        // kulala.nvim: `run #name` above a request line runs that request first.
+        let file = HTTPFile(path: "r.http", text: "### me\nrun #login\nGET https://x/me\n\n###\nrun #a (@broken)\n")
+        #expect(file.requests.map(\.name) == ["me"])
+        #expect(file.requests.first?.isRunBlock == false)
+        #expect(file.requests.first?.runsBefore == [RunDirective(target: .request("login"), line: 2)])
+        #expect(file.diagnostics.map(\.line) == [6])
+        #expect(file.diagnostics.first?.message.contains("expected 'run #name'") == true)
+    }
+
+    @Test func aRunBlockWithAnythingButRunLinesAfterItsRunLinesIsAnErrorAtThatLine() {
+        let file = HTTPFile(path: "r.http", text: "run #login\n# @timeout 5\nnot a request line\nrun #other\n")
+        #expect(file.requests.isEmpty, "\(file.requests)")
+        #expect(file.diagnostics.map(\.line) == [3], "\(file.diagnostics)")
+        #expect(file.diagnostics.first?.message.contains("holds only 'run' lines") == true)
     }
 
     @Test func aRequestNamedInARunLineMayHoldSpaces() {

@@ -1,3 +1,4 @@
+import CourierHTTP
 import Foundation
 import Testing
 @testable import CourierDemo
@@ -75,7 +76,7 @@ struct DemoBasicRoutesTests {
             #expect(response.header("Retry-After") == "2")
         }
         let dated = try client.fetch("GET", "/rate-limited?retry_after_date=30").header("Retry-After") ?? ""
-        let date = try #require(DemoHTTPDate.parse(dated))
+        let date = try #require(HTTPDate.parse(dated))
         #expect(date > Date())
     }
 

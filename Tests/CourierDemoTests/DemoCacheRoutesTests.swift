@@ -1,3 +1,4 @@
+import CourierHTTP
 import Foundation
 import Testing
 @testable import CourierDemo
@@ -86,10 +87,10 @@ struct DemoCacheRoutesTests {
 
     @Test func httpDatesRoundTripInEveryFormat() throws {
         let date = Date(timeIntervalSince1970: 784_111_777)
-        #expect(DemoHTTPDate.format(date) == "Sun, 06 Nov 1994 08:49:37 GMT")
-        #expect(DemoHTTPDate.parse("Sun, 06 Nov 1994 08:49:37 GMT") == date)
-        #expect(DemoHTTPDate.parse("Sunday, 06-Nov-94 08:49:37 GMT") == date)
-        #expect(DemoHTTPDate.parse("Sun Nov  6 08:49:37 1994") == date)
-        #expect(DemoHTTPDate.parse("yesterday") == nil)
+        #expect(HTTPDate.format(date) == "Sun, 06 Nov 1994 08:49:37 GMT")
+        #expect(HTTPDate.parse("Sun, 06 Nov 1994 08:49:37 GMT") == date)
+        #expect(HTTPDate.parse("Sunday, 06-Nov-94 08:49:37 GMT") == date)
+        #expect(HTTPDate.parse("Sun Nov  6 08:49:37 1994") == date)
+        #expect(HTTPDate.parse("yesterday") == nil)
     }
 }

@@ -103,4 +103,48 @@ struct CacheFreshnessTests {
         #expect(CacheFreshness.ageValue(["Age": "-3"]) == 0)
         #expect(CacheFreshness.ageValue(["Age": " 12 "]) == 12)
     }
+
+    @Test func anAgeListCountsByItsFirstMember() {
+        // Given an Age written as a list on one line, or on two lines
+        #expect(CacheFreshness.ageValue(["Age": "7200, 0"]) == 7200)
+        #expect(CacheFreshness.ageValue(["Age": "0, 7200"]) == 0)
+        #expect(CacheFreshness.ageValue(HTTPHeaders([("Age", "7200"), ("Age", "0")])) == 7200)
+        // Then a response an hour fresh that says it is two hours old is stale
+        #expect(!freshness(["Cache-Control": "max-age=3600", "Date": date(0), "Age": "7200, 0"], now: 0).isFresh)
+    }
+
+    @Test func aResponseDatedTheSecondItArrivedInHasNoApparentAge() {
+        // Given a response received 0.9 s into the second its Date names, at once
+        let result = freshness(["Cache-Control": "max-age=1", "Date": date(0)], requested: 0.9, received: 0.9,
+                               now: 0.9)
+        // Then its age is nothing: Date is cut to whole seconds and is compared at that resolution
+        #expect(result.age == 0)
+        // And half a second later it is still fresh, as its max-age=1 says
+        let later = freshness(["Cache-Control": "max-age=1", "Date": date(0)], requested: 0.9, received: 0.9, now: 1.4)
+        #expect(later.isFresh)
+        #expect(later.age == 0.5)
+        // While a Date a whole second older still counts
+        #expect(freshness(["Cache-Control": "max-age=100", "Date": date(-1)], received: 0.9, now: 0.9).age == 1)
+    }
+
+    @Test func expiresLastModifiedAndDateAreReadInAnyCase() {
+        // Given an Expires in capitals, as real servers send it
+        let result = freshness(["Expires": "THU, 18 AUG 2050 02:01:18 GMT", "Date": date(0)], now: 0)
+        // Then it gives the freshness it names, not "already expired"
+        #expect(result.source == .expires)
+        #expect(result.lifetime > 0)
+        #expect(result.isFresh)
+    }
+
+    @Test func heuristicFreshnessAppliesToAnyStatusMarkedPublic() {
+        // Given a status that is not cacheable by default, with Last-Modified a day ago
+        let headers: HTTPHeaders = ["Date": date(0), "Last-Modified": date(-86_400)]
+        #expect(freshness(headers, status: 599, now: 0).source == .none)
+        // When it is marked public, then it is heuristically fresh for a tenth of that day
+        var marked = headers
+        marked.set("Cache-Control", "public")
+        let result = freshness(marked, status: 599, now: 0)
+        #expect(result.source == .heuristic)
+        #expect(result.lifetime == 8_640)
+    }
 }

@@ -47,6 +47,19 @@ struct CacheHTTPDateTests {
     @Test func acceptsALeapSecond() {
         #expect(HTTPDate.parse("Wed, 31 Dec 2016 23:59:60 GMT") != nil)
     }
+
+    @Test func aCacheReadsDayMonthAndZoneNamesInAnyCaseWhileTheGrammarStaysStrict() {
+        // Given dates whose names are in the wrong case, in each of the three formats
+        let shouting = ["SUN, 06 NOV 1994 08:49:37 gmt", "sunday, 06-nov-94 08:49:37 Gmt", "sUN nOV  6 08:49:37 1994"]
+        let now = Date(timeIntervalSince1970: 1_700_000_000)
+        for text in shouting {
+            // Then the strict parse refuses them and a cache's parse reads the same instant
+            #expect(HTTPDate.parse(text, now: now) == nil, "\(text)")
+            #expect(HTTPDate.parse(text, now: now, caseSensitive: false) == example, "\(text)")
+        }
+        // And a name that is not one stays refused
+        #expect(HTTPDate.parse("Sun, 06 Nox 1994 08:49:37 GMT", caseSensitive: false) == nil)
+    }
 }
 
 @Suite("Cache-Control")
@@ -127,6 +140,19 @@ struct CacheVaryPragmaTests {
         #expect(selected["x-missing"] == "")
         #expect(selected["authorization"]?.hasPrefix("digest:") == true)
         #expect(selected["authorization"]?.contains("s3cret") == false)
+    }
+
+    @Test func acceptLanguageEncodingAndCharsetSelectAlikeInAnyOrderAndCase() {
+        // Given two requests whose Accept-Language and Accept-Encoding differ only in order and case
+        let vary = Vary.fields(["accept-language", "accept-encoding", "accept-charset", "foo"])
+        let first = vary.selectedValues(of: ["Accept-Language": "en, de;q=0.5", "Accept-Encoding": "gzip, br",
+                                             "Accept-Charset": "UTF-8", "Foo": "a, b"])
+        let second = vary.selectedValues(of: ["Accept-Language": "DE;q=0.5,   En", "Accept-Encoding": "br,gzip",
+                                              "Accept-Charset": "utf-8", "Foo": "a, b"])
+        // Then they select the same stored response
+        #expect(first == second)
+        // But a field whose order may matter keeps it
+        #expect(vary.selectedValues(of: ["Foo": "b, a"])["foo"] != first["foo"])
     }
 
     @Test func pragmaNoCacheCountsOnlyWithoutCacheControl() {

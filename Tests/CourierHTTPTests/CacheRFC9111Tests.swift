@@ -13,11 +13,13 @@ struct CacheRFC9111Tests {
     final class Setup: Sendable {
         let server: LoopbackServer
         let directory: TemporaryFolder
-        let clock = CacheTestClock(Date())
+        let clock: CacheTestClock
         let cache: HTTPCacheMiddleware
         let client: HTTPClient
 
-        init(_ handler: @escaping @Sendable (LoopbackServer.Request) -> LoopbackServer.Reply) throws {
+        init(clock: CacheTestClock = CacheTestClock(Date()),
+             _ handler: @escaping @Sendable (LoopbackServer.Request) -> LoopbackServer.Reply) throws {
+            self.clock = clock
             server = try LoopbackServer(handler: handler)
             directory = try TemporaryFolder("cache-tests")
             cache = HTTPCacheMiddleware(store: try HTTPCacheStore(directory: directory.url, inlineLimit: 16),

@@ -33,6 +33,17 @@ public enum CourierCLI {
         (try JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:]
     }
 
+    /// Runs `courier ARGUMENTS` like `run`, sampling its peak resident set (VmHWM, a high-water mark, every
+    /// 10 ms) while it runs; the result and the peak in bytes. Not `wait4`'s rusage: exec keeps the old memory's
+    /// high-water mark, and a child started with posix_spawn shares the test process's memory until it execs,
+    /// so that figure is the test process's as much as the child's.
+    public static func runSamplingPeakMemory(_ arguments: [String], input: ChildProcess.Input = .none,
+                                             limit: Duration = .seconds(120)) async throws -> (ChildResult, peak: Int) {
+        let child = try start(arguments, input: input)
+        let (status, peak) = await child.finishSamplingPeakMemory(limit: limit)
+        return (ChildResult(status: status ?? -1, stdoutData: child.stdout.data, stderrData: child.stderr.data), peak)
+    }
+
     /// Starts `courier ARGUMENTS` and returns at once, for a test that reads its output while it runs.
     public static func start(_ arguments: [String], in folder: URL? = nil, input: ChildProcess.Input = .none,
                              environment: [String: String] = [:]) throws -> ChildProcess {

@@ -117,7 +117,9 @@ extension AppState {
         // `# @prompt NAME` lines: ask each value before every send, one question at a time.
         if let missing = editor.draft.prompts.first(where: { promptAnswers[$0.name] == nil }) {
             let title = "Value for \(missing.name)" + (missing.description.map { " (\($0))" } ?? "")
-            modals.append(.prompt(PromptState(title: title, purpose: .variable(name: missing.name))))
+            // httpyac's `$value:` default is offered as the answer; a password or kulala `@secret` is typed as dots.
+            modals.append(.prompt(PromptState(title: title, text: missing.defaultValue ?? "",
+                                              purpose: .variable(name: missing.name), isSecret: missing.isSecret)))
             return []
         }
         defer {

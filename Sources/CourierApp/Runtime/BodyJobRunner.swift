@@ -1,5 +1,6 @@
 import CourierBody
 import CourierHTTP
+import CourierCollections
 import Foundation
 import Synchronization
 
@@ -25,7 +26,7 @@ final class BodyJobRunner: Sendable {
                 // for a stream may be for ever, and must not hold a thread of the cooperative pool meanwhile.
                 let cancelled = CancelFlag()
                 await withTaskCancellationHandler {
-                    await EffectRunner.onOwnThread {
+                    await OwnThread.run {
                         let clock = ContinuousClock()
                         var pending: BodyJobReport?
                         var lastPost = clock.now - Self.reportInterval

@@ -2,31 +2,24 @@ import CourierCollections
 import CourierHTTP
 import Foundation
 
-/// A run block (`run #login`, `run ./setup.http`) sent from the explorer: what it names runs in order, as
-/// `courier run` runs it, through the explorer's client; named responses and script globals are kept for the
-/// session like those of any request sent.
+/// Sending from the explorer: a request (a run block, a request with `# @ref` or `# @loop`, or a WebSocket
+/// request's handshake) goes out through `CollectionRunner`, the path `courier run` takes, with one resolved
+/// context; named responses and script globals are kept for the session.
 extension CollectionStore {
-    /// Runs the run block of `job` and returns the outcome of every request it ran, in order.
-    public func runBlock(_ job: SendJob, send: @escaping CollectionRunner.Send) async throws(CollectionError)
-        -> [RunOutcome] {
+    /// Sends the request of `job` (and whatever it runs first) through `send`; WebSocket requests go to
+    /// `exchange`. Returns the request sent and the outcome of every request that ran, in order: the request's
+    /// own alone, or those a run block, `# @ref` or `# @loop` ran.
+    public func send(_ job: SendJob, observer: (any RunObserver)? = nil, exchange: CollectionRunner.Exchange? = nil,
+                     send: @escaping CollectionRunner.Send) async throws(CollectionError)
+        -> (request: RequestTemplate, outcomes: [RunOutcome]) {
         let (file, template, context) = try sendContext(job)
-        let runner = CollectionRunner(file: file.file, baseFolder: file.url.deletingLastPathComponent(),
-                                      context: context, imports: ImportedFiles.load(for: file), send: send)
+        var runner = CollectionRunner(file: file.file, baseFolder: file.url.deletingLastPathComponent(),
+                                      context: context, imports: ImportedFiles.load(for: file), exchange: exchange,
+                                      send: send)
+        runner.observer = observer
         let (outcomes, responses, globals) = await runner.runKeepingState([template])
         self.responses.withLock { $0 = responses }
         self.globals.withLock { $0 = globals }
-        return outcomes
-    }
-}
-
-extension RunOutcome {
-    /// `login 200`, `me failed: status 404`: one request of a run block, for the Response pane's line.
-    public var shortSummary: String {
-        let name = template.displayName
-        if let failure, response == nil { return "\(name) failed: \(failure.summary)" }
-        let status = "\(name) \(response.map { String($0.status) } ?? "skipped")"
-        // The answer came but what the request does with it failed: a `>> file` it may not write.
-        if case .collection(let error)? = failure { return status + ", then: \(error)" }
-        return status
+        return (template, outcomes)
     }
 }

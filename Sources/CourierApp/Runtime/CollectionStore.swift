@@ -141,40 +141,6 @@ public final class CollectionStore: Sendable {
         return context.environment.secretValues.union(context.secretGlobalValues)
     }
 
-    /// Whether the job's request has pre-request scripts or response handlers; such requests are resolved
-    /// in the send task, after their pre-request scripts, never on the UI thread.
-    public func hasScripts(_ job: SendJob) -> Bool {
-        guard let found = try? locate(job.ref) else { return false }
-        return !found.1.scripts.isEmpty
-    }
-
-    /// Runs the pre-request scripts (globals kept for the session), then resolves the request. Call off the
-    /// UI thread: scripts may run up to their time limit.
-    public func prepareWithScripts(_ job: SendJob, report: inout ScriptReport) throws(CollectionError)
-        -> (resolved: ResolvedRequest, request: HTTPRequest) {
-        var (file, template, context) = try sendContext(job)
-        context.globals = globals.withLock { $0 }
-        let runner = ScriptRunner(file: file.file, baseFolder: file.url.deletingLastPathComponent())
-        defer { globals.withLock { [context] in $0 = context.globals } }
-        let resolved = try runner.prepare(template, context: &context, report: &report)
-        return (resolved, options(job, resolved.request))
-    }
-
-    /// Runs the response handlers of a request prepared with `prepareWithScripts`; globals they set are
-    /// kept for the session. Returns the values of the secret globals after them
-    /// (`VariableContext.secretGlobalValues`), so what is recorded of this response masks them too.
-    @discardableResult
-    public func handle(_ response: HTTPResponse, of resolved: ResolvedRequest, job: SendJob,
-                       report: inout ScriptReport) -> Set<String> {
-        guard let (file, _, context) = try? sendContext(job) else { return [] }
-        var scripted = context
-        scripted.globals = globals.withLock { $0 }
-        ScriptRunner(file: file.file, baseFolder: file.url.deletingLastPathComponent())
-            .handle(response, of: resolved, context: &scripted, report: &report)
-        globals.withLock { [scripted] in $0 = scripted.globals }
-        return scripted.secretGlobalValues
-    }
-
     func sendContext(_ job: SendJob) throws(CollectionError)
         -> (LoadedFile, RequestTemplate, VariableContext) {
         var (file, original) = try locate(job.ref)
@@ -203,13 +169,6 @@ public final class CollectionStore: Sendable {
         var request = resolved
         if job.draft.isWebSocket { request.method = .get }
         return request
-    }
-
-    /// Keeps a response, and the request that got it, so later requests can refer to them by the request's
-    /// name (`{{login.response.body.$.token}}`, `{{login.request.headers.X-Trace}}`).
-    public func record(name: String, response: HTTPResponse, request: HTTPRequest? = nil) {
-        guard !name.isEmpty else { return }
-        responses.withLock { $0.record(name: name, response: response, request: request) }
     }
 
     // MARK: - Private

@@ -5,12 +5,18 @@ import Synchronization
 /// What a send in flight tells the loop as it goes: the body's bytes arriving, a few times a second at most
 /// (the transport reports every chunk; the screen needs no more than it can draw).
 extension EffectRunner {
-    /// The context of a send whose body's progress is posted as `sendProgress` actions.
-    static func progressContext(id: RequestID, generation: Int, queue: ActionQueue) -> RequestContext {
+    /// `context`, its request announced to the loop (`sendStarted`) and its body's progress posted as
+    /// `sendProgress` actions.
+    static func progressContext(_ context: RequestContext, generation: Int, queue: ActionQueue) -> RequestContext {
+        queue.post(.sendStarted(generation: generation, id: context.id))
         let throttle = ProgressThrottle()
-        return RequestContext(id: id, onProgress: { progress in
+        var context = context
+        let earlier = context.onProgress
+        context.onProgress = { progress in
+            earlier?(progress)
             if throttle.due(progress) { queue.post(.sendProgress(generation: generation, progress)) }
-        })
+        }
+        return context
     }
 }
 

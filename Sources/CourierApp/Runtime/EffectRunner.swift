@@ -37,10 +37,11 @@ public final class EffectRunner: Sendable {
         }
     }
 
-    /// One submission in flight: the explorer's generation and the request id its log rows carry.
+    /// One submission in flight, by its generation (the app's, which `LatestOnly` numbers it by too); its
+    /// watcher knows the request id the client's events carry.
     struct Submission {
         var generation: Int
-        var id: RequestID
+        var watcher: SendWatcher
     }
 
     public let store: CollectionStore
@@ -67,14 +68,16 @@ public final class EffectRunner: Sendable {
         bodyJobs = BodyJobRunner(queue: queue)
         history = configuration.historyDirectory.map { HistoryStore(directory: $0) }
         let events = EventSink { [queue] event in queue.post(.clientEvent(event)) }
-        let cookieSteps: [any Middleware] = configuration.cookies.map { jars in [CookieMiddleware { jars.jar($0) }] } ?? []
         configuration.cookies?.reportSaveFailures { [queue] message in
             let sentence = message.prefix(1).uppercased() + message.dropFirst()
             queue.post(.notice(StatusMessage(sentence, kind: .error)))
         }
-        client = HTTPClient(configuration: HTTPClient.Configuration(transport: configuration.transport,
-                                                            cache: configuration.cache, middlewares: cookieSteps,
-                                                            events: events))
+        var setup = ClientSetup()
+        setup.transport = configuration.transport
+        setup.cache = configuration.cache
+        setup.cookies = configuration.cookies
+        setup.events = events
+        client = setup.makeClient()
         // A batch waits while the loop has not drained the previous actions, so batches cannot pile up.
         webSocket = WebSocketPaneConnector(isReady: { [queue] in queue.isEmpty }) { [queue] batch in
             queue.post(.webSocketEvents(batch))

@@ -14,11 +14,12 @@ public enum ResponseFormatter {
             guard let file = try? BodyDocument(contentsOf: url) else { return nil }
             document = file
         }
-        let info = ResponsePaneInfo(
+        var info = ResponsePaneInfo(
             status: response.status, reason: response.reason, duration: response.timing.total.milliseconds / 1000,
             cacheDecision: response.cache.decision.rawValue,
             headers: response.headers.map { HistoryEntry.Header($0.name, $0.value) },
             wireBytes: response.timing.bytesOnWire)
+        info.encodingNote = response.contentEncodingNote
         return ResponsePaneState(info: info, body: document)
     }
 }

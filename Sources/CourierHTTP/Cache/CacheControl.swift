@@ -62,6 +62,11 @@ public struct CacheControl: Sendable, Hashable {
     public var isPublic: Bool { has("public") }
     public var isPrivate: Bool { has("private") }
     public var onlyIfCached: Bool { has("only-if-cached") }
+    /// `immutable` (RFC 8246): the response will not change while it is fresh.
+    public var immutable: Bool { has("immutable") }
+    /// `must-understand`: store only when the status code's caching rules are understood, and then
+    /// despite `no-store` (RFC 9111 section 5.2.2.3).
+    public var mustUnderstand: Bool { has("must-understand") }
     public var minFresh: Seconds { seconds("min-fresh") }
     /// `stale-if-error=N` (RFC 5861): how long past expiry a response may answer for a failing server.
     public var staleIfError: Seconds { seconds("stale-if-error") }

@@ -52,13 +52,14 @@ public struct CacheFreshness: Sendable, Hashable {
         let expiresValues = headers.values(for: "Expires")
         if let first = expiresValues.first {
             // Conflicting duplicates or an unparseable date (such as "0") mean already expired.
-            guard expiresValues.allSatisfy({ $0 == first }), let expires = HTTPDate.parse(first) else {
+            guard expiresValues.allSatisfy({ $0 == first }), let expires = parseDate(first) else {
                 return (0, .expires)
             }
             return (max(0, expires.timeIntervalSince(dateValue(headers, responseTime: responseTime))), .expires)
         }
-        if CachePolicy.heuristicallyCacheable.contains(status),
-           let modifiedText = headers["Last-Modified"], let modified = HTTPDate.parse(modifiedText) {
+        // Heuristics apply to statuses cacheable by default, and to any status marked public (section 4.2.2).
+        if CachePolicy.heuristicallyCacheable.contains(status) || control.isPublic,
+           let modifiedText = headers["Last-Modified"], let modified = parseDate(modifiedText) {
             let since = dateValue(headers, responseTime: responseTime).timeIntervalSince(modified)
             return (min(CachePolicy.heuristicCap, max(0, since) * CachePolicy.heuristicFraction), .heuristic)
         }
@@ -76,7 +77,11 @@ public struct CacheFreshness: Sendable, Hashable {
 
     /// `current_age` of RFC 9111 section 4.2.3.
     public static func currentAge(headers: HTTPHeaders, requestTime: Date, responseTime: Date, now: Date) -> Double {
-        let apparentAge = max(0, responseTime.timeIntervalSince(dateValue(headers, responseTime: responseTime)))
+        // Date counts whole seconds, cut down: against the clock's fractions of a second it would make every
+        // response up to a second old on arrival, a large share of a short max-age. Compared at its own
+        // resolution, a response dated this second has no apparent age.
+        let receivedSecond = Date(timeIntervalSince1970: responseTime.timeIntervalSince1970.rounded(.down))
+        let apparentAge = max(0, receivedSecond.timeIntervalSince(dateValue(headers, responseTime: responseTime)))
         let responseDelay = max(0, responseTime.timeIntervalSince(requestTime))
         let correctedAgeValue = Double(ageValue(headers)) + responseDelay
         let correctedInitialAge = max(apparentAge, correctedAgeValue)
@@ -84,13 +89,19 @@ public struct CacheFreshness: Sendable, Hashable {
         return correctedInitialAge + residentTime
     }
 
-    /// The Age field in seconds; an invalid value counts as 0 (RFC 9111 section 5.1).
+    /// The Age field in seconds; an invalid value counts as 0. A list (`Age: 7200, 0`, or several Age
+    /// lines) counts by its first member (RFC 9111 section 5.1).
     public static func ageValue(_ headers: HTTPHeaders) -> Int {
-        headers["Age"].flatMap { CacheControl.deltaSeconds(String($0.cacheTrimmingOWS())) } ?? 0
+        guard let field = headers["Age"] else { return 0 }
+        let first = field.split(separator: ",", omittingEmptySubsequences: false).first ?? Substring(field)
+        return CacheControl.deltaSeconds(String(first.cacheTrimmingOWS())) ?? 0
     }
 
     /// The Date field, or the time the response arrived when it is missing or invalid.
     public static func dateValue(_ headers: HTTPHeaders, responseTime: Date) -> Date {
-        headers["Date"].flatMap { HTTPDate.parse($0) } ?? responseTime
+        headers["Date"].flatMap { parseDate($0) } ?? responseTime
     }
+
+    /// An HTTP-date as a cache reads it: day, month and zone names in any case (RFC 9111 section 4.2).
+    static func parseDate(_ text: String) -> Date? { HTTPDate.parse(text, caseSensitive: false) }
 }

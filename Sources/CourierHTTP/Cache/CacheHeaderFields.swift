@@ -23,7 +23,7 @@ public enum Vary: Sendable, Hashable {
         guard case .fields(let names) = self else { return [:] }
         var result: [String: String] = [:]
         for name in names {
-            let value = request.combined(name).map(Self.normalise) ?? ""
+            let value = request.combined(name).map { Self.normalise($0, field: name) } ?? ""
             // Secrets are compared by digest so that the entry on disk never holds a credential.
             result[name] = CachePolicy.isWithheld(name) && !value.isEmpty
                 ? "digest:" + CachePolicy.digest(value) : value
@@ -31,10 +31,18 @@ public enum Vary: Sendable, Hashable {
         return result
     }
 
-    /// Whitespace around commas is not significant when comparing selected values.
-    static func normalise(_ value: String) -> String {
-        value.split(separator: ",", omittingEmptySubsequences: false)
-            .map { $0.cacheTrimmingOWS() }.joined(separator: ",")
+    /// Fields whose members carry their own weights (`q=`) and are compared case-insensitively, so their
+    /// order and case say nothing: `en, de` selects what `DE, EN` does.
+    static let unorderedCaseInsensitiveFields: Set<String> = [
+        "accept-encoding", "accept-language", "accept-charset",
+    ]
+
+    /// A selecting field's value in the form two requests are compared in (RFC 9111 section 4.1): without
+    /// whitespace around commas and, for the fields above, lower-cased with its members sorted.
+    static func normalise(_ value: String, field: String) -> String {
+        let members = value.split(separator: ",", omittingEmptySubsequences: false).map { $0.cacheTrimmingOWS() }
+        guard unorderedCaseInsensitiveFields.contains(field) else { return members.joined(separator: ",") }
+        return members.map { $0.lowercased() }.sorted().joined(separator: ",")
     }
 }
 

@@ -8,6 +8,10 @@ public enum CachePolicy {
     /// Status codes that are cacheable by default (RFC 9110 section 15.1), so heuristic freshness may apply.
     public static let heuristicallyCacheable: Set<Int> = [200, 203, 204, 206, 300, 301, 308, 404, 405, 410, 414, 501]
 
+    /// Statuses whose caching rules this cache implements, so that a `must-understand` response with one of
+    /// them is stored despite its `no-store` (RFC 9111 section 5.2.2.3).
+    public static let understoodStatuses: Set<Int> = heuristicallyCacheable.subtracting(neverStoredStatuses)
+
     /// Statuses never stored even with explicit freshness: a 206 is part of a response (a range request
     /// is answered from a stored 200 instead, or forwarded), and a 304 only updates an entry.
     public static let neverStoredStatuses: Set<Int> = [206, 304]

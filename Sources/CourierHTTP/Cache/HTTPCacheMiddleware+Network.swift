@@ -153,7 +153,14 @@ extension HTTPCacheMiddleware {
         let status = response.status
         if !CachePolicy.storableMethods.contains(request.method) { return "\(request.method) responses are not stored" }
         if RequestDirectives(request).noStore { return "the request said no-store" }
-        if control.noStore { return "the response said no-store" }
+        if control.mustUnderstand {
+            // The one case where no-store gives way: the status's caching rules are implemented here.
+            if !CachePolicy.understoodStatuses.contains(status) {
+                return "must-understand, and status \(status) is not understood"
+            }
+        } else if control.noStore {
+            return "the response said no-store"
+        }
         if status < 200 || CachePolicy.neverStoredStatuses.contains(status) { return "status \(status) is not stored" }
         if Vary(headers: response.headers) == .any { return "Vary: * never matches a later request" }
         let explicit = CacheFreshness.hasExplicitFreshness(response.headers) || control.isPublic

@@ -143,8 +143,11 @@ public struct HTTPCacheMiddleware: Middleware {
         if mode == .revalidate { return .validate("cache mode revalidate") }
         if directives.noCache { return .validate("the request said no-cache") }
         if response.noCache == .all { return .validate("the response said no-cache") }
+        // A reload (max-age=0 on the request) leaves a fresh immutable response alone (RFC 8246 section 2);
+        // no-cache, the force reload, still validates it.
+        let reloadSkipsIt = freshness.isFresh && response.immutable
         switch directives.control.maxAge {
-        case .value(let limit) where freshness.age > Double(limit):
+        case .value(let limit) where freshness.age > Double(limit) && !reloadSkipsIt:
             return .validate("older than the request's max-age=\(limit)")
         case .invalid:
             return .validate("the request's max-age is invalid")

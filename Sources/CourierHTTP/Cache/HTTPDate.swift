@@ -11,9 +11,12 @@ public enum HTTPDate {
 
     /// Parses any of the three formats; `now` resolves RFC 850's two-digit years (RFC 9110: a year
     /// that appears more than 50 years in the future means the most recent past year with those digits).
-    public static func parse(_ text: String, now: Date = Date()) -> Date? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+    /// The grammar is case-sensitive; `caseSensitive: false` also reads `THU, 18 AUG 2050 02:01:18 gmt`,
+    /// as a cache should (RFC 9111 section 4.2).
+    public static func parse(_ text: String, now: Date = Date(), caseSensitive: Bool = true) -> Date? {
+        var trimmed = text.trimmingCharacters(in: .whitespaces)
         guard trimmed.utf8.count <= 64 else { return nil }
+        if !caseSensitive { trimmed = canonicalCase(trimmed) }
         let bytes = Array(trimmed.utf8)
         if let comma = bytes.firstIndex(of: UInt8(ascii: ",")) {
             let day = String(decoding: bytes[..<comma], as: UTF8.self)
@@ -37,6 +40,31 @@ public enum HTTPDate {
         let yearText = String(repeating: "0", count: max(0, 4 - String(year).count)) + String(year)
         return "\(shortDays[weekday]), \(two(day)) \(months[month - 1]) \(yearText) "
             + "\(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60)) GMT"
+    }
+
+    /// The names the formats spell, by their lower-cased form.
+    private static let names: [String: String] = Dictionary(
+        uniqueKeysWithValues: (shortDays + longDays + months + ["GMT"]).map { ($0.lowercased(), $0) })
+
+    /// `text` with every run of letters that names a day, a month or GMT in any case spelled as the
+    /// grammar spells it; other text is left alone.
+    private static func canonicalCase(_ text: String) -> String {
+        var result = ""
+        var word = ""
+        func flush() {
+            result += names[word.lowercased()] ?? word
+            word = ""
+        }
+        for character in text {
+            if character.isASCII && character.isLetter {
+                word.append(character)
+            } else {
+                flush()
+                result.append(character)
+            }
+        }
+        flush()
+        return result
     }
 
     // MARK: - The three formats

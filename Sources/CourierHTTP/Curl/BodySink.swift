@@ -67,6 +67,12 @@ struct BodySink {
         return .file(fileURL, size: received)
     }
 
+    /// Stops the transfer from here with `error`: what was kept is dropped.
+    mutating func fail(_ error: APIError) {
+        failure = error
+        discard()
+    }
+
     /// Stops keeping the body: what was kept (and its file) is dropped, later chunks are only counted.
     mutating func stopKeeping() {
         guard keeping else { return }

@@ -18,6 +18,8 @@ final class CurlTransfer {
     /// Whether `onHead` has been called: once per transfer, for the final head only.
     private var headAnnounced = false
     private var sink: BodySink
+    /// The current head names a coding libcurl cannot decode, so its body comes as the server sent it.
+    private var passesBodyRaw = false
     /// The request's URL as libcurl was given it: the effective URL at the end is most often the same
     /// text, and then the request's URL is reused rather than parsed again.
     private let urlText: String
@@ -176,12 +178,27 @@ final class CurlTransfer {
     /// the final one, then any trailers); a blank line ends one head.
     private func receiveHeader(_ bytes: UnsafeRawBufferPointer) -> Int {
         if ResponseHead.isBlankLine(bytes) {
+            passBodyRawIfUndecodable()
             if isFinal(head) { announceHead() }
         } else {
             head.consume(rawLine: bytes)
         }
         return bytes.count
     }
+
+    /// libcurl fails a transfer whose body has a coding it cannot decode (`Content-Encoding: UTF-8`); such a
+    /// body is taken as it came instead, as curl without --compressed does. libcurl's documentation allows
+    /// no calls from its callbacks in general, but this flag is read as each body chunk is delivered
+    /// (libcurl 7.88) and is set here before the first one, for this head alone.
+    private func passBodyRawIfUndecodable() {
+        let raw = !ContentCodings.undecodable(head.headers).isEmpty
+        guard raw != passesBodyRaw else { return }
+        passesBodyRaw = raw
+        courier_easy_setopt_long(easy, CURLOPT_HTTP_CONTENT_DECODING, raw ? 0 : 1)
+    }
+
+    /// Whether the body of the current head is decoded by libcurl from a Content-Encoding.
+    private var isDecoded: Bool { head.isContentEncoded && !passesBodyRaw }
 
     /// Whether a complete head is the last one of the transfer: neither interim (1xx) nor a redirect
     /// the transport is about to follow (a 3xx with a Location when redirects are followed).
@@ -207,13 +224,17 @@ final class CurlTransfer {
         if isFollowedRedirect(head) { return bytes.count }
         let chunk = Data(bytes)
         announceHead()
-        guard sink.append(chunk, encoded: head.isContentEncoded) else { return 0 }
+        guard sink.append(chunk, encoded: isDecoded) else { return 0 }
         job.context.onChunk?(chunk)
+        if let failure = job.context.streamFailure?() {
+            sink.fail(failure)
+            return 0
+        }
         if let keepsBody = job.context.keepsBody, !keepsBody() { sink.stopKeeping() }
         if let onProgress = job.context.onProgress {
             let elapsed = ContinuousClock.now - started
             // A compressed body's Content-Length counts wire bytes, not the decoded ones received here.
-            let expected = head.isContentEncoded ? nil : head.contentLength
+            let expected = isDecoded ? nil : head.contentLength
             onProgress(TransferProgress(received: sink.received, expected: expected, elapsed: elapsed))
         }
         return bytes.count

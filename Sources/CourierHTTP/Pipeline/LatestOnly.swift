@@ -20,8 +20,12 @@ public final class LatestOnly<Value: Sendable>: Sendable {
 
     private struct State {
         var generation: UInt64 = 0
+        /// `cancel()` drops every generation up to this one.
+        var cancelledThrough: UInt64 = 0
         var task: Task<Void, Never>?
         var lastDelivered: UInt64 = 0
+
+        func isCurrent(_ generation: UInt64) -> Bool { self.generation == generation && generation > cancelledThrough }
     }
 
     private let state = Mutex(State())
@@ -41,11 +45,12 @@ public final class LatestOnly<Value: Sendable>: Sendable {
     public var generation: UInt64 { state.withLock { $0.generation } }
 
     /// Replaces whatever was pending or running with `work`, which runs after the debounce unless a
-    /// newer submission comes first. Returns the submission's generation.
+    /// newer submission comes first. Returns the submission's generation: `requested` when the caller numbers
+    /// its submissions itself (one id for a send from the caller to the delivery) and it is above the last one.
     @discardableResult
-    public func submit(_ work: @escaping @Sendable () async throws -> Value) -> UInt64 {
+    public func submit(as requested: UInt64? = nil, _ work: @escaping @Sendable () async throws -> Value) -> UInt64 {
         let (generation, previous) = state.withLock { state in
-            state.generation += 1
+            state.generation = max(state.generation + 1, requested ?? 0)
             let generation = state.generation
             let previous = state.task
             // Stored under the lock so the next submission always cancels this one.
@@ -59,7 +64,7 @@ public final class LatestOnly<Value: Sendable>: Sendable {
     /// Cancels the pending or running submission; nothing older can be delivered afterwards.
     public func cancel() {
         let previous = state.withLock { state in
-            state.generation += 1
+            state.cancelledThrough = state.generation
             defer { state.task = nil }
             return state.task
         }
@@ -84,7 +89,7 @@ public final class LatestOnly<Value: Sendable>: Sendable {
             result = .failure(APIError(error))
         }
         let deliverable = state.withLock { state in
-            guard state.generation == generation, generation > state.lastDelivered, !Task.isCancelled else {
+            guard state.isCurrent(generation), generation > state.lastDelivered, !Task.isCancelled else {
                 return false
             }
             state.lastDelivered = generation
@@ -94,5 +99,5 @@ public final class LatestOnly<Value: Sendable>: Sendable {
                             : .superseded(generation: generation, wasSent: true))
     }
 
-    private func isCurrent(_ generation: UInt64) -> Bool { state.withLock { $0.generation == generation } }
+    private func isCurrent(_ generation: UInt64) -> Bool { state.withLock { $0.isCurrent(generation) } }
 }

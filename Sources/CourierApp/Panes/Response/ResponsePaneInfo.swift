@@ -24,6 +24,8 @@ public struct ResponsePaneInfo: Sendable, Hashable {
     public var elapsed: Double?
     /// The body's size on the wire before a Content-Encoding was decoded; 0 when unknown or not encoded.
     public var wireBytes: Int
+    /// Why the body is shown as the server sent it (a Content-Encoding Courier cannot decode), or nil.
+    public var encodingNote: String?
 
     /// Creates the value from its parts.
     public init(status: Int, reason: String, duration: Double? = nil, cacheDecision: String? = nil,

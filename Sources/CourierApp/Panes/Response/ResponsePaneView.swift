@@ -46,6 +46,7 @@ public enum ResponsePaneView: PaneView {
             runs.append((decision, theme.cache(decision)))
         }
         if state.media.isBinary { runs.append((" · " + state.media.summary(byteCount: state.body.byteCount), theme.muted)) }
+        if let note = state.info.encodingNote { runs.append((" · " + note, theme.warning)) }
         if state.info.unverifiedTLS {
             runs.append((" · ", theme.text))
             runs.append(("TLS not verified", theme.error))

@@ -1,0 +1,257 @@
+import CourierScript
+
+/// Reading rules from httpyac (and kulala.nvim, which shares several): `{{ … }}` script blocks, a request line
+/// that starts a new request without `###`, a body right under the headers, and the request-line words of
+/// protocols Courier does not speak, refused at their line rather than sent as an HTTP method.
+extension HTTPFileParser {
+    // MARK: Script blocks
+
+    /// The line opening an httpyac script: `{{` alone, optionally with an event (`{{@response`, `{{@request`,
+    /// `{{@after`) and `+` for every request of the file (`{{+`, `{{+response`).
+    struct HttpyacScriptStart: Equatable {
+        var event: String?
+        var everyRequest: Bool
+    }
+
+    /// The events httpyac scripts hook into, lower-cased.
+    static let httpyacEvents: Set<String> = ["request", "streaming", "response", "after", "responselogging"]
+
+    static func httpyacScriptStart(_ trimmed: String) -> HttpyacScriptStart? {
+        guard trimmed.hasPrefix("{{") else { return nil }
+        var rest = Substring(trimmed.dropFirst(2))
+        if rest.lowercased().hasPrefix("@js"), let blank = rest.dropFirst(3).first, blank == " " || blank == "\t" {
+            rest = rest.dropFirst(3).drop { $0 == " " || $0 == "\t" }
+        }
+        var everyRequest = false
+        if let modifier = rest.first, modifier == "+" || modifier == "@" {
+            everyRequest = modifier == "+"
+            rest = rest.dropFirst()
+        }
+        let event = rest.trimmingBlanks.lowercased()
+        guard event.isEmpty || httpyacEvents.contains(event) else { return nil }
+        return HttpyacScriptStart(event: event.isEmpty ? nil : event, everyRequest: everyRequest)
+    }
+
+    /// The script whose `{{` line is `start` and the line after its `}}`. Before the request line a script
+    /// runs before the request; after it, once the response is in (unless its event says otherwise). nil when
+    /// the script is not run (a streaming or logging hook, reported as a warning).
+    mutating func httpyacScript(at index: Int, start: HttpyacScriptStart, beforeRequest: Bool, limit: Int)
+        -> (RequestScript?, end: Int) {
+        var close = index + 1
+        while close < limit, lines[close].trimmed != "}}" { close += 1 }
+        guard close < limit else {
+            report(index, "script '{{' is not closed with a '}}' line")
+            return (nil, limit)
+        }
+        let phase: RequestScript.Phase
+        switch start.event {
+        case nil: phase = beforeRequest ? .preRequest : .response
+        case "request": phase = .preRequest
+        case "response", "after": phase = .response
+        default:
+            let what = start.event == "streaming" ? "streaming connections, which Courier's HTTP requests are not"
+                                                  : "how httpyac prints the response"
+            diagnostics.append(Diagnostic(file: path, line: fileLine(index), message: "'{{@\(start.event ?? "")' "
+                + "scripts are not run: they are about \(what)", severity: .warning))
+            return (nil, close + 1)
+        }
+        let code = lines[(index + 1)..<close].map(\.content).joined(separator: "\n")
+        var script = RequestScript(phase: phase, source: .inline(code), line: fileLine(index + 1), dialect: .httpyac)
+        if start.everyRequest { script.fileScope = .everyRequest }
+        return (script, close + 1)
+    }
+
+    // MARK: Where a request ends
+
+    /// Request-line words that start a new request where httpyac reads one (its HTTP methods and the words
+    /// of its other protocols), and only in upper case, as its grammar says.
+    static let implicitRequestWords: Set<String> = [
+        "GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS", "CONNECT", "TRACE", "PROPFIND", "PROPPATCH",
+        "MKCOL", "COPY", "MOVE", "LOCK", "UNLOCK", "CHECKOUT", "CHECKIN", "REPORT", "MERGE", "MKACTIVITY",
+        "MKWORKSPACE", "VERSION-CONTROL", "BASELINE-CONTROL", "MKCALENDAR", "ACL", "SEARCH", graphQLMethod,
+        webSocketMethod, "WS", "WSS", "GRPC", "SSE", "EVENTSOURCE", "MQTT", "MQTTS", "AMQP",
+    ]
+
+    /// `METHOD TARGET [HTTP/x.y]` with a method httpyac knows and a target that is a URL (`http://…`, `/…`,
+    /// `{{…}}`): a line that, after a request, starts the next one. Other protocols' words take any target.
+    static func isImplicitRequestLine(_ trimmed: String) -> Bool {
+        // Most lines (body text, headers) fail here, before any word is split off.
+        guard let first = trimmed.utf8.first, first >= UInt8(ascii: "A"), first <= UInt8(ascii: "Z") else {
+            return false
+        }
+        let words = trimmed.split(whereSeparator: { $0 == " " || $0 == "\t" })
+        guard words.count >= 2, implicitRequestWords.contains(String(words[0])) else { return false }
+        if refusedWords[String(words[0])] != nil { return true }
+        guard words.count == 2 || (words.count == 3 && words[2].hasPrefix("HTTP/")) else { return false }
+        let target = words[1]
+        return ["http://", "https://", "ws://", "wss://", "/", "{{"].contains { target.hasPrefix($0) }
+    }
+
+    /// A line that is clearly a request line, not text that merely parses as one: a method and URL httpyac
+    /// reads, or a URL with a scheme or variable.
+    static func looksLikeRequestLine(_ trimmed: String) -> Bool {
+        if isImplicitRequestLine(trimmed) { return true }
+        guard compositionDirective(trimmed) == nil, let line = requestLine(trimmed) else { return false }
+        return ["http://", "https://", "ws://", "wss://", "{{"].contains { line.url.hasPrefix($0) }
+    }
+
+    /// The line where a request that starts at `requestStart` hands over to the next one, as httpyac reads a
+    /// block: a request line where a header would be, as the first line of the body, after a blank line in
+    /// the body (never inside WebSocket messages) or after the response handlers. The comments, tags and
+    /// variables right above it are the next request's; nil when the request runs to `limit`.
+    func implicitRequestStart(after requestStart: Int, limit: Int) -> Int? {
+        let isWebSocket = Self.requestLine(lines[requestStart].trimmed).map {
+            Self.kind(method: $0.method, headers: [:]) == .websocket
+        } ?? false
+        enum Part { case headers, body, tail }
+        var part = Part.headers
+        var index = requestStart + 1
+        while index < limit, Self.isContinuation(lines[index]) { index += 1 }
+        var afterBlank = false
+        var bodyText = false
+        while index < limit {
+            let line = lines[index]
+            let trimmed = line.trimmed
+            if line.isBlank {
+                if part == .headers { part = .body }
+                afterBlank = true
+                index += 1
+                continue
+            }
+            defer { afterBlank = false }
+            if Self.httpyacScriptStart(trimmed) != nil {
+                index = closingLine(from: index, limit: limit) { $0.trimmed == "}}" } + 1
+                part = .tail
+                continue
+            }
+            if Self.isHandlerStart(trimmed) || trimmed.hasPrefix("<> ") {
+                if trimmed.hasPrefix("> {%") {
+                    index = closingLine(from: index, limit: limit) { line in
+                        line.content.contains("%}")
+                    } + 1
+                } else {
+                    index += 1
+                }
+                part = .tail
+                continue
+            }
+            if Self.isImplicitRequestLine(trimmed) {
+                let starts = switch part {
+                case .headers, .tail: true
+                case .body: !isWebSocket && (afterBlank || !bodyText)
+                }
+                if starts { return preludeStart(above: index, after: requestStart) }
+            }
+            if part == .headers, Self.startsBodyWithoutBlankLine(trimmed) { part = .body }
+            if part == .body { bodyText = true }
+            index += 1
+        }
+        return nil
+    }
+
+    /// The line holding the end of a script that opens at `start` (the opening line itself for a one-line
+    /// `> {% … %}`), or the last line before `limit` when it is not closed.
+    private func closingLine(from start: Int, limit: Int, isEnd: (SourceLine) -> Bool) -> Int {
+        if lines[start].content.contains("%}"), lines[start].trimmed.hasPrefix("> {%") {
+            let afterOpen = lines[start].content.range(of: "{%").map { lines[start].content[$0.upperBound...] }
+            if afterOpen?.contains("%}") == true { return start }
+        }
+        var index = start + 1
+        while index < limit, !isEnd(lines[index]) { index += 1 }
+        return min(index, limit - 1)
+    }
+
+    /// The first of the comment, tag and variable lines right above `line` (blank lines between them
+    /// allowed): they belong to the request that starts there.
+    private func preludeStart(above line: Int, after requestStart: Int) -> Int {
+        var start = line
+        while start > requestStart + 1 {
+            let above = lines[start - 1]
+            let trimmed = above.trimmed
+            guard above.isBlank || Self.commentBody(trimmed) != nil || Self.variable(trimmed, line: 0) != nil else {
+                break
+            }
+            start -= 1
+        }
+        while start < line, lines[start].isBlank { start += 1 }
+        return start
+    }
+
+    /// A body written right under the headers, with no blank line: JSON (`{`, `[`), XML or a file (`<`), or
+    /// a GraphQL document (`query`, `mutation`, `subscription`, `fragment`). httpyac and kulala.nvim send
+    /// these as the body; no header line starts so.
+    static func startsBodyWithoutBlankLine(_ trimmed: String) -> Bool {
+        guard let first = trimmed.first else { return false }
+        // `{{name}}: value` is a header whose name is a variable; `{{payload}}` alone is a body.
+        if trimmed.hasPrefix("{{"), let close = trimmed.range(of: "}}") {
+            let rest = trimmed[close.upperBound...].drop { $0 != ":" && $0 != " " && $0 != "\t" }
+            if rest.trimmingBlanks.hasPrefix(":") { return false }
+        }
+        if first == "{" || first == "[" { return true }
+        if first == "<" { return !trimmed.hasPrefix("<> ") }
+        for keyword in ["query", "mutation", "subscription", "fragment"] where trimmed.hasPrefix(keyword) {
+            let next = trimmed.dropFirst(keyword.count).first
+            if next == nil || next == " " || next == "{" || next == "(" { return true }
+        }
+        return false
+    }
+
+    /// What ends a body: a response handler, a `??` test, an httpyac script, or a `<> ./previous` line.
+    static func endsBody(_ trimmed: String) -> Bool {
+        isHandlerStart(trimmed) || httpyacScriptStart(trimmed) != nil || trimmed.hasPrefix("<> ")
+    }
+
+    // MARK: GraphQL
+
+    /// The name of an httpyac GraphQL fragment starting on this line (`fragment Parts on Repository {`).
+    static func graphQLFragmentName(_ trimmed: String) -> String? {
+        let words = trimmed.split(whereSeparator: { $0 == " " || $0 == "\t" })
+        guard words.count >= 4, words[0] == "fragment", words[2] == "on" else { return nil }
+        let name = words[1].prefix { $0 != "(" && $0 != "{" }
+        return name.isEmpty ? nil : String(name)
+    }
+
+    // MARK: Protocols Courier does not speak
+
+    /// Request-line words of other protocols, with why each is refused; never sent as an HTTP method.
+    static let refusedWords: [String: String] = [
+        "GRPC": "gRPC requests ('GRPC …') are not supported yet: gRPC needs its own client, so this request is "
+            + "not sent",
+        "SSE": "httpyac's server-sent event requests ('SSE …') are not supported; write 'GET URL' with "
+            + "'Accept: text/event-stream' to read the stream",
+        "EVENTSOURCE": "httpyac's EventSource requests ('EVENTSOURCE …') are not supported; write 'GET URL' with "
+            + "'Accept: text/event-stream' to read the stream",
+        "MQTT": "MQTT requests are not supported: Courier speaks HTTP and WebSocket",
+        "MQTTS": "MQTT requests are not supported: Courier speaks HTTP and WebSocket",
+        "AMQP": "AMQP requests are not supported: Courier speaks HTTP and WebSocket",
+    ]
+
+    /// URL schemes of the same protocols, written as a request line without a method.
+    static let refusedSchemes: [String: String] = [
+        "grpc": "GRPC", "mqtt": "MQTT", "mqtts": "MQTTS", "amqp": "AMQP", "amqps": "AMQP",
+    ]
+
+    /// Why a request line is not sent at all: another protocol's word, or kulala's `NOP` placeholder.
+    static func refusal(of line: RequestLine) -> String? {
+        if let why = refusedWords[line.method] { return why }
+        if let colon = line.url.range(of: "://"),
+           let word = refusedSchemes[line.url[..<colon.lowerBound].lowercased()] {
+            return refusedWords[word]
+        }
+        if line.url == "*" {
+            return "the asterisk form ('\(line.method) *', kulala.nvim) is not supported: Courier sends a path "
+                + "or a URL"
+        }
+        if line.url == "NOP" {
+            return "kulala's 'NOP' placeholder (a shared block without a request) is not supported: write the "
+                + "shared headers and scripts in each request"
+        }
+        return nil
+    }
+}
+
+extension HTTPFile {
+    /// Why a request-line word of another protocol (`GRPC`, httpyac's `SSE`, `MQTT`, `AMQP`) is not sent as an
+    /// HTTP method; nil for any other word.
+    public static func refusal(ofMethod word: String) -> String? { HTTPFileParser.refusedWords[word] }
+}

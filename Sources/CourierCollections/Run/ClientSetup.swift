@@ -1,0 +1,53 @@
+import CourierHTTP
+import Foundation
+
+/// How a command wants its client: the one place a Courier client is put together (transport, HTTP cache,
+/// cookie jars, retry policy, events) and the one place a command's per-request defaults (`--cache-mode`,
+/// `--allow-insecure-redirect`) are applied, so the explorer and every command send through the same pipeline.
+public struct ClientSetup: Sendable {
+    /// The transport; nil builds libcurl's with `transportConfiguration`.
+    public var transport: (any Transport)?
+    /// libcurl's settings when `transport` is nil: trusted certificates, idle timeout, spill folder.
+    public var transportConfiguration = CurlTransport.Configuration()
+    /// The HTTP cache in the pipeline; nil sends everything to the network.
+    public var cache: HTTPCacheMiddleware?
+    /// The cookie jars saved requests share (one per environment); nil keeps no cookies.
+    public var cookies: CookieJarStore?
+    /// nil disables retries.
+    public var retry: RetryPolicy? = .standard
+    /// Receives every event of every request.
+    public var events: EventSink = .none
+    /// A cache mode that beats each request's own, except `bypass` (`# @no-log` keeps its response nowhere).
+    public var cacheMode: CacheMode?
+    /// Lets every request follow redirects from https to plain http.
+    public var allowInsecureRedirect = false
+
+    public init() {}
+
+    /// The HTTP cache a command asks for: in `directory`, or in the default folder when `requested`; nil when
+    /// neither. Throws when the folder cannot be opened.
+    public static func cache(directory: URL?, requested: Bool) throws -> HTTPCacheMiddleware? {
+        guard requested || directory != nil else { return nil }
+        return try HTTPCacheMiddleware(directory: directory)
+    }
+
+    /// The client this setup describes.
+    public func makeClient() -> HTTPClient {
+        let steps: [any Middleware] = cookies.map { jars in [CookieMiddleware { jars.jar($0) }] } ?? []
+        return HTTPClient(configuration: HTTPClient.Configuration(
+            transport: transport ?? CurlTransport(configuration: transportConfiguration), cache: cache,
+            middlewares: steps, retry: retry, events: events))
+    }
+
+    /// `client`'s send with this setup's per-request defaults applied: what a `CollectionRunner` sends through.
+    public func send(through client: HTTPClient) -> CollectionRunner.Send {
+        let cacheMode = self.cacheMode
+        let allowInsecureRedirect = self.allowInsecureRedirect
+        return { request, context async throws(APIError) -> HTTPResponse in
+            var request = request
+            if let cacheMode, request.cacheMode != .bypass { request.cacheMode = cacheMode }
+            if allowInsecureRedirect { request.allowInsecureRedirect = true }
+            return try await client.send(request, context: context)
+        }
+    }
+}

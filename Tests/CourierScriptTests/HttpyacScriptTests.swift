@@ -1,0 +1,103 @@
+import Testing
+@testable import CourierScript
+
+/// httpyac's script API on JavaScriptCore: variables as globals, `exports`, httpyac's `request` and
+/// `response`, `test()` and Node's `assert`, `await` at the top level, errors at the file's line.
+@Suite struct HttpyacScriptTests {
+    static let request = ScriptRequest(name: "login", method: "POST", rawURL: "{{base}}/login",
+                                       url: "http://127.0.0.1:1/login",
+                                       headers: [.init(name: "X-Trace", raw: "{{trace}}", value: "t-1")],
+                                       rawBody: "{\"user\": \"{{user}}\"}", body: #"{"user": "ada"}"#)
+
+    func run(_ code: String, response: ScriptResponse? = nil, scope: [String: String] = [:],
+             globals: [String: String] = [:]) -> ScriptResult {
+        var input = ScriptInput(phase: response == nil ? .preRequest : .response, request: Self.request,
+                                response: response, globals: globals)
+        input.dialect = .httpyac
+        input.scope = scope
+        input.file = "/work/api.http"
+        input.folder = "/work"
+        return ScriptEngine.run(ScriptSource(code: code, file: "api.http", line: 20), input: input)
+    }
+
+    static let json = ScriptResponse(status: 201, headers: [ScriptHeader("Content-Type", "application/json"),
+                                                            ScriptHeader("Set-Cookie", "a=1"),
+                                                            ScriptHeader("set-cookie", "b=2")],
+                                      body: #"{"token":"abc","items":[1,2]}"#, milliseconds: 12)
+
+    @Test func variablesAreGlobalsAndExportsBecomeGlobalsForLaterRequests() {
+        let result = run("""
+            exports.sum = count + 1;
+            exports.user = profile.name;
+            exports.list = [user, base];
+            exports.nothing = undefined;
+            """, scope: ["count": "41", "profile": #"{"name": "ada"}"#, "user": "ada", "base": "http://x",
+                         "request": "must not replace httpyac's request"], globals: ["nothing": "was set"])
+        #expect(result.error == nil, "\(String(describing: result.error))")
+        #expect(result.globals["sum"] == "411", "variables are text, as httpyac's environment strings are")
+        #expect(result.globals["user"] == "ada")
+        #expect(result.globals["list"] == #"["ada","http://x"]"#)
+        #expect(result.globals["nothing"] == nil, "exporting undefined removes a variable")
+    }
+
+    @Test func aPreRequestScriptChangesTheRequestItSees() {
+        let result = run("""
+            console.log(request.method, request.url, request.headers["X-Trace"], JSON.parse(request.body).user);
+            request.headers["Authorization"] = "Bearer " + token;
+            request.url = request.url + "?signed=1";
+            request.body = JSON.stringify({ user: "grace" });
+            """, scope: ["token": "abc"])
+        #expect(result.error == nil, "\(String(describing: result.error))")
+        #expect(result.logs == ["POST http://127.0.0.1:1/login t-1 ada"])
+        #expect(result.headers == [ScriptHeader("X-Trace", "t-1"), ScriptHeader("Authorization", "Bearer abc")])
+        #expect(result.url == "http://127.0.0.1:1/login?signed=1")
+        #expect(result.body == #"{"user":"grace"}"#)
+        #expect(result.method == nil)
+    }
+
+    @Test func aResponseScriptReadsHttpyacsResponseAndTestsAtOnce() {
+        let result = run("""
+            const assert = require("assert");
+            test("created", () => assert.strictEqual(response.statusCode, 201));
+            test("token", () => assert.equal(response.parsedBody.token, "nope"));
+            test.status(200);
+            test.headerContains("content-type", "json");
+            test.hasResponseBody();
+            console.info(response.headers["set-cookie"].length, response.contentType.mimeType, response.timings.total);
+            exports.first = response.parsedBody.items[0];
+            """, response: Self.json)
+        #expect(result.error == nil, "\(String(describing: result.error))")
+        #expect(result.tests.map(\.name) == ["created", "token", "response status equals to 200",
+                                             "response header content-type contains json", "response body exists"])
+        #expect(result.tests.map(\.passed) == [true, false, false, true, true])
+        #expect(result.tests[1].message.contains("nope"))
+        #expect(result.logs == ["2 application/json 12"])
+        #expect(result.globals["first"] == "1")
+    }
+
+    @Test func awaitWorksAtTheTopAndAnErrorAfterItNamesItsLine() {
+        let result = run("""
+            await sleep(10);
+            const value = await Promise.resolve(3);
+            exports.value = value;
+            undefinedFunction();
+            """)
+        #expect(result.globals["value"] == "3")
+        #expect(result.error?.line == 23, "\(String(describing: result.error))")
+        #expect(result.error?.message.contains("undefinedFunction") == true)
+    }
+
+    @Test func requireOfAnythingButAssertIsAClearError() {
+        let result = run("const _ = require('lodash');\n")
+        #expect(result.error?.reason == .unsupported)
+        #expect(result.error?.message.contains("require('lodash') is not supported by Courier") == true)
+        #expect(result.error?.line == 20)
+    }
+
+    @Test func cancelAndGlobalStoreAreReadBack() {
+        let result = run("$global.seen = { n: 1 }; exports.$cancel = true;")
+        #expect(result.cancelled)
+        #expect(result.globals["seen"] == #"{"n":1}"#)
+        #expect(result.globals["$cancel"] == nil)
+    }
+}
