@@ -3,8 +3,13 @@ SWIFT ?= swift
 # How many tests `make test` runs at once.
 TEST_WIDTH ?= 3
 SHELL := /bin/bash
+# The libraries Postman scripts may require(), read from /usr/share/nodejs when a script asks (ScriptModules).
+SCRIPT_MODULE_PACKAGES := node-lodash node-moment node-uuid chai node-ajv node-xml2js node-cheerio node-buffer \
+                          node-url node-util node-querystring node-events node-punycode node-string-decoder \
+                          node-readable-stream node-assert
 APT_PACKAGES := libcurl4-openssl-dev libncursesw5-dev libssl-dev tmux openssl nghttp2-server \
-                libjavascriptcoregtk-4.1-dev libyaml-dev libxml2 nginx-light wrk zsh fish time python3-venv nodejs
+                libjavascriptcoregtk-4.1-dev libyaml-dev libxml2 nginx-light wrk zsh fish time python3-venv nodejs \
+                $(SCRIPT_MODULE_PACKAGES)
 BIN := .build/debug/courier
 # `make install`: PREFIX and DESTDIR as usual; INSTALL_BUILD= INSTALL_FROM=path installs an already built binary.
 PREFIX ?= /usr/local

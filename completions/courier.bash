@@ -23,7 +23,7 @@ _courier() {
             slots=("commands+file")
             ;;
         send)
-            options="--header -H --data -d --json-body --retry --timeout --idle-timeout --idempotency-key --output -o --stream --line-limit --timing --insecure -k --allow-insecure-redirect --cacert --cert -E --key --cert-type --key-type --pass --json --show-secrets --verbose -v --cache-dir --cache-mode --help -h"
+            options="--header -H --data -d --json-body --form -f --retry --timeout --idle-timeout --idempotency-key --output -o --stream --line-limit --timing --insecure -k --allow-insecure-redirect --cacert --cert -E --key --cert-type --key-type --pass --json --show-secrets --verbose -v --cache-dir --cache-mode --help -h"
             one="--header -H --data -d --retry --timeout --idle-timeout --idempotency-key --output -o --line-limit --cacert --cert -E --key --cert-type --key-type --pass --cache-dir --cache-mode"
             case $prev in
                 --header|-H) COMPREPLY=(); return ;;
@@ -43,16 +43,18 @@ _courier() {
                 --cache-dir) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")); return ;;
                 --cache-mode) COMPREPLY=($(compgen -W "default revalidate reload only-if-cached bypass" -- "$cur")); return ;;
             esac
-            slots=("words:GET POST PUT PATCH DELETE HEAD OPTIONS" "none")
+            slots=("words:GET POST PUT PATCH DELETE HEAD OPTIONS" "none" "none")
             ;;
         run)
-            options="--name --all --env --var --json --fail-fast --report --timing --idle-timeout --ws-wait --show-secrets --allow-insecure-redirect --allow-read --allow-overwrite --cacert --cert -E --key --cert-type --key-type --pass --cache-dir --cache-mode --help -h"
-            one="--name --env --var --idle-timeout --ws-wait --allow-read --cacert --cert -E --key --cert-type --key-type --pass --cache-dir --cache-mode"
+            options="--name --all --env --var --json --fail-fast --quiet -q --summary --full-bodies --data -d --iteration-count -n --report --timing --idle-timeout --ws-wait --show-secrets --allow-insecure-redirect --allow-read --allow-overwrite --cacert --cert -E --key --cert-type --key-type --pass --cache-dir --cache-mode --help -h"
+            one="--name --env --var --data -d --iteration-count -n --idle-timeout --ws-wait --allow-read --cacert --cert -E --key --cert-type --key-type --pass --cache-dir --cache-mode"
             two="--report"
             case $prev in
                 --name) COMPREPLY=(); return ;;
                 --env) COMPREPLY=(); return ;;
                 --var) COMPREPLY=(); return ;;
+                --data|-d) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+                --iteration-count|-n) COMPREPLY=(); return ;;
                 --report) COMPREPLY=($(compgen -W "junit" -- "$cur")); return ;;
                 --idle-timeout) COMPREPLY=(); return ;;
                 --ws-wait) COMPREPLY=(); return ;;
@@ -118,11 +120,12 @@ _courier() {
             esac
             ;;
         import)
-            options="--output -o --name --help -h"
-            one="--output -o --name"
+            options="--output -o --name --allow-read --help -h"
+            one="--output -o --name --allow-read"
             case $prev in
                 --output|-o) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
                 --name) COMPREPLY=(); return ;;
+                --allow-read) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
             esac
             slots=("words:curl postman openapi" "file")
             ;;

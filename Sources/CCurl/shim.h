@@ -7,6 +7,7 @@ typedef size_t (*courier_curl_data_cb)(char *ptr, size_t size, size_t nmemb, voi
 typedef int (*courier_curl_xferinfo_cb)(void *userdata, curl_off_t dltotal, curl_off_t dlnow,
                                         curl_off_t ultotal, curl_off_t ulnow);
 typedef int (*courier_curl_seek_cb)(void *userdata, curl_off_t offset, int origin);
+typedef int (*courier_curl_debug_cb)(CURL *handle, curl_infotype type, char *data, size_t size, void *userdata);
 
 static inline CURLcode courier_easy_setopt_long(CURL *h, CURLoption o, long v) {
     return curl_easy_setopt(h, o, v);
@@ -31,6 +32,10 @@ static inline CURLcode courier_easy_setopt_xferinfo_cb(CURL *h, courier_curl_xfe
 }
 static inline CURLcode courier_easy_setopt_seek_cb(CURL *h, courier_curl_seek_cb v) {
     return curl_easy_setopt(h, CURLOPT_SEEKFUNCTION, v);
+}
+
+static inline CURLcode courier_easy_setopt_debug_cb(CURL *h, courier_curl_debug_cb v) {
+    return curl_easy_setopt(h, CURLOPT_DEBUGFUNCTION, v);
 }
 
 static inline CURLcode courier_easy_getinfo_long(CURL *h, CURLINFO i, long *v) {

@@ -166,7 +166,8 @@ public struct CollectionRunner: Sendable {
     /// the run blocks being run (to stop a cycle). False when the run stops (failFast, cancelled).
     func runSteps(_ requests: [RequestTemplate], variables: inout VariableContext, outcomes: inout [RunOutcome],
                   chain: [RunLink], failFast: Bool, onOutcome: (RunOutcome) -> Void) async -> Bool {
-        for template in requests {
+        var steps = NextRequestSteps(requests: requests, file: file)
+        while let template = steps.next() {
             if Task.isCancelled { return false }
             if template.isRunBlock {
                 let goOn = await runBlock(template, variables: &variables, outcomes: &outcomes, chain: chain,
@@ -236,6 +237,15 @@ public struct CollectionRunner: Sendable {
             outcomes.append(outcome)
             onOutcome(outcome)
             if failFast && !outcome.succeeded { return false }
+            // `postman.setNextRequest`: jump to that request, or end the run of this file.
+            if let next = outcome.scripts.nextRequest, let problem = steps.jump(next, from: template) {
+                var stopped = RunOutcome(template: template, context: RequestContext())
+                stopped.failure = .collection(.syntax(Diagnostic(file: file.path, line: template.lines.lowerBound,
+                                                                 message: problem)))
+                outcomes.append(stopped)
+                onOutcome(stopped)
+                return !failFast
+            }
         }
         return true
     }

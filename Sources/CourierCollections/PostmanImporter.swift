@@ -1,5 +1,6 @@
 import CourierBody
 import CourierHTTP
+import CourierSecurity
 import Foundation
 
 /// The `.http` files made from a Postman collection, and what could not be converted.
@@ -10,6 +11,9 @@ public struct PostmanConversion: Sendable {
     public var report: [String]
     /// What was changed to be written as data (a name's line breaks, a header that is not a token).
     public var notes: [String]
+    /// Collection variables an imported environment also defines: they go to `$shared` rather than the files,
+    /// so the environment's value wins as in Postman (a file variable would beat every environment).
+    public var sharedVariables: [PostmanVariableExport.Value] = []
 }
 
 /// Converts a Postman Collection v2.1 export. Top-level requests go to a file named after the
@@ -33,7 +37,10 @@ public enum PostmanImporter {
     }
 
     /// Converts the JSON of a Collection v2.1 export into `.http` files and a report of what was left out.
-    public static func convert(_ data: Data) throws(CollectionError) -> PostmanConversion {
+    /// Collection variables named in `environmentNames` (defined by environments imported with it) are
+    /// handed back as `sharedVariables` instead of becoming file variables.
+    public static func convert(_ data: Data, environmentNames: Set<String> = []) throws(CollectionError)
+        -> PostmanConversion {
         guard let root = try? JSONValue.parse(data) else {
             throw .importFailed(source: "Postman collection", reason: "not valid JSON")
         }
@@ -45,7 +52,12 @@ public enum PostmanImporter {
         }
         let collectionName = info["name"]?.stringValue ?? "collection"
         var report: [String] = []
-        let fileVariables = variables(root["variable"], report: &report, at: collectionName)
+        let allVariables = variables(root["variable"], report: &report, at: collectionName)
+        let fileVariables = allVariables.filter { !environmentNames.contains($0.name) }
+        let shared = allVariables.filter { environmentNames.contains($0.name) }.map { variable in
+            PostmanVariableExport.Value(key: variable.name, value: variable.value,
+                                        isSecret: SecretPolicy.isSecretParameter(variable.name))
+        }
         var rootScope = Scope(auth: root["auth"])
         addScripts(of: root, to: &rootScope, at: collectionName, report: &report)
 
@@ -75,7 +87,7 @@ public enum PostmanImporter {
         }
         addFile(collectionName, topLevel)
         let output = ImportWriter.write(files)
-        return PostmanConversion(files: output.files, report: report, notes: output.notes)
+        return PostmanConversion(files: output.files, report: report, notes: output.notes, sharedVariables: shared)
     }
 
     /// Appends the requests of an item (a request, or a folder and everything in it).

@@ -7,6 +7,8 @@ public struct ScriptReport: Sendable, Hashable {
     public var tests: [ScriptTestResult]
     public var logs: [String]
     public var error: ScriptError?
+    /// What `postman.setNextRequest` asked for last.
+    public var nextRequest: NextRequest?
 
     public init(tests: [ScriptTestResult] = [], logs: [String] = [], error: ScriptError? = nil) {
         self.tests = tests
@@ -28,6 +30,7 @@ public struct ScriptReport: Sendable, Hashable {
         tests += result.tests
         logs += result.logs
         if error == nil { error = result.error }
+        if let next = result.nextRequest { nextRequest = next }
     }
 }
 
@@ -79,6 +82,7 @@ public struct ScriptRunner: Sendable {
             var input = ScriptInput(phase: .preRequest, request: scriptRequest(prepared, preview: preview),
                                     environment: environmentValues(context), globals: context.globals,
                                     requestVariables: variables, timeLimit: Self.timeLimit(for: template))
+            context.iteration.apply(to: &input)
             if script.dialect == .httpyac { describeHttpyacScope(of: prepared, context: context, into: &input) }
             let result = run(script, input: input, access: context.fileAccess, report: &report)
             context.globals = result.globals
@@ -137,6 +141,7 @@ public struct ScriptRunner: Sendable {
             var input = ScriptInput(phase: .response, request: request, response: scriptResponse,
                                     environment: environmentValues(context), globals: context.globals,
                                     requestVariables: variables, timeLimit: Self.timeLimit(for: resolved.template))
+            context.iteration.apply(to: &input)
             if script.dialect == .httpyac { describeHttpyacScope(of: resolved.template, context: context, into: &input) }
             let result = run(script, input: input, access: context.fileAccess, report: &report)
             context.globals = result.globals

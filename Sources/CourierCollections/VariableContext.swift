@@ -22,6 +22,8 @@ public struct VariableContext: Sendable {
     /// What the collection may read (`< file`) and write (`>> file`): its own folder unless the user
     /// allowed more.
     public var fileAccess = CollectionFileAccess()
+    /// The row of `courier run --data` this run is on (`pm.iterationData`); its values are also `overrides`.
+    public var iteration = IterationRow()
     /// Files whose httpyac once-scripts (`{{ }}` in a block without a request) ran in this run.
     public var ranFileScripts: Set<String> = []
 

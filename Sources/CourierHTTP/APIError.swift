@@ -2,8 +2,9 @@ import Foundation
 
 /// Every failure of the client core, by what the caller does next.
 public enum APIError: Error, Sendable {
-    /// No connection could be made (refused, DNS failure, network down): offer a retry.
-    case offline(underlying: String)
+    /// No connection could be made: nothing listens on the port, the name does not resolve, or there is
+    /// no route to the address. Its kind says which (`connectionRefused`, `dnsFailure`, `unreachable`).
+    case cannotConnect(ConnectFailure)
     /// The attempt or the overall deadline ran out: offer a retry.
     case timedOut(underlying: String)
     /// The server wants credentials, or the refresh itself was refused: sign in.
@@ -43,7 +44,13 @@ public enum APIError: Error, Sendable {
 
     /// What kind of failure this is: what the retry policy, the log and `--json` match on.
     public enum Kind: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
-        case offline, timedOut, unauthorized, http, tls, badURL, decoding, tooLarge, cancelled, connectionLost
+        /// Nothing listens on the port: the server is not running there (or not yet).
+        case connectionRefused
+        /// The host name does not resolve: a typo, or no DNS.
+        case dnsFailure
+        /// No route to the address: this machine is offline, or the address is not reachable from it.
+        case unreachable
+        case timedOut, unauthorized, http, tls, badURL, decoding, tooLarge, cancelled, connectionLost
         /// Spelled `protocol` in output, as before the kinds were typed.
         case protocolError = "protocol"
         case redirectRefused, disk
@@ -55,7 +62,12 @@ public enum APIError: Error, Sendable {
     /// The kind of the case; its `rawValue` is the stable name used in `--json` output and the log.
     public var kind: Kind {
         switch self {
-        case .offline: .offline
+        case .cannotConnect(let failure):
+            switch failure.reason {
+            case .refused: .connectionRefused
+            case .unresolved: .dnsFailure
+            case .networkUnreachable, .hostUnreachable, .other: .unreachable
+            }
         case .timedOut: .timedOut
         case .unauthorized: .unauthorized
         case .http: .http
@@ -80,7 +92,7 @@ extension APIError: CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .offline(let underlying): "offline: \(underlying)"
+        case .cannotConnect(let failure): failure.description
         case .timedOut(let underlying): "timed out: \(underlying)"
         case .unauthorized: "unauthorized (401)"
         case .http(let status, _, let message): "HTTP \(status)" + (message.map { ": \($0)" } ?? "")

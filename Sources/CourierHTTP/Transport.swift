@@ -29,6 +29,10 @@ public struct RequestContext: Sendable {
     /// Asked after each `onChunk`: an error stops the transfer and is what it fails with (a record of a
     /// streamed body past its size limit). Nil, or a nil answer, goes on.
     public var streamFailure: (@Sendable () -> APIError?)?
+    /// Called with each request head exactly as it went out (the request line and every header field,
+    /// those the transport added included; HTTP/2 written as curl shows it), for `courier send -v`. On the
+    /// transport's thread. Nil asks the transport for nothing.
+    public var onRequestHead: (@Sendable (String) -> Void)?
 
     /// A context for a new logical request, with optional streaming hooks.
     public init(id: RequestID = RequestID.next(), attempt: Int = 1, events: EventSink = .none,

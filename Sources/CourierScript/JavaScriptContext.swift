@@ -124,6 +124,46 @@ final class JavaScriptContext {
                             JSPropertyAttributes(kJSPropertyAttributeReadOnly), nil)
     }
 
+    /// Defines `__courierReadModule(path)` (a library file's text, or null: `ScriptModules.read` decides) and
+    /// `__courierRandomHex(count)` (random bytes in hex) for the `require` prelude.
+    func installModuleFunctions() {
+        define("__courierReadModule") { context, _, _, count, arguments, _ in
+            guard let jsc = JavaScriptContext.library else { return nil }
+            guard let context, let arguments, count == 1,
+                  let path = JavaScriptContext.string(arguments[0], in: context, jsc),
+                  let text = ScriptModules.read(path) else {
+                return context.map { jsc.JSValueMakeNull($0) }
+            }
+            return JavaScriptContext.makeString(text, in: context, jsc)
+        }
+        define("__courierRandomHex") { context, _, _, count, arguments, _ in
+            guard let jsc = JavaScriptContext.library, let context else { return nil }
+            let wanted = count == 1 && jsc.JSValueIsNumber(context, arguments?[0])
+                ? Int(jsc.JSValueToNumber(context, arguments?[0], nil)) : 0
+            var generator = SystemRandomNumberGenerator()
+            let hex = (0..<min(max(wanted, 0), 1 << 16)).map { _ in
+                let byte = UInt8.random(in: 0...255, using: &generator)
+                return (byte < 16 ? "0" : "") + String(byte, radix: 16)
+            }.joined()
+            return JavaScriptContext.makeString(hex, in: context, jsc)
+        }
+    }
+
+    /// A read-only global function named `name`.
+    private func define(_ name: String, _ callback: JSObjectCallAsFunctionCallback) {
+        let key = jsc.JSStringCreateWithUTF8CString(name)
+        defer { jsc.JSStringRelease(key) }
+        let function = jsc.JSObjectMakeFunctionWithCallback(context, key, callback)
+        jsc.JSObjectSetProperty(context, jsc.JSContextGetGlobalObject(context), key, function,
+                                JSPropertyAttributes(kJSPropertyAttributeReadOnly), nil)
+    }
+
+    private static func makeString(_ text: String, in context: JSContextRef, _ jsc: courier_jsc_table) -> JSValueRef {
+        let value = jsc.JSStringCreateWithUTF8CString(text)
+        defer { jsc.JSStringRelease(value) }
+        return jsc.JSValueMakeString(context, value)
+    }
+
     private func string(_ value: JSValueRef) -> String? { Self.string(value, in: context, jsc) }
 
     private static func string(_ value: JSValueRef?, in context: JSContextRef, _ jsc: courier_jsc_table)

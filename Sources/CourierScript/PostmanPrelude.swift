@@ -45,10 +45,19 @@ enum PostmanPrelude {
         return typeof value;
       }
       function reason(code) {
-        const reasons = { 200: "OK", 201: "Created", 202: "Accepted", 204: "No Content", 301: "Moved Permanently",
-          302: "Found", 304: "Not Modified", 400: "Bad Request", 401: "Unauthorized", 403: "Forbidden",
-          404: "Not Found", 409: "Conflict", 422: "Unprocessable Entity", 429: "Too Many Requests",
-          500: "Internal Server Error", 502: "Bad Gateway", 503: "Service Unavailable" };
+        const reasons = { 100: "Continue", 101: "Switching Protocols", 200: "OK", 201: "Created", 202: "Accepted",
+          203: "Non-Authoritative Information", 204: "No Content", 205: "Reset Content", 206: "Partial Content",
+          207: "Multi-Status", 300: "Multiple Choices", 301: "Moved Permanently", 302: "Found", 303: "See Other",
+          304: "Not Modified", 307: "Temporary Redirect", 308: "Permanent Redirect", 400: "Bad Request",
+          401: "Unauthorized", 402: "Payment Required", 403: "Forbidden", 404: "Not Found",
+          405: "Method Not Allowed", 406: "Not Acceptable", 408: "Request Timeout", 409: "Conflict", 410: "Gone",
+          411: "Length Required", 412: "Precondition Failed", 413: "Payload Too Large", 414: "URI Too Long",
+          415: "Unsupported Media Type", 416: "Range Not Satisfiable", 417: "Expectation Failed",
+          418: "I'm a teapot", 422: "Unprocessable Entity", 423: "Locked", 425: "Too Early",
+          426: "Upgrade Required", 428: "Precondition Required", 429: "Too Many Requests",
+          431: "Request Header Fields Too Large", 451: "Unavailable For Legal Reasons",
+          500: "Internal Server Error", 501: "Not Implemented", 502: "Bad Gateway", 503: "Service Unavailable",
+          504: "Gateway Timeout", 505: "HTTP Version Not Supported", 511: "Network Authentication Required" };
         return reasons[code] || "";
       }
 
@@ -169,6 +178,11 @@ enum PostmanPrelude {
                        "expected response to not have status " + format(code)];
             return check(ok, m[0], m[1]);
           },
+          body: function (expected) {
+            const got = actual && typeof actual.text === "function" ? actual.text() : actual;
+            const ok = arguments.length === 0 ? got !== undefined && got !== "" : got === expected;
+            return compare("have body", ok, arguments.length === 0 ? undefined : format(expected));
+          },
           header: function (name, value) {
             const got = actual && actual.headers ? actual.headers.get(name) : undefined;
             const ok = got !== undefined && (arguments.length < 2 || got === value);
@@ -201,10 +215,27 @@ enum PostmanPrelude {
         }, "pm." + name);
       }
       const environmentValue = function (key) { return own(input.environment, key); };
+      const row = input.iterationData || {};
       const variableValue = function (key) {
         const local = own(state.variables, key);
-        return local !== undefined ? local : own(input.environment, key);
+        if (local !== undefined) return local;
+        const data = own(row, key);
+        return data !== undefined ? data : own(input.environment, key);
       };
+      // pm.iterationData: this iteration's row of `courier run --data`, read-only.
+      const iterationData = strict({
+        get: function (key) { return own(row, key); },
+        has: function (key) { return own(row, key) !== undefined; },
+        toObject: function () { return Object.assign({}, row); },
+        toJSON: function () { return Object.assign({}, row); },
+        unset: function (key) { delete row[String(key)]; },
+        replaceIn: function (template) {
+          return String(template).replace(/\{\{\s*([^{}]+?)\s*\}\}/g, function (whole, key) {
+            const value = own(row, key);
+            return value === undefined ? whole : value;
+          });
+        },
+      }, "pm.iterationData");
 
       // MARK: pm.request and pm.response.
       const req = input.request;
@@ -249,7 +280,9 @@ enum PostmanPrelude {
         collectionVariables: scope("collectionVariables", environmentValue),
         globals: scope("globals", environmentValue),
         variables: scope("variables", variableValue),
-        info: strict({ requestName: req.name || "", iteration: 0, iterationCount: 1,
+        iterationData: iterationData,
+        info: strict({ requestName: req.name || "", iteration: input.iteration || 0,
+                       iterationCount: input.iterationCount || 1,
                        eventName: input.phase === "pre" ? "prerequest" : "test" }, "pm.info"),
         request: strict({
           method: req.method,
@@ -259,6 +292,9 @@ enum PostmanPrelude {
                          toString: function () { return req.body === undefined ? "" : req.body; } },
                        "pm.request.body"),
         }, "pm.request"),
+        execution: strict({ setNextRequest: function (name) {
+          state.nextRequest = name === null || name === undefined ? { stop: true } : { name: String(name) };
+        } }, "pm.execution"),
         test: function (name, body) { runTest(name, body); },
         expect: function (value) { return expect(value, "pm.expect(…)"); },
       };
@@ -302,14 +338,9 @@ enum PostmanPrelude {
         pm.response = strict(response, "pm.response");
       }
       globalThis.pm = strict(pm, "pm");
-      globalThis.postman = strict({
-        setEnvironmentVariable: function (k, v) { state.globals[String(k)] = text(v); },
-        getEnvironmentVariable: function (k) { return pm.environment.get(k); },
-        clearEnvironmentVariable: function (k) { delete state.globals[String(k)]; },
-        setGlobalVariable: function (k, v) { state.globals[String(k)] = text(v); },
-        getGlobalVariable: function (k) { return pm.globals.get(k); },
-        clearGlobalVariable: function (k) { delete state.globals[String(k)]; },
-      }, "postman");
+      globalThis.require = __courierMakeRequire(__courierModuleTable, __courierBuiltIns());
+      // httpyac's blocks have globals of their own (every variable by name): the legacy names would hide them.
+      if (!input.httpyac) __courierPostmanLegacy(input, state, pm, globalThis.require, UnsupportedError);
     }
     """#
 }

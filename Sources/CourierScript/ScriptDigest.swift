@@ -4,7 +4,7 @@ import CCrypto
 enum ScriptDigest {
     /// Algorithms scripts may name, as the JetBrains reference lists them, with libcrypto's names.
     static let algorithms: [String: String] = [
-        "md5": "MD5", "sha1": "SHA1", "sha256": "SHA256", "sha384": "SHA384", "sha512": "SHA512",
+        "md5": "MD5", "sha1": "SHA1", "sha224": "SHA224", "sha256": "SHA256", "sha384": "SHA384", "sha512": "SHA512",
     ]
 
     /// The digest of `data`, or its HMAC under `key`; nil for an unknown algorithm.

@@ -22,8 +22,9 @@ public enum ScriptEngine {
             return result
         }
         context.installDigest()
+        context.installModuleFunctions()
         var result = ScriptResult(globals: input.globals, requestVariables: input.requestVariables)
-        for prelude in [ScriptPrelude.code, PostmanPrelude.code, HttpyacPrelude.code] {
+        for prelude in [ScriptPrelude.code, PostmanPrelude.code, HttpyacPrelude.code, postmanSandbox] {
             let evaluation = context.evaluate(prelude, sourceURL: ScriptPrelude.sourceURL, line: 1)
             if case .failure(let exception) = evaluation {
                 result.error = ScriptError(reason: .exception, message: "internal: \(exception.message)",
@@ -44,6 +45,13 @@ public enum ScriptEngine {
         }
         if case .failure(let exception) = evaluation, !exception.message.contains(exitMarker) {
             result.error = error(from: exception, source: source, timeLimit: input.timeLimit)
+        }
+        // Legacy `tests["name"] = …` count even when the script threw after setting them; and what
+        // `postman.setNextRequest` asked for.
+        let extras = "__courierPostmanLegacyFinish(__courier.state); "
+            + "JSON.stringify(__courier.state.nextRequest || null)"
+        if case .success(let next) = context.evaluate(extras, sourceURL: ScriptPrelude.sourceURL, line: 1) {
+            result.nextRequest = NextRequest(json: next)
         }
         if case .timeLimit = result.error?.reason {
             // Tests may loop too; after a stop only the state the script left is read back.
@@ -112,6 +120,11 @@ public enum ScriptEngine {
         return nil
     }
 
+    /// Postman's legacy sandbox, `require` and crypto-js: one evaluation, made once.
+    private static let postmanSandbox = [PostmanLegacyPrelude.code, RequirePrelude.code, CryptoJSPrelude.code,
+                                         "var __courierModuleTable = \(ScriptModules.preludeTable);"]
+        .joined(separator: "\n")
+
     /// The input as a JavaScript object literal (JSON).
     private static func encode(_ input: ScriptInput) -> String {
         var request: [String: Any] = [
@@ -125,6 +138,7 @@ public enum ScriptEngine {
             "phase": input.phase == .preRequest ? "pre" : "response", "request": request,
             "environment": input.environment, "globals": input.globals,
             "requestVariables": input.requestVariables,
+            "iterationData": input.iterationData, "iteration": input.iteration, "iterationCount": input.iterationCount,
         ]
         if input.dialect == .httpyac {
             object["httpyac"] = ["scope": input.scope, "file": input.file, "folder": input.folder,

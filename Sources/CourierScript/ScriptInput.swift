@@ -77,6 +77,11 @@ public struct ScriptInput: Sendable {
     public var requestVariables: [String: String]
     /// Seconds the script may run before it is stopped.
     public var timeLimit: Double
+    /// This iteration's row of `courier run --data` (`pm.iterationData`, legacy `data`), and its 0-based
+    /// number of how many (`pm.info.iteration`, `pm.info.iterationCount`).
+    public var iterationData: [String: String] = [:]
+    public var iteration = 0
+    public var iterationCount = 1
     /// Whose API the script is written against.
     public var dialect: ScriptDialect = .jetBrains
     /// httpyac: every variable the request sees (values as text; JSON objects and arrays become objects),

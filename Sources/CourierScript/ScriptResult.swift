@@ -1,3 +1,5 @@
+import Foundation
+
 /// One `client.test` or `pm.test`: its name, whether it passed and, when it failed, the assertion's message.
 public struct ScriptTestResult: Sendable, Hashable {
     public var name: String
@@ -57,6 +59,8 @@ public struct ScriptResult: Sendable {
     public var cancelled = false
     /// Set when the script stopped on an error; what it did before that is kept.
     public var error: ScriptError?
+    /// What `postman.setNextRequest` asked for, when it was called.
+    public var nextRequest: NextRequest?
 
     public init(globals: [String: String] = [:], requestVariables: [String: String] = [:],
                 tests: [ScriptTestResult] = [], logs: [String] = [], headers: [ScriptHeader]? = nil,
@@ -67,5 +71,21 @@ public struct ScriptResult: Sendable {
         self.logs = logs
         self.headers = headers
         self.error = error
+    }
+}
+
+/// The request Postman's `postman.setNextRequest(name)` (or `pm.execution.setNextRequest`) asks to run next.
+public enum NextRequest: Sendable, Hashable {
+    /// Run the request of that name next, wherever it is in the file.
+    case named(String)
+    /// `setNextRequest(null)`: stop the run after this request.
+    case stop
+
+    /// From the prelude's `{"name": …}` / `{"stop": true}`; nil for `null`.
+    init?(json: String) {
+        guard let object = (try? JSONSerialization.jsonObject(with: Data(json.utf8))) as? [String: Any] else {
+            return nil
+        }
+        if let name = object["name"] as? String { self = .named(name) } else { self = .stop }
     }
 }

@@ -20,7 +20,7 @@ final class CurlPipe {
     }
 
     init() throws(WebSocketError) {
-        guard let handle = CurlEasy.make() else { throw .connectFailed(code: -1, message: "curl_easy_init failed") }
+        guard let handle = CurlEasy.make() else { throw .connectFailed(Self.localFailure("curl_easy_init failed")) }
         self.handle = handle
     }
 
@@ -52,10 +52,14 @@ final class CurlPipe {
             return curl_easy_perform(handle)
         }
         _ = courier_easy_setopt_ptr(handle, CURLOPT_XFERINFODATA, nil)
-        guard code == CURLE_OK else { throw Self.error(for: code, detail: errorText()) }
+        guard code == CURLE_OK else {
+            var osErrno = 0
+            _ = courier_easy_getinfo_long(handle, CURLINFO_OS_ERRNO, &osErrno)
+            throw Self.error(for: code, detail: errorText(), osErrno: osErrno, url: url)
+        }
         var fd: curl_socket_t = -1
         guard courier_easy_getinfo_socket(handle, &fd) == CURLE_OK, fd >= 0 else {
-            throw .connectFailed(code: -1, message: "libcurl reported no socket")
+            throw .connectFailed(Self.localFailure("libcurl reported no socket"))
         }
         socket = fd
     }
@@ -96,7 +100,7 @@ final class CurlPipe {
     private static func describe(_ code: CURLcode) -> String { String(cString: curl_easy_strerror(code)) }
 
     /// Maps a failed connect to the error case by what the user does next.
-    private static func error(for code: CURLcode, detail: String) -> WebSocketError {
+    private static func error(for code: CURLcode, detail: String, osErrno: Int, url: URL) -> WebSocketError {
         let message = detail.isEmpty ? describe(code) : detail
         switch code {
         case CURLE_ABORTED_BY_CALLBACK: return .cancelled
@@ -104,8 +108,15 @@ final class CurlPipe {
         case CURLE_URL_MALFORMAT, CURLE_UNSUPPORTED_PROTOCOL: return .badURL(message)
         default:
             if tlsCodes.contains(code.rawValue) { return .tls(message: message) }
-            return .connectFailed(code: Int(code.rawValue), message: message)
+            let failure = ConnectFailure.fromCurl(code: code.rawValue, osErrno: osErrno, message: message, url: url)
+            return .connectFailed(failure ?? ConnectFailure(reason: .other, host: url.host ?? "", port: url.port,
+                                                            underlying: message))
         }
+    }
+
+    /// A failure on this machine before any connection was tried.
+    private static func localFailure(_ message: String) -> ConnectFailure {
+        ConnectFailure(reason: .other, host: "", port: nil, underlying: message)
     }
 
     /// libcurl result codes that mean a TLS or certificate failure.

@@ -5,8 +5,8 @@ import CourierHTTP
 public enum WebSocketError: Error, Sendable, Hashable {
     /// The URL is not a ws:// or wss:// URL Courier can open.
     case badURL(String)
-    /// No connection could be made (refused, DNS, network down); `code` is libcurl's result code.
-    case connectFailed(code: Int, message: String)
+    /// No connection could be made: nothing listens on the port, the name does not resolve, or no route.
+    case connectFailed(ConnectFailure)
     /// The TLS handshake or certificate check failed; never bypassed unless the user asked.
     case tls(message: String)
     /// The connection, handshake or close took longer than allowed.
@@ -31,10 +31,11 @@ public enum WebSocketError: Error, Sendable, Hashable {
         case connect, handshake, close
     }
 
-    /// What kind of failure this is. Where a case means what an `APIError` kind means (`offline`, `tls`,
-    /// `timedOut`, `protocol`, `connectionLost`, `badURL`, `cancelled`) it is spelled the same.
+    /// What kind of failure this is. Where a case means what an `APIError` kind means (`connectionRefused`,
+    /// `dnsFailure`, `unreachable`, `tls`, `timedOut`, `protocol`, `connectionLost`, `badURL`, `cancelled`) it
+    /// is spelled the same.
     public enum Kind: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
-        case badURL, offline, tls, timedOut, handshakeRejected, handshakeInvalid
+        case badURL, connectionRefused, dnsFailure, unreachable, tls, timedOut, handshakeRejected, handshakeInvalid
         case protocolViolation = "protocol"
         case connectionLost, pongTimeout, notConnected, cancelled
 
@@ -46,7 +47,12 @@ public enum WebSocketError: Error, Sendable, Hashable {
     public var kind: Kind {
         switch self {
         case .badURL: .badURL
-        case .connectFailed: .offline
+        case .connectFailed(let failure):
+            switch APIError.cannotConnect(failure).kind {
+            case .connectionRefused: .connectionRefused
+            case .dnsFailure: .dnsFailure
+            default: .unreachable
+            }
         case .tls: .tls
         case .timedOut: .timedOut
         case .handshakeRejected: .handshakeRejected
@@ -64,7 +70,7 @@ extension WebSocketError: CustomStringConvertible {
     public var description: String {
         switch self {
         case .badURL(let url): "bad WebSocket URL: \(url)"
-        case .connectFailed(_, let message): "could not connect: \(message)"
+        case .connectFailed(let failure): failure.description
         case .tls(let message): "TLS: \(message)"
         case .timedOut(let phase): "timed out during the \(phase.rawValue)"
         case .handshakeRejected(let status, _, let body):

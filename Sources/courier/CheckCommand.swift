@@ -115,7 +115,9 @@ enum CheckCommand {
                 let masker = SecretMasker(secrets: environment.secretValues
                     .union(SecretPolicy.credentials(inURL: request.url)).union(written))
                 let url = SecretPolicy.maskedURL(request.url, masker: masker)
-                Console.out(Sanitizer.sanitize("\(display):\(line): \(request.method.rawValue) \(url)"
+                // A WEBSOCKET request is kept as a GET (its handshake), but it is listed as it is written.
+                let verb = request.kind == .websocket ? "WEBSOCKET" : request.method.rawValue
+                Console.out(Sanitizer.sanitize("\(display):\(line): \(verb) \(url)"
                                            + (request.name.map { "  (\($0))" } ?? "")))
                 var reported = Set<String>()
                 let place = Place(loaded: loaded, display: display, found: found, selected: environmentName,

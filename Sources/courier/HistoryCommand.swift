@@ -1,4 +1,5 @@
 import CourierBody
+import CourierHTTP
 import CourierSecurity
 import Foundation
 
@@ -62,7 +63,7 @@ enum HistoryCommand {
         if entries.isEmpty { Console.out("no history yet"); return 0 }
         for entry in entries {
             let status = entry.response.map { String($0.status) } ?? "ERR"
-            let time = entry.timing.total.map { String(format: "%6.0f ms", $0 * 1000) } ?? "      -  "
+            let time = (entry.timing.total.map { DurationText.format(seconds: $0) } ?? "-").leftPadded(to: 8)
             let size = entry.response.map { MediaKind.formatSize($0.bodyBytes) } ?? ""
             let label = entry.request.name.map { "\($0)  " } ?? ""
             Console.out(Sanitizer.sanitize("\(entry.id)  \(status)  \(time)  \(label)\(entry.request.method) \(entry.request.url)  \(size)"))
@@ -84,8 +85,8 @@ enum HistoryCommand {
             lines += response.headers.map { "< \($0.name): \($0.value)" }
             if let note = response.bodyNote { lines.append("(\(note))") }
         }
-        if let error = entry.error { lines.append("error: \(error)") }
-        if let total = entry.timing.total { lines.append(String(format: "time: %.1f ms", total * 1000)) }
+        if let error = entry.error { lines.append("Error: \(error)") }
+        if let total = entry.timing.total { lines.append("time: " + DurationText.format(seconds: total)) }
         if let cache = entry.cacheDecision { lines.append("cache: \(cache)") }
         lines.append("")
         for line in lines { Console.out(Sanitizer.sanitize(line)) }

@@ -10,10 +10,15 @@ enum ImportCommand {
         overview: "Convert a curl command, a Postman collection or an OpenAPI description to .http files.",
         arguments: [
             ArgumentSpec("CURL-COMMAND", optional: true, help: "The whole command in one argument, as copied from "
-                             + "browser dev tools (\"Copy as cURL\") or API docs; '-' reads it from standard input."),
-            ArgumentSpec("FILE.json", .file, optional: true, help: "A Postman Collection v2.1 export."),
+                             + "browser dev tools (\"Copy as cURL\") or API docs, or unquoted as its words after "
+                             + "'--' (or right after 'curl' when they start with 'curl'); '-' reads it from standard "
+                             + "input."),
+            ArgumentSpec("FILE.json...", .file, optional: true, help: "A Postman Collection v2.1 export, environment "
+                             + "exports (*.postman_environment.json) and a globals export, in any order and any "
+                             + "mix (at most one collection); each is recognised by what it holds."),
             ArgumentSpec("FILE|URL", .file, optional: true, help: "An OpenAPI 3.0/3.1 or Swagger 2.0 description, "
-                             + "JSON or YAML, as a file or an http(s) URL."),
+                             + "JSON or YAML, as a file or an http(s) URL; its $refs to other files (in its folder "
+                             + "tree) and to http(s) URLs are followed."),
         ],
         options: [
             .option("--output", short: "o", "PATH", .file, help: "curl: append the request to the file PATH "
@@ -21,13 +26,16 @@ enum ImportCommand {
                         + "folder PATH (default: the current folder). A body whose lines .http would read as its "
                         + "own syntax is written to a file beside them."),
             .option("--name", "NAME", help: "curl: the request's name."),
+            .option("--allow-read", "PATH", .file, repeatable: true,
+                    help: "openapi: follow $ref into PATH (a file, or every file under a folder) although it is outside "
+                        + "the description's folder. Files under /proc, /sys and /dev are never read."),
         ],
         subcommands: [
             SubcommandSpec("curl", arguments: "CURL-COMMAND", options: ["--output", "--name"],
                            summary: "A curl command line."),
-            SubcommandSpec("postman", arguments: "FILE.json", options: ["--output"],
-                           summary: "A Postman collection."),
-            SubcommandSpec("openapi", arguments: "FILE|URL", options: ["--output"],
+            SubcommandSpec("postman", arguments: "FILE.json...", options: ["--output"],
+                           summary: "A Postman collection, its environments and globals."),
+            SubcommandSpec("openapi", arguments: "FILE|URL", options: ["--output", "--allow-read"],
                            summary: "An OpenAPI or Swagger description."),
         ],
         notes: "Notes on what could not be converted go to standard error.")
@@ -38,20 +46,58 @@ enum ImportCommand {
             Console.out(HelpText.render(spec))
             return 2
         }
-        return spec.run(arguments, failing: run)
+        return spec.run(joiningCurlWords(arguments) ?? arguments, failing: run)
+    }
+
+    /// `courier import curl [-o FILE] [--name NAME] -- curl -X POST …` (or without `--` when the words start with
+    /// `curl`): the command typed as words rather than one quoted argument, joined back into that argument, each
+    /// word quoted as a shell reads it. Options of the import come before the command (after it they are the
+    /// command's: curl has its own `-o`). Nil when the arguments are not that shape, to be parsed as they are.
+    static func joiningCurlWords(_ arguments: [String]) -> [String]? {
+        guard arguments.first == "curl" else { return nil }
+        var own = ["curl"]
+        var index = 1
+        var words: [String] = []
+        while index < arguments.count {
+            let word = arguments[index]
+            if word == "--" {
+                words = Array(arguments[(index + 1)...])
+                break
+            }
+            if word == "curl" {
+                words = Array(arguments[index...])
+                break
+            }
+            if ["-o", "--output", "--name"].contains(word), index + 1 < arguments.count {
+                own += [word, arguments[index + 1]]
+                index += 2
+            } else if word.hasPrefix("--output=") || word.hasPrefix("--name=") || (word.hasPrefix("-o") && word.count > 2) {
+                own.append(word)
+                index += 1
+            } else {
+                // The command quoted as one argument, or '-': the ordinary parser reads them.
+                return nil
+            }
+        }
+        guard !words.isEmpty else { return nil }
+        let command = words.first == "curl" ? words : ["curl"] + words
+        return own + [command.map(ShellWords.quote).joined(separator: " ")]
     }
 
     private static func run(_ args: ParsedArguments) throws -> Int32 {
         let output = args.value("--output")
         let name = args.value("--name")
         let positionals = args.positionals
+        if positionals.first == "postman" && positionals.count > 2 {
+            return try importPostman(Array(positionals.dropFirst()), output: output)
+        }
         guard positionals.count == 2 else {
-            throw UsageError("expected 'curl <command>', 'postman FILE.json' or 'openapi FILE|URL'", command: "import")
+            throw UsageError("expected 'curl <command>', 'postman FILE.json...' or 'openapi FILE|URL'", command: "import")
         }
         switch positionals[0] {
         case "curl": return try importCurl(positionals[1], name: name, output: output)
-        case "postman": return try importPostman(positionals[1], output: output)
-        case "openapi": return try importOpenAPI(positionals[1], output: output)
+        case "postman": return try importPostman([positionals[1]], output: output)
+        case "openapi": return try importOpenAPI(positionals[1], output: output, allowedReads: try args.allowedReads())
         default:
             throw UsageError("unknown source '\(positionals[0])'; use curl, postman or openapi", command: "import")
         }
@@ -101,35 +147,12 @@ enum ImportCommand {
         return 0
     }
 
-    static func importPostman(_ path: String, output: String?) throws -> Int32 {
-        let data: Data
-        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
-            throw UsageError("cannot read '\(path)'", command: "import")
-        }
-        let conversion = try PostmanImporter.convert(data)
-        let folder = URL(fileURLWithPath: output ?? ".", isDirectory: true)
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        for file in conversion.files {
-            let url = folder.appendingPathComponent(file.name)
-            if FileManager.default.fileExists(atPath: url.path) {
-                throw UsageError("\(url.path) exists; choose another folder with -o DIR", command: "import")
-            }
-        }
-        for file in conversion.files {
-            let url = folder.appendingPathComponent(file.name)
-            try CollectionWriter.write(Data(file.text.utf8), to: url, displayPath: url.path)
-            Console.error("wrote \(url.path)")
-        }
-        for line in conversion.report { Console.error("not converted: \(line)") }
-        for note in conversion.notes { Console.error("note: \(note)") }
-        return 0
-    }
-
     /// One `.http` file per tag, `http-client.env.json` (servers) and `http-client.private.env.json`
     /// (credentials, empty), into DIR; an existing file is never overwritten.
-    static func importOpenAPI(_ source: String, output: String?) throws -> Int32 {
+    static func importOpenAPI(_ source: String, output: String?, allowedReads: [String]) throws -> Int32 {
         let data = try readSource(source)
-        let conversion = try OpenAPIImporter.convert(data)
+        let (location, load) = referenceLoader(for: source, allowedReads: allowedReads)
+        let conversion = try OpenAPIImporter.convert(data, location: location, load: load)
         let folder = URL(fileURLWithPath: output ?? ".", isDirectory: true)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let files = conversion.files.map { ($0.name, $0.text) }
@@ -153,18 +176,8 @@ enum ImportCommand {
 
     /// A file's bytes, or an http(s) URL's body fetched with the client core.
     static func readSource(_ source: String) throws -> Data {
-        if let url = URL(string: source), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" {
-            let result = Interruptible.run { () async throws(APIError) -> Data in
-                let client = ClientSetup().makeClient()
-                let response = try await client.send(HTTPRequest(url: url))
-                guard (200..<300).contains(response.status) else {
-                    throw APIError.http(status: response.status, body: Data(), message: nil)
-                }
-                do { return try response.body.readAll() } catch {
-                    throw APIError.protocolError(underlying: "cannot read the body: \(error)")
-                }
-            }
-            switch result {
+        if let url = URL(string: source), isWeb(url) {
+            switch fetch(url) {
             case .success(let data): return data
             case .failure(let error): throw UsageError("cannot fetch \(source): \(error.logDescription)", command: "import")
             }

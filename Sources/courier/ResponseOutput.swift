@@ -23,6 +23,9 @@ enum ResponseOutput {
         var headShown = false
         /// A cache was in use: the human output says what it decided (`cache: fresh (age 2 s, 58 s left)`).
         var showsCache = false
+        /// Text output prints at most this many bytes of a body, then says how much more there was
+        /// (`courier run` without `--full-bodies`); nil prints it whole.
+        var bodyLimit: Int?
 
         init(showSecrets: Bool = false, timing: Bool = false, bodyFile: URL? = nil, streamed: Int? = nil) {
             self.showSecrets = showSecrets
@@ -117,7 +120,8 @@ enum ResponseOutput {
     static func human(response: HTTPResponse?, error: APIError?, attempts: [AttemptRecord], name: String? = nil,
                       options: Options = Options()) -> String {
         var lines = humanHead(response: response, name: name, options: options)
-        if let response, options.streamed == nil, options.bodyFile == nil, let body = bodyText(response) {
+        if let response, options.streamed == nil, options.bodyFile == nil,
+           let body = bodyText(response, limit: options.bodyLimit) {
             lines.append(body)
         }
         lines += humanTail(response: response, error: error, attempts: attempts, options: options)
@@ -160,7 +164,7 @@ enum ResponseOutput {
     static func humanTail(response: HTTPResponse?, error: APIError?, attempts: [AttemptRecord],
                           options: Options = Options()) -> [String] {
         var lines: [String] = []
-        if let error { lines.append("error: \(error.logDescription) [\(error.kind)]") }
+        if let error { lines.append("Error: \(error.logDescription) [\(error.kind)]") }
         if options.showsCache, let response { lines.append("cache: " + Sanitizer.escaped(response.cache.summary)) }
         if response == nil, let streamed = options.streamed {
             lines.append("(\(streamed) \(streamed == 1 ? "record" : "records") streamed before the request ended)")
@@ -176,7 +180,7 @@ enum ResponseOutput {
         return lines
     }
 
-    /// `attempt 1  503  12.4 ms  retry in 1.00 s: HTTP 503, Retry-After 1 s`, or for the last one
+    /// `attempt 1  503  12 ms  retry in 1.00 s: HTTP 503, Retry-After 1 s`, or for the last one
     /// `attempt 3  503  9.8 ms  no retry: HTTP 503 after 3 attempts, the most allowed`
     static func attemptLine(_ record: AttemptRecord) -> String {
         var parts = ["attempt \(record.sequence)"]
@@ -187,10 +191,10 @@ enum ResponseOutput {
         } else {
             parts.append(record.cancelled ? "cancelled" : "unfinished")
         }
-        if let timing = record.timing { parts.append(formatMilliseconds(timing.total)) }
+        if let timing = record.timing { parts.append(DurationText.format(timing.total)) }
         if record.reusedConnection { parts.append("reused connection") }
         if let delay = record.delayBeforeNext {
-            parts.append(String(format: "retry in %.2f s", delay.seconds) + (record.retryReason.map { ": \($0)" } ?? ""))
+            parts.append("retry in \(DurationText.format(delay))" + (record.retryReason.map { ": \($0)" } ?? ""))
         }
         if let declined = record.retryDeclined { parts.append("no retry: \(declined)") }
         return parts.joined(separator: "  ")
@@ -213,32 +217,35 @@ enum ResponseOutput {
         ]
         var lines = rows.map { label, value in
             label.padding(toLength: 20, withPad: " ", startingAt: 0)
-                + (value.map { formatMilliseconds(max($0, .zero)) } ?? "-").leftPadded(to: 12)
+                + (value.map { DurationText.format(max($0, .zero)) } ?? "-").leftPadded(to: 12)
         }
         if timing.reusedConnection { lines.append("(reused connection: no DNS, connect or TLS)") }
         return lines.joined(separator: "\n")
     }
 
-    static func formatMilliseconds(_ duration: Duration) -> String {
-        oneDecimal(duration.milliseconds) + " ms"
-    }
-
-    /// `value` rounded to one decimal, as `%.1f` prints it: by hand, because `String(format:)` starts
-    /// CoreFoundation, which every `courier send` (it prints the attempt's time) paid for at its end.
-    static func oneDecimal(_ value: Double) -> String {
-        let tenths = (abs(value) * 10).rounded()
-        guard tenths < 1e15 else { return String(format: "%.1f", value) }
-        let whole = Int64(tenths) / 10, fraction = Int64(tenths) % 10
-        return (value < 0 && tenths > 0 ? "-" : "") + String(whole) + "." + String(fraction)
-    }
-
-    /// The body as text for the terminal: pretty JSON, sanitised text, or a note for binary data.
-    static func bodyText(_ response: HTTPResponse) -> String? {
-        guard response.body.size > 0, let data = try? response.body.readAll() else { return nil }
-        guard let text = String(data: data, encoding: .utf8) else {
-            return "(binary body, \(data.count) bytes; use -o FILE to save it)"
+    /// The body as text for the terminal: pretty JSON, sanitised text, or a note for binary data. With a
+    /// `limit`, a longer body is cut there (at a character's start) and a last line says how much more there was.
+    static func bodyText(_ response: HTTPResponse, limit: Int? = nil) -> String? {
+        guard response.body.size > 0, var data = try? response.body.readAll() else { return nil }
+        if let limit, data.count > limit {
+            var cut = data.startIndex + limit
+            while cut > data.startIndex, data[cut] & 0xC0 == 0x80 { cut -= 1 }
+            let more = data.endIndex - cut
+            data = data[data.startIndex..<cut]
+            let text = bodyText(data, size: response.body.size, contentType: response.headers["Content-Type"])
+            // A binary body is not printed at all, so there is nothing more to say about it.
+            return String(data: data, encoding: .utf8) == nil ? text
+                : text + "\n… \(MediaKind.formatSize(more)) more; --full-bodies prints all"
         }
-        if looksLikeJSON(text, contentType: response.headers["Content-Type"]),
+        return bodyText(data, size: data.count, contentType: response.headers["Content-Type"])
+    }
+
+    /// `data` as text; `size` is the whole body's, for the note on a binary one (which is not cut).
+    private static func bodyText(_ data: Data, size: Int, contentType: String?) -> String {
+        guard let text = String(data: data, encoding: .utf8) else {
+            return "(binary body, \(size) bytes; use -o FILE to save it)"
+        }
+        if looksLikeJSON(text, contentType: contentType),
            let (output, flattened) = PrettyJSONStream.format(data) {
             if flattened { Console.error(PrettyJSONStream.flattenedNote) }
             return Sanitizer.escaped(String(decoding: output, as: UTF8.self))

@@ -1,3 +1,4 @@
+import CourierBody
 import CourierCollections
 import CourierHTTP
 import CourierSecurity
@@ -26,6 +27,15 @@ enum RunCommand {
             .flag("--json", help: "Print one JSON object per request (as 'courier send --json', plus \"name\"; "
                       + "plus \"file\" for a folder)."),
             .flag("--fail-fast", help: "Stop after the first request that fails."),
+            .flag("--quiet", short: "q", help: "Print only the requests that failed, then the summary."),
+            .flag("--summary", help: "Print one line per request: ✓ or ✗, status or error, name, time and size."),
+            .flag("--full-bodies", help: "Print whole bodies; text output cuts a body after "
+                      + "\(MediaKind.formatSize(bodyLimit)) and says how much more there was."),
+            .option("--data", short: "d", "FILE", .file, help: "Run once per row of FILE, a CSV file (its first line "
+                        + "names the columns) or a JSON array of objects, as newman's --iteration-data: each row's "
+                        + "values are variables ({{name}}, below --var) and pm.iterationData."),
+            .option("--iteration-count", short: "n", "N", .number, help: "Run N times (default: once, or once per "
+                        + "row of --data; past the last row the last row is used again)."),
             .option("--report", values: [ValueSpec("FORMAT", .choice(["junit"])), ValueSpec("FILE", .file)],
                     help: "Also write a JUnit XML report to FILE: a test case per request and per client.test / "
                         + "pm.test (for CI systems)."),
@@ -59,8 +69,9 @@ enum RunCommand {
             the folder of the .http file, never into hidden files or folders or through symbolic links;
             '>>!' replaces only what an earlier '>>' wrote unless --allow-overwrite.
 
-            EXIT CODES: 0 when every request succeeded, 1 when one failed or a file has errors, 2 for usage errors.
-            """)
+            """ + "\n\n" + ExitStatus.notes(success: "every request succeeded",
+                                             failure: "a request failed or a file has errors")
+            + "\n\nA run ends with 6 to 35 only when every request that failed failed that way.")
 
     /// Everything the command line asked for.
     struct Invocation {
@@ -71,6 +82,12 @@ enum RunCommand {
         var overrides: [String: String] = [:]
         var json = false
         var failFast = false
+        /// `--quiet`: only the requests that failed are printed.
+        var quiet = false
+        /// `--summary`: one line per request.
+        var summary = false
+        /// `--full-bodies`: text output prints bodies whole instead of cutting them at `bodyLimit`.
+        var fullBodies = false
         var timing = false
         var showSecrets = false
         var cacheDirectory: URL?
@@ -90,6 +107,10 @@ enum RunCommand {
         var clientCertificate: ClientCertificate?
         /// `--pass`: unlocks the `--cert` key or the environment's certificate. A secret.
         var certificatePassphrase: String?
+        /// `--data FILE`: read when the run starts.
+        var dataFile: String?
+        /// `--iteration-count N`.
+        var iterationCount: Int?
     }
 
     static func run(_ arguments: [String]) -> Int32 {
@@ -112,6 +133,16 @@ enum RunCommand {
         invocation.all = args.flag("--all")
         invocation.json = args.flag("--json")
         invocation.failFast = args.flag("--fail-fast")
+        invocation.quiet = args.flag("--quiet")
+        invocation.summary = args.flag("--summary")
+        invocation.fullBodies = args.flag("--full-bodies")
+        if invocation.quiet && invocation.summary {
+            throw UsageError("--quiet and --summary exclude each other", command: "run")
+        }
+        if invocation.json && invocation.summary {
+            throw UsageError("--summary prints text; --json prints every request (with --quiet, the failed ones)",
+                             command: "run")
+        }
         invocation.timing = args.flag("--timing")
         invocation.showSecrets = args.flag("--show-secrets")
         invocation.allowInsecureRedirect = args.flag("--allow-insecure-redirect")
@@ -140,6 +171,13 @@ enum RunCommand {
         invocation.clientCertificate = try args.clientCertificate()
         invocation.certificatePassphrase = args.value("--pass")
         invocation.junitReport = junitReport
+        invocation.dataFile = args.value("--data")
+        if let count = args.number("--iteration-count") {
+            guard count >= 1, count == count.rounded(), count <= 1_000_000 else {
+                throw UsageError("--iteration-count takes a whole number of runs from 1", command: "run")
+            }
+            invocation.iterationCount = Int(count)
+        }
         invocation.cacheDirectory = cacheDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) }
         if invocation.all && !names.isEmpty {
             throw UsageError("--all and --name exclude each other", command: "run")
@@ -147,12 +185,18 @@ enum RunCommand {
         return invocation
     }
 
+    /// Where text output cuts a body unless `--full-bodies`: a screenful of JSON many times over, while a
+    /// 50 MB body (the demo's `large50`) would be millions of lines.
+    static let bodyLimit = 64 * 1024
+
     // MARK: Running
 
     static func execute(_ invocation: Invocation) -> Int32 {
         let plan: RunPlan
+        let iterations: Iterations
         do {
             plan = try RunPlan.make(invocation)
+            iterations = try Iterations(invocation)
         } catch {
             Console.fail("\(error)")
             return 2
@@ -182,11 +226,11 @@ enum RunCommand {
         let exchange = RunWebSocketExchange(quietSeconds: invocation.webSocketWait,
                                             trustedCertificates: invocation.trustedCertificates, cookies: cookies)
         let result = Interruptible.run { () async throws(APIError) -> RunTally in
-            await run(plan, invocation: invocation, recorder: recorder, send: send,
+            await run(plan, invocation: invocation, iterations: iterations, recorder: recorder, send: send,
                       exchange: { resolved in await exchange.perform(resolved) })
         }
         let tally = (try? result.get()) ?? RunTally()
-        var summary = tally.summary(planned: plan.requestCount)
+        var summary = tally.summary(planned: plan.requestCount * iterations.count)
         if plan.isFolder {
             let files = plan.entries.count
             let malformed = plan.diagnostics.filter { $0.severity == .error }.map(\.file)
@@ -203,70 +247,82 @@ enum RunCommand {
                 return 1
             }
         }
-        return tally.failed > 0 || tally.ran < plan.requestCount || plan.hasErrors ? 1 : 0
+        if tally.ran < plan.requestCount * iterations.count || plan.hasErrors { return ExitStatus.failed }
+        return ExitStatus.combining(tally.failureStatuses)
     }
 
     /// Runs the plan's files in order, printing each outcome as it finishes; named responses carry over
     /// from one file to the next.
-    private static func run(_ plan: RunPlan, invocation: Invocation, recorder: AttemptRecorder,
-                            send: @escaping CollectionRunner.Send,
+    private static func run(_ plan: RunPlan, invocation: Invocation, iterations: Iterations,
+                            recorder: AttemptRecorder, send: @escaping CollectionRunner.Send,
                             exchange: @escaping CollectionRunner.Exchange) async -> RunTally {
         var tally = RunTally()
         var responses = ResponseStore()
         var globals: [String: String] = [:]
-        for entry in plan.entries {
+        for iteration in iterations.rows {
             if Task.isCancelled || (invocation.failFast && tally.failed > 0) { break }
-            if plan.isFolder && !invocation.json { Console.out("==> \(entry.displayPath) <==\n") }
-            let environment: CourierCollections.Environment
-            switch entry.environment {
-            case .success(let found): environment = found
-            case .failure(let error):
-                Console.error("\(entry.displayPath): not run: \(error)")
-                tally.filesWithErrors.insert(entry.displayPath)
-                continue
+            if iterations.count > 1 && !invocation.json && !invocation.quiet {
+                Console.out("==> iteration \(iteration.index + 1) of \(iterations.count) <==\n")
             }
-            var secrets = environment.secretValues
-            if let passphrase = invocation.certificatePassphrase { secrets.insert(passphrase) }
-            // Unverified TLS is said before it is used: once for the file when its environment says so,
-            // else for each request marked `# @insecure`.
-            let environmentUnverified = environment.tls.unverifiedBy != nil
-            if let unverifiedBy = environment.tls.unverifiedBy {
-                Console.warnUnverified(because: "verifyHostCertificate: false in \(unverifiedBy)")
+            for entry in plan.entries {
+                if Task.isCancelled || (invocation.failFast && tally.failed > 0) { break }
+                if plan.isFolder && !invocation.json && !invocation.quiet {
+                    Console.out("==> \(entry.displayPath) <==" + (invocation.summary ? "" : "\n"))
+                }
+                let environment: CourierCollections.Environment
+                switch entry.environment {
+                case .success(let found): environment = found
+                case .failure(let error):
+                    Console.error("\(entry.displayPath): not run: \(error)")
+                    tally.filesWithErrors.insert(entry.displayPath)
+                    continue
+                }
+                var secrets = environment.secretValues
+                if let passphrase = invocation.certificatePassphrase { secrets.insert(passphrase) }
+                // Unverified TLS is said before it is used: once for the file when its environment says so,
+                // else for each request marked `# @insecure`.
+                let environmentUnverified = environment.tls.unverifiedBy != nil
+                if let unverifiedBy = environment.tls.unverifiedBy {
+                    Console.warnUnverified(because: "verifyHostCertificate: false in \(unverifiedBy)")
+                }
+                let fileSend: CollectionRunner.Send = { request, context async throws(APIError) -> HTTPResponse in
+                    if !environmentUnverified { warnIfUnverified(request) }
+                    return try await send(request, context)
+                }
+                let fileExchange: CollectionRunner.Exchange = { resolved in
+                    if !environmentUnverified { warnIfUnverified(resolved.request) }
+                    return await exchange(resolved)
+                }
+                // A row's values rank just below --var.
+                var context = VariableContext(overrides: iteration.values.merging(invocation.overrides) { $1 },
+                                              environment: environment, responses: responses, globals: globals)
+                context.iteration = iteration
+                context.certificatePassphrase = invocation.certificatePassphrase
+                context.clientCertificate = invocation.clientCertificate
+                context.fileAccess = CollectionFileAccess(root: plan.root, allowedReads: invocation.allowedReads,
+                                                          allowsOverwrite: invocation.allowOverwrite,
+                                                          ledger: .standard())
+                var runner = CollectionRunner(file: entry.loaded.file,
+                                              baseFolder: entry.loaded.url.deletingLastPathComponent(),
+                                              context: context, imports: entry.imports, exchange: fileExchange,
+                                              send: fileSend)
+                runner.showSecrets = invocation.showSecrets
+                let file = plan.isFolder ? entry.displayPath : nil
+                let failFast = invocation.failFast
+                let place = ErrorPlace(file: entry.displayPath, variables: entry.loaded.file.fileVariables,
+                                       sources: entry.variableSources, path: entry.loaded.file.path)
+                let (outcomes, kept, keptGlobals) = await runner.runKeepingState(entry.requests,
+                                                                                 failFast: failFast) { outcome in
+                    print(outcome, attempts: recorder.attempts(for: outcome.context.id), invocation: invocation,
+                          secrets: secrets, file: file, place: place,
+                          iteration: iterations.count > 1 ? iteration.index : nil)
+                }
+                responses = kept
+                globals = keptGlobals
+                tally.add(outcomes)
+                let used = secrets.union(outcomes.flatMap(\.secrets))
+                tally.report.add(outcomes, file: entry.displayPath, secrets: invocation.showSecrets ? [] : used)
             }
-            let fileSend: CollectionRunner.Send = { request, context async throws(APIError) -> HTTPResponse in
-                if !environmentUnverified { warnIfUnverified(request) }
-                return try await send(request, context)
-            }
-            let fileExchange: CollectionRunner.Exchange = { resolved in
-                if !environmentUnverified { warnIfUnverified(resolved.request) }
-                return await exchange(resolved)
-            }
-            var context = VariableContext(overrides: invocation.overrides, environment: environment,
-                                          responses: responses, globals: globals)
-            context.certificatePassphrase = invocation.certificatePassphrase
-            context.clientCertificate = invocation.clientCertificate
-            context.fileAccess = CollectionFileAccess(root: plan.root, allowedReads: invocation.allowedReads,
-                                                      allowsOverwrite: invocation.allowOverwrite,
-                                                      ledger: .standard())
-            var runner = CollectionRunner(file: entry.loaded.file,
-                                          baseFolder: entry.loaded.url.deletingLastPathComponent(),
-                                          context: context, imports: entry.imports, exchange: fileExchange,
-                                          send: fileSend)
-            runner.showSecrets = invocation.showSecrets
-            let file = plan.isFolder ? entry.displayPath : nil
-            let failFast = invocation.failFast
-            let place = ErrorPlace(file: entry.displayPath, variables: entry.loaded.file.fileVariables,
-                                   sources: entry.variableSources, path: entry.loaded.file.path)
-            let (outcomes, kept, keptGlobals) = await runner.runKeepingState(entry.requests,
-                                                                             failFast: failFast) { outcome in
-                print(outcome, attempts: recorder.attempts(for: outcome.context.id), invocation: invocation,
-                      secrets: secrets, file: file, place: place)
-            }
-            responses = kept
-            globals = keptGlobals
-            tally.add(outcomes)
-            let used = secrets.union(outcomes.flatMap(\.secrets))
-            tally.report.add(outcomes, file: entry.displayPath, secrets: invocation.showSecrets ? [] : used)
         }
         return tally
     }

@@ -8,13 +8,20 @@ extension RunCommand {
     /// Prints one outcome, masking its request's secret set (`RunOutcome.secrets`: what the request sent as
     /// credentials, wherever the server echoes it). `secrets` are the environment's private values: hidden
     /// even when the request failed before it was built (an error message may quote a URL holding one).
-    /// `file` is set when a folder runs: JSON objects then say which file they came from.
+    /// `file` is set when a folder runs: JSON objects then say which file they came from; `iteration` when
+    /// `--data` or `--iteration-count` runs more than once (0-based, as `pm.info.iteration`).
     static func print(_ outcome: RunOutcome, attempts: [AttemptRecord], invocation: Invocation,
-                      secrets: Set<String>, file: String? = nil, place: ErrorPlace? = nil) {
+                      secrets: Set<String>, file: String? = nil, place: ErrorPlace? = nil, iteration: Int? = nil) {
         defer { if let body = outcome.response?.body { TemporaryBodyFiles.release(body) } }
         let name = outcome.template.displayName
-        let options = ResponseOutput.Options(showSecrets: invocation.showSecrets, timing: invocation.timing)
+        var options = ResponseOutput.Options(showSecrets: invocation.showSecrets, timing: invocation.timing)
+        options.bodyLimit = invocation.fullBodies ? nil : bodyLimit
         let secrets = invocation.showSecrets ? [] : secrets.union(outcome.secrets)
+        if invocation.quiet && (outcome.succeeded || outcome.skipped != nil) { return }
+        if invocation.summary {
+            Console.out(RunSummaryLine.line(outcome, secrets: secrets))
+            return
+        }
         var apiError: APIError?
         if case .transport(let error) = outcome.failure { apiError = error }
         if let result = outcome.webSocket {
@@ -41,10 +48,11 @@ extension RunCommand {
                     "error": ["kind": "collection", "message": message],
                 ].merging(scriptFields(outcome.scripts)) { old, _ in old }
                 if let file { fields["file"] = file }
+                if let iteration { fields["iteration"] = iteration }
                 Console.out(SecretPolicy.masking(object(fields), secrets: secrets))
             } else {
                 let logs = scriptLines(outcome.scripts).filter { $0.hasPrefix("log: ") }
-                let text = (["### \(name)"] + logs + ["error: \(message)"]).joined(separator: "\n")
+                let text = (["### \(name)"] + logs + ["Error: \(message)"]).joined(separator: "\n")
                 Console.error(SecretPolicy.masking(text, secrets: secrets) + "\n")
             }
             return
@@ -54,6 +62,7 @@ extension RunCommand {
                                            options: options)
             var withScripts = adding(scripts: outcome.scripts, to: adding(file: file, to: text))
             if !outcome.savedTo.isEmpty { withScripts = adding(["saved": outcome.savedTo], to: withScripts) }
+            if let iteration { withScripts = adding(["iteration": iteration], to: withScripts) }
             if let note = outcome.template.tags[RequestTemplate.noteTag] {
                 withScripts = adding(["note": note], to: withScripts)
             }

@@ -1,4 +1,5 @@
 import CourierCollections
+import CourierHTTP
 
 /// The counts of a `courier run`, over every file it ran, for the summary line and the exit code.
 struct RunTally: Sendable {
@@ -7,6 +8,8 @@ struct RunTally: Sendable {
     var skipped = 0
     /// Files that could not run at all (no usable environment), by the path printed for them.
     var filesWithErrors: Set<String> = []
+    /// The exit status of each failed request, in order (`ExitStatus`): one number when all failed alike.
+    var failureStatuses: [Int32] = []
     /// What `--report junit FILE` writes.
     var report = JUnitReport()
 
@@ -22,7 +25,18 @@ struct RunTally: Sendable {
                 succeeded += 1
             } else {
                 failed += 1
+                failureStatuses.append(Self.exitStatus(of: outcome.failure))
             }
+        }
+    }
+
+    /// A transport failure's own exit status (a refused connection's 7), else 1.
+    private static func exitStatus(of failure: RunOutcome.Failure?) -> Int32 {
+        switch failure {
+        case .transport(let error): ExitStatus.of(error.kind)
+        case .webSocket(let failure):
+            if case .client(let kind) = failure.kind { ExitStatus.of(kind) } else { ExitStatus.failed }
+        default: ExitStatus.failed
         }
     }
 

@@ -28,10 +28,10 @@ extension RunCommand {
             return
         }
         var line = ["WebSocket " + (result.status.map(String.init) ?? "-"), "sent \(result.sent)",
-                    "received \(result.received)", String(format: "%.1f ms", result.seconds * 1000)]
+                    "received \(result.received)", DurationText.format(seconds: result.seconds)]
         if let code = result.closeCode { line.append("close \(code)") }
         var lines = ["### \(name)", line.joined(separator: "  ")]
-        if let failure = result.failure { lines.append("error: \(failure.message) [\(failure.kind)]") }
+        if let failure = result.failure { lines.append("Error: \(failure.message) [\(failure.kind)]") }
         Console.out(SecretPolicy.masking(Sanitizer.escaped(lines.joined(separator: "\n")), secrets: secrets) + "\n")
     }
 }

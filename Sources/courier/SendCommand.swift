@@ -13,14 +13,22 @@ enum SendCommand {
         overview: "Send one request, curl/HTTPie style, and show its retries and timing.",
         arguments: [
             ArgumentSpec("METHOD", .choice(["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]), optional: true,
-                         help: "GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS or any other token "
+                         help: "GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS or any other word in capitals "
                              + "(default: GET, or POST when a body is given)."),
-            ArgumentSpec("URL", help: "An http:// or https:// URL (http:// is assumed when missing)."),
+            ArgumentSpec("URL", help: "An http:// or https:// URL (http:// is assumed when missing; :3000/x is "
+                             + "localhost:3000/x)."),
+            ArgumentSpec("ITEM", optional: true, repeatable: true, help: "HTTPie request items: Name:value a header, "
+                             + "name==value a query parameter, field=value a JSON string field, field:=json raw JSON "
+                             + "(3, true, [1, 2]), field=@FILE and field:=@FILE a value read from FILE, field@FILE "
+                             + "a file upload (with --form). Data items make the method POST and the body a JSON "
+                             + "object; a backslash makes a separator plain (a\\=b=c)."),
         ],
         options: [
             .option("--header", short: "H", "'Name: value'", repeatable: true, help: "Add a request header."),
             .option("--data", short: "d", "BODY", help: "Send BODY; -d @FILE sends the contents of FILE."),
             .flag("--json-body", help: "Send the body as JSON (Content-Type and Accept: application/json)."),
+            .flag("--form", short: "f", help: "Send the data items as a form: urlencoded, or multipart/form-data "
+                      + "when one of them is a file (field@FILE)."),
             .option("--retry", "N", .number, default: "2", help: "Retries after the first attempt; 0 disables."),
             .option("--timeout", "SECONDS", .number,
                     help: "Give up after SECONDS, for each attempt and all retries together."),
@@ -42,13 +50,14 @@ enum SendCommand {
             .flag("--json", help: "Print one JSON object instead of text."),
             .flag("--show-secrets", help: "Print Authorization, cookies and tokens instead of REDACTED."),
             .flag("--verbose", short: "v",
-                  help: "Log each attempt to standard error (allowed headers only, never secrets)."),
+                  help: "Log each attempt to standard error: the whole URL and the request head as sent (every "
+                      + "header, secrets masked unless --show-secrets)."),
             .option("--cache-dir", "DIR", .directory, help: "Use the HTTP cache stored in DIR."),
             .option("--cache-mode", "MODE", .choice(CacheMode.allCases.map(\.rawValue)),
                     help: "Use the HTTP cache (in ~/.cache/courier unless --cache-dir) in MODE."),
         ],
-        notes: "EXIT CODES: 0 for 2xx and 3xx, 1 for a status of 400 or more or a failed request, "
-            + "2 for usage errors.")
+        notes: ExitStatus.notes(success: "a status below 400",
+                                failure: "a status of 400 or more, or a failure without a number of its own"))
 
     /// Everything the command line asked for.
     struct Invocation {
@@ -115,32 +124,27 @@ enum SendCommand {
         let verbose = args.flag("--verbose")
         let stream = args.flag("--stream")
         let lineLimit = args.number("--line-limit")
-        let positionals = args.positionals
-
-        let (methodText, urlText): (String?, String)
-        switch positionals.count {
-        case 1: (methodText, urlText) = (nil, positionals[0])
-        case 2: (methodText, urlText) = (positionals[0], positionals[1])
-        case 0: throw UsageError("missing URL; try: courier send https://example.com/users", command: "send")
-        default: throw UsageError("too many arguments: \(positionals.dropFirst(2).joined(separator: " "))", command: "send")
-        }
-        if let methodText, !methodText.allSatisfy({ $0.isLetter || $0 == "-" || $0 == "_" }) {
-            throw UsageError("'\(methodText)' is not a method; try: courier send POST \(urlText)", command: "send")
-        }
-        // Another protocol's word (GRPC, SSE, MQTT) is never sent as an HTTP method.
-        if let methodText, let refusal = HTTPFile.refusal(ofMethod: methodText.uppercased()) {
+        // Another protocol's word (GRPC, SSE, MQTT, in any case) is never sent as an HTTP method or taken for a URL.
+        if args.positionals.count > 1, let refusal = HTTPFile.refusal(ofMethod: args.positionals[0].uppercased()) {
             throw UsageError(refusal, command: "send")
         }
-        guard let url = makeURL(urlText) else { throw APIError.badURL(urlText) }
+        let words = try SendRequestItems.split(args.positionals)
+        let (methodText, urlText) = (words.method, words.url)
+        guard var url = makeURL(urlText) else { throw APIError.badURL(urlText) }
 
         var headers = try args.headers()
+        if data != nil, words.items.contains(where: \.kind.isData) {
+            throw UsageError("-d and data items (field=value) exclude each other: give the body one way",
+                             command: "send")
+        }
+        let itemsBody = try SendRequestItems.apply(words.items, form: args.flag("--form"), url: &url, headers: &headers)
         if jsonBody {
             if !headers.contains("Content-Type") { headers["Content-Type"] = "application/json" }
             if !headers.contains("Accept") { headers["Accept"] = "application/json" }
         }
         if let key { headers["Idempotency-Key"] = key }
 
-        var body = RequestBody.empty
+        var body = itemsBody ?? .empty
         if let data {
             if data.hasPrefix("@") {
                 let path = String(data.dropFirst())
@@ -173,7 +177,8 @@ enum SendCommand {
                              command: "send")
         }
         let lineLimitBytes = lineLimit.map { Int($0 * Double(1 << 20)) } ?? StreamPrinter.defaultLineLimit
-        let method = methodText.map { HTTPMethod(rawValue: $0) } ?? (body.isEmpty && data == nil ? .get : .post)
+        let method = methodText.map { HTTPMethod(rawValue: $0.uppercased()) }
+            ?? (body.isEmpty && data == nil && itemsBody == nil ? .get : .post)
         let deadline = timeout.map { Duration.milliseconds(Int64(($0 * 1000).rounded())) }
         var request = HTTPRequest(method: method, url: url, headers: headers, body: body, timeout: deadline,
                                   cacheMode: cacheMode, maxAttempts: retry.map { Int($0) + 1 }, insecure: insecure)
@@ -188,8 +193,10 @@ enum SendCommand {
                           usesCache: cacheModeText != nil, deadline: deadline, idleTimeout: idleTimeout)
     }
 
-    /// The URL as typed, with http:// assumed when no scheme is given.
+    /// The URL as typed, with http:// assumed when no scheme is given, and `:3000/x` read as
+    /// `localhost:3000/x`, as HTTPie reads it.
     static func makeURL(_ text: String) -> URL? {
+        let text = text.hasPrefix(":") ? "localhost" + text : text
         // The one URL builder, as `courier run` uses it: escapes already there are kept, never encoded twice.
         guard let url = URLBuilder.url(typed: text), url.host?.isEmpty == false else { return nil }
         return url
@@ -226,7 +233,7 @@ enum SendCommand {
             })
         }
         if invocation.verbose {
-            let logger = RedactingLogger(policy: LogPolicy(includeHeaders: true)) { Console.error($0) }
+            let logger = RedactingLogger(policy: LogPolicy(includeHeaders: true, fullURL: true)) { Console.error($0) }
             events = events.merged(with: logger.sink)
         }
         var transportConfiguration = BodyFile.transportConfiguration(for: invocation.output)
@@ -240,6 +247,12 @@ enum SendCommand {
         let client = setup.makeClient()
         var context = RequestContext()
         if let progress { context.onProgress = { progress.update($0) } }
+        if invocation.verbose {
+            let showSecrets = invocation.showSecrets
+            context.onRequestHead = { head in
+                for line in RequestHeadLines.lines(head, secrets: sent, showSecrets: showSecrets) { Console.error(line) }
+            }
+        }
         if let printer {
             context.onHead = { printer.begin($0) }
             context.onChunk = { printer.feed($0) }
@@ -280,7 +293,7 @@ enum SendCommand {
         }
     }
 
-    /// Prints the outcome and returns the exit code: 0 for 2xx/3xx, 1 otherwise.
+    /// Prints the outcome and returns the exit code: 0 for 2xx/3xx, the failure's own (`ExitStatus`) otherwise.
     static func report(_ response: HTTPResponse?, error: APIError?, attempts: [AttemptRecord],
                        invocation: Invocation?, streamed: Int? = nil, headShown: Bool = false) -> Int32 {
         // An error status is reported as the error it stands for (kind http or unauthorized).
@@ -323,8 +336,8 @@ enum SendCommand {
         } else {
             Console.error(masked(ResponseOutput.human(response: nil, error: error, attempts: attempts, options: options)))
         }
-        guard let response else { return 1 }
-        return response.status < 400 ? 0 : 1
+        guard let response else { return error.map { ExitStatus.of($0.kind) } ?? ExitStatus.failed }
+        return response.status < 400 ? ExitStatus.success : ExitStatus.failed
     }
 }
 

@@ -29,12 +29,9 @@ enum WSCommand {
         ] + ClientCertificateOptions.specs + [
             .flag("--json", help: "Print one JSON object per event."),
         ],
-        notes: """
-            Lines on standard input are sent as text messages when it is not a terminal.
-
-            EXIT CODES: 0 after a normal close, --count or --timeout; 1 when the connection failed; 2 for usage
-            errors.
-            """)
+        notes: "Lines on standard input are sent as text messages when it is not a terminal.\n\n"
+            + ExitStatus.notes(success: "after a normal close, --count or --timeout",
+                               failure: "the connection failed or was broken off"))
 
     /// What the command line asked for.
     struct Options {
@@ -99,6 +96,8 @@ final class WSRunner: Sendable {
         var closeRequested = false
         var lastClose: WebSocketCloseInfo?
         var failed = false
+        /// The last failure's kind, for its exit status (a refused connection's 7).
+        var failure: WebSocketError.Kind?
         var startedInput = false
         /// When the last message came in, for the linger after the end of standard input.
         var lastActivity = 0.0
@@ -177,8 +176,11 @@ final class WSRunner: Sendable {
             if reached { requestClose(code: .normal) }
         case .closed(let info):
             state.withLock { $0.lastClose = info }
-        case .error:
-            state.withLock { $0.failed = true }
+        case .error(let error):
+            state.withLock {
+                $0.failed = true
+                $0.failure = error.kind
+            }
         default: break
         }
     }
@@ -236,8 +238,9 @@ final class WSRunner: Sendable {
         state.withLock { state in
             if let count = options.count, state.received >= count { return 0 }
             if state.timedOut { return options.count == nil ? 0 : 1 }
-            guard let close = state.lastClose else { return 1 }
+            guard let close = state.lastClose else { return state.failure.map(ExitStatus.of) ?? ExitStatus.failed }
             if close.byUser { return 0 }
+            if let error = close.error { return ExitStatus.of(error.kind) }
             if close.wasClean && [WebSocketCloseCode.normal, .goingAway].contains(close.code) { return 0 }
             return 1
         }
@@ -262,7 +265,7 @@ final class WSRunner: Sendable {
                           + (info.reason.isEmpty ? "" : " \(Sanitizer.escaped(info.reason, keepingLayout: false))")
                           + (info.error.map { ": \($0)" } ?? ""))
         case .reconnecting(let delay, let attempt):
-            Console.error(String(format: "reconnecting in %.1f s (attempt %d)", delay, attempt))
+            Console.error("reconnecting in \(DurationText.format(seconds: delay)) (attempt \(attempt))")
         case .error(let error):
             output.flush()
             Console.fail("\(error)")

@@ -47,6 +47,20 @@ struct CheckAndLimitsTests {
         #expect(try await CourierCLI.run(["check"], in: folder.url).status == 2)
     }
 
+    @Test func courierCheckListsAWebSocketRequestAsWebSocketNotGet() async throws {
+        // Given a file with a WEBSOCKET request beside a GET
+        let folder = try TemporaryFolder()
+        try folder.write("live.http", "# @name ticker\nWEBSOCKET ws://127.0.0.1:1/ws/ticker\n\n###\nGET http://127.0.0.1:1/x\n")
+
+        // When it is checked
+        let result = try await CourierCLI.run(["check", "live.http"], in: folder.url)
+
+        // Then each is listed by what it is
+        #expect(result.stdout.contains("live.http:1: WEBSOCKET ws://127.0.0.1:1/ws/ticker  (ticker)"), "\(result.stdout)")
+        #expect(result.stdout.contains("live.http:5: GET http://127.0.0.1:1/x"), "\(result.stdout)")
+        #expect(result.status == 0)
+    }
+
     @Test func aVariableThatDoublesPerLevelStopsAtTheSizeLimit() {
         var text = "@v0 = xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\n"
         for level in 1...40 { text += "@v\(level) = {{v\(level - 1)}}{{v\(level - 1)}}\n" }

@@ -82,8 +82,8 @@ struct HTTP2SendCommandTests {
             // When courier sends to it, verifying certificates
             let result = try await CourierCLI.run(["send", url, "--json", "--retry", "0"])
 
-            // Then it exits 1 and the error kind is tls
-            #expect(result.status == 1)
+            // Then it exits 35 and the error kind is tls
+            #expect(result.status == 35)
             let object = try CourierCLI.json(result.stdout)
             let error = object["error"] as? [String: Any]
             #expect(error?["kind"] as? String == "tls")
@@ -128,7 +128,7 @@ struct RunCACertTests {
 
         // When it runs without the certificate, Then verification fails as a tls error
         let untrusted = try await CourierCLI.run(["run", file.path, "--json"])
-        #expect(untrusted.status == 1)
+        #expect(untrusted.status == 35)
         #expect(untrusted.stdout.contains("\"tls\""))
 
         // And an unreadable certificate file is a usage error naming it

@@ -44,7 +44,7 @@ struct InsecureTagRunTests {
 
         let result = try await CourierCLI.run(["run", "api.http"], in: folder.url)
 
-        #expect(result.status == 1, "\(result.stdout) \(result.stderr)")
+        #expect(result.status == 35, "\(result.stdout) \(result.stderr)")
         #expect(!result.stderr.contains(Self.warning), "\(result.stderr)")
     }
 

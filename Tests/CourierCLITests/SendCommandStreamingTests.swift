@@ -100,7 +100,7 @@ import Testing
         courier.signal(SIGINT)
         let status = await courier.finish() ?? -1
         #expect(status == 1)
-        #expect(courier.stderr.text.contains("error: cancelled [cancelled]"))
+        #expect(courier.stderr.text.contains("Error: cancelled [cancelled]"))
         #expect(courier.stderr.text.contains("streamed before the request ended"))
         #expect(!courier.stdout.text.contains("id: 3"))
     }

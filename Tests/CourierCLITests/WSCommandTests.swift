@@ -88,15 +88,16 @@ func jsonLines(_ text: String) throws -> [[String: Any]] {
         #expect(result.status == 0)
     }
 
-    @Test func refusedConnectionExitsWithOneAndAnErrorEvent() async throws {
+    @Test func aRefusedConnectionExitsWithSevenAndAConnectionRefusedEvent() async throws {
         let server = try DemoServer.start()
-        let url = server.url("/ws/echo").absoluteString
+        let url = server.url("/ws/echo")
         server.stop()
-        let result = try await CourierCLI.run(["ws", url, "--json"])
-        #expect(result.status == 1)
+        let result = try await CourierCLI.run(["ws", url.absoluteString, "--json"])
+        #expect(result.status == 7)
         let lines = try jsonLines(result.stdout)
         #expect(lines.last?["type"] as? String == "error")
-        #expect(lines.last?["kind"] as? String == "offline")
+        #expect(lines.last?["kind"] as? String == "connectionRefused")
+        #expect((lines.last?["message"] as? String)?.contains("nothing listens on 127.0.0.1:\(url.port ?? 0)") == true)
     }
 
     @Test func interruptClosesWithGoingAway() async throws {

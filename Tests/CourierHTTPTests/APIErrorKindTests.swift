@@ -6,7 +6,10 @@ import Testing
 struct APIErrorKindTests {
     /// Every case, with the name `--json` and the log have always printed for it.
     static let spelled: [(APIError, String)] = [
-        (.offline(underlying: "refused"), "offline"), (.timedOut(underlying: "slow"), "timedOut"),
+        (.cannotConnect(ConnectFailure(reason: .refused, host: "127.0.0.1", port: 1, underlying: "refused")), "connectionRefused"),
+        (.cannotConnect(ConnectFailure(reason: .unresolved, host: "x.invalid", port: nil, underlying: "")), "dnsFailure"),
+        (.cannotConnect(ConnectFailure(reason: .networkUnreachable, host: "h", port: 80, underlying: "")), "unreachable"),
+        (.timedOut(underlying: "slow"), "timedOut"),
         (.unauthorized(body: Data()), "unauthorized"), (.http(status: 500, body: Data(), message: nil), "http"),
         (.tls(underlying: "bad cert"), "tls"), (.badURL("x"), "badURL"),
         (.decoding(path: "a", underlying: "b"), "decoding"), (.tooLarge(limit: 1), "tooLarge"),
@@ -36,7 +39,7 @@ struct APIErrorKindTests {
         let declined = Set(RetryPolicy.notRetriedErrorKinds.keys)
 
         // Then they do not overlap, and the declined ones each give the log a reason
-        #expect(retried == [.offline, .timedOut, .connectionLost])
+        #expect(retried == [.connectionRefused, .unreachable, .timedOut, .connectionLost])
         #expect(retried.isDisjoint(with: declined))
         #expect(declined.contains(.protocolError))
 

@@ -205,7 +205,9 @@ struct CacheMiddlewareTests {
     @Test func anUnreachableServerDuringValidationServesStaleOnlyWhenAllowed() async throws {
         let offline = Mutex(false)
         let fixture = try CacheFixture { _ in
-            if offline.withLock({ $0 }) { throw APIError.offline(underlying: "connection refused") }
+            if offline.withLock({ $0 }) {
+                throw APIError.cannotConnect(ConnectFailure(reason: .refused, host: "h", port: 1, underlying: "refused"))
+            }
             return .cacheStub(200, ["Cache-Control": "max-age=10, stale-if-error=60", "ETag": "\"u\""], body: "u")
         }
         _ = try await fixture.get("/u")

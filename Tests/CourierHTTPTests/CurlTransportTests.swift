@@ -144,18 +144,19 @@ import Testing
         #expect(await LoopbackServer.eventually { server.abortedCount(path: "/slow") == 1 })
     }
 
-    @Test func aRefusedConnectionIsOfflineWithCurlsMessage() async throws {
+    @Test func aRefusedConnectionSaysNothingListensOnThePortAndKeepsCurlsMessage() async throws {
         // Given a port nobody listens on (a server started and stopped)
         let server = try Self.echoServer()
         let url = server.url("/users")
         server.stop()
         let transport = CurlTransport()
-        // Then the failure is offline and keeps curl's explanation
+        // Then the failure is a refused connection naming the host and port, and keeps curl's explanation
         await #expect {
             _ = try await transport.send(HTTPRequest(url: url), context: RequestContext())
         } throws: { error in
-            guard case .offline(let message) = error as? APIError else { return false }
-            return !message.isEmpty
+            guard let error = error as? APIError, case .cannotConnect(let failure) = error else { return false }
+            return error.kind == .connectionRefused && failure.reason == .refused
+                && "\(error)" == "nothing listens on 127.0.0.1:\(url.port ?? 0)" && !failure.underlying.isEmpty
         }
     }
 

@@ -11,6 +11,7 @@ import Testing
         var code: UInt32
         var message: String
         var afterConnecting = true
+        var osErrno = 0
         var kind: String
         var testDescription: String { "curl \(code) \"\(message)\" → \(kind)" }
     }
@@ -40,8 +41,17 @@ import Testing
         // Before any server answered, the same "unsupported protocol" is about the URL.
         Case(code: CURLE_UNSUPPORTED_PROTOCOL.rawValue, message: "Protocol \"gopher\" not supported",
              afterConnecting: false, kind: "badURL"),
+        // A failed connect, by what the system answered.
         Case(code: CURLE_COULDNT_CONNECT.rawValue, message: "Couldn't connect to server", afterConnecting: false,
-             kind: "offline"),
+             osErrno: Int(ECONNREFUSED), kind: "connectionRefused"),
+        Case(code: CURLE_COULDNT_CONNECT.rawValue, message: "Couldn't connect to server", afterConnecting: false,
+             osErrno: Int(ENETUNREACH), kind: "unreachable"),
+        Case(code: CURLE_COULDNT_CONNECT.rawValue, message: "Couldn't connect to server", afterConnecting: false,
+             osErrno: Int(EHOSTUNREACH), kind: "unreachable"),
+        Case(code: CURLE_COULDNT_CONNECT.rawValue, message: "Couldn't connect to server", afterConnecting: false,
+             kind: "unreachable"),
+        Case(code: CURLE_COULDNT_RESOLVE_HOST.rawValue, message: "Could not resolve host: x.invalid",
+             afterConnecting: false, kind: "dnsFailure"),
         Case(code: CURLE_OPERATION_TIMEDOUT.rawValue, message: "Operation timed out", kind: "timedOut"),
         Case(code: CURLE_PEER_FAILED_VERIFICATION.rawValue, message: "SSL certificate problem", kind: "tls"),
     ]
@@ -51,10 +61,34 @@ import Testing
         // Given a failure as curl reports it
         // When it is mapped
         let error = CurlErrors.map(CURLcode(rawValue: failure.code), message: failure.message,
-                                   afterConnecting: failure.afterConnecting, redirects: 10)
-        // Then its kind is the expected one and curl's own message is kept
+                                   afterConnecting: failure.afterConnecting, redirects: 10, osErrno: failure.osErrno,
+                                   url: URL(string: "http://api.test:8088/x"))
+        // Then its kind is the expected one and curl's own message is kept (for a failed connect, in the
+        // failure, which words it as where to look)
         #expect(error.kind.rawValue == failure.kind)
-        #expect(error.description.contains(failure.message))
+        if case .cannotConnect(let connect) = error {
+            #expect(connect.underlying == failure.message)
+        } else {
+            #expect(error.description.contains(failure.message))
+        }
+    }
+
+    @Test("A failed connect names the host and port curl tried, a proxy's included, else the URL's")
+    func connectFailuresNameWhereCurlTried() {
+        func words(_ code: CURLcode, _ message: String, errno: Int32 = 0) -> String {
+            "\(CurlErrors.map(code, message: message, osErrno: Int(errno), url: URL(string: "http://api.test:8088/x")))"
+        }
+        #expect(words(CURLE_COULDNT_CONNECT, "Failed to connect to api.test port 8088 after 0 ms: Couldn't connect",
+                      errno: ECONNREFUSED) == "nothing listens on api.test:8088")
+        #expect(words(CURLE_COULDNT_CONNECT, "Failed to connect to proxy.test port 3128 after 1 ms: Couldn't connect",
+                      errno: ECONNREFUSED) == "nothing listens on proxy.test:3128 (the proxy)")
+        #expect(words(CURLE_COULDNT_CONNECT, "Couldn't connect to server", errno: EHOSTUNREACH)
+                == "no route to api.test:8088: the host is unreachable")
+        #expect(words(CURLE_COULDNT_CONNECT, "Failed to connect to ::1 port 80 after 0 ms: x", errno: ENETUNREACH)
+                == "no route to [::1]:80 (the proxy): the network is unreachable (is this machine offline?)")
+        #expect(words(CURLE_COULDNT_RESOLVE_HOST, "Could not resolve host: api.test") == "cannot resolve api.test")
+        #expect(words(CURLE_COULDNT_RESOLVE_PROXY, "Could not resolve proxy: proxy.test")
+                == "cannot resolve proxy.test (the proxy)")
     }
 
     @Test("A redirect loop says how many redirects were followed before curl gave up")
@@ -81,7 +115,9 @@ import Testing
 
     static let retryableKinds: [(APIError, Bool)] = [
         (.connectionLost(underlying: "reset"), true),
-        (.offline(underlying: "refused"), true),
+        (.cannotConnect(ConnectFailure(reason: .refused, host: "127.0.0.1", port: 1, underlying: "refused")), true),
+        (.cannotConnect(ConnectFailure(reason: .hostUnreachable, host: "h", port: 80, underlying: "")), true),
+        (.cannotConnect(ConnectFailure(reason: .unresolved, host: "x.invalid", port: nil, underlying: "")), false),
         (.timedOut(underlying: "slow"), true),
         (.protocolError(underlying: "redirect loop"), false),
         (.tls(underlying: "expired"), false),

@@ -87,7 +87,7 @@ import Testing
 
     @Test func eachTransportCallIsOneAttemptStartedAndFinished() async throws {
         let transport = StubTransport { _, call in
-            if call == 1 { throw APIError.offline(underlying: "down") }
+            if call == 1 { throw APIError.cannotConnect(ConnectFailure(reason: .refused, host: "h", port: 1, underlying: "down")) }
             return .stub(200)
         }
         let events = EventLog()
@@ -102,6 +102,6 @@ import Testing
             default: "other"
             }
         }
-        #expect(kinds == ["start 1", "fail 1 offline", "retry 1", "start 2", "done 2 200"])
+        #expect(kinds == ["start 1", "fail 1 connectionRefused", "retry 1", "start 2", "done 2 200"])
     }
 }

@@ -104,9 +104,9 @@ import Testing
         #expect(transport.requests.allSatisfy { $0.headers["Idempotency-Key"] == "key-1" })
     }
 
-    @Test(arguments: ["offline", "timedOut"])
+    @Test(arguments: ["connectionRefused", "timedOut"])
     func transportFailuresAreRetriedThenThrown(kind: String) async throws {
-        let failure: APIError = kind == "offline" ? .offline(underlying: "refused") : .timedOut(underlying: "slow")
+        let failure: APIError = kind == "connectionRefused" ? .cannotConnect(ConnectFailure(reason: .refused, host: "127.0.0.1", port: 1, underlying: "refused")) : .timedOut(underlying: "slow")
         let transport = StubTransport { _, _ in throw failure }
         let sleeper = InstantSleeper()
         await #expect {

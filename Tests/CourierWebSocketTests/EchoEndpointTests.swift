@@ -172,16 +172,17 @@ func eventually(seconds: Double = 60, _ condition: () -> Bool) async -> Bool {
         }
     }
 
-    @Test func connectionRefusedIsAnOfflineError() async throws {
+    @Test func aRefusedConnectionIsConnectionRefusedNamingThePort() async throws {
         // Given a port nothing listens on (a server started and stopped)
         let server = try DemoServer.start()
         let url = server.url("/ws/echo")
         server.stop()
-        // Then connecting fails with connectFailed
+        // Then connecting fails with connectFailed, a refused connection that names the port
         await #expect {
             _ = try await WebSocketClient.connect(WebSocketConfiguration(url: url))
         } throws: { error in
-            if case WebSocketError.connectFailed = error { true } else { false }
+            guard let error = error as? WebSocketError, case .connectFailed = error else { return false }
+            return error.kind == .connectionRefused && "\(error)" == "nothing listens on 127.0.0.1:\(url.port ?? 0)"
         }
     }
 }

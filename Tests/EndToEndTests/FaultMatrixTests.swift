@@ -83,9 +83,10 @@ struct FaultMatrixTests {
         // When courier sends the request
         let result = try await Reliability.runCourier(arguments, limit: 60)
 
-        // Then the JSON names the error kind and every attempt, and the exit code is 1
+        // Then the JSON names the error kind and every attempt, and the exit code is the kind's (28 for a
+        // timeout, else 1)
         let outcome = ReliabilityOutcome(result)
-        #expect(result.status == 1, "\(result.stderrText)")
+        #expect(result.status == (fault.kind == "timedOut" ? 28 : 1), "\(result.stderrText)")
         #expect(outcome.errorKind == fault.kind, "\(result.stdoutText.prefix(600))")
         #expect(outcome.attempts.count == fault.attempts, "\(result.stdoutText.prefix(600))")
         let declined = outcome.attempts.last?["retry_declined"] as? String
@@ -101,19 +102,20 @@ struct FaultMatrixTests {
         }
     }
 
-    @Test("A closed port and an unresolvable host are both offline, retried three times")
-    func connectionRefusedAndDNSFailureAreOffline() async throws {
+    @Test("A closed port is connectionRefused, tried three times; an unresolvable host is dnsFailure, sent once")
+    func connectionRefusedIsRetriedAndDNSFailureIsNot() async throws {
         // Given a port nothing listens on and a name that cannot resolve
-        let urls = ["http://127.0.0.1:\(Reliability.closedPort())/users", "http://nonexistent.invalid/"]
-        for url in urls {
+        let cases = [("http://127.0.0.1:\(Reliability.closedPort())/users", "connectionRefused", 3, Int32(7)),
+                     ("http://nonexistent.invalid/", "dnsFailure", 1, Int32(6))]
+        for (url, kind, attempts, status) in cases {
             // When courier sends to it
             let result = try await Reliability.runCourier(["send", "--json", url])
 
-            // Then it is offline after three attempts, exit code 1
+            // Then it fails with its own kind and exit code, after the attempts its kind deserves
             let outcome = ReliabilityOutcome(result)
-            #expect(result.status == 1)
-            #expect(outcome.errorKind == "offline", "\(url): \(result.stdoutText.prefix(400))")
-            #expect(outcome.attempts.count == 3, "\(url)")
+            #expect(result.status == status)
+            #expect(outcome.errorKind == kind, "\(url): \(result.stdoutText.prefix(400))")
+            #expect(outcome.attempts.count == attempts, "\(url)")
         }
     }
 

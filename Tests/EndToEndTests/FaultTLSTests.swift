@@ -43,7 +43,7 @@ struct FaultTLSTests {
 
             // Then verification fails as tls on the only attempt, and --insecure succeeds
             let outcome = ReliabilityOutcome(refused)
-            #expect(refused.status == 1, "\(certificate.lastPathComponent)")
+            #expect(refused.status == 35, "\(certificate.lastPathComponent)")
             #expect(outcome.errorKind == "tls", "\(certificate.lastPathComponent): \(refused.stdoutText.prefix(400))")
             #expect(outcome.attempts.count == 1, "\(certificate.lastPathComponent)")
             #expect(insecure.status == 0, "\(certificate.lastPathComponent): \(insecure.stdoutText.prefix(400))")

@@ -1,8 +1,9 @@
 import Foundation
 
 /// An OpenAPI 3.0/3.1 or Swagger 2.0 description read from JSON or YAML, with `$ref` resolution across
-/// the document. References to other files are not followed (noted instead); a reference chain that
-/// comes back to itself resolves to nothing rather than looping.
+/// the document. References to other files and URLs were made local by `OpenAPIBundle` before; one left
+/// (no loader, or it could not be read) is noted. A reference chain that comes back to itself resolves to
+/// nothing rather than looping.
 struct OpenAPIDocument {
     enum Version: Equatable { case swagger2, openAPI3 }
 
@@ -15,15 +16,11 @@ struct OpenAPIDocument {
 
     /// Reads `data` as JSON when it starts with `{`, else as YAML.
     init(_ data: Data) throws(CollectionError) {
-        let first = data.first { !" \t\r\n".utf8.contains($0) }
-        let value: Any
-        if first == UInt8(ascii: "{") {
-            do { value = try JSONSerialization.jsonObject(with: data) } catch {
-                throw .importFailed(source: "the description", reason: "not valid JSON")
-            }
-        } else {
-            value = try YAMLDocument(data).root()
-        }
+        try self.init(root: try Self.parse(data, source: "the description"))
+    }
+
+    /// A description already read (and bundled: `OpenAPIBundle`).
+    init(root value: Any) throws(CollectionError) {
         guard let root = value as? [String: Any] else {
             throw .importFailed(source: "the description", reason: "expected an OpenAPI object at the top")
         }
@@ -38,6 +35,18 @@ struct OpenAPIDocument {
         self.root = root
     }
 
+    /// A JSON or YAML document's value: JSON when it starts with `{` or `[`, else YAML.
+    static func parse(_ data: Data, source: String) throws(CollectionError) -> Any {
+        let first = data.first { !" \t\r\n".utf8.contains($0) }
+        guard first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else { return try YAMLDocument(data).root() }
+        if let value = try? JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed) { return value }
+        // YAML's flow style (`{type: string}`) starts as JSON does.
+        guard let value = try? YAMLDocument(data).root() else {
+            throw .importFailed(source: source, reason: "not valid JSON")
+        }
+        return value
+    }
+
     mutating func note(_ text: String) { if !notes.contains(text) { notes.append(text) } }
 
     /// `value` with `$ref` chains followed; nil for a broken, external or circular reference.
@@ -47,7 +56,10 @@ struct OpenAPIDocument {
         while let object = current as? [String: Any], let ref = object["$ref"] as? String {
             guard seen.insert(ref).inserted else { return nil }
             guard ref.hasPrefix("#") else {
-                note("external $ref \(ref) was not followed")
+                // The bundle said why when it tried.
+                if !notes.contains(where: { $0.hasPrefix("$ref \(ref) ") }) {
+                    note("external $ref \(ref) was not followed")
+                }
                 return nil
             }
             guard let target = pointer(ref) else {

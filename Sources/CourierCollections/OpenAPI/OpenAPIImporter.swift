@@ -20,9 +20,18 @@ public struct OpenAPIConversion: Sendable {
 public enum OpenAPIImporter {
     static let methods = ["get", "put", "post", "delete", "options", "head", "patch", "trace"]
 
-    /// Converts the description in `data`.
-    public static func convert(_ data: Data) throws(CollectionError) -> OpenAPIConversion {
-        var document = try OpenAPIDocument(data)
+    /// Converts the description in `data`. With its `location` and a `load` function, `$ref`s to other files
+    /// and URLs are followed (relative to the document holding them) as `load` allows; without, they are noted.
+    public static func convert(_ data: Data, location: URL? = nil,
+                               load: (@Sendable (URL) throws(CollectionError) -> Data)? = nil)
+        throws(CollectionError) -> OpenAPIConversion {
+        var root = try OpenAPIDocument.parse(data, source: "the description")
+        var bundleNotes: [String] = []
+        if let location, let load {
+            (root, bundleNotes) = OpenAPIBundle.bundle(root, location: location, load: load)
+        }
+        var document = try OpenAPIDocument(root: root)
+        for note in bundleNotes { document.note(note) }
         let environments = OpenAPIServers.environments(&document)
         var groups: [String: [ImportedRequest]] = [:]
         var names: [String: Set<String>] = [:]

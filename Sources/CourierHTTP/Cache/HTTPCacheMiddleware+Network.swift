@@ -248,7 +248,7 @@ extension APIError {
     /// The server could not be reached at all, so a stale response may stand in when allowed.
     var cacheCountsAsDisconnection: Bool {
         switch self {
-        case .offline, .timedOut: true
+        case .cannotConnect, .timedOut: true
         default: false
         }
     }

@@ -1,11 +1,9 @@
 import CCurl
+import Foundation
 
 /// How libcurl's result codes map onto `APIError`, as named sets. Curl's own message is kept.
 /// Measured against libcurl 7.88.1 (Debian 12) and the demo server's `/chaos/*` endpoints.
 enum CurlErrors {
-    /// No connection could be made: the network, DNS or the server's port is unreachable.
-    static let offline: Set<UInt32> = codes(CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY,
-                                            CURLE_COULDNT_CONNECT)
     /// The attempt's own timeout (or the connect timeout) ran out.
     static let timedOut: Set<UInt32> = codes(CURLE_OPERATION_TIMEDOUT)
     /// Certificates, handshakes and TLS configuration: never bypassed silently.
@@ -37,7 +35,7 @@ enum CurlErrors {
     /// The `APIError` for a failed transfer, saying what the client certificate has to do with it: one that
     /// could not be loaded (a wrong passphrase, a key that does not match), or a server that wants one.
     static func map(_ code: CURLcode, message: String, afterConnecting: Bool = false, redirects: Int = 0,
-                    certificate: ClientCertificate?) -> APIError {
+                    osErrno: Int = 0, url: URL? = nil, certificate: ClientCertificate?) -> APIError {
         if code.rawValue == CURLE_SSL_CERTPROBLEM.rawValue, let certificate {
             return .tls(underlying: "the client certificate \(certificate) could not be used: a wrong or missing "
                         + "passphrase, a key that does not match it, or another format (\(message))")
@@ -45,7 +43,8 @@ enum CurlErrors {
         if let refusal = ClientCertificate.refusal(message, presented: certificate) {
             return .tls(underlying: refusal)
         }
-        return map(code, message: message, afterConnecting: afterConnecting, redirects: redirects)
+        return map(code, message: message, afterConnecting: afterConnecting, redirects: redirects, osErrno: osErrno,
+                   url: url)
     }
 
     /// The `APIError` for a failed transfer.
@@ -53,10 +52,12 @@ enum CurlErrors {
     ///   - afterConnecting: the server was reached, so "unsupported protocol" and "out of memory" are
     ///     about its reply, not about the URL's scheme or this machine.
     ///   - redirects: how many redirects were followed, for the message of a redirect loop.
+    ///   - osErrno: `CURLINFO_OS_ERRNO`, which tells a refused port from a missing route.
+    ///   - url: the request's URL, naming the host when curl's message does not.
     /// Anything unlisted is a protocol error, which is not retried: a retry can only help after a
     /// dropped connection, a timeout or a failed connect, and those are listed.
     static func map(_ code: CURLcode, message: String, afterConnecting: Bool = false,
-                    redirects: Int = 0) -> APIError {
+                    redirects: Int = 0, osErrno: Int = 0, url: URL? = nil) -> APIError {
         let raw = code.rawValue
         if raw == CURLE_TOO_MANY_REDIRECTS.rawValue {
             return .protocolError(underlying: "redirect loop: gave up after \(redirects) redirects (\(message))")
@@ -66,7 +67,9 @@ enum CurlErrors {
                                                             : "a status line that is not HTTP"
             return .protocolError(underlying: "\(what) (\(message))")
         }
-        if offline.contains(raw) { return .offline(underlying: message) }
+        if let failure = ConnectFailure.fromCurl(code: raw, osErrno: osErrno, message: message, url: url) {
+            return .cannotConnect(failure)
+        }
         if timedOut.contains(raw) { return .timedOut(underlying: message) }
         if tls.contains(raw) { return .tls(underlying: message) }
         if badURL.contains(raw) { return .badURL(message) }

@@ -101,6 +101,18 @@ final class CurlTransfer {
             return transfer.receiveBody(UnsafeRawBufferPointer(start: pointer, count: size * count))
         }
         courier_easy_setopt_ptr(easy, CURLOPT_WRITEDATA, me)
+        if job.context.onRequestHead != nil {
+            // Curl's debug stream is the one place the head it sent can be read back, with the fields it added.
+            courier_easy_setopt_debug_cb(easy) { _, type, data, size, userdata in
+                guard type == CURLINFO_HEADER_OUT, let data, let userdata else { return 0 }
+                let transfer = Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
+                let head = String(decoding: UnsafeRawBufferPointer(start: data, count: size), as: UTF8.self)
+                transfer.job.context.onRequestHead?(head)
+                return 0
+            }
+            courier_easy_setopt_ptr(easy, CURLOPT_DEBUGDATA, me)
+            courier_easy_setopt_long(easy, CURLOPT_VERBOSE, 1)
+        }
     }
 
     private func configureMethodAndBody(_ request: HTTPRequest, userdata: UnsafeMutableRawPointer) throws {
@@ -254,8 +266,11 @@ final class CurlTransfer {
                 let connected = address.map { $0.pointee != 0 } ?? false
                 var redirects = 0
                 courier_easy_getinfo_long(easy, CURLINFO_REDIRECT_COUNT, &redirects)
+                var osErrno = 0
+                courier_easy_getinfo_long(easy, CURLINFO_OS_ERRNO, &osErrno)
                 finish(throwing: CurlErrors.map(code, message: errorMessage(code), afterConnecting: connected,
-                                                redirects: redirects, certificate: job.request.clientCertificate))
+                                                redirects: redirects, osErrno: osErrno, url: job.request.url,
+                                                certificate: job.request.clientCertificate))
             }
             return
         }

@@ -7,10 +7,16 @@ public struct LogPolicy: Sendable, Hashable {
     public var printableHeaders: Set<String>
     /// Whether to print the allowed request and response headers at all.
     public var includeHeaders: Bool
+    /// Print the whole URL (port and query, secrets masked) where the attempt starts, rather than host and
+    /// path; for `courier send -v`, which prints the request head as sent besides, so that line leaves out
+    /// the request's headers.
+    public var fullURL: Bool
 
-    public init(printableHeaders: Set<String> = LogPolicy.defaultPrintableHeaders, includeHeaders: Bool = false) {
+    public init(printableHeaders: Set<String> = LogPolicy.defaultPrintableHeaders, includeHeaders: Bool = false,
+                fullURL: Bool = false) {
         self.printableHeaders = printableHeaders
         self.includeHeaders = includeHeaders
+        self.fullURL = fullURL
     }
 
     /// Headers that describe a message without carrying credentials or personal data.
@@ -42,11 +48,14 @@ public struct RedactingLogger: Sendable {
     public func line(for event: ClientEvent) -> String? {
         switch event {
         case .attemptStarted(let id, let attempt, let method, let url, let headers, _):
+            if policy.fullURL {
+                return "\(id) → \(method) \(SecretPolicy.maskedURL(url.absoluteString)) attempt \(attempt)"
+            }
             // The path only: query strings may carry tokens.
             let path = url.path.isEmpty ? "/" : url.path
             return "\(id) → \(method) \(url.host ?? "")\(path) attempt \(attempt)" + headerText(headers)
         case .attemptFinished(let id, let attempt, let outcome, let timing):
-            let duration = timing.map { " " + Self.decimal($0.total.milliseconds, places: 1) + " ms" } ?? ""
+            let duration = timing.map { " " + DurationText.format($0.total) } ?? ""
             let reused = timing?.reusedConnection == true ? " (reused connection)" : ""
             switch outcome {
             case .response(let status, let headers):
@@ -55,7 +64,7 @@ public struct RedactingLogger: Sendable {
                 return "\(id) ✕ \(error.kind) attempt \(attempt)\(duration): \(error.logDescription)"
             }
         case .retryScheduled(let id, let attempt, let reason, let delay):
-            return "\(id) ↻ retry after attempt \(attempt) in \(Self.decimal(delay.seconds, places: 2)) s: \(reason)"
+            return "\(id) ↻ retry after attempt \(attempt) in \(DurationText.format(delay)): \(reason)"
         case .retryDeclined(let id, let attempt, let declined):
             return "\(id) ⊘ no retry after attempt \(attempt): \(declined)"
         case .cancelled(let id, let superseded):
@@ -65,17 +74,6 @@ public struct RedactingLogger: Sendable {
         case .tokenRefresh(let id, let succeeded):
             return "\(id) token refresh \(succeeded ? "succeeded" : "failed")"
         }
-    }
-
-    /// `value` with `places` decimals, without Foundation's format machinery (slow on Linux, and this
-    /// runs for every attempt).
-    static func decimal(_ value: Double, places: Int) -> String {
-        let scale = places == 1 ? 10.0 : (places == 2 ? 100.0 : 1000.0)
-        let scaled = Int64((abs(value) * scale).rounded())
-        let whole = scaled / Int64(scale)
-        let fraction = String(scaled % Int64(scale))
-        let padded = String(repeating: "0", count: max(0, places - fraction.count)) + fraction
-        return (value < 0 && scaled != 0 ? "-" : "") + "\(whole).\(padded)"
     }
 
     private func headerText(_ headers: HTTPHeaders) -> String {

@@ -33,15 +33,18 @@ public struct RetryPolicy: Sendable, Hashable {
     public static let retryableStatuses: Set<Int> = Set([408, 429]).union(500...599)
     /// Statuses that will not change by asking again: the request itself is wrong or forbidden.
     public static let neverRetriedStatuses: Set<Int> = [400, 401, 403, 404, 409, 422]
-    /// Failures of the transport that a later attempt may not meet: no connection, no answer in time,
-    /// or a connection that broke mid-answer.
-    public static let retryableErrorKinds: Set<APIError.Kind> = [.offline, .timedOut, .connectionLost]
+    /// Failures of the transport that a later attempt may not meet: a port nothing listens on yet (a server
+    /// restarting answers a moment later), no route (a network coming back), no answer in time, or a
+    /// connection that broke mid-answer.
+    public static let retryableErrorKinds: Set<APIError.Kind> = [.connectionRefused, .unreachable, .timedOut,
+                                                                  .connectionLost]
     /// Failures a later attempt would meet again, each with the reason the log gives for not retrying.
     public static let notRetriedErrorKinds: [APIError.Kind: String] = [
         .protocolError: "the server's reply breaks HTTP, and asking again gets the same reply",
         .tls: "a certificate or handshake problem does not go away by asking again",
         .badURL: "the URL cannot be sent as written",
         .tooLarge: "the body would exceed the size limit again",
+        .dnsFailure: "a name that does not resolve does not resolve a moment later either",
     ]
 
     /// What to do after an attempt.
@@ -108,7 +111,7 @@ public struct RetryPolicy: Sendable, Hashable {
 
     static func format(_ duration: Duration) -> String {
         let seconds = duration.seconds
-        return seconds == seconds.rounded() ? "\(Int(seconds)) s" : String(format: "%.2f s", seconds)
+        return seconds == seconds.rounded() ? "\(Int(seconds)) s" : DurationText.format(duration)
     }
 }
 

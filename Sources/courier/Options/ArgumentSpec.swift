@@ -5,17 +5,23 @@ struct ArgumentSpec: Sendable {
     let name: String
     let kind: ValueKind
     let optional: Bool
+    /// Any number may be given (`[ITEM ...]`).
+    let repeatable: Bool
     let help: String
 
-    init(_ name: String, _ kind: ValueKind = .text, optional: Bool = false, help: String) {
+    init(_ name: String, _ kind: ValueKind = .text, optional: Bool = false, repeatable: Bool = false, help: String) {
         self.name = name
         self.kind = kind
         self.optional = optional
+        self.repeatable = repeatable
         self.help = help
     }
 
-    /// `[METHOD]` or `URL` in a usage line.
-    var synopsis: String { optional ? "[\(name)]" : name }
+    /// `[METHOD]`, `URL` or `[ITEM ...]` in a usage line.
+    var synopsis: String {
+        let word = repeatable ? "\(name) ..." : name
+        return optional ? "[\(word)]" : word
+    }
 }
 
 /// A word that selects what a command does (`courier cache show URL`), with its own usage line.

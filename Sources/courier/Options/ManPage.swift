@@ -32,7 +32,11 @@ enum ManPage {
         }
         lines += [
             ".SH EXIT STATUS",
-            "0 on success, 1 when a request or a check failed, 2 for usage errors.",
+            "0 on success, 1 when a request or a check failed, 2 for usage errors; a failure whose cure lies "
+                + "outside the request ends with a number of its own (curl's where curl has one):",
+        ]
+        lines += ExitStatus.byKind.flatMap { [".TP", bold(String($0.status)), escaped("\($0.meaning) (\($0.kind))")] }
+        lines += [
             ".SH SEE ALSO",
             ".BR curl (1)",
         ]
@@ -46,10 +50,15 @@ enum ManPage {
         return heading + items.flatMap { [".TP", $0.0, escaped($0.1)] }
     }
 
-    /// Text paragraphs (separated by blank lines), each filled by the formatter.
+    /// Text paragraphs (separated by blank lines), each filled by the formatter, except a table (lines
+    /// indented by two spaces under a heading, as the EXIT CODES), which keeps its lines.
     private static func paragraphs(_ text: String) -> [String] {
         text.components(separatedBy: "\n\n").flatMap { paragraph in
-            [".PP", escaped(paragraph.split(separator: "\n").joined(separator: " "))]
+            let lines = paragraph.split(separator: "\n").map(String.init)
+            if lines.count > 1, lines.dropFirst().allSatisfy({ $0.hasPrefix("  ") }) {
+                return [".PP", ".nf"] + lines.map(escaped) + [".fi"]
+            }
+            return [".PP", escaped(lines.joined(separator: " "))]
         }
     }
 

@@ -1,4 +1,5 @@
 import CourierBody
+import CourierHTTP
 import Foundation
 
 /// How history entries read in the pane: times, statuses, durations and sizes as short text.
@@ -14,7 +15,7 @@ enum HistoryPaneFormat {
 
     /// `200 OK`, or the error when the request failed before a response.
     static func status(_ entry: HistoryEntry) -> String {
-        guard let response = entry.response else { return entry.error.map { "error: \($0)" } ?? "no response" }
+        guard let response = entry.response else { return entry.error.map { "Error: \($0)" } ?? "no response" }
         guard let reason = response.reason, !reason.isEmpty else { return "\(response.status)" }
         return "\(response.status) \(reason)"
     }

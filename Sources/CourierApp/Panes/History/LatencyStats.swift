@@ -1,4 +1,5 @@
 import CourierBody
+import CourierHTTP
 import CourierTerminal
 import Foundation
 

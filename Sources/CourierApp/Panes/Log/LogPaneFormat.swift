@@ -9,7 +9,8 @@ enum LogPaneFormat {
 
     /// Error kinds longer than the status column, spelled so they still read whole there (the detail
     /// shows the full kind).
-    static let shortKinds: [APIError.Kind: String] = [.connectionLost: "conn. lost"]
+    static let shortKinds: [APIError.Kind: String] = [.connectionLost: "conn. lost", .connectionRefused: "refused",
+                                                      .unreachable: "no route", .dnsFailure: "no DNS"]
 
     /// Seconds with one decimal for countdowns, which tick every tenth of a second: `0.8 s`.
     static func countdown(_ duration: Duration) -> String {

@@ -132,7 +132,7 @@ public struct WebSocketPaneState: Sendable, Hashable {
             addStatus(String(format: "reconnecting in %.1f s (attempt %d)", delay, attempt), at: time)
         case .error(let error):
             now = time
-            if error != .cancelled { addStatus("error: \(error)", at: time, isError: true) }
+            if error != .cancelled { addStatus("Error: \(error)", at: time, isError: true) }
         }
     }
 

@@ -1,4 +1,5 @@
 import CourierBody
+import CourierHTTP
 import CourierSecurity
 import CourierTerminal
 import Foundation

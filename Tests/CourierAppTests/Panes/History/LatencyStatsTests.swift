@@ -1,5 +1,6 @@
 import CourierApp
 import CourierBody
+import CourierHTTP
 import CourierTerminal
 import Foundation
 import Testing

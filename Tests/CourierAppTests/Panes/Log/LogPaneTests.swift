@@ -121,8 +121,9 @@ import Testing
     @Test func filtersShowErrorsOnlyOrOneRequestAndClearEmptiesTheLog() {
         var log = flakyLog(retried: true)
         log.apply(started(RequestID(99), 1, 3), now: at(3))
-        log.apply(.attemptFinished(RequestID(99), attempt: 1,
-                                   outcome: .failure(.offline(underlying: "Connection refused")), timing: nil), now: at(3))
+        let refused = ConnectFailure(reason: .refused, host: "127.0.0.1", port: 1, underlying: "refused")
+        log.apply(.attemptFinished(RequestID(99), attempt: 1, outcome: .failure(.cannotConnect(refused)), timing: nil),
+                  now: at(3))
         log.handle(.toggleErrorsOnly)
         #expect(log.rows.map { log.attempts[$0.index].key.request } == [request, request, RequestID(99)])
         #expect(log.title == "Log · errors only")
