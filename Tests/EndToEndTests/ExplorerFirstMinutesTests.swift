@@ -191,6 +191,26 @@ struct ExplorerFirstMinutesTests {
         #expect(entry.query.map { "\($0.name)=\($0.value)" } == ["from=paste"])
     }
 
+    @Test func theLogsDetailShowsTheHeadersThatWentOutWithThoseLibcurlAdded() async throws {
+        // Given a GET with no headers of its own, sent (on a terminal tall enough for the whole detail)
+        let session = try await Session(collection: Self.collection, width: 200, height: 90)
+        defer { session.stop() }
+        let (server, tmux) = (session.server, session.tmux)
+        await tmux.waitFor { $0.contains("2 Request · look") }
+        try await tmux.keys("Enter")
+        await tmux.waitFor { _ in server.log.contains { $0.path == "/users" } }
+        // When its attempt in the Log is opened
+        try await tmux.keys("4")
+        let (listed, rows) = await tmux.waitFor { $0.contains("GET /us") && $0.contains(" 200 ") }
+        #expect(listed, "\(rows)")
+        try await tmux.keys("Enter")
+        // Then the request headers are those the server received, not "(none)"
+        let (shown, screen) = await tmux.waitFor { $0.contains("User-Agent: courier") }
+        #expect(shown, "the detail does not show the sent headers:\n\(screen)")
+        #expect(screen.contains("Accept: */*"), "\(screen)")
+        #expect(!screen.contains("(none)\n"), "\(screen)")
+    }
+
     /// The background of every character on an escaped screen (`capture-pane -e`), following its SGR state
     /// across lines: nil where the terminal's own background shows.
     static func backgrounds(_ escaped: String) -> [String?] {

@@ -26,6 +26,9 @@ public enum Action: Sendable {
     case sendStarted(generation: Int, id: RequestID)
     /// The body of the send with this generation is arriving (posted a few times a second at most).
     case sendProgress(generation: Int, TransferProgress)
+    /// The head of request `id` as it went out, with the fields the transport added (User-Agent, Accept,
+    /// Accept-Encoding): the Log shows these rather than the request's own.
+    case requestHeadSent(RequestID, HTTPHeaders)
     /// A live-mode send began once its debounce ran out.
     case liveSendStarted(generation: Int, method: String, url: String)
     case clientEvent(ClientEvent)

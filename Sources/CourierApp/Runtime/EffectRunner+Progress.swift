@@ -16,6 +16,9 @@ extension EffectRunner {
             earlier?(progress)
             if throttle.due(progress) { queue.post(.sendProgress(generation: generation, progress)) }
         }
+        // The Log shows the headers as they went out, with those libcurl added.
+        let id = context.id
+        context.onRequestHead = { head in queue.post(.requestHeadSent(id, LogPaneState.headers(ofHead: head))) }
         return context
     }
 }

@@ -1,4 +1,5 @@
 import CourierCollections
+import CourierHTTP
 import CourierTerminal
 
 /// The bottom row: a message or the focused pane's key hints, then the environment and theme, drawn by the
