@@ -191,6 +191,24 @@ struct ExplorerFirstMinutesTests {
         #expect(entry.query.map { "\($0.name)=\($0.value)" } == ["from=paste"])
     }
 
+    @Test func theJSONPathFilterTakesTheRFCFunctions() async throws {
+        // Given a JSON response focused
+        let session = try await Session(collection: Self.collection)
+        defer { session.stop() }
+        let tmux = session.tmux
+        await tmux.waitFor { $0.contains("2 Request · look") }
+        try await tmux.keys("Enter")
+        await tmux.waitFor { $0.contains("200 OK") }
+        // When filtering with search() and length()
+        try await tmux.keys("3", "f")
+        await tmux.waitFor { $0.contains("JSONPath: ") }
+        try await tmux.type("$.data[?search(@.name, 'Love') && length(@.name) == 12].name")
+        try await tmux.keys("Enter")
+        // Then the user they select is shown, not a parse error
+        let (filtered, screen) = await tmux.waitFor { $0.contains("filter $.data[?search") && $0.contains("  \"Ada Lovelace\"") }
+        #expect(filtered, "the filter with functions did not run:\n\(screen)")
+    }
+
     @Test func theLogsDetailShowsTheHeadersThatWentOutWithThoseLibcurlAdded() async throws {
         // Given a GET with no headers of its own, sent (on a terminal tall enough for the whole detail)
         let session = try await Session(collection: Self.collection, width: 200, height: 90)
