@@ -4,7 +4,7 @@ import PackageDescription
 /// Courier: a terminal API explorer. The module graph points one way:
 /// courier → CourierApp → {CourierTerminal, CourierCollections, CourierHTTP, CourierWebSocket, CourierBody};
 /// every module → CourierSecurity (the secret policy and the sanitiser, dependency-free);
-/// CourierCollections → CourierScript → {CJavaScriptCore, CCrypto}; CourierCollections → {CYaml, CXML2};
+/// CourierCollections → CourierScript → {CJavaScriptCore, CCrypto}; CourierCollections → {CYaml, CXML2, CSecret};
 /// CourierHTTP → CCurl; CourierWebSocket → CCurl, CCrypto; CourierTerminal → CNcursesw.
 let package = Package(
     name: "Courier",
@@ -29,12 +29,15 @@ let package = Package(
         .systemLibrary(name: "CYaml", path: "Sources/CYaml"),
         // libxml2 for XPath over XML responses, loaded with dlopen on first use (see its shim.h): not linked.
         .systemLibrary(name: "CXML2", path: "Sources/CXML2"),
+        // libsecret for environment values kept in the keyring, loaded with dlopen on first use: not linked.
+        .systemLibrary(name: "CSecret", path: "Sources/CSecret"),
 
         .target(name: "CourierSecurity"),
         .target(name: "CourierHTTP", dependencies: ["CCurl", "CourierSecurity"]),
         .target(name: "CourierWebSocket", dependencies: ["CCurl", "CCrypto", "CourierHTTP", "CourierSecurity"]),
         .target(name: "CourierCollections", dependencies: [
-            "CourierHTTP", "CourierWebSocket", "CourierBody", "CourierScript", "CYaml", "CXML2", "CourierSecurity",
+            "CourierHTTP", "CourierWebSocket", "CourierBody", "CourierScript", "CYaml", "CXML2", "CSecret",
+            "CourierSecurity",
         ]),
         .target(name: "CourierScript", dependencies: ["CJavaScriptCore", "CCrypto"]),
         .target(name: "CourierBody", dependencies: ["CourierSecurity"]),

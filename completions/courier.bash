@@ -127,19 +127,20 @@ _courier() {
                 --name) COMPREPLY=(); return ;;
                 --allow-read) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
             esac
-            slots=("words:curl postman openapi" "file")
+            slots=("words:curl postman openapi har insomnia bruno" "file")
             ;;
         export)
-            options="--name --env --var --show-secrets --main --models --from-history --cache-dir --cache-mode --help -h"
-            one="--name --env --var --cache-dir --cache-mode"
+            options="--output -o --name --env --var --show-secrets --main --models --from-history --cache-dir --cache-mode --help -h"
+            one="--output -o --name --env --var --cache-dir --cache-mode"
             case $prev in
+                --output|-o) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
                 --name) COMPREPLY=(); return ;;
                 --env) COMPREPLY=(); return ;;
                 --var) COMPREPLY=(); return ;;
                 --cache-dir) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")); return ;;
                 --cache-mode) COMPREPLY=($(compgen -W "default revalidate reload only-if-cached bypass" -- "$cur")); return ;;
             esac
-            slots=("words:curl httpie python js go kotlin swift" "file")
+            slots=("words:curl httpie python js go kotlin swift postman" "file")
             ;;
         cache)
             options="--cache-dir --method --body --json --help -h"
