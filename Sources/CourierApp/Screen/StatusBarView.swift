@@ -10,9 +10,15 @@ enum StatusBarView {
         // Said for as long as it is true: known secrets are drawn as they are.
         let shown = state.secretsShown ? "secrets shown · " : ""
         // Where the open request goes in the chosen environment, so switching environments shows its effect.
-        let target = state.requestOrigin.map { " → \($0)" } ?? ""
-        let right = StyledLine("\(shown)env: \(state.environment ?? "none")\(target) · \(state.theme.name)",
-                               style: theme.statusBar)
+        var target = state.requestOrigin.map { " → \($0)" } ?? ""
+        let environment = "env: \(state.environment ?? "none")"
+        let themeName = " · \(state.theme.name)"
+        // A message comes first: one too long to share the line with the target drops the target.
+        if let message = state.status,
+           DisplayWidth.of(message.text + shown + environment + target + themeName) + 2 > area.width {
+            target = ""
+        }
+        let right = StyledLine(shown + environment + target + themeName, style: theme.statusBar)
         var lead = StyledLine()
         var hints: [KeyHint] = []
         var pinned: [KeyHint] = []
