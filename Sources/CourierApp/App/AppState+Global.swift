@@ -126,7 +126,7 @@ extension AppState {
             promptAnswers = [:]
             noteConfirmed = false
         }
-        if editor.kind == .websocket {
+        if editor.opensWebSocketPane {
             loadWebSocketPane()
             focus = .webSocket
             if zoomed != nil { zoomed = .webSocket }
@@ -171,7 +171,8 @@ extension AppState {
     /// (moving in the tree) is not an edit: it never sends.
     mutating func liveSendIfEdited(since before: RequestEditorState) -> [Effect] {
         // A request marked `# @note` is only sent once the user says so, and a run block only by Send.
-        guard live, editor.origin == before.origin, editor.draft != before.draft, !editor.isEmpty, editor.kind != .websocket, editor.draft.note == nil,
+        guard live, editor.origin == before.origin, editor.draft != before.draft, !editor.isEmpty,
+              !editor.opensWebSocketPane, editor.draft.note == nil,
               editor.draft.runs.isEmpty else { return [] }
         beginSend()
         return [.sendLive(generation: generation, job: sendJob, debounce: liveDebounce)]
