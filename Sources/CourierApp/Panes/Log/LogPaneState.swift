@@ -90,6 +90,14 @@ public struct LogPaneState: Sendable {
         return parts.joined(separator: " · ")
     }
 
+    /// What the row marks mean, for those the log holds: `↺ reused connection · ↻ retry`.
+    public var legend: String {
+        var parts: [String] = []
+        if attempts.contains(where: { $0.timing?.reusedConnection == true }) { parts.append("↺ reused connection") }
+        if attempts.contains(where: { $0.retry != nil }) { parts.append("↻ retry") }
+        return parts.joined(separator: " · ")
+    }
+
     /// When the next frame must be drawn for a countdown to move (nil: nothing is counting down).
     public func nextTick(after now: Date) -> Date? {
         let counting = attempts.contains { attempt in
@@ -248,6 +256,22 @@ public struct LogPaneState: Sendable {
     }
 
     // MARK: Internals
+
+    /// The headers request `id`'s latest attempt went out with, as the transport sent them.
+    public mutating func recordSentHeaders(_ headers: HTTPHeaders, for id: RequestID) {
+        guard let index = attempts.lastIndex(where: { $0.key.request == id }) else { return }
+        attempts[index].requestHeaders = headers.redacted()
+    }
+
+    /// The header fields of a request head as written on the wire (`GET / HTTP/1.1`, then `Name: value` lines).
+    public static func headers(ofHead head: String) -> HTTPHeaders {
+        let lines = head.split(whereSeparator: { $0 == "\r\n" || $0 == "\n" || $0 == "\r" }).dropFirst()
+        return HTTPHeaders(lines.compactMap { line in
+            guard let colon = line.firstIndex(of: ":") else { return nil }
+            return HTTPHeaders.Field(name: String(line[..<colon]),
+                                     value: line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+        })
+    }
 
     private func lastIndex(_ id: RequestID, attempt: Int) -> Int? {
         attempts.lastIndex { $0.key.request == id && $0.key.attempt == attempt }
