@@ -104,8 +104,12 @@ final class ScriptChild {
         let kept = ProcessInfo.processInfo.environment.filter { name, _ in
             keptVariables.contains(name) || name.hasPrefix("LC_")
         }
-        return kept.map { "\($0.key)=\($0.value)" } + addedVariables
+        return kept.map { "\($0.key)=\($0.value)" } + addedVariables + ["\(parentVariable)=\(getpid())"]
     }
+
+    /// Names the process that started the child, which the child watches (`ScriptProcess.serve`): read from
+    /// its own start, because Courier may be gone before the child has run a line of its own.
+    static let parentVariable = "COURIER_SCRIPT_PARENT"
 
     /// Writes `job` to the child and reads what it writes back, until it ends or is killed: when its main
     /// thread has used `cpuLimit` seconds of CPU, when `wallLimit` seconds have passed, or when `isCancelled`

@@ -31,7 +31,10 @@ extension ScriptProcess {
 
     /// Ends this process as soon as its parent is gone (the parent of an orphan changes).
     private static func watchParent() {
-        let parent = getppid()
+        // The parent Courier named, not the one the child has now: Courier may have ended (and the child been
+        // adopted) before this line ran.
+        let named = ProcessInfo.processInfo.environment[ScriptChild.parentVariable].flatMap { pid_t($0) }
+        let parent = named ?? getppid()
         Thread.detachNewThread {
             while getppid() == parent { usleep(parentCheckInterval) }
             _exit(3)
