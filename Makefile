@@ -7,9 +7,10 @@ SHELL := /bin/bash
 SCRIPT_MODULE_PACKAGES := node-lodash node-moment node-uuid chai node-ajv node-xml2js node-cheerio node-buffer \
                           node-url node-util node-querystring node-events node-punycode node-string-decoder \
                           node-readable-stream node-assert
-APT_PACKAGES := libcurl4-openssl-dev libncursesw5-dev libssl-dev tmux openssl nghttp2-server \
+APT_PACKAGES := libcurl4-openssl-dev libncursesw5-dev libssl-dev tmux openssl nghttp2-server zlib1g-dev \
                 libjavascriptcoregtk-4.1-dev libyaml-dev libxml2 binutils nginx-light wrk zsh fish time python3-venv nodejs \
-                $(SCRIPT_MODULE_PACKAGES)
+                protobuf-compiler $(SCRIPT_MODULE_PACKAGES) \
+                chromium pass gnupg libsecret-1-0 libsecret-tools gnome-keyring dbus
 BIN := .build/debug/courier
 # `make install`: PREFIX and DESTDIR as usual; INSTALL_BUILD= INSTALL_FROM=path installs an already built binary.
 PREFIX ?= /usr/local
@@ -65,13 +66,17 @@ static-libstdc++:
 demo: build
 	$(BIN) demo
 
-# Test-only Python packages (requests, which the exported Python code uses) in a venv under .build. It sees
-# the system's packages, so a machine that has requests already needs no network; otherwise pip fetches it.
+# Test-only Python packages in a venv under .build: requests (the exported Python code uses it), grpcio with
+# reflection and tools and h2 (the gRPC tests' servers, Tests/Servers/grpc), strawberry-graphql on uvicorn (the
+# GraphQL subscription server, Tests/Servers/graphql). It sees the system's packages, so a machine that has them
+# already needs no network; otherwise pip fetches them.
 TEST_VENV := .build/test-venv
+TEST_VENV_PACKAGES := requests grpcio grpcio-reflection grpcio-tools h2 strawberry-graphql starlette uvicorn websockets
+TEST_VENV_IMPORTS := import requests, grpc, grpc_reflection, grpc_tools, h2, strawberry, starlette, uvicorn, websockets
 test-venv:
-	@$(TEST_VENV)/bin/python3 -c 'import requests' 2>/dev/null || { \
-	  python3 -m venv --system-site-packages $(TEST_VENV) && \
-	  { $(TEST_VENV)/bin/python3 -c 'import requests' 2>/dev/null || $(TEST_VENV)/bin/pip install -q requests; }; }
+	@$(TEST_VENV)/bin/python3 -c '$(TEST_VENV_IMPORTS)' 2>/dev/null || { \
+	  { [ -x $(TEST_VENV)/bin/python3 ] || python3 -m venv --system-site-packages $(TEST_VENV); } && \
+	  $(TEST_VENV)/bin/pip install -q $(TEST_VENV_PACKAGES); }
 
 test: deps test-venv
 	SWIFT_BACKTRACE=enable=no $(SWIFT) build --build-tests
@@ -97,7 +102,7 @@ test-release: release test-venv
 	SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_WIDTH) \
 	  $(SWIFT) test --skip-build --filter 'CourierCLITests|EndToEndTests' 2>&1 | tee .build/test-release.log
 
-bench: deps static-libstdc++
+bench: deps static-libstdc++ test-venv
 	$(SWIFT) build $(RELEASE_FLAGS) --product courier
 	$(SWIFT) build $(RELEASE_FLAGS) --product courier-bench
 	.build/release/courier-bench

@@ -4,7 +4,8 @@ import PackageDescription
 /// Courier: a terminal API explorer. The module graph points one way:
 /// courier → CourierApp → {CourierTerminal, CourierCollections, CourierHTTP, CourierWebSocket, CourierBody};
 /// every module → CourierSecurity (the secret policy and the sanitiser, dependency-free);
-/// CourierCollections → CourierScript → {CJavaScriptCore, CCrypto}; CourierCollections → {CYaml, CXML2};
+/// CourierCollections → CourierScript → {CJavaScriptCore, CCrypto}; CourierCollections → {CYaml, CXML2, CSecret};
+/// CourierCollections → CourierGRPC → {CourierHTTP (its HTTP/2 streams), CourierBody, CZlib};
 /// CourierHTTP → CCurl; CourierWebSocket → CCurl, CCrypto; CourierTerminal → CNcursesw.
 let package = Package(
     name: "Courier",
@@ -19,6 +20,7 @@ let package = Package(
         .library(name: "CourierApp", targets: ["CourierApp"]),
         .library(name: "CourierDemo", targets: ["CourierDemo"]),
         .library(name: "CourierSecurity", targets: ["CourierSecurity"]),
+        .library(name: "CourierGRPC", targets: ["CourierGRPC"]),
     ],
     targets: [
         .systemLibrary(name: "CCurl", path: "Sources/CCurl"),
@@ -29,14 +31,20 @@ let package = Package(
         .systemLibrary(name: "CYaml", path: "Sources/CYaml"),
         // libxml2 for XPath over XML responses, loaded with dlopen on first use (see its shim.h): not linked.
         .systemLibrary(name: "CXML2", path: "Sources/CXML2"),
+        // zlib for gRPC's gzip message compression (libcurl decodes HTTP bodies itself).
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
+        // libsecret for environment values kept in the keyring, loaded with dlopen on first use: not linked.
+        .systemLibrary(name: "CSecret", path: "Sources/CSecret"),
 
         .target(name: "CourierSecurity"),
         .target(name: "CourierHTTP", dependencies: ["CCurl", "CourierSecurity"]),
         .target(name: "CourierWebSocket", dependencies: ["CCurl", "CCrypto", "CourierHTTP", "CourierSecurity"]),
         .target(name: "CourierCollections", dependencies: [
-            "CourierHTTP", "CourierWebSocket", "CourierBody", "CourierScript", "CYaml", "CXML2", "CourierSecurity",
+            "CourierHTTP", "CourierWebSocket", "CourierBody", "CourierScript", "CYaml", "CXML2", "CSecret",
+            "CourierSecurity", "CourierGRPC",
         ]),
         .target(name: "CourierScript", dependencies: ["CJavaScriptCore", "CCrypto"]),
+        .target(name: "CourierGRPC", dependencies: ["CourierHTTP", "CourierBody", "CourierSecurity", "CZlib"]),
         .target(name: "CourierBody", dependencies: ["CourierSecurity"]),
         .target(name: "CourierTerminal", dependencies: ["CNcursesw", "CourierSecurity"]),
         .target(name: "CourierDemo", dependencies: ["CourierHTTP", "CourierWebSocket"]),
@@ -46,11 +54,11 @@ let package = Package(
         ], exclude: ["README.md"]),
         .executableTarget(name: "courier", dependencies: [
             "CourierApp", "CourierDemo", "CourierHTTP", "CourierCollections", "CourierWebSocket", "CourierBody",
-            "CourierScript", "CourierTerminal", "CourierSecurity",
+            "CourierScript", "CourierTerminal", "CourierSecurity", "CourierGRPC",
         ]),
         .executableTarget(name: "courier-bench", dependencies: [
             "CourierHTTP", "CourierDemo", "CourierWebSocket", "CourierBody", "CourierApp", "CourierTerminal",
-            "CourierCollections", "CourierScript", "CourierSecurity",
+            "CourierCollections", "CourierScript", "CourierSecurity", "CourierGRPC",
         ], path: "Benchmarks"),
 
         // What the test targets share: the one child-process helper (CourierCLI, ChildProcess) and the
@@ -72,7 +80,9 @@ let package = Package(
             "CourierTestSupport", "CourierDemo", "CourierHTTP", "CourierWebSocket", "CourierCollections",
             "CourierBody", "CourierSecurity",
         ]),
-        .testTarget(name: "CourierScriptTests", dependencies: ["CourierScript"]),
+        .testTarget(name: "CourierScriptTests", dependencies: ["CourierScript", "CourierTestSupport"]),
+        .testTarget(name: "CourierGRPCTests", dependencies: ["CourierGRPC", "CourierBody", "CourierHTTP"],
+                    resources: [.copy("Fixtures")]),
         .testTarget(name: "CourierTerminalTests", dependencies: ["CourierTerminal", "CourierSecurity", "CourierTestSupport"], exclude: ["Snapshots"]),
         .testTarget(name: "CourierAppTests", dependencies: [
             "CourierApp", "CourierDemo", "CourierCollections", "CourierScript", "CourierSecurity", "CourierTestSupport",

@@ -7,6 +7,7 @@ func bench(_ name: String, _ run: () -> Void) { if only?.contains(name) ?? true 
 bench("pipeline") { PipelineBench.run() }
 bench("nginx") { NginxBench.run() }
 bench("websocket") { WebSocketBench.run() }
+bench("grpc") { GRPCBench.run() }
 bench("cache") { CacheBench.run() }
 bench("body") { BodyBench.run() }
 bench("mask") { MaskBench.run() }

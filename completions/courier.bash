@@ -5,7 +5,7 @@ _courier() {
     local command="" start=1
     if (( COMP_CWORD > 1 )); then
         case ${COMP_WORDS[1]} in
-            send|run|check|ws|demo|serve-demo|import|export|cache|history|cookies|completions|help) command=${COMP_WORDS[1]}; start=2 ;;
+            send|run|check|ws|grpc|demo|serve-demo|import|export|cache|history|cookies|completions|help) command=${COMP_WORDS[1]}; start=2 ;;
         esac
     fi
     # options: what -<TAB> offers; one, two: the options taking one or two values; slots: what each
@@ -46,8 +46,8 @@ _courier() {
             slots=("words:GET POST PUT PATCH DELETE HEAD OPTIONS" "none" "none")
             ;;
         run)
-            options="--name --all --env --var --json --fail-fast --quiet -q --summary --full-bodies --data -d --iteration-count -n --report --timing --idle-timeout --ws-wait --show-secrets --allow-insecure-redirect --allow-read --allow-overwrite --cacert --cert -E --key --cert-type --key-type --pass --cache-dir --cache-mode --help -h"
-            one="--name --env --var --data -d --iteration-count -n --idle-timeout --ws-wait --allow-read --cacert --cert -E --key --cert-type --key-type --pass --cache-dir --cache-mode"
+            options="--name --all --env --var --json --fail-fast --quiet -q --summary --full-bodies --data -d --iteration-count -n --bail --report --jobs -j --repeat --delay --test-only --timing --idle-timeout --ws-wait --show-secrets --allow-insecure-redirect --allow-read --allow-overwrite --cacert --cert -E --key --cert-type --key-type --pass --cache-dir --cache-mode --help -h"
+            one="--name --env --var --data -d --iteration-count -n --jobs -j --repeat --delay --idle-timeout --ws-wait --allow-read --cacert --cert -E --key --cert-type --key-type --pass --cache-dir --cache-mode"
             two="--report"
             case $prev in
                 --name) COMPREPLY=(); return ;;
@@ -55,7 +55,10 @@ _courier() {
                 --var) COMPREPLY=(); return ;;
                 --data|-d) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
                 --iteration-count|-n) COMPREPLY=(); return ;;
-                --report) COMPREPLY=($(compgen -W "junit" -- "$cur")); return ;;
+                --report) COMPREPLY=($(compgen -W "junit tap json html" -- "$cur")); return ;;
+                --jobs|-j) COMPREPLY=(); return ;;
+                --repeat) COMPREPLY=(); return ;;
+                --delay) COMPREPLY=(); return ;;
                 --idle-timeout) COMPREPLY=(); return ;;
                 --ws-wait) COMPREPLY=(); return ;;
                 --allow-read) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
@@ -84,8 +87,8 @@ _courier() {
             slots=("file")
             ;;
         ws)
-            options="--header -H --protocol --send --subscribe --count --timeout --reconnect --ping --insecure -k --cacert --cert -E --key --cert-type --key-type --pass --json --help -h"
-            one="--header -H --protocol --send --subscribe --count --timeout --ping --cacert --cert -E --key --cert-type --key-type --pass"
+            options="--header -H --protocol --send --subscribe --count --timeout --reconnect --ping --insecure -k --cacert --graphql --variables --graphql-protocol --cert -E --key --cert-type --key-type --pass --json --help -h"
+            one="--header -H --protocol --send --subscribe --count --timeout --ping --cacert --graphql --variables --graphql-protocol --cert -E --key --cert-type --key-type --pass"
             case $prev in
                 --header|-H) COMPREPLY=(); return ;;
                 --protocol) COMPREPLY=(); return ;;
@@ -95,6 +98,9 @@ _courier() {
                 --timeout) COMPREPLY=(); return ;;
                 --ping) COMPREPLY=(); return ;;
                 --cacert) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+                --graphql) COMPREPLY=(); return ;;
+                --variables) COMPREPLY=(); return ;;
+                --graphql-protocol) COMPREPLY=($(compgen -W "graphql-transport-ws graphql-ws" -- "$cur")); return ;;
                 --cert|-E) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
                 --key) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
                 --cert-type) COMPREPLY=($(compgen -W "PEM DER P12" -- "$cur")); return ;;
@@ -102,6 +108,26 @@ _courier() {
                 --pass) COMPREPLY=(); return ;;
             esac
             slots=("none")
+            ;;
+        grpc)
+            options="--data -d --header -H --proto --import-path -I --timeout --max-message-size --retry --idempotent --gzip --verbose -v --insecure -k --cacert --cert -E --key --cert-type --key-type --pass --json --show-secrets --help -h"
+            one="--data -d --header -H --proto --import-path -I --timeout --max-message-size --retry --cacert --cert -E --key --cert-type --key-type --pass"
+            case $prev in
+                --data|-d) COMPREPLY=(); return ;;
+                --header|-H) COMPREPLY=(); return ;;
+                --proto) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+                --import-path|-I) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")); return ;;
+                --timeout) COMPREPLY=(); return ;;
+                --max-message-size) COMPREPLY=(); return ;;
+                --retry) COMPREPLY=(); return ;;
+                --cacert) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+                --cert|-E) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+                --key) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+                --cert-type) COMPREPLY=($(compgen -W "PEM DER P12" -- "$cur")); return ;;
+                --key-type) COMPREPLY=($(compgen -W "PEM DER P12" -- "$cur")); return ;;
+                --pass) COMPREPLY=(); return ;;
+            esac
+            slots=("words:list describe call")
             ;;
         demo)
             options="--port --theme --help -h"
@@ -127,19 +153,20 @@ _courier() {
                 --name) COMPREPLY=(); return ;;
                 --allow-read) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
             esac
-            slots=("words:curl postman openapi" "file")
+            slots=("words:curl postman openapi har insomnia bruno" "file")
             ;;
         export)
-            options="--name --env --var --show-secrets --main --models --from-history --cache-dir --cache-mode --help -h"
-            one="--name --env --var --cache-dir --cache-mode"
+            options="--output -o --name --env --var --show-secrets --main --models --from-history --cache-dir --cache-mode --help -h"
+            one="--output -o --name --env --var --cache-dir --cache-mode"
             case $prev in
+                --output|-o) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
                 --name) COMPREPLY=(); return ;;
                 --env) COMPREPLY=(); return ;;
                 --var) COMPREPLY=(); return ;;
                 --cache-dir) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")); return ;;
                 --cache-mode) COMPREPLY=($(compgen -W "default revalidate reload only-if-cached bypass" -- "$cur")); return ;;
             esac
-            slots=("words:curl httpie python js go kotlin swift" "file")
+            slots=("words:curl httpie python js go kotlin swift postman" "file")
             ;;
         cache)
             options="--cache-dir --method --body --json --help -h"
@@ -173,7 +200,7 @@ _courier() {
             ;;
         help)
             options="--man --help -h"
-            slots=("words:send run check ws demo serve-demo import export cache history cookies completions help")
+            slots=("words:send run check ws grpc demo serve-demo import export cache history cookies completions help")
             ;;
     esac
     if [[ $cur == -* ]]; then
@@ -196,7 +223,7 @@ _courier() {
         dir) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")) ;;
         commands+file)
             compopt -o filenames 2>/dev/null
-            COMPREPLY=($(compgen -W "send run check ws demo serve-demo import export cache history cookies completions help" -- "$cur")
+            COMPREPLY=($(compgen -W "send run check ws grpc demo serve-demo import export cache history cookies completions help" -- "$cur")
                        $(compgen -f -- "$cur")) ;;
     esac
 }

@@ -30,9 +30,11 @@ typedef JSValueRef (*JSObjectCallAsFunctionCallback)(JSContextRef ctx, JSObjectR
                                                      size_t argumentCount, const JSValueRef arguments[],
                                                      JSValueRef *exception);
 
-// The execution time limit lives in JSContextRefPrivate.h, which the package does not install; the
-// library exports the symbol (checked with `nm -D`), so its upstream signature is declared here. Request
-// scripts need it to stop a handler that never returns.
+// The execution time limit lives in JSContextRefPrivate.h and the API lock in JSLockRefPrivate.h, which the
+// package does not install; the library exports their symbols (checked with `nm -D`), so their upstream
+// signatures are declared here. Request scripts need them to stop a handler that never returns: the time
+// limit's callback is where a script is stopped, and holding the lock keeps JavaScriptCore from running
+// promise jobs, which it does whenever the lock is let go, where the time limit cannot stop them.
 typedef bool (*CourierShouldTerminateCallback)(JSContextRef context, void *info);
 
 // The shared object the -dev package's pkg-config file links against, by its runtime name.
@@ -52,6 +54,11 @@ struct courier_jsc_table {
     JSContextGroupRef _Nonnull (* _Nonnull JSContextGroupCreate)(void);
     void (* _Nonnull JSContextGroupRelease)(JSContextGroupRef group);
     void (* _Nonnull JSContextGroupSetExecutionTimeLimit)(JSContextGroupRef group, double limit, CourierShouldTerminateCallback callback, void *info);
+    void (* _Nonnull JSContextGroupClearExecutionTimeLimit)(JSContextGroupRef group);
+    void (* _Nonnull JSLock)(JSContextRef context);
+    void (* _Nonnull JSUnlock)(JSContextRef context);
+    // From the library's GObject API (jsc/JSCOptions.h): options must be set before the first virtual machine.
+    int (* _Nonnull jsc_options_set_boolean)(const char *option, int value);
     JSGlobalContextRef _Nonnull (* _Nonnull JSGlobalContextCreateInGroup)(JSContextGroupRef group, JSClassRef globalObjectClass);
     void (* _Nonnull JSGlobalContextRelease)(JSGlobalContextRef context);
     JSObjectRef _Nonnull (* _Nonnull JSContextGetGlobalObject)(JSContextRef context);
@@ -85,7 +92,9 @@ static inline bool courier_jsc_fill(struct courier_jsc_table *table) {
     if ((found = dlsym(library, #name)) == NULL) return false; \
     *(void **)&table->name = found;
     COURIER_JSC_FIND(JSContextGroupCreate) COURIER_JSC_FIND(JSContextGroupRelease)
-    COURIER_JSC_FIND(JSContextGroupSetExecutionTimeLimit) COURIER_JSC_FIND(JSGlobalContextCreateInGroup)
+    COURIER_JSC_FIND(JSContextGroupSetExecutionTimeLimit) COURIER_JSC_FIND(JSContextGroupClearExecutionTimeLimit)
+    COURIER_JSC_FIND(JSLock) COURIER_JSC_FIND(JSUnlock) COURIER_JSC_FIND(jsc_options_set_boolean)
+    COURIER_JSC_FIND(JSGlobalContextCreateInGroup)
     COURIER_JSC_FIND(JSGlobalContextRelease) COURIER_JSC_FIND(JSContextGetGlobalObject)
     COURIER_JSC_FIND(JSEvaluateScript) COURIER_JSC_FIND(JSObjectGetProperty)
     COURIER_JSC_FIND(JSObjectSetProperty) COURIER_JSC_FIND(JSObjectMakeFunctionWithCallback)

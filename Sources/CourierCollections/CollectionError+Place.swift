@@ -5,7 +5,7 @@ extension CollectionError {
     var subject: String? {
         switch self {
         case .unknownVariable(let name, _), .variableCycle(let name, _), .variableTooDeep(let name, _, _),
-             .promptNotAnswered(let name, _, _):
+             .promptNotAnswered(let name, _, _), .secretStore(let name, _, _):
             return name
         case .badDynamicVariable(let expression, _, _), .responseValueUnavailable(let expression, _, _):
             return expression

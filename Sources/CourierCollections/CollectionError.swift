@@ -19,6 +19,8 @@ public enum CollectionError: Error, Sendable, Hashable {
     case promptNotAnswered(name: String, request: String, description: String?)
     /// `{{$name …}}` is not a dynamic variable Courier knows, or its arguments are wrong.
     case badDynamicVariable(expression: String, request: String, reason: String)
+    /// An environment value names a secret store that could not give it (not installed, locked, no such entry).
+    case secretStore(variable: String, request: String, reason: String)
     /// `{{name.response…}}` names a request that has not run yet in this run, or a missing value.
     case responseValueUnavailable(expression: String, request: String, reason: String)
     /// The URL is not valid once variables are substituted.
@@ -76,6 +78,8 @@ extension CollectionError: CustomStringConvertible {
                 + "; pass --var \(name)=VALUE"
         case .badDynamicVariable(let expression, let request, let reason):
             "bad dynamic variable '{{\(expression)}}' in request '\(request)': \(reason)"
+        case .secretStore(let variable, let request, let reason):
+            "'{{\(variable)}}' in request '\(request)' is read from a secret store: \(reason)"
         case .responseValueUnavailable(let expression, let request, let reason):
             "'{{\(expression)}}' in request '\(request)': \(reason)"
         case .badURL(let url, let request): "request '\(request)': not a valid URL: \(url)"

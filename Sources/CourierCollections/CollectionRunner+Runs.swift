@@ -73,6 +73,7 @@ extension CollectionRunner {
                                       exchange: exchange, send: send)
         runner.showSecrets = showSecrets
         runner.observer = observer
+        runner.call = call
         return runner
     }
 }

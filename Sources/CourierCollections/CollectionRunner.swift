@@ -10,6 +10,9 @@ public struct CollectionRunner: Sendable {
     public typealias Send = @Sendable (HTTPRequest, RequestContext) async throws(APIError) -> HTTPResponse
     /// Runs one resolved `WEBSOCKET` request (connect, send its messages, collect replies, close).
     public typealias Exchange = @Sendable (ResolvedRequest) async -> WebSocketRunResult
+    /// Calls one resolved `GRPC` request and returns its reply as a response (the reply as JSON, a stream's
+    /// replies as a JSON array; a status other than OK throws), so handlers, tests and `>>` treat it as HTTP.
+    public typealias Call = @Sendable (ResolvedRequest) async throws(APIError) -> HTTPResponse
 
     public var file: HTTPFile
     public var baseFolder: URL
@@ -23,12 +26,15 @@ public struct CollectionRunner: Sendable {
     public var observer: (any RunObserver)?
     let send: Send
     let exchange: Exchange?
+    /// Runs `GRPC` requests; without it they are skipped.
+    public var call: Call?
 
     /// The one send path, for this runner's file.
     var sender: RequestSender {
         var sender = RequestSender(file: file, baseFolder: baseFolder, exchange: exchange, send: send)
         sender.showSecrets = showSecrets
         sender.observer = observer
+        sender.call = call
         return sender
     }
 

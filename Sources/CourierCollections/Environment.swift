@@ -6,7 +6,13 @@ public struct VariableValue: Sendable, Hashable {
     public var value: String
     /// Values from `http-client.private.env.json` (and the process environment) are secret.
     public var isSecret: Bool
-    public init(_ value: String, isSecret: Bool = false) { self.value = value; self.isSecret = isSecret }
+    /// Where the value is kept instead (`{"secretStore": "pass", …}`): read when a request uses it.
+    public var store: SecretStoreReference?
+    public init(_ value: String, isSecret: Bool = false, store: SecretStoreReference? = nil) {
+        self.value = value
+        self.isSecret = isSecret
+        self.store = store
+    }
 }
 
 /// The variables of one selected environment, already merged from every environment file.
@@ -27,7 +33,9 @@ public struct Environment: Sendable, Hashable {
     public static let none = Environment()
 
     /// The private values (`http-client.private.env.json`): secrets in every output, used or not.
-    public var secretValues: Set<String> { Set(values.values.filter(\.isSecret).map(\.value)) }
+    public var secretValues: Set<String> {
+        Set(values.values.filter { $0.isSecret && !$0.value.isEmpty }.map(\.value))
+    }
 }
 
 /// Every environment file that applies to a `.http` file, and the environments they define.
@@ -53,6 +61,8 @@ public struct EnvironmentSet: Sendable, Hashable {
         var hostCertificates: [String: TLSSettings.Certificate] = [:]
         /// A `.env` file (httpyac, kulala.nvim): below every environment file, its values secret.
         var isDotenv = false
+        /// Each environment's values kept in a secret store (`SecretStoreReference`), by variable.
+        var references: [String: [String: SecretStoreReference]] = [:]
 
         /// When the layer is merged: dotenv files first, then public files, then private ones.
         var pass: Int { isDotenv ? 0 : (isPrivate ? 2 : 1) }
@@ -138,6 +148,15 @@ public struct EnvironmentSet: Sendable, Hashable {
                     for (key, value) in layer.environments[environmentName] ?? [:] {
                         values[key] = VariableValue(value, isSecret: layer.isPrivate)
                     }
+                    for (key, reference) in layer.references[environmentName] ?? [:] {
+                        // A shared file must not make Courier read the user's stores: only the private one may.
+                        guard layer.isPrivate else {
+                            throw .badEnvironmentFile(
+                                path: layer.path, reason: "'\(key)' in '\(environmentName)' names a secret store; "
+                                    + "store references belong in \(Self.privateFileName)")
+                        }
+                        values[key] = VariableValue("", isSecret: true, store: reference)
+                    }
                     if let tls = layer.tls[environmentName] { tlsLayers.append(tls) }
                 }
             }
@@ -175,8 +194,19 @@ public struct EnvironmentSet: Sendable, Hashable {
                 throw .badEnvironmentFile(path: path, reason: "environment '\(name)' is not an object")
             }
             var values: [String: String] = [:]
-            // TLS settings are not variables.
-            flatten(members.filter { $0.key != TLSSettings.jetBrainsKey }, prefix: "", into: &values)
+            var references: [String: SecretStoreReference] = [:]
+            for (key, value) in members {
+                guard let object = value.objectValue, let parsed = SecretStoreReference.parse(object) else { continue }
+                switch parsed {
+                case .success(let reference): references[key] = reference
+                case .failure(let failure):
+                    throw .badEnvironmentFile(path: path, reason: "'\(key)' in '\(name)': \(failure.reason)")
+                }
+            }
+            if !references.isEmpty { layer.references[name] = references }
+            // TLS settings are not variables, nor are secret store references.
+            flatten(members.filter { $0.key != TLSSettings.jetBrainsKey && references[$0.key] == nil }, prefix: "",
+                    into: &values)
             layer.environments[name] = values
             if let tls = members.first(where: { $0.key == TLSSettings.jetBrainsKey })?.value {
                 layer.tls[name] = try TLSSettings.layer(tls, path: path)

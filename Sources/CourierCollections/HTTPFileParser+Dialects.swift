@@ -9,6 +9,8 @@ extension HTTPFileParser {
     static let webSocketMethod = "WEBSOCKET"
     /// JetBrains' request-line word for a GraphQL request: `GRAPHQL http://…`, sent as POST.
     static let graphQLMethod = "GRAPHQL"
+    /// JetBrains' request-line word for a gRPC call: `GRPC host:port/package.Service/Method`.
+    static let gRPCMethod = "GRPC"
     /// VS Code's header marking a GraphQL request (`X-REQUEST-TYPE: GraphQL`); kept in the file, never sent.
     static let graphQLRequestTypeHeader = "X-REQUEST-TYPE"
 
@@ -17,6 +19,7 @@ extension HTTPFileParser {
         // httpyac and kulala.nvim write WebSocket requests as `WS url` (httpyac also `WSS`).
         if method == webSocketMethod || method == "WS" || method == "WSS" { return .websocket }
         if method == graphQLMethod { return .graphql }
+        if method == gRPCMethod { return .grpc }
         let type = headers[graphQLRequestTypeHeader]?.trimmingCharacters(in: .whitespaces).lowercased()
         return type == "graphql" ? .graphql : .http
     }
@@ -26,6 +29,7 @@ extension HTTPFileParser {
     static func method(of kind: RequestTemplate.Kind, written: String) -> HTTPMethod {
         switch (kind, written) {
         case (.websocket, _): .get
+        case (.grpc, _): .post
         case (.graphql, graphQLMethod): .post
         default: HTTPMethod(written)
         }
@@ -36,6 +40,7 @@ extension HTTPFileParser {
     static func requestLineMethod(_ request: RequestTemplate) -> String {
         switch request.kind {
         case .websocket: webSocketMethod
+        case .grpc: gRPCMethod
         case .graphql where request.headers[graphQLRequestTypeHeader] == nil: graphQLMethod
         case .graphql, .http: request.method.rawValue
         }

@@ -81,7 +81,7 @@ extension HTTPFileParser {
         }
         let words = trimmed.split(whereSeparator: { $0 == " " || $0 == "\t" })
         guard words.count >= 2, implicitRequestWords.contains(String(words[0])) else { return false }
-        if refusedWords[String(words[0])] != nil { return true }
+        if refusedWords[String(words[0])] != nil || words[0] == gRPCMethod { return true }
         guard words.count == 2 || (words.count == 3 && words[2].hasPrefix("HTTP/")) else { return false }
         let target = words[1]
         return ["http://", "https://", "ws://", "wss://", "/", "{{"].contains { target.hasPrefix($0) }
@@ -215,8 +215,6 @@ extension HTTPFileParser {
 
     /// Request-line words of other protocols, with why each is refused; never sent as an HTTP method.
     static let refusedWords: [String: String] = [
-        "GRPC": "gRPC requests ('GRPC …') are not supported yet: gRPC needs its own client, so this request is "
-            + "not sent",
         "SSE": "httpyac's server-sent event requests ('SSE …') are not supported; write 'GET URL' with "
             + "'Accept: text/event-stream' to read the stream",
         "EVENTSOURCE": "httpyac's EventSource requests ('EVENTSOURCE …') are not supported; write 'GET URL' with "
@@ -228,12 +226,16 @@ extension HTTPFileParser {
 
     /// URL schemes of the same protocols, written as a request line without a method.
     static let refusedSchemes: [String: String] = [
-        "grpc": "GRPC", "mqtt": "MQTT", "mqtts": "MQTTS", "amqp": "AMQP", "amqps": "AMQP",
+        "mqtt": "MQTT", "mqtts": "MQTTS", "amqp": "AMQP", "amqps": "AMQP",
     ]
 
     /// Why a request line is not sent at all: another protocol's word, or kulala's `NOP` placeholder.
     static func refusal(of line: RequestLine) -> String? {
         if let why = refusedWords[line.method] { return why }
+        if line.method == gRPCMethod { return nil }
+        if line.url.lowercased().hasPrefix("grpc://") || line.url.lowercased().hasPrefix("grpcs://") {
+            return "a gRPC call is written 'GRPC host:port/package.Service/Method' (grpcs:// for TLS)"
+        }
         if let colon = line.url.range(of: "://"),
            let word = refusedSchemes[line.url[..<colon.lowerBound].lowercased()] {
             return refusedWords[word]
@@ -253,5 +255,11 @@ extension HTTPFileParser {
 extension HTTPFile {
     /// Why a request-line word of another protocol (`GRPC`, httpyac's `SSE`, `MQTT`, `AMQP`) is not sent as an
     /// HTTP method; nil for any other word.
-    public static func refusal(ofMethod word: String) -> String? { HTTPFileParser.refusedWords[word] }
+    public static func refusal(ofMethod word: String) -> String? {
+        if word == HTTPFileParser.gRPCMethod {
+            return "gRPC is not an HTTP method: call with 'courier grpc call HOST package.Service/Method', or "
+                + "write a GRPC request in a .http file for 'courier run'"
+        }
+        return HTTPFileParser.refusedWords[word]
+    }
 }

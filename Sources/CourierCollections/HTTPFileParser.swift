@@ -369,7 +369,7 @@ struct HTTPFileParser {
         let bodyLines = lines[bodyStart..<bodyEnd].map(\.content)
         var body = BodyTemplate.none
         var messages: [WebSocketMessage] = []
-        if kind == .websocket {
+        if kind == .websocket || kind == .grpc {
             messages = Self.messages(bodyLines)
         } else {
             body = Self.body(bodyLines)

@@ -133,6 +133,19 @@ struct Interpolator {
             return try nested(definition.value, frame: Frame(name: expression, scope: .file), stack: stack)
         }
         if from <= .environment, let value = context.environment.values[expression] {
+            if let store = value.store {
+                guard context.readsSecretStores else {
+                    secrets.insert("<\(store)>")
+                    return "<\(store)>"
+                }
+                do throws(SecretStores.Failure) {
+                    let secret = try SecretStores.value(of: store)
+                    secrets.insert(secret)
+                    return secret
+                } catch {
+                    throw .secretStore(variable: expression, request: requestName, reason: error.description)
+                }
+            }
             // Environment values may hold variables too (`"id": "{{$uuid}}"`); a secret stays secret expanded.
             let frame = Frame(name: expression, scope: .environment)
             let expanded = try nested(value.value, frame: frame, stack: stack)

@@ -2,10 +2,11 @@ import CourierHTTP
 
 /// A saved request as written in a `.http` file, before variables are substituted.
 public struct RequestTemplate: Sendable, Hashable, Identifiable {
-    /// What the block asks for: a plain HTTP request, a WebSocket connection (`WEBSOCKET url`), or a GraphQL
+    /// What the block asks for: a plain HTTP request, a WebSocket connection (`WEBSOCKET url`), a GraphQL
     /// query (JetBrains' `GRAPHQL url`, or VS Code's `X-REQUEST-TYPE: GraphQL` header), sent as a POST of
-    /// `{"query": …, "variables": …}`. Only the parser and the writer know how a kind is spelled in a file.
-    public enum Kind: String, Sendable, Hashable, CaseIterable { case http, websocket, graphql }
+    /// `{"query": …, "variables": …}`, or a gRPC call (JetBrains' `GRPC host:port/package.Service/Method`, its
+    /// JSON messages `===` separated). Only the parser and the writer know how a kind is spelled in a file.
+    public enum Kind: String, Sendable, Hashable, CaseIterable { case http, websocket, graphql, grpc }
 
     /// Stable within a loaded collection: the file's path and the request's ordinal there.
     public var id: RequestTemplateID
@@ -23,7 +24,7 @@ public struct RequestTemplate: Sendable, Hashable, Identifiable {
     public var variables: [VariableDefinition]
     /// `# @key value` tags other than `@name` (e.g. `@no-redirect`, `@timeout 5`, `@expect-status 429`).
     public var tags: [String: String]
-    /// WebSocket messages, separated by `===` lines in the file.
+    /// WebSocket messages, or the JSON messages of a gRPC call, separated by `===` lines in the file.
     public var messages: [WebSocketMessage]
     /// Directives kept verbatim after the body: `>> ./saved-response.json`, which `courier run` acts on.
     public var unsupported: [UnsupportedDirective]

@@ -90,7 +90,7 @@ enum RequestWriter {
     }
 
     static func bodyLines(_ request: RequestTemplate) -> [String] {
-        if request.kind == .websocket {
+        if request.kind == .websocket || request.kind == .grpc {
             var result: [String] = []
             for (index, message) in request.messages.enumerated() {
                 if message.waitForServer {

@@ -15,6 +15,16 @@ extension Resolver {
         return (secure ? "https://" : "http://") + host + template.url
     }
 
+    /// A gRPC call's target as a URL: `host:port/package.Service/Method` (clear text) and `grpc://` become
+    /// `http://`, `grpcs://` becomes `https://`; the URL's path is the method's.
+    static func gRPCURLText(_ written: String) -> String {
+        let lowered = written.lowercased()
+        if lowered.hasPrefix("grpcs://") { return "https://" + written.dropFirst(8) }
+        if lowered.hasPrefix("grpc://") { return "http://" + written.dropFirst(7) }
+        if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") || written.hasPrefix("{{") { return written }
+        return "http://" + written
+    }
+
     /// The variable httpyac puts before a request line without a host (`POST /auth/login`).
     static let hostVariable = "host"
 

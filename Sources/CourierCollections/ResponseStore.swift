@@ -117,6 +117,16 @@ public struct ResponseStore: Sendable {
         if entries[name] == nil { failures[name] = reason }
     }
 
+    /// Takes what `other` knows (responses, failures, declared names) over this store's: how requests run in
+    /// parallel (`courier run --jobs`) hand their responses to the ones that wait for them.
+    public mutating func merge(_ other: ResponseStore) {
+        entries.merge(other.entries) { _, new in new }
+        for name in other.entries.keys { failures[name] = nil }
+        for (name, reason) in other.failures where entries[name] == nil { failures[name] = reason }
+        declared.formUnion(other.declared)
+        assumed.formUnion(other.assumed)
+    }
+
     /// Takes the responses of `names` as given, answering their lookups with a placeholder: for checking
     /// a file without sending anything.
     public mutating func assumeAnswered(_ names: some Sequence<String>) { assumed.formUnion(names) }

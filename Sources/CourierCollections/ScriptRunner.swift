@@ -41,10 +41,20 @@ public struct ScriptRunner: Sendable {
     public var file: HTTPFile
     /// The folder `> ./handler.js` files are read from.
     public var baseFolder: URL
+    /// Asked while a script runs: true stops it (the explorer's cancel).
+    public var isCancelled: @Sendable () -> Bool
 
-    public init(file: HTTPFile, baseFolder: URL) {
+    public init(file: HTTPFile, baseFolder: URL, isCancelled: @escaping @Sendable () -> Bool = { false }) {
         self.file = file
         self.baseFolder = baseFolder
+        self.isCancelled = isCancelled
+    }
+
+    /// These scripts, stopped (reported as cancelled) once `flag` is set.
+    func stopped(by flag: CancelFlag) -> ScriptRunner {
+        var runner = self
+        runner.isCancelled = { flag.isSet }
+        return runner
     }
 
     /// Seconds a request's scripts may run, from `# @script-timeout N` (default 5).
@@ -81,7 +91,8 @@ public struct ScriptRunner: Sendable {
             if changedHeaders == nil { previewHeaders = preview?.request.headers ?? HTTPHeaders() }
             var input = ScriptInput(phase: .preRequest, request: scriptRequest(prepared, preview: preview),
                                     environment: environmentValues(context), globals: context.globals,
-                                    requestVariables: variables, timeLimit: Self.timeLimit(for: template))
+                                    requestVariables: variables, timeLimit: Self.timeLimit(for: template),
+                                    isCancelled: isCancelled)
             context.iteration.apply(to: &input)
             if script.dialect == .httpyac { describeHttpyacScope(of: prepared, context: context, into: &input) }
             let result = run(script, input: input, access: context.fileAccess, report: &report)
@@ -140,7 +151,8 @@ public struct ScriptRunner: Sendable {
             let request = scriptRequest(resolved.template, preview: resolved)
             var input = ScriptInput(phase: .response, request: request, response: scriptResponse,
                                     environment: environmentValues(context), globals: context.globals,
-                                    requestVariables: variables, timeLimit: Self.timeLimit(for: resolved.template))
+                                    requestVariables: variables, timeLimit: Self.timeLimit(for: resolved.template),
+                                    isCancelled: isCancelled)
             context.iteration.apply(to: &input)
             if script.dialect == .httpyac { describeHttpyacScope(of: resolved.template, context: context, into: &input) }
             let result = run(script, input: input, access: context.fileAccess, report: &report)

@@ -24,6 +24,9 @@ public struct VariableContext: Sendable {
     public var fileAccess = CollectionFileAccess()
     /// The row of `courier run --data` this run is on (`pm.iterationData`); its values are also `overrides`.
     public var iteration = IterationRow()
+    /// Whether environment values kept in a secret store are read (a send); when not (`courier check`,
+    /// `courier export`), each stands as `<store reference>` and is still treated as a secret.
+    public var readsSecretStores = true
     /// Files whose httpyac once-scripts (`{{ }}` in a block without a request) ran in this run.
     public var ranFileScripts: Set<String> = []
 

@@ -1,8 +1,9 @@
 /// The JavaScript behind httpyac's `{{ … }}` scripts: every variable of the request as a global, `exports`
 /// (what a script exports becomes a variable for the requests after it, as `client.global.set` does),
 /// `request` and `response` as httpyac shapes them, `test()` with its helpers, `console`, `httpFile`,
-/// `httpRegion`, `$global`, and `require` of Node's `assert`. The script itself runs inside an async
-/// function, as httpyac runs it, so `await` and `return` work at its top level.
+/// `httpRegion`, `$global`, and `require` of Node's `assert`. The script itself runs inside a function, so
+/// `return` works at its top level; an async one, as httpyac runs it, when it uses promises (`await` at the
+/// top level), and a plain one otherwise, so that it can run in Courier's own process (`ScriptEngine.run`).
 enum HttpyacPrelude {
     /// Globals the variables never replace.
     static let reserved = [
@@ -11,11 +12,11 @@ enum HttpyacPrelude {
         "__filename", "undefined", "NaN", "Infinity", "eval", "arguments",
     ]
 
-    /// The user's code wrapped in the async function that runs it: the wrapper starts on the code's first
-    /// line so that errors keep the file's line numbers.
-    static func wrap(_ code: String) -> String {
-        "__courier.state.httpyac.run(async function (exports, require, module, __filename, __dirname) {" + code
-            + "\n});"
+    /// The user's code wrapped in the function that runs it, `asynchronous` or not: the wrapper starts on the
+    /// code's first line so that errors keep the file's line numbers.
+    static func wrap(_ code: String, asynchronous: Bool) -> String {
+        "__courier.state.httpyac.run(\(asynchronous ? "async " : "")function (exports, require, module, "
+            + "__filename, __dirname) {" + code + "\n});"
     }
 
     /// Evaluated after the user's code: throws what its async body threw, so it is reported as any error.

@@ -1,8 +1,21 @@
 import CJavaScriptCore
 import Synchronization
 
-/// One JavaScriptCore context in its own group, with the group's execution time limit set. It owns both
-/// handles; every raw JavaScriptCore pointer of the module stays in this file.
+/// One JavaScriptCore context in a group (virtual machine) of its own, watched by a `ScriptWatch` through the
+/// group's execution time limit. It owns both handles; every raw JavaScriptCore pointer of the module stays in
+/// this file.
+///
+/// How a script is stopped: JavaScriptCore's watchdog calls back every `slice` seconds of CPU time the script
+/// uses, and the watch decides. What the watchdog would miss is closed off. WebAssembly loops never check for
+/// it, so WebAssembly is turned off. And promise jobs (`then` callbacks, code after `await`) run when
+/// JavaScriptCore's lock is let go, each as a new entry into JavaScript, where the watchdog starts its count
+/// over: an endless chain of short jobs is never stopped, and watching them closely enough to stop one
+/// (a zero slice) fires the watchdog so often that JavaScriptCore trips over its own trap bookkeeping and
+/// aborts the process. So in Courier's own process jobs never run: the context holds the lock from creation to
+/// release, and unless its queue is known to be empty (`handOn`, from `PromiseJobGuard`) never lets it go: its
+/// virtual machine ends with it, dropping whatever jobs were queued. In a script process (`ScriptProcess`) the
+/// user's code is evaluated with the lock let go (`evaluateRunningJobs`), so its jobs run, and the parent's
+/// kill stops the chain the watchdog cannot.
 final class JavaScriptContext {
     /// What an evaluation threw: its text (`TypeError: …`), its stack and the line JavaScriptCore gave it.
     struct Exception: Error {
@@ -11,11 +24,14 @@ final class JavaScriptContext {
         var line: Int?
     }
 
-    /// Groups (virtual machines) kept between scripts, because making one costs more than running a
-    /// typical handler. Each script still gets a fresh global context, so nothing one defines reaches
-    /// the next; a group is used by one script at a time.
+    /// Groups (virtual machines) kept between scripts, because making one costs more than running a typical
+    /// handler. Each script still gets a fresh global context, so nothing one defines reaches the next; a
+    /// group is used by one script at a time.
     private static let idle = Mutex<[IdleGroup]>([])
     private static let keptGroups = 4
+    /// Seconds of CPU time between the watchdog's calls while a script runs: how soon a cancel or the end of
+    /// the time limit is noticed.
+    private static let slice = 0.02
 
     /// JavaScriptCore's functions, looked up the first time a script runs (a Swift global is initialised
     /// once, thread-safely); nil when the library or one of its functions is missing. This is the one table
@@ -23,40 +39,76 @@ final class JavaScriptContext {
     private static let library: courier_jsc_table? = {
         let table = UnsafeMutablePointer<courier_jsc_table>.allocate(capacity: 1)
         defer { table.deallocate() }
-        return courier_jsc_fill(table) ? table.pointee : nil
+        guard courier_jsc_fill(table) else { return nil }
+        let jsc = table.pointee
+        // Before the first virtual machine, after which the options are read-only. WebAssembly loops never
+        // check for the time limit, and its memories grow outside any bound a script can be given. Polling
+        // traps make optimised loops check for the watchdog themselves instead of waiting for a signal to
+        // patch their code, which under load came seconds late. Shared memory and other realms would reach
+        // constructors the binary-data guard (`ScriptLimits`) cannot see.
+        _ = jsc.jsc_options_set_boolean("useWasm", 0)
+        _ = jsc.jsc_options_set_boolean("usePollingTraps", 1)
+        _ = jsc.jsc_options_set_boolean("useSharedArrayBuffer", 0)
+        _ = jsc.jsc_options_set_boolean("useShadowRealm", 0)
+        return jsc
     }()
 
     private let jsc: courier_jsc_table
     private let group: JSContextGroupRef
     private let context: JSGlobalContextRef
-    /// Cleared when an evaluation was stopped by the time limit: that group is not reused.
-    private var reusable = true
+    /// The watchdog's side of the watch; it outlives every callback (see `deinit`).
+    private let guardian: Guardian
+    /// Set when no promise job can be queued: the lock may then be let go and the group handed on.
+    var handOn = false
 
     /// The shared library that is loaded (`COURIER_JAVASCRIPTCORE_LIBRARY` names another), for the error
     /// when it is missing.
     static var libraryName: String { String(cString: courier_jsc_library()) }
 
-    /// A fresh context whose every evaluation is stopped after `timeLimit` seconds; nil when JavaScriptCore
-    /// cannot be loaded (it is loaded on the first call).
-    init?(timeLimit: Double) {
+    /// A fresh context whose scripts are stopped after `timeLimit` seconds of CPU time, or as soon as
+    /// `isCancelled` says so; nil when JavaScriptCore cannot be loaded (it is loaded on the first call).
+    /// Use it, and let it go, on one thread: it holds JavaScriptCore's lock for that thread all along.
+    init?(timeLimit: Double, isCancelled: @escaping @Sendable () -> Bool = { false }) {
         guard let jsc = Self.library else { return nil }
         self.jsc = jsc
         group = Self.idle.withLock { $0.popLast()?.group } ?? jsc.JSContextGroupCreate()
-        // A nil callback makes JavaScriptCore terminate unconditionally once the limit is reached.
-        jsc.JSContextGroupSetExecutionTimeLimit(group, timeLimit, nil, nil)
+        guardian = Guardian(jsc: jsc, group: group, watch: ScriptWatch(budget: timeLimit, isCancelled: isCancelled),
+                            slice: Self.slice)
+        guardian.arm()
         context = jsc.JSGlobalContextCreateInGroup(group, nil)
+        jsc.JSLock(context)
     }
 
     deinit {
-        jsc.JSGlobalContextRelease(context)
-        let idle = IdleGroup(group: group)
-        let kept = reusable && Self.idle.withLock { groups in
-            guard groups.count < Self.keptGroups else { return false }
-            groups.append(idle)
-            return true
+        guardian.watch.close()
+        if handOn && guardian.watch.stop == nil {
+            // The queue is empty, so letting the lock go runs nothing; the callback is cleared before the
+            // guardian goes.
+            jsc.JSUnlock(context)
+            jsc.JSGlobalContextRelease(context)
+            jsc.JSContextGroupClearExecutionTimeLimit(group)
+            let kept = Self.idle.withLock { groups in
+                guard groups.count < Self.keptGroups else { return false }
+                groups.append(IdleGroup(group: group))
+                return true
+            }
+            if !kept { jsc.JSContextGroupRelease(group) }
+        } else {
+            // Released with the lock still held, so no queued job runs: the group's release ends the virtual
+            // machine, and with it the watchdog's calls, while the guardian is still alive.
+            jsc.JSGlobalContextRelease(context)
+            jsc.JSContextGroupRelease(group)
         }
-        if !kept { jsc.JSContextGroupRelease(group) }
     }
+
+    /// Why the script was stopped (its time limit, a cancel), once it was.
+    var stop: ScriptWatch.Stop? { guardian.watch.stop }
+
+    /// Starts the time limit over for the user's code, after Courier's own preludes.
+    func startUserTime() { guardian.watch.restart() }
+
+    /// After a stop, lets a little more run to read back the state the script left.
+    func allowReadingBack() { guardian.watch.allowReadingBack(seconds: 1) }
 
     /// Evaluates `code` as if it started on line `line` of `sourceURL`; the result converted to a string.
     func evaluate(_ code: String, sourceURL: String, line: Int) -> Result<String, Exception> {
@@ -68,13 +120,18 @@ final class JavaScriptContext {
         }
         var exception: JSValueRef?
         let value = jsc.JSEvaluateScript(context, script, nil, source, Int32(clamping: line), &exception)
-        if let exception {
-            let failure = describe(exception)
-            if failure.message.contains(ScriptEngine.terminatedMarker) { reusable = false }
-            return .failure(failure)
-        }
+        if let exception { return .failure(describe(exception)) }
         guard let value, !jsc.JSValueIsUndefined(context, value) else { return .success("") }
         return .success(string(value) ?? "")
+    }
+
+    /// Evaluates `code` as `evaluate` does, then runs the promise jobs it queued until none is left or the
+    /// watch stops them: JavaScriptCore runs them when its lock is let go, as it is here around the
+    /// evaluation. Only in a script process, whose parent kills it when they outrun the time limit.
+    func evaluateRunningJobs(_ code: String, sourceURL: String, line: Int) -> Result<String, Exception> {
+        jsc.JSUnlock(context)
+        defer { jsc.JSLock(context) }
+        return evaluate(code, sourceURL: sourceURL, line: line)
     }
 
     private func describe(_ exception: JSValueRef) -> Exception {
@@ -174,6 +231,37 @@ final class JavaScriptContext {
         var buffer = [CChar](repeating: 0, count: size)
         _ = jsc.JSStringGetUTF8CString(text, &buffer, size)
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
+
+/// The watchdog's callback and what it needs: the watch, and the group to arm again. JavaScriptCore calls the
+/// callback on the script's own thread, holding the script's lock.
+private final class Guardian {
+    let jsc: courier_jsc_table
+    let group: JSContextGroupRef
+    let watch: ScriptWatch
+    private let slice: Double
+
+    init(jsc: courier_jsc_table, group: JSContextGroupRef, watch: ScriptWatch, slice: Double) {
+        self.jsc = jsc
+        self.group = group
+        self.watch = watch
+        self.slice = slice
+    }
+
+    /// Sets the watchdog to call back after `slice` seconds of CPU time.
+    func arm() {
+        jsc.JSContextGroupSetExecutionTimeLimit(group, slice, Self.callback, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    /// True stops the script (JavaScriptCore throws its uncatchable termination). After a false, the watchdog
+    /// does not restart its own timer (the deadline it compares with is still set), so the callback arms it.
+    private static let callback: CourierShouldTerminateCallback = { _, info in
+        guard let info else { return true }
+        let guardian = Unmanaged<Guardian>.fromOpaque(info).takeUnretainedValue()
+        if guardian.watch.shouldStop() { return true }
+        guardian.arm()
+        return false
     }
 }
 

@@ -10,11 +10,27 @@ public enum ScriptEngine {
     /// JavaScriptCore's message for an evaluation stopped by the time limit.
     static let terminatedMarker = "execution terminated"
 
-    /// Runs `source` with `input`, returning what it set and tested; a script that throws or runs past
-    /// its time limit comes back with `error` set and what it did before that.
+    /// Runs `source` with `input`, returning what it set and tested; a script that throws, runs past its
+    /// time limit or is cancelled comes back with `error` set and what it did before that (all of it is lost
+    /// when a script process had to be killed).
+    ///
+    /// Where: a script whose source names promises (`PromiseJobGuard.usesPromises`) runs in a script process
+    /// (`ScriptProcess`), where its promise jobs run and a kill stops it at its limit; any other script runs
+    /// here, on the calling thread, where the jobs of a promise it reaches anyway never run.
     public static func run(_ source: ScriptSource, input: ScriptInput) -> ScriptResult {
-        guard let context = JavaScriptContext(timeLimit: max(input.timeLimit, 0.001)) else {
-            var result = ScriptResult(globals: input.globals, requestVariables: input.requestVariables)
+        let promises = PromiseJobGuard.usesPromises(source.code)
+        if promises, let executable = ScriptProcess.executable {
+            return ScriptProcess.run(source, input: input, executable: executable)
+        }
+        let refusal = promises ? PromiseJobGuard.noProcessRefusal : PromiseJobGuard.unnamedRefusal
+        return runHere(source, input: input, jobs: .dropped(refusal: refusal))
+    }
+
+    /// Runs `source` on this thread, its promise jobs run or dropped as `jobs` says.
+    static func runHere(_ source: ScriptSource, input: ScriptInput, jobs: PromiseJobs) -> ScriptResult {
+        var result = ScriptResult(globals: input.globals, requestVariables: input.requestVariables)
+        guard let context = JavaScriptContext(timeLimit: max(input.timeLimit, 0.001),
+                                              isCancelled: input.isCancelled) else {
             result.error = ScriptError(reason: .exception,
                                        message: "cannot load JavaScriptCore (\(JavaScriptContext.libraryName)); "
                                            + "install Debian's libjavascriptcoregtk-4.1-0 to run scripts",
@@ -23,29 +39,39 @@ public enum ScriptEngine {
         }
         context.installDigest()
         context.installModuleFunctions()
-        var result = ScriptResult(globals: input.globals, requestVariables: input.requestVariables)
-        for prelude in [ScriptPrelude.code, PostmanPrelude.code, HttpyacPrelude.code, postmanSandbox] {
-            let evaluation = context.evaluate(prelude, sourceURL: ScriptPrelude.sourceURL, line: 1)
-            if case .failure(let exception) = evaluation {
-                result.error = ScriptError(reason: .exception, message: "internal: \(exception.message)",
-                                           file: source.file, line: source.line)
+        var setUp = [ScriptLimits.code]
+        if case .dropped(let refusal) = jobs { setUp.append(PromiseJobGuard.code(refusal: refusal)) }
+        setUp += [ScriptPrelude.code, PostmanPrelude.code, HttpyacPrelude.code, postmanSandbox,
+                  "__courier.boot(\(encode(input)))"]
+        for code in setUp {
+            if case .failure(let exception) = context.evaluate(code, sourceURL: ScriptPrelude.sourceURL, line: 1) {
+                result.error = context.stop.map {
+                    stopped($0, line: source.firstCodeLine, source: source, input: input)
+                }
+                    ?? ScriptError(reason: .exception, message: "internal: \(exception.message)",
+                                   file: source.file, line: source.line)
                 return result
             }
         }
-        if case .failure(let exception) = context.evaluate("__courier.boot(\(encode(input)))",
-                                                           sourceURL: ScriptPrelude.sourceURL, line: 1) {
-            result.error = ScriptError(reason: .exception, message: "internal: \(exception.message)",
-                                       file: source.file, line: source.line)
-            return result
+        context.startUserTime()
+        let promises = PromiseJobGuard.usesPromises(source.code)
+        let code = input.dialect == .httpyac ? HttpyacPrelude.wrap(source.code, asynchronous: promises) : source.code
+        var evaluation = if case .run = jobs {
+            context.evaluateRunningJobs(code, sourceURL: source.file, line: source.line)
+        } else {
+            context.evaluate(code, sourceURL: source.file, line: source.line)
         }
-        let code = input.dialect == .httpyac ? HttpyacPrelude.wrap(source.code) : source.code
-        var evaluation = context.evaluate(code, sourceURL: source.file, line: source.line)
         if input.dialect == .httpyac, case .success = evaluation {
             evaluation = context.evaluate(HttpyacPrelude.rethrow, sourceURL: ScriptPrelude.sourceURL, line: 1)
         }
         if case .failure(let exception) = evaluation, !exception.message.contains(exitMarker) {
-            result.error = error(from: exception, source: source, timeLimit: input.timeLimit)
+            result.error = error(from: exception, source: source, input: input, stop: context.stop)
         }
+        if result.error == nil, let stop = context.stop {
+            // Stopped as it ended: the check came after its last instruction.
+            result.error = stopped(stop, line: source.firstCodeLine, source: source, input: input)
+        }
+        if context.stop != nil { context.allowReadingBack() }
         // Legacy `tests["name"] = …` count even when the script threw after setting them; and what
         // `postman.setNextRequest` asked for.
         let extras = "__courierPostmanLegacyFinish(__courier.state); "
@@ -53,24 +79,30 @@ public enum ScriptEngine {
         if case .success(let next) = context.evaluate(extras, sourceURL: ScriptPrelude.sourceURL, line: 1) {
             result.nextRequest = NextRequest(json: next)
         }
-        if case .timeLimit = result.error?.reason {
+        if context.stop != nil {
             // Tests may loop too; after a stop only the state the script left is read back.
             let state = "JSON.stringify({globals: __courier.state.globals, logs: __courier.state.logs})"
             read(context.evaluate(state, sourceURL: ScriptPrelude.sourceURL, line: 1), into: &result,
-                 source: source, timeLimit: input.timeLimit)
+                 source: source, input: input, stop: nil)
             return result
         }
         read(context.evaluate("__courier.finish()", sourceURL: ScriptPrelude.sourceURL, line: 1),
-             into: &result, source: source, timeLimit: input.timeLimit)
+             into: &result, source: source, input: input, stop: context.stop)
+        if case .dropped = jobs, !promises,
+           case .success("false") = context.evaluate("__courierJobsPossible()", sourceURL: ScriptPrelude.sourceURL,
+                                                     line: 1) {
+            context.handOn = true
+        }
         return result
     }
 
     private static func read(_ evaluation: Result<String, JavaScriptContext.Exception>,
-                             into result: inout ScriptResult, source: ScriptSource, timeLimit: Double) {
+                             into result: inout ScriptResult, source: ScriptSource, input: ScriptInput,
+                             stop: ScriptWatch.Stop?) {
         switch evaluation {
         case .failure(let exception):
             if result.error == nil {
-                result.error = error(from: exception, source: source, timeLimit: timeLimit)
+                result.error = error(from: exception, source: source, input: input, stop: stop)
             }
         case .success(let json):
             let parsed = try? JSONSerialization.jsonObject(with: Data(json.utf8))
@@ -96,18 +128,31 @@ public enum ScriptEngine {
 
     /// The error with the line of the user's file it happened on: the first stack frame in that file.
     private static func error(from exception: JavaScriptContext.Exception, source: ScriptSource,
-                              timeLimit: Double) -> ScriptError {
+                              input: ScriptInput, stop: ScriptWatch.Stop?) -> ScriptError {
         let line = line(in: exception.stack, file: source.file) ?? exception.line ?? source.line
-        if exception.message.contains(terminatedMarker) {
-            let seconds = timeLimit.rounded() == timeLimit ? String(Int(timeLimit)) : String(timeLimit)
-            return ScriptError(reason: .timeLimit(timeLimit),
-                               message: "script stopped after its time limit of \(seconds) s "
-                                   + "(raise it with '# @script-timeout SECONDS')",
-                               file: source.file, line: line)
+        if exception.message.contains(terminatedMarker) || stop != nil {
+            return stopped(stop ?? .timeLimit, line: line, source: source, input: input)
         }
         let unsupported = exception.message.hasPrefix("Unsupported:")
         return ScriptError(reason: unsupported ? .unsupported : .exception, message: exception.message,
                            file: source.file, line: line)
+    }
+
+    /// The error for a script that was stopped (by its watch, or by killing its process), on `line` of its file.
+    static func stopped(_ stop: ScriptWatch.Stop, line: Int, source: ScriptSource,
+                                input: ScriptInput) -> ScriptError {
+        switch stop {
+        case .cancelled:
+            return ScriptError(reason: .cancelled, message: "script stopped: its request was cancelled",
+                               file: source.file, line: line)
+        case .timeLimit:
+            let limit = input.timeLimit
+            let seconds = limit.rounded() == limit ? String(Int(limit)) : String(limit)
+            return ScriptError(reason: .timeLimit(limit),
+                               message: "script stopped after its time limit of \(seconds) s "
+                                   + "(raise it with '# @script-timeout SECONDS')",
+                               file: source.file, line: line)
+        }
     }
 
     /// Stack lines look like `function@file:line:column`; the first in `file` is where the user's code was.

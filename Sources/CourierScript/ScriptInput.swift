@@ -1,9 +1,9 @@
 import Foundation
 
 /// The request as a script sees it: as written (`getRaw()`) and with variables substituted.
-public struct ScriptRequest: Sendable, Hashable {
+public struct ScriptRequest: Sendable, Hashable, Codable {
     /// One header: its name, its value as written and its value with variables substituted.
-    public struct Header: Sendable, Hashable {
+    public struct Header: Sendable, Hashable, Codable {
         public var name: String
         public var raw: String
         public var value: String
@@ -38,7 +38,7 @@ public struct ScriptRequest: Sendable, Hashable {
 }
 
 /// The response a handler reads as `response` (JetBrains) or `pm.response` (Postman).
-public struct ScriptResponse: Sendable, Hashable {
+public struct ScriptResponse: Sendable, Hashable, Codable {
     public var status: Int
     /// Name and value pairs in the order the server sent them.
     public var headers: [ScriptHeader]
@@ -57,7 +57,7 @@ public struct ScriptResponse: Sendable, Hashable {
 }
 
 /// A header name and value.
-public struct ScriptHeader: Sendable, Hashable {
+public struct ScriptHeader: Sendable, Hashable, Codable {
     public var name: String
     public var value: String
     public init(_ name: String, _ value: String) { self.name = name; self.value = value }
@@ -75,13 +75,15 @@ public struct ScriptInput: Sendable {
     /// Variables of this request (`request.variables.get`): the request's own definitions and what its
     /// pre-request script set.
     public var requestVariables: [String: String]
-    /// Seconds the script may run before it is stopped.
+    /// Seconds of CPU time the script may use before it is stopped.
     public var timeLimit: Double
     /// This iteration's row of `courier run --data` (`pm.iterationData`, legacy `data`), and its 0-based
     /// number of how many (`pm.info.iteration`, `pm.info.iterationCount`).
     public var iterationData: [String: String] = [:]
     public var iteration = 0
     public var iterationCount = 1
+    /// Asked while the script runs: true stops it (the explorer's Ctrl-C), reported as cancelled.
+    public var isCancelled: @Sendable () -> Bool
     /// Whose API the script is written against.
     public var dialect: ScriptDialect = .jetBrains
     /// httpyac: every variable the request sees (values as text; JSON objects and arrays become objects),
@@ -94,7 +96,8 @@ public struct ScriptInput: Sendable {
     /// Input for one script; the default time limit is five seconds.
     public init(phase: ScriptPhase, request: ScriptRequest, response: ScriptResponse? = nil,
                 environment: [String: String] = [:], globals: [String: String] = [:],
-                requestVariables: [String: String] = [:], timeLimit: Double = ScriptEngine.defaultTimeLimit) {
+                requestVariables: [String: String] = [:], timeLimit: Double = ScriptEngine.defaultTimeLimit,
+                isCancelled: @escaping @Sendable () -> Bool = { false }) {
         self.phase = phase
         self.request = request
         self.response = response
@@ -102,5 +105,6 @@ public struct ScriptInput: Sendable {
         self.globals = globals
         self.requestVariables = requestVariables
         self.timeLimit = timeLimit
+        self.isCancelled = isCancelled
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// One `client.test` or `pm.test`: its name, whether it passed and, when it failed, the assertion's message.
-public struct ScriptTestResult: Sendable, Hashable {
+public struct ScriptTestResult: Sendable, Hashable, Codable {
     public var name: String
     public var passed: Bool
     public var message: String
@@ -13,13 +13,15 @@ public struct ScriptTestResult: Sendable, Hashable {
 }
 
 /// A script that could not finish: its JavaScript message and the line of the file it was on.
-public struct ScriptError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct ScriptError: Error, Sendable, Hashable, Codable, CustomStringConvertible {
     /// Why it stopped.
-    public enum Reason: Sendable, Hashable {
+    public enum Reason: Sendable, Hashable, Codable {
         /// The JavaScript threw (a TypeError, a failed `client.assert` outside a test, …).
         case exception
         /// It ran past its time limit (seconds) and was stopped.
         case timeLimit(Double)
+        /// Its caller gave up on it (the request was cancelled) and it was stopped.
+        case cancelled
         /// It called a `pm` function Courier does not provide.
         case unsupported
     }
@@ -40,7 +42,7 @@ public struct ScriptError: Error, Sendable, Hashable, CustomStringConvertible {
 }
 
 /// What a script did: the variables it set, its tests and its log lines, and how the request changed.
-public struct ScriptResult: Sendable {
+public struct ScriptResult: Sendable, Equatable, Codable {
     /// The run's globals after the script (`client.global`, `pm.environment.set` …).
     public var globals: [String: String]
     /// The request's variables after the script (`request.variables.set`).
@@ -75,7 +77,7 @@ public struct ScriptResult: Sendable {
 }
 
 /// The request Postman's `postman.setNextRequest(name)` (or `pm.execution.setNextRequest`) asks to run next.
-public enum NextRequest: Sendable, Hashable {
+public enum NextRequest: Sendable, Hashable, Codable {
     /// Run the request of that name next, wherever it is in the file.
     case named(String)
     /// `setNextRequest(null)`: stop the run after this request.

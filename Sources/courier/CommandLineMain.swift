@@ -18,6 +18,7 @@ enum CommandLineMain {
         Subcommand(spec: RunCommand.spec, run: RunCommand.run),
         Subcommand(spec: CheckCommand.spec, run: CheckCommand.run),
         Subcommand(spec: WSCommand.spec, run: WSCommand.run),
+        Subcommand(spec: GRPCCommand.spec, run: GRPCCommand.run),
         Subcommand(spec: ExplorerCommand.demoSpec, run: ExplorerCommand.demo),
         Subcommand(spec: ServeDemoCommand.spec, run: ServeDemoCommand.run),
         Subcommand(spec: ImportCommand.spec, run: ImportCommand.run),

@@ -36,8 +36,9 @@ enum ExitStatus {
     }
 
     /// The EXIT CODES table of a command's help; `success` and `failure` say what 0 and 1 mean for it.
-    static func notes(success: String, failure: String) -> String {
-        let rows = [("0", success), ("1", failure), ("2", "a usage error")]
+    /// `extra` rows (a command's own numbers) follow 2.
+    static func notes(success: String, failure: String, extra: [(String, String)] = []) -> String {
+        let rows = [("0", success), ("1", failure), ("2", "a usage error")] + extra
             + byKind.map { (String($0.status), "\($0.meaning) (\($0.kind))") }
         return (["EXIT CODES:"] + rows.map { "  " + $0.0.padding(toLength: 4, withPad: " ", startingAt: 0) + $0.1 })
             .joined(separator: "\n")

@@ -3,20 +3,27 @@ import CourierHTTP
 import Foundation
 
 /// `courier export LANG FILE.http`: a saved request as code (curl, HTTPie, Python, JavaScript, Go, Kotlin,
-/// Swift), and for Swift `Codable` models of its response.
+/// Swift), and for Swift `Codable` models of its response; `courier export postman` a whole collection.
 enum ExportCommand {
-    static let languages = CodeLanguage.allCases.map(\.rawValue)
+    static let languages = CodeLanguage.allCases.map(\.rawValue) + [postman]
+    /// The one target that is a collection format rather than code.
+    static let postman = "postman"
 
     /// The command's arguments and options, from which its help, parsing and completions are made.
     static let spec = CommandSpec(
-        name: "export", summary: "Export a saved request as code: curl, HTTPie, Python, JavaScript, Go, Kotlin, Swift.",
-        overview: "Print a saved request as code that sends the same method, URL, headers and body bytes.",
+        name: "export", summary: "Export a saved request as code (curl, HTTPie, Python, JavaScript, Go, Kotlin, "
+            + "Swift), or a collection to Postman.",
+        overview: "Print a saved request as code that sends the same method, URL, headers and body bytes, or write "
+            + "a collection as a Postman Collection v2.1.",
         arguments: [
             ArgumentSpec("LANG", .choice(languages), help: "curl, httpie, python (requests), js (fetch), "
-                             + "go (net/http), kotlin (OkHttp) or swift (URLSession, async/await)."),
-            ArgumentSpec("FILE.http", .file, help: "The collection file."),
+                             + "go (net/http), kotlin (OkHttp) or swift (URLSession, async/await); postman: the "
+                             + "whole file or folder as a Postman Collection v2.1."),
+            ArgumentSpec("FILE.http", .file, help: "The collection file (postman: a file or a folder)."),
         ],
         options: [
+            .option("--output", short: "o", "FILE", .file, help: "postman: write the collection to FILE "
+                        + "(default: print it)."),
             .option("--name", "NAME", help: "The request to export (required when the file has more than one)."),
             .option("--env", "ENV", help: "Resolve variables with environment ENV."),
             .option("--var", "NAME=VALUE", repeatable: true, help: "Set a variable, overriding every other source."),
@@ -50,6 +57,10 @@ enum ExportCommand {
             throw UsageError("expected 'LANG FILE.http --name NAME' (LANG: \(languages.joined(separator: ", ")))",
                              command: "export")
         }
+        if positionals[0] == postman { return try exportPostman(positionals[1], output: args.value("--output")) }
+        if args.value("--output") != nil {
+            throw UsageError("--output goes with 'courier export postman'; code is printed", command: "export")
+        }
         guard let language = CodeLanguage(rawValue: positionals[0]) else {
             throw UsageError("unknown language '\(positionals[0])'; use \(languages.joined(separator: ", "))",
                              command: "export")
@@ -72,7 +83,9 @@ enum ExportCommand {
         let template = try pick(args.value("--name"), in: loaded.file)
         let environment = try EnvironmentSet.discover(near: url, root: RunCommand.collectionRoot(for: url))
             .environment(named: args.value("--env"))
-        let context = VariableContext(overrides: try args.variables(), environment: environment)
+        var context = VariableContext(overrides: try args.variables(), environment: environment)
+        // Code never holds a secret store's value, not even with --show-secrets: it names the store instead.
+        context.readsSecretStores = false
         var resolved: ResolvedRequest?
         var swiftModels: SwiftModels?
         if models {
@@ -85,7 +98,9 @@ enum ExportCommand {
             swiftModels = try SwiftModels.infer(from: response.body, requestName: template.name ?? "response")
         }
         let resolver = Resolver(file: loaded.file, baseFolder: url.deletingLastPathComponent(), context: context)
-        let request = try resolved ?? resolver.resolve(template)
+        // The request as sent holds what the stores gave: code is made from one that names the stores.
+        let readFromStores = environment.values.values.contains { $0.store != nil }
+        let request = try (readFromStores ? nil : resolved) ?? resolver.resolve(template)
         let code = language.code(for: request, context: context, baseFolder: url.deletingLastPathComponent(),
                                  fileName: url.lastPathComponent, showSecrets: showSecrets, main: main,
                                  models: swiftModels)

@@ -2,12 +2,13 @@ import CourierCollections
 import CourierHTTP
 import Foundation
 
-/// `courier import curl|postman`: conversion to `.http`.
+/// `courier import curl|postman|openapi|har|insomnia|bruno`: conversion to `.http`.
 enum ImportCommand {
     /// The command's arguments and options, from which its help, parsing and completions are made.
     static let spec = CommandSpec(
-        name: "import", summary: "Convert a curl command, a Postman collection or an OpenAPI file to .http.",
-        overview: "Convert a curl command, a Postman collection or an OpenAPI description to .http files.",
+        name: "import", summary: "Convert curl, Postman, OpenAPI, HAR, Insomnia or Bruno to .http.",
+        overview: "Convert a curl command, a Postman collection, an OpenAPI description, a HAR recording, an Insomnia "
+            + "export or a Bruno collection to .http files.",
         arguments: [
             ArgumentSpec("CURL-COMMAND", optional: true, help: "The whole command in one argument, as copied from "
                              + "browser dev tools (\"Copy as cURL\") or API docs, or unquoted as its words after "
@@ -19,12 +20,16 @@ enum ImportCommand {
             ArgumentSpec("FILE|URL", .file, optional: true, help: "An OpenAPI 3.0/3.1 or Swagger 2.0 description, "
                              + "JSON or YAML, as a file or an http(s) URL; its $refs to other files (in its folder "
                              + "tree) and to http(s) URLs are followed."),
+            ArgumentSpec("FILE.har", .file, optional: true, help: "A HAR 1.2 file saved by a browser's network "
+                             + "panel: one request per entry, one file per host, each response kept in history."),
+            ArgumentSpec("EXPORT.json", .file, optional: true, help: "An Insomnia v4 export (Export Data, JSON)."),
+            ArgumentSpec("FOLDER", .directory, optional: true, help: "A Bruno collection's folder (.bru files)."),
         ],
         options: [
             .option("--output", short: "o", "PATH", .file, help: "curl: append the request to the file PATH "
                         + "(created if missing; default: print it). postman, openapi: write the files into the "
-                        + "folder PATH (default: the current folder). A body whose lines .http would read as its "
-                        + "own syntax is written to a file beside them."),
+                        + "folder PATH (default: the current folder); har, insomnia, bruno: likewise. A body "
+                        + "whose lines .http would read as its own syntax is written to a file beside them."),
             .option("--name", "NAME", help: "curl: the request's name."),
             .option("--allow-read", "PATH", .file, repeatable: true,
                     help: "openapi: follow $ref into PATH (a file, or every file under a folder) although it is outside "
@@ -37,6 +42,12 @@ enum ImportCommand {
                            summary: "A Postman collection, its environments and globals."),
             SubcommandSpec("openapi", arguments: "FILE|URL", options: ["--output", "--allow-read"],
                            summary: "An OpenAPI or Swagger description."),
+            SubcommandSpec("har", arguments: "FILE.har", options: ["--output"],
+                           summary: "A browser's HAR recording."),
+            SubcommandSpec("insomnia", arguments: "EXPORT.json", options: ["--output"],
+                           summary: "An Insomnia v4 export."),
+            SubcommandSpec("bruno", arguments: "FOLDER", options: ["--output"],
+                           summary: "A Bruno collection."),
         ],
         notes: "Notes on what could not be converted go to standard error.")
 
@@ -92,14 +103,20 @@ enum ImportCommand {
             return try importPostman(Array(positionals.dropFirst()), output: output)
         }
         guard positionals.count == 2 else {
-            throw UsageError("expected 'curl <command>', 'postman FILE.json...' or 'openapi FILE|URL'", command: "import")
+            throw UsageError("expected 'curl <command>', 'postman FILE.json...', 'openapi FILE|URL', 'har FILE.har', "
+                             + "'insomnia EXPORT.json' or 'bruno FOLDER'",
+                             command: "import")
         }
         switch positionals[0] {
         case "curl": return try importCurl(positionals[1], name: name, output: output)
         case "postman": return try importPostman([positionals[1]], output: output)
         case "openapi": return try importOpenAPI(positionals[1], output: output, allowedReads: try args.allowedReads())
+        case "har": return try importHAR(positionals[1], output: output)
+        case "insomnia": return try importInsomnia(positionals[1], output: output)
+        case "bruno": return try importBruno(positionals[1], output: output)
         default:
-            throw UsageError("unknown source '\(positionals[0])'; use curl, postman or openapi", command: "import")
+            throw UsageError("unknown source '\(positionals[0])'; use curl, postman, openapi, har, insomnia or bruno",
+                             command: "import")
         }
     }
 

@@ -36,9 +36,7 @@ enum RunCommand {
                         + "values are variables ({{name}}, below --var) and pm.iterationData."),
             .option("--iteration-count", short: "n", "N", .number, help: "Run N times (default: once, or once per "
                         + "row of --data; past the last row the last row is used again)."),
-            .option("--report", values: [ValueSpec("FORMAT", .choice(["junit"])), ValueSpec("FILE", .file)],
-                    help: "Also write a JUnit XML report to FILE: a test case per request and per client.test / "
-                        + "pm.test (for CI systems)."),
+        ] + ciOptions + [
             .flag("--timing", help: "Show where the time of each request went."),
             .option("--idle-timeout", "SECONDS", .number, default: "30",
                     help: "Give up on a request when no byte arrives for SECONDS; 0 waits for ever."),
@@ -70,11 +68,12 @@ enum RunCommand {
             '>>!' replaces only what an earlier '>>' wrote unless --allow-overwrite.
 
             """ + "\n\n" + ExitStatus.notes(success: "every request succeeded",
-                                             failure: "a request failed or a file has errors")
+                                             failure: "a request failed",
+                                             extra: [("3", badInputNote)])
             + "\n\nA run ends with 6 to 35 only when every request that failed failed that way.")
 
     /// Everything the command line asked for.
-    struct Invocation {
+    struct Invocation: Sendable {
         var path: String
         var names: [String] = []
         var all = false
@@ -96,8 +95,16 @@ enum RunCommand {
         var cacheMode: CacheMode?
         var webSocketWait = RunWebSocketExchange.defaultQuietSeconds
         var trustedCertificates: URL?
-        /// `--report junit FILE`.
-        var junitReport: URL?
+        /// `--report FORMAT FILE`, each one given.
+        var reports: [(format: RunReport.Format, file: URL)] = []
+        /// `--jobs N`: how many requests may be in flight at once.
+        var jobs = 1
+        /// `--repeat N`: how many times the whole run goes through.
+        var repeats = 1
+        /// `--delay MS`: the wait before each request after the first.
+        var delay: Duration?
+        /// `--test-only`: a line per request and per test, no responses.
+        var testOnly = false
         var allowInsecureRedirect = false
         /// `--allow-read`: files and folders requests may read besides their collection's folder (absolute).
         var allowedReads: [String] = []
@@ -126,13 +133,11 @@ enum RunCommand {
         let webSocketWait = args.number("--ws-wait")
         let trustedCertificates = try args.certificateFile()
         let idleTimeout = args.idleTimeout()
-        // `--report junit FILE`: the table allows only the junit format.
-        let junitReport = args.occurrences(of: "--report").last.map { URL(fileURLWithPath: $0[1]) }
         var invocation = Invocation(path: "")
         invocation.idleTimeout = idleTimeout
         invocation.all = args.flag("--all")
         invocation.json = args.flag("--json")
-        invocation.failFast = args.flag("--fail-fast")
+        invocation.failFast = args.flag("--fail-fast") || args.flag("--bail")
         invocation.quiet = args.flag("--quiet")
         invocation.summary = args.flag("--summary")
         invocation.fullBodies = args.flag("--full-bodies")
@@ -170,7 +175,6 @@ enum RunCommand {
         invocation.trustedCertificates = trustedCertificates
         invocation.clientCertificate = try args.clientCertificate()
         invocation.certificatePassphrase = args.value("--pass")
-        invocation.junitReport = junitReport
         invocation.dataFile = args.value("--data")
         if let count = args.number("--iteration-count") {
             guard count >= 1, count == count.rounded(), count <= 1_000_000 else {
@@ -178,6 +182,7 @@ enum RunCommand {
             }
             invocation.iterationCount = Int(count)
         }
+        try parseCIOptions(args, into: &invocation)
         invocation.cacheDirectory = cacheDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) }
         if invocation.all && !names.isEmpty {
             throw UsageError("--all and --name exclude each other", command: "run")
@@ -225,12 +230,17 @@ enum RunCommand {
         let send = setup.send(through: setup.makeClient())
         let exchange = RunWebSocketExchange(quietSeconds: invocation.webSocketWait,
                                             trustedCertificates: invocation.trustedCertificates, cookies: cookies)
-        let result = Interruptible.run { () async throws(APIError) -> RunTally in
-            await run(plan, invocation: invocation, iterations: iterations, recorder: recorder, send: send,
-                      exchange: { resolved in await exchange.perform(resolved) })
-        }
+        let paced = invocation.delay.map { RequestPacing(delay: $0).pacing(send) } ?? send
+        let grpc = GRPCRequestCall(transport: CurlTransport(configuration: .init(
+            trustedCertificates: invocation.trustedCertificates)), events: recorder.sink)
+        let scheduler = RunScheduler(plan: plan, invocation: invocation, iterations: iterations, recorder: recorder,
+                                     send: paced,
+                                     exchange: { resolved in await exchange.perform(resolved) },
+                                     call: { resolved async throws(APIError) in try await grpc.perform(resolved) })
+        let result = Interruptible.run { () async throws(APIError) -> RunTally in await scheduler.run() }
         let tally = (try? result.get()) ?? RunTally()
-        var summary = tally.summary(planned: plan.requestCount * iterations.count)
+        let planned = plan.requestCount * iterations.count * invocation.repeats
+        var summary = tally.summary(planned: planned)
         if plan.isFolder {
             let files = plan.entries.count
             let malformed = plan.diagnostics.filter { $0.severity == .error }.map(\.file)
@@ -239,92 +249,15 @@ enum RunCommand {
             if !withErrors.isEmpty { summary += "; \(withErrors.count) with errors" }
         }
         Console.error(summary)
-        if let url = invocation.junitReport {
+        for (format, url) in invocation.reports {
             do {
-                try CollectionWriter.write(Data(tally.report.xml().utf8), to: url, displayPath: url.path)
+                try tally.report.write(format, to: url)
             } catch {
                 Console.error("Error: \(error)")
-                return 1
+                return RunTally.ExitCode.badInput
             }
         }
-        if tally.ran < plan.requestCount * iterations.count || plan.hasErrors { return ExitStatus.failed }
-        return ExitStatus.combining(tally.failureStatuses)
-    }
-
-    /// Runs the plan's files in order, printing each outcome as it finishes; named responses carry over
-    /// from one file to the next.
-    private static func run(_ plan: RunPlan, invocation: Invocation, iterations: Iterations,
-                            recorder: AttemptRecorder, send: @escaping CollectionRunner.Send,
-                            exchange: @escaping CollectionRunner.Exchange) async -> RunTally {
-        var tally = RunTally()
-        var responses = ResponseStore()
-        var globals: [String: String] = [:]
-        for iteration in iterations.rows {
-            if Task.isCancelled || (invocation.failFast && tally.failed > 0) { break }
-            if iterations.count > 1 && !invocation.json && !invocation.quiet {
-                Console.out("==> iteration \(iteration.index + 1) of \(iterations.count) <==\n")
-            }
-            for entry in plan.entries {
-                if Task.isCancelled || (invocation.failFast && tally.failed > 0) { break }
-                if plan.isFolder && !invocation.json && !invocation.quiet {
-                    Console.out("==> \(entry.displayPath) <==" + (invocation.summary ? "" : "\n"))
-                }
-                let environment: CourierCollections.Environment
-                switch entry.environment {
-                case .success(let found): environment = found
-                case .failure(let error):
-                    Console.error("\(entry.displayPath): not run: \(error)")
-                    tally.filesWithErrors.insert(entry.displayPath)
-                    continue
-                }
-                var secrets = environment.secretValues
-                if let passphrase = invocation.certificatePassphrase { secrets.insert(passphrase) }
-                // Unverified TLS is said before it is used: once for the file when its environment says so,
-                // else for each request marked `# @insecure`.
-                let environmentUnverified = environment.tls.unverifiedBy != nil
-                if let unverifiedBy = environment.tls.unverifiedBy {
-                    Console.warnUnverified(because: "verifyHostCertificate: false in \(unverifiedBy)")
-                }
-                let fileSend: CollectionRunner.Send = { request, context async throws(APIError) -> HTTPResponse in
-                    if !environmentUnverified { warnIfUnverified(request) }
-                    return try await send(request, context)
-                }
-                let fileExchange: CollectionRunner.Exchange = { resolved in
-                    if !environmentUnverified { warnIfUnverified(resolved.request) }
-                    return await exchange(resolved)
-                }
-                // A row's values rank just below --var.
-                var context = VariableContext(overrides: iteration.values.merging(invocation.overrides) { $1 },
-                                              environment: environment, responses: responses, globals: globals)
-                context.iteration = iteration
-                context.certificatePassphrase = invocation.certificatePassphrase
-                context.clientCertificate = invocation.clientCertificate
-                context.fileAccess = CollectionFileAccess(root: plan.root, allowedReads: invocation.allowedReads,
-                                                          allowsOverwrite: invocation.allowOverwrite,
-                                                          ledger: .standard())
-                var runner = CollectionRunner(file: entry.loaded.file,
-                                              baseFolder: entry.loaded.url.deletingLastPathComponent(),
-                                              context: context, imports: entry.imports, exchange: fileExchange,
-                                              send: fileSend)
-                runner.showSecrets = invocation.showSecrets
-                let file = plan.isFolder ? entry.displayPath : nil
-                let failFast = invocation.failFast
-                let place = ErrorPlace(file: entry.displayPath, variables: entry.loaded.file.fileVariables,
-                                       sources: entry.variableSources, path: entry.loaded.file.path)
-                let (outcomes, kept, keptGlobals) = await runner.runKeepingState(entry.requests,
-                                                                                 failFast: failFast) { outcome in
-                    print(outcome, attempts: recorder.attempts(for: outcome.context.id), invocation: invocation,
-                          secrets: secrets, file: file, place: place,
-                          iteration: iterations.count > 1 ? iteration.index : nil)
-                }
-                responses = kept
-                globals = keptGlobals
-                tally.add(outcomes)
-                let used = secrets.union(outcomes.flatMap(\.secrets))
-                tally.report.add(outcomes, file: entry.displayPath, secrets: invocation.showSecrets ? [] : used)
-            }
-        }
-        return tally
+        return tally.exitCode(planned: planned, planHasErrors: plan.hasErrors)
     }
 
     /// `# @insecure` on an https or wss request: said on standard error before it is sent, as `--insecure`

@@ -4,7 +4,7 @@ import Foundation
 extension RunCommand {
     /// The iterations of a run, as newman makes them: once, or once per row of `--data`, or
     /// `--iteration-count` times (past the last row the last row again).
-    struct Iterations {
+    struct Iterations: Sendable {
         var rows: [IterationRow]
         var count: Int { rows.count }
 

@@ -4,9 +4,9 @@ import Foundation
 /// What `courier run` will do before it sends anything: the files (one, or every `.http` file under a
 /// folder, as the explorer loads them), the requests picked in each, each file's environment, and the
 /// problems found while loading.
-struct RunPlan {
+struct RunPlan: Sendable {
     /// One file to run.
-    struct Entry {
+    struct Entry: Sendable {
         var loaded: LoadedFile
         /// The path printed for the file: as given for a single file, under the given folder otherwise.
         var displayPath: String

@@ -10,8 +10,10 @@ struct RunTally: Sendable {
     var filesWithErrors: Set<String> = []
     /// The exit status of each failed request, in order (`ExitStatus`): one number when all failed alike.
     var failureStatuses: [Int32] = []
-    /// What `--report junit FILE` writes.
-    var report = JUnitReport()
+    /// What the `--report` files are made of.
+    var report = RunReport()
+    /// Requests that could not be built (bad input: an unknown variable, an unreadable file): exit code 3.
+    var badInput = 0
 
     /// Requests that ran (or were skipped): anything else planned was not run.
     var ran: Int { succeeded + failed + skipped }
@@ -25,6 +27,7 @@ struct RunTally: Sendable {
                 succeeded += 1
             } else {
                 failed += 1
+                if case .collection = outcome.failure { badInput += 1 }
                 failureStatuses.append(Self.exitStatus(of: outcome.failure))
             }
         }
@@ -46,5 +49,19 @@ struct RunTally: Sendable {
         if skipped > 0 { text += ", \(skipped) skipped" }
         if planned > ran { text += ", \(planned - ran) not run" }
         return text
+    }
+
+    /// The exit codes of `courier run` besides `ExitStatus`'s (`RunCommand.badInputNote`).
+    enum ExitCode {
+        static let badInput: Int32 = 3
+    }
+
+    /// A file with errors first; then a request that could not be built, unless another request failed
+    /// otherwise (an unknown token is often a failed login's doing); then any failure or request not run.
+    func exitCode(planned: Int, planHasErrors: Bool) -> Int32 {
+        if planHasErrors || !filesWithErrors.isEmpty { return ExitCode.badInput }
+        if badInput > 0 && badInput == failed { return ExitCode.badInput }
+        if ran < planned { return ExitStatus.failed }
+        return ExitStatus.combining(failureStatuses)
     }
 }

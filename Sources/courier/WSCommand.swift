@@ -26,6 +26,12 @@ enum WSCommand {
             .flag("--insecure", short: "k", help: "Do not verify the server's TLS certificate."),
             .option("--cacert", "FILE", .file,
                     help: "Verify the server's TLS certificate against the PEM certificates in FILE."),
+            .option("--graphql", "DOCUMENT", help: "Run a GraphQL subscription: connection_init, then the "
+                        + "subscription (again after every reconnect); each result prints as it arrives."),
+            .option("--variables", "JSON", help: "With --graphql: the subscription's variables, a JSON object."),
+            .option("--graphql-protocol", "NAME", .choice(GraphQLSubscription.WireProtocol.allCases.map(\.rawValue)),
+                    default: "graphql-transport-ws",
+                    help: "With --graphql: the subprotocol; graphql-ws is the older subscriptions-transport-ws one."),
         ] + ClientCertificateOptions.specs + [
             .flag("--json", help: "Print one JSON object per event."),
         ],
@@ -42,10 +48,15 @@ enum WSCommand {
         var timeout: Double?
         var reconnect: Bool
         var json: Bool
+        /// `--graphql`: a subscription instead of raw messages.
+        var graphql: GraphQLSubscription?
     }
 
     static func run(_ arguments: [String]) -> Int32 {
-        spec.run(arguments) { args throws(UsageError) in WSRunner(options: try parse(args)).run() }
+        spec.run(arguments) { args throws(UsageError) in
+            let options = try parse(args)
+            return options.graphql == nil ? WSRunner(options: options).run() : GraphQLWSRunner(options: options).run()
+        }
     }
 
     /// The options the parsed command line asks for.
@@ -73,12 +84,37 @@ enum WSCommand {
         if let count, count < 1 || count != count.rounded() {
             throw UsageError("--count takes a whole number of messages of at least 1", command: "ws")
         }
-        var configuration = WebSocketConfiguration(url: url, headers: headers, protocols: protocols, insecure: insecure,
+        let graphql = try graphQL(args)
+        var configuration = WebSocketConfiguration(url: url, headers: headers,
+                                                   protocols: graphql.map { [$0.wireProtocol.rawValue] } ?? protocols,
+                                                   insecure: insecure,
                                                    pingInterval: ping == 0 ? nil : (ping ?? 30),
                                                    trustedCertificates: trustedCertificates)
         configuration.clientCertificate = try args.clientCertificate()
         return Options(configuration: configuration, sends: sends, subscriptions: subscriptions,
-                       count: count.map { Int($0) }, timeout: timeout, reconnect: reconnect, json: json)
+                       count: count.map { Int($0) }, timeout: timeout, reconnect: reconnect, json: json,
+                       graphql: graphql)
+    }
+
+    /// `--graphql DOCUMENT [--variables JSON] [--graphql-protocol NAME]`.
+    private static func graphQL(_ args: ParsedArguments) throws(UsageError) -> GraphQLSubscription? {
+        guard let document = args.value("--graphql") else {
+            if args.value("--variables") != nil || args.value("--graphql-protocol") != nil {
+                throw UsageError("--variables and --graphql-protocol go with --graphql DOCUMENT", command: "ws")
+            }
+            return nil
+        }
+        guard GraphQLSubscription.isSubscription(document) else {
+            throw UsageError("--graphql takes a subscription ('subscription { … }'); send queries with courier send",
+                             command: "ws")
+        }
+        let wire = args.value("--graphql-protocol").flatMap(GraphQLSubscription.WireProtocol.init(rawValue:))
+        do {
+            return try GraphQLSubscription(query: document, variables: args.value("--variables"),
+                                           wireProtocol: wire ?? .transportWS)
+        } catch {
+            throw UsageError("--variables: \(error)", command: "ws")
+        }
     }
 }
 

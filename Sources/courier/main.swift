@@ -1,6 +1,14 @@
+import CourierScript
 import Foundation
 
+// A script process (`courier __script`, started by this program for a script that uses promises) serves its
+// one script and ends: no crash reporter, no subcommand table, and `_exit` so nothing of JavaScriptCore is torn
+// down on the way out.
+if CommandLine.arguments.count == 2 && CommandLine.arguments[1] == ScriptProcess.command {
+    _exit(ScriptProcess.serve())
+}
 // The courier command line: dispatches to one subcommand. The crash reporter comes first, before any
-// subcommand can take over the terminal.
+// subcommand can take over the terminal. Scripts that use promises run in a process of this very binary.
+ScriptProcess.executable = URL(fileURLWithPath: "/proc/self/exe", isDirectory: false)
 CrashReporting.start(arguments: CommandLine.arguments)
 exit(CommandLineMain.run(Array(CommandLine.arguments.dropFirst())))

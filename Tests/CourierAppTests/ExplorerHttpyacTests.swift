@@ -41,7 +41,7 @@ struct ExplorerHttpyacTests {
         let collection = try #require(await harness.waitFor {
             if case .collectionLoaded(let collection) = $0 { collection } else { nil }
         })
-        #expect(collection.files[0].requests.map(\.name) == ["login", "me", "profile"])
+        #expect(collection.files[0].requests.map(\.name) == ["login", "me", "profile", ""], "the GRPC request is listed too")
         // When login, then me, are sent
         let login = RequestRef(file: collection.files[0].path, index: 0)
         harness.runner.perform([.send(generation: 1, job: SendJob(ref: login, draft: try #require(collection.request(login)),
@@ -82,15 +82,14 @@ struct ExplorerHttpyacTests {
         #expect(harness.server.log.map(\.path) == ["/auth/login", "/me"])
     }
 
-    @Test func aGRPCRequestIsAProblemAtItsLineNotARequestToSend() throws {
+    @Test func aGRPCRequestIsListedAsGRPCAndNotSentAsHTTP() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("yac-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         try Data(Self.file.utf8).write(to: folder.appendingPathComponent("yac.http"))
         let (collection, problems) = CollectionStore().load(folder.path)
-        #expect(collection.files.first?.requests.count == 3)
-        #expect(problems.contains { $0.hasPrefix("yac.http:19: gRPC requests ('GRPC …') are not supported yet") },
-                "\(problems)")
+        #expect(collection.files.first?.requests.map(\.kind) == [.http, .http, .http, .grpc])
+        #expect(problems.isEmpty, "\(problems)")
         var state = AppState(size: Size(width: 110, height: 24), collectionPath: folder.path, environment: nil)
         _ = update(&state, .collectionLoaded(collection))
         #expect(state.collection.files.first?.requests.allSatisfy { $0.method != "GRPC" } == true)

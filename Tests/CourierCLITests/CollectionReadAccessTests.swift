@@ -40,7 +40,7 @@ struct CollectionReadAccessTests {
         let result = try await CourierCLI.run(["run", "api.http", "--allow-read", "/proc"], in: folder.url,
                                               environment: ["PLANTED": Self.planted])
         // Then none went out, each refused at its line, and the planted value reached nothing
-        #expect(result.status == 1)
+        #expect(result.status == 3)
         #expect(server.requests.isEmpty, "\(server.requests.map(\.bodyText))")
         for line in [3, 8, 17] {
             #expect(result.stderr.contains("api.http:\(line): request '"), "line \(line): \(result.stderr)")
@@ -77,7 +77,7 @@ struct CollectionReadAccessTests {
         // When courier runs them
         let refused = try await CourierCLI.run(["run", "api.http"], in: api)
         // Then each is refused at its line, saying how to allow it, and nothing was sent
-        #expect(refused.status == 1)
+        #expect(refused.status == 3)
         #expect(server.requests.isEmpty)
         #expect(refused.stderr.contains("api.http:3: request 'POST \(server.base)/passwd': cannot read /etc/passwd: it "
                                         + "is outside the collection's folder; pass --allow-read /etc/passwd to send it"),
@@ -113,7 +113,7 @@ struct CollectionReadAccessTests {
         // Then the folder's tree is the collection's; the file alone has only its own folder
         #expect(whole.status == 0, "\(whole.stderr)")
         #expect(server.requests.map(\.bodyText) == [#"{"shared": true}"#])
-        #expect(alone.status == 1)
+        #expect(alone.status == 3)
         #expect(alone.stderr.contains("api.http:4: request 'POST \(server.base)/a': cannot read ../fixtures/body.json"),
                 "\(alone.stderr)")
     }
@@ -128,7 +128,7 @@ struct CollectionReadAccessTests {
         // When it runs
         let result = try await CourierCLI.run(["run", "api.http"], in: folder.url.appendingPathComponent("api"))
         // Then it is refused at the handler's line and not sent
-        #expect(result.status == 1)
+        #expect(result.status == 3)
         #expect(server.requests.isEmpty)
         #expect(result.stderr.contains("api.http:3: request 'GET \(server.base)/a': cannot read ../handler.js: it is "
                                        + "outside the collection's folder; pass --allow-read"), "\(result.stderr)")

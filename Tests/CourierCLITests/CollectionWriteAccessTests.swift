@@ -39,7 +39,7 @@ struct CollectionWriteAccessTests {
         let outside = try await Self.run(elsewhere.url, state: state, environment: ["HOME": home.url.path])
         // Then neither wrote: a hidden file, and a file outside the collection's folder, each at the line
         #expect(try home.read(".bashrc") == "original\n")
-        #expect(inHome.status == 1 && outside.status == 1)
+        #expect(inHome.status == 3 && outside.status == 3)
         #expect(!inHome.stdout.contains("saved:") && !outside.stdout.contains("saved:"))
         #expect(inHome.stderr.contains("api.http:3: request 'GET \(server.baseURL.absoluteString)/config': did not "
                                        + "save the response to \(home.url.path)/.bashrc: '.bashrc' is hidden"),
@@ -60,7 +60,7 @@ struct CollectionWriteAccessTests {
         // When it runs, even with --allow-overwrite
         let result = try await Self.run(folder.url, state: state, ["--allow-overwrite"])
         // Then .git is untouched and both redirects are refused at their lines
-        #expect(result.status == 1)
+        #expect(result.status == 3)
         #expect(try folder.read(".git/config") == "[core]\n\tbare = false\n")
         #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent(".git/hooks").path))
         #expect(result.stderr.contains("api.http:3:") && result.stderr.contains("'.git' is hidden"), "\(result.stderr)")
@@ -84,7 +84,7 @@ struct CollectionWriteAccessTests {
         // When it runs
         let result = try await Self.run(folder.url, state: state, ["--allow-overwrite"])
         // Then nothing reached the link's target, and each redirect names the link
-        #expect(result.status == 1)
+        #expect(result.status == 3)
         #expect(try FileManager.default.contentsOfDirectory(atPath: target.url.path) == ["victim.txt"])
         #expect(try target.read("victim.txt") == "victim\n")
         #expect(result.stderr.contains("api.http:3:") && result.stderr.contains("'link' is a symbolic link"),
@@ -107,7 +107,7 @@ struct CollectionWriteAccessTests {
         let second = try await Self.run(folder.url, state: state)
         // Then the user's file is kept, saying how to replace it, while its own output is replaced each time
         #expect(try folder.read("notes.txt") == "mine\n")
-        #expect(first.status == 1 && second.status == 1)
+        #expect(first.status == 3 && second.status == 3)
         #expect(first.stderr.contains("api.http:3: request 'GET \(server.baseURL.absoluteString)/a': did not replace "
                                       + "./notes.txt: it exists and Courier did not write it (or it changed since); "
                                       + "pass --allow-overwrite to replace it"), "\(first.stderr)")

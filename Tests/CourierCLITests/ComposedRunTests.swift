@@ -75,7 +75,7 @@ struct ComposedRunTests {
             run ./api.http
             """
         let (result, received) = try await run(["api.http": api], ["run", "api.http"])
-        #expect(result.status == 1)
+        #expect(result.status == 3)
         #expect(result.stderr.contains("api.http:4: run cycle"), "\(result.stdout)\(result.stderr)")
         // The cycle is found before the file runs again: the first request went out once.
         #expect(received.map(\.path) == ["/first"])
@@ -90,7 +90,7 @@ struct ComposedRunTests {
             run #a
             """
         let (result, received) = try await run(["api.http": api], ["run", "api.http", "--name", "a"])
-        #expect(result.status == 1)
+        #expect(result.status == 3)
         #expect(received.isEmpty)
         #expect(result.stderr.contains("api.http:5: run cycle: 'run #a' runs 'a' again"), "\(result.stdout)")
     }
@@ -103,7 +103,7 @@ struct ComposedRunTests {
             GET BASE/still
             """
         let (result, received) = try await run(["api.http": api], ["run", "api.http"])
-        #expect(result.status == 1)
+        #expect(result.status == 3)
         #expect(result.stderr.contains("api.http:1: cannot import './gone.http': no such file"), "\(result.stderr)")
         #expect(result.stderr.contains("api.http:2: import cycle: './api.http' imports itself"), "\(result.stderr)")
         #expect(received.map(\.path) == ["/still"])
@@ -112,7 +112,7 @@ struct ComposedRunTests {
     @Test func anUnknownRunTargetNamesTheCloseNames() async throws {
         let (result, received) = try await run(
             ["api.http": "# @name login\nGET BASE/login\n\n###\nrun #logn\n"], ["run", "api.http"])
-        #expect(result.status == 1)
+        #expect(result.status == 3)
         #expect(received.count == 1)
         #expect(result.stderr.contains("api.http:5: no request is named 'logn'"), "\(result.stdout)")
         #expect(result.stderr.contains("did you mean 'login'?"), "\(result.stdout)")
@@ -146,7 +146,7 @@ struct ComposedRunTests {
     @Test func aRequestVariableOfARequestThatHasNotRunSaysSo() async throws {
         let api = "GET BASE/x?h={{login.request.headers.Host}}\n\n###\n# @name login\nGET BASE/login\n"
         let (result, received) = try await run(["api.http": api], ["run", "api.http"])
-        #expect(result.status == 1)
+        #expect(result.status == 3)
         #expect(received.map(\.path) == ["/login"])
         #expect(result.stderr.contains("request 'login' has not run earlier in this run"), "\(result.stdout)")
     }

@@ -176,7 +176,7 @@ struct DialectRunTests {
             X-Token: {{token}}
             """
         let (failed, none) = try await run(text)
-        #expect(failed.status == 1)
+        #expect(failed.status == 3)
         #expect(none.isEmpty)
         #expect(failed.stderr.contains("asks for 'otp' (one-time password); pass --var otp=VALUE"), "\(failed.stderr)")
         #expect(failed.stderr.contains("api.http:7: unknown variable 'token'"), "\(failed.stderr)")
@@ -197,7 +197,7 @@ struct DialectRunTests {
             ###
             GET BASE/b?t={{logn.response.body.$.token}}
             """)
-        #expect(result.status == 1)
+        #expect(result.status == 3)
         #expect(result.stderr.contains("request 'login' failed earlier in this run"), "\(result.stderr)")
         #expect(result.stderr.contains("no request is named 'logn'; did you mean 'login'?"), "\(result.stderr)")
     }

@@ -36,7 +36,7 @@ struct HttpyacRunTests {
 
         try folder.write("nohost.http", "GET /a\n\n###\nGET \(server.base)/b\n")
         let missing = try await CourierCLI.run(["run", "nohost.http", "--all"], in: folder.url)
-        #expect(missing.status == 1)
+        #expect(missing.status == 3)
         #expect(missing.stderr.contains("nohost.http:1: request 'GET /a': '/a' names no host: add a 'Host:' header, "
                                         + "or define 'host'"), "\(missing.stderr)")
         #expect(server.requests.last?.requestLine == "GET /b HTTP/1.1", "the other request still runs")
@@ -186,7 +186,7 @@ struct HttpyacRunTests {
 
         let broken = try await Self.run(text, in: folder, server: server, extra: ["auth.http": auth],
                                         arguments: ["--name", "broken"])
-        #expect(broken.status == 1)
+        #expect(broken.status == 3)
         #expect(broken.stderr.contains("api.http:19: '# @ref nobody' names no request"), "\(broken.stderr)")
         #expect(!server.requests.contains { $0.target == "/never" })
     }
@@ -232,7 +232,7 @@ struct HttpyacRunTests {
         let result = try await Self.run(text, in: folder, server: server,
                                         arguments: ["--all", "--var", "secret=hunter2"])
         // Then the default and the answer are sent, the password is masked, and an unanswered pick is an error
-        #expect(result.status == 1)
+        #expect(result.status == 3)
         #expect(server.requests.first?.target == "/search?q=swift")
         #expect(server.requests.first?.header("X-Token") == "hunter2")
         #expect(server.requests.count == 1)
@@ -257,17 +257,17 @@ struct HttpyacRunTests {
                 ".env values are secrets, masked in the echo: \(result.stdout)")
     }
 
-    @Test func grpcAndOtherProtocolsNeverReachTheWireAndAreReportedAtTheirLine() async throws {
-        // Given gRPC requests between HTTP ones, with and without separators
+    @Test func otherProtocolsNeverReachTheWireAndAreReportedAtTheirLine() async throws {
+        // Given an SSE request and a grpc:// line without GRPC between HTTP ones, with and without separators
         let server = try CaptureServer()
         defer { server.stop() }
         let folder = try TemporaryFolder()
         let text = """
             GET BASE/before
 
-            GRPC 127.0.0.1:PORT/helloworld.Greeter/SayHello
+            ###
+            grpc://127.0.0.1:PORT/helloworld.Greeter/SayHello
             {"name": "ada"}
-
             ###
             SSE BASE/events
 
@@ -276,13 +276,14 @@ struct HttpyacRunTests {
             """.replacingOccurrences(of: "PORT", with: String(server.port))
         let result = try await Self.run(text, in: folder, server: server)
         // Then only the HTTP requests were sent, and each refusal names its line
-        #expect(result.status == 1)
+        #expect(result.status == 3)
         #expect(server.requests.map(\.requestLine) == ["GET /before HTTP/1.1", "GET /after HTTP/1.1"])
-        #expect(result.stderr.contains("api.http:3: gRPC requests ('GRPC …') are not supported yet"), "\(result.stderr)")
+        #expect(result.stderr.contains("api.http:4: a gRPC call is written 'GRPC host:port/package.Service/Method'"),
+                "\(result.stderr)")
         #expect(result.stderr.contains("api.http:7: httpyac's server-sent event requests"), "\(result.stderr)")
         let check = try await CourierCLI.run(["check", "api.http"], in: folder.url)
         #expect(check.status != 0)
-        #expect(check.stdout.contains("api.http:3:") || check.stderr.contains("api.http:3:"), "\(check.stdout)\(check.stderr)")
+        #expect(check.stdout.contains("api.http:4:") || check.stderr.contains("api.http:4:"), "\(check.stdout)\(check.stderr)")
     }
 
     @Test func courierSendRefusesAnotherProtocolsMethodWordToo() async throws {
@@ -290,7 +291,8 @@ struct HttpyacRunTests {
         defer { server.stop() }
         let result = try await CourierCLI.run(["send", "grpc", server.base + "/helloworld.Greeter/SayHello"])
         #expect(result.status == 2)
-        #expect(result.stderr.contains("gRPC requests ('GRPC …') are not supported yet"), "\(result.stderr)")
+        #expect(result.stderr.contains("gRPC is not an HTTP method: call with 'courier grpc call HOST"),
+                "\(result.stderr)")
         #expect(server.requests.isEmpty)
     }
 
@@ -373,7 +375,7 @@ struct HttpyacRunTests {
             ###
             GET BASE/fine
             """, in: folder, server: server)
-        #expect(result.status == 1)
+        #expect(result.status == 3)
         #expect(server.requests.map(\.target) == ["/fine"])
         #expect(result.stderr.contains("api.http:1: '# @use-os-credentials' signs in with the operating system's"),
                 "\(result.stderr)")

@@ -126,7 +126,7 @@ struct PostmanLegacySandboxTests {
         ])
         let (_, run) = try await PostmanExports.importAndRun([("lost", collection)], in: folder, file: "Lost.http")
         #expect(server.requests.map(\.target) == ["/first"])
-        #expect(run.status == 1)
+        #expect(run.status == 3)
         #expect((run.stdout + run.stderr).contains("postman.setNextRequest('nowhere') in 'first': no request of that "
                                                    + "name"), "\(run.stdout)\(run.stderr)")
     }

@@ -58,7 +58,7 @@ struct PostmanRequireTests {
     @Test func aModuleOffTheListIsAnErrorListingWhatIsAvailable() async throws {
         let (received, run) = try await Self.run(["const fs = require('fs'); const out = [];"])
         #expect(received.isEmpty)
-        #expect(run.status == 1)
+        #expect(run.status == 3)
         #expect((run.stdout + run.stderr).contains("require('fs') is not supported by Courier; the modules scripts may require are "
                                     + "ajv, assert, atob, btoa, buffer, chai, cheerio, crypto-js, events, lodash"),
                 "\(run.stdout)\(run.stderr)")

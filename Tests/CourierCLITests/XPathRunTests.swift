@@ -50,7 +50,7 @@ struct XPathRunTests {
         #expect(received.contains { $0.path == "/after" }, "a JSON response is still read with JSONPath")
         // And an expression selecting two nodes is an error naming it, and nothing is sent
         #expect(!received.contains { $0.path == "/broken" })
-        #expect(result.status == 1)
+        #expect(result.status == 3)
         #expect((result.stdout + result.stderr).contains("XPath '//role' on the response of 'login': it selects 2 nodes"),
                 "\(result.stdout)\(result.stderr)")
     }

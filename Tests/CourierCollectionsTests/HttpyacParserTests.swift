@@ -138,7 +138,7 @@ struct HttpyacParserTests {
     }
 
     @Test func otherProtocolsRequestLinesAreErrorsAtTheirLineAndTheRestLoads() {
-        // Given gRPC, SSE, MQTT, AMQP requests and kulala's NOP between HTTP requests
+        // Given gRPC (which Courier calls), SSE, MQTT, AMQP requests and kulala's NOP between HTTP requests
         let file = HTTPFile(path: "y.http", text: """
             GRPC localhost:50051/helloworld.Greeter/SayHello
             {"name": "ada"}
@@ -160,17 +160,22 @@ struct HttpyacParserTests {
             ###
             VERSION-CONTROL https://x/dav
             """)
-        // Then each is refused at its line, and only the HTTP requests load, with their own methods
-        #expect(file.diagnostics.map(\.line) == [1, 5, 8, 10, 12, 14], "\(file.diagnostics)")
-        #expect(file.diagnostics.first?.message.hasPrefix("gRPC requests ('GRPC …') are not supported yet") == true)
+        // Then the GRPC requests load as gRPC calls; the others are refused at their line (a grpc:// line
+        // without GRPC says how to write one), and the HTTP requests load with their own methods
+        #expect(file.diagnostics.map(\.line) == [8, 10, 12, 14], "\(file.diagnostics)")
+        #expect(file.diagnostics[2].message == "a gRPC call is written 'GRPC host:port/package.Service/Method' "
+                + "(grpcs:// for TLS)")
         #expect(file.diagnostics.allSatisfy { $0.severity == .error })
-        #expect(file.requests.map(\.method.rawValue) == ["PURGE", "VERSION-CONTROL"])
+        #expect(file.requests.map(\.kind) == [.grpc, .grpc, .http, .http])
+        #expect(file.requests.map(\.method.rawValue) == ["POST", "POST", "PURGE", "VERSION-CONTROL"])
+        #expect(file.requests.first?.messages.map(\.text) == [#"{"name": "ada"}"#])
     }
 
-    @Test func aGRPCRequestWithoutSeparatorAfterAnHTTPOneIsRefusedOnItsOwn() {
+    @Test func aGRPCRequestWithoutSeparatorAfterAnHTTPOneIsARequestOfItsOwn() {
         let file = HTTPFile(path: "y.http", text: "GET https://x/a\n\nGRPC localhost:1/a.B/C\n{}\n\nGET https://x/b\n")
-        #expect(file.requests.map(\.url) == ["https://x/a", "https://x/b"])
-        #expect(file.diagnostics.map(\.line) == [3])
+        #expect(file.requests.map(\.url) == ["https://x/a", "localhost:1/a.B/C", "https://x/b"])
+        #expect(file.requests.map(\.kind) == [.http, .grpc, .http])
+        #expect(file.diagnostics.isEmpty)
     }
 
     @Test func wsRequestsAreWebSocketRequests() {
@@ -305,7 +310,7 @@ struct HttpyacParserTests {
     @Test func aProtoImportIsIgnoredWithAWarningAndTheFileVariablesAfterItStay() {
         let file = HTTPFile(path: "y.http", text: "proto < ./hello.proto\n@host=grpc.example.com\n\n###\nGRPC /sayHello\n")
         #expect(file.fileVariables.map(\.name) == ["host"])
-        #expect(file.diagnostics.map(\.severity) == [.warning, .error])
-        #expect(file.requests.isEmpty)
+        #expect(file.diagnostics.map(\.severity) == [.warning])
+        #expect(file.requests.map(\.kind) == [.grpc])
     }
 }

@@ -11,6 +11,8 @@ import Testing
 
     func run(_ code: String, response: ScriptResponse? = nil, scope: [String: String] = [:],
              globals: [String: String] = [:]) -> ScriptResult {
+        // Scripts that await run in a script process, as in courier.
+        ScriptProcessTests.useBuiltCourier()
         var input = ScriptInput(phase: response == nil ? .preRequest : .response, request: Self.request,
                                 response: response, globals: globals)
         input.dialect = .httpyac

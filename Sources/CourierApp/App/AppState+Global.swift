@@ -118,7 +118,7 @@ extension AppState {
             promptAnswers = [:]
             noteConfirmed = false
         }
-        if editor.kind == .websocket {
+        if editor.opensWebSocketPane {
             loadWebSocketPane()
             focus = .webSocket
             if zoomed != nil { zoomed = .webSocket }
@@ -161,7 +161,7 @@ extension AppState {
     /// In live mode, a send through the debounce when an edit changed the request.
     mutating func liveSendIfEdited(since before: RequestDraft) -> [Effect] {
         // A request marked `# @note` is only sent once the user says so, and a run block only by Send.
-        guard live, editor.draft != before, !editor.isEmpty, editor.kind != .websocket, editor.draft.note == nil,
+        guard live, editor.draft != before, !editor.isEmpty, !editor.opensWebSocketPane, editor.draft.note == nil,
               editor.draft.runs.isEmpty else { return [] }
         beginSend()
         return [.sendLive(generation: generation, job: sendJob, debounce: liveDebounce)]

@@ -59,6 +59,7 @@ public struct RequestDraft: Sendable, Hashable {
         case .http: method
         case .websocket: "WS"
         case .graphql: "GRAPHQL"
+        case .grpc: "GRPC"
         }
     }
 

@@ -24,23 +24,18 @@ final class BodyJobRunner: Sendable {
             running[job.generation] = Task.detached(priority: job.priority) { [weak self] in
                 // The job runs on a thread of its own: it waits (sleeping) for a body still arriving, which
                 // for a stream may be for ever, and must not hold a thread of the cooperative pool meanwhile.
-                let cancelled = CancelFlag()
-                await withTaskCancellationHandler {
-                    await OwnThread.run {
-                        let clock = ContinuousClock()
-                        var pending: BodyJobReport?
-                        var lastPost = clock.now - Self.reportInterval
-                        job.run(isCancelled: { cancelled.isSet }) { report in
-                            pending = report.merged(after: pending)
-                            let due = clock.now - lastPost >= Self.reportInterval && queue.isEmpty
-                            guard report.isFinal || due, let ready = pending else { return }
-                            queue.post(.bodyJob(ready))
-                            pending = nil
-                            lastPost = clock.now
-                        }
+                await OwnThread.run(named: "courier.body") { cancelled in
+                    let clock = ContinuousClock()
+                    var pending: BodyJobReport?
+                    var lastPost = clock.now - Self.reportInterval
+                    job.run(isCancelled: { cancelled.isSet }) { report in
+                        pending = report.merged(after: pending)
+                        let due = clock.now - lastPost >= Self.reportInterval && queue.isEmpty
+                        guard report.isFinal || due, let ready = pending else { return }
+                        queue.post(.bodyJob(ready))
+                        pending = nil
+                        lastPost = clock.now
                     }
-                } onCancel: {
-                    cancelled.set()
                 }
                 _ = self?.running.withLock { $0.removeValue(forKey: job.generation) }
             }

@@ -2,14 +2,15 @@ import CourierCollections
 import CourierHTTP
 import Foundation
 
-/// Sending from the explorer: a request (a run block, a request with `# @ref` or `# @loop`, or a WebSocket
-/// request's handshake) goes out through `CollectionRunner`, the path `courier run` takes, with one resolved
-/// context; named responses and script globals are kept for the session.
+/// Sending from the explorer: a request (a run block, a request with `# @ref` or `# @loop`, a WebSocket
+/// request's handshake, a GRPC call) goes out through `CollectionRunner`, the path `courier run` takes, with
+/// one resolved context; named responses and script globals are kept for the session.
 extension CollectionStore {
     /// Sends the request of `job` (and whatever it runs first) through `send`; WebSocket requests go to
-    /// `exchange`. Returns the request sent and the outcome of every request that ran, in order: the request's
-    /// own alone, or those a run block, `# @ref` or `# @loop` ran.
+    /// `exchange`, GRPC ones to `call`. Returns the request sent and the outcome of every request that ran, in
+    /// order: the request's own alone, or those a run block, `# @ref` or `# @loop` ran.
     public func send(_ job: SendJob, observer: (any RunObserver)? = nil, exchange: CollectionRunner.Exchange? = nil,
+                     call: CollectionRunner.Call? = nil,
                      send: @escaping CollectionRunner.Send) async throws(CollectionError)
         -> (request: RequestTemplate, outcomes: [RunOutcome]) {
         let (file, template, context) = try sendContext(job)
@@ -17,6 +18,7 @@ extension CollectionStore {
                                       context: context, imports: ImportedFiles.load(for: file), exchange: exchange,
                                       send: send)
         runner.observer = observer
+        runner.call = call
         let (outcomes, responses, globals) = await runner.runKeepingState([template])
         self.responses.withLock { $0 = responses }
         self.globals.withLock { $0 = globals }

@@ -14,6 +14,10 @@ extension EffectRunner {
         let history = self.history
         let watcher = SendWatcher(queue: queue, cookies: configuration.cookies, name: job.draft.name,
                                   generation: generation, live: latest !== immediate.withLock({ $0 }))
+        // A GRPC request is a gRPC call whose reply comes back as a response (GRPCRequestCall).
+        let grpc: CollectionRunner.Call = { [self] resolved async throws(APIError) in
+            try await grpcCall().perform(resolved)
+        }
         // Held across submit so the delivery, on another thread, always finds the mapping.
         submissions.withLock { map in
             let token = latest.submit(as: UInt64(generation)) {
@@ -21,7 +25,8 @@ extension EffectRunner {
                 // all of it happens in this task (scripts on a thread of their own), never on the loop thread.
                 let sent: (request: RequestTemplate, outcomes: [RunOutcome])
                 do throws(CollectionError) {
-                    sent = try await store.send(job, observer: watcher) { request, context async throws(APIError) in
+                    sent = try await store.send(job, observer: watcher,
+                                                call: grpc) { request, context async throws(APIError) in
                         try await client.send(request, context: context)
                     }
                 } catch {

@@ -28,7 +28,9 @@ extension EffectRunner {
                 // A server may echo the handshake's credentials back in a message: the pane masks them.
                 queue.post(.secretsLearned(resolved.secretSet.union(settings.headers.secretValues)))
                 queue.post(.webSocketResolved(unverifiedTLS: settings.isUnverifiedTLS))
-                webSocket.connect(settings, subscriptions: subscriptions, ticket: ticket)
+                // A GRAPHQL subscription's connection_init and subscribe go out on every connect.
+                let sent = resolved.template.kind == .graphql ? resolved.messages.map(\.text) : subscriptions
+                webSocket.connect(settings, subscriptions: sent, ticket: ticket)
                 // The pane's session goes on from here; the send itself is done.
                 return WebSocketRunResult(url: resolved.request.url)
             }

@@ -60,6 +60,19 @@ public final class EffectRunner: Sendable {
     private let bodyJobs: BodyJobRunner
     /// The WebSocket pane's session, batching its events into one action per frame.
     let webSocket: WebSocketPaneConnector
+    /// GRPC requests' calls, made on a libcurl transport of their own the first time one is sent (the HTTP
+    /// client's transport may be a test's stub); their attempts show in the Log as HTTP ones do.
+    private let grpcCalls = Mutex<GRPCRequestCall?>(nil)
+
+    func grpcCall() -> GRPCRequestCall {
+        grpcCalls.withLock { call in
+            if let call { return call }
+            let made = GRPCRequestCall(transport: CurlTransport(),
+                                       events: EventSink { [queue] event in queue.post(.clientEvent(event)) })
+            call = made
+            return made
+        }
+    }
 
     public init(configuration: Configuration, queue: ActionQueue, store: CollectionStore = CollectionStore()) {
         self.configuration = configuration

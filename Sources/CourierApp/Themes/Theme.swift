@@ -52,6 +52,7 @@ public struct Theme: Sendable, Hashable {
         case .http: self.method(method)
         case .websocket: self.method("WEBSOCKET")
         case .graphql: self.method("GRAPHQL")
+        case .grpc: self.method("GRPC")
         }
     }
     /// The style for a status code.

@@ -1,3 +1,5 @@
+import CourierHTTP
+
 /// One request as an importer hands it to `ImportWriter`: every field is data (or a variable the source
 /// means), never `.http` text, so the writer alone decides how each field is spelled in the file.
 public struct ImportedRequest: Sendable, Hashable {
@@ -33,6 +35,18 @@ public struct ImportedRequest: Sendable, Hashable {
         self.title = title
         self.method = method
         self.url = url
+    }
+
+    /// Sets the header `name` as `HTTPHeaders.set` does: one field, where the first of that name was.
+    public mutating func setHeader(_ name: String, _ value: ImportedText) {
+        let field = Field(name, value)
+        guard let first = headers.firstIndex(where: { $0.name.caseInsensitiveEquals(name) }) else {
+            headers.append(field)
+            return
+        }
+        headers[first] = field
+        headers = headers.enumerated().filter { $0.offset == first || !$0.element.name.caseInsensitiveEquals(name) }
+            .map(\.element)
     }
 
     /// How notes name the request: its name, else its method and URL.

@@ -1,3 +1,6 @@
+import CourierHTTP
+import Foundation
+
 /// Text an importer takes from a Postman collection, an OpenAPI description or a curl command, kept as
 /// what it is: data, or a variable the source means (`{{token}}` in a Postman URL). `ImportWriter` writes
 /// the data so that it reads back as the same data, never as `.http` syntax and never as a variable.
@@ -85,6 +88,12 @@ public struct ImportedText: Sendable, Hashable, CustomStringConvertible {
             case .variable(let name): "{{\(name)}}"
             }
         }.joined()
+    }
+
+    /// The data form-encoded (RFC 3986 unreserved characters kept) for a query or a URL-encoded body; the
+    /// variables stay as they are, so they still resolve (and are encoded when they are).
+    public var formEncoded: ImportedText {
+        mapData { $0.addingPercentEncoding(withAllowedCharacters: URLBuilder.unreserved) ?? $0 }
     }
 
     /// Each data run changed by `transform`; the variables stay.

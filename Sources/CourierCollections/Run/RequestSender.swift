@@ -17,6 +17,8 @@ public struct RequestSender: Sendable {
     public var observer: (any RunObserver)?
     let send: CollectionRunner.Send
     let exchange: CollectionRunner.Exchange?
+    /// Calls `GRPC` requests (`GRPCRequestCall`); without it they are skipped.
+    public var call: CollectionRunner.Call?
 
     public init(file: HTTPFile, baseFolder: URL, exchange: CollectionRunner.Exchange? = nil,
                 send: @escaping CollectionRunner.Send) {
@@ -33,20 +35,35 @@ public struct RequestSender: Sendable {
             outcome.skipped = "WebSocket requests run with 'courier ws' or in the explorer"
             return outcome
         }
+        if template.kind == .grpc && call == nil {
+            outcome.skipped = "gRPC requests run with 'courier run' or 'courier grpc'"
+            return outcome
+        }
         let scripts = ScriptRunner(file: file, baseFolder: baseFolder)
         let scripted = file.hasScripts(template)
         do {
             let resolved = try await prepare(template, with: scripts, scripted: scripted, variables: &variables,
                                              report: &outcome.scripts)
-            outcome.resolved = resolved
+            // A GRAPHQL subscription runs as the WebSocket request it becomes.
+            let subscription = try resolved.asGraphQLSubscription()
+            outcome.resolved = subscription ?? resolved
+            if subscription != nil && exchange == nil {
+                outcome.skipped = "GraphQL subscriptions run with 'courier run', 'courier ws --graphql' or in the "
+                    + "explorer"
+                return outcome
+            }
             observer?.willSend(resolved.request, secrets: resolved.secretSet, context: outcome.context)
-            if template.kind == .websocket, let exchange {
-                let result = await exchange(resolved)
+            if template.kind == .websocket || subscription != nil, let exchange {
+                let result = await exchange(subscription ?? resolved)
                 outcome.webSocket = result
                 if let failure = result.failure { outcome.failure = .webSocket(failure) }
                 return outcome
             }
-            let response = try await send(resolved.request, outcome.context)
+            let response = if template.kind == .grpc, let call {
+                try await call(resolved)
+            } else {
+                try await send(resolved.request, outcome.context)
+            }
             outcome.response = response
             if scripted {
                 await handle(response, of: resolved, with: scripts, variables: &variables, report: &outcome.scripts)
@@ -88,14 +105,16 @@ public struct RequestSender: Sendable {
         var report: ScriptReport
     }
 
-    /// The pre-request scripts, then the resolution; on a thread of its own when the request has scripts.
+    /// The pre-request scripts, then the resolution; on a thread of its own when the request has scripts, where
+    /// cancelling this task (the explorer's Ctrl-C, a newer send) stops a running script.
     private func prepare(_ template: RequestTemplate, with scripts: ScriptRunner, scripted: Bool,
                          variables: inout VariableContext, report: inout ScriptReport)
         async throws(CollectionError) -> ResolvedRequest {
         guard scripted else { return try scripts.prepare(template, context: &variables, report: &report) }
-        let step = await OwnThread.run { [variables, report] in
+        let step = await OwnThread.run { [variables, report] cancel in
             var variables = variables
             var report = report
+            let scripts = scripts.stopped(by: cancel)
             do throws(CollectionError) {
                 let resolved = try scripts.prepare(template, context: &variables, report: &report)
                 return Scripted(result: .success(resolved), variables: variables, report: report)
@@ -111,9 +130,10 @@ public struct RequestSender: Sendable {
     /// The response handlers, on a thread of their own.
     private func handle(_ response: HTTPResponse, of resolved: ResolvedRequest, with scripts: ScriptRunner,
                         variables: inout VariableContext, report: inout ScriptReport) async {
-        let step = await OwnThread.run { [variables, report] in
+        let step = await OwnThread.run { [variables, report] cancel in
             var variables = variables
             var report = report
+            let scripts = scripts.stopped(by: cancel)
             scripts.handle(response, of: resolved, context: &variables, report: &report)
             return Scripted(result: .success(()), variables: variables, report: report)
         }

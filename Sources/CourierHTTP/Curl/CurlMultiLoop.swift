@@ -6,8 +6,9 @@ import Synchronization
 /// its inbox and wake it; every easy handle and callback lives on this thread alone.
 final class CurlMultiLoop: Sendable {
     private struct Inbox {
-        var jobs: [CurlJob] = []
+        var jobs: [any LoopJob] = []
         var cancels: [UInt64] = []
+        var pokes: [UInt64] = []
         var stopping = false
         /// The multi handle's address while the thread runs, kept as a number so it can cross threads:
         /// posters only use it for `curl_multi_wakeup`, which libcurl makes safe from any thread.
@@ -29,14 +30,23 @@ final class CurlMultiLoop: Sendable {
     }
 
     /// Queues a transfer; it starts on the loop's next turn.
-    func submit(_ job: CurlJob) {
+    func submit(_ job: any LoopJob) {
         let refused: Bool = inbox.withLock { inbox in
             guard !inbox.stopping else { return true }
             inbox.jobs.append(job)
             inbox.wake()
             return false
         }
-        if refused { job.continuation.resume(throwing: APIError.cancelled) }
+        if refused { job.fail(APIError.cancelled) }
+    }
+
+    /// Asks a running transfer to look at its state again on the loop thread (`LoopTransfer.poke`): a
+    /// stream whose upload paused for want of bytes resumes once it has some.
+    func poke(_ id: UInt64) {
+        inbox.withLock { inbox in
+            inbox.pokes.append(id)
+            inbox.wake()
+        }
     }
 
     /// Aborts a transfer: its handle leaves the multi (closing its connection) and it throws `.cancelled`.
@@ -64,12 +74,13 @@ final class CurlMultiLoop: Sendable {
         inbox.withLock { $0.multiAddress = address }
         let driver = CurlMultiDriver(multi: multi)
         while true {
-            let (jobs, cancels, stopping) = inbox.withLock { inbox in
-                defer { inbox.jobs = []; inbox.cancels = [] }
-                return (inbox.jobs, inbox.cancels, inbox.stopping)
+            let (jobs, cancels, pokes, stopping) = inbox.withLock { inbox in
+                defer { inbox.jobs = []; inbox.cancels = []; inbox.pokes = [] }
+                return (inbox.jobs, inbox.cancels, inbox.pokes, inbox.stopping)
             }
             // Adds come first: a cancel is only ever posted after its job (see TransferTicket).
             for job in jobs { driver.add(job) }
+            for id in pokes { driver.poke(id) }
             for id in cancels { driver.cancel(id) }
             if stopping { break }
             driver.performAndCollect()
@@ -87,14 +98,14 @@ final class CurlMultiLoop: Sendable {
             defer { inbox.jobs = [] }
             return inbox.jobs
         }
-        for job in jobs { job.continuation.resume(throwing: error) }
+        for job in jobs { job.fail(error) }
     }
 }
 
 /// The loop thread's own state: the multi handle and the transfers on it. Never leaves that thread.
 final class CurlMultiDriver {
     private let multi: UnsafeMutableRawPointer
-    private var transfers: [UnsafeMutableRawPointer: CurlTransfer] = [:]
+    private var transfers: [UnsafeMutableRawPointer: any LoopTransfer] = [:]
     private var byID: [UInt64: UnsafeMutableRawPointer] = [:]
     private var handles = CurlHandlePool()
 
@@ -102,17 +113,17 @@ final class CurlMultiDriver {
 
     var isIdle: Bool { transfers.isEmpty }
 
-    func add(_ job: CurlJob) {
+    func add(_ job: any LoopJob) {
         guard let easy = handles.take() else {
-            job.continuation.resume(throwing: APIError.protocolError(underlying: "curl_easy_init failed"))
+            job.fail(APIError.protocolError(underlying: "curl_easy_init failed"))
             return
         }
-        let transfer: CurlTransfer
+        let transfer: any LoopTransfer
         do {
-            transfer = try CurlTransfer(job: job, easy: easy)
+            transfer = try job.start(on: easy)
         } catch {
             handles.give(easy)
-            job.continuation.resume(throwing: error)
+            job.fail(error)
             return
         }
         let code = curl_multi_add_handle(multi, transfer.easy)
@@ -130,14 +141,19 @@ final class CurlMultiDriver {
         guard let easy = byID[id], let transfer = transfers[easy] else { return }
         remove(transfer)
         transfer.finish(throwing: APIError.cancelled)
-        handles.give(transfer.easy)
+        release(transfer)
+    }
+
+    func poke(_ id: UInt64) {
+        guard let easy = byID[id], let transfer = transfers[easy] else { return }
+        transfer.poke()
     }
 
     func cancelAll() {
         for transfer in transfers.values {
             remove(transfer)
             transfer.finish(throwing: APIError.cancelled)
-            handles.give(transfer.easy)
+            release(transfer)
         }
     }
 
@@ -150,7 +166,7 @@ final class CurlMultiDriver {
             guard let handle = easy, let transfer = transfers[handle] else { continue }
             remove(transfer)
             transfer.complete(result)
-            handles.give(handle)
+            release(transfer)
         }
     }
 
@@ -159,9 +175,49 @@ final class CurlMultiDriver {
         curl_multi_poll(multi, nil, 0, timeoutMilliseconds, &ready)
     }
 
-    private func remove(_ transfer: CurlTransfer) {
+    /// Keeps the transfer's handle for the next one.
+    private func release(_ transfer: any LoopTransfer) {
+        handles.give(transfer.easy)
+    }
+
+    private func remove(_ transfer: any LoopTransfer) {
         curl_multi_remove_handle(multi, transfer.easy)
         transfers[transfer.easy] = nil
         byID[transfer.id] = nil
     }
 }
+
+/// A transfer waiting for the loop thread: it sets up the easy handle it is lent, or fails.
+protocol LoopJob: Sendable {
+    var id: UInt64 { get }
+    /// Configures `easy` (fresh or reset) for this job; the loop adds it to the multi handle.
+    func start(on easy: UnsafeMutableRawPointer) throws -> any LoopTransfer
+    /// Ends the job's caller with an error when it never started.
+    func fail(_ error: any Error)
+}
+
+/// A transfer on the loop thread, whatever it carries (a whole response, or a stream of bytes).
+protocol LoopTransfer: AnyObject {
+    var id: UInt64 { get }
+    var easy: UnsafeMutableRawPointer { get }
+    /// curl finished the transfer with `code`.
+    func complete(_ code: CURLcode)
+    /// The transfer ends without curl's word (a cancel, a failed add).
+    func finish(throwing error: any Error)
+    /// Another thread asked this transfer to look at its state again (see `CurlMultiLoop.poke`).
+    func poke()
+}
+
+extension LoopTransfer {
+    func poke() {}
+}
+
+extension CurlJob: LoopJob {
+    func start(on easy: UnsafeMutableRawPointer) throws -> any LoopTransfer {
+        try CurlTransfer(job: self, easy: easy)
+    }
+
+    func fail(_ error: any Error) { continuation.resume(throwing: error) }
+}
+
+extension CurlTransfer: LoopTransfer {}

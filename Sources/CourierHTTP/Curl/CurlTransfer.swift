@@ -56,18 +56,7 @@ final class CurlTransfer {
         // A proxy's "200 Connection established" is not a response of the server: keep it away
         // from the header callback, which would otherwise take it for a complete head.
         courier_easy_setopt_long(easy, CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
-        // Verification stays on unless the user explicitly asked for --insecure.
-        courier_easy_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, request.insecure ? 0 : 1)
-        courier_easy_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, request.insecure ? 0 : 2)
-        if let certificates = configuration.trustedCertificates {
-            courier_easy_setopt_str(easy, CURLOPT_CAINFO, certificates.path)
-        }
-        if let certificate = request.clientCertificate { CurlEasy.present(certificate, on: easy) }
-        let connectTimeout = request.connectTimeout ?? configuration.connectTimeout
-        courier_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, max(1, Self.milliseconds(connectTimeout)))
-        if let timeout = request.timeout {
-            courier_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, max(1, Self.milliseconds(timeout)))
-        }
+        CurlEasy.applyTLSAndTimeouts(of: request, configuration: configuration, on: easy)
         if let idle = configuration.idleTimeout {
             // libcurl's idle knob: under 1 byte/s for the whole period (no byte at all, in practice) ends
             // the transfer with a timeout, while a slow but living stream runs on.
@@ -261,9 +250,7 @@ final class CurlTransfer {
                 finish(throwing: failure)
             } else {
                 // A server address means a connection was made (new or reused) and the server answered.
-                var address: UnsafeMutablePointer<CChar>?
-                courier_easy_getinfo_str(easy, CURLINFO_PRIMARY_IP, &address)
-                let connected = address.map { $0.pointee != 0 } ?? false
+                let connected = CurlEasy.reachedServer(easy)
                 var redirects = 0
                 courier_easy_getinfo_long(easy, CURLINFO_REDIRECT_COUNT, &redirects)
                 var osErrno = 0
@@ -324,37 +311,14 @@ final class CurlTransfer {
     }
 
     private func timing() -> Timing {
-        func phase(_ info: CURLINFO) -> Duration? {
-            var micros: curl_off_t = 0
-            guard courier_easy_getinfo_off(easy, info, &micros) == CURLE_OK, micros > 0 else { return nil }
-            return .microseconds(micros)
-        }
-        var connects = 0
-        courier_easy_getinfo_long(easy, CURLINFO_NUM_CONNECTS, &connects)
-        var uploaded: curl_off_t = 0
-        courier_easy_getinfo_off(easy, CURLINFO_SIZE_UPLOAD_T, &uploaded)
-        // The body bytes as they came over the connection, before any Content-Encoding was decoded.
-        var downloaded: curl_off_t = 0
-        courier_easy_getinfo_off(easy, CURLINFO_SIZE_DOWNLOAD_T, &downloaded)
-        return Timing(dns: phase(CURLINFO_NAMELOOKUP_TIME_T), connect: phase(CURLINFO_CONNECT_TIME_T),
-                      tls: phase(CURLINFO_APPCONNECT_TIME_T), firstByte: phase(CURLINFO_STARTTRANSFER_TIME_T),
-                      total: phase(CURLINFO_TOTAL_TIME_T) ?? (ContinuousClock.now - started),
-                      reusedConnection: connects == 0, bytesReceived: sink.received, bytesSent: Int(uploaded),
-                      bytesOnWire: Int(downloaded))
+        CurlEasy.timing(of: easy, started: started, received: sink.received)
     }
 
     private func httpVersion() -> String {
-        var version = 0
-        courier_easy_getinfo_long(easy, CURLINFO_HTTP_VERSION, &version)
-        switch version {
-        case CURL_HTTP_VERSION_1_0: return "HTTP/1.0"
-        case CURL_HTTP_VERSION_2_0: return "HTTP/2"
-        case CURL_HTTP_VERSION_3: return "HTTP/3"
-        default: return head.version.isEmpty ? "HTTP/1.1" : head.version
-        }
+        CurlEasy.httpVersion(of: easy, fallback: head.version)
     }
 
-    private static func milliseconds(_ duration: Duration) -> Int {
+    static func milliseconds(_ duration: Duration) -> Int {
         Int(duration.milliseconds.rounded(.up))
     }
 }

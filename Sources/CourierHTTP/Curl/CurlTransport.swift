@@ -51,7 +51,7 @@ public final class CurlTransport: Transport {
     public static let supportedSchemes: Set<String> = ["http", "https"]
 
     public let configuration: Configuration
-    private let loop: CurlMultiLoop
+    let loop: CurlMultiLoop
     private let ids = Atomic<UInt64>(0)
 
     /// Starts the transport's thread. One transport shares one connection cache among all its transfers.
@@ -86,6 +86,9 @@ public final class CurlTransport: Transport {
         }
     }
 
+    /// A number no other transfer of this transport has.
+    func nextTransferID() -> UInt64 { ids.add(1, ordering: .relaxed).newValue }
+
     /// The URL without `user:password@`, which must never reach output, logs or history.
     static func withoutCredentials(_ url: URL) -> URL {
         guard url.user != nil || url.password != nil,
@@ -102,7 +105,7 @@ public final class CurlTransport: Transport {
             throw APIError.badURL(request.url.absoluteString)
         }
         try Task.checkCancellation(orThrow: .cancelled)
-        let id = ids.add(1, ordering: .relaxed).newValue
+        let id = nextTransferID()
         let ticket = TransferTicket()
         let loop = self.loop
         let configuration = self.configuration

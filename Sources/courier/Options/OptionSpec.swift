@@ -26,8 +26,8 @@ struct OptionSpec: Sendable {
     }
 
     /// An option with several values in a row: `--report junit FILE`.
-    static func option(_ long: String, values: [ValueSpec], help: String) -> OptionSpec {
-        OptionSpec(long: long, short: nil, values: values, repeatable: false, help: help, defaultValue: nil)
+    static func option(_ long: String, values: [ValueSpec], repeatable: Bool = false, help: String) -> OptionSpec {
+        OptionSpec(long: long, short: nil, values: values, repeatable: repeatable, help: help, defaultValue: nil)
     }
 
     /// `-h, --help`, which every command has.

@@ -1,6 +1,7 @@
 import CourierCollections
 import CourierHTTP
 import CourierTerminal
+import CourierWebSocket
 
 /// The request being edited: one text editor per field, the tab shown, and which saved request it came from.
 public struct RequestEditorState: Sendable, Hashable {
@@ -40,6 +41,10 @@ public struct RequestEditorState: Sendable, Hashable {
     public var name: String
     public var kind: RequestTemplate.Kind
     public var method: String
+    /// Whether sending opens the WebSocket pane: a WebSocket request, or a GRAPHQL subscription (it runs over one).
+    public var opensWebSocketPane: Bool {
+        kind == .websocket || (kind == .graphql && GraphQLSubscription.isSubscription(body.text))
+    }
     // One-line fields are LineEditors (Enter submits, a pasted line break becomes a space); the
     // `name=value` and `Name: value` lists and the body are TextAreaEditors (Enter breaks the line).
     public var url: LineEditor

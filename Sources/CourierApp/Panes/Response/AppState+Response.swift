@@ -25,7 +25,7 @@ extension AppState {
             modals.append(.palette(PaletteState(filter: Self.copyAsCodeTitle)))
             return []
         case .compare:
-            guard !editor.isEmpty, editor.kind != .websocket else { return nothingYet() }
+            guard !editor.isEmpty, !editor.opensWebSocketPane else { return nothingYet() }
             return [.openCompare(sendJob)]
         }
     }

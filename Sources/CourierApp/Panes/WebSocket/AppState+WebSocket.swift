@@ -5,7 +5,7 @@ extension AppState {
     mutating func webSocketEffects(_ effects: [WebSocketPaneEffect]) -> [Effect] {
         // Connecting is sending the pane's request: its `# @note` and `# @prompt` questions come first.
         if effects.contains(where: { if case .connect = $0 { true } else { false } }) {
-            if editor.kind == .websocket { return send() }
+            if editor.opensWebSocketPane { return send() }
             var job = webSocketJob
             job?.certificatePassphrase = certificatePassphrase
             return webSocketConnect(effects, job: job)

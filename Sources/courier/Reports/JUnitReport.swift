@@ -1,9 +1,9 @@
 import CourierSecurity
-import CourierCollections
 import Foundation
 
 /// `courier run --report junit FILE`: one test suite per file, one test case per request (did it succeed)
-/// and one per `client.test` / `pm.test`, in the JUnit XML that CI systems read.
+/// and one per `client.test` / `pm.test`, in the JUnit XML that CI systems read. A request that could not be
+/// built or sent is an `<error>`, one the server answered wrongly a `<failure>`.
 struct JUnitReport: Sendable {
     struct Case: Sendable {
         var name: String
@@ -21,34 +21,29 @@ struct JUnitReport: Sendable {
 
     private(set) var suites: [Suite] = []
 
-    /// Adds the outcomes of one file as a suite; `secrets` are hidden from the messages.
-    mutating func add(_ outcomes: [RunOutcome], file: String, secrets: Set<String>) {
-        var suite = Suite(name: file)
-        for outcome in outcomes where outcome.skipped == nil {
-            let name = outcome.template.displayName
-            let seconds = outcome.response.map { Double($0.timing.total.components.seconds)
-                + Double($0.timing.total.components.attoseconds) / 1e18 } ?? 0
-            var request = Case(name: name, seconds: seconds)
-            switch outcome.failure {
-            case .none, .tests: break
-            case .status(let status): request.failure = "status \(status)"
-            case .script(let error): request.failure = "script error: \(error)"
-            case .collection(let error): request.failure = error.description; request.isError = true
-            case .transport(let error): request.failure = error.description; request.isError = true
-            case .webSocket(let failure): request.failure = failure.message; request.isError = true
+    /// The report's requests grouped by file (and by round when the run was repeated), skipped ones left out.
+    init(_ report: RunReport) {
+        let rounds = Set(report.requests.map(\.round)).count
+        for request in report.requests where request.result != .skipped {
+            let suiteName = rounds > 1 ? "\(request.file) (round \(request.round))" : request.file
+            if suites.last?.name != suiteName {
+                if let index = suites.firstIndex(where: { $0.name == suiteName }) {
+                    // --jobs finishes files' requests in any order: keep each file's cases together.
+                    suites.append(suites.remove(at: index))
+                } else {
+                    suites.append(Suite(name: suiteName))
+                }
             }
-            suite.cases.append(request)
-            for test in outcome.scripts.tests {
+            var cases = [Case(name: request.name, seconds: request.seconds,
+                              failure: request.result == .passed || request.errorKind == "tests" ? nil
+                                  : request.message ?? "failed",
+                              isError: request.result == .error)]
+            for test in request.tests {
                 let failure = test.passed ? nil : (test.message.isEmpty ? "failed" : test.message)
-                suite.cases.append(Case(name: "\(name) › \(test.name)", seconds: 0, failure: failure))
+                cases.append(Case(name: "\(request.name) › \(test.name)", seconds: 0, failure: failure))
             }
+            suites[suites.count - 1].cases += cases
         }
-        for index in suite.cases.indices {
-            suite.cases[index].failure = suite.cases[index].failure.map {
-                SecretPolicy.masking($0, secrets: secrets)
-            }
-        }
-        suites.append(suite)
     }
 
     /// The report as XML.

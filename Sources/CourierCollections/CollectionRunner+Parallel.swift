@@ -1,0 +1,115 @@
+import Foundation
+
+/// `courier run --jobs N`: the requests of a file that do not need one another run at once; a request waits
+/// for those it needs: whose response it uses (`{{login.response.body.$.token}}`), whose scripts may set a
+/// variable it uses, every request before a run block, `# @ref`, `# @loop` or `# @sleep` (which run in place
+/// in file order), and the scripted requests before it when it has scripts (they share globals in order).
+extension CollectionRunner {
+    /// For each request, the indices of the earlier requests it must wait for.
+    public static func prerequisites(of requests: [RequestTemplate]) -> [[Int]] {
+        var result: [[Int]] = []
+        for (index, request) in requests.enumerated() {
+            let earlier = requests[..<index]
+            if isBarrier(request) {
+                result.append(Array(earlier.indices))
+                continue
+            }
+            var needs = Set<Int>()
+            if let barrier = earlier.lastIndex(where: isBarrier) { needs.insert(barrier) }
+            let names = Set(dependencies(of: request))
+            let used = variableNames(in: request.sourceText.isEmpty ? request.url : request.sourceText)
+            for (position, other) in zip(earlier.indices, earlier) {
+                if let name = other.name, names.contains(name) { needs.insert(position) }
+                if !other.scripts.isEmpty && (mayScriptSet(any: used, other) || !request.scripts.isEmpty) {
+                    needs.insert(position)
+                }
+            }
+            result.append(needs.sorted())
+        }
+        return result
+    }
+
+    /// A request that runs in place, after everything before it and before everything after it.
+    static func isBarrier(_ request: RequestTemplate) -> Bool {
+        request.isRunBlock || !request.runsBefore.isEmpty || !request.references.isEmpty || request.loop != nil
+            || request.tags[sleepTag] != nil
+    }
+
+    /// Whether a script of `request` may set one of `names`: an inline script that names it, or a script
+    /// file (whose text is not read here).
+    private static func mayScriptSet(any names: Set<String>, _ request: RequestTemplate) -> Bool {
+        !names.isEmpty && request.scripts.contains { script in
+            if case .file = script.source { return true }
+            return names.contains { script.mentionsSetting($0) }
+        }
+    }
+
+    /// The names `requests` read from outside themselves: responses (`{{login.response…}}`) and plain
+    /// variables; a file that reads a name another file provides waits for that file.
+    public static func namesRead(by requests: [RequestTemplate]) -> Set<String> {
+        var names = Set<String>()
+        for request in requests {
+            names.formUnion(dependencies(of: request))
+            names.formUnion(variableNames(in: request.sourceText.isEmpty ? request.url : request.sourceText))
+        }
+        return names
+    }
+
+    /// Whether `requests` may provide one of `names` to another file: a request of that name, or a script
+    /// that may set it.
+    public static func mayProvide(any names: Set<String>, _ requests: [RequestTemplate]) -> Bool {
+        requests.contains { request in
+            (request.name.map(names.contains) ?? false) || mayScriptSet(any: names, request)
+                || request.isRunBlock || !request.runsBefore.isEmpty
+        }
+    }
+
+    /// `runKeepingState` with up to `limit.width` requests of the file in flight (the limit is shared with
+    /// the run's other files); each request starts once those it needs have finished, with their responses
+    /// and globals. Outcomes are reported as each request (or run block) finishes, one at a time. With
+    /// `failFast`, nothing new starts after the first failure.
+    public func runConcurrently(_ requests: [RequestTemplate], limit: ConcurrencyLimit, failFast: Bool = false,
+                                onOutcome: (RunOutcome) -> Void = { _ in })
+        async -> (outcomes: [RunOutcome], responses: ResponseStore, globals: [String: String]) {
+        var variables = context
+        variables.responses.declare(file.requests.compactMap(\.name) + imports.names)
+        let needs = Self.prerequisites(of: requests)
+        var finished = Set<Int>()
+        var started = Set<Int>()
+        var stopped = false
+        var outcomes: [RunOutcome] = []
+        await withTaskGroup(of: (Int, [RunOutcome], VariableContext, [String: String], Bool).self) { group in
+            while true {
+                if !stopped && !Task.isCancelled {
+                    for index in requests.indices where !started.contains(index)
+                        && needs[index].allSatisfy(finished.contains) {
+                        started.insert(index)
+                        let snapshot = variables
+                        let template = requests[index]
+                        group.addTask {
+                            await limit.acquire()
+                            var own = snapshot
+                            var ran: [RunOutcome] = []
+                            let goOn = await runSteps([template], variables: &own, outcomes: &ran, chain: [],
+                                                      failFast: failFast, onOutcome: { _ in })
+                            await limit.release()
+                            return (index, ran, own, snapshot.globals, goOn)
+                        }
+                    }
+                }
+                guard let (index, ran, own, before, goOn) = await group.next() else { break }
+                finished.insert(index)
+                variables.responses.merge(own.responses)
+                // Only what this request's scripts changed: another request may have set a global meanwhile.
+                for (name, value) in own.globals where before[name] != value { variables.globals[name] = value }
+                variables.ranFileScripts.formUnion(own.ranFileScripts)
+                for outcome in ran {
+                    outcomes.append(outcome)
+                    onOutcome(outcome)
+                }
+                if !goOn || (failFast && ran.contains { !$0.succeeded }) { stopped = true }
+            }
+        }
+        return (outcomes, variables.responses, variables.globals)
+    }
+}

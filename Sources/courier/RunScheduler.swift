@@ -1,0 +1,227 @@
+import CourierCollections
+import CourierHTTP
+import Foundation
+import Synchronization
+
+/// How `courier run` goes through its plan: every file in path order, `--repeat` times, one request at a time
+/// or, with `--jobs N`, up to N requests at once across files (a file that reads a name another file provides
+/// waits for that file; inside a file `CollectionRunner.runConcurrently` orders what depends on what). Named
+/// responses and globals carry over from file to file and from one round to the next. Each outcome is printed
+/// whole, under the lock, so parallel requests never interleave mid-request.
+final class RunScheduler: Sendable {
+    let plan: RunPlan
+    let invocation: RunCommand.Invocation
+    let iterations: RunCommand.Iterations
+    let recorder: AttemptRecorder
+    let send: CollectionRunner.Send
+    let exchange: CollectionRunner.Exchange
+    /// Calls a GRPC request (gRPC over HTTP/2).
+    let call: CollectionRunner.Call
+    /// The file whose header was printed last, so a header is printed again when output switches files.
+    private let lastHeader = Mutex<String?>(nil)
+
+    init(plan: RunPlan, invocation: RunCommand.Invocation, iterations: RunCommand.Iterations,
+         recorder: AttemptRecorder, send: @escaping CollectionRunner.Send,
+         exchange: @escaping CollectionRunner.Exchange, call: @escaping CollectionRunner.Call) {
+        self.plan = plan
+        self.invocation = invocation
+        self.iterations = iterations
+        self.recorder = recorder
+        self.send = send
+        self.exchange = exchange
+        self.call = call
+    }
+
+    /// What a file (or several, in parallel) left for the next: named responses and globals.
+    struct Carried: Sendable {
+        var responses = ResponseStore()
+        var globals: [String: String] = [:]
+
+        mutating func merge(_ other: Carried, since before: Carried) {
+            responses.merge(other.responses)
+            for (name, value) in other.globals where before.globals[name] != value { globals[name] = value }
+        }
+    }
+
+    func run() async -> RunTally {
+        var tally = RunTally()
+        var carried = Carried()
+        // --repeat runs every iteration (--data rows, --iteration-count) again: a pass is one iteration of
+        // one round, numbered from 1 across the run.
+        for repetition in 1...invocation.repeats {
+            if Task.isCancelled || stopping(tally) { break }
+            if invocation.repeats > 1 && showsHeaders {
+                Console.out("==> round \(repetition) of \(invocation.repeats) <==\n")
+            }
+            for iteration in iterations.rows {
+                if Task.isCancelled || stopping(tally) { break }
+                if iterations.count > 1 && showsHeaders {
+                    Console.out("==> iteration \(iteration.index + 1) of \(iterations.count) <==\n")
+                }
+                let pass = Pass(round: (repetition - 1) * iterations.count + iteration.index + 1, iteration: iteration)
+                if invocation.jobs > 1 {
+                    await runParallel(pass, tally: &tally, carried: &carried)
+                } else {
+                    for entry in plan.entries {
+                        if Task.isCancelled || stopping(tally) { break }
+                        let result = await runFile(entry, pass: pass, carried: carried, limit: nil)
+                        record(result, entry: entry, round: pass.round, into: &tally)
+                        carried = result.carried
+                    }
+                }
+            }
+        }
+        tally.report.finished = Date()
+        return tally
+    }
+
+    private func stopping(_ tally: RunTally) -> Bool { invocation.failFast && tally.failed > 0 }
+
+    /// Whether `==>` headers are printed: not in JSON, --quiet or --test-only output.
+    private var showsHeaders: Bool { !invocation.json && !invocation.quiet && !invocation.testOnly }
+
+    /// One go through the files: its number in the reports, and the --data row it uses.
+    struct Pass: Sendable {
+        var round: Int
+        var iteration: IterationRow
+    }
+
+    /// The files of one round, up to `--jobs` requests in flight across them.
+    private func runParallel(_ pass: Pass, tally: inout RunTally, carried: inout Carried) async {
+        let limit = ConcurrencyLimit(invocation.jobs)
+        let entries = plan.entries
+        let reads = entries.map { CollectionRunner.namesRead(by: $0.requests) }
+        // A file waits for every earlier file that may provide a name it reads.
+        let needs = entries.indices.map { index in
+            (0..<index).filter { CollectionRunner.mayProvide(any: reads[index], entries[$0].requests) }
+        }
+        var started = Set<Int>()
+        var finished = Set<Int>()
+        await withTaskGroup(of: (Int, FileResult, Carried).self) { group in
+            while true {
+                if !Task.isCancelled && !stopping(tally) {
+                    for index in entries.indices where !started.contains(index)
+                        && needs[index].allSatisfy(finished.contains) {
+                        started.insert(index)
+                        let before = carried
+                        group.addTask {
+                            let result = await self.runFile(entries[index], pass: pass, carried: before,
+                                                            limit: limit)
+                            return (index, result, before)
+                        }
+                    }
+                }
+                guard let (index, result, before) = await group.next() else { break }
+                finished.insert(index)
+                record(result, entry: entries[index], round: pass.round, into: &tally)
+                carried.merge(result.carried, since: before)
+            }
+        }
+    }
+
+    /// What one file's run gave.
+    struct FileResult: Sendable {
+        var outcomes: [RunOutcome] = []
+        var carried: Carried
+        var secrets: Set<String> = []
+        /// Why the file did not run at all (its environment could not be read).
+        var notRun: String?
+    }
+
+    private func record(_ result: FileResult, entry: RunPlan.Entry, round: Int, into tally: inout RunTally) {
+        if let notRun = result.notRun {
+            Console.error("\(entry.displayPath): not run: \(notRun)")
+            tally.filesWithErrors.insert(entry.displayPath)
+            return
+        }
+        tally.add(result.outcomes)
+        let used = result.secrets.union(result.outcomes.flatMap(\.secrets))
+        tally.report.add(result.outcomes, file: entry.displayPath, secrets: invocation.showSecrets ? [] : used,
+                         round: round, attempts: recorder.attempts(for:))
+    }
+
+    /// Runs one file's requests, in order or (with `limit`) concurrently, printing each outcome as it
+    /// finishes.
+    private func runFile(_ entry: RunPlan.Entry, pass: Pass, carried: Carried, limit: ConcurrencyLimit?) async
+        -> FileResult {
+        if limit == nil && plan.isFolder && showsHeaders {
+            Console.out("==> \(entry.displayPath) <==" + (invocation.summary ? "" : "\n"))
+        }
+        let environment: CourierCollections.Environment
+        switch entry.environment {
+        case .success(let found): environment = found
+        case .failure(let error): return FileResult(carried: carried, notRun: "\(error)")
+        }
+        var secrets = environment.secretValues
+        if let passphrase = invocation.certificatePassphrase { secrets.insert(passphrase) }
+        // Unverified TLS is said before it is used: once for the file when its environment says so,
+        // else for each request marked `# @insecure`.
+        let environmentUnverified = environment.tls.unverifiedBy != nil
+        if let unverifiedBy = environment.tls.unverifiedBy {
+            Console.warnUnverified(because: "verifyHostCertificate: false in \(unverifiedBy)")
+        }
+        let send = self.send
+        let exchange = self.exchange
+        let fileSend: CollectionRunner.Send = { request, context async throws(APIError) -> HTTPResponse in
+            if !environmentUnverified { RunCommand.warnIfUnverified(request) }
+            return try await send(request, context)
+        }
+        let fileExchange: CollectionRunner.Exchange = { resolved in
+            if !environmentUnverified { RunCommand.warnIfUnverified(resolved.request) }
+            return await exchange(resolved)
+        }
+        // A --data row's values rank just below --var.
+        var context = VariableContext(overrides: pass.iteration.values.merging(invocation.overrides) { $1 },
+                                      environment: environment, responses: carried.responses,
+                                      globals: carried.globals)
+        context.iteration = pass.iteration
+        context.certificatePassphrase = invocation.certificatePassphrase
+        context.clientCertificate = invocation.clientCertificate
+        context.fileAccess = CollectionFileAccess(root: plan.root, allowedReads: invocation.allowedReads,
+                                                  allowsOverwrite: invocation.allowOverwrite, ledger: .standard())
+        var runner = CollectionRunner(file: entry.loaded.file, baseFolder: entry.loaded.url.deletingLastPathComponent(),
+                                      context: context, imports: entry.imports, exchange: fileExchange,
+                                      send: fileSend)
+        runner.showSecrets = invocation.showSecrets
+        let call = self.call
+        runner.call = { resolved async throws(APIError) in
+            if !environmentUnverified { RunCommand.warnIfUnverified(resolved.request) }
+            return try await call(resolved)
+        }
+        let file = plan.isFolder ? entry.displayPath : nil
+        let place = ErrorPlace(file: entry.displayPath, variables: entry.loaded.file.fileVariables,
+                               sources: entry.variableSources, path: entry.loaded.file.path)
+        let iteration = iterations.count > 1 ? pass.iteration.index : nil
+        let onOutcome: (RunOutcome) -> Void = { outcome in
+            self.print(outcome, header: limit != nil && self.plan.isFolder ? entry.displayPath : nil,
+                       secrets: secrets, file: file, place: place, iteration: iteration)
+        }
+        let kept = if let limit {
+            await runner.runConcurrently(entry.requests, limit: limit, failFast: invocation.failFast,
+                                         onOutcome: onOutcome)
+        } else {
+            await runner.runKeepingState(entry.requests, failFast: invocation.failFast, onOutcome: onOutcome)
+        }
+        return FileResult(outcomes: kept.outcomes, carried: Carried(responses: kept.responses, globals: kept.globals),
+                          secrets: secrets)
+    }
+
+    /// Prints one outcome whole; in a parallel folder run, after its file's header when the last outcome
+    /// printed was of another file.
+    private func print(_ outcome: RunOutcome, header: String?, secrets: Set<String>, file: String?,
+                       place: ErrorPlace, iteration: Int?) {
+        lastHeader.withLock { last in
+            if let header, last != header, showsHeaders {
+                Console.out("==> \(header) <==" + (invocation.summary ? "" : "\n"))
+                last = header
+            }
+            let attempts = recorder.attempts(for: outcome.context.id)
+            if invocation.testOnly {
+                RunCommand.printTestOnly(outcome, secrets: secrets, showSecrets: invocation.showSecrets, file: file)
+            } else {
+                RunCommand.print(outcome, attempts: attempts, invocation: invocation, secrets: secrets, file: file,
+                                 place: place, iteration: iteration)
+            }
+        }
+    }
+}

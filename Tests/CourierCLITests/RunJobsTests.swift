@@ -1,0 +1,82 @@
+import CourierTestSupport
+import Foundation
+import Synchronization
+import Testing
+
+/// `courier run --jobs N`: independent requests of a folder in flight together, a request that reads another's
+/// response after it, the same results as a serial run, and each request's output in one piece.
+@Suite struct RunJobsTests {
+    /// Three files: a login whose token the next request reads, two independent requests, one more.
+    static func folder(_ server: LoopbackServer) throws -> TemporaryFolder {
+        let folder = try TemporaryFolder("run-jobs")
+        try folder.write("a.http", """
+            # @name login
+            GET \(server.url("/login"))
+
+            ###
+            # @name me
+            GET \(server.url("/me"))?t={{login.response.body.$.token}}
+            """)
+        try folder.write("b.http", "# @name one\nGET \(server.url("/p/1"))\n\n###\n# @name two\nGET \(server.url("/p/2"))\n")
+        try folder.write("c.http", "# @name three\nGET \(server.url("/p/3"))\n")
+        return folder
+    }
+
+    /// Answers `/login` with a token; holds each `/p/…` request until another `/p/…` one is in flight too (or a
+    /// minute passed), recording the most seen at once.
+    final class Overlap: Sendable {
+        let state = Mutex((inFlight: 0, peak: 0))
+
+        func reply(_ request: LoopbackServer.Request, wait: Bool) -> LoopbackServer.Reply {
+            if request.path == "/login" { return .json(#"{"token":"abc"}"#) }
+            guard request.path.hasPrefix("/p/"), wait else { return .json("{}") }
+            state.withLock { $0.inFlight += 1; $0.peak = max($0.peak, $0.inFlight) }
+            let end = Date().addingTimeInterval(60)
+            while state.withLock({ $0.peak }) < 2 && Date() < end { usleep(5_000) }
+            state.withLock { $0.inFlight -= 1 }
+            return .json("{}")
+        }
+    }
+
+    @Test("--jobs 4 overlaps independent requests at the server, keeps a dependent one after its source, same results")
+    func jobsOverlapAndKeepDependencies() async throws {
+        // Given a server that holds each /p request until a second one arrives, and one that answers at once
+        let overlap = Overlap()
+        let waiting = try LoopbackServer { overlap.reply($0, wait: true) }
+        defer { waiting.stop() }
+        let plain = try LoopbackServer { overlap.reply($0, wait: false) }
+        defer { plain.stop() }
+        let parallelFolder = try Self.folder(waiting)
+        let serialFolder = try Self.folder(plain)
+
+        // When the folder runs with --jobs 4, and serially
+        let parallel = try await CourierCLI.run(["run", ".", "--jobs", "4", "--report", "json", "p.json"],
+                                                in: parallelFolder.url)
+        let serial = try await CourierCLI.run(["run", ".", "--report", "json", "s.json"], in: serialFolder.url)
+
+        // Then two /p requests were at the server at the same time
+        #expect(parallel.status == 0, "\(parallel.stdout)\(parallel.stderr)")
+        #expect(serial.status == 0, "\(serial.stdout)\(serial.stderr)")
+        #expect(overlap.state.withLock { $0.peak } >= 2)
+        // And /me came after /login had been answered, with its token
+        let paths = waiting.requests.map(\.path)
+        let login = try #require(paths.firstIndex(of: "/login"))
+        let me = try #require(paths.firstIndex(of: "/me"))
+        #expect(login < me && waiting.requests[me].query == "t=abc")
+        // And the results are the serial run's
+        func results(_ folder: TemporaryFolder, _ name: String) throws -> [String] {
+            let object = try JSONSerialization.jsonObject(with: Data(contentsOf: folder.url.appendingPathComponent(name)))
+            let requests = (object as? [String: Any])?["requests"] as? [[String: Any]] ?? []
+            return requests.map { "\($0["file"] ?? "") \($0["name"] ?? "") \($0["result"] ?? "") \($0["status"] ?? "")" }
+                .sorted()
+        }
+        #expect(try results(parallelFolder, "p.json") == results(serialFolder, "s.json"))
+        #expect(try results(parallelFolder, "p.json").count == 5)
+        // And every request's title is followed by its own status line: no output interleaved mid-request
+        let lines = parallel.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        for (index, line) in lines.enumerated() where line.hasPrefix("### ") {
+            #expect(index + 1 < lines.count && lines[index + 1].hasPrefix("HTTP/1.1 200"), "\(parallel.stdout)")
+        }
+        #expect(parallel.stderr.contains("5 succeeded, 0 failed in 3 files"), "\(parallel.stderr)")
+    }
+}

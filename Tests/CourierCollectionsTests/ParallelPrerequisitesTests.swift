@@ -1,0 +1,52 @@
+import Testing
+@testable import CourierCollections
+
+/// `CollectionRunner.prerequisites`: which earlier requests each request of a file waits for under
+/// `courier run --jobs N`.
+struct ParallelPrerequisitesTests {
+    @Test func aRequestWaitsForTheResponseItReadsAndNothingElse() {
+        // Given a login, an independent request, and one that reads the login's token
+        let file = HTTPFile(path: "a.http", text: """
+            # @name login
+            POST https://x/login
+
+            ###
+            # @name other
+            GET https://x/other
+
+            ###
+            # @name me
+            GET https://x/me
+            Authorization: Bearer {{login.response.body.$.token}}
+            """)
+        // Then only `me` waits, and only for the login
+        #expect(CollectionRunner.prerequisites(of: file.requests) == [[], [], [0]])
+    }
+
+    @Test func aScriptThatSetsAVariableAndARunBlockOrderWhatFollows() {
+        // Given a request whose script sets {{token}}, one that uses it, and a @sleep request after both
+        let file = HTTPFile(path: "a.http", text: """
+            # @name login
+            POST https://x/login
+
+            > {% client.global.set("token", response.body.token); %}
+
+            ###
+            GET https://x/free
+
+            ###
+            GET https://x/me
+            Authorization: Bearer {{token}}
+
+            ###
+            # @sleep 10
+            GET https://x/later
+
+            ###
+            GET https://x/after
+            """)
+        // Then the user of the token waits for its setter; the @sleep request for everything before it, and
+        // the request after it for the @sleep request
+        #expect(CollectionRunner.prerequisites(of: file.requests) == [[], [], [0], [0, 1, 2], [3]])
+    }
+}
