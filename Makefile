@@ -68,11 +68,14 @@ demo: build
 
 # Test-only Python packages in a venv under .build: requests (the exported Python code uses it), grpcio with
 # reflection and tools and h2 (the gRPC tests' servers, Tests/Servers/grpc), strawberry-graphql on uvicorn (the
-# GraphQL subscription server, Tests/Servers/graphql). It sees the system's packages, so a machine that has them
-# already needs no network; otherwise pip fetches them.
+# GraphQL subscription server, Tests/Servers/graphql), Authlib on Flask (an OAuth 2.0 provider) and botocore
+# (AWS's own SigV4 signer). It sees the system's packages, so a machine that has them already needs no network;
+# otherwise pip fetches them.
 TEST_VENV := .build/test-venv
-TEST_VENV_PACKAGES := requests grpcio grpcio-reflection grpcio-tools h2 strawberry-graphql starlette uvicorn websockets
-TEST_VENV_IMPORTS := import requests, grpc, grpc_reflection, grpc_tools, h2, strawberry, starlette, uvicorn, websockets
+TEST_VENV_PACKAGES := requests grpcio grpcio-reflection grpcio-tools h2 strawberry-graphql starlette uvicorn websockets \
+                      authlib flask botocore
+TEST_VENV_IMPORTS := import requests, grpc, grpc_reflection, grpc_tools, h2, strawberry, starlette, uvicorn, websockets, \
+                     authlib, flask, botocore
 test-venv:
 	@$(TEST_VENV)/bin/python3 -c '$(TEST_VENV_IMPORTS)' 2>/dev/null || { \
 	  { [ -x $(TEST_VENV)/bin/python3 ] || python3 -m venv --system-site-packages $(TEST_VENV); } && \

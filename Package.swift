@@ -6,7 +6,7 @@ import PackageDescription
 /// every module → CourierSecurity (the secret policy and the sanitiser, dependency-free);
 /// CourierCollections → CourierScript → {CJavaScriptCore, CCrypto}; CourierCollections → {CYaml, CXML2, CSecret};
 /// CourierCollections → CourierGRPC → {CourierHTTP (its HTTP/2 streams), CourierBody, CZlib};
-/// CourierHTTP → CCurl; CourierWebSocket → CCurl, CCrypto; CourierTerminal → CNcursesw.
+/// CourierHTTP → CCurl, CCrypto (PKCE, AWS signatures); CourierWebSocket → CCurl, CCrypto; CourierTerminal → CNcursesw.
 let package = Package(
     name: "Courier",
     products: [
@@ -37,7 +37,7 @@ let package = Package(
         .systemLibrary(name: "CSecret", path: "Sources/CSecret"),
 
         .target(name: "CourierSecurity"),
-        .target(name: "CourierHTTP", dependencies: ["CCurl", "CourierSecurity"]),
+        .target(name: "CourierHTTP", dependencies: ["CCurl", "CCrypto", "CourierSecurity"]),
         .target(name: "CourierWebSocket", dependencies: ["CCurl", "CCrypto", "CourierHTTP", "CourierSecurity"]),
         .target(name: "CourierCollections", dependencies: [
             "CourierHTTP", "CourierWebSocket", "CourierBody", "CourierScript", "CYaml", "CXML2", "CSecret",
@@ -47,7 +47,7 @@ let package = Package(
         .target(name: "CourierGRPC", dependencies: ["CourierHTTP", "CourierBody", "CourierSecurity", "CZlib"]),
         .target(name: "CourierBody", dependencies: ["CourierSecurity"]),
         .target(name: "CourierTerminal", dependencies: ["CNcursesw", "CourierSecurity"]),
-        .target(name: "CourierDemo", dependencies: ["CourierHTTP", "CourierWebSocket"]),
+        .target(name: "CourierDemo", dependencies: ["CourierHTTP", "CourierWebSocket", "CCrypto"]),
         .target(name: "CourierApp", dependencies: [
             "CourierTerminal", "CourierCollections", "CourierHTTP", "CourierWebSocket", "CourierBody",
             "CourierScript", "CourierSecurity",
@@ -68,7 +68,7 @@ let package = Package(
         ], path: "Tests/CourierTestSupport"),
         .testTarget(name: "CourierHTTPTests", dependencies: [
             "CourierHTTP", "CourierDemo", "CourierSecurity", "CourierTestSupport",
-        ]),
+        ], resources: [.copy("Fixtures")]),
         .testTarget(name: "CourierWebSocketTests", dependencies: ["CourierWebSocket", "CourierDemo", "CourierTestSupport"]),
         .testTarget(name: "CourierCollectionsTests", dependencies: [
             "CourierCollections", "CourierDemo", "CourierTestSupport",

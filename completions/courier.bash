@@ -5,7 +5,7 @@ _courier() {
     local command="" start=1
     if (( COMP_CWORD > 1 )); then
         case ${COMP_WORDS[1]} in
-            send|run|check|ws|grpc|demo|serve-demo|import|export|cache|history|cookies|completions|help) command=${COMP_WORDS[1]}; start=2 ;;
+            send|run|check|ws|grpc|demo|serve-demo|import|export|cache|history|cookies|auth|completions|help) command=${COMP_WORDS[1]}; start=2 ;;
         esac
     fi
     # options: what -<TAB> offers; one, two: the options taking one or two values; slots: what each
@@ -23,8 +23,8 @@ _courier() {
             slots=("commands+file")
             ;;
         send)
-            options="--header -H --data -d --json-body --form -f --retry --timeout --idle-timeout --idempotency-key --output -o --stream --line-limit --timing --insecure -k --allow-insecure-redirect --cacert --cert -E --key --cert-type --key-type --pass --json --show-secrets --verbose -v --cache-dir --cache-mode --help -h"
-            one="--header -H --data -d --retry --timeout --idle-timeout --idempotency-key --output -o --line-limit --cacert --cert -E --key --cert-type --key-type --pass --cache-dir --cache-mode"
+            options="--header -H --data -d --json-body --form -f --retry --timeout --idle-timeout --idempotency-key --output -o --stream --line-limit --timing --insecure -k --allow-insecure-redirect --cacert --cert -E --key --cert-type --key-type --pass --user -u --digest --ntlm --negotiate --aws-sigv4 --json --show-secrets --verbose -v --cache-dir --cache-mode --help -h"
+            one="--header -H --data -d --retry --timeout --idle-timeout --idempotency-key --output -o --line-limit --cacert --cert -E --key --cert-type --key-type --pass --user -u --aws-sigv4 --cache-dir --cache-mode"
             case $prev in
                 --header|-H) COMPREPLY=(); return ;;
                 --data|-d) COMPREPLY=(); return ;;
@@ -40,6 +40,8 @@ _courier() {
                 --cert-type) COMPREPLY=($(compgen -W "PEM DER P12" -- "$cur")); return ;;
                 --key-type) COMPREPLY=($(compgen -W "PEM DER P12" -- "$cur")); return ;;
                 --pass) COMPREPLY=(); return ;;
+                --user|-u) COMPREPLY=(); return ;;
+                --aws-sigv4) COMPREPLY=(); return ;;
                 --cache-dir) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")); return ;;
                 --cache-mode) COMPREPLY=($(compgen -W "default revalidate reload only-if-cached bypass" -- "$cur")); return ;;
             esac
@@ -194,13 +196,21 @@ _courier() {
             esac
             slots=("words:ls clear")
             ;;
+        auth)
+            options="--env --show-secrets --json --help -h"
+            one="--env"
+            case $prev in
+                --env) COMPREPLY=(); return ;;
+            esac
+            slots=("words:ls clear")
+            ;;
         completions)
             options="--help -h"
             slots=("words:bash zsh fish")
             ;;
         help)
             options="--man --help -h"
-            slots=("words:send run check ws grpc demo serve-demo import export cache history cookies completions help")
+            slots=("words:send run check ws grpc demo serve-demo import export cache history cookies auth completions help")
             ;;
     esac
     if [[ $cur == -* ]]; then
@@ -223,7 +233,7 @@ _courier() {
         dir) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")) ;;
         commands+file)
             compopt -o filenames 2>/dev/null
-            COMPREPLY=($(compgen -W "send run check ws grpc demo serve-demo import export cache history cookies completions help" -- "$cur")
+            COMPREPLY=($(compgen -W "send run check ws grpc demo serve-demo import export cache history cookies auth completions help" -- "$cur")
                        $(compgen -f -- "$cur")) ;;
     esac
 }

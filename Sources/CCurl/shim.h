@@ -81,5 +81,8 @@ static inline int courier_curl_features(void) { return curl_version_info(CURLVER
 
 /* CURLAUTH_DIGEST is a macro with a cast, which Swift cannot import. */
 static inline long courier_curlauth_digest(void) { return (long)CURLAUTH_DIGEST; }
+static inline long courier_curlauth_basic(void) { return (long)CURLAUTH_BASIC; }
+static inline long courier_curlauth_ntlm(void) { return (long)CURLAUTH_NTLM; }
+static inline long courier_curlauth_negotiate(void) { return (long)CURLAUTH_NEGOTIATE; }
 
 #endif

@@ -30,11 +30,32 @@ public struct JSONPath: Sendable, Hashable {
         case exists(Operand)
     }
 
-    /// A value in a filter: a path relative to `@` (or absolute from `$`) or a literal.
-    enum Operand: Sendable, Hashable {
+    /// A value in a filter: a path relative to `@` (or absolute from `$`), a literal, or a function of
+    /// other operands (RFC 9535: `length(@.name)`, `count(@.tags[*])`, `match(@.id, 'a.*')`).
+    indirect enum Operand: Sendable, Hashable {
         case current([Segment])
         case root([Segment])
         case literal(JSONValue)
+        case function(Function, [Operand])
+    }
+
+    /// The function extensions of RFC 9535.
+    enum Function: String, Sendable, Hashable, CaseIterable {
+        /// Characters of a string, items of an array, members of an object.
+        case length
+        /// How many nodes a path selects.
+        case count
+        /// Whether a string matches a regular expression as a whole.
+        case match
+        /// Whether a string contains a match of a regular expression.
+        case search
+        /// The value of the one node a path selects.
+        case value
+
+        /// How many arguments the function takes.
+        var arity: Int { self == .match || self == .search ? 2 : 1 }
+        /// Whether its result is true or false (a test) rather than a value to compare.
+        var isLogical: Bool { self == .match || self == .search }
     }
 
     /// The comparison operators a filter supports.
@@ -229,6 +250,9 @@ struct JSONPathParser {
 
     private mutating func parseOperand() throws(BodyError) -> JSONPath.Operand {
         if consume("@") { return .current(try parseSegments(leadingName: false)) }
+        if let first = current, first.isLetter, first.isLowercase, !["true", "false", "null"].contains(where: { peek($0) }) {
+            return try parseFunction()
+        }
         if consume("$") { return .root(try parseSegments(leadingName: false)) }
         if current == "'" || current == "\"" { return .literal(.string(try parseQuoted())) }
         if consume("true") { return .literal(.bool(true)) }
@@ -237,7 +261,38 @@ struct JSONPathParser {
         let start = index
         while let character = current, character.isNumber || "+-.eE".contains(character) { index += 1 }
         let number = String(text[start..<index])
-        guard !number.isEmpty, Double(number) != nil else { throw error("'@', a number, a string, true, false or null") }
+        guard !number.isEmpty, Double(number) != nil else {
+            throw error("'@', a number, a string, true, false, null or a function")
+        }
         return .literal(.number(number))
+    }
+
+    private func peek(_ literal: String) -> Bool {
+        let characters = Array(literal)
+        return index + characters.count <= text.count && Array(text[index..<index + characters.count]) == characters
+    }
+
+    /// `name(argument, …)`, one of RFC 9535's functions with as many arguments as it takes.
+    private mutating func parseFunction() throws(BodyError) -> JSONPath.Operand {
+        let start = index
+        while let character = current, character.isLetter { index += 1 }
+        let names = JSONPath.Function.allCases.map(\.rawValue).joined(separator: ", ")
+        guard let function = JSONPath.Function(rawValue: String(text[start..<index])) else {
+            index = start
+            throw error("a function (\(names))")
+        }
+        skipSpaces()
+        guard consume("(") else { throw error("'(' after \(function.rawValue)") }
+        var arguments: [JSONPath.Operand] = []
+        repeat {
+            skipSpaces()
+            arguments.append(try parseOperand())
+            skipSpaces()
+        } while consume(",")
+        guard arguments.count == function.arity else {
+            throw error("\(function.arity) argument\(function.arity == 1 ? "" : "s") to \(function.rawValue)")
+        }
+        guard consume(")") else { throw error("')'") }
+        return .function(function, arguments)
     }
 }

@@ -135,15 +135,18 @@ extension JSONPath {
         case let .or(left, right): test(left, current, root: root) || test(right, current, root: root)
         case let .and(left, right): test(left, current, root: root) && test(right, current, root: root)
         case let .not(inner): !test(inner, current, root: root)
+        case let .exists(.function(function, arguments)) where function.isLogical:
+            test(function, arguments, current, root: root)
         case let .exists(operand): !values(operand, current, root: root).isEmpty
         case let .compare(left, comparison, right):
             compare(values(left, current, root: root).first, comparison, values(right, current, root: root).first)
         }
     }
 
-    private static func values(_ operand: Operand, _ current: JSONValue, root: JSONValue) -> [JSONValue] {
+    static func values(_ operand: Operand, _ current: JSONValue, root: JSONValue) -> [JSONValue] {
         switch operand {
         case let .literal(value): [value]
+        case let .function(function, arguments): result(of: function, arguments, current, root: root)
         case let .current(segments): apply(segments, to: [JSONPathMatch(path: "@", value: current)], root: root).map(\.value)
         case let .root(segments): apply(segments, to: [JSONPathMatch(path: "$", value: root)], root: root).map(\.value)
         }

@@ -85,6 +85,7 @@ struct JSONPathStreamPlan: Sendable {
         case .root: true
         case let .current(segments): segments.contains(where: readsRoot)
         case .literal: false
+        case let .function(_, arguments): arguments.contains(where: readsRoot)
         }
     }
 

@@ -114,6 +114,16 @@ Content-Type: {{json}}
 
 {"refresh_token": "{{login.response.body.$.refresh_token}}"}
 
+### OAuth 2.0 client credentials (Security.Auth in http-client.env.json): fetched once, then reused (see the Log)
+# @name oauthClient
+GET {{base}}/me
+Authorization: Bearer {{$auth.token("demo-client")}}
+
+### OAuth 2.0 device code: the status bar shows the code to enter; the demo approves it within seconds
+# @name oauthDevice
+GET {{base}}/me
+Authorization: Bearer {{$auth.token("demo-device")}}
+
 ### ETag and max-age (send If-None-Match to get a 304)
 # @name etag
 GET {{base}}/etag
@@ -205,7 +215,33 @@ WEBSOCKET {{ws}}/ws/ticker?rate=2
   },
   "demo": {
     "base": "http://127.0.0.1:8088",
-    "ws": "ws://127.0.0.1:8088"
+    "ws": "ws://127.0.0.1:8088",
+    "Security": {
+      "Auth": {
+        "demo-client": {
+          "Type": "OAuth2",
+          "Grant Type": "Client Credentials",
+          "Token URL": "{{base}}/oauth/token",
+          "Client ID": "demo-client",
+          "Client Secret": "demo-secret"
+        },
+        "demo-device": {
+          "Type": "OAuth2",
+          "Grant Type": "Device Authorization",
+          "Token URL": "{{base}}/oauth/token",
+          "Device Auth URL": "{{base}}/oauth/device",
+          "Client ID": "demo-cli"
+        },
+        "demo-browser": {
+          "Type": "OAuth2",
+          "Grant Type": "Authorization Code",
+          "Auth URL": "{{base}}/oauth/authorize",
+          "Token URL": "{{base}}/oauth/token",
+          "Client ID": "demo-cli",
+          "PKCE": true
+        }
+      }
+    }
   }
 }
 

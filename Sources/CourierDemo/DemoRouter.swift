@@ -68,7 +68,7 @@ enum DemoRouter {
     /// Every endpoint, in the order the index lists them.
     static let routes: [DemoRoute] = [
         DemoRoute(["GET"], "/", "This index of endpoints", index),
-    ] + DemoUserRoutes.routes + DemoAuthRoutes.routes + DemoBasicRoutes.routes + DemoCacheRoutes.routes
+    ] + DemoUserRoutes.routes + DemoAuthRoutes.routes + DemoOAuthRoutes.routes + DemoBasicRoutes.routes + DemoCacheRoutes.routes
         + DemoStreamRoutes.routes + DemoChaosRoutes.routes + DemoSessionRoutes.routes
 
     /// The WebSocket endpoints, served by `DemoWebSocketRoutes`, listed in the index.

@@ -18,6 +18,7 @@ final class DemoServerCore: Sendable {
         var counters: [String: Int] = [:]
         var users = DemoUserStore.seeded
         var tokens = DemoTokenStore()
+        var oauth = DemoOAuthStore()
     }
 
     let state = Mutex(State())

@@ -33,6 +33,10 @@ public enum APIError: Error, Sendable {
     /// Writing the body on this machine failed (a full disk, a folder that cannot be written): not the
     /// server's fault, and asking again does not help until there is room.
     case disk(underlying: String)
+    /// Getting a token for the request failed (OAuth 2.0: the token endpoint refused or answered something
+    /// that is not a token, the user denied access, a redirect's state did not match). `configuration` names
+    /// the auth configuration; `reason` never holds a secret.
+    case signIn(configuration: String, reason: String)
 
     /// What a size limit bounded.
     public enum SizedPart: Sendable, Hashable {
@@ -53,7 +57,7 @@ public enum APIError: Error, Sendable {
         case timedOut, unauthorized, http, tls, badURL, decoding, tooLarge, cancelled, connectionLost
         /// Spelled `protocol` in output, as before the kinds were typed.
         case protocolError = "protocol"
-        case redirectRefused, disk
+        case redirectRefused, disk, signIn
 
         /// The stable name users see in `--json` output, the log and error lines.
         public var description: String { rawValue }
@@ -80,6 +84,7 @@ public enum APIError: Error, Sendable {
         case .protocolError: .protocolError
         case .redirectRefused: .redirectRefused
         case .disk: .disk
+        case .signIn: .signIn
         }
     }
 }
@@ -108,6 +113,7 @@ extension APIError: CustomStringConvertible {
         case .protocolError(let underlying): "protocol error: \(underlying)"
         case .redirectRefused(let from, let to, let reason): "redirect refused: \(from) → \(to): \(reason)"
         case .disk(let underlying): "disk error: \(underlying)"
+        case .signIn(let configuration, let reason): "sign-in with '\(configuration)' failed: \(reason)"
         }
     }
 }

@@ -18,13 +18,16 @@ public enum ClientEvent: Sendable {
     case cacheDecision(RequestID, CacheReport)
     /// The auth middleware refreshed (or failed to refresh) the token.
     case tokenRefresh(RequestID, succeeded: Bool)
+    /// What the OAuth 2.0 middleware did about the request's token (reused, fetched, refreshed), or what
+    /// the user must do to sign in. The token requests themselves are attempts of requests of their own.
+    case auth(RequestID, AuthEvent)
 
     public var requestID: RequestID {
         switch self {
         case .attemptStarted(let id, _, _, _, _, _), .attemptFinished(let id, _, _, _),
              .retryScheduled(let id, _, _, _), .retryDeclined(let id, _, _), .cancelled(let id, _),
              .cacheDecision(let id, _),
-             .tokenRefresh(let id, _):
+             .tokenRefresh(let id, _), .auth(let id, _):
             id
         }
     }

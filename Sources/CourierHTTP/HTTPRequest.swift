@@ -20,6 +20,11 @@ public struct HTTPRequest: Sendable, Hashable {
     public var clientCertificate: ClientCertificate?
     /// Challenge-response credentials (Digest), answered by the transport; nil for none.
     public var authentication: HTTPAuthentication?
+    /// The OAuth 2.0 configurations whose tokens the request carries where `OAuth2Placeholder`s stand
+    /// (`{{$auth.token("id")}}`): `OAuth2Middleware` gets the tokens and puts them in.
+    public var oauth2: [OAuth2Configuration] = []
+    /// Signs each attempt with AWS Signature Version 4 (`AWSSigV4Signing`, next to the transport).
+    public var awsSigV4: AWSSigV4Configuration?
     /// The cookie jar (an environment's name) this request reads and fills through `CookieMiddleware`;
     /// nil sends no stored cookies and keeps none (`courier send`, `# @no-cookie-jar`).
     public var cookieJar: String?

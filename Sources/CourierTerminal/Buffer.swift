@@ -24,6 +24,16 @@ public struct Buffer: Sendable, Hashable {
     }
 
     /// Fills `rect` with `cell`.
+    /// Gives every cell left in the terminal's own colours `base`'s instead: a theme's foreground and
+    /// background cover the whole screen, so it never depends on the terminal's.
+    public mutating func applyBase(_ base: Style) {
+        guard base.foreground != .default || base.background != .default else { return }
+        for index in cells.indices {
+            if cells[index].style.foreground == .default { cells[index].style.foreground = base.foreground }
+            if cells[index].style.background == .default { cells[index].style.background = base.background }
+        }
+    }
+
     public mutating func fill(_ rect: Rect, with cell: Cell = .blank) {
         let clipped = rect.intersection(area)
         for y in clipped.y..<clipped.maxY { for x in clipped.x..<clipped.maxX { self[x, y] = cell } }

@@ -26,6 +26,7 @@ enum CommandLineMain {
         Subcommand(spec: CacheCommand.spec, run: CacheCommand.run),
         Subcommand(spec: HistoryCommand.spec, run: HistoryCommand.run),
         Subcommand(spec: CookiesCommand.spec, run: CookiesCommand.run),
+        Subcommand(spec: AuthCommand.spec, run: AuthCommand.run),
         Subcommand(spec: CompletionsCommand.spec, run: CompletionsCommand.run),
         Subcommand(spec: HelpCommand.spec, run: HelpCommand.run),
     ]

@@ -109,8 +109,12 @@ enum ExplorerCommand {
         defer { server.stop() }
         let base = server.baseURL.absoluteString.trimmingSuffix("/")
         let ws = "ws://\(server.host):\(server.port)"
-        let status = launch(path: collection, environment: "demo", themeName: theme,
-                            overrides: ["base": base, "ws": ws], notice: notice)
+        // The server fills in `base` for the environments that set none; one the user pointed elsewhere
+        // keeps its own, and the first status line says which is which.
+        let environments = DemoEnvironments.notice(collection: collection)
+        let status = launch(path: collection, environment: DemoEnvironments.own, themeName: theme, overrides: [:],
+                            defaults: (["base": base, "ws": ws], [DemoEnvironments.own]),
+                            notice: [environments, notice].compactMap { $0 }.joined(separator: " · "))
         // Said again once the terminal is back, where it stays readable.
         if let notice { Console.error(notice) }
         return status
@@ -118,7 +122,8 @@ enum ExplorerCommand {
 
     /// Takes over the terminal, runs the explorer and gives the terminal back.
     static func launch(path: String, environment: String?, themeName: String?, overrides: [String: String],
-                       notice: String? = nil, showSecrets: Bool = false) -> Int32 {
+                       defaults: ([String: String], win: Set<String>) = ([:], []), notice: String? = nil,
+                       showSecrets: Bool = false) -> Int32 {
         let processEnvironment = ProcessInfo.processInfo.environment
         let noColor = !(processEnvironment["NO_COLOR"] ?? "").isEmpty
         let settings: UserSettings
@@ -155,12 +160,14 @@ enum ExplorerCommand {
         // The private HTTP cache under ~/.cache/courier/http, so the compare view has something to show;
         // an unusable folder just means no cache.
         let cache = try? HTTPCacheMiddleware(directory: cacheFolder(processEnvironment))
-        let runner = EffectRunner(
-            configuration: .init(transport: DeferredTransport { CurlTransport() }, themeFolders: folders, trueColor: true, noColor: noColor,
-                                 cache: cache,
-                                 historyDirectory: HistoryStore.defaultDirectory(environment: processEnvironment),
-                                 cookies: CookieJarStore(environment: processEnvironment)),
-            queue: queue, store: CollectionStore(overrides: overrides))
+        var configuration = EffectRunner.Configuration(
+            transport: DeferredTransport { CurlTransport() }, themeFolders: folders, trueColor: true, noColor: noColor,
+            cache: cache, historyDirectory: HistoryStore.defaultDirectory(environment: processEnvironment),
+            cookies: CookieJarStore(environment: processEnvironment))
+        configuration.authTokens = OAuth2TokenCache(environment: processEnvironment)
+        let runner = EffectRunner(configuration: configuration, queue: queue,
+                                  store: CollectionStore(overrides: overrides, defaults: defaults.0,
+                                                         defaultsWin: defaults.win))
         Explorer.run(backend: CrashTestHook.wrap(backend), state: state, runner: runner, queue: queue,
                      startup: [.loadCollectionInStages(path: path), .listThemes])
         // Said again once the terminal is back, where it stays readable.

@@ -224,7 +224,8 @@ enum RunCommand {
         setup.cookies = cookies
         setup.transportConfiguration = .init(trustedCertificates: invocation.trustedCertificates,
                                              idleTimeout: invocation.idleTimeout)
-        setup.events = recorder.sink
+        setup.events = recorder.sink.merged(with: AuthProgress.sink)
+        AuthProgress.configure(&setup)
         setup.cacheMode = invocation.cacheMode
         setup.allowInsecureRedirect = invocation.allowInsecureRedirect
         let send = setup.send(through: setup.makeClient())

@@ -46,7 +46,7 @@ enum SendCommand {
             .flag("--allow-insecure-redirect", help: "Follow a redirect from https to plain http (refused by default)."),
             .option("--cacert", "FILE", .file, help: "Verify the server's TLS certificate against the PEM "
                         + "certificates in FILE instead of the system's (trusts a self-signed development server)."),
-        ] + ClientCertificateOptions.specs + [
+        ] + ClientCertificateOptions.specs + SendAuthOptions.specs + [
             .flag("--json", help: "Print one JSON object instead of text."),
             .flag("--show-secrets", help: "Print Authorization, cookies and tokens instead of REDACTED."),
             .flag("--verbose", short: "v",
@@ -184,6 +184,7 @@ enum SendCommand {
                                   cacheMode: cacheMode, maxAttempts: retry.map { Int($0) + 1 }, insecure: insecure)
         request.allowInsecureRedirect = allowInsecureRedirect
         request.clientCertificate = clientCertificate
+        try args.applySignIn(to: &request)
         if let passphrase = clientCertificate?.passphrase { request.knownSecrets.insert(passphrase) }
         return Invocation(request: request, json: json, timing: timing, showSecrets: showSecrets, verbose: verbose,
                           stream: stream, lineLimit: lineLimitBytes,

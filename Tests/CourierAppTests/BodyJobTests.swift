@@ -134,7 +134,7 @@ struct BodyJobTests {
         // Given a filter running over a response whose index job runs too
         var (state, shown) = Self.showing(Self.jsonBody(records: 100), json: true)
         let index = try #require(Self.jobs(shown).first)
-        state.press(.char("f"))
+        state.press(.char("f"), .char("$"))
         let filter = try #require(Self.jobs(state.press(Key(.enter))).first)
         #expect(state.runningBodyJobs == [index.generation, filter.generation])
         // When Esc is pressed

@@ -1,4 +1,4 @@
-import CourierApp
+@testable import CourierApp
 import CourierTerminal
 import Testing
 
@@ -87,6 +87,40 @@ struct PaletteAndHelpTests {
         #expect(state.modals == [.help(scroll: 1)])
         state.press(Key(.escape))
         #expect(state.modals.isEmpty)
+    }
+
+    @Test func helpStartsWithTheFocusedPanesKeysAndStopsScrollingAtItsLastLine() {
+        // Given the Response pane focused at 100×30
+        var state = Fixtures.loaded(size: Size(width: 100, height: 30))
+        state.press(.char("3"), .char("?"))
+        // Then help opens on the Response pane's keys, the global ones after them
+        let screen = Snapshot.screen(state)
+        #expect(screen[2].contains("Response (3) [response]"), "\(screen.joined(separator: "\n"))")
+        let lines = state.helpLines
+        #expect(lines.firstIndex(of: "Everywhere [global]")! > lines.firstIndex(of: "Response (3) [response]")!)
+        // When scrolling far past the end
+        for _ in 0..<40 { state.press(Key(.pageDown)) }
+        // Then the last line of help is at the bottom of the dialog, not followed by blank rows
+        let bottom = Snapshot.screen(state)
+        let last = lines.last { !$0.isEmpty }!
+        #expect(bottom[26].contains(last.trimmingCharacters(in: .whitespaces)), "\(bottom.joined(separator: "\n"))")
+        #expect(state.modals == [.help(scroll: lines.count - 26)])
+    }
+
+    @Test func aConfirmationNeverBreaksAWordOnANarrowScreen() {
+        // Given unsaved edits to requests with long names, at the smallest size
+        var state = Fixtures.loaded(size: Size(width: 60, height: 15))
+        state.drafts = [RequestRef(file: "api/users.http", index: 1): Fixtures.editing().editor,
+                        RequestRef(file: "api/users.http", index: 2): Fixtures.editing().editor]
+        state.drafts[RequestRef(file: "api/users.http", index: 1)]?.name = "searchEverythingEverywhere"
+        state.drafts[RequestRef(file: "api/users.http", index: 2)]?.name = "replaceTheWholeUserRecord"
+        // When quitting
+        state.press(.char("q"))
+        // Then every word of the question is whole on one line
+        let screen = Snapshot.screen(state).joined(separator: "\n")
+        for word in ["(replaceTheWholeUserRecord,", "searchEverythingEverywhere)?", "unsaved"] {
+            #expect(screen.contains(word), "\(word) broken:\n\(screen)")
+        }
     }
 
     @Test func theStatusBarHintsComeFromTheFocusedPanesTable() {

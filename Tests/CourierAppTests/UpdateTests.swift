@@ -49,12 +49,25 @@ struct UpdateTests {
         #expect(state.inFlight == 1)
     }
 
-    @Test func atEightyColumnsSendingShowsTheResponsePaneAndTheStatusBarSaysSending() {
-        var state = Fixtures.loaded(size: Size(width: 80, height: 24))
+    @Test func atSixtyColumnsSendingShowsTheResponsePaneAndTheStatusBarSaysSending() {
+        var state = Fixtures.loaded(size: Size(width: 60, height: 20))
         state.press(Key(.enter))
         #expect(state.focus == .response)
         let screen = Snapshot.screen(state)
         #expect(screen.last?.contains("sending 'List users'") == true, "\(screen.joined(separator: "\n"))")
+    }
+
+    @Test func atEightyColumnsTheResponsePaneIsOnScreenBesideTheCollectionWhileSending() {
+        var state = Fixtures.loaded(size: Size(width: 80, height: 24))
+        state.press(Key(.enter))
+        let screen = Snapshot.screen(state).joined(separator: "\n")
+        #expect(screen.contains("1 Collection") && screen.contains("3 Response"), "\(screen)")
+        #expect(screen.contains("sending 'List users'"), "\(screen)")
+        // With the Log in the response's place, sending (from the palette) brings the response back
+        state.press(.char("4"), .char(":"))
+        state.type("Everywhere: send")
+        state.press(Key(.enter))
+        #expect(state.focus == .response)
     }
 
     @Test func anUnknownVariableSaysWhereValuesComeFrom() {

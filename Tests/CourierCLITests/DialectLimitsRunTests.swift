@@ -7,8 +7,8 @@ import Testing
 @Suite("Dialect rules Courier refuses, and digest tests")
 struct DialectLimitsRunTests {
     @Test func unsupportedVariablesAndExpressionsAreErrorsAtTheirLineAndNothingIsSent() async throws {
-        // Given REST Client's $aadToken, JetBrains' $auth.token, an httpyac JavaScript expression and a
-        // JetBrains streaming handler
+        // Given REST Client's $aadToken, JetBrains' $auth.token naming no Security.Auth configuration, an httpyac
+        // JavaScript expression and a JetBrains streaming handler
         let server = try CaptureServer()
         defer { server.stop() }
         let folder = try TemporaryFolder()
@@ -31,6 +31,7 @@ struct DialectLimitsRunTests {
         #expect(server.requests.map(\.target) == ["/lines"])
         #expect(result.stderr.contains("api.http:1: bad dynamic variable '{{$aadToken}}'"), "\(result.stderr)")
         #expect(result.stderr.contains("api.http:4: bad dynamic variable '{{$auth.token(\"sso\")}}'"), "\(result.stderr)")
+        #expect(result.stderr.contains("no Security.Auth configuration 'sso'"), "\(result.stderr)")
         #expect(result.stderr.contains("api.http:7: unknown variable 'new Date().toString()'"), "\(result.stderr)")
         #expect(result.stdout.contains("api.http:12:") || result.stderr.contains("api.http:12:"),
                 "\(result.stdout)\(result.stderr)")

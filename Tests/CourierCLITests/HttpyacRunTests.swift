@@ -369,10 +369,6 @@ struct HttpyacRunTests {
             GET BASE/proxied
 
             ###
-            GET BASE/ntlm
-            Authorization: NTLM ada secret
-
-            ###
             GET BASE/fine
             """, in: folder, server: server)
         #expect(result.status == 3)
@@ -380,8 +376,6 @@ struct HttpyacRunTests {
         #expect(result.stderr.contains("api.http:1: '# @use-os-credentials' signs in with the operating system's"),
                 "\(result.stderr)")
         #expect(result.stderr.contains("api.http:5: httpyac's '# @proxy' is not supported"), "\(result.stderr)")
-        #expect(result.stderr.contains("'Authorization: NTLM …' (kulala.nvim signs in with NTLM) is not supported"),
-                "\(result.stderr)")
     }
 
     @Test func checkTakesWhatScriptsAndLoopsSetAsGivenAndReportsUnknownVariablesAndReferences() async throws {

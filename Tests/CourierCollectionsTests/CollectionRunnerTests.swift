@@ -116,14 +116,16 @@ struct CollectionRunnerTests {
         }
         // When every request runs
         let outcomes = await runner.run(loaded.file.requests)
-        // Then every HTTP request succeeded, the auth flow used the login token, and WebSockets were skipped
+        // Then every HTTP request succeeded, the auth flow used the login token, the OAuth 2.0 requests their
+        // Security.Auth tokens, and WebSockets were skipped
         for outcome in outcomes where !outcome.succeeded {
             Issue.record("\(outcome.template.displayName): \(String(describing: outcome.failure))")
         }
         #expect(outcomes.count == loaded.file.requests.count)
         #expect(outcomes.first { $0.template.name == "me" }?.response?.status == 200)
         #expect(outcomes.filter { $0.skipped != nil }.map(\.template.name) == ["wsEcho", "wsTicker"])
-        #expect(server.requestCount(path: "/me") == 1)
+        #expect(server.requestCount(path: "/me") == 3)
+        #expect(server.requestCount(path: "/oauth/token") >= 2)
         #expect(server.requestCount(path: "/flaky") == 3)
     }
 }

@@ -16,7 +16,7 @@ struct APIErrorKindTests {
         (.cancelled, "cancelled"), (.connectionLost(underlying: "reset"), "connectionLost"),
         (.protocolError(underlying: "bad"), "protocol"),
         (.redirectRefused(from: "https://a", to: "ftp://b", reason: "scheme"), "redirectRefused"),
-        (.disk(underlying: "full"), "disk"),
+        (.disk(underlying: "full"), "disk"), (.signIn(configuration: "sso", reason: "denied"), "signIn"),
     ]
 
     @Test("Each error maps to its kind, spelled as users have always seen it")

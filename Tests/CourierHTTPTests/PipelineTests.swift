@@ -18,12 +18,14 @@ import Testing
         }
     }
 
-    @Test func thePipelineIsOneOrderedArrayAuthCacheExtrasRetryAttempts() {
+    @Test func thePipelineIsOneOrderedArrayAuthCacheExtrasRetrySigningAttempts() {
         let transport = StubTransport(statuses: [200])
         let auth = AuthMiddleware(store: TokenStore(), refresher: nil, transport: transport)
-        let configuration = HTTPClient.Configuration(transport: transport, auth: auth, cache: FreshHitCache())
+        let configuration = HTTPClient.Configuration(transport: transport, auth: auth, cache: FreshHitCache(),
+                                                     oauth2: OAuth2Session(transport: transport, cache: nil))
         let names = configuration.pipeline.map { String(describing: type(of: $0)) }
-        #expect(names == ["AuthMiddleware", "FreshHitCache", "RetryMiddleware", "AttemptEvents"])
+        #expect(names == ["OAuth2Middleware", "AuthMiddleware", "FreshHitCache", "RetryMiddleware", "AWSSigV4Signing",
+                          "AttemptEvents"])
     }
 
     @Test func aFreshCacheHitMakesNoTransportCallAndNoAttempt() async throws {

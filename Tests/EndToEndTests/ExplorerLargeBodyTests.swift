@@ -39,7 +39,7 @@ struct ExplorerLargeBodyTests {
         let (onHit, hitScreen) = await tmux.waitFor { $0.contains("1/1 match") && $0.contains("\"padding\"") }
         #expect(onHit, "n did not move to the match:\n\(hitScreen)")
         try await tmux.keys("?")
-        let (help, helpScreen) = await tmux.waitFor { $0.contains("Ctrl-Z") }
+        let (help, helpScreen) = await tmux.waitFor { $0.contains("Help · ") && $0.contains("Esc closes") }
         #expect(help, "help did not open after the large body:\n\(helpScreen)")
     }
 }

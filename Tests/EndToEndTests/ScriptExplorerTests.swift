@@ -37,7 +37,7 @@ struct ScriptExplorerTests {
         let (sent, _) = await tmux.waitFor { _ in server.completedCount(path: "/users") == 1 }
         #expect(sent)
         try await tmux.keys("?")
-        let (help, helpScreen) = await tmux.waitFor { $0.contains("Ctrl-Z") }
+        let (help, helpScreen) = await tmux.waitFor { $0.contains("Help · ") && $0.contains("Esc closes") }
         #expect(help, "help did not open while the script ran:\n\(helpScreen)")
         try await tmux.keys("Escape")
         // Then the handler is stopped at its limit and the Log pane says so
@@ -118,7 +118,7 @@ struct ScriptExplorerTests {
         let (stopped, screen) = await tmux.waitFor { _ in ProcessTree.scriptProcesses(under: pid).isEmpty }
         #expect(stopped, "the script's process still runs after the cancel:\n\(screen)")
         try await tmux.keys("?")
-        let (help, helpScreen) = await tmux.waitFor { $0.contains("Ctrl-Z") }
+        let (help, helpScreen) = await tmux.waitFor { $0.contains("Help · ") && $0.contains("Esc closes") }
         #expect(help, "the explorer stopped answering:\n\(helpScreen)")
         #expect(server.completedCount(path: "/users") == 0)
     }

@@ -22,6 +22,13 @@ public enum Action: Sendable {
     /// globals): from now on the screen masks them. Posted before the result that could show them.
     case secretsLearned(Set<String>)
     case sendCancelled(generation: Int)
+    /// The effect runner took the send with this generation; the client's events about it carry `id`.
+    case sendStarted(generation: Int, id: RequestID)
+    /// The body of the send with this generation is arriving (posted a few times a second at most).
+    case sendProgress(generation: Int, TransferProgress)
+    /// The head of request `id` as it went out, with the fields the transport added (User-Agent, Accept,
+    /// Accept-Encoding): the Log shows these rather than the request's own.
+    case requestHeadSent(RequestID, HTTPHeaders)
     /// A live-mode send began once its debounce ran out.
     case liveSendStarted(generation: Int, method: String, url: String)
     case clientEvent(ClientEvent)

@@ -24,6 +24,7 @@ extension AppState {
             let cancelled = generation
             generation += 1
             inFlight = nil
+            flight = nil
             updateSession(generation: cancelled) { $0.response.phase = .cancelled }
             return [.cancelSend]
         case .save:
@@ -43,12 +44,19 @@ extension AppState {
             return []
         case .reload:
             status = StatusMessage("Reloading \(collectionPath)…")
+            reloading = true
             return [.loadCollection(path: collectionPath)]
+        case .discardDraft:
+            discardDraft()
+            return []
+        case .discardAllDrafts:
+            askToDiscardAllDrafts()
+            return []
         case .help:
             modals.append(.help(scroll: 0))
             return []
         case .quit:
-            let unsaved = (editor.isDirty ? [editor.name] : []) + drafts.values.map(\.name).sorted()
+            let unsaved = unsavedNames
             if !unsaved.isEmpty {
                 let names = unsaved.count == 1 ? "'\(unsaved[0])'" : "\(unsaved.count) requests (\(unsaved.joined(separator: ", ")))"
                 modals.append(.confirm(ConfirmState(message: "Quit and lose unsaved edits to \(names)?", onYes: .quit)))
@@ -128,8 +136,8 @@ extension AppState {
         // The new response's latency shows once it is recorded under its own key.
         responseKey = nil
         response.phase = .sending(method: editor.method, url: VariablePreview.resolve(editor.url.text, values: variables))
-        // When one pane shows at a time, the response pane is where the answer appears: show it.
-        if zoomed == nil, layout.tabStrip != nil { focus = .response }
+        // When the response pane is not on screen (one pane at a time, or the Log in its place), show it.
+        if zoomed == nil, layout.panes[.response] == nil { focus = .response }
         return [.send(generation: generation, job: sendJob)]
     }
 
@@ -142,6 +150,7 @@ extension AppState {
         generation += 1
         inFlight = generation
         session.generation = generation
+        flight = SendFlight(generation: generation, started: clock(), maxAttempts: SendFlight.maxAttempts(of: editor.draft))
     }
 
     /// A failure with what the user can do about it: an unknown variable says where values come from.
@@ -158,10 +167,12 @@ extension AppState {
         return SendFailure(kind: failure.kind, message: failure.message + ": " + hint)
     }
 
-    /// In live mode, a send through the debounce when an edit changed the request.
-    mutating func liveSendIfEdited(since before: RequestDraft) -> [Effect] {
+    /// In live mode, a send through the debounce when an edit changed the request. Opening another request
+    /// (moving in the tree) is not an edit: it never sends.
+    mutating func liveSendIfEdited(since before: RequestEditorState) -> [Effect] {
         // A request marked `# @note` is only sent once the user says so, and a run block only by Send.
-        guard live, editor.draft != before, !editor.isEmpty, !editor.opensWebSocketPane, editor.draft.note == nil,
+        guard live, editor.origin == before.origin, editor.draft != before.draft, !editor.isEmpty,
+              !editor.opensWebSocketPane, editor.draft.note == nil,
               editor.draft.runs.isEmpty else { return [] }
         beginSend()
         return [.sendLive(generation: generation, job: sendJob, debounce: liveDebounce)]

@@ -46,6 +46,8 @@ public struct AppState: Sendable {
     /// The request the WebSocket pane connects as (headers, cookies, TLS settings), set when the pane loads it.
     public var webSocketJob: SendJob?
     public var modals: [Modal] = []
+    /// What each kind of prompt was given this session, for ↑/↓ in the next one.
+    public var promptHistory = PromptHistory()
     /// Answers to the open request's `# @prompt` questions, asked before each send and used by it.
     public var promptAnswers: [String: String] = [:]
     /// Whether the user said yes to the open request's `# @note` question for the send under way.
@@ -75,6 +77,8 @@ public struct AppState: Sendable {
     public var bodyJobGeneration = 0
     /// The generation in flight, if any.
     public var inFlight: Int?
+    /// How the send in flight is getting on: time, attempts, bytes.
+    public var flight: SendFlight?
     /// Live mode: edits send the request after `liveDebounce`.
     public var live = false
     public var liveDebounce: Duration = .milliseconds(300)
@@ -85,6 +89,8 @@ public struct AppState: Sendable {
     /// A draft goes back to the request whose saved form it was made from (`saved`), even if adding or
     /// deleting requests moved it in its file.
     public var drafts: [RequestRef: RequestEditorState] = [:]
+    /// A reload (Ctrl-R) is under way: its end is said in the status bar.
+    public var reloading = false
     /// Set by Ctrl-L and by a resize: the loop clears the terminal and writes every cell of the next frame.
     public var shouldRepaint = false
     /// The zone the log's clock shows; tests pin it so screens do not depend on the machine.

@@ -28,6 +28,7 @@ private func respond(_ state: inout AppState, to action: Action) -> [Effect] {
         return []
     case .collectionLoaded(let collection):
         state.showCollection(collection, complete: true)
+        if state.reloading { state.finishReload() }
         return []
     case .collectionStartLoaded(let collection):
         // A reload that finished first makes this start stale.
@@ -35,6 +36,7 @@ private func respond(_ state: inout AppState, to action: Action) -> [Effect] {
         state.showCollection(collection, complete: false)
         return []
     case .collectionFailed(let message):
+        state.reloading = false
         state.loading = .failed(message)
         state.status = StatusMessage(message, kind: .error)
         return []
@@ -43,6 +45,7 @@ private func respond(_ state: inout AppState, to action: Action) -> [Effect] {
     case .sendFailed(let generation, let failure):
         guard generation == state.generation else { return [] }
         state.inFlight = nil
+        state.flight = nil
         let explained = state.explained(failure)
         state.updateSession(generation: generation) { $0.response.phase = .failed(explained) }
         if failure.kind == .transport(.tls) && failure.message.contains("client certificate") {
@@ -55,13 +58,22 @@ private func respond(_ state: inout AppState, to action: Action) -> [Effect] {
     case .secretsLearned(let secrets):
         state.learnSecrets(secrets)
         return []
+    case .sendStarted(let generation, let id):
+        if state.flight?.generation == generation { state.flight?.id = id }
+        return []
+    case .sendProgress(let generation, let progress):
+        if state.flight?.generation == generation { state.flight?.apply(progress) }
+        return []
     case .sendCancelled(let generation):
         guard generation == state.generation else { return [] }
         state.inFlight = nil
+        state.flight = nil
         state.updateSession(generation: generation) { $0.response.phase = .cancelled }
         return []
     case .liveSendStarted(let generation, let method, let url):
         guard generation == state.generation else { return [] }
+        // The debounce is over: the send's time starts now.
+        if state.flight?.generation == generation { state.flight?.started = state.clock() }
         state.updateSession(generation: generation) { $0.response.phase = .sending(method: method, url: url) }
         return []
     case .saveFinished(let ref, let collection):
@@ -118,6 +130,8 @@ private func respond(_ state: inout AppState, to action: Action) -> [Effect] {
     case .previousResponseLoaded(let requestKey, let pane):
         return state.comparePrevious(pane, requestKey: requestKey)
     default:
+        // The send in flight follows its attempts; the Log pane shows them too.
+        if case .clientEvent(let event) = action { state.flight?.apply(event, now: state.clock()) }
         // What only one pane cares about: the results of its effects.
         for pane in state.panes.all {
             if let effects = pane.update(action, in: &state) { return effects }
@@ -153,7 +167,7 @@ extension AppState {
         if !modals.isEmpty { return handleModalKey(key) }
         status = nil
         if let overlay = panes.layoutOverlay(in: self) { return overlay.handle(key, in: &self) ?? [] }
-        let before = editor.draft
+        let before = editor
         // An overlay open over the focused tile first, then the tile, then the global keys.
         let shown = panes.shown(on: focus, in: self)
         var effects = shown.handle(key, in: &self)
@@ -176,11 +190,11 @@ extension AppState {
     }
 
     mutating func handlePaste(_ text: String) -> [Effect] {
-        let before = editor.draft
+        let before = editor
         if let index = modals.indices.last {
             switch modals[index] {
             case .prompt(var prompt):
-                prompt.editor.paste(text)
+                prompt.line.paste(text)
                 modals[index] = .prompt(prompt)
             case .palette(var palette):
                 palette.filter.paste(text)

@@ -9,10 +9,11 @@ extension AppState {
         case .help(let scroll):
             switch key {
             case Key(.escape), .char("q"), .char("?"): break
-            case .char("j"), Key(.down): modals.append(.help(scroll: min(scroll + 1, HelpCatalog.lines(keys).count - 1)))
+            // Scrolled no further than its last line at the bottom: never into blank space.
+            case .char("j"), Key(.down): modals.append(.help(scroll: min(scroll + 1, helpScrollLimit)))
             case .char("k"), Key(.up): modals.append(.help(scroll: max(scroll - 1, 0)))
-            case Key(.pageDown), .char(" "): modals.append(.help(scroll: min(scroll + 10, HelpCatalog.lines(keys).count - 1)))
-            case Key(.pageUp): modals.append(.help(scroll: max(scroll - 10, 0)))
+            case Key(.pageDown), .char(" "): modals.append(.help(scroll: min(scroll + helpPage, helpScrollLimit)))
+            case Key(.pageUp): modals.append(.help(scroll: max(scroll - helpPage, 0)))
             default: modals.append(top)
             }
             return []
@@ -32,11 +33,13 @@ extension AppState {
             default: modals.append(top); return []
             }
         case .prompt(var prompt):
-            switch Keymaps.editing.command(for: key) {
-            case .stopEditing?: return []
-            case .accept?: return answer(prompt)
-            case let command?: prompt.editor.apply(command)
-            case nil: if let text = key.typedText { prompt.editor.insert(text) }
+            if prompt.line.history.isEmpty, let kind = prompt.historyKind { prompt.line.history = promptHistory[kind] }
+            switch prompt.line.type(key) {
+            case .cancel: return []
+            case .accept:
+                if let kind = prompt.historyKind { promptHistory.record(prompt.line.text, in: kind) }
+                return answer(prompt)
+            case .edited, .ignored: break
             }
             modals.append(.prompt(prompt))
             return []
@@ -52,7 +55,7 @@ extension AppState {
                 guard matches.indices.contains(palette.selection), let command = matches[palette.selection].command
                 else { return [] }
                 if let pane = panes.tile(for: command) { focus = pane; if zoomed != nil { zoomed = pane } }
-                let before = editor.draft
+                let before = editor
                 return run(command) + liveSendIfEdited(since: before)
             case .up?: palette.selection = max(0, palette.selection - 1)
             case .down?: palette.selection = min(max(0, matches.count - 1), palette.selection + 1)
@@ -68,6 +71,17 @@ extension AppState {
             return []
         }
     }
+
+    /// The help screen's lines: the pane with the keys first (an overlay over the layout or the tile).
+    var helpLines: [String] {
+        HelpCatalog.lines(keys, first: (panes.layoutOverlay(in: self) ?? panes.shown(on: focus, in: self)).scope)
+    }
+
+    /// The lines the help dialog shows at once (its frame takes two rows, the screen's edge one each side).
+    var helpPage: Int { max(1, size.height - 4) }
+
+    /// The furthest help scrolls: its last line at the bottom of the dialog.
+    var helpScrollLimit: Int { max(0, helpLines.count - helpPage) }
 
     mutating func perform(_ action: PendingAction) -> [Effect] {
         switch action {
@@ -86,6 +100,9 @@ extension AppState {
         case .sendNoted:
             noteConfirmed = true
             return send()
+        case .discardAllDrafts:
+            discardAllDrafts()
+            return []
         case .allowFile(let access, let file):
             filePermissions.allow(access, file)
             return send()
@@ -93,7 +110,7 @@ extension AppState {
     }
 
     mutating func answer(_ prompt: PromptState) -> [Effect] {
-        let text = prompt.editor.text.trimmingCharacters(in: .whitespaces)
+        let text = prompt.line.text.trimmingCharacters(in: .whitespaces)
         guard !text.isEmpty else { return [] }
         switch prompt.purpose {
         case .newRequest(let file):
@@ -107,13 +124,15 @@ extension AppState {
             guard viewerActive, let body = responsePane?.body.bytes else { return [] }
             return [.writeFile(path: text, contents: body)]
         case .variable(let name):
-            promptAnswers[name] = prompt.editor.text
+            promptAnswers[name] = prompt.line.text
             return send()
         case .saveWebSocketMessages:
             return [.writeFile(path: text, contents: webSocketPane.transcript())]
+        case .importCurl(let file):
+            return importCurl(prompt.line.text, into: file)
         case .certificatePassphrase:
-            certificatePassphrase = prompt.editor.text
-            learnSecrets([prompt.editor.text])
+            certificatePassphrase = prompt.line.text
+            learnSecrets([prompt.line.text])
             return send()
         }
     }

@@ -11,7 +11,7 @@ enum ModalView {
             // Wide enough for keys, what they do and the command name config.json rebinds it by.
             let inner = frame(&buffer, screen, width: 78, height: screen.height - 2, title: "Help · j/k scroll · Esc closes",
                               theme: theme)
-            for (offset, line) in HelpCatalog.lines(state.keys).dropFirst(scroll).prefix(inner.height).enumerated() {
+            for (offset, line) in state.helpLines.dropFirst(scroll).prefix(inner.height).enumerated() {
                 let style = line.hasPrefix(" ") ? theme.text : theme.titleFocused
                 buffer.write(line, x: inner.x, y: inner.y + offset, style: style, maxWidth: inner.width)
             }
@@ -32,8 +32,10 @@ enum ModalView {
             if matches.isEmpty { buffer.write("No command matches", x: inner.x, y: inner.y + 1, style: theme.muted) }
             return Position(x: inner.x + min(used, inner.width - 1), y: inner.y)
         case .confirm(let confirm):
-            let lines = Draw.wrapWords(confirm.message, width: 50)
-            let inner = frame(&buffer, screen, width: 56, height: lines.count + 4, title: "Confirm", theme: theme)
+            // Wrapped at the dialog's inside as drawn, which a narrow screen makes narrower: never cut mid-word.
+            let width = min(56, screen.width - 4)
+            let lines = Draw.wrapWords(confirm.message, width: width - 2)
+            let inner = frame(&buffer, screen, width: width, height: lines.count + 4, title: "Confirm", theme: theme)
             for (offset, line) in lines.enumerated() {
                 buffer.write(line, x: inner.x, y: inner.y + offset, style: theme.text, maxWidth: inner.width)
             }

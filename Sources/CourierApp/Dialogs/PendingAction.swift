@@ -10,6 +10,8 @@ public enum PendingAction: Sendable, Hashable {
     case openRequest(RequestRef)
     /// Send the open request that is marked `# @note` (confirm before sending).
     case sendNoted
+    /// Drop the unsaved edits of every request.
+    case discardAllDrafts
     /// Let the collection read (or `>>!` replace) a file outside what it may touch, and send again.
     case allowFile(FileAccessRefusal.Access, String)
 }

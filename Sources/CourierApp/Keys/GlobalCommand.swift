@@ -15,4 +15,7 @@ public enum GlobalCommand: Sendable, Hashable {
     case problems, reload
     /// Shows known secret values on screen for the session, or masks them again.
     case toggleSecrets
+    /// Puts the open request back as its file has it (each field's undo still brings an edit back); drops
+    /// every request's unsaved edits (asks first).
+    case discardDraft, discardAllDrafts
 }

@@ -35,24 +35,27 @@ public enum HelpCatalog {
         table.map { Entry(keys: $0.keyLabel, help: $0.help, command: nil, hint: $0.hint) }
     }
 
-    /// Every section of the `?` screen for the keys in use: the global keys, then each pane's (and the keys of
-    /// its text fields) in the registry's order. Titles name the keys that reach each pane and the scope
-    /// config.json rebinds its keys under.
-    public static func sections(_ keys: KeyTables) -> [Section] {
-        [Section(title: "Everywhere [global]", entries: entries(keys.global) { .global($0) })]
-            + keys.panes.all.flatMap { pane in
-                [Section(title: pane.helpTitle(keys), entries: entries(of: pane, keys))] + pane.typingSections
-            }
+    /// Every section of the `?` screen for the keys in use: the pane of `first` (the focused one), the global
+    /// keys, then every other pane's (each with the keys of its text fields) in the registry's order. Titles
+    /// name the keys that reach each pane and the scope config.json rebinds its keys under.
+    public static func sections(_ keys: KeyTables, first: KeyScope? = nil) -> [Section] {
+        let panes = keys.panes.all.map { pane in
+            (pane.scope, [Section(title: pane.helpTitle(keys), entries: entries(of: pane, keys))] + pane.typingSections)
+        }
+        let focused = panes.filter { $0.0 == first }.flatMap(\.1)
+        return focused + [Section(title: "Everywhere [global]", entries: entries(keys.global) { .global($0) })]
+            + panes.filter { $0.0 != first }.flatMap(\.1)
     }
 
     /// The help screen for the default keys.
     public static var lines: [String] { lines(.defaults) }
 
     /// The help screen as lines of text: keys, what they do, and the command's name for config.json
-    /// (`[scope]` in the section title), so a user rebinding a key reads both off one screen.
-    public static func lines(_ keys: KeyTables) -> [String] {
+    /// (`[scope]` in the section title), so a user rebinding a key reads both off one screen. The section of
+    /// `first` (the focused pane) comes first.
+    public static func lines(_ keys: KeyTables, first: KeyScope? = nil) -> [String] {
         var lines: [String] = []
-        for section in sections(keys) {
+        for section in sections(keys, first: first) {
             lines.append(section.title)
             let width = section.entries.map { label($0).count }.max() ?? 0
             let helpWidth = section.entries.map(\.help.count).max() ?? 0

@@ -26,6 +26,8 @@ public enum Keymaps {
             KeyBinding([.char("!")], .problems, "problems in the collection"),
             KeyBinding([Key(.function(6))], .toggleSecrets, "show or mask secrets on screen"),
             KeyBinding([.ctrl("r"), Key(.function(5))], .reload, "reload the collection from disk"),
+            KeyBinding([.char("U")], .discardDraft, "discard this request's unsaved edits (u in a field undoes)"),
+            KeyBinding([Key(.character("u"), alt: true)], .discardAllDrafts, "discard every request's unsaved edits"),
             KeyBinding([.char("?")], .help, "help", hint: true),
             KeyBinding([.char("q")], .quit, "quit", hint: true),
             KeyBinding([.ctrl("z")], .suspend, "suspend to the shell (fg resumes)"),

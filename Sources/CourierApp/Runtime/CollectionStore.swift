@@ -13,16 +13,26 @@ public final class CollectionStore: Sendable {
     private let path = Mutex("")
     /// Responses by request name, for `{{name.response.body.$.id}}` in later requests.
     let responses = Mutex(ResponseStore())
-    /// Values that beat every environment (`courier demo` points `base` at the running server).
+    /// Values that beat every environment.
     public let overrides: [String: String]
+    /// Values for the names an environment does not set (`courier demo` points `base` at the running server
+    /// for the environments without one of their own).
+    public let defaults: [String: String]
+    /// The environments whose own values `defaults` replace (the demo collection's `demo`, which names the
+    /// demo server's usual port when it runs on another).
+    public let defaultsWin: Set<String>
     /// Values request scripts set (`client.global.set`), kept for the explorer session.
     let globals = Mutex<[String: String]>([:])
     /// The record of files `>>` wrote (run blocks save responses), shared with `courier run`.
     let ledger: RedirectLedger?
 
-    /// A store whose requests' values `overrides` beat; `ledger` records the files run blocks' `>>` write.
-    public init(overrides: [String: String] = [:], ledger: RedirectLedger? = .standard()) {
+    /// A store whose requests' values `overrides` beat and whose environments `defaults` fill in; `ledger`
+    /// records the files run blocks' `>>` write.
+    public init(overrides: [String: String] = [:], defaults: [String: String] = [:], defaultsWin: Set<String> = [],
+                ledger: RedirectLedger? = .standard()) {
         self.overrides = overrides
+        self.defaults = defaults
+        self.defaultsWin = defaultsWin
         self.ledger = ledger
     }
 
@@ -139,7 +149,11 @@ public final class CollectionStore: Sendable {
         let template = RequestMapping.template(from: job.draft, original: original)
         let root = whole { $0?.root } ?? file.url.deletingLastPathComponent()
         let environments = try EnvironmentSet.discover(near: file.url, root: root)
-        let environment = try environments.environment(named: job.environment)
+        var environment = try environments.environment(named: job.environment)
+        let wins = job.environment.map(defaultsWin.contains) == true
+        for (name, value) in defaults where wins || environment.values[name] == nil {
+            environment.values[name] = VariableValue(value)
+        }
         var context = VariableContext(overrides: overrides.merging(job.answers) { $1 }, environment: environment,
                                       responses: responses.withLock { $0 }, globals: globals.withLock { $0 })
         context.certificatePassphrase = job.certificatePassphrase
@@ -214,13 +228,16 @@ public final class CollectionStore: Sendable {
             let set = try EnvironmentSet.discover(near: near, root: loaded.root)
             for name in set.names + [EnvironmentSet.sharedName] {
                 let values = try set.environment(named: name == EnvironmentSet.sharedName ? nil : name).values
-                environments[name] = values.mapValues(\.value).merging(overrides) { _, override in override }
+                environments[name] = values.mapValues(\.value).merging(defaults) { defaultsWin.contains(name) ? $1 : $0 }
+                    .merging(overrides) { _, override in override }
                 privateNames[name] = Set(values.filter { $0.value.isSecret && overrides[$0.key] == nil }.keys)
             }
         } catch {
             problems.append(error.description)
         }
-        if environments.isEmpty && !overrides.isEmpty { environments[EnvironmentSet.sharedName] = overrides }
+        if environments.isEmpty && !(overrides.isEmpty && defaults.isEmpty) {
+            environments[EnvironmentSet.sharedName] = defaults.merging(overrides) { _, override in override }
+        }
         // Parse errors stay listed until the file is fixed and reloaded, also after a save; so do imports that
         // cannot be read (`import ./gone.http`) or come back to their own file.
         let importErrors = loaded.files.filter { !$0.file.imports.isEmpty }

@@ -27,7 +27,10 @@ extension EffectRunner {
                 do throws(CollectionError) {
                     sent = try await store.send(job, observer: watcher,
                                                 call: grpc) { request, context async throws(APIError) in
-                        try await client.send(request, context: context)
+                        // In-flight progress (EffectRunner+Progress.swift): the request's id, for its attempts,
+                        // and its body's bytes.
+                        try await client.send(request, context: Self.progressContext(context, generation: generation,
+                                                                                     queue: queue))
                     }
                 } catch {
                     // Never sent. The message may quote a private value or a secret global: the screen masks those.

@@ -22,6 +22,9 @@ public final class EffectRunner: Sendable {
         public var historyDirectory: URL?
         /// The cookie jars, one per environment, that saved requests share; nil keeps no cookies.
         public var cookies: CookieJarStore?
+        /// Where OAuth 2.0 tokens are kept between runs (the explorer passes the XDG default); nil keeps them
+        /// for the session only.
+        public var authTokens: OAuth2TokenCache?
 
         public init(transport: any Transport, themeFolders: [URL], trueColor: Bool = false, noColor: Bool = false,
                     cache: HTTPCacheMiddleware? = nil, historyDirectory: URL? = nil, cookies: CookieJarStore? = nil,
@@ -90,6 +93,9 @@ public final class EffectRunner: Sendable {
         setup.cache = configuration.cache
         setup.cookies = configuration.cookies
         setup.events = events
+        // What the user must do to sign in (a device code, a browser page) is said at once in the status bar.
+        setup.authTokens = configuration.authTokens
+        setup.authPrompt = { [queue] prompt in queue.post(.notice(StatusMessage(prompt.message))) }
         client = setup.makeClient()
         // A batch waits while the loop has not drained the previous actions, so batches cannot pile up.
         webSocket = WebSocketPaneConnector(isReady: { [queue] in queue.isEmpty }) { [queue] batch in

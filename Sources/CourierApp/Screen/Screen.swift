@@ -16,6 +16,7 @@ public enum Screen {
                 buffer.write(line, x: max(0, (state.size.width - width) / 2),
                              y: max(0, state.size.height / 2 - 1) + offset, style: state.theme.warning)
             }
+            buffer.applyBase(state.theme.text)
             return (buffer, nil)
         }
         let layout = state.layout
@@ -38,6 +39,8 @@ public enum Screen {
         if let modal = state.modals.last {
             cursor = ModalView.render(modal, state: state, into: &buffer, screen: screen)
         }
+        // The theme's own text colours, background included, wherever nothing else was drawn.
+        buffer.applyBase(state.theme.text)
         return (buffer, cursor)
     }
 }

@@ -11,12 +11,15 @@ public enum LayoutSlot: Sendable, Hashable, CaseIterable {
 public struct ScreenLayout: Sendable, Hashable {
     /// Panes on screen and their rectangles.
     public var panes: [PaneID: Rect]
-    /// The row of pane tabs shown when only one pane fits.
+    /// The row of pane tabs shown when not every pane fits (one pane, or the compact layout's three).
     public var tabStrip: Rect?
     public var statusBar: Rect
 
-    /// Below this size the panes stack: one at a time with a tab strip.
+    /// Below this size not every pane fits: the compact layout, or one pane at a time with a tab strip.
     public static let fullSize = Size(width: 100, height: 24)
+    /// From this size to `fullSize` the layout is compact: the collection beside the request over the
+    /// response (the Log and WebSocket panes take the response's place while focused), under a tab strip.
+    public static let compactSize = Size(width: 72, height: 18)
 
     /// The layout of `tiles` (each pane and its slot, in the registry's order): in a slot two tiles share, the
     /// focused one shows, else the first.
@@ -30,19 +33,41 @@ public struct ScreenLayout: Sendable, Hashable {
             tabStrip = nil
             return
         }
-        if size.width < Self.fullSize.width || size.height < Self.fullSize.height {
-            tabStrip = body.row(0)
+        let full = size.width >= Self.fullSize.width && size.height >= Self.fullSize.height
+        let compact = size.width >= Self.compactSize.width && size.height >= Self.compactSize.height
+        tabStrip = full ? nil : body.row(0)
+        guard full || compact else {
             panes = [focus: Rect(x: 0, y: 1, width: size.width, height: body.height - 1)]
             return
         }
-        tabStrip = nil
-        let slots = Self.slots(body)
-        let focusedSlot = tiles.first { $0.id == focus }?.slot
+        let slots = full ? Self.slots(body) : Self.compactSlots(Rect(x: 0, y: 1, width: size.width, height: body.height - 1))
+        let focusedSlot = tiles.first { $0.id == focus }.map { full ? $0.slot : Self.compactSlot($0.slot) }
         panes = [:]
-        for slot in LayoutSlot.allCases {
-            guard let id = slot == focusedSlot ? focus : tiles.first(where: { $0.slot == slot })?.id else { continue }
+        for slot in LayoutSlot.allCases where slots[slot] != nil {
+            let first = tiles.first { (full ? $0.slot : Self.compactSlot($0.slot)) == slot }?.id
+            guard let id = slot == focusedSlot ? focus : first else { continue }
             panes[id] = slots[slot]
         }
+    }
+
+    /// Where a slot of the full layout goes in the compact one: the bottom panes take the response's place.
+    static func compactSlot(_ slot: LayoutSlot) -> LayoutSlot {
+        switch slot {
+        case .bottomLeft, .bottomRight: .middle
+        default: slot
+        }
+    }
+
+    /// The compact layout's slots: the collection on the left, the request over the response on the right.
+    static func compactSlots(_ body: Rect) -> [LayoutSlot: Rect] {
+        let leftWidth = max(22, body.width * 30 / 100)
+        let requestHeight = max(7, body.height * 40 / 100)
+        let right = Rect(x: leftWidth, y: body.y, width: body.width - leftWidth, height: body.height)
+        return [
+            .left: Rect(x: 0, y: body.y, width: leftWidth, height: body.height),
+            .top: Rect(x: right.x, y: body.y, width: right.width, height: requestHeight),
+            .middle: Rect(x: right.x, y: body.y + requestHeight, width: right.width, height: body.height - requestHeight),
+        ]
     }
 
     /// The rectangle of every slot in the full layout.

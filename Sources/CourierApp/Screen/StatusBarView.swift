@@ -1,3 +1,5 @@
+import CourierCollections
+import CourierHTTP
 import CourierTerminal
 
 /// The bottom row: a message or the focused pane's key hints, then the environment and theme, drawn by the
@@ -7,9 +9,19 @@ enum StatusBarView {
         let theme = state.theme
         // Said for as long as it is true: known secrets are drawn as they are.
         let shown = state.secretsShown ? "secrets shown · " : ""
-        let right = StyledLine("\(shown)env: \(state.environment ?? "none") · \(state.theme.name)", style: theme.statusBar)
+        // Where the open request goes in the chosen environment, so switching environments shows its effect.
+        var target = state.requestOrigin.map { " → \($0)" } ?? ""
+        let environment = "env: \(state.environment ?? "none")"
+        let themeName = " · \(state.theme.name)"
+        // A message comes first: one too long to share the line with the target drops the target.
+        if let message = state.status,
+           DisplayWidth.of(message.text + shown + environment + target + themeName) + 2 > area.width {
+            target = ""
+        }
+        let right = StyledLine(shown + environment + target + themeName, style: theme.statusBar)
         var lead = StyledLine()
         var hints: [KeyHint] = []
+        var pinned: [KeyHint] = []
         if let message = state.status {
             let style: Style = switch message.kind {
             case .info: theme.statusBar
@@ -20,14 +32,37 @@ enum StatusBarView {
         } else {
             // A request in flight is said first, so sending shows even when the response pane is hidden.
             if state.inFlight != nil, !state.live {
-                lead.append("sending '\(state.editor.name)'…", style: theme.statusBar.with(.bold))
-                lead.append("  ", style: theme.statusBar)
-                lead.append(state.keys.spelling(of: .global(.cancel)), style: theme.keyHint)
-                lead.append(" cancel  ", style: theme.statusBar)
+                let elapsed = state.flight.map { " " + DurationText.format(seconds: max(0, state.now.timeIntervalSince($0.started))) }
+                lead.append("sending '\(state.editor.name)'…\(elapsed ?? "")  ", style: theme.statusBar.with(.bold))
+                hints.append(KeyHint(state.keys.spelling(of: .global(.cancel)), "cancel"))
             }
-            hints = HelpCatalog.hints(for: state).map { KeyHint($0.keys, $0.help) }
+            // How to get help and how to quit stay on screen however narrow it is.
+            let entries = HelpCatalog.hints(for: state)
+            let kept: Set<AppCommand> = [.global(.help), .global(.quit)]
+            let isKept = { (entry: HelpCatalog.Entry) in entry.command.map(kept.contains) == true }
+            hints += entries.filter { !isKept($0) }.map { KeyHint($0.keys, $0.help) }
+            pinned = entries.filter(isKept).map { KeyHint($0.keys, $0.help) }
         }
-        StatusBar(lead: lead, hints: hints, message: right, style: theme.statusBar, keyStyle: theme.keyHint)
-            .render(into: &buffer, area: area)
+        var bar = StatusBar(lead: lead, hints: hints, message: right, style: theme.statusBar, keyStyle: theme.keyHint)
+        bar.pinned = pinned
+        bar.render(into: &buffer, area: area)
+    }
+}
+
+extension AppState {
+    /// The scheme and host (with port) the open request's URL resolves to in the chosen environment
+    /// (`http://127.0.0.1:8088`); an unknown variable stays as written (`{{base}}`). Nil with nothing open.
+    var requestOrigin: String? {
+        guard !editor.isEmpty else { return nil }
+        let url = VariablePreview.resolve(editor.url.text, values: variables)
+        guard let separator = url.range(of: "://") else {
+            // `{{base}}/users` with no base in this environment: the variable is where it would go.
+            let head = url.prefix { $0 != "/" && $0 != "?" }
+            return head.hasPrefix("{{") ? String(head) : nil
+        }
+        var authority = Substring(url[separator.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" })
+        // A `user:password@` is never shown.
+        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
+        return String(url[..<separator.upperBound] + authority)
     }
 }

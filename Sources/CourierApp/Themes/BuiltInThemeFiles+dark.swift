@@ -5,11 +5,12 @@ extension BuiltInThemeFiles {
     public static let dark = #"""
 {
   "palette": {
-    "fg": "#d0d0d0", "dim": "#808080", "cyan": "#5fd7ff", "green": "#87d75f", "yellow": "#ffd75f",
-    "blue": "#5fafff", "magenta": "#d787d7", "red": "#ff5f5f", "bar": "#303030", "black": "#000000"
+    "fg": "#d0d0d0", "dim": "#9e9e9e", "cyan": "#5fd7ff", "green": "#87d75f", "yellow": "#ffd75f",
+    "blue": "#5fafff", "magenta": "#d787d7", "red": "#ff7f7f", "bar": "#303030", "black": "#000000", "bg": "#1c1c1c", "line": "#303030"
   },
   "roles": {
-    "text": "default",
+    "text": { "fg": "fg", "bg": "bg" },
+    "cursorLine": { "bg": "line" },
     "muted": "dim",
     "border": "dim",
     "borderFocused": "cyan",

@@ -11,13 +11,20 @@ extension BuiltInThemeFiles {
     "green": "#00ff00",
     "yellow": "#ffff00",
     "blue": "#5fafff",
-    "magenta": "#ff00ff",
-    "red": "#ff0000",
+    "magenta": "#ff5fff",
+    "red": "#ff7f7f",
     "bar": "#000000",
-    "black": "#000000"
+    "black": "#000000",
+    "line": "#303030"
   },
   "roles": {
-    "text": "fg",
+    "text": {
+      "fg": "fg",
+      "bg": "black"
+    },
+    "cursorLine": {
+      "bg": "line"
+    },
     "muted": "dim",
     "border": "fg",
     "borderFocused": {

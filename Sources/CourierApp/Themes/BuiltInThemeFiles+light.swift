@@ -6,18 +6,26 @@ extension BuiltInThemeFiles {
 {
   "palette": {
     "fg": "#1c1c1c",
-    "dim": "#6c6c6c",
+    "dim": "#5f5f5f",
     "cyan": "#005f87",
     "green": "#005f00",
     "yellow": "#875f00",
     "blue": "#0000af",
     "magenta": "#870087",
     "red": "#af0000",
-    "bar": "#d0d0d0",
-    "white": "#ffffff"
+    "bar": "#eeeeee",
+    "white": "#ffffff",
+    "bg": "#ffffff",
+    "line": "#eeeeee"
   },
   "roles": {
-    "text": "default",
+    "text": {
+      "fg": "fg",
+      "bg": "bg"
+    },
+    "cursorLine": {
+      "bg": "line"
+    },
     "muted": "dim",
     "border": "dim",
     "borderFocused": "cyan",

@@ -5,7 +5,8 @@ extension Theme {
     /// The roles a theme file may set, by the name the file uses.
     static let roles: [String: WritableKeyPath<Theme, Style> & Sendable] = [
         "text": \.text, "muted": \.muted, "border": \.border, "borderFocused": \.borderFocused,
-        "title": \.title, "titleFocused": \.titleFocused, "selection": \.selection, "statusBar": \.statusBar,
+        "title": \.title, "titleFocused": \.titleFocused, "selection": \.selection, "cursorLine": \.cursorLine,
+        "statusBar": \.statusBar,
         "keyHint": \.keyHint, "searchMatch": \.searchMatch, "searchCurrent": \.searchCurrent,
         "error": \.error, "warning": \.warning, "success": \.success, "methodOther": \.methodOther,
         "jsonKey": \.jsonKey, "jsonString": \.jsonString, "jsonNumber": \.jsonNumber,
@@ -50,6 +51,7 @@ extension Theme {
         theme.statusClasses = statusClasses.mapValues(strip)
         theme.cacheDecisions = cacheDecisions.mapValues(strip)
         theme.selection = Style(attributes: .reverse)
+        theme.cursorLine = Style(attributes: .reverse)
         theme.statusBar = Style(attributes: .reverse)
         theme.keyHint = Style(attributes: [.reverse, .bold])
         theme.searchMatch = Style(attributes: .underline)

@@ -12,6 +12,8 @@ public struct Theme: Sendable, Hashable {
     public var title: Style
     public var titleFocused: Style
     public var selection: Style
+    /// The Response pane's cursor line: a background under the syntax colours, which stay readable on it.
+    public var cursorLine: Style
     public var statusBar: Style
     public var keyHint: Style
     public var searchMatch: Style
@@ -68,7 +70,7 @@ extension Theme {
         text: Style(), muted: Style(foreground: .gray), border: Style(foreground: .gray),
         borderFocused: Style(foreground: .brightCyan), title: Style(foreground: .white),
         titleFocused: Style(foreground: .brightCyan, attributes: .bold),
-        selection: Style(foreground: .black, background: .cyan),
+        selection: Style(foreground: .black, background: .cyan), cursorLine: Style(background: .indexed(236)),
         statusBar: Style(foreground: .white, background: .indexed(236)),
         keyHint: Style(foreground: .brightYellow, background: .indexed(236), attributes: .bold),
         searchMatch: Style(foreground: .black, background: .yellow),

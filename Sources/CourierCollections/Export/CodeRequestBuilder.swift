@@ -173,8 +173,21 @@ extension CodeRequest {
         static func notes(_ request: HTTPRequest) -> [String] {
             var notes: [String] = []
             if let authentication = request.authentication {
-                notes.append("Courier answers a Digest challenge as '\(authentication.user)'; "
-                             + "this code does not (use your HTTP library's Digest support).")
+                let scheme = switch authentication.scheme {
+                case .basic: "Basic"
+                case .digest: "Digest"
+                case .ntlm: "NTLM"
+                case .negotiate: "Negotiate"
+                }
+                notes.append("Courier answers a \(scheme) challenge as '\(authentication.user)'; "
+                             + "this code does not (use your HTTP library's \(scheme) support).")
+            }
+            if !request.oauth2.isEmpty {
+                notes.append("Courier gets the OAuth 2.0 token (\(request.oauth2.map(\.id).joined(separator: ", "))) "
+                             + "itself; this code sends what stands in its place.")
+            }
+            if request.awsSigV4 != nil {
+                notes.append("Courier signs the request with AWS Signature V4; this code does not.")
             }
             if request.clientCertificate != nil {
                 notes.append("Courier presents the environment's client certificate; this code does not.")

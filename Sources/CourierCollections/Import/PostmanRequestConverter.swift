@@ -34,7 +34,7 @@ struct PostmanRequestConverter {
         }
         let description = request["description"]?.stringValue ?? request["description"]?["content"]?.stringValue
         if let description { imported.comments = [description] }
-        applyAuth(request["auth"] ?? scope.auth, headers: &imported.headers, url: &url)
+        applyAuth(request["auth"] ?? scope.auth, headers: &imported.headers, url: &url, variables: &imported.variables)
         imported.url = ImportedText(template: url)
         imported.body = body(request["body"], headers: &imported.headers)
         return imported
@@ -73,7 +73,8 @@ struct PostmanRequestConverter {
 
     // MARK: - Auth
 
-    private mutating func applyAuth(_ auth: JSONValue?, headers: inout [ImportedRequest.Field], url: inout String) {
+    private mutating func applyAuth(_ auth: JSONValue?, headers: inout [ImportedRequest.Field], url: inout String,
+                                    variables: inout [ImportedRequest.Field]) {
         guard let auth, let type = auth["type"]?.stringValue, type != "noauth", type != "inherit" else { return }
         func field(_ key: String) -> String? {
             auth[type]?.arrayValue?.first { $0["key"]?.stringValue == key }?["value"]?.text
@@ -104,7 +105,12 @@ struct PostmanRequestConverter {
                 set(key, value)
             }
         default:
-            report.append("\(location): \(type) auth not converted")
+            guard let lines = PostmanAuth.lines(type, field: field) else {
+                report.append("\(location): \(type) auth not converted")
+                return
+            }
+            for (name, value) in lines.headers { set(name, value) }
+            for (name, value) in lines.variables { variables.append(.init(name, ImportedText(template: value))) }
         }
     }
 

@@ -1,4 +1,5 @@
 import CourierBody
+import CourierHTTP
 import Foundation
 
 /// Substitutes `{{…}}` in one request's text, recording which secret values went in so printers can
@@ -34,6 +35,8 @@ struct Interpolator {
     /// VS Code REST Client reads every such line as a file variable.
     let elsewhere: (String) -> VariableDefinition?
     private(set) var secrets: Set<String> = []
+    /// The OAuth 2.0 configurations whose tokens the text asked for (`{{$auth.token("id")}}`), in order.
+    private(set) var oauth2: [OAuth2Configuration] = []
     /// Bytes produced so far, counted at every level so that doubling stops early.
     private var produced = 0
     private var dotenvValues: [String: String]?
@@ -114,6 +117,7 @@ struct Interpolator {
         if from <= .override, let value = context.overrides[expression] { return value }
         if expression.hasPrefix("$") {
             if let input = HttpyacInput(expression) { return try answer(input, stack: stack) }
+            if let reference = AuthTokenReference(expression) { return try token(reference, written: expression) }
             if expression.hasPrefix(Self.httpyacGlobalPrefix) {
                 let name = String(expression.dropFirst(Self.httpyacGlobalPrefix.count))
                 guard let value = context.globals[name] else {
@@ -181,6 +185,22 @@ struct Interpolator {
               let matches = try? path.evaluate(Data(value.utf8), includePaths: false), matches.count == 1
         else { return nil }
         return matches[0].value.text
+    }
+
+    /// JetBrains' `{{$auth.token("id")}}` and `{{$auth.idToken("id")}}`: a placeholder the OAuth 2.0 middleware
+    /// fills with the token of `Security.Auth` configuration `id` when the request goes out.
+    private mutating func token(_ reference: AuthTokenReference, written: String) throws(CollectionError) -> String {
+        let found = try SecurityAuth.configuration(reference.id, environment: context.environment) {
+            (text: String) throws(CollectionError) -> String in try expand(text)
+        }
+        switch found {
+        case .success(let configuration):
+            secrets.formUnion(configuration.secrets)
+            if !oauth2.contains(where: { $0.id == configuration.id }) { oauth2.append(configuration) }
+            return OAuth2Placeholder.text(for: configuration.id, kind: reference.kind)
+        case .failure(let problem):
+            throw .badDynamicVariable(expression: written, request: requestName, reason: problem.message)
+        }
     }
 
     /// httpyac's `{{$global.name}}`: a value a script stored with `$global.name = …`.

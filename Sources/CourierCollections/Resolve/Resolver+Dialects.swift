@@ -107,15 +107,21 @@ extension Resolver {
         return "Basic " + Data(words[1].utf8).base64EncodedString()
     }
 
-    /// kulala.nvim's `Authorization: NTLM user password` and `Authorization: Negotiate`, which ask the client
-    /// to run a sign-in handshake Courier does not: the scheme's name, or nil for any other value.
-    static func unsupportedAuthorization(_ value: String) -> String? {
-        let words = value.split(separator: " ", omittingEmptySubsequences: true)
-        guard let scheme = words.first.map(String.init) else { return nil }
-        if scheme.caseInsensitiveCompare("Negotiate") == .orderedSame && words.count == 1 { return "Negotiate" }
-        // `NTLM <token>` is a message of a handshake already under way (one word); user and password are two.
-        if scheme.caseInsensitiveCompare("NTLM") == .orderedSame && (words.count == 1 || words.count == 3
-            || (words.count == 2 && words[1].contains(":"))) { return "NTLM" }
+    /// kulala.nvim's `Authorization: NTLM user password` (or `user:password`) and `Authorization: Negotiate`:
+    /// the credentials for libcurl to run the handshake with (Negotiate takes the user's Kerberos ticket, so
+    /// it has none); nil for any other value, `NTLM <token>` included (a message of a handshake under way).
+    static func handshakeCredentials(_ value: String) -> HTTPAuthentication? {
+        let words = value.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+        guard let scheme = words.first else { return nil }
+        if scheme.caseInsensitiveCompare("Negotiate") == .orderedSame && words.count == 1 {
+            return HTTPAuthentication(scheme: .negotiate, user: "", password: "")
+        }
+        guard scheme.caseInsensitiveCompare("NTLM") == .orderedSame else { return nil }
+        if words.count == 3 { return HTTPAuthentication(scheme: .ntlm, user: words[1], password: words[2]) }
+        if words.count == 2, let colon = words[1].firstIndex(of: ":") {
+            return HTTPAuthentication(scheme: .ntlm, user: String(words[1][..<colon]),
+                                      password: String(words[1][words[1].index(after: colon)...]))
+        }
         return nil
     }
 

@@ -87,6 +87,7 @@ public struct Resolver: Sendable {
         for index in messages.indices { messages[index].text = try interpolator.expand(messages[index].text) }
 
         var request = HTTPRequest(method: method, url: url, headers: headers, body: body)
+        request.oauth2 = interpolator.oauth2
         template.options.apply(to: &request)
         // Secret globals an earlier script set are masked in this request's output even where it does not
         // use them: a server may echo them anyway.
@@ -97,16 +98,25 @@ public struct Resolver: Sendable {
             secrets.insert(passphrase)
         }
         if let authorization = request.headers["Authorization"] {
-            if let basic = Self.basicCredentials(authorization) {
+            if let signIn = try Self.httpyacSignIn(authorization, template: template, context: context,
+                                                   interpolator: &interpolator) {
+                switch signIn {
+                case .oauth2(let configuration):
+                    request.headers["Authorization"] = "Bearer " + OAuth2Placeholder.text(for: configuration.id,
+                                                                                          kind: .accessToken)
+                    request.oauth2.append(configuration)
+                    secrets.formUnion(configuration.secrets)
+                case .awsSigV4(let configuration):
+                    request.headers["Authorization"] = nil
+                    request.awsSigV4 = try Self.locatedSigV4(configuration, url: request.url, request: template.displayName)
+                    secrets.formUnion(configuration.secrets)
+                }
+            } else if let basic = Self.basicCredentials(authorization) {
                 request.headers["Authorization"] = basic
-            } else if let digest = Self.digestCredentials(authorization) {
+            } else if let handshake = Self.digestCredentials(authorization) ?? Self.handshakeCredentials(authorization) {
                 request.headers["Authorization"] = nil
-                request.authentication = digest
-                secrets.insert(digest.password)
-            } else if let scheme = Self.unsupportedAuthorization(authorization) {
-                throw .unsupported(request: template.displayName,
-                                   reason: "'Authorization: \(scheme) …' (kulala.nvim signs in with \(scheme)) is not "
-                                       + "supported; the request is not sent")
+                request.authentication = handshake
+                if !handshake.password.isEmpty { secrets.insert(handshake.password) }
             }
         }
         if template.tags[Self.allowInsecureRedirectTag] != nil { request.allowInsecureRedirect = true }

@@ -2,7 +2,7 @@ import CourierHTTP
 import Foundation
 
 /// How a command wants its client: the one place a Courier client is put together (transport, HTTP cache,
-/// cookie jars, retry policy, events) and the one place a command's per-request defaults (`--cache-mode`,
+/// cookie jars, retry policy, events, OAuth 2.0 sign-in) and the one place a command's per-request defaults (`--cache-mode`,
 /// `--allow-insecure-redirect`) are applied, so the explorer and every command send through the same pipeline.
 public struct ClientSetup: Sendable {
     /// The transport; nil builds libcurl's with `transportConfiguration`.
@@ -21,6 +21,10 @@ public struct ClientSetup: Sendable {
     public var cacheMode: CacheMode?
     /// Lets every request follow redirects from https to plain http.
     public var allowInsecureRedirect = false
+    /// Where OAuth 2.0 tokens are kept between runs; nil keeps them as long as the client.
+    public var authTokens: OAuth2TokenCache?
+    /// Told what the user must do to sign in (a device code to enter, a page to open).
+    public var authPrompt: @Sendable (AuthPrompt) -> Void = { _ in }
 
     public init() {}
 
@@ -34,9 +38,11 @@ public struct ClientSetup: Sendable {
     /// The client this setup describes.
     public func makeClient() -> HTTPClient {
         let steps: [any Middleware] = cookies.map { jars in [CookieMiddleware { jars.jar($0) }] } ?? []
+        let transport = transport ?? CurlTransport(configuration: transportConfiguration)
+        let oauth2 = OAuth2Session(transport: transport, cache: authTokens,
+                                   hooks: OAuth2Session.Hooks(prompt: authPrompt))
         return HTTPClient(configuration: HTTPClient.Configuration(
-            transport: transport ?? CurlTransport(configuration: transportConfiguration), cache: cache,
-            middlewares: steps, retry: retry, events: events))
+            transport: transport, cache: cache, middlewares: steps, retry: retry, events: events, oauth2: oauth2))
     }
 
     /// `client`'s send with this setup's per-request defaults applied: what a `CollectionRunner` sends through.

@@ -66,9 +66,16 @@ final class CurlTransfer {
         if !request.headers.contains("User-Agent") {
             courier_easy_setopt_str(easy, CURLOPT_USERAGENT, configuration.userAgent)
         }
-        if let authentication = request.authentication, authentication.scheme == .digest {
-            // curl answers the server's Digest challenge itself; the password never goes out in clear.
-            courier_easy_setopt_long(easy, CURLOPT_HTTPAUTH, courier_curlauth_digest())
+        if let authentication = request.authentication {
+            // curl answers the server's challenge itself (Digest's nonce, NTLM's and Negotiate's handshakes);
+            // only Basic sends the password, base64-encoded, up front.
+            let scheme = switch authentication.scheme {
+            case .basic: courier_curlauth_basic()
+            case .digest: courier_curlauth_digest()
+            case .ntlm: courier_curlauth_ntlm()
+            case .negotiate: courier_curlauth_negotiate()
+            }
+            courier_easy_setopt_long(easy, CURLOPT_HTTPAUTH, scheme)
             courier_easy_setopt_str(easy, CURLOPT_USERNAME, authentication.user)
             courier_easy_setopt_str(easy, CURLOPT_PASSWORD, authentication.password)
         }

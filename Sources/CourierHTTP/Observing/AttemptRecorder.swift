@@ -119,7 +119,7 @@ public final class AttemptRecorder: Sendable {
                 }
             case .cacheDecision(let id, let report):
                 state.report(report, for: id, limit: limit)
-            case .tokenRefresh:
+            case .tokenRefresh, .auth:
                 break
             }
         }

@@ -73,6 +73,8 @@ public struct RedactingLogger: Sendable {
             return "\(id) cache \(report.decision.rawValue)"
         case .tokenRefresh(let id, let succeeded):
             return "\(id) token refresh \(succeeded ? "succeeded" : "failed")"
+        case .auth(let id, let event):
+            return "\(id) auth: \(event.description())"
         }
     }
 

@@ -3,6 +3,9 @@ import Foundation
 /// The typed client: one ordered array of middlewares folded over a transport.
 ///
 /// The order of `Configuration.pipeline`, outermost first, is the behaviour:
+/// 0. `oauth2`: puts the OAuth 2.0 tokens a request names in place (fetching or refreshing them first),
+///    and on a 401 renews a held token once and replays the whole inner stack. Outermost for the reasons
+///    `auth` is, and because a grant may wait for the user (the device code, the browser).
 /// 1. `auth`: attaches the bearer token; on a 401 it refreshes once and replays the whole inner
 ///    stack, so the replay is cached and retried like any request. Outside the cache so the cache
 ///    sees the request exactly as it goes out (Authorization included).
@@ -11,13 +14,17 @@ import Foundation
 ///    fills one entry, and a validation request is retried like any other.
 /// 3. `middlewares`: the caller's own steps, seeing each logical request once.
 /// 4. `retry`: calls the rest once per attempt, numbering attempts in the context.
-/// 5. `AttemptEvents`: next to the transport, so each transport call is exactly one attempt with
+/// 5. `AWSSigV4Signing`: signs each attempt of a request that asks for it, after every step that changes
+///    the request, with the attempt's own time.
+/// 6. `AttemptEvents`: next to the transport, so each transport call is exactly one attempt with
 ///    one `attemptStarted` and one `attemptFinished`.
 public final class HTTPClient: Sendable {
     /// What the client is built from.
     public struct Configuration: Sendable {
         public var transport: any Transport
         public var auth: AuthMiddleware?
+        /// Gets and renews the OAuth 2.0 tokens requests name; nil: a session of the client's own, in memory.
+        public var oauth2: OAuth2Session?
         /// The HTTP cache (CourierHTTP/Cache); nil sends every request to the network.
         public var cache: (any Middleware)?
         /// Extra steps between the cache and retry.
@@ -31,8 +38,9 @@ public final class HTTPClient: Sendable {
 
         public init(transport: any Transport, auth: AuthMiddleware? = nil, cache: (any Middleware)? = nil,
                     middlewares: [any Middleware] = [], retry: RetryPolicy? = .standard,
-                    sleeper: any Sleeper = SystemSleeper(), events: EventSink = .none) {
+                    sleeper: any Sleeper = SystemSleeper(), events: EventSink = .none, oauth2: OAuth2Session? = nil) {
             self.transport = transport
+            self.oauth2 = oauth2
             self.auth = auth
             self.cache = cache
             self.middlewares = middlewares
@@ -44,10 +52,12 @@ public final class HTTPClient: Sendable {
         /// The one ordered array, outermost first; see `HTTPClient` for why this order.
         public var pipeline: [any Middleware] {
             var steps: [any Middleware] = []
+            if let oauth2 { steps.append(OAuth2Middleware(session: oauth2)) }
             if let auth { steps.append(auth) }
             if let cache { steps.append(cache) }
             steps.append(contentsOf: middlewares)
             if let retry { steps.append(RetryMiddleware(policy: retry, sleeper: sleeper)) }
+            steps.append(AWSSigV4Signing())
             steps.append(AttemptEvents())
             return steps
         }
@@ -58,6 +68,12 @@ public final class HTTPClient: Sendable {
 
     /// Folds the pipeline over the transport once; every request then runs through the same chain.
     public init(configuration: Configuration) {
+        var configuration = configuration
+        // Every client fills the tokens its requests name; without a session of the caller's they last as
+        // long as the client, and the user is asked nothing beyond the events.
+        if configuration.oauth2 == nil {
+            configuration.oauth2 = OAuth2Session(transport: configuration.transport, cache: nil)
+        }
         self.configuration = configuration
         let transport = configuration.transport
         var next: Next = { request, context in try await transport.send(request, context: context) }

@@ -44,6 +44,7 @@ public struct RetryPolicy: Sendable, Hashable {
         .tls: "a certificate or handshake problem does not go away by asking again",
         .badURL: "the URL cannot be sent as written",
         .tooLarge: "the body would exceed the size limit again",
+        .signIn: "no token could be had; sending the request again would not get one",
         .dnsFailure: "a name that does not resolve does not resolve a moment later either",
     ]
 

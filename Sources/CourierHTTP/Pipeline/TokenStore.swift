@@ -1,14 +1,30 @@
 import Foundation
 import Synchronization
 
-/// A bearer token and the token that renews it.
-public struct Credentials: Sendable, Hashable {
+/// A bearer token, the token that renews it, and what came with them (an OpenID Connect id token, the
+/// expiry).
+public struct Credentials: Sendable, Hashable, Codable {
     public var accessToken: String
     public var refreshToken: String?
-    public init(accessToken: String, refreshToken: String? = nil) {
+    /// The OpenID Connect id token, when the server sent one.
+    public var idToken: String?
+    /// When the access token stops working, from `expires_in`; nil when the server did not say.
+    public var expiresAt: Date?
+    public init(accessToken: String, refreshToken: String? = nil, idToken: String? = nil, expiresAt: Date? = nil) {
         self.accessToken = accessToken
         self.refreshToken = refreshToken
+        self.idToken = idToken
+        self.expiresAt = expiresAt
     }
+
+    /// Whether the token is still good at `now`, with `margin` to spare for the request's way there.
+    public func isUsable(at now: Date, margin: TimeInterval = 30) -> Bool {
+        guard let expiresAt else { return true }
+        return expiresAt.timeIntervalSince(now) > margin
+    }
+
+    /// Every token value, masked wherever it appears.
+    public var secrets: Set<String> { Set([accessToken, refreshToken, idToken].compactMap { $0 }) }
 }
 
 /// Holds the credentials and the one refresh in flight, so concurrent 401s share a single refresh.
@@ -38,6 +54,29 @@ public actor TokenStore {
 
     /// Forgets the credentials.
     public func signOut() { credentials = nil }
+
+    /// The credentials when they are good at `now`; else `acquire` (given the stale credentials, to refresh
+    /// them) runs once for every caller at the time, and its answer is kept. `fresh` says whether this call
+    /// waited for an acquisition (the log tells a reused token from a fetched one).
+    public func usable(at now: Date,
+                       acquire: @escaping @Sendable (Credentials?) async throws -> Credentials)
+        async throws -> (credentials: Credentials, fresh: Bool) {
+        if let current = credentials, current.isUsable(at: now) { return (current, false) }
+        if let refreshing { return (try await refreshing.value, true) }
+        let stale = credentials
+        let task = Task { try await acquire(stale) }
+        refreshing = task
+        refreshCount += 1
+        defer { refreshing = nil }
+        do {
+            let obtained = try await task.value
+            credentials = obtained
+            return (obtained, true)
+        } catch {
+            credentials = nil
+            throw error
+        }
+    }
 
     /// Credentials newer than `staleToken`: already renewed by another caller, the refresh in flight,
     /// or a new refresh. A refresh refused with `.unauthorized` signs out.

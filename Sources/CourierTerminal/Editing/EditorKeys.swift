@@ -11,7 +11,8 @@ public enum EditorAction: Sendable, Hashable {
 public enum EditorKeys {
     /// Keys with a fixed meaning, in the order help lists them.
     public static let table: [(Key, EditorAction)] = [
-        (Key(.left), .left), (Key(.right), .right), (Key(.up), .up), (Key(.down), .down),
+        (Key(.left), .left), (Key(.right), .right), (.ctrl("b"), .left), (.ctrl("f"), .right),
+        (Key(.up), .up), (Key(.down), .down),
         (Key(.left, ctrl: true), .wordLeft), (Key(.right, ctrl: true), .wordRight),
         (Key(.left, alt: true), .wordLeft), (Key(.right, alt: true), .wordRight),
         (Key(.character("b"), alt: true), .wordLeft), (Key(.character("f"), alt: true), .wordRight),

@@ -38,8 +38,9 @@ public struct ListView {
                 x += buffer.write(shown, x: x, y: area.y + row, style: isSelected ? selectionStyle : .plain,
                                   maxWidth: area.width)
             }
+            // A row too long for the list ends in `…`, so a cut name never reads as a whole one.
             let line = isSelected ? StyledLine(item(index).plainText, style: selectionStyle) : item(index)
-            buffer.write(line, x: x, y: area.y + row, maxWidth: area.maxX - x)
+            buffer.write(line.fitted(to: area.maxX - x), x: x, y: area.y + row, maxWidth: area.maxX - x)
         }
     }
 

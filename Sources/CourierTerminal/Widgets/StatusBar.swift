@@ -9,11 +9,14 @@ public struct KeyHint: Sendable, Hashable {
 }
 
 /// The bottom line: a lead (a message, or what is under way) and key hints on the left, a message on the
-/// right. Hints that do not fit are dropped whole rather than cut in half; the right message is dropped
-/// when it would leave the left side fewer than `minimumLeftWidth` columns.
+/// right. Hints that do not fit are dropped whole rather than cut in half, except the `pinned` ones (how to
+/// get help, how to quit), which keep their place at the end; a lead too long is cut with `…`; the right
+/// message is dropped when it would leave the left side fewer than `minimumLeftWidth` columns.
 public struct StatusBar: Widget, Sendable, Hashable {
     public var lead: StyledLine
     public var hints: [KeyHint]
+    /// Hints shown whatever else is dropped, after the others.
+    public var pinned: [KeyHint] = []
     public var message: StyledLine
     public var style: Style
     public var keyStyle: Style
@@ -37,19 +40,28 @@ public struct StatusBar: Widget, Sendable, Hashable {
         // The right message with a space either side.
         let rightWidth = message.spans.isEmpty ? 0 : message.width + 2
         let leftWidth = row.width - (rightWidth > 0 && row.width > rightWidth + Self.minimumLeftWidth ? rightWidth : 0)
+        let pinnedWidth = pinned.reduce(0) { $0 + Self.width(of: $1) }
+        let reserved = pinnedWidth < leftWidth - 1 ? pinnedWidth : 0
         var left = StyledLine(" ", style: style)
-        left.spans += lead.spans
+        left.spans += lead.fitted(to: max(0, leftWidth - 1 - reserved)).spans
         var used = left.width
         for hint in hints {
-            let width = DisplayWidth.of(hint.key) + DisplayWidth.of(hint.label) + 3
-            guard used + width <= leftWidth else { break }
-            left.append(hint.key, style: keyStyle)
-            left.append(" \(hint.label)  ", style: style)
+            let width = Self.width(of: hint)
+            guard used + width + reserved <= leftWidth else { break }
+            append(hint, to: &left)
             used += width
         }
+        if reserved > 0 { for hint in pinned { append(hint, to: &left) } }
         buffer.write(left, x: row.x, y: row.y, maxWidth: leftWidth)
         if leftWidth < row.width {
             buffer.write(message, x: row.maxX - rightWidth + 1, y: row.y, maxWidth: rightWidth - 1, base: style)
         }
+    }
+
+    private static func width(of hint: KeyHint) -> Int { DisplayWidth.of(hint.key) + DisplayWidth.of(hint.label) + 3 }
+
+    private func append(_ hint: KeyHint, to line: inout StyledLine) {
+        line.append(hint.key, style: keyStyle)
+        line.append(" \(hint.label)  ", style: style)
     }
 }

@@ -1,3 +1,4 @@
+import CourierHTTP
 import CourierTerminal
 
 extension AppState {
@@ -5,12 +6,12 @@ extension AppState {
         let page = layout.contentHeight(.collection)
         defer { tree.scrollToSelection(height: page - (tree.filter.text.isEmpty && !tree.filtering ? 0 : 1)) }
         switch command {
-        case .up: tree.move(-1, in: collection)
-        case .down: tree.move(1, in: collection)
-        case .top: tree.move(-tree.selection, in: collection)
-        case .bottom: tree.move(Int.max / 2, in: collection)
-        case .pageUp: tree.move(-page, in: collection)
-        case .pageDown: tree.move(page, in: collection)
+        case .up: tree.move(-1, in: collection); followSelection()
+        case .down: tree.move(1, in: collection); followSelection()
+        case .top: tree.move(-tree.selection, in: collection); followSelection()
+        case .bottom: tree.move(Int.max / 2, in: collection); followSelection()
+        case .pageUp: tree.move(-page, in: collection); followSelection()
+        case .pageDown: tree.move(page, in: collection); followSelection()
         case .open:
             guard let row = tree.selectedRow(collection) else { return [] }
             switch row.kind {
@@ -35,6 +36,11 @@ extension AppState {
                 }
             }
         case .filter:
+            // A new filter each time: typing never appends to the last one's text.
+            if !tree.filter.text.isEmpty {
+                tree.filter = LineEditor()
+                if let origin = editor.origin { tree.select(origin, in: collection) }
+            }
             tree.filtering = true
         case .clearFilter:
             tree.filter = LineEditor()
@@ -45,6 +51,12 @@ extension AppState {
                 return []
             }
             modals.append(.prompt(PromptState(title: "Name of the new request", purpose: .newRequest(file: file))))
+        case .importCurl:
+            guard let file = selectedFile else {
+                status = StatusMessage("No .http file to add to", kind: .error)
+                return []
+            }
+            modals.append(.prompt(PromptState(title: "curl command to import (paste it)", purpose: .importCurl(file: file))))
         case .duplicate:
             guard let ref = selectedRequest else { return requestNeeded() }
             return [.collectionEdit(.duplicate(ref))]
@@ -99,30 +111,49 @@ extension AppState {
         if draft.isWebSocket { loadWebSocketPane() }
     }
 
-    /// Opens a saved request in the editor. Unsaved edits of the request left are kept as its draft and
-    /// come back when it is opened again; only a request that is in no file yet asks first.
+    /// Opens a saved request in the editor and focuses it. Unsaved edits of the request left are kept as its
+    /// draft and come back when it is opened again; only a request that is in no file yet asks first.
     mutating func open(_ ref: RequestRef, force: Bool = false) -> [Effect] {
-        guard let draft = collection.request(ref) else { return [] }
-        if editor.origin != ref, editor.isDirty {
-            if let origin = editor.origin {
-                var left = editor
-                left.editing = false
-                drafts[origin] = left
-            } else if !force {
-                modals.append(.confirm(ConfirmState(message: "Discard unsaved edits to '\(editor.name)'?",
-                                                    onYes: .openRequest(ref))))
-                return []
-            }
+        guard collection.request(ref) != nil else { return [] }
+        if editor.origin != ref, editor.isDirty, editor.origin == nil, !force {
+            modals.append(.confirm(ConfirmState(message: "Discard unsaved edits to '\(editor.name)'?",
+                                                onYes: .openRequest(ref))))
+            return []
+        }
+        show(ref)
+        focus = .request
+        if zoomed != nil { zoomed = .request }
+        return []
+    }
+
+    /// Shows the highlighted request in the Request and Response panes, without sending it and without
+    /// moving the focus: moving in the tree is looking. A request in no file yet with edits stays open (Enter
+    /// asks before it is discarded).
+    mutating func followSelection() {
+        guard case .request(let ref)? = tree.selectedRow(collection)?.kind, editor.origin != ref,
+              editor.origin != nil || !editor.isDirty else { return }
+        show(ref)
+    }
+
+    /// Puts the request at `ref` in the editor with its kept draft, and its session in the Response pane.
+    private mutating func show(_ ref: RequestRef) {
+        guard let draft = collection.request(ref) else { return }
+        if editor.origin != ref, editor.isDirty, let origin = editor.origin {
+            var left = editor
+            left.editing = false
+            drafts[origin] = left
         }
         if editor.origin != ref || !editor.isDirty {
             let fresh = RequestEditorState(draft: draft, origin: ref)
             editor = takeDraft(for: ref, savedAs: fresh.saved) ?? fresh
         }
         switchSession(to: RequestIdentity(ref, in: collection))
-        if draft.isWebSocket { loadWebSocketPane() }
-        focus = .request
-        if zoomed != nil { zoomed = .request }
-        return []
+        // A WebSocket connection under way stays on screen while another request is looked at.
+        if draft.isWebSocket, !webSocketPane.isConnected { loadWebSocketPane() }
+        if live, editor.kind == .http, !HTTPMethod(editor.method).isIdempotent {
+            live = false
+            status = StatusMessage("Live mode off: \(editor.method) is not idempotent", kind: .error)
+        }
     }
 
     /// The kept draft of the request at `ref`: the one kept under `ref` when it was made from the request
@@ -146,8 +177,8 @@ extension AppState {
             // Enter in the filter opens the match; sending takes a second Enter, so a typed-ahead
             // Enter never sends a request the user has not seen.
             if case .request(let ref)? = tree.selectedRow(collection)?.kind { return open(ref) }
-        case .up?: tree.move(-1, in: collection)
-        case .down?: tree.move(1, in: collection)
+        case .up?: tree.move(-1, in: collection); followSelection()
+        case .down?: tree.move(1, in: collection); followSelection()
         case let command?:
             tree.filter.apply(command)
             selectFirstRequest()
@@ -159,10 +190,11 @@ extension AppState {
         return []
     }
 
-    /// Selects the best match of the filter, so Enter opens it.
-    private mutating func selectFirstRequest() {
+    /// Selects the best match of the filter, so Enter opens it, and shows it.
+    mutating func selectFirstRequest() {
         tree.selection = tree.bestMatchRow(collection) ?? 0
         tree.scroll = 0
+        followSelection()
     }
 
     private mutating func toggleGroup(_ key: String) {

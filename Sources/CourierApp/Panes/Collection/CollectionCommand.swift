@@ -4,4 +4,6 @@ public enum CollectionCommand: KeyCommandName {
     case open, expand, collapse
     case filter, clearFilter
     case newRequest, duplicate, rename, delete
+    /// A new request from a curl command.
+    case importCurl
 }

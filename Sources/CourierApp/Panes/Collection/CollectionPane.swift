@@ -15,19 +15,23 @@ struct CollectionPane: Pane {
     func paste(_ text: String, in state: inout AppState) -> [Effect]? {
         guard state.tree.filtering else { return nil }
         state.tree.filter.paste(text)
-        state.tree.selection = 0
+        state.selectFirstRequest()
         return []
     }
 
     func click(at position: Position, area: Rect, in state: inout AppState) {
         let tree = state.tree
         let row = position.y - area.y - 1 + tree.scroll - (tree.filtering || !tree.filter.text.isEmpty ? 1 : 0)
-        if row >= 0 && row < tree.rows(state.collection).count { state.tree.selection = row }
+        guard row >= 0 && row < tree.rows(state.collection).count else { return }
+        // A click shows the request; only Enter sends it.
+        state.tree.selection = row
+        state.followSelection()
     }
 
     func scroll(by delta: Int, in state: inout AppState) {
         state.tree.move(delta, in: state.collection)
         state.tree.scrollToSelection(height: state.layout.contentHeight(.collection))
+        state.followSelection()
     }
 
     func typingHints(_ state: AppState) -> [HelpCatalog.Entry] {
@@ -64,12 +68,13 @@ extension Keymaps {
         KeyBinding([.char("G"), Key(.end)], .bottom, "last"),
         KeyBinding([Key(.pageUp)], .pageUp, "page up"),
         KeyBinding([Key(.pageDown)], .pageDown, "page down"),
-        KeyBinding([Key(.enter)], .open, "open and send", hint: true),
+        KeyBinding([Key(.enter)], .open, "send (on a folder: fold)", hint: true),
         KeyBinding([.char("l"), Key(.right), .char(" ")], .expand, "expand / toggle folder"),
         KeyBinding([.char("h"), Key(.left)], .collapse, "collapse folder"),
         KeyBinding([.char("/")], .filter, "filter", hint: true),
         KeyBinding([Key(.escape)], .clearFilter, "clear filter"),
         KeyBinding([.char("n")], .newRequest, "new", hint: true),
+        KeyBinding([.char("i")], .importCurl, "import curl"),
         KeyBinding([.char("d")], .duplicate, "duplicate request"),
         KeyBinding([.char("r")], .rename, "rename request"),
         KeyBinding([.char("x")], .delete, "delete request"),

@@ -12,7 +12,8 @@ public enum HistoryPaneCommand: KeyCommandName {
     case search
     /// Asks the app to put the selected entry's request into the editor.
     case restore
-    /// Diffs the two marked entries, or the selected entry against the previous one of its request.
+    /// Diffs the two marked entries, the marked one against the selected one, or the selected entry against
+    /// the previous one of its request.
     case diff
     /// Marks or unmarks the selected entry for `diff` (at most two are kept).
     case mark

@@ -206,8 +206,11 @@ public struct HistoryPaneState: Sendable {
             if marked.count > 2 { marked.removeFirst(marked.count - 2) }
             move(by: 1, count: count)
         case .diff:
-            if marked.count == 2 {
-                let pair = entries.filter { marked.contains($0.id) }.sorted { $0.date < $1.date }
+            // Two marked entries, or the one marked and the selected one.
+            var ids = marked
+            if ids.count == 1, let id = selected?.id, id != ids[0] { ids.append(id) }
+            if ids.count == 2 {
+                let pair = entries.filter { ids.contains($0.id) }.sorted { $0.date < $1.date }
                 guard pair.count == 2 else { return .message("the marked entries are gone") }
                 return .read(.diff(older: pair[0], newer: pair[1]))
             }

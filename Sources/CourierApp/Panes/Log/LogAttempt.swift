@@ -59,6 +59,9 @@ public struct LogAttempt: Sendable, Hashable, Identifiable {
     public var fromCache = false
     /// The auth middleware refreshed the token during this attempt (true) or failed to (false).
     public var tokenRefreshed: Bool?
+    /// What the OAuth 2.0 middleware did about the request's token before this attempt (`token 'sso'
+    /// reused (expires in 52 min)`), or what the user was asked to do.
+    public var auth: [String] = []
 
     /// The path and query, which is what the log has room for.
     public var path: String {

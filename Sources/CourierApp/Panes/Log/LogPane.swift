@@ -28,6 +28,8 @@ struct LogPane: Pane {
         case .clientEvent(let event):
             state.now = state.clock()
             state.log.apply(event, now: state.now)
+        case .requestHeadSent(let id, let headers):
+            state.log.recordSentHeaders(headers, for: id)
         case .servedFromCache(let id, let method, let url, let status, let report):
             state.now = state.clock()
             state.log.addCacheHit(id, method: method, url: url, status: status, report: report, at: state.now)

@@ -27,6 +27,8 @@ extension LogPaneState {
         case .cancelled(let superseded):
             field("outcome", superseded ? "superseded by a newer request" : "cancelled", theme.muted)
         }
+        // Why the request carried the token it did, before the timings: it explains the rows above it.
+        for line in attempt.auth { field("auth", line) }
         if let timing = attempt.timing {
             heading("Timings")
             for phase in LogPaneFormat.phases(timing) {
@@ -38,11 +40,8 @@ extension LogPaneState {
             field("bytes", "\(timing.bytesSent) sent, \(timing.bytesReceived) received")
         }
         if let cache = attempt.cache {
-            var text = cache.decision.rawValue
-            if let age = cache.age { text += String(format: ", age %.0fs", age) }
-            if let ttl = cache.ttl { text += String(format: ", ttl %.0fs", ttl) }
-            if let detail = cache.detail { text += " (\(detail))" }
-            field("cache", text, theme.cache(cache.decision.rawValue))
+            // `stale (age 70 s, stale by 10 s)`, as courier send says it, rather than a negative time to live.
+            field("cache", cache.summary, theme.cache(cache.decision.rawValue))
         }
         if let refreshed = attempt.tokenRefreshed {
             field("token", refreshed ? "refreshed" : "refresh failed", refreshed ? theme.success : theme.error)

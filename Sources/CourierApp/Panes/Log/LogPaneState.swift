@@ -29,6 +29,8 @@ public struct LogPaneState: Sendable {
     public var pageSize = 10
     /// Cache decisions that arrived before their request's first attempt.
     private var pendingCache: [RequestID: CacheReport] = [:]
+    /// Auth events of requests whose attempt has not started (the token comes first).
+    private var pendingAuth: [RequestID: [String]] = [:]
 
     public init(maxAttempts: Int = 500, timeZone: TimeZone = .current) {
         self.maxAttempts = max(1, maxAttempts)
@@ -88,6 +90,14 @@ public struct LogPaneState: Sendable {
         return parts.joined(separator: " · ")
     }
 
+    /// What the row marks mean, for those the log holds: `↺ reused connection · ↻ retry`.
+    public var legend: String {
+        var parts: [String] = []
+        if attempts.contains(where: { $0.timing?.reusedConnection == true }) { parts.append("↺ reused connection") }
+        if attempts.contains(where: { $0.retry != nil }) { parts.append("↻ retry") }
+        return parts.joined(separator: " · ")
+    }
+
     /// When the next frame must be drawn for a countdown to move (nil: nothing is counting down).
     public func nextTick(after now: Date) -> Date? {
         let counting = attempts.contains { attempt in
@@ -110,6 +120,7 @@ public struct LogPaneState: Sendable {
             var entry = LogAttempt(key: LogAttempt.Key(request: id, attempt: attempt), method: method.rawValue,
                                    url: url, requestHeaders: headers.redacted(), started: at)
             entry.cache = pendingCache.removeValue(forKey: id)
+            entry.auth = pendingAuth.removeValue(forKey: id) ?? []
             attempts.append(entry)
             trim()
         case .attemptFinished(let id, let attempt, let outcome, let timing):
@@ -148,6 +159,13 @@ public struct LogPaneState: Sendable {
         case .tokenRefresh(let id, let succeeded):
             if let index = attempts.lastIndex(where: { $0.key.request == id }) {
                 attempts[index].tokenRefreshed = succeeded
+            }
+        case .auth(let id, let event):
+            // A renewal after a 401 belongs to the refused attempt; anything else to the attempt to come.
+            if case .renewedAfter401 = event.action, let index = attempts.lastIndex(where: { $0.key.request == id }) {
+                attempts[index].auth.append(event.description(now: now))
+            } else {
+                pendingAuth[id, default: []].append(event.description(now: now))
             }
         }
         if follow { selectLast() }
@@ -208,6 +226,7 @@ public struct LogPaneState: Sendable {
         case .clear:
             attempts.removeAll()
             pendingCache.removeAll()
+            pendingAuth.removeAll()
             list = ListState()
             onlyRequest = nil
             follow = true
@@ -237,6 +256,22 @@ public struct LogPaneState: Sendable {
     }
 
     // MARK: Internals
+
+    /// The headers request `id`'s latest attempt went out with, as the transport sent them.
+    public mutating func recordSentHeaders(_ headers: HTTPHeaders, for id: RequestID) {
+        guard let index = attempts.lastIndex(where: { $0.key.request == id }) else { return }
+        attempts[index].requestHeaders = headers.redacted()
+    }
+
+    /// The header fields of a request head as written on the wire (`GET / HTTP/1.1`, then `Name: value` lines).
+    public static func headers(ofHead head: String) -> HTTPHeaders {
+        let lines = head.split(whereSeparator: { $0 == "\r\n" || $0 == "\n" || $0 == "\r" }).dropFirst()
+        return HTTPHeaders(lines.compactMap { line in
+            guard let colon = line.firstIndex(of: ":") else { return nil }
+            return HTTPHeaders.Field(name: String(line[..<colon]),
+                                     value: line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+        })
+    }
 
     private func lastIndex(_ id: RequestID, attempt: Int) -> Int? {
         attempts.lastIndex { $0.key.request == id && $0.key.attempt == attempt }

@@ -7,7 +7,9 @@ import Foundation
 /// a retried one, a "not retried" line under a failure handed back), or the detail of one attempt.
 public enum LogPaneView: PaneView {
     public static func frame(_ state: LogPaneState, _ context: RenderContext) -> PaneFrame {
-        PaneFrame(state.title, number: PaneID.log.rawValue)
+        let legend = state.legend
+        return PaneFrame(state.title, number: PaneID.log.rawValue,
+                         rightTitle: legend.isEmpty ? StyledLine() : StyledLine(legend, style: context.theme.muted))
     }
 
     @discardableResult

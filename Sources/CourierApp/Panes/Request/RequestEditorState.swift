@@ -195,6 +195,20 @@ public struct RequestEditorState: Sendable, Hashable {
         }
     }
 
+    /// Takes every field of `other` (method, URL, query, headers, body, auth, options, messages), each as one
+    /// edit of its field, so `u` in a field brings its text back; the name and where it is saved stay.
+    public mutating func setFields(from other: RequestEditorState) {
+        url.setText(other.url.text)
+        query.setText(other.query.text)
+        headers.setText(other.headers.text)
+        body.setText(other.body.text)
+        auth.setText(other.auth.text)
+        timeout.setText(other.timeout.text)
+        retries.setText(other.retries.text)
+        (kind, method, cacheMode, authIndex) = (other.kind, other.method, other.cacheMode, other.authIndex)
+        (messages, subscriptions) = (other.messages, other.subscriptions)
+    }
+
     // MARK: - Text forms
 
     /// The query of a URL template as `name=value` lines (split on `&`, not decoded, so it round-trips).

@@ -17,6 +17,11 @@ struct RequestPane: Pane {
 
     func paste(_ text: String, in state: inout AppState) -> [Effect]? {
         guard !state.editor.isEmpty else { return nil }
+        // A curl command in the URL field is the request it describes, not a URL.
+        if state.editor.field == .url, AppState.isCurlCommand(text) {
+            state.pasteCurl(text)
+            return []
+        }
         state.editor.editing = true
         state.editor.editSelected(.paste(text))
         return []

@@ -11,6 +11,8 @@ enum RequestView: PaneView {
         if !editor.name.isEmpty { title += " · \(editor.name)" }
         if editor.isDirty { title += " ●" }
         if state.live { title += " · LIVE" }
+        // `v` shows values instead of variables: said, so the URL is not taken for what the file has.
+        if editor.showResolved { title += " · resolved (v)" }
         // The environment only beside the whole title: the request's name matters more.
         let environment = "env: \(state.environment ?? "none")"
         let fits = context.area.width > DisplayWidth.of(title) + DisplayWidth.of(environment) + 12
@@ -119,16 +121,19 @@ enum RequestView: PaneView {
     static func template(lines: [[Character]], row: Int, column: Int, editing: Bool, resolved: Bool,
                          values: [String: String], theme: Theme) -> TextArea {
         TextArea(lines: lines, row: row, column: column, showsCursor: editing) { text in
-            if resolved && !editing {
-                return StyledLine(VariablePreview.resolve(text, values: values), style: theme.jsonString)
-            }
+            // Resolved, each known variable's value stands in its colour; an unknown one stays as written, in
+            // the error colour either way, so it cannot pass for a value.
+            let showsValues = resolved && !editing
             var line = StyledLine()
             for segment in VariablePreview.segments(text) {
                 switch segment {
                 case .text(let literal): line.append(literal, style: theme.text)
+                case .variable(let name) where !VariablePreview.isKnown(name, values: values):
+                    line.append("{{\(name)}}", style: theme.error.with(.underline))
+                case .variable(let name) where showsValues:
+                    line.append(VariablePreview.resolve("{{\(name)}}", values: values), style: theme.jsonString)
                 case .variable(let name):
-                    let known = VariablePreview.isKnown(name, values: values)
-                    line.append("{{\(name)}}", style: known ? theme.jsonKey : theme.error.with(.underline))
+                    line.append("{{\(name)}}", style: theme.jsonKey)
                 }
             }
             return line

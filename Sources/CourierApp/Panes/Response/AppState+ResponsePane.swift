@@ -15,7 +15,13 @@ extension AppState {
         }
         pane.pageSize = max(1, layout.contentHeight(.response) - 3)
         pane.searchKey = keys.spelling(of: .responsePane(.beginSearch))
+        let submitted = command == .submit ? pane.prompt : nil
         let effect = pane.handle(command)
+        // Each kind of prompt remembers what it was given, for ↑ in the next one.
+        if let submitted { promptHistory.record(submitted.text, in: submitted.historyKind) }
+        if [.beginSearch, .beginFilter, .beginGoToLine].contains(command), let kind = pane.prompt?.historyKind {
+            pane.prompt?.line.history = promptHistory[kind]
+        }
         var effects: [Effect] = []
         switch effect {
         case .copy(let text)?:
@@ -62,6 +68,12 @@ extension AppState {
         guard generation == self.generation else { return [] }
         inFlight = nil
         var pane = pane
+        // The whole send, not only its last attempt: retries and their waits count.
+        if let flight, flight.generation == generation {
+            pane.info.attempts = flight.attempt
+            pane.info.elapsed = clock().timeIntervalSince(flight.started)
+        }
+        flight = nil
         pane.pageSize = max(1, layout.contentHeight(.response) - 3)
         let indexing = pane.beginIndexing(generation: nextBodyJobGeneration())
         updateSession(generation: generation) { session in

@@ -58,9 +58,15 @@ struct ResponsePane: Pane {
         case .goToLine?: "go"
         default: "search"
         }
-        // The viewer's prompts take characters and Backspace only.
-        return [HelpCatalog.hint("Enter", enter), HelpCatalog.hint("Esc", "cancel"),
-                HelpCatalog.hint("Backspace", "delete")]
+        return [HelpCatalog.hint("Enter", enter), HelpCatalog.hint("Esc", "cancel"), HelpCatalog.hint("↑↓", "history")]
+            + HelpCatalog.editingHints
+    }
+
+    /// Pasted text goes into the open prompt (a JSONPath, a search), not the request.
+    func paste(_ text: String, in state: inout AppState) -> [Effect]? {
+        guard state.viewerPrompting else { return nil }
+        state.responsePane?.prompt?.line.paste(text)
+        return []
     }
 
     func draw(_ state: AppState, _ context: RenderContext, into buffer: inout Buffer) -> Position? {

@@ -16,6 +16,7 @@ public enum ResponsePaneCommand: KeyCommandName {
     case saveBody
     /// Typing into the open prompt (search, filter, go to line).
     case input(Character)
-    case deleteBackward
+    /// A readline key in the open prompt (↑/↓ walk its history).
+    case edit(EditCommand)
     case submit
 }

@@ -18,6 +18,10 @@ public struct ResponsePaneInfo: Sendable, Hashable {
     /// The server's certificate was not verified (`# @insecure`, an environment's `verifyHostCertificate:
     /// false`): the status line says so in the error colour, as the command line warns.
     public var unverifiedTLS = false
+    /// The attempts the send took, and the time from the send to the answer (retries and waits included),
+    /// when the explorer sent it.
+    public var attempts: Int?
+    public var elapsed: Double?
     /// The body's size on the wire before a Content-Encoding was decoded; 0 when unknown or not encoded.
     public var wireBytes: Int
     /// Why the body is shown as the server sent it (a Content-Encoding Courier cannot decode), or nil.

@@ -3,7 +3,15 @@ public struct ResponsePanePrompt: Sendable, Hashable {
     /// The kinds of this value.
     public enum Kind: Sendable, Hashable { case search, filter, goToLine }
     public var kind: Kind
-    public var text: String
+    /// What is typed, edited as every prompt is.
+    public var line: PromptLine
+
+    public init(kind: Kind, text: String = "") {
+        self.kind = kind
+        line = PromptLine(text)
+    }
+
+    public var text: String { line.text }
 
     /// The prompt's leading label.
     public var label: String {
@@ -11,6 +19,15 @@ public struct ResponsePanePrompt: Sendable, Hashable {
         case .search: "/"
         case .filter: "JSONPath: "
         case .goToLine: "Line: "
+        }
+    }
+
+    /// The history its entries are kept in.
+    var historyKind: PromptHistory.Kind {
+        switch kind {
+        case .search: .search
+        case .filter: .filter
+        case .goToLine: .goToLine
         }
     }
 }

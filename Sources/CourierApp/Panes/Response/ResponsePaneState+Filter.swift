@@ -7,7 +7,9 @@ import Foundation
 extension ResponsePaneState {
     /// Checks `text` and asks for a filter by it; an empty expression leaves the filter.
     mutating func startFilter(_ text: String) -> ResponsePaneEffect? {
-        let expression = text.trimmingCharacters(in: .whitespaces)
+        var expression = text.trimmingCharacters(in: .whitespaces)
+        // `.users` and `[0]` mean from the root: the prompt starts empty, so the `$` may be left out.
+        if expression.hasPrefix(".") || expression.hasPrefix("[") { expression = "$" + expression }
         guard !expression.isEmpty else {
             _ = cancelFilter()
             switchSource { $0.filter = nil }

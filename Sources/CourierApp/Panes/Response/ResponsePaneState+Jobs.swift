@@ -68,6 +68,8 @@ extension ResponsePaneState {
             search?.hits.append(contentsOf: progress.hits)
             search?.progress = progress.fraction
             search?.isFinished = progress.isFinished
+            // Enter on a search goes to its first match (from the cursor) as soon as one is found.
+            if currentHit == nil, search?.hits.isEmpty == false { jumpToHit(forward: true) }
         case .filtering(let generation, let progress):
             guard filtering?.generation == generation else { return false }
             filtering?.progress = progress

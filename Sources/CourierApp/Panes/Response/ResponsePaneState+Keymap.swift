@@ -33,12 +33,11 @@ extension ResponsePaneState {
     /// (the user's, from the app's key tables).
     public func command(for key: Key, keymap: [KeyBinding<ResponsePaneCommand>] = Self.keymap) -> ResponsePaneCommand? {
         if prompt != nil {
-            switch key.code {
-            case .enter: return .submit
-            case .escape: return .clear
-            case .backspace: return .deleteBackward
-            case let .character(character) where !key.ctrl && !key.alt: return .input(character)
-            default: return nil
+            switch Keymaps.editing.command(for: key) {
+            case .accept?: return .submit
+            case .stopEditing?: return .clear
+            case let command?: return .edit(command)
+            case nil: return key.typedCharacter.map { .input($0) }
             }
         }
         return keymap.command(for: key)

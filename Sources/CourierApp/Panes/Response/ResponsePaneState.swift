@@ -134,15 +134,16 @@ public struct ResponsePaneState: Sendable {
         case .toggleHex: switchSource { $0.showsHex.toggle() }
         case .toggleWrap: wrap.toggle(); column = 0
         case .toggleFold: toggleFold()
-        case .beginSearch: prompt = ResponsePanePrompt(kind: .search, text: "")
+        // Every prompt starts empty: ↑ brings back what was given before.
+        case .beginSearch: prompt = ResponsePanePrompt(kind: .search)
         case .beginFilter:
             guard pretty != nil else { message = "The filter needs a JSON body"; return nil }
-            prompt = ResponsePanePrompt(kind: .filter, text: filter?.expression ?? "$")
-        case .beginGoToLine: prompt = ResponsePanePrompt(kind: .goToLine, text: "")
+            prompt = ResponsePanePrompt(kind: .filter)
+        case .beginGoToLine: prompt = ResponsePanePrompt(kind: .goToLine)
         case .nextHit: jumpToHit(forward: true)
         case .previousHit: jumpToHit(forward: false)
-        case .input(let character): prompt?.text.append(character)
-        case .deleteBackward: if prompt?.text.isEmpty == false { prompt?.text.removeLast() }
+        case .input(let character): prompt?.line.insert(String(character))
+        case .edit(let command): prompt?.line.apply(command)
         case .submit: return submitPrompt()
         case .clear: clear()
         case .copyPath:

@@ -23,8 +23,8 @@ public enum ResponsePaneView: PaneView {
         drawBody(state, into: &buffer, area: bodyArea, context: context)
         // After the body, so the line count includes what drawing it indexed.
         drawTabs(state, into: &buffer, row: inner.row(1), theme: theme)
-        drawBottom(state, into: &buffer, row: inner.row(inner.height - 1), theme: theme, keys: context.keys)
-        return nil
+        return drawBottom(state, into: &buffer, area: bodyArea, row: inner.row(inner.height - 1), theme: theme,
+                          keys: context.keys)
     }
 
     // MARK: Parts
@@ -33,7 +33,13 @@ public enum ResponsePaneView: PaneView {
     @discardableResult
     private static func drawStatus(_ state: ResponsePaneState, into buffer: inout Buffer, row: Rect, theme: Theme) -> Int {
         var runs: [(String, Style)] = [(state.info.statusText, theme.status(state.info.status))]
-        if let duration = state.info.duration { runs.append((" · " + DurationText.format(seconds: duration), theme.text)) }
+        if let attempts = state.info.attempts, attempts > 1, let elapsed = state.info.elapsed {
+            // A retried send took all its attempts and the waits between them, not its last attempt's time.
+            let last = state.info.duration.map { ", last \(DurationText.format(seconds: $0))" } ?? ""
+            runs.append((" · \(DurationText.format(seconds: elapsed)) in \(attempts) attempts\(last)", theme.text))
+        } else if let duration = state.info.duration {
+            runs.append((" · " + DurationText.format(seconds: duration), theme.text))
+        }
         runs.append((" · " + MediaKind.formatTransferSize(decoded: state.body.byteCount, wire: state.info.wireBytes),
                      theme.text))
         if let decision = state.info.cacheDecision {
@@ -84,20 +90,31 @@ public enum ResponsePaneView: PaneView {
         if room > 0 { buffer.write(position, x: row.maxX - room, y: row.y, style: theme.muted) }
     }
 
-    private static func drawBottom(_ state: ResponsePaneState, into buffer: inout Buffer, row: Rect, theme: Theme,
-                                   keys: KeyTables) {
+    /// The bottom line: the prompt (returning where the terminal cursor goes), or what is under way, or a
+    /// message, wrapped upward over the body's last rows when it is longer than the line (a JSONPath error).
+    private static func drawBottom(_ state: ResponsePaneState, into buffer: inout Buffer, area: Rect, row: Rect,
+                                   theme: Theme, keys: KeyTables) -> Position? {
         if let prompt = state.prompt {
-            write([(prompt.label, theme.keyHint), (prompt.text, theme.text), ("█", theme.muted)], into: &buffer, row: row)
+            let used = write([(prompt.label, theme.keyHint)], into: &buffer, row: row)
+            let field = Rect(x: row.x + used, y: row.y, width: row.width - used, height: 1)
+            return TextInput(prompt.line.editor, style: theme.text, placeholder: placeholder(prompt),
+                             placeholderStyle: theme.muted).render(into: &buffer, area: field)
         } else if let filtering = state.filterProgressText {
             write([(filtering, theme.warning)], into: &buffer, row: row)
         } else if let message = state.message {
-            write([(message, theme.warning)], into: &buffer, row: row)
+            let lines = Draw.wrapWords(message, width: row.width).prefix(max(1, area.height / 2))
+            for (offset, line) in lines.enumerated() {
+                let y = row.y - lines.count + 1 + offset
+                buffer.fill(Rect(x: row.x, y: y, width: row.width, height: 1))
+                write([(line, theme.warning)], into: &buffer, row: Rect(x: row.x, y: y, width: row.width, height: 1))
+            }
         } else if let streaming = state.streaming {
             write([(streaming.text(stopKey: keys.spelling(of: .global(.cancel))), theme.warning)], into: &buffer, row: row)
         } else if let failure = state.pretty?.failure, state.tab == .body, state.showsPretty, state.filter == nil, state.diff == nil {
             write([("Not valid JSON at byte \(failure.offset) (\(failure.reason)); the rest is shown as text", theme.error)],
                   into: &buffer, row: row)
         }
+        return nil
     }
 
     // MARK: Body
@@ -148,7 +165,8 @@ public enum ResponsePaneView: PaneView {
                                  theme: Theme) -> Int {
         var column = 0, row = 0
         var spanIndex = 0
-        let cursorStyle = Style(background: theme.selection.background)
+        // A background of its own under the syntax colours: the selection's would hide them.
+        let cursorStyle = theme.cursorLine
         if cursor { buffer.setStyle(cursorStyle, in: Rect(x: x, y: y, width: width, height: 1)) }
         for (offset, character) in line.text.enumerated() {
             if offset < skip { continue }
@@ -171,12 +189,20 @@ public enum ResponsePaneView: PaneView {
         return row + 1
     }
 
+    /// Writes `runs` on `row`, ending in `…` when they do not fit; returns the columns used.
     @discardableResult
     private static func write(_ runs: [(String, Style)], into buffer: inout Buffer, row: Rect) -> Int {
-        var x = row.x
-        for (text, style) in runs where x < row.maxX {
-            x += buffer.write(text, x: x, y: row.y, style: style, maxWidth: row.maxX - x)
+        var line = StyledLine()
+        for (text, style) in runs { line.append(text, style: style) }
+        return buffer.write(line.fitted(to: row.width), x: row.x, y: row.y, maxWidth: row.width)
+    }
+
+    /// What an empty prompt says it takes.
+    private static func placeholder(_ prompt: ResponsePanePrompt) -> String {
+        switch prompt.kind {
+        case .search: "text, or /regex/ (↑ earlier searches)"
+        case .filter: "$.users[?(@.age > 30)].name (↑ earlier filters)"
+        case .goToLine: "a line number"
         }
-        return x - row.x
     }
 }

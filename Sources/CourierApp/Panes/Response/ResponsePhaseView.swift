@@ -15,10 +15,18 @@ enum ResponsePhaseView: PaneView {
                          style: theme.muted, maxWidth: inner.width)
         case .sending(let method, let url):
             let spinner = Array("⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏")[state.ticks % 10]
-            buffer.write("\(spinner) \(method) \(state.screenURL(url))", x: inner.x, y: inner.y, style: theme.warning,
-                         maxWidth: inner.width)
-            buffer.write("\(keys.spelling(of: .global(.cancel))) cancels", x: inner.x, y: inner.y + 1, style: theme.muted,
-                         maxWidth: inner.width)
+            var lines: [(String, Style)] = [("\(spinner) \(method) \(state.screenURL(url))", theme.warning)]
+            // How it is getting on: time and attempt, the wait before the next attempt, the body arriving.
+            if let flight = state.flight, flight.generation == state.session.generation {
+                lines.append((flight.elapsedText(now: state.now), theme.text))
+                if let retry = flight.retryText(now: state.now) { lines.append((retry, theme.warning)) }
+                if let transfer = flight.transferText { lines.append((transfer, theme.text)) }
+            }
+            lines.append(("\(keys.spelling(of: .global(.cancel))) cancels", theme.muted))
+            for (offset, (text, style)) in lines.prefix(inner.height).enumerated() {
+                buffer.write(StyledLine(text, style: style).fitted(to: inner.width), x: inner.x, y: inner.y + offset,
+                             maxWidth: inner.width)
+            }
         case .failed(let failure):
             for (i, line) in Draw.wrap("✗ " + context.masked(failure.message), width: inner.width).prefix(inner.height)
                 .enumerated() {

@@ -139,7 +139,16 @@ public struct WebSocketPaneState: Sendable, Hashable {
     /// Takes a batch of events (one frame's worth): no per-event work beyond appending.
     public mutating func apply(contentsOf events: some Sequence<WebSocketEvent>, at time: Date = Date(),
                                masker: SecretMasker? = nil) {
-        for event in events { apply(event, at: time, masker: masker) }
+        // The batch arrives after its events happened: a connection event is stamped no later than the message
+        // after it, so `connected` never reads later than the subscription sent on it.
+        let events = Array(events)
+        var stamps = [Date](repeating: time, count: events.count)
+        var next = time
+        for index in events.indices.reversed() {
+            if case .message(let record) = events[index] { next = min(next, record.time) }
+            stamps[index] = next
+        }
+        for (event, stamp) in zip(events, stamps) { apply(event, at: stamp, masker: masker) }
     }
 
     /// Takes the connector's batch: the messages it had to drop count as received and dropped.
@@ -160,6 +169,14 @@ public struct WebSocketPaneState: Sendable, Hashable {
     /// Loads another request: its URL and saved messages; the history starts afresh.
     public mutating func load(url: String, savedMessages: [String]) {
         load(url: url, savedMessages: savedMessages.map { SavedMessage(text: $0) })
+    }
+
+    /// Whether a connection is open or under way (connecting, reconnecting).
+    public var isConnected: Bool {
+        switch connection {
+        case .connecting, .open, .reconnecting: true
+        case .idle, .closed: false
+        }
     }
 
     /// Loads another request whose saved messages say which are subscriptions (`# @subscribe`).

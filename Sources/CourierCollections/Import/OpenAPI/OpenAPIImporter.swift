@@ -37,7 +37,8 @@ public enum OpenAPIImporter {
         var names: [String: Set<String>] = [:]
         var secrets: [String: String] = [:]
         var shared: [String: String] = [:]
-        var tokenRequests: [ImportedRequest] = []
+        var authShared: [String: [String: String]] = [:]
+        var authSecrets: [String: [String: String]] = [:]
         let paths = document.root["paths"] as? [String: Any] ?? [:]
         for path in paths.keys.sorted() {
             guard let item = document.resolve(paths[path]) else { continue }
@@ -49,10 +50,8 @@ public enum OpenAPIImporter {
                 request.name = uniqueName(request.suggestedName, in: &names[group, default: []])
                 let imported = request.imported(&document)
                 secrets.merge(request.security.secrets) { $1 }
-                shared.merge(request.security.shared) { $1 }
-                for token in request.security.tokenRequests where !tokenRequests.contains(token) {
-                    tokenRequests.append(token)
-                }
+                authShared.merge(request.security.authShared) { $1 }
+                authSecrets.merge(request.security.authSecrets) { $1 }
                 groups[group, default: []].append(imported)
             }
         }
@@ -70,7 +69,6 @@ public enum OpenAPIImporter {
             }
         }
         if !webhooks.isEmpty { shared["webhookUrl"] = "http://localhost:8080/webhook" }
-        if !tokenRequests.isEmpty { groups["auth", default: []].append(contentsOf: tokenRequests) }
         if document.version == .swagger2 {
             document.note("Swagger 2.0: formData files, collectionFormat and per-operation consumes/produces are "
                           + "approximated (form fields as urlencoded text, arrays comma-separated)")
@@ -81,12 +79,16 @@ public enum OpenAPIImporter {
                          comments: ["\(DataSpelling.oneLine(title)): \(group) (imported by courier import openapi)"],
                          requests: groups[group] ?? [])
         })
-        var publicEnvironments: [String: [String: String]] = [:]
-        var privateEnvironments: [String: [String: String]] = [:]
+        var publicEnvironments: [String: [String: Any]] = [:]
+        var privateEnvironments: [String: [String: Any]] = [:]
         for (name, values) in environments {
             // Server URLs and their variables are data; environment values are read with variables.
             publicEnvironments[name] = values.merging(shared) { old, _ in old }.mapValues(ImportWriter.environmentURL)
             privateEnvironments[name] = secrets
+            if !authShared.isEmpty {
+                publicEnvironments[name]?["Security"] = ["Auth": authShared.mapValues(OpenAPIOAuth2.spelled)]
+                privateEnvironments[name]?["Security"] = ["Auth": authSecrets]
+            }
         }
         return OpenAPIConversion(files: output.files, environment: OpenAPIExample.json(publicEnvironments) + "\n",
                                  privateEnvironment: OpenAPIExample.json(privateEnvironments) + "\n",

@@ -1,17 +1,17 @@
 import Foundation
 
 /// What one security requirement adds to a request: headers, query items and cookies whose values are
-/// variables; secret variables go to the private environment file, the rest to the shared one.
+/// variables; secret variables go to the private environment file, OAuth 2.0 sign-in configurations to both.
 struct OpenAPISecurity {
     var headers: [ImportedRequest.Field] = []
     var query: [(String, ImportedText)] = []
     var cookies: [(String, ImportedText)] = []
     /// Variable → empty placeholder, for `http-client.private.env.json`.
     var secrets: [String: String] = [:]
-    /// Variable → value, for `http-client.env.json` (token URLs, client ids).
-    var shared: [String: String] = [:]
-    /// Extra requests (an OAuth2 client-credentials token request).
-    var tokenRequests: [ImportedRequest] = []
+    /// `Security.Auth` configurations (scheme → fields) for `http-client.env.json` and, their client id and
+    /// secret, for `http-client.private.env.json`.
+    var authShared: [String: [String: String]] = [:]
+    var authSecrets: [String: [String: String]] = [:]
 
     /// The schemes of `requirement` (scheme name → scopes) from `components.securitySchemes` (3.x) or
     /// `securityDefinitions` (2.0).
@@ -56,30 +56,17 @@ struct OpenAPISecurity {
             default: headers.append(.init(parameter, value))
             }
             secrets[name] = ""
-        case "oauth2":
-            headers.append(.init("Authorization", .data("Bearer ") + .variable("oauthToken")))
-            secrets["oauthToken"] = ""
-            let flows = scheme["flows"] as? [String: Any]
-            let tokenURL = (flows?["clientCredentials"] as? [String: Any])?["tokenUrl"] as? String
-                ?? (scheme["flow"] as? String == "application" ? scheme["tokenUrl"] as? String : nil)
-            if let tokenURL {
-                shared["tokenUrl"] = tokenURL
-                secrets["clientId"] = ""
-                secrets["clientSecret"] = ""
-                var token = ImportedRequest(name: "\(name)Token",
-                                            title: "Client-credentials token for \(name): copy access_token into oauthToken",
-                                            method: "POST", url: .variable("tokenUrl"))
-                token.headers = [.init("Content-Type", .data("application/x-www-form-urlencoded"))]
-                token.body = .text(.data("grant_type=client_credentials&client_id=") + .variable("clientId")
-                                   + .data("&client_secret=") + .variable("clientSecret"))
-                tokenRequests.append(token)
-            } else {
-                document.note("OAuth2 flows other than client credentials need a token in oauthToken")
+        case "oauth2", "openidconnect":
+            guard let configuration = OpenAPIOAuth2(name: name, scheme: scheme) else {
+                headers.append(.init("Authorization", .data("Bearer ") + .variable("oauthToken")))
+                secrets["oauthToken"] = ""
+                document.note("OAuth2 scheme '\(name)' has only the implicit flow: put a token in oauthToken")
+                return
             }
-        case "openidconnect":
-            headers.append(.init("Authorization", .data("Bearer ") + .variable("oauthToken")))
-            secrets["oauthToken"] = ""
-            document.note("OpenID Connect became an Authorization header with {{oauthToken}}")
+            headers.append(.init("Authorization", .data("Bearer ") + .variable("$auth.token(\"\(name)\")")))
+            authShared[name] = configuration.shared
+            authSecrets[name] = configuration.secrets
+            if let note = configuration.note { document.note(note) }
         default:
             document.note("security scheme type '\(type)' is not supported")
         }

@@ -56,9 +56,8 @@ struct CounterPaneTests {
         #expect(help.contains("Counter (6) [counter]"))
         #expect(help.contains { $0.contains("+") && $0.contains("count up") && $0.hasSuffix("increment") })
         #expect(help.contains { $0.contains("6") && $0.contains("focus counter") && $0.hasSuffix("focusCounter") })
-        // And the help screen shows that section once scrolled to it
+        // And the help screen opens on that section, the pane being focused
         state.press(.char("?"))
-        for _ in 0..<(help.count - 4) { state.press(.char("j")) }
         #expect(Snapshot.screen(state).contains { $0.contains("Counter (6) [counter]") })
         state.press(Key(.escape))
         // And the status bar hints its key

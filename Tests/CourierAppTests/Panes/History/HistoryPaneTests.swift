@@ -206,6 +206,23 @@ private func type(_ text: String, into pane: inout HistoryPaneState) {
         #expect(text.contains("status: 201 Created → 503 Service Unavailable"))
     }
 
+    @Test func oneMarkedEntryIsDiffedWithTheSelectedOne() throws {
+        let fixture = try HistoryFixture()
+        defer { fixture.close() }
+        var pane = fixture.pane()
+        // When the 503 is marked (the selection moves down to the POST) and the selection goes on to a users run
+        _ = pane.handleNow(key: .char(" "))
+        _ = pane.handleNow(.down)
+        #expect(pane.marked.count == 1)
+        // Then `d` diffs the marked entry with the selected one, not the selected one with its previous run
+        guard case .diff(let older, let newer) = pane.handleNow(.diff) else {
+            Issue.record("expected a diff")
+            return
+        }
+        #expect(older.request.name == "users" && older.response?.status == 200)
+        #expect(newer.response?.status == 503)
+    }
+
     @Test func scopeSwitchesBetweenOneRequestAndEveryRequest() throws {
         let fixture = try HistoryFixture()
         defer { fixture.close() }

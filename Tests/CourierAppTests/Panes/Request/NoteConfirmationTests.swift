@@ -49,7 +49,7 @@ struct NoteConfirmationTests {
         state.press(.char("n"))
         // Live mode sends on edits; a noted request waits for Send and its question.
         state.live = true
-        let before = state.editor.draft
+        let before = state.editor
         state.editor.url.insert("&x=1")
         #expect(state.liveSendIfEdited(since: before).isEmpty)
     }

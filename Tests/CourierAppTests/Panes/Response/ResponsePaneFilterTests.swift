@@ -57,7 +57,7 @@ extension ResponsePaneFixture {
         // Given a filter running over a body that has not finished arriving
         let body = BodyDocument(data: Data(("[" + Self.records(0..<10)).utf8), complete: false)
         var fixture = Self.pane(body)
-        _ = fixture.press(.beginFilter)
+        _ = fixture.press(.beginFilter, .input("$"))
         _ = fixture.press(.submit)
         let running = try #require(fixture.pane.filtering)
         #expect(fixture.pane.runningJobs == [running.generation])

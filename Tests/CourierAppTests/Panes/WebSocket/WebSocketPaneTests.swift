@@ -46,6 +46,22 @@ struct WebSocketPaneTests {
         return buffer.lines()
     }
 
+    @Test func connectedIsNeverStampedAfterTheSubscriptionSentOnIt() {
+        // Given a pane whose batch (connected, then the subscription) reaches the loop half a second later
+        var pane = WebSocketPaneState(url: Self.url.absoluteString, capacity: 100, now: Self.start,
+                                      timeZone: TimeZone(identifier: "UTC")!)
+        pane.apply(contentsOf: [
+            .connecting(url: Self.url, attempt: 1),
+            .connected(url: Self.url, protocol: nil),
+            .message(WebSocketMessageEvent(direction: .outgoing, message: .text(#"{"subscribe":"ACME"}"#),
+                                           time: Self.at(0.01), isSubscription: true)),
+        ], at: Self.at(0.5))
+        // Then the times read in order: connected no later than the subscription
+        let lines = Self.render(pane)
+        #expect(lines[2].contains("18:13:20.010 · connected"), "\(lines.joined(separator: "\n"))")
+        #expect(lines[3].contains("18:13:20.010 → 20 B"))
+    }
+
     @Test func followingShowsEachMessageOnOneLineWithTimeDirectionSizeAndTheNewestAtTheBottom() {
         // Given a connected pane that received ticks
         var pane = Self.connectedPane()

@@ -1,0 +1,40 @@
+import Foundation
+
+/// Postman `auth` objects Courier signs in with, written as the lines `courier run` reads: `digest` and
+/// `ntlm` as their `Authorization` shorthands, `awsv4` as httpyac's `Authorization: AWS …`, and `oauth2` as
+/// its token when the collection holds one, else as httpyac's `Authorization: oauth2 GRANT postman` with the
+/// `postman_tokenEndpoint`, `postman_clientId`… variables beside the request.
+enum PostmanAuth {
+    /// The headers and variables for auth of `type`, read through `field`; nil for a type not handled here.
+    static func lines(_ type: String, field: (String) -> String?)
+        -> (headers: [(String, String)], variables: [(String, String)])? {
+        func value(_ key: String) -> String { field(key) ?? "" }
+        switch type {
+        case "digest":
+            return ([("Authorization", "Digest \(value("username")) \(value("password"))")], [])
+        case "ntlm":
+            let domain = value("domain")
+            let user = domain.isEmpty ? value("username") : "\(domain)\\\(value("username"))"
+            return ([("Authorization", "NTLM \(user) \(value("password"))")], [])
+        case "awsv4":
+            var header = "AWS \(value("accessKey")) \(value("secretKey"))"
+            for (key, name) in [("sessionToken", "token"), ("region", "region"), ("service", "service")] {
+                if let text = field(key), !text.isEmpty { header += " \(name):\(text)" }
+            }
+            return ([("Authorization", header)], [])
+        case "oauth2":
+            if let token = field("accessToken"), !token.isEmpty { return ([("Authorization", "Bearer \(token)")], []) }
+            let grants = ["client_credentials": "client_credentials", "password_credentials": "password",
+                          "authorization_code": "code", "authorization_code_with_pkce": "code pkce"]
+            guard let grant = grants[field("grant_type") ?? "authorization_code"] else { return nil }
+            let names = [("accessTokenUrl", "tokenEndpoint"), ("authUrl", "authorizationEndpoint"),
+                         ("clientId", "clientId"), ("clientSecret", "clientSecret"), ("scope", "scope"),
+                         ("username", "username"), ("password", "password"), ("redirect_uri", "redirectUri")]
+            var variables = names.compactMap { key, name in field(key).flatMap { $0.isEmpty ? nil : ("postman_\(name)", $0) } }
+            if field("client_authentication") == "body" { variables.append(("postman_useAuthorizationHeader", "false")) }
+            return ([("Authorization", "oauth2 \(grant) postman")], variables)
+        default:
+            return nil
+        }
+    }
+}
