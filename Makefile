@@ -8,7 +8,7 @@ SCRIPT_MODULE_PACKAGES := node-lodash node-moment node-uuid chai node-ajv node-x
                           node-url node-util node-querystring node-events node-punycode node-string-decoder \
                           node-readable-stream node-assert
 APT_PACKAGES := libcurl4-openssl-dev libncursesw5-dev libssl-dev tmux openssl nghttp2-server zlib1g-dev \
-                libjavascriptcoregtk-4.1-dev libyaml-dev libxml2 nginx-light wrk zsh fish time python3-venv nodejs \
+                libjavascriptcoregtk-4.1-dev libyaml-dev libxml2 binutils nginx-light wrk zsh fish time python3-venv nodejs \
                 protobuf-compiler $(SCRIPT_MODULE_PACKAGES) \
                 chromium pass gnupg libsecret-1-0 libsecret-tools gnome-keyring dbus
 BIN := .build/debug/courier
@@ -129,7 +129,15 @@ conformance: release
 # completions when they exist.
 install: $(INSTALL_BUILD)
 	install -d "$(DESTDIR)$(PREFIX)/bin"
-	install -m 0755 "$(INSTALL_FROM)" "$(DESTDIR)$(PREFIX)/bin/courier"
+	@# Installed stripped (about a third of the size: symbols and DWARF); the debugging information goes to
+	@# bin/.debug/courier.debug beside it, where gdb and eu-stack look through the binary's debug link. Crash
+	@# reports name functions without it: they read the symbols the runtime keeps for itself.
+	install -d "$(DESTDIR)$(PREFIX)/bin/.debug"
+	objcopy --only-keep-debug "$(INSTALL_FROM)" "$(DESTDIR)$(PREFIX)/bin/.debug/courier.debug"
+	chmod 0644 "$(DESTDIR)$(PREFIX)/bin/.debug/courier.debug"
+	strip --strip-all -o "$(DESTDIR)$(PREFIX)/bin/courier.tmp" "$(INSTALL_FROM)"
+	cd "$(DESTDIR)$(PREFIX)/bin" && objcopy --add-gnu-debuglink=.debug/courier.debug courier.tmp && \
+	  chmod 0755 courier.tmp && mv courier.tmp courier
 	@if [ -n "$(MAN_PAGE)" ]; then install -d "$(DESTDIR)$(PREFIX)/share/man/man1" && \
 	  install -m 0644 $(MAN_PAGE) "$(DESTDIR)$(PREFIX)/share/man/man1/courier.1"; fi
 	@for f in $(COMPLETIONS); do case $$f in \
@@ -140,7 +148,8 @@ install: $(INSTALL_BUILD)
 	@echo "installed $(DESTDIR)$(PREFIX)/bin/courier"
 
 uninstall:
-	rm -f "$(DESTDIR)$(PREFIX)/bin/courier" "$(DESTDIR)$(PREFIX)/share/man/man1/courier.1" \
+	rm -f "$(DESTDIR)$(PREFIX)/bin/courier" "$(DESTDIR)$(PREFIX)/bin/.debug/courier.debug" \
+	  "$(DESTDIR)$(PREFIX)/share/man/man1/courier.1" \
 	  "$(DESTDIR)$(PREFIX)/share/bash-completion/completions/courier" \
 	  "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/courier.fish" \
 	  "$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_courier"

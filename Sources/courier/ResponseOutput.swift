@@ -105,10 +105,9 @@ enum ResponseOutput {
 
     /// Compact JSON with sorted keys (one line, stable for scripts).
     static func serialize(_ object: [String: Any]) -> String {
-        let options: JSONSerialization.WritingOptions = [.sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: options) else { return "{}" }
-        // JSONSerialization leaves DEL, C1 and bidi controls raw; as \u escapes they stay valid JSON and inert.
-        return Sanitizer.escapedJSON(String(decoding: data, as: UTF8.self))
+        guard let json = CompactJSON.string(object) else { return "{}" }
+        // DEL, C1 and bidi controls are valid raw in JSON; as \u escapes they stay valid JSON and inert.
+        return Sanitizer.escapedJSON(json)
     }
 
     private static func round3(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }

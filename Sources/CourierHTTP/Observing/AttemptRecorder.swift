@@ -31,11 +31,48 @@ public struct AttemptRecord: Sendable {
 }
 
 /// Turns `ClientEvent`s into attempt records, kept per request in arrival order. Thread-safe:
-/// its state is behind a Mutex, so any sink may feed it.
+/// its state is behind a Mutex, so any sink may feed it. Every operation costs the same however many
+/// requests came before (a run of 8,000 requests asks for each one's attempts): records are numbered,
+/// and each request keeps the numbers of its own.
 public final class AttemptRecorder: Sendable {
     private struct State {
-        var records: [AttemptRecord] = []
+        /// Records by their number; the numbers from `oldest` up to `next` are all here.
+        var records: [Int: AttemptRecord] = [:]
+        var oldest = 0
+        var next = 0
+        var numbers: [RequestID: [Int]] = [:]
         var cache: [RequestID: CacheReport] = [:]
+        /// The requests with a cache report, oldest first, so the reports are bounded as the records are.
+        var cacheOrder: [RequestID] = []
+        var cacheOrderStart = 0
+
+        func last(_ id: RequestID, attempt: Int) -> Int? {
+            numbers[id]?.last { records[$0]?.attempt == attempt }
+        }
+
+        mutating func append(_ record: AttemptRecord, limit: Int) {
+            records[next] = record
+            numbers[record.requestID, default: []].append(next)
+            next += 1
+            while records.count > limit, let dropped = records.removeValue(forKey: oldest) {
+                oldest += 1
+                numbers[dropped.requestID]?.removeFirst()
+                if numbers[dropped.requestID]?.isEmpty == true { numbers[dropped.requestID] = nil }
+            }
+        }
+
+        mutating func report(_ report: CacheReport, for id: RequestID, limit: Int) {
+            if cache.updateValue(report, forKey: id) == nil { cacheOrder.append(id) }
+            while cache.count > limit, cacheOrderStart < cacheOrder.count {
+                cache[cacheOrder[cacheOrderStart]] = nil
+                cacheOrderStart += 1
+            }
+            // The queue's dropped head is let go of in one piece once it is most of the array.
+            if cacheOrderStart > limit {
+                cacheOrder.removeFirst(cacheOrderStart)
+                cacheOrderStart = 0
+            }
+        }
     }
 
     private let state = Mutex(State())
@@ -50,32 +87,38 @@ public final class AttemptRecorder: Sendable {
     /// Folds one event into the records.
     public func record(_ event: ClientEvent) {
         state.withLock { state in
+            func update(_ number: Int?, _ change: (inout AttemptRecord) -> Void) {
+                guard let number, var record = state.records[number] else { return }
+                change(&record)
+                state.records[number] = record
+            }
             switch event {
             case .attemptStarted(let id, let attempt, let method, let url, _, let date):
-                let sequence = state.records.reduce(0) { $0 + ($1.requestID == id ? 1 : 0) } + 1
-                state.records.append(AttemptRecord(requestID: id, attempt: attempt, sequence: sequence, method: method,
-                                                   url: url, startedAt: date))
-                if state.records.count > limit { state.records.removeFirst(state.records.count - limit) }
+                let sequence = (state.numbers[id]?.count ?? 0) + 1
+                state.append(AttemptRecord(requestID: id, attempt: attempt, sequence: sequence, method: method,
+                                           url: url, startedAt: date), limit: limit)
             case .attemptFinished(let id, let attempt, let outcome, let timing):
-                guard let index = Self.last(in: state.records, id: id, attempt: attempt) else { return }
-                state.records[index].timing = timing
-                switch outcome {
-                case .response(let status, _): state.records[index].status = status
-                case .failure(let error): state.records[index].error = error
+                update(state.last(id, attempt: attempt)) { record in
+                    record.timing = timing
+                    switch outcome {
+                    case .response(let status, _): record.status = status
+                    case .failure(let error): record.error = error
+                    }
                 }
             case .retryScheduled(let id, let attempt, let reason, let delay):
-                guard let index = Self.last(in: state.records, id: id, attempt: attempt) else { return }
-                state.records[index].delayBeforeNext = delay
-                state.records[index].retryReason = reason
+                update(state.last(id, attempt: attempt)) { record in
+                    record.delayBeforeNext = delay
+                    record.retryReason = reason
+                }
             case .retryDeclined(let id, let attempt, let declined):
-                guard let index = Self.last(in: state.records, id: id, attempt: attempt) else { return }
-                state.records[index].retryDeclined = declined
+                update(state.last(id, attempt: attempt)) { $0.retryDeclined = declined }
             case .cancelled(let id, let superseded):
-                guard let index = state.records.lastIndex(where: { $0.requestID == id }) else { return }
-                state.records[index].cancelled = true
-                state.records[index].superseded = superseded
+                update(state.numbers[id]?.last) { record in
+                    record.cancelled = true
+                    record.superseded = superseded
+                }
             case .cacheDecision(let id, let report):
-                state.cache[id] = report
+                state.report(report, for: id, limit: limit)
             case .tokenRefresh, .auth:
                 break
             }
@@ -84,18 +127,16 @@ public final class AttemptRecorder: Sendable {
 
     /// The attempts of one request, in order.
     public func attempts(for id: RequestID) -> [AttemptRecord] {
-        state.withLock { $0.records.filter { $0.requestID == id } }
+        state.withLock { state in (state.numbers[id] ?? []).compactMap { state.records[$0] } }
     }
 
     /// Every record kept, in order.
-    public var all: [AttemptRecord] { state.withLock { $0.records } }
+    public var all: [AttemptRecord] {
+        state.withLock { state in (state.oldest..<state.next).compactMap { state.records[$0] } }
+    }
 
     /// What the cache reported for a request, if it was consulted.
     public func cacheReport(for id: RequestID) -> CacheReport? { state.withLock { $0.cache[id] } }
 
     public func clear() { state.withLock { $0 = State() } }
-
-    private static func last(in records: [AttemptRecord], id: RequestID, attempt: Int) -> Int? {
-        records.lastIndex { $0.requestID == id && $0.attempt == attempt }
-    }
 }
