@@ -59,7 +59,7 @@ let package = Package(
         .executableTarget(name: "courier-bench", dependencies: [
             "CourierHTTP", "CourierDemo", "CourierWebSocket", "CourierBody", "CourierApp", "CourierTerminal",
             "CourierCollections", "CourierScript", "CourierSecurity", "CourierGRPC",
-        ], path: "Benchmarks"),
+        ], path: "Benchmarks", exclude: ["README.md"]),
 
         // What the test targets share: the one child-process helper (CourierCLI, ChildProcess) and the
         // loopback servers. Only test targets depend on it.

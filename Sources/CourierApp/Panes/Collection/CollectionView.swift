@@ -67,7 +67,8 @@ enum CollectionView: PaneView {
             let method = row.method ?? ""
             let shown = RequestDraft.methodLabel(kind: row.requestKind, method: method)
             var line = StyledLine(indent, style: theme.text)
-            line.append(shown.padding(toLength: 7, withPad: " ", startingAt: 0),
+            // A column of 7; a longer word (OPTIONS, GRAPHQL) keeps a space before the name.
+            line.append(shown.count < 7 ? shown.padding(toLength: 7, withPad: " ", startingAt: 0) : shown + " ",
                         style: theme.method(kind: row.requestKind, method: method))
             line.append(row.label, style: theme.text)
             // A request with unsaved edits, open or kept as a draft, is marked as the editor's title is.

@@ -132,4 +132,22 @@ struct CollectionPaneTests {
         #expect(state.focus == .collection)
         #expect(state.tree.selectedRow(state.collection)?.label == "Create user")
     }
+
+    @Test func aLongMethodKeepsASpaceBeforeTheName() {
+        // Given OPTIONS and GRAPHQL requests, whose words fill the method column
+        let collection = Collection(root: "c", files: [CollectionFile(
+            path: "api.http", displayPath: ["api.http"],
+            requests: [
+                RequestDraft(name: "preflight", method: "OPTIONS", url: "http://h/"),
+                RequestDraft(name: "counts", kind: .graphql, url: "http://h/graphql"),
+                RequestDraft(name: "list", url: "http://h/list"),
+            ])], environments: [:])
+        var state = AppState(size: Size(width: 120, height: 40), collectionPath: "c", environment: nil)
+        _ = update(&state, .collectionLoaded(collection))
+        // Then each row reads the method, a space, then the name; short methods stay aligned
+        let screen = Screen.render(state).0.lines().joined(separator: "\n")
+        #expect(screen.contains("OPTIONS preflight"), "\(screen)")
+        #expect(screen.contains("GRAPHQL counts"), "\(screen)")
+        #expect(screen.contains("GET    list"), "\(screen)")
+    }
 }
