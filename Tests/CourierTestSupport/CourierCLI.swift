@@ -15,8 +15,18 @@ public enum CourierCLI {
     /// True when the binary exists (a suite can be `.enabled(if:)` on it).
     public static var isBuilt: Bool { FileManager.default.isExecutableFile(atPath: executable.path) }
 
-    /// What every run adds to the test's environment (before the caller's own): plain output to compare.
-    public static let baseEnvironment = ["NO_COLOR": "1"]
+    /// Where every run keeps its state (cookie jars, history, tokens, the redirect ledger) unless the test names
+    /// its own: a folder of this test process, so no test reads what another process's tests, or the machine's
+    /// user, left in ~/.local/state (a cookie one test was sent went out with the next test's requests).
+    public static let stateFolder: URL = {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("courier-test-state-\(getpid())")
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }()
+
+    /// What every run adds to the test's environment (before the caller's own): plain output to compare, and
+    /// a state folder of the test process's own.
+    public static let baseEnvironment = ["NO_COLOR": "1", "XDG_STATE_HOME": stateFolder.path]
 
     /// Runs `courier ARGUMENTS` in `folder` with `input` on standard input and `environment` added to the
     /// test's; `whileRunning` gets the child (to signal it, or to wait for its output). Killed after `limit`,
