@@ -20,5 +20,6 @@ bench("openapi") { OpenAPIBench.run() }
 bench("terminal") { TerminalBench.run() }
 bench("startup") { StartupBench.run() }
 bench("oneshot") { OneShotBench.run() }
+bench("run") { RunCommandBench.run() }
 bench("livemode") { LiveModeBench.run() }
 bench("script") { ScriptBench.run() }

@@ -88,7 +88,8 @@ public enum Sanitizer {
     /// Serialised JSON with DEL, C1 and bidi controls written as `\uXXXX` (JSON has them only inside
     /// strings, and its serialiser escapes C0 already but leaves these raw).
     public static func escapedJSON(_ json: String) -> String {
-        guard json.unicodeScalars.contains(where: { isDangerous($0) }) else { return json }
+        var bytes = json
+        guard bytes.withUTF8({ mayHoldDangerousScalar($0) }) else { return json }
         var result = ""
         result.reserveCapacity(json.utf8.count)
         for scalar in json.unicodeScalars {
@@ -110,15 +111,30 @@ public enum Sanitizer {
         bytes.replaceSubrange(start..., with: escaped.utf8)
     }
 
-    /// False when no byte can start a dangerous scalar: C0 other than newline and tab, DEL, and the lead
-    /// bytes of C1 (0xC2) and of the bidi controls (0xD8 for U+061C, 0xE2 for U+200E…U+2069).
+    /// Whether `bytes` (UTF-8) hold a dangerous scalar: C0 other than newline and tab, DEL, C1 (0xC2 0x80…0x9F),
+    /// U+061C (0xD8 0x9C) or a bidi control in U+200E…U+2069 (0xE2 0x80 or 0x81 and one more byte). Exact,
+    /// so common text such as `µs`, `–` or `…` does not send a line down the scalar-by-scalar path.
     static func mayHoldDangerousScalar(_ bytes: some Sequence<UInt8>) -> Bool {
-        bytes.contains { byte in
+        var before: UInt8 = 0
+        var last: UInt8 = 0
+        for byte in bytes {
             // Printable ASCII, nearly every byte, is settled by one comparison.
-            byte &- 0x20 >= 0x5F
-                && ((byte < 0x20 && byte != 0x0A && byte != 0x09) || byte == 0x7F || byte == 0xC2 || byte == 0xD8
-                    || byte == 0xE2)
+            if byte &- 0x20 < 0x5F {
+                (before, last) = (0, 0)
+                continue
+            }
+            if byte < 0x20 {
+                if byte != 0x0A && byte != 0x09 { return true }
+            } else if byte == 0x7F || (last == 0xC2 && byte <= 0x9F) || (last == 0xD8 && byte == 0x9C) {
+                return true
+            } else if before == 0xE2 && last == 0x80 && (byte == 0x8E || byte == 0x8F || (0xAA...0xAE).contains(byte)) {
+                return true
+            } else if before == 0xE2 && last == 0x81 && (0xA6...0xA9).contains(byte) {
+                return true
+            }
+            (before, last) = (last, byte)
         }
+        return false
     }
 
     private static func hex(_ value: UInt32, digits: Int) -> String {

@@ -41,6 +41,14 @@ enum ResponseOutput {
     /// `bodyPlaceholder` stands in for a body written separately (`JSONBodyWriter`), with its encoding.
     static func json(response: HTTPResponse?, error: APIError?, attempts: [AttemptRecord], name: String? = nil,
                      options: Options = Options(), bodyPlaceholder: (text: String, encoding: String?)? = nil) -> String {
+        serialize(jsonObject(response: response, error: error, attempts: attempts, name: name, options: options,
+                             bodyPlaceholder: bodyPlaceholder))
+    }
+
+    /// The members of `json`'s object, for a caller that adds its own before serialising once.
+    static func jsonObject(response: HTTPResponse?, error: APIError?, attempts: [AttemptRecord], name: String? = nil,
+                           options: Options = Options(),
+                           bodyPlaceholder: (text: String, encoding: String?)? = nil) -> [String: Any] {
         var object: [String: Any] = [
             "status": response.map { $0.status as Any } ?? NSNull(),
             "headers": (response?.headers.redacted(showSecrets: options.showSecrets) ?? [:]).map { [$0.name, $0.value] },
@@ -81,7 +89,7 @@ enum ResponseOutput {
         } else {
             object["body"] = NSNull()
         }
-        return serialize(object)
+        return object
     }
 
     static func attemptObject(_ record: AttemptRecord) -> [String: Any] {

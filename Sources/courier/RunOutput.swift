@@ -58,15 +58,15 @@ extension RunCommand {
             return
         }
         if invocation.json {
-            let text = ResponseOutput.json(response: outcome.response, error: apiError, attempts: attempts, name: name,
-                                           options: options)
-            var withScripts = adding(scripts: outcome.scripts, to: adding(file: file, to: text))
-            if !outcome.savedTo.isEmpty { withScripts = adding(["saved": outcome.savedTo], to: withScripts) }
-            if let iteration { withScripts = adding(["iteration": iteration], to: withScripts) }
-            if let note = outcome.template.tags[RequestTemplate.noteTag] {
-                withScripts = adding(["note": note], to: withScripts)
-            }
-            Console.out(SecretPolicy.masking(withScripts, secrets: secrets))
+            // One object, serialised once: the run's members are added before, not parsed back out of the text.
+            var fields = ResponseOutput.jsonObject(response: outcome.response, error: apiError, attempts: attempts,
+                                                   name: name, options: options)
+            if let file { fields["file"] = file }
+            fields.merge(scriptFields(outcome.scripts)) { _, new in new }
+            if !outcome.savedTo.isEmpty { fields["saved"] = outcome.savedTo }
+            if let iteration { fields["iteration"] = iteration }
+            if let note = outcome.template.tags[RequestTemplate.noteTag] { fields["note"] = note }
+            Console.out(SecretPolicy.masking(object(fields), secrets: secrets))
         } else {
             var text = ResponseOutput.human(response: outcome.response, error: apiError, attempts: attempts, name: name,
                                             options: options)
@@ -93,20 +93,6 @@ extension RunCommand {
                                      "attempts": [Any](), "tests": [Any]()]
         if let file { fields["file"] = file }
         return fields
-    }
-
-    /// The JSON object `text` with a "file" member, keys still sorted; unchanged when `file` is nil.
-    private static func adding(file: String?, to text: String) -> String {
-        guard let file else { return text }
-        return adding(["file": file], to: text)
-    }
-
-    /// The JSON object `text` with `members` added, keys still sorted.
-    private static func adding(_ members: [String: Any], to text: String) -> String {
-        guard let parsed = try? JSONSerialization.jsonObject(with: Data(text.utf8)),
-              var fields = parsed as? [String: Any] else { return text }
-        fields.merge(members) { _, new in new }
-        return ResponseOutput.serialize(fields)
     }
 
     static func object(_ object: [String: Any]) -> String { ResponseOutput.serialize(object) }

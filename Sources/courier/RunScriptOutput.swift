@@ -29,12 +29,4 @@ extension RunCommand {
         if let error = report.error { fields["scriptError"] = error.description }
         return fields
     }
-
-    /// The JSON object `text` with the script fields added, keys still sorted.
-    static func adding(scripts report: ScriptReport, to text: String) -> String {
-        guard let parsed = try? JSONSerialization.jsonObject(with: Data(text.utf8)),
-              var fields = parsed as? [String: Any] else { return text }
-        fields.merge(scriptFields(report)) { _, new in new }
-        return ResponseOutput.serialize(fields)
-    }
 }

@@ -1,4 +1,4 @@
-import CourierSecurity
+@testable import CourierSecurity
 import Testing
 @testable import CourierHTTP
 
@@ -27,6 +27,23 @@ struct SecretPolicyTests {
         let headers: HTTPHeaders = ["Authorization": "Bearer tok-999", "Cookie": "a=ck-1; b=ck-2", "X-Note": "tok-999"]
         #expect(Set(headers.secretValues).isSuperset(of: ["tok-999", "ck-1", "ck-2"]))
         #expect(headers.redacted(secrets: headers.secretValues)["X-Note"] == "REDACTED")
+    }
+
+    /// The byte pre-check that lets most printed text skip the scalar-by-scalar escape finds exactly the
+    /// dangerous scalars: every one of them, and not the `µs` of an attempt line or other common punctuation.
+    @Test func theSanitisersByteCheckFindsDangerousScalarsAndOnlyThem() {
+        let dangerous: [UInt32] = Array(0x00...0x08) + Array(0x0B...0x1F) + [0x7F] + Array(0x80...0x9F)
+            + Array(Sanitizer.bidiControls)
+        for value in dangerous {
+            let text = "12 µs – \(Character(Unicode.Scalar(value)!)) …"
+            #expect(Sanitizer.mayHoldDangerousScalar(text.utf8), "U+\(String(value, radix: 16))")
+        }
+        let safe = ["attempt 1  200  41 µs  reused connection", "a – b … ‘c’ “d” → ✓ ü € \u{200D} \u{2060} ⁰ ÿ",
+                    "line\n\tnext"]
+        for text in safe {
+            #expect(!Sanitizer.mayHoldDangerousScalar(text.utf8), "\(text)")
+            #expect(Sanitizer.escaped(text) == text)
+        }
     }
 
     @Test func theSanitiserEscapesC0C1AndBidiForPrintingAndJSON() {
