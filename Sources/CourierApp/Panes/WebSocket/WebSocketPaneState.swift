@@ -248,6 +248,7 @@ public struct WebSocketPaneState: Sendable, Hashable {
             guard !url.isEmpty else { return [] }
             return [.connect(url: url, subscriptions: subscriptions)]
         case .disconnect: return [.disconnect]
+        case .endStream: return [.endStream]
         case .compose: mode = .composing
         case .filter: mode = .filtering
         case .clearFilter: filterEditor = LineEditor()
