@@ -57,6 +57,7 @@ struct GRPCStreamPaneTests {
         let status = try #require(texts.firstIndex { $0.contains("grpcOK") }, "\(texts)")
         #expect(status > replies.last ?? .max)
         #expect(driver.screen.contains("grpc OK"), "\(driver.screen)")
+        #expect(driver.screen.contains("gRPC · 127.0.0.1"), "\(driver.screen)")
     }
 
     @Test func messagesTypedInTheSendBoxGoOutOnAClientStream() async throws {
@@ -83,7 +84,7 @@ struct GRPCStreamPaneTests {
         #expect(texts.last?.contains("grpcOK") == true, "\(texts)")
     }
 
-    @Test func disconnectingCancelsTheCall() async throws {
+    @Test func disconnectingCancelsTheCallAndConnectingCallsAgain() async throws {
         let driver = try Driver(port: try await PythonTestServer.grpc.port(), method: "Forever",
                                 body: #"{"message": "on"}"#)
         defer { driver.runner.shutdown() }
@@ -96,5 +97,12 @@ struct GRPCStreamPaneTests {
         #expect(await driver.press(.char("D"), until: { _ in driver.isClosed }), "\(driver.texts)")
         guard case .closed(_, _, let byUser) = driver.state.webSocketPane.connection else { return }
         #expect(byUser)
+        // And `o` calls again
+        let before = driver.state.webSocketPane.receivedCount
+        #expect(await driver.press(.char("o"), until: { state in
+            state.webSocketPane.receivedCount >= before + 2 && !driver.isClosed
+        }), "\(driver.texts)")
+        #expect(driver.state.focus == .webSocket)
+        await driver.press(.char("D"), until: { _ in driver.isClosed })
     }
 }
