@@ -50,7 +50,7 @@ let package = Package(
         .target(name: "CourierDemo", dependencies: ["CourierHTTP", "CourierWebSocket", "CCrypto"]),
         .target(name: "CourierApp", dependencies: [
             "CourierTerminal", "CourierCollections", "CourierHTTP", "CourierWebSocket", "CourierBody",
-            "CourierScript", "CourierSecurity",
+            "CourierScript", "CourierSecurity", "CourierGRPC",
         ], exclude: ["README.md"]),
         .executableTarget(name: "courier", dependencies: [
             "CourierApp", "CourierDemo", "CourierHTTP", "CourierCollections", "CourierWebSocket", "CourierBody",

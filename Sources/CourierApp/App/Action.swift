@@ -43,6 +43,8 @@ public enum Action: Sendable {
     case webSocketResolved(unverifiedTLS: Bool)
     /// The pane's request could not be resolved (unknown variable, missing file, passphrase needed).
     case webSocketUnresolved(SendFailure)
+    /// Send `generation`'s GRPC request streams: its call goes on in the live pane (its events follow).
+    case grpcCallLive(generation: Int)
     case saveFinished(RequestRef, Collection)
     /// A save found its file changed on disk since it was loaded; the user chooses what to do.
     case saveConflict(SaveConflict)

@@ -186,6 +186,7 @@ extension AppState {
         learnSecrets(Set((collection.privateNames[name] ?? []).compactMap { collection.environments[name]?[$0] }))
         let url = VariablePreview.resolve(editor.url.text, values: values, dynamic: true)
         webSocketJob = SendJob(ref: editor.origin, draft: editor.draft, environment: environment)
+        webSocketPane.title = editor.kind == .grpc ? "gRPC" : "WebSocket"
         let subscriptions = editor.draft.subscriptions
         let messages = editor.messages.enumerated().map { index, text in
             WebSocketPaneState.SavedMessage(text: VariablePreview.resolve(text, values: values, dynamic: true),

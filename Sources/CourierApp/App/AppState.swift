@@ -45,6 +45,8 @@ public struct AppState: Sendable {
     public var webSocketPane = WebSocketPaneState()
     /// The request the WebSocket pane connects as (headers, cookies, TLS settings), set when the pane loads it.
     public var webSocketJob: SendJob?
+    /// The last send whose GRPC call went on in the live pane (its send ends as cancelled, silently).
+    public var liveCallGeneration: Int?
     public var modals: [Modal] = []
     /// What each kind of prompt was given this session, for ↑/↓ in the next one.
     public var promptHistory = PromptHistory()

@@ -65,7 +65,8 @@ private func respond(_ state: inout AppState, to action: Action) -> [Effect] {
         if state.flight?.generation == generation { state.flight?.apply(progress) }
         return []
     case .sendCancelled(let generation):
-        guard generation == state.generation else { return [] }
+        // A streaming GRPC request's send ends as cancelled once its call is in the live pane.
+        guard generation == state.generation, generation != state.liveCallGeneration else { return [] }
         state.inFlight = nil
         state.flight = nil
         state.updateSession(generation: generation) { $0.response.phase = .cancelled }

@@ -15,8 +15,15 @@ extension EffectRunner {
         let watcher = SendWatcher(queue: queue, cookies: configuration.cookies, name: job.draft.name,
                                   generation: generation, live: latest !== immediate.withLock({ $0 }))
         // A GRPC request is a gRPC call whose reply comes back as a response (GRPCRequestCall).
+        // One that streams goes on in the live pane (WebSocketPaneConnector), its metadata's secrets masked there.
+        let webSocket = self.webSocket
         let grpc: CollectionRunner.Call = { [self] resolved async throws(APIError) in
-            try await grpcCall().perform(resolved)
+            try await grpcCall().perform(resolved) { call, url, messages in
+                let ticket = webSocket.beginConnect()
+                queue.post(.secretsLearned(resolved.secretSet.union(resolved.request.headers.secretValues)))
+                queue.post(.grpcCallLive(generation: generation))
+                webSocket.open(grpc: call, url: url, messages: messages, ticket: ticket)
+            }
         }
         // Held across submit so the delivery, on another thread, always finds the mapping.
         submissions.withLock { map in

@@ -22,15 +22,20 @@ public struct GRPCRequestCall: Sendable {
         self.events = events
     }
 
-    /// Calls the resolved request; its `# @proto` file is read beside its `.http` file.
-    public func perform(_ resolved: ResolvedRequest) async throws(APIError) -> HTTPResponse {
+    /// Takes a streaming call over as it opens (the explorer's live pane): the call, the request's URL and its
+    /// messages, not yet sent.
+    public typealias Live = @Sendable (GRPCJSONCall, URL, [String]) -> Void
+
+    /// Calls the resolved request; its `# @proto` file is read beside its `.http` file. With `live`, a method
+    /// that streams either way is handed to it open, and the send ends as `.cancelled` (nothing to answer).
+    public func perform(_ resolved: ResolvedRequest, live: Live? = nil) async throws(APIError) -> HTTPResponse {
         let folder = URL(fileURLWithPath: resolved.template.id.file).deletingLastPathComponent()
         let proto = resolved.template.tags[Self.protoTag].map { URL(fileURLWithPath: $0, relativeTo: folder) }
-        return try await perform(resolved.request, messages: resolved.messages.map(\.text), proto: proto)
+        return try await perform(resolved.request, messages: resolved.messages.map(\.text), proto: proto, live: live)
     }
 
     /// Calls `request` (its URL names the server and method, its headers are metadata) with `messages`.
-    public func perform(_ request: HTTPRequest, messages written: [String], proto: URL?)
+    public func perform(_ request: HTTPRequest, messages written: [String], proto: URL?, live: Live? = nil)
         async throws(APIError) -> HTTPResponse {
         let path = request.url.path
         guard var components = URLComponents(url: request.url, resolvingAgainstBaseURL: false) else {
@@ -54,6 +59,14 @@ public struct GRPCRequestCall: Sendable {
                                               method: path)
             let method = try pool.method(path)
             var messages = written.filter { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }
+            if let live, method.serverStreaming || method.clientStreaming {
+                // A client stream starts with the messages written, if any; the user types the rest.
+                if messages.isEmpty && !method.clientStreaming { messages = ["{}"] }
+                live(try GRPCClient(transport: transport, events: events).start(method, on: target, pool: pool,
+                                                                                  options: options),
+                     request.url, messages)
+                throw APIError.cancelled
+            }
             if messages.isEmpty { messages = ["{}"] }
             if !method.clientStreaming && messages.count > 1 {
                 throw GRPCError.invalidJSON(path: "messages", reason: "\(method.fullName) is \(method.kind): it takes "

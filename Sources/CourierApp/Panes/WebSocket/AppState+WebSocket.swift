@@ -5,7 +5,8 @@ extension AppState {
     mutating func webSocketEffects(_ effects: [WebSocketPaneEffect]) -> [Effect] {
         // Connecting is sending the pane's request: its `# @note` and `# @prompt` questions come first.
         if effects.contains(where: { if case .connect = $0 { true } else { false } }) {
-            if editor.opensWebSocketPane { return send() }
+            // A GRPC request's call opens in the pane when its method streams: connecting sends it again.
+            if editor.opensWebSocketPane || (editor.kind == .grpc && focus == .webSocket) { return send() }
             var job = webSocketJob
             job?.certificatePassphrase = certificatePassphrase
             return webSocketConnect(effects, job: job)
@@ -27,5 +28,18 @@ extension AppState {
             guard case .connect(_, let subscriptions) = effect, let job else { return .webSocket(effect) }
             return .webSocketConnect(job: job, subscriptions: subscriptions)
         }
+    }
+
+    /// A streaming GRPC request's call opened: the send is over (the Response pane has nothing to show), and
+    /// the live pane, loaded with the request, shows the call when the request is still the one open.
+    mutating func grpcCallLive(generation: Int) {
+        liveCallGeneration = generation
+        guard generation == self.generation else { return }
+        inFlight = nil
+        flight = nil
+        updateSession(generation: generation) { $0.response.phase = .idle }
+        loadWebSocketPane()
+        focus = .webSocket
+        if zoomed != nil { zoomed = .webSocket }
     }
 }

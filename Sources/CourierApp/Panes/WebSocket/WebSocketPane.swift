@@ -48,6 +48,8 @@ struct WebSocketPane: Pane {
             }
         case .webSocketResolved(let unverifiedTLS):
             state.webSocketPane.resolved(unverifiedTLS: unverifiedTLS)
+        case .grpcCallLive(let generation):
+            state.grpcCallLive(generation: generation)
         case .webSocketUnresolved(let failure):
             state.webSocketPane.unresolved(state.explained(failure).message)
             if failure.kind == .certificatePassphrase { state.askForCertificatePassphrase() }

@@ -29,6 +29,8 @@ public enum WebSocketPaneCommand: KeyCommandName {
     case clearMessages
     /// Saves the kept messages to a file (asks for its name).
     case saveMessages
+    /// Ends the client's stream of a gRPC call (half-close); replies keep coming.
+    case endStream
 }
 
 extension WebSocketPaneState {
@@ -54,6 +56,7 @@ extension WebSocketPaneState {
         KeyBinding([.char("J")], .togglePrettyJSON, "expand every message"),
         KeyBinding([.char("c")], .clearMessages, "clear messages"),
         KeyBinding([.char("w")], .saveMessages, "save kept messages to a file"),
+        KeyBinding([.char("e")], .endStream, "end the client stream (gRPC)"),
     ]
 
     /// What the send box does with keys (the rest edit the text); listed for help.

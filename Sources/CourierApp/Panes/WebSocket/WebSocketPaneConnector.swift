@@ -1,3 +1,4 @@
+import CourierGRPC
 import CourierWebSocket
 import Foundation
 import Synchronization
@@ -21,6 +22,8 @@ public final class WebSocketPaneConnector: Sendable {
 
     private struct State {
         var session: WebSocketSession?
+        /// A gRPC call shown in the pane instead of a WebSocket session.
+        var grpc: GRPCPaneCall?
         var pending: [WebSocketEvent] = []
         /// Messages in `pending` and their payload bytes, to trim it to the window.
         var pendingMessages = 0
@@ -58,17 +61,25 @@ public final class WebSocketPaneConnector: Sendable {
         case .connect(let url, let subscriptions):
             connect(url: url, subscriptions: subscriptions)
         case .disconnect:
-            state.withLock { state in
+            let (session, grpc) = state.withLock { state in
                 state.intent += 1
-                return state.session
-            }?.close(code: .normal, reason: "")
+                return (state.session, state.grpc)
+            }
+            session?.close(code: .normal, reason: "")
+            grpc?.cancel()
         case .send(let text):
+            if let grpc = state.withLock({ $0.grpc }) {
+                grpc.send(text)
+                return
+            }
             guard let session = state.withLock({ $0.session }) else { return }
             do {
                 try session.send(.text(text))
             } catch {
                 enqueue(.error(error))
             }
+        case .endStream:
+            closeSend()
         case .saveMessages:
             // The app asks for a file name and writes the pane's transcript; nothing to do on the socket.
             break
@@ -77,11 +88,12 @@ public final class WebSocketPaneConnector: Sendable {
 
     /// Closes politely with 1001 (going away) when the explorer quits, and stops delivering batches.
     public func shutdown() {
-        let (session, consumer, flusher) = state.withLock { state in
-            defer { state.session = nil; state.consumer = nil; state.flusher = nil }
-            return (state.session, state.consumer, state.flusher)
+        let (session, grpc, consumer, flusher) = state.withLock { state in
+            defer { state.session = nil; state.grpc = nil; state.consumer = nil; state.flusher = nil }
+            return (state.session, state.grpc, state.consumer, state.flusher)
         }
         session?.close(code: .goingAway, reason: "")
+        grpc?.cancel()
         consumer?.cancel()
         flusher?.cancel()
     }
@@ -99,6 +111,34 @@ public final class WebSocketPaneConnector: Sendable {
     /// disconnect was asked for since `ticket` was taken. Reconnects re-use these settings.
     public func connect(_ configuration: WebSocketConfiguration, subscriptions: [String], ticket: Int) {
         open(configuration, subscriptions: subscriptions, ticket: ticket)
+    }
+
+    /// Shows `call` in the pane: `messages` go out first, each reply arrives as an incoming message, and the
+    /// status ends it. The send box sends on it; disconnecting cancels it. A session or call open before is
+    /// closed.
+    public func open(grpc call: GRPCJSONCall, url: URL, messages: [String], ticket: Int) {
+        let pane = GRPCPaneCall(call, url: url) { [weak self] events in self?.enqueue(contentsOf: events) }
+        let previous: (opened: Bool, session: WebSocketSession?, grpc: GRPCPaneCall?) = state.withLock { state in
+            guard state.intent == ticket else { return (false, nil, nil) }
+            defer {
+                state.session = nil
+                state.grpc = pane
+                if state.flusher == nil { state.flusher = Task { [self] in await flushPeriodically() } }
+            }
+            return (true, state.session, state.grpc)
+        }
+        guard previous.opened else {
+            call.cancel()
+            return
+        }
+        previous.session?.close(code: .normal, reason: "")
+        previous.grpc?.cancel()
+        pane.start(sending: messages)
+    }
+
+    /// Ends the client's side of the open gRPC call (half-close): the server sees the end of the stream.
+    public func closeSend() {
+        state.withLock { $0.grpc }?.closeSend()
     }
 
     private func connect(url text: String, subscriptions: [String]) {

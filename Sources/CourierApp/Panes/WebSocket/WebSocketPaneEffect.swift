@@ -8,4 +8,6 @@ public enum WebSocketPaneEffect: Sendable, Hashable {
     case send(String)
     /// Ask where to save the kept messages (`transcript()`), then write them there.
     case saveMessages
+    /// End the request side of the open gRPC call (half-close).
+    case endStream
 }

@@ -38,6 +38,8 @@ public struct WebSocketPaneState: Sendable, Hashable {
     }
 
     public var url: String
+    /// What the pane shows: "WebSocket", or "gRPC" for a GRPC request's call.
+    public var title = "WebSocket"
     public var connection: Connection = .idle
     /// The connection skips certificate checks (`# @insecure` on wss://): the status line says so loudly.
     public var unverifiedTLS = false
@@ -248,6 +250,7 @@ public struct WebSocketPaneState: Sendable, Hashable {
             guard !url.isEmpty else { return [] }
             return [.connect(url: url, subscriptions: subscriptions)]
         case .disconnect: return [.disconnect]
+        case .endStream: return [.endStream]
         case .compose: mode = .composing
         case .filter: mode = .filtering
         case .clearFilter: filterEditor = LineEditor()

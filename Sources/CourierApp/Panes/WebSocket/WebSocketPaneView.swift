@@ -11,7 +11,7 @@ public enum WebSocketPaneView: PaneView {
     public static func frame(_ state: WebSocketPaneState, _ context: RenderContext) -> PaneFrame {
         let (stateLabel, stateStyle) = state.connectionLabel(theme: context.theme)
         // The state matters more than the end of a long URL: the frame cuts the URL to leave room for it.
-        let title = state.url.isEmpty ? "WebSocket" : "WebSocket · \(context.masked(state.url))"
+        let title = state.url.isEmpty ? state.title : "\(state.title) · \(context.masked(state.url))"
         return PaneFrame(title, number: PaneID.webSocket.rawValue, rightTitle: StyledLine(stateLabel, style: stateStyle))
     }
 
