@@ -16,6 +16,7 @@ enum CommandLineMain {
     static let subcommands: [Subcommand] = [
         Subcommand(spec: SendCommand.spec, run: SendCommand.run),
         Subcommand(spec: RunCommand.spec, run: RunCommand.run),
+        Subcommand(spec: LoadCommand.spec, run: LoadCommand.run),
         Subcommand(spec: CheckCommand.spec, run: CheckCommand.run),
         Subcommand(spec: WSCommand.spec, run: WSCommand.run),
         Subcommand(spec: GRPCCommand.spec, run: GRPCCommand.run),
