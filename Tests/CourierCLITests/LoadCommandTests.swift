@@ -127,6 +127,23 @@ import Testing
         #expect(server.requests.map(\.query) == Array(repeating: "tag=t-2", count: 5))
     }
 
+    @Test("A cookie the server sets goes with the next requests, as in courier run")
+    func cookiesCarry() async throws {
+        let server = try LoopbackServer { _ in .json("{}", headers: [("Set-Cookie", "session=s1; Path=/")]) }
+        defer { server.stop() }
+        let folder = try Self.folder(server.url("/c"))
+
+        // A state folder of its own: the jar is kept between runs
+        let state = folder.url.appendingPathComponent("state")
+        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+        let result = try await CourierCLI.run(["load", "api.http", "--name", "ping", "--requests", "3"],
+                                              in: folder.url, environment: ["XDG_STATE_HOME": state.path])
+
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        let sent = server.requests.map { $0.headers["cookie"] ?? $0.headers["Cookie"] ?? "" }
+        #expect(sent == ["", "session=s1", "session=s1"], "\(sent)")
+    }
+
     @Test("Bad usage: --duration with --requests, no --name")
     func badUsage() async throws {
         let folder = try Self.folder(URL(string: "http://127.0.0.1:1/")!)

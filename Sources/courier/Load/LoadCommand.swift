@@ -125,6 +125,13 @@ enum LoadCommand {
         }
         var setup = ClientSetup()
         setup.retry = invocation.retryAttempts.map { RetryPolicy(maxAttempts: $0) }
+        // As `courier run`: the environment's cookie jar (a login's session cookie goes with every request)
+        // and OAuth 2.0 tokens kept between runs, so a token is fetched once, not once per request.
+        let cookies = CookieJarStore()
+        cookies.reportSaveFailures { Console.error("Warning: " + $0) }
+        setup.cookies = cookies
+        AuthProgress.configure(&setup)
+        setup.events = AuthProgress.sink
         setup.transportConfiguration = .init(trustedCertificates: invocation.run.trustedCertificates,
                                              idleTimeout: invocation.run.idleTimeout)
         let send = setup.send(through: setup.makeClient())
