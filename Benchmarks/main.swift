@@ -6,6 +6,7 @@ let only = ProcessInfo.processInfo.environment["COURIER_BENCH_ONLY"].map { Set($
 func bench(_ name: String, _ run: () -> Void) { if only?.contains(name) ?? true { run() } }
 bench("pipeline") { PipelineBench.run() }
 bench("nginx") { NginxBench.run() }
+bench("load") { LoadBench.run() }
 bench("websocket") { WebSocketBench.run() }
 bench("grpc") { GRPCBench.run() }
 bench("cache") { CacheBench.run() }

@@ -5,7 +5,7 @@ _courier() {
     local command="" start=1
     if (( COMP_CWORD > 1 )); then
         case ${COMP_WORDS[1]} in
-            send|run|check|ws|grpc|demo|serve-demo|import|export|cache|history|cookies|auth|completions|help) command=${COMP_WORDS[1]}; start=2 ;;
+            send|run|load|check|ws|grpc|demo|serve-demo|import|export|cache|history|cookies|auth|completions|help) command=${COMP_WORDS[1]}; start=2 ;;
         esac
     fi
     # options: what -<TAB> offers; one, two: the options taking one or two values; slots: what each
@@ -75,6 +75,23 @@ _courier() {
             esac
             case $prev2 in
                 --report) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+            esac
+            slots=("file")
+            ;;
+        load)
+            options="--name --concurrency -c --duration --requests --rate --env --var --retry --json --idle-timeout --cacert --help -h"
+            one="--name --concurrency -c --duration --requests --rate --env --var --retry --idle-timeout --cacert"
+            case $prev in
+                --name) COMPREPLY=(); return ;;
+                --concurrency|-c) COMPREPLY=(); return ;;
+                --duration) COMPREPLY=(); return ;;
+                --requests) COMPREPLY=(); return ;;
+                --rate) COMPREPLY=(); return ;;
+                --env) COMPREPLY=(); return ;;
+                --var) COMPREPLY=(); return ;;
+                --retry) COMPREPLY=(); return ;;
+                --idle-timeout) COMPREPLY=(); return ;;
+                --cacert) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
             esac
             slots=("file")
             ;;
@@ -210,7 +227,7 @@ _courier() {
             ;;
         help)
             options="--man --help -h"
-            slots=("words:send run check ws grpc demo serve-demo import export cache history cookies auth completions help")
+            slots=("words:send run load check ws grpc demo serve-demo import export cache history cookies auth completions help")
             ;;
     esac
     if [[ $cur == -* ]]; then
@@ -233,7 +250,7 @@ _courier() {
         dir) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")) ;;
         commands+file)
             compopt -o filenames 2>/dev/null
-            COMPREPLY=($(compgen -W "send run check ws grpc demo serve-demo import export cache history cookies auth completions help" -- "$cur")
+            COMPREPLY=($(compgen -W "send run load check ws grpc demo serve-demo import export cache history cookies auth completions help" -- "$cur")
                        $(compgen -f -- "$cur")) ;;
     esac
 }

@@ -2,6 +2,7 @@
 complete -c courier -f
 complete -c courier -n '__fish_use_subcommand' -a send -d 'Send one request, curl/HTTPie style.'
 complete -c courier -n '__fish_use_subcommand' -a run -d 'Run saved requests from a .http file headless.'
+complete -c courier -n '__fish_use_subcommand' -a load -d 'Send one saved request under load and summarise latency and throughput.'
 complete -c courier -n '__fish_use_subcommand' -a check -d 'Check .http files without sending; list problems as file:line.'
 complete -c courier -n '__fish_use_subcommand' -a ws -d 'Open a WebSocket, send and print messages.'
 complete -c courier -n '__fish_use_subcommand' -a grpc -d 'List, describe and call gRPC services (reflection or .proto files).'
@@ -87,6 +88,19 @@ complete -c courier -n '__fish_seen_subcommand_from run' -l cache-dir -x -a '(__
 complete -c courier -n '__fish_seen_subcommand_from run' -l cache-mode -x -a 'default revalidate reload only-if-cached bypass' -d 'Use the HTTP cache (in ~/.cache/courier unless --cache-dir) in MODE.'
 complete -c courier -n '__fish_seen_subcommand_from run' -s h -l help -d 'Show this help.'
 complete -c courier -n '__fish_seen_subcommand_from run' -F
+complete -c courier -n '__fish_seen_subcommand_from load' -l name -x -d 'The request to send (required)'
+complete -c courier -n '__fish_seen_subcommand_from load' -s c -l concurrency -x -d 'Workers sending at once; each sends its next request when its last one ends.'
+complete -c courier -n '__fish_seen_subcommand_from load' -l duration -x -d 'Stop sending after SECONDS.'
+complete -c courier -n '__fish_seen_subcommand_from load' -l requests -x -d 'Send exactly N requests.'
+complete -c courier -n '__fish_seen_subcommand_from load' -l rate -x -d 'Open loop: start R requests a second whatever the server does; latency counts from when each request was due, so a server that falls behind shows in the percentiles.'
+complete -c courier -n '__fish_seen_subcommand_from load' -l env -x -d 'Use environment ENV from http-client.env.json and http-client.private.env.json, as \'courier run\' does.'
+complete -c courier -n '__fish_seen_subcommand_from load' -l var -x -d 'Set a variable, overriding every other source.'
+complete -c courier -n '__fish_seen_subcommand_from load' -l retry -x -d 'Retry failed attempts as \'courier run\' does, up to N attempts a request (retries are off under load: a retry hides the failure it repeats).'
+complete -c courier -n '__fish_seen_subcommand_from load' -l json -d 'Print the summary as one JSON object.'
+complete -c courier -n '__fish_seen_subcommand_from load' -l idle-timeout -x -d 'Give up on a request when no byte arrives for SECONDS; 0 waits for ever.'
+complete -c courier -n '__fish_seen_subcommand_from load' -l cacert -r -F -d 'Verify servers\' TLS certificates against the PEM certificates in FILE instead of the system\'s.'
+complete -c courier -n '__fish_seen_subcommand_from load' -s h -l help -d 'Show this help.'
+complete -c courier -n '__fish_seen_subcommand_from load' -F
 complete -c courier -n '__fish_seen_subcommand_from check' -l env -x -d 'Resolve variables with environment ENV.'
 complete -c courier -n '__fish_seen_subcommand_from check' -l var -x -d 'Set a variable, overriding every other source.'
 complete -c courier -n '__fish_seen_subcommand_from check' -l allow-read -r -F -d 'Let requests read PATH (a file, or every file under a folder) as a body or script although it is outside the collection\'s folder'
@@ -183,4 +197,4 @@ complete -c courier -n '__fish_seen_subcommand_from completions' -s h -l help -d
 complete -c courier -n '__fish_seen_subcommand_from completions' -a 'bash zsh fish'
 complete -c courier -n '__fish_seen_subcommand_from help' -l man -d 'Print the manual page (roff), as `make man` writes docs/courier.1.'
 complete -c courier -n '__fish_seen_subcommand_from help' -s h -l help -d 'Show this help.'
-complete -c courier -n '__fish_seen_subcommand_from help' -a 'send run check ws grpc demo serve-demo import export cache history cookies auth completions help'
+complete -c courier -n '__fish_seen_subcommand_from help' -a 'send run load check ws grpc demo serve-demo import export cache history cookies auth completions help'

@@ -25,6 +25,7 @@ enum CommandLineMain {
     static let subcommands: [Subcommand] = [
         Subcommand("send", spec: SendCommand.spec, run: SendCommand.run),
         Subcommand("run", spec: RunCommand.spec, run: RunCommand.run),
+        Subcommand("load", spec: LoadCommand.spec, run: LoadCommand.run),
         Subcommand("check", spec: CheckCommand.spec, run: CheckCommand.run),
         Subcommand("ws", spec: WSCommand.spec, run: WSCommand.run),
         Subcommand("grpc", spec: GRPCCommand.spec, run: GRPCCommand.run),

@@ -1,0 +1,60 @@
+import CourierCollections
+import CourierHTTP
+import Foundation
+import Synchronization
+
+/// The workers of `courier load`: `concurrency` of them, each sending the request through the runner (the
+/// path `courier run` takes: scripts, auth, variables) until the run ends. Closed loop by default: a worker
+/// sends its next request when its last one ends. Open loop with a rate: request i is due at
+/// start + i / rate, a worker waits for that moment, and its latency counts from then, so a slow server
+/// that delays the next sends shows in the percentiles instead of hiding (coordinated omission).
+struct LoadRun: Sendable {
+    /// When the run ends.
+    enum Limit: Sendable {
+        case requests(Int)
+        case duration(Duration)
+    }
+
+    var runner: CollectionRunner
+    var template: RequestTemplate
+    var concurrency: Int
+    var limit: Limit
+    /// Requests per second, open loop; nil for closed loop.
+    var rate: Double?
+    var tally: LoadTally
+
+    /// Runs the workers; returns how long the run took.
+    func run() async -> Duration {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let tickets = Tickets()
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<concurrency {
+                group.addTask {
+                    while !Task.isCancelled {
+                        let ticket = tickets.next()
+                        if case .requests(let count) = limit, ticket >= count { return }
+                        var due = clock.now
+                        if let rate { due = start + .seconds(Double(ticket) / rate) }
+                        if case .duration(let length) = limit, due - start >= length { return }
+                        if due > clock.now {
+                            do { try await Task.sleep(until: due, clock: clock) } catch { return }
+                        }
+                        let outcome = await runner.run([template]).last
+                        // A request cut short by Ctrl-C is not counted: its time says nothing of the server.
+                        if Task.isCancelled { return }
+                        tally.record(outcome, latency: clock.now - due)
+                    }
+                }
+            }
+        }
+        return clock.now - start
+    }
+}
+
+/// The numbers the workers take their requests by, each once.
+private final class Tickets: Sendable {
+    private let taken = Atomic<Int>(0)
+
+    func next() -> Int { taken.add(1, ordering: .relaxed).oldValue }
+}

@@ -1,0 +1,67 @@
+import CourierCollections
+import CourierHTTP
+import Foundation
+import Synchronization
+
+/// What `courier load` has counted so far: requests, statuses, errors by kind, bytes, latencies and the
+/// phases of the attempts. Thread-safe: every worker records into it, the live view reads it.
+final class LoadTally: Sendable {
+    /// A copy of the counts at one moment.
+    struct Snapshot: Sendable {
+        var requests = 0
+        /// Requests that did not succeed as `courier run` judges them (an error, a status, a failed test).
+        var failed = 0
+        var statuses: [Int: Int] = [:]
+        /// By `APIError.Kind` name, or `collection`, `script`, `tests`, `websocket` for failures before or
+        /// after the exchange.
+        var errors: [String: Int] = [:]
+        var bytesReceived = 0
+        var bytesSent = 0
+        var latency = LatencyHistogram()
+        /// Time from the attempt's start to the end of each phase, over the attempts where it happened.
+        var dns = LatencyHistogram()
+        var connect = LatencyHistogram()
+        var tls = LatencyHistogram()
+        var firstByte = LatencyHistogram()
+    }
+
+    private let state = Mutex(Snapshot())
+
+    /// Counts one request that took `latency` (from its intended start under `--rate`).
+    func record(_ outcome: RunOutcome?, latency: Duration) {
+        state.withLock { tally in
+            tally.requests += 1
+            tally.latency.record(latency)
+            if outcome?.succeeded != true { tally.failed += 1 }
+            if let response = outcome?.response {
+                tally.statuses[response.status, default: 0] += 1
+                let timing = response.timing
+                tally.bytesReceived += timing.bytesOnWire > 0 ? timing.bytesOnWire : response.body.size
+                tally.bytesSent += timing.bytesSent
+                if !timing.reusedConnection {
+                    if let dns = timing.dns { tally.dns.record(dns) }
+                    if let connect = timing.connect { tally.connect.record(connect) }
+                }
+                if let tls = timing.tls, tls > .zero { tally.tls.record(tls) }
+                if let firstByte = timing.firstByte { tally.firstByte.record(firstByte) }
+            }
+            if let kind = outcome.flatMap({ Self.errorKind($0) }) { tally.errors[kind, default: 0] += 1 }
+            if outcome == nil { tally.errors["cancelled", default: 0] += 1 }
+        }
+    }
+
+    var snapshot: Snapshot { state.withLock { $0 } }
+
+    /// The kind a failed request is counted under; nil when it succeeded or failed only by its status
+    /// (counted under the status).
+    static func errorKind(_ outcome: RunOutcome) -> String? {
+        switch outcome.failure {
+        case nil, .status?: nil
+        case .transport(let error)?: error.kind.rawValue
+        case .collection?: "collection"
+        case .script?: "script"
+        case .tests?: "tests"
+        case .webSocket?: "websocket"
+        }
+    }
+}

@@ -1,0 +1,161 @@
+import CourierTestSupport
+import Foundation
+import Synchronization
+import Testing
+
+/// `courier load`: one saved request sent by concurrent workers through `courier run`'s path, counted and
+/// summarised; the counts are checked against what the server saw, never against the clock.
+@Suite struct LoadCommandTests {
+    static func folder(_ url: URL, script: String = "", query: String = "") throws -> TemporaryFolder {
+        let folder = try TemporaryFolder("load")
+        try folder.write("api.http", "# @name ping\n\(script)GET \(url.absoluteString)\(query)\n")
+        return folder
+    }
+
+    static func json(_ text: String) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], "\(text)")
+    }
+
+    @Test("--requests N sends exactly N; the --json summary counts what the server saw")
+    func requestsSendsExactlyN() async throws {
+        // Given a server that answers every fifth request with 503
+        let seen = Seen()
+        let server = try LoopbackServer { _ in
+            let number = seen.count.withLock { count in
+                count += 1
+                return count
+            }
+            return .json(#"{"ok":true}"#, status: number % 5 == 0 ? 503 : 200)
+        }
+        defer { server.stop() }
+        let folder = try Self.folder(server.url("/ping"))
+
+        // When 40 requests are sent by 4 workers
+        let result = try await CourierCLI.run(["load", "api.http", "--name", "ping", "--requests", "40",
+                                               "--concurrency", "4", "--json"], in: folder.url)
+
+        // Then the server saw exactly 40, and the summary's statuses add up to them
+        #expect(server.requestCount(path: "/ping") == 40)
+        let summary = try Self.json(result.stdout)
+        #expect(summary["requests"] as? Int == 40)
+        let statuses = try #require(summary["statuses"] as? [String: Int])
+        #expect(statuses == ["200": 32, "503": 8])
+        #expect(summary["failed"] as? Int == 8)
+        #expect(summary["mode"] as? String == "closed")
+        #expect(summary["concurrency"] as? Int == 4)
+        #expect((summary["bytesReceived"] as? Int ?? 0) >= 40 * 11)
+        #expect((summary["requestsPerSecond"] as? Double ?? 0) > 0)
+        let latency = try #require(summary["latencyMs"] as? [String: Any])
+        for key in ["p50", "p90", "p99", "max", "min", "mean"] { #expect(latency[key] is Double, "\(key)") }
+        let p50 = try #require(latency["p50"] as? Double), p99 = try #require(latency["p99"] as? Double)
+        let max = try #require(latency["max"] as? Double)
+        #expect(p50 <= p99 && p99 <= max)
+        let phases = try #require(summary["phasesMs"] as? [String: Any])
+        #expect(phases["firstByte"] is Double && phases["connect"] is Double)
+        #expect(summary["retryAttempts"] as? Int == 1)
+        // And a failed request makes the exit status 1
+        #expect(result.status == 1)
+    }
+
+    @Test("--duration: the requests counted are the requests the server saw; text summary with percentiles")
+    func durationCountsAddUp() async throws {
+        let server = try LoopbackServer { _ in .json("{}") }
+        defer { server.stop() }
+        let folder = try Self.folder(server.url("/d"))
+
+        let result = try await CourierCLI.run(["load", "api.http", "--name", "ping", "--duration", "1",
+                                               "--concurrency", "3"], in: folder.url)
+
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        let count = server.requestCount(path: "/d")
+        #expect(count > 0)
+        #expect(result.stdout.hasPrefix("\(count) requests in "), "\(result.stdout)")
+        #expect(result.stdout.contains("statuses: 200 ×\(count)"), "\(result.stdout)")
+        #expect(result.stdout.contains("latency: p50 "), "\(result.stdout)")
+        #expect(result.stdout.contains("retries: off"), "\(result.stdout)")
+        // And no live view without a terminal
+        #expect(!result.stderr.contains("req/s"), "\(result.stderr)")
+    }
+
+    @Test("--rate paces the sends: R a second for D seconds is R × D requests, open loop")
+    func ratePaces() async throws {
+        let server = try LoopbackServer { _ in .json("{}") }
+        defer { server.stop() }
+        let folder = try Self.folder(server.url("/r"))
+
+        // When 20 requests a second are asked for over 1.5 s, by up to 8 workers
+        let result = try await CourierCLI.run(["load", "api.http", "--name", "ping", "--duration", "1.5",
+                                               "--rate", "20", "--concurrency", "8", "--json"], in: folder.url)
+
+        // Then exactly the 30 requests due in that time were sent, whatever the machine's speed
+        #expect(server.requestCount(path: "/r") == 30)
+        let summary = try Self.json(result.stdout)
+        #expect(summary["requests"] as? Int == 30)
+        #expect(summary["mode"] as? String == "open")
+        #expect(summary["rate"] as? Double == 20 || summary["rate"] as? Int == 20)
+    }
+
+    @Test("A closed port: every request is counted under its error kind, without retries unless --retry")
+    func errorsByKind() async throws {
+        let folder = try Self.folder(URL(string: "http://127.0.0.1:\(LoopbackSocket.closedPort())/x")!)
+
+        let result = try await CourierCLI.run(["load", "api.http", "--name", "ping", "--requests", "6",
+                                               "--concurrency", "2", "--json"], in: folder.url)
+        #expect(result.status == 1)
+        let summary = try Self.json(result.stdout)
+        #expect(summary["errors"] as? [String: Int] == ["connectionRefused": 6], "\(result.stdout)")
+        #expect(summary["statuses"] as? [String: Int] == [:])
+
+        // And with --retry the summary names retries as on
+        let retried = try await CourierCLI.run(["load", "api.http", "--name", "ping", "--requests", "1",
+                                                "--retry", "2"], in: folder.url)
+        #expect(retried.stdout.contains("errors: connectionRefused ×1"), "\(retried.stdout)")
+        #expect(retried.stdout.contains("retries: on, up to 2 attempts a request"), "\(retried.stdout)")
+    }
+
+    @Test("A pre-request script runs for every request, and the variable it sets is sent")
+    func scriptVariableUsed() async throws {
+        let server = try LoopbackServer { _ in .json("{}") }
+        defer { server.stop() }
+        let script = "< {% request.variables.set(\"tag\", \"t-\" + (1 + 1)) %}\n"
+        let folder = try Self.folder(server.url("/s"), script: script, query: "?tag={{tag}}")
+
+        let result = try await CourierCLI.run(["load", "api.http", "--name", "ping", "--requests", "5",
+                                               "--concurrency", "2"], in: folder.url)
+
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(server.requests.map(\.query) == Array(repeating: "tag=t-2", count: 5))
+    }
+
+    @Test("A cookie the server sets goes with the next requests, as in courier run")
+    func cookiesCarry() async throws {
+        let server = try LoopbackServer { _ in .json("{}", headers: [("Set-Cookie", "session=s1; Path=/")]) }
+        defer { server.stop() }
+        let folder = try Self.folder(server.url("/c"))
+
+        // A state folder of its own: the jar is kept between runs
+        let state = folder.url.appendingPathComponent("state")
+        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+        let result = try await CourierCLI.run(["load", "api.http", "--name", "ping", "--requests", "3"],
+                                              in: folder.url, environment: ["XDG_STATE_HOME": state.path])
+
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        let sent = server.requests.map { $0.headers["cookie"] ?? $0.headers["Cookie"] ?? "" }
+        #expect(sent == ["", "session=s1", "session=s1"], "\(sent)")
+    }
+
+    @Test("Bad usage: --duration with --requests, no --name")
+    func badUsage() async throws {
+        let folder = try Self.folder(URL(string: "http://127.0.0.1:1/")!)
+        let both = try await CourierCLI.run(["load", "api.http", "--name", "ping", "--requests", "3",
+                                             "--duration", "1"], in: folder.url)
+        #expect(both.status == 2 && both.stderr.contains("exactly one of --duration"), "\(both.stderr)")
+        let unnamed = try await CourierCLI.run(["load", "api.http", "--requests", "3"], in: folder.url)
+        #expect(unnamed.status == 2 && unnamed.stderr.contains("--name NAME is required"), "\(unnamed.stderr)")
+    }
+}
+
+/// How many requests a test's server has answered.
+private final class Seen: Sendable {
+    let count = Mutex(0)
+}
