@@ -173,6 +173,26 @@ enum CodeEscaping {
         default: scalar.value == 0xFEFF
         }
     }
+
+    /// Bytes inside a literal's quotes: printable ASCII as is (the backslash and `quote` escaped with a
+    /// backslash), a byte `named` names as that escape, every other byte as `\xHH`. Curl's `$'…'`, Go's and
+    /// Python's byte strings all read this.
+    static func hexEscaped(_ data: Data, quote: Character, named: [UInt8: String] = [:]) -> String {
+        var result = ""
+        let quoteByte = quote.asciiValue
+        for byte in data {
+            if byte == UInt8(ascii: "\\") || byte == quoteByte {
+                result += "\\" + String(Unicode.Scalar(byte))
+            } else if let name = named[byte] {
+                result += name
+            } else if (0x20..<0x7F).contains(byte) {
+                result.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                result += String(format: "\\x%02x", byte)
+            }
+        }
+        return result
+    }
 }
 
 /// Lines of generated code.

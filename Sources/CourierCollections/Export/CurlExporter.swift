@@ -73,16 +73,7 @@ public enum CurlExporter {
 
     /// Bytes that are not UTF-8 text, as a `$'…'` string of `\xHH` escapes for everything but printable ASCII.
     static func quoteBytes(_ data: Data) -> String {
-        var result = "$'"
-        for byte in data {
-            switch byte {
-            case UInt8(ascii: "\\"): result += "\\\\"
-            case UInt8(ascii: "'"): result += "\\'"
-            case 0x20..<0x7F: result.unicodeScalars.append(Unicode.Scalar(byte))
-            default: result += String(format: "\\x%02x", byte)
-            }
-        }
-        return result + "'"
+        "$'" + CodeEscaping.hexEscaped(data, quote: "'") + "'"
     }
 
     /// Text with control characters (other than newlines and tabs) or invisible ones (bidirectional

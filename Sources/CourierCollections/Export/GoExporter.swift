@@ -106,15 +106,6 @@ enum GoExporter {
 
     /// Bytes as a Go string: printable ASCII as is, every other byte as `\xHH`.
     static func bytes(_ data: Data) -> String {
-        var result = "\""
-        for byte in data {
-            switch byte {
-            case UInt8(ascii: "\\"): result += "\\\\"
-            case UInt8(ascii: "\""): result += "\\\""
-            case 0x20..<0x7F: result.unicodeScalars.append(Unicode.Scalar(byte))
-            default: result += String(format: "\\x%02x", byte)
-            }
-        }
-        return result + "\""
+        "\"" + CodeEscaping.hexEscaped(data, quote: "\"") + "\""
     }
 }

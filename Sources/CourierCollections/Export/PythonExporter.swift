@@ -105,18 +105,7 @@ enum PythonExporter {
 
     /// A Python bytes literal: printable ASCII as is, everything else escaped.
     static func bytes(_ data: Data) -> String {
-        var result = "b\""
-        for byte in data {
-            switch byte {
-            case UInt8(ascii: "\\"): result += "\\\\"
-            case UInt8(ascii: "\""): result += "\\\""
-            case UInt8(ascii: "\n"): result += "\\n"
-            case UInt8(ascii: "\r"): result += "\\r"
-            case UInt8(ascii: "\t"): result += "\\t"
-            case 0x20..<0x7F: result.unicodeScalars.append(Unicode.Scalar(byte))
-            default: result += String(format: "\\x%02x", byte)
-            }
-        }
-        return result + "\""
+        let named: [UInt8: String] = [0x0A: "\\n", 0x0D: "\\r", 0x09: "\\t"]
+        return "b\"" + CodeEscaping.hexEscaped(data, quote: "\"", named: named) + "\""
     }
 }
