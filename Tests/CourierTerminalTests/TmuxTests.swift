@@ -52,6 +52,16 @@ import CourierTestSupport
     }
 
     @Test(.enabled(if: tmuxAvailable))
+    func aProgramInTheTestsTmuxKeepsItsStateInTheTestProcesssFolder() async throws {
+        // Given a program that prints where its state would go, started the way explorer tests start courier
+        let tmux = try await Self.start("printf 'state=%s\\n' \"$XDG_STATE_HOME\"; sleep 60")
+        defer { tmux.stop() }
+        // Then it is the test process's own folder, not the machine user's ~/.local/state
+        let expected = "state=\(CourierCLI.stateFolder.path)"
+        #expect(await eventually { await tmux.screen().contains(expected) }, "\(tmux.lastScreen)")
+    }
+
+    @Test(.enabled(if: tmuxAvailable))
     func stopAndContinueHandTheTerminalBackAndRedraw() async throws {
         // Given the program started from an interactive shell, as a user would
         let tmux = try await Self.start("bash --norc --noprofile -i")

@@ -43,7 +43,10 @@ public final class TmuxServer: Sendable {
         // One client command chain: the options are in place before the command starts.
         var start = ["start-server"]
         for (name, value) in options { start += [";", "set-option", "-g", name, value] }
-        start += [";", "new-session", "-d", "-s", target, "-x", "\(width)", "-y", "\(height)"]
+        // The test process's state folder unless the command names its own: no explorer a test starts writes
+        // history or tokens into the machine user's ~/.local/state.
+        start += [";", "new-session", "-d", "-s", target, "-x", "\(width)", "-y", "\(height)",
+                  "-e", "XDG_STATE_HOME=\(CourierCLI.stateFolder.path)"]
         if let directory { start += ["-c", directory.path] }
         start += [command]
         _ = try await Self.run(socket: socket, start)
