@@ -97,6 +97,15 @@ public struct GraphQLSubscription: Sendable {
     /// The answer to a server's ping.
     public var pong: String { Self.text(["type": "pong"]) }
 
+    /// What a client owes a server's text message on a connection that chose `subprotocol`: a pong to a
+    /// graphql-transport-ws ping (a server may close a connection that leaves its pings unanswered), else nil.
+    public static func reply(to text: String, subprotocol: String?) -> String? {
+        guard subprotocol == WireProtocol.transportWS.rawValue, text.utf8.count < 4096,
+              let object = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any],
+              object["type"] as? String == "ping" else { return nil }
+        return Self.text(["type": "pong"])
+    }
+
     /// Reads one text message from the server.
     public func interpret(_ text: String) -> ServerMessage {
         guard let object = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any],

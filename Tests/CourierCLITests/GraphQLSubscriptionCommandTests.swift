@@ -50,6 +50,16 @@ struct GraphQLSubscriptionCommandTests {
         #expect(invalid.stderr.contains("Cannot query field 'nope'"))
     }
 
+    @Test func aServersPingIsAnsweredWithAPong() async throws {
+        // Given a server that sends its one result only after the client answered its ping
+        let port = try await PythonTestServer.graphQL.port()
+        let result = try await CourierCLI.run(["ws", "ws://127.0.0.1:\(port)/pinging", "--graphql",
+                                               "subscription { pong }", "--json"])
+        // Then the pong went out and the result came
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains(#"{"data":{"pong":"received"}}"#), "\(result.stdout)")
+    }
+
     @Test func onlySubscriptionsAreTaken() async throws {
         let result = try await CourierCLI.run(["ws", "ws://127.0.0.1:1/graphql", "--graphql", "{ hello }"])
         #expect(result.status == 2)

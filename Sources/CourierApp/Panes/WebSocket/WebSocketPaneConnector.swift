@@ -163,13 +163,31 @@ public final class WebSocketPaneConnector: Sendable {
         guard swapped.opened else { return }
         swapped.previous?.close(code: .normal, reason: "")
         let consumer = Task { [self] in
-            for await batch in session.batches { enqueue(contentsOf: batch) }
+            var subprotocol: String?
+            for await batch in session.batches {
+                for event in batch { Self.answer(event, on: session, subprotocol: &subprotocol) }
+                enqueue(contentsOf: batch)
+            }
         }
         state.withLock { state in
             state.consumer = consumer
             if state.flusher == nil { state.flusher = Task { [self] in await flushPeriodically() } }
         }
         session.start()
+    }
+
+    /// Answers what the subprotocol says a client must (a GraphQL server's ping), as `courier ws` does.
+    private static func answer(_ event: WebSocketEvent, on session: WebSocketSession, subprotocol: inout String?) {
+        switch event {
+        case .connected(_, let chosen):
+            subprotocol = chosen
+        case .message(let record) where record.direction == .incoming:
+            guard case .text(let text) = record.message,
+                  let reply = GraphQLSubscription.reply(to: text, subprotocol: subprotocol) else { return }
+            try? session.send(.text(reply))
+        default:
+            break
+        }
     }
 
     private func enqueue(_ event: WebSocketEvent) { enqueue(contentsOf: [event]) }

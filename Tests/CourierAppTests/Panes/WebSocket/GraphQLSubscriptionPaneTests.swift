@@ -12,11 +12,11 @@ struct GraphQLSubscriptionPaneTests {
     final class Driver: LiveExplorer {
         let folder: TemporaryFolder
 
-        init(port: Int) throws {
+        init(port: Int, path: String = "/graphql") throws {
             folder = try TemporaryFolder("graphql-pane")
             try folder.write("api.http", """
                 ### counts
-                GRAPHQL http://127.0.0.1:\(port)/graphql
+                GRAPHQL http://127.0.0.1:\(port)\(path)
 
                 subscription Count($n: Int!) { count(to: $n) }
 
@@ -52,5 +52,17 @@ struct GraphQLSubscriptionPaneTests {
         }
         #expect(texts.last?.contains(#""type":"complete""#) == true, "\(texts)")
         #expect(driver.screen.contains("WebSocket · http://127.0.0.1"))
+    }
+
+    @Test func theServersPingsAreAnsweredSoTheSubscriptionGoesOn() async throws {
+        // Given the explorer on a subscription to a server that sends its result only after a pong
+        let driver = try Driver(port: try await PythonTestServer.graphQL.port(), path: "/pinging")
+        defer { driver.runner.shutdown() }
+        #expect(await driver.run(Explorer.startupEffects(driver.state)) { $0.loading == .loaded })
+        // When it is sent, then the pane answered the ping and the result came
+        #expect(await driver.press(.char("3"), Key(.enter), until: { state in
+            let pane = state.webSocketPane
+            return (0..<pane.entries.count).contains { pane.entries[$0].text.contains("received") }
+        }), "\(driver.screen)")
     }
 }
