@@ -40,7 +40,7 @@ public enum Action: Sendable {
     /// A batch of WebSocket session events (one per frame at most).
     case webSocketEvents(WebSocketPaneBatch)
     /// The pane's request was resolved and its connection is opening; `unverifiedTLS` for `# @insecure` on wss.
-    case webSocketResolved(unverifiedTLS: Bool)
+    case webSocketResolved(unverifiedTLS: Bool, messages: [String]? = nil)
     /// The pane's request could not be resolved (unknown variable, missing file, passphrase needed).
     case webSocketUnresolved(SendFailure)
     /// Send `generation`'s GRPC request streams: its call goes on in the live pane (its events follow).

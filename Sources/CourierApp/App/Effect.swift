@@ -39,8 +39,9 @@ public enum Effect: Sendable, Hashable {
     /// What the WebSocket pane asked for: connect, send, disconnect.
     case webSocket(WebSocketPaneEffect)
     /// Connect the WebSocket pane as the job's request says: resolved (variables, headers, cookies, TLS
-    /// settings) off the loop thread, then opened with `subscriptions` sent after every (re)connect.
-    case webSocketConnect(job: SendJob, subscriptions: [String])
+    /// settings) off the loop thread, then opened with the request's messages at the positions `subscriptions`
+    /// sent after every (re)connect, as the send path resolved them (values from secret stores included).
+    case webSocketConnect(job: SendJob, subscriptions: [Int])
     /// Read from history the response before the shown one of `requestKey` (the newest entry is the
     /// shown response when `skipNewest`), for `d` when this session has none.
     case loadPreviousResponse(requestKey: String, skipNewest: Bool)

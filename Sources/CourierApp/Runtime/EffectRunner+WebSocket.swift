@@ -11,7 +11,7 @@ extension EffectRunner {
     /// then opens the pane's session with those settings. The session's automatic reconnects re-use them;
     /// connecting again (the pane's connect key) resolves afresh, so a changed environment or file counts from
     /// then on.
-    func connectWebSocket(_ job: SendJob, subscriptions: [String]) {
+    func connectWebSocket(_ job: SendJob, subscriptions: [Int]) {
         // Taken now, on the loop thread: a disconnect pressed while the request resolves wins.
         let ticket = webSocket.beginConnect()
         let store = self.store
@@ -27,9 +27,11 @@ extension EffectRunner {
                 }
                 // A server may echo the handshake's credentials back in a message: the pane masks them.
                 queue.post(.secretsLearned(resolved.secretSet.union(settings.headers.secretValues)))
-                queue.post(.webSocketResolved(unverifiedTLS: settings.isUnverifiedTLS))
+                let messages = resolved.messages.map(\.text)
+                queue.post(.webSocketResolved(unverifiedTLS: settings.isUnverifiedTLS, messages: messages))
                 // A GRAPHQL subscription's connection_init and subscribe go out on every connect.
-                let sent = resolved.template.kind == .graphql ? resolved.messages.map(\.text) : subscriptions
+                let sent = resolved.template.kind == .graphql
+                    ? messages : subscriptions.filter(messages.indices.contains).map { messages[$0] }
                 webSocket.connect(settings, subscriptions: sent, ticket: ticket)
                 // The pane's session goes on from here; the send itself is done.
                 return WebSocketRunResult(url: resolved.request.url)

@@ -25,8 +25,8 @@ extension AppState {
     /// (a pane given only a URL) it connects to the URL alone.
     func webSocketConnect(_ effects: [WebSocketPaneEffect], job: SendJob?) -> [Effect] {
         effects.map { effect in
-            guard case .connect(_, let subscriptions) = effect, let job else { return .webSocket(effect) }
-            return .webSocketConnect(job: job, subscriptions: subscriptions)
+            guard case .connect = effect, let job else { return .webSocket(effect) }
+            return .webSocketConnect(job: job, subscriptions: webSocketPane.subscriptionPositions)
         }
     }
 

@@ -46,8 +46,8 @@ struct WebSocketPane: Pane {
             if batch.events.contains(where: { if case .error(let error) = $0 { error.kind == .tls } else { false } }) {
                 state.certificatePassphrase = nil
             }
-        case .webSocketResolved(let unverifiedTLS):
-            state.webSocketPane.resolved(unverifiedTLS: unverifiedTLS)
+        case .webSocketResolved(let unverifiedTLS, let messages):
+            state.webSocketPane.resolved(unverifiedTLS: unverifiedTLS, messages: messages)
         case .grpcCallLive(let generation):
             state.grpcCallLive(generation: generation)
         case .webSocketUnresolved(let failure):

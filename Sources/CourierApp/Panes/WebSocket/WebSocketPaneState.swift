@@ -61,6 +61,8 @@ public struct WebSocketPaneState: Sendable, Hashable {
     public private(set) var history: [String] = []
     private var historyIndex: Int?
     public var savedMessages: [SavedMessage]
+    /// The saved messages as the last connect's send path resolved them; nil until one did.
+    private var wireTexts: [String]?
     public var selectedSaved = 0
     /// Every message expanded (pretty JSON, all lines, hex dumps); otherwise only the selected one.
     public var prettyJSON = false
@@ -100,6 +102,8 @@ public struct WebSocketPaneState: Sendable, Hashable {
 
     /// The subscription texts to send after every (re)connect.
     public var subscriptions: [String] { savedMessages.filter(\.isSubscription).map(\.text) }
+    /// Where the subscriptions stand among the saved messages.
+    public var subscriptionPositions: [Int] { savedMessages.indices.filter { savedMessages[$0].isSubscription } }
 
     // MARK: - Events
 
@@ -185,6 +189,7 @@ public struct WebSocketPaneState: Sendable, Hashable {
     public mutating func load(url: String, savedMessages: [SavedMessage]) {
         self.url = url
         self.savedMessages = savedMessages
+        wireTexts = nil
         selectedSaved = 0
         connection = .idle
         unverifiedTLS = false
@@ -204,10 +209,16 @@ public struct WebSocketPaneState: Sendable, Hashable {
     }
 
     /// The request was resolved and its connection is opening: a problem from an earlier try is gone.
-    public mutating func resolved(unverifiedTLS: Bool) {
+    /// `messages` are the saved messages as the send path resolved them (a secret store's values included):
+    /// what `s` and `S` send from then on, while the list keeps showing the preview.
+    public mutating func resolved(unverifiedTLS: Bool, messages: [String]? = nil) {
         self.unverifiedTLS = unverifiedTLS
         problem = nil
+        if let messages, messages.count == savedMessages.count { wireTexts = messages }
     }
+
+    /// The saved message at `index` as it goes on the wire.
+    private func wireText(_ index: Int) -> String { wireTexts?[index] ?? savedMessages[index].text }
 
     private mutating func add(_ record: WebSocketMessageEvent, masker: SecretMasker?) {
         var entry = WebSocketPaneEntry(id: nextID, time: record.time,
@@ -267,8 +278,8 @@ public struct WebSocketPaneState: Sendable, Hashable {
         case .nextSaved: selectedSaved = min(max(0, savedMessages.count - 1), selectedSaved + 1)
         case .sendSaved:
             guard savedMessages.indices.contains(selectedSaved) else { return [] }
-            return sendIfOpen([savedMessages[selectedSaved].text])
-        case .sendAllSaved: return sendIfOpen(savedMessages.map(\.text))
+            return sendIfOpen([wireText(selectedSaved)])
+        case .sendAllSaved: return sendIfOpen(savedMessages.indices.map(wireText))
         case .toggleSubscription:
             guard savedMessages.indices.contains(selectedSaved) else { return [] }
             savedMessages[selectedSaved].isSubscription.toggle()

@@ -39,7 +39,8 @@ struct RequestTagsTests {
         #expect(state.editor.kind == .websocket)
         // Then the connection carries the subscription, to send on connect and after every reconnect
         let connect = effects.compactMap { effect -> [String]? in
-            if case .webSocketConnect(_, let subscriptions) = effect { subscriptions } else { nil }
+            guard case .webSocketConnect(_, let subscriptions) = effect else { return nil }
+            return subscriptions.map { state.webSocketPane.savedMessages[$0].text }
         }
         #expect(connect == [[#"{"subscribe": ["ACME"]}"#]])
     }

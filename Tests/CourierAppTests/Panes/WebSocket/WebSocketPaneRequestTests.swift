@@ -127,6 +127,32 @@ struct WebSocketPaneRequestTests {
         #expect(!driver.screen.contains("scr1pt-t0ken-55"))
     }
 
+    @Test func savedMessagesGoOutAsTheSendPathResolvedThem() async throws {
+        // Given a subscription message quoting a variable only the pre-request script sets
+        let driver = try Driver { url in
+            """
+            ### live
+            < {%
+                request.variables.set("room", "r00m-from-script");
+            %}
+            WEBSOCKET \(url)
+
+            # @subscribe
+            {"room": "{{room}}"}
+
+            """
+        }
+        defer { driver.stop() }
+        #expect(await driver.run(Explorer.startupEffects(driver.state)) { $0.loading == .loaded })
+        // When it is connected, and the saved message is sent again with s
+        #expect(await driver.press(.char("3"), Key(.enter), until: Self.echoed(1)), "\(driver.screen)")
+        #expect(await driver.press(.char("s"), until: Self.echoed(2)), "\(driver.screen)")
+        // Then both times the server echoed the script's value, not an empty one
+        let pane = driver.state.webSocketPane
+        let echoes = (0..<pane.entries.count).map { pane.entries[$0] }.filter { $0.kind == .incoming }.map(\.text)
+        #expect(echoes.count == 2 && echoes.allSatisfy { $0.contains("r00m-from-script") }, "\(echoes)")
+    }
+
     @Test func anUnknownVariableShowsInThePaneAndConnectsNothing() async throws {
         // Given a WEBSOCKET request whose header names a variable no environment defines
         let driver = try Driver { url in
