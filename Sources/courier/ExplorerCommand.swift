@@ -168,6 +168,7 @@ enum ExplorerCommand {
         let runner = EffectRunner(configuration: configuration, queue: queue,
                                   store: CollectionStore(overrides: overrides, defaults: defaults.0,
                                                          defaultsWin: defaults.win))
+        SecretStores.keepOffTheTerminal()
         Explorer.run(backend: CrashTestHook.wrap(backend), state: state, runner: runner, queue: queue,
                      startup: [.loadCollectionInStages(path: path), .listThemes])
         // Said again once the terminal is back, where it stays readable.

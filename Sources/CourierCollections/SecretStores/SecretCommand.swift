@@ -1,11 +1,19 @@
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// Runs a secret store's command (`pass show`, `op read`) found on PATH, with the terminal's standard input
-/// (gpg's pinentry may ask there) and its output read whole: these print one short secret.
+/// (gpg's pinentry may ask there) and its output read whole: these print one short secret. While the explorer
+/// owns the terminal, the command runs without one (a session of its own, no standard input, `GPG_TTY` on
+/// /dev/null), so a curses pinentry fails and says so instead of drawing over the screen.
 enum SecretCommand {
+    /// Whether commands run without the terminal (`SecretStores.keepOffTheTerminal()`).
+    static let offTheTerminal = Atomic<Bool>(false)
+    /// glibc's POSIX_SPAWN_SETSID (spawn.h shows it only to _GNU_SOURCE, so Swift does not see it).
+    private static let spawnSetSID: Int16 = 0x80
+
     struct Result {
         var status: Int32
         var stdout: Data
@@ -23,11 +31,23 @@ enum SecretCommand {
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
         posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
+        let detached = offTheTerminal.load(ordering: .relaxed)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var environment = ProcessInfo.processInfo.environment
+        if detached {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+            posix_spawnattr_setflags(&attributes, Self.spawnSetSID)
+            environment["GPG_TTY"] = "/dev/null"
+        }
+        let environ = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { for pointer in environ { free(pointer) } }
         for fd in [outPipe[0], outPipe[1], errPipe[0], errPipe[1]] { posix_spawn_file_actions_addclose(&actions, fd) }
         let argv = ([program] + arguments).map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
         var pid: pid_t = 0
-        let spawned = posix_spawnp(&pid, program, &actions, nil, argv, environ)
+        let spawned = posix_spawnp(&pid, program, &actions, &attributes, argv, environ)
         close(outPipe[1])
         close(errPipe[1])
         guard spawned == 0 else {

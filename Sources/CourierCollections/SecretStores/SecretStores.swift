@@ -13,6 +13,12 @@ public enum SecretStores {
 
     private static let cache = Mutex<[SecretStoreReference: String]>([:])
 
+    /// From now on, store commands run without the terminal: the explorer draws on it, so a passphrase
+    /// prompt there would draw over the screen and read its keys. A locked store then fails and says so.
+    public static func keepOffTheTerminal() {
+        SecretCommand.offTheTerminal.store(true, ordering: .relaxed)
+    }
+
     /// The secret, from the cache or its store.
     public static func value(of reference: SecretStoreReference) throws(Failure) -> String {
         if let known = cache.withLock({ $0[reference] }) { return known }
@@ -45,7 +51,9 @@ public enum SecretStores {
         guard result.status == 0 else {
             let message = String(decoding: result.stderr, as: UTF8.self).split(separator: "\n").first.map(String.init)
             throw Failure(store: store, reason: "\(program) \(arguments.first ?? "") failed (exit \(result.status))"
-                          + (message.map { ": \($0)" } ?? "") + "; is the store unlocked?")
+                          + (message.map { ": \($0)" } ?? "") + "; is the store unlocked?"
+                          + (SecretCommand.offTheTerminal.load(ordering: .relaxed)
+                             ? " (the explorer cannot ask for a passphrase: unlock it in a shell first)" : ""))
         }
         var text = String(decoding: result.stdout, as: UTF8.self)
         if text.hasSuffix("\n") { text.removeLast() }
