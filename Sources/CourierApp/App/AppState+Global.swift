@@ -17,6 +17,11 @@ extension AppState {
             return send()
         case .cancel:
             guard inFlight != nil else {
+                // A streaming GRPC call handed to the live pane is the request in flight: Ctrl-C ends it as D does.
+                if liveCallGeneration != nil, webSocketPane.title == "gRPC", webSocketPane.isConnected {
+                    status = StatusMessage("gRPC call cancelled")
+                    return webSocketEffects(webSocketPane.handle(.disconnect))
+                }
                 status = StatusMessage("No request in flight")
                 return []
             }

@@ -105,4 +105,20 @@ struct GRPCStreamPaneTests {
         #expect(driver.state.focus == .webSocket)
         await driver.press(.char("D"), until: { _ in driver.isClosed })
     }
+
+    @Test func ctrlCCancelsTheCallInThePaneAsItCancelsARequestInFlight() async throws {
+        let driver = try Driver(port: try await PythonTestServer.grpc.port(), method: "Forever",
+                                body: #"{"message": "on"}"#)
+        defer { driver.runner.shutdown() }
+        #expect(await driver.run(Explorer.startupEffects(driver.state)) { $0.loading == .loaded })
+        // Given a call that never ends streaming into the pane
+        #expect(await driver.press(.char("3"), Key(.enter), until: { state in
+            state.webSocketPane.receivedCount >= 2
+        }), "\(driver.screen)")
+        // When Ctrl-C is pressed, the call ends, by the user, and the status bar says so
+        #expect(await driver.press(.ctrl("c"), until: { _ in driver.isClosed }), "\(driver.texts)")
+        guard case .closed(_, _, let byUser) = driver.state.webSocketPane.connection else { return }
+        #expect(byUser)
+        #expect(driver.state.status?.text == "gRPC call cancelled")
+    }
 }
