@@ -15,14 +15,20 @@ enum StatusBarView {
         let themeName = " · \(state.theme.name)"
         // A message comes first: one too long to share the line with the target drops the target.
         if let message = state.status,
-           DisplayWidth.of(message.text + shown + environment + target + themeName) + 2 > area.width {
+           DisplayWidth.of(message.text + shown + environment + target + themeName) + 20 > area.width {
             target = ""
         }
         let right = StyledLine(shown + environment + target + themeName, style: theme.statusBar)
         var lead = StyledLine()
         var hints: [KeyHint] = []
-        var pinned: [KeyHint] = []
+        // How to get help and how to quit stay on screen however narrow it is, beside a notice too (the first
+        // screen a new user meets has one); an error keeps the whole line.
+        let entries = HelpCatalog.hints(for: state)
+        let kept: Set<AppCommand> = [.global(.help), .global(.quit)]
+        let isKept = { (entry: HelpCatalog.Entry) in entry.command.map(kept.contains) == true }
+        var pinned = entries.filter(isKept).map { KeyHint($0.keys, $0.help) }
         if let message = state.status {
+            if message.kind == .error { pinned = [] }
             let style: Style = switch message.kind {
             case .info: theme.statusBar
             case .success: theme.statusBar.fg(theme.success.foreground)
@@ -36,12 +42,7 @@ enum StatusBarView {
                 lead.append("sending '\(state.editor.name)'…\(elapsed ?? "")  ", style: theme.statusBar.with(.bold))
                 hints.append(KeyHint(state.keys.spelling(of: .global(.cancel)), "cancel"))
             }
-            // How to get help and how to quit stay on screen however narrow it is.
-            let entries = HelpCatalog.hints(for: state)
-            let kept: Set<AppCommand> = [.global(.help), .global(.quit)]
-            let isKept = { (entry: HelpCatalog.Entry) in entry.command.map(kept.contains) == true }
             hints += entries.filter { !isKept($0) }.map { KeyHint($0.keys, $0.help) }
-            pinned = entries.filter(isKept).map { KeyHint($0.keys, $0.help) }
         }
         var bar = StatusBar(lead: lead, hints: hints, message: right, style: theme.statusBar, keyStyle: theme.keyHint)
         bar.pinned = pinned

@@ -43,7 +43,10 @@ public struct StatusBar: Widget, Sendable, Hashable {
         let pinnedWidth = pinned.reduce(0) { $0 + Self.width(of: $1) }
         let reserved = pinnedWidth < leftWidth - 1 ? pinnedWidth : 0
         var left = StyledLine(" ", style: style)
-        left.spans += lead.fitted(to: max(0, leftWidth - 1 - reserved)).spans
+        // A lead followed by hints keeps two columns between them.
+        let gap = reserved > 0 && !lead.spans.isEmpty && !lead.plainText.hasSuffix("  ") ? 2 : 0
+        left.spans += lead.fitted(to: max(0, leftWidth - 1 - reserved - gap)).spans
+        if gap > 0 { left.append("  ", style: style) }
         var used = left.width
         for hint in hints {
             let width = Self.width(of: hint)
