@@ -23,6 +23,18 @@ struct PaletteAndHelpTests {
         check(WebSocketPaneState.composeKeymap)
     }
 
+    @Test func helpAt80ColumnsFitsItsDialogAndStillNamesEveryCommand() {
+        // Given the help dialog on an 80×24 screen
+        let lines = HelpCatalog.lines(.defaults, columns: 76)
+        // Then no line runs past the dialog's inside, and the global section still names its commands for config.json
+        #expect(lines.allSatisfy { DisplayWidth.of($0) <= 76 }, "\(lines.filter { DisplayWidth.of($0) > 76 })")
+        #expect(lines.contains { $0.contains("Tab") && $0.hasSuffix("focusNext") }, "\(lines)")
+        #expect(lines.contains { $0.contains("discard this request") && $0.contains("…") && $0.hasSuffix("discardDraft") })
+        // And a wide screen shows every description whole
+        let wide = HelpCatalog.lines(.defaults, columns: 110)
+        #expect(wide.contains { $0.contains("discard this request's unsaved edits (u in a field undoes)") })
+    }
+
     @Test func noTableBindsTheSameKeyTwice() {
         func check<C>(_ table: [KeyBinding<C>], _ name: String) {
             let keys = table.flatMap(\.keys)

@@ -74,8 +74,12 @@ extension AppState {
 
     /// The help screen's lines: the pane with the keys first (an overlay over the layout or the tile).
     var helpLines: [String] {
-        HelpCatalog.lines(keys, first: (panes.layoutOverlay(in: self) ?? panes.shown(on: focus, in: self)).scope)
+        HelpCatalog.lines(keys, first: (panes.layoutOverlay(in: self) ?? panes.shown(on: focus, in: self)).scope,
+                          columns: helpWidth - 2)
     }
+
+    /// The help dialog's width: the screen's less a column each side, at most what the widest section needs.
+    var helpWidth: Int { max(2, min(112, size.width - 2)) }
 
     /// The lines the help dialog shows at once (its frame takes two rows, the screen's edge one each side).
     var helpPage: Int { max(1, size.height - 4) }

@@ -8,8 +8,8 @@ enum ModalView {
         let theme = state.theme
         switch modal {
         case .help(let scroll):
-            // Wide enough for keys, what they do and the command name config.json rebinds it by.
-            let inner = frame(&buffer, screen, width: 78, height: screen.height - 2, title: "Help · j/k scroll · Esc closes",
+            // Keys, what they do and the command name config.json rebinds it by, as wide as the screen allows.
+            let inner = frame(&buffer, screen, width: state.helpWidth, height: screen.height - 2, title: "Help · j/k scroll · Esc closes",
                               theme: theme)
             for (offset, line) in state.helpLines.dropFirst(scroll).prefix(inner.height).enumerated() {
                 let style = line.hasPrefix(" ") ? theme.text : theme.titleFocused

@@ -52,16 +52,23 @@ public enum HelpCatalog {
 
     /// The help screen as lines of text: keys, what they do, and the command's name for config.json
     /// (`[scope]` in the section title), so a user rebinding a key reads both off one screen. The section of
-    /// `first` (the focused pane) comes first.
-    public static func lines(_ keys: KeyTables, first: KeyScope? = nil) -> [String] {
+    /// `first` (the focused pane) comes first. Lines fit `columns`: what a key does is cut (with `…`) before
+    /// the command's name is, and the name column is left out only when it would leave too little room.
+    public static func lines(_ keys: KeyTables, first: KeyScope? = nil, columns: Int = .max) -> [String] {
         var lines: [String] = []
         for section in sections(keys, first: first) {
             lines.append(section.title)
             let width = section.entries.map { label($0).count }.max() ?? 0
-            let helpWidth = section.entries.map(\.help.count).max() ?? 0
+            let nameWidth = section.entries.compactMap { $0.name?.count }.max() ?? 0
+            let widest = section.entries.map(\.help.count).max() ?? 0
+            // Room left for what a key does: beside the names when that leaves enough, else the whole rest.
+            let beside = columns - (width + 4) - 2 - nameWidth
+            let showsNames = beside >= min(widest, 16)
+            let helpWidth = min(widest, showsNames ? beside : max(1, columns - (width + 4)))
             for entry in section.entries {
-                var line = "  " + label(entry).padding(toLength: width + 2, withPad: " ", startingAt: 0) + entry.help
-                if let name = entry.name {
+                let help = entry.help.count > helpWidth ? entry.help.prefix(max(0, helpWidth - 1)) + "…" : entry.help
+                var line = "  " + label(entry).padding(toLength: width + 2, withPad: " ", startingAt: 0) + help
+                if showsNames, let name = entry.name {
                     line = line.padding(toLength: width + helpWidth + 6, withPad: " ", startingAt: 0) + name
                 }
                 lines.append(line)
