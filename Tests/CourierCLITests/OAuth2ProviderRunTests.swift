@@ -89,6 +89,30 @@ import Testing
         }
     }
 
+    @Test func requestsRunInParallelShareOneTokenFetch() async throws {
+        if let missing = try await PythonServer.missing(["authlib", "flask"]) { Issue.record("\(missing)"); return }
+        // Given six requests that all need the token of one client-credentials configuration, none kept yet
+        let provider = try await PythonServer("oauth_provider")
+        defer { provider.stop() }
+        let folder = try Self.collection(provider, auth: """
+            {"Type": "OAuth2", "Grant Type": "Client Credentials", "Token URL": "\(provider.base)/token",
+             "Client ID": "service", "Scope": "read"}
+            """, id: "svc", privateAuth: #"{"Client Secret": "s3rvice-secret"}"#)
+        let request = """
+            GET {{base}}/api/me
+            Authorization: Bearer {{$auth.token("svc")}}
+
+            """
+        _ = try folder.write("api.http", (1...6).map { "### me\($0)\n" + request }.joined(separator: "\n"))
+        // When they run four at a time
+        let result = try await CourierCLI.run(["run", "api.http", "--env", "dev", "--jobs", "4"], in: folder.url,
+                                              environment: ["XDG_STATE_HOME": folder.url.appendingPathComponent("state").path])
+        // Then all six reach the resource, and the token was asked for once
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.components(separatedBy: "\"client\": \"service\"").count == 7, "\(result.stdout)")
+        #expect(try await Self.stats(provider)["client_credentials"] == 1)
+    }
+
     @Test func theDeviceGrantShowsTheUserCodeAndPollsUntilTheUserApproves() async throws {
         if let missing = try await PythonServer.missing(["authlib", "flask"]) { Issue.record("\(missing)"); return }
         // Given a device-grant configuration (the provider asks the first poll to slow down)
