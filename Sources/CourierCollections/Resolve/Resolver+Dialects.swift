@@ -75,8 +75,19 @@ extension Resolver {
     }
 
     /// A form body written one `&field=value` (or `field=value&`) per line: the lines joined without their line
-    /// breaks.
+    /// breaks, and the spaces written around `=` and `&` left out (`foo = a & bar = b` is `foo=a&bar=b`, as
+    /// httpyac sends it; spaces inside a value stay).
     static func joinedFormBody(_ text: String) -> String {
+        joinedFormLines(text).split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            line.split(separator: "&", omittingEmptySubsequences: false).map { field in
+                guard let equals = field.firstIndex(of: "=") else { return field.trimmingCharacters(in: .whitespaces) }
+                return field[..<equals].trimmingCharacters(in: .whitespaces) + "="
+                    + field[field.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+            }.joined(separator: "&")
+        }.joined(separator: "\n")
+    }
+
+    private static func joinedFormLines(_ text: String) -> String {
         var result = ""
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
             let content = line.hasSuffix("\r") ? line.dropLast() : line
