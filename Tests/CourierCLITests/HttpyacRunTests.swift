@@ -314,6 +314,47 @@ struct HttpyacRunTests {
         #expect(result.stdout.contains("exported $cancel"), "\(result.stdout)")
     }
 
+    @Test func aBatchBodysRequestLinesAndAFileWithForcedSeparatorsStayInTheirRequest() async throws {
+        // Given an OData batch (multipart/mixed) whose parts are requests, and a request after its closing boundary
+        let server = try CaptureServer()
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let batch = try await Self.run("""
+            POST BASE/$batch
+            Content-Type: multipart/mixed; boundary=batch_1
+
+            --batch_1
+            Content-Type: application/http
+
+            GET /service/Customers('ALFKI') HTTP/1.1
+
+            --batch_1--
+
+            GET BASE/after
+            """, in: folder, server: server)
+        // Then the batch went out whole, and the request after it went out on its own
+        #expect(batch.status == 0, "\(batch.stdout)\(batch.stderr)")
+        #expect(server.requests.map(\.target) == ["/$batch", "/after"])
+        #expect(server.requests.first?.bodyText.contains("GET /service/Customers('ALFKI') HTTP/1.1") == true)
+        #expect(server.requests.first?.bodyText.hasSuffix("--batch_1--") == true, "\(server.requests.first?.bodyText ?? "")")
+
+        // Given a file marked # @forceRegionDelimiter whose body has a request line after a blank line
+        let forced = try await Self.run("""
+            # @forceRegionDelimiter
+            POST BASE/notes
+            Content-Type: text/plain
+
+            GET /this/is/text
+
+            ###
+            GET BASE/next
+            """, in: folder, server: server)
+        // Then only ### separated the two requests
+        #expect(forced.status == 0, "\(forced.stdout)\(forced.stderr)")
+        #expect(server.requests.dropFirst(2).map(\.target) == ["/notes", "/next"])
+        #expect(server.requests.dropFirst(2).first?.bodyText == "GET /this/is/text")
+    }
+
     @Test func httpyacsMetadataAndEscapesChangeWhatIsSentAsHttpyacSays() async throws {
         // Given @disabled requests, @injectVariables, an escaped template, a lazy variable, and kulala's form
         let server = try CaptureServer()

@@ -268,6 +268,39 @@ struct HttpyacParserTests {
         #expect(outline.fileScripts == full.fileScripts)
     }
 
+    @Test func forcedSeparatorsAndBatchBodiesKeepTheirRequestLinesInTheOutlineToo() throws {
+        // Given a file marked # @forceRegionDelimiter (below its first block) with request lines in bodies
+        let text = """
+            GET https://x/first
+
+            ###
+            # @forceRegionDelimiter
+            POST https://x/notes
+            Content-Type: text/plain
+
+            GET /this/is/text
+
+            ###
+            POST https://x/$batch
+            Content-Type: multipart/mixed; boundary="b1"
+
+            --b1
+
+            GET /inner HTTP/1.1
+
+            --b1--
+
+            """
+        // Then each parse finds the three requests ### separates
+        let full = HTTPFile(path: "y.http", text: text)
+        #expect(full.requests.map(\.url) == ["https://x/first", "https://x/notes", "https://x/$batch"])
+        let outline = try HTTPFileOutline(path: "y.http", data: Data(text.utf8))
+        #expect(try outline.entries.indices.map { try outline.template(at: $0) } == full.requests)
+        // And without the tag, the batch alone keeps its inner request line
+        let untagged = HTTPFile(path: "y.http", text: text.replacingOccurrences(of: "# @forceRegionDelimiter\n", with: ""))
+        #expect(untagged.requests.map(\.url) == ["https://x/first", "https://x/notes", "/this/is/text", "https://x/$batch"])
+    }
+
     @Test func aHostHeaderWithASchemeOrPort8443GivesTheScheme() {
         let id = RequestTemplateID(file: "y.http", ordinal: 1)
         let kulala = RequestTemplate(id: id, url: "/api", headers: ["Host": "http://example.com:8080"])

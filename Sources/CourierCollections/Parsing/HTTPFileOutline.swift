@@ -34,6 +34,8 @@ public struct HTTPFileOutline: Sendable {
     public let path: String
     /// The file's bytes; read, not mapped, so another program truncating the file cannot crash a run.
     public let data: Data
+    /// httpyac's `# @forceRegionDelimiter` stands in the file (read once, for every block's parse).
+    let forcesRegionDelimiter: Bool
     public private(set) var entries: [Entry] = []
     /// `@name = value` lines outside any request, in order.
     public private(set) var fileVariables: [VariableDefinition] = []
@@ -58,6 +60,7 @@ public struct HTTPFileOutline: Sendable {
     public init(path: String, data: Data) throws(CollectionError) {
         self.path = path
         self.data = data
+        forcesRegionDelimiter = data.range(of: Data(HTTPFileParser.forceRegionDelimiterTag.utf8)) != nil
         // A UTF-8 byte order mark is not part of the text, as when the full parse decodes the file.
         let bomLength = data.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         // Room for every block at once: growing the array by doubling would hold two copies for a moment.
@@ -108,6 +111,7 @@ public struct HTTPFileOutline: Sendable {
         let lines = SourceLines.split(text)
         var parser = HTTPFileParser(path: path, lines: lines, lineOffset: entry.firstLine,
                                     ordinalOffset: ordinalOffset)
+        parser.forcesRegionDelimiter = forcesRegionDelimiter
         parser.parseBlock(min(entry.blockOffset, lines.count)..<lines.count, isFirst: entry.isFirst)
         return parser
     }

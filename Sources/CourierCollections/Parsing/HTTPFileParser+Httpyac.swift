@@ -98,8 +98,12 @@ extension HTTPFileParser {
     /// The line where a request that starts at `requestStart` hands over to the next one, as httpyac reads a
     /// block: a request line where a header would be, as the first line of the body, after a blank line in
     /// the body (never inside WebSocket messages) or after the response handlers. The comments, tags and
-    /// variables right above it are the next request's; nil when the request runs to `limit`.
+    /// variables right above it are the next request's; nil when the request runs to `limit`. Never inside a
+    /// `multipart/mixed` body before its closing boundary (a batch holds request lines), and never in a file
+    /// marked `# @forceRegionDelimiter`, where only `###` separates requests.
     func implicitRequestStart(after requestStart: Int, limit: Int) -> Int? {
+        guard !forcesRegionDelimiter else { return nil }
+        var openBoundary: String?
         let isWebSocket = Self.requestLine(lines[requestStart].trimmed).map {
             Self.kind(method: $0.method, headers: [:]) == .websocket
         } ?? false
@@ -135,6 +139,13 @@ extension HTTPFileParser {
                 part = .tail
                 continue
             }
+            if part == .headers, let boundary = Self.multipartMixedBoundary(trimmed) { openBoundary = boundary }
+            if part == .body, let boundary = openBoundary {
+                if trimmed.contains("--" + boundary + "--") { openBoundary = nil }
+                bodyText = true
+                index += 1
+                continue
+            }
             if Self.isImplicitRequestLine(trimmed) {
                 let starts = switch part {
                 case .headers, .tail: true
@@ -145,6 +156,22 @@ extension HTTPFileParser {
             if part == .headers, Self.startsBodyWithoutBlankLine(trimmed) { part = .body }
             if part == .body { bodyText = true }
             index += 1
+        }
+        return nil
+    }
+
+    /// The boundary of a `Content-Type: multipart/mixed; boundary=…` header line; nil for any other line.
+    static func multipartMixedBoundary(_ trimmed: String) -> String? {
+        guard let colon = trimmed.firstIndex(of: ":"),
+              trimmed[..<colon].trimmingCharacters(in: .whitespaces).lowercased() == "content-type" else { return nil }
+        let value = trimmed[trimmed.index(after: colon)...]
+        guard value.lowercased().contains("multipart/mixed") else { return nil }
+        for parameter in value.split(separator: ";").dropFirst() {
+            let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            if pair.count == 2, pair[0].lowercased() == "boundary" {
+                let quoted = pair[1].count >= 2 && pair[1].hasPrefix("\"") && pair[1].hasSuffix("\"")
+                return quoted ? String(pair[1].dropFirst().dropLast()) : pair[1]
+            }
         }
         return nil
     }

@@ -17,6 +17,8 @@ struct HTTPFileParser {
     let lineOffset: Int
     /// Requests of the file before the first one this parser finds, so ordinals stay those of the whole file.
     let ordinalOffset: Int
+    /// httpyac's `# @forceRegionDelimiter` stands in the file: only `###` starts another request.
+    var forcesRegionDelimiter = false
     var diagnostics: [Diagnostic] = []
     private(set) var fileVariables: [VariableDefinition] = []
     /// `import ./other.http` lines, wherever in the file they stand: they are bound to the whole file.
@@ -34,7 +36,11 @@ struct HTTPFileParser {
         self.lines = SourceLines.split(text)
         self.lineOffset = 0
         self.ordinalOffset = 0
+        self.forcesRegionDelimiter = text.contains(Self.forceRegionDelimiterTag)
     }
+
+    /// The httpyac tag that makes `###` the only separator of requests in its file.
+    static let forceRegionDelimiterTag = "@forceRegionDelimiter"
 
     /// A parser over a window of a file's lines, for reading one block at a time (`HTTPFileOutline`).
     init(path: String, lines: [SourceLine], lineOffset: Int, ordinalOffset: Int) {
