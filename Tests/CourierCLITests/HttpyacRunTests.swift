@@ -314,6 +314,24 @@ struct HttpyacRunTests {
         #expect(result.stdout.contains("exported $cancel"), "\(result.stdout)")
     }
 
+    @Test func aFormBodyRightUnderTheHeadersIsTheBody() async throws {
+        // Given httpyac's form request: an indented request line, the body with no blank line above it
+        let server = try CaptureServer()
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let result = try await Self.run("""
+            @clientId=test
+            @clientSecret=xxxx-xxxxxxx
+                      POST BASE/token
+            content-type: application/x-www-form-urlencoded
+            grant_type=client_credentials&client_id={{clientId}}&client_secret={{clientSecret}}
+            """, in: folder, server: server)
+        // Then it went out with that body
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(server.requests.map(\.target) == ["/token"])
+        #expect(server.requests.first?.bodyText == "grant_type=client_credentials&client_id=test&client_secret=xxxx-xxxxxxx")
+    }
+
     @Test func aBatchBodysRequestLinesAndAFileWithForcedSeparatorsStayInTheirRequest() async throws {
         // Given an OData batch (multipart/mixed) whose parts are requests, and a request after its closing boundary
         let server = try CaptureServer()

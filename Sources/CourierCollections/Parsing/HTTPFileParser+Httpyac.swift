@@ -204,9 +204,9 @@ extension HTTPFileParser {
         return start
     }
 
-    /// A body written right under the headers, with no blank line: JSON (`{`, `[`), XML or a file (`<`), or
-    /// a GraphQL document (`query`, `mutation`, `subscription`, `fragment`). httpyac and kulala.nvim send
-    /// these as the body; no header line starts so.
+    /// A body written right under the headers, with no blank line: JSON (`{`, `[`), XML or a file (`<`), a
+    /// form (`name=value&…`) or a GraphQL document (`query`, `mutation`, `subscription`, `fragment`). httpyac
+    /// and kulala.nvim send these as the body; no header line starts so.
     static func startsBodyWithoutBlankLine(_ trimmed: String) -> Bool {
         guard let first = trimmed.first else { return false }
         // `{{name}}: value` is a header whose name is a variable; `{{payload}}` alone is a body.
@@ -216,6 +216,9 @@ extension HTTPFileParser {
         }
         if first == "{" || first == "[" { return true }
         if first == "<" { return !trimmed.hasPrefix("<> ") }
+        // A form body (`grant_type=client_credentials&client_id=…`): a field name, then `=`, before any colon.
+        if first != "?", first != "&", let equals = trimmed.firstIndex(of: "="), equals != trimmed.startIndex,
+           !trimmed[..<equals].contains(where: { $0 == ":" || $0 == " " || $0 == "\t" }) { return true }
         for keyword in ["query", "mutation", "subscription", "fragment"] where trimmed.hasPrefix(keyword) {
             let next = trimmed.dropFirst(keyword.count).first
             if next == nil || next == " " || next == "{" || next == "(" { return true }
