@@ -43,7 +43,7 @@ let package = Package(
             "CourierHTTP", "CourierWebSocket", "CourierBody", "CourierScript", "CYaml", "CXML2", "CSecret",
             "CourierSecurity", "CourierGRPC",
         ]),
-        .target(name: "CourierScript", dependencies: ["CJavaScriptCore", "CCrypto"]),
+        .target(name: "CourierScript", dependencies: ["CJavaScriptCore", "CCrypto", "CourierBody"]),
         .target(name: "CourierGRPC", dependencies: ["CourierHTTP", "CourierBody", "CourierSecurity", "CZlib"]),
         .target(name: "CourierBody", dependencies: ["CourierSecurity"]),
         .target(name: "CourierTerminal", dependencies: ["CNcursesw", "CourierSecurity"]),

@@ -36,7 +36,7 @@ final class JavaScriptContext {
     /// JavaScriptCore's functions, looked up the first time a script runs (a Swift global is initialised
     /// once, thread-safely); nil when the library or one of its functions is missing. This is the one table
     /// of the process: shim.h says why it is not kept in the header.
-    private static let library: courier_jsc_table? = {
+    static let library: courier_jsc_table? = {
         let table = UnsafeMutablePointer<courier_jsc_table>.allocate(capacity: 1)
         defer { table.deallocate() }
         guard courier_jsc_fill(table) else { return nil }
@@ -207,7 +207,7 @@ final class JavaScriptContext {
     }
 
     /// A read-only global function named `name`.
-    private func define(_ name: String, _ callback: JSObjectCallAsFunctionCallback) {
+    func define(_ name: String, _ callback: JSObjectCallAsFunctionCallback) {
         let key = jsc.JSStringCreateWithUTF8CString(name)
         defer { jsc.JSStringRelease(key) }
         let function = jsc.JSObjectMakeFunctionWithCallback(context, key, callback)
@@ -215,7 +215,7 @@ final class JavaScriptContext {
                                 JSPropertyAttributes(kJSPropertyAttributeReadOnly), nil)
     }
 
-    private static func makeString(_ text: String, in context: JSContextRef, _ jsc: courier_jsc_table) -> JSValueRef {
+    static func makeString(_ text: String, in context: JSContextRef, _ jsc: courier_jsc_table) -> JSValueRef {
         let value = jsc.JSStringCreateWithUTF8CString(text)
         defer { jsc.JSStringRelease(value) }
         return jsc.JSValueMakeString(context, value)
@@ -223,7 +223,7 @@ final class JavaScriptContext {
 
     private func string(_ value: JSValueRef) -> String? { Self.string(value, in: context, jsc) }
 
-    private static func string(_ value: JSValueRef?, in context: JSContextRef, _ jsc: courier_jsc_table)
+    static func string(_ value: JSValueRef?, in context: JSContextRef, _ jsc: courier_jsc_table)
         -> String? {
         guard let value, let text = jsc.JSValueToStringCopy(context, value, nil) else { return nil }
         defer { jsc.JSStringRelease(text) }

@@ -39,6 +39,7 @@ public enum ScriptEngine {
         }
         context.installDigest()
         context.installModuleFunctions()
+        context.installJSONPath()
         var setUp = [ScriptLimits.code]
         if case .dropped(let refusal) = jobs { setUp.append(PromiseJobGuard.code(refusal: refusal)) }
         setUp += [ScriptPrelude.code, PostmanPrelude.code, HttpyacPrelude.code, postmanSandbox,

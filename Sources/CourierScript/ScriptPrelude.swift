@@ -220,6 +220,16 @@ enum ScriptPrelude {
         try {
           scope.console = { log: client.log, info: client.log, warn: client.log, error: client.log };
         } catch (ignored) {}
+        // The JetBrains handlers' jsonPath(data, path): the one value a path selects, an array when it selects
+        // several, null when none.
+        if (typeof __courierJSONPath === "function") {
+          scope.jsonPath = function (data, path) {
+            const json = typeof data === "string" ? data : JSON.stringify(data === undefined ? null : data);
+            const answer = JSON.parse(__courierJSONPath(json, String(path)));
+            if (answer.error !== undefined) throw new Error("jsonPath: " + answer.error);
+            return answer.values.length === 0 ? null : answer.values.length === 1 ? answer.values[0] : answer.values;
+          };
+        }
         if (typeof scope.btoa !== "function") scope.btoa = btoaText;
         if (typeof scope.atob !== "function") scope.atob = atobText;
         if (input.response) {

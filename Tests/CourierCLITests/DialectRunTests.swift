@@ -149,6 +149,26 @@ struct DialectRunTests {
         #expect(request.bodyText.count == 15)
     }
 
+    @Test func aJetBrainsHandlerReadsValuesWithJSONPath() async throws {
+        // Given a handler that takes values out of JSON with the JetBrains jsonPath(data, path) function
+        let (result, received) = try await run("""
+            GET BASE/first
+
+            > {%
+                const data = {"users": [{"name": "ada", "id": 1}, {"name": "bob", "id": 2}]};
+                client.global.set("second", jsonPath(data, "$.users[1].name"));
+                client.global.set("ids", jsonPath(JSON.stringify(data), "$.users[*].id").join("-"));
+                client.global.set("none", String(jsonPath(data, "$.nobody")));
+            %}
+
+            ###
+            GET BASE/next?second={{second}}&ids={{ids}}&none={{none}}
+            """)
+        // Then the next request carries what it found: one value, all values, or null
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(received.last?.requestLine == "GET /next?second=bob&ids=1-2&none=null HTTP/1.1", "\(result.stdout)")
+    }
+
     @Test func namesAboveTheSeparatorAndAfterItChainRequests() async throws {
         let (result, received) = try await run("""
             # @name login
