@@ -33,6 +33,9 @@ public struct HTTPRequest: Sendable, Hashable {
     /// Values that are secrets wherever they appear (private-environment values the request was built
     /// from): never sent as such, only read by writers (the cache) to mask them.
     public var knownSecrets: Set<String> = []
+    /// What the request line names in place of the URL's path and query: `*` for `OPTIONS *` (RFC 9110's
+    /// asterisk form); nil sends the URL's own.
+    public var requestTarget: String?
 
     public init(method: HTTPMethod = .get, url: URL, headers: HTTPHeaders = [:], body: RequestBody = .empty,
                 timeout: Duration? = nil, cacheMode: CacheMode = .default, maxAttempts: Int? = nil,

@@ -270,10 +270,6 @@ extension HTTPFileParser {
            let word = refusedSchemes[line.url[..<colon.lowerBound].lowercased()] {
             return refusedWords[word]
         }
-        if line.url == "*" {
-            return "the asterisk form ('\(line.method) *', kulala.nvim) is not supported: Courier sends a path "
-                + "or a URL"
-        }
         if line.url == "NOP" {
             return "kulala's 'NOP' placeholder (a shared block without a request) is not supported: write the "
                 + "shared headers and scripts in each request"

@@ -8,12 +8,21 @@ extension Resolver {
     /// `GET /path HTTP/1.1` with a `Host:` header: the absolute URL (https when the host says port 443 or,
     /// as httpyac reads it, 8443; kulala.nvim writes the scheme into the header).
     static func absoluteURLText(_ template: RequestTemplate) -> String {
+        // The asterisk form (`OPTIONS *` with a Host) goes to the host's root; the request line says `*`.
+        if template.url == asteriskTarget, template.headers["Host"] != nil {
+            var root = template
+            root.url = "/"
+            return absoluteURLText(root)
+        }
         guard template.url.hasPrefix("/"), let host = template.headers["Host"]?.trimmingBlanks,
               !host.isEmpty else { return template.url }
         if host.contains("://") { return trimmingSlash(host) + template.url }
         let secure = host.hasSuffix(":443") || host.hasSuffix(":8443")
         return (secure ? "https://" : "http://") + host + template.url
     }
+
+    /// The request target of `OPTIONS *` (kulala.nvim's asterisk form).
+    static let asteriskTarget = "*"
 
     /// A gRPC call's target as a URL: `host:port/package.Service/Method` (clear text) and `grpc://` become
     /// `http://`, `grpcs://` becomes `https://`; the URL's path is the method's.

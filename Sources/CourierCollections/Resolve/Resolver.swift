@@ -73,6 +73,10 @@ public struct Resolver: Sendable {
             headers.add(try interpolator.expand(field.name), try interpolator.expand(field.value))
         }
         try addDefaultHeaders(to: &headers, interpolator: &interpolator)
+        // kulala's `Host: http://example.com:8080` gave the URL its scheme; the header names the authority only.
+        if let host = headers["Host"], let scheme = host.range(of: "://") {
+            headers["Host"] = String(host[scheme.upperBound...].prefix { $0 != "/" })
+        }
         var method = template.method
         var body: RequestBody
         if isGraphQL, case .text(let text) = template.body {
@@ -87,6 +91,7 @@ public struct Resolver: Sendable {
         for index in messages.indices { messages[index].text = try interpolator.expand(messages[index].text) }
 
         var request = HTTPRequest(method: method, url: url, headers: headers, body: body)
+        if template.url == Self.asteriskTarget { request.requestTarget = Self.asteriskTarget }
         request.oauth2 = interpolator.oauth2
         template.options.apply(to: &request)
         // Secret globals an earlier script set are masked in this request's output even where it does not

@@ -47,6 +47,7 @@ final class CurlTransfer {
         let configuration = job.configuration
         let me = Unmanaged.passUnretained(self).toOpaque()
         courier_easy_setopt_str(easy, CURLOPT_URL, urlText)
+        if let target = request.requestTarget { courier_easy_setopt_str(easy, CURLOPT_REQUEST_TARGET, target) }
         courier_easy_setopt_ptr(easy, CURLOPT_ERRORBUFFER, errorBuffer)
         // Redirects are followed by the transport (RedirectPolicy), which drops secret headers across
         // origins; libcurl would forward custom ones such as X-Api-Key.
