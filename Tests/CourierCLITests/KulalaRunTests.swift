@@ -1,3 +1,4 @@
+import CourierDemo
 import CourierTestSupport
 import Foundation
 import Testing
@@ -94,6 +95,31 @@ struct KulalaRunTests {
         #expect(result.stderr.contains("api.http:3: kulala's 'NOP' placeholder"), "\(result.stderr)")
         #expect(result.stderr.contains("kulala.nvim's Lua scripts ('-- lua') are not supported"), "\(result.stderr)")
         #expect(result.stderr.contains("kulala.nvim's Lua scripts (./pre.lua) are not supported"), "\(result.stderr)")
+    }
+
+    @Test func aNamedResponsesCookiesAreReadByNameAndTheirValueStaysMasked() async throws {
+        // Given a sign-in whose response sets a session cookie, and a request that reads it as kulala documents
+        let demo = try DemoServer.start()
+        defer { demo.stop() }
+        let server = try CaptureServer()
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let demoBase = demo.baseURL.absoluteString.hasSuffix("/") ? String(demo.baseURL.absoluteString.dropLast())
+            : demo.baseURL.absoluteString
+        let result = try await CompatibilityMatrixTests.run("""
+            ### SignIn
+            POST \(demoBase)/session/login
+            Content-Type: application/json
+
+            {"username": "ada", "password": "lovelace"}
+
+            ###
+            GET BASE/next?v={{SignIn.response.cookies.courier_session.value}}&p={{SignIn.response.cookies.courier_session.path}}&s={{SignIn.response.cookies.courier_session.secure}}
+            """, in: folder, server: server)
+        // Then the server got the cookie's value and attributes, and the output shows the value masked
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(server.requests.last?.target == "/next?v=demo-YWRh&p=%2F&s=FALSE", "\(server.requests.map(\.target))")
+        #expect(!result.stdout.contains("demo-YWRh"), "\(result.stdout)")
     }
 
     @Test func kulalasSharedEnvironmentAndDefaultHeadersAreSentUnlessTheRequestSetsThem() async throws {

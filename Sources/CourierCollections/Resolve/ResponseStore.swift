@@ -12,11 +12,14 @@ public struct ResponseStore: Sendable {
         public var body: Data
         /// The request that got this response, variables substituted: `{{name.request.…}}`.
         public var request: SentRequest?
-        public init(status: Int, headers: HTTPHeaders, body: Data, request: SentRequest? = nil) {
+        /// Where the request went: the default domain and path of the cookies the response set.
+        public var url: URL?
+        public init(status: Int, headers: HTTPHeaders, body: Data, request: SentRequest? = nil, url: URL? = nil) {
             self.status = status
             self.headers = headers
             self.body = body
             self.request = request
+            self.url = url
         }
     }
 
@@ -106,7 +109,8 @@ public struct ResponseStore: Sendable {
     /// Remembers the response of the request called `name`, replacing an earlier one.
     public mutating func record(name: String, response: HTTPResponse, request: HTTPRequest? = nil) {
         entries[name] = Entry(status: response.status, headers: response.headers,
-                              body: (try? response.body.readAll()) ?? Data(), request: request.map(SentRequest.init))
+                              body: (try? response.body.readAll()) ?? Data(), request: request.map(SentRequest.init),
+                              url: request?.url)
     }
 
     /// Remembers an already reduced response (tests and the explorer's history use this).
@@ -139,8 +143,12 @@ public struct ResponseStore: Sendable {
 
     /// The secrets of the request `expression` reads (`login.request.…`) that are in `value`, the text it gave.
     func secrets(readBy expression: String, in value: String) -> Set<String> {
-        guard let (name, part, _) = Self.reference(expression), part == .request,
-              let sent = entries[name]?.request else { return [] }
+        guard let (name, part, rest) = Self.reference(expression) else { return [] }
+        // A cookie's value is a secret wherever it goes, as in the jar.
+        if part == .response, rest.hasPrefix(Self.cookiesPrefix), let entry = entries[name] {
+            return Set(Self.cookies(of: entry).map(\.value).filter { !$0.isEmpty && value.contains($0) })
+        }
+        guard part == .request, let sent = entries[name]?.request else { return [] }
         return sent.secrets.filter { !$0.isEmpty && value.contains($0) }
     }
 
@@ -164,6 +172,9 @@ public struct ResponseStore: Sendable {
             (headers, body) = (request.headers, request.body)
         }
         let whose = "the \(part.rawValue) of '\(name)'"
+        if part == .response, rest.hasPrefix(Self.cookiesPrefix) {
+            return Self.cookieValue(String(rest.dropFirst(Self.cookiesPrefix.count)), of: entry, whose: whose)
+        }
         if rest.hasPrefix("headers.") || rest.hasPrefix("headers[") {
             // kulala.nvim also writes `headers['Content-Type']`.
             var header = String(rest.dropFirst("headers".count))
@@ -176,7 +187,8 @@ public struct ResponseStore: Sendable {
             return .success(value)
         }
         guard rest.hasPrefix("body") else {
-            return .failure(.init("expected '\(part.rawValue).body…' or '\(part.rawValue).headers…'"))
+            return .failure(.init("expected '\(part.rawValue).body…', '\(part.rawValue).headers…'"
+                                  + (part == .response ? " or 'response.cookies…'" : "")))
         }
         let path = rest.dropFirst("body".count).drop { $0 == "." }
         if path.isEmpty || path == "*" { return .success(String(decoding: body, as: UTF8.self)) }
