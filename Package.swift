@@ -2,7 +2,8 @@
 import PackageDescription
 
 /// Courier: a terminal API explorer. The module graph points one way:
-/// courier → CourierApp → {CourierTerminal, CourierCollections, CourierHTTP, CourierWebSocket, CourierBody};
+/// courier → CourierApp → {CourierTerminal, CourierCollections, CourierHTTP, CourierWebSocket, CourierBody,
+/// CourierHistory}; CourierHistory → CourierBody (kept responses, redacted; CourierCollections imports HAR into it);
 /// every module → CourierSecurity (the secret policy and the sanitiser, dependency-free);
 /// CourierCollections → CourierScript → {CJavaScriptCore, CCrypto}; CourierCollections → {CYaml, CXML2, CSecret};
 /// CourierCollections → CourierGRPC → {CourierHTTP (its HTTP/2 streams), CourierBody, CZlib};
@@ -15,6 +16,7 @@ let package = Package(
         .library(name: "CourierWebSocket", targets: ["CourierWebSocket"]),
         .library(name: "CourierCollections", targets: ["CourierCollections"]),
         .library(name: "CourierBody", targets: ["CourierBody"]),
+        .library(name: "CourierHistory", targets: ["CourierHistory"]),
         .library(name: "CourierScript", targets: ["CourierScript"]),
         .library(name: "CourierTerminal", targets: ["CourierTerminal"]),
         .library(name: "CourierApp", targets: ["CourierApp"]),
@@ -41,20 +43,21 @@ let package = Package(
         .target(name: "CourierWebSocket", dependencies: ["CCurl", "CCrypto", "CourierHTTP", "CourierSecurity"]),
         .target(name: "CourierCollections", dependencies: [
             "CourierHTTP", "CourierWebSocket", "CourierBody", "CourierScript", "CYaml", "CXML2", "CSecret",
-            "CourierSecurity", "CourierGRPC",
+            "CourierSecurity", "CourierGRPC", "CourierHistory",
         ]),
         .target(name: "CourierScript", dependencies: ["CJavaScriptCore", "CCrypto"]),
         .target(name: "CourierGRPC", dependencies: ["CourierHTTP", "CourierBody", "CourierSecurity", "CZlib"]),
         .target(name: "CourierBody", dependencies: ["CourierSecurity"]),
+        .target(name: "CourierHistory", dependencies: ["CourierBody", "CourierSecurity"]),
         .target(name: "CourierTerminal", dependencies: ["CNcursesw", "CourierSecurity"]),
         .target(name: "CourierDemo", dependencies: ["CourierHTTP", "CourierWebSocket", "CCrypto"]),
         .target(name: "CourierApp", dependencies: [
             "CourierTerminal", "CourierCollections", "CourierHTTP", "CourierWebSocket", "CourierBody",
-            "CourierScript", "CourierSecurity", "CourierGRPC",
+            "CourierScript", "CourierSecurity", "CourierGRPC", "CourierHistory",
         ], exclude: ["README.md"]),
         .executableTarget(name: "courier", dependencies: [
             "CourierApp", "CourierDemo", "CourierHTTP", "CourierCollections", "CourierWebSocket", "CourierBody",
-            "CourierScript", "CourierTerminal", "CourierSecurity", "CourierGRPC",
+            "CourierScript", "CourierTerminal", "CourierSecurity", "CourierGRPC", "CourierHistory",
         ]),
         .executableTarget(name: "courier-bench", dependencies: [
             "CourierHTTP", "CourierDemo", "CourierWebSocket", "CourierBody", "CourierApp", "CourierTerminal",
@@ -64,7 +67,7 @@ let package = Package(
         // What the test targets share: the one child-process helper (CourierCLI, ChildProcess) and the
         // loopback servers. Only test targets depend on it.
         .target(name: "CourierTestSupport", dependencies: [
-            "CourierHTTP", "CourierWebSocket", "CourierDemo", "CourierBody",
+            "CourierHTTP", "CourierWebSocket", "CourierDemo", "CourierBody", "CourierHistory",
         ], path: "Tests/CourierTestSupport"),
         .testTarget(name: "CourierHTTPTests", dependencies: [
             "CourierHTTP", "CourierDemo", "CourierSecurity", "CourierTestSupport",
@@ -74,11 +77,12 @@ let package = Package(
             "CourierCollections", "CourierDemo", "CourierTestSupport",
         ], resources: [.copy("Fixtures")]),
         .testTarget(name: "CourierBodyTests", dependencies: ["CourierBody", "CourierTestSupport"]),
+        .testTarget(name: "CourierHistoryTests", dependencies: ["CourierHistory", "CourierTestSupport"]),
         // Every test that runs the built `courier` binary as a user would (except the tmux explorer tests
         // in EndToEndTests), through CourierTestSupport's CourierCLI.
         .testTarget(name: "CourierCLITests", dependencies: [
             "CourierTestSupport", "CourierDemo", "CourierHTTP", "CourierWebSocket", "CourierCollections",
-            "CourierBody", "CourierSecurity",
+            "CourierBody", "CourierSecurity", "CourierHistory",
         ]),
         .testTarget(name: "CourierScriptTests", dependencies: ["CourierScript", "CourierTestSupport"]),
         .testTarget(name: "CourierGRPCTests", dependencies: ["CourierGRPC", "CourierBody", "CourierHTTP"],
@@ -86,6 +90,7 @@ let package = Package(
         .testTarget(name: "CourierTerminalTests", dependencies: ["CourierTerminal", "CourierSecurity", "CourierTestSupport"], exclude: ["Snapshots"]),
         .testTarget(name: "CourierAppTests", dependencies: [
             "CourierApp", "CourierDemo", "CourierCollections", "CourierScript", "CourierSecurity", "CourierTestSupport",
+            "CourierHistory",
         ], resources: [.copy("Snapshots")]),
         .testTarget(name: "CourierDemoTests", dependencies: ["CourierDemo", "CourierHTTP"]),
         .testTarget(name: "EndToEndTests", dependencies: [

@@ -1,5 +1,6 @@
 import CourierBody
 import CourierHTTP
+import CourierHistory
 import Foundation
 
 /// Turns a finished exchange into a history entry and records it, then reads the request's recent
@@ -47,7 +48,7 @@ enum HistoryRecording {
     /// Records the exchange and returns its request key with the request's latency since.
     static func record(request: HTTPRequest, response: HTTPResponse, name: String, collectionPath: String?,
                        draft: RequestDraft? = nil, secrets: Set<String>,
-                       into store: HistoryStore) throws(BodyError) -> (key: String, latency: LatencyStats?) {
+                       into store: HistoryStore) throws(HistoryError) -> (key: String, latency: LatencyStats?) {
         let entry = entry(request: request, response: response, name: name, collectionPath: collectionPath, draft: draft)
         // Longest first, so a secret that contains another is hidden whole.
         let ordered = secrets.filter { !$0.isEmpty }.sorted { $0.count > $1.count }

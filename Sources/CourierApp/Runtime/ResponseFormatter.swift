@@ -1,5 +1,6 @@
 import CourierBody
 import CourierHTTP
+import CourierHistory
 import Foundation
 
 /// Turns a response into the Response pane's one model, `ResponsePaneState`. Runs off the main thread;

@@ -1,5 +1,6 @@
 import CourierBody
 import CourierHTTP
+import CourierHistory
 import CourierTerminal
 
 /// The history pane in the explorer: opening it, routing keys to it, and acting on what it asks.

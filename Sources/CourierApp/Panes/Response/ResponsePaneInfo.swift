@@ -1,4 +1,5 @@
 import CourierBody
+import CourierHistory
 import Foundation
 
 /// What the response pane shows above the body: plain values the app fills from an `HTTPResponse`

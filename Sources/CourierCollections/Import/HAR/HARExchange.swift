@@ -1,4 +1,5 @@
 import CourierBody
+import CourierHistory
 import Foundation
 
 /// A HAR entry's response as a history entry of the request imported from it: what `F2` shows for that

@@ -1,5 +1,6 @@
 import CourierApp
 import CourierBody
+import CourierHistory
 import CourierTerminal
 import Foundation
 import Testing
