@@ -78,6 +78,7 @@ let package = Package(
         ], resources: [.copy("Fixtures")]),
         .testTarget(name: "CourierBodyTests", dependencies: ["CourierBody", "CourierTestSupport"]),
         .testTarget(name: "CourierHistoryTests", dependencies: ["CourierHistory", "CourierTestSupport"]),
+        .testTarget(name: "CourierSecurityTests", dependencies: ["CourierSecurity", "CourierTestSupport"]),
         // Every test that runs the built `courier` binary as a user would (except the tmux explorer tests
         // in EndToEndTests), through CourierTestSupport's CourierCLI.
         .testTarget(name: "CourierCLITests", dependencies: [
