@@ -1,3 +1,4 @@
+import CourierMessage
 import Testing
 @testable import CourierHTTP
 
