@@ -15,7 +15,4 @@ public struct ResponseHead: Sendable, Hashable {
         self.reason = reason
         self.headers = headers
     }
-
-    /// `200 OK`, or just `200` when the server sent no reason phrase (HTTP/2 and HTTP/3 have none).
-    public var statusText: String { reason.isEmpty ? "\(status)" : "\(status) \(reason)" }
 }
