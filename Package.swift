@@ -2,7 +2,9 @@
 import PackageDescription
 
 /// Courier: a terminal API explorer. The module graph points one way:
-/// courier → CourierApp → {CourierTerminal, CourierCollections, CourierHTTP, CourierWebSocket, CourierBody};
+/// courier → CourierApp → {CourierTerminal, CourierCollections, CourierHTTP, CourierWebSocket, CourierBody,
+/// CourierHistory}; CourierHistory → CourierBody (kept responses, redacted; CourierCollections imports HAR into it);
+/// CourierHTTP, CourierScript, CourierHistory → CourierMessage (the one header list and response head, a leaf);
 /// every module → CourierSecurity (the secret policy and the sanitiser, dependency-free);
 /// CourierCollections → CourierScript → {CJavaScriptCore, CCrypto}; CourierCollections → {CYaml, CXML2, CSecret};
 /// CourierCollections → CourierGRPC → {CourierHTTP (its HTTP/2 streams), CourierBody, CZlib};
@@ -15,11 +17,13 @@ let package = Package(
         .library(name: "CourierWebSocket", targets: ["CourierWebSocket"]),
         .library(name: "CourierCollections", targets: ["CourierCollections"]),
         .library(name: "CourierBody", targets: ["CourierBody"]),
+        .library(name: "CourierHistory", targets: ["CourierHistory"]),
         .library(name: "CourierScript", targets: ["CourierScript"]),
         .library(name: "CourierTerminal", targets: ["CourierTerminal"]),
         .library(name: "CourierApp", targets: ["CourierApp"]),
         .library(name: "CourierDemo", targets: ["CourierDemo"]),
         .library(name: "CourierSecurity", targets: ["CourierSecurity"]),
+        .library(name: "CourierMessage", targets: ["CourierMessage"]),
         .library(name: "CourierGRPC", targets: ["CourierGRPC"]),
     ],
     targets: [
@@ -37,24 +41,31 @@ let package = Package(
         .systemLibrary(name: "CSecret", path: "Sources/CSecret"),
 
         .target(name: "CourierSecurity"),
-        .target(name: "CourierHTTP", dependencies: ["CCurl", "CCrypto", "CourierSecurity"]),
-        .target(name: "CourierWebSocket", dependencies: ["CCurl", "CCrypto", "CourierHTTP", "CourierSecurity"]),
+        // The one header list and response head that the client, history, scripts and panes share: a leaf.
+        .target(name: "CourierMessage"),
+        .target(name: "CourierHTTP", dependencies: ["CCurl", "CCrypto", "CourierSecurity", "CourierMessage"]),
+        .target(name: "CourierWebSocket", dependencies: [
+            "CCurl", "CCrypto", "CourierHTTP", "CourierSecurity", "CourierMessage",
+        ]),
         .target(name: "CourierCollections", dependencies: [
             "CourierHTTP", "CourierWebSocket", "CourierBody", "CourierScript", "CYaml", "CXML2", "CSecret",
-            "CourierSecurity", "CourierGRPC",
+            "CourierSecurity", "CourierGRPC", "CourierHistory", "CourierMessage",
         ]),
-        .target(name: "CourierScript", dependencies: ["CJavaScriptCore", "CCrypto", "CourierBody"]),
-        .target(name: "CourierGRPC", dependencies: ["CourierHTTP", "CourierBody", "CourierSecurity", "CZlib"]),
+        .target(name: "CourierScript", dependencies: ["CJavaScriptCore", "CCrypto", "CourierMessage", "CourierBody"]),
+        .target(name: "CourierGRPC", dependencies: [
+            "CourierHTTP", "CourierBody", "CourierSecurity", "CourierMessage", "CZlib",
+        ]),
         .target(name: "CourierBody", dependencies: ["CourierSecurity"]),
+        .target(name: "CourierHistory", dependencies: ["CourierBody", "CourierSecurity", "CourierMessage"]),
         .target(name: "CourierTerminal", dependencies: ["CNcursesw", "CourierSecurity"]),
         .target(name: "CourierDemo", dependencies: ["CourierHTTP", "CourierWebSocket", "CCrypto"]),
         .target(name: "CourierApp", dependencies: [
             "CourierTerminal", "CourierCollections", "CourierHTTP", "CourierWebSocket", "CourierBody",
-            "CourierScript", "CourierSecurity", "CourierGRPC",
+            "CourierScript", "CourierSecurity", "CourierGRPC", "CourierHistory", "CourierMessage",
         ], exclude: ["README.md"]),
         .executableTarget(name: "courier", dependencies: [
             "CourierApp", "CourierDemo", "CourierHTTP", "CourierCollections", "CourierWebSocket", "CourierBody",
-            "CourierScript", "CourierTerminal", "CourierSecurity", "CourierGRPC",
+            "CourierScript", "CourierTerminal", "CourierSecurity", "CourierGRPC", "CourierHistory", "CourierMessage",
         ]),
         .executableTarget(name: "courier-bench", dependencies: [
             "CourierHTTP", "CourierDemo", "CourierWebSocket", "CourierBody", "CourierApp", "CourierTerminal",
@@ -64,28 +75,35 @@ let package = Package(
         // What the test targets share: the one child-process helper (CourierCLI, ChildProcess) and the
         // loopback servers. Only test targets depend on it.
         .target(name: "CourierTestSupport", dependencies: [
-            "CourierHTTP", "CourierWebSocket", "CourierDemo", "CourierBody",
+            "CourierHTTP", "CourierWebSocket", "CourierDemo", "CourierBody", "CourierHistory",
         ], path: "Tests/CourierTestSupport"),
         .testTarget(name: "CourierHTTPTests", dependencies: [
-            "CourierHTTP", "CourierDemo", "CourierSecurity", "CourierTestSupport",
+            "CourierHTTP", "CourierDemo", "CourierSecurity", "CourierTestSupport", "CourierMessage",
         ], resources: [.copy("Fixtures")]),
-        .testTarget(name: "CourierWebSocketTests", dependencies: ["CourierWebSocket", "CourierDemo", "CourierTestSupport"]),
+        .testTarget(name: "CourierWebSocketTests", dependencies: [
+            "CourierWebSocket", "CourierDemo", "CourierTestSupport", "CourierMessage",
+        ]),
         .testTarget(name: "CourierCollectionsTests", dependencies: [
-            "CourierCollections", "CourierDemo", "CourierTestSupport",
+            "CourierCollections", "CourierDemo", "CourierTestSupport", "CourierMessage",
         ], resources: [.copy("Fixtures")]),
         .testTarget(name: "CourierBodyTests", dependencies: ["CourierBody", "CourierTestSupport"]),
+        .testTarget(name: "CourierHistoryTests", dependencies: [
+            "CourierHistory", "CourierTestSupport", "CourierMessage",
+        ], exclude: ["Fixtures"]),
+        .testTarget(name: "CourierSecurityTests", dependencies: ["CourierSecurity", "CourierTestSupport"]),
         // Every test that runs the built `courier` binary as a user would (except the tmux explorer tests
         // in EndToEndTests), through CourierTestSupport's CourierCLI.
         .testTarget(name: "CourierCLITests", dependencies: [
             "CourierTestSupport", "CourierDemo", "CourierHTTP", "CourierWebSocket", "CourierCollections",
-            "CourierBody", "CourierSecurity",
+            "CourierBody", "CourierSecurity", "CourierHistory", "CourierMessage",
         ]),
-        .testTarget(name: "CourierScriptTests", dependencies: ["CourierScript", "CourierTestSupport"]),
+        .testTarget(name: "CourierScriptTests", dependencies: ["CourierScript", "CourierTestSupport", "CourierMessage"]),
         .testTarget(name: "CourierGRPCTests", dependencies: ["CourierGRPC", "CourierBody", "CourierHTTP"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "CourierTerminalTests", dependencies: ["CourierTerminal", "CourierSecurity", "CourierTestSupport"], exclude: ["Snapshots"]),
         .testTarget(name: "CourierAppTests", dependencies: [
             "CourierApp", "CourierDemo", "CourierCollections", "CourierScript", "CourierSecurity", "CourierTestSupport",
+            "CourierHistory", "CourierMessage",
         ], resources: [.copy("Snapshots")]),
         .testTarget(name: "CourierDemoTests", dependencies: ["CourierDemo", "CourierHTTP"]),
         .testTarget(name: "EndToEndTests", dependencies: [

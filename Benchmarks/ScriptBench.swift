@@ -50,9 +50,8 @@ enum ScriptBench {
             }
             guard let response, let body = try? response.body.readAll() else { failures += 1; continue }
             let input = ScriptInput(phase: .response, request: ScriptRequest(method: "POST", rawURL: login.url.absoluteString),
-                                    response: ScriptResponse(status: response.status, headers: response.headers.map {
-                                        ScriptHeader($0.name, $0.value)
-                                    }, body: String(decoding: body, as: UTF8.self)))
+                                    response: ScriptResponse(status: response.status, headers: response.headers,
+                                                             body: String(decoding: body, as: UTF8.self)))
             empty += clock.measure { _ = ScriptEngine.run(ScriptSource(code: "", file: "bench.http", line: 1), input: input) }
             handler += clock.measure {
                 let result = ScriptEngine.run(ScriptSource(code: typical, file: "bench.http", line: 1), input: input)

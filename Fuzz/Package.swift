@@ -20,6 +20,7 @@ let package = Package(
             .product(name: "CourierBody", package: "Courier"),
             .product(name: "CourierDemo", package: "Courier"),
             .product(name: "CourierSecurity", package: "Courier"),
+            .product(name: "CourierMessage", package: "Courier"),
         ], swiftSettings: [.unsafeFlags(["-parse-as-library"])])
     },
     swiftLanguageModes: [.v6]

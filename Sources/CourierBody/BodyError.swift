@@ -10,10 +10,6 @@ public enum BodyError: Error, Sendable, Equatable {
     case invalidJSON(offset: Int, reason: String)
     /// A regular expression for search did not compile.
     case invalidPattern(pattern: String)
-    /// History could not be read or written.
-    case history(path: String, reason: String)
-    /// No history entry has this identifier.
-    case historyEntryNotFound(id: String)
 }
 
 extension BodyError: CustomStringConvertible {
@@ -24,8 +20,6 @@ extension BodyError: CustomStringConvertible {
             "JSONPath '\(expression)': expected \(expected) at offset \(offset)"
         case let .invalidJSON(offset, reason): "invalid JSON at byte \(offset): \(reason)"
         case let .invalidPattern(pattern): "invalid regular expression '\(pattern)'"
-        case let .history(path, reason): "history at \(path): \(reason)"
-        case let .historyEntryNotFound(id): "no history entry '\(id)'"
         }
     }
 }

@@ -1,5 +1,6 @@
 import CourierBody
 import CourierHTTP
+import CourierMessage
 import Foundation
 
 /// What a JSON-level call yields, in order: each attempt's start, the response headers, each message as

@@ -1,3 +1,4 @@
+import CourierMessage
 import Foundation
 
 /// What the client core publishes while it works. Observers (the log pane, history, `--timing`)

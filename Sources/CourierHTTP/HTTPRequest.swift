@@ -1,3 +1,4 @@
+import CourierMessage
 import Foundation
 
 /// A request as an inert value: building one does no I/O.

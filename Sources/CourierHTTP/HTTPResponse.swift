@@ -1,3 +1,4 @@
+import CourierMessage
 import Foundation
 
 /// A response as a value: status, headers, body, where the time went and what the cache did.

@@ -1,3 +1,4 @@
+import CourierMessage
 import Foundation
 
 /// Runs request scripts on JavaScriptCore: the JetBrains HTTP Client API (`client`, `request`,
@@ -118,7 +119,7 @@ public enum ScriptEngine {
                 }
             }
             if let headers = object["headers"] as? [[String]] {
-                result.headers = headers.filter { $0.count == 2 }.map { ScriptHeader($0[0], $0[1]) }
+                result.headers = HTTPHeaders(headers.filter { $0.count == 2 }.map { HTTPHeaders.Field($0[0], $0[1]) })
             }
             result.url = object["url"] as? String
             result.method = object["method"] as? String

@@ -1,3 +1,4 @@
+import CourierMessage
 import Foundation
 
 /// The request as a script sees it: as written (`getRaw()`) and with variables substituted.
@@ -41,26 +42,19 @@ public struct ScriptRequest: Sendable, Hashable, Codable {
 public struct ScriptResponse: Sendable, Hashable, Codable {
     public var status: Int
     /// Name and value pairs in the order the server sent them.
-    public var headers: [ScriptHeader]
+    public var headers: HTTPHeaders
     /// The body decoded as UTF-8; handlers see it parsed when the content type is JSON.
     public var body: String
     /// How long the exchange took, for `pm.response.responseTime`.
     public var milliseconds: Int
 
     /// A response as handlers see it.
-    public init(status: Int, headers: [ScriptHeader] = [], body: String = "", milliseconds: Int = 0) {
+    public init(status: Int, headers: HTTPHeaders = [], body: String = "", milliseconds: Int = 0) {
         self.status = status
         self.headers = headers
         self.body = body
         self.milliseconds = milliseconds
     }
-}
-
-/// A header name and value.
-public struct ScriptHeader: Sendable, Hashable, Codable {
-    public var name: String
-    public var value: String
-    public init(_ name: String, _ value: String) { self.name = name; self.value = value }
 }
 
 /// Everything one script run reads.

@@ -1,3 +1,4 @@
+import CourierMessage
 import Foundation
 
 /// One `client.test` or `pm.test`: its name, whether it passed and, when it failed, the assertion's message.
@@ -51,7 +52,7 @@ public struct ScriptResult: Sendable, Equatable, Codable {
     /// `client.log` and `console.log` lines, in order.
     public var logs: [String]
     /// Headers after a pre-request script changed them (`pm.request.headers.add`); nil when unchanged.
-    public var headers: [ScriptHeader]?
+    public var headers: HTTPHeaders?
     /// The URL, method and body after an httpyac pre-request script changed `request.url`, `.method` or
     /// `.body`; nil when unchanged.
     public var url: String?
@@ -65,7 +66,7 @@ public struct ScriptResult: Sendable, Equatable, Codable {
     public var nextRequest: NextRequest?
 
     public init(globals: [String: String] = [:], requestVariables: [String: String] = [:],
-                tests: [ScriptTestResult] = [], logs: [String] = [], headers: [ScriptHeader]? = nil,
+                tests: [ScriptTestResult] = [], logs: [String] = [], headers: HTTPHeaders? = nil,
                 error: ScriptError? = nil) {
         self.globals = globals
         self.requestVariables = requestVariables

@@ -1,4 +1,5 @@
 import CourierHTTP
+import CourierMessage
 import Foundation
 
 /// The connection thread's state machine: connect, handshake, then read, write, answer pings, send

@@ -1,4 +1,5 @@
 import CourierHTTP
+import CourierMessage
 
 /// The server's answer to the upgrade request, read off the socket before libcurl's HTTP machinery is
 /// out of the way: the same `ResponseHead` as every other response, found in the bytes read so far.

@@ -1,4 +1,5 @@
 import CourierHTTP
+import CourierMessage
 import Foundation
 
 /// Everything one connection needs: where, with which headers and subprotocols, and the timers.

@@ -1,4 +1,5 @@
 import CourierHTTP
+import CourierMessage
 import Foundation
 
 /// The opening handshake (RFC 6455 section 4): the client's upgrade request and the checks on the

@@ -67,7 +67,6 @@ enum AuthCommand {
             "refresh_token": shown(credentials.refreshToken), "id_token": shown(credentials.idToken),
             "expires": credentials.expiresAt.map { ISO8601DateFormatter().string(from: $0) } ?? NSNull(),
         ]
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
-        return String(decoding: data, as: UTF8.self)
+        return CompactJSON.string(object) ?? ""
     }
 }

@@ -146,9 +146,7 @@ enum CacheCommand {
         if let bytes { object["disk_bytes"] = bytes }
         if let etag = entry.etag { object["etag"] = etag }
         if let lastModified = entry.lastModified { object["last_modified"] = lastModified }
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]))
-            ?? Data("{}".utf8)
-        return String(decoding: data, as: UTF8.self)
+        return CompactJSON.string(object) ?? "{}"
     }
 
     static func seconds(_ value: Double) -> String {

@@ -1,7 +1,7 @@
 import Foundation
 
 /// One-line JSON with sorted keys, as `JSONSerialization` with `.sortedKeys` and `.withoutEscapingSlashes`
-/// writes it, for the objects `--json` prints: written straight into a string, because Foundation's writer
+/// writes it, for the objects every `--json` prints (send, run, load, auth, cookies, cache, history): written straight into a string, because Foundation's writer
 /// (its key sorting above all) was most of `courier run --json`'s time. A value of a type it does not know
 /// (an `NSNumber` from parsed JSON, say) is written by `JSONSerialization` itself.
 enum CompactJSON {

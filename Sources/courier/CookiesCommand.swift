@@ -63,7 +63,6 @@ enum CookiesCommand {
             "http_only": cookie.httpOnly, "same_site": cookie.sameSite ?? NSNull(),
             "expires": cookie.expires.map { ISO8601DateFormatter().string(from: $0) } ?? NSNull(),
         ]
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
-        return String(decoding: data, as: UTF8.self)
+        return CompactJSON.string(object) ?? ""
     }
 }

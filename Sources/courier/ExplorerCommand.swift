@@ -3,6 +3,7 @@ import CourierBody
 import CourierCollections
 import CourierDemo
 import CourierHTTP
+import CourierHistory
 import CourierTerminal
 import Foundation
 

@@ -1,6 +1,7 @@
 import CourierBody
 import CourierCollections
 import CourierHTTP
+import CourierHistory
 import Foundation
 
 /// The response `courier export swift --models` infers models from: the request sent once as `courier run`

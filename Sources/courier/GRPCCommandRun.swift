@@ -1,6 +1,7 @@
 import CourierBody
 import CourierGRPC
 import CourierHTTP
+import CourierMessage
 import CourierSecurity
 import Dispatch
 import Foundation

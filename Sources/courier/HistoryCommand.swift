@@ -1,5 +1,6 @@
 import CourierBody
 import CourierHTTP
+import CourierHistory
 import CourierSecurity
 import Foundation
 
@@ -106,8 +107,7 @@ enum HistoryCommand {
         encoder.dateEncodingStrategy = .custom(HistoryEntry.encodeDate)
         var object = try JSONSerialization.jsonObject(with: encoder.encode(entry)) as? [String: Any] ?? [:]
         if let body { object["body"] = String(decoding: body, as: UTF8.self) }
-        let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
-        return String(decoding: data, as: UTF8.self)
+        return CompactJSON.string(object) ?? "{}"
     }
 }
 

@@ -1,5 +1,6 @@
 import CourierBody
 import CourierCollections
+import CourierHistory
 import Foundation
 
 extension ImportCommand {

@@ -1,4 +1,5 @@
 import CourierHTTP
+import CourierMessage
 import Foundation
 
 /// A multipart/form-data body (RFC 7578) of `courier send --form` items: text fields as parts of their own,

@@ -1,4 +1,5 @@
 import CourierHTTP
+import CourierMessage
 import CourierSecurity
 import Foundation
 

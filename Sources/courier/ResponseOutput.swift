@@ -1,4 +1,5 @@
 import CourierBody
+import CourierMessage
 import CourierSecurity
 import CourierHTTP
 import Foundation

@@ -1,5 +1,6 @@
 import CourierBody
 import CourierHTTP
+import CourierMessage
 import Foundation
 
 /// How `courier send [METHOD] URL [ITEM ...]` reads its words, as HTTPie reads them, and what the request

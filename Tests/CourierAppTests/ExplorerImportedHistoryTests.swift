@@ -2,6 +2,7 @@ import CourierApp
 import CourierBody
 import CourierCollections
 import CourierHTTP
+import CourierHistory
 import CourierTerminal
 import Foundation
 import Testing

@@ -1,6 +1,8 @@
 import CourierApp
 import CourierBody
 import CourierHTTP
+import CourierHistory
+import CourierMessage
 import CourierTerminal
 import Foundation
 import Testing
@@ -21,7 +23,7 @@ struct TemporaryHistory {
     /// Records a response of `name` (or of method and URL when nil) taking `seconds`.
     @discardableResult
     func record(name: String?, method: String = "GET", url: String = "http://127.0.0.1:8088/users",
-                headers: [HistoryEntry.Header] = [], seconds: Double = 0.01) throws -> HistoryEntry {
+                headers: HTTPHeaders = [], seconds: Double = 0.01) throws -> HistoryEntry {
         let entry = HistoryEntry(request: HistoryEntry.Request(method: method, url: url, name: name, headers: headers),
                                  response: HistoryEntry.Response(status: 200, reason: "OK"),
                                  timing: HistoryEntry.Timing(total: seconds))
@@ -129,8 +131,8 @@ struct HistoryIntegrationTests {
         let history = TemporaryHistory()
         defer { history.remove() }
         try history.record(name: "Create user", method: "PUT", url: "http://127.0.0.1:8088/users/9",
-                           headers: [HistoryEntry.Header("Authorization", "Bearer abc123"),
-                                     HistoryEntry.Header("X-Trace", "t1")])
+                           headers: [HTTPHeaders.Field("Authorization", "Bearer abc123"),
+                                     HTTPHeaders.Field("X-Trace", "t1")])
         var state = Fixtures.loaded()
         let ref = RequestRef(file: Fixtures.usersFile.path, index: 1)
         state.editor = RequestEditorState(draft: Fixtures.usersFile.requests[1], origin: ref)

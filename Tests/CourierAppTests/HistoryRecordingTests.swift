@@ -2,6 +2,7 @@ import CourierApp
 import CourierBody
 import CourierDemo
 import CourierHTTP
+import CourierHistory
 import Foundation
 import Testing
 

@@ -1,3 +1,4 @@
+import CourierHistory
 import CourierTestSupport
 import CourierBody
 import Foundation

@@ -99,4 +99,18 @@ import Testing
         let after = try await courier(["run", "session.http", "--name", "me", "--env", "dev", "--json"])
         #expect(try statuses(after.stdout) == ["me": 401])
     }
+
+    /// `cookies ls --json` is written by the one JSON writer every `--json` uses: keys sorted, one line per
+    /// cookie, slashes as they are (it escaped them as `\/` while `run --json` did not).
+    @Test func cookiesLsJSONIsWrittenLikeEveryOtherJSONLine() async throws {
+        defer { cleanUp() }
+        // Given a jar with the login's cookie
+        _ = try await courier(["run", "session.http", "--name", "login", "--env", "dev"])
+        // When the jar is listed as JSON
+        let listed = try await courier(["cookies", "ls", "--json"])
+        // Then the line is compact, sorted JSON with the path's slash unescaped and the value masked
+        #expect(listed.stdout.hasPrefix(#"{"domain":"127.0.0.1","environment":"dev","expires":null,"host_only":true,"#
+                                        + #""http_only":true,"name":"courier_session","path":"/","same_site":"Lax","#
+                                        + #""secure":false,"value":"REDACTED"}"#), "\(listed.stdout)")
+    }
 }

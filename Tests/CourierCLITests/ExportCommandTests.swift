@@ -1,4 +1,5 @@
 import CourierBody
+import CourierHistory
 import CourierTestSupport
 import Foundation
 import Testing

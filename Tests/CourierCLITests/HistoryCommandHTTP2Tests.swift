@@ -1,3 +1,4 @@
+@testable import CourierHistory
 import CourierTestSupport
 import Foundation
 import Testing

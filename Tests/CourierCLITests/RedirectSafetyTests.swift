@@ -1,3 +1,4 @@
+import CourierMessage
 import CourierTestSupport
 import CourierSecurity
 import Foundation

@@ -1,4 +1,5 @@
 import CourierHTTP
+import CourierMessage
 import Foundation
 import Testing
 @testable import CourierCollections

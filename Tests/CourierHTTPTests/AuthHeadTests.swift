@@ -1,3 +1,4 @@
+import CourierMessage
 import Foundation
 import Synchronization
 import Testing

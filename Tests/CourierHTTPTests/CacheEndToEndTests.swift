@@ -1,3 +1,4 @@
+import CourierMessage
 import CourierTestSupport
 import CourierDemo
 import CourierHTTP

@@ -1,3 +1,4 @@
+import CourierMessage
 import CourierTestSupport
 import CourierHTTP
 import Foundation

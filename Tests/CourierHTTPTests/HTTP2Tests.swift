@@ -1,3 +1,4 @@
+import CourierMessage
 import CourierTestSupport
 import Foundation
 import Testing

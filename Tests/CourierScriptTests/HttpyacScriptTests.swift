@@ -1,3 +1,4 @@
+import CourierMessage
 import Testing
 @testable import CourierScript
 
@@ -22,9 +23,9 @@ import Testing
         return ScriptEngine.run(ScriptSource(code: code, file: "api.http", line: 20), input: input)
     }
 
-    static let json = ScriptResponse(status: 201, headers: [ScriptHeader("Content-Type", "application/json"),
-                                                            ScriptHeader("Set-Cookie", "a=1"),
-                                                            ScriptHeader("set-cookie", "b=2")],
+    static let json = ScriptResponse(status: 201, headers: [HTTPHeaders.Field("Content-Type", "application/json"),
+                                                            HTTPHeaders.Field("Set-Cookie", "a=1"),
+                                                            HTTPHeaders.Field("set-cookie", "b=2")],
                                       body: #"{"token":"abc","items":[1,2]}"#, milliseconds: 12)
 
     @Test func variablesAreGlobalsAndExportsBecomeGlobalsForLaterRequests() {
@@ -51,7 +52,7 @@ import Testing
             """, scope: ["token": "abc"])
         #expect(result.error == nil, "\(String(describing: result.error))")
         #expect(result.logs == ["POST http://127.0.0.1:1/login t-1 ada"])
-        #expect(result.headers == [ScriptHeader("X-Trace", "t-1"), ScriptHeader("Authorization", "Bearer abc")])
+        #expect(result.headers == [HTTPHeaders.Field("X-Trace", "t-1"), HTTPHeaders.Field("Authorization", "Bearer abc")])
         #expect(result.url == "http://127.0.0.1:1/login?signed=1")
         #expect(result.body == #"{"user":"grace"}"#)
         #expect(result.method == nil)

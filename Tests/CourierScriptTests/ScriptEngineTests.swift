@@ -1,3 +1,4 @@
+import CourierMessage
 import Testing
 @testable import CourierScript
 
@@ -9,9 +10,9 @@ import Testing
     func handler(_ code: String, status: Int = 200, body: String = #"{"token":"abc","user":{"id":7}}"#,
                  contentType: String = "application/json; charset=utf-8", globals: [String: String] = [:],
                  timeLimit: Double = ScriptEngine.defaultTimeLimit) -> ScriptResult {
-        let response = ScriptResponse(status: status, headers: [ScriptHeader("Content-Type", contentType),
-                                                                ScriptHeader("Set-Cookie", "a=1"),
-                                                                ScriptHeader("set-cookie", "b=2")],
+        let response = ScriptResponse(status: status, headers: [HTTPHeaders.Field("Content-Type", contentType),
+                                                                HTTPHeaders.Field("Set-Cookie", "a=1"),
+                                                                HTTPHeaders.Field("set-cookie", "b=2")],
                                       body: body, milliseconds: 12)
         let input = ScriptInput(phase: .response, request: Self.login, response: response,
                                 environment: ["base": "http://127.0.0.1:1"], globals: globals, timeLimit: timeLimit)

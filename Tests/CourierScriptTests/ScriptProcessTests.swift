@@ -1,3 +1,4 @@
+import CourierMessage
 import CourierTestSupport
 import Foundation
 import Testing
@@ -80,7 +81,7 @@ import Testing
             request: ScriptRequest(name: "login", method: "POST", rawURL: "{{base}}/x", url: "http://h/x?a=1&b=%20",
                                    headers: [.init(name: "Authorization", raw: "Bearer {{token}}", value: "Bearer s3cr3t")],
                                    rawBody: "{\"p\": \"{{password}}\"}", body: "{\"p\": \"hunter2\"}"),
-            response: ScriptResponse(status: 201, headers: [ScriptHeader("Set-Cookie", "sid=abc"), ScriptHeader("X", awkward)],
+            response: ScriptResponse(status: 201, headers: [HTTPHeaders.Field("Set-Cookie", "sid=abc"), HTTPHeaders.Field("X", awkward)],
                                      body: awkward, milliseconds: 42),
             environment: ["apiKey": "k-123", "odd": awkward], globals: ["token": "s3cr3t", "": "empty name"],
             requestVariables: ["v": "1"], timeLimit: 2.75)
@@ -107,7 +108,7 @@ import Testing
         // And a result with every field set comes back as it was
         var result = ScriptResult(globals: ["token": "s3cr3t", "odd": awkward], requestVariables: ["v": awkward],
                                   tests: [ScriptTestResult(name: awkward, passed: false, message: "expected 1")],
-                                  logs: [awkward, ""], headers: [ScriptHeader("Authorization", "Bearer s3cr3t")],
+                                  logs: [awkward, ""], headers: [HTTPHeaders.Field("Authorization", "Bearer s3cr3t")],
                                   error: ScriptError(reason: .timeLimit(0.1), message: awkward, file: "a.js", line: 3))
         result.url = "http://h/?q=\(awkward)"
         result.method = "PATCH"

@@ -1,5 +1,5 @@
 import Foundation
-@testable import CourierBody
+@testable import CourierHistory
 
 /// A history entry whose request carries a bearer token and a private value in its URL and headers, and
 /// whose response sets a cookie: what the history tests record and then look for in every output.

@@ -1,4 +1,5 @@
 import CourierHTTP
+import CourierMessage
 import Foundation
 
 /// Feeds arbitrary bytes to the cache's header parsers: Cache-Control, HTTP dates, Vary, Age and the

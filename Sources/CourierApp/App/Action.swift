@@ -1,5 +1,6 @@
 import CourierCollections
 import CourierHTTP
+import CourierMessage
 import Foundation
 import CourierTerminal
 import CourierWebSocket

@@ -1,5 +1,6 @@
 import CourierCollections
 import CourierHTTP
+import CourierMessage
 
 /// A saved request as the explorer shows and edits it: text as the user wrote it, variables unresolved.
 public struct RequestDraft: Sendable, Hashable {

@@ -1,6 +1,7 @@
 import CourierBody
 import CourierCollections
 import CourierHTTP
+import CourierHistory
 import Foundation
 
 /// Sending: resolving a request (and running its scripts) in the send task, the client call, history, and

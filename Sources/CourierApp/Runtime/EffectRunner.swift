@@ -1,6 +1,7 @@
 import CourierBody
 import CourierCollections
 import CourierHTTP
+import CourierHistory
 import CourierSecurity
 import Foundation
 import Synchronization

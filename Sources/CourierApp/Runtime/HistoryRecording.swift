@@ -1,5 +1,7 @@
 import CourierBody
 import CourierHTTP
+import CourierHistory
+import CourierMessage
 import Foundation
 
 /// Turns a finished exchange into a history entry and records it, then reads the request's recent
@@ -12,17 +14,12 @@ enum HistoryRecording {
     /// the request as written, kept so restoring gives back its variables rather than their values.
     static func entry(request: HTTPRequest, response: HTTPResponse, name: String,
                       collectionPath: String?, draft: RequestDraft? = nil) -> HistoryEntry {
-        let template = draft.map { draft in
-            let headers = draft.headers.fields.map { HistoryEntry.Header($0.name, $0.value) }
-            return HistoryEntry.Template(url: draft.url, headers: headers, body: draft.body)
-        }
+        let template = draft.map { HistoryEntry.Template(url: $0.url, headers: $0.headers, body: $0.body) }
         let side = HistoryEntry.Request(method: request.method.rawValue, url: request.url.absoluteString,
                                         name: name.isEmpty ? nil : name, collectionPath: collectionPath,
-                                        headers: request.headers.fields.map { HistoryEntry.Header($0.name, $0.value) },
-                                        template: template)
+                                        headers: request.headers, template: template)
         let answer = HistoryEntry.Response(status: response.status, reason: response.reason.isEmpty ? nil : response.reason,
-                                           headers: response.headers.fields.map { HistoryEntry.Header($0.name, $0.value) },
-                                           bodyBytes: response.body.size)
+                                           headers: response.headers, bodyBytes: response.body.size)
         let timing = response.timing
         return HistoryEntry(request: side, response: answer,
                             timing: HistoryEntry.Timing(total: seconds(timing.total), dns: timing.dns.map(seconds),
@@ -47,7 +44,7 @@ enum HistoryRecording {
     /// Records the exchange and returns its request key with the request's latency since.
     static func record(request: HTTPRequest, response: HTTPResponse, name: String, collectionPath: String?,
                        draft: RequestDraft? = nil, secrets: Set<String>,
-                       into store: HistoryStore) throws(BodyError) -> (key: String, latency: LatencyStats?) {
+                       into store: HistoryStore) throws(HistoryError) -> (key: String, latency: LatencyStats?) {
         let entry = entry(request: request, response: response, name: name, collectionPath: collectionPath, draft: draft)
         // Longest first, so a secret that contains another is hidden whole.
         let ordered = secrets.filter { !$0.isEmpty }.sorted { $0.count > $1.count }

@@ -1,5 +1,7 @@
 import CourierBody
 import CourierHTTP
+import CourierHistory
+import CourierMessage
 import Foundation
 
 /// Turns a response into the Response pane's one model, `ResponsePaneState`. Runs off the main thread;
@@ -17,7 +19,7 @@ public enum ResponseFormatter {
         var info = ResponsePaneInfo(
             status: response.status, reason: response.reason, duration: response.timing.total.milliseconds / 1000,
             cacheDecision: response.cache.decision.rawValue,
-            headers: response.headers.map { HistoryEntry.Header($0.name, $0.value) },
+            headers: response.headers,
             wireBytes: response.timing.bytesOnWire)
         info.encodingNote = response.contentEncodingNote
         return ResponsePaneState(info: info, body: document)

@@ -1,4 +1,5 @@
 import CourierHTTP
+import CourierMessage
 
 /// Renders requests as `.http` text. An edited request reuses every original line whose section did not
 /// change, so comments and formatting inside it survive too.

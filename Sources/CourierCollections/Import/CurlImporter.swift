@@ -1,4 +1,5 @@
 import CourierHTTP
+import CourierMessage
 import Foundation
 
 /// A request converted from a curl command, with notes on what was dropped or changed.

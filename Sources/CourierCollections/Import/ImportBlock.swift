@@ -1,4 +1,5 @@
 import CourierHTTP
+import CourierMessage
 
 /// Writes one imported request as a `.http` block and proves it: the block is parsed back and must give
 /// exactly the request meant (name, method, URL, headers, body, variables, tags, scripts, nothing more),

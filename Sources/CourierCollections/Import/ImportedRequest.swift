@@ -1,4 +1,5 @@
 import CourierHTTP
+import CourierMessage
 
 /// One request as an importer hands it to `ImportWriter`: every field is data (or a variable the source
 /// means), never `.http` text, so the writer alone decides how each field is spelled in the file.

@@ -1,5 +1,6 @@
 import CourierBody
 import CourierHTTP
+import CourierMessage
 import Foundation
 
 /// Converts one Postman request object into an imported request, noting what it cannot carry over. Every

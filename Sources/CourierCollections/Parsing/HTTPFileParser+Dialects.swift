@@ -1,4 +1,5 @@
 import CourierHTTP
+import CourierMessage
 
 /// Reading rules that follow what the JetBrains HTTP Client and the VS Code REST Client do with files
 /// written for them, beyond the core grammar.

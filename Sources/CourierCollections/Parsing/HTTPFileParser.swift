@@ -1,4 +1,5 @@
 import CourierHTTP
+import CourierMessage
 
 /// Reads the JetBrains / VS Code REST Client `.http` syntax into an `HTTPFile`, recording the line
 /// range of every section so that the writer can keep untouched lines byte for byte.

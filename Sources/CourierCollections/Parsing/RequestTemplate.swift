@@ -1,4 +1,5 @@
 import CourierHTTP
+import CourierMessage
 
 /// A saved request as written in a `.http` file, before variables are substituted.
 public struct RequestTemplate: Sendable, Hashable, Identifiable {

@@ -1,5 +1,6 @@
 import CourierBody
 import CourierHTTP
+import CourierMessage
 import Foundation
 
 /// What the JetBrains and VS Code dialects write that is not sent as written: origin-form request

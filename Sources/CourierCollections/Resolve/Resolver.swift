@@ -1,4 +1,5 @@
 import CourierHTTP
+import CourierMessage
 import Foundation
 
 /// A request ready to send, with the secret values that went into it so that printers can hide them.

@@ -1,5 +1,6 @@
 import CourierBody
 import CourierHTTP
+import CourierMessage
 import Foundation
 
 /// The last response of each named request in a run, and the request as it was sent, for

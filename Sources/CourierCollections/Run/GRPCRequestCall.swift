@@ -1,6 +1,7 @@
 import CourierBody
 import CourierGRPC
 import CourierHTTP
+import CourierMessage
 import Foundation
 
 /// One resolved `GRPC` request, for `courier run` and the explorer alike: the schema from `# @proto FILE`

@@ -1,4 +1,5 @@
 import CourierHTTP
+import CourierMessage
 import CourierScript
 import Foundation
 
@@ -81,7 +82,7 @@ public struct ScriptRunner: Sendable {
             return try Resolver(file: file, baseFolder: baseFolder, context: context).resolve(template)
         }
         var variables = Dictionary(template.variables.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 })
-        var changedHeaders: [ScriptHeader]?
+        var changedHeaders: HTTPHeaders?
         var changed = RequestChanges()
         var previewHeaders = HTTPHeaders()
         for script in scripts {
@@ -134,7 +135,7 @@ public struct ScriptRunner: Sendable {
         let data = (try? response.body.readAll()) ?? Data()
         let body = String(decoding: data, as: UTF8.self)
         let scriptResponse = ScriptResponse(
-            status: response.status, headers: response.headers.map { ScriptHeader($0.name, $0.value) },
+            status: response.status, headers: response.headers,
             body: body, milliseconds: Int(response.timing.total.milliseconds))
         for script in scripts {
             var variables: [String: String] = [:]

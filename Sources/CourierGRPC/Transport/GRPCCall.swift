@@ -1,4 +1,5 @@
 import CourierHTTP
+import CourierMessage
 import Foundation
 
 /// What a gRPC call sends besides its messages.

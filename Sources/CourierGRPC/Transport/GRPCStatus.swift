@@ -1,4 +1,5 @@
 import CourierHTTP
+import CourierMessage
 import Foundation
 
 /// How a gRPC call ended: `grpc-status`, `grpc-message` (percent-decoded) and the raw

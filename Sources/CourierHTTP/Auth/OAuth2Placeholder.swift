@@ -1,3 +1,4 @@
+import CourierMessage
 import Foundation
 
 /// What stands in a resolved request where a token goes (`{{$auth.token("id")}}`) until `OAuth2Middleware`

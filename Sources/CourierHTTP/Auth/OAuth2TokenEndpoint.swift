@@ -1,3 +1,4 @@
+import CourierMessage
 import Foundation
 
 /// The requests an OAuth 2.0 client sends to its authorization server, and how their answers are read

@@ -1,3 +1,5 @@
+import CourierMessage
+
 /// The directives of a Cache-Control field (RFC 9111 section 5.2), parsed leniently: names are
 /// case-insensitive, arguments may be tokens or quoted strings, unknown directives are kept but
 /// ignored, and malformed elements are skipped rather than failing the whole field.

@@ -1,3 +1,4 @@
+import CourierMessage
 import Foundation
 
 /// How fresh a stored response is, after RFC 9111 section 4.2, computed from its headers, when it

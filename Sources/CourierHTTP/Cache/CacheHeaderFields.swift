@@ -1,3 +1,4 @@
+import CourierMessage
 import CourierSecurity
 /// The small header fields the cache reads besides Cache-Control: Vary and Pragma.
 public enum Vary: Sendable, Hashable {

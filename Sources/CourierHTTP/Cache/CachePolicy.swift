@@ -1,3 +1,4 @@
+import CourierMessage
 import CourierSecurity
 /// The cache's rules as data, each set with the reason it exists (RFC 9111 unless said otherwise).
 public enum CachePolicy {

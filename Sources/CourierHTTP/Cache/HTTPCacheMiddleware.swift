@@ -1,3 +1,4 @@
+import CourierMessage
 import Foundation
 
 /// A private HTTP cache after RFC 9111, as a step of the pipeline. It answers fresh requests from

@@ -1,4 +1,5 @@
 import CCurl
+import CourierMessage
 
 /// The content and transfer codings libcurl decodes, and what is said of a body it cannot: a coding it
 /// does not know (`Content-Encoding: UTF-8`, which real servers send) would fail the whole response, so

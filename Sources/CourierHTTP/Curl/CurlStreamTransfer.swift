@@ -1,4 +1,5 @@
 import CCurl
+import CourierMessage
 import Foundation
 
 /// One `HTTPStream` on one easy handle, on the loop thread: the request body comes from the stream's

@@ -1,4 +1,5 @@
 import CCurl
+import CourierMessage
 import Foundation
 
 /// One request on one easy handle: sets it up from an `HTTPRequest`, collects the status line,

@@ -1,3 +1,5 @@
+import CourierMessage
+
 /// libcurl's header callback hands over one raw line at a time; most are `Name: value` fields, read
 /// here from the bytes without first building the whole line as a String.
 extension ResponseHead {

@@ -1,3 +1,4 @@
+import CourierMessage
 import Foundation
 
 /// A request whose response type is a generic tag: building one does no I/O, and `decode` turns a

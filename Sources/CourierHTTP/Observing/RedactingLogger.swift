@@ -1,3 +1,4 @@
+import CourierMessage
 import CourierSecurity
 import Foundation
 

@@ -1,3 +1,4 @@
+import CourierMessage
 import Foundation
 
 /// Reads a Retry-After field (RFC 9110 section 10.2.3): delay-seconds or an HTTP-date.

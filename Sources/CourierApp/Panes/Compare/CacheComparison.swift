@@ -1,5 +1,6 @@
 import CourierBody
 import CourierHTTP
+import CourierMessage
 import Foundation
 
 /// What changed between a stored response and its revalidation, worked out once for the compare

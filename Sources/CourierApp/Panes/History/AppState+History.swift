@@ -1,5 +1,7 @@
 import CourierBody
 import CourierHTTP
+import CourierHistory
+import CourierMessage
 import CourierTerminal
 
 /// The history pane in the explorer: opening it, routing keys to it, and acting on what it asks.
@@ -84,7 +86,7 @@ extension AppState {
                     fields.append(kept)
                 }
             } else {
-                fields.append(HTTPHeaders.Field(name: header.name, value: header.value))
+                fields.append(header)
             }
         }
         var draft = current

@@ -1,5 +1,6 @@
 import CourierBody
 import CourierHTTP
+import CourierHistory
 import Foundation
 
 /// How history entries read in the pane: times, statuses, durations and sizes as short text.

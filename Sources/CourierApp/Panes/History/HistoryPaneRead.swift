@@ -1,4 +1,5 @@
 import CourierBody
+import CourierHistory
 import Foundation
 
 /// A read of the history store the pane asks for. The pane never reads the disk itself: the app performs
@@ -17,7 +18,7 @@ public enum HistoryPaneRead: Sendable, Hashable {
 
     /// What a read found.
     public enum Result: Sendable {
-        case listed(requestKey: String?, Swift.Result<[HistoryEntry], BodyError>)
+        case listed(requestKey: String?, Swift.Result<[HistoryEntry], HistoryError>)
         case entry(HistoryEntry, body: Data)
         case diff(older: HistoryEntry, olderBody: Data, newer: HistoryEntry, newerBody: Data)
         /// `previous(of:)` found no earlier response of the entry's request.
@@ -29,7 +30,7 @@ public enum HistoryPaneRead: Sendable, Hashable {
     public func perform(with store: HistoryStore) -> Result {
         switch self {
         case .list(let requestKey):
-            do throws(BodyError) {
+            do throws(HistoryError) {
                 return .listed(requestKey: requestKey, .success(try store.list(requestKey: requestKey)))
             } catch {
                 return .listed(requestKey: requestKey, .failure(error))

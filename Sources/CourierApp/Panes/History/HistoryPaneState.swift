@@ -1,4 +1,5 @@
 import CourierBody
+import CourierHistory
 import CourierSecurity
 import CourierTerminal
 import Foundation

@@ -1,5 +1,6 @@
 import CourierBody
 import CourierHTTP
+import CourierHistory
 import CourierTerminal
 import Foundation
 
@@ -25,7 +26,7 @@ public struct LatencyStats: Sendable, Hashable {
     }
 
     /// From the persisted history of one request (its `# @name`, or method and URL).
-    public init(store: HistoryStore, requestKey: String, count: Int = LatencyStats.defaultCount) throws(BodyError) {
+    public init(store: HistoryStore, requestKey: String, count: Int = LatencyStats.defaultCount) throws(HistoryError) {
         self.init(entries: try store.list(requestKey: requestKey), count: count)
     }
 

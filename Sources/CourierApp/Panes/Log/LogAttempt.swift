@@ -1,5 +1,6 @@
 import CourierCollections
 import CourierHTTP
+import CourierMessage
 import Foundation
 
 /// One attempt of one request, as the log shows it. Headers are stored already redacted, so the log

@@ -1,8 +1,10 @@
 import CourierBody
+import CourierHistory
+import CourierMessage
 import Foundation
 
 /// What the response pane shows above the body: plain values the app fills from an `HTTPResponse`
-/// (kept free of CourierHTTP types so the pane can also show a history entry).
+/// (the one header list, no client core types, so the pane can also show a history entry).
 public struct ResponsePaneInfo: Sendable, Hashable {
     public var status: Int
     public var reason: String
@@ -10,7 +12,7 @@ public struct ResponsePaneInfo: Sendable, Hashable {
     public var duration: Double?
     /// The cache decision's raw value (`fresh`, `miss`, …), coloured by `Theme.cache`.
     public var cacheDecision: String?
-    public var headers: [HistoryEntry.Header]
+    public var headers: HTTPHeaders
     /// "3 tests passed, 1 failed" when the request's response handlers declared tests.
     public var tests: String?
     /// Whether any of those tests failed (or a handler stopped on an error).
@@ -29,7 +31,7 @@ public struct ResponsePaneInfo: Sendable, Hashable {
 
     /// Creates the value from its parts.
     public init(status: Int, reason: String, duration: Double? = nil, cacheDecision: String? = nil,
-                headers: [HistoryEntry.Header] = [], wireBytes: Int = 0) {
+                headers: HTTPHeaders = [], wireBytes: Int = 0) {
         self.status = status
         self.reason = reason
         self.duration = duration
@@ -43,6 +45,6 @@ public struct ResponsePaneInfo: Sendable, Hashable {
 
     /// The Content-Type header's value.
     public var contentType: String? {
-        headers.first { $0.name.lowercased() == "content-type" }?.value
+        headers["Content-Type"]
     }
 }

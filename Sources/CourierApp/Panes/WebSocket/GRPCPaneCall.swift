@@ -1,6 +1,7 @@
 import CourierBody
 import CourierGRPC
 import CourierHTTP
+import CourierMessage
 import CourierWebSocket
 import Foundation
 import Synchronization

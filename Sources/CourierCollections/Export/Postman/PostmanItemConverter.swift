@@ -1,5 +1,6 @@
 import CourierBody
 import CourierHTTP
+import CourierMessage
 import Foundation
 
 /// One `.http` request as a Postman item: URL, headers (an `Authorization: Basic user password` or

@@ -1,4 +1,5 @@
 import CourierBody
+import CourierMessage
 import Foundation
 
 /// Converts a Bruno collection folder: every `.bru` request file (sorted by `meta.seq` within its folder)

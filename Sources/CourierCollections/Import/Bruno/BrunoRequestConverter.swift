@@ -1,5 +1,6 @@
 import CourierBody
 import CourierHTTP
+import CourierMessage
 import Foundation
 
 /// Converts one `.bru` request: its verb block (URL, body and auth modes), path parameters, headers,

@@ -1,4 +1,6 @@
 import CourierBody
+import CourierHistory
+import CourierMessage
 import Foundation
 
 /// A HAR entry's response as a history entry of the request imported from it: what `F2` shows for that
@@ -17,7 +19,9 @@ enum HARExchange {
             method: har["method"]?.stringValue ?? request.method, url: har["url"]?.stringValue ?? "",
             name: name, collectionPath: file, headers: headers(har["headers"]),
             template: HistoryEntry.Template(url: request.url.description,
-                                            headers: request.headers.map { .init($0.name, $0.value.description) },
+                                            headers: HTTPHeaders(request.headers.map {
+                                                HTTPHeaders.Field($0.name, $0.value.description)
+                                            }),
                                             body: bodyText(request.body)))
         let reason = response["statusText"]?.stringValue
         let answer = HistoryEntry.Response(status: status, reason: reason?.isEmpty == false ? reason : nil,
@@ -27,11 +31,11 @@ enum HARExchange {
         return ImportedExchange(entry: recorded, body: body, secrets: secrets)
     }
 
-    static func headers(_ list: JSONValue?) -> [HistoryEntry.Header] {
-        (list?.arrayValue ?? []).compactMap { header in
+    static func headers(_ list: JSONValue?) -> HTTPHeaders {
+        HTTPHeaders((list?.arrayValue ?? []).compactMap { header in
             guard let name = header["name"]?.stringValue, !name.hasPrefix(":") else { return nil }
-            return .init(name, header["value"]?.stringValue ?? "")
-        }
+            return HTTPHeaders.Field(name, header["value"]?.stringValue ?? "")
+        })
     }
 
     static func bodyText(_ body: ImportedBody) -> String {

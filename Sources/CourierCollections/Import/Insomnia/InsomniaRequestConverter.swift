@@ -1,5 +1,6 @@
 import CourierBody
 import CourierHTTP
+import CourierMessage
 import Foundation
 
 /// Converts one Insomnia request: URL and its parameters, headers, body, authentication and description.

@@ -1,5 +1,7 @@
 import CourierApp
 import CourierBody
+import CourierHistory
+import CourierMessage
 import CourierTerminal
 import Foundation
 import Testing
@@ -13,12 +15,12 @@ private struct HistoryFixture {
 
     init() throws {
         store = HistoryStore(directory: folder)
-        let auth = [HistoryEntry.Header("Authorization", "Bearer s3cr3t-token"), .init("Accept", "application/json")]
+        let auth: HTTPHeaders = [.init("Authorization", "Bearer s3cr3t-token"), .init("Accept", "application/json")]
         func users(_ seconds: Double, etag: String, extra: Bool, total: Double, cache: String,
                    body: String) throws {
-            var headers = [HistoryEntry.Header("Content-Type", "application/json"), .init("ETag", etag),
-                           .init("Set-Cookie", "session=abc123")]
-            if extra { headers.append(.init("X-Served-By", "edge-2")) }
+            var headers: HTTPHeaders = [.init("Content-Type", "application/json"), .init("ETag", etag),
+                                        .init("Set-Cookie", "session=abc123")]
+            if extra { headers.add("X-Served-By", "edge-2") }
             try store.record(HistoryEntry(date: t0.addingTimeInterval(seconds),
                                           request: .init(method: "GET", url: "http://127.0.0.1:8080/users?page=1",
                                                          name: "users", headers: auth),

@@ -1,6 +1,7 @@
 import CourierApp
 import CourierBody
 import CourierHTTP
+import CourierHistory
 import CourierTerminal
 import Foundation
 import Testing

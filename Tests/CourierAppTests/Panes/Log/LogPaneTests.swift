@@ -1,5 +1,6 @@
 import CourierApp
 import CourierHTTP
+import CourierMessage
 import CourierTerminal
 import Foundation
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+import CourierBody
 import CourierSecurity
 
 /// Keeps every response on disk under `$XDG_STATE_HOME/courier/history` (default
@@ -39,7 +40,7 @@ public final class HistoryStore: @unchecked Sendable {
 
     /// Redacts, truncates and stores an entry with its body; returns the entry as stored.
     @discardableResult
-    public func record(_ entry: HistoryEntry, body: Data = Data(), secrets: [String] = []) throws(BodyError) -> HistoryEntry {
+    public func record(_ entry: HistoryEntry, body: Data = Data(), secrets: [String] = []) throws(HistoryError) -> HistoryEntry {
         let redactor = Redactor(secrets: secrets)
         var stored = entry
         stored.request.url = redactor.url(entry.request.url)
@@ -75,7 +76,7 @@ public final class HistoryStore: @unchecked Sendable {
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
             encoder.dateEncodingStrategy = .custom(HistoryEntry.encodeDate)
             let json: Data
-            do { json = try encoder.encode(stored) } catch { throw .history(path: directory.path, reason: "\(error)") }
+            do { json = try encoder.encode(stored) } catch { throw .unreadable(path: directory.path, reason: "\(error)") }
             try write(json, to: entryURL(stored.id))
             try prune()
         }
@@ -90,26 +91,26 @@ public final class HistoryStore: @unchecked Sendable {
         }
     }
 
-    private func ensureDirectory() throws(BodyError) {
+    private func ensureDirectory() throws(HistoryError) {
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])
         } catch {
-            throw .history(path: directory.path, reason: "\(error)")
+            throw .unreadable(path: directory.path, reason: "\(error)")
         }
     }
 
     /// Writes a private file (0600 from its first byte) atomically.
-    private func write(_ data: Data, to url: URL) throws(BodyError) {
+    private func write(_ data: Data, to url: URL) throws(HistoryError) {
         do {
             try AtomicFile.write(data, to: url, mode: 0o600)
         } catch {
-            throw .history(path: error.path, reason: error.reason)
+            throw .unreadable(path: error.path, reason: error.reason)
         }
     }
 
     /// Drops the oldest entries until both the count and the total size are within limits.
-    private func prune() throws(BodyError) {
+    private func prune() throws(HistoryError) {
         var ids = try storedIDs()
         var sizes: [String: Int] = [:]
         var total = 0
@@ -133,7 +134,7 @@ public final class HistoryStore: @unchecked Sendable {
     // MARK: Reading
 
     /// Entry identifiers, oldest first (identifiers sort by time).
-    private func storedIDs() throws(BodyError) -> [String] {
+    private func storedIDs() throws(HistoryError) -> [String] {
         guard FileManager.default.fileExists(atPath: directory.path) else { return [] }
         do {
             return try FileManager.default.contentsOfDirectory(atPath: directory.path)
@@ -141,18 +142,18 @@ public final class HistoryStore: @unchecked Sendable {
                 .map { String($0.dropLast(5)) }
                 .sorted()
         } catch {
-            throw .history(path: directory.path, reason: "\(error)")
+            throw .unreadable(path: directory.path, reason: "\(error)")
         }
     }
 
     /// Entries newest first, optionally only those of one request (by `# @name`, or method and URL).
-    public func list(requestKey: String? = nil) throws(BodyError) -> [HistoryEntry] {
+    public func list(requestKey: String? = nil) throws(HistoryError) -> [HistoryEntry] {
         try storedIDs().reversed().compactMap { id in try? load(id: id) }
             .filter { requestKey == nil || $0.requestKey == requestKey || $0.request.name == requestKey }
     }
 
     /// Entries whose method, URL, name, status, error or stored body contain `text` (case-insensitive).
-    public func search(_ text: String) throws(BodyError) -> [HistoryEntry] {
+    public func search(_ text: String) throws(HistoryError) -> [HistoryEntry] {
         let needle = text.lowercased()
         return try list().filter { entry in
             let fields = [entry.request.method, entry.request.url, entry.request.name ?? "", entry.error ?? "",
@@ -164,30 +165,30 @@ public final class HistoryStore: @unchecked Sendable {
     }
 
     /// One entry by identifier (a unique prefix is enough).
-    public func load(id: String) throws(BodyError) -> HistoryEntry {
+    public func load(id: String) throws(HistoryError) -> HistoryEntry {
         let resolved = try resolve(id)
         do {
             let decoder = JSONDecoder()
             decoder.dateDecodingStrategy = .custom(HistoryEntry.decodeDate)
             return try decoder.decode(HistoryEntry.self, from: Data(contentsOf: entryURL(resolved)))
         } catch {
-            throw .history(path: entryURL(resolved).path, reason: "\(error)")
+            throw .unreadable(path: entryURL(resolved).path, reason: "\(error)")
         }
     }
 
     /// The stored (redacted, possibly truncated) body of an entry.
-    public func body(id: String) throws(BodyError) -> Data {
+    public func body(id: String) throws(HistoryError) -> Data {
         let resolved = try resolve(id)
         guard let data = FileManager.default.contents(atPath: bodyURL(resolved).path) else {
-            throw .historyEntryNotFound(id: id)
+            throw .entryNotFound(id: id)
         }
         return data
     }
 
-    private func resolve(_ id: String) throws(BodyError) -> String {
+    private func resolve(_ id: String) throws(HistoryError) -> String {
         if FileManager.default.fileExists(atPath: entryURL(id).path) { return id }
         let matches = try storedIDs().filter { $0.hasPrefix(id) }
-        guard matches.count == 1, !id.isEmpty else { throw .historyEntryNotFound(id: id) }
+        guard matches.count == 1, !id.isEmpty else { throw .entryNotFound(id: id) }
         return matches[0]
     }
 

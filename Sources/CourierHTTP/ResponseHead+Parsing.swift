@@ -1,21 +1,7 @@
-/// The status line and header fields of one response: what `RequestContext.onHead` hands over when
-/// the head of the final response (after redirects and interim 1xx responses) is complete, and what the
-/// WebSocket handshake reads off its socket.
-public struct ResponseHead: Sendable, Hashable {
-    /// As written on the status line: `HTTP/1.1`, `HTTP/2`.
-    public var version: String
-    public var status: Int
-    public var reason: String
-    public var headers: HTTPHeaders
+import CourierMessage
 
-    /// A head with these parts.
-    public init(version: String = "", status: Int = 0, reason: String = "", headers: HTTPHeaders = [:]) {
-        self.version = version
-        self.status = status
-        self.reason = reason
-        self.headers = headers
-    }
-
+/// Reading a head: from an `HTTPResponse` (the cache) and from header lines as libcurl or a socket hands them over.
+extension ResponseHead {
     /// The head of `response`, for responses that did not come from the network (the cache).
     public init(_ response: HTTPResponse) {
         self.init(version: response.httpVersion, status: response.status, reason: response.reason,

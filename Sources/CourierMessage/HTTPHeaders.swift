@@ -1,11 +1,15 @@
 /// An ordered list of header fields with case-insensitive lookup. Order and duplicates are kept,
-/// because they matter for display, for Set-Cookie and for byte-exact round trips.
-public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral {
+/// because they matter for display, for Set-Cookie and for byte-exact round trips. The one header type:
+/// the client core, history, scripts and panes all hold this one.
+public struct HTTPHeaders: Sendable, Hashable, RandomAccessCollection, ExpressibleByDictionaryLiteral,
+                           ExpressibleByArrayLiteral {
     /// One header field as it was written.
-    public struct Field: Sendable, Hashable {
+    public struct Field: Sendable, Hashable, Codable {
         public var name: String
         public var value: String
         public init(name: String, value: String) { self.name = name; self.value = value }
+        /// A field from its name and value.
+        public init(_ name: String, _ value: String) { self.name = name; self.value = value }
     }
 
     public private(set) var fields: [Field]
@@ -13,7 +17,12 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
     public init(_ fields: [Field] = []) { self.fields = fields }
     public init(_ pairs: [(String, String)]) { self.fields = pairs.map { Field(name: $0.0, value: $0.1) } }
     public init(dictionaryLiteral elements: (String, String)...) { self.init(elements) }
+    public init(arrayLiteral elements: Field...) { self.init(elements) }
 
+    public var startIndex: Int { fields.startIndex }
+    public var endIndex: Int { fields.endIndex }
+    /// The field at `position`, in the order the fields were written.
+    public subscript(position: Int) -> Field { fields[position] }
     public func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }
     public var count: Int { fields.count }
     public var isEmpty: Bool { fields.isEmpty }
@@ -53,7 +62,7 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
 
     public mutating func add(_ name: String, _ value: String) { fields.append(Field(name: name, value: value)) }
     /// Appends folded text to the last field's value, separated by one space (an obs-fold continuation).
-    mutating func continueLastValue(with text: String) {
+    package mutating func continueLastValue(with text: String) {
         guard let last = fields.indices.last else { return }
         fields[last].value += fields[last].value.isEmpty ? text : " " + text
     }

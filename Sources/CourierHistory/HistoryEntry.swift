@@ -1,7 +1,8 @@
+import CourierMessage
 import Foundation
 
 /// One kept response: what was asked, what came back, how long it took and what the cache did. Plain
-/// values (no CourierHTTP types) so the store stays free of the client core; the app converts.
+/// values and the one header list (no client core types), so the store stays free of the client core.
 public struct HistoryEntry: Codable, Sendable, Hashable {
     /// Sortable identifier: `yyyyMMdd-HHmmss-SSS-xxxxxx` (UTC time, then random hex).
     public var id: String
@@ -22,12 +23,12 @@ public struct HistoryEntry: Codable, Sendable, Hashable {
         public var name: String?
         /// The collection file the request came from.
         public var collectionPath: String?
-        public var headers: [Header]
+        public var headers: HTTPHeaders
         /// The request as written, variables unresolved (`{{base}}/users`), so restoring it gives the
         /// template back rather than one environment's values. Nil in entries kept before it was recorded.
         public var template: Template?
         /// Creates the value from its parts.
-        public init(method: String, url: String, name: String? = nil, collectionPath: String? = nil, headers: [Header] = [],
+        public init(method: String, url: String, name: String? = nil, collectionPath: String? = nil, headers: HTTPHeaders = [],
                     template: Template? = nil) {
             self.method = method; self.url = url; self.name = name; self.collectionPath = collectionPath; self.headers = headers
             self.template = template
@@ -37,10 +38,10 @@ public struct HistoryEntry: Codable, Sendable, Hashable {
     /// A request's URL, headers and body as written in its `.http` file.
     public struct Template: Codable, Sendable, Hashable {
         public var url: String
-        public var headers: [Header]
+        public var headers: HTTPHeaders
         public var body: String
         /// Creates the value from its parts.
-        public init(url: String, headers: [Header] = [], body: String = "") {
+        public init(url: String, headers: HTTPHeaders = [], body: String = "") {
             self.url = url; self.headers = headers; self.body = body
         }
     }
@@ -49,7 +50,7 @@ public struct HistoryEntry: Codable, Sendable, Hashable {
     public struct Response: Codable, Sendable, Hashable {
         public var status: Int
         public var reason: String?
-        public var headers: [Header]
+        public var headers: HTTPHeaders
         /// The body's full size as received.
         public var bodyBytes: Int
         /// Bytes kept in history (less than `bodyBytes` when truncated).
@@ -57,18 +58,10 @@ public struct HistoryEntry: Codable, Sendable, Hashable {
         /// Why the stored body differs from the received one, when it does.
         public var bodyNote: String?
         /// Creates the value from its parts.
-        public init(status: Int, reason: String? = nil, headers: [Header] = [], bodyBytes: Int = 0) {
+        public init(status: Int, reason: String? = nil, headers: HTTPHeaders = [], bodyBytes: Int = 0) {
             self.status = status; self.reason = reason; self.headers = headers
             self.bodyBytes = bodyBytes; self.storedBodyBytes = bodyBytes
         }
-    }
-
-    /// A header name and value.
-    public struct Header: Codable, Sendable, Hashable {
-        public var name: String
-        public var value: String
-        /// Creates the value from its parts.
-        public init(_ name: String, _ value: String) { self.name = name; self.value = value }
     }
 
     /// Phase durations in seconds (nil when not measured).

@@ -1,7 +1,7 @@
 import CourierTestSupport
 import Foundation
 import Testing
-@testable import CourierBody
+@testable import CourierHistory
 
 @Suite struct HistoryStoreTests {
     static let token = HistorySample.token
@@ -65,7 +65,7 @@ import Testing
         #expect(try store.list(requestKey: "getUser").map(\.id) == [first.id])
         #expect(try store.search("BRIAN").map(\.request.name) == ["listUsers"])
         #expect(try store.load(id: String(first.id.prefix(first.id.count - 2))) == first)
-        #expect(throws: BodyError.self) { try store.load(id: "nope") }
+        #expect(throws: HistoryError.self) { try store.load(id: "nope") }
     }
 
     @Test func theDefaultFolderHonoursXDGStateHome() {

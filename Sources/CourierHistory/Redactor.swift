@@ -1,3 +1,4 @@
+import CourierMessage
 import CourierSecurity
 import Foundation
 
@@ -20,11 +21,11 @@ public struct Redactor: Sendable {
     public var longestSecret: Int { masker.needles.first?.utf8.count ?? 0 }
 
     /// A header list with credential headers masked and secret values replaced.
-    public func headers(_ headers: [HistoryEntry.Header]) -> [HistoryEntry.Header] {
-        headers.map { header in
+    public func headers(_ headers: HTTPHeaders) -> HTTPHeaders {
+        HTTPHeaders(headers.map { header in
             let value = SecretPolicy.maskedHeaderValue(name: header.name, value: header.value, masker: masker)
-            return HistoryEntry.Header(header.name, value)
-        }
+            return HTTPHeaders.Field(header.name, value)
+        })
     }
 
     /// Text with every secret value replaced.
