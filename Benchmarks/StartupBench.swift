@@ -27,9 +27,7 @@ enum StartupBench {
             print("startup: cannot write the generated collection: \(error)")
             return
         }
-        let demo = ["Collections/demo.http", "../../Collections/demo.http"]
-            .map { URL(fileURLWithPath: binary).deletingLastPathComponent().appendingPathComponent($0).path }
-            .first { FileManager.default.fileExists(atPath: $0) } ?? "Collections/demo.http"
+        let demo = demoCollection(beside: binary)
         var reference: [Double] = []
         var small: [(Double, Int)] = []
         var large: [Int: [(Double, Int)]] = [:]
@@ -65,6 +63,13 @@ enum StartupBench {
             print(String(format: "startup: first frame, %d requests: %.1f ms (%.2f× tmux+shell), peak RSS by then %d MB",
                          size, time, time / ref, (results.map(\.1).max() ?? 0) / 1024))
         }
+    }
+
+    /// The repository's demo.http, found from the courier binary in `.build/release`.
+    static func demoCollection(beside binary: String) -> String {
+        ["Collections/demo.http", "../../Collections/demo.http"]
+            .map { URL(fileURLWithPath: binary).deletingLastPathComponent().appendingPathComponent($0).path }
+            .first { FileManager.default.fileExists(atPath: $0) } ?? "Collections/demo.http"
     }
 
     /// Starts `command` in a fresh tmux server and polls until `done` holds for the screen; returns the

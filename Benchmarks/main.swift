@@ -20,6 +20,7 @@ bench("collections") { CollectionsBench.run() }
 bench("openapi") { OpenAPIBench.run() }
 bench("terminal") { TerminalBench.run() }
 bench("startup") { StartupBench.run() }
+bench("firstframe") { FirstFrameBench.run() }
 bench("oneshot") { OneShotBench.run() }
 bench("run") { RunCommandBench.run() }
 bench("livemode") { LiveModeBench.run() }

@@ -115,6 +115,8 @@ public enum SecretPolicy {
 
     /// `url` with the password of its user info (or a user name alone) and its secret query values masked.
     private static func maskedURLStructure(_ url: String) -> String {
+        // Without user info or a query there is nothing here to mask: no string search (run per request).
+        guard url.utf8.contains(where: { $0 == UInt8(ascii: "@") || $0 == UInt8(ascii: "?") }) else { return url }
         var text = url
         // user:password@ in the authority.
         if let schemeEnd = text.range(of: "://") {

@@ -161,11 +161,20 @@ enum ResponseOutput {
     static func statusAndHeaders(_ head: ResponseHead, showSecrets: Bool) -> [String] {
         // The reason phrase is the server's text too, so it is shown, never executed.
         let status = "\(head.version) \(head.status) \(Sanitizer.escaped(head.reason))"
-        var lines = [status.trimmingCharacters(in: .whitespaces)]
+        // Most status lines have no space to trim (a reason phrase is there): Foundation's trim is skipped.
+        let ends = (status.utf8.first, status.utf8.last)
+        let trimmed = ends.0.map(mayBeWhitespace) == false && ends.1.map(mayBeWhitespace) == false
+        var lines = [trimmed ? status : status.trimmingCharacters(in: .whitespaces)]
         for field in head.headers.redacted(showSecrets: showSecrets) {
             lines.append("\(field.name): \(Sanitizer.escaped(field.value))")
         }
         return lines
+    }
+
+    /// Whether a line ending in `byte` may end in whitespace: a space, a tab, or a non-ASCII scalar (some are
+    /// spaces too).
+    private static func mayBeWhitespace(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte >= 0x80
     }
 
     /// What comes after the body: the error, one line per attempt and the timing breakdown.
@@ -265,8 +274,25 @@ enum ResponseOutput {
 extension ResponseOutput {
     /// Whether a body is laid out as JSON: its Content-Type says JSON, or it starts with `{` or `[`.
     static func looksLikeJSON(_ text: String, contentType: String?) -> Bool {
-        if let contentType, contentType.lowercased().contains("json") { return true }
+        if let contentType, containsJSON(contentType) { return true }
         return MediaKind.startsLikeJSON(text.utf8)
+    }
+
+    /// Whether `text` holds `json` in any case, compared byte by byte (no case folding of the whole string).
+    private static func containsJSON(_ text: String) -> Bool {
+        let word = Array("json".utf8)
+        var matched = 0
+        for byte in text.utf8 {
+            // ASCII letters fold to lower case by one bit; other bytes never match a letter of `json`.
+            let lower = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+            if lower == word[matched] {
+                matched += 1
+                if matched == word.count { return true }
+            } else {
+                matched = lower == word[0] ? 1 : 0
+            }
+        }
+        return false
     }
 
     /// JSON text laid out by `PrettyJSONStream` (keys in their order, indentation capped, with a note on

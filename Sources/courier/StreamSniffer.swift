@@ -20,8 +20,9 @@ enum StreamSniffer {
     static let window = 64 << 10
 
     /// The verdict on `prefix`, the first bytes of a body. With `forced` (`--stream`), anything that
-    /// is not an event stream is a stream of lines once its first line is complete.
-    static func verdict(_ prefix: Data, forced: Bool) -> Verdict {
+    /// is not an event stream is a stream of lines once its first line is complete. `complete`: `prefix` is
+    /// the whole body, so a first line with none after it is not a stream, JSON or not.
+    static func verdict(_ prefix: Data, forced: Bool, complete: Bool = false) -> Verdict {
         var lines = completeLines(prefix)
         guard !lines.isEmpty else {
             return prefix.count >= window ? (forced ? .lines : .notAStream) : .undecided
@@ -30,8 +31,15 @@ enum StreamSniffer {
         if isEventLine(first) { return .events }
         if forced { return .lines }
         // NDJSON: the first line is a whole JSON object or array and another one starts after it.
-        guard let firstByte = first.first, firstByte == UInt8(ascii: "{") || firstByte == UInt8(ascii: "["),
-              (try? JSONSerialization.jsonObject(with: first)) != nil else { return .notAStream }
+        guard let firstByte = first.first, firstByte == UInt8(ascii: "{") || firstByte == UInt8(ascii: "[") else {
+            return .notAStream
+        }
+        // A second line that cannot start a JSON value settles it before the first is parsed (a pretty-printed
+        // body): a one-shot send then never starts Foundation's JSON reader.
+        if let start = (lines.first ?? pendingLine(prefix))?.first,
+           start != UInt8(ascii: "{") && start != UInt8(ascii: "[") { return .notAStream }
+        if complete && lines.isEmpty && pendingLine(prefix) == nil { return .notAStream }
+        guard (try? JSONSerialization.jsonObject(with: first)) != nil else { return .notAStream }
         guard let second = lines.first ?? pendingLine(prefix) else {
             return prefix.count >= window ? .notAStream : .undecided
         }
@@ -54,7 +62,7 @@ enum StreamSniffer {
         let type = mediaType(contentType)
         if type == "text/event-stream" { return .events }
         if let type, ndjsonTypes.contains(type) { return .lines }
-        let bytes = verdict(prefix + Data([0x0A]), forced: forced)
+        let bytes = verdict(prefix + Data([0x0A]), forced: forced, complete: true)
         return bytes == .undecided ? (forced ? .lines : .notAStream) : bytes
     }
 

@@ -8,6 +8,9 @@ public enum Explorer {
     static let burstLimit = 512
     /// How often the loop ticks while something on screen moves (a request in flight).
     static let tickInterval: Duration = .milliseconds(100)
+    /// How long the first frame waits for the collection's first screen (it reads only the first
+    /// `CollectionStore.firstScreenBlocks` blocks): a slow disk still gets a frame, with the tree to follow.
+    public static let firstScreenWait: Duration = .milliseconds(500)
 
     /// The first effects of a session: read the collection and the theme list in the background.
     public static func startupEffects(_ state: AppState) -> [Effect] {
@@ -15,11 +18,13 @@ public enum Explorer {
             + (state.theme.name == Theme.dark.name ? [] : [.loadTheme(name: state.theme.name)])
     }
 
-    /// Runs until the user quits; returns the final state. The first frame is drawn at once: what is slow
-    /// (the disk, the network) runs in the background, so startup never waits for it.
+    /// Runs until the user quits; returns the final state. The first frame waits only for the collection's
+    /// first screen (at most `firstScreenWait`): the rest of what is slow (the disk, the network) runs in the
+    /// background, so startup never waits for it.
     @discardableResult
     public static func run(backend: any TerminalBackend, state initial: AppState, runner: EffectRunner,
-                           queue: ActionQueue, startup: [Effect]? = nil) -> AppState {
+                           queue: ActionQueue, startup: [Effect]? = nil,
+                           firstScreenWait: Duration = Explorer.firstScreenWait) -> AppState {
         var state = initial
         state.size = backend.size
         var lastFrame: Buffer?
@@ -37,8 +42,13 @@ public enum Explorer {
                 lastCursor = cursor
             }
         }
-        // The collection starts loading in the background while the first frame is drawn.
-        runner.perform(startup ?? startupEffects(state))
+        // The collection starts loading in the background; the first frame waits for its first screen, so
+        // it is drawn whole (tree, panes and status bar in one frame) rather than filled in a frame later.
+        let effects = startup ?? startupEffects(state)
+        runner.perform(effects)
+        if effects.contains(where: \.loadsCollection) {
+            awaitFirstScreen(&state, runner: runner, queue: queue, for: firstScreenWait)
+        }
         draw()
         let clock = ContinuousClock()
         var lastTick = clock.now
@@ -76,5 +86,32 @@ public enum Explorer {
         }
         runner.shutdown()
         return state
+    }
+
+    /// Applies what effects post until the collection's first screen is in `state` (or it failed), for at
+    /// most `wait`. Input is left for the loop: only results of the start-up effects are taken.
+    private static func awaitFirstScreen(_ state: inout AppState, runner: EffectRunner, queue: ActionQueue,
+                                         for wait: Duration) {
+        let deadline = ContinuousClock.now + wait
+        while case .loading = state.loading, !state.shouldQuit {
+            let actions = queue.drain()
+            if actions.isEmpty {
+                guard queue.waitForPost(until: deadline) else { return }
+                continue
+            }
+            var effects: [Effect] = []
+            for action in actions { effects += update(&state, action) }
+            runner.perform(effects)
+        }
+    }
+}
+
+private extension Effect {
+    /// Whether the effect reads the collection the first frame shows.
+    var loadsCollection: Bool {
+        switch self {
+        case .loadCollection, .loadCollectionInStages: true
+        default: false
+        }
     }
 }

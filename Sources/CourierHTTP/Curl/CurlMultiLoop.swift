@@ -13,11 +13,19 @@ final class CurlMultiLoop: Sendable {
         /// The multi handle's address while the thread runs, kept as a number so it can cross threads:
         /// posters only use it for `curl_multi_wakeup`, which libcurl makes safe from any thread.
         var multiAddress: UInt?
+        /// A wake-up went out since the loop last emptied the inbox, so the loop turns again and takes
+        /// whatever is posted meanwhile: later posters need not wake it again.
+        var woken = false
+        /// Posters calling `curl_multi_wakeup` right now, outside the lock; the loop waits for them before
+        /// it frees the handle.
+        var waking = 0
 
-        func wake() {
-            if let address = multiAddress, let multi = UnsafeMutableRawPointer(bitPattern: address) {
-                curl_multi_wakeup(multi)
-            }
+        /// The address to wake when this post must wake the loop, counted as a wake-up in flight.
+        mutating func claimWakeUp() -> UInt? {
+            guard !woken, let address = multiAddress else { return nil }
+            woken = true
+            waking += 1
+            return address
         }
     }
 
@@ -31,38 +39,53 @@ final class CurlMultiLoop: Sendable {
 
     /// Queues a transfer; it starts on the loop's next turn.
     func submit(_ job: any LoopJob) {
-        let refused: Bool = inbox.withLock { inbox in
-            guard !inbox.stopping else { return true }
+        let accepted = post { inbox in
+            guard !inbox.stopping else { return false }
             inbox.jobs.append(job)
-            inbox.wake()
-            return false
+            return true
         }
-        if refused { job.fail(APIError.cancelled) }
+        if !accepted { job.fail(APIError.cancelled) }
     }
 
     /// Asks a running transfer to look at its state again on the loop thread (`LoopTransfer.poke`): a
     /// stream whose upload paused for want of bytes resumes once it has some.
     func poke(_ id: UInt64) {
-        inbox.withLock { inbox in
+        post { inbox in
             inbox.pokes.append(id)
-            inbox.wake()
+            return true
         }
     }
 
     /// Aborts a transfer: its handle leaves the multi (closing its connection) and it throws `.cancelled`.
     func cancel(_ id: UInt64) {
-        inbox.withLock { inbox in
+        post { inbox in
             inbox.cancels.append(id)
-            inbox.wake()
+            return true
         }
     }
 
     /// Stops the thread; transfers still running end with `.cancelled`.
     func shutdown() {
-        inbox.withLock { inbox in
+        post { inbox in
             inbox.stopping = true
-            inbox.wake()
+            return true
         }
+    }
+
+    /// Changes the inbox and, when `change` accepted, wakes the loop. The wake-up is a system call, so it is
+    /// made after the lock is released (posters and the loop thread would otherwise queue behind it), and
+    /// only by the first poster since the loop last looked.
+    @discardableResult
+    private func post(_ change: (inout Inbox) -> Bool) -> Bool {
+        let (accepted, address): (Bool, UInt?) = inbox.withLock { inbox in
+            guard change(&inbox) else { return (false, nil) }
+            return (true, inbox.claimWakeUp())
+        }
+        if let address, let multi = UnsafeMutableRawPointer(bitPattern: address) {
+            curl_multi_wakeup(multi)
+            inbox.withLock { $0.waking -= 1 }
+        }
+        return accepted
     }
 
     private func run() {
@@ -75,7 +98,7 @@ final class CurlMultiLoop: Sendable {
         let driver = CurlMultiDriver(multi: multi)
         while true {
             let (jobs, cancels, pokes, stopping) = inbox.withLock { inbox in
-                defer { inbox.jobs = []; inbox.cancels = []; inbox.pokes = [] }
+                defer { inbox.jobs = []; inbox.cancels = []; inbox.pokes = []; inbox.woken = false }
                 return (inbox.jobs, inbox.cancels, inbox.pokes, inbox.stopping)
             }
             // Adds come first: a cancel is only ever posted after its job (see TransferTicket).
@@ -88,6 +111,8 @@ final class CurlMultiLoop: Sendable {
         }
         driver.cancelAll()
         inbox.withLock { $0.multiAddress = nil }
+        // A poster may be inside curl_multi_wakeup with the address it read before; no new one can start.
+        while inbox.withLock({ $0.waking }) > 0 { sched_yield() }
         curl_multi_cleanup(multi)
         failEverything(with: APIError.cancelled)
     }

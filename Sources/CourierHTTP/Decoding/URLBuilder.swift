@@ -53,7 +53,8 @@ public enum URLBuilder {
 
     /// The URL from scheme-host-path text, a query and a fragment, each encoded once (`encode`).
     public static func assemble(head: String, query: String?, fragment: String?) -> URL? {
-        let head = head.contains("://") ? head : "http://" + head
+        // A byte search: Foundation's `contains` goes through CFString, once per request a run sends.
+        let head = head.utf8.firstRange(of: "://".utf8) != nil ? head : "http://" + head
         guard var components = URLComponents(string: encode(head, allowed: allowedLiteral)),
               let scheme = components.scheme?.lowercased(), ["http", "https", "ws", "wss"].contains(scheme),
               // The encoded host: reading `host` decodes IDNA, which loads ICU's data for a check of emptiness.

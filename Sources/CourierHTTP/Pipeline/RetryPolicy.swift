@@ -61,9 +61,9 @@ public struct RetryPolicy: Sendable, Hashable {
     /// - Parameters:
     ///   - elapsed: time since the first attempt began, for the deadline.
     ///   - retryAfter: the server's Retry-After as a delay, already parsed.
-    ///   - random: a value in 0..<1 for the jitter.
+    ///   - random: a value in 0..<1 for the jitter, drawn only when a backoff is computed (a system call).
     public func decide(request: HTTPRequest, outcome: Result<HTTPResponse, APIError>, attempt: Int,
-                       elapsed: Duration, retryAfter: Duration?, random: Double) -> Decision {
+                       elapsed: Duration, retryAfter: Duration?, random: @autoclosure () -> Double) -> Decision {
         let trigger: RetryDeclined.Trigger
         switch outcome {
         case .success(let response):
@@ -94,7 +94,7 @@ public struct RetryPolicy: Sendable, Hashable {
             delay = retryAfter
             why = "\(reason), Retry-After \(Self.format(retryAfter))"
         } else {
-            delay = backoff(attempt: attempt, random: random)
+            delay = backoff(attempt: attempt, random: random())
             why = reason
         }
         guard elapsed + delay <= deadline else { return declined(.deadline(deadline)) }

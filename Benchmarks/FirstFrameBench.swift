@@ -1,0 +1,78 @@
+import Foundation
+
+/// The explorer's first whole frame under load: tmux at 120×40 starts `courier Collections/demo.http` and is
+/// polled with `capture-pane` until the tree's first and last requests and the status bar are all on screen;
+/// tmux starting `sh` that prints one line is the reference, measured the same way in the same run,
+/// interleaved, while a second process keeps one core busy. Also counts the captures that caught a frame
+/// drawn in parts (the status bar up, the tree's last request not yet).
+enum FirstFrameBench {
+    static let rounds = 9
+
+    static func run() {
+        let binary = ProcessInfo.processInfo.environment["COURIER_BIN"]
+            ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("courier").path
+        guard FileManager.default.isExecutableFile(atPath: binary) else {
+            print("firstframe: \(binary) not built; make bench builds it")
+            return
+        }
+        let demo = StartupBench.demoCollection(beside: binary)
+        guard let busy = spinner() else {
+            print("firstframe: cannot start the busy process")
+            return
+        }
+        defer {
+            kill(busy, SIGKILL)
+            var status: Int32 = 0
+            waitpid(busy, &status, 0)
+        }
+        var reference: [Double] = []
+        var courier: [Double] = []
+        var partial = 0
+        for _ in 0..<rounds {
+            if let (time, _) = measure("echo courier-ready; sleep 30", whole: { $0.contains("courier-ready") }) {
+                reference.append(time)
+            }
+            let whole: (String) -> Bool = { $0.contains("listUsers") && $0.contains("wsTicker") && $0.contains("q quit") }
+            if let (time, parts) = measure("exec '\(binary)' '\(demo)'", whole: whole,
+                                           partial: { $0.contains("q quit") && !$0.contains("wsTicker") }) {
+                courier.append(time)
+                partial += parts
+            }
+        }
+        guard let ref = StartupBench.median(reference), let mine = StartupBench.median(courier) else {
+            print("firstframe: tmux did not show a whole frame within 10 s")
+            return
+        }
+        print(String(format: "firstframe: under load (one core kept busy), first whole frame of demo.http %.1f ms, "
+                     + "tmux+sh %.1f ms: %.2f× (goal ≤ 2×; medians of %d); captures of a frame in parts: %d",
+                     mine, ref, mine / ref, rounds, partial))
+    }
+
+    /// Starts `command` in a fresh tmux server, polls until `whole` holds for the screen and returns the
+    /// milliseconds that took and how many earlier captures `partial` held for.
+    static func measure(_ command: String, whole: (String) -> Bool,
+                        partial: (String) -> Bool = { _ in false }) -> (Double, Int)? {
+        let socket = "courier-bench-\(UUID().uuidString)"
+        let tmux = ["tmux", "-L", socket, "-f", "/dev/null"]
+        defer { _ = StartupBench.spawn(tmux + ["kill-server"]) }
+        let start = ContinuousClock.now
+        guard StartupBench.spawn(tmux + ["new-session", "-d", "-x", "120", "-y", "40", command]).0 == 0 else { return nil }
+        var parts = 0
+        while ContinuousClock.now - start < .seconds(10) {
+            let (_, screen) = StartupBench.spawn(tmux + ["capture-pane", "-p"])
+            if whole(screen) { return ((ContinuousClock.now - start).milliseconds, parts) }
+            if partial(screen) { parts += 1 }
+        }
+        return nil
+    }
+
+    /// A shell spinning in a loop: one core kept busy, as another program would.
+    private static func spinner() -> pid_t? {
+        var pid: pid_t = 0
+        let arguments = ["/bin/sh", "-c", "while :; do :; done"]
+        let argv = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        guard posix_spawn(&pid, "/bin/sh", nil, nil, argv, environ) == 0 else { return nil }
+        return pid
+    }
+}

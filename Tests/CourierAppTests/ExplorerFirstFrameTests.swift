@@ -1,0 +1,57 @@
+import CourierApp
+import CourierHTTP
+import CourierTerminal
+import CourierTestSupport
+import Foundation
+import Synchronization
+import Testing
+
+/// The explorer's first frame is drawn whole: the collection's tree is in it, not filled in a frame later
+/// (on a terminal that showed the status bar and empty panes before the requests).
+@Suite("Explorer first frame")
+struct ExplorerFirstFrameTests {
+    /// Keeps the first frame drawn and quits as soon as the loop asks for input.
+    final class FirstFrameBackend: TerminalBackend, Sendable {
+        private let first = Mutex<Buffer?>(nil)
+        let size: Size
+
+        init(size: Size) { self.size = size }
+
+        func draw(_ buffer: Buffer, cursor: Position?) { first.withLock { if $0 == nil { $0 = buffer } } }
+        func nextEvent(timeout: Duration?) -> InputEvent? { .key(.char("q")) }
+        func wake() {}
+        func restore() {}
+
+        var firstText: String { first.withLock { $0?.lines().joined(separator: "\n") ?? "" } }
+    }
+
+    @Test("the first frame drawn already lists the collection's requests")
+    func firstFrameShowsTheTree() async throws {
+        // Given a collection file of three requests
+        let folder = try TemporaryFolder("first-frame")
+        let file = try folder.write("api.http", """
+            ### alphaRequest
+            GET http://127.0.0.1:9/alpha
+
+            ### betaRequest
+            GET http://127.0.0.1:9/beta
+
+            ### gammaRequest
+            GET http://127.0.0.1:9/gamma
+            """)
+        let state = AppState(size: Size(width: 120, height: 40), collectionPath: file.path)
+        let backend = FirstFrameBackend(size: state.size)
+        let queue = ActionQueue { backend.wake() }
+        let runner = EffectRunner(configuration: .init(transport: CurlTransport(), themeFolders: []), queue: queue)
+        // When the explorer starts with its usual start-up effects (the collection read in the background;
+        // the first frame may wait a minute for it here, a bound for a loaded machine)
+        await OwnThread.run {
+            Explorer.run(backend: backend, state: state, runner: runner, queue: queue, firstScreenWait: .seconds(60))
+        }
+        // Then its very first frame shows every request, as one frame with the status bar
+        let screen = backend.firstText
+        #expect(screen.contains("alphaRequest"), "\(screen)")
+        #expect(screen.contains("gammaRequest"), "\(screen)")
+        #expect(screen.contains("q quit"), "\(screen)")
+    }
+}
