@@ -352,11 +352,11 @@ enum Interruptible {
         // Ignored as a default action; the dispatch source below still observes it.
         signal(SIGINT, SIG_IGN)
         let task = Task {
-            do {
+            do throws(APIError) {
                 let value = try await operation()
                 outcome.withLock { $0 = .success(value) }
             } catch {
-                outcome.withLock { $0 = .failure(APIError(error)) }
+                outcome.withLock { $0 = .failure(error) }
             }
             done.signal()
         }
