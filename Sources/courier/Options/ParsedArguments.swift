@@ -37,6 +37,37 @@ struct ParsedArguments {
     /// The last value of a number option (checked when parsed).
     func number(_ long: String) -> Double? { value(long).flatMap(Double.init) }
 
+    /// The last value of a number option as a whole number within `range`, read once here: a fraction, or a
+    /// number outside the range (one too large for an `Int` included), is a usage error in the words of
+    /// `message`, given the number as read.
+    func wholeNumber(_ long: String, in range: ClosedRange<Int>,
+                     else message: (Double) -> String) throws(UsageError) -> Int? {
+        guard let number = number(long) else { return nil }
+        guard number == number.rounded(), number >= Double(range.lowerBound), number <= Double(range.upperBound)
+        else { throw UsageError(message(number), command: command) }
+        return Int(number)
+    }
+
+    /// The largest whole number an option takes when it names no limit of its own: every `Int` up to it is
+    /// exactly a `Double`, so the check above never rounds.
+    static let largestWholeNumber = 1 << 53
+
+    /// Whether the command's table declares `--name` (a group of options shared by commands reads only those
+    /// its command has).
+    func declares(_ long: String) -> Bool { declared.contains(long) }
+
+    /// The last value of a choice option as its type: the table already checked it is one of the words.
+    func choice<Choice: RawRepresentable>(_ long: String, as type: Choice.Type) -> Choice?
+        where Choice.RawValue == String {
+        value(long).flatMap(Choice.init(rawValue:))
+    }
+
+    /// The last value of a folder option as a folder URL (relative paths from the current folder).
+    func directory(_ long: String) -> URL? { value(long).map { URL(fileURLWithPath: $0, isDirectory: true) } }
+
+    /// The last value of a file option as a file URL (relative paths from the current folder).
+    func file(_ long: String) -> URL? { value(long).map { URL(fileURLWithPath: $0) } }
+
     /// `--var NAME=VALUE` (repeatable) as the variables it sets.
     func variables() throws(UsageError) -> [String: String] {
         var variables: [String: String] = [:]
