@@ -82,25 +82,19 @@ enum SendCommand {
     }
 
     static func run(_ arguments: [String]) -> Int32 {
-        let invocation: Invocation
-        do {
-            guard let parsed = try spec.parse(arguments) else {
-                Console.out(HelpText.render(spec))
-                return 0
+        spec.run(arguments) { args throws(UsageError) in
+            switch try parse(args) {
+            case .success(let invocation): send(invocation)
+            // A URL that cannot be sent as written is reported as the transport would report it.
+            case .failure(let error): report(nil, error: error, attempts: [], invocation: nil)
             }
-            invocation = try parse(parsed)
-        } catch let error as UsageError {
-            return error.report()
-        } catch {
-            return report(nil, error: APIError(error), attempts: [], invocation: nil)
         }
-        return send(invocation)
     }
 
     // MARK: Parsing
 
-    /// The invocation the parsed command line asks for.
-    static func parse(_ args: ParsedArguments) throws -> Invocation {
+    /// The invocation the parsed command line asks for, or the `badURL` failure of a URL that cannot be sent.
+    static func parse(_ args: ParsedArguments) throws(UsageError) -> Result<Invocation, APIError> {
         let data = args.value("--data")
         let timeout = args.number("--timeout")
         let key = args.value("--idempotency-key")
@@ -121,7 +115,7 @@ enum SendCommand {
         }
         let words = try SendRequestItems.split(args.positionals)
         let (methodText, urlText) = (words.method, words.url)
-        guard var url = makeURL(urlText) else { throw APIError.badURL(urlText) }
+        guard var url = makeURL(urlText) else { return .failure(.badURL(urlText)) }
 
         var headers = try args.headers()
         if data != nil, words.items.contains(where: \.kind.isData) {
@@ -176,12 +170,12 @@ enum SendCommand {
         request.clientCertificate = clientCertificate
         try args.applySignIn(to: &request)
         if let passphrase = clientCertificate?.passphrase { request.knownSecrets.insert(passphrase) }
-        return Invocation(request: request, json: json, timing: timing, showSecrets: showSecrets, verbose: verbose,
-                          stream: stream, lineLimit: lineLimitBytes,
-                          output: output.map { URL(fileURLWithPath: $0) },
-                          trustedCertificates: connection.trustedCertificates,
-                          cacheDirectory: connection.cacheDirectory, usesCache: connection.cacheMode != nil,
-                          deadline: deadline, idleTimeout: connection.idleTimeout)
+        return .success(Invocation(request: request, json: json, timing: timing, showSecrets: showSecrets,
+                                   verbose: verbose, stream: stream, lineLimit: lineLimitBytes,
+                                   output: output.map { URL(fileURLWithPath: $0) },
+                                   trustedCertificates: connection.trustedCertificates,
+                                   cacheDirectory: connection.cacheDirectory, usesCache: connection.cacheMode != nil,
+                                   deadline: deadline, idleTimeout: connection.idleTimeout))
     }
 
     /// The URL as typed, with http:// assumed when no scheme is given, and `:3000/x` read as
