@@ -96,7 +96,7 @@ enum SendCommand {
     /// The invocation the parsed command line asks for, or the `badURL` failure of a URL that cannot be sent.
     static func parse(_ args: ParsedArguments) throws(UsageError) -> Result<Invocation, APIError> {
         let data = args.value("--data")
-        let timeout = args.number("--timeout")
+        let deadline = try args.seconds("--timeout")
         let key = args.value("--idempotency-key")
         let output = args.value("--output")
         let connection = try ConnectionOptions(args)
@@ -162,7 +162,6 @@ enum SendCommand {
         let lineLimitBytes = lineLimit.map { Int($0 * Double(1 << 20)) } ?? StreamPrinter.defaultLineLimit
         let method = methodText.map { HTTPMethod(rawValue: $0.uppercased()) }
             ?? (body.isEmpty && data == nil && itemsBody == nil ? .get : .post)
-        let deadline = timeout.map { Duration.milliseconds(Int64(($0 * 1000).rounded())) }
         var request = HTTPRequest(method: method, url: url, headers: headers, body: body, timeout: deadline,
                                   cacheMode: connection.cacheMode ?? .default, maxAttempts: retry.map { $0 + 1 },
                                   insecure: connection.insecure)

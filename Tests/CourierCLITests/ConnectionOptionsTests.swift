@@ -23,6 +23,21 @@ struct ConnectionOptionsTests {
                 "\(count.stderr)")
     }
 
+    @Test func aTimeLongerThanTheClockHoldsIsAUsageErrorNamingTheOptionNotACrash() async throws {
+        // When a timeout is a number of seconds no clock holds
+        let results = [
+            ("--timeout", try await CourierCLI.run(["send", "--timeout", "1e30", "http://127.0.0.1:1/"])),
+            ("--idle-timeout", try await CourierCLI.run(["send", "--idle-timeout", "1e30", "http://127.0.0.1:1/"])),
+            ("--idle-timeout", try await CourierCLI.run(["run", "api.http", "--idle-timeout", "1e30"])),
+        ]
+        // Then each is a usage error that names the option and what it takes, status 2
+        for (option, result) in results {
+            #expect(result.status == 2, "\(result.stderr)")
+            #expect(result.stderr.contains("Error: \(option) takes a number of seconds up to 31536000, not '1e30'"),
+                    "\(result.stderr)")
+        }
+    }
+
     @Test func aFractionIsRefusedInTheWordsItAlwaysHad() async throws {
         // When whole-number options get a fraction
         let retry = try await CourierCLI.run(["send", "--retry", "1.5", "http://127.0.0.1:1/"])

@@ -58,7 +58,7 @@ struct ConnectionOptions: Sendable {
             clientCertificate = try args.clientCertificate()
             certificatePassphrase = args.value("--pass")
         }
-        if args.declares("--idle-timeout") { idleTimeout = args.idleTimeout() }
+        if args.declares("--idle-timeout") { idleTimeout = try args.idleTimeout() }
         if args.declares("--cache-dir") { cacheDirectory = args.directory("--cache-dir") }
         if args.declares("--cache-mode") { cacheMode = args.choice("--cache-mode", as: CacheMode.self) }
     }

@@ -104,10 +104,30 @@ struct ParsedArguments {
 
     /// `--idle-timeout SECONDS`: how long a transfer may go without a byte before it fails (default 30 s,
     /// so a silent server cannot hold `send` or `run` for ever); 0 waits for ever.
-    func idleTimeout() -> Duration? {
-        let seconds = number("--idle-timeout") ?? Self.defaultIdleTimeout
+    func idleTimeout() throws(UsageError) -> Duration? {
+        let seconds = try secondsNumber("--idle-timeout") ?? Self.defaultIdleTimeout
         return seconds == 0 ? nil : .seconds(max(1, seconds.rounded(.up)))
     }
+
+    /// The last value of a seconds option as a `Duration` to the millisecond, read once here (see
+    /// `secondsNumber`).
+    func seconds(_ long: String) throws(UsageError) -> Duration? {
+        try secondsNumber(long).map { .milliseconds(Int64(($0 * 1000).rounded())) }
+    }
+
+    /// The last value of a seconds option: more than `longestSeconds` is a usage error naming the option, as
+    /// such a number would overflow the clock it is given to.
+    func secondsNumber(_ long: String) throws(UsageError) -> Double? {
+        guard let seconds = number(long) else { return nil }
+        guard seconds <= Self.longestSeconds else {
+            throw UsageError("\(long) takes a number of seconds up to \(Int(Self.longestSeconds)), not "
+                             + "'\(value(long) ?? "")'", command: command)
+        }
+        return seconds
+    }
+
+    /// The most seconds a time option takes: a year, far past any wait a request needs.
+    static let longestSeconds: Double = 365 * 24 * 3600
 
     /// Seconds without a byte after which `send` and `run` give up, unless `--idle-timeout` says otherwise.
     static let defaultIdleTimeout: Double = 30
