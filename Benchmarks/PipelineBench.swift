@@ -108,7 +108,8 @@ enum PipelineBench {
 
     /// Stands in the cache slot, so the fold has the same depth as with a cache.
     struct PassThrough: Middleware {
-        func intercept(_ request: HTTPRequest, context: RequestContext, next: Next) async throws -> HTTPResponse {
+        func intercept(_ request: HTTPRequest, context: RequestContext,
+                       next: Next) async throws(APIError) -> HTTPResponse {
             try await next(request, context)
         }
     }

@@ -13,6 +13,9 @@ public enum APIError: Error, Sendable {
     case http(status: Int, body: Data, message: String?)
     /// A certificate or handshake problem; never bypassed silently.
     case tls(underlying: String)
+    /// The handshake failed over the client certificate: it could not be used, or the server wants one or
+    /// refused the one presented. A TLS failure like `tls` (same kind, same message); `problem` says which.
+    case clientCertificate(ClientCertificateProblem, underlying: String)
     /// The URL cannot be sent as written.
     case badURL(String)
     /// A 2xx body did not match the expected type: a contract bug. `path` is the decoder's coding path.
@@ -75,7 +78,7 @@ public enum APIError: Error, Sendable {
         case .timedOut: .timedOut
         case .unauthorized: .unauthorized
         case .http: .http
-        case .tls: .tls
+        case .tls, .clientCertificate: .tls
         case .badURL: .badURL
         case .decoding: .decoding
         case .tooLarge: .tooLarge
@@ -86,6 +89,13 @@ public enum APIError: Error, Sendable {
         case .disk: .disk
         case .signIn: .signIn
         }
+    }
+}
+
+extension APIError {
+    /// What the client certificate had to do with this failure; nil for any failure not about it.
+    public var clientCertificateProblem: ClientCertificateProblem? {
+        if case .clientCertificate(let problem, _) = self { problem } else { nil }
     }
 }
 
@@ -101,7 +111,7 @@ extension APIError: CustomStringConvertible {
         case .timedOut(let underlying): "timed out: \(underlying)"
         case .unauthorized: "unauthorized (401)"
         case .http(let status, _, let message): "HTTP \(status)" + (message.map { ": \($0)" } ?? "")
-        case .tls(let underlying): "TLS: \(underlying)"
+        case .tls(let underlying), .clientCertificate(_, let underlying): "TLS: \(underlying)"
         case .badURL(let url): "bad URL: \(url)"
         case .decoding(let path, let underlying): "decoding failed at \(path.isEmpty ? "<root>" : path): \(underlying)"
         case .tooLarge(let limit, .body):

@@ -1,9 +1,10 @@
 import Foundation
 
 /// Sends one attempt of a request. Cancelling the calling Task must abort the transfer and throw
-/// `APIError.cancelled`. Every other failure is thrown as an `APIError`.
+/// `APIError.cancelled`; every other failure is an `APIError` too (typed throws: callers switch on its cases,
+/// never cast).
 public protocol Transport: Sendable {
-    func send(_ request: HTTPRequest, context: RequestContext) async throws -> HTTPResponse
+    func send(_ request: HTTPRequest, context: RequestContext) async throws(APIError) -> HTTPResponse
 }
 
 /// What travels with one logical request through the pipeline: its identity, the attempt number,

@@ -38,8 +38,8 @@ enum RunCommand {
                         + "row of --data; past the last row the last row is used again)."),
         ] + ciOptions + [
             .flag("--timing", help: "Show where the time of each request went."),
-            .option("--idle-timeout", "SECONDS", .number, default: "30",
-                    help: "Give up on a request when no byte arrives for SECONDS; 0 waits for ever."),
+            ConnectionOptions.idleTimeoutSpec(
+                help: "Give up on a request when no byte arrives for SECONDS; 0 waits for ever."),
             .option("--ws-wait", "SECONDS", .number, default: "2",
                     help: "How long a WebSocket request waits for the server's next message."),
             .flag("--show-secrets", help: "Print Authorization, cookies, tokens and private values as they are."),
@@ -47,13 +47,9 @@ enum RunCommand {
                       + "default; one request can allow it with '# @allow-insecure-redirect')."),
             FileAccessOptions.allowRead,
             FileAccessOptions.allowOverwrite,
-            .option("--cacert", "FILE", .file, help: "Verify servers' TLS certificates against the PEM "
-                        + "certificates in FILE instead of the system's (HTTP and WebSocket requests)."),
-        ] + ClientCertificateOptions.specs + [
-            .option("--cache-dir", "DIR", .directory, help: "Use the HTTP cache stored in DIR."),
-            .option("--cache-mode", "MODE", .choice(CacheMode.allCases.map(\.rawValue)),
-                    help: "Use the HTTP cache (in ~/.cache/courier unless --cache-dir) in MODE."),
-        ],
+            ConnectionOptions.trustedCertificatesSpec(help: "Verify servers' TLS certificates against the PEM "
+                + "certificates in FILE instead of the system's (HTTP and WebSocket requests)."),
+        ] + ConnectionOptions.clientCertificateSpecs + ConnectionOptions.cacheSpecs,
         notes: """
             A request succeeds with a status below 400, or with one listed in its '# @expect-status' line,
             and when its response handler ran without an error and its tests passed (a line per test: ✓ or ✗).
@@ -128,13 +124,10 @@ enum RunCommand {
     static func parse(_ args: ParsedArguments) throws(UsageError) -> Invocation {
         let names = args.values("--name")
         let environment = args.value("--env")
-        let cacheDirectory = args.value("--cache-dir")
-        let cacheModeText = args.value("--cache-mode")
         let webSocketWait = args.number("--ws-wait")
-        let trustedCertificates = try args.certificateFile()
-        let idleTimeout = args.idleTimeout()
+        let connection = try ConnectionOptions(args)
         var invocation = Invocation(path: "")
-        invocation.idleTimeout = idleTimeout
+        invocation.idleTimeout = connection.idleTimeout
         invocation.all = args.flag("--all")
         invocation.json = args.flag("--json")
         invocation.failFast = args.flag("--fail-fast") || args.flag("--bail")
@@ -164,26 +157,22 @@ enum RunCommand {
         invocation.names = names
         invocation.environment = environment
         invocation.overrides = try args.variables()
-        // The table allows only the modes there are.
-        invocation.cacheMode = cacheModeText.flatMap(CacheMode.init(rawValue:))
+        invocation.cacheMode = connection.cacheMode
         if let webSocketWait {
             guard webSocketWait > 0 else {
                 throw UsageError("--ws-wait takes a number of seconds above 0", command: "run")
             }
             invocation.webSocketWait = webSocketWait
         }
-        invocation.trustedCertificates = trustedCertificates
-        invocation.clientCertificate = try args.clientCertificate()
-        invocation.certificatePassphrase = args.value("--pass")
+        invocation.trustedCertificates = connection.trustedCertificates
+        invocation.clientCertificate = connection.clientCertificate
+        invocation.certificatePassphrase = connection.certificatePassphrase
         invocation.dataFile = args.value("--data")
-        if let count = args.number("--iteration-count") {
-            guard count >= 1, count == count.rounded(), count <= 1_000_000 else {
-                throw UsageError("--iteration-count takes a whole number of runs from 1", command: "run")
-            }
-            invocation.iterationCount = Int(count)
+        invocation.iterationCount = try args.wholeNumber("--iteration-count", in: 1...1_000_000) { _ in
+            "--iteration-count takes a whole number of runs from 1"
         }
         try parseCIOptions(args, into: &invocation)
-        invocation.cacheDirectory = cacheDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) }
+        invocation.cacheDirectory = connection.cacheDirectory
         if invocation.all && !names.isEmpty {
             throw UsageError("--all and --name exclude each other", command: "run")
         }

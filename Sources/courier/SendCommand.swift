@@ -32,8 +32,7 @@ enum SendCommand {
             .option("--retry", "N", .number, default: "2", help: "Retries after the first attempt; 0 disables."),
             .option("--timeout", "SECONDS", .number,
                     help: "Give up after SECONDS, for each attempt and all retries together."),
-            .option("--idle-timeout", "SECONDS", .number, default: "30",
-                    help: "Give up when no byte arrives for SECONDS; 0 waits for ever."),
+            ConnectionOptions.idleTimeoutSpec(help: "Give up when no byte arrives for SECONDS; 0 waits for ever."),
             .option("--idempotency-key", "KEY", help: "Send Idempotency-Key: KEY, which lets a POST be retried."),
             .option("--output", short: "o", "FILE", .file,
                     help: "Write the body to FILE instead of printing it (streamed to disk)."),
@@ -42,20 +41,17 @@ enum SendCommand {
             .option("--line-limit", "MB", .number, default: "16",
                     help: "Stop a body printed as a stream when one event or line passes MB megabytes."),
             .flag("--timing", help: "Show where the time of the last attempt went."),
-            .flag("--insecure", short: "k", help: "Do not verify the server's TLS certificate."),
+            ConnectionOptions.insecureSpec,
             .flag("--allow-insecure-redirect", help: "Follow a redirect from https to plain http (refused by default)."),
-            .option("--cacert", "FILE", .file, help: "Verify the server's TLS certificate against the PEM "
-                        + "certificates in FILE instead of the system's (trusts a self-signed development server)."),
-        ] + ClientCertificateOptions.specs + SendAuthOptions.specs + [
+            ConnectionOptions.trustedCertificatesSpec(help: "Verify the server's TLS certificate against the PEM "
+                + "certificates in FILE instead of the system's (trusts a self-signed development server)."),
+        ] + ConnectionOptions.clientCertificateSpecs + SendAuthOptions.specs + [
             .flag("--json", help: "Print one JSON object instead of text."),
             .flag("--show-secrets", help: "Print Authorization, cookies and tokens instead of REDACTED."),
             .flag("--verbose", short: "v",
                   help: "Log each attempt to standard error: the whole URL and the request head as sent (every "
                       + "header, secrets masked unless --show-secrets)."),
-            .option("--cache-dir", "DIR", .directory, help: "Use the HTTP cache stored in DIR."),
-            .option("--cache-mode", "MODE", .choice(CacheMode.allCases.map(\.rawValue)),
-                    help: "Use the HTTP cache (in ~/.cache/courier unless --cache-dir) in MODE."),
-        ],
+        ] + ConnectionOptions.cacheSpecs,
         notes: ExitStatus.notes(success: "a status below 400",
                                 failure: "a status of 400 or more, or a failure without a number of its own"))
 
@@ -86,38 +82,27 @@ enum SendCommand {
     }
 
     static func run(_ arguments: [String]) -> Int32 {
-        let invocation: Invocation
-        do {
-            guard let parsed = try spec.parse(arguments) else {
-                Console.out(HelpText.render(spec))
-                return 0
+        spec.run(arguments) { args throws(UsageError) in
+            switch try parse(args) {
+            case .success(let invocation): send(invocation)
+            // A URL that cannot be sent as written is reported as the transport would report it.
+            case .failure(let error): report(nil, error: error, attempts: [], invocation: nil)
             }
-            invocation = try parse(parsed)
-        } catch let error as UsageError {
-            return error.report()
-        } catch {
-            return report(nil, error: APIError(error), attempts: [], invocation: nil)
         }
-        return send(invocation)
     }
 
     // MARK: Parsing
 
-    /// The invocation the parsed command line asks for.
-    static func parse(_ args: ParsedArguments) throws -> Invocation {
+    /// The invocation the parsed command line asks for, or the `badURL` failure of a URL that cannot be sent.
+    static func parse(_ args: ParsedArguments) throws(UsageError) -> Result<Invocation, APIError> {
         let data = args.value("--data")
-        let retry = args.number("--retry")
-        let timeout = args.number("--timeout")
-        let idleTimeout = args.idleTimeout()
+        let deadline = try args.seconds("--timeout")
         let key = args.value("--idempotency-key")
         let output = args.value("--output")
-        let cacheDirectory = args.value("--cache-dir")
-        let cacheModeText = args.value("--cache-mode")
-        let trustedCertificates = try args.certificateFile()
-        let clientCertificate = try args.clientCertificate()
+        let connection = try ConnectionOptions(args)
+        let clientCertificate = connection.clientCertificate
         let jsonBody = args.flag("--json-body")
         let timing = args.flag("--timing")
-        let insecure = args.flag("--insecure")
         let allowInsecureRedirect = args.flag("--allow-insecure-redirect")
         let json = args.flag("--json")
         let showSecrets = args.flag("--show-secrets")
@@ -130,7 +115,7 @@ enum SendCommand {
         }
         let words = try SendRequestItems.split(args.positionals)
         let (methodText, urlText) = (words.method, words.url)
-        guard var url = makeURL(urlText) else { throw APIError.badURL(urlText) }
+        guard var url = makeURL(urlText) else { return .failure(.badURL(urlText)) }
 
         var headers = try args.headers()
         if data != nil, words.items.contains(where: \.kind.isData) {
@@ -158,8 +143,6 @@ enum SendCommand {
             // As curl's -d: the transport adds no Content-Type of its own.
             if !headers.contains("Content-Type") { headers["Content-Type"] = "application/x-www-form-urlencoded" }
         }
-        // The table allows only the modes there are.
-        let cacheMode = cacheModeText.flatMap(CacheMode.init(rawValue:)) ?? .default
         if let output {
             // The body streams into this folder while it arrives, so it must be writable before sending.
             let folder = URL(fileURLWithPath: output).deletingLastPathComponent().path
@@ -169,8 +152,8 @@ enum SendCommand {
                 throw UsageError("-o: cannot write into the folder '\(folder)'", command: "send")
             }
         }
-        if let retry, retry != retry.rounded() {
-            throw UsageError("--retry takes a whole number, not '\(retry)'", command: "send")
+        let retry = try args.wholeNumber("--retry", in: 0...ParsedArguments.largestWholeNumber) {
+            "--retry takes a whole number, not '\($0)'"
         }
         if let lineLimit, !(lineLimit > 0) || lineLimit > 1_048_576 {
             throw UsageError("--line-limit takes a number of megabytes above 0, not '\(args.value("--line-limit") ?? "")'",
@@ -179,19 +162,19 @@ enum SendCommand {
         let lineLimitBytes = lineLimit.map { Int($0 * Double(1 << 20)) } ?? StreamPrinter.defaultLineLimit
         let method = methodText.map { HTTPMethod(rawValue: $0.uppercased()) }
             ?? (body.isEmpty && data == nil && itemsBody == nil ? .get : .post)
-        let deadline = timeout.map { Duration.milliseconds(Int64(($0 * 1000).rounded())) }
         var request = HTTPRequest(method: method, url: url, headers: headers, body: body, timeout: deadline,
-                                  cacheMode: cacheMode, maxAttempts: retry.map { Int($0) + 1 }, insecure: insecure)
+                                  cacheMode: connection.cacheMode ?? .default, maxAttempts: retry.map { $0 + 1 },
+                                  insecure: connection.insecure)
         request.allowInsecureRedirect = allowInsecureRedirect
         request.clientCertificate = clientCertificate
         try args.applySignIn(to: &request)
         if let passphrase = clientCertificate?.passphrase { request.knownSecrets.insert(passphrase) }
-        return Invocation(request: request, json: json, timing: timing, showSecrets: showSecrets, verbose: verbose,
-                          stream: stream, lineLimit: lineLimitBytes,
-                          output: output.map { URL(fileURLWithPath: $0) },
-                          trustedCertificates: trustedCertificates,
-                          cacheDirectory: cacheDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) },
-                          usesCache: cacheModeText != nil, deadline: deadline, idleTimeout: idleTimeout)
+        return .success(Invocation(request: request, json: json, timing: timing, showSecrets: showSecrets,
+                                   verbose: verbose, stream: stream, lineLimit: lineLimitBytes,
+                                   output: output.map { URL(fileURLWithPath: $0) },
+                                   trustedCertificates: connection.trustedCertificates,
+                                   cacheDirectory: connection.cacheDirectory, usesCache: connection.cacheMode != nil,
+                                   deadline: deadline, idleTimeout: connection.idleTimeout))
     }
 
     /// The URL as typed, with http:// assumed when no scheme is given, and `:3000/x` read as
@@ -352,11 +335,11 @@ enum Interruptible {
         // Ignored as a default action; the dispatch source below still observes it.
         signal(SIGINT, SIG_IGN)
         let task = Task {
-            do {
+            do throws(APIError) {
                 let value = try await operation()
                 outcome.withLock { $0 = .success(value) }
             } catch {
-                outcome.withLock { $0 = .failure(APIError(error)) }
+                outcome.withLock { $0 = .failure(error) }
             }
             done.signal()
         }

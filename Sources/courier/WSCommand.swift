@@ -23,16 +23,16 @@ enum WSCommand {
             .option("--timeout", "SECONDS", .number, help: "Exit after SECONDS."),
             .flag("--reconnect", help: "Reconnect with backoff after an abnormal close or a missed pong."),
             .option("--ping", "SECONDS", .number, default: "30", help: "Keepalive ping interval; 0 turns it off."),
-            .flag("--insecure", short: "k", help: "Do not verify the server's TLS certificate."),
-            .option("--cacert", "FILE", .file,
-                    help: "Verify the server's TLS certificate against the PEM certificates in FILE."),
+            ConnectionOptions.insecureSpec,
+            ConnectionOptions.trustedCertificatesSpec(
+                help: "Verify the server's TLS certificate against the PEM certificates in FILE."),
             .option("--graphql", "DOCUMENT", help: "Run a GraphQL subscription: connection_init, then the "
                         + "subscription (again after every reconnect); each result prints as it arrives."),
             .option("--variables", "JSON", help: "With --graphql: the subscription's variables, a JSON object."),
             .option("--graphql-protocol", "NAME", .choice(GraphQLSubscription.WireProtocol.allCases.map(\.rawValue)),
                     default: "graphql-transport-ws",
                     help: "With --graphql: the subprotocol; graphql-ws is the older subscriptions-transport-ws one."),
-        ] + ClientCertificateOptions.specs + [
+        ] + ConnectionOptions.clientCertificateSpecs + [
             .flag("--json", help: "Print one JSON object per event."),
         ],
         notes: "Lines on standard input are sent as text messages when it is not a terminal.\n\n"
@@ -62,15 +62,13 @@ enum WSCommand {
     /// The options the parsed command line asks for.
     static func parse(_ args: ParsedArguments) throws(UsageError) -> Options {
         let reconnect = args.flag("--reconnect")
-        let insecure = args.flag("--insecure")
         let json = args.flag("--json")
         let protocols = args.values("--protocol")
         let sends = args.values("--send")
         let subscriptions = args.values("--subscribe")
-        let count = args.number("--count")
         let timeout = args.number("--timeout")
         let ping = args.number("--ping")
-        let trustedCertificates = try args.certificateFile()
+        let connection = try ConnectionOptions(args)
         let positionals = args.positionals
         guard let text = positionals.first else {
             throw UsageError("missing URL; try: courier ws ws://127.0.0.1:8088/ws/echo", command: "ws")
@@ -81,18 +79,18 @@ enum WSCommand {
             throw UsageError("'\(text)' is not a ws:// or wss:// URL", command: "ws")
         }
         let headers = try args.headers()
-        if let count, count < 1 || count != count.rounded() {
-            throw UsageError("--count takes a whole number of messages of at least 1", command: "ws")
+        let count = try args.wholeNumber("--count", in: 1...ParsedArguments.largestWholeNumber) { _ in
+            "--count takes a whole number of messages of at least 1"
         }
         let graphql = try graphQL(args)
         var configuration = WebSocketConfiguration(url: url, headers: headers,
                                                    protocols: graphql.map { [$0.wireProtocol.rawValue] } ?? protocols,
-                                                   insecure: insecure,
+                                                   insecure: connection.insecure,
                                                    pingInterval: ping == 0 ? nil : (ping ?? 30),
-                                                   trustedCertificates: trustedCertificates)
-        configuration.clientCertificate = try args.clientCertificate()
+                                                   trustedCertificates: connection.trustedCertificates)
+        configuration.clientCertificate = connection.clientCertificate
         return Options(configuration: configuration, sends: sends, subscriptions: subscriptions,
-                       count: count.map { Int($0) }, timeout: timeout, reconnect: reconnect, json: json,
+                       count: count, timeout: timeout, reconnect: reconnect, json: json,
                        graphql: graphql)
     }
 

@@ -58,4 +58,24 @@ struct ExplorerClientCertificateTests {
         #expect(await driver.press(Key(.enter), until: Self.received))
         #expect(!ClientCertificateExplorer.asking(driver.state))
     }
+
+    @Test func aServerThatRefusesTheCertificateFailsAsTLSAndThePassphraseIsAskedAgain() async throws {
+        // Given the explorer on a collection whose server trusts another client certificate
+        let driver = try await ClientCertificateExplorer("mtls-refused", trustsAnother: true) {
+            "# @name page\nGET \($0.url("/").absoluteString)\n"
+        }
+        defer { driver.stop() }
+        #expect(await driver.run(Explorer.startupEffects(driver.state)) { $0.loading == .loaded })
+
+        // When the request is sent with the right passphrase
+        #expect(await driver.press(.char("3"), Key(.enter), until: ClientCertificateExplorer.asking), "\(driver.screen)")
+        await driver.type(ClientCertificateFiles.passphrase)
+        #expect(await driver.press(Key(.enter), until: Self.failed), "\(driver.screen)")
+
+        // Then it fails saying the server refused the certificate, the passphrase is forgotten, and the next
+        // send asks for it again
+        #expect(driver.screen.contains("refused the client certificate"), "\(driver.screen)")
+        #expect(driver.state.certificatePassphrase == nil)
+        #expect(await driver.press(Key(.enter), until: ClientCertificateExplorer.asking), "\(driver.screen)")
+    }
 }

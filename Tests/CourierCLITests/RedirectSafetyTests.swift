@@ -28,7 +28,7 @@ import Testing
         var caught: APIError?
         do {
             _ = try await transport.send(HTTPRequest(url: server.url("/start")), context: RequestContext())
-        } catch let error as APIError {
+        } catch {
             caught = error
         }
 

@@ -52,7 +52,7 @@ import Testing
         var caught: APIError?
         do {
             _ = try await transport.send(HTTPRequest(url: server.url("/big")), context: RequestContext())
-        } catch let error as APIError {
+        } catch {
             caught = error
         }
 
@@ -93,7 +93,7 @@ import Testing
         var caught: APIError?
         do {
             _ = try await transport.send(HTTPRequest(url: server.url("/big")), context: RequestContext())
-        } catch let error as APIError {
+        } catch {
             caught = error
         }
         let left = (try? FileManager.default.contentsOfDirectory(atPath: point.path)) ?? ["unreadable"]

@@ -13,7 +13,7 @@ private final class StubTransport: Transport, Sendable {
 
     init(answer: @escaping @Sendable (HTTPRequest) -> HTTPResponse) { self.answer = answer }
 
-    func send(_ request: HTTPRequest, context: RequestContext) async throws -> HTTPResponse {
+    func send(_ request: HTTPRequest, context: RequestContext) async throws(APIError) -> HTTPResponse {
         sent.withLock { $0.append(request) }
         return answer(request)
     }

@@ -10,7 +10,7 @@ import Testing
     /// A stub that hands each answer's head to the context, as the real transport does.
     struct AnnouncingTransport: Transport {
         let inner: StubTransport
-        func send(_ request: HTTPRequest, context: RequestContext) async throws -> HTTPResponse {
+        func send(_ request: HTTPRequest, context: RequestContext) async throws(APIError) -> HTTPResponse {
             let response = try await inner.send(request, context: context)
             context.onHead?(ResponseHead(response))
             return response

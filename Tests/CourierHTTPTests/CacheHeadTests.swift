@@ -27,7 +27,7 @@ import Testing
     func send(_ fixture: CacheFixture, _ path: String, context: RequestContext) async throws -> HTTPResponse {
         let transport = fixture.transport
         return try await fixture.cache.intercept(HTTPRequest(url: CacheFixture.url(path)), context: context) {
-            request, context in
+            request, context throws(APIError) in
             let response = try await transport.send(request, context: context)
             context.onHead?(ResponseHead(response))
             if let body = try? response.body.readAll(), !body.isEmpty { context.onChunk?(body) }

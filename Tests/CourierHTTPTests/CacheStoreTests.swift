@@ -94,7 +94,9 @@ struct CacheStoreTests {
         }
         for expected in [CacheDecision.miss, .fresh, .fresh] {
             let response = try await cache.intercept(HTTPRequest(url: CacheFixture.url("/large")),
-                                                     context: RequestContext()) { try await transport.send($0, context: $1) }
+                                                     context: RequestContext()) { request, context throws(APIError) in
+                try await transport.send(request, context: context)
+            }
             // Then every hit still has the whole body
             #expect(response.cache.decision == expected)
             #expect(try response.body.readAll().count == 500)

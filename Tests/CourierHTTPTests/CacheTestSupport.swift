@@ -27,9 +27,13 @@ struct CacheStubTransport: Transport {
 
     init(_ answer: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse) { self.answer = answer }
 
-    func send(_ request: HTTPRequest, context: RequestContext) async throws -> HTTPResponse {
+    func send(_ request: HTTPRequest, context: RequestContext) async throws(APIError) -> HTTPResponse {
         recorder.append(request)
-        return try answer(request)
+        do {
+            return try answer(request)
+        } catch {
+            throw APIError(error)
+        }
     }
 
     var requests: [HTTPRequest] { recorder.all }
@@ -51,9 +55,9 @@ struct CacheFixture {
     }
 
     /// Sends through the cache to the stub, as the client's pipeline would.
-    func send(_ request: HTTPRequest, context: RequestContext = RequestContext()) async throws -> HTTPResponse {
+    func send(_ request: HTTPRequest, context: RequestContext = RequestContext()) async throws(APIError) -> HTTPResponse {
         let transport = self.transport
-        return try await cache.intercept(request, context: context) { request, context in
+        return try await cache.intercept(request, context: context) { request, context throws(APIError) in
             try await transport.send(request, context: context)
         }
     }

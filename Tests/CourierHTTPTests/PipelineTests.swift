@@ -10,7 +10,8 @@ import Testing
 
     /// A cache stand-in: answers /cached itself, passes everything else on.
     struct FreshHitCache: Middleware {
-        func intercept(_ request: HTTPRequest, context: RequestContext, next: Next) async throws -> HTTPResponse {
+        func intercept(_ request: HTTPRequest, context: RequestContext,
+                       next: Next) async throws(APIError) -> HTTPResponse {
             if request.url.path == "/cached" {
                 context.events.emit(.cacheDecision(context.id, CacheReport(decision: .fresh)))
                 return HTTPResponse(status: 200, url: request.url, cache: CacheReport(decision: .fresh))

@@ -47,7 +47,8 @@ public final class OpenSSLServer: Sendable {
 
     private static func start(certificate: URL, key: URL,
                               clientCertificates: URL? = nil) async throws -> (ChildProcess, UInt16) {
-        let verify = clientCertificates.map { ["-CAfile", $0.path, "-Verify", "1"] } ?? []
+        // `-verify_return_error`: without it s_server only logs a certificate it cannot verify and goes on.
+        let verify = clientCertificates.map { ["-CAfile", $0.path, "-Verify", "1", "-verify_return_error"] } ?? []
         let child = try ChildProcess(SelfSignedCertificate.openssl, [
             "s_server", "-accept", "127.0.0.1:0", "-cert", certificate.path, "-key", key.path, "-www",
         ] + verify, input: .open)

@@ -169,7 +169,8 @@ extension AppState {
         } else {
             "no environment chosen (E environments: \(names.joined(separator: ", ")))"
         }
-        return SendFailure(kind: failure.kind, message: failure.message + ": " + hint)
+        return SendFailure(kind: failure.kind, message: failure.message + ": " + hint,
+                           clientCertificate: failure.clientCertificate)
     }
 
     /// In live mode, a send through the debounce when an edit changed the request. Opening another request

@@ -48,7 +48,7 @@ private func respond(_ state: inout AppState, to action: Action) -> [Effect] {
         state.flight = nil
         let explained = state.explained(failure)
         state.updateSession(generation: generation) { $0.response.phase = .failed(explained) }
-        if failure.kind == .transport(.tls) && failure.message.contains("client certificate") {
+        if failure.clientCertificate != nil {
             // A wrong passphrase is forgotten, so the next send asks again.
             state.certificatePassphrase = nil
         }

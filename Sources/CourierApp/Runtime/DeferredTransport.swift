@@ -12,7 +12,7 @@ public final class DeferredTransport: Transport {
     }
 
     /// Sends through the transport once it is made.
-    public func send(_ request: HTTPRequest, context: RequestContext) async throws -> HTTPResponse {
+    public func send(_ request: HTTPRequest, context: RequestContext) async throws(APIError) -> HTTPResponse {
         try await made.value.send(request, context: context)
     }
 }

@@ -180,7 +180,8 @@ extension EffectRunner {
         case .completed(_, .failure(.cancelled)):
             queue.post(.sendCancelled(generation: generation))
         case .completed(_, .failure(let error)):
-            let failure = SendFailure(kind: .transport(error.kind), message: "\(error)")
+            let failure = SendFailure(kind: .transport(error.kind), message: "\(error)",
+                                      clientCertificate: error.clientCertificateProblem)
             queue.post(.sendFailed(generation: generation, failure))
         case .superseded(_, let wasSent):
             let byUser = userCancelled.withLock { $0.remove(generation) != nil }

@@ -8,7 +8,8 @@ public struct AWSSigV4Signing: Middleware {
 
     public init(now: @escaping @Sendable () -> Date = { Date() }) { self.now = now }
 
-    public func intercept(_ request: HTTPRequest, context: RequestContext, next: Next) async throws -> HTTPResponse {
+    public func intercept(_ request: HTTPRequest, context: RequestContext,
+                          next: Next) async throws(APIError) -> HTTPResponse {
         guard let configuration = request.awsSigV4 else { return try await next(request, context) }
         var response = try await next(try AWSSigV4Signer.sign(request, with: configuration, at: now()), context)
         response.sentSecrets.formUnion(configuration.secrets)

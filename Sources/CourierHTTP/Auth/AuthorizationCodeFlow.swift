@@ -12,7 +12,7 @@ struct AuthorizationCodeFlow {
     /// The path the redirect comes to when `Redirect URL` names none.
     static let defaultPath = "/callback"
 
-    func run() async throws -> Credentials {
+    func run() async throws(APIError) -> Credentials {
         guard let authorizationURL = configuration.authorizationURL else {
             throw APIError.signIn(configuration: configuration.id,
                                   reason: "the authorization code grant needs 'Auth URL' (the authorization endpoint)")
@@ -78,7 +78,7 @@ struct AuthorizationCodeFlow {
 
     /// The port (0: any), host and path the redirect comes to: `Redirect URL`'s when it names this
     /// machine's loopback interface over http, else 127.0.0.1 on a port the system picks.
-    private func redirectTarget() throws -> (UInt16, String, String) {
+    private func redirectTarget() throws(APIError) -> (UInt16, String, String) {
         guard let redirect = configuration.redirectURL else { return (0, "127.0.0.1", Self.defaultPath) }
         let host = redirect.host ?? ""
         guard redirect.scheme == "http", ["127.0.0.1", "localhost"].contains(host) else {

@@ -13,7 +13,7 @@ struct DeviceCodeFlow {
     /// What `slow_down` adds to the wait (section 3.5).
     static let slowDownStep = 5.0
 
-    func run() async throws -> Credentials {
+    func run() async throws(APIError) -> Credentials {
         guard let endpoint = configuration.deviceAuthorizationURL else {
             throw APIError.signIn(configuration: configuration.id,
                                   reason: "the device grant needs 'Device Auth URL' (the device authorization endpoint)")

@@ -52,26 +52,31 @@ final class LoopbackRedirectListener: Sendable {
     }
 
     /// The query items of the first request for `path`; the browser gets `page(items)` as HTML.
-    func waitForRedirect(path: String, page: @escaping @Sendable ([String: String]) -> String) async throws
-        -> [String: String] {
-        try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[String: String], any Error>) in
+    /// Throws `.cancelled` once the task is cancelled (which stops the listener).
+    func waitForRedirect(path: String, page: @escaping @Sendable ([String: String]) -> String)
+        async throws(APIError) -> [String: String] {
+        typealias Redirect = Result<[String: String], APIError>
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Redirect, Never>) in
                 let thread = Thread { [self] in
-                    continuation.resume(with: Result { try self.accept(path: path, page: page) })
+                    let items = accept(path: path, page: page)
+                    continuation.resume(returning: items.map { .success($0) } ?? .failure(.cancelled))
                 }
                 thread.start()
             }
         } onCancel: {
             stop()
         }
+        return try result.get()
     }
 
-    private func accept(path: String, page: ([String: String]) -> String) throws -> [String: String] {
+    /// Nil once the listener is stopped (the wait was cancelled).
+    private func accept(path: String, page: ([String: String]) -> String) -> [String: String]? {
         while true {
             let connection = Glibc.accept(descriptor, nil, nil)
             guard connection >= 0 else {
                 if errno == EINTR { continue }
-                throw CancellationError()
+                return nil
             }
             defer { close(connection) }
             var timeout = timeval(tv_sec: 10, tv_usec: 0)

@@ -9,7 +9,8 @@ public struct OAuth2Middleware: Middleware {
 
     public init(session: OAuth2Session) { self.session = session }
 
-    public func intercept(_ request: HTTPRequest, context: RequestContext, next: Next) async throws -> HTTPResponse {
+    public func intercept(_ request: HTTPRequest, context: RequestContext,
+                          next: Next) async throws(APIError) -> HTTPResponse {
         guard !request.oauth2.isEmpty else { return try await next(request, context) }
         var tokens: [String: Credentials] = [:]
         var anyHeld = false

@@ -13,17 +13,23 @@ public final class OAuth2Session: Sendable {
         /// Opens a URL in a browser when there is one; false when none could be started.
         public var openBrowser: @Sendable (URL) -> Bool
         public var now: @Sendable () -> Date
-        /// The device grant's wait between polls.
-        public var sleep: @Sendable (Duration) async throws -> Void
+        /// The device grant's wait between polls; throws `.cancelled` when the task is cancelled.
+        public var sleep: @Sendable (Duration) async throws(APIError) -> Void
 
         public init(prompt: @escaping @Sendable (AuthPrompt) -> Void = { _ in },
                     openBrowser: @escaping @Sendable (URL) -> Bool = BrowserOpener.open,
                     now: @escaping @Sendable () -> Date = { Date() },
-                    sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }) {
+                    sleep: @escaping @Sendable (Duration) async throws(APIError) -> Void = Hooks.taskSleep) {
             self.prompt = prompt
             self.openBrowser = openBrowser
             self.now = now
             self.sleep = sleep
+        }
+
+        /// `Task.sleep`, whose only failure is cancellation.
+        public static let taskSleep: @Sendable (Duration) async throws(APIError) -> Void = {
+            duration throws(APIError) in
+            do { try await Task.sleep(for: duration) } catch { throw .cancelled }
         }
     }
 
@@ -45,7 +51,7 @@ public final class OAuth2Session: Sendable {
                             context: RequestContext) async throws(APIError) -> (credentials: Credentials, fresh: Bool) {
         let store = store(for: configuration)
         do {
-            let (credentials, fresh) = try await store.usable(at: hooks.now()) { stale in
+            let (credentials, fresh) = try await store.usable(at: hooks.now()) { stale throws(APIError) in
                 try await self.obtain(configuration, stale: stale, context: context)
             }
             if !fresh {
@@ -64,7 +70,7 @@ public final class OAuth2Session: Sendable {
                       context: RequestContext) async throws(APIError) -> Credentials {
         let store = store(for: configuration)
         do {
-            let renewed = try await store.renew(replacing: token) { stale in
+            let renewed = try await store.renew(replacing: token) { stale throws(APIError) in
                 try await self.obtain(configuration, stale: stale, context: context)
             }
             context.events.emit(.auth(context.id, AuthEvent(configuration: configuration.id, action: .renewedAfter401)))
@@ -79,8 +85,8 @@ public final class OAuth2Session: Sendable {
         for store in stores.withLock({ Array($0.values) }) { await store.signOut() }
     }
 
-    private func failure(_ error: any Error, configuration: OAuth2Configuration, context: RequestContext) -> APIError {
-        let failure = APIError(error)
+    private func failure(_ failure: APIError, configuration: OAuth2Configuration,
+                         context: RequestContext) -> APIError {
         if case .cancelled = failure { return failure }
         let reason: String
         if case .signIn(_, let why) = failure { reason = why } else { reason = failure.description }
@@ -105,13 +111,13 @@ public final class OAuth2Session: Sendable {
     /// Refreshes `stale` when it has a refresh token (a refused refresh falls back to the grant), else runs
     /// the grant; keeps the result on disk.
     private func obtain(_ configuration: OAuth2Configuration, stale: Credentials?,
-                        context: RequestContext) async throws -> Credentials {
+                        context: RequestContext) async throws(APIError) -> Credentials {
         var obtained: Credentials?
         if let refreshToken = stale?.refreshToken, !refreshToken.isEmpty {
             do {
                 obtained = try await refresh(configuration, refreshToken: refreshToken, stale: stale, context: context)
                 context.events.emit(.auth(context.id, AuthEvent(configuration: configuration.id, action: .refreshed)))
-            } catch let error as APIError {
+            } catch {
                 // A refresh token the server no longer takes means signing in again; anything else is reported.
                 guard case .signIn = error else { throw error }
             }
@@ -127,7 +133,7 @@ public final class OAuth2Session: Sendable {
     }
 
     private func refresh(_ configuration: OAuth2Configuration, refreshToken: String, stale: Credentials?,
-                         context: RequestContext) async throws -> Credentials {
+                         context: RequestContext) async throws(APIError) -> Credentials {
         var fields = [("grant_type", "refresh_token"), ("refresh_token", refreshToken)]
         if let scope = configuration.scope, !scope.isEmpty { fields.append(("scope", scope)) }
         let request = OAuth2TokenEndpoint.request(configuration.tokenURL, fields: fields, configuration: configuration)
@@ -136,7 +142,8 @@ public final class OAuth2Session: Sendable {
                                                    configuration: configuration, now: hooks.now(), previous: stale)
     }
 
-    private func grant(_ configuration: OAuth2Configuration, context: RequestContext) async throws -> Credentials {
+    private func grant(_ configuration: OAuth2Configuration,
+                       context: RequestContext) async throws(APIError) -> Credentials {
         switch configuration.grant {
         case .clientCredentials, .password:
             let request = OAuth2TokenEndpoint.request(configuration.tokenURL,
@@ -155,18 +162,17 @@ public final class OAuth2Session: Sendable {
     /// Sends one request to the authorization server as an attempt of a request of its own (the Log shows
     /// it, its credentials masked); a transport failure says which endpoint could not be reached.
     func exchange(_ request: HTTPRequest, configuration: OAuth2Configuration,
-                  context: RequestContext) async throws -> HTTPResponse {
+                  context: RequestContext) async throws(APIError) -> HTTPResponse {
         let own = RequestContext(id: RequestID.next(), events: context.events)
         let transport = self.transport
         do {
-            return try await AttemptEvents().intercept(request, context: own) { request, context in
-                try await transport.send(request, context: context)
+            return try await AttemptEvents().intercept(request, context: own) {
+                request, context throws(APIError) in try await transport.send(request, context: context)
             }
         } catch {
-            let failure = APIError(error)
-            if case .cancelled = failure { throw failure }
+            if case .cancelled = error { throw error }
             throw APIError.signIn(configuration: configuration.id,
-                                  reason: "\(request.url.absoluteString) could not be reached: \(failure)")
+                                  reason: "\(request.url.absoluteString) could not be reached: \(error)")
         }
     }
 }

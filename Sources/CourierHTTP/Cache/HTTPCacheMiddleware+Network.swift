@@ -5,7 +5,7 @@ import Foundation
 extension HTTPCacheMiddleware {
     /// Sends the request and stores the answer when the rules allow.
     func fetch(_ request: HTTPRequest, context: RequestContext, next: Next, decision: CacheDecision,
-               detail: String?) async throws -> HTTPResponse {
+               detail: String?) async throws(APIError) -> HTTPResponse {
         let requestTime = clock()
         let response = try await next(request, context)
         let responseTime = clock()
@@ -21,7 +21,8 @@ extension HTTPCacheMiddleware {
 
     /// Sends the conditional request for a stored response and serves what the answer allows.
     func validate(_ entry: HTTPCacheEntry, freshness: CacheFreshness, request: HTTPRequest,
-                  directives: RequestDirectives, context: RequestContext, next: Next) async throws -> HTTPResponse {
+                  directives: RequestDirectives, context: RequestContext,
+                  next: Next) async throws(APIError) -> HTTPResponse {
         var conditional = request
         if let etag = entry.etag { conditional.headers.set("If-None-Match", etag) }
         if let lastModified = entry.lastModified { conditional.headers.set("If-Modified-Since", lastModified) }
@@ -41,7 +42,7 @@ extension HTTPCacheMiddleware {
         var answer: HTTPResponse
         do {
             answer = try await next(conditional, network)
-        } catch let error as APIError {
+        } catch {
             if case .cancelled = error { throw error }
             // A response that must be validated is never served unvalidated: the answer is a 504.
             if mustBeValidated(entry) { return couldNotRevalidate(request, error: error, context: context) }
@@ -195,7 +196,8 @@ extension HTTPCacheMiddleware {
 
     /// Sends an unsafe request; a success invalidates the stored responses for its URL and for its
     /// Location and Content-Location on the same origin (RFC 9111 section 4.4).
-    func sendUnsafe(_ request: HTTPRequest, context: RequestContext, next: Next) async throws -> HTTPResponse {
+    func sendUnsafe(_ request: HTTPRequest, context: RequestContext,
+                    next: Next) async throws(APIError) -> HTTPResponse {
         let response = try await next(request, context)
         var detail = "\(request.method) responses are not stored"
         if (200..<400).contains(response.status) {

@@ -9,7 +9,8 @@ extension HTTPCacheMiddleware {
 
     /// A request with `Range`: a 206 built from a fresh stored 200 when the range is one satisfiable
     /// byte range, else forwarded. A 206 is never stored, so it never answers a request without Range.
-    func answerRange(_ request: HTTPRequest, context: RequestContext, next: Next) async throws -> HTTPResponse {
+    func answerRange(_ request: HTTPRequest, context: RequestContext,
+                     next: Next) async throws(APIError) -> HTTPResponse {
         let directives = RequestDirectives(request)
         if request.method == .get, request.cacheMode != .reload,
            case .hit(let entry) = store.lookup(method: .get, url: request.url, headers: request.headers),

@@ -43,12 +43,12 @@ public struct HTTPCacheMiddleware: Middleware {
     /// Sends the conditional request for a stored response now, whatever its freshness, and returns
     /// the comparison; nil when nothing usable is stored for the request.
     public func revalidateNow(_ request: HTTPRequest, context: RequestContext = RequestContext(),
-                              transport: any Transport) async throws -> CacheRevalidation? {
+                              transport: any Transport) async throws(APIError) -> CacheRevalidation? {
         var forced = request
         forced.cacheMode = .revalidate
         let key = HTTPCacheStore.key(method: request.method, url: request.url)
         let previous = revalidations.sequence(key: key)
-        _ = try await intercept(forced, context: context) { request, context in
+        _ = try await intercept(forced, context: context) { request, context throws(APIError) in
             try await transport.send(request, context: context)
         }
         guard revalidations.sequence(key: key) != previous else { return nil }
@@ -59,7 +59,7 @@ public struct HTTPCacheMiddleware: Middleware {
 
     /// Answers from the cache, validates, or fetches and stores, as RFC 9111 and the cache mode say.
     public func intercept(_ request: HTTPRequest, context: RequestContext,
-                          next: @escaping Next) async throws -> HTTPResponse {
+                          next: @escaping Next) async throws(APIError) -> HTTPResponse {
         if request.cacheMode == .bypass {
             return report(try await next(request, context), CacheReport(decision: .bypass), context)
         }

@@ -9,7 +9,8 @@ public struct CookieMiddleware: Middleware {
     /// A middleware reading jars from `jar`.
     public init(jar: @escaping @Sendable (String) -> CookieJar?) { self.jar = jar }
 
-    public func intercept(_ request: HTTPRequest, context: RequestContext, next: Next) async throws -> HTTPResponse {
+    public func intercept(_ request: HTTPRequest, context: RequestContext,
+                          next: Next) async throws(APIError) -> HTTPResponse {
         guard let name = request.cookieJar, let jar = jar(name) else { return try await next(request, context) }
         var request = request
         jar.addCookies(to: &request.headers, for: request.url)

@@ -38,22 +38,22 @@ struct BodySink {
             return false
         }
         received += chunk.count
-        do {
+        do throws(APIError) {
             if let file {
-                try file.write(contentsOf: chunk)
+                try Self.write(chunk, to: file)
             } else {
                 buffer.append(chunk)
                 if buffer.count > spillThreshold { try spill() }
             }
             return true
         } catch {
-            failure = error as? APIError ?? .disk(underlying: "cannot write the body to disk: \(Self.describe(error))")
+            failure = error
             return false
         }
     }
 
     /// The complete body; a spilled body's file now belongs to the caller.
-    mutating func finish() throws -> ResponseBody {
+    mutating func finish() throws(APIError) -> ResponseBody {
         guard keeping else { return .data(Data()) }
         guard let file, let fileURL else { return .data(buffer) }
         do {
@@ -98,7 +98,7 @@ struct BodySink {
         return error.localizedDescription
     }
 
-    private mutating func spill() throws {
+    private mutating func spill() throws(APIError) {
         // Named with the process id, so a later process can tell a leftover of a dead one from a live file.
         let url = TemporaryBodyFiles.makeURL(in: directory)
         // Registered before it exists: a signal between creating and registering would leave it behind.
@@ -113,7 +113,16 @@ struct BodySink {
         let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         fileURL = url
         file = handle
-        try handle.write(contentsOf: buffer)
+        try Self.write(buffer, to: handle)
         buffer = Data()
+    }
+
+    /// Writes to the spill file; a failure here is this machine's (a full disk), never the server's.
+    private static func write(_ bytes: Data, to file: FileHandle) throws(APIError) {
+        do {
+            try file.write(contentsOf: bytes)
+        } catch {
+            throw .disk(underlying: "cannot write the body to disk: \(describe(error))")
+        }
     }
 }

@@ -37,11 +37,12 @@ enum CurlErrors {
     static func map(_ code: CURLcode, message: String, afterConnecting: Bool = false, redirects: Int = 0,
                     osErrno: Int = 0, url: URL? = nil, certificate: ClientCertificate?) -> APIError {
         if code.rawValue == CURLE_SSL_CERTPROBLEM.rawValue, let certificate {
-            return .tls(underlying: "the client certificate \(certificate) could not be used: a wrong or missing "
-                        + "passphrase, a key that does not match it, or another format (\(message))")
+            let why = "a wrong or missing passphrase, a key that does not match it, or another format"
+            let text = "the client certificate \(certificate) could not be used: \(why) (\(message))"
+            return .clientCertificate(.unusable, underlying: text)
         }
         if let refusal = ClientCertificate.refusal(message, presented: certificate) {
-            return .tls(underlying: refusal)
+            return .clientCertificate(certificate == nil ? .required : .refused, underlying: refusal)
         }
         return map(code, message: message, afterConnecting: afterConnecting, redirects: redirects, osErrno: osErrno,
                    url: url)

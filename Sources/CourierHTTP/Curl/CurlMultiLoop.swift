@@ -216,9 +216,9 @@ final class CurlMultiDriver {
 protocol LoopJob: Sendable {
     var id: UInt64 { get }
     /// Configures `easy` (fresh or reset) for this job; the loop adds it to the multi handle.
-    func start(on easy: UnsafeMutableRawPointer) throws -> any LoopTransfer
+    func start(on easy: UnsafeMutableRawPointer) throws(APIError) -> any LoopTransfer
     /// Ends the job's caller with an error when it never started.
-    func fail(_ error: any Error)
+    func fail(_ error: APIError)
 }
 
 /// A transfer on the loop thread, whatever it carries (a whole response, or a stream of bytes).
@@ -228,7 +228,7 @@ protocol LoopTransfer: AnyObject {
     /// curl finished the transfer with `code`.
     func complete(_ code: CURLcode)
     /// The transfer ends without curl's word (a cancel, a failed add).
-    func finish(throwing error: any Error)
+    func finish(throwing error: APIError)
     /// Another thread asked this transfer to look at its state again (see `CurlMultiLoop.poke`).
     func poke()
 }
@@ -238,11 +238,11 @@ extension LoopTransfer {
 }
 
 extension CurlJob: LoopJob {
-    func start(on easy: UnsafeMutableRawPointer) throws -> any LoopTransfer {
+    func start(on easy: UnsafeMutableRawPointer) throws(APIError) -> any LoopTransfer {
         try CurlTransfer(job: self, easy: easy)
     }
 
-    func fail(_ error: any Error) { continuation.resume(throwing: error) }
+    func fail(_ error: APIError) { continuation.resume(returning: .failure(error)) }
 }
 
 extension CurlTransfer: LoopTransfer {}

@@ -19,7 +19,7 @@ final class CurlStreamTransfer: LoopTransfer {
     private var received = 0
     private var finished = false
 
-    init(job: StreamJob, easy: UnsafeMutableRawPointer) throws {
+    init(job: StreamJob, easy: UnsafeMutableRawPointer) {
         self.id = job.id
         self.easy = easy
         self.job = job
@@ -144,11 +144,11 @@ final class CurlStreamTransfer: LoopTransfer {
         end(nil)
     }
 
-    func finish(throwing error: any Error) {
+    func finish(throwing error: APIError) {
         end(error)
     }
 
-    private func end(_ error: (any Error)?) {
+    private func end(_ error: APIError?) {
         guard !finished else { return }
         finished = true
         if let headerList { curl_slist_free_all(headerList) }

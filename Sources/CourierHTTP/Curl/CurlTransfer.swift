@@ -26,7 +26,7 @@ final class CurlTransfer {
     private let urlText: String
 
     /// Sets up `easy`, a fresh or reset handle (`CurlEasy`); the caller still owns it.
-    init(job: CurlJob, easy: UnsafeMutableRawPointer) throws {
+    init(job: CurlJob, easy: UnsafeMutableRawPointer) throws(APIError) {
         self.id = job.id
         self.easy = easy
         self.job = job
@@ -43,7 +43,7 @@ final class CurlTransfer {
 
     // MARK: Setup
 
-    private func configure() throws {
+    private func configure() throws(APIError) {
         let request = job.request
         let configuration = job.configuration
         let me = Unmanaged.passUnretained(self).toOpaque()
@@ -113,7 +113,8 @@ final class CurlTransfer {
         }
     }
 
-    private func configureMethodAndBody(_ request: HTTPRequest, userdata: UnsafeMutableRawPointer) throws {
+    private func configureMethodAndBody(_ request: HTTPRequest,
+                                        userdata: UnsafeMutableRawPointer) throws(APIError) {
         let method = request.method
         switch request.body {
         case .data(let data) where !data.isEmpty:
@@ -147,7 +148,8 @@ final class CurlTransfer {
 
     /// Streams the body as curl asks for it, a buffer at a time (`UploadSource`): a body of any size costs
     /// no memory. Its files are opened again for every attempt, and curl may rewind it.
-    private func configureUpload(_ parts: [RequestBodyPart], userdata: UnsafeMutableRawPointer) throws {
+    private func configureUpload(_ parts: [RequestBodyPart],
+                                 userdata: UnsafeMutableRawPointer) throws(APIError) {
         let source = try UploadSource(parts)
         upload = source
         courier_easy_setopt_long(easy, CURLOPT_POST, 1)
@@ -293,16 +295,16 @@ final class CurlTransfer {
     }
 
     /// Resumes the caller with an error, discarding any partial body.
-    func finish(throwing error: any Error) {
+    func finish(throwing error: APIError) {
         sink.discard()
         resume(.failure(error))
     }
 
-    private func resume(_ result: Result<HTTPResponse, any Error>) {
+    private func resume(_ result: Result<HTTPResponse, APIError>) {
         guard !finished else { return }
         finished = true
         cleanup()
-        job.continuation.resume(with: result)
+        job.continuation.resume(returning: result)
     }
 
     /// Frees what this transfer set on the handle; the handle itself goes back to its pool.

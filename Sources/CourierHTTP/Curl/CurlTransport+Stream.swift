@@ -44,9 +44,9 @@ struct StreamJob: LoopJob {
     let endsConnection: @Sendable (ResponseHead) -> Bool
     let continuation: AsyncThrowingStream<HTTPStream.Event, any Error>.Continuation
 
-    func start(on easy: UnsafeMutableRawPointer) throws -> any LoopTransfer {
-        try CurlStreamTransfer(job: self, easy: easy)
+    func start(on easy: UnsafeMutableRawPointer) -> any LoopTransfer {
+        CurlStreamTransfer(job: self, easy: easy)
     }
 
-    func fail(_ error: any Error) { continuation.finish(throwing: error) }
+    func fail(_ error: APIError) { continuation.finish(throwing: error) }
 }

@@ -64,7 +64,7 @@ public final class CurlTransport: Transport {
     deinit { loop.shutdown() }
 
     /// Sends one attempt, following redirects by `RedirectPolicy`; see `Transport`.
-    public func send(_ request: HTTPRequest, context: RequestContext) async throws -> HTTPResponse {
+    public func send(_ request: HTTPRequest, context: RequestContext) async throws(APIError) -> HTTPResponse {
         var current = request
         var hops = 0
         var sentSecrets: Set<String> = []
@@ -86,6 +86,9 @@ public final class CurlTransport: Transport {
         }
     }
 
+    /// What a transfer resumes its caller with.
+    typealias Answer = Result<HTTPResponse, APIError>
+
     /// A number no other transfer of this transport has.
     func nextTransferID() -> UInt64 { ids.add(1, ordering: .relaxed).newValue }
 
@@ -99,7 +102,8 @@ public final class CurlTransport: Transport {
     }
 
     /// Sends one request without following its redirect.
-    private func sendHop(_ request: HTTPRequest, context: RequestContext) async throws -> HTTPResponse {
+    private func sendHop(_ request: HTTPRequest,
+                         context: RequestContext) async throws(APIError) -> HTTPResponse {
         guard let scheme = request.url.scheme?.lowercased(), Self.supportedSchemes.contains(scheme),
               request.url.host?.isEmpty == false else {
             throw APIError.badURL(request.url.absoluteString)
@@ -109,16 +113,17 @@ public final class CurlTransport: Transport {
         let ticket = TransferTicket()
         let loop = self.loop
         let configuration = self.configuration
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPResponse, any Error>) in
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Answer, Never>) in
                 let job = CurlJob(id: id, request: request, context: context, configuration: configuration,
                                   continuation: continuation)
                 let submitted = ticket.submit { loop.submit(job) }
-                if !submitted { continuation.resume(throwing: APIError.cancelled) }
+                if !submitted { continuation.resume(returning: .failure(.cancelled)) }
             }
         } onCancel: {
             ticket.cancel { loop.cancel(id) }
         }
+        return try result.get()
     }
 }
 
@@ -160,7 +165,8 @@ struct CurlJob: Sendable {
     let request: HTTPRequest
     let context: RequestContext
     let configuration: CurlTransport.Configuration
-    let continuation: CheckedContinuation<HTTPResponse, any Error>
+    /// Resumed once, with the response or the failure: a Result, so the failure stays an `APIError`.
+    let continuation: CheckedContinuation<CurlTransport.Answer, Never>
 }
 
 /// `curl_global_init` must run once before any other call, and before threads start using curl.

@@ -25,7 +25,7 @@ final class UploadSource {
     let size: Int64
 
     /// Opens the files among `parts`; throws `badURL` naming a file that cannot be read.
-    init(_ parts: [RequestBodyPart]) throws {
+    init(_ parts: [RequestBodyPart]) throws(APIError) {
         var opened: [Piece] = []
         for part in parts {
             switch part {

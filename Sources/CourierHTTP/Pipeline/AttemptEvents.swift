@@ -6,7 +6,8 @@ public struct AttemptEvents: Middleware {
     public init() {}
 
     /// Emits the attempt's events around one call of `next`.
-    public func intercept(_ request: HTTPRequest, context: RequestContext, next: Next) async throws -> HTTPResponse {
+    public func intercept(_ request: HTTPRequest, context: RequestContext,
+                          next: Next) async throws(APIError) -> HTTPResponse {
         context.events.emit(.attemptStarted(context.id, attempt: context.attempt, method: request.method,
                                             url: request.url, headers: request.headers, at: Date()))
         do {
@@ -16,10 +17,9 @@ public struct AttemptEvents: Middleware {
                                                  timing: response.timing))
             return response
         } catch {
-            let failure = APIError(error)
-            context.events.emit(.attemptFinished(context.id, attempt: context.attempt, outcome: .failure(failure),
+            context.events.emit(.attemptFinished(context.id, attempt: context.attempt, outcome: .failure(error),
                                                  timing: nil))
-            throw failure
+            throw error
         }
     }
 }

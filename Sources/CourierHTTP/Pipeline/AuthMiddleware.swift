@@ -3,10 +3,10 @@ import Foundation
 /// How to renew a token: the request to send and how to read the answer.
 public struct TokenRefresher: Sendable {
     public var makeRequest: @Sendable (Credentials) -> HTTPRequest
-    public var parse: @Sendable (HTTPResponse) throws -> Credentials
+    public var parse: @Sendable (HTTPResponse) throws(APIError) -> Credentials
 
     public init(makeRequest: @escaping @Sendable (Credentials) -> HTTPRequest,
-                parse: @escaping @Sendable (HTTPResponse) throws -> Credentials) {
+                parse: @escaping @Sendable (HTTPResponse) throws(APIError) -> Credentials) {
         self.makeRequest = makeRequest
         self.parse = parse
     }
@@ -18,8 +18,9 @@ public struct TokenRefresher: Sendable {
             let body = (try? JSONSerialization.data(withJSONObject: ["refresh_token": credentials.refreshToken ?? ""]))
             return HTTPRequest(method: .post, url: url, headers: ["Content-Type": "application/json"],
                                body: .data(body ?? Data()))
-        }, parse: { response in
-            let body = try response.body.readAll()
+        }, parse: { response throws(APIError) in
+            let body: Data
+            do { body = try response.body.readAll() } catch { throw .protocolError(underlying: "\(error)") }
             let object = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any]
             let token = ["access_token", "accessToken", "token"].lazy.compactMap { object?[$0] as? String }.first
             guard let token else {
@@ -46,7 +47,8 @@ public struct AuthMiddleware: Middleware {
     }
 
     /// Adds Authorization, and handles one 401 by renewing and replaying.
-    public func intercept(_ request: HTTPRequest, context: RequestContext, next: Next) async throws -> HTTPResponse {
+    public func intercept(_ request: HTTPRequest, context: RequestContext,
+                          next: Next) async throws(APIError) -> HTTPResponse {
         // A request carrying its own Authorization is the user's choice; leave it alone.
         guard !request.headers.contains("Authorization"), let token = store.accessToken else {
             return try await next(request, context)
@@ -56,15 +58,14 @@ public struct AuthMiddleware: Middleware {
         guard response.status == 401, let refresher else { return response }
         let renewed: Credentials
         do {
-            renewed = try await store.renew(replacing: token) { credentials in
+            renewed = try await store.renew(replacing: token) { credentials throws(APIError) in
                 try await refresh(credentials, with: refresher, context: context)
             }
             context.events.emit(.tokenRefresh(context.id, succeeded: true))
         } catch {
             context.events.emit(.tokenRefresh(context.id, succeeded: false))
-            let failure = APIError(error)
-            if case .unauthorized = failure { return response }
-            throw failure
+            if case .unauthorized = error { return response }
+            throw error
         }
         // Exactly one replay: a second 401 goes back to the caller as it is.
         var replayed = try await next(request.authorized(with: renewed.accessToken), context)
@@ -73,7 +74,7 @@ public struct AuthMiddleware: Middleware {
     }
 
     private func refresh(_ credentials: Credentials, with refresher: TokenRefresher,
-                         context: RequestContext) async throws -> Credentials {
+                         context: RequestContext) async throws(APIError) -> Credentials {
         // Without the caller's hooks: the refresh's head and body are not the caller's response.
         let refreshContext = RequestContext(id: context.id, attempt: 1, events: .none)
         let response = try await transport.send(refresher.makeRequest(credentials), context: refreshContext)

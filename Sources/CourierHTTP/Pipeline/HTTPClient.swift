@@ -76,10 +76,14 @@ public final class HTTPClient: Sendable {
         }
         self.configuration = configuration
         let transport = configuration.transport
-        var next: Next = { request, context in try await transport.send(request, context: context) }
+        var next: Next = { request, context throws(APIError) in
+            try await transport.send(request, context: context)
+        }
         for middleware in configuration.pipeline.reversed() {
             let inner = next
-            next = { request, context in try await middleware.intercept(request, context: context, next: inner) }
+            next = { request, context throws(APIError) in
+                try await middleware.intercept(request, context: context, next: inner)
+            }
         }
         handler = next
     }
@@ -98,9 +102,8 @@ public final class HTTPClient: Sendable {
         do {
             return try await handler(request, context)
         } catch {
-            let failure = APIError(error)
-            if case .cancelled = failure { context.events.emit(.cancelled(context.id, superseded: false)) }
-            throw failure
+            if case .cancelled = error { context.events.emit(.cancelled(context.id, superseded: false)) }
+            throw error
         }
     }
 

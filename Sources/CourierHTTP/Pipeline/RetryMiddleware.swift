@@ -22,7 +22,8 @@ public struct RetryMiddleware: Middleware {
     }
 
     /// Calls `next` once per attempt until the policy stops.
-    public func intercept(_ request: HTTPRequest, context: RequestContext, next: Next) async throws -> HTTPResponse {
+    public func intercept(_ request: HTTPRequest, context: RequestContext,
+                          next: Next) async throws(APIError) -> HTTPResponse {
         let start = sleeper.now()
         var context = context
         var attempt = 1
@@ -32,9 +33,8 @@ public struct RetryMiddleware: Middleware {
             do {
                 outcome = .success(try await next(request, context))
             } catch {
-                let failure = APIError(error)
-                if case .cancelled = failure { throw failure }
-                outcome = .failure(failure)
+                if case .cancelled = error { throw error }
+                outcome = .failure(error)
             }
             if Task.isCancelled { throw APIError.cancelled }
             let retryAfter = (try? outcome.get()).flatMap { RetryAfter.delay(in: $0.headers, now: wallClock()) }

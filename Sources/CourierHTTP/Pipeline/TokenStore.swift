@@ -35,7 +35,8 @@ public actor TokenStore {
     /// A copy of the access token readable without hopping onto the actor, so attaching the token
     /// to every request costs no actor switch. Written only from the actor, on every change.
     private nonisolated let current: Mutex<String?>
-    private var refreshing: Task<Credentials, any Error>?
+    /// The refresh in flight; a Result, so its failure stays an `APIError` for every caller that joins it.
+    private var refreshing: Task<Result<Credentials, APIError>, Never>?
     /// How many refreshes were started (not joined), for tests and the log.
     public private(set) var refreshCount = 0
 
@@ -59,17 +60,19 @@ public actor TokenStore {
     /// them) runs once for every caller at the time, and its answer is kept. `fresh` says whether this call
     /// waited for an acquisition (the log tells a reused token from a fetched one).
     public func usable(at now: Date,
-                       acquire: @escaping @Sendable (Credentials?) async throws -> Credentials)
-        async throws -> (credentials: Credentials, fresh: Bool) {
+                       acquire: @escaping @Sendable (Credentials?) async throws(APIError) -> Credentials)
+        async throws(APIError) -> (credentials: Credentials, fresh: Bool) {
         if let current = credentials, current.isUsable(at: now) { return (current, false) }
-        if let refreshing { return (try await refreshing.value, true) }
+        if let refreshing { return (try await refreshing.value.get(), true) }
         let stale = credentials
-        let task = Task { try await acquire(stale) }
+        let task = Task { () async -> Result<Credentials, APIError> in
+            do throws(APIError) { return .success(try await acquire(stale)) } catch { return .failure(error) }
+        }
         refreshing = task
         refreshCount += 1
         defer { refreshing = nil }
         do {
-            let obtained = try await task.value
+            let obtained = try await task.value.get()
             credentials = obtained
             return (obtained, true)
         } catch {
@@ -81,21 +84,23 @@ public actor TokenStore {
     /// Credentials newer than `staleToken`: already renewed by another caller, the refresh in flight,
     /// or a new refresh. A refresh refused with `.unauthorized` signs out.
     public func renew(replacing staleToken: String,
-                      using refresh: @escaping @Sendable (Credentials) async throws -> Credentials)
-        async throws -> Credentials {
+                      using refresh: @escaping @Sendable (Credentials) async throws(APIError) -> Credentials)
+        async throws(APIError) -> Credentials {
         if let current = credentials, current.accessToken != staleToken { return current }
-        if let refreshing { return try await refreshing.value }
+        if let refreshing { return try await refreshing.value.get() }
         guard let current = credentials else { throw APIError.unauthorized(body: Data()) }
         // Not a child task: one caller's cancellation must not fail the refresh the others share.
-        let task = Task { try await refresh(current) }
+        let task = Task { () async -> Result<Credentials, APIError> in
+            do throws(APIError) { return .success(try await refresh(current)) } catch { return .failure(error) }
+        }
         refreshing = task
         refreshCount += 1
         defer { refreshing = nil }
         do {
-            let renewed = try await task.value
+            let renewed = try await task.value.get()
             credentials = renewed
             return renewed
-        } catch let error as APIError {
+        } catch {
             if case .unauthorized = error { credentials = nil }
             throw error
         }

@@ -67,7 +67,7 @@ enum LoadCommand {
         run.names = [name]
         run.environment = args.value("--env")
         run.overrides = try args.variables()
-        run.idleTimeout = args.idleTimeout()
+        run.idleTimeout = try args.idleTimeout()
         run.trustedCertificates = try args.certificateFile()
         let limit: LoadRun.Limit
         switch (args.number("--duration"), args.value("--requests")) {

@@ -37,6 +37,37 @@ struct ParsedArguments {
     /// The last value of a number option (checked when parsed).
     func number(_ long: String) -> Double? { value(long).flatMap(Double.init) }
 
+    /// The last value of a number option as a whole number within `range`, read once here: a fraction, or a
+    /// number outside the range (one too large for an `Int` included), is a usage error in the words of
+    /// `message`, given the number as read.
+    func wholeNumber(_ long: String, in range: ClosedRange<Int>,
+                     else message: (Double) -> String) throws(UsageError) -> Int? {
+        guard let number = number(long) else { return nil }
+        guard number == number.rounded(), number >= Double(range.lowerBound), number <= Double(range.upperBound)
+        else { throw UsageError(message(number), command: command) }
+        return Int(number)
+    }
+
+    /// The largest whole number an option takes when it names no limit of its own: every `Int` up to it is
+    /// exactly a `Double`, so the check above never rounds.
+    static let largestWholeNumber = 1 << 53
+
+    /// Whether the command's table declares `--name` (a group of options shared by commands reads only those
+    /// its command has).
+    func declares(_ long: String) -> Bool { declared.contains(long) }
+
+    /// The last value of a choice option as its type: the table already checked it is one of the words.
+    func choice<Choice: RawRepresentable>(_ long: String, as type: Choice.Type) -> Choice?
+        where Choice.RawValue == String {
+        value(long).flatMap(Choice.init(rawValue:))
+    }
+
+    /// The last value of a folder option as a folder URL (relative paths from the current folder).
+    func directory(_ long: String) -> URL? { value(long).map { URL(fileURLWithPath: $0, isDirectory: true) } }
+
+    /// The last value of a file option as a file URL (relative paths from the current folder).
+    func file(_ long: String) -> URL? { value(long).map { URL(fileURLWithPath: $0) } }
+
     /// `--var NAME=VALUE` (repeatable) as the variables it sets.
     func variables() throws(UsageError) -> [String: String] {
         var variables: [String: String] = [:]
@@ -73,10 +104,30 @@ struct ParsedArguments {
 
     /// `--idle-timeout SECONDS`: how long a transfer may go without a byte before it fails (default 30 s,
     /// so a silent server cannot hold `send` or `run` for ever); 0 waits for ever.
-    func idleTimeout() -> Duration? {
-        let seconds = number("--idle-timeout") ?? Self.defaultIdleTimeout
+    func idleTimeout() throws(UsageError) -> Duration? {
+        let seconds = try secondsNumber("--idle-timeout") ?? Self.defaultIdleTimeout
         return seconds == 0 ? nil : .seconds(max(1, seconds.rounded(.up)))
     }
+
+    /// The last value of a seconds option as a `Duration` to the millisecond, read once here (see
+    /// `secondsNumber`).
+    func seconds(_ long: String) throws(UsageError) -> Duration? {
+        try secondsNumber(long).map { .milliseconds(Int64(($0 * 1000).rounded())) }
+    }
+
+    /// The last value of a seconds option: more than `longestSeconds` is a usage error naming the option, as
+    /// such a number would overflow the clock it is given to.
+    func secondsNumber(_ long: String) throws(UsageError) -> Double? {
+        guard let seconds = number(long) else { return nil }
+        guard seconds <= Self.longestSeconds else {
+            throw UsageError("\(long) takes a number of seconds up to \(Int(Self.longestSeconds)), not "
+                             + "'\(value(long) ?? "")'", command: command)
+        }
+        return seconds
+    }
+
+    /// The most seconds a time option takes: a year, far past any wait a request needs.
+    static let longestSeconds: Double = 365 * 24 * 3600
 
     /// Seconds without a byte after which `send` and `run` give up, unless `--idle-timeout` says otherwise.
     static let defaultIdleTimeout: Double = 30

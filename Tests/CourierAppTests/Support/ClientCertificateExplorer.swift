@@ -11,8 +11,9 @@ final class ClientCertificateExplorer: LiveExplorer {
     let folder: TemporaryFolder
     let server: OpenSSLServer
 
-    /// `request` writes the collection's one request for the server.
-    init(_ label: String, request: (OpenSSLServer) -> String) async throws {
+    /// `request` writes the collection's one request for the server. With `trustsAnother` the server trusts
+    /// only a certificate of its own, so it refuses the one the environment presents.
+    init(_ label: String, trustsAnother: Bool = false, request: (OpenSSLServer) -> String) async throws {
         folder = try TemporaryFolder(label)
         let serverFolder = folder.url.appendingPathComponent("server-files")
         let client = folder.url.appendingPathComponent("client")
@@ -20,9 +21,13 @@ final class ClientCertificateExplorer: LiveExplorer {
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         }
         let made = try await SelfSignedCertificate.make(in: serverFolder)
-        let files = try await ClientCertificateFiles.make(in: client)
-        server = try await OpenSSLServer(certificate: made.certificate, key: made.key,
-                                         clientCertificates: files.certificate)
+        var trusted = try await ClientCertificateFiles.make(in: client).certificate
+        if trustsAnother {
+            let other = folder.url.appendingPathComponent("other")
+            try FileManager.default.createDirectory(at: other, withIntermediateDirectories: true)
+            trusted = try await ClientCertificateFiles.make(in: other).certificate
+        }
+        server = try await OpenSSLServer(certificate: made.certificate, key: made.key, clientCertificates: trusted)
         try folder.write("api.http", request(server))
         try folder.write("http-client.private.env.json", """
             {"dev": {"SSLConfiguration": {"clientCertificate": "client/cert.pem",

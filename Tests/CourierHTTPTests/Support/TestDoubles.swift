@@ -3,7 +3,8 @@ import Foundation
 import Synchronization
 @testable import CourierHTTP
 
-/// A transport answering from a script, recording what it was sent.
+/// A transport answering from a script, recording what it was sent. The script may throw anything, as a
+/// test's own errors do; what reaches the pipeline is an `APIError`, as from a real transport.
 final class StubTransport: Transport {
     typealias Script = @Sendable (HTTPRequest, Int) async throws -> HTTPResponse
     private let calls = Mutex<[HTTPRequest]>([])
@@ -23,12 +24,16 @@ final class StubTransport: Transport {
     var requests: [HTTPRequest] { calls.withLock { $0 } }
     var callCount: Int { calls.withLock { $0.count } }
 
-    func send(_ request: HTTPRequest, context: RequestContext) async throws -> HTTPResponse {
+    func send(_ request: HTTPRequest, context: RequestContext) async throws(APIError) -> HTTPResponse {
         let call = calls.withLock { calls in
             calls.append(request)
             return calls.count
         }
-        return try await script(request, call)
+        do {
+            return try await script(request, call)
+        } catch {
+            throw APIError(error)
+        }
     }
 }
 

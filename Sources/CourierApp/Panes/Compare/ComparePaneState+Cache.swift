@@ -18,7 +18,7 @@ extension ComparePaneState {
         do {
             return .success(try await cache.revalidateNow(request, context: context, transport: transport))
         } catch {
-            return .failure(APIError(error))
+            return .failure(error)
         }
     }
 }

@@ -37,5 +37,11 @@ public struct SendFailure: Sendable, Hashable {
 
     public var kind: Kind
     public var message: String
-    public init(kind: Kind, message: String) { self.kind = kind; self.message = message }
+    /// For a TLS failure over the client certificate, what went wrong with it; nil otherwise.
+    public var clientCertificate: ClientCertificateProblem?
+    public init(kind: Kind, message: String, clientCertificate: ClientCertificateProblem? = nil) {
+        self.kind = kind
+        self.message = message
+        self.clientCertificate = clientCertificate
+    }
 }

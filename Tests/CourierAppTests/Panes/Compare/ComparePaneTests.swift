@@ -193,7 +193,7 @@ struct ComparePaneCacheTests {
         /// A fixed Date, so that the only header a 304 changes is the one the test names.
         static let date = "Sun, 06 Nov 1994 08:49:37 GMT"
 
-        func send(_ request: HTTPRequest, context: RequestContext) async throws -> HTTPResponse {
+        func send(_ request: HTTPRequest, context: RequestContext) async throws(APIError) -> HTTPResponse {
             if request.headers["If-None-Match"] == "\"d1\"" {
                 return HTTPResponse(status: 304, headers: ["ETag": "\"d1\"", "X-Checked": "yes", "Date": Self.date],
                                     url: request.url,
@@ -213,7 +213,9 @@ struct ComparePaneCacheTests {
         let cache = try HTTPCacheMiddleware(directory: directory)
         let transport = ValidatingTransport()
         let request = HTTPRequest(url: URL(string: "http://127.0.0.1:1/doc")!)
-        _ = try await cache.intercept(request, context: RequestContext()) { try await transport.send($0, context: $1) }
+        _ = try await cache.intercept(request, context: RequestContext()) { request, context throws(APIError) in
+            try await transport.send(request, context: context)
+        }
         var state = ComparePaneState(request: request, cache: cache)
         #expect(state.comparison == nil)
         // And before any revalidation the stored response is shown alone
