@@ -126,8 +126,9 @@ enum LoadCommand {
         var setup = ClientSetup()
         setup.retry = invocation.retryAttempts.map { RetryPolicy(maxAttempts: $0) }
         // As `courier run`: the environment's cookie jar (a login's session cookie goes with every request)
-        // and OAuth 2.0 tokens kept between runs, so a token is fetched once, not once per request.
-        let cookies = CookieJarStore()
+        // and OAuth 2.0 tokens kept between runs, so a token is fetched once, not once per request. The jar is
+        // saved once, at the end, rather than after every response that sets a cookie.
+        let cookies = CookieJarStore(savesEachChange: false)
         cookies.reportSaveFailures { Console.error("Warning: " + $0) }
         setup.cookies = cookies
         AuthProgress.configure(&setup)
@@ -141,7 +142,7 @@ enum LoadCommand {
         let prepared = CollectionRunner(file: entry.loaded.file, baseFolder: entry.loaded.url.deletingLastPathComponent(),
                                       context: context, imports: entry.imports, send: send)
         let tally = LoadTally()
-        let result = Interruptible.run { () async throws(APIError) -> Duration in
+        let result = Interruptible.run { () async throws(APIError) -> (Duration, resolvedOnce: Bool) in
             // The requests whose responses it uses run once, before the clock starts.
             var runner = prepared
             let before = Array(entry.requests.dropLast())
@@ -150,18 +151,21 @@ enum LoadCommand {
                 runner.context.responses = kept.responses
                 runner.context.globals = kept.globals
             }
-            let load = LoadRun(runner: runner, template: target, concurrency: invocation.concurrency,
+            let request = LoadRequest(template: target, runner: runner, send: send)
+            let load = LoadRun(request: request, concurrency: invocation.concurrency,
                                limit: invocation.limit, rate: invocation.rate, tally: tally)
             let view = LoadLiveView.available ? Task { await LoadLiveView(tally: tally).run() } : nil
             let elapsed = await load.run()
             view?.cancel()
             await view?.value
-            return elapsed
+            return (elapsed, request.resolvedOnce)
         }
-        let elapsed = (try? result.get()) ?? .zero
+        let (elapsed, resolvedOnce) = (try? result.get()) ?? (.zero, false)
+        cookies.saveChanges()
         let snapshot = tally.snapshot
-        let summary = LoadSummary(snapshot: snapshot, elapsed: elapsed, concurrency: invocation.concurrency,
+        var summary = LoadSummary(snapshot: snapshot, elapsed: elapsed, concurrency: invocation.concurrency,
                                   rate: invocation.rate, retryAttempts: invocation.retryAttempts)
+        summary.resolvedOnce = resolvedOnce
         if invocation.json {
             Console.out(CompactJSON.string(summary.json) ?? "{}")
         } else {
