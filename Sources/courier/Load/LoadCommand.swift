@@ -135,30 +135,37 @@ enum LoadCommand {
         setup.events = AuthProgress.sink
         setup.transportConfiguration = .init(trustedCertificates: invocation.run.trustedCertificates,
                                              idleTimeout: invocation.run.idleTimeout)
-        let send = setup.send(through: setup.makeClient())
-        var context = VariableContext(overrides: invocation.run.overrides, environment: environment)
-        context.fileAccess = CollectionFileAccess(root: nil, allowedReads: [], allowsOverwrite: false,
-                                                  ledger: .standard())
-        let prepared = CollectionRunner(file: entry.loaded.file, baseFolder: entry.loaded.url.deletingLastPathComponent(),
-                                      context: context, imports: entry.imports, send: send)
+        // A client, so a libcurl loop thread, per core (at most one per worker): under load the loop that drives
+        // the sockets is the busiest thread, and one thread uses one core at most. They share the jar and tokens.
+        let clients = max(1, min(invocation.concurrency, ProcessInfo.processInfo.activeProcessorCount))
+        let sends = (0..<clients).map { _ in setup.send(through: setup.makeClient()) }
+        var start = VariableContext(overrides: invocation.run.overrides, environment: environment)
+        start.fileAccess = CollectionFileAccess(root: nil, allowedReads: [], allowsOverwrite: false,
+                                                ledger: .standard())
+        let runner = { @Sendable (context: VariableContext, send: @escaping CollectionRunner.Send) in
+            CollectionRunner(file: entry.loaded.file, baseFolder: entry.loaded.url.deletingLastPathComponent(),
+                             context: context, imports: entry.imports, send: send)
+        }
         let tally = LoadTally()
-        let result = Interruptible.run { () async throws(APIError) -> (Duration, resolvedOnce: Bool) in
+        let result = Interruptible.run { [start] () async throws(APIError) -> (Duration, resolvedOnce: Bool) in
             // The requests whose responses it uses run once, before the clock starts.
-            var runner = prepared
+            var context = start
             let before = Array(entry.requests.dropLast())
             if !before.isEmpty {
-                let kept = await runner.runKeepingState(before)
-                runner.context.responses = kept.responses
-                runner.context.globals = kept.globals
+                let kept = await runner(context, sends[0]).runKeepingState(before)
+                context.responses = kept.responses
+                context.globals = kept.globals
             }
-            let request = LoadRequest(template: target, runner: runner, send: send)
-            let load = LoadRun(request: request, concurrency: invocation.concurrency,
+            let requests = sends.map { send in
+                LoadRequest(template: target, runner: runner(context, send), send: send)
+            }
+            let load = LoadRun(requests: requests, concurrency: invocation.concurrency,
                                limit: invocation.limit, rate: invocation.rate, tally: tally)
             let view = LoadLiveView.available ? Task { await LoadLiveView(tally: tally).run() } : nil
             let elapsed = await load.run()
             view?.cancel()
             await view?.value
-            return (elapsed, request.resolvedOnce)
+            return (elapsed, requests.allSatisfy(\.resolvedOnce))
         }
         let (elapsed, resolvedOnce) = (try? result.get()) ?? (.zero, false)
         cookies.saveChanges()

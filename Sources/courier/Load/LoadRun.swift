@@ -16,7 +16,8 @@ struct LoadRun: Sendable {
         case duration(Duration)
     }
 
-    var request: LoadRequest
+    /// The request as each client sends it; worker i sends through `requests[i % count]`.
+    var requests: [LoadRequest]
     var concurrency: Int
     var limit: Limit
     /// Requests per second, open loop; nil for closed loop.
@@ -29,7 +30,8 @@ struct LoadRun: Sendable {
         let start = clock.now
         let tickets = Tickets()
         await withTaskGroup(of: Void.self) { group in
-            for _ in 0..<concurrency {
+            for worker in 0..<concurrency {
+                let request = requests[worker % requests.count]
                 group.addTask {
                     while !Task.isCancelled {
                         let ticket = tickets.next()
