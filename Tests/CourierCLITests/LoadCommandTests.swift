@@ -197,6 +197,31 @@ import Testing
         #expect(sent.last == "n=v29", "\(sent)")
     }
 
+    @Test("An OAuth 2.0 token is fetched once for the whole run, whatever the number of workers and clients")
+    func tokenFetchedOnce() async throws {
+        let server = try LoopbackServer { request in
+            request.path == "/token" ? .json(#"{"access_token": "tok-1", "token_type": "Bearer", "expires_in": 3600}"#)
+                                     : .json("{}")
+        }
+        defer { server.stop() }
+        let folder = try TemporaryFolder("load-oauth")
+        let base = server.baseURL.absoluteString
+        try folder.write("http-client.env.json", """
+            {"dev": {"Security": {"Auth": {"svc": {"Type": "OAuth2", "Grant Type": "Client Credentials",
+             "Token URL": "\(base)/token", "Client ID": "app", "Client Secret": "s"}}}}}
+            """)
+        try folder.write("api.http", "# @name ping\nGET \(base)/api\nAuthorization: Bearer {{$auth.token(\"svc\")}}\n")
+
+        let result = try await CourierCLI.run(["load", "api.http", "--name", "ping", "--env", "dev", "--requests",
+                                               "40", "--concurrency", "8", "--json"], in: folder.url,
+                                              environment: ["XDG_STATE_HOME": folder.url.appendingPathComponent("state").path])
+
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(server.requestCount(path: "/token") == 1)
+        let sent = server.requests.filter { $0.path == "/api" }.map { $0.headers["authorization"] ?? $0.headers["Authorization"] }
+        #expect(sent.count == 40 && sent.allSatisfy { $0 == "Bearer tok-1" }, "\(sent)")
+    }
+
     @Test("Bad usage: --duration with --requests, no --name")
     func badUsage() async throws {
         let folder = try Self.folder(URL(string: "http://127.0.0.1:1/")!)

@@ -136,9 +136,16 @@ enum LoadCommand {
         setup.transportConfiguration = .init(trustedCertificates: invocation.run.trustedCertificates,
                                              idleTimeout: invocation.run.idleTimeout)
         // A client, so a libcurl loop thread, per core (at most one per worker): under load the loop that drives
-        // the sockets is the busiest thread, and one thread uses one core at most. They share the jar and tokens.
-        let clients = max(1, min(invocation.concurrency, ProcessInfo.processInfo.activeProcessorCount))
-        let sends = (0..<clients).map { _ in setup.send(through: setup.makeClient()) }
+        // the sockets is the busiest thread, and one thread uses one core at most. They share the cookie jar and
+        // the first client's OAuth 2.0 session, so a token is still fetched once for the run.
+        let first = setup.makeClient()
+        let count = max(1, min(invocation.concurrency, ProcessInfo.processInfo.activeProcessorCount))
+        let clients = [first] + (1..<count).map { _ in
+            var configuration = setup.makeClient().configuration
+            configuration.oauth2 = first.configuration.oauth2
+            return HTTPClient(configuration: configuration)
+        }
+        let sends = clients.map { setup.send(through: $0) }
         var start = VariableContext(overrides: invocation.run.overrides, environment: environment)
         start.fileAccess = CollectionFileAccess(root: nil, allowedReads: [], allowsOverwrite: false,
                                                 ledger: .standard())

@@ -71,8 +71,14 @@ struct LoadRequest: Sendable {
         var context = runner.context
         context.dynamic = probe.watching(context.dynamic)
         guard let resolved = try? Resolver(file: file, baseFolder: runner.baseFolder, context: context)
-            .resolve(template), !probe.consulted, (try? resolved.asGraphQLSubscription()) ?? nil == nil
+            .resolve(template), !probe.consulted
         else { return nil }
+        // A GraphQL subscription runs as a WebSocket request: the whole path says so (or what is wrong).
+        do {
+            if try resolved.asGraphQLSubscription() != nil { return nil }
+        } catch {
+            return nil
+        }
         return resolved.request
     }
 }
