@@ -1,11 +1,24 @@
 import Foundation
 
-/// `courier load` beside `wrk` against nginx on loopback, 64 connections over HTTP/1.1 keep-alive, in the
-/// same run: requests/s (and the ratio to wrk's) and both tools' latency percentiles. The goal is
-/// 0.8× wrk's requests/s or better.
+/// `courier load` beside `wrk` against nginx on loopback over HTTP/1.1 keep-alive, in the same run, the two
+/// taking turns round by round: requests/s (and the ratio to wrk's; the goal is 0.8× at 64
+/// connections), courier's CPU time per request, and both tools' p50/p75/p90/p99 latency side by side as
+/// ratios (the goal: within 20%). Closed loop, latency is connections / throughput (Little's law), so at 64
+/// connections the percentiles can only agree when the throughputs do; at 1 connection neither tool is
+/// pressed, and the percentiles compare what each measures of one exchange.
 enum LoadBench {
-    static let connections = 64
+    static let connectionCounts = [64, 1]
     static let seconds = 3
+    static let rounds = 3
+    static let percentiles = ["p50", "p75", "p90", "p99"]
+
+    /// One run of either tool: requests/s, percentiles in seconds by name, CPU seconds per request (0: not
+    /// measured).
+    struct Figures {
+        var rate: Double
+        var latency: [String: Double]
+        var cpu: Double = 0
+    }
 
     static func run() {
         guard FileManager.default.isExecutableFile(atPath: "/usr/sbin/nginx") else {
@@ -26,22 +39,58 @@ enum LoadBench {
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("bench.http")
         guard (try? Data("# @name data\nGET \(url.absoluteString)\n".utf8).write(to: file)) != nil else { return }
-        print("== courier load beside wrk: nginx on 127.0.0.1, \(connections) connections, \(seconds) s each")
-        guard let load = courierLoad(courier, file: file) else {
-            print("     courier load did not run (\(courier))")
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/wrk") else {
+            print("load: skipped (wrk is not installed)")
             return
         }
-        NginxBench.line("courier load -c \(connections)", rate: load.rate, p50: load.p50, p99: load.p99)
-        guard let wrk = NginxBench.wrkRun(url: url) else {
-            print("     wrk: skipped (not installed)")
-            return
+        for connections in connectionCounts {
+            print("== courier load beside wrk: nginx on 127.0.0.1, \(connections) connection(s), \(seconds) s each, "
+                  + "\(rounds) rounds taking turns (medians)")
+            var courierRuns: [Figures] = []
+            var wrkRuns: [Figures] = []
+            for _ in 0..<rounds {
+                guard let load = courierLoad(courier, file: file, connections: connections) else {
+                    print("     courier load did not run (\(courier))")
+                    return
+                }
+                guard let wrk = wrkRun(url: url, connections: connections) else {
+                    print("     wrk did not run")
+                    return
+                }
+                courierRuns.append(load)
+                wrkRuns.append(wrk)
+                print(String(format: "     round: courier %8.0f req/s, wrk %8.0f req/s: %.2f×", load.rate, wrk.rate,
+                             load.rate / max(wrk.rate, 1)))
+            }
+            report(courier: median(courierRuns), wrk: median(wrkRuns), connections: connections)
         }
-        NginxBench.line("wrk -c \(connections)", rate: wrk.rate, p50: wrk.p50, p99: wrk.p99)
-        print(String(format: "     courier load / wrk: %.2f× the requests/s (goal ≥ 0.8×)", load.rate / max(wrk.rate, 1)))
     }
 
-    /// One `courier load --json` run; its requests/s and percentiles (in seconds).
-    static func courierLoad(_ courier: String, file: URL) -> NginxBench.Figures? {
+    /// The medians of the rounds, figure by figure.
+    static func median(_ runs: [Figures]) -> Figures {
+        func middle(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+        var latency: [String: Double] = [:]
+        for name in percentiles { latency[name] = middle(runs.map { $0.latency[name] ?? 0 }) }
+        return Figures(rate: middle(runs.map(\.rate)), latency: latency, cpu: middle(runs.map(\.cpu)))
+    }
+
+    static func report(courier: Figures, wrk: Figures, connections: Int) {
+        print(String(format: "     courier load -c %-3d %8.0f req/s   CPU %5.1f µs/req", connections, courier.rate,
+                     courier.cpu * 1e6))
+        print(String(format: "     wrk -c %-3d          %8.0f req/s", connections, wrk.rate))
+        let goal = connections == 64 ? " (goal ≥ 0.8×)" : ""
+        print(String(format: "     courier load / wrk: %.2f× the requests/s", courier.rate / max(wrk.rate, 1)) + goal)
+        var line = "     latency, courier / wrk:"
+        for name in percentiles {
+            let mine = courier.latency[name] ?? 0, theirs = wrk.latency[name] ?? 0
+            line += "  " + name + String(format: " %.2f/%.2f ms %.2f×", mine * 1000, theirs * 1000,
+                                         mine / max(theirs, 1e-9))
+        }
+        print(line + " (goal within 20%)")
+    }
+
+    /// One `courier load --json` run: its requests/s, percentiles and CPU time per request.
+    static func courierLoad(_ courier: String, file: URL, connections: Int) -> Figures? {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: courier)
         process.arguments = ["load", file.path, "--name", "data", "--concurrency", String(connections),
@@ -49,13 +98,47 @@ enum LoadBench {
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = FileHandle.nullDevice
+        let cpuBefore = NginxBench.childrenCPU()
         guard (try? process.run()) != nil else { return nil }
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        let cpu = NginxBench.childrenCPU() - cpuBefore
         guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let rate = object["requestsPerSecond"] as? Double,
+              let rate = object["requestsPerSecond"] as? Double, let requests = object["requests"] as? Int,
               let latency = object["latencyMs"] as? [String: Any] else { return nil }
-        func inSeconds(_ key: String) -> Double { ((latency[key] as? Double) ?? 0) / 1000 }
-        return NginxBench.Figures(rate: rate, p50: inSeconds("p50"), p99: inSeconds("p99"), cpu: 0)
+        var figures = Figures(rate: rate, latency: [:], cpu: cpu / Double(max(requests, 1)))
+        for name in percentiles { figures.latency[name] = ((latency[name] as? Double) ?? 0) / 1000 }
+        return figures
+    }
+
+    /// One `wrk --latency` run (2 threads, or 1 for one connection): requests/s and its latency distribution.
+    static func wrkRun(url: URL, connections: Int) -> Figures? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/wrk")
+        process.arguments = ["-t", String(min(2, connections)), "-c", String(connections), "-d", "\(seconds)s",
+                             "--latency", url.absoluteString]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return nil }
+        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let lines = text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        /// The second field of the line starting with `label`, in seconds when it has a unit.
+        func value(after label: String) -> Double? {
+            guard let line = lines.first(where: { $0.hasPrefix(label) }),
+                  let field = line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first
+            else { return nil }
+            for (unit, scale) in [("us", 1e-6), ("ms", 1e-3), ("s", 1.0)] where field.hasSuffix(unit) {
+                return Double(field.dropLast(unit.count)).map { $0 * scale }
+            }
+            return Double(field)
+        }
+        guard let rate = value(after: "Requests/sec:") else { return nil }
+        var figures = Figures(rate: rate, latency: [:])
+        for (name, label) in zip(percentiles, ["50%", "75%", "90%", "99%"]) {
+            figures.latency[name] = value(after: label) ?? 0
+        }
+        return figures
     }
 }

@@ -17,11 +17,14 @@ extension RunCommand {
         .option("--jobs", short: "j", "N", .number, default: "1",
                 help: "Run up to N requests at once, across files and within a file; a request waits for those "
                     + "whose responses or script variables it uses, and run blocks, @ref, @loop and @sleep "
-                    + "requests run in file order."),
+                    + "requests run in file order. Rounds of --repeat and --data rows do not overlap: each starts "
+                    + "from the named responses and globals the one before left."),
         .option("--repeat", "N", .number, default: "1",
                 help: "Run everything N times (named responses and globals carry over to the next round)."),
-        .option("--delay", "MS", .number, help: "Wait MS milliseconds before each request after the first."),
-        .flag("--test-only", help: "Print a line per request and per test (✓ or ✗), no responses."),
+        .option("--delay", "MS", .number, help: "Wait MS milliseconds before each request (HTTP or GRPC) after "
+                    + "the first."),
+        .flag("--test-only", help: "Print a line per request and per test (✓ or ✗), no responses; with "
+                  + "--quiet, only the requests that failed."),
     ]
 
     /// The help's line for exit code 3 (`RunTally.exitCode`).
@@ -80,7 +83,8 @@ extension RunCommand {
     }
 }
 
-/// `--delay MS`: every request after the first waits MS before it is sent (newman's --delay-request).
+/// `--delay MS`: every request after the first, HTTP or GRPC, waits MS before it is sent (newman's
+/// --delay-request).
 final class RequestPacing: Sendable {
     let delay: Duration
     private let first = Mutex(true)
@@ -89,14 +93,26 @@ final class RequestPacing: Sendable {
 
     func pacing(_ send: @escaping CollectionRunner.Send) -> CollectionRunner.Send {
         { [self] request, context async throws(APIError) -> HTTPResponse in
-            let isFirst = first.withLock { value in
-                defer { value = false }
-                return value
-            }
-            if !isFirst {
-                do { try await Task.sleep(for: delay) } catch { throw .cancelled }
-            }
+            try await wait()
             return try await send(request, context)
+        }
+    }
+
+    func pacing(_ call: @escaping CollectionRunner.Call) -> CollectionRunner.Call {
+        { [self] resolved async throws(APIError) -> HTTPResponse in
+            try await wait()
+            return try await call(resolved)
+        }
+    }
+
+    /// Returns at once the first time, after `delay` every later time.
+    private func wait() async throws(APIError) {
+        let isFirst = first.withLock { value in
+            defer { value = false }
+            return value
+        }
+        if !isFirst {
+            do { try await Task.sleep(for: delay) } catch { throw .cancelled }
         }
     }
 }

@@ -220,13 +220,14 @@ enum RunCommand {
         let send = setup.send(through: setup.makeClient())
         let exchange = RunWebSocketExchange(quietSeconds: invocation.webSocketWait,
                                             trustedCertificates: invocation.trustedCertificates, cookies: cookies)
-        let paced = invocation.delay.map { RequestPacing(delay: $0).pacing(send) } ?? send
         let grpc = GRPCRequestCall(transport: CurlTransport(configuration: .init(
             trustedCertificates: invocation.trustedCertificates)), events: recorder.sink)
+        let call: CollectionRunner.Call = { resolved async throws(APIError) in try await grpc.perform(resolved) }
+        let pacing = invocation.delay.map(RequestPacing.init(delay:))
         let scheduler = RunScheduler(plan: plan, invocation: invocation, iterations: iterations, recorder: recorder,
-                                     send: paced,
+                                     send: pacing?.pacing(send) ?? send,
                                      exchange: { resolved in await exchange.perform(resolved) },
-                                     call: { resolved async throws(APIError) in try await grpc.perform(resolved) })
+                                     call: pacing?.pacing(call) ?? call)
         let result = Interruptible.run { () async throws(APIError) -> RunTally in await scheduler.run() }
         let tally = (try? result.get()) ?? RunTally()
         let planned = plan.requestCount * iterations.count * invocation.repeats

@@ -217,6 +217,7 @@ final class RunScheduler: Sendable {
             }
             let attempts = recorder.attempts(for: outcome.context.id)
             if invocation.testOnly {
+                if invocation.quiet && (outcome.succeeded || outcome.skipped != nil) { return }
                 RunCommand.printTestOnly(outcome, secrets: secrets, showSecrets: invocation.showSecrets, file: file)
             } else {
                 RunCommand.print(outcome, attempts: attempts, invocation: invocation, secrets: secrets, file: file,

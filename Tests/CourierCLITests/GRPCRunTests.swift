@@ -100,4 +100,34 @@ struct GRPCRunTests {
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains(#""message": "from proto""#))
     }
+
+    @Test("--delay paces GRPC calls too: an HTTP request, a call, an HTTP request are two delays apart")
+    func delayPacesGRPCCalls() async throws {
+        // Given an HTTP request, a GRPC call and another HTTP request
+        let port = try await PythonTestServer.grpc.port()
+        let arrivals = ArrivalClock()
+        let server = try LoopbackServer { _ in arrivals.note(); return .json("{}") }
+        defer { server.stop() }
+        let folder = try TemporaryFolder("grpc-delay")
+        try folder.write("api.http", """
+            GET \(server.url("/before"))
+
+            ###
+            GRPC 127.0.0.1:\(port)/courier.test.Echo/Say
+
+            {"message": "paced"}
+
+            ###
+            GET \(server.url("/after"))
+            """)
+
+        // When they run with --delay 1500
+        let result = try await CourierCLI.run(["run", "api.http", "--delay", "1500"], in: folder.url)
+
+        // Then the call waited its turn too: the two HTTP requests are at least two delays apart
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        let times = arrivals.times
+        #expect(times.count == 2)
+        if times.count == 2 { #expect(times[1].timeIntervalSince(times[0]) >= 3.0) }
+    }
 }

@@ -144,6 +144,84 @@ import Testing
         #expect(sent == ["", "session=s1", "session=s1"], "\(sent)")
     }
 
+    @Test("A request that never changes is resolved once; one using {{$uuid}} (through a variable) each time")
+    func resolvedOnceOrEachTime() async throws {
+        let server = try LoopbackServer { _ in .json("{}") }
+        defer { server.stop() }
+
+        // Given a plain request, the summary says it was resolved once, and every request reached the server
+        let plain = try Self.folder(server.url("/plain"))
+        let once = try await CourierCLI.run(["load", "api.http", "--name", "ping", "--requests", "12",
+                                             "--concurrency", "3", "--json"], in: plain.url)
+        #expect(once.status == 0, "\(once.stdout)\(once.stderr)")
+        #expect(try Self.json(once.stdout)["resolvedOnce"] as? Bool == true)
+        #expect(server.requestCount(path: "/plain") == 12)
+
+        // When the request uses a file variable holding {{$uuid}}
+        let dynamic = try TemporaryFolder("load")
+        try dynamic.write("api.http", "@id = {{$uuid}}\n\n# @name ping\nGET \(server.url("/uuid"))?id={{id}}\n")
+        let each = try await CourierCLI.run(["load", "api.http", "--name", "ping", "--requests", "12",
+                                             "--concurrency", "3"], in: dynamic.url)
+
+        // Then it is resolved for every request: twelve different ids went out, and the summary says so
+        #expect(each.status == 0, "\(each.stdout)\(each.stderr)")
+        #expect(each.stdout.contains("resolved: for every request"), "\(each.stdout)")
+        let ids = server.requests.filter { $0.path == "/uuid" }.map(\.query)
+        #expect(ids.count == 12 && Set(ids).count == 12, "\(ids)")
+    }
+
+    @Test("A cookie set on every response is saved once, at the end: the jar holds the last value")
+    func cookieJarSavedAtEnd() async throws {
+        let seen = Seen()
+        let server = try LoopbackServer { _ in
+            let number = seen.count.withLock { count in
+                count += 1
+                return count
+            }
+            return .json("{}", headers: [("Set-Cookie", "n=v\(number); Path=/")])
+        }
+        defer { server.stop() }
+        let folder = try Self.folder(server.url("/j"))
+        let state = folder.url.appendingPathComponent("state")
+        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+
+        let result = try await CourierCLI.run(["load", "api.http", "--name", "ping", "--requests", "30"],
+                                              in: folder.url, environment: ["XDG_STATE_HOME": state.path])
+
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        let jar = state.appendingPathComponent("courier/cookies/default.json")
+        let saved = try String(contentsOf: jar, encoding: .utf8)
+        #expect(saved.contains("\"v30\""), "\(saved)")
+        // And each request carried the cookie the one before it was given
+        let sent = server.requests.map { $0.headers["cookie"] ?? $0.headers["Cookie"] ?? "" }
+        #expect(sent.last == "n=v29", "\(sent)")
+    }
+
+    @Test("An OAuth 2.0 token is fetched once for the whole run, whatever the number of workers and clients")
+    func tokenFetchedOnce() async throws {
+        let server = try LoopbackServer { request in
+            request.path == "/token" ? .json(#"{"access_token": "tok-1", "token_type": "Bearer", "expires_in": 3600}"#)
+                                     : .json("{}")
+        }
+        defer { server.stop() }
+        let folder = try TemporaryFolder("load-oauth")
+        let base = server.baseURL.absoluteString
+        try folder.write("http-client.env.json", """
+            {"dev": {"Security": {"Auth": {"svc": {"Type": "OAuth2", "Grant Type": "Client Credentials",
+             "Token URL": "\(base)/token", "Client ID": "app", "Client Secret": "s"}}}}}
+            """)
+        try folder.write("api.http", "# @name ping\nGET \(base)/api\nAuthorization: Bearer {{$auth.token(\"svc\")}}\n")
+
+        let result = try await CourierCLI.run(["load", "api.http", "--name", "ping", "--env", "dev", "--requests",
+                                               "40", "--concurrency", "8", "--json"], in: folder.url,
+                                              environment: ["XDG_STATE_HOME": folder.url.appendingPathComponent("state").path])
+
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(server.requestCount(path: "/token") == 1)
+        let sent = server.requests.filter { $0.path == "/api" }.map { $0.headers["authorization"] ?? $0.headers["Authorization"] }
+        #expect(sent.count == 40 && sent.allSatisfy { $0 == "Bearer tok-1" }, "\(sent)")
+    }
+
     @Test("Bad usage: --duration with --requests, no --name")
     func badUsage() async throws {
         let folder = try Self.folder(URL(string: "http://127.0.0.1:1/")!)

@@ -106,6 +106,63 @@ import Testing
         #expect(!result.stdout.contains("body text"))
     }
 
+    @Test("--quiet --test-only prints only the requests that failed, with their tests")
+    func quietTestOnlyPrintsOnlyFailures() async throws {
+        let server = try LoopbackServer { request in
+            request.path == "/bad" ? LoopbackServer.Reply(status: 404) : .json("{}")
+        }
+        defer { server.stop() }
+        let folder = try TemporaryFolder("run-quiet-test-only")
+        let file = try folder.write("t.http", """
+            # @name good
+            GET \(server.url("/good"))
+
+            ###
+            # @name bad
+            GET \(server.url("/bad"))
+
+            ###
+            # @name fine
+            GET \(server.url("/fine"))
+            """)
+
+        let result = try await CourierCLI.run(["run", file.path, "--quiet", "--test-only"])
+
+        // Then all three were sent, and only the failed one is printed
+        #expect(result.status == 1)
+        #expect(server.requests.map(\.path) == ["/good", "/bad", "/fine"])
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 1 && lines.first?.hasPrefix("✗ bad 404: ") == true, "\(result.stdout)")
+        #expect(result.stderr.contains("2 succeeded, 1 failed"), "\(result.stderr)")
+    }
+
+    @Test("--jobs runs the requests of a round at once, but rounds of --repeat one after another, as the help says")
+    func jobsDoNotOverlapRounds() async throws {
+        let server = try LoopbackServer { _ in .json("{}") }
+        defer { server.stop() }
+        let folder = try TemporaryFolder("run-jobs-rounds")
+        let file = try folder.write("t.http", """
+            GET \(server.url("/a"))
+
+            ###
+            GET \(server.url("/b"))
+
+            ###
+            GET \(server.url("/c"))
+            """)
+
+        let result = try await CourierCLI.run(["run", file.path, "--jobs", "3", "--repeat", "2", "--quiet"])
+        let help = try await CourierCLI.run(["run", "--help"])
+
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        let paths = server.requests.map(\.path)
+        #expect(paths.count == 6)
+        #expect(Set(paths.prefix(3)) == ["/a", "/b", "/c"] && Set(paths.dropFirst(3)) == ["/a", "/b", "/c"])
+        let words = help.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(words.contains("Rounds of --repeat and --data rows do not overlap: each starts from the named "
+                               + "responses and globals the one before left"), "\(help.stdout)")
+    }
+
     @Test("a request that cannot be built exits 3 (bad input), a failed status 1; the help lists the codes")
     func exitCodesTellBadInputFromFailure() async throws {
         let server = try LoopbackServer { _ in LoopbackServer.Reply(status: 404) }

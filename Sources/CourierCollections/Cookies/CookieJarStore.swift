@@ -4,21 +4,29 @@ import Foundation
 import Synchronization
 
 /// Keeps one cookie jar per environment and saves each to `$XDG_STATE_HOME/courier/cookies/ENV.json`
-/// (default `~/.local/state/courier/cookies`) after every change: 0600 files in a 0700 folder, written to
-/// a temporary file and renamed. Session cookies (no Expires or Max-Age) are kept too, until cleared.
+/// (default `~/.local/state/courier/cookies`) after every change, or when told to (`savesEachChange` off):
+/// 0600 files in a 0700 folder, written to a temporary file and renamed. Session cookies (no Expires or
+/// Max-Age) are kept too, until cleared.
 public final class CookieJarStore: Sendable {
     /// The jar name used when no environment is chosen.
     public static let defaultJarName = "default"
 
     public let directory: URL
+    /// False under load (`courier load`): a server that sets a cookie on every response would otherwise have
+    /// the jar written thousands of times a second; changes wait for `saveChanges()`.
+    public let savesEachChange: Bool
     private let jars = Mutex<[String: CookieJar]>([:])
+    /// The jars changed since they were last saved, when changes wait: their latest cookies, by file.
+    private let unsaved = Mutex<[URL: [Cookie]]>([:])
     /// Who hears of a jar that could not be saved, and the failure last told per jar (told once until a
     /// save succeeds again).
     private let failures = Mutex<(report: (@Sendable (String) -> Void)?, told: [String: String])>((nil, [:]))
 
     /// A store in `directory`, or in the default XDG folder when nil.
-    public init(directory: URL? = nil, environment: [String: String] = ProcessInfo.processInfo.environment) {
+    public init(directory: URL? = nil, environment: [String: String] = ProcessInfo.processInfo.environment,
+                savesEachChange: Bool = true) {
         self.directory = directory ?? Self.defaultDirectory(environment: environment)
+        self.savesEachChange = savesEachChange
     }
 
     /// `$XDG_STATE_HOME/courier/cookies`, else `~/.local/state/courier/cookies`.
@@ -32,7 +40,7 @@ public final class CookieJarStore: Sendable {
             if let jar = jars[name] { return jar }
             let file = self.file(name)
             let stored = (try? Data(contentsOf: file)).flatMap { try? Self.decoder.decode([Cookie].self, from: $0) } ?? []
-            let jar = CookieJar(stored) { [weak self] cookies in self?.save(cookies, to: file) }
+            let jar = CookieJar(stored) { [weak self] cookies in self?.changed(cookies, file: file) }
             jars[name] = jar
             return jar
         }
@@ -56,6 +64,20 @@ public final class CookieJarStore: Sendable {
     /// the same way again is not told twice until it has been saved.
     public func reportSaveFailures(to report: @escaping @Sendable (String) -> Void) {
         failures.withLock { $0.report = report }
+    }
+
+    /// Saves every jar changed since it was last saved (when changes wait for this); nothing when none was.
+    public func saveChanges() {
+        let changed = unsaved.withLock { unsaved in
+            defer { unsaved.removeAll() }
+            return unsaved
+        }
+        for (file, cookies) in changed.sorted(by: { $0.key.path < $1.key.path }) { save(cookies, to: file) }
+    }
+
+    private func changed(_ cookies: [Cookie], file: URL) {
+        guard savesEachChange else { return unsaved.withLock { $0[file] = cookies } }
+        save(cookies, to: file)
     }
 
     private func save(_ cookies: [Cookie], to file: URL) {

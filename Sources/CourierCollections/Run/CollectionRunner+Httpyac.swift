@@ -145,5 +145,5 @@ extension CollectionRunner {
     /// httpyac's `# @disabled` tag.
     public static let disabledTag = "disabled"
     /// httpyac's `# @sleep MILLISECONDS`: a wait before the request is sent.
-    static let sleepTag = "sleep"
+    public static let sleepTag = "sleep"
 }

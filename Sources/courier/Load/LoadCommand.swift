@@ -126,42 +126,60 @@ enum LoadCommand {
         var setup = ClientSetup()
         setup.retry = invocation.retryAttempts.map { RetryPolicy(maxAttempts: $0) }
         // As `courier run`: the environment's cookie jar (a login's session cookie goes with every request)
-        // and OAuth 2.0 tokens kept between runs, so a token is fetched once, not once per request.
-        let cookies = CookieJarStore()
+        // and OAuth 2.0 tokens kept between runs, so a token is fetched once, not once per request. The jar is
+        // saved once, at the end, rather than after every response that sets a cookie.
+        let cookies = CookieJarStore(savesEachChange: false)
         cookies.reportSaveFailures { Console.error("Warning: " + $0) }
         setup.cookies = cookies
         AuthProgress.configure(&setup)
         setup.events = AuthProgress.sink
         setup.transportConfiguration = .init(trustedCertificates: invocation.run.trustedCertificates,
                                              idleTimeout: invocation.run.idleTimeout)
-        let send = setup.send(through: setup.makeClient())
-        var context = VariableContext(overrides: invocation.run.overrides, environment: environment)
-        context.fileAccess = CollectionFileAccess(root: nil, allowedReads: [], allowsOverwrite: false,
-                                                  ledger: .standard())
-        let prepared = CollectionRunner(file: entry.loaded.file, baseFolder: entry.loaded.url.deletingLastPathComponent(),
-                                      context: context, imports: entry.imports, send: send)
+        // A client, so a libcurl loop thread, per core (at most one per worker): under load the loop that drives
+        // the sockets is the busiest thread, and one thread uses one core at most. They share the cookie jar and
+        // the first client's OAuth 2.0 session, so a token is still fetched once for the run.
+        let first = setup.makeClient()
+        let count = max(1, min(invocation.concurrency, ProcessInfo.processInfo.activeProcessorCount))
+        let clients = [first] + (1..<count).map { _ in
+            var configuration = setup.makeClient().configuration
+            configuration.oauth2 = first.configuration.oauth2
+            return HTTPClient(configuration: configuration)
+        }
+        let sends = clients.map { setup.send(through: $0) }
+        var start = VariableContext(overrides: invocation.run.overrides, environment: environment)
+        start.fileAccess = CollectionFileAccess(root: nil, allowedReads: [], allowsOverwrite: false,
+                                                ledger: .standard())
+        let runner = { @Sendable (context: VariableContext, send: @escaping CollectionRunner.Send) in
+            CollectionRunner(file: entry.loaded.file, baseFolder: entry.loaded.url.deletingLastPathComponent(),
+                             context: context, imports: entry.imports, send: send)
+        }
         let tally = LoadTally()
-        let result = Interruptible.run { () async throws(APIError) -> Duration in
+        let result = Interruptible.run { [start] () async throws(APIError) -> (Duration, resolvedOnce: Bool) in
             // The requests whose responses it uses run once, before the clock starts.
-            var runner = prepared
+            var context = start
             let before = Array(entry.requests.dropLast())
             if !before.isEmpty {
-                let kept = await runner.runKeepingState(before)
-                runner.context.responses = kept.responses
-                runner.context.globals = kept.globals
+                let kept = await runner(context, sends[0]).runKeepingState(before)
+                context.responses = kept.responses
+                context.globals = kept.globals
             }
-            let load = LoadRun(runner: runner, template: target, concurrency: invocation.concurrency,
+            let requests = sends.map { send in
+                LoadRequest(template: target, runner: runner(context, send), send: send)
+            }
+            let load = LoadRun(requests: requests, concurrency: invocation.concurrency,
                                limit: invocation.limit, rate: invocation.rate, tally: tally)
             let view = LoadLiveView.available ? Task { await LoadLiveView(tally: tally).run() } : nil
             let elapsed = await load.run()
             view?.cancel()
             await view?.value
-            return elapsed
+            return (elapsed, requests.allSatisfy(\.resolvedOnce))
         }
-        let elapsed = (try? result.get()) ?? .zero
+        let (elapsed, resolvedOnce) = (try? result.get()) ?? (.zero, false)
+        cookies.saveChanges()
         let snapshot = tally.snapshot
-        let summary = LoadSummary(snapshot: snapshot, elapsed: elapsed, concurrency: invocation.concurrency,
+        var summary = LoadSummary(snapshot: snapshot, elapsed: elapsed, concurrency: invocation.concurrency,
                                   rate: invocation.rate, retryAttempts: invocation.retryAttempts)
+        summary.resolvedOnce = resolvedOnce
         if invocation.json {
             Console.out(CompactJSON.string(summary.json) ?? "{}")
         } else {

@@ -3,11 +3,12 @@ import CourierHTTP
 import Foundation
 import Synchronization
 
-/// The workers of `courier load`: `concurrency` of them, each sending the request through the runner (the
-/// path `courier run` takes: scripts, auth, variables) until the run ends. Closed loop by default: a worker
-/// sends its next request when its last one ends. Open loop with a rate: request i is due at
-/// start + i / rate, a worker waits for that moment, and its latency counts from then, so a slow server
-/// that delays the next sends shows in the percentiles instead of hiding (coordinated omission).
+/// The workers of `courier load`: `concurrency` of them, each sending the request (`LoadRequest`: resolved
+/// once when it never changes, else the way `courier run` sends it: scripts, auth, variables) until the run
+/// ends. Closed loop by default: a worker sends its next request when its last one ends. Open loop with a
+/// rate: request i is due at start + i / rate, a worker waits for that moment, and its latency counts from
+/// then, so a slow server that delays the next sends shows in the percentiles instead of hiding
+/// (coordinated omission).
 struct LoadRun: Sendable {
     /// When the run ends.
     enum Limit: Sendable {
@@ -15,8 +16,8 @@ struct LoadRun: Sendable {
         case duration(Duration)
     }
 
-    var runner: CollectionRunner
-    var template: RequestTemplate
+    /// The request as each client sends it; worker i sends through `requests[i % count]`.
+    var requests: [LoadRequest]
     var concurrency: Int
     var limit: Limit
     /// Requests per second, open loop; nil for closed loop.
@@ -29,7 +30,8 @@ struct LoadRun: Sendable {
         let start = clock.now
         let tickets = Tickets()
         await withTaskGroup(of: Void.self) { group in
-            for _ in 0..<concurrency {
+            for worker in 0..<concurrency {
+                let request = requests[worker % requests.count]
                 group.addTask {
                     while !Task.isCancelled {
                         let ticket = tickets.next()
@@ -40,10 +42,10 @@ struct LoadRun: Sendable {
                         if due > clock.now {
                             do { try await Task.sleep(until: due, clock: clock) } catch { return }
                         }
-                        let outcome = await runner.run([template]).last
+                        let result = await request()
                         // A request cut short by Ctrl-C is not counted: its time says nothing of the server.
                         if Task.isCancelled { return }
-                        tally.record(outcome, latency: clock.now - due)
+                        tally.record(result, latency: clock.now - due)
                     }
                 }
             }

@@ -10,6 +10,8 @@ struct LoadSummary {
     var rate: Double?
     /// Attempts in all per request when `--retry` turned retries on; nil when they are off.
     var retryAttempts: Int?
+    /// Whether the request was resolved once for the whole run (`LoadRequest.resolvedOnce`).
+    var resolvedOnce = false
 
     private var seconds: Double { max(elapsed.milliseconds / 1000, 0.000_001) }
     private var throughput: Double { Double(snapshot.requests) / seconds }
@@ -54,6 +56,8 @@ struct LoadSummary {
         }
         lines.append(retryAttempts.map { "retries: on, up to \($0) attempts a request (--retry)" }
                          ?? "retries: off")
+        lines.append(resolvedOnce ? "resolved: once, the same request every time"
+                                  : "resolved: for every request (it has scripts or dynamic variables)")
         return lines.joined(separator: "\n")
     }
 
@@ -74,13 +78,14 @@ struct LoadSummary {
             "bytesReceived": snapshot.bytesReceived,
             "bytesSent": snapshot.bytesSent,
             "latencyMs": [
-                "p50": ms(latency.percentile(50)), "p90": ms(latency.percentile(90)),
+                "p50": ms(latency.percentile(50)), "p75": ms(latency.percentile(75)), "p90": ms(latency.percentile(90)),
                 "p99": ms(latency.percentile(99)), "max": ms(latency.count > 0 ? latency.max : nil),
                 "min": ms(latency.count > 0 ? latency.min : nil), "mean": mean(latency),
             ] as [String: Any],
             "phasesMs": ["dns": mean(snapshot.dns), "connect": mean(snapshot.connect), "tls": mean(snapshot.tls),
                          "firstByte": mean(snapshot.firstByte)] as [String: Any],
             "retryAttempts": retryAttempts ?? 1,
+            "resolvedOnce": resolvedOnce,
         ]
     }
 }

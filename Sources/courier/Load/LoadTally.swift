@@ -28,12 +28,12 @@ final class LoadTally: Sendable {
     private let state = Mutex(Snapshot())
 
     /// Counts one request that took `latency` (from its intended start under `--rate`).
-    func record(_ outcome: RunOutcome?, latency: Duration) {
+    func record(_ result: LoadRequest.Result, latency: Duration) {
         state.withLock { tally in
             tally.requests += 1
             tally.latency.record(latency)
-            if outcome?.succeeded != true { tally.failed += 1 }
-            if let response = outcome?.response {
+            if result.failed { tally.failed += 1 }
+            if let response = result.response {
                 tally.statuses[response.status, default: 0] += 1
                 let timing = response.timing
                 tally.bytesReceived += timing.bytesOnWire > 0 ? timing.bytesOnWire : response.body.size
@@ -45,8 +45,7 @@ final class LoadTally: Sendable {
                 if let tls = timing.tls, tls > .zero { tally.tls.record(tls) }
                 if let firstByte = timing.firstByte { tally.firstByte.record(firstByte) }
             }
-            if let kind = outcome.flatMap({ Self.errorKind($0) }) { tally.errors[kind, default: 0] += 1 }
-            if outcome == nil { tally.errors["cancelled", default: 0] += 1 }
+            if let kind = result.errorKind { tally.errors[kind, default: 0] += 1 }
         }
     }
 

@@ -1,0 +1,100 @@
+import CourierCollections
+import CourierHTTP
+import Foundation
+import Synchronization
+
+/// How `courier load` sends its request. A request with no scripts whose text uses no dynamic variable
+/// (`{{$uuid}}`, `{{$timestamp}}`, …, also through a file or environment variable) is the same request every
+/// time: it is resolved once and sent as it is, through the same client (cookie jar, auth, signing). Any
+/// other request goes the whole way `courier run` takes, once per send.
+struct LoadRequest: Sendable {
+    /// What one send gave: the response, or why there was none; and whether it counts as failed.
+    struct Result: Sendable {
+        var response: HTTPResponse?
+        /// The kind a failure is counted under (`LoadTally.errorKind`); nil when it succeeded or failed only
+        /// by its status.
+        var errorKind: String?
+        var failed: Bool
+    }
+
+    private enum Plan: Sendable {
+        case resolved(HTTPRequest)
+        case perSend(CollectionRunner)
+    }
+
+    let template: RequestTemplate
+    private let plan: Plan
+    private let send: CollectionRunner.Send
+
+    /// The request `template` of `runner`'s file, resolved now when it stays the same from send to send.
+    init(template: RequestTemplate, runner: CollectionRunner, send: @escaping CollectionRunner.Send) {
+        self.template = template
+        self.send = send
+        plan = Self.fixedRequest(template, runner: runner).map(Plan.resolved) ?? .perSend(runner)
+    }
+
+    /// True when every send reuses one resolved request.
+    var resolvedOnce: Bool {
+        if case .resolved = plan { true } else { false }
+    }
+
+    /// Sends the request once.
+    func callAsFunction() async -> Result {
+        switch plan {
+        case .resolved(let request):
+            do {
+                let response = try await send(request, RequestContext())
+                return Result(response: response, failed: !RequestSender.accepts(response.status, for: template))
+            } catch {
+                return Result(errorKind: error.kind.rawValue, failed: true)
+            }
+        case .perSend(let runner):
+            guard let outcome = await runner.run([template]).last else {
+                return Result(errorKind: "cancelled", failed: true)
+            }
+            return Result(response: outcome.response, errorKind: LoadTally.errorKind(outcome),
+                          failed: !outcome.succeeded)
+        }
+    }
+
+    /// The request resolved once, when nothing in sending it depends on the send: no scripts (of the request
+    /// or the file), no steps that run first or around it, and no value from the clock or the random source.
+    /// Nil when it must be resolved for each send, or does not resolve (each send then reports why).
+    static func fixedRequest(_ template: RequestTemplate, runner: CollectionRunner) -> HTTPRequest? {
+        let file = runner.file
+        guard template.kind == .http || template.kind == .graphql, !file.hasScripts(template),
+              template.runs.isEmpty, template.runsBefore.isEmpty, template.references.isEmpty,
+              template.loop == nil, template.responseRedirects.isEmpty,
+              template.tags[CollectionRunner.disabledTag] == nil, template.tags[CollectionRunner.sleepTag] == nil
+        else { return nil }
+        let probe = DynamicProbe()
+        var context = runner.context
+        context.dynamic = probe.watching(context.dynamic)
+        guard let resolved = try? Resolver(file: file, baseFolder: runner.baseFolder, context: context)
+            .resolve(template), !probe.consulted
+        else { return nil }
+        // A GraphQL subscription runs as a WebSocket request: the whole path says so (or what is wrong).
+        do {
+            if try resolved.asGraphQLSubscription() != nil { return nil }
+        } catch {
+            return nil
+        }
+        return resolved.request
+    }
+}
+
+/// Notes whether resolving a request asked the clock or the random source: then each send differs.
+private final class DynamicProbe: Sendable {
+    private let asked = Atomic<Bool>(false)
+
+    var consulted: Bool { asked.load(ordering: .relaxed) }
+
+    /// `values` with every source noting that it was asked.
+    func watching(_ values: DynamicValues) -> DynamicValues {
+        DynamicValues(uuid: { self.note(); return values.uuid() },
+                      now: { self.note(); return values.now() },
+                      randomInt: { self.note(); return values.randomInt($0) }, timeZone: values.timeZone)
+    }
+
+    private func note() { asked.store(true, ordering: .relaxed) }
+}
