@@ -167,7 +167,11 @@ struct Interpolator {
         // httpyac names a request's response by the request's name: `{{login}}` is its body and
         // `{{login.token}}` a field of it (when nothing else defines that name).
         if let reference = ResponseStore.namedResponseReference(expression, known: context.responses) {
-            return try response(reference, written: expression)
+            // `{{login.name.toUpperCase()}}` is JavaScript where it runs, though it starts like a path.
+            guard context.scriptExpressions == .evaluated && Self.isScriptExpression(expression) else {
+                return try response(reference, written: expression)
+            }
+            if let value = try? response(reference, written: expression) { return value }
         }
         if let value = try scriptExpression(expression, stack: stack) { return value }
         throw .unknownVariable(name: expression, request: requestName)
