@@ -44,7 +44,8 @@ struct HttpyacExpressionRunTests {
         // Then each failure names what failed, and the good request still went out
         let output = result.stdout + result.stderr
         #expect(result.status != 0)
-        #expect(output.contains("'{{nothingHere()}}'") && output.contains("as JavaScript"), "\(output)")
+        #expect(output.contains("vars.http:1: bad dynamic variable '{{nothingHere()}}'"), "\(output)")
+        #expect(output.contains("as JavaScript"), "\(output)")
         #expect(output.contains("unknown variable 'nope'"), "\(output)")
         #expect(queries == ["c=1"])
     }
