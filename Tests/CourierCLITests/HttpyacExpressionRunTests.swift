@@ -50,6 +50,22 @@ struct HttpyacExpressionRunTests {
         #expect(queries == ["c=1"])
     }
 
+    @Test func aPrivateValueAnExpressionReadsIsMaskedInTheOutput() async throws {
+        // Given an expression built from a private environment value, sent to a server that echoes it back
+        let server = try HttpyacVariableRunTests.echoServer()
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        try folder.write("http-client.env.json", #"{"dev": {"user": "ada"}}"#)
+        try folder.write("http-client.private.env.json", #"{"dev": {"apiKey": "s3cretKey"}}"#)
+        try folder.write("vars.http", "GET \(server.baseURL.absoluteString)/echo?k={{'key-' + apiKey}}\n")
+        // When it runs
+        let result = try await CourierCLI.run(["run", "vars.http", "--env", "dev"], in: folder.url)
+        // Then the server got the value, and no output shows the secret
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(server.requests.first?.query.removingPercentEncoding == "k=key-s3cretKey")
+        #expect(!(result.stdout + result.stderr).contains("s3cretKey"), "\(result.stdout)")
+    }
+
     @Test func checkRunsNoJavaScriptAndKnowsWhatResponsesWillSet() async throws {
         // Given a file whose expression would throw if it ran, and variables set only by responses
         let folder = try TemporaryFolder()

@@ -33,8 +33,13 @@ extension Interpolator {
                                       reason: "as JavaScript: \(error.message)")
         }
         // httpyac substitutes what the expression gives too (`{ bar: '{{baz}}' }` in an export).
-        let value = result.globals[key] ?? ""
-        return try nested(value, frame: Frame(name: expression, scope: .beyond), stack: stack)
+        let value = try nested(result.globals[key] ?? "", frame: Frame(name: expression, scope: .beyond),
+                               stack: stack)
+        // A secret the expression read (a private environment value, a secret global) stays masked in output.
+        for secret in context.environment.secretValues.union(context.secretGlobalValues) where value.contains(secret) {
+            noteSecret(secret)
+        }
+        return value
     }
 
     /// What a script sees by name: every variable the request can use, substituted (a name that does not

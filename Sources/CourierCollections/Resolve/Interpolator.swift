@@ -51,6 +51,9 @@ struct Interpolator {
         self.elsewhere = elsewhere
     }
 
+    /// Masks `value` in every output of the request, as a value read from a private source is.
+    mutating func noteSecret(_ value: String) { if !value.isEmpty { secrets.insert(value) } }
+
     /// The text with every `{{…}}` replaced.
     mutating func expand(_ text: String) throws(CollectionError) -> String {
         try pieces(text).map(\.text).joined()
