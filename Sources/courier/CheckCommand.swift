@@ -101,8 +101,10 @@ enum CheckCommand {
                     given[name] = "scripted"
                 }
                 var context = VariableContext(overrides: given, environment: environment, responses: responses)
-                // A check sends nothing, so it asks no secret store (and no gpg-agent) for a value.
+                // A check sends nothing, so it asks no secret store (and no gpg-agent) for a value, and runs
+                // no httpyac `{{ expression }}` JavaScript.
                 context.readsSecretStores = false
+                context.scriptExpressions = .assumed
                 // A client certificate's passphrase is asked when sending; a check takes it as given.
                 context.certificatePassphrase = "checked"
                 context.fileAccess = CollectionFileAccess(root: isFolder ? collection.root : nil,

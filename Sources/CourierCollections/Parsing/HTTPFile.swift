@@ -19,6 +19,9 @@ public struct HTTPFile: Sendable, Hashable {
     /// httpyac's GraphQL fragments (`fragment Parts on Repository { … }` outside a request), by name: a query
     /// using `...Parts` is sent with the fragment.
     public var graphQLFragments: [String: String] = [:]
+    /// Whether the text reads httpyac's last response (`{{response.parsedBody.id}}`): only then is every
+    /// response kept for the next request (`ResponseStore.recordLast`).
+    public var readsLastResponse = false
     /// Where each section of each request sits in `lines`, parallel to `requests`.
     var layouts: [RequestLayout]
     var lines: [SourceLine]
@@ -41,6 +44,7 @@ public struct HTTPFile: Sendable, Hashable {
         self.diagnostics = diagnostics
         self.layouts = layouts
         self.lines = lines
+        self.readsLastResponse = text.contains("{{response") || text.contains("{{ response")
     }
 
     /// Whether sending `request` runs any script: its own, or the file's.
@@ -91,10 +95,12 @@ extension HTTPFile {
         let requests = self.requests
         let ordinal = template.id.ordinal
         return { name in
+            // httpyac's `@name = value` after a request line counts too: `courier check`, or a request run
+            // without the one that sets it, still finds what the name stands for.
             let above = requests.filter { $0.id.ordinal < ordinal }.reversed()
-                .lazy.compactMap { $0.variables.last { $0.name == name } }.first
+                .lazy.compactMap { ($0.variables + $0.responseVariables).last { $0.name == name } }.first
             return above ?? requests.lazy.filter { $0.id.ordinal > ordinal }
-                .compactMap { $0.variables.first { $0.name == name } }.first
+                .compactMap { ($0.variables + $0.responseVariables).first { $0.name == name } }.first
         }
     }
 }

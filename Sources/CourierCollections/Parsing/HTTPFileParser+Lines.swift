@@ -33,10 +33,13 @@ extension HTTPFileParser {
         if let equals = trimmed.firstIndex(of: "=") {
             var name = trimmed[trimmed.index(after: trimmed.startIndex)..<equals].trimmingBlanks
             // httpyac's `@name := value` is evaluated when used, as every Courier variable is.
-            if name.hasSuffix(":") { name = String(name.dropLast()).trimmingBlanks }
+            let isLazy = name.hasSuffix(":")
+            if isLazy { name = String(name.dropLast()).trimmingBlanks }
             if !name.isEmpty, name.allSatisfy(isVariableNameCharacter) {
                 let value = trimmed[trimmed.index(after: equals)...].trimmingBlanks
-                return VariableDefinition(name: name, value: value, line: line)
+                var definition = VariableDefinition(name: name, value: value, line: line)
+                definition.isLazy = isLazy
+                return definition
             }
         }
         // httpyac also reads `@name value`, without `=`.

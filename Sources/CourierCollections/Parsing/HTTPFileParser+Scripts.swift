@@ -28,9 +28,10 @@ extension HTTPFileParser {
     /// become tests (`HttpyacAssertion`); httpyac's `{{ }}` blocks run on the response; `<>` lines (earlier
     /// responses an editor saved) are ignored; any other text is an error rather than silently dropped.
     mutating func tailScripts(in range: Range<Int>)
-        -> (scripts: [RequestScript], kept: [UnsupportedDirective], failed: Bool) {
+        -> (scripts: [RequestScript], kept: [UnsupportedDirective], failed: Bool, variables: [VariableDefinition]) {
         var scripts: [RequestScript] = []
         var kept: [UnsupportedDirective] = []
+        var variables: [VariableDefinition] = []
         var failed = false
         var index = range.lowerBound
         while index < range.upperBound {
@@ -71,6 +72,11 @@ extension HTTPFileParser {
                 index = end
                 continue
             }
+            if let definition = Self.responseVariable(trimmed, line: fileLine(index)) {
+                variables.append(definition)
+                index += 1
+                continue
+            }
             if Self.isHandlerStart(trimmed) {
                 let (script, end) = script(at: index, phase: .response, limit: range.upperBound)
                 scripts.append(script)
@@ -82,6 +88,6 @@ extension HTTPFileParser {
             failed = true
             index += 1
         }
-        return (scripts, kept, failed)
+        return (scripts, kept, failed, variables)
     }
 }

@@ -335,12 +335,18 @@ struct HTTPFileParser {
         let requestRange = requestStart..<index
 
         var headers = HTTPHeaders()
+        var responseVariables: [VariableDefinition] = []
         let headerStart = index
         var failed = false
         while index < block.upperBound, !lines[index].isBlank {
             let trimmed = lines[index].trimmed
             if Self.commentBody(trimmed) != nil { index += 1; continue }
             if Self.isHandlerStart(trimmed) || Self.httpyacScriptStart(trimmed) != nil { break }
+            if let definition = Self.responseVariable(trimmed, line: fileLine(index)) {
+                responseVariables.append(definition)
+                index += 1
+                continue
+            }
             // A JSON, XML or GraphQL body written right under the headers, without the blank line.
             if Self.startsBodyWithoutBlankLine(trimmed) { break }
             if let colon = trimmed.firstIndex(of: ":"), colon != trimmed.startIndex {
@@ -369,10 +375,13 @@ struct HTTPFileParser {
         while bodyEnd > bodyStart, lines[bodyEnd - 1].isBlank { bodyEnd -= 1 }
         if bodyStart > bodyEnd { bodyEnd = bodyStart }
         bodyEnd = footerStart(bodyStart: bodyStart, bodyEnd: bodyEnd)
+        let kind = Self.kind(method: requestLine.method, headers: headers)
+        if kind != .websocket && kind != .grpc {
+            let trailing = trailingResponseVariables(bodyStart: bodyStart, bodyEnd: bodyEnd)
+            (bodyEnd, responseVariables) = (trailing.end, responseVariables + trailing.variables)
+        }
         let tail = tailScripts(in: tailStart..<block.upperBound)
         guard !failed && !tail.failed else { return }
-
-        let kind = Self.kind(method: requestLine.method, headers: headers)
         let bodyLines = lines[bodyStart..<bodyEnd].map(\.content)
         var body = BodyTemplate.none
         var messages: [WebSocketMessage] = []
@@ -404,6 +413,7 @@ struct HTTPFileParser {
             prelude: prelude.preludeStart..<requestStart, nameLine: prelude.nameLine,
             variableLines: prelude.variableLines, tagLines: prelude.tagLines, requestLine: requestRange,
             headers: headerRange, body: bodyStart..<bodyEnd, tail: bodyEnd..<block.upperBound))
+        requests[requests.count - 1].responseVariables = responseVariables + tail.variables
     }
 
     // MARK: - Scripts and handlers

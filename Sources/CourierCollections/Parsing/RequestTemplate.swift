@@ -46,6 +46,9 @@ public struct RequestTemplate: Sendable, Hashable, Identifiable {
     public var loop: RequestLoop?
     /// kulala.nvim's `run #name` lines above the request line: what they name runs before the request.
     public var runsBefore: [RunDirective] = []
+    /// httpyac's `@name = value` lines after the request line: set once the response is in, for the requests
+    /// after it (`@token = {{response.parsedBody.token}}`).
+    public var responseVariables: [VariableDefinition] = []
 
     public init(id: RequestTemplateID, name: String? = nil, kind: Kind = .http, method: HTTPMethod = .get,
                 url: String, httpVersion: String? = nil, headers: HTTPHeaders = [:], body: BodyTemplate = .none,
@@ -124,6 +127,8 @@ public struct VariableDefinition: Sendable, Hashable {
     public var value: String
     /// 1-based line in the file.
     public var line: Int
+    /// httpyac's `@name := value`: after a request, kept as written and evaluated where it is used.
+    public var isLazy = false
     public init(name: String, value: String, line: Int = 0) { self.name = name; self.value = value; self.line = line }
 
     public static func == (a: Self, b: Self) -> Bool { a.name == b.name && a.value == b.value }

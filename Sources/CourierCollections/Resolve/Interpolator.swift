@@ -51,6 +51,9 @@ struct Interpolator {
         self.elsewhere = elsewhere
     }
 
+    /// Masks `value` in every output of the request, as a value read from a private source is.
+    mutating func noteSecret(_ value: String) { if !value.isEmpty { secrets.insert(value) } }
+
     /// The text with every `{{…}}` replaced.
     mutating func expand(_ text: String) throws(CollectionError) -> String {
         try pieces(text).map(\.text).joined()
@@ -102,7 +105,7 @@ struct Interpolator {
     }
 
     /// A variable's own text with its `{{…}}` expanded, guarding against cycles and endless chains.
-    private mutating func nested(_ text: String, frame: Frame, stack: [Frame]) throws(CollectionError) -> String {
+    mutating func nested(_ text: String, frame: Frame, stack: [Frame]) throws(CollectionError) -> String {
         guard text.contains("{{") else { return text }
         guard !stack.contains(frame) else { throw .variableCycle(name: frame.name, request: requestName) }
         guard stack.count < Self.maximumDepth else {
@@ -130,6 +133,9 @@ struct Interpolator {
         if ResponseStore.isReference(expression) { return try response(expression) }
         let localDefinition = from <= .local ? local.last(where: { $0.name == expression }) : nil
         if localDefinition == nil, from <= .global, let value = context.globals[expression] { return value }
+        if localDefinition == nil, from <= .global, let lazy = context.lazyGlobals[expression] {
+            return try nested(lazy, frame: Frame(name: expression, scope: .global), stack: stack)
+        }
         if let definition = localDefinition {
             return try nested(definition.value, frame: Frame(name: expression, scope: .local), stack: stack)
         }
@@ -164,8 +170,13 @@ struct Interpolator {
         // httpyac names a request's response by the request's name: `{{login}}` is its body and
         // `{{login.token}}` a field of it (when nothing else defines that name).
         if let reference = ResponseStore.namedResponseReference(expression, known: context.responses) {
-            return try response(reference, written: expression)
+            // `{{login.name.toUpperCase()}}` is JavaScript where it runs, though it starts like a path.
+            guard context.scriptExpressions == .evaluated && Self.isScriptExpression(expression) else {
+                return try response(reference, written: expression)
+            }
+            if let value = try? response(reference, written: expression) { return value }
         }
+        if let value = try scriptExpression(expression, stack: stack) { return value }
         throw .unknownVariable(name: expression, request: requestName)
     }
 
@@ -180,6 +191,8 @@ struct Interpolator {
             if case .responseValueUnavailable = error { return nil }
             throw error
         }
+        // A check takes a response or a scripted value as given; so is a path into it.
+        if context.scriptExpressions == .assumed && (value == "checked" || value == "scripted") { return value }
         let first = value.drop { $0 == " " || $0 == "\n" || $0 == "\t" }.first
         guard first == "{" || first == "[", let path = try? JSONPath("$" + expression.dropFirst(head.count)),
               let matches = try? path.evaluate(Data(value.utf8), includePaths: false), matches.count == 1

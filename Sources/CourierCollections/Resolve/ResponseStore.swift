@@ -77,11 +77,19 @@ public struct ResponseStore: Sendable {
         if !head.isEmpty, store.knows(head) {
             return rest.isEmpty ? "\(head).response.body.*" : "\(head).response.body.$\(rest)"
         }
-        // `{{loginResponse.headers.server}}`, `.body`, `.parsedBody.token`: the whole response, by httpyac's name.
+        // `{{loginResponse.headers.server}}`, `.body`, `.parsedBody.token`: the whole response, by httpyac's name;
+        // `{{response.…}}` the last one of the run.
         let suffix = "Response"
-        guard head.hasSuffix(suffix), head.count > suffix.count else { return nil }
-        let name = String(head.dropLast(suffix.count))
-        guard store.knows(name) else { return nil }
+        let name: String
+        if head == "response" {
+            guard store.entries[lastName] != nil || store.checking else { return nil }
+            name = store.checking ? "response" : lastName
+        } else {
+            guard head.hasSuffix(suffix), head.count > suffix.count else { return nil }
+            name = String(head.dropLast(suffix.count))
+        }
+        guard store.knows(name) || name == lastName else { return nil }
+        if rest == ".statusCode" || rest == ".status" { return "\(name).response.status" }
         if rest.hasPrefix(".headers.") { return "\(name).response\(rest)" }
         if rest == ".body" || rest == ".parsedBody" { return "\(name).response.body.*" }
         if rest.hasPrefix(".parsedBody") { return "\(name).response.body.$\(rest.dropFirst(".parsedBody".count))" }
@@ -94,7 +102,7 @@ public struct ResponseStore: Sendable {
     }
 
     /// The names of the requests that answered, for scripts that read responses by name (httpyac).
-    public var answeredNames: [String] { entries.keys.sorted() }
+    public var answeredNames: [String] { entries.keys.filter { $0 != Self.lastName }.sorted() }
 
     private var entries: [String: Entry] = [:]
     /// Named requests that ran in this run and got no response, with why: a lookup then says so.
@@ -103,6 +111,8 @@ public struct ResponseStore: Sendable {
     private var declared: Set<String> = []
     /// Names whose responses a check without sending takes as given (`courier check`).
     private var assumed: Set<String> = []
+    /// Whether this store answers a check without sending: the last response is then taken as given too.
+    private var checking = false
 
     /// An empty store, for the start of a run.
     public init() {}
@@ -113,6 +123,14 @@ public struct ResponseStore: Sendable {
                               body: (try? response.body.readAll()) ?? Data(), request: request.map(SentRequest.init),
                               url: request?.url)
     }
+
+    /// Remembers the run's last response, httpyac's `{{response.…}}`.
+    public mutating func recordLast(response: HTTPResponse, request: HTTPRequest? = nil) {
+        record(name: Self.lastName, response: response, request: request)
+    }
+
+    /// The name the last response is kept under: no request can be called so.
+    static let lastName = "\u{1}last"
 
     /// Remembers an already reduced response (tests and the explorer's history use this).
     public mutating func record(name: String, entry: Entry) { entries[name] = entry }
@@ -134,7 +152,11 @@ public struct ResponseStore: Sendable {
 
     /// Takes the responses of `names` as given, answering their lookups with a placeholder: for checking
     /// a file without sending anything.
-    public mutating func assumeAnswered(_ names: some Sequence<String>) { assumed.formUnion(names) }
+    public mutating func assumeAnswered(_ names: some Sequence<String>) {
+        assumed.formUnion(names)
+        checking = true
+        assumed.insert("response")
+    }
 
     /// Declares the names of requests that exist in the run (every named request of the files read).
     public mutating func declare(_ names: some Sequence<String>) { declared.formUnion(names) }
@@ -172,7 +194,8 @@ public struct ResponseStore: Sendable {
             }
             (headers, body) = (request.headers, request.body)
         }
-        let whose = "the \(part.rawValue) of '\(name)'"
+        let whose = name == Self.lastName ? "the last response" : "the \(part.rawValue) of '\(name)'"
+        if rest == "status" { return .success(String(entry.status)) }
         if part == .response, rest.hasPrefix(Self.cookiesPrefix) {
             return Self.cookieValue(String(rest.dropFirst(Self.cookiesPrefix.count)), of: entry, whose: whose)
         }

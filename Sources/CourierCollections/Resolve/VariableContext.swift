@@ -27,6 +27,11 @@ public struct VariableContext: Sendable {
     /// Whether environment values kept in a secret store are read (a send); when not (`courier check`,
     /// `courier export`), each stands as `<store reference>` and is still treated as a secret.
     public var readsSecretStores = true
+    /// httpyac's `@name := value` lines after a request, set once its response was in: evaluated where they
+    /// are used, ranked with `globals` (a later `@name = value` or export replaces one).
+    public var lazyGlobals: [String: String] = [:]
+    /// Whether httpyac's `{{ expression }}` JavaScript is evaluated: only where scripts run (a send).
+    public var scriptExpressions = ScriptExpressions.notEvaluated
     /// Files whose httpyac once-scripts (`{{ }}` in a block without a request) ran in this run.
     public var ranFileScripts: Set<String> = []
 
@@ -52,6 +57,16 @@ public struct VariableContext: Sendable {
             return secret ? value : nil
         })
     }
+}
+
+/// What happens to httpyac's `{{ expression }}` JavaScript (`Interpolator.scriptExpression`).
+public enum ScriptExpressions: Sendable {
+    /// Not evaluated: the text is looked up as a name (an unknown variable).
+    case notEvaluated
+    /// Evaluated on JavaScriptCore, as scripts are when a request is sent.
+    case evaluated
+    /// Taken as given without running anything (`courier check`).
+    case assumed
 }
 
 /// The clock, random source and time zone behind every `{{$…}}` dynamic variable, replaceable in tests.

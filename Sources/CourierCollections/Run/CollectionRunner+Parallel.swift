@@ -32,7 +32,7 @@ extension CollectionRunner {
     /// A request that runs in place, after everything before it and before everything after it.
     static func isBarrier(_ request: RequestTemplate) -> Bool {
         request.isRunBlock || !request.runsBefore.isEmpty || !request.references.isEmpty || request.loop != nil
-            || request.tags[sleepTag] != nil
+            || request.tags[sleepTag] != nil || !request.responseVariables.isEmpty
     }
 
     /// Whether a script of `request` may set one of `names`: an inline script that names it, or a script
@@ -102,6 +102,7 @@ extension CollectionRunner {
                 variables.responses.merge(own.responses)
                 // Only what this request's scripts changed: another request may have set a global meanwhile.
                 for (name, value) in own.globals where before[name] != value { variables.globals[name] = value }
+                variables.lazyGlobals.merge(own.lazyGlobals) { _, new in new }
                 variables.ranFileScripts.formUnion(own.ranFileScripts)
                 for outcome in ran {
                     outcomes.append(outcome)

@@ -41,6 +41,10 @@ public struct RequestSender: Sendable {
         }
         let scripts = ScriptRunner(file: file, baseFolder: baseFolder)
         let scripted = file.hasScripts(template)
+        // httpyac's `{{ expression }}` runs as scripts do: when a request is sent.
+        let expressions = variables.scriptExpressions
+        variables.scriptExpressions = .evaluated
+        defer { variables.scriptExpressions = expressions }
         do {
             let resolved = try await prepare(template, with: scripts, scripted: scripted, variables: &variables,
                                              report: &outcome.scripts)
@@ -68,6 +72,11 @@ public struct RequestSender: Sendable {
             if scripted {
                 await handle(response, of: resolved, with: scripts, variables: &variables, report: &outcome.scripts)
             }
+            if file.readsLastResponse {
+                variables.responses.recordLast(response: response, request: resolved.request)
+            }
+            try setResponseVariables(of: template, response: response, request: resolved.request,
+                                     variables: &variables)
             // A secret the handlers just stored (a token from this response) is masked in this outcome's
             // output too: its body, the handlers' log lines.
             outcome.resolved?.secrets.formUnion(variables.secretGlobalValues)

@@ -42,20 +42,10 @@ extension ScriptRunner {
         input.dialect = .httpyac
         input.folder = baseFolder.path
         input.file = baseFolder.appendingPathComponent((file.path as NSString).lastPathComponent).path
-        var scope: [String: String] = [:]
-        for name in context.responses.answeredNames {
-            if let entry = context.responses.entry(name) { scope[name] = String(decoding: entry.body, as: UTF8.self) }
-        }
-        var names = Set(context.environment.values.keys).union(context.globals.keys).union(context.overrides.keys)
-        names.formUnion(file.fileVariables.map(\.name))
-        names.formUnion(template.variables.map(\.name))
-        var interpolator = Interpolator(requestName: template.displayName, local: template.variables,
+        let interpolator = Interpolator(requestName: template.displayName, local: template.variables,
                                         file: file.fileVariables, context: context, folder: baseFolder,
                                         elsewhere: file.definitionElsewhere(than: template))
-        for name in names where name.first.map({ $0.isLetter || $0 == "_" }) == true && !name.contains(".") {
-            if let value = try? interpolator.expand("{{\(name)}}") { scope[name] = value }
-        }
-        input.scope = scope
+        input.scope = interpolator.scriptScope()
     }
 }
 
