@@ -115,7 +115,9 @@ struct KulalaRunTests {
 
             ###
             GET BASE/next?v={{SignIn.response.cookies.courier_session.value}}&p={{SignIn.response.cookies.courier_session.path}}&s={{SignIn.response.cookies.courier_session.secure}}
-            """, in: folder, server: server)
+            """, in: folder, server: server,
+            // A jar of its own: the session cookie must not go out with other tests' requests to 127.0.0.1.
+            environment: ["XDG_STATE_HOME": folder.url.appendingPathComponent("state").path])
         // Then the server got the cookie's value and attributes, and the output shows the value masked
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(server.requests.last?.target == "/next?v=demo-YWRh&p=%2F&s=FALSE", "\(server.requests.map(\.target))")
