@@ -84,15 +84,21 @@ struct GRPCStreamPaneTests {
         #expect(texts.last?.contains("grpcOK") == true, "\(texts)")
     }
 
-    @Test func disconnectingCancelsTheCallAndConnectingCallsAgain() async throws {
+    /// The explorer with a `Forever` call streaming into the pane (two replies in).
+    static func endlessCall() async throws -> Driver {
         let driver = try Driver(port: try await PythonTestServer.grpc.port(), method: "Forever",
                                 body: #"{"message": "on"}"#)
-        defer { driver.runner.shutdown() }
         #expect(await driver.run(Explorer.startupEffects(driver.state)) { $0.loading == .loaded })
-        // Given a call that never ends streaming into the pane
         #expect(await driver.press(.char("3"), Key(.enter), until: { state in
             state.webSocketPane.receivedCount >= 2
         }), "\(driver.screen)")
+        return driver
+    }
+
+    @Test func disconnectingCancelsTheCallAndConnectingCallsAgain() async throws {
+        // Given a call that never ends streaming into the pane
+        let driver = try await Self.endlessCall()
+        defer { driver.runner.shutdown() }
         // When the pane's disconnect key is pressed, the call ends, by the user
         #expect(await driver.press(.char("D"), until: { _ in driver.isClosed }), "\(driver.texts)")
         guard case .closed(_, _, let byUser) = driver.state.webSocketPane.connection else { return }
@@ -107,14 +113,9 @@ struct GRPCStreamPaneTests {
     }
 
     @Test func ctrlCCancelsTheCallInThePaneAsItCancelsARequestInFlight() async throws {
-        let driver = try Driver(port: try await PythonTestServer.grpc.port(), method: "Forever",
-                                body: #"{"message": "on"}"#)
-        defer { driver.runner.shutdown() }
-        #expect(await driver.run(Explorer.startupEffects(driver.state)) { $0.loading == .loaded })
         // Given a call that never ends streaming into the pane
-        #expect(await driver.press(.char("3"), Key(.enter), until: { state in
-            state.webSocketPane.receivedCount >= 2
-        }), "\(driver.screen)")
+        let driver = try await Self.endlessCall()
+        defer { driver.runner.shutdown() }
         // When Ctrl-C is pressed, the call ends, by the user, and the status bar says so
         #expect(await driver.press(.ctrl("c"), until: { _ in driver.isClosed }), "\(driver.texts)")
         guard case .closed(_, _, let byUser) = driver.state.webSocketPane.connection else { return }
