@@ -44,8 +44,10 @@ final class PatternCache: Sendable {
     private let compiled = Mutex<[String: NSRegularExpression?]>([:])
 
     func matches(_ text: String, pattern: String, whole: Bool) -> Bool {
+        // The pattern is an I-Regexp (RFC 9485) written as ICU's; one that is not is never true.
+        guard let icu = IRegexp.icuPattern(pattern) else { return false }
         // `match` is anchored at both ends: \A and \z, since `$` would also match before a final newline.
-        let key = whole ? "\\A(?:" + pattern + ")\\z" : pattern
+        let key = whole ? "\\A(?:" + icu + ")\\z" : icu
         return compiled.withLock { cache in
             if cache.count >= Self.limit, cache[key] == nil { cache.removeAll() }
             let expression = cache[key] ?? (try? NSRegularExpression(pattern: key))

@@ -37,6 +37,32 @@ struct JSONPathFunctionTests {
     }
 
     @Test(arguments: [
+        // I-Regexp (RFC 9485): `.` is any character but a line break, `^` and `$` are plain characters, and
+        // what it lacks (\d, back-references, lookaround) makes the pattern invalid, so the test is false.
+        ("$[?match(@, 'a.c')]", ["\"abc\""]),
+        ("$[?search(@, '^x$')]", ["\"a^x$b\""]),
+        ("$[?search(@, '\\\\d')]", [String]()),
+        ("$[?match(@, '(?=a)abc')]", [String]()),
+        ("$[?match(@, '[^a-b]x')]", ["\"cx\""]),
+        ("$[?match(@, '\\\\p{Lu}.*')]", ["\"Zed\""]),
+    ])
+    func matchAndSearchTakeIRegexps(_ expression: String, _ expected: [String]) throws {
+        let text = #"["abc", "a\nc", "a^x$b", "x", "123", "cx", "Zed"]"#
+        let path = try JSONPath(expression)
+        #expect(path.evaluate(try JSONValue.parse(Data(text.utf8))).map(\.value.compactJSON) == expected)
+    }
+
+    @Test func theSystemsPatternForAnIRegexp() {
+        #expect(IRegexp.icuPattern("a.c") == "a[^\\n\\r]c")
+        #expect(IRegexp.icuPattern("^a$") == "\\^a\\$")
+        #expect(IRegexp.icuPattern("[.a-z]") == "[.a-z]")
+        #expect(IRegexp.icuPattern("\\w") == nil)
+        #expect(IRegexp.icuPattern("(a)\\1") == nil)
+        #expect(IRegexp.icuPattern("[a[b]]") == nil)
+        #expect(IRegexp.icuPattern("[]") == nil)
+    }
+
+    @Test(arguments: [
         ("$[?size(@) == 1]", "a function (length, count, match, search, value)"),
         ("$[?match(@.name)]", "2 arguments to match"),
         ("$[?length(@.a, @.b) == 1]", "1 argument to length"),
