@@ -7,6 +7,11 @@ extension AppState {
         if effects.contains(where: { if case .connect = $0 { true } else { false } }) {
             // A GRPC request's call opens in the pane when its method streams: connecting sends it again.
             if editor.opensWebSocketPane || (editor.kind == .grpc && focus == .webSocket) { return send() }
+            // The pane holds a gRPC call but another request is open: calling again is its request's send.
+            if let job = webSocketJob, job.draft.kind == .grpc {
+                status = StatusMessage("Open '\(job.draft.name)' to call it again (Enter sends it)")
+                return []
+            }
             var job = webSocketJob
             job?.certificatePassphrase = certificatePassphrase
             return webSocketConnect(effects, job: job)

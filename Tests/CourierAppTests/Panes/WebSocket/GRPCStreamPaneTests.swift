@@ -122,4 +122,21 @@ struct GRPCStreamPaneTests {
         #expect(byUser)
         #expect(driver.state.status?.text == "gRPC call cancelled")
     }
+
+    @Test func callingAgainWithAnotherRequestOpenSaysToOpenTheCallsRequest() {
+        // Given the pane holding a gRPC call while the editor shows another (HTTP) request
+        var state = Fixtures.loaded()
+        state.press(.char("j"), Key(.enter))
+        state.webSocketJob = SendJob(ref: nil, draft: RequestDraft(name: "Forever", kind: .grpc, method: "GRPC",
+                                                                   url: "127.0.0.1:1/courier.test.Echo/Forever"),
+                                     environment: nil)
+        state.webSocketPane.title = "gRPC"
+        state.webSocketPane.url = "http://127.0.0.1:1/courier.test.Echo/Forever"
+        state.focus = .webSocket
+        // When the pane's call-again key is pressed
+        let effects = state.press(.char("o"))
+        // Then nothing connects the WebSocket way, and the status bar says how to call again
+        #expect(effects.isEmpty, "\(effects)")
+        #expect(state.status?.text == "Open 'Forever' to call it again (Enter sends it)")
+    }
 }
