@@ -1,16 +1,14 @@
 import CourierMessage
 import Foundation
 
-/// A response as a value: status, headers, body, where the time went and what the cache did.
+/// A response as a value: its head (status line and headers), body, where the time went and what the
+/// cache did.
 public struct HTTPResponse: Sendable {
-    public var status: Int
-    /// The reason phrase the server sent, if any (HTTP/1.x only).
-    public var reason: String
-    public var headers: HTTPHeaders
+    /// The status line and header fields; `status`, `reason`, `headers` and `httpVersion` read and write it.
+    public var head: ResponseHead
     public var body: ResponseBody
     /// The URL that answered, after redirects.
     public var url: URL
-    public var httpVersion: String
     public var timing: Timing
     /// What the HTTP cache did for this response; `.bypass` when no cache is in the pipeline.
     public var cache: CacheReport
@@ -19,17 +17,44 @@ public struct HTTPResponse: Sendable {
     /// masked wherever the response echoes them.
     public var sentSecrets: Set<String> = []
 
+    /// A response with this head.
+    public init(head: ResponseHead, body: ResponseBody = .data(Data()), url: URL, timing: Timing = Timing(),
+                cache: CacheReport = CacheReport(decision: .bypass)) {
+        self.head = head
+        self.body = body
+        self.url = url
+        self.timing = timing
+        self.cache = cache
+    }
+
+    /// A response from the parts of its head.
     public init(status: Int, reason: String = "", headers: HTTPHeaders = [:], body: ResponseBody = .data(Data()),
                 url: URL, httpVersion: String = "HTTP/1.1", timing: Timing = Timing(),
                 cache: CacheReport = CacheReport(decision: .bypass)) {
-        self.status = status
-        self.reason = reason
-        self.headers = headers
-        self.body = body
-        self.url = url
-        self.httpVersion = httpVersion
-        self.timing = timing
-        self.cache = cache
+        self.init(head: ResponseHead(version: httpVersion, status: status, reason: reason, headers: headers),
+                  body: body, url: url, timing: timing, cache: cache)
+    }
+
+    public var status: Int {
+        get { head.status }
+        set { head.status = newValue }
+    }
+
+    /// The reason phrase the server sent, if any (HTTP/1.x only).
+    public var reason: String {
+        get { head.reason }
+        set { head.reason = newValue }
+    }
+
+    public var headers: HTTPHeaders {
+        get { head.headers }
+        set { head.headers = newValue }
+    }
+
+    /// As the transport reports it: `HTTP/1.1`, `HTTP/2`.
+    public var httpVersion: String {
+        get { head.version }
+        set { head.version = newValue }
     }
 
     public var isSuccess: Bool { (200..<300).contains(status) }

@@ -46,21 +46,43 @@ public struct HistoryEntry: Codable, Sendable, Hashable {
         }
     }
 
-    /// The response side; the body itself is stored next to the entry.
-    public struct Response: Codable, Sendable, Hashable {
-        public var status: Int
-        public var reason: String?
-        public var headers: HTTPHeaders
+    /// The response side; the body itself is stored next to the entry. Stored flat (`status`, `reason`,
+    /// `headers` beside the body sizes) by `HistoryEntry+ResponseCoding`, as history files have always been.
+    public struct Response: Sendable, Hashable {
+        /// Status, reason and headers; the version is not kept.
+        public var head: ResponseHead
         /// The body's full size as received.
         public var bodyBytes: Int
         /// Bytes kept in history (less than `bodyBytes` when truncated).
         public var storedBodyBytes: Int
         /// Why the stored body differs from the received one, when it does.
         public var bodyNote: String?
+
+        /// Creates the value from a response's head and its body's size.
+        public init(head: ResponseHead, bodyBytes: Int = 0) {
+            self.head = ResponseHead(status: head.status, reason: head.reason, headers: head.headers)
+            self.bodyBytes = bodyBytes; self.storedBodyBytes = bodyBytes
+        }
+
         /// Creates the value from its parts.
         public init(status: Int, reason: String? = nil, headers: HTTPHeaders = [], bodyBytes: Int = 0) {
-            self.status = status; self.reason = reason; self.headers = headers
-            self.bodyBytes = bodyBytes; self.storedBodyBytes = bodyBytes
+            self.init(head: ResponseHead(status: status, reason: reason ?? "", headers: headers), bodyBytes: bodyBytes)
+        }
+
+        public var status: Int {
+            get { head.status }
+            set { head.status = newValue }
+        }
+
+        /// The reason phrase; nil when the server sent none.
+        public var reason: String? {
+            get { head.reason.isEmpty ? nil : head.reason }
+            set { head.reason = newValue ?? "" }
+        }
+
+        public var headers: HTTPHeaders {
+            get { head.headers }
+            set { head.headers = newValue }
         }
     }
 

@@ -38,22 +38,37 @@ public struct ScriptRequest: Sendable, Hashable, Codable {
     }
 }
 
-/// The response a handler reads as `response` (JetBrains) or `pm.response` (Postman).
-public struct ScriptResponse: Sendable, Hashable, Codable {
-    public var status: Int
-    /// Name and value pairs in the order the server sent them.
-    public var headers: HTTPHeaders
+/// The response a handler reads as `response` (JetBrains) or `pm.response` (Postman). The preludes read
+/// it as flat JSON (`status`, `headers`, `body`, `milliseconds`; `ScriptResponse+Coding`).
+public struct ScriptResponse: Sendable, Hashable {
+    /// Status and headers (name and value pairs in the order the server sent them).
+    public var head: ResponseHead
     /// The body decoded as UTF-8; handlers see it parsed when the content type is JSON.
     public var body: String
     /// How long the exchange took, for `pm.response.responseTime`.
     public var milliseconds: Int
 
-    /// A response as handlers see it.
-    public init(status: Int, headers: HTTPHeaders = [], body: String = "", milliseconds: Int = 0) {
-        self.status = status
-        self.headers = headers
+    /// A response with this head, as handlers see it.
+    public init(head: ResponseHead, body: String = "", milliseconds: Int = 0) {
+        self.head = head
         self.body = body
         self.milliseconds = milliseconds
+    }
+
+    /// A response as handlers see it.
+    public init(status: Int, headers: HTTPHeaders = [], body: String = "", milliseconds: Int = 0) {
+        self.init(head: ResponseHead(status: status, headers: headers), body: body, milliseconds: milliseconds)
+    }
+
+    public var status: Int {
+        get { head.status }
+        set { head.status = newValue }
+    }
+
+    /// Name and value pairs in the order the server sent them.
+    public var headers: HTTPHeaders {
+        get { head.headers }
+        set { head.headers = newValue }
     }
 }
 

@@ -272,8 +272,7 @@ public final class EffectRunner: Sendable {
                 let entry = entries.dropFirst(skipNewest ? 1 : 0).first { $0.response != nil }
                 let pane = entry.flatMap { entry -> ResponsePaneState? in
                     guard let response = entry.response, let body = try? history.body(id: entry.id) else { return nil }
-                    let info = ResponsePaneInfo(status: response.status, reason: response.reason ?? "",
-                                                cacheDecision: entry.cacheDecision, headers: response.headers)
+                    let info = ResponsePaneInfo(head: response.head, cacheDecision: entry.cacheDecision)
                     return ResponsePaneState(info: info, body: BodyDocument(data: body))
                 }
                 queue.post(.previousResponseLoaded(requestKey: requestKey, pane))

@@ -18,8 +18,7 @@ enum HistoryRecording {
         let side = HistoryEntry.Request(method: request.method.rawValue, url: request.url.absoluteString,
                                         name: name.isEmpty ? nil : name, collectionPath: collectionPath,
                                         headers: request.headers, template: template)
-        let answer = HistoryEntry.Response(status: response.status, reason: response.reason.isEmpty ? nil : response.reason,
-                                           headers: response.headers, bodyBytes: response.body.size)
+        let answer = HistoryEntry.Response(head: response.head, bodyBytes: response.body.size)
         let timing = response.timing
         return HistoryEntry(request: side, response: answer,
                             timing: HistoryEntry.Timing(total: seconds(timing.total), dns: timing.dns.map(seconds),

@@ -16,11 +16,9 @@ public enum ResponseFormatter {
             guard let file = try? BodyDocument(contentsOf: url) else { return nil }
             document = file
         }
-        var info = ResponsePaneInfo(
-            status: response.status, reason: response.reason, duration: response.timing.total.milliseconds / 1000,
-            cacheDecision: response.cache.decision.rawValue,
-            headers: response.headers,
-            wireBytes: response.timing.bytesOnWire)
+        var info = ResponsePaneInfo(head: response.head, duration: response.timing.total.milliseconds / 1000,
+                                    cacheDecision: response.cache.decision.rawValue,
+                                    wireBytes: response.timing.bytesOnWire)
         info.encodingNote = response.contentEncodingNote
         return ResponsePaneState(info: info, body: document)
     }

@@ -134,9 +134,8 @@ public struct ScriptRunner: Sendable {
         guard !scripts.isEmpty else { return }
         let data = (try? response.body.readAll()) ?? Data()
         let body = String(decoding: data, as: UTF8.self)
-        let scriptResponse = ScriptResponse(
-            status: response.status, headers: response.headers,
-            body: body, milliseconds: Int(response.timing.total.milliseconds))
+        let scriptResponse = ScriptResponse(head: response.head, body: body,
+                                            milliseconds: Int(response.timing.total.milliseconds))
         for script in scripts {
             var variables: [String: String] = [:]
             if let xpath = script.xpath {

@@ -289,8 +289,8 @@ final class CurlTransfer {
             let text = String(cString: pointer)
             return text == urlText ? job.request.url : URL(string: text)
         } ?? job.request.url
-        let response = HTTPResponse(status: status, reason: head.reason, headers: head.headers, body: body, url: url,
-                                    httpVersion: httpVersion(), timing: timing())
+        let final = ResponseHead(version: httpVersion(), status: status, reason: head.reason, headers: head.headers)
+        let response = HTTPResponse(head: final, body: body, url: url, timing: timing())
         resume(.success(response))
     }
 

@@ -6,13 +6,12 @@ import Foundation
 /// What the response pane shows above the body: plain values the app fills from an `HTTPResponse`
 /// (the one header list, no client core types, so the pane can also show a history entry).
 public struct ResponsePaneInfo: Sendable, Hashable {
-    public var status: Int
-    public var reason: String
+    /// Status line and headers, as the response or the history entry holds them.
+    public var head: ResponseHead
     /// Total time in seconds, when measured.
     public var duration: Double?
     /// The cache decision's raw value (`fresh`, `miss`, …), coloured by `Theme.cache`.
     public var cacheDecision: String?
-    public var headers: HTTPHeaders
     /// "3 tests passed, 1 failed" when the request's response handlers declared tests.
     public var tests: String?
     /// Whether any of those tests failed (or a handler stopped on an error).
@@ -29,15 +28,35 @@ public struct ResponsePaneInfo: Sendable, Hashable {
     /// Why the body is shown as the server sent it (a Content-Encoding Courier cannot decode), or nil.
     public var encodingNote: String?
 
+    /// Creates the value from a response's head.
+    public init(head: ResponseHead, duration: Double? = nil, cacheDecision: String? = nil, wireBytes: Int = 0) {
+        self.head = head
+        self.duration = duration
+        self.cacheDecision = cacheDecision
+        self.wireBytes = wireBytes
+    }
+
     /// Creates the value from its parts.
     public init(status: Int, reason: String, duration: Double? = nil, cacheDecision: String? = nil,
                 headers: HTTPHeaders = [], wireBytes: Int = 0) {
-        self.status = status
-        self.reason = reason
-        self.duration = duration
-        self.cacheDecision = cacheDecision
-        self.headers = headers
-        self.wireBytes = wireBytes
+        self.init(head: ResponseHead(status: status, reason: reason, headers: headers), duration: duration,
+                  cacheDecision: cacheDecision, wireBytes: wireBytes)
+    }
+
+    public var status: Int {
+        get { head.status }
+        set { head.status = newValue }
+    }
+
+    /// The reason phrase; empty when the server sent none.
+    public var reason: String {
+        get { head.reason }
+        set { head.reason = newValue }
+    }
+
+    public var headers: HTTPHeaders {
+        get { head.headers }
+        set { head.headers = newValue }
     }
 
     /// `200 OK`, or just `200` when the server sent no reason phrase (HTTP/2 and HTTP/3 have none).
