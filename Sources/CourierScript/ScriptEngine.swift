@@ -41,8 +41,14 @@ public enum ScriptEngine {
         context.installDigest()
         context.installModuleFunctions()
         context.installJSONPath()
+        context.install(input.services)
+        defer { context.forgetServices() }
         var setUp = [ScriptLimits.code]
-        if case .dropped(let refusal) = jobs { setUp.append(PromiseJobGuard.code(refusal: refusal)) }
+        switch jobs {
+        case .dropped(let refusal): setUp.append(PromiseJobGuard.code(refusal: refusal))
+        // A script process has no client: `pm.sendRequest` says why it is refused there.
+        case .run: setUp.append("var __courierScriptProcess = true;")
+        }
         setUp += [ScriptPrelude.code, PostmanPrelude.code, HttpyacPrelude.code, postmanSandbox,
                   "__courier.boot(\(encode(input)))"]
         for code in setUp {
@@ -167,8 +173,9 @@ public enum ScriptEngine {
         return nil
     }
 
-    /// Postman's legacy sandbox, `require` and crypto-js: one evaluation, made once.
-    private static let postmanSandbox = [PostmanLegacyPrelude.code, RequirePrelude.code, CryptoJSPrelude.code,
+    /// Postman's legacy sandbox and `pm.sendRequest`'s request, `require` and crypto-js: one evaluation, made once.
+    private static let postmanSandbox = [PostmanLegacyPrelude.code, PostmanSendRequestPrelude.code, RequirePrelude.code,
+                                         CryptoJSPrelude.code,
                                          "var __courierModuleTable = \(ScriptModules.preludeTable);"]
         .joined(separator: "\n")
 
