@@ -350,8 +350,7 @@ enum PostmanPrelude {
       state.finishers.push(function () { while (sent.length > 0) sent.shift()(); });
       pm.sendRequest = function (request, callback) {
         if (typeof __courierSend !== "function") {
-          throw new UnsupportedError(typeof __courierScriptProcess === "undefined" ? "pm.sendRequest"
-            : "pm.sendRequest in a script that uses promises (then, async, await)");
+          throw new UnsupportedError("pm.sendRequest");
         }
         const answer = JSON.parse(__courierSend(JSON.stringify(__courierOutgoing(request))));
         const error = answer.error !== undefined ? new Error(answer.error) : null;

@@ -44,11 +44,7 @@ public enum ScriptEngine {
         context.install(input.services)
         defer { context.forgetServices() }
         var setUp = [ScriptLimits.code]
-        switch jobs {
-        case .dropped(let refusal): setUp.append(PromiseJobGuard.code(refusal: refusal))
-        // A script process has no client: `pm.sendRequest` says why it is refused there.
-        case .run: setUp.append("var __courierScriptProcess = true;")
-        }
+        if case .dropped(let refusal) = jobs { setUp.append(PromiseJobGuard.code(refusal: refusal)) }
         setUp += [ScriptPrelude.code, PostmanPrelude.code, HttpyacPrelude.code, postmanSandbox,
                   "__courier.boot(\(encode(input)))"]
         for code in setUp {

@@ -1,7 +1,7 @@
 import CourierMessage
 
 /// A request a script sends itself (Postman's `pm.sendRequest`), as the script described it.
-public struct ScriptOutgoingRequest: Sendable, Hashable {
+public struct ScriptOutgoingRequest: Sendable, Hashable, Codable {
     public var method: String
     public var url: String
     /// Name and value pairs in the script's order.
@@ -26,8 +26,8 @@ public struct ScriptSendFailure: Error, Sendable, Hashable {
 }
 
 /// What a script may ask of the program that runs it while it runs, injected by that program (the script
-/// module knows no client): sending a request, and the value of a dynamic variable such as `$guid`. Not
-/// carried to a script process; a script there gets neither.
+/// module knows no client): sending a request, and the value of a dynamic variable such as `$guid`. A script
+/// process asks its parent for them (`ScriptFrame`).
 public struct ScriptServices: Sendable {
     /// Sends a request and waits for its response; nil when scripts may not send (`pm.sendRequest` then says
     /// it is unsupported).

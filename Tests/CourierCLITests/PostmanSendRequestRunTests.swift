@@ -53,4 +53,32 @@ struct PostmanSendRequestRunTests {
         #expect(posted.headers.contains { $0.name.lowercased() == "x-mine" && $0.value == "yes" })
         #expect(result.stdout.contains("✓ the sent request answered 200"))
     }
+
+    @Test func aScriptThatAwaitsSendRequestHasItSentByCourierFromItsScriptProcess() async throws {
+        // Given a hand-written Postman-style file whose pre-request script awaits pm.sendRequest
+        let server = try DemoServer.start()
+        defer { server.stop() }
+        let base = ScriptRunTests.base(server)
+        let folder = try TemporaryFolder()
+        try folder.write("await.http", """
+            < {%
+                (async () => {
+                    const res = await pm.sendRequest({ url: "\(base)/echo?n=" + pm.variables.replaceIn("{{$randomInt}}"),
+                                                       header: { "X-From": "script" } });
+                    pm.variables.set("n", res.json().query.n);
+                })();
+            %}
+            GET \(base)/echo?again={{n}}
+            """)
+        // When it runs
+        let result = try await CourierCLI.run(["run", folder.url.appendingPathComponent("await.http").path])
+        // Then the script's request reached the server first, and the request carried the number it echoed
+        #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
+        let echoes = server.log.filter { $0.path == "/echo" }
+        #expect(echoes.count == 2)
+        let sent = try #require(echoes.first?.query.first { $0.name == "n" }?.value)
+        #expect(Int(sent) != nil)
+        #expect(echoes.first?.headers.contains { $0.name.lowercased() == "x-from" && $0.value == "script" } == true)
+        #expect(echoes.last?.query.map(\.value) == [sent])
+    }
 }

@@ -120,12 +120,42 @@ import Testing
         #expect(result.logs == ["ada 42 g-1 {{$nothing}} {{missing}}"])
     }
 
-    @Test func aScriptThatUsesPromisesIsToldSendRequestIsNotAvailableThere() {
+    @Test func withoutACallbackItIsAPromiseThatAScriptProcessAwaitsAskingCourierToSend() {
+        // Given a script that awaits pm.sendRequest (so it runs in a script process) and reads a dynamic variable
         ScriptProcessTests.useBuiltCourier()
-        let result = run("pm.sendRequest('http://h/').then(r => console.log(r.code));",
-                         sender: StubSender(.success(Self.echo)))
+        let sender = StubSender(.success(Self.echo))
+        let result = run("""
+            (async () => {
+                const res = await pm.sendRequest({ url: "http://h/p", method: "DELETE" });
+                pm.collectionVariables.set("from", res.json().query.from);
+                pm.test("awaited", () => pm.expect(res.code).to.equal(201));
+                console.log(pm.variables.replaceIn("{{$guid}}"));
+            })();
+            """, sender: sender)
+        // Then the parent sent it, and the script read the response after its await
+        #expect(result.error == nil, "\(String(describing: result.error))")
+        #expect(sender.requests == [ScriptOutgoingRequest(method: "DELETE", url: "http://h/p")])
+        #expect(result.globals["from"] == "x")
+        #expect(result.tests.map(\.passed) == [true])
+        #expect(result.logs == ["g-1"])
+    }
+
+    @Test func aRefusedPromiseInAScriptProcessCarriesTheMessage() {
+        ScriptProcessTests.useBuiltCourier()
+        let result = run("""
+            pm.sendRequest("http://127.0.0.1:9/").then(() => console.log("no"), (err) => console.log("err", err.message));
+            """, sender: StubSender(.failure(ScriptSendFailure("connection refused"))))
+        #expect(result.error == nil, "\(String(describing: result.error))")
+        #expect(result.logs == ["err connection refused"])
+    }
+
+    @Test func withoutASenderItSaysItIsUnsupported() {
+        var input = ScriptInput(phase: .preRequest, request: ScriptRequest(method: "GET", rawURL: "http://h/"))
+        input.services = ScriptServices()
+        let result = ScriptEngine.run(ScriptSource(code: "pm.sendRequest('http://h/', () => {});", file: "c.http",
+                                                   line: 1), input: input)
         #expect(result.error?.reason == .unsupported)
-        #expect(result.error?.message.contains("pm.sendRequest in a script that uses promises") == true,
+        #expect(result.error?.message == "Unsupported: pm.sendRequest is not supported by Courier",
                 "\(String(describing: result.error))")
     }
 }
