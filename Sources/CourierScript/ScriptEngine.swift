@@ -2,7 +2,8 @@ import CourierMessage
 import Foundation
 
 /// Runs request scripts on JavaScriptCore: the JetBrains HTTP Client API (`client`, `request`,
-/// `response`) and Postman's `pm`, each script in a fresh context with no file or network access.
+/// `response`) and Postman's `pm`, each script in a fresh context with no file or network access but what
+/// Courier lends it (`ScriptServices`: `pm.sendRequest` through its client).
 public enum ScriptEngine {
     /// Seconds a script may run when its request has no `# @script-timeout`.
     public static let defaultTimeLimit = 5.0
