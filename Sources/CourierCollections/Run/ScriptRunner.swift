@@ -203,7 +203,7 @@ public struct ScriptRunner: Sendable {
 
     /// What `template`'s scripts may ask of Courier: dynamic variables always, requests where a client is given.
     func services(for template: RequestTemplate, context: VariableContext) -> ScriptServices {
-        if let sending { return sending(template).services(for: context) }
+        if let sending { return sending(template).services(for: context, isCancelled: isCancelled) }
         return ScriptServices(dynamicValue: ScriptSending.dynamicValues(context.dynamic))
     }
 

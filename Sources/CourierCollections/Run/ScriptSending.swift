@@ -10,11 +10,12 @@ struct ScriptSending: Sendable {
     let send: CollectionRunner.Send
     let template: RequestTemplate
 
-    /// The services for a script of `template` run with `context`.
-    func services(for context: VariableContext) -> ScriptServices {
+    /// The services for a script of `template` run with `context`; a request it sends is abandoned once
+    /// `isCancelled` says so (the explorer's Ctrl-C).
+    func services(for context: VariableContext, isCancelled: @escaping @Sendable () -> Bool) -> ScriptServices {
         let send = self.send
         let options = template.options
-        return ScriptServices(send: { Self.send($0, through: send, options: options) },
+        return ScriptServices(send: { Self.send($0, through: send, options: options, isCancelled: isCancelled) },
                               dynamicValue: Self.dynamicValues(context.dynamic))
     }
 
@@ -32,10 +33,14 @@ struct ScriptSending: Sendable {
         }
     }
 
+    /// Seconds between looks at the script's cancel while its request is out.
+    static let cancelCheckInterval = 0.05
+
     /// Sends `outgoing` and waits for the whole response. Called on a script's own thread (`OwnThread`), never
     /// on the cooperative pool, so waiting here blocks no task.
     static func send(_ outgoing: ScriptOutgoingRequest, through send: @escaping CollectionRunner.Send,
-                     options: RequestOptions) -> Result<ScriptResponse, ScriptSendFailure> {
+                     options: RequestOptions,
+                     isCancelled: @Sendable () -> Bool) -> Result<ScriptResponse, ScriptSendFailure> {
         guard let url = URL(string: outgoing.url), let scheme = url.scheme?.lowercased(),
               scheme == "http" || scheme == "https", url.host?.isEmpty == false else {
             return .failure(ScriptSendFailure("'\(outgoing.url)' is not an http or https URL"))
@@ -46,7 +51,7 @@ struct ScriptSending: Sendable {
         if let connect = options.connectionTimeout { request.connectTimeout = .milliseconds(Int64(connect * 1000)) }
         let answer = Mutex<Result<ScriptResponse, ScriptSendFailure>?>(nil)
         let done = DispatchSemaphore(value: 0)
-        Task { [request] in
+        let task = Task { [request] in
             let result: Result<ScriptResponse, ScriptSendFailure>
             do {
                 let response = try await send(request, RequestContext())
@@ -62,7 +67,9 @@ struct ScriptSending: Sendable {
             answer.withLock { $0 = result }
             done.signal()
         }
-        done.wait()
+        while done.wait(timeout: .now() + cancelCheckInterval) == .timedOut {
+            if isCancelled() { task.cancel() }
+        }
         return answer.withLock { $0 } ?? .failure(ScriptSendFailure("no response"))
     }
 }
