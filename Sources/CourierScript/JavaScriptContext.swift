@@ -101,6 +101,12 @@ final class JavaScriptContext {
         }
     }
 
+    /// The address of the context's global object, which native callbacks are called with: the key under
+    /// which they find what was registered for this context.
+    var globalAddress: UInt { Self.address(of: jsc.JSContextGetGlobalObject(context)) }
+
+    static func address(of object: JSObjectRef?) -> UInt { UInt(bitPattern: object) }
+
     /// Why the script was stopped (its time limit, a cancel), once it was.
     var stop: ScriptWatch.Stop? { guardian.watch.stop }
 

@@ -194,6 +194,12 @@ enum PostmanPrelude {
       }
       expect.fail = function (message) { throw new AssertionError(message || "expect.fail()"); };
 
+      // A dynamic variable (`$guid`, `$randomInt`) as requests resolve it; undefined when Courier knows none.
+      function dynamic(expression) {
+        const value = typeof __courierDynamic === "function" ? __courierDynamic(expression) : null;
+        return value === null ? undefined : value;
+      }
+
       // MARK: variables: one store of globals for the run, the environment read-only beneath it.
       function scope(name, fallback) {
         return strict({
@@ -208,7 +214,7 @@ enum PostmanPrelude {
           replaceIn: function (template) {
             const self = this;
             return String(template).replace(/\{\{\s*([^{}]+?)\s*\}\}/g, function (whole, key) {
-              const value = self.get(key);
+              const value = key.charAt(0) === "$" ? dynamic(key) : self.get(key);
               return value === undefined ? whole : value;
             });
           },
@@ -301,8 +307,8 @@ enum PostmanPrelude {
       pm.test.skip = function () {};
       pm.variables.set = function (key, value) { state.variables[String(key)] = text(value); };
       pm.variables.unset = function (key) { delete state.variables[String(key)]; };
-      if (input.response) {
-        const res = input.response;
+      // A response as scripts read it: pm.response, and what pm.sendRequest hands its callback.
+      function responseOf(res, label) {
         const headers = strict({
           get: function (key) {
             const wanted = String(key).toLowerCase();
@@ -316,7 +322,7 @@ enum PostmanPrelude {
             return out;
           },
           all: function () { return res.headers.map(function (h) { return { key: h.name, value: h.value }; }); },
-        }, "pm.response.headers");
+        }, label + ".headers");
         const response = {
           code: res.status,
           status: reason(res.status),
@@ -325,18 +331,36 @@ enum PostmanPrelude {
           headers: headers,
           json: function () {
             try { return JSON.parse(res.body); } catch (e) {
-              throw new AssertionError("pm.response.json(): the body is not JSON (" + e.message + ")");
+              throw new AssertionError(label + ".json(): the body is not JSON (" + e.message + ")");
             }
           },
           text: function () { return res.body; },
         };
         response.to = strict({
-          get have() { return expect(response, "pm.response.to.have"); },
-          get be() { return expect(response, "pm.response.to.be"); },
-          get not() { return expect(response, "pm.response.to").not; },
-        }, "pm.response.to");
-        pm.response = strict(response, "pm.response");
+          get have() { return expect(response, label + ".to.have"); },
+          get be() { return expect(response, label + ".to.be"); },
+          get not() { return expect(response, label + ".to").not; },
+        }, label + ".to");
+        return strict(response, label);
       }
+      if (input.response) pm.response = responseOf(input.response, "pm.response");
+      // pm.sendRequest: sent when called, through Courier's client; the callback runs after the script's body,
+      // as Postman's does once the response is in. Without a callback, a promise.
+      const sent = [];
+      state.finishers.push(function () { while (sent.length > 0) sent.shift()(); });
+      pm.sendRequest = function (request, callback) {
+        if (typeof __courierSend !== "function") {
+          throw new UnsupportedError("pm.sendRequest");
+        }
+        const answer = JSON.parse(__courierSend(JSON.stringify(__courierOutgoing(request))));
+        const error = answer.error !== undefined ? new Error(answer.error) : null;
+        const response = error ? null : responseOf(answer.response, "pm.sendRequest response");
+        if (typeof callback === "function") {
+          sent.push(function () { callback(error, response); });
+          return undefined;
+        }
+        return error ? Promise.reject(error) : Promise.resolve(response);
+      };
       globalThis.pm = strict(pm, "pm");
       globalThis.require = __courierMakeRequire(__courierModuleTable, __courierBuiltIns());
       // httpyac's blocks have globals of their own (every variable by name): the legacy names would hide them.

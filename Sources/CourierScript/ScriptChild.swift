@@ -113,27 +113,43 @@ final class ScriptChild {
 
     /// Writes `job` to the child and reads what it writes back, until it ends or is killed: when its main
     /// thread has used `cpuLimit` seconds of CPU, when `wallLimit` seconds have passed, or when `isCancelled`
-    /// says so (checked every `pollMilliseconds`).
-    func exchange(_ job: Data, cpuLimit: Double, wallLimit: Double, isCancelled: () -> Bool) -> Outcome {
+    /// says so (checked every `pollMilliseconds`). Each question the child asks meanwhile (`ScriptFrame`) is
+    /// answered with what `answer` gives, which may take a while (a request sent); nil means it is not one.
+    func exchange(_ job: Data, cpuLimit: Double, wallLimit: Double, isCancelled: () -> Bool,
+                  answer: (ScriptFrame.Kind, Data) -> Data?) -> Outcome {
         let clock = ContinuousClock()
         let started = clock.now
+        var outgoing = ScriptFrame.encode(.job, job)
         var written = 0
-        var output = Data()
+        var incoming = Data()
+        var result: Data?
+        var malformed = false
         var errorTail = Data()
         var outputOpen = true, errorsOpen = true
         var stop: ScriptWatch.Stop?
-        while outputOpen {
-            var watched = [pollfd(fd: socket, events: Int16(POLLIN) | (written < job.count ? Int16(POLLOUT) : 0),
-                                  revents: 0)]
+        while outputOpen && !malformed {
+            let sending = written < outgoing.count
+            var watched = [pollfd(fd: socket, events: Int16(POLLIN) | (sending ? Int16(POLLOUT) : 0), revents: 0)]
             if errorsOpen { watched.append(pollfd(fd: errors, events: Int16(POLLIN), revents: 0)) }
             _ = poll(&watched, nfds_t(watched.count), Self.pollMilliseconds)
-            if written < job.count && watched[0].revents != 0 {
-                written = send(job, from: written)
+            if sending && watched[0].revents != 0 {
+                written = send(outgoing, from: written)
             }
             if watched[0].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
-                outputOpen = Self.read(socket, into: &output, keeping: nil)
+                outputOpen = Self.read(socket, into: &incoming, keeping: nil)
             }
-            if errorsOpen && watched[1].revents != 0 {
+            while let (kind, payload) = ScriptFrame.take(from: &incoming, malformed: &malformed) {
+                if kind == .result {
+                    result = payload
+                } else if let reply = answer(kind, payload) {
+                    outgoing.removeFirst(written)
+                    outgoing.append(ScriptFrame.encode(.answer, reply))
+                    written = 0
+                } else {
+                    malformed = true
+                }
+            }
+            if errorsOpen && watched.count > 1 && watched[1].revents != 0 {
                 errorsOpen = Self.read(errors, into: &errorTail, keeping: Self.keptErrorBytes)
             }
             guard outputOpen else { break }
@@ -149,26 +165,28 @@ final class ScriptChild {
             _ = reap()
             return .stopped(stop)
         }
+        if malformed {
+            kill(pid, SIGKILL)
+            _ = reap()
+            return .failed("wrote something other than a message")
+        }
         let status = reap()
         if errorsOpen { _ = Self.read(errors, into: &errorTail, keeping: Self.keptErrorBytes) }
-        if status == 0 { return .finished(output) }
+        if status == 0 { return .finished(result ?? Data()) }
         let said = String(decoding: errorTail, as: UTF8.self).split(separator: "\n").last.map { ": " + $0 } ?? ""
         let signal = status & 0x7f
         return .failed((signal == 0 ? "exited with status \((status >> 8) & 0xff)" : "was killed by signal \(signal)")
                        + said.prefix(300))
     }
 
-    /// Sends what the socket takes of `job` from `offset`; the new offset. Once all is sent (or the child is
-    /// gone) its end of the socket is shut for writing, which the child reads as the end of its input.
-    private func send(_ job: Data, from offset: Int) -> Int {
-        let sent = job.withUnsafeBytes { bytes in
-            Glibc.send(socket, bytes.baseAddress! + offset, job.count - offset, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+    /// Sends what the socket takes of `data` from `offset`; the new offset (the end when the child is gone:
+    /// its exit tells the rest).
+    private func send(_ data: Data, from offset: Int) -> Int {
+        let sent = data.withUnsafeBytes { bytes in
+            Glibc.send(socket, bytes.baseAddress! + offset, data.count - offset, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
         }
         if sent < 0 && (errno == EAGAIN || errno == EINTR) { return offset }
-        // A write error means the child has gone: its exit tells the rest.
-        let next = sent < 0 ? job.count : offset + sent
-        if next == job.count { shutdown(socket, Int32(SHUT_WR)) }
-        return next
+        return sent < 0 ? data.count : offset + sent
     }
 
     /// Reads what `descriptor` has, appending to `data` (keeping its last `keeping` bytes when given); false at

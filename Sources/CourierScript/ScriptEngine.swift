@@ -2,7 +2,8 @@ import CourierMessage
 import Foundation
 
 /// Runs request scripts on JavaScriptCore: the JetBrains HTTP Client API (`client`, `request`,
-/// `response`) and Postman's `pm`, each script in a fresh context with no file or network access.
+/// `response`) and Postman's `pm`, each script in a fresh context with no file or network access but what
+/// Courier lends it (`ScriptServices`: `pm.sendRequest` through its client).
 public enum ScriptEngine {
     /// Seconds a script may run when its request has no `# @script-timeout`.
     public static let defaultTimeLimit = 5.0
@@ -41,6 +42,8 @@ public enum ScriptEngine {
         context.installDigest()
         context.installModuleFunctions()
         context.installJSONPath()
+        context.install(input.services)
+        defer { context.forgetServices() }
         var setUp = [ScriptLimits.code]
         if case .dropped(let refusal) = jobs { setUp.append(PromiseJobGuard.code(refusal: refusal)) }
         setUp += [ScriptPrelude.code, PostmanPrelude.code, HttpyacPrelude.code, postmanSandbox,
@@ -167,8 +170,9 @@ public enum ScriptEngine {
         return nil
     }
 
-    /// Postman's legacy sandbox, `require` and crypto-js: one evaluation, made once.
-    private static let postmanSandbox = [PostmanLegacyPrelude.code, RequirePrelude.code, CryptoJSPrelude.code,
+    /// Postman's legacy sandbox and `pm.sendRequest`'s request, `require` and crypto-js: one evaluation, made once.
+    private static let postmanSandbox = [PostmanLegacyPrelude.code, PostmanSendRequestPrelude.code, RequirePrelude.code,
+                                         CryptoJSPrelude.code,
                                          "var __courierModuleTable = \(ScriptModules.preludeTable);"]
         .joined(separator: "\n")
 

@@ -101,6 +101,8 @@ public struct ScriptInput: Sendable {
     /// httpyac's `httpFile.fileName` and `__dirname`: the `.http` file and its folder.
     public var file = ""
     public var folder = ""
+    /// What the script may ask of Courier while it runs (`pm.sendRequest`, dynamic variables in `replaceIn`).
+    public var services = ScriptServices()
 
     /// Input for one script; the default time limit is five seconds.
     public init(phase: ScriptPhase, request: ScriptRequest, response: ScriptResponse? = nil,

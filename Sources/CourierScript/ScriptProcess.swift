@@ -8,8 +8,10 @@ import Synchronization
 ///
 /// The child is this same program started with the hidden subcommand `command` (`courier` sets `executable`
 /// to `/proc/self/exe` at start, so the child is the very binary that runs, even one replaced on disk since).
-/// It reads the script and its input as JSON on standard input and writes the result as JSON on standard
-/// output, both one socket private to the two processes; it sees no environment but the locale and time zone.
+/// It reads the script and its input as JSON from its standard input and writes the result as JSON to its standard
+/// output, both one socket private to the two processes, in frames (`ScriptFrame`), between which it may ask
+/// Courier to send a request (`pm.sendRequest`) or for a dynamic variable; it sees no environment but the locale
+/// and time zone, and reaches the network only through Courier.
 /// Its own watchdog still stops a long synchronous stretch and names its line; Courier's kill, a little later
 /// (`margin`), is for what that watchdog cannot see.
 public enum ScriptProcess {
@@ -44,7 +46,9 @@ public enum ScriptProcess {
         }
         let job: Data
         do {
-            job = try JSONEncoder().encode(ScriptJob(source: source, input: input))
+            job = try JSONEncoder().encode(ScriptJob(source: source, input: input,
+                                                     canSend: input.services.send != nil,
+                                                     knowsDynamic: input.services.dynamicValue != nil))
         } catch {
             return failed("internal: cannot encode the script's input: \(error)")
         }
@@ -57,7 +61,7 @@ public enum ScriptProcess {
         }
         let limit = max(input.timeLimit, 0.001)
         switch child.exchange(job, cpuLimit: limit + margin, wallLimit: limit + wallMargin,
-                              isCancelled: input.isCancelled) {
+                              isCancelled: input.isCancelled, answer: { answer($0, $1, services: input.services) }) {
         case .finished(let output):
             guard let decoded = try? JSONDecoder().decode(ScriptResult.self, from: output) else {
                 return failed("internal: the script process answered something other than a result")
@@ -69,5 +73,22 @@ public enum ScriptProcess {
         case .failed(let how):
             return failed("the script's process \(how)")
         }
+    }
+
+    /// Courier's answer to a question of a script process (`ScriptFrame`): the response to its request, or a
+    /// dynamic variable's value; nil for what is not a question.
+    private static func answer(_ kind: ScriptFrame.Kind, _ payload: Data, services: ScriptServices) -> Data? {
+        let reply: ScriptAnswer
+        switch kind {
+        case .send:
+            guard let request = try? JSONDecoder().decode(ScriptOutgoingRequest.self, from: payload) else { return nil }
+            reply = ScriptAnswer(services.send?(request) ?? .failure(ScriptSendFailure("scripts cannot send here")))
+        case .dynamic:
+            guard let ask = try? JSONDecoder().decode(ScriptAsk.self, from: payload) else { return nil }
+            reply = ScriptAnswer(value: services.dynamicValue?(ask.expression))
+        case .job, .answer, .result:
+            return nil
+        }
+        return try? JSONEncoder().encode(reply)
     }
 }

@@ -3,8 +3,8 @@ import Foundation
 // What crosses the socket between Courier and a script process (`ScriptProcess`): a script and its input one
 // way, its result the other, as JSON (the other types say `Codable` where they are declared). Every field a
 // script reads or sets is carried, secrets included (the socket is private to the two processes and nothing is
-// written to disk), so a script runs the same in either place. Only `isCancelled` stays behind: the parent
-// process answers it by killing the child.
+// written to disk), so a script runs the same in either place. Only `isCancelled` and the services stay
+// behind: the parent answers the one by killing the child, the other when the child asks (`ScriptFrame`).
 
 extension ScriptPhase: Codable {}
 extension ScriptDialect: Codable {}
@@ -56,4 +56,8 @@ extension ScriptInput: Codable {
 struct ScriptJob: Codable {
     var source: ScriptSource
     var input: ScriptInput
+    /// Whether Courier answers the script's requests (`pm.sendRequest`) and dynamic variables: the services
+    /// themselves stay behind, and the child asks for them over the socket.
+    var canSend = false
+    var knowsDynamic = false
 }

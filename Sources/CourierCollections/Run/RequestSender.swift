@@ -39,7 +39,9 @@ public struct RequestSender: Sendable {
             outcome.skipped = "gRPC requests run with 'courier run' or 'courier grpc'"
             return outcome
         }
-        let scripts = ScriptRunner(file: file, baseFolder: baseFolder)
+        var scripts = ScriptRunner(file: file, baseFolder: baseFolder)
+        let send = self.send
+        scripts.sending = { ScriptSending(send: send, template: $0) }
         let scripted = file.hasScripts(template)
         // httpyac's `{{ expression }}` runs as scripts do: when a request is sent.
         let expressions = variables.scriptExpressions

@@ -44,6 +44,8 @@ public struct ScriptRunner: Sendable {
     public var baseFolder: URL
     /// Asked while a script runs: true stops it (the explorer's cancel).
     public var isCancelled: @Sendable () -> Bool
+    /// How scripts send requests of their own (`pm.sendRequest`); nil where they cannot.
+    var sending: (@Sendable (RequestTemplate) -> ScriptSending)?
 
     public init(file: HTTPFile, baseFolder: URL, isCancelled: @escaping @Sendable () -> Bool = { false }) {
         self.file = file
@@ -95,6 +97,7 @@ public struct ScriptRunner: Sendable {
                                     requestVariables: variables, timeLimit: Self.timeLimit(for: template),
                                     isCancelled: isCancelled)
             context.iteration.apply(to: &input)
+            input.services = services(for: template, context: context)
             if script.dialect == .httpyac { describeHttpyacScope(of: prepared, context: context, into: &input) }
             let result = run(script, input: input, access: context.fileAccess, report: &report)
             context.globals = result.globals
@@ -154,6 +157,7 @@ public struct ScriptRunner: Sendable {
                                     requestVariables: variables, timeLimit: Self.timeLimit(for: resolved.template),
                                     isCancelled: isCancelled)
             context.iteration.apply(to: &input)
+            input.services = services(for: resolved.template, context: context)
             if script.dialect == .httpyac { describeHttpyacScope(of: resolved.template, context: context, into: &input) }
             let result = run(script, input: input, access: context.fileAccess, report: &report)
             context.globals = result.globals
@@ -194,6 +198,12 @@ public struct ScriptRunner: Sendable {
         }
         report.absorb(result)
         return result
+    }
+
+    /// What `template`'s scripts may ask of Courier: dynamic variables always, requests where a client is given.
+    func services(for template: RequestTemplate, context: VariableContext) -> ScriptServices {
+        if let sending { return sending(template).services(for: context, isCancelled: isCancelled) }
+        return ScriptServices(dynamicValue: ScriptSending.dynamicValues(context.dynamic))
     }
 
     func environmentValues(_ context: VariableContext) -> [String: String] {
