@@ -3,7 +3,7 @@ import Foundation
 
 /// A response as a value: its head (status line and headers), body, where the time went and what the
 /// cache did.
-public struct HTTPResponse: Sendable {
+public struct HTTPResponse: Sendable, ResponseHeadHolder {
     /// The status line and header fields; `status`, `reason`, `headers` and `httpVersion` read and write it.
     public var head: ResponseHead
     public var body: ResponseBody
@@ -33,22 +33,6 @@ public struct HTTPResponse: Sendable {
                 cache: CacheReport = CacheReport(decision: .bypass)) {
         self.init(head: ResponseHead(version: httpVersion, status: status, reason: reason, headers: headers),
                   body: body, url: url, timing: timing, cache: cache)
-    }
-
-    public var status: Int {
-        get { head.status }
-        set { head.status = newValue }
-    }
-
-    /// The reason phrase the server sent, if any (HTTP/1.x only).
-    public var reason: String {
-        get { head.reason }
-        set { head.reason = newValue }
-    }
-
-    public var headers: HTTPHeaders {
-        get { head.headers }
-        set { head.headers = newValue }
     }
 
     /// As the transport reports it: `HTTP/1.1`, `HTTP/2`.

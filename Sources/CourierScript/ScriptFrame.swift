@@ -58,8 +58,13 @@ enum ScriptFrame {
 
     /// Writes a whole frame to `descriptor`; false when it could not.
     static func write(_ kind: Kind, _ payload: Data, to descriptor: Int32) -> Bool {
-        let frame = encode(kind, payload)
-        return frame.withUnsafeBytes { bytes in
+        writeAll(encode(kind, payload), to: descriptor)
+    }
+
+    /// Writes all of `data` to `descriptor`, however many writes it takes; false when it could not.
+    @discardableResult
+    static func writeAll(_ data: Data, to descriptor: Int32) -> Bool {
+        data.withUnsafeBytes { bytes in
             var offset = 0
             while offset < bytes.count {
                 let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)

@@ -40,7 +40,7 @@ public struct ScriptRequest: Sendable, Hashable, Codable {
 
 /// The response a handler reads as `response` (JetBrains) or `pm.response` (Postman). The preludes read
 /// it as flat JSON (`status`, `headers`, `body`, `milliseconds`; `ScriptResponse+Coding`).
-public struct ScriptResponse: Sendable, Hashable {
+public struct ScriptResponse: Sendable, Hashable, ResponseHeadHolder {
     /// Status and headers (name and value pairs in the order the server sent them).
     public var head: ResponseHead
     /// The body decoded as UTF-8; handlers see it parsed when the content type is JSON.
@@ -60,16 +60,6 @@ public struct ScriptResponse: Sendable, Hashable {
         self.init(head: ResponseHead(status: status, headers: headers), body: body, milliseconds: milliseconds)
     }
 
-    public var status: Int {
-        get { head.status }
-        set { head.status = newValue }
-    }
-
-    /// Name and value pairs in the order the server sent them.
-    public var headers: HTTPHeaders {
-        get { head.headers }
-        set { head.headers = newValue }
-    }
 }
 
 /// Everything one script run reads.

@@ -15,7 +15,7 @@ extension ScriptProcess {
         watchParent()
         guard let (kind, payload) = ScriptFrame.read(from: 0), kind == .job,
               let job = try? JSONDecoder().decode(ScriptJob.self, from: payload) else {
-            write(2, Data("courier \(command): expected a script and its input from Courier on standard input\n".utf8))
+            ScriptFrame.writeAll(Data("courier \(command): expected a script and its input from Courier on standard input\n".utf8), to: 2)
             return 2
         }
         var input = job.input
@@ -49,21 +49,6 @@ extension ScriptProcess {
         Thread.detachNewThread {
             while getppid() == parent { usleep(parentCheckInterval) }
             _exit(3)
-        }
-    }
-
-    /// Writes all of `data` to `descriptor`; false when it could not.
-    @discardableResult
-    private static func write(_ descriptor: Int32, _ data: Data) -> Bool {
-        data.withUnsafeBytes { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0 && errno == EINTR { continue }
-                if written <= 0 { return false }
-                offset += written
-            }
-            return true
         }
     }
 }

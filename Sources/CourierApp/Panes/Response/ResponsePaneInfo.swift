@@ -5,7 +5,7 @@ import Foundation
 
 /// What the response pane shows above the body: plain values the app fills from an `HTTPResponse`
 /// (the one header list, no client core types, so the pane can also show a history entry).
-public struct ResponsePaneInfo: Sendable, Hashable {
+public struct ResponsePaneInfo: Sendable, Hashable, ResponseHeadHolder {
     /// Status line and headers, as the response or the history entry holds them.
     public var head: ResponseHead
     /// Total time in seconds, when measured.
@@ -41,22 +41,6 @@ public struct ResponsePaneInfo: Sendable, Hashable {
                 headers: HTTPHeaders = [], wireBytes: Int = 0) {
         self.init(head: ResponseHead(status: status, reason: reason, headers: headers), duration: duration,
                   cacheDecision: cacheDecision, wireBytes: wireBytes)
-    }
-
-    public var status: Int {
-        get { head.status }
-        set { head.status = newValue }
-    }
-
-    /// The reason phrase; empty when the server sent none.
-    public var reason: String {
-        get { head.reason }
-        set { head.reason = newValue }
-    }
-
-    public var headers: HTTPHeaders {
-        get { head.headers }
-        set { head.headers = newValue }
     }
 
     /// `200 OK`, or just `200` when the server sent no reason phrase (HTTP/2 and HTTP/3 have none).
