@@ -17,20 +17,17 @@ struct GRPCCommandRun: Sendable {
         signal(SIGPIPE, SIG_IGN)
         let outcome = Outcome()
         let done = DispatchSemaphore(value: 0)
-        signal(SIGINT, SIG_IGN)
         let task = Task {
             let result = await perform()
             outcome.code.withLock { $0 = result }
             done.signal()
         }
-        let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-        interrupt.setEventHandler {
+        let interrupts = InterruptWatch {
             outcome.interrupted.store(true, ordering: .relaxed)
             task.cancel()
         }
-        interrupt.resume()
         done.wait()
-        interrupt.cancel()
+        interrupts.stop()
         return outcome.interrupted.load(ordering: .relaxed) ? 130 : outcome.code.withLock { $0 }
     }
 

@@ -43,10 +43,7 @@ final class GraphQLWSRunner: Sendable {
             }
             done.signal()
         }
-        signal(SIGINT, SIG_IGN)
-        let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-        interrupt.setEventHandler { [self] in stop() }
-        interrupt.resume()
+        let interrupts = InterruptWatch { [self] in stop() }
         if let timeout = options.timeout {
             DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { [self] in
                 state.withLock { $0.timedOut = true }
@@ -56,7 +53,7 @@ final class GraphQLWSRunner: Sendable {
         session.start()
         done.wait()
         _ = consumer
-        interrupt.cancel()
+        interrupts.stop()
         output.stop()
         return state.withLock { state in
             if state.failed { return 1 }

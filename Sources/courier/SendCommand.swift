@@ -332,8 +332,6 @@ enum Interruptible {
         -> Result<T, APIError> {
         let outcome = Mutex<Result<T, APIError>?>(nil)
         let done = DispatchSemaphore(value: 0)
-        // Ignored as a default action; the dispatch source below still observes it.
-        signal(SIGINT, SIG_IGN)
         let task = Task {
             do throws(APIError) {
                 let value = try await operation()
@@ -343,12 +341,9 @@ enum Interruptible {
             }
             done.signal()
         }
-        let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-        source.setEventHandler { task.cancel() }
-        source.resume()
+        let interrupts = InterruptWatch { task.cancel() }
         done.wait()
-        source.cancel()
-        signal(SIGINT, SIG_DFL)
+        interrupts.stop()
         return outcome.withLock { $0 } ?? .failure(.cancelled)
     }
 }

@@ -173,7 +173,7 @@ final class WSRunner: Sendable {
         session.start()
         done.wait()
         _ = consumer
-        interrupt.cancel()
+        interrupt.stop()
         output.stop()
         return exitCode()
     }
@@ -254,18 +254,14 @@ final class WSRunner: Sendable {
     }
 
     /// Ctrl-C closes politely with 1001 (going away); a second Ctrl-C quits at once.
-    private func installInterruptHandler() -> DispatchSourceSignal {
-        signal(SIGINT, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-        source.setEventHandler { [self] in
+    private func installInterruptHandler() -> InterruptWatch {
+        InterruptWatch { [self] in
             if state.withLock({ $0.closeRequested }) {
                 output.flush()
                 exit(130)
             }
             requestClose(code: .goingAway)
         }
-        source.resume()
-        return source
     }
 
     private func exitCode() -> Int32 {

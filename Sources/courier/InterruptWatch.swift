@@ -1,0 +1,62 @@
+import Foundation
+import Synchronization
+
+/// The pipe the Ctrl-C handler writes to; -1 while no watch is installed. Set before the handler is
+/// installed and cleared after it is removed, so the handler reads a settled value.
+nonisolated(unsafe) private var interruptPipeWriteEnd: Int32 = -1
+
+/// The SIGINT handler: one byte into the watch's pipe. `write` is async-signal-safe; errno is kept.
+private let interruptHandler: @convention(c) (Int32) -> Void = { _ in
+    let saved = errno
+    var byte: UInt8 = 1
+    _ = write(interruptPipeWriteEnd, &byte, 1)
+    errno = saved
+}
+
+/// Ctrl-C (SIGINT) for a headless command: a handler writes a byte into a pipe that a thread of its own
+/// reads, so the interruption reaches the command whichever thread the kernel delivers it to (a dispatch
+/// signal source depends on that thread handing the signal on, and one Ctrl-C in a loaded run was lost).
+/// One watch at a time; `stop()` puts back the default action.
+final class InterruptWatch: Sendable {
+    private let readEnd: Int32
+    private let writeEnd: Int32
+    private let stopped = Atomic(false)
+
+    /// Starts watching: `action` runs on the watch's thread once for every Ctrl-C until `stop()`.
+    init(_ action: @escaping @Sendable () -> Void) {
+        var ends: [Int32] = [-1, -1]
+        if pipe(&ends) != 0 { ends = [-1, -1] }
+        readEnd = ends[0]
+        writeEnd = ends[1]
+        for end in ends where end >= 0 { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        interruptPipeWriteEnd = writeEnd
+        let reader = readEnd
+        let thread = Thread {
+            var byte: UInt8 = 0
+            while true {
+                let count = read(reader, &byte, 1)
+                if count < 0 && errno == EINTR { continue }
+                if count <= 0 || byte == 0 { break }
+                action()
+            }
+            close(reader)
+        }
+        thread.name = "courier.interrupt"
+        thread.start()
+        var handler = sigaction()
+        handler.__sigaction_handler.sa_handler = interruptHandler
+        sigemptyset(&handler.sa_mask)
+        handler.sa_flags = SA_RESTART
+        sigaction(SIGINT, &handler, nil)
+    }
+
+    /// Puts back Ctrl-C's default action and ends the watch's thread. Safe to call more than once.
+    func stop() {
+        guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        signal(SIGINT, SIG_DFL)
+        interruptPipeWriteEnd = -1
+        var byte: UInt8 = 0
+        _ = write(writeEnd, &byte, 1)
+        close(writeEnd)
+    }
+}
