@@ -349,7 +349,9 @@ struct HTTPFileParser {
             }
             // A JSON, XML or GraphQL body written right under the headers, without the blank line.
             if Self.startsBodyWithoutBlankLine(trimmed) { break }
-            if let colon = trimmed.firstIndex(of: ":"), colon != trimmed.startIndex {
+            if Self.continuesHeader(lines[index]), !headers.isEmpty {
+                headers.continueLastValue(with: trimmed)
+            } else if let colon = trimmed.firstIndex(of: ":"), colon != trimmed.startIndex {
                 let fieldName = trimmed[..<colon].trimmingBlanks
                 if fieldName.contains(" ") {
                     report(index, "header name '\(fieldName)' contains a space")

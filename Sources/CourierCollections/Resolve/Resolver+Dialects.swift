@@ -118,6 +118,13 @@ extension Resolver {
         headers["Content-Type"]?.lowercased().hasPrefix("application/x-www-form-urlencoded") ?? false
     }
 
+    /// Whether the body is newline-delimited JSON (`application/x-ndjson`), whose last line ends in a line
+    /// break as every other does: the REST Client adds the one the file's trimmed body lacks, and readers
+    /// such as Elasticsearch's bulk API refuse a body without it.
+    static func isNewlineDelimitedJSON(_ headers: HTTPHeaders) -> Bool {
+        headers["Content-Type"]?.lowercased().hasPrefix("application/x-ndjson") ?? false
+    }
+
     /// `Authorization: Basic user:password` and `Basic user password` (written in clear, as the REST
     /// Client and JetBrains allow) become the base64 form; an already encoded value is left alone.
     static func basicCredentials(_ value: String) -> String? {

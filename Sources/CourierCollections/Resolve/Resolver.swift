@@ -153,6 +153,7 @@ public struct Resolver: Sendable {
         case .text(let text):
             var expanded = try interpolator.expand(text)
             if Self.isFormBody(headers) { expanded = Self.joinedFormBody(expanded) }
+            if Self.isNewlineDelimitedJSON(headers), !expanded.hasSuffix("\n") { expanded += "\n" }
             let isMultipart = headers["Content-Type"]?.lowercased().hasPrefix("multipart/") ?? false
             return isMultipart ? try multipart(expanded, request: template, interpolator: &interpolator)
                                : .data(Data(expanded.utf8))

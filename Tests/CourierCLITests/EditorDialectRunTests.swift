@@ -1,0 +1,144 @@
+import CourierTestSupport
+import Foundation
+import Testing
+
+/// Rules of the JetBrains HTTP Client's grammar, the VS Code REST Client's README and kulala.nvim's docs that
+/// files written for those editors rely on, run through `courier run` and checked against what a loopback
+/// server received.
+@Suite("Editor dialect rules on the wire")
+struct EditorDialectRunTests {
+    @Test func anIndentedLineUnderAHeaderContinuesItsValueAsTheJetBrainsGrammarSays() async throws {
+        // Given a header whose value goes on over two indented lines, then another header
+        let server = try CaptureServer()
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let result = try await CompatibilityMatrixTests.run("""
+            GET BASE/folded
+            X-Long: first
+                second
+            \tthird
+            X-Next: n
+            """, in: folder, server: server)
+        // Then the value went out on one line, its pieces joined by one space, and the next header is its own
+        #expect(result.status == 0, "\(result.stderr)")
+        let request = try #require(server.requests.first)
+        #expect(request.header("X-Long") == "first second third", "\(request.headerLines)")
+        #expect(request.header("X-Next") == "n")
+    }
+
+    @Test func aPercentNameSendsTheVariableEncodedAsAURIComponentOnceInPathAndQuery() async throws {
+        // Given the REST Client's `{{%name}}` in the path and the query, beside a plain `{{name}}`
+        let server = try CaptureServer()
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let result = try await CompatibilityMatrixTests.run("""
+            @name = Strunk & White/é
+            GET BASE/authors/{{%name}}?q={{%name}}&plain={{name}}
+            X-Encoded: {{%name}}
+            """, in: folder, server: server)
+        // Then the encoded value went out as encodeURIComponent gives it, never encoded a second time
+        #expect(result.status == 0, "\(result.stderr)")
+        let request = try #require(server.requests.first)
+        #expect(request.path == "/authors/Strunk%20%26%20White%2F%C3%A9", "\(request.target)")
+        #expect(request.query == "q=Strunk%20%26%20White%2F%C3%A9&plain=Strunk%20%26%20White%2F%C3%A9")
+        #expect(request.header("X-Encoded") == "Strunk%20%26%20White%2F%C3%A9")
+    }
+
+    @Test func aNewlineDelimitedJSONBodyEndsWithALineBreakAsBulkAPIsRequire() async throws {
+        // Given an Elasticsearch-style bulk body, its last line without a line break in the file
+        let server = try CaptureServer()
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let result = try await CompatibilityMatrixTests.run("""
+            POST BASE/_bulk
+            Content-Type: application/x-ndjson
+
+            {"index": {"_id": "1"}}
+            {"field": "value"}
+
+            ###
+            POST BASE/json
+            Content-Type: application/json
+
+            {"a": 1}
+            """, in: folder, server: server)
+        // Then the NDJSON body ends with one line break; a JSON body is sent as written
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(server.requests.map(\.bodyText) == ["{\"index\": {\"_id\": \"1\"}}\n{\"field\": \"value\"}\n",
+                                                   "{\"a\": 1}"])
+    }
+
+    @Test func anAzureADTokenVariableIsAClearErrorAtItsLineAndNothingIsSent() async throws {
+        let server = try CaptureServer()
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let result = try await CompatibilityMatrixTests.run("""
+            GET BASE/fine
+
+            ###
+            GET BASE/azure
+            Authorization: {{$aadV2Token appOnly}}
+            """, in: folder, server: server)
+        #expect(result.status == 3)
+        #expect(server.requests.map(\.target) == ["/fine"])
+        #expect(result.stderr.contains("api.http:5:"), "\(result.stderr)")
+        #expect(result.stderr.contains("'$aadV2Token' signs in to Azure AD"), "\(result.stderr)")
+        #expect(result.stderr.contains("--var token="), "\(result.stderr)")
+    }
+
+    @Test func kulalasHeaderIndexPicksOneOfARepeatedHeadersValuesCountingFromOne() async throws {
+        // Given a request sending X-Tag twice, and one reading its values by kulala's `[N]`
+        let server = try CaptureServer()
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let result = try await CompatibilityMatrixTests.run("""
+            ### one
+            GET BASE/one
+            X-Tag: first
+            X-Tag: second
+
+            ### two
+            GET BASE/two
+            X-1: {{one.request.headers.X-Tag[1]}}
+            X-2: {{one.request.headers['X-Tag'][2]}}
+            X-Plain: {{one.request.headers.X-Tag}}
+
+            ### three
+            GET BASE/three
+            X-3: {{one.request.headers.X-Tag[3]}}
+            """, in: folder, server: server)
+        // Then the positions named the values in order; one past the last is an error at its line
+        #expect(result.status == 3)
+        #expect(server.requests.map(\.target) == ["/one", "/two"])
+        let two = try #require(server.requests.last)
+        #expect(two.header("X-1") == "first")
+        #expect(two.header("X-2") == "second")
+        #expect(two.header("X-Plain") == "first")
+        #expect(result.stderr.contains("api.http:14:"), "\(result.stderr)")
+        #expect(result.stderr.contains("kulala counts them from 1, so [3] names none"), "\(result.stderr)")
+    }
+    @Test func projectRootIsTheFolderHoldingDotIdeaAboveTheFileAndABodyReadsFromIt() async throws {
+        // Given a JetBrains project (.idea at its root) with the request file in a subfolder
+        let server = try CaptureServer()
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        try folder.write(".idea/workspace.xml", "<project/>")
+        try folder.write("data/body.json", #"{"from": "root"}"#)
+        try folder.write("requests/api.http", """
+            POST \(server.base)/root
+            Content-Type: application/json
+            X-History: {{$historyFolder}}
+
+            < {{$projectRoot}}/data/body.json
+            """)
+        // When it runs, allowed to read the project
+        let result = try await CourierCLI.run(["run", "requests/api.http", "--allow-read", folder.url.path],
+                                              in: folder.url)
+        // Then the body came from the project's root and the history folder is under .idea
+        #expect(result.status == 0, "\(result.stderr)")
+        let request = try #require(server.requests.first)
+        #expect(request.bodyText == #"{"from": "root"}"#)
+        let root = folder.url.standardizedFileURL.path
+        #expect(request.header("X-History") == root + "/.idea/httpRequests", "\(request.headerLines)")
+    }
+}
