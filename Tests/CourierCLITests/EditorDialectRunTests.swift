@@ -141,4 +141,31 @@ struct EditorDialectRunTests {
         let root = folder.url.standardizedFileURL.path
         #expect(request.header("X-History") == root + "/.idea/httpRequests", "\(request.headerLines)")
     }
+    @Test func jetBrainsFakerNamesWithAPostmanCounterpartSendAValueOfTheirShape() async throws {
+        // Given Datafaker names as JetBrains writes them, and one Courier has no counterpart for
+        let server = try CaptureServer()
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let result = try await CompatibilityMatrixTests.run("""
+            POST BASE/people
+            Content-Type: application/json
+
+            {"first": "{{$random.name.firstName}}", "email": "{{$random.internet.emailAddress}}",
+             "ip": "{{$random.internet.ipV4Address}}", "city": "{{$random.address.city}}"}
+
+            ###
+            GET BASE/beer?b={{$random.beer.name}}
+            """, in: folder, server: server)
+        // Then the first went out with values of the right shape; the other is an error listing the known names
+        #expect(result.status == 3)
+        #expect(server.requests.map(\.target) == ["/people"])
+        let body = try #require(server.requests.first?.body)
+        let json = try #require(try JSONSerialization.jsonObject(with: body) as? [String: String])
+        #expect(json["first"]?.isEmpty == false && json["first"]?.contains("{{") == false, "\(json)")
+        #expect(json["email"]?.wholeMatch(of: /[a-z.\-]+\d\d@example\.(com|net|org)/) != nil, "\(json)")
+        #expect(json["ip"]?.split(separator: ".").count == 4, "\(json)")
+        #expect(json["city"]?.isEmpty == false, "\(json)")
+        #expect(result.stderr.contains("api.http:8:"), "\(result.stderr)")
+        #expect(result.stderr.contains("$random.name.firstName"), "\(result.stderr)")
+    }
 }

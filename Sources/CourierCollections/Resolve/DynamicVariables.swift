@@ -240,10 +240,13 @@ struct DynamicVariables {
             default: Array("0123456789abcdef")
             }
             return String((0..<length).map { _ in alphabet[random.randomInt(0..<alphabet.count)] })
+        case let faker where JetBrainsFaker.postmanNames[faker] != nil && arguments.isEmpty:
+            return try value(JetBrainsFaker.postmanNames[faker] ?? "").text
         default:
             throw Failure(reason: "known: $random.integer(from, to), $random.float(from, to), "
                           + "$random.alphabetic(n), $random.alphanumeric(n), $random.numeric(n), "
-                          + "$random.hexadecimal(n), $random.email, $random.uuid")
+                          + "$random.hexadecimal(n), $random.email, $random.uuid and the Faker names "
+                          + JetBrainsFaker.postmanNames.keys.sorted().map { "$random." + $0 }.joined(separator: ", "))
         }
     }
 
