@@ -168,4 +168,33 @@ struct EditorDialectRunTests {
         #expect(result.stderr.contains("api.http:8:"), "\(result.stderr)")
         #expect(result.stderr.contains("$random.name.firstName"), "\(result.stderr)")
     }
+    @Test func kulalasEnvKeyTagsSetVariablesFromTheResponseForTheRequestsAfterIt() async throws {
+        // Given kulala's env-json-key and env-header-key (and a delay) on a login, a malformed one below
+        let server = try CaptureServer()
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let result = try await CompatibilityMatrixTests.run("""
+            # @env-json-key TOKEN token
+            # @env-header-key TYPE Content-Type
+            # @delay 10
+            POST BASE/login
+
+            ###
+            GET BASE/me
+            Authorization: Bearer {{TOKEN}}
+            X-Type: {{TYPE}}
+
+            ###
+            # @env-json-key ONLY_A_NAME
+            GET BASE/bad
+            """, in: folder, server: server)
+        // Then the next request read both from the login's response; the malformed tag is an error at its line
+        #expect(result.status == 3)
+        #expect(server.requests.map(\.target) == ["/login", "/me"])
+        let me = try #require(server.requests.last)
+        #expect(me.header("Authorization") == "Bearer t0k", "\(me.headerLines)")
+        #expect(me.header("X-Type") == "application/json", "\(me.headerLines)")
+        #expect(result.stderr.contains("api.http:12: kulala's '# @env-json-key' needs a variable name"),
+                "\(result.stderr)")
+    }
 }

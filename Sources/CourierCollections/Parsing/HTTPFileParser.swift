@@ -416,6 +416,7 @@ struct HTTPFileParser {
             variableLines: prelude.variableLines, tagLines: prelude.tagLines, requestLine: requestRange,
             headers: headerRange, body: bodyStart..<bodyEnd, tail: bodyEnd..<block.upperBound))
         requests[requests.count - 1].responseVariables = responseVariables + tail.variables
+            + Self.kulalaResponseVariables(prelude.tags, line: fileLine(requestStart))
     }
 
     // MARK: - Scripts and handlers
