@@ -197,4 +197,49 @@ struct EditorDialectRunTests {
         #expect(result.stderr.contains("api.http:12: kulala's '# @env-json-key' needs a variable name"),
                 "\(result.stderr)")
     }
+    @Test func kulalasSharedBlockLendsItsTagsAndANOPBlockItsHeadersAndScriptsToEveryRequest() async throws {
+        // Given a NOP shared block with a tag, a header and a handler, two requests (one setting the header
+        // itself), and a NOP that is not in the first block
+        let server = try CaptureServer()
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let text = """
+            ### Shared
+            # @note shared
+            NOP
+            X-Team: core
+            Accept: application/json
+
+            > {% client.global.set("count", String(Number(client.global.get("count") || 0) + 1)); %}
+
+            ### one
+            GET BASE/one
+            Accept: text/plain
+
+            ### two
+            GET BASE/two?count={{count}}
+
+            ### three
+            GET BASE/three?count={{count}}
+
+            ### stray
+            NOP
+            """
+        let all = try await CompatibilityMatrixTests.run(text, in: folder, server: server)
+        // Then both requests carry the shared header (the first keeps its own Accept) and ran the shared
+        // handler; the stray NOP is an error at its line
+        #expect(all.status == 3)
+        #expect(server.requests.map(\.target) == ["/one", "/two?count=1", "/three?count=2"], "\(all.stderr)")
+        #expect(server.requests.map { $0.header("X-Team") } == ["core", "core", "core"])
+        #expect(server.requests.map { $0.header("Accept") } == ["text/plain", "application/json", "application/json"])
+        #expect(all.stdout.components(separatedBy: "note: shared").count == 4, "\(all.stdout)")
+        #expect(all.stderr.contains("api.http:20: kulala's 'NOP' placeholder stands only in the file's first block"),
+                "\(all.stderr)")
+        // And one request picked by name gets them too
+        let one = try await CompatibilityMatrixTests.run(text, in: folder, server: server, arguments: ["--name", "one"])
+        #expect(one.status == 3, "\(one.stderr)")
+        #expect(server.requests.count == 4)
+        #expect(server.requests.last?.target == "/one")
+        #expect(server.requests.last?.header("X-Team") == "core")
+    }
 }

@@ -60,6 +60,7 @@ struct HTTPFileParser {
         for (index, block) in parser.blocks().enumerated() {
             parser.parseBlock(block, isFirst: index == 0)
         }
+        parser.applyKulalaSharedBlock()
         let fileVariables = parser.fileVariables
         parser.requests = parser.requests.map { HttpyacInput.addingPrompts(to: $0, fileVariables: fileVariables) }
         return HTTPFile(path: path, text: text, requests: parser.requests, fileVariables: parser.fileVariables,
