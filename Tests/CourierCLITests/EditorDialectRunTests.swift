@@ -242,4 +242,21 @@ struct EditorDialectRunTests {
         #expect(server.requests.last?.target == "/one")
         #expect(server.requests.last?.header("X-Team") == "core")
     }
+    @Test func noAutoEncodingPutsAVariablesValueIntoTheQueryAsURLText() async throws {
+        // Given a value already in URL syntax, sent once as data and once under JetBrains' @no-auto-encoding
+        let server = try CaptureServer()
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let result = try await CompatibilityMatrixTests.run("""
+            @q = a%20b&c=d
+            GET BASE/data?q={{q}}
+
+            ###
+            # @no-auto-encoding
+            GET BASE/text?q={{q}}
+            """, in: folder, server: server)
+        // Then the first is encoded as one value; the second keeps its escape and its second field
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(server.requests.map(\.target) == ["/data?q=a%2520b%26c%3Dd", "/text?q=a%20b&c=d"])
+    }
 }

@@ -22,6 +22,10 @@ extension Resolver {
         return (secure ? "https://" : "http://") + host + template.url
     }
 
+    /// JetBrains' `# @no-auto-encoding`: variables' values go into the URL as URL text, as the file's own text
+    /// does (`%20` and `&` in a value keep their meaning), instead of being encoded as data.
+    static let noAutoEncodingTag = "no-auto-encoding"
+
     /// The request target of `OPTIONS *` (kulala.nvim's asterisk form).
     static let asteriskTarget = "*"
 

@@ -61,6 +61,7 @@ public struct Resolver: Sendable {
         let urlText = template.kind == .grpc ? Self.gRPCURLText(template.url) : Self.absoluteURLText(template)
         var pieces = try interpolator.pieces(urlText)
         if urlText.hasPrefix("/") { pieces = try hostPieces(for: template, interpolator: &interpolator) + pieces }
+        if template.tags[Self.noAutoEncodingTag] != nil { pieces = pieces.map { .literal($0.text) } }
         guard let url = URLBuilder.build(pieces) else {
             throw .badURL(url: pieces.map(\.text).joined(), request: template.displayName)
         }
