@@ -259,7 +259,7 @@ extension HTTPFileParser {
         "mqtt": "MQTT", "mqtts": "MQTTS", "amqp": "AMQP", "amqps": "AMQP",
     ]
 
-    /// Why a request line is not sent at all: another protocol's word, or kulala's `NOP` placeholder.
+    /// Why a request line is not sent at all: another protocol's word or scheme.
     static func refusal(of line: RequestLine) -> String? {
         if let why = refusedWords[line.method] { return why }
         if line.method == gRPCMethod { return nil }
@@ -269,10 +269,6 @@ extension HTTPFileParser {
         if let colon = line.url.range(of: "://"),
            let word = refusedSchemes[line.url[..<colon.lowerBound].lowercased()] {
             return refusedWords[word]
-        }
-        if line.url == "NOP" {
-            return "kulala's 'NOP' placeholder (a shared block without a request) is not supported: write the "
-                + "shared headers and scripts in each request"
         }
         return nil
     }
