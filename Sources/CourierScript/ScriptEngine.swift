@@ -69,6 +69,20 @@ public enum ScriptEngine {
         if input.dialect == .httpyac, case .success = evaluation {
             evaluation = context.evaluate(HttpyacPrelude.rethrow, sourceURL: ScriptPrelude.sourceURL, line: 1)
         }
+        // Postman runs a script that awaits at its top level as the body of an async function; such a script
+        // does not compile as a plain one, so nothing of it has run when it is tried again that way.
+        if input.dialect != .httpyac, case .run = jobs, case .failure(let exception) = evaluation,
+           exception.message.hasPrefix("SyntaxError"), source.code.contains("await") {
+            let retried = context.evaluateRunningJobs(topLevelAwait(source.code), sourceURL: source.file,
+                                                      line: source.line)
+            if case .failure(let again) = retried, again.message.hasPrefix("SyntaxError") {
+                // Not an await at the top level: the script's own syntax error stands.
+            } else if case .failure = retried {
+                evaluation = retried
+            } else {
+                evaluation = context.evaluate(awaitedRethrow, sourceURL: ScriptPrelude.sourceURL, line: 1)
+            }
+        }
         if case .failure(let exception) = evaluation, !exception.message.contains(exitMarker) {
             result.error = error(from: exception, source: source, input: input, stop: context.stop)
         }
@@ -160,6 +174,15 @@ public enum ScriptEngine {
         }
     }
 
+    /// The script as the body of an async function called at once, on the script's own first line; what it
+    /// throws is kept for `awaitedRethrow`.
+    static func topLevelAwait(_ code: String) -> String {
+        "(async function () {" + code + "\n})().catch(function (e) { __courier.state.awaitFailure = { error: e }; });"
+    }
+
+    /// Throws what an awaiting script threw, once its jobs have run.
+    static let awaitedRethrow = "if (__courier.state.awaitFailure) throw __courier.state.awaitFailure.error;"
+
     /// Stack lines look like `function@file:line:column`; the first in `file` is where the user's code was.
     static func line(in stack: String, file: String) -> Int? {
         for frame in stack.split(separator: "\n") {
@@ -172,6 +195,8 @@ public enum ScriptEngine {
 
     /// Postman's legacy sandbox and `pm.sendRequest`'s request, `require` and crypto-js: one evaluation, made once.
     private static let postmanSandbox = [PostmanLegacyPrelude.code, PostmanSendRequestPrelude.code, RequirePrelude.code,
+                                         PostmanExpectPrelude.code, PostmanRequestPrelude.code,
+                                         PostmanCookiesPrelude.code,
                                          CryptoJSPrelude.code,
                                          "var __courierModuleTable = \(ScriptModules.preludeTable);"]
         .joined(separator: "\n")

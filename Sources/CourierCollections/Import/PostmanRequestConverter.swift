@@ -77,8 +77,10 @@ struct PostmanRequestConverter {
     private mutating func applyAuth(_ auth: JSONValue?, headers: inout [ImportedRequest.Field], url: inout String,
                                     variables: inout [ImportedRequest.Field]) {
         guard let auth, let type = auth["type"]?.stringValue, type != "noauth", type != "inherit" else { return }
+        // v2.1 lists `{key, value}` pairs; v2.0 may hold an object of values instead.
         func field(_ key: String) -> String? {
-            auth[type]?.arrayValue?.first { $0["key"]?.stringValue == key }?["value"]?.text
+            if let list = auth[type]?.arrayValue { return list.first { $0["key"]?.stringValue == key }?["value"]?.text }
+            return auth[type]?[key]?.text
         }
         // As `HTTPHeaders.set`: one field, where the first of that name was.
         func set(_ name: String, _ value: String) {
