@@ -56,7 +56,7 @@ enum PostmanPrelude {
       }
 
       // MARK: variables: one store of globals for the run, the environment read-only beneath it.
-      function scope(name, fallback) {
+      function scope(name, fallback, beneath) {
         return strict({
           get: function (key) {
             const value = own(state.globals, key);
@@ -65,7 +65,7 @@ enum PostmanPrelude {
           set: function (key, value) { state.globals[String(key)] = text(value); },
           unset: function (key) { delete state.globals[String(key)]; },
           has: function (key) { return this.get(key) !== undefined; },
-          toObject: function () { return Object.assign({}, input.environment, state.globals); },
+          toObject: function () { return Object.assign({}, beneath || input.environment, state.globals); },
           replaceIn: function (template) {
             const self = this;
             return String(template).replace(/\{\{\s*([^{}]+?)\s*\}\}/g, function (whole, key) {
@@ -76,12 +76,20 @@ enum PostmanPrelude {
         }, "pm." + name);
       }
       const environmentValue = function (key) { return own(input.environment, key); };
+      // Collection variables are the file's; a name the file lacks may be one the import moved to $shared.
+      const fileVariables = input.fileVariables || {};
+      const collectionValue = function (key) {
+        const value = own(fileVariables, key);
+        return value !== undefined ? value : own(input.environment, key);
+      };
       const row = input.iterationData || {};
       const variableValue = function (key) {
         const local = own(state.variables, key);
         if (local !== undefined) return local;
         const data = own(row, key);
-        return data !== undefined ? data : own(input.environment, key);
+        if (data !== undefined) return data;
+        const environment = own(input.environment, key);
+        return environment !== undefined ? environment : own(fileVariables, key);
       };
       // pm.iterationData: this iteration's row of `courier run --data`, read-only.
       const iterationData = strict({
@@ -147,9 +155,10 @@ enum PostmanPrelude {
       });
       const pm = {
         environment: scope("environment", environmentValue),
-        collectionVariables: scope("collectionVariables", environmentValue),
+        collectionVariables: scope("collectionVariables", collectionValue,
+                                   Object.assign({}, input.environment, fileVariables)),
         globals: scope("globals", environmentValue),
-        variables: scope("variables", variableValue),
+        variables: scope("variables", variableValue, Object.assign({}, fileVariables, input.environment, row)),
         iterationData: iterationData,
         info: strict({ requestName: req.name || "", requestId: dynamic("$guid") || "",
                        iteration: input.iteration || 0, iterationCount: input.iterationCount || 1,
@@ -172,6 +181,7 @@ enum PostmanPrelude {
         expect: chai.expect,
       };
       pm.test.skip = function () {};
+      pm.environment.name = input.environmentName || "";
       pm.variables.set = function (key, value) { state.variables[String(key)] = text(value); };
       pm.variables.unset = function (key) { delete state.variables[String(key)]; };
       // A response as scripts read it: pm.response, and what pm.sendRequest hands its callback.

@@ -104,7 +104,7 @@ enum RequirePrelude {
         if (entry.unavailable) {
           throw unsupported("require('" + name + "') is not supported by Courier: " + entry.unavailable);
         }
-        if (entry.builtIn) return builtIns[name]();
+        if (entry.builtIn) return builtIns[name](inPackages);
         if (resolve(nodeNames[name] || name, "/") === undefined) {
           throw new Error("require('" + name + "'): the module is not installed; install Debian's "
                           + entry.package + " (apt-get install " + entry.package + ")");
@@ -133,6 +133,7 @@ enum RequirePrelude {
         atob: function () { return globalThis.atob; },
         btoa: function () { return globalThis.btoa; },
         "crypto-js": function () { return __courierCryptoJS(); },
+        tv4: function (load) { return __courierTV4(load); },
         timers: function () {
           return { setTimeout: unavailable("setTimeout"), setInterval: unavailable("setInterval"),
                    setImmediate: unavailable("setImmediate"), clearTimeout: function () {},

@@ -196,7 +196,7 @@ public enum ScriptEngine {
     /// Postman's legacy sandbox and `pm.sendRequest`'s request, `require` and crypto-js: one evaluation, made once.
     private static let postmanSandbox = [PostmanLegacyPrelude.code, PostmanSendRequestPrelude.code, RequirePrelude.code,
                                          PostmanExpectPrelude.code, PostmanRequestPrelude.code,
-                                         PostmanCookiesPrelude.code,
+                                         PostmanCookiesPrelude.code, PostmanTV4Prelude.code,
                                          CryptoJSPrelude.code,
                                          "var __courierModuleTable = \(ScriptModules.preludeTable);"]
         .joined(separator: "\n")
@@ -215,6 +215,7 @@ public enum ScriptEngine {
             "environment": input.environment, "globals": input.globals,
             "requestVariables": input.requestVariables,
             "iterationData": input.iterationData, "iteration": input.iteration, "iterationCount": input.iterationCount,
+            "fileVariables": input.fileVariables, "environmentName": input.environmentName,
         ]
         if input.dialect == .httpyac {
             object["httpyac"] = ["scope": input.scope, "file": input.file, "folder": input.folder,

@@ -34,7 +34,8 @@ struct PostmanSandboxRunTests {
                      test: ["pm.test('signed in', () => { pm.response.to.be.success;",
                             "  pm.response.to.have.jsonBody('signed_in', 'ada');",
                             "  pm.expect(pm.cookies.get('courier_session')).to.be.a('string').that.is.not.empty; });",
-                            "pm.collectionVariables.set('session', pm.cookies.has('courier_session') ? 'yes' : 'no');"]),
+                            "pm.collectionVariables.set('session', pm.cookies.has('courier_session') ? 'yes' : 'no');",
+                            "tests['legacy schema'] = tv4.validate(JSON.parse(responseBody), {required: ['signed_in']});"]),
                 item("rewrite", ["method": "POST", "url": "\(base)/echo?x=1",
                                  "body": ["mode": "raw", "raw": #"{"old": true}"#]],
                      pre: ["pm.request.url.addQueryParams('page=2');",
@@ -71,6 +72,7 @@ struct PostmanSandboxRunTests {
         #expect(echoes.last?.header("Authorization") == "Bearer tok20")
         #expect(output.contains("✓ signed in"), "\(output)")
         #expect(output.contains("✓ echoed"), "\(output)")
+        #expect(output.contains("✓ legacy schema"), "\(output)")
         #expect(output.contains("skipped"), "\(output)")
         #expect(!output.contains("✗"), "\(output)")
     }

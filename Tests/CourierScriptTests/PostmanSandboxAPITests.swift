@@ -156,4 +156,32 @@ struct PostmanSandboxAPITests {
         #expect(required.error?.message
                     == "Unsupported: pm.require('@team/helpers') (packages of a Postman team's library) is not supported by Courier")
     }
+
+    @Test func tv4ValidatesWithItsOwnMessagesOverAjv() {
+        let result = response("""
+            const data = JSON.parse(responseBody);
+            const schema = {$schema: "http://json-schema.org/draft-04/schema#", type: "object", required: ["id", "age"],
+                            properties: {id: {type: "string", format: "made-up"}}};
+            console.log(tv4.validate(data, {type: "object", required: ["id"]}), tv4.error);
+            console.log(tv4.validate(data, schema), tv4.error.message, tv4.error.dataPath);
+            const all = require("tv4").validateMultiple(data, schema);
+            console.log(all.valid, all.errors.map(e => e.message).join("; "));
+            """)
+        #expect(result.error == nil, "\(String(describing: result.error))")
+        #expect(result.logs == ["true null", "false Missing required property: age ",
+                                "false Missing required property: age; Invalid type: number (expected string)"])
+    }
+
+    @Test func collectionVariablesAreTheFilesBeneathTheEnvironment() {
+        let request = ScriptRequest(name: "get", method: "GET", rawURL: "http://h.test/")
+        var input = ScriptInput(phase: .preRequest, request: request, environment: ["host": "env.test"])
+        input.fileVariables = ["host": "file.test", "base": "http://file.test"]
+        input.environmentName = "staging"
+        let result = ScriptEngine.run(ScriptSource(code: """
+            console.log(pm.collectionVariables.get("base"), pm.collectionVariables.get("host"), pm.variables.get("host"));
+            console.log(pm.variables.get("base"), pm.environment.name, pm.collectionVariables.toObject().base);
+            """, file: "t.js", line: 1), input: input)
+        #expect(result.error == nil, "\(String(describing: result.error))")
+        #expect(result.logs == ["http://file.test file.test env.test", "http://file.test staging http://file.test"])
+    }
 }

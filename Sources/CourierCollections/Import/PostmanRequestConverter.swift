@@ -35,7 +35,7 @@ struct PostmanRequestConverter {
         }
         let description = request["description"]?.stringValue ?? request["description"]?["content"]?.stringValue
         if let description { imported.comments = [description] }
-        applyAuth(request["auth"] ?? scope.auth, headers: &imported.headers, url: &url, variables: &imported.variables)
+        applyAuth(PostmanAuth.own(request["auth"]) ?? scope.auth, headers: &imported.headers, url: &url, variables: &imported.variables)
         imported.url = ImportedText(template: url)
         imported.body = body(request["body"], headers: &imported.headers)
         return imported
