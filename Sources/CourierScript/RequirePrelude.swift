@@ -117,13 +117,6 @@ enum RequirePrelude {
     // The modules Courier writes itself: a few lines each, or (crypto-js) what Debian does not package.
     function __courierBuiltIns() {
       "use strict";
-      function unavailable(what) {
-        return function () {
-          const error = new Error(what + " is not supported by Courier (scripts run once, nothing is awaited)");
-          error.name = "Unsupported";
-          throw error;
-        };
-      }
       function hexBytes(hex) {
         const bytes = [];
         for (let i = 0; i < hex.length; i += 2) bytes.push(parseInt(hex.substr(i, 2), 16));
@@ -134,11 +127,7 @@ enum RequirePrelude {
         btoa: function () { return globalThis.btoa; },
         "crypto-js": function () { return __courierCryptoJS(); },
         tv4: function (load) { return __courierTV4(load); },
-        timers: function () {
-          return { setTimeout: unavailable("setTimeout"), setInterval: unavailable("setInterval"),
-                   setImmediate: unavailable("setImmediate"), clearTimeout: function () {},
-                   clearInterval: function () {}, clearImmediate: function () {} };
-        },
+        timers: function () { return __courierTimers.timers; },
         // What libraries ask of Node's crypto: random bytes (uuid) and digests (uuid v3/v5).
         crypto: function () {
           return {

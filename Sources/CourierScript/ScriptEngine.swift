@@ -46,7 +46,7 @@ public enum ScriptEngine {
         defer { context.forgetServices() }
         var setUp = [ScriptLimits.code]
         if case .dropped(let refusal) = jobs { setUp.append(PromiseJobGuard.code(refusal: refusal)) }
-        setUp += [ScriptPrelude.code, PostmanPrelude.code, HttpyacPrelude.code, postmanSandbox,
+        setUp += [ScriptPrelude.code, ScriptTimers.code, PostmanPrelude.code, HttpyacPrelude.code, postmanSandbox,
                   "__courier.boot(\(encode(input)))"]
         for code in setUp {
             if case .failure(let exception) = context.evaluate(code, sourceURL: ScriptPrelude.sourceURL, line: 1) {
@@ -66,22 +66,27 @@ public enum ScriptEngine {
         } else {
             context.evaluate(code, sourceURL: source.file, line: source.line)
         }
-        if input.dialect == .httpyac, case .success = evaluation {
-            evaluation = context.evaluate(HttpyacPrelude.rethrow, sourceURL: ScriptPrelude.sourceURL, line: 1)
-        }
         // Postman runs a script that awaits at its top level as the body of an async function; such a script
         // does not compile as a plain one, so nothing of it has run when it is tried again that way.
+        var awaited = false
         if input.dialect != .httpyac, case .run = jobs, case .failure(let exception) = evaluation,
            exception.message.hasPrefix("SyntaxError"), source.code.contains("await") {
             let retried = context.evaluateRunningJobs(topLevelAwait(source.code), sourceURL: source.file,
                                                       line: source.line)
             if case .failure(let again) = retried, again.message.hasPrefix("SyntaxError") {
                 // Not an await at the top level: the script's own syntax error stands.
-            } else if case .failure = retried {
-                evaluation = retried
             } else {
-                evaluation = context.evaluate(awaitedRethrow, sourceURL: ScriptPrelude.sourceURL, line: 1)
+                evaluation = retried
+                awaited = true
             }
+        }
+        // Timers fire once the body is done, before what an async body threw is looked at.
+        if case .success = evaluation { evaluation = ScriptTimers.run(in: context, jobs: jobs, input: input) }
+        if input.dialect == .httpyac, case .success = evaluation {
+            evaluation = context.evaluate(HttpyacPrelude.rethrow, sourceURL: ScriptPrelude.sourceURL, line: 1)
+        }
+        if awaited, case .success = evaluation {
+            evaluation = context.evaluate(awaitedRethrow, sourceURL: ScriptPrelude.sourceURL, line: 1)
         }
         if case .failure(let exception) = evaluation, !exception.message.contains(exitMarker) {
             result.error = error(from: exception, source: source, input: input, stop: context.stop)

@@ -5,8 +5,9 @@ import Testing
 
 /// An imported Postman collection whose scripts use the sandbox beyond variables and `pm.test`, run by
 /// `courier run` against the demo server: what a pre-request script changes on `pm.request` reaches the server,
-/// a script may `await` at its top level, `pm.execution.skipRequest()` sends nothing, `pm.cookies` reads the
-/// cookie a response set, and the response assertions Postman adds report as its do.
+/// a script may `await` at its top level and set timers, an async test fails when its promise is rejected,
+/// `pm.execution.skipRequest()` sends nothing, `pm.cookies` reads the cookie a response set, and the response
+/// assertions Postman adds report as its do.
 @Suite("courier run with Postman's pm API", .serialized)
 struct PostmanSandboxRunTests {
     @Test func whatPreRequestScriptsChangeIsWhatTheServerReceives() async throws {
@@ -47,6 +48,12 @@ struct PostmanSandboxRunTests {
                 item("awaits", ["method": "GET", "url": "\(base)/echo?n={{n}}"],
                      pre: ["const res = await pm.sendRequest('\(base)/echo?n=5');",
                            "pm.variables.set('n', res.json().query.n);"]),
+                item("waits", ["method": "GET", "url": "\(base)/echo?late={{late}}"],
+                     pre: ["setTimeout(() => pm.variables.set('late', 'yes'), 20);"],
+                     test: ["pm.test('async test fails', async () => {",
+                            "  const res = await pm.sendRequest('\(base)/status/404');",
+                            "  pm.expect(res.code).to.equal(200);",
+                            "});"]),
                 item("skipped", ["method": "GET", "url": "\(base)/echo?skipped=1"],
                      pre: ["pm.execution.skipRequest();"]),
                 item("token", ["method": "GET", "url": "\(base)/echo?last=1",
@@ -64,7 +71,7 @@ struct PostmanSandboxRunTests {
         let output = result.stdout + result.stderr
         let echoes = server.log.filter { $0.path == "/echo" }
         #expect(echoes.map { $0.query.map { "\($0.name)=\($0.value)" }.joined(separator: "&") }
-                    == ["x=yes&page=2", "n=5", "n=5", "last=1"], "\(output)")
+                    == ["x=yes&page=2", "n=5", "n=5", "late=yes", "last=1"], "\(output)")
         let rewritten = try #require(echoes.first)
         #expect(rewritten.method == "PUT")
         #expect(String(decoding: rewritten.bodyPrefix, as: UTF8.self) == #"{"new":"yes"}"#)
@@ -74,6 +81,7 @@ struct PostmanSandboxRunTests {
         #expect(output.contains("✓ echoed"), "\(output)")
         #expect(output.contains("✓ legacy schema"), "\(output)")
         #expect(output.contains("skipped"), "\(output)")
-        #expect(!output.contains("✗"), "\(output)")
+        #expect(output.contains("✗ async test fails: expected 404 to equal 200"), "\(output)")
+        #expect(output.components(separatedBy: "✗").count == 2, "\(output)")
     }
 }

@@ -184,4 +184,20 @@ struct PostmanSandboxAPITests {
         #expect(result.error == nil, "\(String(describing: result.error))")
         #expect(result.logs == ["http://file.test file.test env.test", "http://file.test staging http://file.test"])
     }
+
+    @Test func timersFireAfterTheBodyInOrderOfTheirDelays() {
+        let result = preRequest("""
+            const order = [];
+            setTimeout(() => { order.push("late"); pm.variables.set("order", order.join(",")); }, 30);
+            const dropped = setTimeout(() => order.push("cleared"), 1);
+            setTimeout((a, b) => order.push(a + b), 10, "ear", "ly");
+            setImmediate(() => order.push("now"));
+            clearTimeout(dropped);
+            order.push("body");
+            """)
+        #expect(result.error == nil, "\(String(describing: result.error))")
+        #expect(result.requestVariables["order"] == "body,now,early,late")
+        let interval = preRequest("setInterval(() => {}, 10);")
+        #expect(interval.error?.message == "Unsupported: setInterval is not supported by Courier (use setTimeout)")
+    }
 }
