@@ -177,11 +177,21 @@ enum PostmanPrelude {
         require: function (name) {
           throw new UnsupportedError("pm.require('" + name + "') (packages of a Postman team's library)");
         },
-        test: function (name, body) { runTest(name, body); },
+        test: function (name, body) { runTest(name, body); return globalThis.pm; },
         expect: chai.expect,
       };
       pm.test.skip = function () {};
       pm.environment.name = input.environmentName || "";
+      // Postman's precedence: local, then the iteration's data, then what scripts set in the other scopes, then
+      // the environment, then the collection's (the file's) variables.
+      pm.variables.get = function (key) {
+        const local = own(state.variables, key);
+        if (local !== undefined) return local;
+        const data = own(row, key);
+        if (data !== undefined) return data;
+        const set = own(state.globals, key);
+        return set !== undefined ? set : variableValue(key);
+      };
       pm.variables.set = function (key, value) { state.variables[String(key)] = text(value); };
       pm.variables.unset = function (key) { delete state.variables[String(key)]; };
       // A response as scripts read it: pm.response, and what pm.sendRequest hands its callback.

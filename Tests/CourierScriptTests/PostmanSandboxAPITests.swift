@@ -177,12 +177,18 @@ struct PostmanSandboxAPITests {
         var input = ScriptInput(phase: .preRequest, request: request, environment: ["host": "env.test"])
         input.fileVariables = ["host": "file.test", "base": "http://file.test"]
         input.environmentName = "staging"
+        input.iterationData = ["row": "data"]
         let result = ScriptEngine.run(ScriptSource(code: """
             console.log(pm.collectionVariables.get("base"), pm.collectionVariables.get("host"), pm.variables.get("host"));
             console.log(pm.variables.get("base"), pm.environment.name, pm.collectionVariables.toObject().base);
+            pm.environment.set("host", "set.test");
+            const before = pm.variables.get("host");
+            pm.variables.set("host", "local.test");
+            console.log(before, pm.variables.get("host"), pm.variables.get("row"), pm.test("t", () => {}) === pm);
             """, file: "t.js", line: 1), input: input)
         #expect(result.error == nil, "\(String(describing: result.error))")
-        #expect(result.logs == ["http://file.test file.test env.test", "http://file.test staging http://file.test"])
+        #expect(result.logs == ["http://file.test file.test env.test", "http://file.test staging http://file.test",
+                                "set.test local.test data true"])
     }
 
     @Test func timersFireAfterTheBodyInOrderOfTheirDelays() {
