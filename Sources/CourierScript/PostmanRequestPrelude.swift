@@ -122,13 +122,36 @@ enum PostmanRequestPrelude {
       const originalURL = url$.toString();
       const url = strict(url$, "pm.request.url");
 
-      // MARK: pm.request.body: its raw text, replaced as a whole.
+      // MARK: pm.request.body: its raw text, replaced as a whole; a form's fields as a list.
       const originalBody = req.body === undefined ? "" : req.body;
       let bodyText = originalBody;
+      function isForm() { return /^application\/x-www-form-urlencoded/i.test(headers.get("Content-Type") || ""); }
+      function formDecode(part) { return decodeURIComponent(part.replace(/\+/g, " ")); }
+      function formText(items) {
+        return items.filter(function (it) { return !it.disabled; }).map(function (it) {
+          return encodeURIComponent(it.key) + "=" + encodeURIComponent(it.value === null ? "" : it.value);
+        }).join("&");
+      }
+      // The form's fields, read from the body when first asked for; what the script changes is encoded back.
+      let form = null;
+      function fields() {
+        if (form !== null) return form.list;
+        const items = [];
+        for (const pair of bodyText.split("&")) {
+          if (pair === "") continue;
+          const equals = pair.indexOf("=");
+          items.push(equals < 0 ? { key: formDecode(pair), value: "" }
+                                : { key: formDecode(pair.slice(0, equals)), value: formDecode(pair.slice(equals + 1)) });
+        }
+        form = { items: items, list: propertyList(items, "pm.request.body.urlencoded"), read: formText(items) };
+        return form.list;
+      }
       const body = strict({
-        get mode() { return "raw"; },
-        get raw() { return bodyText; }, set raw(v) { bodyText = text(v); },
+        get mode() { return isForm() ? "urlencoded" : "raw"; },
+        get urlencoded() { return fields(); },
+        get raw() { return bodyText; }, set raw(v) { bodyText = text(v); form = null; },
         update: function (value) {
+          form = null;
           if (typeof value === "string") { bodyText = value; return; }
           if (value && value.mode === "urlencoded") {
             bodyText = (value.urlencoded || []).filter(function (p) { return !p.disabled; }).map(function (p) {
@@ -163,6 +186,7 @@ enum PostmanRequestPrelude {
       // What the script changed goes back as the URL, method and body to send: read by `finish`, which runs
       // after the script and the callbacks of its pm.sendRequest calls.
       function finish() {
+        if (form !== null && formText(form.items) !== form.read) bodyText = formText(form.items);
         const now = url$.toString();
         if (now !== originalURL) state.url = replaceIn(now);
         if (method !== req.method) state.method = method;

@@ -206,4 +206,23 @@ struct PostmanSandboxAPITests {
         let interval = preRequest("setInterval(() => {}, 10);")
         #expect(interval.error?.message == "Unsupported: setInterval is not supported by Courier (use setTimeout)")
     }
+
+    @Test func aFormBodysFieldsAreAListWhoseChangesAreEncodedBack() {
+        let form = "name=Ada+L&note=a%26b"
+        let request = ScriptRequest(name: "form", method: "POST", rawURL: "http://h.test/f", url: "http://h.test/f",
+                                    headers: [.init(name: "Content-Type", raw: "application/x-www-form-urlencoded",
+                                                    value: "application/x-www-form-urlencoded")],
+                                    rawBody: form, body: form)
+        let input = ScriptInput(phase: .preRequest, request: request)
+        let result = ScriptEngine.run(ScriptSource(code: """
+            const fields = pm.request.body.urlencoded;
+            console.log(pm.request.body.mode, fields.get("name"), fields.get("note"), fields.count());
+            fields.upsert({key: "name", value: "Grace H"});
+            fields.add({key: "sig", value: "x=1"});
+            fields.remove("note");
+            """, file: "t.js", line: 1), input: input)
+        #expect(result.error == nil, "\(String(describing: result.error))")
+        #expect(result.logs == ["urlencoded Ada L a&b 2"])
+        #expect(result.body == "name=Grace%20H&sig=x%3D1")
+    }
 }
