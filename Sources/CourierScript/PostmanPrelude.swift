@@ -64,6 +64,8 @@ enum PostmanPrelude {
           },
           set: function (key, value) { state.globals[String(key)] = text(value); },
           unset: function (key) { delete state.globals[String(key)]; },
+          // Scopes share one store of what scripts set (as the legacy clearEnvironmentVariables does).
+          clear: function () { for (const key of Object.keys(state.globals)) delete state.globals[key]; },
           has: function (key) { return this.get(key) !== undefined; },
           toObject: function () { return Object.assign({}, beneath || input.environment, state.globals); },
           replaceIn: function (template) {

@@ -135,9 +135,13 @@ struct PostmanSandboxAPITests {
         let result = response("""
             console.log(pm.cookies.get("sid"), pm.cookies.get("theme"), pm.cookies.has("nope"));
             console.log(JSON.stringify(pm.cookies.toObject()), pm.cookies.one("sid").httpOnly);
+            console.log(responseCookies.length, postman.getResponseCookie("sid").value);
+            pm.environment.set("x", "1");
+            pm.environment.clear();
             """, headers: ["Set-Cookie": "sid=s2; Path=/; HttpOnly"])
         #expect(result.error == nil, "\(String(describing: result.error))")
-        #expect(result.logs == ["s2 dark false", #"{"sid":"s2","theme":"dark"} true"#])
+        #expect(result.logs == ["s2 dark false", #"{"sid":"s2","theme":"dark"} true"#, "2 s2"])
+        #expect(result.globals["x"] == nil)
     }
 
     @Test func infoExecutionVisualizerAndRequireAnswerAsPostmansDo() {
