@@ -188,7 +188,13 @@ enum PostmanRequestPrelude {
       function finish() {
         if (form !== null && formText(form.items) !== form.read) bodyText = formText(form.items);
         const now = url$.toString();
-        if (now !== originalURL) state.url = replaceIn(now);
+        // Characters a URL cannot hold (a space a script or a variable brought in) are percent-encoded; the
+        // escapes already there stay as they are.
+        if (now !== originalURL) {
+          state.url = replaceIn(now).replace(/[^A-Za-z0-9\-._~:\/?#\[\]@!$&'()*+,;=%]/gu, function (c) {
+            return encodeURIComponent(c);
+          });
+        }
         if (method !== req.method) state.method = method;
         if (bodyText !== originalBody) state.body = replaceIn(bodyText);
       }

@@ -66,18 +66,25 @@ public enum ScriptEngine {
         } else {
             context.evaluate(code, sourceURL: source.file, line: source.line)
         }
-        // Postman runs a script that awaits at its top level as the body of an async function; such a script
-        // does not compile as a plain one, so nothing of it has run when it is tried again that way.
+        // Postman runs a script as the body of a function (an async one when it awaits at its top level), so a
+        // script may `return` or `await` there; such a script does not compile as a plain one, so nothing of it
+        // has run when it is tried again that way.
         var awaited = false
-        if input.dialect != .httpyac, case .run = jobs, case .failure(let exception) = evaluation,
-           exception.message.hasPrefix("SyntaxError"), source.code.contains("await") {
-            let retried = context.evaluateRunningJobs(topLevelAwait(source.code), sourceURL: source.file,
-                                                      line: source.line)
-            if case .failure(let again) = retried, again.message.hasPrefix("SyntaxError") {
-                // Not an await at the top level: the script's own syntax error stands.
-            } else {
-                evaluation = retried
-                awaited = true
+        if input.dialect != .httpyac, case .failure(let exception) = evaluation,
+           exception.message.hasPrefix("SyntaxError") {
+            var asynchronous = false
+            if case .run = jobs { asynchronous = source.code.contains("await") }
+            if asynchronous || source.code.contains("return") {
+                let wrapped = asynchronous ? topLevelAwait(source.code) : "(function () {" + source.code + "\n})();"
+                let retried = asynchronous
+                    ? context.evaluateRunningJobs(wrapped, sourceURL: source.file, line: source.line)
+                    : context.evaluate(wrapped, sourceURL: source.file, line: source.line)
+                if case .failure(let again) = retried, again.message.hasPrefix("SyntaxError") {
+                    // Not an await or a return at the top level: the script's own syntax error stands.
+                } else {
+                    evaluation = retried
+                    awaited = asynchronous
+                }
             }
         }
         // Timers fire once the body is done, before what an async body threw is looked at.

@@ -229,4 +229,26 @@ struct PostmanSandboxAPITests {
         #expect(result.logs == ["urlencoded Ada L a&b 2"])
         #expect(result.body == "name=Grace%20H&sig=x%3D1")
     }
+
+    @Test func aScriptMayReturnAtItsTopLevelAsInPostman() {
+        let result = response("""
+            pm.test("ran", () => {});
+            if (pm.response.code === 200) return;
+            pm.test("not reached", () => {});
+            """)
+        #expect(result.error == nil, "\(String(describing: result.error))")
+        #expect(result.tests.map(\.name) == ["ran"])
+        let broken = response("return (;")
+        #expect(broken.error?.message.hasPrefix("SyntaxError") == true)
+        #expect(broken.error?.line == 1)
+    }
+
+    @Test func aURLAScriptChangesIsPercentEncodedWhereItMustBe() {
+        let result = preRequest("""
+            pm.request.url.query.add({key: "q", value: "two words/é"});
+            pm.request.url.query.add({key: "kept", value: "a%20b"});
+            """)
+        #expect(result.error == nil, "\(String(describing: result.error))")
+        #expect(result.url == "http://h.test:8080/items?x=1&q=two%20words/%C3%A9&kept=a%20b#top")
+    }
 }
