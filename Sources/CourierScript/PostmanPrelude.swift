@@ -174,8 +174,14 @@ enum PostmanPrelude {
           skipRequest: function () { if (input.phase === "pre") state.cancelled = true; },
           location: Object.assign(String(req.name || "").split(" / "), { current: req.name || "" }),
         }, "pm.execution"),
-        // Courier has no view to render a template in: the call is accepted and shows nothing.
-        visualizer: strict({ set: function () {}, clear: function () {} }, "pm.visualizer"),
+        // Courier has no view to render a template in: the call is accepted, shows nothing, and says so once.
+        visualizer: strict({
+          set: function () {
+            if (!state.visualizerNoted) state.logs.push("note: pm.visualizer.set shows nothing in Courier");
+            state.visualizerNoted = true;
+          },
+          clear: function () {},
+        }, "pm.visualizer"),
         require: function (name) {
           throw new UnsupportedError("pm.require('" + name + "') (packages of a Postman team's library)");
         },
