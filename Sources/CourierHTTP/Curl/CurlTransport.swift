@@ -61,6 +61,13 @@ public final class CurlTransport: Transport {
         self.loop = CurlMultiLoop()
     }
 
+    /// A transport on a loop of the caller's (tests use one whose waits are unbounded, `CurlMultiLoop(boundsWaits:)`).
+    init(configuration: Configuration = Configuration(), loop: CurlMultiLoop) {
+        CurlGlobal.initialize()
+        self.configuration = configuration
+        self.loop = loop
+    }
+
     deinit { loop.shutdown() }
 
     /// Sends one attempt, following redirects by `RedirectPolicy`; see `Transport`.
