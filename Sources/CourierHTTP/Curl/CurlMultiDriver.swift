@@ -103,9 +103,10 @@ final class CurlMultiDriver {
 
     /// Waits for a ready socket, libcurl's timeout or a wake-up, lets libcurl act on what happened, and ends
     /// the transfers it finished. The wait is capped (a tenth of a second while transfers run, a second when
-    /// idle) so that a timer libcurl did not report again still fires; `boundsWait` false waits without a cap.
-    func turn(boundsWait: Bool) {
-        let cap: Int32 = !boundsWait ? -1 : isIdle ? 1000 : 100
+    /// idle) so that a timer libcurl did not report again still fires; `boundsWait` false waits without a cap,
+    /// `mayWait` false not at all (the loop has work of its own waiting).
+    func turn(boundsWait: Bool, mayWait: Bool = true) {
+        let cap: Int32 = !mayWait ? 0 : !boundsWait ? -1 : isIdle ? 1000 : 100
         var timeout = cap
         if let deadline {
             let left = ContinuousClock.now.duration(to: deadline)

@@ -4,11 +4,17 @@ import Synchronization
 
 /// The thread that owns one curl multi handle. Other threads only post jobs and cancellations to
 /// its inbox and wake it; every easy handle and callback lives on this thread alone.
+///
+/// It is also a `TaskExecutor`: a task that prefers it (`CurlTransport.executor`) runs on this thread between
+/// the loop's turns, so a request it sends and the response that resumes it never cross threads. `courier run`
+/// and `courier load` send that way; their work is mostly waiting for the loop.
 final class CurlMultiLoop: Sendable {
     private struct Inbox {
         var jobs: [any LoopJob] = []
         var cancels: [UInt64] = []
         var pokes: [UInt64] = []
+        /// Task jobs enqueued on this loop as an executor, run in order on its thread.
+        var work: [UnownedJob] = []
         var stopping = false
         /// The loop's wake-up descriptor (an eventfd its thread waits on) while the thread runs; nil before and
         /// after, when posting alone is enough: the loop reads the inbox when it starts and stops.
@@ -32,6 +38,9 @@ final class CurlMultiLoop: Sendable {
 
     private let inbox = Mutex(Inbox())
     private let boundsWaits: Bool
+    /// The loop thread's `pthread_self`, 0 until it starts: what it posts itself needs no wake-up, since it
+    /// looks at its inbox again before it waits.
+    private let loopThread = Atomic<UInt>(0)
 
     /// `boundsWaits` false lets the thread sleep until a socket, libcurl's timer or a wake-up calls it, with no
     /// periodic turn to hide a lost wake-up or timer: how tests prove none is lost.
@@ -41,6 +50,9 @@ final class CurlMultiLoop: Sendable {
         thread.name = "courier.curl"
         thread.start()
     }
+
+    /// The loop thread's `pthread_self` (0 until it starts).
+    var threadID: UInt { loopThread.load(ordering: .relaxed) }
 
     /// Queues a transfer; it starts on the loop's next turn.
     func submit(_ job: any LoopJob) {
@@ -69,6 +81,17 @@ final class CurlMultiLoop: Sendable {
         }
     }
 
+    /// Runs a task's job on the loop thread (`TaskExecutor`); once the loop has stopped, on the global executor.
+    func enqueue(_ job: consuming ExecutorJob) {
+        let work = UnownedJob(job)
+        let accepted = post { inbox in
+            guard !inbox.stopping else { return false }
+            inbox.work.append(work)
+            return true
+        }
+        if !accepted { globalConcurrentExecutor.enqueue(ExecutorJob(work)) }
+    }
+
     /// Stops the thread; transfers still running end with `.cancelled`.
     func shutdown() {
         post { inbox in
@@ -82,9 +105,10 @@ final class CurlMultiLoop: Sendable {
     /// only by the first poster since the loop last looked.
     @discardableResult
     private func post(_ change: (inout Inbox) -> Bool) -> Bool {
+        let onLoop = pthread_self() == loopThread.load(ordering: .relaxed)
         let (accepted, descriptor): (Bool, Int32?) = inbox.withLock { inbox in
             guard change(&inbox) else { return (false, nil) }
-            return (true, inbox.claimWakeUp())
+            return (true, onLoop ? nil : inbox.claimWakeUp())
         }
         if let descriptor {
             courier_wake_fd_signal(descriptor)
@@ -98,18 +122,23 @@ final class CurlMultiLoop: Sendable {
             failEverything(with: APIError.protocolError(underlying: "the curl loop could not start (curl_multi_init, epoll)"))
             return
         }
+        loopThread.store(pthread_self(), ordering: .relaxed)
         inbox.withLock { $0.wakeDescriptor = driver.wakeDescriptor }
+        let executor = asUnownedTaskExecutor()
         while true {
-            let (jobs, cancels, pokes, stopping) = inbox.withLock { inbox in
-                defer { inbox.jobs = []; inbox.cancels = []; inbox.pokes = []; inbox.woken = false }
-                return (inbox.jobs, inbox.cancels, inbox.pokes, inbox.stopping)
+            let (jobs, cancels, pokes, work, stopping) = inbox.withLock { inbox in
+                defer { inbox.jobs = []; inbox.cancels = []; inbox.pokes = []; inbox.work = []; inbox.woken = false }
+                return (inbox.jobs, inbox.cancels, inbox.pokes, inbox.work, inbox.stopping)
             }
             // Adds come first: a cancel is only ever posted after its job (see TransferTicket).
             for job in jobs { driver.add(job) }
             for id in pokes { driver.poke(id) }
             for id in cancels { driver.cancel(id) }
+            for job in work { job.runSynchronously(on: executor) }
             if stopping { break }
-            driver.turn(boundsWait: boundsWaits)
+            // What the jobs just run posted is taken on the next turn, which then does not wait.
+            let posted = inbox.withLock { !$0.jobs.isEmpty || !$0.cancels.isEmpty || !$0.pokes.isEmpty || !$0.work.isEmpty }
+            driver.turn(boundsWait: boundsWaits, mayWait: !posted)
         }
         driver.cancelAll()
         inbox.withLock { $0.wakeDescriptor = nil }
@@ -120,14 +149,17 @@ final class CurlMultiLoop: Sendable {
     }
 
     private func failEverything(with error: APIError) {
-        let jobs = inbox.withLock { inbox in
+        let (jobs, work) = inbox.withLock { inbox in
             inbox.stopping = true
-            defer { inbox.jobs = [] }
-            return inbox.jobs
+            defer { inbox.jobs = []; inbox.work = [] }
+            return (inbox.jobs, inbox.work)
         }
         for job in jobs { job.fail(error) }
+        for job in work { globalConcurrentExecutor.enqueue(ExecutorJob(job)) }
     }
 }
+
+extension CurlMultiLoop: TaskExecutor {}
 
 /// A transfer waiting for the loop thread: it sets up the easy handle it is lent, or fails.
 protocol LoopJob: Sendable {

@@ -70,6 +70,11 @@ public final class CurlTransport: Transport {
 
     deinit { loop.shutdown() }
 
+    /// The transport's loop thread as a task executor: a task that prefers it sends its requests and is resumed
+    /// with their responses on that thread, with no hand-off between threads (`withTaskExecutorPreference`).
+    /// For tasks that mostly send and wait; one that computes long holds up every transfer of the transport.
+    public var executor: any TaskExecutor { loop }
+
     /// Sends one attempt, following redirects by `RedirectPolicy`; see `Transport`.
     public func send(_ request: HTTPRequest, context: RequestContext) async throws(APIError) -> HTTPResponse {
         var current = request
