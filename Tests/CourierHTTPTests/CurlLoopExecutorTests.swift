@@ -27,7 +27,8 @@ import Testing
             var threads: Set<UInt> = [Self.thread()]
             var bodies: [String] = []
             for index in 0..<50 {
-                let response = try? await transport.send(HTTPRequest(url: server.url("/one/\(index)")), context: RequestContext())
+                let request = HTTPRequest(url: server.url("/one/\(index)"))
+                let response = try? await transport.send(request, context: RequestContext())
                 threads.insert(Self.thread())
                 bodies.append(String(decoding: (try? response?.body.readAll()) ?? Data(), as: UTF8.self))
             }
@@ -36,7 +37,8 @@ import Testing
                     group.addTask {
                         let response = try? await transport.send(HTTPRequest(url: server.url("/many/\(index)")),
                                                                  context: RequestContext())
-                        return (Self.thread(), String(decoding: (try? response?.body.readAll()) ?? Data(), as: UTF8.self))
+                        let body = String(decoding: (try? response?.body.readAll()) ?? Data(), as: UTF8.self)
+                        return (Self.thread(), body)
                     }
                 }
                 return await group.reduce(into: [(UInt, String)]()) { $0.append($1) }

@@ -38,7 +38,9 @@ import Testing
         let tallies = try await Self.within(.seconds(240)) {
             await withTaskGroup(of: Tally.self) { group in
                 for worker in 0..<workers {
-                    group.addTask { await Self.work(worker: worker, sends: sends, transport: transport, server: server) }
+                    group.addTask {
+                        await Self.work(worker: worker, sends: sends, transport: transport, server: server)
+                    }
                 }
                 return await group.reduce(into: [Tally]()) { $0.append($1) }
             }
@@ -74,7 +76,8 @@ import Testing
         }
     }
 
-    private static func work(worker: Int, sends: Int, transport: CurlTransport, server: LoopbackServer) async -> Tally {
+    private static func work(worker: Int, sends: Int, transport: CurlTransport,
+                             server: LoopbackServer) async -> Tally {
         var tally = Tally()
         for index in 0..<sends {
             let path = (index % 2 == 0 ? "/late" : "/now") + "/\(worker)/\(index)"

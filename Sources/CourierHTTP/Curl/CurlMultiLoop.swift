@@ -27,6 +27,8 @@ final class CurlMultiLoop: Sendable {
         /// before it closes the descriptor (whose number could otherwise be reused by another file).
         var waking = 0
 
+        var hasPosts: Bool { !jobs.isEmpty || !cancels.isEmpty || !pokes.isEmpty || !work.isEmpty }
+
         /// The descriptor to signal when this post must wake the loop, counted as a wake-up in flight.
         mutating func claimWakeUp() -> Int32? {
             guard !woken, let descriptor = wakeDescriptor else { return nil }
@@ -119,7 +121,8 @@ final class CurlMultiLoop: Sendable {
 
     private func run() {
         guard let driver = CurlMultiDriver() else {
-            failEverything(with: APIError.protocolError(underlying: "the curl loop could not start (curl_multi_init, epoll)"))
+            let reason = "the curl loop could not start (curl_multi_init, epoll)"
+            failEverything(with: APIError.protocolError(underlying: reason))
             return
         }
         loopThread.store(pthread_self(), ordering: .relaxed)
@@ -137,7 +140,7 @@ final class CurlMultiLoop: Sendable {
             for job in work { job.runSynchronously(on: executor) }
             if stopping { break }
             // What the jobs just run posted is taken on the next turn, which then does not wait.
-            let posted = inbox.withLock { !$0.jobs.isEmpty || !$0.cancels.isEmpty || !$0.pokes.isEmpty || !$0.work.isEmpty }
+            let posted = inbox.withLock { $0.hasPosts }
             driver.turn(boundsWait: boundsWaits, mayWait: !posted)
         }
         driver.cancelAll()

@@ -156,7 +156,8 @@ enum LoadCommand {
                              context: context, imports: entry.imports, send: send)
         }
         let tally = LoadTally()
-        let result = Interruptible.run(on: executors[0]) { [start] () async throws(APIError) -> (Duration, resolvedOnce: Bool) in
+        let result = Interruptible.run(on: executors[0]) {
+            [start] () async throws(APIError) -> (Duration, resolvedOnce: Bool) in
             // The requests whose responses it uses run once, before the clock starts.
             var context = start
             let before = Array(entry.requests.dropLast())
