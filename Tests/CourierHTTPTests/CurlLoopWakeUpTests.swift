@@ -53,6 +53,22 @@ import Testing
         #expect(answered >= workers * sends * 4 / 5)
     }
 
+    @Test func eachSendWakesTheLoopThatWentIdleAfterTheLastOne() async throws {
+        // Given a loop with no periodic turn, which sleeps with nothing in flight whenever a transfer has ended
+        let server = try Self.server()
+        defer { server.stop() }
+        let transport = CurlTransport(loop: CurlMultiLoop(boundsWaits: false))
+
+        // When requests are sent one after another, each posted while the loop goes to sleep or sleeps
+        let tally = try await Self.within(.seconds(120)) {
+            await Self.work(worker: 0, sends: 200, transport: transport, server: server)
+        }
+
+        // Then each one woke it and was answered (or, every fifth, cancelled)
+        #expect(tally.wrong.isEmpty, "\(tally.wrong.prefix(5))")
+        #expect(tally.answered + tally.cancelled == 200)
+    }
+
     @Test func curlsTimerEndsATransferThatNoSocketWakes() async throws {
         // Given a loop with no periodic turn and a server that says nothing for 30 seconds
         let server = try Self.server()
@@ -105,21 +121,22 @@ import Testing
         return tally
     }
 
-    /// Runs `body`, failing the test if it has not ended within `limit` (a lost wake-up would hang it).
+    /// Runs `body`, failing the test if it has not ended within `limit`. The body runs in a task of its own that
+    /// is left behind when the limit passes: a lost wake-up would leave even its cancellation waiting.
     private static func within<T: Sendable>(_ limit: Duration,
                                             _ body: @escaping @Sendable () async -> T) async throws -> T {
-        try await withThrowingTaskGroup(of: T?.self) { group in
-            group.addTask { await body() }
-            group.addTask {
+        let resumed = Mutex(false)
+        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+            let once = { @Sendable (result: Result<T, any Error>) in
+                guard resumed.withLock({ done in defer { done = true }; return !done }) else { return }
+                continuation.resume(with: result)
+            }
+            let work = Task { once(.success(await body())) }
+            Task {
                 try? await Task.sleep(for: limit)
-                return nil
+                once(.failure(LoopHung()))
+                work.cancel()
             }
-            guard let first = try await group.next(), let value = first else {
-                group.cancelAll()
-                throw LoopHung()
-            }
-            group.cancelAll()
-            return value
         }
     }
 
