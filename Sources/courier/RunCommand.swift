@@ -217,7 +217,8 @@ enum RunCommand {
         AuthProgress.configure(&setup)
         setup.cacheMode = invocation.cacheMode
         setup.allowInsecureRedirect = invocation.allowInsecureRedirect
-        let send = setup.send(through: setup.makeClient())
+        let client = setup.makeClient()
+        let send = setup.send(through: client)
         let exchange = RunWebSocketExchange(quietSeconds: invocation.webSocketWait,
                                             trustedCertificates: invocation.trustedCertificates, cookies: cookies)
         let grpc = GRPCRequestCall(transport: CurlTransport(configuration: .init(
@@ -228,7 +229,9 @@ enum RunCommand {
                                      send: pacing?.pacing(send) ?? send,
                                      exchange: { resolved in await exchange.perform(resolved) },
                                      call: pacing?.pacing(call) ?? call)
-        let result = Interruptible.run { () async throws(APIError) -> RunTally in await scheduler.run() }
+        // The run waits on its requests one after another: on the client's loop thread it is resumed with no hand-off.
+        let executor = (client.configuration.transport as? CurlTransport)?.executor
+        let result = Interruptible.run(on: executor) { () async throws(APIError) -> RunTally in await scheduler.run() }
         let tally = (try? result.get()) ?? RunTally()
         let planned = plan.requestCount * iterations.count * invocation.repeats
         var summary = tally.summary(planned: planned)

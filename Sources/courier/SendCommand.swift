@@ -326,13 +326,15 @@ enum SendCommand {
 }
 
 /// Runs async work from synchronous `main`, cancelling it on Ctrl-C (SIGINT) so the transfer is
-/// aborted and the command can report `cancelled`.
+/// aborted and the command can report `cancelled`. With `executor` (a transport's, `CurlTransport.executor`)
+/// the work runs on that transport's loop thread, so its requests and their answers do not cross threads.
 enum Interruptible {
-    static func run<T: Sendable>(_ operation: @escaping @Sendable () async throws(APIError) -> T)
+    static func run<T: Sendable>(on executor: (any TaskExecutor)? = nil,
+                                 _ operation: @escaping @Sendable () async throws(APIError) -> T)
         -> Result<T, APIError> {
         let outcome = Mutex<Result<T, APIError>?>(nil)
         let done = DispatchSemaphore(value: 0)
-        let task = Task {
+        let task = Task(executorPreference: executor) {
             do throws(APIError) {
                 let value = try await operation()
                 outcome.withLock { $0 = .success(value) }

@@ -4,38 +4,57 @@ import Synchronization
 
 /// The thread that owns one curl multi handle. Other threads only post jobs and cancellations to
 /// its inbox and wake it; every easy handle and callback lives on this thread alone.
+///
+/// It is also a `TaskExecutor`: a task that prefers it (`CurlTransport.executor`) runs on this thread between
+/// the loop's turns, so a request it sends and the response that resumes it never cross threads. `courier run`
+/// and `courier load` send that way; their work is mostly waiting for the loop.
 final class CurlMultiLoop: Sendable {
     private struct Inbox {
         var jobs: [any LoopJob] = []
         var cancels: [UInt64] = []
         var pokes: [UInt64] = []
+        /// Task jobs enqueued on this loop as an executor, run in order on its thread.
+        var work: [UnownedJob] = []
         var stopping = false
-        /// The multi handle's address while the thread runs, kept as a number so it can cross threads:
-        /// posters only use it for `curl_multi_wakeup`, which libcurl makes safe from any thread.
-        var multiAddress: UInt?
+        /// The loop's wake-up descriptor (an eventfd its thread waits on) while the thread runs; nil before and
+        /// after, when posting alone is enough: the loop reads the inbox when it starts and stops.
+        var wakeDescriptor: Int32?
         /// A wake-up went out since the loop last emptied the inbox, so the loop turns again and takes
-        /// whatever is posted meanwhile: later posters need not wake it again.
+        /// whatever is posted meanwhile: later posters need not wake it again. The loop clears it when it
+        /// takes the inbox, before it next waits, so a post after that wakes it again: none is lost.
         var woken = false
-        /// Posters calling `curl_multi_wakeup` right now, outside the lock; the loop waits for them before
-        /// it frees the handle.
+        /// Posters writing to the wake-up descriptor right now, outside the lock; the loop waits for them
+        /// before it closes the descriptor (whose number could otherwise be reused by another file).
         var waking = 0
 
-        /// The address to wake when this post must wake the loop, counted as a wake-up in flight.
-        mutating func claimWakeUp() -> UInt? {
-            guard !woken, let address = multiAddress else { return nil }
+        var hasPosts: Bool { !jobs.isEmpty || !cancels.isEmpty || !pokes.isEmpty || !work.isEmpty }
+
+        /// The descriptor to signal when this post must wake the loop, counted as a wake-up in flight.
+        mutating func claimWakeUp() -> Int32? {
+            guard !woken, let descriptor = wakeDescriptor else { return nil }
             woken = true
             waking += 1
-            return address
+            return descriptor
         }
     }
 
     private let inbox = Mutex(Inbox())
+    private let boundsWaits: Bool
+    /// The loop thread's `pthread_self`, 0 until it starts: what it posts itself needs no wake-up, since it
+    /// looks at its inbox again before it waits.
+    private let loopThread = Atomic<UInt>(0)
 
-    init() {
+    /// `boundsWaits` false lets the thread sleep until a socket, libcurl's timer or a wake-up calls it, with no
+    /// periodic turn to hide a lost wake-up or timer: how tests prove none is lost.
+    init(boundsWaits: Bool = true) {
+        self.boundsWaits = boundsWaits
         let thread = Thread { [self] in run() }
         thread.name = "courier.curl"
         thread.start()
     }
+
+    /// The loop thread's `pthread_self` (0 until it starts).
+    var threadID: UInt { loopThread.load(ordering: .relaxed) }
 
     /// Queues a transfer; it starts on the loop's next turn.
     func submit(_ job: any LoopJob) {
@@ -64,6 +83,17 @@ final class CurlMultiLoop: Sendable {
         }
     }
 
+    /// Runs a task's job on the loop thread (`TaskExecutor`); once the loop has stopped, on the global executor.
+    func enqueue(_ job: consuming ExecutorJob) {
+        let work = UnownedJob(job)
+        let accepted = post { inbox in
+            guard !inbox.stopping else { return false }
+            inbox.work.append(work)
+            return true
+        }
+        if !accepted { globalConcurrentExecutor.enqueue(ExecutorJob(work)) }
+    }
+
     /// Stops the thread; transfers still running end with `.cancelled`.
     func shutdown() {
         post { inbox in
@@ -77,140 +107,62 @@ final class CurlMultiLoop: Sendable {
     /// only by the first poster since the loop last looked.
     @discardableResult
     private func post(_ change: (inout Inbox) -> Bool) -> Bool {
-        let (accepted, address): (Bool, UInt?) = inbox.withLock { inbox in
+        let onLoop = pthread_self() == loopThread.load(ordering: .relaxed)
+        let (accepted, descriptor): (Bool, Int32?) = inbox.withLock { inbox in
             guard change(&inbox) else { return (false, nil) }
-            return (true, inbox.claimWakeUp())
+            return (true, onLoop ? nil : inbox.claimWakeUp())
         }
-        if let address, let multi = UnsafeMutableRawPointer(bitPattern: address) {
-            curl_multi_wakeup(multi)
+        if let descriptor {
+            courier_wake_fd_signal(descriptor)
             inbox.withLock { $0.waking -= 1 }
         }
         return accepted
     }
 
     private func run() {
-        guard let multi = curl_multi_init() else {
-            failEverything(with: APIError.protocolError(underlying: "curl_multi_init failed"))
+        guard let driver = CurlMultiDriver() else {
+            let reason = "the curl loop could not start (curl_multi_init, epoll)"
+            failEverything(with: APIError.protocolError(underlying: reason))
             return
         }
-        let address = UInt(bitPattern: multi)
-        inbox.withLock { $0.multiAddress = address }
-        let driver = CurlMultiDriver(multi: multi)
+        loopThread.store(pthread_self(), ordering: .relaxed)
+        inbox.withLock { $0.wakeDescriptor = driver.wakeDescriptor }
+        let executor = asUnownedTaskExecutor()
         while true {
-            let (jobs, cancels, pokes, stopping) = inbox.withLock { inbox in
-                defer { inbox.jobs = []; inbox.cancels = []; inbox.pokes = []; inbox.woken = false }
-                return (inbox.jobs, inbox.cancels, inbox.pokes, inbox.stopping)
+            let (jobs, cancels, pokes, work, stopping) = inbox.withLock { inbox in
+                defer { inbox.jobs = []; inbox.cancels = []; inbox.pokes = []; inbox.work = []; inbox.woken = false }
+                return (inbox.jobs, inbox.cancels, inbox.pokes, inbox.work, inbox.stopping)
             }
             // Adds come first: a cancel is only ever posted after its job (see TransferTicket).
             for job in jobs { driver.add(job) }
             for id in pokes { driver.poke(id) }
             for id in cancels { driver.cancel(id) }
+            for job in work { job.runSynchronously(on: executor) }
             if stopping { break }
-            driver.performAndCollect()
-            driver.poll(timeoutMilliseconds: driver.isIdle ? 1000 : 100)
+            // What the jobs just run posted is taken on the next turn, which then does not wait.
+            let posted = inbox.withLock { $0.hasPosts }
+            driver.turn(boundsWait: boundsWaits, mayWait: !posted)
         }
         driver.cancelAll()
-        inbox.withLock { $0.multiAddress = nil }
-        // A poster may be inside curl_multi_wakeup with the address it read before; no new one can start.
+        inbox.withLock { $0.wakeDescriptor = nil }
+        // A poster may be writing to the descriptor it read before; no new one can start.
         while inbox.withLock({ $0.waking }) > 0 { sched_yield() }
-        curl_multi_cleanup(multi)
+        driver.close()
         failEverything(with: APIError.cancelled)
     }
 
     private func failEverything(with error: APIError) {
-        let jobs = inbox.withLock { inbox in
+        let (jobs, work) = inbox.withLock { inbox in
             inbox.stopping = true
-            defer { inbox.jobs = [] }
-            return inbox.jobs
+            defer { inbox.jobs = []; inbox.work = [] }
+            return (inbox.jobs, inbox.work)
         }
         for job in jobs { job.fail(error) }
+        for job in work { globalConcurrentExecutor.enqueue(ExecutorJob(job)) }
     }
 }
 
-/// The loop thread's own state: the multi handle and the transfers on it. Never leaves that thread.
-final class CurlMultiDriver {
-    private let multi: UnsafeMutableRawPointer
-    private var transfers: [UnsafeMutableRawPointer: any LoopTransfer] = [:]
-    private var byID: [UInt64: UnsafeMutableRawPointer] = [:]
-    private var handles = CurlHandlePool()
-
-    init(multi: UnsafeMutableRawPointer) { self.multi = multi }
-
-    var isIdle: Bool { transfers.isEmpty }
-
-    func add(_ job: any LoopJob) {
-        guard let easy = handles.take() else {
-            job.fail(APIError.protocolError(underlying: "curl_easy_init failed"))
-            return
-        }
-        let transfer: any LoopTransfer
-        do {
-            transfer = try job.start(on: easy)
-        } catch {
-            handles.give(easy)
-            job.fail(error)
-            return
-        }
-        let code = curl_multi_add_handle(multi, transfer.easy)
-        guard code == CURLM_OK else {
-            let message = String(cString: curl_multi_strerror(code))
-            transfer.finish(throwing: APIError.protocolError(underlying: message))
-            handles.give(easy)
-            return
-        }
-        transfers[transfer.easy] = transfer
-        byID[job.id] = transfer.easy
-    }
-
-    func cancel(_ id: UInt64) {
-        guard let easy = byID[id], let transfer = transfers[easy] else { return }
-        remove(transfer)
-        transfer.finish(throwing: APIError.cancelled)
-        release(transfer)
-    }
-
-    func poke(_ id: UInt64) {
-        guard let easy = byID[id], let transfer = transfers[easy] else { return }
-        transfer.poke()
-    }
-
-    func cancelAll() {
-        for transfer in transfers.values {
-            remove(transfer)
-            transfer.finish(throwing: APIError.cancelled)
-            release(transfer)
-        }
-    }
-
-    func performAndCollect() {
-        var running: Int32 = 0
-        curl_multi_perform(multi, &running)
-        var easy: UnsafeMutableRawPointer?
-        var result = CURLE_OK
-        while courier_multi_next_done(multi, &easy, &result) == 1 {
-            guard let handle = easy, let transfer = transfers[handle] else { continue }
-            remove(transfer)
-            transfer.complete(result)
-            release(transfer)
-        }
-    }
-
-    func poll(timeoutMilliseconds: Int32) {
-        var ready: Int32 = 0
-        curl_multi_poll(multi, nil, 0, timeoutMilliseconds, &ready)
-    }
-
-    /// Keeps the transfer's handle for the next one.
-    private func release(_ transfer: any LoopTransfer) {
-        handles.give(transfer.easy)
-    }
-
-    private func remove(_ transfer: any LoopTransfer) {
-        curl_multi_remove_handle(multi, transfer.easy)
-        transfers[transfer.easy] = nil
-        byID[transfer.id] = nil
-    }
-}
+extension CurlMultiLoop: TaskExecutor {}
 
 /// A transfer waiting for the loop thread: it sets up the easy handle it is lent, or fails.
 protocol LoopJob: Sendable {

@@ -61,7 +61,19 @@ public final class CurlTransport: Transport {
         self.loop = CurlMultiLoop()
     }
 
+    /// A transport on a loop of the caller's (tests use one whose waits are unbounded, `CurlMultiLoop(boundsWaits:)`).
+    init(configuration: Configuration = Configuration(), loop: CurlMultiLoop) {
+        CurlGlobal.initialize()
+        self.configuration = configuration
+        self.loop = loop
+    }
+
     deinit { loop.shutdown() }
+
+    /// The transport's loop thread as a task executor: a task that prefers it sends its requests and is resumed
+    /// with their responses on that thread, with no hand-off between threads (`withTaskExecutorPreference`).
+    /// For tasks that mostly send and wait; one that computes long holds up every transfer of the transport.
+    public var executor: any TaskExecutor { loop }
 
     /// Sends one attempt, following redirects by `RedirectPolicy`; see `Transport`.
     public func send(_ request: HTTPRequest, context: RequestContext) async throws(APIError) -> HTTPResponse {

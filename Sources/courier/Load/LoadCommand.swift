@@ -146,6 +146,8 @@ enum LoadCommand {
             return HTTPClient(configuration: configuration)
         }
         let sends = clients.map { setup.send(through: $0) }
+        // Each client's workers run on its loop thread, as wrk's connections run on their thread's event loop.
+        let executors = clients.map { ($0.configuration.transport as? CurlTransport)?.executor }
         var start = VariableContext(overrides: invocation.run.overrides, environment: environment)
         start.fileAccess = CollectionFileAccess(root: nil, allowedReads: [], allowsOverwrite: false,
                                                 ledger: .standard())
@@ -154,7 +156,8 @@ enum LoadCommand {
                              context: context, imports: entry.imports, send: send)
         }
         let tally = LoadTally()
-        let result = Interruptible.run { [start] () async throws(APIError) -> (Duration, resolvedOnce: Bool) in
+        let result = Interruptible.run(on: executors[0]) {
+            [start] () async throws(APIError) -> (Duration, resolvedOnce: Bool) in
             // The requests whose responses it uses run once, before the clock starts.
             var context = start
             let before = Array(entry.requests.dropLast())
@@ -166,7 +169,7 @@ enum LoadCommand {
             let requests = sends.map { send in
                 LoadRequest(template: target, runner: runner(context, send), send: send)
             }
-            let load = LoadRun(requests: requests, concurrency: invocation.concurrency,
+            let load = LoadRun(requests: requests, executors: executors, concurrency: invocation.concurrency,
                                limit: invocation.limit, rate: invocation.rate, tally: tally)
             let view = LoadLiveView.available ? Task { await LoadLiveView(tally: tally).run() } : nil
             let elapsed = await load.run()

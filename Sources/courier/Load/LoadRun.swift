@@ -18,6 +18,8 @@ struct LoadRun: Sendable {
 
     /// The request as each client sends it; worker i sends through `requests[i % count]`.
     var requests: [LoadRequest]
+    /// Where worker i runs: the loop thread of the client it sends through (`executors[i % count]`), or anywhere.
+    var executors: [(any TaskExecutor)?]
     var concurrency: Int
     var limit: Limit
     /// Requests per second, open loop; nil for closed loop.
@@ -32,7 +34,8 @@ struct LoadRun: Sendable {
         await withTaskGroup(of: Void.self) { group in
             for worker in 0..<concurrency {
                 let request = requests[worker % requests.count]
-                group.addTask {
+                let executor = executors.isEmpty ? nil : executors[worker % executors.count]
+                group.addTask(executorPreference: executor) {
                     while !Task.isCancelled {
                         let ticket = tickets.next()
                         if case .requests(let count) = limit, ticket >= count { return }

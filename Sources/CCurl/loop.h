@@ -1,0 +1,74 @@
+#ifndef COURIER_CCURL_LOOP_H
+#define COURIER_CCURL_LOOP_H
+// What the curl loop thread needs from libcurl's socket interface and from epoll: libcurl's multi options
+// are variadic and epoll_event is a packed union, neither of which Swift imports well.
+#include <curl/curl.h>
+#include <errno.h>
+#include <stdint.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+typedef int (*courier_curl_socket_cb)(CURL *easy, curl_socket_t s, int what, void *userp, void *socketp);
+typedef int (*courier_curl_timer_cb)(CURLM *multi, long timeout_ms, void *userp);
+
+static inline CURLMcode courier_multi_setopt_callbacks(CURLM *m, courier_curl_socket_cb socket_cb,
+                                                       courier_curl_timer_cb timer_cb, void *userp) {
+    CURLMcode code = curl_multi_setopt(m, CURLMOPT_SOCKETFUNCTION, socket_cb);
+    if (code == CURLM_OK) code = curl_multi_setopt(m, CURLMOPT_SOCKETDATA, userp);
+    if (code == CURLM_OK) code = curl_multi_setopt(m, CURLMOPT_TIMERFUNCTION, timer_cb);
+    if (code == CURLM_OK) code = curl_multi_setopt(m, CURLMOPT_TIMERDATA, userp);
+    return code;
+}
+
+/* CURL_SOCKET_TIMEOUT is a macro naming another macro. */
+static inline curl_socket_t courier_socket_timeout(void) { return CURL_SOCKET_TIMEOUT; }
+
+/* Makes epfd watch `fd` for what libcurl asks (CURL_POLL_IN, _OUT, _INOUT) or stop watching it (CURL_POLL_REMOVE).
+   `known` says the descriptor was added before; a descriptor the kernel dropped when it was closed, or one added
+   under a number now reused, is added or modified as it turns out. Returns 0, or -1 with errno. */
+static inline int courier_epoll_watch(int epfd, int fd, int what, int known) {
+    if (what == CURL_POLL_REMOVE) {
+        epoll_ctl(epfd, EPOLL_CTL_DEL, fd, NULL);
+        return 0;
+    }
+    struct epoll_event event = {0};
+    event.events = ((what & CURL_POLL_IN) ? EPOLLIN : 0) | ((what & CURL_POLL_OUT) ? EPOLLOUT : 0);
+    event.data.fd = fd;
+    int first = known ? EPOLL_CTL_MOD : EPOLL_CTL_ADD;
+    if (epoll_ctl(epfd, first, fd, &event) == 0) return 0;
+    if (errno != ENOENT && errno != EEXIST) return -1;
+    return epoll_ctl(epfd, known ? EPOLL_CTL_ADD : EPOLL_CTL_MOD, fd, &event);
+}
+
+/* Waits up to timeout_ms for ready descriptors on epfd; fills `fds` and libcurl's CURL_CSELECT_* bits for each
+   in `flags` (at most 64). Returns their count, 0 on timeout, -1 with errno (EINTR included). */
+static inline int courier_epoll_wait(int epfd, int *fds, int *flags, int max, int timeout_ms) {
+    struct epoll_event events[64];
+    if (max > 64) max = 64;
+    int count = epoll_wait(epfd, events, max, timeout_ms);
+    for (int i = 0; i < count; i++) {
+        uint32_t ready = events[i].events;
+        fds[i] = events[i].data.fd;
+        flags[i] = ((ready & (EPOLLIN | EPOLLHUP)) ? CURL_CSELECT_IN : 0) | ((ready & EPOLLOUT) ? CURL_CSELECT_OUT : 0)
+                 | ((ready & EPOLLERR) ? CURL_CSELECT_ERR : 0);
+    }
+    return count;
+}
+
+/* An eventfd other threads write to wake the loop; -1 when none can be made. */
+static inline int courier_wake_fd_make(void) { return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK); }
+static inline void courier_wake_fd_signal(int fd) {
+    uint64_t one = 1;
+    ssize_t written = write(fd, &one, sizeof one);
+    (void)written; /* EAGAIN: the counter is full, so the loop is woken already. */
+}
+static inline void courier_wake_fd_drain(int fd) {
+    uint64_t count;
+    ssize_t got = read(fd, &count, sizeof count);
+    (void)got; /* EAGAIN: nothing to drain. */
+}
+static inline int courier_epoll_make(void) { return epoll_create1(EPOLL_CLOEXEC); }
+static inline void courier_fd_close(int fd) { if (fd >= 0) close(fd); }
+
+#endif
