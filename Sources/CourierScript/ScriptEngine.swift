@@ -172,7 +172,7 @@ public enum ScriptEngine {
 
     /// Postman's legacy sandbox and `pm.sendRequest`'s request, `require` and crypto-js: one evaluation, made once.
     private static let postmanSandbox = [PostmanLegacyPrelude.code, PostmanSendRequestPrelude.code, RequirePrelude.code,
-                                         CryptoJSPrelude.code,
+                                         CryptoJSPrelude.code, NodeCryptoPrelude.code,
                                          "var __courierModuleTable = \(ScriptModules.preludeTable);"]
         .joined(separator: "\n")
 
@@ -192,7 +192,8 @@ public enum ScriptEngine {
             "iterationData": input.iterationData, "iteration": input.iteration, "iterationCount": input.iterationCount,
         ]
         if input.dialect == .httpyac {
-            object["httpyac"] = ["scope": input.scope, "file": input.file, "folder": input.folder,
+            object["httpyac"] = ["scope": input.scope, "literals": input.literalNames.sorted(),
+                                 "file": input.file, "folder": input.folder,
                                  "reserved": HttpyacPrelude.reserved] as [String: Any]
         }
         if let response = input.response {

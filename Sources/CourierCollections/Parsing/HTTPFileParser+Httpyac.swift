@@ -205,8 +205,8 @@ extension HTTPFileParser {
     }
 
     /// A body written right under the headers, with no blank line: JSON (`{`, `[`), XML or a file (`<`), a
-    /// form (`name=value&…`) or a GraphQL document (`query`, `mutation`, `subscription`, `fragment`). httpyac
-    /// and kulala.nvim send these as the body; no header line starts so.
+    /// form (`name=value&…`), a GraphQL document (`query`, `mutation`, `subscription`, `fragment`) or a
+    /// single token (a JWT). httpyac and kulala.nvim send these as the body; no header line looks so.
     static func startsBodyWithoutBlankLine(_ trimmed: String) -> Bool {
         guard let first = trimmed.first else { return false }
         // `{{name}}: value` is a header whose name is a variable; `{{payload}}` alone is a body.
@@ -223,7 +223,10 @@ extension HTTPFileParser {
             let next = trimmed.dropFirst(keyword.count).first
             if next == nil || next == " " || next == "{" || next == "(" { return true }
         }
-        return false
+        // httpyac reads any line that cannot be a header as the first line of the body: a single token (a
+        // JWT, base64) is taken so; a line of words without a colon stays a malformed header, as the other
+        // dialects read it. `@`, `...`, `?`, `&` and `/` lines mean something else there.
+        return !trimmed.contains(where: { $0 == ":" || $0 == " " || $0 == "\t" }) && !"@.?&/".contains(first)
     }
 
     /// What ends a body: a response handler, a `??` test, an httpyac script, or a `<> ./previous` line.

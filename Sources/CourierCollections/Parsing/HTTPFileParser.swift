@@ -336,6 +336,7 @@ struct HTTPFileParser {
 
         var headers = HTTPHeaders()
         var responseVariables: [VariableDefinition] = []
+        var headerSpreads: [String] = []
         let headerStart = index
         var failed = false
         while index < block.upperBound, !lines[index].isBlank {
@@ -347,6 +348,7 @@ struct HTTPFileParser {
                 index += 1
                 continue
             }
+            if let spread = Self.headerSpread(trimmed) { headerSpreads.append(spread); index += 1; continue }
             // A JSON, XML or GraphQL body written right under the headers, without the blank line.
             if Self.startsBodyWithoutBlankLine(trimmed) { break }
             if let colon = trimmed.firstIndex(of: ":"), colon != trimmed.startIndex {
@@ -414,6 +416,7 @@ struct HTTPFileParser {
             variableLines: prelude.variableLines, tagLines: prelude.tagLines, requestLine: requestRange,
             headers: headerRange, body: bodyStart..<bodyEnd, tail: bodyEnd..<block.upperBound))
         requests[requests.count - 1].responseVariables = responseVariables + tail.variables
+        requests[requests.count - 1].headerSpreads = headerSpreads
     }
 
     // MARK: - Scripts and handlers

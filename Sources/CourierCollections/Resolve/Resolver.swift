@@ -73,6 +73,7 @@ public struct Resolver: Sendable {
             if isGraphQL && field.name.caseInsensitiveCompare(typeHeader) == .orderedSame { continue }
             headers.add(try interpolator.expand(field.name), try interpolator.expand(field.value))
         }
+        try addHeaderSpreads(of: template, to: &headers, interpolator: &interpolator)
         try addDefaultHeaders(to: &headers, interpolator: &interpolator)
         // kulala's `Host: http://example.com:8080` gave the URL its scheme; the header names the authority only.
         if let host = headers["Host"], let scheme = host.range(of: "://") {

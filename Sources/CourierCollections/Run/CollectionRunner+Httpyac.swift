@@ -99,7 +99,31 @@ extension CollectionRunner {
             onOutcome(outcome)
             if failFast && !outcome.succeeded { return false }
         }
+        if let name = template.name {
+            let entries = items.indices.compactMap { variables.responses.entry(name + String($0)) }
+            variables.globals[name + Self.loopListSuffix] = Self.httpyacResponses(entries)
+        }
         return true
+    }
+
+    /// httpyac names the list of a looped request's responses NAMEList (`# @loop for item of loginList`).
+    static let loopListSuffix = "List"
+
+    /// Responses as httpyac's scripts see them (`statusCode`, `headers` by lower-case name, `body`,
+    /// `parsedBody` when it is JSON), as a JSON array.
+    static func httpyacResponses(_ entries: [ResponseStore.Entry]) -> String {
+        let objects = entries.map { entry -> [String: Any] in
+            var headers: [String: Any] = [:]
+            for field in entry.headers where headers[field.name.lowercased()] == nil {
+                headers[field.name.lowercased()] = field.value
+            }
+            var object: [String: Any] = ["statusCode": entry.status, "headers": headers,
+                                         "body": String(decoding: entry.body, as: UTF8.self)]
+            object["parsedBody"] = try? JSONSerialization.jsonObject(with: entry.body, options: [.fragmentsAllowed])
+            return object
+        }
+        let data = (try? JSONSerialization.data(withJSONObject: objects, options: [.sortedKeys])) ?? Data("[]".utf8)
+        return String(decoding: data, as: UTF8.self)
     }
 
     /// The items a loop runs over: 0..<N, or the array its expression gives (each item as text: a string
@@ -128,13 +152,20 @@ extension CollectionRunner {
     }
 
     /// httpyac's `# @disabled` (always) and `# @disabled EXPRESSION` (when the JavaScript is true): why the
-    /// request is skipped, or the error evaluating the expression; nil to send it.
-    func disabled(_ template: RequestTemplate, context: VariableContext) -> Result<String, ScriptError>? {
+    /// request is skipped, or the error evaluating the expression; nil to send it. The file's once-scripts
+    /// run first (the condition may read what they export), and `{{ … }}` values are evaluated as when sent
+    /// (`@callRequest = {{false}}`).
+    func disabled(_ template: RequestTemplate, context: inout VariableContext) -> Result<String, ScriptError>? {
         guard let condition = template.tags[Self.disabledTag] else { return nil }
         let written = condition.trimmingCharacters(in: .whitespaces)
         if written.isEmpty || written == "true" { return .success("disabled (# @disabled)") }
         let scripts = ScriptRunner(file: file, baseFolder: baseFolder)
-        switch scripts.evaluate(written, for: template, context: context, line: template.lines.lowerBound) {
+        var setup = ScriptReport()
+        scripts.runOnceScripts(before: template, context: &context, report: &setup)
+        if let error = setup.error { return .failure(error) }
+        var evaluated = context
+        evaluated.scriptExpressions = .evaluated
+        switch scripts.evaluate(written, for: template, context: evaluated, line: template.lines.lowerBound) {
         case .success(let value):
             let isTrue = !["false", "0", "null", "\"\"", "undefined", ""].contains(value)
             return isTrue ? .success("disabled (# @disabled \(written))") : nil
