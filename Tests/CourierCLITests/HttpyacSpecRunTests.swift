@@ -211,4 +211,30 @@ struct HttpyacSpecRunTests {
         #expect(tests.map { $0["passed"] as? Bool } == [true, true, true, true, false], "\(tests)")
         #expect((tests.last?["message"] as? String)?.contains("bar") == true)
     }
+
+    @Test func aGqlLineSendsTheImportedDocumentWithItsOperationNameAndVariables() async throws {
+        // Given httpyac's GraphQL import: the document in a file beside the request, its variables after it
+        let server = try HttpyacVariableRunTests.echoServer()
+        defer { server.stop() }
+        let result = try await Self.run([
+            "queries/launches.gql": "query launches($limit: Int) {\n  launches(limit: $limit) { {{field}} }\n}\n",
+            "api.http": """
+                @field = id
+                @folder = queries
+                POST BASE/graphql
+                Content-Type: application/json
+
+                gql launches < ./{{folder}}/launches.gql
+
+                {"limit": 10}
+                """,
+        ], server: server)
+        // Then the server gets the query (its variable substituted), the operation name and the variables
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        let body = try #require(server.requests.first?.body)
+        let object = try #require(try JSONSerialization.jsonObject(with: body) as? [String: Any])
+        #expect(object["query"] as? String == "query launches($limit: Int) {\n  launches(limit: $limit) { id }\n}")
+        #expect(object["operationName"] as? String == "launches")
+        #expect(object["variables"] as? [String: Int] == ["limit": 10])
+    }
 }

@@ -82,8 +82,12 @@ public struct Resolver: Sendable {
         var method = template.method
         var body: RequestBody
         if isGraphQL, case .text(let text) = template.body {
-            body = .data(try Self.graphQLBody(try interpolator.expand(text), request: template.displayName,
-                                              fragments: file.graphQLFragments))
+            if let imported = try graphQLImport(text, template: template, interpolator: &interpolator) {
+                body = .data(imported)
+            } else {
+                body = .data(try Self.graphQLBody(try interpolator.expand(text), request: template.displayName,
+                                                  fragments: file.graphQLFragments))
+            }
             if !headers.contains("Content-Type") { headers["Content-Type"] = "application/json" }
             method = .post
         } else {
@@ -192,7 +196,7 @@ public struct Resolver: Sendable {
     /// The bytes a `< ./file`, `<@ ./file` or `<@ENCODING ./file` line stands for. The path may hold variables
     /// (`< ./{{fixture}}.json`); `<@` substitutes the file's own; an encoding reads the file in it and sends
     /// the text as UTF-8, as the REST Client does.
-    private func fileBody(_ file: BodyTemplate, request: RequestTemplate,
+    func fileBody(_ file: BodyTemplate, request: RequestTemplate,
                           interpolator: inout Interpolator) throws(CollectionError) -> Data {
         switch file {
         case .none, .text:
