@@ -237,4 +237,41 @@ struct HttpyacSpecRunTests {
         #expect(object["operationName"] as? String == "launches")
         #expect(object["variables"] as? [String: Int] == ["limit": 10])
     }
+
+    @Test func theConfigurationsDefaultHeadersGoWithEveryRequestThatDoesNotSetThem() async throws {
+        // Given `.httpyac.json` with environments and default headers using a variable
+        let server = try HttpyacVariableRunTests.echoServer()
+        defer { server.stop() }
+        let result = try await Self.run([
+            ".httpyac.json": """
+                {"environments": {"$shared": {"team": "core"}, "dev": {"host": "BASE"}},
+                 "defaultHeaders": {"Authorization": "Bearer {{token}}", "X-Team": "{{team}}"}}
+                """,
+            "api.http": """
+                @token = t0k
+                GET /first
+                ###
+                GET /second
+                X-Team: own
+                """,
+        ], server: server, arguments: ["--all", "--env", "dev"])
+        // Then both requests carry them, and a request's own header wins
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(server.requests.map { $0.headers["authorization"] } == ["Bearer t0k", "Bearer t0k"])
+        #expect(server.requests.map { $0.headers["x-team"] } == ["core", "own"])
+    }
+
+    @Test func packageJSONsHttpyacObjectIsReadAsTheConfiguration() async throws {
+        let server = try HttpyacVariableRunTests.echoServer()
+        defer { server.stop() }
+        let result = try await Self.run([
+            "package.json": """
+                {"name": "api", "httpyac": {"environments": {"dev": {"host": "BASE"}}, "defaultHeaders": {"X-From": "package"}}}
+                """,
+            "api.http": "GET /from-package\n",
+        ], server: server, arguments: ["--all", "--env", "dev"])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(server.requests.map(\.path) == ["/from-package"])
+        #expect(server.requests.first?.headers["x-from"] == "package")
+    }
 }
