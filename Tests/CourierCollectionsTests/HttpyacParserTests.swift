@@ -326,11 +326,19 @@ struct HttpyacParserTests {
 
     @Test func httpyacsDisplayTagsChangeNothingThatIsSent() {
         let tags = ["title Sign in", "description the login", "save", "openWith vscode.markdown", "noResponseView",
-                    "verbose", "debug", "jwt token", "rateLimit minIdleTime=100"]
+                    "verbose", "debug", "extension json", "noStreamingLog"]
         let file = HTTPFile(path: "y.http", text: tags.map { "# @" + $0 }.joined(separator: "\n") + "\nGET https://x/a\n")
         #expect(file.diagnostics.isEmpty, "\(file.diagnostics)")
         #expect(file.requests.first?.options == RequestOptions())
         #expect(file.requests.first?.url == "https://x/a")
+    }
+
+    @Test func httpyacsTagsCourierDoesNotFollowAreSentWithAWarningAtTheirLine() {
+        let tags = ["jwt token", "rateLimit minIdleTime=100", "keepStreaming", "noClientCert"]
+        let file = HTTPFile(path: "y.http", text: tags.map { "# @" + $0 }.joined(separator: "\n") + "\nGET https://x/a\n")
+        #expect(file.requests.first?.url == "https://x/a")
+        #expect(file.diagnostics.map(\.line) == [1, 2, 3, 4])
+        #expect(file.diagnostics.allSatisfy { $0.severity == .warning && $0.message.contains("is not followed") })
     }
 
     @Test func anUnclosedScriptIsAnErrorAtItsLineAndItsRequestIsNotKept() {

@@ -304,6 +304,7 @@ struct HTTPFileParser {
             report(index, problem)
             return false
         } else {
+            if let note = Self.unhonouredTag(key) { warn(index, note) }
             prelude.tags[key] = value
             prelude.tagLines.append(index)
         }
