@@ -333,6 +333,27 @@ struct HttpyacParserTests {
         #expect(file.requests.first?.url == "https://x/a")
     }
 
+    @Test func aHeaderSpreadIsReadApartFromTheHeadersAndKeptWhenTheHeadersAreEdited() throws {
+        // Given httpyac's parser test: two requests without `###`, each spreading an exported object
+        let file = HTTPFile(path: "y.http", text: """
+            GET https://x/a
+            ...defaultHeaders
+            GET https://x/b
+            Accept: text/plain
+            ...defaultHeaders,
+            """)
+        #expect(file.diagnostics.isEmpty, "\(file.diagnostics)")
+        #expect(file.requests.map(\.url) == ["https://x/a", "https://x/b"])
+        #expect(file.requests.map(\.headerSpreads) == [["defaultHeaders"], ["defaultHeaders"]])
+        #expect(file.requests[1].headers["Accept"] == "text/plain")
+        // When the second's headers are edited and written back, the spread line stays
+        var edited = file.requests[1]
+        edited.headers["Accept"] = "application/json"
+        let reread = HTTPFile(path: "y.http", text: try file.replacing(request: file.requests[1], with: edited))
+        #expect(reread.requests.last?.headerSpreads == ["defaultHeaders"])
+        #expect(reread.requests.last?.headers["Accept"] == "application/json")
+    }
+
     @Test func httpyacsTagsCourierDoesNotFollowAreSentWithAWarningAtTheirLine() {
         let tags = ["jwt token", "rateLimit minIdleTime=100", "keepStreaming", "noClientCert"]
         let file = HTTPFile(path: "y.http", text: tags.map { "# @" + $0 }.joined(separator: "\n") + "\nGET https://x/a\n")
