@@ -274,4 +274,17 @@ struct HttpyacSpecRunTests {
         #expect(server.requests.map(\.path) == ["/from-package"])
         #expect(server.requests.first?.headers["x-from"] == "package")
     }
+
+    @Test func theRootsEnvFolderHoldsJetBrainsEnvironmentFilesToo() async throws {
+        // Given httpyac's `env` folder in the project root with a JetBrains environment file and a .env file
+        let server = try HttpyacVariableRunTests.echoServer()
+        defer { server.stop() }
+        let result = try await Self.run([
+            "env/http-client.env.json": #"{"dev": {"host": "BASE", "who": "jetbrains"}}"#,
+            "env/dev.env": "token=from-dotenv\n",
+            "requests/api.http": "GET /env?who={{who}}&token={{token}}\n",
+        ], server: server, target: "requests/api.http", arguments: ["--all", "--env", "dev"])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(server.requests.map(\.query) == ["who=jetbrains&token=from-dotenv"])
+    }
 }
