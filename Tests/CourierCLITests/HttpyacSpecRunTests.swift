@@ -287,4 +287,45 @@ struct HttpyacSpecRunTests {
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(server.requests.map(\.query) == ["who=jetbrains&token=from-dotenv"])
     }
+
+    @Test func aWhileLoopRunsForAsLongAsItsConditionOverExportsHolds() async throws {
+        // Given a paging loop: a script after the request exports the next page, or null after the third
+        let server = try HttpyacVariableRunTests.echoServer()
+        defer { server.stop() }
+        let result = try await Self.run(["api.http": """
+            {{
+              exports.next = 1;
+            }}
+            ###
+            # @name page
+            # @loop while next
+            GET BASE/page?page={{next}}&pass={{$index}}
+
+            {{
+              const page = Number(response.parsedBody.query.page);
+              exports.next = page < 3 ? page + 1 : null;
+            }}
+            """], server: server)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(server.requests.map(\.query) == ["page=1&pass=0", "page=2&pass=1", "page=3&pass=2"])
+    }
+
+    @Test func aWhileLoopWhoseRequestChangesItsConditionInsideBracesIsRefused() async throws {
+        // Given httpyac's documented form, which counts up inside the URL's braces
+        let server = try HttpyacVariableRunTests.echoServer()
+        defer { server.stop() }
+        let result = try await Self.run(["api.http": """
+            {{
+              exports.expression = { index: 0 };
+            }}
+            ###
+            # @loop while expression.index < 3
+            GET BASE/anything?item={{expression.index++}}
+            """], server: server)
+        // Then nothing is sent and the loop's line says why
+        #expect(result.status != 0)
+        #expect((result.stdout + result.stderr).contains("api.http:5: '# @loop while': the request changes a value"),
+                "\(result.stdout)\(result.stderr)")
+        #expect(server.requests.isEmpty)
+    }
 }

@@ -198,21 +198,25 @@ struct HttpyacParserTests {
             GET https://x/{{$index}}
             ###
             # @loop while i < 3
+            GET https://x/while
+            ###
+            # @loop while
             GET https://x/never
             ###
             # @ref two words
             GET https://x/never-either
             """)
         #expect(file.imports.map(\.path) == ["./auth.http"])
-        #expect(file.requests.count == 2)
+        #expect(file.requests.count == 3)
         let each = file.requests[0]
         #expect(each.references == [RequestReference(name: "login", force: false, line: 3),
                                     RequestReference(name: "token", force: true, line: 4)])
         #expect(each.loop?.kind == .forOf(variable: "item", iterable: "items"))
         #expect(each.tags.isEmpty, "\(each.tags)")
         #expect(file.requests[1].loop?.kind == .count(3))
-        #expect(file.diagnostics.map(\.line) == [12, 15], "\(file.diagnostics)")
-        #expect(file.diagnostics.first?.message.contains("'# @loop while' is not supported") == true)
+        #expect(file.requests[2].loop?.kind == .whileTrue(condition: "i < 3"))
+        #expect(file.diagnostics.map(\.line) == [15, 18], "\(file.diagnostics)")
+        #expect(file.diagnostics.first?.message == "expected '# @loop while CONDITION'")
     }
 
     @Test func inputVariablesBecomePromptsOfTheRequestsThatUseThem() {

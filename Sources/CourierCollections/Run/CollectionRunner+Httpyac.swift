@@ -53,17 +53,14 @@ extension CollectionRunner {
         return .ready
     }
 
-    /// Runs a `# @loop` request once per item, with `{{$index}}` and the item's variable set, naming each
-    /// response NAME0, NAME1, … and NAME after the first. False when the run stops.
+    /// Runs a `# @loop` request once per item (while its condition holds), with `{{$index}}` and the item's
+    /// variable set, naming each response NAME0, NAME1, … and NAME after the first. False when the run stops.
     func runLoop(_ template: RequestTemplate, loop: RequestLoop, variables: inout VariableContext,
                  outcomes: inout [RunOutcome], failFast: Bool, onOutcome: (RunOutcome) -> Void) async -> Bool {
-        let items: [String]
         var setup = ScriptReport()
         ScriptRunner(file: file, baseFolder: baseFolder).runOnceScripts(before: template, context: &variables,
                                                                         report: &setup)
-        switch loopItems(loop, of: template, context: variables) {
-        case .success(let found): items = found
-        case .failure(let error):
+        func fail(_ error: CollectionError) -> Bool {
             var outcome = RunOutcome(template: template, context: RequestContext())
             outcome.failure = .collection(error)
             outcome.scripts = setup
@@ -71,11 +68,32 @@ extension CollectionRunner {
             onOutcome(outcome)
             return !failFast
         }
+        var items: [String]?
+        if case .whileTrue = loop.kind {
+            if let problem = whileLoopProblem(template, loop: loop) { return fail(problem) }
+        } else {
+            switch loopItems(loop, of: template, context: variables) {
+            case .success(let found): items = found
+            case .failure(let error): return fail(error)
+            }
+        }
         let saved = variables.overrides
         defer { variables.overrides = saved }
-        for (index, item) in items.enumerated() {
+        var index = 0
+        passes: while true {
             if Task.isCancelled { return false }
             variables.overrides = saved
+            let item: String
+            if let items {
+                guard index < items.count else { break }
+                item = items[index]
+            } else {
+                switch whileHolds(loop, of: template, pass: index, context: variables) {
+                case .success(true): item = String(index)
+                case .success(false): break passes
+                case .failure(let error): return fail(error)
+                }
+            }
             // `--var` still beats the loop's values.
             if saved[RequestLoop.indexVariable] == nil {
                 variables.overrides[RequestLoop.indexVariable] = String(index)
@@ -89,6 +107,7 @@ extension CollectionRunner {
                 outcome.scripts = ScriptReport(tests: setup.tests + outcome.scripts.tests,
                                                logs: setup.logs + outcome.scripts.logs,
                                                error: setup.error ?? outcome.scripts.error)
+                setup = ScriptReport()
             }
             if let response = outcome.response {
                 for name in [pass.name, index == 0 ? template.name : nil].compactMap({ $0 }) {
@@ -98,9 +117,10 @@ extension CollectionRunner {
             outcomes.append(outcome)
             onOutcome(outcome)
             if failFast && !outcome.succeeded { return false }
+            index += 1
         }
         if let name = template.name {
-            let entries = items.indices.compactMap { variables.responses.entry(name + String($0)) }
+            let entries = (0..<index).compactMap { variables.responses.entry(name + String($0)) }
             variables.globals[name + Self.loopListSuffix] = Self.httpyacResponses(entries)
         }
         return true
@@ -133,6 +153,8 @@ extension CollectionRunner {
         switch loop.kind {
         case .count(let count):
             return .success((0..<count).map(String.init))
+        case .whileTrue:
+            return .success([])
         case .forOf(_, let iterable):
             let place = { (message: String) in
                 CollectionError.syntax(Diagnostic(file: self.file.path, line: loop.line, message: message))
