@@ -328,4 +328,23 @@ struct HttpyacSpecRunTests {
                 "\(result.stdout)\(result.stderr)")
         #expect(server.requests.isEmpty)
     }
+
+    @Test func xpathVariablesReadANamedResponseOrTheLastOne() async throws {
+        // Given a server answering XML, and httpyac's `{{$xpath:NAME EXPRESSION}}` and `{{$xpath EXPRESSION}}`
+        let server = try LoopbackServer { _ in
+            LoopbackServer.Reply(headers: [("Content-Type", "application/xml")],
+                                 body: Data(#"<shelf><book author="ada">Notes</book></shelf>"#.utf8))
+        }
+        defer { server.stop() }
+        let result = try await Self.run(["api.http": """
+            ### books
+            GET BASE/books
+
+            ###
+            # @ref books
+            GET BASE/author?named={{$xpath:books //book/@author}}&last={{$xpath //book}}
+            """], server: server)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(server.requests.map(\.query) == ["", "named=ada&last=Notes"])
+    }
 }

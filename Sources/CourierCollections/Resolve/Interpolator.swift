@@ -134,6 +134,7 @@ struct Interpolator {
         if expression.hasPrefix("$") {
             if let input = HttpyacInput(expression) { return try answer(input, stack: stack) }
             if let reference = AuthTokenReference(expression) { return try token(reference, written: expression) }
+            if let reference = ResponseStore.httpyacXPath(expression) { return try response(reference, written: expression) }
             if expression.hasPrefix(Self.httpyacGlobalPrefix) {
                 let name = String(expression.dropFirst(Self.httpyacGlobalPrefix.count))
                 if let value = context.globals[name] { return value }
