@@ -108,6 +108,7 @@ public struct Resolver: Sendable {
                                                               requestName: template.displayName) {
             secrets.insert(passphrase)
         }
+        secrets.formUnion(try applyClientCertHeader(to: &request, template: template))
         if let authorization = request.headers["Authorization"] {
             if let signIn = try Self.httpyacSignIn(authorization, template: template, context: context,
                                                    interpolator: &interpolator) {
@@ -227,7 +228,7 @@ public struct Resolver: Sendable {
 
     /// The file `expanded` (`written` in the request, before variables) names, when the collection's file
     /// policy (`context.fileAccess`) lets the request read it; else why not, at the line that names it.
-    private func permitted(_ written: String, expanded: String, request: RequestTemplate,
+    func permitted(_ written: String, expanded: String, request: RequestTemplate,
                            streamed: Bool) throws(CollectionError) -> URL {
         let line = request.line(mentioning: written) ?? request.line(mentioning: expanded)
         return try context.fileAccess.read(expanded, from: baseFolder, streamed: streamed)
