@@ -347,4 +347,18 @@ struct HttpyacSpecRunTests {
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(server.requests.map(\.query) == ["", "named=ada&last=Notes"])
     }
+
+    @Test func aJavaScriptValueKeepsToTheRequestsScriptTimeout() async throws {
+        // Given an expression that never returns, under a request's own `# @script-timeout`
+        let server = try HttpyacVariableRunTests.echoServer()
+        defer { server.stop() }
+        let result = try await Self.run(["api.http": """
+            # @script-timeout 0.2
+            GET BASE/never?x={{(()=>{for(;;);})()}}
+            """], server: server)
+        // Then it is stopped at that limit, not the default one, and nothing is sent
+        #expect(result.status != 0)
+        #expect((result.stdout + result.stderr).contains("time limit of 0.2 s"), "\(result.stdout)\(result.stderr)")
+        #expect(server.requests.isEmpty)
+    }
 }

@@ -21,7 +21,8 @@ extension Interpolator {
         case .evaluated: break
         }
         var input = ScriptInput(phase: .preRequest, request: ScriptRequest(name: requestName, method: "GET", rawURL: ""),
-                                environment: context.environment.values.mapValues(\.value), globals: context.globals)
+                                environment: context.environment.values.mapValues(\.value), globals: context.globals,
+                                timeLimit: scriptTimeLimit)
         input.dialect = .httpyac
         input.folder = folder?.path ?? ""
         input.scope = scriptScope()

@@ -1,5 +1,6 @@
 import CourierBody
 import CourierHTTP
+import CourierScript
 import Foundation
 
 /// Substitutes `{{…}}` in one request's text, recording which secret values went in so printers can
@@ -35,6 +36,8 @@ struct Interpolator {
     /// VS Code REST Client reads every such line as a file variable.
     let elsewhere: (String) -> VariableDefinition?
     private(set) var secrets: Set<String> = []
+    /// Seconds a `{{ JavaScript }}` value may run: the request's `# @script-timeout`, as its scripts have.
+    var scriptTimeLimit = ScriptEngine.defaultTimeLimit
     /// The OAuth 2.0 configurations whose tokens the text asked for (`{{$auth.token("id")}}`), in order.
     private(set) var oauth2: [OAuth2Configuration] = []
     /// Bytes produced so far, counted at every level so that doubling stops early.

@@ -58,6 +58,7 @@ public struct Resolver: Sendable {
         var interpolator = Interpolator(requestName: template.displayName, local: template.variables,
                                         file: file.fileVariables, context: context, folder: baseFolder,
                                         elsewhere: file.definitionElsewhere(than: template))
+        interpolator.scriptTimeLimit = ScriptRunner.timeLimit(for: template)
         let urlText = template.kind == .grpc ? Self.gRPCURLText(template.url) : Self.absoluteURLText(template)
         var pieces = try interpolator.pieces(urlText)
         if urlText.hasPrefix("/") { pieces = try hostPieces(for: template, interpolator: &interpolator) + pieces }
