@@ -1,5 +1,6 @@
 import CourierMessage
 import Foundation
+import Synchronization
 
 /// One kept response: what was asked, what came back, how long it took and what the cache did. Plain
 /// values and the one header list (no client core types), so the store stays free of the client core.
@@ -159,8 +160,14 @@ public struct HistoryEntry: Codable, Sendable, Hashable {
             let text = String(value ?? 0)
             return String(repeating: "0", count: max(0, width - text.count)) + text
         }
-        let random = String(UInt32.random(in: 0..<0x1000000), radix: 16)
+        // Entries made in the same millisecond keep their order: the suffix starts with this process's
+        // sequence number (two hex digits), then random digits keep identifiers of other processes apart.
+        let order = (entrySequence.add(1, ordering: .relaxed).oldValue & 0xFF) << 16
+        let suffix = String(order | UInt32.random(in: 0..<0x10000), radix: 16)
         return pad(c.year, 4) + pad(c.month, 2) + pad(c.day, 2) + "-" + pad(c.hour, 2) + pad(c.minute, 2) + pad(c.second, 2)
-            + "-" + pad((c.nanosecond ?? 0) / 1_000_000, 3) + "-" + String(repeating: "0", count: 6 - random.count) + random
+            + "-" + pad((c.nanosecond ?? 0) / 1_000_000, 3) + "-" + String(repeating: "0", count: 6 - suffix.count) + suffix
     }
 }
+
+/// How many history entries this process has made: orders identifiers made in the same millisecond.
+private let entrySequence = Atomic<UInt32>(0)

@@ -8,7 +8,11 @@ enum NodeCryptoPrelude {
       "use strict";
       const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
       function byteHex(b) { return ((b & 255) < 16 ? "0" : "") + (b & 255).toString(16); }
-      function bytesHex(bytes) { let hex = ""; for (let i = 0; i < bytes.length; i++) hex += byteHex(bytes[i]); return hex; }
+      function bytesHex(bytes) {
+        let hex = "";
+        for (let i = 0; i < bytes.length; i++) hex += byteHex(bytes[i]);
+        return hex;
+      }
       function hexBytes(hex) {
         const bytes = new Uint8Array(hex.length >> 1);
         for (let i = 0; i < bytes.length; i++) bytes[i] = parseInt(hex.substr(i * 2, 2), 16);
@@ -40,7 +44,8 @@ enum NodeCryptoPrelude {
           case "base64": case "base64url": return base64Hex(data);
           case "latin1": case "binary": case "ascii":
             return data.split("").map(function (c) { return byteHex(c.charCodeAt(0)); }).join("");
-          default: return bytesHex(unescape(encodeURIComponent(data)).split("").map(function (c) { return c.charCodeAt(0); }));
+          default:
+            return bytesHex(unescape(encodeURIComponent(data)).split("").map(function (c) { return c.charCodeAt(0); }));
         }
       }
       function encoded(hex, encoding) {

@@ -71,8 +71,10 @@ struct RunPlan: Sendable {
         }
         let outline = try HTTPFileOutline.load(url, displayPath: invocation.path)
         let requests = try CollectionRunner.selection(of: outline, names: invocation.names)
-        if requests.contains(where: { $0.isRunBlock || !$0.runsBefore.isEmpty || !$0.references.isEmpty }) {
-            // A `run #name` line (or httpyac's `# @ref`) may name any request of the file: keep the whole file.
+        if outline.startsWithSharedBlock
+            || requests.contains(where: { $0.isRunBlock || !$0.runsBefore.isEmpty || !$0.references.isEmpty }) {
+            // A `run #name` line (or httpyac's `# @ref`) may name any request of the file, and kulala's shared
+            // block changes every request: keep the whole file.
             let loaded = try CollectionLoader.loadFile(url, displayPath: invocation.path)
             return (loaded, try CollectionRunner.selection(of: loaded.file, names: invocation.names, all: false))
         }

@@ -57,7 +57,7 @@ struct KulalaRunTests {
         #expect(result.stderr.contains("api.http:1: kulala's '# @curl-data-urlencode' is not supported"), "\(result.stderr)")
     }
 
-    @Test func luaScriptsAndTheNOPPlaceholderAreClearErrorsAndTheRestRunsTheAsteriskFormToo() async throws {
+    @Test func luaScriptsAreClearErrorsAndTheRestRunsTheAsteriskFormTooWithTheSharedBlocksHeader() async throws {
         // Given a kulala shared block with a NOP placeholder, Lua scripts and an asterisk-form request
         let server = try CaptureServer()
         defer { server.stop() }
@@ -86,13 +86,14 @@ struct KulalaRunTests {
             ### plain
             GET BASE/plain?who={{who}}
             """, in: folder, server: server)
-        // Then the asterisk form and the plain request are sent, the latter with the shared block's variable,
-        // and each refusal says why
+        // Then the asterisk form and the plain request are sent, with the shared block's header, the latter with
+        // its variable, and each refusal says why
         #expect(result.status == 3)
         #expect(server.requests.map(\.target) == ["*", "/plain?who=ada"])
         #expect(server.requests.first?.requestLine == "OPTIONS * HTTP/1.1")
         #expect(server.requests.first?.header("Host") == server.requests.last?.header("Host"))
-        #expect(result.stderr.contains("api.http:3: kulala's 'NOP' placeholder"), "\(result.stderr)")
+        #expect(server.requests.map { $0.header("X-Shared") } == ["yes", "yes"])
+        #expect(!result.stderr.contains("NOP"), "\(result.stderr)")
         #expect(result.stderr.contains("kulala.nvim's Lua scripts ('-- lua') are not supported"), "\(result.stderr)")
         #expect(result.stderr.contains("kulala.nvim's Lua scripts (./pre.lua) are not supported"), "\(result.stderr)")
     }

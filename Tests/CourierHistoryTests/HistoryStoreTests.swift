@@ -28,6 +28,20 @@ import Testing
         #expect(!stored.request.url.contains(Self.privateValue))
     }
 
+    @Test func entriesRecordedInTheSameMillisecondListNewestFirstInTheOrderTheyWereMade() throws {
+        // Given forty entries of one request, all made in the same millisecond
+        let folder = try TemporaryFolder()
+        let store = HistoryStore(directory: folder.url)
+        let date = Date()
+        for index in 0..<40 {
+            try store.record(Self.entry(date: date), body: Data("\(index)".utf8))
+        }
+        // When the request's entries are listed
+        let bodies = try store.list(requestKey: "getUser").map { String(decoding: try store.body(id: $0.id), as: UTF8.self) }
+        // Then the newest is the last one made, and the rest follow in reverse order
+        #expect(bodies == (0..<40).reversed().map(String.init))
+    }
+
     @Test func aBodyOverTheLimitIsTruncatedWithANoteAndNoHalfSecret() throws {
         let folder = try TemporaryFolder()
         let store = HistoryStore(directory: folder.url, limits: .init(maxBodyBytes: 100))

@@ -108,16 +108,6 @@ public final class CookieJarStore: Sendable {
         }
     }
 
-    private static var encoder: JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        encoder.dateEncodingStrategy = .iso8601
-        return encoder
-    }
-
-    private static var decoder: JSONDecoder {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        return decoder
-    }
+    private static var encoder: JSONEncoder { JSONCoding.stateFileEncoder }
+    private static var decoder: JSONDecoder { JSONCoding.stateFileDecoder }
 }

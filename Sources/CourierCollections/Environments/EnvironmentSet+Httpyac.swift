@@ -39,16 +39,19 @@ extension EnvironmentSet {
         let headers = object[httpyacDefaultHeadersKey] as? [String: Any]
         guard let written = object[httpyacEnvironmentsKey] ?? headers.map({ _ in [String: Any]() }) else { return nil }
         guard var environments = written as? [String: Any] else {
-            throw .badEnvironmentFile(path: path, reason: "'\(httpyacEnvironmentsKey)' is not an object of environments")
+            throw .badEnvironmentFile(path: path,
+                                      reason: "'\(httpyacEnvironmentsKey)' is not an object of environments")
         }
         if let headers {
             // Sent with every request that does not set them, as kulala's default headers are.
             var shared = environments[sharedName] as? [String: Any] ?? [:]
-            shared[kulalaDefaultHeaders] = headers.merging(shared[kulalaDefaultHeaders] as? [String: Any] ?? [:]) { $1 }
+            let existing = shared[kulalaDefaultHeaders] as? [String: Any] ?? [:]
+            shared[kulalaDefaultHeaders] = headers.merging(existing) { $1 }
             environments[sharedName] = shared
         }
         guard let encoded = try? JSONSerialization.data(withJSONObject: environments) else {
-            throw .badEnvironmentFile(path: path, reason: "'\(httpyacEnvironmentsKey)' is not an object of environments")
+            throw .badEnvironmentFile(path: path,
+                                      reason: "'\(httpyacEnvironmentsKey)' is not an object of environments")
         }
         return try parse(encoded, path: path)
     }

@@ -59,7 +59,8 @@ enum RequestWriter {
         // spreads are not headers: both kept as written.
         if headersChanged || rewritesCurl {
             out += lines[layout.headers].filter {
-                HTTPFileParser.responseVariable($0.trimmed, line: 0) != nil || HTTPFileParser.headerSpread($0.trimmed) != nil
+                HTTPFileParser.responseVariable($0.trimmed, line: 0) != nil
+                    || HTTPFileParser.headerSpread($0.trimmed) != nil
             }
         }
 

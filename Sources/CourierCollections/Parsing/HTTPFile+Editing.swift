@@ -4,8 +4,8 @@ extension HTTPFile {
     public func replacing(request: RequestTemplate, with edited: RequestTemplate) throws(CollectionError) -> String {
         let index = try layoutIndex(of: request)
         let layout = layouts[index]
-        let rendered = RequestWriter.render(edited, original: requests[index], layout: layout, lines: lines,
-                                            eol: lineEnding)
+        let rendered = RequestWriter.render(layout.withoutLent(edited), original: layout.withoutLent(requests[index]),
+                                            layout: layout, lines: lines, eol: lineEnding)
         return splice(layout.block, with: rendered)
     }
 
@@ -35,7 +35,7 @@ extension HTTPFile {
     public func duplicating(_ request: RequestTemplate, as name: String?) throws(CollectionError) -> String {
         let index = try layoutIndex(of: request)
         let layout = layouts[index]
-        var copy = requests[index]
+        var copy = layout.withoutLent(requests[index])
         copy.name = name
         var inserted = RequestWriter.renderNew(copy, eol: lineEnding)
         var before = Array(lines[..<layout.block.upperBound])

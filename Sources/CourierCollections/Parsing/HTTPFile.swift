@@ -1,3 +1,4 @@
+import CourierMessage
 import Foundation
 
 /// One parsed `.http` file: its exact text, its requests and what was wrong with it.
@@ -85,6 +86,9 @@ struct RequestLayout: Sendable, Hashable {
     var body: Range<Int>
     /// Response handlers and trailing blank lines, kept as they are.
     var tail: Range<Int>
+    /// The headers and tags kulala's shared block lent the request: left out when the request is written.
+    var lentHeaders: [HTTPHeaders.Field] = []
+    var lentTags: [String: String] = [:]
 }
 
 extension HTTPFile {

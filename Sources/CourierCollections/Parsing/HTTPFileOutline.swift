@@ -116,6 +116,12 @@ public struct HTTPFileOutline: Sendable {
         return parser
     }
 
+    /// Whether the file starts with kulala's `### Shared` block, which changes every request after it: such a
+    /// file is read whole to run any of its requests.
+    public var startsWithSharedBlock: Bool {
+        entries.first.map { HTTPFileParser.sharedBlockNames.contains($0.name ?? "") } ?? false
+    }
+
     /// The full template of the request at `index` in `entries`, equal to the one the full parse gives.
     public func template(at index: Int) throws(CollectionError) -> RequestTemplate {
         // The same bytes parsed to a request when the outline was made, so this finds it again.

@@ -116,9 +116,13 @@ extension HTTPFileParser {
     /// line rather than ignored.
     static func unsupportedTag(_ key: String, _ value: String) -> String? {
         switch key {
-        case "env-stdin-cmd":
-            "kulala's '# @env-stdin-cmd' runs a command on the response; Courier runs no commands from a file: "
-                + "read the value with a response handler (client.global.set)"
+        case "env-stdin-cmd", "env-stdin-cmd-pre", "stdin-cmd", "stdin-cmd-pre":
+            "kulala's '# @\(key)' runs a command; Courier runs no commands from a file: "
+                + "read a value with a response handler (client.global.set)"
+        case kulalaJSONKeyTag where value.split(separator: " ").count < 2,
+             kulalaHeaderKeyTag where value.split(separator: " ").count < 2:
+            "kulala's '# @\(key)' needs a variable name and what to read: '# @\(key) NAME "
+                + (key == kulalaJSONKeyTag ? "path.in.body'" : "Header-Name'")
         case "use-os-credentials":
             "'# @use-os-credentials' signs in with the operating system's (Windows) credentials, which Courier "
                 + "cannot; the request is not sent"
@@ -140,7 +144,8 @@ extension HTTPFileParser {
     static func unhonouredTag(_ key: String) -> String? {
         switch key.lowercased() {
         case "ratelimit":
-            "httpyac's '# @\(key)' is not followed: Courier sends without throttling (space requests with # @sleep MS)"
+            "httpyac's '# @\(key)' is not followed: Courier sends without throttling (space requests with "
+                + "# @sleep MS)"
         case "jwt":
             "httpyac's '# @jwt' is not followed: no decoded '…_parsed' field is added to the response"
         case "keepstreaming":
@@ -151,6 +156,20 @@ extension HTTPFileParser {
         }
     }
 
+    /// kulala.nvim's `# @env-json-key NAME path.in.body` and `# @env-header-key NAME Header`.
+    static let kulalaJSONKeyTag = "env-json-key"
+    static let kulalaHeaderKeyTag = "env-header-key"
+
+    /// What kulala's `# @env-json-key` and `# @env-header-key` set: NAME from the response, for the requests
+    /// after it, as httpyac's `@name = {{response.…}}` lines after a request are.
+    static func kulalaResponseVariables(_ tags: [String: String], line: Int) -> [VariableDefinition] {
+        [(kulalaJSONKeyTag, "response.parsedBody."), (kulalaHeaderKeyTag, "response.headers.")].compactMap {
+            let words = tags[$0.0]?.split(separator: " ", maxSplits: 1).map { $0.trimmingBlanks } ?? []
+            guard words.count == 2 else { return nil }
+            return VariableDefinition(name: words[0], value: "{{" + $0.1 + words[1] + "}}", line: line)
+        }
+    }
+
     /// httpyac camel-cases tags (`# @no-redirect` and `# @noRedirect` are one tag) and has its own names for
     /// some: each as the tag Courier reads.
     static let tagAliases: [String: String] = [
@@ -158,6 +177,8 @@ extension HTTPFileParser {
         "noLog": RequestOptions.noLogTag, "noRejectUnauthorized": RequestOptions.insecureTag,
         "no-reject-unauthorized": RequestOptions.insecureTag, "connectionTimeout": RequestOptions.connectionTimeoutTag,
         "inject-variables": injectVariablesTag,
+        // kulala.nvim's `# @delay MS` waits before sending, as httpyac's `# @sleep MS`.
+        "delay": "sleep",
     ]
 
     /// httpyac's `# @injectVariables`: a `< ./file` body has its variables substituted, as `<@ ./file`.

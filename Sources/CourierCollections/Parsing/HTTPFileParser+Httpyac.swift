@@ -153,7 +153,9 @@ extension HTTPFileParser {
                 }
                 if starts { return preludeStart(above: index, after: requestStart) }
             }
-            if part == .headers, Self.startsBodyWithoutBlankLine(trimmed) { part = .body }
+            if part == .headers, Self.startsBodyWithoutBlankLine(trimmed) || Self.startsTokenBody(line) {
+                part = .body
+            }
             if part == .body { bodyText = true }
             index += 1
         }
@@ -205,8 +207,8 @@ extension HTTPFileParser {
     }
 
     /// A body written right under the headers, with no blank line: JSON (`{`, `[`), XML or a file (`<`), a
-    /// form (`name=value&…`), a GraphQL document (`query`, `mutation`, `subscription`, `fragment`) or a
-    /// single token (a JWT). httpyac and kulala.nvim send these as the body; no header line looks so.
+    /// form (`name=value&…`) or a GraphQL document (`query`, `mutation`, `subscription`, `fragment`). httpyac
+    /// and kulala.nvim send these as the body; no header line starts so.
     static func startsBodyWithoutBlankLine(_ trimmed: String) -> Bool {
         guard let first = trimmed.first else { return false }
         // `{{name}}: value` is a header whose name is a variable; `{{payload}}` alone is a body.
@@ -223,9 +225,16 @@ extension HTTPFileParser {
             let next = trimmed.dropFirst(keyword.count).first
             if next == nil || next == " " || next == "{" || next == "(" { return true }
         }
-        // httpyac reads any line that cannot be a header as the first line of the body: a single token (a
-        // JWT, base64) is taken so; a line of words without a colon stays a malformed header, as the other
-        // dialects read it. `@`, `...`, `?`, `&` and `/` lines mean something else there.
+        return false
+    }
+
+    /// httpyac reads any line that cannot be a header as the first line of the body: a single token (a JWT,
+    /// base64) at the start of its line is taken so. A line of words without a colon stays a malformed header,
+    /// as the other dialects read it; an indented one continues the header above; `@`, `...`, `?`, `&` and
+    /// `/` lines mean something else there.
+    static func startsTokenBody(_ line: SourceLine) -> Bool {
+        let trimmed = line.trimmed
+        guard let first = trimmed.first, !continuesHeader(line) else { return false }
         return !trimmed.contains(where: { $0 == ":" || $0 == " " || $0 == "\t" }) && !"@.?&/".contains(first)
     }
 
@@ -262,7 +271,7 @@ extension HTTPFileParser {
         "mqtt": "MQTT", "mqtts": "MQTTS", "amqp": "AMQP", "amqps": "AMQP",
     ]
 
-    /// Why a request line is not sent at all: another protocol's word, or kulala's `NOP` placeholder.
+    /// Why a request line is not sent at all: another protocol's word or scheme.
     static func refusal(of line: RequestLine) -> String? {
         if let why = refusedWords[line.method] { return why }
         if line.method == gRPCMethod { return nil }
@@ -272,10 +281,6 @@ extension HTTPFileParser {
         if let colon = line.url.range(of: "://"),
            let word = refusedSchemes[line.url[..<colon.lowerBound].lowercased()] {
             return refusedWords[word]
-        }
-        if line.url == "NOP" {
-            return "kulala's 'NOP' placeholder (a shared block without a request) is not supported: write the "
-                + "shared headers and scripts in each request"
         }
         return nil
     }

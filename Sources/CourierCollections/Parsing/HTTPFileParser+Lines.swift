@@ -103,6 +103,12 @@ extension HTTPFileParser {
             || trimmed.hasPrefix("&")
     }
 
+    /// An indented line under a header continues its value (the JetBrains grammar's `new-line-with-indent`),
+    /// joined with one space as HTTP joins a folded header line.
+    static func continuesHeader(_ line: SourceLine) -> Bool {
+        line.content.first == " " || line.content.first == "\t"
+    }
+
     /// httpyac's `?? status == 200`: a test line after the request, never a URL continuation.
     static func isAssertion(_ trimmed: String) -> Bool { trimmed.hasPrefix("?? ") }
 

@@ -60,6 +60,7 @@ struct HTTPFileParser {
         for (index, block) in parser.blocks().enumerated() {
             parser.parseBlock(block, isFirst: index == 0)
         }
+        parser.applyKulalaSharedBlock()
         let fileVariables = parser.fileVariables
         parser.requests = parser.requests.map { HttpyacInput.addingPrompts(to: $0, fileVariables: fileVariables) }
         return HTTPFile(path: path, text: text, requests: parser.requests, fileVariables: parser.fileVariables,
@@ -351,8 +352,10 @@ struct HTTPFileParser {
             }
             if let spread = Self.headerSpread(trimmed) { headerSpreads.append(spread); index += 1; continue }
             // A JSON, XML or GraphQL body written right under the headers, without the blank line.
-            if Self.startsBodyWithoutBlankLine(trimmed) { break }
-            if let colon = trimmed.firstIndex(of: ":"), colon != trimmed.startIndex {
+            if Self.startsBodyWithoutBlankLine(trimmed) || Self.startsTokenBody(lines[index]) { break }
+            if Self.continuesHeader(lines[index]), !headers.isEmpty {
+                headers.continueLastValue(with: trimmed)
+            } else if let colon = trimmed.firstIndex(of: ":"), colon != trimmed.startIndex {
                 let fieldName = trimmed[..<colon].trimmingBlanks
                 if fieldName.contains(" ") {
                     report(index, "header name '\(fieldName)' contains a space")
@@ -417,6 +420,7 @@ struct HTTPFileParser {
             variableLines: prelude.variableLines, tagLines: prelude.tagLines, requestLine: requestRange,
             headers: headerRange, body: bodyStart..<bodyEnd, tail: bodyEnd..<block.upperBound))
         requests[requests.count - 1].responseVariables = responseVariables + tail.variables
+            + Self.kulalaResponseVariables(prelude.tags, line: fileLine(requestStart))
         requests[requests.count - 1].headerSpreads = headerSpreads
     }
 

@@ -12,6 +12,8 @@ struct DynamicVariables {
         var dotenv: () throws(CollectionError) -> [String: String]
         /// `%name` in `$processEnv %name` and `$dotenv %name` names an environment variable holding the name.
         var environmentValue: (String) -> String?
+        /// The `.http` file's folder, where `$projectRoot` starts looking.
+        var folder: URL? = nil
     }
 
     /// Why an expression has no value: the message finishes "bad dynamic variable '…': ".
@@ -28,7 +30,7 @@ struct DynamicVariables {
 
     /// Names listed in error messages, by dialect.
     static let known = "$uuid $guid $timestamp $isoTimestamp $datetime $localDatetime $date $randomInt $processEnv "
-        + "$env.NAME $dotenv $random.* (integer, float, alphabetic, alphanumeric, numeric, hexadecimal, email, "
+        + "$projectRoot $historyFolder $env.NAME $dotenv $random.* (integer, float, alphabetic, alphanumeric, numeric, hexadecimal, email, "
         + "uuid) and Postman's $random* names (see Collections/README.md)"
 
     func value(_ expression: String) throws(Failure) -> Value {
@@ -83,10 +85,37 @@ struct DynamicVariables {
             }
             guard let found = table[key] else { throw Failure(reason: key, missingName: true) }
             return (found, true)
+        case "$projectRoot", "$historyFolder":
+            try noArguments(arguments, name)
+            guard let folder = sources.folder else { throw Failure(reason: "the request has no file to start from") }
+            let root = Self.projectRoot(from: folder)
+            return (name == "$projectRoot" ? root.path : root.appendingPathComponent(".idea/httpRequests").path, false)
+        case "$aadToken", "$aadV2Token", "$oidcAccessToken":
+            // The REST Client signs in through VS Code's browser flow; a terminal run has no such session.
+            throw Failure(reason: "the VS Code REST Client's '\(name)' signs in to Azure AD (or OpenID Connect) "
+                + "through VS Code, which Courier cannot; get a token (for example 'az account get-access-token') "
+                + "and pass it as a variable: --var token=… with 'Authorization: Bearer {{token}}'")
         default:
             try noArguments(arguments, name)
             if let postman = PostmanFaker(random: sources.dynamic, now: now).value(name) { return (postman, false) }
             throw Failure(reason: "not a dynamic variable Courier knows; known: \(Self.known)")
+        }
+    }
+
+    // MARK: - JetBrains paths
+
+    /// JetBrains' `$projectRoot`: the IDE project holding the file, taken as the nearest folder at or above
+    /// the file's that holds `.idea` or `.git`; the file's own folder when none does.
+    static func projectRoot(from folder: URL) -> URL {
+        var candidate = folder.standardizedFileURL
+        while true {
+            for marker in [".idea", ".git"]
+            where FileManager.default.fileExists(atPath: candidate.appendingPathComponent(marker).path) {
+                return candidate
+            }
+            let parent = candidate.deletingLastPathComponent()
+            guard parent.path != candidate.path else { return folder.standardizedFileURL }
+            candidate = parent
         }
     }
 
@@ -211,10 +240,13 @@ struct DynamicVariables {
             default: Array("0123456789abcdef")
             }
             return String((0..<length).map { _ in alphabet[random.randomInt(0..<alphabet.count)] })
+        case let faker where JetBrainsFaker.postmanNames[faker] != nil && arguments.isEmpty:
+            return try value(JetBrainsFaker.postmanNames[faker] ?? "").text
         default:
             throw Failure(reason: "known: $random.integer(from, to), $random.float(from, to), "
                           + "$random.alphabetic(n), $random.alphanumeric(n), $random.numeric(n), "
-                          + "$random.hexadecimal(n), $random.email, $random.uuid")
+                          + "$random.hexadecimal(n), $random.email, $random.uuid and the Faker names "
+                          + JetBrainsFaker.postmanNames.keys.sorted().map { "$random." + $0 }.joined(separator: ", "))
         }
     }
 

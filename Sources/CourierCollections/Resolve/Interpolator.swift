@@ -89,12 +89,15 @@ struct Interpolator {
                 result.append(.literal(Self.unescaped(rest[..<open.lowerBound])))
             }
             let expression = rest[open.upperBound..<close.lowerBound].trimmingBlanks
-            let value = try value(of: expression, stack: stack)
+            // The REST Client's `{{%name}}`: the value encoded as a URI component, then taken as written text.
+            let encoded = expression.count > 1 && expression.hasPrefix("%")
+            var value = try value(of: encoded ? String(expression.dropFirst()) : expression, stack: stack)
+            if encoded { value = uriComponent(value) }
             produced += value.utf8.count
             guard produced <= Self.maximumExpandedBytes else {
                 throw .expansionTooLarge(request: requestName, limit: Self.maximumExpandedBytes)
             }
-            result.append(.value(value))
+            result.append(encoded ? .literal(value) : .value(value))
             rest = rest[close.upperBound...]
         }
         if !rest.isEmpty { result.append(.literal(Self.unescaped(rest))) }
@@ -113,6 +116,17 @@ struct Interpolator {
         }
         return result + rest
     }
+
+    /// `value` percent-encoded as JavaScript's encodeURIComponent does (the REST Client's `{{%name}}`); a
+    /// secret stays masked in its encoded form.
+    private mutating func uriComponent(_ value: String) -> String {
+        let encoded = value.addingPercentEncoding(withAllowedCharacters: Self.uriComponentCharacters) ?? value
+        if secrets.contains(value) { noteSecret(encoded) }
+        return encoded
+    }
+
+    /// What encodeURIComponent leaves as it is: RFC 3986's unreserved characters and `!*'()`.
+    private static let uriComponentCharacters = URLBuilder.unreserved.union(CharacterSet(charactersIn: "!*'()"))
 
     /// httpyac's escape for braces that are not a variable: `\{\{name\}\}` is sent as `{{name}}`.
     static func unescaped(_ text: Substring) -> String {
@@ -137,7 +151,9 @@ struct Interpolator {
         if expression.hasPrefix("$") {
             if let input = HttpyacInput(expression) { return try answer(input, stack: stack) }
             if let reference = AuthTokenReference(expression) { return try token(reference, written: expression) }
-            if let reference = ResponseStore.httpyacXPath(expression) { return try response(reference, written: expression) }
+            if let reference = ResponseStore.httpyacXPath(expression) {
+                return try response(reference, written: expression)
+            }
             if expression.hasPrefix(Self.httpyacGlobalPrefix) {
                 let name = String(expression.dropFirst(Self.httpyacGlobalPrefix.count))
                 if let value = context.globals[name] { return value }
@@ -281,7 +297,7 @@ struct Interpolator {
                 loaded = values
                 return values
             },
-            environmentValue: { environment.values[$0]?.value })
+            environmentValue: { environment.values[$0]?.value }, folder: folder)
         defer { dotenvValues = loaded }
         do throws(DynamicVariables.Failure) {
             let value = try DynamicVariables(sources: sources).value(expression)

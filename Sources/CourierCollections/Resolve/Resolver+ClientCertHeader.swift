@@ -24,8 +24,8 @@ extension Resolver {
             request.clientCertificate = ClientCertificate(certificate: try file(pfx), format: .p12,
                                                           passphrase: passphrase)
         } else if let cert = options["cert"] {
-            request.clientCertificate = ClientCertificate(certificate: try file(cert), key: try options["key"].map(file),
-                                                          passphrase: passphrase)
+            let key = try options["key"].map(file)
+            request.clientCertificate = ClientCertificate(certificate: try file(cert), key: key, passphrase: passphrase)
         } else {
             throw .unsupported(request: template.displayName, reason: "'\(field.name):' should say 'cert: "
                 + "./client.crt key: ./client.key' or 'pfx: ./client.p12 passphrase: …'; the request is not sent")

@@ -22,6 +22,10 @@ extension Resolver {
         return (secure ? "https://" : "http://") + host + template.url
     }
 
+    /// JetBrains' `# @no-auto-encoding`: variables' values go into the URL as URL text, as the file's own text
+    /// does (`%20` and `&` in a value keep their meaning), instead of being encoded as data.
+    static let noAutoEncodingTag = "no-auto-encoding"
+
     /// The request target of `OPTIONS *` (kulala.nvim's asterisk form).
     static let asteriskTarget = "*"
 
@@ -117,6 +121,13 @@ extension Resolver {
     /// Whether the headers say the body is `application/x-www-form-urlencoded`.
     static func isFormBody(_ headers: HTTPHeaders) -> Bool {
         headers["Content-Type"]?.lowercased().hasPrefix("application/x-www-form-urlencoded") ?? false
+    }
+
+    /// Whether the body is newline-delimited JSON (`application/x-ndjson`), whose last line ends in a line
+    /// break as every other does: the REST Client adds the one the file's trimmed body lacks, and readers
+    /// such as Elasticsearch's bulk API refuse a body without it.
+    static func isNewlineDelimitedJSON(_ headers: HTTPHeaders) -> Bool {
+        headers["Content-Type"]?.lowercased().hasPrefix("application/x-ndjson") ?? false
     }
 
     /// `Authorization: Basic user:password` and `Basic user password` (written in clear, as the REST

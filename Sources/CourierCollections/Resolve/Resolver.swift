@@ -62,6 +62,7 @@ public struct Resolver: Sendable {
         let urlText = template.kind == .grpc ? Self.gRPCURLText(template.url) : Self.absoluteURLText(template)
         var pieces = try interpolator.pieces(urlText)
         if urlText.hasPrefix("/") { pieces = try hostPieces(for: template, interpolator: &interpolator) + pieces }
+        if template.tags[Self.noAutoEncodingTag] != nil { pieces = pieces.map { .literal($0.text) } }
         guard let url = URLBuilder.build(pieces) else {
             throw .badURL(url: pieces.map(\.text).joined(), request: template.displayName)
         }
@@ -160,6 +161,7 @@ public struct Resolver: Sendable {
         case .text(let text):
             var expanded = try interpolator.expand(text)
             if Self.isFormBody(headers) { expanded = Self.joinedFormBody(expanded) }
+            if Self.isNewlineDelimitedJSON(headers), !expanded.hasSuffix("\n") { expanded += "\n" }
             let isMultipart = headers["Content-Type"]?.lowercased().hasPrefix("multipart/") ?? false
             return isMultipart ? try multipart(expanded, request: template, interpolator: &interpolator)
                                : .data(Data(expanded.utf8))

@@ -216,14 +216,18 @@ public struct ResponseStore: Sendable {
         }
         if rest.hasPrefix("headers.") || rest.hasPrefix("headers[") {
             // kulala.nvim also writes `headers['Content-Type']`.
-            var header = String(rest.dropFirst("headers".count))
+            var (header, position) = Self.valuePosition(String(rest.dropFirst("headers".count)))
             if header.hasPrefix(".") { header.removeFirst() } else {
                 header = header.trimmingCharacters(in: CharacterSet(charactersIn: "[]'\""))
             }
-            guard let value = headers[header] else {
-                return .failure(.init("\(whose) has no header '\(header)'"))
+            let values = headers.values(for: header)
+            guard let first = values.first else { return .failure(.init("\(whose) has no header '\(header)'")) }
+            guard let position else { return .success(first) }
+            guard values.indices.contains(position - 1) else {
+                return .failure(.init("\(whose) has \(values.count) '\(header)' header(s); kulala counts them from 1, "
+                                      + "so [\(position)] names none"))
             }
-            return .success(value)
+            return .success(values[position - 1])
         }
         guard rest.hasPrefix("body") else {
             return .failure(.init("expected '\(part.rawValue).body…', '\(part.rawValue).headers…'"
@@ -256,6 +260,15 @@ public struct ResponseStore: Sendable {
 
 extension ResponseStore {
     /// Why `name` has no response: it failed, it has not run yet, or no request has that name.
+    /// kulala.nvim's `headers.Name[N]`: the header and which of its values, counted from 1 as kulala (Lua)
+    /// counts; no position for a reference without a trailing number in brackets.
+    static func valuePosition(_ header: String) -> (String, Int?) {
+        guard header.hasSuffix("]"), let open = header.lastIndex(of: "["),
+              let position = Int(header[header.index(after: open)..<header.index(before: header.endIndex)]),
+              open != header.startIndex else { return (header, nil) }
+        return (String(header[..<open]), position)
+    }
+
     func missing(_ name: String) -> ResponseLookupFailure {
         if let reason = failures[name] {
             return .init("request '\(name)' failed earlier in this run (\(reason)), so it has no response to use")

@@ -29,7 +29,8 @@ extension RequestSender {
 
     /// httpyac's `@global.name = value` lines before the request line (the file's and the request's own): set
     /// as `{{$global.name}}` once the request is resolved, for every request after it in the run, in any file.
-    func setGlobalDefinitions(of template: RequestTemplate, variables: inout VariableContext) throws(CollectionError) {
+    func setGlobalDefinitions(of template: RequestTemplate,
+                              variables: inout VariableContext) throws(CollectionError) {
         let definitions = (file.fileVariables + template.variables).filter { Self.globalName($0.name) != nil }
         guard !definitions.isEmpty else { return }
         var interpolator = Interpolator(requestName: template.displayName, local: template.variables,

@@ -17,6 +17,22 @@ public enum JSONCoding {
         return decoder
     }()
 
+    /// The encoder of Courier's own state files (the cookie jar, the OAuth 2.0 token cache): indented with
+    /// sorted keys so a file diffs line by line, dates in ISO 8601.
+    public static var stateFileEncoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        encoder.dateEncodingStrategy = .iso8601
+        return encoder
+    }
+
+    /// The decoder of the state files `stateFileEncoder` writes.
+    public static var stateFileDecoder: JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
+    }
+
     /// Decodes `type`, turning a `DecodingError` into `APIError.decoding` with its coding path.
     public static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws(APIError) -> T {
         do {
