@@ -77,7 +77,7 @@ enum PostmanLegacyPrelude {
         const headers = {};
         for (const h of res.headers) headers[h.name] = h.value;
         scope.responseHeaders = headers;
-        scope.responseCookies = [];
+        scope.responseCookies = pm.cookies.all();
       }
 
       // MARK: the postman object.
@@ -100,7 +100,7 @@ enum PostmanLegacyPrelude {
       };
       if (input.response) {
         postman.getResponseHeader = function (name) { return pm.response.headers.get(name); };
-        postman.getResponseCookie = function () { throw new UnsupportedError("postman.getResponseCookie"); };
+        postman.getResponseCookie = function (name) { return pm.cookies.one(name); };
       }
       scope.postman = new Proxy(postman, {
         get: function (target, key) {

@@ -26,24 +26,6 @@ enum PostmanPrelude {
       function own(map, name) {
         return Object.prototype.hasOwnProperty.call(map, String(name)) ? map[String(name)] : undefined;
       }
-      function format(value) {
-        if (typeof value === "string") return "'" + value + "'";
-        if (value === undefined) return "undefined";
-        try { return JSON.stringify(value); } catch (e) { return String(value); }
-      }
-      function deepEqual(a, b) {
-        if (a === b) return true;
-        if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
-        if (Array.isArray(a) !== Array.isArray(b)) return false;
-        const keysA = Object.keys(a), keysB = Object.keys(b);
-        if (keysA.length !== keysB.length) return false;
-        return keysA.every(function (k) { return deepEqual(a[k], b[k]); });
-      }
-      function typeName(value) {
-        if (value === null) return "null";
-        if (Array.isArray(value)) return "array";
-        return typeof value;
-      }
       function reason(code) {
         const reasons = { 100: "Continue", 101: "Switching Protocols", 200: "OK", 201: "Created", 202: "Accepted",
           203: "Non-Authoritative Information", 204: "No Content", 205: "Reset Content", 206: "Partial Content",
@@ -61,138 +43,11 @@ enum PostmanPrelude {
         return reasons[code] || "";
       }
 
-      // MARK: pm.expect, a chai subset.
-      function expect(actual, label) {
-        let negated = false;
-        const chain = {};
-        function check(ok, message, negatedMessage) {
-          if (negated ? ok : !ok) throw new AssertionError(negated ? negatedMessage : message);
-          return proxy;
-        }
-        function says(verb, expected) {
-          return ["expected " + format(actual) + " to " + verb + (expected === undefined ? "" : " " + expected),
-                  "expected " + format(actual) + " to not " + verb + (expected === undefined ? "" : " " + expected)];
-        }
-        for (const word of ["to", "be", "been", "is", "that", "which", "and", "has", "have", "with", "at", "of",
-                            "same", "does", "deep", "still", "also"]) {
-          Object.defineProperty(chain, word, { get: function () { return proxy; } });
-        }
-        Object.defineProperty(chain, "not", { get: function () { negated = !negated; return proxy; } });
-        const getters = {
-          // On pm.response, Postman's `to.be.ok` means status 200; elsewhere chai's truthiness.
-          ok: [function () {
-            if (actual && typeof actual.code === "number" && typeof actual.json === "function") {
-              return actual.code === 200;
-            }
-            return !!actual;
-          }, "be ok"],
-          true: [function () { return actual === true; }, "be true"],
-          false: [function () { return actual === false; }, "be false"],
-          null: [function () { return actual === null; }, "be null"],
-          undefined: [function () { return actual === undefined; }, "be undefined"],
-          exist: [function () { return actual !== null && actual !== undefined; }, "exist"],
-          empty: [function () {
-            if (typeof actual === "string" || Array.isArray(actual)) return actual.length === 0;
-            return actual !== null && typeof actual === "object" && Object.keys(actual).length === 0;
-          }, "be empty"],
-          json: [function () {
-            return actual && actual.headers && /json/i.test(actual.headers.get("Content-Type") || "");
-          }, "be JSON"],
-          success: [function () { const c = actual && actual.code; return c >= 200 && c < 300; }, "be a success"],
-        };
-        for (const name of Object.keys(getters)) {
-          Object.defineProperty(chain, name, { get: function () {
-            const m = says(getters[name][1]);
-            return check(getters[name][0](), m[0], m[1]);
-          } });
-        }
-        function equal(expected) {
-          const m = says("equal", format(expected));
-          return check(actual === expected, m[0], m[1]);
-        }
-        function eql(expected) {
-          const m = says("deeply equal", format(expected));
-          return check(deepEqual(actual, expected), m[0], m[1]);
-        }
-        function include(expected) {
-          let ok;
-          if (typeof actual === "string") ok = actual.indexOf(String(expected)) >= 0;
-          else if (Array.isArray(actual)) ok = actual.some(function (item) { return deepEqual(item, expected); });
-          else if (actual && typeof actual === "object" && expected && typeof expected === "object")
-            ok = Object.keys(expected).every(function (k) { return deepEqual(actual[k], expected[k]); });
-          else ok = false;
-          const m = says("include", format(expected));
-          return check(ok, m[0], m[1]);
-        }
-        function typeCheck(type) {
-          const wanted = String(type).toLowerCase();
-          const m = says("be a", wanted);
-          return check(typeName(actual) === wanted, m[0], m[1]);
-        }
-        function compare(verb, ok, expected) {
-          const m = says(verb, format(expected));
-          return check(ok, m[0], m[1]);
-        }
-        Object.assign(chain, {
-          equal: equal, equals: equal, eq: equal,
-          eql: eql, eqls: eql,
-          include: include, includes: include, contain: include, contains: include,
-          a: typeCheck, an: typeCheck,
-          above: function (n) { return compare("be above", actual > n, n); },
-          gt: function (n) { return compare("be above", actual > n, n); },
-          greaterThan: function (n) { return compare("be above", actual > n, n); },
-          below: function (n) { return compare("be below", actual < n, n); },
-          lt: function (n) { return compare("be below", actual < n, n); },
-          lessThan: function (n) { return compare("be below", actual < n, n); },
-          least: function (n) { return compare("be at least", actual >= n, n); },
-          most: function (n) { return compare("be at most", actual <= n, n); },
-          within: function (low, high) {
-            return compare("be within", actual >= low && actual <= high, low + ".." + high);
-          },
-          oneOf: function (list) { return compare("be one of", list.indexOf(actual) >= 0, list); },
-          match: function (pattern) { return compare("match", pattern.test(String(actual)), String(pattern)); },
-          lengthOf: function (n) {
-            const length = actual === null || actual === undefined ? undefined : actual.length;
-            const m = says("have a length of", n + " but got " + length);
-            return check(length === n, m[0], m[1]);
-          },
-          property: function (name, value) {
-            const has = actual !== null && actual !== undefined && typeof actual === "object" && name in actual;
-            const m = says("have property", format(name));
-            check(has, m[0], m[1]);
-            if (arguments.length > 1) {
-              const v = says("have property " + format(name) + " of", format(value));
-              check(has && deepEqual(actual[name], value), v[0], v[1]);
-            }
-            return negated ? proxy : expect(has ? actual[name] : undefined, label);
-          },
-          keys: function () {
-            const wanted = Array.isArray(arguments[0]) ? arguments[0] : Array.prototype.slice.call(arguments);
-            const ok = actual && typeof actual === "object" && wanted.every(function (k) { return k in actual; });
-            return compare("have keys", ok, wanted);
-          },
-          status: function (code) {
-            const got = actual && actual.code;
-            const ok = typeof code === "number" ? got === code : actual && actual.status === code;
-            const m = ["expected response to have status " + format(code) + " but got " + format(got),
-                       "expected response to not have status " + format(code)];
-            return check(ok, m[0], m[1]);
-          },
-          body: function (expected) {
-            const got = actual && typeof actual.text === "function" ? actual.text() : actual;
-            const ok = arguments.length === 0 ? got !== undefined && got !== "" : got === expected;
-            return compare("have body", ok, arguments.length === 0 ? undefined : format(expected));
-          },
-          header: function (name, value) {
-            const got = actual && actual.headers ? actual.headers.get(name) : undefined;
-            const ok = got !== undefined && (arguments.length < 2 || got === value);
-            return compare("have header", ok, format(name) + (arguments.length > 1 ? ": " + format(value) : ""));
-          },
-        });
-        const proxy = strict(chain, label || "pm.expect(…)");
-        return proxy;
-      }
-      expect.fail = function (message) { throw new AssertionError(message || "expect.fail()"); };
+      // MARK: pm.expect (PostmanExpectPrelude), loaded with require so jsonSchema can find ajv.
+      const chai = __courierPostmanExpect(strict, AssertionError, reason, function (name) {
+        return globalThis.require(name);
+      });
+      const expect = chai.chain;
 
       // A dynamic variable (`$guid`, `$randomInt`) as requests resolve it; undefined when Courier knows none.
       function dynamic(expression) {
@@ -201,7 +56,7 @@ enum PostmanPrelude {
       }
 
       // MARK: variables: one store of globals for the run, the environment read-only beneath it.
-      function scope(name, fallback) {
+      function scope(name, fallback, beneath) {
         return strict({
           get: function (key) {
             const value = own(state.globals, key);
@@ -209,8 +64,10 @@ enum PostmanPrelude {
           },
           set: function (key, value) { state.globals[String(key)] = text(value); },
           unset: function (key) { delete state.globals[String(key)]; },
+          // Scopes share one store of what scripts set (as the legacy clearEnvironmentVariables does).
+          clear: function () { for (const key of Object.keys(state.globals)) delete state.globals[key]; },
           has: function (key) { return this.get(key) !== undefined; },
-          toObject: function () { return Object.assign({}, input.environment, state.globals); },
+          toObject: function () { return Object.assign({}, beneath || input.environment, state.globals); },
           replaceIn: function (template) {
             const self = this;
             return String(template).replace(/\{\{\s*([^{}]+?)\s*\}\}/g, function (whole, key) {
@@ -221,12 +78,20 @@ enum PostmanPrelude {
         }, "pm." + name);
       }
       const environmentValue = function (key) { return own(input.environment, key); };
+      // Collection variables are the file's; a name the file lacks may be one the import moved to $shared.
+      const fileVariables = input.fileVariables || {};
+      const collectionValue = function (key) {
+        const value = own(fileVariables, key);
+        return value !== undefined ? value : own(input.environment, key);
+      };
       const row = input.iterationData || {};
       const variableValue = function (key) {
         const local = own(state.variables, key);
         if (local !== undefined) return local;
         const data = own(row, key);
-        return data !== undefined ? data : own(input.environment, key);
+        if (data !== undefined) return data;
+        const environment = own(input.environment, key);
+        return environment !== undefined ? environment : own(fileVariables, key);
       };
       // pm.iterationData: this iteration's row of `courier run --data`, read-only.
       const iterationData = strict({
@@ -280,31 +145,61 @@ enum PostmanPrelude {
           return out;
         },
         all: function () { return state.headers.map(function (p) { return { key: p[0], value: p[1] }; }); },
+        one: function (key) { const i = headerIndex(key); return i < 0 ? undefined : this.all()[i]; },
+        each: function (fn) { this.all().forEach(function (h) { fn(h); }); },
+        map: function (fn) { return this.all().map(function (h) { return fn(h); }); },
+        filter: function (fn) { return this.all().filter(function (h) { return fn(h); }); },
+        count: function () { return state.headers.length; },
+        toJSON: function () { return this.all(); },
       }, "pm.request.headers");
+      const changes = __courierPostmanRequest(input, state, strict, requestHeaders, function (template) {
+        return pm.variables.replaceIn(template);
+      });
       const pm = {
         environment: scope("environment", environmentValue),
-        collectionVariables: scope("collectionVariables", environmentValue),
+        collectionVariables: scope("collectionVariables", collectionValue,
+                                   Object.assign({}, input.environment, fileVariables)),
         globals: scope("globals", environmentValue),
-        variables: scope("variables", variableValue),
+        variables: scope("variables", variableValue, Object.assign({}, fileVariables, input.environment, row)),
         iterationData: iterationData,
-        info: strict({ requestName: req.name || "", iteration: input.iteration || 0,
-                       iterationCount: input.iterationCount || 1,
+        info: strict({ requestName: req.name || "", requestId: dynamic("$guid") || "",
+                       iteration: input.iteration || 0, iterationCount: input.iterationCount || 1,
                        eventName: input.phase === "pre" ? "prerequest" : "test" }, "pm.info"),
-        request: strict({
-          method: req.method,
-          url: strict({ toString: function () { return req.url; }, raw: req.rawURL }, "pm.request.url"),
-          headers: requestHeaders,
-          body: strict({ mode: "raw", raw: req.body === undefined ? "" : req.body,
-                         toString: function () { return req.body === undefined ? "" : req.body; } },
-                       "pm.request.body"),
-        }, "pm.request"),
-        execution: strict({ setNextRequest: function (name) {
-          state.nextRequest = name === null || name === undefined ? { stop: true } : { name: String(name) };
-        } }, "pm.execution"),
-        test: function (name, body) { runTest(name, body); },
-        expect: function (value) { return expect(value, "pm.expect(…)"); },
+        request: changes.request,
+        execution: strict({
+          setNextRequest: function (name) {
+            state.nextRequest = name === null || name === undefined ? { stop: true } : { name: String(name) };
+          },
+          // The request is not sent and is reported as skipped; in a test script it changes nothing.
+          skipRequest: function () { if (input.phase === "pre") state.cancelled = true; },
+          location: Object.assign(String(req.name || "").split(" / "), { current: req.name || "" }),
+        }, "pm.execution"),
+        // Courier has no view to render a template in: the call is accepted, shows nothing, and says so once.
+        visualizer: strict({
+          set: function () {
+            if (!state.visualizerNoted) state.logs.push("note: pm.visualizer.set shows nothing in Courier");
+            state.visualizerNoted = true;
+          },
+          clear: function () {},
+        }, "pm.visualizer"),
+        require: function (name) {
+          throw new UnsupportedError("pm.require('" + name + "') (packages of a Postman team's library)");
+        },
+        test: function (name, body) { runTest(name, body); return globalThis.pm; },
+        expect: chai.expect,
       };
       pm.test.skip = function () {};
+      pm.environment.name = input.environmentName || "";
+      // Postman's precedence: local, then the iteration's data, then what scripts set in the other scopes, then
+      // the environment, then the collection's (the file's) variables.
+      pm.variables.get = function (key) {
+        const local = own(state.variables, key);
+        if (local !== undefined) return local;
+        const data = own(row, key);
+        if (data !== undefined) return data;
+        const set = own(state.globals, key);
+        return set !== undefined ? set : variableValue(key);
+      };
       pm.variables.set = function (key, value) { state.variables[String(key)] = text(value); };
       pm.variables.unset = function (key) { delete state.variables[String(key)]; };
       // A response as scripts read it: pm.response, and what pm.sendRequest hands its callback.
@@ -322,6 +217,14 @@ enum PostmanPrelude {
             return out;
           },
           all: function () { return res.headers.map(function (h) { return { key: h.name, value: h.value }; }); },
+          one: function (key) { return this.all().find(function (h) { return h.key.toLowerCase() === String(key).toLowerCase(); }); },
+          each: function (fn) { this.all().forEach(function (h) { fn(h); }); },
+          map: function (fn) { return this.all().map(function (h) { return fn(h); }); },
+          filter: function (fn) { return this.all().filter(function (h) { return fn(h); }); },
+          find: function (fn) { return this.all().find(function (h) { return fn(h); }); },
+          count: function () { return res.headers.length; },
+          idx: function (i) { return this.all()[i]; },
+          toJSON: function () { return this.all(); },
         }, label + ".headers");
         const response = {
           code: res.status,
@@ -335,11 +238,17 @@ enum PostmanPrelude {
             }
           },
           text: function () { return res.body; },
+          reason: function () { return reason(res.status); },
+          details: function () { return { code: res.status, name: reason(res.status), detail: "" }; },
+          size: function () {
+            const head = res.headers.reduce(function (n, h) { return n + h.name.length + h.value.length + 4; }, 0);
+            return { body: res.body.length, header: head, total: res.body.length + head };
+          },
         };
         response.to = strict({
-          get have() { return expect(response, label + ".to.have"); },
-          get be() { return expect(response, label + ".to.be"); },
-          get not() { return expect(response, label + ".to").not; },
+          get have() { return expect(response, undefined, label + ".to.have"); },
+          get be() { return expect(response, undefined, label + ".to.be"); },
+          get not() { return expect(response, undefined, label + ".to").not; },
         }, label + ".to");
         return strict(response, label);
       }
@@ -361,6 +270,8 @@ enum PostmanPrelude {
         }
         return error ? Promise.reject(error) : Promise.resolve(response);
       };
+      state.finishers.push(changes.finish);
+      pm.cookies = __courierPostmanCookies(input, strict, UnsupportedError);
       globalThis.pm = strict(pm, "pm");
       globalThis.require = __courierMakeRequire(__courierModuleTable, __courierBuiltIns());
       // httpyac's blocks have globals of their own (every variable by name): the legacy names would hide them.

@@ -104,7 +104,7 @@ enum RequirePrelude {
         if (entry.unavailable) {
           throw unsupported("require('" + name + "') is not supported by Courier: " + entry.unavailable);
         }
-        if (entry.builtIn) return builtIns[name]();
+        if (entry.builtIn) return builtIns[name](inPackages);
         if (resolve(nodeNames[name] || name, "/") === undefined) {
           throw new Error("require('" + name + "'): the module is not installed; install Debian's "
                           + entry.package + " (apt-get install " + entry.package + ")");
@@ -117,13 +117,6 @@ enum RequirePrelude {
     // The modules Courier writes itself: a few lines each, or (crypto-js) what Debian does not package.
     function __courierBuiltIns() {
       "use strict";
-      function unavailable(what) {
-        return function () {
-          const error = new Error(what + " is not supported by Courier (scripts run once, nothing is awaited)");
-          error.name = "Unsupported";
-          throw error;
-        };
-      }
       function hexBytes(hex) {
         const bytes = [];
         for (let i = 0; i < hex.length; i += 2) bytes.push(parseInt(hex.substr(i, 2), 16));
@@ -133,11 +126,8 @@ enum RequirePrelude {
         atob: function () { return globalThis.atob; },
         btoa: function () { return globalThis.btoa; },
         "crypto-js": function () { return __courierCryptoJS(); },
-        timers: function () {
-          return { setTimeout: unavailable("setTimeout"), setInterval: unavailable("setInterval"),
-                   setImmediate: unavailable("setImmediate"), clearTimeout: function () {},
-                   clearInterval: function () {}, clearImmediate: function () {} };
-        },
+        tv4: function (load) { return __courierTV4(load); },
+        timers: function () { return __courierTimers.timers; },
         // What libraries ask of Node's crypto: random bytes (uuid) and digests (uuid v3/v5).
         crypto: function () {
           return {

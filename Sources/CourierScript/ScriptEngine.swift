@@ -46,7 +46,7 @@ public enum ScriptEngine {
         defer { context.forgetServices() }
         var setUp = [ScriptLimits.code]
         if case .dropped(let refusal) = jobs { setUp.append(PromiseJobGuard.code(refusal: refusal)) }
-        setUp += [ScriptPrelude.code, PostmanPrelude.code, HttpyacPrelude.code, postmanSandbox,
+        setUp += [ScriptPrelude.code, ScriptTimers.code, PostmanPrelude.code, HttpyacPrelude.code, postmanSandbox,
                   "__courier.boot(\(encode(input)))"]
         for code in setUp {
             if case .failure(let exception) = context.evaluate(code, sourceURL: ScriptPrelude.sourceURL, line: 1) {
@@ -66,8 +66,34 @@ public enum ScriptEngine {
         } else {
             context.evaluate(code, sourceURL: source.file, line: source.line)
         }
+        // Postman runs a script as the body of a function (an async one when it awaits at its top level), so a
+        // script may `return` or `await` there; such a script does not compile as a plain one, so nothing of it
+        // has run when it is tried again that way.
+        var awaited = false
+        if input.dialect != .httpyac, case .failure(let exception) = evaluation,
+           exception.message.hasPrefix("SyntaxError") {
+            var asynchronous = false
+            if case .run = jobs { asynchronous = source.code.contains("await") }
+            if asynchronous || source.code.contains("return") {
+                let wrapped = asynchronous ? topLevelAwait(source.code) : "(function () {" + source.code + "\n})();"
+                let retried = asynchronous
+                    ? context.evaluateRunningJobs(wrapped, sourceURL: source.file, line: source.line)
+                    : context.evaluate(wrapped, sourceURL: source.file, line: source.line)
+                if case .failure(let again) = retried, again.message.hasPrefix("SyntaxError") {
+                    // Not an await or a return at the top level: the script's own syntax error stands.
+                } else {
+                    evaluation = retried
+                    awaited = asynchronous
+                }
+            }
+        }
+        // Timers fire once the body is done, before what an async body threw is looked at.
+        if case .success = evaluation { evaluation = ScriptTimers.run(in: context, jobs: jobs, input: input) }
         if input.dialect == .httpyac, case .success = evaluation {
             evaluation = context.evaluate(HttpyacPrelude.rethrow, sourceURL: ScriptPrelude.sourceURL, line: 1)
+        }
+        if awaited, case .success = evaluation {
+            evaluation = context.evaluate(awaitedRethrow, sourceURL: ScriptPrelude.sourceURL, line: 1)
         }
         if case .failure(let exception) = evaluation, !exception.message.contains(exitMarker) {
             result.error = error(from: exception, source: source, input: input, stop: context.stop)
@@ -160,6 +186,15 @@ public enum ScriptEngine {
         }
     }
 
+    /// The script as the body of an async function called at once, on the script's own first line; what it
+    /// throws is kept for `awaitedRethrow`.
+    static func topLevelAwait(_ code: String) -> String {
+        "(async function () {" + code + "\n})().catch(function (e) { __courier.state.awaitFailure = { error: e }; });"
+    }
+
+    /// Throws what an awaiting script threw, once its jobs have run.
+    static let awaitedRethrow = "if (__courier.state.awaitFailure) throw __courier.state.awaitFailure.error;"
+
     /// Stack lines look like `function@file:line:column`; the first in `file` is where the user's code was.
     static func line(in stack: String, file: String) -> Int? {
         for frame in stack.split(separator: "\n") {
@@ -172,6 +207,8 @@ public enum ScriptEngine {
 
     /// Postman's legacy sandbox and `pm.sendRequest`'s request, `require` and crypto-js: one evaluation, made once.
     private static let postmanSandbox = [PostmanLegacyPrelude.code, PostmanSendRequestPrelude.code, RequirePrelude.code,
+                                         PostmanExpectPrelude.code, PostmanRequestPrelude.code,
+                                         PostmanCookiesPrelude.code, PostmanTV4Prelude.code,
                                          CryptoJSPrelude.code, NodeCryptoPrelude.code,
                                          "var __courierModuleTable = \(ScriptModules.preludeTable);"]
         .joined(separator: "\n")
@@ -190,6 +227,7 @@ public enum ScriptEngine {
             "environment": input.environment, "globals": input.globals,
             "requestVariables": input.requestVariables,
             "iterationData": input.iterationData, "iteration": input.iteration, "iterationCount": input.iterationCount,
+            "fileVariables": input.fileVariables, "environmentName": input.environmentName,
         ]
         if input.dialect == .httpyac {
             object["httpyac"] = ["scope": input.scope, "literals": input.literalNames.sorted(),

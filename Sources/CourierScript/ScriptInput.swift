@@ -81,6 +81,10 @@ public struct ScriptInput: Sendable {
     public var iterationData: [String: String] = [:]
     public var iteration = 0
     public var iterationCount = 1
+    /// The `.http` file's variables, substituted (Postman's collection variables: `pm.collectionVariables`,
+    /// and `pm.variables` beneath the environment), and the environment's name (`pm.environment.name`).
+    public var fileVariables: [String: String] = [:]
+    public var environmentName = ""
     /// Asked while the script runs: true stops it (the explorer's Ctrl-C), reported as cancelled.
     public var isCancelled: @Sendable () -> Bool
     /// Whose API the script is written against.

@@ -22,7 +22,7 @@ public enum ScriptModules {
         ("ajv", .package("node-ajv")), ("atob", .builtIn), ("btoa", .builtIn), ("chai", .package("chai")),
         ("cheerio", .package("node-cheerio")), ("crypto-js", .builtIn), ("lodash", .package("node-lodash")),
         ("moment", .package("node-moment")), ("uuid", .package("node-uuid")), ("xml2js", .package("node-xml2js")),
-        ("tv4", .unavailable("Debian has no tv4 package; validate JSON Schema with require('ajv')")),
+        ("tv4", .builtIn),
         ("csv-parse/lib/sync", .unavailable("Debian has no csv-parse package")),
         ("postman-collection", .unavailable("Debian has no postman-collection package")),
         ("assert", .package("node-assert")), ("buffer", .package("node-buffer")),

@@ -46,7 +46,15 @@ enum ScriptPrelude {
       }
       function runTest(name, body) {
         try {
-          body();
+          const value = body();
+          if (value !== null && typeof value === "object" && typeof value.then === "function") {
+            // An async test passes when its promise is fulfilled (its jobs run before the script ends).
+            const entry = { name: String(name), passed: false, message: "the test's promise did not settle" };
+            value.then(function () { entry.passed = true; entry.message = ""; },
+                       function (error) { entry.message = describe(error); });
+            state.tests.push(entry);
+            return;
+          }
           state.tests.push({ name: String(name), passed: true, message: "" });
         } catch (error) {
           if (error === exitSignal) throw error;

@@ -12,7 +12,7 @@ extension ScriptDialect: Codable {}
 extension ScriptInput: Codable {
     private enum CodingKeys: String, CodingKey {
         case phase, request, response, environment, globals, requestVariables, timeLimit, dialect, scope, file,
-             folder, iterationData, iteration, iterationCount
+             folder, iterationData, iteration, iterationCount, fileVariables, environmentName
     }
 
     public init(from decoder: any Decoder) throws {
@@ -31,6 +31,8 @@ extension ScriptInput: Codable {
         iterationData = try values.decode([String: String].self, forKey: .iterationData)
         iteration = try values.decode(Int.self, forKey: .iteration)
         iterationCount = try values.decode(Int.self, forKey: .iterationCount)
+        fileVariables = try values.decode([String: String].self, forKey: .fileVariables)
+        environmentName = try values.decode(String.self, forKey: .environmentName)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -49,6 +51,8 @@ extension ScriptInput: Codable {
         try values.encode(iterationData, forKey: .iterationData)
         try values.encode(iteration, forKey: .iteration)
         try values.encode(iterationCount, forKey: .iterationCount)
+        try values.encode(fileVariables, forKey: .fileVariables)
+        try values.encode(environmentName, forKey: .environmentName)
     }
 }
 

@@ -149,6 +149,30 @@ struct DialectRunTests {
         #expect(request.bodyText.count == 15)
     }
 
+    @Test func postmansWholeListOfRandomVariablesExpands() async throws {
+        // Given a request using Postman's dynamic variables beyond the common few, every one of them in its body
+        let names = PostmanFakerNames.catalog
+        let (result, received) = try await run("""
+            POST BASE/fake
+            X-Currency: {{$randomCurrencyCode}}
+            X-Latitude: {{$randomLatitude}}
+            X-Image: {{$randomCatsImage}}
+            X-Product: {{$randomProductName}}
+            Content-Type: text/plain
+
+            \(names.map { "{{\($0)}}" }.joined(separator: "|"))
+            """)
+        // Then each expanded, to a value of the shape Postman gives
+        #expect(result.status == 0, "\(result.stderr)")
+        let request = try #require(received.first)
+        #expect(request.header("X-Currency")?.count == 3 && request.header("X-Currency")?.allSatisfy(\.isUppercase) == true)
+        #expect(Double(request.header("X-Latitude") ?? "").map { abs($0) <= 90 } == true, "\(request.headerLines)")
+        #expect(request.header("X-Image")?.hasPrefix("https://") == true && request.header("X-Image")?.contains("/cats") == true)
+        #expect(request.header("X-Product")?.split(separator: " ").count == 3)
+        let values = request.bodyText.split(separator: "|", omittingEmptySubsequences: false)
+        #expect(values.count == names.count && values.allSatisfy { !$0.isEmpty && !$0.contains("{{") }, "\(request.bodyText)")
+    }
+
     @Test func aJetBrainsHandlerReadsValuesWithJSONPath() async throws {
         // Given a handler that takes values out of JSON with the JetBrains jsonPath(data, path) function
         let (result, received) = try await run("""
@@ -241,4 +265,27 @@ struct DialectRunTests {
         #expect(server.requests.first?.header("Content-Type") == "application/x-www-form-urlencoded")
         #expect(server.requests.first?.bodyText == "a=1&b=2")
     }
+}
+
+/// Postman's dynamic variables beyond the common few (its dynamic-variables reference), as a user writes them.
+enum PostmanFakerNames {
+    static let catalog = [
+        "$randomNoun", "$randomVerb", "$randomIngverb", "$randomAdjective", "$randomAbbreviation", "$randomPhrase",
+        "$randomCatchPhrase", "$randomCatchPhraseAdjective", "$randomCatchPhraseDescriptor", "$randomCatchPhraseNoun",
+        "$randomBs", "$randomBsAdjective", "$randomBsBuzz", "$randomBsNoun", "$randomLoremSentences",
+        "$randomLoremParagraph", "$randomLoremText", "$randomLoremSlug", "$randomProduct",
+        "$randomProductName", "$randomProductAdjective", "$randomProductMaterial", "$randomDepartment",
+        "$randomBankAccount", "$randomBankAccountName", "$randomCreditCardMask", "$randomBankAccountBic",
+        "$randomBankAccountIban", "$randomTransactionType", "$randomCurrencyCode", "$randomCurrencyName",
+        "$randomCurrencySymbol", "$randomBitcoin", "$randomStreetName", "$randomLatitude", "$randomLongitude",
+        "$randomPhoneNumberExt", "$randomNameSuffix", "$randomJobArea", "$randomJobDescriptor", "$randomJobType",
+        "$randomUserAgent", "$randomDomainSuffix", "$randomDomainWord", "$randomWeekday", "$randomMonth",
+        "$randomFileName", "$randomFileType", "$randomFileExt", "$randomCommonFileName", "$randomCommonFileType",
+        "$randomCommonFileExt", "$randomFilePath", "$randomDirectoryPath", "$randomMimeType",
+        "$randomDatabaseColumn", "$randomDatabaseType", "$randomDatabaseCollation", "$randomDatabaseEngine",
+        "$randomAvatarImage", "$randomImageUrl", "$randomImageDataUri", "$randomAbstractImage",
+        "$randomAnimalsImage", "$randomBusinessImage", "$randomCatsImage", "$randomCityImage", "$randomFoodImage",
+        "$randomNightlifeImage", "$randomFashionImage", "$randomPeopleImage", "$randomNatureImage",
+        "$randomSportsImage", "$randomTransportImage",
+    ]
 }

@@ -70,4 +70,24 @@ import Testing
                 "\(signature)")
         #expect(!(run.stdout + run.stderr).contains("pm-secret") && !(run.stdout + run.stderr).contains("pm-token-3333"))
     }
+
+    @Test func anItemWhoseAuthSaysInheritSendsItsParentsAuth() async throws {
+        let server = try CaptureServer()
+        defer { server.stop() }
+        let folder = try TemporaryFolder("postman-inherit")
+        // A folder and a request that say `inherit` (as Postman writes them), under a collection's bearer token,
+        // and a v2.0 bearer object beside them
+        let (run, text) = try await Self.importAndRun("""
+            {"info": {"name": "Auth", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"},
+             "auth": {"type": "bearer", "bearer": [{"key": "token", "value": "coll-token"}]},
+             "item": [{"name": "Folder", "auth": {"type": "inherit"}, "item": [
+               {"name": "inherits", "request": {"method": "GET", "url": "\(server.base)/a", "auth": {"type": "inherit"}}},
+               {"name": "none", "request": {"method": "GET", "url": "\(server.base)/b", "auth": {"type": "noauth"}}},
+               {"name": "v20", "request": {"method": "GET", "url": "\(server.base)/c",
+                                           "auth": {"type": "bearer", "bearer": {"token": "v20-token"}}}}]}]}
+            """, in: folder)
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)\n\(text)")
+        let sent = server.requests.map { "\($0.target) \($0.header("Authorization") ?? "-")" }
+        #expect(sent == ["/a Bearer coll-token", "/b -", "/c Bearer v20-token"])
+    }
 }

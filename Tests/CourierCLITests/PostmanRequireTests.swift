@@ -65,9 +65,9 @@ struct PostmanRequireTests {
     }
 
     @Test func aModuleDebianDoesNotPackageSaysWhatToUseInstead() async throws {
-        let (_, run) = try await Self.run(["const tv4 = require('tv4'); const out = [];"])
-        #expect((run.stdout + run.stderr).contains("require('tv4') is not supported by Courier: Debian has no tv4 package; "
-                                    + "validate JSON Schema with require('ajv')"), "\(run.stdout)\(run.stderr)")
+        let (_, run) = try await Self.run(["const sdk = require('postman-collection'); const out = [];"])
+        #expect((run.stdout + run.stderr).contains("require('postman-collection') is not supported by Courier: "
+                                    + "Debian has no postman-collection package"), "\(run.stdout)\(run.stderr)")
     }
 
     @Test func aModuleWhosePackageIsMissingNamesThePackageToInstall() async throws {

@@ -81,4 +81,34 @@ struct PostmanSendRequestRunTests {
         #expect(echoes.first?.headers.contains { $0.name.lowercased() == "x-from" && $0.value == "script" } == true)
         #expect(echoes.last?.query.map(\.value) == [sent])
     }
+
+    @Test func aScriptsRequestsShareTheCookieJarOfTheRequestTheyRunFor() async throws {
+        // Given a file whose first request signs in through pm.sendRequest (the session comes back as a cookie),
+        // and whose second request's script reads who is signed in through pm.sendRequest too
+        let server = try DemoServer.start()
+        defer { server.stop() }
+        let base = ScriptRunTests.base(server)
+        let folder = try TemporaryFolder()
+        try folder.write("jar.http", """
+            < {%
+                pm.sendRequest({ url: "\(base)/session/login", method: "POST", header: { "Content-Type": "application/json" },
+                                 body: { mode: "raw", raw: JSON.stringify({ username: "grace" }) } }, () => {});
+            %}
+            GET \(base)/session/me
+
+            ###
+            > {%
+                pm.sendRequest("\(base)/session/me", (err, res) => pm.test("the script is signed in", () => pm.expect(res.code).to.equal(200)));
+            %}
+            GET \(base)/echo
+            """)
+        // When it runs with a cookie jar of its own
+        let result = try await CourierCLI.run(["run", folder.url.appendingPathComponent("jar.http").path],
+                                              environment: ["XDG_STATE_HOME": folder.url.appendingPathComponent("state").path])
+        // Then the requests after the sign-in, the file's and the script's, carried its session
+        #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
+        let me = server.log.filter { $0.path == "/session/me" }
+        #expect(me.map(\.status) == [200, 200], "\(result.stdout)\n\(result.stderr)")
+        #expect(result.stdout.contains("✓ the script is signed in"))
+    }
 }

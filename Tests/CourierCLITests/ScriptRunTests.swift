@@ -247,7 +247,7 @@ struct ScriptRunTests {
                 ["name": "me", "event": [["listen": "test", "script": ["exec": [
                     "pm.test('me', () => { pm.expect(pm.response.code).to.equal(200); "
                         + "pm.expect(pm.response.json().roles).to.include('reader').and.have.lengthOf(2); });",
-                    "pm.test('unsupported', () => pm.cookies.get('x'));",
+                    "pm.test('unsupported', () => pm.vault.get('x'));",
                 ]]]],
                  "request": ["method": "GET", "url": "{{base}}/me"]],
             ],
@@ -271,7 +271,7 @@ struct ScriptRunTests {
         #expect(loginTests[1]["message"] as? String == "expected 60 to be above 1000")
         let meTests = try #require(objects.last?["tests"] as? [[String: Any]])
         #expect(meTests.map { $0["passed"] as? Bool } == [true, false])
-        #expect(meTests[1]["message"] as? String == "pm.cookies is not supported by Courier")
+        #expect(meTests[1]["message"] as? String == "pm.vault is not supported by Courier")
         #expect(result.status == 1)
     }
 }

@@ -180,7 +180,7 @@ import Testing
         #expect(result.error == nil)
         #expect(result.tests.map(\.passed) == [true, false, false, false])
         #expect(result.tests.map(\.message) == ["", "expected 1 to not equal 1",
-                                                "expected response to have status 201 but got 200",
+                                                "expected response to have status code 201 but got 200",
                                                 "pm.sendRequest is not supported by Courier"])
         #expect(result.globals["seen"] == "200")
     }
@@ -188,7 +188,7 @@ import Testing
     @Test func anUnsupportedPmCallOutsideATestIsAScriptErrorNamingIt() {
         let result = handler("const jar = pm.cookies.jar();")
         #expect(result.error?.reason == .unsupported)
-        #expect(result.error?.message == "Unsupported: pm.cookies is not supported by Courier")
+        #expect(result.error?.message == "Unsupported: pm.cookies.jar() is not supported by Courier")
         #expect(result.error?.line == 10)
     }
 }

@@ -6,7 +6,7 @@ struct PostmanFaker {
     let random: DynamicValues
     let now: Date
 
-    /// Every name this faker answers, for the documentation and error messages.
+    /// The names of the commonest, answered here; `catalogNames` lists the rest.
     static let names: [String] = [
         "$randomAlphaNumeric", "$randomBoolean", "$randomEmail", "$randomExampleEmail", "$randomUserName",
         "$randomPassword", "$randomFirstName", "$randomLastName", "$randomFullName", "$randomNamePrefix",
@@ -85,7 +85,7 @@ struct PostmanFaker {
         case "$randomDatePast": return date(days: -random.randomInt(1..<365))
         case "$randomDateFuture": return date(days: random.randomInt(1..<365))
         case "$randomDateRecent": return date(days: -random.randomInt(0..<2))
-        default: return nil
+        default: return catalogValue(name)
         }
     }
 

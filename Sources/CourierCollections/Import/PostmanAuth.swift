@@ -1,3 +1,4 @@
+import CourierBody
 import Foundation
 
 /// Postman `auth` objects Courier signs in with, written as the lines `courier run` reads: `digest` and
@@ -5,6 +6,12 @@ import Foundation
 /// its token when the collection holds one, else as httpyac's `Authorization: oauth2 GRANT postman` with the
 /// `postman_tokenEndpoint`, `postman_clientId`… variables beside the request.
 enum PostmanAuth {
+    /// An item's own `auth`: nil when it has none, or says `inherit` (or is null), so its parent's applies.
+    static func own(_ auth: JSONValue?) -> JSONValue? {
+        guard let auth, auth != .null, auth["type"]?.stringValue != "inherit" else { return nil }
+        return auth
+    }
+
     /// The headers and variables for auth of `type`, read through `field`; nil for a type not handled here.
     static func lines(_ type: String, field: (String) -> String?)
         -> (headers: [(String, String)], variables: [(String, String)])? {

@@ -101,7 +101,7 @@ public enum PostmanImporter {
             inner.trail.append(name)
             let location = inner.trail.joined(separator: " / ")
             inner.variables += variables(item["variable"], report: &report, at: location)
-            if let auth = item["auth"] { inner.auth = auth }
+            if let auth = PostmanAuth.own(item["auth"]) { inner.auth = auth }
             addScripts(of: item, to: &inner, at: location, report: &report)
             for child in children { collect(child, scope: inner, into: &requests, report: &report, isTop: false) }
             return

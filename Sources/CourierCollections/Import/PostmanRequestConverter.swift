@@ -35,7 +35,7 @@ struct PostmanRequestConverter {
         }
         let description = request["description"]?.stringValue ?? request["description"]?["content"]?.stringValue
         if let description { imported.comments = [description] }
-        applyAuth(request["auth"] ?? scope.auth, headers: &imported.headers, url: &url, variables: &imported.variables)
+        applyAuth(PostmanAuth.own(request["auth"]) ?? scope.auth, headers: &imported.headers, url: &url, variables: &imported.variables)
         imported.url = ImportedText(template: url)
         imported.body = body(request["body"], headers: &imported.headers)
         return imported
@@ -77,8 +77,10 @@ struct PostmanRequestConverter {
     private mutating func applyAuth(_ auth: JSONValue?, headers: inout [ImportedRequest.Field], url: inout String,
                                     variables: inout [ImportedRequest.Field]) {
         guard let auth, let type = auth["type"]?.stringValue, type != "noauth", type != "inherit" else { return }
+        // v2.1 lists `{key, value}` pairs; v2.0 may hold an object of values instead.
         func field(_ key: String) -> String? {
-            auth[type]?.arrayValue?.first { $0["key"]?.stringValue == key }?["value"]?.text
+            if let list = auth[type]?.arrayValue { return list.first { $0["key"]?.stringValue == key }?["value"]?.text }
+            return auth[type]?[key]?.text
         }
         // As `HTTPHeaders.set`: one field, where the first of that name was.
         func set(_ name: String, _ value: String) {

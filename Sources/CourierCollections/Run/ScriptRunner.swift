@@ -97,6 +97,7 @@ public struct ScriptRunner: Sendable {
                                     requestVariables: variables, timeLimit: Self.timeLimit(for: template),
                                     isCancelled: isCancelled)
             context.iteration.apply(to: &input)
+            describeCollection(of: template, context: context, into: &input)
             input.services = services(for: template, context: context)
             if script.dialect == .httpyac { describeHttpyacScope(of: prepared, context: context, into: &input) }
             let result = run(script, input: input, access: context.fileAccess, report: &report)
@@ -165,6 +166,7 @@ public struct ScriptRunner: Sendable {
                                     requestVariables: variables, timeLimit: Self.timeLimit(for: resolved.template),
                                     isCancelled: isCancelled)
             context.iteration.apply(to: &input)
+            describeCollection(of: resolved.template, context: context, into: &input)
             input.services = services(for: resolved.template, context: context)
             if script.dialect == .httpyac { describeHttpyacScope(of: resolved.template, context: context, into: &input) }
             let result = run(script, input: input, access: context.fileAccess, report: &report)

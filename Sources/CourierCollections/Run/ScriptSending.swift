@@ -4,7 +4,8 @@ import Foundation
 import Synchronization
 
 /// What a request's scripts may ask of Courier while they run: `pm.sendRequest` through the run's own client
-/// (its transport, TLS verification, idle timeout; the request's `# @timeout` and `# @connection-timeout`),
+/// (its transport, TLS verification, idle timeout, cookie jar; the request's `# @timeout` and
+/// `# @connection-timeout`),
 /// and the dynamic variables requests use, for `pm.variables.replaceIn`.
 struct ScriptSending: Sendable {
     let send: CollectionRunner.Send
@@ -15,7 +16,11 @@ struct ScriptSending: Sendable {
     func services(for context: VariableContext, isCancelled: @escaping @Sendable () -> Bool) -> ScriptServices {
         let send = self.send
         let options = template.options
-        return ScriptServices(send: { Self.send($0, through: send, options: options, isCancelled: isCancelled) },
+        // The script's requests share the cookie jar of the request they run for, as the resolver names it.
+        let jar = template.tags[Resolver.noCookieJarTag] == nil
+            ? context.environment.name ?? CookieJarStore.defaultJarName : nil
+        return ScriptServices(send: { Self.send($0, through: send, options: options, cookieJar: jar,
+                                                isCancelled: isCancelled) },
                               dynamicValue: Self.dynamicValues(context.dynamic))
     }
 
@@ -39,7 +44,7 @@ struct ScriptSending: Sendable {
     /// Sends `outgoing` and waits for the whole response. Called on a script's own thread (`OwnThread`), never
     /// on the cooperative pool, so waiting here blocks no task.
     static func send(_ outgoing: ScriptOutgoingRequest, through send: @escaping CollectionRunner.Send,
-                     options: RequestOptions,
+                     options: RequestOptions, cookieJar: String? = nil,
                      isCancelled: @Sendable () -> Bool) -> Result<ScriptResponse, ScriptSendFailure> {
         guard let url = URL(string: outgoing.url), let scheme = url.scheme?.lowercased(),
               scheme == "http" || scheme == "https", url.host?.isEmpty == false else {
@@ -47,6 +52,7 @@ struct ScriptSending: Sendable {
         }
         var request = HTTPRequest(method: HTTPMethod(outgoing.method), url: url, headers: outgoing.headers,
                                   body: outgoing.body.map { .data(Data($0.utf8)) } ?? .empty)
+        request.cookieJar = cookieJar
         if let timeout = options.timeout { request.timeout = .milliseconds(Int64(timeout * 1000)) }
         if let connect = options.connectionTimeout { request.connectTimeout = .milliseconds(Int64(connect * 1000)) }
         let answer = Mutex<Result<ScriptResponse, ScriptSendFailure>?>(nil)

@@ -1,0 +1,58 @@
+/// The JavaScript behind `pm.cookies`: the cookies the request sent (its `Cookie` header) and, in a test
+/// script, those its response set (`Set-Cookie`, which win), by name. `pm.cookies.jar()` is not offered:
+/// Courier's cookie jar stays outside scripts.
+enum PostmanCookiesPrelude {
+    static let code = #"""
+    function __courierPostmanCookies(input, strict, UnsupportedError) {
+      "use strict";
+      const cookies = [];
+      function put(cookie) {
+        const i = cookies.findIndex(function (c) { return c.name === cookie.name; });
+        if (i < 0) cookies.push(cookie); else cookies[i] = cookie;
+      }
+      for (const h of input.request.headers) {
+        if (h.name.toLowerCase() !== "cookie") continue;
+        for (const pair of String(h.value).split(";")) {
+          const equals = pair.indexOf("=");
+          if (equals > 0) put({ name: pair.slice(0, equals).trim(), value: pair.slice(equals + 1).trim() });
+        }
+      }
+      for (const h of input.response ? input.response.headers : []) {
+        if (h.name.toLowerCase() !== "set-cookie") continue;
+        const fields = String(h.value).split(";");
+        const equals = fields[0].indexOf("=");
+        if (equals <= 0) continue;
+        const cookie = { name: fields[0].slice(0, equals).trim(), value: fields[0].slice(equals + 1).trim() };
+        for (const field of fields.slice(1)) {
+          const at = field.indexOf("=");
+          const key = (at < 0 ? field : field.slice(0, at)).trim().toLowerCase();
+          const value = at < 0 ? true : field.slice(at + 1).trim();
+          if (key === "domain") cookie.domain = value;
+          else if (key === "path") cookie.path = value;
+          else if (key === "expires") cookie.expires = value;
+          else if (key === "max-age") cookie.maxAge = Number(value);
+          else if (key === "secure") cookie.secure = true;
+          else if (key === "httponly") cookie.httpOnly = true;
+        }
+        put(cookie);
+      }
+      function find(name) { return cookies.find(function (c) { return c.name === String(name); }); }
+      return strict({
+        get: function (name) { const c = find(name); return c ? c.value : undefined; },
+        has: function (name) { return find(name) !== undefined; },
+        one: function (name) { return find(name); },
+        all: function () { return cookies.slice(); },
+        count: function () { return cookies.length; },
+        each: function (fn) { cookies.forEach(function (c) { fn(c); }); },
+        map: function (fn) { return cookies.map(function (c) { return fn(c); }); },
+        filter: function (fn) { return cookies.filter(function (c) { return fn(c); }); },
+        toObject: function () {
+          const out = {};
+          for (const c of cookies) out[c.name] = c.value;
+          return out;
+        },
+        jar: function () { throw new UnsupportedError("pm.cookies.jar()"); },
+      }, "pm.cookies");
+    }
+    """#
+}
