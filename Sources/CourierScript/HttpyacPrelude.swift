@@ -1,9 +1,10 @@
 /// The JavaScript behind httpyac's `{{ … }}` scripts: every variable of the request as a global, `exports`
 /// (what a script exports becomes a variable for the requests after it, as `client.global.set` does),
 /// `request` and `response` as httpyac shapes them, `test()` with its helpers, `console`, `httpFile`,
-/// `httpRegion`, `$global`, and `require` of Node's `assert`. The script itself runs inside a function, so
-/// `return` works at its top level; an async one, as httpyac runs it, when it uses promises (`await` at the
-/// top level), and a plain one otherwise, so that it can run in Courier's own process (`ScriptEngine.run`).
+/// `httpRegion`, `$global`, and `require` (Node's `assert` and `crypto`, and what `ScriptModules` lists). The
+/// script itself runs inside a function, so `return` works at its top level; an async one, as httpyac runs
+/// it, when it uses promises (`await` at the top level), and a plain one otherwise, so that it can run in
+/// Courier's own process (`ScriptEngine.run`).
 enum HttpyacPrelude {
     /// Globals the variables never replace.
     static let reserved = [
@@ -39,9 +40,13 @@ enum HttpyacPrelude {
         return value;
       }
       // Every variable the request sees, by name; a JSON object or array as the object.
+      const literals = new Set(input.httpyac.literals || []);
       for (const name of Object.keys(input.httpyac.scope)) {
         if (!/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) || reserved.has(name) || name in scope) continue;
-        scope[name] = typed(input.httpyac.scope[name]);
+        const value = input.httpyac.scope[name];
+        let literal = value;
+        if (literals.has(name)) { try { literal = JSON.parse(value); } catch (ignored) { literal = value; } }
+        scope[name] = literals.has(name) ? literal : typed(value);
       }
       const exported = {};
       const module = { exports: exported };
@@ -120,7 +125,7 @@ enum HttpyacPrelude {
         });
       };
 
-      // MARK: require: Node's assert only.
+      // MARK: require: Node's assert.
       function fail(message, fallback) { throw new Error(message === undefined ? fallback : String(message)); }
       function deepEqual(a, b) {
         if (a === b) return true;
@@ -142,12 +147,15 @@ enum HttpyacPrelude {
       assert.match = function (s, re, m) { if (!re.test(s)) fail(m, show(s) + " does not match " + re); };
       assert.fail = function (m) { fail(m, "failed"); };
       assert.strict = assert;
+      // Node's assert and crypto here; the libraries Postman scripts may require (uuid, lodash, moment,
+      // chai, buffer, url, util, …) through the same loader.
+      let modules;
       function require(name) {
-        if (name === "assert" || name === "node:assert" || name === "assert/strict") return assert;
-        const error = new Error("require('" + name + "') is not supported by Courier; httpyac scripts may "
-          + "require only 'assert'");
-        error.name = "Unsupported";
-        throw error;
+        const bare = String(name).replace(/^node:/, "");
+        if (bare === "assert" || bare === "assert/strict") return assert;
+        if (bare === "crypto") return __courierNodeCrypto();
+        if (!modules) modules = __courierMakeRequire(__courierModuleTable, __courierBuiltIns());
+        return modules(bare);
       }
 
       scope.exports = exported;

@@ -209,7 +209,7 @@ public enum ScriptEngine {
     private static let postmanSandbox = [PostmanLegacyPrelude.code, PostmanSendRequestPrelude.code, RequirePrelude.code,
                                          PostmanExpectPrelude.code, PostmanRequestPrelude.code,
                                          PostmanCookiesPrelude.code, PostmanTV4Prelude.code,
-                                         CryptoJSPrelude.code,
+                                         CryptoJSPrelude.code, NodeCryptoPrelude.code,
                                          "var __courierModuleTable = \(ScriptModules.preludeTable);"]
         .joined(separator: "\n")
 
@@ -230,7 +230,8 @@ public enum ScriptEngine {
             "fileVariables": input.fileVariables, "environmentName": input.environmentName,
         ]
         if input.dialect == .httpyac {
-            object["httpyac"] = ["scope": input.scope, "file": input.file, "folder": input.folder,
+            object["httpyac"] = ["scope": input.scope, "literals": input.literalNames.sorted(),
+                                 "file": input.file, "folder": input.folder,
                                  "reserved": HttpyacPrelude.reserved] as [String: Any]
         }
         if let response = input.response {

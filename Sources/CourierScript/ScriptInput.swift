@@ -92,6 +92,9 @@ public struct ScriptInput: Sendable {
     /// httpyac: every variable the request sees (values as text; JSON objects and arrays become objects),
     /// and named responses' bodies, made globals of the script by name.
     public var scope: [String: String] = [:]
+    /// httpyac: the names in `scope` whose value is a JavaScript literal (`@flag = {{false}}`), given to the
+    /// script as that value rather than as text.
+    public var literalNames: Set<String> = []
     /// httpyac's `httpFile.fileName` and `__dirname`: the `.http` file and its folder.
     public var file = ""
     public var folder = ""

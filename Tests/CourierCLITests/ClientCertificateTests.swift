@@ -181,4 +181,31 @@ struct ClientCertificateTests {
         #expect(with.stdout.contains("WebSocket 200"), "\(with.stdout)\(with.stderr)")
         #expect(!without.stdout.contains("WebSocket 200") && without.status == 35, "\(without.stdout)")
     }
+
+    @Test func httpyacsClientCertHeaderPresentsTheCertificateAndIsNotSent() async throws {
+        // Given httpyac's header forms: cert and key, and a PKCS #12 file with its passphrase
+        let fixture = try await Fixture()
+        try fixture.folder.write("yac.http", """
+            GET \(fixture.url)
+            ClientCert: cert: ./client/cert.pem key: ./client/key.pem
+
+            ###
+            GET \(fixture.url)
+            X-ClientCert: pfx: ./client/client.p12 passphrase: \(Self.passphrase)
+
+            ###
+            GET \(fixture.url)
+            X-ClientCert: passphrase: \(Self.passphrase)
+            """)
+        // When they run
+        let result = try await CourierCLI.run(["run", "yac.http", "--all", "--cacert", "server.pem"],
+                                              in: fixture.folder.url)
+        // Then the first two reach the server over mutual TLS, without the header (s_server's page echoes the
+        // request it got); the third, naming no certificate, is refused and its passphrase is never printed
+        let output = result.stdout + result.stderr
+        #expect(output.components(separatedBy: Self.receivedClientCertificate).count == 3, "\(output.prefix(2000))")
+        #expect(!output.lowercased().contains("clientcert: "), "\(output.prefix(2000))")
+        #expect(output.contains("should say 'cert: ./client.crt key: ./client.key'"), "\(output.suffix(800))")
+        #expect(!output.contains(Self.passphrase))
+    }
 }

@@ -198,21 +198,25 @@ struct HttpyacParserTests {
             GET https://x/{{$index}}
             ###
             # @loop while i < 3
+            GET https://x/while
+            ###
+            # @loop while
             GET https://x/never
             ###
             # @ref two words
             GET https://x/never-either
             """)
         #expect(file.imports.map(\.path) == ["./auth.http"])
-        #expect(file.requests.count == 2)
+        #expect(file.requests.count == 3)
         let each = file.requests[0]
         #expect(each.references == [RequestReference(name: "login", force: false, line: 3),
                                     RequestReference(name: "token", force: true, line: 4)])
         #expect(each.loop?.kind == .forOf(variable: "item", iterable: "items"))
         #expect(each.tags.isEmpty, "\(each.tags)")
         #expect(file.requests[1].loop?.kind == .count(3))
-        #expect(file.diagnostics.map(\.line) == [12, 15], "\(file.diagnostics)")
-        #expect(file.diagnostics.first?.message.contains("'# @loop while' is not supported") == true)
+        #expect(file.requests[2].loop?.kind == .whileTrue(condition: "i < 3"))
+        #expect(file.diagnostics.map(\.line) == [15, 18], "\(file.diagnostics)")
+        #expect(file.diagnostics.first?.message == "expected '# @loop while CONDITION'")
     }
 
     @Test func inputVariablesBecomePromptsOfTheRequestsThatUseThem() {
@@ -326,11 +330,40 @@ struct HttpyacParserTests {
 
     @Test func httpyacsDisplayTagsChangeNothingThatIsSent() {
         let tags = ["title Sign in", "description the login", "save", "openWith vscode.markdown", "noResponseView",
-                    "verbose", "debug", "jwt token", "rateLimit minIdleTime=100"]
+                    "verbose", "debug", "extension json", "noStreamingLog"]
         let file = HTTPFile(path: "y.http", text: tags.map { "# @" + $0 }.joined(separator: "\n") + "\nGET https://x/a\n")
         #expect(file.diagnostics.isEmpty, "\(file.diagnostics)")
         #expect(file.requests.first?.options == RequestOptions())
         #expect(file.requests.first?.url == "https://x/a")
+    }
+
+    @Test func aHeaderSpreadIsReadApartFromTheHeadersAndKeptWhenTheHeadersAreEdited() throws {
+        // Given httpyac's parser test: two requests without `###`, each spreading an exported object
+        let file = HTTPFile(path: "y.http", text: """
+            GET https://x/a
+            ...defaultHeaders
+            GET https://x/b
+            Accept: text/plain
+            ...defaultHeaders,
+            """)
+        #expect(file.diagnostics.isEmpty, "\(file.diagnostics)")
+        #expect(file.requests.map(\.url) == ["https://x/a", "https://x/b"])
+        #expect(file.requests.map(\.headerSpreads) == [["defaultHeaders"], ["defaultHeaders"]])
+        #expect(file.requests[1].headers["Accept"] == "text/plain")
+        // When the second's headers are edited and written back, the spread line stays
+        var edited = file.requests[1]
+        edited.headers["Accept"] = "application/json"
+        let reread = HTTPFile(path: "y.http", text: try file.replacing(request: file.requests[1], with: edited))
+        #expect(reread.requests.last?.headerSpreads == ["defaultHeaders"])
+        #expect(reread.requests.last?.headers["Accept"] == "application/json")
+    }
+
+    @Test func httpyacsTagsCourierDoesNotFollowAreSentWithAWarningAtTheirLine() {
+        let tags = ["jwt token", "rateLimit minIdleTime=100", "keepStreaming", "noClientCert"]
+        let file = HTTPFile(path: "y.http", text: tags.map { "# @" + $0 }.joined(separator: "\n") + "\nGET https://x/a\n")
+        #expect(file.requests.first?.url == "https://x/a")
+        #expect(file.diagnostics.map(\.line) == [1, 2, 3, 4])
+        #expect(file.diagnostics.allSatisfy { $0.severity == .warning && $0.message.contains("is not followed") })
     }
 
     @Test func anUnclosedScriptIsAnErrorAtItsLineAndItsRequestIsNotKept() {

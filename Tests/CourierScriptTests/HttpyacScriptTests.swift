@@ -90,11 +90,30 @@ import Testing
         #expect(result.error?.message.contains("undefinedFunction") == true)
     }
 
-    @Test func requireOfAnythingButAssertIsAClearError() {
-        let result = run("const _ = require('lodash');\n")
+    @Test func requireOfAModuleNotOnTheListIsAClearError() {
+        let result = run("const pad = require('left-pad');\n")
         #expect(result.error?.reason == .unsupported)
-        #expect(result.error?.message.contains("require('lodash') is not supported by Courier") == true)
+        #expect(result.error?.message.contains("require('left-pad') is not supported by Courier") == true)
         #expect(result.error?.line == 20)
+    }
+
+    @Test func requireGivesNodesCryptoAndTheSandboxsLibraries() {
+        let result = run("""
+            const crypto = require('crypto');
+            exports.hmac = crypto.createHmac('sha256', 'key').update('data').digest('hex');
+            exports.md5 = crypto.createHash('md5').update(new Uint8Array([97, 98, 99])).digest('base64');
+            exports.url = crypto.createHash('sha256').update('').digest('base64url');
+            exports.upper = require('lodash').toUpper('abc');
+            exports.uuid = crypto.randomUUID().length;
+            exports.keyed = crypto.createHmac('sha1', new Uint8Array([107, 101, 121])).update('data').digest('hex');
+            """)
+        #expect(result.error == nil, "\(String(describing: result.error))")
+        #expect(result.globals["hmac"] == "5031fe3d989c6d1537a013fa6e739da23463fdaec3b70137d828e36ace221bd0")
+        #expect(result.globals["md5"] == "kAFQmDzST7DWlj99KOF/cg==")
+        #expect(result.globals["url"] == "47DEQpj8HBSa-_TImW-5JCeuQeRkm5NMpJWZG3hSuFU")
+        #expect(result.globals["upper"] == "ABC")
+        #expect(result.globals["uuid"] == "36")
+        #expect(result.globals["keyed"] == "104152c5bfdca07bc633eebd46199f0255c9f49d")
     }
 
     @Test func cancelAndGlobalStoreAreReadBack() {

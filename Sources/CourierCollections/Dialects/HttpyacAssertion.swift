@@ -3,12 +3,15 @@ import Foundation
 /// httpyac's one-line tests after a request, `?? FIELD [NAME] CONDITION [EXPECTED]` (`?? status == 200`,
 /// `?? header content-type includes json`, `?? js response.parsedBody.id > 0`, `?? duration < 500`), run as
 /// a response handler declaring one `client.test` named after the line, so they pass and fail like any test.
+/// `?? body PATH …` reads a path into the parsed body; an object or array equals the JSON written.
 struct HttpyacAssertion: Equatable {
     enum Field: String, CaseIterable { case status, duration, header, body, xpath, js }
 
     /// The request variable an `xpath` assertion's handler reads its value from: `ScriptRunner` evaluates
     /// the XPath (libxml2 lives on this side, not in the script engine) and hands the result in under it.
     static let xpathVariable = "$xpath"
+    /// The request variable an assertion whose expected value holds variables reads it from, substituted.
+    static let expectedVariable = "$expected"
 
     /// Conditions, with the JavaScript that decides them from `actual` and the written `expected`.
     static let conditions: [String: String] = [
@@ -69,7 +72,11 @@ struct HttpyacAssertion: Equatable {
         case .status: actual = "response.status"
         case .duration: actual = "pm.response.responseTime"
         case .header: actual = "response.headers.valueOf(\(Self.literal(subject)))"
-        case .body: actual = "pm.response.text()"
+        case .body where subject.isEmpty: actual = "pm.response.text()"
+        case .body:
+            // `?? body items[0].id == 3`: a path into the parsed body, as httpyac reads it.
+            actual = "((body) => body\(subject.hasPrefix("[") ? "" : ".")\(subject))(typeof response.body === "
+                + "\"object\" && response.body !== null ? response.body : pm.response.text())"
         case .xpath: actual = "request.variables.get(\(Self.literal(Self.xpathVariable)))"
         case .js:
             actual = "((response) => (\(subject)))({ statusCode: response.status, parsedBody: response.body, "
@@ -77,15 +84,24 @@ struct HttpyacAssertion: Equatable {
         }
         return """
             client.test(\(Self.literal(text)), () => {
+                const same = (a, e) => { try { return JSON.stringify(a) === JSON.stringify(JSON.parse(e)); }
+                    catch (error) { return false; } };
                 const loose = (a, e) => a == e || String(a) === e || (e === "true" && a === true)
-                    || (e === "false" && a === false) || (e === "null" && a === null);
+                    || (e === "false" && a === false) || (e === "null" && a === null)
+                    || (typeof a === "object" && a !== null && same(a, e));
                 const contains = (a, e) => Array.isArray(a) ? a.some((x) => loose(x, e)) : String(a).includes(e);
-                const expected = \(Self.literal(expected));
+                const expected = \(expectedSource);
                 const actual = \(actual);
                 client.assert(\(Self.conditions[condition] ?? "false"), \(Self.literal(field.rawValue + " ")) + \
             (typeof actual === "string" ? actual : JSON.stringify(actual)));
             });
             """
+    }
+
+    /// The expected value as written, or (when it holds variables) as `ScriptRunner` substituted it.
+    private var expectedSource: String {
+        guard expected.contains("{{") else { return Self.literal(expected) }
+        return "String(request.variables.get(\(Self.literal(Self.expectedVariable))))"
     }
 
     /// A JavaScript string literal (JSON's quoting is valid JavaScript).

@@ -96,7 +96,9 @@ public struct EnvironmentSet: Sendable, Hashable {
             if folder.path == rootPath || !folder.path.hasPrefix(rootPath) || folder.path == "/" { break }
             folder = folder.deletingLastPathComponent().standardizedFileURL
         }
-        var layers: [Layer] = dotenvLayers(in: URL(fileURLWithPath: rootPath).appendingPathComponent("env"))
+        // httpyac also reads the root's `env` folder: its `.env` files and JetBrains files, below the others.
+        let envFolder = URL(fileURLWithPath: rootPath).appendingPathComponent("env")
+        var layers: [Layer] = dotenvLayers(in: envFolder) + (try jetBrainsLayers(in: envFolder))
         for folder in folders.reversed() {
             layers += dotenvLayers(in: folder)
             if let httpyac = try httpyacLayer(in: folder) { layers.append(httpyac) }
@@ -111,15 +113,22 @@ public struct EnvironmentSet: Sendable, Hashable {
                     layers.append(layer)
                 }
             }
-            for (name, isPrivate) in [(publicFileName, false), (privateFileName, true)] {
-                let url = folder.appendingPathComponent(name)
-                guard FileManager.default.fileExists(atPath: url.path) else { continue }
-                var layer = try read(url)
-                layer.isPrivate = isPrivate
-                layers.append(layer)
-            }
+            layers += try jetBrainsLayers(in: folder)
         }
         return EnvironmentSet(layers: layers)
+    }
+
+    /// `http-client.env.json` and `http-client.private.env.json` of `folder`, those that exist.
+    private static func jetBrainsLayers(in folder: URL) throws(CollectionError) -> [Layer] {
+        var layers: [Layer] = []
+        for (name, isPrivate) in [(publicFileName, false), (privateFileName, true)] {
+            let url = folder.appendingPathComponent(name)
+            guard FileManager.default.fileExists(atPath: url.path) else { continue }
+            var layer = try read(url)
+            layer.isPrivate = isPrivate
+            layers.append(layer)
+        }
+        return layers
     }
 
     /// Builds a set from JSON texts, for tests and for environments held in memory.

@@ -55,9 +55,13 @@ enum RequestWriter {
 
         out += requestLineChanged || rewritesCurl ? [new(requestLine(edited))] : Array(lines[layout.requestLine])
         out += headersChanged || rewritesCurl ? headerLines(edited.headers).map(new) : Array(lines[layout.headers])
-        // httpyac's `@name = value` lines among the headers are set after the response: kept as written.
+        // httpyac's `@name = value` lines among the headers are set after the response, and its `...headers`
+        // spreads are not headers: both kept as written.
         if headersChanged || rewritesCurl {
-            out += lines[layout.headers].filter { HTTPFileParser.responseVariable($0.trimmed, line: 0) != nil }
+            out += lines[layout.headers].filter {
+                HTTPFileParser.responseVariable($0.trimmed, line: 0) != nil
+                    || HTTPFileParser.headerSpread($0.trimmed) != nil
+            }
         }
 
         if bodyChanged || rewritesCurl {

@@ -46,6 +46,7 @@ public struct HTTPFile: Sendable, Hashable {
         self.layouts = layouts
         self.lines = lines
         self.readsLastResponse = text.contains("{{response") || text.contains("{{ response")
+            || text.contains("{{$xpath ")
     }
 
     /// Whether sending `request` runs any script: its own, or the file's.

@@ -133,6 +133,29 @@ extension HTTPFileParser {
         }
     }
 
+    /// A warning at the line `index`: the request still loads and is sent.
+    mutating func warn(_ index: Int, _ message: String) {
+        diagnostics.append(Diagnostic(file: path, line: fileLine(index), message: message, severity: .warning))
+    }
+
+    /// httpyac's tags that change how a request runs in ways Courier does not follow, though what is sent stays
+    /// right: each is sent anyway, with a warning at its line saying what is not done. (Tags about how httpyac
+    /// shows a response, `@title`, `@save`, `@openWith`, `@verbose`, … change nothing and say nothing.)
+    static func unhonouredTag(_ key: String) -> String? {
+        switch key.lowercased() {
+        case "ratelimit":
+            "httpyac's '# @\(key)' is not followed: Courier sends without throttling (space requests with "
+                + "# @sleep MS)"
+        case "jwt":
+            "httpyac's '# @jwt' is not followed: no decoded '…_parsed' field is added to the response"
+        case "keepstreaming":
+            "httpyac's '# @keepStreaming' is not followed: a stream ends as Courier's requests end"
+        case "noclientcert", "no-client-cert":
+            "httpyac's '# @\(key)' is not followed: a client certificate the environment configures is still sent"
+        default: nil
+        }
+    }
+
     /// kulala.nvim's `# @env-json-key NAME path.in.body` and `# @env-header-key NAME Header`.
     static let kulalaJSONKeyTag = "env-json-key"
     static let kulalaHeaderKeyTag = "env-header-key"

@@ -153,7 +153,9 @@ extension HTTPFileParser {
                 }
                 if starts { return preludeStart(above: index, after: requestStart) }
             }
-            if part == .headers, Self.startsBodyWithoutBlankLine(trimmed) { part = .body }
+            if part == .headers, Self.startsBodyWithoutBlankLine(trimmed) || Self.startsTokenBody(line) {
+                part = .body
+            }
             if part == .body { bodyText = true }
             index += 1
         }
@@ -224,6 +226,16 @@ extension HTTPFileParser {
             if next == nil || next == " " || next == "{" || next == "(" { return true }
         }
         return false
+    }
+
+    /// httpyac reads any line that cannot be a header as the first line of the body: a single token (a JWT,
+    /// base64) at the start of its line is taken so. A line of words without a colon stays a malformed header,
+    /// as the other dialects read it; an indented one continues the header above; `@`, `...`, `?`, `&` and
+    /// `/` lines mean something else there.
+    static func startsTokenBody(_ line: SourceLine) -> Bool {
+        let trimmed = line.trimmed
+        guard let first = trimmed.first, !continuesHeader(line) else { return false }
+        return !trimmed.contains(where: { $0 == ":" || $0 == " " || $0 == "\t" }) && !"@.?&/".contains(first)
     }
 
     /// What ends a body: a response handler, a `??` test, an httpyac script, or a `<> ./previous` line.

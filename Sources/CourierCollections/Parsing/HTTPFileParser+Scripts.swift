@@ -52,6 +52,7 @@ extension HTTPFileParser {
                     var script = RequestScript(phase: .response, source: .inline(assertion.script),
                                                line: fileLine(index))
                     script.xpath = assertion.xpath.map { ($0, assertion.text) }
+                    if assertion.expected.contains("{{") { script.assertionExpected = assertion.expected }
                     scripts.append(script)
                 case .failure(let problem):
                     report(index, problem.message)

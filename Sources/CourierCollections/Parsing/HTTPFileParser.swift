@@ -305,6 +305,7 @@ struct HTTPFileParser {
             report(index, problem)
             return false
         } else {
+            if let note = Self.unhonouredTag(key) { warn(index, note) }
             prelude.tags[key] = value
             prelude.tagLines.append(index)
         }
@@ -337,6 +338,7 @@ struct HTTPFileParser {
 
         var headers = HTTPHeaders()
         var responseVariables: [VariableDefinition] = []
+        var headerSpreads: [String] = []
         let headerStart = index
         var failed = false
         while index < block.upperBound, !lines[index].isBlank {
@@ -348,8 +350,9 @@ struct HTTPFileParser {
                 index += 1
                 continue
             }
+            if let spread = Self.headerSpread(trimmed) { headerSpreads.append(spread); index += 1; continue }
             // A JSON, XML or GraphQL body written right under the headers, without the blank line.
-            if Self.startsBodyWithoutBlankLine(trimmed) { break }
+            if Self.startsBodyWithoutBlankLine(trimmed) || Self.startsTokenBody(lines[index]) { break }
             if Self.continuesHeader(lines[index]), !headers.isEmpty {
                 headers.continueLastValue(with: trimmed)
             } else if let colon = trimmed.firstIndex(of: ":"), colon != trimmed.startIndex {
@@ -418,6 +421,7 @@ struct HTTPFileParser {
             headers: headerRange, body: bodyStart..<bodyEnd, tail: bodyEnd..<block.upperBound))
         requests[requests.count - 1].responseVariables = responseVariables + tail.variables
             + Self.kulalaResponseVariables(prelude.tags, line: fileLine(requestStart))
+        requests[requests.count - 1].headerSpreads = headerSpreads
     }
 
     // MARK: - Scripts and handlers

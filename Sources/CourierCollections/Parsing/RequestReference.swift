@@ -26,16 +26,17 @@ public struct RequestReference: Sendable, Hashable {
     }
 }
 
-/// httpyac's `# @loop for ITEM of EXPRESSION` and `# @loop for N`: the request is sent once per item (or N
-/// times) with `{{$index}}` (from 0) and `{{ITEM}}` set, and its responses are named NAME0, NAME1, … (NAME is
-/// the first). `# @loop while …` is not supported: its condition is JavaScript the request's own
-/// substitutions change, which Courier does not evaluate.
+/// httpyac's `# @loop for ITEM of EXPRESSION`, `# @loop for N` and `# @loop while CONDITION`: the request is
+/// sent once per item (N times, or while the JavaScript condition holds) with `{{$index}}` (from 0) and
+/// `{{ITEM}}` set, and its responses are named NAME0, NAME1, … (NAME is the first).
 public struct RequestLoop: Sendable, Hashable {
     public enum Kind: Sendable, Hashable {
         /// `for item of data`: the variable's name and the expression giving the array.
         case forOf(variable: String, iterable: String)
         /// `for 3`.
         case count(Int)
+        /// `while page.next`: the JavaScript condition, evaluated before each pass.
+        case whileTrue(condition: String)
     }
 
     public var kind: Kind
@@ -54,11 +55,12 @@ public struct RequestLoop: Sendable, Hashable {
     static func parse(_ value: String, line: Int) -> Result<RequestLoop, LoopProblem> {
         let words = value.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
         guard words.first == "for" || words.first == "while" else {
-            return .failure(LoopProblem("expected '# @loop for ITEM of EXPRESSION' or '# @loop for N'"))
+            return .failure(LoopProblem("expected '# @loop for ITEM of EXPRESSION', '# @loop for N' or "
+                + "'# @loop while CONDITION'"))
         }
         if words.first == "while" {
-            return .failure(LoopProblem("'# @loop while' is not supported: its condition is JavaScript that the "
-                + "request's own substitutions change; use '# @loop for ITEM of LIST' or '# @loop for N'"))
+            guard words.count > 1 else { return .failure(LoopProblem("expected '# @loop while CONDITION'")) }
+            return .success(RequestLoop(kind: .whileTrue(condition: words[1...].joined(separator: " ")), line: line))
         }
         if words.count == 2, let count = Int(words[1]), count >= 0 {
             return .success(RequestLoop(kind: .count(count), line: line))

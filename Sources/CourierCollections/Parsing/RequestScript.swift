@@ -43,6 +43,9 @@ public struct RequestScript: Sendable, Hashable {
         set { (xpathExpression, xpathTest) = (newValue?.expression, newValue?.test) }
     }
     private var xpathExpression: String?
+    /// The expected value of an httpyac `??` line that holds variables (`?? status == {{expected}}`),
+    /// substituted when the handler runs.
+    public var assertionExpected: String?
     private var xpathTest: String?
 
     public init(phase: Phase, source: Source, line: Int, dialect: ScriptDialect = .jetBrains) {

@@ -49,6 +49,9 @@ public struct RequestTemplate: Sendable, Hashable, Identifiable {
     /// httpyac's `@name = value` lines after the request line: set once the response is in, for the requests
     /// after it (`@token = {{response.parsedBody.token}}`).
     public var responseVariables: [VariableDefinition] = []
+    /// httpyac's `...defaultHeaders` lines among the headers: JavaScript expressions whose object's entries
+    /// are sent as headers (over the ones written).
+    public var headerSpreads: [String] = []
 
     public init(id: RequestTemplateID, name: String? = nil, kind: Kind = .http, method: HTTPMethod = .get,
                 url: String, httpVersion: String? = nil, headers: HTTPHeaders = [:], body: BodyTemplate = .none,

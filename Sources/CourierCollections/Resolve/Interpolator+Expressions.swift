@@ -21,7 +21,8 @@ extension Interpolator {
         case .evaluated: break
         }
         var input = ScriptInput(phase: .preRequest, request: ScriptRequest(name: requestName, method: "GET", rawURL: ""),
-                                environment: context.environment.values.mapValues(\.value), globals: context.globals)
+                                environment: context.environment.values.mapValues(\.value), globals: context.globals,
+                                timeLimit: scriptTimeLimit)
         input.dialect = .httpyac
         input.folder = folder?.path ?? ""
         input.scope = scriptScope()
@@ -59,8 +60,22 @@ extension Interpolator {
         var interpolator = Interpolator(requestName: requestName, local: local, file: file, context: plain,
                                         folder: folder, elsewhere: elsewhere)
         for name in names where name.first.map({ $0.isLetter || $0 == "_" }) == true && !name.contains(".") {
-            if let value = try? interpolator.expand("{{\(name)}}") { scope[name] = value }
+            if let value = try? interpolator.expand("{{\(name)}}") {
+                scope[name] = value
+            } else if let literal = (local.last { $0.name == name } ?? file.last { $0.name == name })
+                .flatMap({ Self.literalExpression($0.value) }) {
+                // `@callRequest = {{false}}`: a JavaScript literal needs no script to be known.
+                scope[name] = literal
+            }
         }
         return scope
+    }
+
+    /// The literal of a value written as `{{true}}`, `{{false}}`, `{{null}}` or `{{42}}`; nil otherwise.
+    static func literalExpression(_ value: String) -> String? {
+        guard value.hasPrefix("{{"), value.hasSuffix("}}"), value.count > 4 else { return nil }
+        let inner = value.dropFirst(2).dropLast(2).trimmingBlanks
+        if ["true", "false", "null"].contains(inner) { return inner }
+        return Double(inner) != nil && inner.allSatisfy({ $0.isNumber || $0 == "." || $0 == "-" }) ? inner : nil
     }
 }

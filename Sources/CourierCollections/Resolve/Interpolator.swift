@@ -1,5 +1,6 @@
 import CourierBody
 import CourierHTTP
+import CourierScript
 import Foundation
 
 /// Substitutes `{{…}}` in one request's text, recording which secret values went in so printers can
@@ -35,6 +36,8 @@ struct Interpolator {
     /// VS Code REST Client reads every such line as a file variable.
     let elsewhere: (String) -> VariableDefinition?
     private(set) var secrets: Set<String> = []
+    /// Seconds a `{{ JavaScript }}` value may run: the request's `# @script-timeout`, as its scripts have.
+    var scriptTimeLimit = ScriptEngine.defaultTimeLimit
     /// The OAuth 2.0 configurations whose tokens the text asked for (`{{$auth.token("id")}}`), in order.
     private(set) var oauth2: [OAuth2Configuration] = []
     /// Bytes produced so far, counted at every level so that doubling stops early.
@@ -101,6 +104,19 @@ struct Interpolator {
         return result
     }
 
+    /// `text` with each `{{…}}` that resolves substituted and the others kept as written.
+    private mutating func substitutingWhatResolves(_ text: String, frame: Frame, stack: [Frame]) -> String {
+        var result = ""
+        var rest = Substring(text)
+        while let open = rest.range(of: "{{"), let close = rest[open.upperBound...].range(of: "}}") {
+            result += rest[..<open.lowerBound]
+            let written = String(rest[open.lowerBound..<close.upperBound])
+            result += (try? nested(written, frame: frame, stack: stack)) ?? written
+            rest = rest[close.upperBound...]
+        }
+        return result + rest
+    }
+
     /// `value` percent-encoded as JavaScript's encodeURIComponent does (the REST Client's `{{%name}}`); a
     /// secret stays masked in its encoded form.
     private mutating func uriComponent(_ value: String) -> String {
@@ -135,18 +151,25 @@ struct Interpolator {
         if expression.hasPrefix("$") {
             if let input = HttpyacInput(expression) { return try answer(input, stack: stack) }
             if let reference = AuthTokenReference(expression) { return try token(reference, written: expression) }
+            if let reference = ResponseStore.httpyacXPath(expression) {
+                return try response(reference, written: expression)
+            }
             if expression.hasPrefix(Self.httpyacGlobalPrefix) {
                 let name = String(expression.dropFirst(Self.httpyacGlobalPrefix.count))
-                guard let value = context.globals[name] else {
-                    throw .unknownVariable(name: expression, request: requestName)
-                }
-                return value
+                if let value = context.globals[name] { return value }
+                // `@global.name = value` in this file, before it has run.
+                return try self.value(of: Self.httpyacGlobalDefinition + name, stack: stack)
             }
             return try dynamic(expression)
         }
         if ResponseStore.isReference(expression) { return try response(expression) }
         let localDefinition = from <= .local ? local.last(where: { $0.name == expression }) : nil
-        if localDefinition == nil, from <= .global, let value = context.globals[expression] { return value }
+        if localDefinition == nil, from <= .global, let value = context.globals[expression] {
+            // A script's value may hold variables (httpyac: `exports.body = { id: '{{id}}' }`); text that only
+            // looks like one is kept as it is.
+            guard value.contains("{{") else { return value }
+            return substitutingWhatResolves(value, frame: Frame(name: expression, scope: .global), stack: stack)
+        }
         if localDefinition == nil, from <= .global, let lazy = context.lazyGlobals[expression] {
             return try nested(lazy, frame: Frame(name: expression, scope: .global), stack: stack)
         }
@@ -232,6 +255,8 @@ struct Interpolator {
 
     /// httpyac's `{{$global.name}}`: a value a script stored with `$global.name = …`.
     static let httpyacGlobalPrefix = "$global."
+    /// httpyac's `@global.name = value`: a definition that sets `{{$global.name}}`.
+    static let httpyacGlobalDefinition = "global."
 
     /// `{{login.response.…}}` and `{{login.request.…}}`, from the run's named exchanges.
     private mutating func response(_ expression: String, written: String? = nil) throws(CollectionError) -> String {

@@ -63,8 +63,8 @@ extension Resolver {
 
     /// The JSON body of a GraphQL request: `{"query": …, "variables": …}` from the query text and the
     /// optional JSON object after a blank line.
-    static func graphQLBody(_ text: String, request: String,
-                            fragments: [String: String] = [:]) throws(CollectionError) -> Data {
+    static func graphQLBody(_ text: String, request: String, fragments: [String: String] = [:],
+                            operationName: String? = nil) throws(CollectionError) -> Data {
         var query = text
         var variables: String?
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
@@ -84,6 +84,7 @@ extension Resolver {
             query += "\n" + fragment
         }
         var json = "{\"query\":" + JSONValue.quoted(query)
+        if let operationName { json += ",\"operationName\":" + JSONValue.quoted(operationName) }
         if let variables { json += ",\"variables\":" + variables }
         return Data((json + "}").utf8)
     }
@@ -185,6 +186,7 @@ extension Resolver {
         guard template.kind == .http, case .text(let text) = template.body else { return false }
         if let type = template.headers["Content-Type"]?.lowercased(), !type.contains("json") { return false }
         let first = text.drop { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+        if gqlImportLine(text) != nil { return true }
         return ["query", "mutation"].contains { keyword in
             guard first.hasPrefix(keyword) else { return false }
             let next = first.dropFirst(keyword.count).first

@@ -58,6 +58,7 @@ public struct Resolver: Sendable {
         var interpolator = Interpolator(requestName: template.displayName, local: template.variables,
                                         file: file.fileVariables, context: context, folder: baseFolder,
                                         elsewhere: file.definitionElsewhere(than: template))
+        interpolator.scriptTimeLimit = ScriptRunner.timeLimit(for: template)
         let urlText = template.kind == .grpc ? Self.gRPCURLText(template.url) : Self.absoluteURLText(template)
         var pieces = try interpolator.pieces(urlText)
         if urlText.hasPrefix("/") { pieces = try hostPieces(for: template, interpolator: &interpolator) + pieces }
@@ -74,6 +75,7 @@ public struct Resolver: Sendable {
             if isGraphQL && field.name.caseInsensitiveCompare(typeHeader) == .orderedSame { continue }
             headers.add(try interpolator.expand(field.name), try interpolator.expand(field.value))
         }
+        try addHeaderSpreads(of: template, to: &headers, interpolator: &interpolator)
         try addDefaultHeaders(to: &headers, interpolator: &interpolator)
         // kulala's `Host: http://example.com:8080` gave the URL its scheme; the header names the authority only.
         if let host = headers["Host"], let scheme = host.range(of: "://") {
@@ -82,8 +84,12 @@ public struct Resolver: Sendable {
         var method = template.method
         var body: RequestBody
         if isGraphQL, case .text(let text) = template.body {
-            body = .data(try Self.graphQLBody(try interpolator.expand(text), request: template.displayName,
-                                              fragments: file.graphQLFragments))
+            if let imported = try graphQLImport(text, template: template, interpolator: &interpolator) {
+                body = .data(imported)
+            } else {
+                body = .data(try Self.graphQLBody(try interpolator.expand(text), request: template.displayName,
+                                                  fragments: file.graphQLFragments))
+            }
             if !headers.contains("Content-Type") { headers["Content-Type"] = "application/json" }
             method = .post
         } else {
@@ -104,6 +110,7 @@ public struct Resolver: Sendable {
                                                               requestName: template.displayName) {
             secrets.insert(passphrase)
         }
+        secrets.formUnion(try applyClientCertHeader(to: &request, template: template))
         if let authorization = request.headers["Authorization"] {
             if let signIn = try Self.httpyacSignIn(authorization, template: template, context: context,
                                                    interpolator: &interpolator) {
@@ -193,7 +200,7 @@ public struct Resolver: Sendable {
     /// The bytes a `< ./file`, `<@ ./file` or `<@ENCODING ./file` line stands for. The path may hold variables
     /// (`< ./{{fixture}}.json`); `<@` substitutes the file's own; an encoding reads the file in it and sends
     /// the text as UTF-8, as the REST Client does.
-    private func fileBody(_ file: BodyTemplate, request: RequestTemplate,
+    func fileBody(_ file: BodyTemplate, request: RequestTemplate,
                           interpolator: inout Interpolator) throws(CollectionError) -> Data {
         switch file {
         case .none, .text:
@@ -224,7 +231,7 @@ public struct Resolver: Sendable {
 
     /// The file `expanded` (`written` in the request, before variables) names, when the collection's file
     /// policy (`context.fileAccess`) lets the request read it; else why not, at the line that names it.
-    private func permitted(_ written: String, expanded: String, request: RequestTemplate,
+    func permitted(_ written: String, expanded: String, request: RequestTemplate,
                            streamed: Bool) throws(CollectionError) -> URL {
         let line = request.line(mentioning: written) ?? request.line(mentioning: expanded)
         return try context.fileAccess.read(expanded, from: baseFolder, streamed: streamed)

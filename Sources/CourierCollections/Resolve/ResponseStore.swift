@@ -102,6 +102,21 @@ public struct ResponseStore: Sendable {
     }
 
     /// The names of the requests that answered, for scripts that read responses by name (httpyac).
+    /// httpyac's `$xpath:NAME EXPRESSION` (into the response named NAME) and `$xpath EXPRESSION` (into the
+    /// last response), as the `NAME.response.body.EXPRESSION` reference that reads it; nil for other text.
+    static func httpyacXPath(_ expression: String) -> String? {
+        guard expression.hasPrefix("$xpath") else { return nil }
+        var rest = expression.dropFirst("$xpath".count)
+        var name = lastName
+        if rest.hasPrefix(":") {
+            name = String(rest.dropFirst().prefix { $0 != " " && $0 != "\t" })
+            rest = rest.dropFirst(name.count + 1)
+        }
+        let path = rest.trimmingCharacters(in: .whitespaces)
+        guard !name.isEmpty, !path.isEmpty, rest.first == " " || rest.first == "\t" else { return nil }
+        return name + ".response.body." + path
+    }
+
     public var answeredNames: [String] { entries.keys.filter { $0 != Self.lastName }.sorted() }
 
     private var entries: [String: Entry] = [:]

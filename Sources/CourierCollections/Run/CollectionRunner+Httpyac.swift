@@ -53,17 +53,14 @@ extension CollectionRunner {
         return .ready
     }
 
-    /// Runs a `# @loop` request once per item, with `{{$index}}` and the item's variable set, naming each
-    /// response NAME0, NAME1, … and NAME after the first. False when the run stops.
+    /// Runs a `# @loop` request once per item (while its condition holds), with `{{$index}}` and the item's
+    /// variable set, naming each response NAME0, NAME1, … and NAME after the first. False when the run stops.
     func runLoop(_ template: RequestTemplate, loop: RequestLoop, variables: inout VariableContext,
                  outcomes: inout [RunOutcome], failFast: Bool, onOutcome: (RunOutcome) -> Void) async -> Bool {
-        let items: [String]
         var setup = ScriptReport()
         ScriptRunner(file: file, baseFolder: baseFolder).runOnceScripts(before: template, context: &variables,
                                                                         report: &setup)
-        switch loopItems(loop, of: template, context: variables) {
-        case .success(let found): items = found
-        case .failure(let error):
+        func fail(_ error: CollectionError) -> Bool {
             var outcome = RunOutcome(template: template, context: RequestContext())
             outcome.failure = .collection(error)
             outcome.scripts = setup
@@ -71,11 +68,32 @@ extension CollectionRunner {
             onOutcome(outcome)
             return !failFast
         }
+        var items: [String]?
+        if case .whileTrue = loop.kind {
+            if let problem = whileLoopProblem(template, loop: loop) { return fail(problem) }
+        } else {
+            switch loopItems(loop, of: template, context: variables) {
+            case .success(let found): items = found
+            case .failure(let error): return fail(error)
+            }
+        }
         let saved = variables.overrides
         defer { variables.overrides = saved }
-        for (index, item) in items.enumerated() {
+        var index = 0
+        passes: while true {
             if Task.isCancelled { return false }
             variables.overrides = saved
+            let item: String
+            if let items {
+                guard index < items.count else { break }
+                item = items[index]
+            } else {
+                switch whileHolds(loop, of: template, pass: index, context: variables) {
+                case .success(true): item = String(index)
+                case .success(false): break passes
+                case .failure(let error): return fail(error)
+                }
+            }
             // `--var` still beats the loop's values.
             if saved[RequestLoop.indexVariable] == nil {
                 variables.overrides[RequestLoop.indexVariable] = String(index)
@@ -89,6 +107,7 @@ extension CollectionRunner {
                 outcome.scripts = ScriptReport(tests: setup.tests + outcome.scripts.tests,
                                                logs: setup.logs + outcome.scripts.logs,
                                                error: setup.error ?? outcome.scripts.error)
+                setup = ScriptReport()
             }
             if let response = outcome.response {
                 for name in [pass.name, index == 0 ? template.name : nil].compactMap({ $0 }) {
@@ -98,8 +117,33 @@ extension CollectionRunner {
             outcomes.append(outcome)
             onOutcome(outcome)
             if failFast && !outcome.succeeded { return false }
+            index += 1
+        }
+        if let name = template.name {
+            let entries = (0..<index).compactMap { variables.responses.entry(name + String($0)) }
+            variables.globals[name + Self.loopListSuffix] = Self.httpyacResponses(entries)
         }
         return true
+    }
+
+    /// httpyac names the list of a looped request's responses NAMEList (`# @loop for item of loginList`).
+    static let loopListSuffix = "List"
+
+    /// Responses as httpyac's scripts see them (`statusCode`, `headers` by lower-case name, `body`,
+    /// `parsedBody` when it is JSON), as a JSON array.
+    static func httpyacResponses(_ entries: [ResponseStore.Entry]) -> String {
+        let objects = entries.map { entry -> [String: Any] in
+            var headers: [String: Any] = [:]
+            for field in entry.headers where headers[field.name.lowercased()] == nil {
+                headers[field.name.lowercased()] = field.value
+            }
+            var object: [String: Any] = ["statusCode": entry.status, "headers": headers,
+                                         "body": String(decoding: entry.body, as: UTF8.self)]
+            object["parsedBody"] = try? JSONSerialization.jsonObject(with: entry.body, options: [.fragmentsAllowed])
+            return object
+        }
+        let data = (try? JSONSerialization.data(withJSONObject: objects, options: [.sortedKeys])) ?? Data("[]".utf8)
+        return String(decoding: data, as: UTF8.self)
     }
 
     /// The items a loop runs over: 0..<N, or the array its expression gives (each item as text: a string
@@ -109,6 +153,8 @@ extension CollectionRunner {
         switch loop.kind {
         case .count(let count):
             return .success((0..<count).map(String.init))
+        case .whileTrue:
+            return .success([])
         case .forOf(_, let iterable):
             let place = { (message: String) in
                 CollectionError.syntax(Diagnostic(file: self.file.path, line: loop.line, message: message))
@@ -128,13 +174,20 @@ extension CollectionRunner {
     }
 
     /// httpyac's `# @disabled` (always) and `# @disabled EXPRESSION` (when the JavaScript is true): why the
-    /// request is skipped, or the error evaluating the expression; nil to send it.
-    func disabled(_ template: RequestTemplate, context: VariableContext) -> Result<String, ScriptError>? {
+    /// request is skipped, or the error evaluating the expression; nil to send it. The file's once-scripts
+    /// run first (the condition may read what they export), and `{{ … }}` values are evaluated as when sent
+    /// (`@callRequest = {{false}}`).
+    func disabled(_ template: RequestTemplate, context: inout VariableContext) -> Result<String, ScriptError>? {
         guard let condition = template.tags[Self.disabledTag] else { return nil }
         let written = condition.trimmingCharacters(in: .whitespaces)
         if written.isEmpty || written == "true" { return .success("disabled (# @disabled)") }
         let scripts = ScriptRunner(file: file, baseFolder: baseFolder)
-        switch scripts.evaluate(written, for: template, context: context, line: template.lines.lowerBound) {
+        var setup = ScriptReport()
+        scripts.runOnceScripts(before: template, context: &context, report: &setup)
+        if let error = setup.error { return .failure(error) }
+        var evaluated = context
+        evaluated.scriptExpressions = .evaluated
+        switch scripts.evaluate(written, for: template, context: evaluated, line: template.lines.lowerBound) {
         case .success(let value):
             let isTrue = !["false", "0", "null", "\"\"", "undefined", ""].contains(value)
             return isTrue ? .success("disabled (# @disabled \(written))") : nil

@@ -181,7 +181,7 @@ public struct CollectionRunner: Sendable {
                 if !goOn { return false }
                 continue
             }
-            switch disabled(template, context: variables) {
+            switch disabled(template, context: &variables) {
             case nil: break
             case .success(let reason)?:
                 var outcome = RunOutcome(template: template, context: RequestContext())
@@ -192,6 +192,7 @@ public struct CollectionRunner: Sendable {
             case .failure(let error)?:
                 var outcome = RunOutcome(template: template, context: RequestContext())
                 outcome.failure = .script(error)
+                outcome.scripts.error = error
                 outcomes.append(outcome)
                 onOutcome(outcome)
                 if failFast { return false }

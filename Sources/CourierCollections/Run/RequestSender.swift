@@ -50,6 +50,7 @@ public struct RequestSender: Sendable {
         do {
             let resolved = try await prepare(template, with: scripts, scripted: scripted, variables: &variables,
                                              report: &outcome.scripts)
+            try setGlobalDefinitions(of: template, variables: &variables)
             // A GRAPHQL subscription runs as the WebSocket request it becomes.
             let subscription = try resolved.asGraphQLSubscription()
             outcome.resolved = subscription ?? resolved

@@ -11,7 +11,7 @@ extension RequestSender {
         if let name = template.name { context.responses.record(name: name, response: response, request: request) }
         context.responses.recordLast(response: response, request: request)
         for definition in template.responseVariables {
-            let name = definition.name
+            let name = Self.globalName(definition.name) ?? definition.name
             if definition.isLazy {
                 variables.lazyGlobals[name] = definition.value
                 variables.globals[name] = nil
@@ -25,5 +25,27 @@ extension RequestSender {
             context.globals = variables.globals
             context.lazyGlobals = variables.lazyGlobals
         }
+    }
+
+    /// httpyac's `@global.name = value` lines before the request line (the file's and the request's own): set
+    /// as `{{$global.name}}` once the request is resolved, for every request after it in the run, in any file.
+    func setGlobalDefinitions(of template: RequestTemplate,
+                              variables: inout VariableContext) throws(CollectionError) {
+        let definitions = (file.fileVariables + template.variables).filter { Self.globalName($0.name) != nil }
+        guard !definitions.isEmpty else { return }
+        var interpolator = Interpolator(requestName: template.displayName, local: template.variables,
+                                        file: file.fileVariables, context: variables, folder: baseFolder,
+                                        elsewhere: file.definitionElsewhere(than: template))
+        for definition in definitions {
+            guard let name = Self.globalName(definition.name) else { continue }
+            variables.globals[name] = try interpolator.expand("{{\(definition.name)}}")
+        }
+    }
+
+    /// `name` for httpyac's `global.name`; nil for any other variable name.
+    static func globalName(_ name: String) -> String? {
+        let prefix = Interpolator.httpyacGlobalDefinition
+        guard name.hasPrefix(prefix), name.count > prefix.count else { return nil }
+        return String(name.dropFirst(prefix.count))
     }
 }

@@ -46,6 +46,10 @@ extension ScriptRunner {
                                         file: file.fileVariables, context: context, folder: baseFolder,
                                         elsewhere: file.definitionElsewhere(than: template))
         input.scope = interpolator.scriptScope()
+        input.literalNames = Set(input.scope.keys.filter { name in
+            (template.variables.last { $0.name == name } ?? file.fileVariables.last { $0.name == name })
+                .flatMap { Interpolator.literalExpression($0.value) } != nil
+        })
     }
 }
 

@@ -152,6 +152,14 @@ public struct ScriptRunner: Sendable {
                     continue
                 }
             }
+            if let expected = script.assertionExpected {
+                // `?? status == {{expected}}`: the value substituted as the request's were (a failure is the test's).
+                var interpolator = Interpolator(requestName: resolved.template.displayName,
+                                                local: resolved.template.variables, file: file.fileVariables,
+                                                context: context, folder: baseFolder,
+                                                elsewhere: file.definitionElsewhere(than: resolved.template))
+                variables[HttpyacAssertion.expectedVariable] = (try? interpolator.expand(expected)) ?? expected
+            }
             let request = scriptRequest(resolved.template, preview: resolved)
             var input = ScriptInput(phase: .response, request: request, response: scriptResponse,
                                     environment: environmentValues(context), globals: context.globals,
