@@ -79,6 +79,9 @@ public struct EnvironmentSet: Sendable, Hashable {
     public static let kulalaSharedName = "$kulalaShared"
     /// kulala.nvim's default headers, an object in an environment: sent unless the request sets them.
     public static let kulalaDefaultHeaders = "$kulalaDefaultHeaders"
+    /// The JSON Schema link editors (and kulala.nvim's environment manager) put at the top of the file; not an
+    /// environment.
+    static let schemaKey = "$schema"
 
     /// Names of the environments defined, sorted, without `$shared` and `$default`.
     public var names: [String] {
@@ -189,7 +192,7 @@ public struct EnvironmentSet: Sendable, Hashable {
             throw .badEnvironmentFile(path: path, reason: "expected an object of environments, {\"dev\": {...}}")
         }
         var layer = Layer(path: path, isPrivate: false, environments: [:])
-        for (name, body) in environments {
+        for (name, body) in environments where name != schemaKey {
             guard let members = body.objectValue else {
                 throw .badEnvironmentFile(path: path, reason: "environment '\(name)' is not an object")
             }
