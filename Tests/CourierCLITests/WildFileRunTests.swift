@@ -46,4 +46,27 @@ struct WildFileRunTests {
         #expect(result.stdout.contains(#"api.http:2: bad dynamic variable '{{$auth.token("sign-in")}}'"#), "\(result.stdout)")
         #expect(!result.stdout.contains("literal-s3cret"), "\(result.stdout)")
     }
+
+    @Test func anEnvironmentFileWithAByteOrderMarkAndCommentedOutLinesRuns() async throws {
+        // Given an environment file saved with a byte order mark, a line commented out and a trailing comma
+        let server = try CaptureServer()
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let environments = "\u{FEFF}" + """
+            {
+              "dev": {
+                // "base": "http://staging.invalid",
+                "base": "BASE", /* the local server */
+                "path": "a//b",
+              }
+            }
+            """
+        // When a request reads it
+        let result = try await CompatibilityMatrixTests.run("GET {{base}}/{{path}}\n", in: folder, server: server,
+                                                           extra: ["http-client.env.json": environments],
+                                                           arguments: ["--env", "dev"])
+        // Then the commented-out value is ignored and a string holding slashes is kept whole
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(server.requests.map(\.target) == ["/a//b"])
+    }
 }

@@ -187,7 +187,13 @@ public struct EnvironmentSet: Sendable, Hashable {
         guard nestingDepth(data, limit: maximumNesting) <= maximumNesting else {
             throw .badEnvironmentFile(path: path, reason: "nested more than \(maximumNesting) levels deep")
         }
-        guard let json = try? JSONValue.parse(data) else { throw .badEnvironmentFile(path: path, reason: "not valid JSON") }
+        // Visual Studio saves these files with a byte order mark, and people comment lines out (the IDEs' JSON
+        // editors allow it): both are read, as `.vscode/settings.json` is.
+        let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+        let plain = VSCodeSettings.strict(data.starts(with: byteOrderMark) ? data.dropFirst(byteOrderMark.count) : data)
+        guard let json = try? JSONValue.parse(plain) else {
+            throw .badEnvironmentFile(path: path, reason: "not valid JSON (comments and trailing commas allowed)")
+        }
         guard let environments = json.objectValue else {
             throw .badEnvironmentFile(path: path, reason: "expected an object of environments, {\"dev\": {...}}")
         }
