@@ -113,9 +113,11 @@ enum CheckCommand {
                 checked += 1
                 let line = request.lines.lowerBound + (request.sourceText.hasPrefix("###") ? 1 : 0)
                 // What the request would send as credentials, written in the file or private: never printed.
+                // A credential written as one `{{reference}}` names where the value comes from, not the value:
+                // it stays readable in the problems reported.
                 let written = request.headers.flatMap { field in
                     SecretPolicy.credentials(inHeader: field.name, value: field.value)
-                }
+                }.filter { !Self.isOneReference($0) }
                 let masker = SecretMasker(secrets: environment.secretValues
                     .union(SecretPolicy.credentials(inURL: request.url)).union(written))
                 let url = SecretPolicy.maskedURL(request.url, masker: masker)
@@ -173,5 +175,11 @@ enum CheckCommand {
         guard reported.insert(text).inserted else { return }
         problems += 1
         Console.out(Sanitizer.sanitize(text))
+    }
+
+    /// Whether `text` is a single `{{…}}` reference and nothing else.
+    static func isOneReference(_ text: String) -> Bool {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        return trimmed.hasPrefix("{{") && trimmed.hasSuffix("}}") && trimmed.dropFirst(2).range(of: "{{") == nil
     }
 }

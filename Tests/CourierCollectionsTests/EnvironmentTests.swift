@@ -53,7 +53,8 @@ struct EnvironmentTests {
     }
 
     @Test func malformedEnvironmentFilesAreErrorsNamingTheFile() {
-        #expect(throws: CollectionError.badEnvironmentFile(path: "http-client.env.json", reason: "not valid JSON")) {
+        #expect(throws: CollectionError.badEnvironmentFile(path: "http-client.env.json",
+                                                            reason: "not valid JSON (comments and trailing commas allowed)")) {
             try EnvironmentSet.from(publicJSON: "{nope")
         }
         #expect(throws: CollectionError.self) { try EnvironmentSet.from(publicJSON: #"{"dev": 3}"#) }

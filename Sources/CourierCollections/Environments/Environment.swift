@@ -79,6 +79,9 @@ public struct EnvironmentSet: Sendable, Hashable {
     public static let kulalaSharedName = "$kulalaShared"
     /// kulala.nvim's default headers, an object in an environment: sent unless the request sets them.
     public static let kulalaDefaultHeaders = "$kulalaDefaultHeaders"
+    /// The JSON Schema link editors (and kulala.nvim's environment manager) put at the top of the file; not an
+    /// environment.
+    static let schemaKey = "$schema"
 
     /// Names of the environments defined, sorted, without `$shared` and `$default`.
     public var names: [String] {
@@ -193,12 +196,18 @@ public struct EnvironmentSet: Sendable, Hashable {
         guard nestingDepth(data, limit: maximumNesting) <= maximumNesting else {
             throw .badEnvironmentFile(path: path, reason: "nested more than \(maximumNesting) levels deep")
         }
-        guard let json = try? JSONValue.parse(data) else { throw .badEnvironmentFile(path: path, reason: "not valid JSON") }
+        // Visual Studio saves these files with a byte order mark, and people comment lines out (the IDEs' JSON
+        // editors allow it): both are read, as `.vscode/settings.json` is.
+        let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+        let plain = VSCodeSettings.strict(data.starts(with: byteOrderMark) ? data.dropFirst(byteOrderMark.count) : data)
+        guard let json = try? JSONValue.parse(plain) else {
+            throw .badEnvironmentFile(path: path, reason: "not valid JSON (comments and trailing commas allowed)")
+        }
         guard let environments = json.objectValue else {
             throw .badEnvironmentFile(path: path, reason: "expected an object of environments, {\"dev\": {...}}")
         }
         var layer = Layer(path: path, isPrivate: false, environments: [:])
-        for (name, body) in environments {
+        for (name, body) in environments where name != schemaKey {
             guard let members = body.objectValue else {
                 throw .badEnvironmentFile(path: path, reason: "environment '\(name)' is not an object")
             }

@@ -1,0 +1,72 @@
+import CourierTestSupport
+import Foundation
+import Testing
+
+/// Shapes met in request files from public repositories that their own tools accept, run through
+/// `courier run` and `courier check` against a loopback server that keeps what it received.
+@Suite("Request files from the wild")
+struct WildFileRunTests {
+    @Test func anEnvironmentFileWithAJSONSchemaLinkRunsAndTheLinkIsNoEnvironment() async throws {
+        // Given an environment file as kulala.nvim's environment manager writes it: a "$schema" link on top
+        let server = try CaptureServer()
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let environments = """
+            {
+              "$schema": "https://example.invalid/http-client.env.schema.json",
+              "local": {"base": "BASE", "who": "ada"}
+            }
+            """
+        // When a request reads the environment's variables
+        let result = try await CompatibilityMatrixTests.run("GET {{base}}/users/{{who}}\n", in: folder, server: server,
+                                                           extra: ["http-client.env.json": environments],
+                                                           arguments: ["--env", "local"])
+        // Then it is sent with them, and the link is not offered as an environment
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(server.requests.map(\.target) == ["/users/ada"])
+        let unknown = try await CourierCLI.run(["run", "api.http", "--env", "nope"], in: folder.url)
+        #expect(!unknown.stderr.contains("$schema") && !unknown.stdout.contains("$schema"), "\(unknown.stderr)")
+    }
+
+    @Test func checkNamesACredentialWrittenAsAReferenceInsteadOfMaskingIt() async throws {
+        // Given an Authorization header whose whole credential is a dynamic variable that cannot be resolved
+        let folder = try TemporaryFolder()
+        try folder.write("api.http", """
+            GET http://127.0.0.1:1/me
+            Authorization: Bearer {{$auth.token("sign-in")}}
+
+            ###
+            GET http://127.0.0.1:1/other
+            Authorization: Bearer literal-s3cret{{$nope}}
+            """)
+        // When the file is checked
+        let result = try await CourierCLI.run(["check", "api.http"], in: folder.url)
+        // Then the message names the file, the line and the reference; a credential written in the file stays masked
+        #expect(result.status == 1)
+        #expect(result.stdout.contains(#"api.http:2: bad dynamic variable '{{$auth.token("sign-in")}}'"#), "\(result.stdout)")
+        #expect(!result.stdout.contains("literal-s3cret"), "\(result.stdout)")
+    }
+
+    @Test func anEnvironmentFileWithAByteOrderMarkAndCommentedOutLinesRuns() async throws {
+        // Given an environment file saved with a byte order mark, a line commented out and a trailing comma
+        let server = try CaptureServer()
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let environments = "\u{FEFF}" + """
+            {
+              "dev": {
+                // "base": "http://staging.invalid",
+                "base": "BASE", /* the local server */
+                "path": "a//b",
+              }
+            }
+            """
+        // When a request reads it
+        let result = try await CompatibilityMatrixTests.run("GET {{base}}/{{path}}\n", in: folder, server: server,
+                                                           extra: ["http-client.env.json": environments],
+                                                           arguments: ["--env", "dev"])
+        // Then the commented-out value is ignored and a string holding slashes is kept whole
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(server.requests.map(\.target) == ["/a//b"])
+    }
+}
