@@ -28,6 +28,27 @@ struct WildFileRunTests {
         #expect(!unknown.stderr.contains("$schema") && !unknown.stdout.contains("$schema"), "\(unknown.stderr)")
     }
 
+    @Test func aTitleBoxedInHashesIsTheRequestsNameWithoutThem() async throws {
+        // Given requests titled on boxed separator lines, one of them a name that ends in a hash of its own
+        let server = try CaptureServer()
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let text = """
+            ### Find one            ###
+            GET BASE/one
+
+            ###   Post in C# ###
+            POST BASE/two
+            """
+        // When each is run by its name
+        let one = try await CompatibilityMatrixTests.run(text, in: folder, server: server, arguments: ["--name", "Find one"])
+        let two = try await CompatibilityMatrixTests.run(text, in: folder, server: server, arguments: ["--name", "Post in C#"])
+        // Then the names are the titles without the box, and each request reached the server
+        #expect(one.status == 0, "\(one.stdout)\(one.stderr)")
+        #expect(two.status == 0, "\(two.stdout)\(two.stderr)")
+        #expect(server.requests.map(\.target) == ["/one", "/two"])
+    }
+
     @Test func checkNamesACredentialWrittenAsAReferenceInsteadOfMaskingIt() async throws {
         // Given an Authorization header whose whole credential is a dynamic variable that cannot be resolved
         let folder = try TemporaryFolder()

@@ -15,6 +15,11 @@ struct HTTPFileParserTests {
         #expect(file.diagnostics.isEmpty)
     }
 
+    @Test func aSeparatorTitleBoxedInHashesLosesTheBoxButAWordsOwnHashStays() {
+        let file = HTTPFile(path: "a.http", text: "### List   ###\nGET https://x/1\n\n### C# ##\nGET https://x/2\n\n### C#\nGET https://x/3\n\n#####\nGET https://x/4\n")
+        #expect(file.requests.map(\.name) == ["List", "C#", "C#", nil])
+    }
+
     @Test func atNameCommentWinsOverTheSeparatorTextInBothSpellings() {
         let file = HTTPFile(path: "a.http", text: """
             ### a comment, not a name

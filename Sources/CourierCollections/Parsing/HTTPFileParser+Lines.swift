@@ -15,6 +15,17 @@ extension HTTPFileParser {
         return nil
     }
 
+    /// The title written on a `###` separator line, or nil: `### Find one` and the boxed `### Find one ###`
+    /// are both titled `Find one` (a `#` that ends a word, as in `C#`, stays).
+    static func separatorTitle(_ trimmed: String) -> String? {
+        var title = trimmed.drop { $0 == "#" }.trimmingBlanks
+        let unboxed = title.reversed().drop { $0 == "#" }
+        if unboxed.count < title.count, let last = unboxed.first, last == " " || last == "\t" {
+            title = String(unboxed.reversed()).trimmingBlanks
+        }
+        return title.isEmpty ? nil : title
+    }
+
     /// `@key value` or `@key = value` inside a comment.
     static func tag(_ comment: String) -> (String, String)? {
         let body = comment.trimmingBlanks

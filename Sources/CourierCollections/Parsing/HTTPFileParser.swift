@@ -93,8 +93,7 @@ struct HTTPFileParser {
         var separatorName: String?
         if Self.isSeparator(lines[start]) {
             separator = start
-            let rest = lines[start].trimmed.drop { $0 == "#" }.trimmingBlanks
-            if !rest.isEmpty { separatorName = rest }
+            separatorName = Self.separatorTitle(lines[start].trimmed)
         }
         var first = isFirst
         while start < block.upperBound {
