@@ -20,15 +20,15 @@ struct PostmanImportTests {
 
     @Test func topLevelFoldersBecomeFilesAndNestedFoldersBecomeSections() throws {
         let result = try conversion()
-        #expect(result.files.map(\.name) == ["Customers.http", "Orders.http", "Shop API.http"])
-        let customers = try requests(result, "Customers.http")
+        #expect(result.files.map(\.name) == ["01 Customers.http", "02 Orders.http", "03 Shop API.http"])
+        let customers = try requests(result, "01 Customers.http")
         #expect(customers.requests.map(\.name) == ["List customers", "Get customer", "Admin / Delete customer",
                                                    "Admin / Import customers"])
-        #expect(try requests(result, "Shop API.http").requests.map(\.name) == ["Health", "Whoami"])
+        #expect(try requests(result, "03 Shop API.http").requests.map(\.name) == ["Health", "Whoami"])
     }
 
     @Test func collectionVariablesBecomeFileVariablesAndFolderVariablesRequestLocal() throws {
-        let customers = try requests(try conversion(), "Customers.http")
+        let customers = try requests(try conversion(), "01 Customers.http")
         #expect(customers.fileVariables == [VariableDefinition(name: "baseUrl", value: "https://shop.example.com/api"),
                                             VariableDefinition(name: "token", value: "")])
         #expect(customers.requests[2].variables == [VariableDefinition(name: "region", value: "eu")])
@@ -37,29 +37,29 @@ struct PostmanImportTests {
 
     @Test func urlsFromRawOrPartsWithPathVariables() throws {
         let result = try conversion()
-        let customers = try requests(result, "Customers.http")
+        let customers = try requests(result, "01 Customers.http")
         #expect(customers.requests[0].url == "{{baseUrl}}/customers?page=1&per_page=20")
         #expect(customers.requests[1].url == "{{baseUrl}}/customers/{{customerId}}")
         #expect(customers.requests[1].variables == [VariableDefinition(name: "customerId", value: "42")])
-        #expect(try requests(result, "Shop API.http").requests[0].url == "https://status.shop.example:8443/health")
+        #expect(try requests(result, "03 Shop API.http").requests[0].url == "https://status.shop.example:8443/health")
     }
 
     @Test func disabledHeadersStayAsCommentsAndDescriptionsAsComments() throws {
         let result = try conversion()
-        let text = try #require(result.files.first { $0.name == "Customers.http" }?.text)
+        let text = try #require(result.files.first { $0.name == "01 Customers.http" }?.text)
         #expect(text.contains("###\n# @name List customers\n# Pages through customers.\n# Newest first.\n"
                               + "GET {{baseUrl}}/customers?page=1&per_page=20\n# disabled: X-Debug: 1\nAccept: application/json\n"))
-        #expect(try requests(result, "Customers.http").requests[0].headers
+        #expect(try requests(result, "01 Customers.http").requests[0].headers
                 == HTTPHeaders([("Accept", "application/json"), ("Authorization", "Bearer {{token}}")]))
     }
 
     @Test func authIsInheritedAndConvertedForBearerBasicAndApiKey() throws {
         let result = try conversion()
-        let customers = try requests(result, "Customers.http")
+        let customers = try requests(result, "01 Customers.http")
         #expect(customers.requests[1].headers["Authorization"] == "Bearer {{token}}")
         #expect(customers.requests[2].headers["Authorization"] == "Basic admin {{adminPassword}}")
         #expect(customers.requests[3].headers["Authorization"] == nil)
-        let orders = try requests(result, "Orders.http")
+        let orders = try requests(result, "02 Orders.http")
         #expect(orders.requests[4].url == "{{baseUrl}}/orders/1001?api_key={{apiKey}}")
         // And the basic credentials are encoded when the request is resolved
         let context = VariableContext(overrides: ["adminPassword": "pw"], processEnvironment: [:])
@@ -69,7 +69,7 @@ struct PostmanImportTests {
     }
 
     @Test func everyBodyModeConverts() throws {
-        let orders = try requests(try conversion(), "Orders.http")
+        let orders = try requests(try conversion(), "02 Orders.http")
         #expect(orders.requests[0].body == .text("{\n  \"customer\": 42,\n  \"items\": [{\"sku\": \"A-1\", \"qty\": 2}]\n}"))
         #expect(orders.requests[0].headers["Content-Type"] == "application/json")
         #expect(orders.requests[0].headers["Idempotency-Key"] == "{{$guid}}")
@@ -79,7 +79,7 @@ struct PostmanImportTests {
         #expect(form.contains("name=\"receipt\"; filename=\"receipt.pdf\"\nContent-Type: application/octet-stream\n\n< /home/me/receipt.pdf"))
         #expect(orders.requests[2].headers["Content-Type"] == "multipart/form-data; boundary=PostmanFormBoundary")
         #expect(orders.requests[3].body == .text(#"{"query": "query Order($id: ID!) { order(id: $id) { id total } }", "variables": {"id": "1001"}}"#))
-        let customers = try requests(try conversion(), "Customers.http")
+        let customers = try requests(try conversion(), "01 Customers.http")
         #expect(customers.requests[3].body == .file(path: "/home/me/customers.csv", substituteVariables: false))
     }
 
@@ -94,7 +94,7 @@ struct PostmanImportTests {
     }
 
     @Test func scriptsBecomeScriptBlocksAndFolderScriptsApplyToEveryRequestInside() throws {
-        let orders = try requests(try conversion(), "Orders.http")
+        let orders = try requests(try conversion(), "02 Orders.http")
         #expect(!orders.requests.isEmpty)
         for request in orders.requests {
             #expect(request.scripts.first == RequestScript(phase: .preRequest,

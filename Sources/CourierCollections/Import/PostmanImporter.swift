@@ -61,31 +61,26 @@ public enum PostmanImporter {
         var rootScope = Scope(auth: root["auth"])
         addScripts(of: root, to: &rootScope, at: collectionName, report: &report)
 
-        var files: [ImportedFile] = []
-        var usedNames: Set<String> = []
-        func addFile(_ title: String, _ requests: [ImportedRequest]) {
-            guard !requests.isEmpty else { return }
-            var name = fileName(title)
-            var counter = 2
-            while usedNames.contains(name) { name = fileName(title) + "-\(counter)"; counter += 1 }
-            usedNames.insert(name)
-            files.append(ImportedFile(name: name + ".http",
-                                      comments: ["Imported from the Postman collection '\(DataSpelling.oneLine(collectionName))'."],
-                                      variables: fileVariables, requests: requests))
-        }
-
-        var topLevel: [ImportedRequest] = []
+        // One file per top-level folder and one for the requests outside folders, in the collection's order (the
+        // loose requests where the first of them stands), so that a run of the folder follows Postman's runner.
+        var groups: [(title: String, requests: [ImportedRequest])] = []
+        var looseGroup: Int?
         for item in items {
             if item["item"] != nil {
                 var requests: [ImportedRequest] = []
-                let name = item["name"]?.stringValue ?? "folder"
                 collect(item, scope: rootScope, into: &requests, report: &report, isTop: true)
-                addFile(name, requests)
+                if !requests.isEmpty { groups.append((item["name"]?.stringValue ?? "folder", requests)) }
             } else {
-                collect(item, scope: rootScope, into: &topLevel, report: &report, isTop: true)
+                let group = looseGroup ?? groups.count
+                if looseGroup == nil { groups.append((collectionName, [])); looseGroup = group }
+                collect(item, scope: rootScope, into: &groups[group].requests, report: &report, isTop: true)
             }
         }
-        addFile(collectionName, topLevel)
+        groups.removeAll { $0.requests.isEmpty }
+        let files = fileNames(groups.map(\.title)).enumerated().map { index, name in
+            ImportedFile(name: name, comments: ["Imported from the Postman collection '\(DataSpelling.oneLine(collectionName))'."],
+                         variables: fileVariables, requests: groups[index].requests)
+        }
         let output = ImportWriter.write(files)
         return PostmanConversion(files: output.files, report: report, notes: output.notes, sharedVariables: shared)
     }
@@ -163,6 +158,22 @@ public enum PostmanImporter {
             if isPreRequest { scope.preRequest.append(lines.joined(separator: "\n")) } else {
                 scope.tests.append(lines.joined(separator: "\n"))
             }
+        }
+    }
+
+    /// The `.http` file names of groups in order: unique, and numbered (`01 Auth.http`) when there are several,
+    /// since `courier run` and the explorer take a folder's files in name order.
+    static func fileNames(_ titles: [String]) -> [String] {
+        var used: Set<String> = []
+        let width = String(titles.count).count < 2 ? 2 : String(titles.count).count
+        return titles.enumerated().map { index, title in
+            var name = fileName(title)
+            var counter = 2
+            while used.contains(name) { name = fileName(title) + "-\(counter)"; counter += 1 }
+            used.insert(name)
+            guard titles.count > 1 else { return name + ".http" }
+            let number = String(index + 1)
+            return String(repeating: "0", count: width - number.count) + number + " " + name + ".http"
         }
     }
 
