@@ -113,31 +113,12 @@ enum LoadBench {
 
     /// One `wrk --latency` run (2 threads, or 1 for one connection): requests/s and its latency distribution.
     static func wrkRun(url: URL, connections: Int) -> Figures? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/wrk")
-        process.arguments = ["-t", String(min(2, connections)), "-c", String(connections), "-d", "\(seconds)s",
-                             "--latency", url.absoluteString]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return nil }
-        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        let lines = text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
-        /// The second field of the line starting with `label`, in seconds when it has a unit.
-        func value(after label: String) -> Double? {
-            guard let line = lines.first(where: { $0.hasPrefix(label) }),
-                  let field = line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first
-            else { return nil }
-            for (unit, scale) in [("us", 1e-6), ("ms", 1e-3), ("s", 1.0)] where field.hasSuffix(unit) {
-                return Double(field.dropLast(unit.count)).map { $0 * scale }
-            }
-            return Double(field)
-        }
-        guard let rate = value(after: "Requests/sec:") else { return nil }
+        guard let report = WrkReport.run(url: url, threads: min(2, connections), connections: connections,
+                                         seconds: seconds),
+              let rate = report.rate else { return nil }
         var figures = Figures(rate: rate, latency: [:])
         for (name, label) in zip(percentiles, ["50%", "75%", "90%", "99%"]) {
-            figures.latency[name] = value(after: label) ?? 0
+            figures.latency[name] = report.latency(label)
         }
         return figures
     }

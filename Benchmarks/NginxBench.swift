@@ -136,27 +136,9 @@ enum NginxBench {
 
     /// wrk for 3 s with `inFlight` connections; its own latency percentiles.
     static func wrkRun(url: URL) -> Figures? {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/wrk") else { return nil }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/wrk")
-        process.arguments = ["-t", "2", "-c", String(inFlight), "-d", "3s", "--latency", url.absoluteString]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return nil }
-        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        func value(after label: String) -> Double? {
-            guard let line = text.split(separator: "\n").first(where: { $0.trimmingCharacters(in: .whitespaces).hasPrefix(label) }),
-                  let field = line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first else { return nil }
-            let units: [(String, Double)] = [("us", 1e-6), ("ms", 1e-3), ("s", 1)]
-            for (unit, scale) in units where field.hasSuffix(unit) {
-                return Double(field.dropLast(unit.count)).map { $0 * scale }
-            }
-            return Double(field)
-        }
-        guard let rate = value(after: "Requests/sec:") else { return nil }
-        return Figures(rate: rate, p50: value(after: "50%") ?? 0, p99: value(after: "99%") ?? 0, cpu: 0)
+        guard let report = WrkReport.run(url: url, threads: 2, connections: inFlight, seconds: 3),
+              let rate = report.rate else { return nil }
+        return Figures(rate: rate, p50: report.latency("50%"), p99: report.latency("99%"), cpu: 0)
     }
 
     /// Wall time and CPU time (user + system) of a child process that must succeed.

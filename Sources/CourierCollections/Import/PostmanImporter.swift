@@ -165,7 +165,7 @@ public enum PostmanImporter {
     /// since `courier run` and the explorer take a folder's files in name order.
     static func fileNames(_ titles: [String]) -> [String] {
         var used: Set<String> = []
-        let width = String(titles.count).count < 2 ? 2 : String(titles.count).count
+        let width = max(2, String(titles.count).count)
         return titles.enumerated().map { index, title in
             var name = fileName(title)
             var counter = 2
