@@ -23,6 +23,10 @@ struct HTTPFileOutlineTests {
         "",
         "### no request here\n# just a comment\n",
         "### tail error\nGET http://x\n\n> ./h.js\nstray text\n\n### next\nGET http://y\n",
+        // kulala's NOP placeholder outside a leading shared block: an error at its line, no request, and the
+        // requests after it keep their ordinals.
+        "NOP\n",
+        "### a\nGET http://x/1\n\n###\nNOP\n\n### b\nGET http://x/2\n\n### c\nNOP\n",
     ]
 
     static func corpus() throws -> [(String, String)] {
@@ -55,6 +59,20 @@ struct HTTPFileOutlineTests {
         #expect(outline.fileVariables == full.fileVariables, "\(path)")
         #expect(outline.fileVariables.map(\.line) == full.fileVariables.map(\.line), "\(path)")
         #expect(outline.diagnostics == full.diagnostics, "\(path)")
+    }
+
+    @Test func aLeadingSharedPlaceholderBlockIsNoRequestInTheOutlineEither() throws {
+        // Given a file opening with kulala's shared NOP block, then two requests and a misplaced NOP
+        let text = "### Shared\nNOP\nX-Team: a\n\n### one\nGET http://x/1\n\n### two\nGET http://x/2\n\n###\nNOP\n"
+        // When it is outlined and parsed whole
+        let full = HTTPFile(path: "s.http", text: text)
+        let outline = try HTTPFileOutline(path: "s.http", data: Data(text.utf8))
+        // Then both find the same two requests and the same error, and the outline says to read it whole
+        #expect(outline.entries.map(\.name) == ["one", "two"])
+        #expect(full.requests.map(\.name) == ["one", "two"])
+        #expect(outline.diagnostics == full.diagnostics)
+        #expect(full.diagnostics.map(\.line) == [12])
+        #expect(outline.startsWithSharedBlock)
     }
 
     static func lineNumbers(_ request: RequestTemplate) -> [Int] {

@@ -37,7 +37,9 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         preconditionFailure("the outline refused a file the full parse read")
     }
     precondition(outline.entries.count == file.requests.count, "the outline found another number of requests")
-    for index in outline.entries.indices.prefix(8) {
+    // A file opening with kulala's shared block is read whole to run any of its requests (its block lends
+    // tags and headers to the requests after it), so only the whole parse's templates count there.
+    for index in outline.entries.indices.prefix(outline.startsWithSharedBlock ? 0 : 8) {
         precondition((try? outline.template(at: index)) == file.requests[index], "an outlined request differs")
     }
     precondition(outline.fileVariables == file.fileVariables, "the outline's file variables differ")

@@ -26,6 +26,9 @@ public struct HTTPFileOutline: Sendable {
         public var hasScripts: Bool
         /// Which request of its block this is: httpyac starts a request at a request line without `###`.
         var indexInBlock = 0
+        /// How many requests the blocks before this one hold (kulala's `NOP` placeholders included): the
+        /// base of the block's ordinals.
+        var ordinalOffset = 0
         /// The names of the requests its `# @ref` lines run first.
         public var references: [String] = []
     }
@@ -80,18 +83,33 @@ public struct HTTPFileOutline: Sendable {
             guard let next else { break }
             pending = next
         }
+        diagnostics += placeholderDiagnostics
     }
 
     /// Parses one block, recording its request (if it has one), its file variables and its diagnostics.
     private mutating func read(_ block: Entry) throws(CollectionError) {
-        let parser = try parse(block, ordinalOffset: entries.count)
+        let parser = try parse(block, ordinalOffset: requestsParsed)
         diagnostics += parser.diagnostics
         fileVariables += parser.fileVariables
         imports += parser.imports
         fileScripts += parser.fileScripts
         graphQLFragments.merge(parser.graphQLFragments) { $1 }
+        let ordinalOffset = requestsParsed
         for (position, request) in parser.requests.enumerated() {
+            let isFilesFirst = requestsParsed == 0
+            requestsParsed += 1
+            if isFilesFirst { startsWithSharedBlock = HTTPFileParser.sharedBlockNames.contains(request.name ?? "") }
+            // As the full parse does: a leading shared `NOP` block is no request; one anywhere else is an error.
+            if request.url == HTTPFileParser.noRequestPlaceholder {
+                if !(isFilesFirst && startsWithSharedBlock) {
+                    let line = parser.fileLine(parser.layouts[position].requestLine.lowerBound)
+                    placeholderDiagnostics.insert(Diagnostic(file: path, line: line,
+                                                             message: HTTPFileParser.misplacedPlaceholder), at: 0)
+                }
+                continue
+            }
             var entry = block
+            entry.ordinalOffset = ordinalOffset
             entry.name = request.name
             entry.hasScripts = !request.scripts.isEmpty
             entry.indexInBlock = position
@@ -118,15 +136,17 @@ public struct HTTPFileOutline: Sendable {
 
     /// Whether the file starts with kulala's `### Shared` block, which changes every request after it: such a
     /// file is read whole to run any of its requests.
-    public var startsWithSharedBlock: Bool {
-        entries.first.map { HTTPFileParser.sharedBlockNames.contains($0.name ?? "") } ?? false
-    }
+    public private(set) var startsWithSharedBlock = false
+    /// Every request the blocks' parses found so far, `NOP` placeholders included.
+    private var requestsParsed = 0
+    /// Misplaced `NOP` placeholders, last first: the full parse reports them after every block's diagnostics.
+    private var placeholderDiagnostics: [Diagnostic] = []
 
     /// The full template of the request at `index` in `entries`, equal to the one the full parse gives.
     public func template(at index: Int) throws(CollectionError) -> RequestTemplate {
         // The same bytes parsed to a request when the outline was made, so this finds it again.
         let entry = entries[index]
-        let requests = try parse(entry, ordinalOffset: index - entry.indexInBlock).requests
+        let requests = try parse(entry, ordinalOffset: entry.ordinalOffset).requests
         guard requests.indices.contains(entry.indexInBlock) else {
             throw .requestNotFound(id: "\(path)#\(index + 1)")
         }

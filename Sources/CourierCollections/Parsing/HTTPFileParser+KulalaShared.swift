@@ -8,14 +8,16 @@ extension HTTPFileParser {
     static let sharedBlockNames: Set<String> = ["Shared", "Shared each"]
     /// kulala's URL placeholder for a shared block that only shares headers and scripts.
     static let noRequestPlaceholder = "NOP"
+    /// What a `NOP` outside a leading shared block is told.
+    static let misplacedPlaceholder = "kulala's 'NOP' placeholder stands only in the file's first block, named "
+        + "'### Shared' or '### Shared each'"
 
     /// Applies a leading shared block to the requests after it; a `NOP` anywhere else is an error at its line.
     mutating func applyKulalaSharedBlock() {
         let shares = requests.first.map { Self.sharedBlockNames.contains($0.name ?? "") } ?? false
         for index in requests.indices.reversed() where requests[index].url == Self.noRequestPlaceholder
             && !(shares && index == 0) {
-            report(layouts[index].requestLine.lowerBound, "kulala's 'NOP' placeholder stands only in the file's "
-                   + "first block, named '### Shared' or '### Shared each'")
+            report(layouts[index].requestLine.lowerBound, Self.misplacedPlaceholder)
             requests.remove(at: index)
             layouts.remove(at: index)
         }
