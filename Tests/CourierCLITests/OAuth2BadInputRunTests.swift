@@ -162,6 +162,25 @@ import Testing
         #expect(server.requestCount(path: "/token") == 0)
         #expect(server.requestCount(path: "/api/me") == 0)
     }
+
+    @Test func aBrowserSignInNobodyCompletesEndsWithAClearError() async throws {
+        // Given an authorization-code configuration, no browser, and a sign-in wait of two seconds
+        let server = try Self.server { .json(#"{"access_token": "never", "expires_in": 60}"#) }
+        defer { server.stop() }
+        let base = server.baseURL.absoluteString
+        let folder = try Self.collection(server, grant: "Authorization Code", auth: #", "Auth URL": "\#(base)/authorize""#)
+        // When nobody opens the printed URL (a CI job, a remote shell)
+        let result = try await CourierCLI.run(["run", "api.http", "--env", "dev"], in: folder.url,
+                                              environment: ["XDG_STATE_HOME": folder.url.appendingPathComponent("state").path,
+                                                            "DISPLAY": "", "COURIER_SIGN_IN_WAIT": "2s"])
+        // Then the run ends, saying where the browser had to come back and what to do instead
+        #expect(result.status == 1)
+        let output = result.stdout + result.stderr
+        #expect(output.contains("sign-in with 'svc' failed: no browser came back to http://127.0.0.1:"), "\(output)")
+        #expect(output.contains("within 2 seconds"), "\(output)")
+        #expect(server.requestCount(path: "/token") == 0)
+        #expect(server.requestCount(path: "/api/me") == 0)
+    }
 }
 
 /// Numbers from 1, for servers that hand out distinct tokens.

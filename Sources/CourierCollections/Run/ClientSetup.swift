@@ -25,8 +25,21 @@ public struct ClientSetup: Sendable {
     public var authTokens: OAuth2TokenCache?
     /// Told what the user must do to sign in (a device code to enter, a page to open).
     public var authPrompt: @Sendable (AuthPrompt) -> Void = { _ in }
+    /// How long a browser sign-in waits for its redirect: `COURIER_SIGN_IN_WAIT` (seconds, or with `m`
+    /// for minutes), else five minutes.
+    public var signInWait = ClientSetup.signInWait(ProcessInfo.processInfo.environment)
 
     public init() {}
+
+    /// `COURIER_SIGN_IN_WAIT` read as a duration: `90`, `90s`, `5m`; the default when unset or unreadable.
+    static func signInWait(_ environment: [String: String]) -> Duration {
+        guard var text = environment["COURIER_SIGN_IN_WAIT"]?.trimmingCharacters(in: .whitespaces).lowercased(),
+              !text.isEmpty else { return OAuth2Session.Hooks.defaultSignInWait }
+        var unit = 1
+        if text.hasSuffix("m") { unit = 60; text.removeLast() } else if text.hasSuffix("s") { text.removeLast() }
+        guard let count = Int(text), count > 0 else { return OAuth2Session.Hooks.defaultSignInWait }
+        return .seconds(count * unit)
+    }
 
     /// The HTTP cache a command asks for: in `directory`, or in the default folder when `requested`; nil when
     /// neither. Throws when the folder cannot be opened.
@@ -40,7 +53,7 @@ public struct ClientSetup: Sendable {
         let steps: [any Middleware] = cookies.map { jars in [CookieMiddleware { jars.jar($0) }] } ?? []
         let transport = transport ?? CurlTransport(configuration: transportConfiguration)
         let oauth2 = OAuth2Session(transport: transport, cache: authTokens,
-                                   hooks: OAuth2Session.Hooks(prompt: authPrompt))
+                                   hooks: OAuth2Session.Hooks(prompt: authPrompt, signInWait: signInWait))
         return HTTPClient(configuration: HTTPClient.Configuration(
             transport: transport, cache: cache, middlewares: steps, retry: retry, events: events, oauth2: oauth2))
     }

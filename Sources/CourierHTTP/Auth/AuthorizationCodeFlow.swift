@@ -51,10 +51,21 @@ struct AuthorizationCodeFlow {
         session.hooks.prompt(prompt)
         context.events.emit(.auth(context.id, AuthEvent(configuration: configuration.id, action: .prompt(prompt))))
 
-        let items = try await listener.waitForRedirect(path: path) { items in
+        let outcome = await listener.waitForRedirect(path: path, limit: session.hooks.signInWait) { items in
             items["state"] == state && items["code"] != nil
                 ? Self.page("Signed in. You can close this tab and go back to Courier.")
                 : Self.page("Courier could not sign in; go back to the terminal to see why.")
+        }
+        let items: [String: String]
+        switch outcome {
+        case .redirected(let query): items = query
+        case .stopped: throw .cancelled
+        case .timedOut:
+            // A run with nobody at a browser (CI, a remote shell) ends instead of waiting for ever.
+            throw APIError.signIn(configuration: configuration.id, reason: "no browser came back to \(redirect) "
+                                      + "within \(Self.describe(session.hooks.signInWait)); open the printed URL "
+                                      + "in a browser on this machine (over SSH, forward port \(listener.port)), "
+                                      + "or use a grant that needs no browser (client credentials, device code)")
         }
         guard items["state"] == state else {
             throw APIError.signIn(configuration: configuration.id, reason: "the redirect's state did not match the "
@@ -88,6 +99,13 @@ struct AuthorizationCodeFlow {
         }
         let path = redirect.path.isEmpty ? "/" : redirect.path
         return (UInt16(clamping: redirect.port ?? 0), host, path)
+    }
+
+    /// "5 minutes", "90 seconds".
+    static func describe(_ wait: Duration) -> String {
+        let seconds = wait.components.seconds
+        if seconds >= 60, seconds % 60 == 0 { return seconds == 60 ? "1 minute" : "\(seconds / 60) minutes" }
+        return seconds == 1 ? "1 second" : "\(seconds) seconds"
     }
 
     private static func page(_ text: String) -> String {

@@ -51,32 +51,49 @@ final class LoopbackRedirectListener: Sendable {
         close(descriptor)
     }
 
-    /// The query items of the first request for `path`; the browser gets `page(items)` as HTML.
-    /// Throws `.cancelled` once the task is cancelled (which stops the listener).
-    func waitForRedirect(path: String, page: @escaping @Sendable ([String: String]) -> String)
-        async throws(APIError) -> [String: String] {
-        typealias Redirect = Result<[String: String], APIError>
-        let result = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Redirect, Never>) in
+    /// How a wait for the redirect ended.
+    enum Outcome: Sendable {
+        /// The query items of the request for the path.
+        case redirected([String: String])
+        /// The listener was stopped (the task was cancelled).
+        case stopped
+        /// No request for the path came within the limit.
+        case timedOut
+    }
+
+    /// The query items of the first request for `path` within `limit`; the browser gets `page(items)` as HTML.
+    /// The wait ends with `.stopped` once the task is cancelled (which stops the listener).
+    func waitForRedirect(path: String, limit: Duration, page: @escaping @Sendable ([String: String]) -> String)
+        async -> Outcome {
+        let deadline = ContinuousClock.now + limit
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Outcome, Never>) in
                 let thread = Thread { [self] in
-                    let items = accept(path: path, page: page)
-                    continuation.resume(returning: items.map { .success($0) } ?? .failure(.cancelled))
+                    continuation.resume(returning: accept(path: path, page: page, deadline: deadline))
                 }
                 thread.start()
             }
         } onCancel: {
             stop()
         }
-        return try result.get()
     }
 
-    /// Nil once the listener is stopped (the wait was cancelled).
-    private func accept(path: String, page: ([String: String]) -> String) -> [String: String]? {
+    private func accept(path: String, page: ([String: String]) -> String, deadline: ContinuousClock.Instant) -> Outcome {
         while true {
+            // Short slices, so a stop from another thread or the deadline is seen within a quarter second
+            // (closing a socket does not wake a poll on it).
+            let left = deadline - ContinuousClock.now
+            guard left > .zero else { return .timedOut }
+            guard !closed.withLock({ $0 }) else { return .stopped }
+            var waiting = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            let slice = Int32(min(250, max(1, (left / .milliseconds(1)).rounded(.up))))
+            let ready = poll(&waiting, 1, slice)
+            if ready == 0 || (ready < 0 && errno == EINTR) { continue }
+            guard ready > 0, !closed.withLock({ $0 }) else { return .stopped }
             let connection = Glibc.accept(descriptor, nil, nil)
             guard connection >= 0 else {
-                if errno == EINTR { continue }
-                return nil
+                if errno == EINTR || errno == EAGAIN { continue }
+                return .stopped
             }
             defer { close(connection) }
             var timeout = timeval(tv_sec: 10, tv_usec: 0)
@@ -90,7 +107,7 @@ final class LoopbackRedirectListener: Sendable {
             var items: [String: String] = [:]
             for item in components.queryItems ?? [] { items[item.name] = item.value ?? "" }
             Self.reply(connection, status: "200 OK", body: page(items))
-            return items
+            return .redirected(items)
         }
     }
 

@@ -15,15 +15,23 @@ public final class OAuth2Session: Sendable {
         public var now: @Sendable () -> Date
         /// The device grant's wait between polls; throws `.cancelled` when the task is cancelled.
         public var sleep: @Sendable (Duration) async throws(APIError) -> Void
+        /// How long the authorization code grant waits for the browser to come back to the loopback redirect.
+        public var signInWait: Duration
+
+        /// The wait for a browser sign-in when nothing else is said: long enough to type a password and a
+        /// second factor, short enough that a run with nobody at a browser ends.
+        public static let defaultSignInWait = Duration.seconds(300)
 
         public init(prompt: @escaping @Sendable (AuthPrompt) -> Void = { _ in },
                     openBrowser: @escaping @Sendable (URL) -> Bool = BrowserOpener.open,
                     now: @escaping @Sendable () -> Date = { Date() },
-                    sleep: @escaping @Sendable (Duration) async throws(APIError) -> Void = Hooks.taskSleep) {
+                    sleep: @escaping @Sendable (Duration) async throws(APIError) -> Void = Hooks.taskSleep,
+                    signInWait: Duration = defaultSignInWait) {
             self.prompt = prompt
             self.openBrowser = openBrowser
             self.now = now
             self.sleep = sleep
+            self.signInWait = signInWait
         }
 
         /// `Task.sleep`, whose only failure is cancellation.
