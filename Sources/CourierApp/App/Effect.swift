@@ -1,5 +1,6 @@
 import CourierCollections
 import CourierHTTP
+import CourierHistory
 import Foundation
 
 /// Work `update` asks for. The effect runner performs it with the core and answers with actions.
@@ -42,6 +43,9 @@ public enum Effect: Sendable, Hashable {
     /// settings) off the loop thread, then opened with the request's messages at the positions `subscriptions`
     /// sent after every (re)connect, as the send path resolved them (values from secret stores included).
     case webSocketConnect(job: SendJob, subscriptions: [Int])
+    /// Keep an ended WebSocket connection or gRPC call in history: `body` is its messages as NDJSON, and known
+    /// `secrets` are masked in what is written.
+    case recordStream(HistoryEntry, body: Data, secrets: Set<String>)
     /// Read from history the response before the shown one of `requestKey` (the newest entry is the
     /// shown response when `skipNewest`), for `d` when this session has none.
     case loadPreviousResponse(requestKey: String, skipNewest: Bool)

@@ -262,6 +262,15 @@ public final class EffectRunner: Sendable {
             webSocket.perform(effect)
         case .webSocketConnect(let job, let subscriptions):
             connectWebSocket(job, subscriptions: subscriptions)
+        case .recordStream(let entry, let body, let secrets):
+            guard let history else { return }
+            background { [queue] in
+                do {
+                    _ = try history.record(entry, body: body, secrets: HistoryRecording.masked(secrets))
+                } catch {
+                    queue.post(.notice(StatusMessage("Not kept in history: \(error)", kind: .error)))
+                }
+            }
         case .loadPreviousResponse(let requestKey, let skipNewest):
             guard let history else {
                 queue.post(.previousResponseLoaded(requestKey: requestKey, nil))

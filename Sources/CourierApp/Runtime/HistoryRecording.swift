@@ -45,11 +45,15 @@ enum HistoryRecording {
                        draft: RequestDraft? = nil, secrets: Set<String>,
                        into store: HistoryStore) throws(HistoryError) -> (key: String, latency: LatencyStats?) {
         let entry = entry(request: request, response: response, name: name, collectionPath: collectionPath, draft: draft)
-        // Longest first, so a secret that contains another is hidden whole.
-        let ordered = secrets.filter { !$0.isEmpty }.sorted { $0.count > $1.count }
-        let stored = try store.record(entry, body: body(response.body, limit: store.limits.maxBodyBytes), secrets: ordered)
+        let stored = try store.record(entry, body: body(response.body, limit: store.limits.maxBodyBytes),
+                                      secrets: masked(secrets))
         let stats = try? LatencyStats(store: store, requestKey: stored.requestKey)
         return (stored.requestKey, stats.flatMap { $0.isEmpty ? nil : $0 })
+    }
+
+    /// The secret values to mask in a stored entry, longest first, so a secret that contains another is hidden whole.
+    static func masked(_ secrets: Set<String>) -> [String] {
+        secrets.filter { !$0.isEmpty }.sorted { $0.count > $1.count }
     }
 
     static func seconds(_ duration: Duration) -> Double {

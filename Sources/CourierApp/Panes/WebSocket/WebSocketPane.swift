@@ -46,6 +46,7 @@ struct WebSocketPane: Pane {
             if batch.events.contains(where: { if case .error(let error) = $0 { error.kind == .tls } else { false } }) {
                 state.certificatePassphrase = nil
             }
+            return state.endedStreamEffects()
         case .webSocketResolved(let unverifiedTLS, let messages):
             state.webSocketPane.resolved(unverifiedTLS: unverifiedTLS, messages: messages)
         case .grpcCallLive(let generation):

@@ -48,7 +48,11 @@ public struct WebSocketPaneState: Sendable, Hashable {
     /// How the "not connected" message names the connect key; `AppState.useKeys` sets the user's.
     public var connectKey = "o"
     public private(set) var entries: WebSocketEntryRing
-    private var nextID = 0
+    var nextID = 0
+    /// The open connection, from `connected` to its close (`WebSocketPaneState+Sessions`).
+    var openConnection: ConnectionSpan?
+    /// The connection that closed last, until the app takes it to keep in history.
+    var endedConnection: EndedConnection?
     /// New messages move the view; false while paused.
     public internal(set) var following = true
     /// The newest entry shown at the bottom while paused.
@@ -117,6 +121,7 @@ public struct WebSocketPaneState: Sendable, Hashable {
         case .connected(_, let chosen):
             now = time
             connection = .open(protocol: chosen)
+            openConnection = ConnectionSpan(firstEntryID: nextID, opened: time, subprotocol: chosen)
             addStatus("connected" + (chosen.map { " (protocol \($0))" } ?? ""), at: time)
         case .message(let record):
             now = record.time
@@ -132,6 +137,10 @@ public struct WebSocketPaneState: Sendable, Hashable {
             if !info.wasClean && !info.byUser { text += " (no close handshake)" }
             if let error = info.error { text += ": \(error)" }
             addStatus(text, at: time, isError: !info.byUser && ![1000, 1001].contains(info.code.rawValue))
+            if let span = openConnection {
+                endedConnection = EndedConnection(span: span, closed: time, closeLine: text)
+                openConnection = nil
+            }
         case .reconnecting(let delay, let attempt):
             now = time
             connection = .reconnecting(at: time.addingTimeInterval(delay), attempt: attempt)
@@ -195,6 +204,8 @@ public struct WebSocketPaneState: Sendable, Hashable {
         unverifiedTLS = false
         problem = nil
         entries.removeAll()
+        openConnection = nil
+        endedConnection = nil
         // The counters are this request's, like the messages.
         receivedCount = 0
         sentCount = 0
@@ -296,15 +307,19 @@ public struct WebSocketPaneState: Sendable, Hashable {
     /// The kept messages as NDJSON, one `courier ws --json` message object a line, oldest first; a first
     /// line says how many older messages were dropped. Texts cut at `bytesPerMessage` and binary messages
     /// (only their first bytes are kept) carry their full `size`.
-    public func transcript() -> Data {
+    public func transcript() -> Data { transcript(fromEntryID: Int.min) }
+
+    /// The kept messages from entry `first` on, as `transcript()` writes them; the dropped line comes first
+    /// when messages from there on fell out.
+    func transcript(fromEntryID first: Int) -> Data {
         var out = Data()
-        if droppedCount > 0 {
+        if droppedCount > 0, entries.count == 0 || entries[0].id > first {
             out.append(Data(#"{"type":"dropped","count":\#(droppedCount),"kept":\#(entries.count)}"#.utf8))
             out.append(0x0A)
         }
         for index in 0..<entries.count {
             let entry = entries[index]
-            guard entry.kind != .status else { continue }
+            guard entry.kind != .status, entry.id >= first else { continue }
             let message: WebSocketMessage = entry.isBinary ? .binary(Data(entry.binaryPrefix)) : .text(entry.text)
             let record = WebSocketMessageEvent(direction: entry.kind == .incoming ? .incoming : .outgoing,
                                                message: message, time: entry.time, isSubscription: entry.isSubscription)

@@ -1,5 +1,6 @@
 import CourierApp
 import CourierHTTP
+import CourierHistory
 import CourierTerminal
 import CourierTestSupport
 import Foundation
@@ -12,6 +13,7 @@ import Testing
 struct GRPCStreamPaneTests {
     final class Driver: LiveExplorer {
         let folder: TemporaryFolder
+        let history: HistoryStore
 
         /// The explorer on one GRPC request of `method` with `body`.
         init(port: Int, method: String, body: String = "") throws {
@@ -23,9 +25,21 @@ struct GRPCStreamPaneTests {
                 \(body)
 
                 """)
-            super.init(configuration: .init(transport: CurlTransport(), themeFolders: []),
+            let historyFolder = folder.url.appendingPathComponent("history")
+            history = HistoryStore(directory: historyFolder)
+            super.init(configuration: .init(transport: CurlTransport(), themeFolders: [], historyDirectory: historyFolder),
                        state: AppState(size: Size(width: 160, height: 48),
                                        collectionPath: folder.url.appendingPathComponent("api.http").path))
+        }
+
+        /// The calls kept in history, once one is there (the store is written in the background).
+        func keptCalls() async throws -> [HistoryEntry] {
+            for _ in 0..<600 {
+                let kept = ((try? history.list()) ?? []).filter { $0.request.method == "GRPC" }
+                if !kept.isEmpty { return kept }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            return []
         }
 
         var texts: [String] {
@@ -58,6 +72,11 @@ struct GRPCStreamPaneTests {
         #expect(status > replies.last ?? .max)
         #expect(driver.screen.contains("grpc OK"), "\(driver.screen)")
         #expect(driver.screen.contains("gRPC · 127.0.0.1"), "\(driver.screen)")
+        // And the ended call is kept in history: its status and its three replies
+        let call = try #require(try await driver.keptCalls().first)
+        #expect(call.response?.reason?.contains("grpc OK") == true, "\(String(describing: call.response))")
+        let kept = String(decoding: try driver.history.body(id: call.id), as: UTF8.self)
+        #expect(kept.components(separatedBy: #""dir":"in""#).count - 1 == 3, "\(kept)")
     }
 
     @Test func messagesTypedInTheSendBoxGoOutOnAClientStream() async throws {
