@@ -77,6 +77,12 @@ extension AppState {
     /// when the entry kept the template, else as sent. A header history kept redacted (`REDACTED`) keeps the
     /// editor's own value, or is left out when the editor has none: the mask is never sent as a value.
     mutating func restore(_ entry: HistoryEntry) {
+        // A kept connection's messages are no request body: its request is the collection's to open.
+        guard !["WEBSOCKET", "GRPC"].contains(entry.request.method) else {
+            status = StatusMessage("A kept \(entry.request.method == "GRPC" ? "gRPC call" : "WebSocket connection") is not "
+                                   + "restored into the editor: open '\(entry.request.name ?? entry.request.url)' in the collection")
+            return
+        }
         let current = editor.draft
         let template = entry.request.template
         var fields: [HTTPHeaders.Field] = []

@@ -110,7 +110,9 @@ extension HistoryPaneState {
         if marked.contains(entry.id) { buffer.write("●", x: x, y: y, style: theme.warning) }
         let clock = HistoryPaneFormat.clock(entry.date, zone: timeZone)
         buffer.write(clock.dropFirst(5), x: x + columns.timeX, y: y, style: theme.muted, maxWidth: Columns.time)
-        buffer.write(entry.request.method, x: x + columns.methodX, y: y, style: theme.method(entry.request.method),
+        // A kept WebSocket connection reads as the collection lists its request.
+        let method = entry.request.method == "WEBSOCKET" ? "WS" : entry.request.method
+        buffer.write(method, x: x + columns.methodX, y: y, style: theme.method(entry.request.method),
                      maxWidth: Columns.method)
         let label = HistoryPaneFormat.label(entry)
         buffer.write(Draw.fitted(context.masked(label), width: columns.name), x: x + columns.nameX, y: y,

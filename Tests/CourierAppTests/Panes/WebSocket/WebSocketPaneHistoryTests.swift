@@ -83,5 +83,10 @@ struct WebSocketPaneHistoryTests {
             let data = (try? Data(contentsOf: driver.history.directory.appendingPathComponent(file))) ?? Data()
             #expect(!String(decoding: data, as: UTF8.self).contains("h1st-t0ken-93"), "\(file)")
         }
+        // And the history pane lists it as the collection does, and does not restore it into the editor as a request
+        #expect(await driver.press(Key(.function(3))) { $0.historyPane?.entries.isEmpty == false }, "\(driver.screen)")
+        #expect(driver.screen.contains("WS "), "\(driver.screen)")
+        #expect(await driver.press(.char("r")) { $0.status?.text.contains("is not restored") == true }, "\(driver.screen)")
+        #expect(driver.state.editor.draft.kind == .websocket)
     }
 }
