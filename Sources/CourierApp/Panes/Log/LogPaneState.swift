@@ -13,7 +13,9 @@ public struct LogPaneState: Sendable {
     /// The most attempts kept; the oldest go first.
     public var maxAttempts: Int
     /// Attempts, oldest first.
-    public private(set) var attempts: [LogAttempt] = []
+    public internal(set) var attempts: [LogAttempt] = []
+    /// The live pane's WebSocket connection, whose connects show as attempts (`LogPaneState+Streams`).
+    var stream: StreamConnection?
     public private(set) var errorsOnly = false
     /// Only this request's attempts are shown, when set.
     public private(set) var onlyRequest: RequestID?

@@ -42,6 +42,11 @@ struct WebSocketPane: Pane {
         switch action {
         case .webSocketEvents(let batch):
             state.webSocketPane.apply(batch, masker: state.screenMasker)
+            // A gRPC call's HTTP/2 request is the client's to log; a WebSocket's connects are logged here.
+            if state.webSocketJob?.draft.kind != .grpc {
+                let time = state.clock()
+                for event in batch.events { state.log.apply(stream: event, method: "WS", at: time) }
+            }
             // A TLS failure may be a wrong passphrase: it is forgotten, so the next connect asks again.
             if batch.events.contains(where: { if case .error(let error) = $0 { error.kind == .tls } else { false } }) {
                 state.certificatePassphrase = nil

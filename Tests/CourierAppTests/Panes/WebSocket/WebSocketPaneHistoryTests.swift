@@ -55,6 +55,9 @@ struct WebSocketPaneHistoryTests {
             if case .open = state.webSocketPane.connection { return state.webSocketPane.receivedCount >= 1 }
             return false
         }), "\(driver.screen)")
+        // And the Log shows the connect as an attempt answered 101
+        #expect(driver.state.log.attempts.contains { $0.method == "WS" && $0.outcome == .response(status: 101, headers: []) },
+                "\(driver.state.log.attempts)")
         // When the user disconnects
         #expect(await driver.press(.char("5"), .char("D"), until: { state in
             if case .closed = state.webSocketPane.connection { true } else { false }
