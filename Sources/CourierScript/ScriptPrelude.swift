@@ -189,19 +189,27 @@ enum ScriptPrelude {
           log: function () { state.logs.push(logText(Array.prototype.slice.call(arguments))); },
           exit: function () { throw exitSignal; },
         };
+        // What is still written as {{name}} once Courier substituted what it knew: a request variable this
+        // script set since, as the JetBrains client substitutes it.
+        function withScriptVariables(value) {
+          if (typeof value !== "string") return value;
+          return value.replace(/\{\{\s*([^{}\s]+)\s*\}\}/g, function (written, name) {
+            return Object.prototype.hasOwnProperty.call(state.variables, name) ? state.variables[name] : written;
+          });
+        }
         function header(h) {
           return {
             name: h.name, value: h.value,
             getRawValue: function () { return h.raw; },
-            tryGetSubstitutedValue: function () { return h.value; },
+            tryGetSubstitutedValue: function () { return withScriptVariables(h.value); },
           };
         }
         const request = {
           method: req.method,
           url: {
             getRaw: function () { return req.rawURL; },
-            tryGetSubstituted: function () { return req.url; },
-            toString: function () { return req.url; },
+            tryGetSubstituted: function () { return withScriptVariables(req.url); },
+            toString: function () { return withScriptVariables(req.url); },
           },
           headers: {
             all: function () { return req.headers.map(header); },
@@ -213,7 +221,7 @@ enum ScriptPrelude {
           },
           body: {
             getRaw: function () { return req.rawBody === undefined ? null : req.rawBody; },
-            tryGetSubstituted: function () { return req.body === undefined ? null : req.body; },
+            tryGetSubstituted: function () { return req.body === undefined ? null : withScriptVariables(req.body); },
           },
           environment: environment,
           variables: variables,

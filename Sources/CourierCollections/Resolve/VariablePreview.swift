@@ -44,6 +44,13 @@ public enum VariablePreview {
         let definitions = values.keys.sorted().map { VariableDefinition(name: $0, value: values[$0] ?? "") }
         var interpolator = Interpolator(requestName: "preview", local: [], file: definitions,
                                         context: VariableContext(processEnvironment: [:]))
+        return expandKnown(text, with: &interpolator, dynamic: dynamic)
+    }
+
+    /// `text` with every reference `interpolator` expands replaced; the others (unknown yet, or failing) stay
+    /// as written. Dynamic values are generated only when `dynamic` is set.
+    static func expandKnown(_ text: String, with interpolator: inout Interpolator, dynamic: Bool) -> String {
+        guard text.contains("{{") else { return text }
         return segments(text).map { segment -> String in
             switch segment {
             case .text(let literal): return literal

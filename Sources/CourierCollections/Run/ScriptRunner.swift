@@ -92,7 +92,9 @@ public struct ScriptRunner: Sendable {
             let resolver = Resolver(file: file, baseFolder: baseFolder, context: context)
             let preview = try? resolver.resolve(prepared)
             if changedHeaders == nil { previewHeaders = preview?.request.headers ?? HTTPHeaders() }
-            var input = ScriptInput(phase: .preRequest, request: scriptRequest(prepared, preview: preview),
+            let request = preview == nil ? partlySubstituted(prepared, context: context)
+                                         : scriptRequest(prepared, preview: preview)
+            var input = ScriptInput(phase: .preRequest, request: request,
                                     environment: environmentValues(context), globals: context.globals,
                                     requestVariables: variables, timeLimit: Self.timeLimit(for: template),
                                     isCancelled: isCancelled)
@@ -244,6 +246,26 @@ public struct ScriptRunner: Sendable {
         return ScriptRequest(name: template.name, method: template.method.rawValue, rawURL: template.url,
                              url: preview?.request.url.absoluteString, headers: headers, rawBody: rawBody,
                              body: body ?? rawBody)
+    }
+
+    /// What a pre-request script sees of a request that does not resolve yet (a header waits for a value the
+    /// script sets, say): every reference known now substituted, the others as written, as the JetBrains
+    /// client's `tryGetSubstituted()` gives. A signature over the URL is then made over the URL that is sent.
+    func partlySubstituted(_ template: RequestTemplate, context: VariableContext) -> ScriptRequest {
+        var interpolator = Interpolator(requestName: template.displayName, local: template.variables,
+                                        file: file.fileVariables, context: context, folder: baseFolder,
+                                        elsewhere: file.definitionElsewhere(than: template))
+        var request = scriptRequest(template, preview: nil)
+        request.url = VariablePreview.expandKnown(request.rawURL, with: &interpolator, dynamic: false)
+        request.headers = request.headers.map { header in
+            var header = header
+            header.value = VariablePreview.expandKnown(header.raw, with: &interpolator, dynamic: false)
+            return header
+        }
+        if case .text(let text) = template.body {
+            request.body = VariablePreview.expandKnown(text, with: &interpolator, dynamic: false)
+        }
+        return request
     }
 
     /// The largest body file whose text scripts see as `request.body`.
