@@ -1,3 +1,5 @@
+import Foundation
+
 /// Errors found while resolving a request, placed at the line of the file that caused them and
 /// followed by what to do, the way `courier run` and `courier check` print them.
 extension CollectionError {
@@ -50,6 +52,15 @@ extension CollectionError {
             + hint(environments: environments)
     }
 
+    /// kulala.nvim and httpyac fall back to the shell's variables for a plain `{{NAME}}`; Courier reads the
+    /// shell only where a file says so, so a file from elsewhere cannot send the shell's secrets unasked. When
+    /// the shell has the name, the error says how to read it.
+    static func shellHint(_ name: String,
+                          environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        guard environment[name] != nil else { return "" }
+        return "; the shell has \(name), and a request reads it only as {{$processEnv \(name)}} or {{$env.\(name)}}"
+    }
+
     /// What to do about the error, starting with "; ", or "".
     func hint(environments: String?) -> String {
         switch self {
@@ -57,7 +68,7 @@ extension CollectionError {
             return "; set it in the process environment (or in .env beside the file for $dotenv)"
         case .unknownVariable(let name, _):
             return "; define it with '@\(name) = value', pass --var \(name)=VALUE, or set it in an environment"
-                + (environments.map { " (\($0))" } ?? "")
+                + (environments.map { " (\($0))" } ?? "") + Self.shellHint(name)
         case .fileAccess(let refusal):
             return refusal.commandLineHint
         case .badURL:
