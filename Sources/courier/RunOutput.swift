@@ -87,7 +87,7 @@ extension RunCommand {
             for line in scriptLines(outcome.scripts) { text += "\n" + line }
             for path in outcome.savedTo { text += "\nsaved: \(path)" }
             if let note = outcome.template.tags[RequestTemplate.noteTag] { text += "\n" + noteLine(note) }
-            Console.out(SecretPolicy.masking(text, secrets: secrets) + "\n")
+            Console.out((secrets.isEmpty ? text : SecretPolicy.masking(text, secrets: secrets)) + "\n")
         }
     }
 
