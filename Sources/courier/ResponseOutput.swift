@@ -38,88 +38,12 @@ enum ResponseOutput {
 
     // MARK: JSON
 
-    /// One JSON object: status, headers, body, cache, error and attempts (keys sorted, stable for scripts).
-    /// `bodyPlaceholder` stands in for a body written separately (`JSONBodyWriter`), with its encoding.
-    static func json(response: HTTPResponse?, error: APIError?, attempts: [AttemptRecord], name: String? = nil,
-                     options: Options = Options(), bodyPlaceholder: (text: String, encoding: String?)? = nil) -> String {
-        serialize(jsonObject(response: response, error: error, attempts: attempts, name: name, options: options,
-                             bodyPlaceholder: bodyPlaceholder))
-    }
-
-    /// The members of `json`'s object, for a caller that adds its own before serialising once.
-    static func jsonObject(response: HTTPResponse?, error: APIError?, attempts: [AttemptRecord], name: String? = nil,
-                           options: Options = Options(),
-                           bodyPlaceholder: (text: String, encoding: String?)? = nil) -> [String: Any] {
-        var object: [String: Any] = [
-            "status": response.map { $0.status as Any } ?? NSNull(),
-            "headers": (response?.headers.redacted(showSecrets: options.showSecrets) ?? [:]).map { [$0.name, $0.value] },
-            "cache": (response?.cache.decision ?? .bypass).rawValue,
-            "error": error.map { ["kind": $0.kind.rawValue, "message": $0.logDescription] as Any } ?? NSNull(),
-            "attempts": attempts.map(attemptObject),
-        ]
-        if let name { object["name"] = name }
-        if let response {
-            object["http_version"] = response.httpVersion
-            object["url"] = options.showSecrets ? response.url.absoluteString
-                                                : SecretPolicy.maskedURL(response.url.absoluteString)
-            object["body_size"] = response.body.size
-            // The compressed size as it crossed the network, when the body came content-encoded.
-            if response.timing.bytesOnWire > 0, response.timing.bytesOnWire != response.body.size {
-                object["body_wire_size"] = response.timing.bytesOnWire
-            }
-            // The cache's decision with its age, remaining freshness and why it was not stored.
-            for (key, value) in response.cache.jsonFields { object[key] = value }
-            if let note = response.contentEncodingNote { object["content_encoding_note"] = note }
-        }
-        if let streamed = options.streamed {
-            object["body"] = NSNull()
-            object["streamed"] = streamed
-        } else if let bodyFile = options.bodyFile {
-            object["body"] = NSNull()
-            object["body_file"] = bodyFile.path
-        } else if let bodyPlaceholder {
-            object["body"] = bodyPlaceholder.text
-            if let encoding = bodyPlaceholder.encoding { object["body_encoding"] = encoding }
-        } else if let data = response.flatMap({ try? $0.body.readAll() }) {
-            if let text = String(data: data, encoding: .utf8) {
-                object["body"] = text
-            } else {
-                object["body"] = data.base64EncodedString()
-                object["body_encoding"] = "base64"
-            }
-        } else {
-            object["body"] = NSNull()
-        }
-        return object
-    }
-
-    static func attemptObject(_ record: AttemptRecord) -> [String: Any] {
-        [
-            "attempt": record.sequence,
-            "status": record.status.map { $0 as Any } ?? NSNull(),
-            "error": record.error.map { ["kind": $0.kind.rawValue, "message": $0.logDescription] as Any } ?? NSNull(),
-            "delay_s": record.delayBeforeNext.map { round3($0.seconds) as Any } ?? NSNull(),
-            "reason": record.retryReason.map { $0 as Any } ?? NSNull(),
-            "retry_declined": record.retryDeclined.map { $0.description as Any } ?? NSNull(),
-            "reused_connection": record.reusedConnection,
-            "timing": record.timing.map(timingObject) ?? NSNull(),
-        ]
-    }
-
-    static func timingObject(_ timing: Timing) -> [String: Any] {
-        func ms(_ duration: Duration?) -> Any { duration.map { round3($0.milliseconds) as Any } ?? NSNull() }
-        return ["dns_ms": ms(timing.dns), "connect_ms": ms(timing.connect), "tls_ms": ms(timing.tls),
-                "ttfb_ms": ms(timing.firstByte), "total_ms": ms(timing.total)]
-    }
-
     /// Compact JSON with sorted keys (one line, stable for scripts).
     static func serialize(_ object: [String: Any]) -> String {
         guard let json = CompactJSON.string(object) else { return "{}" }
         // DEL, C1 and bidi controls are valid raw in JSON; as \u escapes they stay valid JSON and inert.
         return Sanitizer.escapedJSON(json)
     }
-
-    private static func round3(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
 
     // MARK: Human
 

@@ -30,7 +30,7 @@ extension RunCommand {
         }
         if let skipped = outcome.skipped {
             if invocation.json {
-                Console.out(object(skippedObject(name, reason: skipped, file: file)))
+                Console.out(skippedLine(name, reason: skipped, file: file))
             } else {
                 Console.out("### \(name)\nskipped: \(skipped)\n")
             }
@@ -43,13 +43,26 @@ extension RunCommand {
                                      fileVariables: own ? place.variables : [], environments: place.sources)
             } ?? error.description
             if invocation.json {
-                var fields: [String: Any] = [
-                    "name": name, "status": NSNull(), "attempts": [Any](),
-                    "error": ["kind": "collection", "message": message],
-                ].merging(scriptFields(outcome.scripts)) { old, _ in old }
-                if let file { fields["file"] = file }
-                if let iteration { fields["iteration"] = iteration }
-                Console.out(SecretPolicy.masking(object(fields), secrets: secrets))
+                var out = JSONWriter()
+                out.openObject()
+                out.key("attempts")
+                out.openArray()
+                out.closeArray()
+                out.key("error")
+                out.openObject()
+                out.member("kind", "collection")
+                out.member("message", message)
+                out.closeObject()
+                let run = runMembers(outcome, file: file, iteration: iteration)
+                if let file { out.member("file", file) }
+                if let iteration { out.member("iteration", iteration) }
+                if !run.logs.isEmpty { out.member("logs", strings: run.logs) }
+                out.member("name", name)
+                if let scriptError = run.scriptError { out.member("scriptError", scriptError) }
+                out.nullMember("status")
+                ResponseOutput.writeTests(run.tests, into: &out)
+                out.closeObject()
+                printJSON(&out, secrets: secrets)
             } else {
                 let logs = scriptLines(outcome.scripts).filter { $0.hasPrefix("log: ") }
                 let text = (["### \(name)"] + logs + ["Error: \(message)"]).joined(separator: "\n")
@@ -58,15 +71,12 @@ extension RunCommand {
             return
         }
         if invocation.json {
-            // One object, serialised once: the run's members are added before, not parsed back out of the text.
-            var fields = ResponseOutput.jsonObject(response: outcome.response, error: apiError, attempts: attempts,
-                                                   name: name, options: options)
-            if let file { fields["file"] = file }
-            fields.merge(scriptFields(outcome.scripts)) { _, new in new }
-            if !outcome.savedTo.isEmpty { fields["saved"] = outcome.savedTo }
-            if let iteration { fields["iteration"] = iteration }
-            if let note = outcome.template.tags[RequestTemplate.noteTag] { fields["note"] = note }
-            Console.out(SecretPolicy.masking(object(fields), secrets: secrets))
+            // One object written member by member, the run's members in their places.
+            var out = JSONWriter()
+            ResponseOutput.writeJSON(response: outcome.response, error: apiError, attempts: attempts, name: name,
+                                     options: options, run: runMembers(outcome, file: file, iteration: iteration),
+                                     into: &out)
+            printJSON(&out, secrets: secrets)
         } else {
             var text = ResponseOutput.human(response: outcome.response, error: apiError, attempts: attempts, name: name,
                                             options: options)
@@ -77,7 +87,7 @@ extension RunCommand {
             for line in scriptLines(outcome.scripts) { text += "\n" + line }
             for path in outcome.savedTo { text += "\nsaved: \(path)" }
             if let note = outcome.template.tags[RequestTemplate.noteTag] { text += "\n" + noteLine(note) }
-            Console.out(SecretPolicy.masking(text, secrets: secrets) + "\n")
+            Console.out((secrets.isEmpty ? text : SecretPolicy.masking(text, secrets: secrets)) + "\n")
         }
     }
 
@@ -88,14 +98,37 @@ extension RunCommand {
     }
 
     /// `{"name": …, "file": …}` for a skipped request (a folder run says which file it is in).
-    private static func skippedObject(_ name: String, reason: String, file: String?) -> [String: Any] {
-        var fields: [String: Any] = ["name": name, "status": NSNull(), "skipped": reason, "error": NSNull(),
-                                     "attempts": [Any](), "tests": [Any]()]
-        if let file { fields["file"] = file }
-        return fields
+    private static func skippedLine(_ name: String, reason: String, file: String?) -> String {
+        var out = JSONWriter()
+        out.openObject()
+        out.key("attempts")
+        out.openArray()
+        out.closeArray()
+        out.nullMember("error")
+        if let file { out.member("file", file) }
+        out.member("name", name)
+        out.member("skipped", reason)
+        out.nullMember("status")
+        ResponseOutput.writeTests([], into: &out)
+        out.closeObject()
+        return String(decoding: out.finishLine(), as: UTF8.self)
     }
 
-    static func object(_ object: [String: Any]) -> String { ResponseOutput.serialize(object) }
+    /// The members a run adds to a request's object: its file, iteration, scripts' tests and logs, saves, note.
+    private static func runMembers(_ outcome: RunOutcome, file: String?, iteration: Int?) -> ResponseOutput.RunMembers {
+        let scripts = outcome.scripts
+        return ResponseOutput.RunMembers(
+            file: file, iteration: iteration, logs: scripts.logs,
+            note: outcome.template.tags[RequestTemplate.noteTag], saved: outcome.savedTo,
+            scriptError: scripts.error?.description,
+            tests: scripts.tests.map { (name: $0.name, passed: $0.passed, message: $0.message) })
+    }
+
+    /// Prints a finished object on one line, the request's secrets masked.
+    private static func printJSON(_ out: inout JSONWriter, secrets: Set<String>) {
+        let line = String(decoding: out.finishLine(), as: UTF8.self)
+        Console.out(secrets.isEmpty ? line : SecretPolicy.masking(line, secrets: secrets))
+    }
 }
 
 /// Where a file's errors are reported: its path as printed, its file variables and the environments found.

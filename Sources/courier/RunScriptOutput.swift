@@ -16,17 +16,4 @@ extension RunCommand {
         if let error = report.error { lines.append("script error: \(error)") }
         return lines
     }
-
-    /// `"tests": [{"name", "passed", "message"}]` on every result, plus `"logs"` and `"scriptError"` when
-    /// there are any.
-    static func scriptFields(_ report: ScriptReport) -> [String: Any] {
-        var fields: [String: Any] = [
-            "tests": report.tests.map {
-                ["name": $0.name, "passed": $0.passed, "message": $0.message] as [String: Any]
-            },
-        ]
-        if !report.logs.isEmpty { fields["logs"] = report.logs }
-        if let error = report.error { fields["scriptError"] = error.description }
-        return fields
-    }
 }

@@ -55,7 +55,8 @@ public struct TLSSettings: Sendable, Hashable {
     /// The certificate for `url`: the REST Client's entry for its `host:port`, then for its host, then the
     /// environment's own.
     public func certificate(for url: URL) -> Certificate? {
-        if let host = url.host?.lowercased() {
+        // Reading `host` decodes IDNA: not done for every request of a run when no host has a certificate.
+        if !hostCertificates.isEmpty, let host = url.host?.lowercased() {
             if let port = url.port, let match = hostCertificates["\(host):\(port)"] { return match }
             if let match = hostCertificates[host] { return match }
         }

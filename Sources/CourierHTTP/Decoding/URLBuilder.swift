@@ -16,6 +16,13 @@ public enum URLBuilder {
     /// Percent-encodes what `allowed` lacks, keeping `%XX` escapes that are already there; a `%` not
     /// followed by two hex digits is encoded, since URLComponents rejects it.
     public static func encode(_ text: String, allowed: CharacterSet) -> String {
+        encode(text, allowed: allowed, ascii: nil)
+    }
+
+    /// `encode` with `allowed`'s ASCII members as a byte table: text of those bytes alone (nearly every URL a
+    /// run sends) is returned as it is, without a CharacterSet lookup per scalar.
+    static func encode(_ text: String, allowed: CharacterSet, ascii: [Bool]?) -> String {
+        if let ascii, text.utf8.allSatisfy({ $0 < 0x80 && ascii[Int($0)] }) { return text }
         var result = ""
         let scalars = Array(text.unicodeScalars)
         var index = 0
@@ -53,16 +60,37 @@ public enum URLBuilder {
 
     /// The URL from scheme-host-path text, a query and a fragment, each encoded once (`encode`).
     public static func assemble(head: String, query: String?, fragment: String?) -> URL? {
-        // A byte search: Foundation's `contains` goes through CFString, once per request a run sends.
-        let head = head.utf8.firstRange(of: "://".utf8) != nil ? head : "http://" + head
-        guard var components = URLComponents(string: encode(head, allowed: allowedLiteral)),
+        // A byte search: Foundation's `contains` goes through CFString, and the generic `firstRange(of:)` is
+        // slower still; this runs once per request a run sends.
+        let head = hasSchemeSeparator(head) ? head : "http://" + head
+        guard var components = URLComponents(string: encode(head, allowed: allowedLiteral, ascii: literalASCII)),
               let scheme = components.scheme?.lowercased(), ["http", "https", "ws", "wss"].contains(scheme),
               // The encoded host: reading `host` decodes IDNA, which loads ICU's data for a check of emptiness.
               let host = components.percentEncodedHost, !host.isEmpty else { return nil }
-        if let query { components.percentEncodedQuery = encode(query, allowed: allowedInQuery) }
-        if let fragment { components.percentEncodedFragment = encode(fragment, allowed: allowedInQuery) }
+        if let query { components.percentEncodedQuery = encode(query, allowed: allowedInQuery, ascii: queryASCII) }
+        if let fragment {
+            components.percentEncodedFragment = encode(fragment, allowed: allowedInQuery, ascii: queryASCII)
+        }
         return components.url
     }
+
+    /// Whether `text` holds `://`.
+    private static func hasSchemeSeparator(_ text: String) -> Bool {
+        var last: (UInt8, UInt8) = (0, 0)
+        for byte in text.utf8 {
+            if byte == UInt8(ascii: "/") && last == (UInt8(ascii: ":"), UInt8(ascii: "/")) { return true }
+            last = (last.1, byte)
+        }
+        return false
+    }
+
+    /// The ASCII bytes `set` holds as they are (`%` never: it is checked for an escape after it).
+    private static func asciiTable(_ set: CharacterSet) -> [Bool] {
+        (0..<128).map { $0 != 0x25 && set.contains(Unicode.Scalar(UInt8($0))) }
+    }
+
+    private static let literalASCII = asciiTable(allowedLiteral)
+    private static let queryASCII = asciiTable(allowedInQuery)
 
     /// `base` with `path` appended (one slash between) and `query` items added after any it has.
     /// A `+` in a name or value is sent as `%2B`: URLComponents leaves it alone, and servers read a
