@@ -6,7 +6,7 @@ import Foundation
 /// interleaved, while a second process keeps one core busy. Also counts the captures that caught a frame
 /// drawn in parts (the status bar up, the tree's last request not yet).
 enum FirstFrameBench {
-    static let rounds = 9
+    static let rounds = 15
 
     static func run() {
         let binary = ProcessInfo.processInfo.environment["COURIER_BIN"]

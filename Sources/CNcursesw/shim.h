@@ -11,6 +11,7 @@
 #include <wchar.h>
 #include <ncursesw/curses.h>
 #include <sys/ioctl.h>
+#include <sys/syscall.h>
 #include <termios.h>
 #include <unistd.h>
 
@@ -69,6 +70,15 @@ static inline int courier_set_window_size(int fd, int rows, int cols) {
     ws.ws_row = (unsigned short)rows;
     ws.ws_col = (unsigned short)cols;
     return ioctl(fd, TIOCSWINSZ, &ws);
+}
+/// A file in memory (memfd, close-on-exec) that a frame is written into before it goes to the terminal in one
+/// write; -1 where the kernel has none.
+static inline int courier_memory_file(void) {
+#ifdef SYS_memfd_create
+    return (int)syscall(SYS_memfd_create, "courier-frame", 1u /* MFD_CLOEXEC */);
+#else
+    return -1;
+#endif
 }
 /// The C library's idea of a character's width: what curses uses to advance the cursor.
 extern int wcwidth(wchar_t c);

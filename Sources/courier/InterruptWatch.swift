@@ -50,6 +50,38 @@ final class InterruptWatch: Sendable {
         sigaction(SIGINT, &handler, nil)
     }
 
+    /// Waits on the calling thread until `done` is signalled, running `action` there for every Ctrl-C meanwhile;
+    /// Ctrl-C's default action is back on return. Unlike `init`, no thread is started: a one-shot command's
+    /// main thread waits here anyway.
+    static func wait(for done: DoneSignal, _ action: () -> Void) {
+        var ends: [Int32] = [-1, -1]
+        guard done.readEnd >= 0, makePipe(&ends) else {
+            done.wait()
+            return
+        }
+        interruptPipeWriteEnd = ends[1]
+        var handler = sigaction()
+        handler.__sigaction_handler.sa_handler = interruptHandler
+        sigemptyset(&handler.sa_mask)
+        handler.sa_flags = SA_RESTART
+        sigaction(SIGINT, &handler, nil)
+        var fds = [pollfd(fd: ends[0], events: Int16(POLLIN), revents: 0),
+                   pollfd(fd: done.readEnd, events: Int16(POLLIN), revents: 0)]
+        while true {
+            // EINTR: the handler ran on this thread; its byte is in the pipe.
+            guard poll(&fds, 2, -1) > 0 else { continue }
+            if fds[0].revents & Int16(POLLIN) != 0 {
+                var byte: UInt8 = 0
+                if read(ends[0], &byte, 1) == 1 { action() }
+            }
+            if fds[1].revents != 0 { break }
+        }
+        signal(SIGINT, SIG_DFL)
+        interruptPipeWriteEnd = -1
+        close(ends[0])
+        close(ends[1])
+    }
+
     /// Puts back Ctrl-C's default action and ends the watch's thread. Safe to call more than once.
     func stop() {
         guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
@@ -59,4 +91,42 @@ final class InterruptWatch: Sendable {
         _ = write(writeEnd, &byte, 1)
         close(writeEnd)
     }
+}
+
+/// Work finished, told to a thread that waits for it in `poll` (`InterruptWatch.wait(for:)`): a pipe written once
+/// (and a semaphore, for when no pipe could be made).
+final class DoneSignal: Sendable {
+    /// The pipe's read end, readable once the work is done; -1 when there is no pipe.
+    let readEnd: Int32
+    private let writeEnd: Int32
+    private let semaphore = DispatchSemaphore(value: 0)
+
+    init() {
+        var ends: [Int32] = [-1, -1]
+        if !makePipe(&ends) { ends = [-1, -1] }
+        readEnd = ends[0]
+        writeEnd = ends[1]
+    }
+
+    deinit {
+        if readEnd >= 0 { close(readEnd) }
+        if writeEnd >= 0 { close(writeEnd) }
+    }
+
+    /// Marks the work done; the waiter wakes.
+    func signal() {
+        semaphore.signal()
+        var byte: UInt8 = 1
+        if writeEnd >= 0 { _ = write(writeEnd, &byte, 1) }
+    }
+
+    /// Blocks until `signal()` (for a caller that watches nothing else).
+    func wait() { semaphore.wait() }
+}
+
+/// A pipe whose ends are closed in child processes; false when none could be made.
+private func makePipe(_ ends: inout [Int32]) -> Bool {
+    guard pipe(&ends) == 0 else { return false }
+    for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+    return true
 }

@@ -1,7 +1,6 @@
 import CourierCollections
 import CourierHTTP
 import CourierSecurity
-import Dispatch
 import Foundation
 import Synchronization
 
@@ -247,7 +246,10 @@ enum SendCommand {
         }
         let request = invocation.request
         CrashTestHook.fireIfRequested()
-        let result = Interruptible.run { [context] () async throws(APIError) -> HTTPResponse in
+        // On the transport's loop thread: the request and its answer cross no thread (a one-shot process on a
+        // busy machine waited for a CPU at every hand-off), and no pool thread is started.
+        let executor = (client.configuration.transport as? CurlTransport)?.executor
+        let result = Interruptible.run(on: executor) { [context] () async throws(APIError) -> HTTPResponse in
             let response = try await client.send(request, context: context)
             // A stale response served while it is validated: the validation ends before the process does.
             await cache?.finishBackgroundRevalidations()
@@ -328,12 +330,13 @@ enum SendCommand {
 /// Runs async work from synchronous `main`, cancelling it on Ctrl-C (SIGINT) so the transfer is
 /// aborted and the command can report `cancelled`. With `executor` (a transport's, `CurlTransport.executor`)
 /// the work runs on that transport's loop thread, so its requests and their answers do not cross threads.
+/// The calling thread itself waits for the work and watches for Ctrl-C: no thread is started for either.
 enum Interruptible {
     static func run<T: Sendable>(on executor: (any TaskExecutor)? = nil,
                                  _ operation: @escaping @Sendable () async throws(APIError) -> T)
         -> Result<T, APIError> {
         let outcome = Mutex<Result<T, APIError>?>(nil)
-        let done = DispatchSemaphore(value: 0)
+        let done = DoneSignal()
         let task = Task(executorPreference: executor) {
             do throws(APIError) {
                 let value = try await operation()
@@ -343,9 +346,7 @@ enum Interruptible {
             }
             done.signal()
         }
-        let interrupts = InterruptWatch { task.cancel() }
-        done.wait()
-        interrupts.stop()
+        InterruptWatch.wait(for: done) { task.cancel() }
         return outcome.withLock { $0 } ?? .failure(.cancelled)
     }
 }

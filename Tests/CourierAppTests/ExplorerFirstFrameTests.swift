@@ -25,6 +25,45 @@ struct ExplorerFirstFrameTests {
         var firstText: String { first.withLock { $0?.lines().joined(separator: "\n") ?? "" } }
     }
 
+    /// Notes, at the first frame, whether the transport had begun to be made.
+    final class OrderBackend: TerminalBackend, Sendable {
+        let size: Size
+        let transportStarted = Mutex(false)
+        let startedAtFirstFrame = Mutex<Bool?>(nil)
+
+        init(size: Size) { self.size = size }
+
+        func draw(_ buffer: Buffer, cursor: Position?) {
+            let started = transportStarted.withLock { $0 }
+            startedAtFirstFrame.withLock { if $0 == nil { $0 = started } }
+        }
+        func nextEvent(timeout: Duration?) -> InputEvent? { .key(.char("q")) }
+        func wake() {}
+        func restore() {}
+    }
+
+    @Test("libcurl is set up after the first frame, not beside it")
+    func theTransportIsMadeAfterTheFirstFrame() async throws {
+        // Given a collection and an explorer whose transport is made on demand (libcurl and OpenSSL start-up)
+        let folder = try TemporaryFolder("first-frame-order")
+        let file = try folder.write("api.http", "### alphaRequest\nGET http://127.0.0.1:9/alpha\n")
+        let state = AppState(size: Size(width: 120, height: 40), collectionPath: file.path)
+        let backend = OrderBackend(size: state.size)
+        let queue = ActionQueue { backend.wake() }
+        let transport = DeferredTransport {
+            backend.transportStarted.withLock { $0 = true }
+            return CurlTransport()
+        }
+        let runner = EffectRunner(configuration: .init(transport: transport, themeFolders: []), queue: queue)
+        // When the explorer starts
+        await OwnThread.run {
+            Explorer.run(backend: backend, state: state, runner: runner, queue: queue, firstScreenWait: .seconds(60))
+        }
+        // Then nothing had begun making the transport when the first frame was drawn, and it is made after it
+        #expect(backend.startedAtFirstFrame.withLock { $0 } == false)
+        #expect(await LoopbackServer.eventually { backend.transportStarted.withLock { $0 } })
+    }
+
     @Test("the first frame drawn already lists the collection's requests")
     func firstFrameShowsTheTree() async throws {
         // Given a collection file of three requests

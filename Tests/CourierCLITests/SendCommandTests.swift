@@ -1,6 +1,7 @@
 import CourierTestSupport
 import CourierDemo
 import Foundation
+import Synchronization
 import Testing
 @testable import CourierHTTP
 
@@ -119,6 +120,31 @@ import Testing
         #expect(result.status == 1)
         #expect(result.stderr.contains("[cancelled]"))
         #expect(await LoopbackServer.eventually { server.abortedCount(path: "/slow") == 1 })
+    }
+
+    @Test func aSendWaitsWithOneThreadBesidesTheTransportsAndCtrlCStillCancels() async throws {
+        defer { server.stop() }
+        let server = self.server
+        let seen = SeenThreads()
+        // Given a send waiting for a slow answer
+        let result = try await CourierCLI.run(["send", url("/slow?ms=20000")]) { process in
+            _ = await LoopbackServer.eventually { server.requestCount(path: "/slow") == 1 }
+            // Then the process runs two threads: main, which waits and watches Ctrl-C, and the transport's loop,
+            // which sends (no pool thread, no thread for Ctrl-C)
+            let tasks = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(process.pid)/task")
+            seen.count.withLock { $0 = tasks?.count ?? 0 }
+            process.signal(SIGINT)
+        }
+        #expect(seen.count.withLock { $0 } == 2)
+        // And Ctrl-C still cancels the request
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("[cancelled]"))
+        #expect(await LoopbackServer.eventually { server.abortedCount(path: "/slow") == 1 })
+    }
+
+    /// The threads a child process was seen running.
+    final class SeenThreads: Sendable {
+        let count = Mutex(0)
     }
 
     @Test func aStoppedServerIsARefusedConnection() async throws {

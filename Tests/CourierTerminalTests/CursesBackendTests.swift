@@ -42,6 +42,30 @@ func eventually(_ limit: Duration = .seconds(60), _ condition: () async -> Bool)
         #expect(!pty.writtenText.contains("HTTP"))
     }
 
+    @Test func theFirstFrameClearsTheScreenAndDrawsEveryRowThroughTheFrameFile() async throws {
+        // Given a backend on a 120×40 pseudo-terminal that has drawn nothing yet
+        let pty = try PseudoTerminal(size: Size(width: 120, height: 40))
+        let backend = try makeBackend(pty)
+        defer { backend.restore() }
+        // When it draws a first frame with text on every row, in two colours
+        var frame = Buffer(size: backend.size)
+        for row in 0..<40 {
+            frame.write("row \(row) " + String(repeating: "=", count: 100), x: 1, y: row,
+                        style: Style(foreground: row % 2 == 0 ? .green : .cyan))
+        }
+        backend.draw(frame, cursor: nil)
+        // Then the terminal got the clear and every row (the frame is collected in memory, then written)
+        #expect(await eventually { pty.writtenText.contains("row 0 ") && pty.writtenText.contains("row 39 ") })
+        #expect(pty.writtenText.contains("\u{1B}[H\u{1B}[2J"))  // xterm-256color's clear
+        // And a later frame that changes two rows far apart reaches it too
+        pty.clearWritten()
+        frame.write("top", x: 110, y: 0)
+        frame.write("end", x: 110, y: 39)
+        backend.draw(frame, cursor: Position(x: 0, y: 20))
+        #expect(await eventually { pty.writtenText.contains("top") && pty.writtenText.contains("end") })
+        #expect(!pty.writtenText.contains("row 5 "))
+    }
+
     @Test func hostileTextNeverReachesTheTerminalAsEscapeSequences() async throws {
         let pty = try PseudoTerminal()
         let backend = try makeBackend(pty)

@@ -1,18 +1,34 @@
 import CourierHTTP
+import Synchronization
 
-/// A transport made on another thread, so the explorer's first frame does not wait for it: making
-/// `CurlTransport` initialises libcurl (and OpenSSL) and sweeps stale body files, none of which the first
-/// screen needs. A send made before it is ready waits for it.
+/// A transport made only once the explorer's first frame is drawn (`start()`, called by the run loop after it):
+/// making `CurlTransport` initialises libcurl (and OpenSSL) and sweeps stale body files, none of which the
+/// first screen needs, and on a busy machine a thread doing it took the CPU from the frame. A send made before
+/// then makes it at once.
 public final class DeferredTransport: Transport {
-    private let made: Task<any Transport, Never>
+    private let make: @Sendable () -> any Transport
+    private let made = Mutex<Task<any Transport, Never>?>(nil)
 
-    /// Starts making the transport at once, in the background.
+    /// A transport `make` makes when `start()` or the first send asks for it.
     public init(_ make: @escaping @Sendable () -> any Transport) {
-        made = Task.detached(priority: .userInitiated) { make() }
+        self.make = make
     }
+
+    /// Starts making the transport in the background, unless it is under way.
+    public func start() { _ = task() }
 
     /// Sends through the transport once it is made.
     public func send(_ request: HTTPRequest, context: RequestContext) async throws(APIError) -> HTTPResponse {
-        try await made.value.send(request, context: context)
+        try await task().value.send(request, context: context)
+    }
+
+    private func task() -> Task<any Transport, Never> {
+        made.withLock { made in
+            if let made { return made }
+            let make = self.make
+            let task = Task.detached(priority: .userInitiated) { make() }
+            made = task
+            return task
+        }
     }
 }

@@ -105,6 +105,11 @@ public final class EffectRunner: Sendable {
         immediate.withLock { $0 = makeLatestOnly(debounce: .zero) }
     }
 
+    /// Starts what waited for the first frame: making a deferred transport (`DeferredTransport`).
+    public func firstFrameDrawn() {
+        (configuration.transport as? DeferredTransport)?.start()
+    }
+
     /// Starts every effect; results arrive later through the queue.
     public func perform(_ effects: [Effect]) {
         for effect in effects { perform(effect) }

@@ -44,12 +44,17 @@ public enum Explorer {
         }
         // The collection starts loading in the background; the first frame waits for its first screen, so
         // it is drawn whole (tree, panes and status bar in one frame) rather than filled in a frame later.
+        // Nothing else starts before that frame (the theme list, libcurl): on a busy machine every other
+        // thread at work took the CPU from it.
         let effects = startup ?? startupEffects(state)
-        runner.perform(effects)
-        if effects.contains(where: \.loadsCollection) {
+        let first = effects.filter(\.loadsCollection)
+        runner.perform(first)
+        if !first.isEmpty {
             awaitFirstScreen(&state, runner: runner, queue: queue, for: firstScreenWait)
         }
         draw()
+        runner.perform(effects.filter { !$0.loadsCollection })
+        runner.firstFrameDrawn()
         let clock = ContinuousClock()
         var lastTick = clock.now
         while !state.shouldQuit {

@@ -22,6 +22,8 @@ public final class CursesBackend: TerminalBackend, Sendable {
         var cursorShown: Bool?
         var lastDrawCellCount = 0
         var drawCount = 0
+        /// The frame file (`FrameCapture`) a frame is drawn into before it reaches the terminal in one write.
+        var capture: FrameCapture?
     }
 
     struct PairKey: Hashable {
@@ -119,9 +121,9 @@ public final class CursesBackend: TerminalBackend, Sendable {
             use_default_colors()
         }
         curs_set(0)
-        state = Mutex(State(screen: screen, inputFile: inputFile, outputFile: outputFile, active: true))
-        wnoutrefresh(window)
-        doupdate()
+        // No clear screen of its own: the first frame clears and draws in one write (see `draw`).
+        state = Mutex(State(screen: screen, inputFile: inputFile, outputFile: outputFile, active: true,
+                            capture: FrameCapture(cursesFD: fileno(outputFile), terminalFD: output)))
         writeRaw(CursesBackend.enableReports)
         if handleSignals {
             // Now that terminfo is loaded, the handlers learn how to undo the screen setup.
@@ -149,9 +151,13 @@ public final class CursesBackend: TerminalBackend, Sendable {
     /// Cells written by the last `draw`: the changed ones only, everything after a resize or resume.
     public var lastDrawCellCount: Int { state.withLock { $0.lastDrawCellCount } }
 
+    /// The frame goes to the terminal in one `write`: curses (ncurses 6.4) flushes its output at every cursor
+    /// move, about one write per row, and a terminal may show the frame half drawn between them.
     public func draw(_ buffer: Buffer, cursor: Position?) {
         state.withLock { s in
             guard s.active else { return }
+            let capturing = s.capture?.begin() ?? false
+            defer { if capturing { s.capture?.end() } }
             let window = courier_stdscr()
             let width = Int(courier_getmaxx(window)), height = Int(courier_getmaxy(window))
             var written = 0
@@ -201,6 +207,8 @@ public final class CursesBackend: TerminalBackend, Sendable {
             if let screen = s.screen { delscreen(screen) }
             if let file = s.inputFile { fclose(file) }
             if let file = s.outputFile { fclose(file) }
+            s.capture?.close()
+            s.capture = nil
             s.screen = nil
             s.inputFile = nil
             s.outputFile = nil
