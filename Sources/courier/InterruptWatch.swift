@@ -50,36 +50,55 @@ final class InterruptWatch: Sendable {
         sigaction(SIGINT, &handler, nil)
     }
 
-    /// Waits on the calling thread until `done` is signalled, running `action` there for every Ctrl-C meanwhile;
-    /// Ctrl-C's default action is back on return. Unlike `init`, no thread is started: a one-shot command's
-    /// main thread waits here anyway.
-    static func wait(for done: DoneSignal, _ action: () -> Void) {
+    /// Ctrl-C caught into a pipe from now on, for `Armed.wait(for:_:)` on this thread. Armed before the work
+    /// starts, so a Ctrl-C that comes while it starts is kept for the wait (not lost, and not the default
+    /// action's end of the process). Unlike `init`, no thread is started: a one-shot command's main thread
+    /// waits anyway.
+    static func arm() -> Armed {
         var ends: [Int32] = [-1, -1]
-        guard done.readEnd >= 0, makePipe(&ends) else {
-            done.wait()
-            return
-        }
+        guard makePipe(&ends) else { return Armed(readEnd: -1, writeEnd: -1) }
         interruptPipeWriteEnd = ends[1]
         var handler = sigaction()
         handler.__sigaction_handler.sa_handler = interruptHandler
         sigemptyset(&handler.sa_mask)
         handler.sa_flags = SA_RESTART
         sigaction(SIGINT, &handler, nil)
-        var fds = [pollfd(fd: ends[0], events: Int16(POLLIN), revents: 0),
-                   pollfd(fd: done.readEnd, events: Int16(POLLIN), revents: 0)]
-        while true {
-            // EINTR: the handler ran on this thread; its byte is in the pipe.
-            guard poll(&fds, 2, -1) > 0 else { continue }
-            if fds[0].revents & Int16(POLLIN) != 0 {
-                var byte: UInt8 = 0
-                if read(ends[0], &byte, 1) == 1 { action() }
+        return Armed(readEnd: ends[0], writeEnd: ends[1])
+    }
+
+    /// Ctrl-C armed by `arm()`, waiting to be watched.
+    struct Armed: ~Copyable {
+        let readEnd: Int32
+        let writeEnd: Int32
+
+        /// Waits until `done` is signalled, running `action` for every Ctrl-C since `arm()`; Ctrl-C's default
+        /// action is back on return.
+        consuming func wait(for done: DoneSignal, _ action: () -> Void) {
+            guard readEnd >= 0, done.readEnd >= 0 else {
+                done.wait()
+                disarm()
+                return
             }
-            if fds[1].revents != 0 { break }
+            var fds = [pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: done.readEnd, events: Int16(POLLIN), revents: 0)]
+            while true {
+                // EINTR: the handler ran on this thread; its byte is in the pipe.
+                guard poll(&fds, 2, -1) > 0 else { continue }
+                if fds[0].revents & Int16(POLLIN) != 0 {
+                    var byte: UInt8 = 0
+                    if read(readEnd, &byte, 1) == 1 { action() }
+                }
+                if fds[1].revents != 0 { break }
+            }
+            disarm()
         }
-        signal(SIGINT, SIG_DFL)
-        interruptPipeWriteEnd = -1
-        close(ends[0])
-        close(ends[1])
+
+        private func disarm() {
+            signal(SIGINT, SIG_DFL)
+            interruptPipeWriteEnd = -1
+            if readEnd >= 0 { close(readEnd) }
+            if writeEnd >= 0 { close(writeEnd) }
+        }
     }
 
     /// Puts back Ctrl-C's default action and ends the watch's thread. Safe to call more than once.
@@ -93,7 +112,7 @@ final class InterruptWatch: Sendable {
     }
 }
 
-/// Work finished, told to a thread that waits for it in `poll` (`InterruptWatch.wait(for:)`): a pipe written once
+/// Work finished, told to a thread that waits for it in `poll` (`InterruptWatch.Armed.wait(for:_:)`): a pipe written once
 /// (and a semaphore, for when no pipe could be made).
 final class DoneSignal: Sendable {
     /// The pipe's read end, readable once the work is done; -1 when there is no pipe.

@@ -337,6 +337,9 @@ enum Interruptible {
         -> Result<T, APIError> {
         let outcome = Mutex<Result<T, APIError>?>(nil)
         let done = DoneSignal()
+        // Before the work starts: its first output may come before this thread runs again on a busy machine,
+        // and a Ctrl-C meant for it must not find the default action.
+        let interrupts = InterruptWatch.arm()
         let task = Task(executorPreference: executor) {
             do throws(APIError) {
                 let value = try await operation()
@@ -346,7 +349,7 @@ enum Interruptible {
             }
             done.signal()
         }
-        InterruptWatch.wait(for: done) { task.cancel() }
+        interrupts.wait(for: done) { task.cancel() }
         return outcome.withLock { $0 } ?? .failure(.cancelled)
     }
 }
