@@ -90,4 +90,77 @@ struct WildFileRunTests {
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(server.requests.map(\.target) == ["/a//b"])
     }
+
+    @Test func aHeadingInsideABlockCommentNeitherEndsTheRequestAboveNorStartsOne() async throws {
+        // Given httpyac block comments holding Markdown, `####` headings included, above and below a request
+        let server = try CaptureServer()
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let text = """
+            /*
+            ## Sign in
+
+            Read this before the request.
+            #### Steps
+            Send it, then keep the token.
+            */
+            @host = BASE
+            POST /login
+            Content-Type: application/json
+
+            {"user": "ada"}
+
+            {{
+              exports.signedIn = true;
+            }}
+            /*
+            #### Next: the profile
+            It uses the token.
+            */
+            ###
+            GET /me
+            """
+        let result = try await CompatibilityMatrixTests.run(text, in: folder, server: server)
+        // Then both requests go out whole, and the file has no problem
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(server.requests.map(\.requestLine) == ["POST /login HTTP/1.1", "GET /me HTTP/1.1"])
+        #expect(server.requests.first?.bodyText == #"{"user": "ada"}"#)
+        let check = try await CourierCLI.run(["check", "api.http"], in: folder.url)
+        #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+        #expect(check.stdout.contains("api.http:1: POST /login") && check.stdout.contains("api.http:22: GET /me"),
+                "\(check.stdout)")
+    }
+
+    @Test func testLinesCourierCannotReadStillLetTheRequestGoOutAndSayWhereTheyAre() async throws {
+        // Given httpyac `??` lines without a condition, with a field httpyac has no value for, and a rule after
+        let server = try CaptureServer()
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let text = """
+            GET BASE/books/1
+
+            ?? status 200
+
+            ---
+
+            ###
+            GET BASE/health
+
+            ?? body.status == ok
+            """
+        let result = try await CompatibilityMatrixTests.run(text, in: folder, server: server)
+        // Then both requests reach the server, as httpyac sends them
+        #expect(server.requests.map(\.requestLine) == ["GET /books/1 HTTP/1.1", "GET /health HTTP/1.1"])
+        // And the line httpyac reads as a test fails as a test, the others are warnings at their lines
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        let output = result.stdout + result.stderr
+        #expect(output.contains("api.http:3: warning: '?? status 200' has no condition such as ==, <, includes or "
+            + "exists; it is not a test"), "\(output)")
+        #expect(output.contains("api.http:5: warning: text after the '??' tests is ignored"), "\(output)")
+        #expect(output.contains("api.http:10: warning: '?? body.status' checks nothing Courier knows"), "\(output)")
+        #expect(output.contains("✗ body.status == ok"), "\(output)")
+        let check = try await CourierCLI.run(["check", "api.http"], in: folder.url)
+        #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+        #expect(check.stdout.contains("api.http:1: GET") && check.stdout.contains("api.http:8: GET"), "\(check.stdout)")
+    }
 }
