@@ -163,4 +163,20 @@ struct WildFileRunTests {
         #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
         #expect(check.stdout.contains("api.http:1: GET") && check.stdout.contains("api.http:8: GET"), "\(check.stdout)")
     }
+
+    @Test func aProblemInAnImportedFileNamesItsAbsolutePathWhenTheRunNamedTheFileSo() async throws {
+        // Given a file imported by httpyac's `# @import` whose request names no host
+        let server = try CaptureServer()
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        try folder.write("pre.http", "# @name pre\nPOST /reset\n")
+        try folder.write("main.http", "# @import ./pre.http\n# @ref pre\nGET \(server.base)/x\n")
+        // When the importer is run by its absolute path
+        let path = folder.url.appendingPathComponent("main.http").path
+        let result = try await CourierCLI.run(["run", path, "--all"], in: folder.url)
+        // Then the problem names the imported file by its absolute path, at its line
+        let output = result.stdout + result.stderr
+        #expect(output.contains("Error: \(folder.url.path)/pre.http:2: request 'pre': '/reset' names no host"),
+                "\(output)")
+    }
 }
