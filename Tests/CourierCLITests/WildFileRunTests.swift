@@ -179,4 +179,33 @@ struct WildFileRunTests {
         #expect(output.contains("Error: \(folder.url.path)/pre.http:2: request 'pre': '/reset' names no host"),
                 "\(output)")
     }
+
+    @Test func aSetterWrittenInACommentIsNotTakenForTheScriptThatSetsTheVariable() async throws {
+        // Given a handler whose only `client.global.set` is commented out, as converters leave them
+        let server = try CaptureServer()
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let text = """
+            # @name login
+            POST BASE/login
+
+            > {%
+                // client.global.set("token", response.body.token);
+                /* client.global.set("token", "x"); */
+                client.log("see http://example.invalid/a//b");
+            %}
+
+            ###
+            GET BASE/me
+            Authorization: Token {{token}}
+            """
+        let result = try await CompatibilityMatrixTests.run(text, in: folder, server: server)
+        // Then the request that needs it says the variable is unknown, at its line, and blames no script
+        #expect(server.requests.map(\.target) == ["/login"])
+        let output = result.stdout + result.stderr
+        #expect(output.contains("api.http:12: unknown variable 'token'"), "\(output)")
+        #expect(!output.contains("is set by"), "\(output)")
+        let check = try await CourierCLI.run(["check", "api.http"], in: folder.url)
+        #expect(check.stdout.contains("api.http:12: unknown variable 'token'"), "\(check.stdout)")
+    }
 }
