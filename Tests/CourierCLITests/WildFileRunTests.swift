@@ -208,4 +208,21 @@ struct WildFileRunTests {
         let check = try await CourierCLI.run(["check", "api.http"], in: folder.url)
         #expect(check.stdout.contains("api.http:12: unknown variable 'token'"), "\(check.stdout)")
     }
+
+    @Test func aProjectWithoutGitRunFromTheRequestFilesFolderFindsHttpyacsConfigurationAtItsRoot() async throws {
+        // Given httpyac's `.httpyac.json` at a project's root (no `.git`) and a request file three folders down
+        let server = try CaptureServer()
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        try folder.write(".httpyac.json", """
+            {"environments": {"$default": {"host": "\(server.base)/api"}}}
+            """)
+        try folder.write("src/users/http/users.http", "### list\nGET /users\n")
+        // When it is run from its own folder
+        let result = try await CourierCLI.run(["run", "users.http", "--all"],
+                                              in: folder.url.appendingPathComponent("src/users/http"))
+        // Then the host comes from the root's configuration, as httpyac finds it
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(server.requests.map(\.target) == ["/api/users"])
+    }
 }
