@@ -225,4 +225,34 @@ struct WildFileRunTests {
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(server.requests.map(\.target) == ["/api/users"])
     }
+
+    @Test func withoutEnvTheOnlyEnvironmentTheFilesDefineIsUsedAndSaidSo() async throws {
+        // Given JetBrains environment files that define one environment, its secret in the private file
+        let server = try CaptureServer()
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let files = ["http-client.env.json": #"{"dev": {"base": "BASE"}}"#,
+                     "http-client.private.env.json": #"{"dev": {"token": "s3cr3t"}}"#]
+        // When the file is run and checked without --env
+        let result = try await CompatibilityMatrixTests.run("GET {{base}}/me\nAuthorization: Bearer {{token}}\n",
+                                                           in: folder, server: server, extra: files)
+        // Then that environment is used, and standard error says which
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(server.requests.first?.target == "/me")
+        #expect(server.requests.first?.header("Authorization") == "Bearer s3cr3t")
+        #expect(result.stderr.contains("note: no --env given; using 'dev', the only environment"), "\(result.stderr)")
+        let check = try await CourierCLI.run(["check", "api.http"], in: folder.url)
+        #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+
+        // And with a second environment, or httpyac's $default, none is picked for the user
+        try folder.write("http-client.env.json", #"{"dev": {"base": "\#(server.base)"}, "prod": {}}"#)
+        let two = try await CourierCLI.run(["run", "api.http"], in: folder.url)
+        #expect(two.status == 3 && two.stderr.contains("none selected (--env NAME)"), "\(two.stderr)")
+        try folder.write("http-client.env.json", #"{"dev": {"base": "http://127.0.0.1:1"}}"#)
+        try folder.write(".httpyac.json", #"{"environments": {"$default": {"base": "\#(server.base)/d"}}}"#)
+        try folder.write("plain.http", "GET {{base}}/x\n")
+        let httpyac = try await CourierCLI.run(["run", "plain.http"], in: folder.url)
+        #expect(!httpyac.stderr.contains("note: no --env"), "\(httpyac.stderr)")
+        #expect(server.requests.last?.target == "/d/x", "\(httpyac.stdout)\(httpyac.stderr)")
+    }
 }

@@ -89,6 +89,16 @@ public struct EnvironmentSet: Sendable, Hashable {
             .subtracting([Self.sharedName, Self.defaultName, Self.kulalaSharedName]).sorted()
     }
 
+    /// The environment a run without `--env` uses: the only one the files define, when they define exactly
+    /// one and no httpyac `$default` (which is what httpyac uses then); nil otherwise. A file written for
+    /// one `dev` environment runs as its author runs it, without knowing its name.
+    public var soleEnvironment: String? {
+        guard names.count == 1, !layers.contains(where: { $0.environments[Self.defaultName] != nil }) else {
+            return nil
+        }
+        return names.first
+    }
+
     /// Finds the environment files beside `fileURL` and in every parent folder up to `root` (inclusive).
     public static func discover(near fileURL: URL, root: URL) throws(CollectionError) -> EnvironmentSet {
         var folders: [URL] = []
