@@ -227,12 +227,14 @@ struct WildFileRunTests {
     }
 
     @Test func withoutEnvTheOnlyEnvironmentTheFilesDefineIsUsedAndSaidSo() async throws {
-        // Given JetBrains environment files that define one environment, its secret in the private file
+        // Given JetBrains environment files that define one environment, its secret in the private file, and
+        // the project's `.env.example` template beside them
         let server = try CaptureServer()
         defer { server.stop() }
         let folder = try TemporaryFolder()
         let files = ["http-client.env.json": #"{"dev": {"base": "BASE"}}"#,
-                     "http-client.private.env.json": #"{"dev": {"token": "s3cr3t"}}"#]
+                     "http-client.private.env.json": #"{"dev": {"token": "s3cr3t"}}"#,
+                     ".env.example": "APP_KEY=\n"]
         // When the file is run and checked without --env
         let result = try await CompatibilityMatrixTests.run("GET {{base}}/me\nAuthorization: Bearer {{token}}\n",
                                                            in: folder, server: server, extra: files)
