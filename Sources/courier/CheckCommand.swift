@@ -56,9 +56,11 @@ enum CheckCommand {
             let root = isFolder ? collection.root : RunCommand.collectionRoot(for: loaded.url)
             let found: EnvironmentSet
             let environment: CourierCollections.Environment
+            var selected = environmentName
             do {
                 found = try EnvironmentSet.discover(near: loaded.url, root: root)
-                environment = try found.environment(named: environmentName)
+                selected = RunPlan.chosenEnvironment(environmentName, in: found)
+                environment = try found.environment(named: selected)
             } catch {
                 Console.out(Sanitizer.sanitize("\(display):1: \(error)"))
                 problems += 1
@@ -126,7 +128,7 @@ enum CheckCommand {
                 Console.out(Sanitizer.sanitize("\(display):\(line): \(verb) \(url)"
                                            + (request.name.map { "  (\($0))" } ?? "")))
                 var reported = Set<String>()
-                let place = Place(loaded: loaded, display: display, found: found, selected: environmentName,
+                let place = Place(loaded: loaded, display: display, found: found, selected: selected,
                                   masker: masker)
                 for reference in request.references where !(names + imports.names).contains(reference.name) {
                     Console.out(Sanitizer.sanitize("\(display):\(reference.line): '# @ref \(reference.name)' names no "

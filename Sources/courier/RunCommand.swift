@@ -265,15 +265,24 @@ enum RunCommand {
 
     /// Environment files are searched from the file's folder upward: to the project's root (the nearest
     /// folder above holding `.git`), else to the current folder when the file is inside it, else only
-    /// beside the file.
+    /// beside the file; but never short of the nearest folder holding httpyac's configuration, httpyac's own
+    /// root (a project copied without `.git` and run from the request file's folder still finds it).
     static func collectionRoot(for file: URL) -> URL {
         let folder = file.deletingLastPathComponent().standardizedFileURL
         var candidate = folder
+        var httpyacRoot: URL?
         while candidate.path != "/" {
             if FileManager.default.fileExists(atPath: candidate.appendingPathComponent(".git").path) { return candidate }
+            if httpyacRoot == nil, EnvironmentSet.httpyacRootMarkers.contains(where: {
+                FileManager.default.fileExists(atPath: candidate.appendingPathComponent($0).path)
+            }) {
+                httpyacRoot = candidate
+            }
             candidate = candidate.deletingLastPathComponent().standardizedFileURL
         }
         let current = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).standardizedFileURL
-        return file.standardizedFileURL.path.hasPrefix(current.path + "/") ? current : folder
+        let root = file.standardizedFileURL.path.hasPrefix(current.path + "/") ? current : folder
+        if let httpyacRoot, root.path.hasPrefix(httpyacRoot.path + "/") { return httpyacRoot }
+        return root
     }
 }

@@ -53,12 +53,21 @@ struct RunPlan: Sendable {
         }
         let (loaded, requests) = try load(url, invocation: invocation)
         let environments = try EnvironmentSet.discover(near: url, root: RunCommand.collectionRoot(for: url))
-        let environment = try environments.environment(named: invocation.environment)
+        let selected = chosenEnvironment(invocation.environment, in: environments)
+        let environment = try environments.environment(named: selected)
         let imports = ImportedFiles.load(for: loaded)
         let entry = Entry(loaded: loaded, displayPath: invocation.path, requests: requests,
                           environment: .success(environment),
-                          variableSources: describe(environments, selected: invocation.environment), imports: imports)
+                          variableSources: describe(environments, selected: selected), imports: imports)
         return RunPlan(entries: [entry], diagnostics: loaded.file.diagnostics + imports.diagnostics, isFolder: false)
+    }
+
+    /// `--env`, else the only environment the files define (said on standard error, once per name).
+    static func chosenEnvironment(_ written: String?, in environments: EnvironmentSet) -> String? {
+        if let written { return written }
+        guard let sole = environments.soleEnvironment else { return nil }
+        SoleEnvironmentNote.say(sole)
+        return sole
     }
 
     /// The file and the requests picked in it. With `--name`, only an outline of the file is kept and
@@ -107,9 +116,10 @@ struct RunPlan: Sendable {
             if !invocation.names.isEmpty && names.isEmpty { continue }
             let requests = try CollectionRunner.selection(of: loaded.file, names: names, all: invocation.all)
             let found = try? EnvironmentSet.discover(near: loaded.url, root: collection.root)
+            let selected = found.flatMap { chosenEnvironment(invocation.environment, in: $0) }
+                ?? invocation.environment
             let environment = Result { () throws(CollectionError) -> CourierCollections.Environment in
-                try EnvironmentSet.discover(near: loaded.url, root: collection.root)
-                    .environment(named: invocation.environment)
+                try EnvironmentSet.discover(near: loaded.url, root: collection.root).environment(named: selected)
             }
             var imports = ImportedFiles.none
             if !loaded.file.imports.isEmpty {
@@ -122,7 +132,7 @@ struct RunPlan: Sendable {
             }
             entries.append(Entry(loaded: loaded, displayPath: prefix + loaded.file.path, requests: requests,
                                  environment: environment,
-                                 variableSources: describe(found, selected: invocation.environment), imports: imports))
+                                 variableSources: describe(found, selected: selected), imports: imports))
         }
         // An environment no file can use is a usage error, as for a single file; one that only some
         // files lack fails just those files.

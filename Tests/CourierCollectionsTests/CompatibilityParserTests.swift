@@ -148,9 +148,12 @@ extension CompatibilityParserTests {
 extension CompatibilityParserTests {
     @Test func httpyacTestLinesAreHandlersAndAnUnknownOneIsReportedAtItsLine() throws {
         let file = HTTPFile(path: "y.http", text: "GET https://x/a\n?? status == 200\n\n###\nGET https://x/b\n\n?? size < 3\n")
-        #expect(file.requests.map(\.url) == ["https://x/a"])
+        // httpyac sends a request whose test it cannot read (the test fails): so does Courier, with a warning.
+        #expect(file.requests.map(\.url) == ["https://x/a", "https://x/b"])
         #expect(file.requests.first?.scripts.map(\.line) == [2])
+        #expect(file.requests.last?.scripts.map(\.line) == [7])
         #expect(file.diagnostics.map(\.line) == [7])
+        #expect(file.diagnostics.map(\.severity) == [.warning])
         #expect(file.diagnostics.first?.message.contains("use one of status, duration, header, body, xpath, js") == true)
         let header = try HttpyacAssertion.parse("?? header content-type includes json").get()
         #expect(header.subject == "content-type" && header.condition == "includes" && header.expected == "json")

@@ -27,6 +27,10 @@ struct HTTPFileOutlineTests {
         // requests after it keep their ordinals.
         "NOP\n",
         "### a\nGET http://x/1\n\n###\nNOP\n\n### b\nGET http://x/2\n\n### c\nNOP\n",
+        // httpyac block comments: `###` inside one is no separator; an unclosed one is no comment.
+        "/*\n#### heading\ntext\n*/\nGET http://x/1\n\n{{\n exports.a = 1;\n}}\n/*\n### next\n*/\n###\nGET http://x/2\n",
+        "/*\n### a\nGET http://x/1\n/*\n### b\nGET http://x/2\n  /* one line */\n### c\nGET http://x/3\n",
+        "/*\u{301}\n### a\nGET http://x/1\n*/\u{301}\n### b\nGET http://x/2\n",
     ]
 
     static func corpus() throws -> [(String, String)] {

@@ -30,8 +30,12 @@ struct HttpyacAssertion: Equatable {
         "md5": "crypto.md5().updateWithText(String(actual)).digest().toBase64() === expected",
     ]
 
-    /// Why a `??` line cannot be read.
-    struct Problem: Error, Equatable { var message: String }
+    /// Why a `??` line cannot be read. httpyac still sends the request: a line without a condition is not a
+    /// test at all, one whose field it has no value for is a test that fails; `failsTest` says which.
+    struct Problem: Error, Equatable {
+        var message: String
+        var failsTest = true
+    }
 
     var text: String
     var field: Field
@@ -50,7 +54,8 @@ struct HttpyacAssertion: Equatable {
             return .failure(Problem(message: "'?? \(word)' checks nothing Courier knows; use one of \(known)"))
         }
         guard let at = words.indices.dropFirst().first(where: { conditions[words[$0]] != nil }) else {
-            return .failure(Problem(message: "'?? \(text)' has no condition such as ==, <, includes or exists"))
+            return .failure(Problem(message: "'?? \(text)' has no condition such as ==, <, includes or exists",
+                                    failsTest: false))
         }
         let subject = words[1..<at].joined(separator: " ")
         if (field == .header || field == .js || field == .xpath) && subject.isEmpty {
@@ -59,6 +64,13 @@ struct HttpyacAssertion: Equatable {
         }
         return .success(HttpyacAssertion(text: text, field: field, subject: subject, condition: words[at],
                                          expected: words[(at + 1)...].joined(separator: " ")))
+    }
+
+    /// The handler of a `??` line that cannot be read but is a test in httpyac: one test, named after the
+    /// line, that fails saying why.
+    static func failingScript(line: String, problem: Problem) -> String {
+        let text = line.trimmingCharacters(in: .whitespaces).dropFirst(2).trimmingCharacters(in: .whitespaces)
+        return "client.test(\(literal(text)), () => { client.assert(false, \(literal(problem.message))); });"
     }
 
     /// The XPath expression the handler needs evaluated on the response, for `?? xpath EXPR …`.

@@ -89,6 +89,17 @@ public struct EnvironmentSet: Sendable, Hashable {
             .subtracting([Self.sharedName, Self.defaultName, Self.kulalaSharedName]).sorted()
     }
 
+    /// The environment a run without `--env` uses: the only one the environment files define (`.env.NAME`
+    /// files, such as a project's `.env.example`, do not count), when they define exactly one and no httpyac
+    /// `$default` (which is what httpyac uses then); nil otherwise. A file written for one `dev` environment
+    /// runs as its author runs it, without knowing its name.
+    public var soleEnvironment: String? {
+        guard !layers.contains(where: { $0.environments[Self.defaultName] != nil }) else { return nil }
+        let defined = Set(layers.filter { !$0.isDotenv }.flatMap(\.environments.keys))
+            .subtracting([Self.sharedName, Self.kulalaSharedName])
+        return defined.count == 1 ? defined.first : nil
+    }
+
     /// Finds the environment files beside `fileURL` and in every parent folder up to `root` (inclusive).
     public static func discover(near fileURL: URL, root: URL) throws(CollectionError) -> EnvironmentSet {
         var folders: [URL] = []

@@ -6,6 +6,11 @@ import Foundation
 extension EnvironmentSet {
     /// httpyac's JSON configuration file.
     static let httpyacConfigName = ".httpyac.json"
+    /// The files whose folder httpyac takes for the project's root, where it reads its configuration.
+    public static let httpyacRootMarkers = [
+        ".httpyac.js", ".httpyac.cjs", ".httpyac.config.js", ".httpyac.config.cjs", "httpyac.config.js",
+        "httpyac.config.cjs", httpyacConfigName, "httpyac.config.json",
+    ]
     /// The key of its environments.
     static let httpyacEnvironmentsKey = "environments"
     /// The key of the headers it sends with every request.

@@ -80,13 +80,15 @@ public struct ImportedFiles: Sendable {
     static func displayPath(of path: String, relativeTo importer: String) -> String {
         guard !path.hasPrefix("/") else { return path }
         let folder = (importer as NSString).deletingLastPathComponent
+        let joined = folder.isEmpty ? path : folder + "/" + path
         var parts: [String] = []
-        for part in (folder.isEmpty ? path : folder + "/" + path).split(separator: "/") {
+        for part in joined.split(separator: "/") {
             if part == "." { continue }
             if part == "..", let last = parts.last, last != ".." { parts.removeLast(); continue }
             parts.append(String(part))
         }
-        return parts.joined(separator: "/")
+        // An importer named by its absolute path keeps its imports absolute too.
+        return (joined.hasPrefix("/") ? "/" : "") + parts.joined(separator: "/")
     }
 }
 

@@ -1,7 +1,8 @@
 import Foundation
 
 /// Finds the blocks of a `.http` file (the line ranges between `###` separator lines) in one pass over
-/// its bytes, splitting lines as `SourceLines.split` does, without decoding them. Resumable: each call to
+/// its bytes, splitting lines as `SourceLines.split` does, without decoding them, and skipping httpyac block
+/// comments as `HTTPFileParser.blocks` does. Resumable: each call to
 /// `next` returns the following block, so a caller can parse one block before finding the next.
 struct BlockScanner {
     /// Where a block starts, and its context: the last non-blank line before its `###` (a `# @name` there
@@ -17,6 +18,10 @@ struct BlockScanner {
     private var line = 0
     private var lastNonBlank: (offset: Int, line: Int)?
     private var startedFirst = false
+    /// The offset of the `*/` that ends the block comment being read, if one is.
+    private var commentEnd: Int?
+    /// Where a search for `*/` ran off the end: no later `/*` can be closed either.
+    private var unclosedFrom: Int?
 
     /// The next block of `bytes` (the same bytes on every call), or nil after the last.
     mutating func next(_ bytes: UnsafeBufferPointer<UInt8>) -> Block? {
@@ -33,7 +38,11 @@ struct BlockScanner {
             var first = lineStart
             while first < contentEnd && (bytes[first] == 0x20 || bytes[first] == 0x09) { first += 1 }
             var found: Block?
-            if line > 0 && Self.isSeparator(bytes, from: first, to: contentEnd) {
+            if let commentEnd, lineStart <= commentEnd {
+                // Inside a block comment: no separator.
+            } else if let close = closingComment(bytes, opener: first, contentEnd: contentEnd, next: end + 1) {
+                commentEnd = close
+            } else if line > 0 && Self.isSeparator(bytes, from: first, to: contentEnd) {
                 let context = lastNonBlank ?? (lineStart, line)
                 found = Block(context: context.offset, contextLine: context.line, start: lineStart, startLine: line)
             }
@@ -41,6 +50,30 @@ struct BlockScanner {
             lineStart = end + 1
             line += 1
             if let found { return found }
+        }
+        return nil
+    }
+
+    /// Where the `*/` is that closes the block comment a line opens (content from `opener` to `contentEnd`,
+    /// the next line at `next`), or nil when the line opens none, as `HTTPFileParser.blockCommentEnd` reads it.
+    private mutating func closingComment(_ bytes: UnsafeBufferPointer<UInt8>, opener: Int, contentEnd: Int,
+                                         next: Int) -> Int? {
+        guard contentEnd - opener >= 2, bytes[opener] == 0x2F, bytes[opener + 1] == 0x2A,
+              Self.closer(in: bytes, from: opener + 2, to: contentEnd) == nil else { return nil }
+        if let unclosedFrom, unclosedFrom <= next { return nil }
+        guard let close = Self.closer(in: bytes, from: next, to: bytes.count) else {
+            unclosedFrom = next
+            return nil
+        }
+        return close
+    }
+
+    /// The offset of the first `*/` in `bytes[from..<to]`.
+    private static func closer(in bytes: UnsafeBufferPointer<UInt8>, from: Int, to end: Int) -> Int? {
+        var index = from
+        while index + 1 < end {
+            if bytes[index] == 0x2A && bytes[index + 1] == 0x2F { return index }
+            index += 1
         }
         return nil
     }

@@ -26,13 +26,18 @@ extension HTTPFileParser {
 
     /// The handlers after a body. `>>` redirects are kept for `courier run` to save the body; `?? …` lines
     /// become tests (`HttpyacAssertion`); httpyac's `{{ }}` blocks run on the response; `<>` lines (earlier
-    /// responses an editor saved) are ignored; any other text is an error rather than silently dropped.
+    /// responses an editor saved) are ignored; any other text is an error rather than silently dropped (after
+    /// httpyac's `??` tests alone, a warning: httpyac sends the request).
     mutating func tailScripts(in range: Range<Int>)
         -> (scripts: [RequestScript], kept: [UnsupportedDirective], failed: Bool, variables: [VariableDefinition]) {
         var scripts: [RequestScript] = []
         var kept: [UnsupportedDirective] = []
         var variables: [VariableDefinition] = []
         var failed = false
+        // httpyac's `??` tests, and nothing else yet: text after them does not hide a JetBrains body.
+        var sawTest = false
+        var sawHandler = false
+        var unclosed: Int?
         var index = range.lowerBound
         while index < range.upperBound {
             let line = lines[index]
@@ -55,13 +60,20 @@ extension HTTPFileParser {
                     if assertion.expected.contains("{{") { script.assertionExpected = assertion.expected }
                     scripts.append(script)
                 case .failure(let problem):
-                    report(index, problem.message)
-                    failed = true
+                    // httpyac sends the request all the same, so Courier does too.
+                    warn(index, problem.message + (problem.failsTest ? "; the test fails" : "; it is not a test"))
+                    if problem.failsTest {
+                        let source = HttpyacAssertion.failingScript(line: trimmed, problem: problem)
+                        scripts.append(RequestScript(phase: .response, source: .inline(source),
+                                                     line: fileLine(index)))
+                    }
                 }
+                sawTest = true
                 index += 1
                 continue
             }
             if let start = Self.httpyacScriptStart(trimmed) {
+                sawHandler = true
                 let (script, end) = httpyacScript(at: index, start: start, beforeRequest: false,
                                                   limit: range.upperBound)
                 if let script {
@@ -79,9 +91,20 @@ extension HTTPFileParser {
                 continue
             }
             if Self.isHandlerStart(trimmed) {
+                sawHandler = true
                 let (script, end) = script(at: index, phase: .response, limit: range.upperBound)
                 scripts.append(script)
                 index = end
+                continue
+            }
+            if let end = blockCommentEnd(at: index, limit: range.upperBound, unclosedFrom: &unclosed) {
+                index = end
+                continue
+            }
+            if sawTest && !sawHandler {
+                // httpyac reads on past its tests; a `---` rule or a note there is no request's part.
+                warn(index, "text after the '??' tests is ignored")
+                index += 1
                 continue
             }
             report(index, "text after the response handler is not part of the request; "

@@ -69,17 +69,6 @@ struct HTTPFileParser {
                         graphQLFragments: parser.graphQLFragments)
     }
 
-    /// Ranges between `###` separator lines; each range after the first starts at its separator.
-    private func blocks() -> [Range<Int>] {
-        var starts = [0]
-        for (index, line) in lines.enumerated() where index > 0 && Self.isSeparator(line) {
-            starts.append(index)
-        }
-        if let first = lines.first, Self.isSeparator(first) { starts[0] = 0 }
-        return starts.indices.map { starts[$0]..<(($0 + 1 < starts.count) ? starts[$0 + 1] : lines.count) }
-            .filter { !$0.isEmpty }
-    }
-
     static func isSeparator(_ line: SourceLine) -> Bool { line.trimmed.hasPrefix("###") }
 
     // MARK: - One block

@@ -56,9 +56,15 @@ public struct RequestScript: Sendable, Hashable {
     }
 
     /// Whether the script's text sets `name` with `client.global.set`, `pm.*.set` or `request.variables.set`;
-    /// used to point an unknown variable at the script that should have set it.
+    /// used to point an unknown variable at the script that should have set it. Comments set nothing.
     public func mentionsSetting(_ name: String) -> Bool {
-        guard case .inline(let code) = source else { return false }
+        // The text without comments is made only when the whole text mentions it: most scripts never do.
+        guard case .inline(let code) = source, Self.sets(name, in: code) else { return false }
+        return Self.sets(name, in: ScriptCode.withoutComments(code))
+    }
+
+    /// Whether `code` reads as setting `name`.
+    private static func sets(_ name: String, in code: String) -> Bool {
         let quotedSetter = ["\"\(name)\"", "'\(name)'", "`\(name)`"].contains { quoted in
             code.contains("set(\(quoted)") || code.contains("set( \(quoted)")
                 || code.contains("setEnvironmentVariable(\(quoted)")
