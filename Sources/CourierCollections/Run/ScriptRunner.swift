@@ -115,6 +115,13 @@ public struct ScriptRunner: Sendable {
         }
         var resolved = try Resolver(file: file, baseFolder: baseFolder, context: context).resolve(prepared)
         resolved.template = template
+        if let url = changed.url, url.contains("{{") {
+            // A URL a Postman script changed keeps the variables its scopes do not hold (the request's own).
+            var interpolator = Interpolator(requestName: template.displayName, local: prepared.variables,
+                                            file: file.fileVariables, context: context, folder: baseFolder,
+                                            elsewhere: file.definitionElsewhere(than: prepared))
+            changed.url = try interpolator.expand(url)
+        }
         try changed.apply(to: &resolved.request, request: template.displayName)
         if let changedHeaders {
             // A header the script left as it saw it takes its value from the final resolution, which
