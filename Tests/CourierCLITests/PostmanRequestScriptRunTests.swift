@@ -5,7 +5,8 @@ import Testing
 
 /// Postman's `pm.request` as a pre-request script sees it (the URL as written, `{{variables}}` and all; a
 /// form-data body's fields; a GraphQL body), what the server receives once the script changes it, and the
-/// words a failing test reports, as Postman's sandbox words them, run by `courier run` against the demo server.
+/// words a failing test reports, as Postman's sandbox words them, and a line for each request a script sent,
+/// run by `courier run` against the demo server.
 @Suite("courier run: Postman's pm.request and its messages", .serialized)
 struct PostmanRequestScriptRunTests {
     @Test func preRequestScriptsReadTheRequestAsWrittenAndTheServerReceivesTheirChanges() async throws {
@@ -40,6 +41,7 @@ struct PostmanRequestScriptRunTests {
             PostmanExports.item("graphql", "{{baseUrl}}/echo?case=gql", method: "POST", body: graphql, pre: [
                 "pm.test('graphql read', () => pm.expect(pm.request.body.graphql.query).to.equal('query { me }'));",
                 "pm.request.body.update({mode: 'graphql', graphql: {query: 'query { you }'}});",
+                "pm.sendRequest(pm.variables.get('baseUrl') + '/echo?side=1&token=hush', () => {});",
             ]),
             PostmanExports.item("words", "{{baseUrl}}/chaos/escape", tests: [
                 "pm.test('not json', () => pm.response.json());",
@@ -68,6 +70,10 @@ struct PostmanRequestScriptRunTests {
         #expect(!formBody.contains("name=\"b\""), "\(formBody)")
         let query = try #require(echoes.first { $0.query.first?.value == "gql" })
         #expect(String(decoding: query.bodyPrefix, as: UTF8.self) == #"{"query":"query { you }"}"#)
+        // And the request the script sent is in the output, its token masked
+        let side = "log: pm.sendRequest GET \(ScriptRunTests.base(server))/echo?side=1&token=REDACTED: 200 in "
+        #expect(output.contains(side), "\(output)")
+        #expect(!output.contains("hush"), "\(output)")
         // And failing tests read as Postman's do
         #expect(output.contains("✗ not json: JSONError: Unexpected token 'H' at 1:1"), "\(output)")
         #expect(output.contains("✗ property: expected { a: 1 } to have property 'b'"), "\(output)")

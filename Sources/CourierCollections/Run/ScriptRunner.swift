@@ -98,9 +98,11 @@ public struct ScriptRunner: Sendable {
                                     isCancelled: isCancelled)
             context.iteration.apply(to: &input)
             describeCollection(of: template, context: context, into: &input)
-            input.services = services(for: template, context: context)
+            let sent = ScriptSentLog()
+            input.services = services(for: template, context: context, sent: sent)
             if script.dialect == .httpyac { describeHttpyacScope(of: prepared, context: context, into: &input) }
             let result = run(script, input: input, access: context.fileAccess, report: &report)
+            report.logs += sent.take()
             context.globals = result.globals
             for (name, value) in result.requestVariables where variables[name] != value {
                 variables[name] = value
@@ -174,9 +176,11 @@ public struct ScriptRunner: Sendable {
                                     isCancelled: isCancelled)
             context.iteration.apply(to: &input)
             describeCollection(of: resolved.template, context: context, into: &input)
-            input.services = services(for: resolved.template, context: context)
+            let sent = ScriptSentLog()
+            input.services = services(for: resolved.template, context: context, sent: sent)
             if script.dialect == .httpyac { describeHttpyacScope(of: resolved.template, context: context, into: &input) }
             let result = run(script, input: input, access: context.fileAccess, report: &report)
+            report.logs += sent.take()
             context.globals = result.globals
             if result.error != nil { return }
         }
@@ -218,8 +222,9 @@ public struct ScriptRunner: Sendable {
     }
 
     /// What `template`'s scripts may ask of Courier: dynamic variables always, requests where a client is given.
-    func services(for template: RequestTemplate, context: VariableContext) -> ScriptServices {
-        if let sending { return sending(template).services(for: context, isCancelled: isCancelled) }
+    func services(for template: RequestTemplate, context: VariableContext, sent: ScriptSentLog? = nil)
+        -> ScriptServices {
+        if let sending { return sending(template).services(for: context, isCancelled: isCancelled, sent: sent) }
         return ScriptServices(dynamicValue: ScriptSending.dynamicValues(context.dynamic))
     }
 
