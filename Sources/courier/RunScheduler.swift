@@ -62,11 +62,17 @@ final class RunScheduler: Sendable {
                 if invocation.jobs > 1 {
                     await runParallel(pass, tally: &tally, carried: &carried)
                 } else {
-                    for entry in plan.entries {
+                    // File by file, in path order, unless a Postman script sends the run to another file.
+                    var position = plan.entries.isEmpty ? nil : FilePosition(file: 0, request: 0)
+                    var jumps = 0
+                    while let at = position {
                         if Task.isCancelled || stopping(tally) { break }
+                        var entry = plan.entries[at.file]
+                        entry.requests = Array(entry.requests[at.request...])
                         let result = await runFile(entry, pass: pass, carried: carried, limit: nil)
                         record(result, entry: entry, round: pass.round, into: &tally)
                         carried = result.carried
+                        position = nextPosition(after: result.outcomes, of: at.file, jumps: &jumps)
                     }
                 }
             }
@@ -183,6 +189,7 @@ final class RunScheduler: Sendable {
                                       context: context, imports: entry.imports, exchange: fileExchange,
                                       send: fileSend)
         runner.showSecrets = invocation.showSecrets
+        if limit == nil { runner.requestsElsewhere = requestsElsewhere(than: entry.displayPath) }
         let call = self.call
         runner.call = { resolved async throws(APIError) in
             if !environmentUnverified { RunCommand.warnIfUnverified(resolved.request) }

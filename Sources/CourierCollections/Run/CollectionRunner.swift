@@ -22,6 +22,9 @@ public struct CollectionRunner: Sendable {
     /// `--show-secrets`: `>> file` outputs keep the body as it came; otherwise the request's secrets and
     /// the private environment's values are masked in them, as in every other output.
     public var showSecrets = false
+    /// Whether another file of a folder's run holds a request of that name (`postman.setNextRequest` then ends
+    /// this file's run and the folder's goes on there); none by default.
+    public var requestsElsewhere: @Sendable (String) -> Bool = { _ in false }
     /// Told when each request is about to go out (the explorer follows a send with it).
     public var observer: (any RunObserver)?
     let send: Send
@@ -172,7 +175,7 @@ public struct CollectionRunner: Sendable {
     /// the run blocks being run (to stop a cycle). False when the run stops (failFast, cancelled).
     func runSteps(_ requests: [RequestTemplate], variables: inout VariableContext, outcomes: inout [RunOutcome],
                   chain: [RunLink], failFast: Bool, onOutcome: (RunOutcome) -> Void) async -> Bool {
-        var steps = NextRequestSteps(requests: requests, file: file)
+        var steps = NextRequestSteps(requests: requests, file: file, elsewhere: requestsElsewhere)
         while let template = steps.next() {
             if Task.isCancelled { return false }
             if template.isRunBlock {
