@@ -44,9 +44,14 @@ struct PostmanRequestSettingsImportTests {
                 PostmanExports.item("tests ran in order", "\(base)/echo?case=order&after={{after}}"),
             ],
         ]
+        let graphql: [String: Any] = ["mode": "graphql", "graphql": ["query": "query ($id: ID) { user(id: $id) { name } }",
+                                                                    "variables": ["id": 7]]]
         var collection = PostmanExports.collection("Settings", variables: [("after", "start")],
                                                    items: [PostmanExports.item("no redirect", "\(base)/chaos/redirect-loop"),
-                                                           pruned, queryToken, prefixed, kept])
+                                                           pruned, queryToken, prefixed,
+                                                           PostmanExports.item("graphql", "\(base)/echo?case=gql",
+                                                                               method: "POST", body: graphql),
+                                                           kept])
         collection["protocolProfileBehavior"] = ["followRedirects": false]
         collection["event"] = [event("prerequest", ["pm.variables.set('order', 'collection');"]),
                                event("test", ["pm.collectionVariables.set('after', pm.collectionVariables.get('after') + ',collection');"])]
@@ -77,9 +82,11 @@ struct PostmanRequestSettingsImportTests {
         #expect(echoes["query"]?.query.first { $0.name == "access_token" }?.value == "tok7")
         #expect(echoes["query"]?.header("Authorization") == nil)
         #expect(echoes["prefix"]?.header("Authorization") == "Token tok7")
-        // (the collection's test ran after each of the five requests before, the folder's and the request's last)
+        let query = try JSONSerialization.jsonObject(with: try #require(echoes["gql"]).bodyPrefix) as? [String: Any]
+        #expect((query?["variables"] as? [String: Any])?["id"] as? Int == 7, "\(String(describing: query))")
+        // (the collection's test ran after each of the six requests before, the folder's and the request's last)
         #expect(echoes["order"]?.query.first { $0.name == "after" }?.value
-                    == "start,collection,collection,collection,collection,collection,folder,request")
+                    == "start,collection,collection,collection,collection,collection,collection,folder,request")
         let report = imported.stdout + imported.stderr
         #expect(report.contains("get with body: the body of a GET request is left out"), "\(report)")
     }

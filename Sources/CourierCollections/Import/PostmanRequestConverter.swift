@@ -182,7 +182,9 @@ struct PostmanRequestConverter {
         case "graphql":
             contentType("application/json")
             let query = body["graphql"]?["query"]?.stringValue ?? ""
-            let variables = body["graphql"]?["variables"]?.stringValue ?? ""
+            // Postman saves the variables as JSON text; some exporters write the object itself.
+            let saved = body["graphql"]?["variables"]
+            let variables = saved?.stringValue ?? (saved?.objectValue != nil ? saved?.text ?? "" : "")
             var json = "{\"query\": " + JSONValue.quoted(query)
             if !variables.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { json += ", \"variables\": " + variables }
             return .text(ImportedText(template: json + "}"))
