@@ -286,7 +286,7 @@ enum PostmanPrelude {
         return error ? Promise.reject(error) : Promise.resolve(response);
       };
       state.finishers.push(changes.finish);
-      pm.cookies = __courierPostmanCookies(input, strict, UnsupportedError);
+      pm.cookies = __courierPostmanCookies(input, strict, UnsupportedError, function (fn) { sent.push(fn); });
       globalThis.pm = strict(pm, "pm");
       globalThis.require = __courierMakeRequire(__courierModuleTable, __courierBuiltIns());
       // httpyac's blocks have globals of their own (every variable by name): the legacy names would hide them.

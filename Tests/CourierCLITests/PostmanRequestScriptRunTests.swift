@@ -80,4 +80,44 @@ struct PostmanRequestScriptRunTests {
         #expect(output.contains("✗ long: expected { Object (alpha, beta, ...) } to deeply equal []"), "\(output)")
         #expect(output.contains("✗ header: expected response to have header with key 'X-Nope'"), "\(output)")
     }
+
+    @Test func theCookieJarIsTheOneTheRunsRequestsSendAndKeep() async throws {
+        // Given a sign-in that sets a session cookie, then scripts that read it from the jar, set, unset and clear
+        let server = try DemoServer.start()
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let base = ScriptRunTests.base(server)
+        let collection = PostmanExports.collection("Jar", variables: [("baseUrl", base)], items: [
+            PostmanExports.item("sign in", "{{baseUrl}}/session/login", method: "POST",
+                                headers: [("Content-Type", "application/json")],
+                                body: ["mode": "raw", "raw": #"{"username": "ada"}"#]),
+            PostmanExports.item("set", "{{baseUrl}}/echo?case=set", pre: [
+                "const jar = pm.cookies.jar(), url = pm.variables.get('baseUrl');",
+                "jar.get(url, 'courier_session', (err, value) => pm.test('read', () => pm.expect(value).to.have.lengthOf.above(0)));",
+                "jar.set(url, 'extra', '42', (err, cookie) => pm.test('set', () => pm.expect(cookie.value).to.equal('42')));",
+                "jar.getAll(url, (err, all) => pm.test('all', () => pm.expect(all.map(c => c.name)).to.have.members(['courier_session', 'extra'])));",
+                "jar.set('mailto:ada', 'x', '1', (err) => pm.test('not a URL', () => pm.expect(err.message).to.include('not an http')));",
+            ]),
+            PostmanExports.item("unset", "{{baseUrl}}/echo?case=unset",
+                                pre: ["pm.cookies.jar().unset(pm.variables.get('baseUrl'), 'extra');"]),
+            PostmanExports.item("clear", "{{baseUrl}}/echo?case=clear",
+                                pre: ["pm.cookies.jar().clear(pm.variables.get('baseUrl'), err => pm.test('cleared', () => pm.expect(err).to.equal(null)));"]),
+        ])
+        // When it is imported and run with a cookie jar of its own
+        let state = folder.url.appendingPathComponent("state").path
+        let (_, run) = try await PostmanExports.importAndRun([("jar", collection)], in: folder, file: "Jar.http",
+                                                             environment: ["XDG_STATE_HOME": state])
+        let output = run.stdout + run.stderr
+        #expect(run.status == 0, "\(output)")
+        // Then the scripts read the cookie the sign-in set, and what they set, unset and cleared is what went out
+        for name in ["read", "set", "all", "not a URL", "cleared"] { #expect(output.contains("✓ \(name)"), "\(output)") }
+        func cookie(_ name: String) -> String? {
+            server.log.first { $0.path == "/echo" && $0.query.first?.value == name }?.header("Cookie")
+        }
+        #expect(cookie("set")?.contains("extra=42") == true, "\(String(describing: cookie("set")))")
+        #expect(cookie("set")?.contains("courier_session=") == true)
+        #expect(cookie("unset")?.contains("extra") == false, "\(String(describing: cookie("unset")))")
+        #expect(cookie("unset")?.contains("courier_session=") == true)
+        #expect(cookie("clear") == nil)
+    }
 }

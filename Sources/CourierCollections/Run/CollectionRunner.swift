@@ -31,6 +31,8 @@ public struct CollectionRunner: Sendable {
     let exchange: Exchange?
     /// Runs `GRPC` requests; without it they are skipped.
     public var call: Call?
+    /// The cookie jars the client sends with, for scripts' `pm.cookies.jar()`; nil where scripts have none.
+    public var cookieJars: CookieJarStore?
 
     /// The one send path, for this runner's file.
     var sender: RequestSender {
@@ -38,6 +40,7 @@ public struct CollectionRunner: Sendable {
         sender.showSecrets = showSecrets
         sender.observer = observer
         sender.call = call
+        sender.cookieJars = cookieJars
         return sender
     }
 

@@ -11,6 +11,8 @@ import Synchronization
 struct ScriptSending: Sendable {
     let send: CollectionRunner.Send
     let template: RequestTemplate
+    /// The run's cookie jars, for `pm.cookies.jar()`; nil where there are none.
+    var cookieJars: CookieJarStore?
 
     /// The services for a script of `template` run with `context`; a request it sends is abandoned once
     /// `isCancelled` says so (the explorer's Ctrl-C).
@@ -27,7 +29,13 @@ struct ScriptSending: Sendable {
                                   sent?.record(outgoing, result)
                                   return result
                               },
-                              dynamicValue: Self.dynamicValues(context.dynamic))
+                              dynamicValue: Self.dynamicValues(context.dynamic), cookies: cookieCalls(jar: jar))
+    }
+
+    /// Answers `pm.cookies.jar()` on the jar named `jar`; nil when the request keeps no cookies or the run has none.
+    private func cookieCalls(jar: String?) -> (@Sendable (String) -> String)? {
+        guard let jar, let cookieJars else { return nil }
+        return { call in ScriptCookieWire.answer(call, jar: cookieJars.jar(jar)) }
     }
 
     /// `$guid`, `$randomInt`, `$timestamp`… as requests resolve them; never a secret (`$processEnv`,
