@@ -12,7 +12,7 @@ extension JavaScriptContext {
     /// `__courierDynamic(expression)` when they know dynamic variables (a value, or null); `forgetServices()`
     /// must follow before the context goes.
     func install(_ services: ScriptServices) {
-        guard services.send != nil || services.dynamicValue != nil else { return }
+        guard services.send != nil || services.dynamicValue != nil || services.cookies != nil else { return }
         let key = globalAddress
         Self.registered.withLock { $0[key] = services }
         if services.send != nil {
@@ -25,6 +25,16 @@ extension JavaScriptContext {
                                                         in: context, jsc)
                 }
                 return JavaScriptContext.makeString(ScriptSendWire.answer(json, send: send), in: context, jsc)
+            }
+        }
+        if services.cookies != nil {
+            define("__courierCookies") { context, _, _, count, arguments, _ in
+                guard let jsc = JavaScriptContext.library, let context else { return nil }
+                guard let cookies = JavaScriptContext.services(of: context, jsc)?.cookies, let arguments, count == 1,
+                      let call = JavaScriptContext.string(arguments[0], in: context, jsc) else {
+                    return jsc.JSValueMakeNull(context)
+                }
+                return JavaScriptContext.makeString(cookies(call), in: context, jsc)
             }
         }
         if services.dynamicValue != nil {

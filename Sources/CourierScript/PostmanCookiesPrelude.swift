@@ -1,9 +1,10 @@
 /// The JavaScript behind `pm.cookies`: the cookies the request sent (its `Cookie` header) and, in a test
-/// script, those its response set (`Set-Cookie`, which win), by name. `pm.cookies.jar()` is not offered:
-/// Courier's cookie jar stays outside scripts.
+/// script, those its response set (`Set-Cookie`, which win), by name. `pm.cookies.jar()` reaches the cookie jar
+/// the run's requests use (`get`, `getAll`, `set`, `unset`, `clear`, each with a callback run after the script's
+/// body, as `pm.sendRequest`'s is), through `__courierCookies` where Courier offers it.
 enum PostmanCookiesPrelude {
     static let code = #"""
-    function __courierPostmanCookies(input, strict, UnsupportedError) {
+    function __courierPostmanCookies(input, strict, UnsupportedError, later) {
       "use strict";
       const cookies = [];
       function put(cookie) {
@@ -51,7 +52,36 @@ enum PostmanCookiesPrelude {
           for (const c of cookies) out[c.name] = c.value;
           return out;
         },
-        jar: function () { throw new UnsupportedError("pm.cookies.jar()"); },
+        jar: function () {
+          if (typeof __courierCookies !== "function") {
+            throw new UnsupportedError("pm.cookies.jar() here (courier run offers it to requests that keep cookies)");
+          }
+          function call(op, url, extra, callback, pick) {
+            const target = url && typeof url === "object" && typeof url.toString === "function" ? url.toString() : url;
+            const answer = JSON.parse(__courierCookies(JSON.stringify(Object.assign({ op: op, url: String(target) }, extra))));
+            const error = answer.error !== undefined ? new Error(answer.error) : null;
+            if (typeof callback === "function") {
+              later(function () { if (error) callback(error); else callback(null, pick(answer.cookies)); });
+            }
+          }
+          return strict({
+            get: function (url, name, callback) {
+              call("get", url, { name: String(name) }, callback, function (found) {
+                return found.length > 0 ? found[0].value : undefined;
+              });
+            },
+            getAll: function (url, callback) { call("getAll", url, {}, callback, function (found) { return found; }); },
+            set: function (url, name, value, callback) {
+              const cookie = name !== null && typeof name === "object" ? name : { name: String(name), value: value };
+              if (name !== null && typeof name === "object") callback = value;
+              call("set", url, { cookie: cookie }, callback, function (found) { return found[0]; });
+            },
+            unset: function (url, name, callback) {
+              call("unset", url, { name: String(name) }, callback, function () { return undefined; });
+            },
+            clear: function (url, callback) { call("clear", url, {}, callback, function () { return undefined; }); },
+          }, "pm.cookies.jar()");
+        },
       }, "pm.cookies");
     }
     """#

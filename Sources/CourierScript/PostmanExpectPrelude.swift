@@ -6,14 +6,7 @@ enum PostmanExpectPrelude {
     static let code = #"""
     function __courierPostmanExpect(strict, AssertionError, reason, requireModule) {
       "use strict";
-      function format(value) {
-        if (typeof value === "string") return "'" + value + "'";
-        if (value === undefined) return "undefined";
-        if (typeof value === "number" && isNaN(value)) return "NaN";
-        if (typeof value === "function") return "[Function" + (value.name ? " " + value.name : "") + "]";
-        if (value instanceof RegExp) return String(value);
-        try { return JSON.stringify(value); } catch (e) { return String(value); }
-      }
+      const format = __courierChaiFormat;
       function deepEqual(a, b) {
         if (a === b) return true;
         if (typeof a === "number" && typeof b === "number") return isNaN(a) && isNaN(b);
@@ -243,7 +236,12 @@ enum PostmanExpectPrelude {
             ok = wanted.length > 0 && wanted.every(function (k) { return have.indexOf(k) >= 0; });
             if (!flags.contains) ok = ok && have.length === wanted.length;
           }
-          return assert(ok, "have " + (flags.any ? "any of " : "") + "keys", format(wanted));
+          // As chai words it: "have key 'a'", "have keys 'a', and 'b'", "contain any of keys 'a', or 'b'".
+          const shown = wanted.map(format);
+          const last = shown.pop();
+          const list = shown.length === 0 ? last : shown.join(", ") + (flags.any ? ", or " : ", and ") + last;
+          return assert(ok, (flags.contains ? "contain " : "have ") + (flags.any ? "any of " : "")
+                        + (wanted.length > 1 ? "keys" : "key"), list);
         }
         function members(list) {
           const same = flags.deep ? deepEqual : function (a, b) { return a === b; };

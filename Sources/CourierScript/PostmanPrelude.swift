@@ -202,6 +202,23 @@ enum PostmanPrelude {
       };
       pm.variables.set = function (key, value) { state.variables[String(key)] = text(value); };
       pm.variables.unset = function (key) { delete state.variables[String(key)]; };
+      // What pm.response.json() throws on a body that is not JSON, worded as Postman's: where it went wrong
+      // when the first character already does.
+      function jsonError(body, cause) {
+        const error = new Error();
+        error.name = "JSONError";
+        const at = body.search(/\S/);
+        if (at < 0) {
+          error.message = "JSONError: No data, empty input at 1:1";
+        } else if ("{[\"-0123456789tfn".indexOf(body.charAt(at)) < 0) {
+          const before = body.slice(0, at).split("\n");
+          error.message = "JSONError: Unexpected token '" + body.charAt(at) + "' at " + before.length + ":"
+            + (before[before.length - 1].length + 1);
+        } else {
+          error.message = "JSONError: " + cause.message;
+        }
+        return error;
+      }
       // A response as scripts read it: pm.response, and what pm.sendRequest hands its callback.
       function responseOf(res, label) {
         const headers = strict({
@@ -233,9 +250,7 @@ enum PostmanPrelude {
           responseSize: res.body.length,
           headers: headers,
           json: function () {
-            try { return JSON.parse(res.body); } catch (e) {
-              throw new AssertionError(label + ".json(): the body is not JSON (" + e.message + ")");
-            }
+            try { return JSON.parse(res.body); } catch (e) { throw jsonError(res.body, e); }
           },
           text: function () { return res.body; },
           reason: function () { return reason(res.status); },
@@ -271,7 +286,7 @@ enum PostmanPrelude {
         return error ? Promise.reject(error) : Promise.resolve(response);
       };
       state.finishers.push(changes.finish);
-      pm.cookies = __courierPostmanCookies(input, strict, UnsupportedError);
+      pm.cookies = __courierPostmanCookies(input, strict, UnsupportedError, function (fn) { sent.push(fn); });
       globalThis.pm = strict(pm, "pm");
       globalThis.require = __courierMakeRequire(__courierModuleTable, __courierBuiltIns());
       // httpyac's blocks have globals of their own (every variable by name): the legacy names would hide them.

@@ -23,8 +23,11 @@ enum PostmanRequestPrelude {
                               : { key: entry.slice(0, equals), value: entry.slice(equals + 1) };
           }
           if (typeof entry === "string") return { key: entry, value: text(value) };
-          return { key: String(entry.key), value: entry.value === null ? null : text(entry.value),
-                   disabled: !!entry.disabled };
+          const made = { key: String(entry.key), value: entry.value === null ? null : text(entry.value),
+                         disabled: !!entry.disabled };
+          // A form-data field's kind, file name and type (pm.request.body.formdata).
+          for (const extra of ["type", "src", "contentType"]) if (entry[extra] !== undefined) made[extra] = entry[extra];
+          return made;
         }
         const list = {
           add: function (entry, value) { items.push(item(entry, value)); },
@@ -69,7 +72,7 @@ enum PostmanRequestPrelude {
       // MARK: pm.request.url, parsed from the URL about to be sent.
       const parts = { protocol: "", auth: "", host: [], port: "", path: [], query: [], hash: "" };
       function parse(url) {
-        const m = /^(?:([A-Za-z][A-Za-z0-9+.-]*):\/\/)?(?:([^@/?#]*)@)?([^/?#:]*)(?::(\d*))?([^?#]*)(?:\?([^#]*))?(?:#(.*))?$/
+        const m = /^(?:([A-Za-z][A-Za-z0-9+.-]*):\/\/)?(?:([^@/?#]*)@)?([^/?#:]*)(?::([^/?#]*))?([^?#]*)(?:\?([^#]*))?(?:#(.*))?$/
           .exec(String(url));
         if (!m) return false;
         parts.protocol = m[1] || "";
@@ -118,7 +121,9 @@ enum PostmanRequestPrelude {
       };
       url$.query = propertyList(parts.query, "pm.request.url.query");
       Object.defineProperty(url$, "raw", { get: function () { return url$.toString(); } });
-      parse(req.url === undefined ? req.rawURL : req.url);
+      // Before the request is sent, Postman's URL is the one written, its `{{variables}}` not yet filled in;
+      // in a test script it is the URL that was sent.
+      parse(input.phase === "pre" || req.url === undefined ? req.rawURL : req.url);
       const originalURL = url$.toString();
       const url = strict(url$, "pm.request.url");
 
@@ -146,17 +151,71 @@ enum PostmanRequestPrelude {
         form = { items: items, list: propertyList(items, "pm.request.body.urlencoded"), read: formText(items) };
         return form.list;
       }
+      // A multipart body's parts as Postman's form-data fields ({key, value, type, src, contentType}), read
+      // when first asked for; what the script changes is encoded back with the same boundary.
+      function boundary() {
+        const m = /boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(headers.get("Content-Type") || "");
+        return m ? (m[1] || m[2]) : null;
+      }
+      function multipartText(items, mark) {
+        return items.filter(function (it) { return !it.disabled; }).map(function (it) {
+          const file = it.type === "file" ? '; filename="' + String(it.src || it.key).split("/").pop() + '"' : "";
+          return "--" + mark + "\r\n" + 'Content-Disposition: form-data; name="' + it.key + '"' + file + "\r\n"
+            + (it.contentType ? "Content-Type: " + it.contentType + "\r\n" : "") + "\r\n"
+            + (it.value === null || it.value === undefined ? "" : it.value) + "\r\n";
+        }).join("") + "--" + mark + "--\r\n";
+      }
+      let multipart = null;
+      function formParts() {
+        if (multipart !== null) return multipart.list;
+        const mark = boundary(), items = [];
+        for (const chunk of mark ? bodyText.split("--" + mark).slice(1) : []) {
+          if (chunk.indexOf("--") === 0) break;
+          const part = chunk.replace(/^\r?\n/, "").replace(/\r?\n$/, "");
+          const split = part.search(/\r?\n\r?\n/);
+          if (split < 0) continue;
+          const head = part.slice(0, split), value = part.slice(split).replace(/^\r?\n\r?\n/, "");
+          const name = /name="([^"]*)"/i.exec(head), file = /filename="([^"]*)"/i.exec(head);
+          const type = /^content-type:[ \t]*(.+)$/im.exec(head);
+          const item = { key: name ? name[1] : "", value: value, type: file ? "file" : "text" };
+          if (file) item.src = file[1];
+          if (type) item.contentType = type[1].trim();
+          items.push(item);
+        }
+        multipart = { items: items, mark: mark, list: propertyList(items, "pm.request.body.formdata"),
+                      read: mark ? multipartText(items, mark) : "" };
+        return multipart.list;
+      }
+      // A GraphQL body (JSON with a `query`) as Postman's {query, variables}.
+      function graphql() {
+        try {
+          const parsed = JSON.parse(bodyText);
+          if (parsed && typeof parsed.query === "string") {
+            return { query: parsed.query, variables: parsed.variables === undefined ? undefined
+                     : typeof parsed.variables === "string" ? parsed.variables : JSON.stringify(parsed.variables) };
+          }
+        } catch (e) { /* not JSON: no GraphQL */ }
+        return undefined;
+      }
+      function isMultipart() { return /^multipart\/form-data/i.test(headers.get("Content-Type") || ""); }
       const body = strict({
-        get mode() { return isForm() ? "urlencoded" : "raw"; },
+        get mode() { return isForm() ? "urlencoded" : isMultipart() ? "formdata" : "raw"; },
         get urlencoded() { return fields(); },
-        get raw() { return bodyText; }, set raw(v) { bodyText = text(v); form = null; },
+        get formdata() { return formParts(); },
+        get graphql() { return graphql(); },
+        get raw() { return bodyText; }, set raw(v) { bodyText = text(v); form = null; multipart = null; },
         update: function (value) {
           form = null;
+          multipart = null;
           if (typeof value === "string") { bodyText = value; return; }
           if (value && value.mode === "urlencoded") {
             bodyText = (value.urlencoded || []).filter(function (p) { return !p.disabled; }).map(function (p) {
               return encodeURIComponent(p.key) + "=" + encodeURIComponent(text(p.value));
             }).join("&");
+            return;
+          }
+          if (value && value.mode === "formdata" && boundary()) {
+            bodyText = multipartText((value.formdata || []).map(function (p) { return Object.assign({}, p); }), boundary());
             return;
           }
           if (value && value.mode === "graphql") { bodyText = JSON.stringify(value.graphql || {}); return; }
@@ -187,13 +246,18 @@ enum PostmanRequestPrelude {
       // after the script and the callbacks of its pm.sendRequest calls.
       function finish() {
         if (form !== null && formText(form.items) !== form.read) bodyText = formText(form.items);
+        if (multipart !== null && multipart.mark && multipartText(multipart.items, multipart.mark) !== multipart.read) {
+          bodyText = multipartText(multipart.items, multipart.mark);
+        }
         const now = url$.toString();
         // Characters a URL cannot hold (a space a script or a variable brought in) are percent-encoded; the
         // escapes already there stay as they are.
+        // A `{{name}}` the script's scopes do not hold (a request variable) stays for Courier to fill in.
         if (now !== originalURL) {
-          state.url = replaceIn(now).replace(/[^A-Za-z0-9\-._~:\/?#\[\]@!$&'()*+,;=%]/gu, function (c) {
-            return encodeURIComponent(c);
-          });
+          state.url = replaceIn(now).split(/(\{\{[^{}]*\}\})/).map(function (piece) {
+            return /^\{\{[^{}]*\}\}$/.test(piece) ? piece
+              : piece.replace(/[^A-Za-z0-9\-._~:\/?#\[\]@!$&'()*+,;=%]/gu, function (c) { return encodeURIComponent(c); });
+          }).join("");
         }
         if (method !== req.method) state.method = method;
         if (bodyText !== originalBody) state.body = replaceIn(bodyText);

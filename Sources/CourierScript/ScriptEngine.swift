@@ -207,7 +207,8 @@ public enum ScriptEngine {
 
     /// Postman's legacy sandbox and `pm.sendRequest`'s request, `require` and crypto-js: one evaluation, made once.
     private static let postmanSandbox = [PostmanLegacyPrelude.code, PostmanSendRequestPrelude.code, RequirePrelude.code,
-                                         PostmanExpectPrelude.code, PostmanRequestPrelude.code,
+                                         PostmanInspectPrelude.code, PostmanExpectPrelude.code,
+                                         PostmanRequestPrelude.code,
                                          PostmanCookiesPrelude.code, PostmanTV4Prelude.code,
                                          CryptoJSPrelude.code, NodeCryptoPrelude.code,
                                          "var __courierModuleTable = \(ScriptModules.preludeTable);"]

@@ -12,6 +12,8 @@ enum ScriptFrame {
         case send = 0x53
         /// Child → Courier: a dynamic variable's expression (`ScriptAsk`).
         case dynamic = 0x44
+        /// Child → Courier: a call on the cookie jar (`ScriptAsk`, its expression the call as JSON).
+        case cookies = 0x43
         /// Courier → child: the answer to the last question (`ScriptAnswer`).
         case answer = 0x41
         /// Child → Courier: what the script did (`ScriptResult`), its last frame.

@@ -25,6 +25,11 @@ extension ScriptProcess {
         if job.knowsDynamic {
             input.services.dynamicValue = { expression in ask(.dynamic, ScriptAsk(expression: expression)).value }
         }
+        if job.hasCookieJar {
+            input.services.cookies = { call in
+                ask(.cookies, ScriptAsk(expression: call)).value ?? #"{"error": "the script process lost its connection to Courier"}"#
+            }
+        }
         let result = ScriptEngine.runHere(job.source, input: input, jobs: .run)
         guard let output = try? JSONEncoder().encode(result) else { return 2 }
         return ScriptFrame.write(.result, output, to: 1) ? 0 : 1

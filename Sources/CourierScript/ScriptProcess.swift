@@ -48,7 +48,8 @@ public enum ScriptProcess {
         do {
             job = try JSONEncoder().encode(ScriptJob(source: source, input: input,
                                                      canSend: input.services.send != nil,
-                                                     knowsDynamic: input.services.dynamicValue != nil))
+                                                     knowsDynamic: input.services.dynamicValue != nil,
+                                                     hasCookieJar: input.services.cookies != nil))
         } catch {
             return failed("internal: cannot encode the script's input: \(error)")
         }
@@ -86,6 +87,9 @@ public enum ScriptProcess {
         case .dynamic:
             guard let ask = try? JSONDecoder().decode(ScriptAsk.self, from: payload) else { return nil }
             reply = ScriptAnswer(value: services.dynamicValue?(ask.expression))
+        case .cookies:
+            guard let ask = try? JSONDecoder().decode(ScriptAsk.self, from: payload) else { return nil }
+            reply = ScriptAnswer(value: services.cookies?(ask.expression))
         case .job, .answer, .result:
             return nil
         }

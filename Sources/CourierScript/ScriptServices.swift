@@ -34,11 +34,15 @@ public struct ScriptServices: Sendable {
     public var send: (@Sendable (ScriptOutgoingRequest) -> Result<ScriptResponse, ScriptSendFailure>)?
     /// A fresh value for a dynamic variable's expression (`$randomInt`, `$guid`), or nil when it is not one.
     public var dynamicValue: (@Sendable (String) -> String?)?
+    /// Answers `pm.cookies.jar()`'s calls on the request's cookie jar, JSON in and out (`ScriptCookieWire`
+    /// in CourierCollections says what crosses); nil where scripts have no jar.
+    public var cookies: (@Sendable (String) -> String)?
 
     /// Services a script may use; none by default.
     public init(send: (@Sendable (ScriptOutgoingRequest) -> Result<ScriptResponse, ScriptSendFailure>)? = nil,
-                dynamicValue: (@Sendable (String) -> String?)? = nil) {
+                dynamicValue: (@Sendable (String) -> String?)? = nil, cookies: (@Sendable (String) -> String)? = nil) {
         self.send = send
         self.dynamicValue = dynamicValue
+        self.cookies = cookies
     }
 }

@@ -64,4 +64,5 @@ struct ScriptJob: Codable {
     /// themselves stay behind, and the child asks for them over the socket.
     var canSend = false
     var knowsDynamic = false
+    var hasCookieJar = false
 }

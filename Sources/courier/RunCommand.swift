@@ -228,7 +228,7 @@ enum RunCommand {
         let scheduler = RunScheduler(plan: plan, invocation: invocation, iterations: iterations, recorder: recorder,
                                      send: pacing?.pacing(send) ?? send,
                                      exchange: { resolved in await exchange.perform(resolved) },
-                                     call: pacing?.pacing(call) ?? call)
+                                     call: pacing?.pacing(call) ?? call, cookies: cookies)
         // The run waits on its requests one after another: on the client's loop thread it is resumed with no hand-off.
         let executor = (client.configuration.transport as? CurlTransport)?.executor
         let result = Interruptible.run(on: executor) { () async throws(APIError) -> RunTally in await scheduler.run() }

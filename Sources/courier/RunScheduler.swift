@@ -17,12 +17,15 @@ final class RunScheduler: Sendable {
     let exchange: CollectionRunner.Exchange
     /// Calls a GRPC request (gRPC over HTTP/2).
     let call: CollectionRunner.Call
+    /// The run's cookie jars, for scripts' `pm.cookies.jar()`.
+    let cookies: CookieJarStore?
     /// The file whose header was printed last, so a header is printed again when output switches files.
     private let lastHeader = Mutex<String?>(nil)
 
     init(plan: RunPlan, invocation: RunCommand.Invocation, iterations: RunCommand.Iterations,
          recorder: AttemptRecorder, send: @escaping CollectionRunner.Send,
-         exchange: @escaping CollectionRunner.Exchange, call: @escaping CollectionRunner.Call) {
+         exchange: @escaping CollectionRunner.Exchange, call: @escaping CollectionRunner.Call,
+         cookies: CookieJarStore? = nil) {
         self.plan = plan
         self.invocation = invocation
         self.iterations = iterations
@@ -30,6 +33,7 @@ final class RunScheduler: Sendable {
         self.send = send
         self.exchange = exchange
         self.call = call
+        self.cookies = cookies
     }
 
     /// What a file (or several, in parallel) left for the next: named responses and globals.
@@ -62,11 +66,17 @@ final class RunScheduler: Sendable {
                 if invocation.jobs > 1 {
                     await runParallel(pass, tally: &tally, carried: &carried)
                 } else {
-                    for entry in plan.entries {
+                    // File by file, in path order, unless a Postman script sends the run to another file.
+                    var position = plan.entries.isEmpty ? nil : FilePosition(file: 0, request: 0)
+                    var jumps = 0
+                    while let at = position {
                         if Task.isCancelled || stopping(tally) { break }
+                        var entry = plan.entries[at.file]
+                        entry.requests = Array(entry.requests[at.request...])
                         let result = await runFile(entry, pass: pass, carried: carried, limit: nil)
                         record(result, entry: entry, round: pass.round, into: &tally)
                         carried = result.carried
+                        position = nextPosition(after: result.outcomes, of: at.file, jumps: &jumps)
                     }
                 }
             }
@@ -183,6 +193,8 @@ final class RunScheduler: Sendable {
                                       context: context, imports: entry.imports, exchange: fileExchange,
                                       send: fileSend)
         runner.showSecrets = invocation.showSecrets
+        runner.cookieJars = cookies
+        if limit == nil { runner.requestsElsewhere = requestsElsewhere(than: entry.displayPath) }
         let call = self.call
         runner.call = { resolved async throws(APIError) in
             if !environmentUnverified { RunCommand.warnIfUnverified(resolved.request) }

@@ -15,12 +15,16 @@ struct RunTally: Sendable {
     /// Requests that could not be built (bad input: an unknown variable, an unreadable file): exit code 3.
     var badInput = 0
 
+    /// A script chose what ran next (`postman.setNextRequest`): requests it passed over are not failures.
+    var steered = false
+
     /// Requests that ran (or were skipped): anything else planned was not run.
     var ran: Int { succeeded + failed + skipped }
 
     /// Counts the outcomes of one file.
     mutating func add(_ outcomes: [RunOutcome]) {
         for outcome in outcomes {
+            if outcome.scripts.nextRequest != nil { steered = true }
             if outcome.skipped != nil {
                 skipped += 1
             } else if outcome.succeeded {
@@ -61,7 +65,7 @@ struct RunTally: Sendable {
     func exitCode(planned: Int, planHasErrors: Bool) -> Int32 {
         if planHasErrors || !filesWithErrors.isEmpty { return ExitCode.badInput }
         if badInput > 0 && badInput == failed { return ExitCode.badInput }
-        if ran < planned { return ExitStatus.failed }
+        if ran < planned && !steered { return ExitStatus.failed }
         return ExitStatus.combining(failureStatuses)
     }
 }

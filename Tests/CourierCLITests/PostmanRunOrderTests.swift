@@ -30,4 +30,34 @@ import Testing
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
         #expect(server.requests.map(\.target) == ["/login", "/accounts?t=signed-in", "/invoices?t=signed-in"])
     }
+
+    @Test func setNextRequestGoesOnInAnotherFolderAndNullEndsTheWholeRun() async throws {
+        // Given a collection whose first folder sends the run on to a request of the third, which ends it
+        let server = try CaptureServer()
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let base = server.base
+        let collection = PostmanExports.collection("Jumps", variables: [("base", base)], items: [
+            ["name": "Start", "item": [PostmanExports.item("first", "{{base}}/first",
+                                                           tests: ["pm.execution.setNextRequest('target');"]),
+                                       PostmanExports.item("not run", "{{base}}/skipped-1")]],
+            ["name": "Middle", "item": [PostmanExports.item("passed over", "{{base}}/skipped-2")]],
+            ["name": "End", "item": [PostmanExports.item("before", "{{base}}/skipped-3"),
+                                     PostmanExports.item("target", "{{base}}/target",
+                                                         tests: ["postman.setNextRequest('last');"]),
+                                     PostmanExports.item("between", "{{base}}/skipped-4"),
+                                     PostmanExports.item("last", "{{base}}/last",
+                                                         tests: ["pm.execution.setNextRequest(null);"])]],
+            ["name": "After", "item": [PostmanExports.item("never", "{{base}}/skipped-5")]],
+        ])
+        let paths = try PostmanExports.write([("jumps", collection)], in: folder)
+        let out = folder.url.appendingPathComponent("out")
+        let imported = try await CourierCLI.run(["import", "postman"] + paths + ["-o", out.path])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        // When the imported folder is run
+        let run = try await CourierCLI.run(["run", out.path], in: folder.url)
+        // Then the run went from the first folder's file to the named request in another, and stopped at null
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        #expect(server.requests.map(\.target) == ["/first", "/target", "/last"], "\(run.stdout)\(run.stderr)")
+    }
 }

@@ -64,7 +64,7 @@ struct PostmanSandboxAPITests {
         #expect(result.error == nil, "\(String(describing: result.error))")
         #expect(result.tests.count == 24)
         #expect(failures(result) == ["message: the id: expected 1 to equal 2",
-                                     #"keys exactly: expected {"name":"ada","roles":["a","b"]} to have keys ["name"]"#])
+                                     "keys exactly: expected { name: 'ada', roles: [ 'a', 'b' ] } to have key 'name'"])
     }
 
     @Test func theResponseAssertionsPostmanAddsCheckStatusBodyAndSchema() {
@@ -92,7 +92,7 @@ struct PostmanSandboxAPITests {
         #expect(result.tests.count == 10)
         #expect(failures(result) == [
             "schema fails: expected data to satisfy schema but found following errors: \n.id should be string",
-            "jsonBody fails: expected \(Self.json.replacingOccurrences(of: ": ", with: ":").replacingOccurrences(of: ", ", with: ",")) in response to contain property 'user.age'",
+            "jsonBody fails: expected { Object (id, user, ...) } in response to contain property 'user.age'",
             "created: expected response to have status code 201 but got 200",
         ])
     }
@@ -109,11 +109,12 @@ struct PostmanSandboxAPITests {
             console.log(pm.request.url.getHost(), pm.request.url.port, pm.request.url.getPath());
             """)
         #expect(result.error == nil, "\(String(describing: result.error))")
-        #expect(result.url == "http://h.test:8080/items/new?x=9&page=2&who=ada#top")
+        // The URL as written: `{{base}}`, which the script's scopes do not hold, stays for Courier to fill in.
+        #expect(result.url == "{{base}}/items/new?x=9&page=2&who=ada#top")
         #expect(result.method == "PUT")
         #expect(result.body == #"{"b":"9"}"#)
         #expect(result.headers?["X-Added"] == "1")
-        #expect(result.logs == ["h.test 8080 /items/new"])
+        #expect(result.logs == ["{{base}}  /items/new"])
     }
 
     @Test func aScriptThatOnlyReadsTheRequestChangesNothing() {
@@ -123,7 +124,7 @@ struct PostmanSandboxAPITests {
             pm.request.url = pm.request.url.toString().replace("other", "h");
             """)
         #expect(result.error == nil, "\(String(describing: result.error))")
-        #expect(result.logs == [#"http://h.test:8080/items?x=1#top 1 {"a": 1}"#])
+        #expect(result.logs == [#"{{base}}/items?x=1#top 1 {"a": 1}"#])
         #expect(result.url == "http://h.test/y")
         #expect(result.method == nil)
         #expect(result.body == nil)
@@ -249,6 +250,6 @@ struct PostmanSandboxAPITests {
             pm.request.url.query.add({key: "kept", value: "a%20b"});
             """)
         #expect(result.error == nil, "\(String(describing: result.error))")
-        #expect(result.url == "http://h.test:8080/items?x=1&q=two%20words/%C3%A9&kept=a%20b#top")
+        #expect(result.url == "{{base}}/items?x=1&q=two%20words/%C3%A9&kept=a%20b#top")
     }
 }

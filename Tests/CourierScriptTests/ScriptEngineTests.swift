@@ -188,7 +188,8 @@ import Testing
     @Test func anUnsupportedPmCallOutsideATestIsAScriptErrorNamingIt() {
         let result = handler("const jar = pm.cookies.jar();")
         #expect(result.error?.reason == .unsupported)
-        #expect(result.error?.message == "Unsupported: pm.cookies.jar() is not supported by Courier")
+        #expect(result.error?.message == "Unsupported: pm.cookies.jar() here (courier run offers it to requests that "
+                    + "keep cookies) is not supported by Courier")
         #expect(result.error?.line == 10)
     }
 }

@@ -30,7 +30,10 @@ enum PostmanAuth {
             }
             return ([("Authorization", header)], [])
         case "oauth2":
-            if let token = field("accessToken"), !token.isEmpty { return ([("Authorization", "Bearer \(token)")], []) }
+            if let token = field("accessToken"), !token.isEmpty {
+                let prefix = field("headerPrefix").flatMap { $0.isEmpty ? nil : $0 } ?? "Bearer"
+                return ([("Authorization", "\(prefix) \(token)")], [])
+            }
             let grants = ["client_credentials": "client_credentials", "password_credentials": "password",
                           "authorization_code": "code", "authorization_code_with_pkce": "code pkce"]
             guard let grant = grants[field("grant_type") ?? "authorization_code"] else { return nil }

@@ -34,6 +34,8 @@ public enum PostmanImporter {
         /// Script bodies inherited from the collection and folders, outermost first.
         var preRequest: [String] = []
         var tests: [String] = []
+        /// `protocolProfileBehavior` settings from the collection and folders, the innermost winning.
+        var behavior: [String: JSONValue] = [:]
     }
 
     /// Converts the JSON of a Collection v2.1 export into `.http` files and a report of what was left out.
@@ -59,6 +61,7 @@ public enum PostmanImporter {
                                         isSecret: SecretPolicy.isSecretParameter(variable.name))
         }
         var rootScope = Scope(auth: root["auth"])
+        PostmanBehavior.merge(root["protocolProfileBehavior"], into: &rootScope.behavior)
         addScripts(of: root, to: &rootScope, at: collectionName, report: &report)
 
         // One file per top-level folder and one for the requests outside folders, in the collection's order (the
@@ -97,6 +100,7 @@ public enum PostmanImporter {
             let location = inner.trail.joined(separator: " / ")
             inner.variables += variables(item["variable"], report: &report, at: location)
             if let auth = PostmanAuth.own(item["auth"]) { inner.auth = auth }
+            PostmanBehavior.merge(item["protocolProfileBehavior"], into: &inner.behavior)
             addScripts(of: item, to: &inner, at: location, report: &report)
             for child in children { collect(child, scope: inner, into: &requests, report: &report, isTop: false) }
             return
@@ -104,6 +108,7 @@ public enum PostmanImporter {
         let location = (scope.trail + [name]).joined(separator: " / ")
         var scope = scope
         addScripts(of: item, to: &scope, at: location, report: &report)
+        PostmanBehavior.merge(item["protocolProfileBehavior"], into: &scope.behavior)
         guard let request = item["request"] else {
             report.append("\(location): no request, skipped")
             return
@@ -113,6 +118,7 @@ public enum PostmanImporter {
         }
         var converter = PostmanRequestConverter(location: location, scope: scope)
         var imported = converter.convert(request, name: (scope.path + [name]).joined(separator: " / "))
+        PostmanBehavior.apply(scope.behavior, to: &imported, at: location, report: &converter.report)
         report += converter.report
         imported.preRequestScripts = scope.preRequest
         imported.responseScripts = scope.tests
@@ -135,7 +141,8 @@ public enum PostmanImporter {
     /// `{% %}` block early or split the file (`%}`, a `###` line) is reported and left out.
     static func addScripts(of item: JSONValue, to scope: inout Scope, at location: String,
                            report: inout [String]) {
-        for event in item["event"]?.arrayValue ?? [] {
+        // A disabled script is one Postman does not run.
+        for event in item["event"]?.arrayValue ?? [] where event["disabled"]?.boolValue != true {
             let exec = event["script"]?["exec"]
             // Split at each "\n" scalar (a CRLF is one Character), and a script saved on Windows ends its lines
             // with CRLF: the CR is part of the line ending, not code.

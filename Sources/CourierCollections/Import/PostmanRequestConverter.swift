@@ -8,7 +8,7 @@ import Foundation
 struct PostmanRequestConverter {
     let location: String
     let scope: PostmanImporter.Scope
-    private(set) var report: [String] = []
+    var report: [String] = []
     /// The boundary for formdata bodies; fixed so imports are reproducible.
     static let boundary = "PostmanFormBoundary"
 
@@ -25,6 +25,7 @@ struct PostmanRequestConverter {
             return imported
         }
         var imported = ImportedRequest(name: name, method: request["method"]?.stringValue ?? "GET", url: ImportedText())
+        var pruned: [ImportedRequest.Field] = []
         imported.variables = scope.variables
         var url = self.url(request["url"], variables: &imported.variables)
         for header in request["header"]?.arrayValue ?? [] {
@@ -37,7 +38,12 @@ struct PostmanRequestConverter {
         if let description { imported.comments = [description] }
         applyAuth(PostmanAuth.own(request["auth"]) ?? scope.auth, headers: &imported.headers, url: &url, variables: &imported.variables)
         imported.url = ImportedText(template: url)
-        imported.body = body(request["body"], headers: &imported.headers)
+        if PostmanBehavior.sendsBody(imported.method, scope.behavior) {
+            imported.body = body(request["body"], headers: &imported.headers)
+        } else if request["body"]?["mode"] != nil, self.body(request["body"], headers: &pruned) != .none {
+            report.append("\(location): the body of a \(imported.method.uppercased()) request is left out, as Postman "
+                + "leaves it out (protocolProfileBehavior.disableBodyPruning sends it)")
+        }
         return imported
     }
 
@@ -107,6 +113,9 @@ struct PostmanRequestConverter {
             } else {
                 set(key, value)
             }
+        case "oauth2" where field("addTokenTo") == "queryParams" && !(field("accessToken") ?? "").isEmpty:
+            // The token the collection keeps, sent as Postman sends it when told to: `access_token` in the query.
+            url += (url.contains("?") ? "&" : "?") + "access_token=\(field("accessToken") ?? "")"
         default:
             guard let lines = PostmanAuth.lines(type, field: field) else {
                 report.append("\(location): \(type) auth not converted")
@@ -135,6 +144,7 @@ struct PostmanRequestConverter {
             case "xml": contentType("application/xml")
             case "html": contentType("text/html")
             case "javascript": contentType("application/javascript")
+            case "text": contentType("text/plain")
             default: break
             }
             return .text(ImportedText(template: raw.replacingOccurrences(of: "\r\n", with: "\n")))
@@ -172,7 +182,9 @@ struct PostmanRequestConverter {
         case "graphql":
             contentType("application/json")
             let query = body["graphql"]?["query"]?.stringValue ?? ""
-            let variables = body["graphql"]?["variables"]?.stringValue ?? ""
+            // Postman saves the variables as JSON text; some exporters write the object itself.
+            let saved = body["graphql"]?["variables"]
+            let variables = saved?.stringValue ?? (saved?.objectValue != nil ? saved?.text ?? "" : "")
             var json = "{\"query\": " + JSONValue.quoted(query)
             if !variables.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { json += ", \"variables\": " + variables }
             return .text(ImportedText(template: json + "}"))

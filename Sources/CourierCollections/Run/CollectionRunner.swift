@@ -22,12 +22,17 @@ public struct CollectionRunner: Sendable {
     /// `--show-secrets`: `>> file` outputs keep the body as it came; otherwise the request's secrets and
     /// the private environment's values are masked in them, as in every other output.
     public var showSecrets = false
+    /// Whether another file of a folder's run holds a request of that name (`postman.setNextRequest` then ends
+    /// this file's run and the folder's goes on there); none by default.
+    public var requestsElsewhere: @Sendable (String) -> Bool = { _ in false }
     /// Told when each request is about to go out (the explorer follows a send with it).
     public var observer: (any RunObserver)?
     let send: Send
     let exchange: Exchange?
     /// Runs `GRPC` requests; without it they are skipped.
     public var call: Call?
+    /// The cookie jars the client sends with, for scripts' `pm.cookies.jar()`; nil where scripts have none.
+    public var cookieJars: CookieJarStore?
 
     /// The one send path, for this runner's file.
     var sender: RequestSender {
@@ -35,6 +40,7 @@ public struct CollectionRunner: Sendable {
         sender.showSecrets = showSecrets
         sender.observer = observer
         sender.call = call
+        sender.cookieJars = cookieJars
         return sender
     }
 
@@ -172,7 +178,7 @@ public struct CollectionRunner: Sendable {
     /// the run blocks being run (to stop a cycle). False when the run stops (failFast, cancelled).
     func runSteps(_ requests: [RequestTemplate], variables: inout VariableContext, outcomes: inout [RunOutcome],
                   chain: [RunLink], failFast: Bool, onOutcome: (RunOutcome) -> Void) async -> Bool {
-        var steps = NextRequestSteps(requests: requests, file: file)
+        var steps = NextRequestSteps(requests: requests, file: file, elsewhere: requestsElsewhere)
         while let template = steps.next() {
             if Task.isCancelled { return false }
             if template.isRunBlock {

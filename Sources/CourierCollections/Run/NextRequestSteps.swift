@@ -3,19 +3,23 @@ import CourierScript
 /// The order a run takes through a file's requests: file order, unless a Postman script asked for another
 /// request with `postman.setNextRequest(name)` (that request next, then the ones after it) or ended the run
 /// with `setNextRequest(null)`. Jumps are bounded, so a script that always names its own request stops.
-struct NextRequestSteps {
+public struct NextRequestSteps {
     /// Requests a run may take in all, jumps included, before it is stopped as a loop.
-    static let maximumSteps = 10_000
+    public static let maximumSteps = 10_000
 
     private let requests: [RequestTemplate]
     private let file: HTTPFile
+    /// Whether another file of the run holds a request of that name: the run of this file then ends and the
+    /// folder's run goes on there (`RequestsElsewhere`).
+    private let elsewhere: @Sendable (String) -> Bool
     /// The requests still to run, in order.
     private var queue: ArraySlice<RequestTemplate>
     private var taken = 0
 
-    init(requests: [RequestTemplate], file: HTTPFile) {
+    init(requests: [RequestTemplate], file: HTTPFile, elsewhere: @escaping @Sendable (String) -> Bool = { _ in false }) {
         self.requests = requests
         self.file = file
+        self.elsewhere = elsewhere
         queue = requests[...]
     }
 
@@ -39,20 +43,25 @@ struct NextRequestSteps {
                 return "postman.setNextRequest('\(name)'): the run took \(Self.maximumSteps) requests; "
                     + "stopped as a loop"
             }
-            // Postman names requests by their own name; an imported one may carry its folders (`Folder / name`).
-            let matches: (RequestTemplate) -> Bool = { $0.name == name || $0.name?.hasSuffix(" / " + name) == true }
-            if let index = requests.firstIndex(where: { $0.name == name }) ?? requests.firstIndex(where: matches) {
+            if let index = Self.index(of: name, in: requests) {
                 queue = requests[index...]
                 return nil
             }
-            if let index = file.requests.firstIndex(where: { $0.name == name })
-                ?? file.requests.firstIndex(where: matches) {
+            if let index = Self.index(of: name, in: file.requests) {
                 queue = file.requests[index...]
                 return nil
             }
             queue = []
+            if elsewhere(name) { return nil }
             return "postman.setNextRequest('\(name)') in '\(current.displayName)': no request of that name in "
                 + "this file; the run of the file stopped here"
         }
+    }
+
+    /// Where `setNextRequest(name)` goes in `requests`: Postman names requests by their own name, and an
+    /// imported one may carry its folders (`Folder / name`).
+    public static func index(of name: String, in requests: [RequestTemplate]) -> Int? {
+        requests.firstIndex { $0.name == name }
+            ?? requests.firstIndex { $0.name?.hasSuffix(" / " + name) == true }
     }
 }

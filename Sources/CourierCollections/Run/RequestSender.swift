@@ -19,6 +19,8 @@ public struct RequestSender: Sendable {
     let exchange: CollectionRunner.Exchange?
     /// Calls `GRPC` requests (`GRPCRequestCall`); without it they are skipped.
     public var call: CollectionRunner.Call?
+    /// The cookie jars the client sends with, for scripts' `pm.cookies.jar()`; nil where scripts have none.
+    public var cookieJars: CookieJarStore?
 
     public init(file: HTTPFile, baseFolder: URL, exchange: CollectionRunner.Exchange? = nil,
                 send: @escaping CollectionRunner.Send) {
@@ -41,7 +43,8 @@ public struct RequestSender: Sendable {
         }
         var scripts = ScriptRunner(file: file, baseFolder: baseFolder)
         let send = self.send
-        scripts.sending = { ScriptSending(send: send, template: $0) }
+        let jars = cookieJars
+        scripts.sending = { ScriptSending(send: send, template: $0, cookieJars: jars) }
         let scripted = file.hasScripts(template)
         // httpyac's `{{ expression }}` runs as scripts do: when a request is sent.
         let expressions = variables.scriptExpressions

@@ -100,9 +100,11 @@ public struct ScriptRunner: Sendable {
                                     isCancelled: isCancelled)
             context.iteration.apply(to: &input)
             describeCollection(of: template, context: context, into: &input)
-            input.services = services(for: template, context: context)
+            let sent = ScriptSentLog()
+            input.services = services(for: template, context: context, sent: sent)
             if script.dialect == .httpyac { describeHttpyacScope(of: prepared, context: context, into: &input) }
             let result = run(script, input: input, access: context.fileAccess, report: &report)
+            report.logs += sent.take()
             context.globals = result.globals
             for (name, value) in result.requestVariables where variables[name] != value {
                 variables[name] = value
@@ -117,6 +119,13 @@ public struct ScriptRunner: Sendable {
         }
         var resolved = try Resolver(file: file, baseFolder: baseFolder, context: context).resolve(prepared)
         resolved.template = template
+        if let url = changed.url, url.contains("{{") {
+            // A URL a Postman script changed keeps the variables its scopes do not hold (the request's own).
+            var interpolator = Interpolator(requestName: template.displayName, local: prepared.variables,
+                                            file: file.fileVariables, context: context, folder: baseFolder,
+                                            elsewhere: file.definitionElsewhere(than: prepared))
+            changed.url = try interpolator.expand(url)
+        }
         try changed.apply(to: &resolved.request, request: template.displayName)
         if let changedHeaders {
             // A header the script left as it saw it takes its value from the final resolution, which
@@ -169,9 +178,11 @@ public struct ScriptRunner: Sendable {
                                     isCancelled: isCancelled)
             context.iteration.apply(to: &input)
             describeCollection(of: resolved.template, context: context, into: &input)
-            input.services = services(for: resolved.template, context: context)
+            let sent = ScriptSentLog()
+            input.services = services(for: resolved.template, context: context, sent: sent)
             if script.dialect == .httpyac { describeHttpyacScope(of: resolved.template, context: context, into: &input) }
             let result = run(script, input: input, access: context.fileAccess, report: &report)
+            report.logs += sent.take()
             context.globals = result.globals
             if result.error != nil { return }
         }
@@ -213,8 +224,9 @@ public struct ScriptRunner: Sendable {
     }
 
     /// What `template`'s scripts may ask of Courier: dynamic variables always, requests where a client is given.
-    func services(for template: RequestTemplate, context: VariableContext) -> ScriptServices {
-        if let sending { return sending(template).services(for: context, isCancelled: isCancelled) }
+    func services(for template: RequestTemplate, context: VariableContext, sent: ScriptSentLog? = nil)
+        -> ScriptServices {
+        if let sending { return sending(template).services(for: context, isCancelled: isCancelled, sent: sent) }
         return ScriptServices(dynamicValue: ScriptSending.dynamicValues(context.dynamic))
     }
 

@@ -1,5 +1,6 @@
 import CourierHTTP
 import CourierScript
+import CourierSecurity
 import Foundation
 import Synchronization
 
@@ -10,18 +11,31 @@ import Synchronization
 struct ScriptSending: Sendable {
     let send: CollectionRunner.Send
     let template: RequestTemplate
+    /// The run's cookie jars, for `pm.cookies.jar()`; nil where there are none.
+    var cookieJars: CookieJarStore?
 
     /// The services for a script of `template` run with `context`; a request it sends is abandoned once
     /// `isCancelled` says so (the explorer's Ctrl-C).
-    func services(for context: VariableContext, isCancelled: @escaping @Sendable () -> Bool) -> ScriptServices {
+    func services(for context: VariableContext, isCancelled: @escaping @Sendable () -> Bool,
+                  sent: ScriptSentLog? = nil) -> ScriptServices {
         let send = self.send
         let options = template.options
         // The script's requests share the cookie jar of the request they run for, as the resolver names it.
         let jar = template.tags[Resolver.noCookieJarTag] == nil
             ? context.environment.name ?? CookieJarStore.defaultJarName : nil
-        return ScriptServices(send: { Self.send($0, through: send, options: options, cookieJar: jar,
-                                                isCancelled: isCancelled) },
-                              dynamicValue: Self.dynamicValues(context.dynamic))
+        return ScriptServices(send: { outgoing in
+                                  let result = Self.send(outgoing, through: send, options: options, cookieJar: jar,
+                                                         isCancelled: isCancelled)
+                                  sent?.record(outgoing, result)
+                                  return result
+                              },
+                              dynamicValue: Self.dynamicValues(context.dynamic), cookies: cookieCalls(jar: jar))
+    }
+
+    /// Answers `pm.cookies.jar()` on the jar named `jar`; nil when the request keeps no cookies or the run has none.
+    private func cookieCalls(jar: String?) -> (@Sendable (String) -> String)? {
+        guard let jar, let cookieJars else { return nil }
+        return { call in ScriptCookieWire.answer(call, jar: cookieJars.jar(jar)) }
     }
 
     /// `$guid`, `$randomInt`, `$timestamp`… as requests resolve them; never a secret (`$processEnv`,
@@ -77,5 +91,29 @@ struct ScriptSending: Sendable {
             if isCancelled() { task.cancel() }
         }
         return answer.withLock { $0 } ?? .failure(ScriptSendFailure("no response"))
+    }
+}
+
+/// The requests a request's scripts sent (`pm.sendRequest`), a line each for the run's output beside the
+/// script's own log lines: method, URL (its secret query values and password masked), and the status and time,
+/// or why no response came.
+final class ScriptSentLog: Sendable {
+    private let lines = Mutex<[String]>([])
+
+    func record(_ outgoing: ScriptOutgoingRequest, _ result: Result<ScriptResponse, ScriptSendFailure>) {
+        let what = "pm.sendRequest \(outgoing.method) \(SecretPolicy.maskedURL(outgoing.url))"
+        let line = switch result {
+        case .success(let response): "\(what): \(response.status) in \(response.milliseconds) ms"
+        case .failure(let failure): "\(what): no response: \(failure.message)"
+        }
+        lines.withLock { $0.append(line) }
+    }
+
+    /// The lines recorded so far, in the order the requests were sent; the log is emptied.
+    func take() -> [String] {
+        lines.withLock { taken in
+            defer { taken.removeAll() }
+            return taken
+        }
     }
 }

@@ -63,6 +63,15 @@ public final class CookieJar: Sendable {
         headers["Cookie"] = own + header
     }
 
+    /// Removes the cookies `matching` picks (a script's `pm.cookies.jar().unset`, `.clear(url)`).
+    public func remove(where matching: (Cookie) -> Bool) {
+        let snapshot = cookies.withLock { jar -> [Cookie] in
+            jar.removeAll(where: matching)
+            return jar
+        }
+        onChange(snapshot)
+    }
+
     /// Empties the jar.
     public func clear() {
         cookies.withLock { $0.removeAll() }
