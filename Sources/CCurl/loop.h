@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 typedef int (*courier_curl_socket_cb)(CURL *easy, curl_socket_t s, int what, void *userp, void *socketp);
@@ -19,6 +20,38 @@ static inline CURLMcode courier_multi_setopt_callbacks(CURLM *m, courier_curl_so
     if (code == CURLM_OK) code = curl_multi_setopt(m, CURLMOPT_TIMERFUNCTION, timer_cb);
     if (code == CURLM_OK) code = curl_multi_setopt(m, CURLMOPT_TIMERDATA, userp);
     return code;
+}
+
+typedef void (*courier_socket_note_cb)(void *userp, curl_socket_t s);
+
+/* What the loop is told of the connection sockets libcurl opens and closes for it, so that it can leave a kept
+   connection's socket in its epoll set between transfers (see CurlMultiDriver). Set on each easy handle; a
+   connection keeps the close callback of the handle that opened it. */
+struct courier_socket_notes {
+    courier_socket_note_cb opened;
+    courier_socket_note_cb closing;
+    void *userp;
+};
+
+static inline curl_socket_t courier_open_socket(void *clientp, curlsocktype purpose, struct curl_sockaddr *address) {
+    (void)purpose;
+    curl_socket_t s = socket(address->family, address->socktype | SOCK_CLOEXEC, address->protocol);
+    struct courier_socket_notes *notes = clientp;
+    if (s != CURL_SOCKET_BAD && notes) notes->opened(notes->userp, s);
+    return s;
+}
+
+static inline int courier_close_socket(void *clientp, curl_socket_t s) {
+    struct courier_socket_notes *notes = clientp;
+    if (notes) notes->closing(notes->userp, s);
+    return close(s);
+}
+
+static inline void courier_easy_note_sockets(CURL *easy, struct courier_socket_notes *notes) {
+    curl_easy_setopt(easy, CURLOPT_OPENSOCKETFUNCTION, courier_open_socket);
+    curl_easy_setopt(easy, CURLOPT_OPENSOCKETDATA, (void *)notes);
+    curl_easy_setopt(easy, CURLOPT_CLOSESOCKETFUNCTION, courier_close_socket);
+    curl_easy_setopt(easy, CURLOPT_CLOSESOCKETDATA, (void *)notes);
 }
 
 /* CURL_SOCKET_TIMEOUT is a macro naming another macro. */

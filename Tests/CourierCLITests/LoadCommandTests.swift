@@ -222,6 +222,47 @@ import Testing
         #expect(sent.count == 40 && sent.allSatisfy { $0 == "Bearer tok-1" }, "\(sent)")
     }
 
+    @Test("Latency counts from the transfer's start (closed loop), the due time (--rate) or the first attempt")
+    func latencyOrigin() async throws {
+        let server = try LoopbackServer { _ in .json("{}") }
+        defer { server.stop() }
+        let folder = try Self.folder(server.url("/o"))
+        func origin(_ options: [String]) async throws -> String? {
+            let result = try await CourierCLI.run(["load", "api.http", "--name", "ping", "--json"] + options,
+                                                  in: folder.url)
+            return try Self.json(result.stdout)["latencyFrom"] as? String
+        }
+
+        #expect(try await origin(["--requests", "4"]) == "transferStart")
+        #expect(try await origin(["--duration", "0.2", "--rate", "20"]) == "dueTime")
+        #expect(try await origin(["--requests", "4", "--retry", "2"]) == "sendStart")
+        let text = try await CourierCLI.run(["load", "api.http", "--name", "ping", "--requests", "4"], in: folder.url)
+        #expect(text.stdout.contains(" (each exchange, from its transfer's start)"), "\(text.stdout)")
+    }
+
+    @Test("A kept connection's socket stays in the loop's epoll set between requests: no epoll_ctl per request",
+          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/strace")))
+    func keptSocketStaysWatched() async throws {
+        let server = try LoopbackServer { _ in .json("{}") }
+        defer { server.stop() }
+        let folder = try Self.folder(server.url("/k"))
+        let trace = folder.url.appendingPathComponent("trace.txt")
+
+        // When 400 requests go over 8 kept connections, with every epoll_ctl call traced
+        let result = try await ChildProcess.run(
+            URL(fileURLWithPath: "/usr/bin/strace"),
+            ["-f", "-e", "trace=epoll_ctl", "-o", trace.path, CourierCLI.executable.path, "load", "api.http",
+             "--name", "ping", "--requests", "400", "--concurrency", "8", "--json"],
+            in: folder.url, environment: CourierCLI.baseEnvironment)
+
+        // Then all were answered, and the epoll set changed about twice a connection, not with the requests
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(server.requestCount(path: "/k") == 400)
+        let calls = try String(contentsOf: trace, encoding: .utf8).split(separator: "\n")
+            .filter { $0.contains("epoll_ctl(") }
+        #expect(calls.count < 60, "\(calls.count) epoll_ctl calls for 400 requests")
+    }
+
     @Test("Bad usage: --duration with --requests, no --name")
     func badUsage() async throws {
         let folder = try Self.folder(URL(string: "http://127.0.0.1:1/")!)

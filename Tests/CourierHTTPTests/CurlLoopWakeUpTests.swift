@@ -123,7 +123,7 @@ import Testing
 
     /// Runs `body`, failing the test if it has not ended within `limit`. The body runs in a task of its own that
     /// is left behind when the limit passes: a lost wake-up would leave even its cancellation waiting.
-    private static func within<T: Sendable>(_ limit: Duration,
+    static func within<T: Sendable>(_ limit: Duration,
                                             _ body: @escaping @Sendable () async -> T) async throws -> T {
         let resumed = Mutex(false)
         return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in

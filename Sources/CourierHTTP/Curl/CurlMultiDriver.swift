@@ -4,6 +4,12 @@ import CCurl
 /// of their sockets are ready. libcurl's socket interface (`curl_multi_socket_action`) says through two
 /// callbacks which sockets to watch for what and when its next timeout falls, so a turn of the loop costs
 /// what the ready sockets cost, not a poll over every connection. Never leaves the loop thread.
+///
+/// libcurl lets go of a kept connection's socket when a transfer ends and asks for it again for the next
+/// one: two `epoll_ctl` calls per keep-alive request. A socket libcurl opened through this driver (its
+/// open and close socket callbacks, so its closing is seen) stays in the epoll set meanwhile, and is
+/// taken out only if it turns ready while nobody wants it (the server closed the idle connection) or
+/// when it is closed.
 final class CurlMultiDriver {
     /// The eventfd other threads signal to wake the loop (`CurlMultiLoop.post`).
     let wakeDescriptor: Int32
@@ -12,8 +18,14 @@ final class CurlMultiDriver {
     private var transfers: [UnsafeMutableRawPointer: any LoopTransfer] = [:]
     private var byID: [UInt64: UnsafeMutableRawPointer] = [:]
     private var handles = CurlHandlePool()
-    /// The sockets in the epoll set, as libcurl asked for them.
-    private var watched: Set<Int32> = []
+    /// The sockets in the epoll set, with what each is watched for (`CURL_POLL_IN`, `_OUT`, `_INOUT`).
+    private var registered: [Int32: Int32] = [:]
+    /// The registered sockets libcurl wants watched now; the others are kept connections between transfers.
+    private var wanted: Set<Int32> = []
+    /// Connection sockets libcurl opened through this driver and has not closed yet.
+    private var openSockets: Set<Int32> = []
+    /// What libcurl's open and close socket callbacks report to (`courier_easy_note_sockets`).
+    private let socketNotes = UnsafeMutablePointer<courier_socket_notes>.allocate(capacity: 1)
     /// When libcurl wants `CURL_SOCKET_TIMEOUT` acted on (it last said so through its timer callback); nil: no timer.
     private var deadline: ContinuousClock.Instant?
     private static let batch = 64
@@ -31,6 +43,7 @@ final class CurlMultiDriver {
             courier_fd_close(wake)
             readyDescriptors.deallocate()
             readyFlags.deallocate()
+            socketNotes.deallocate()
             return nil
         }
         self.epoll = epoll
@@ -46,12 +59,20 @@ final class CurlMultiDriver {
             Unmanaged<CurlMultiDriver>.fromOpaque(userdata).takeUnretainedValue().setTimer(milliseconds)
             return 0
         }, me)
+        socketNotes.initialize(to: courier_socket_notes(opened: { userdata, socket in
+            guard let userdata else { return }
+            Unmanaged<CurlMultiDriver>.fromOpaque(userdata).takeUnretainedValue().didOpen(socket)
+        }, closing: { userdata, socket in
+            guard let userdata else { return }
+            Unmanaged<CurlMultiDriver>.fromOpaque(userdata).takeUnretainedValue().willClose(socket)
+        }, userp: me))
     }
 
     deinit {
         close()
         readyDescriptors.deallocate()
         readyFlags.deallocate()
+        socketNotes.deallocate()
     }
 
     var isIdle: Bool { transfers.isEmpty }
@@ -69,6 +90,7 @@ final class CurlMultiDriver {
             job.fail(error)
             return
         }
+        courier_easy_note_sockets(easy, socketNotes)
         // Adding sets libcurl's timer to now: the transfer starts on this turn's timeout action.
         let code = curl_multi_add_handle(multi, transfer.easy)
         guard code == CURLM_OK else {
@@ -119,8 +141,12 @@ final class CurlMultiDriver {
             let descriptor = readyDescriptors[index]
             if descriptor == wakeDescriptor {
                 courier_wake_fd_drain(descriptor)
-            } else {
+            } else if wanted.contains(descriptor) {
                 curl_multi_socket_action(multi, descriptor, readyFlags[index], &running)
+            } else {
+                // A kept connection between transfers, closed or written to by the server: libcurl finds out
+                // when it next checks the connection; until then nothing needs to hear of it.
+                unregister(descriptor)
             }
         }
         // A timeout action when libcurl's timer is due, and when the wait ran out with nothing ready.
@@ -137,6 +163,8 @@ final class CurlMultiDriver {
     func close() {
         guard !closed else { return }
         closed = true
+        // The connections closed now need no tidying: the epoll set goes too.
+        socketNotes.pointee.userp = nil
         curl_multi_cleanup(multi)
         courier_fd_close(epoll)
         courier_fd_close(wakeDescriptor)
@@ -153,15 +181,40 @@ final class CurlMultiDriver {
         }
     }
 
-    /// libcurl's socket callback: watch `socket` for reading, writing or both, or forget it.
+    /// libcurl's socket callback: watch `socket` for reading, writing or both, or forget it. A connection
+    /// socket of this driver's stays registered when forgotten; asked for again as it was, it costs nothing.
     private func watch(_ socket: Int32, what: Int32) {
-        let known = watched.contains(socket)
-        _ = courier_epoll_watch(epoll, socket, what, known ? 1 : 0)
-        if what == CURL_POLL_REMOVE {
-            watched.remove(socket)
-        } else if !known {
-            watched.insert(socket)
+        guard what != CURL_POLL_REMOVE else {
+            wanted.remove(socket)
+            if !openSockets.contains(socket) { unregister(socket) }
+            return
         }
+        wanted.insert(socket)
+        let current = registered[socket]
+        guard current != what else { return }
+        _ = courier_epoll_watch(epoll, socket, what, current == nil ? 0 : 1)
+        registered[socket] = what
+    }
+
+    /// Takes `socket` out of the epoll set.
+    private func unregister(_ socket: Int32) {
+        guard registered.removeValue(forKey: socket) != nil else { return }
+        _ = courier_epoll_watch(epoll, socket, CURL_POLL_REMOVE, 1)
+    }
+
+    /// libcurl opened a connection socket. Its number may be one a closed descriptor had: nothing of that
+    /// one's registration is kept.
+    private func didOpen(_ socket: Int32) {
+        registered[socket] = nil
+        wanted.remove(socket)
+        openSockets.insert(socket)
+    }
+
+    /// libcurl is about to close a connection socket.
+    private func willClose(_ socket: Int32) {
+        unregister(socket)
+        wanted.remove(socket)
+        openSockets.remove(socket)
     }
 
     /// libcurl's timer callback: act on `CURL_SOCKET_TIMEOUT` in `milliseconds` (0: at once), or never (-1).

@@ -126,7 +126,9 @@ public final class CurlTransport: Transport {
         let loop = self.loop
         let configuration = self.configuration
         let result = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Answer, Never>) in
+            // Unchecked: a transfer resumes its caller once (`CurlTransfer.resume`), and the checked kind costs
+            // an allocation per request.
+            await withUnsafeContinuation { (continuation: UnsafeContinuation<Answer, Never>) in
                 let job = CurlJob(id: id, request: request, context: context, configuration: configuration,
                                   continuation: continuation)
                 let submitted = ticket.submit { loop.submit(job) }
@@ -171,14 +173,24 @@ final class TransferTicket: Sendable {
     }
 }
 
-/// One transfer waiting for the loop thread.
-struct CurlJob: Sendable {
+/// One transfer waiting for the loop thread. A class: it goes from the caller to the inbox, the loop and the
+/// transfer by reference, where a struct of a request and a configuration was copied field by field each time.
+final class CurlJob: Sendable {
     let id: UInt64
     let request: HTTPRequest
     let context: RequestContext
     let configuration: CurlTransport.Configuration
     /// Resumed once, with the response or the failure: a Result, so the failure stays an `APIError`.
-    let continuation: CheckedContinuation<CurlTransport.Answer, Never>
+    let continuation: UnsafeContinuation<CurlTransport.Answer, Never>
+
+    init(id: UInt64, request: HTTPRequest, context: RequestContext, configuration: CurlTransport.Configuration,
+         continuation: UnsafeContinuation<CurlTransport.Answer, Never>) {
+        self.id = id
+        self.request = request
+        self.context = context
+        self.configuration = configuration
+        self.continuation = continuation
+    }
 }
 
 /// `curl_global_init` must run once before any other call, and before threads start using curl.

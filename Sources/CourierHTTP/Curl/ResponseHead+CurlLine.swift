@@ -9,11 +9,13 @@ extension ResponseHead {
     }
 
     /// Parses one raw header line as `consume(line:)` does. A field is split at its first colon and
-    /// trimmed in place; status lines and obs-fold continuations, which are rare, take the String path.
+    /// trimmed in place, a status line read from its bytes; obs-fold continuations and unusual status lines,
+    /// which are rare, take the String path.
     mutating func consume(rawLine bytes: UnsafeRawBufferPointer) {
         var end = bytes.count
         while end > 0, bytes[end - 1] == 0x0D || bytes[end - 1] == 0x0A { end -= 1 }
         let line = UnsafeRawBufferPointer(rebasing: bytes[..<end])
+        if line.starts(with: "HTTP/".utf8), consume(statusLine: line) { return }
         guard let first = line.first, first != UInt8(ascii: " "), first != UInt8(ascii: "\t"),
               !line.starts(with: "HTTP/".utf8), let colon = line.firstIndex(of: UInt8(ascii: ":")) else {
             consume(line: String(decoding: line, as: UTF8.self))
@@ -23,6 +25,27 @@ extension ResponseHead {
         guard !name.isEmpty else { return }
         let value = Self.trimmed(UnsafeRawBufferPointer(rebasing: line[(colon + 1)...]))
         headers.add(String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self))
+    }
+
+    /// Starts a new head from a status line in its usual form, `HTTP/1.1 200 OK` (one space apart, three
+    /// digits), as `consume(line:)` would; false leaves any other form to it.
+    private mutating func consume(statusLine line: UnsafeRawBufferPointer) -> Bool {
+        let space = UInt8(ascii: " ")
+        guard let gap = line.firstIndex(of: space), line.count >= gap + 4 else { return false }
+        var status = 0
+        for index in gap + 1...gap + 3 {
+            let digit = line[index] &- UInt8(ascii: "0")
+            guard digit < 10 else { return false }
+            status = status * 10 + Int(digit)
+        }
+        let rest = gap + 4
+        guard rest == line.count || line[rest] == space else { return false }
+        let reason = UnsafeRawBufferPointer(rebasing: line[min(rest + 1, line.count)...])
+        guard reason.first != space, reason.last != space else { return false }
+        let version = UnsafeRawBufferPointer(rebasing: line[..<gap])
+        self = ResponseHead(version: String(decoding: version, as: UTF8.self), status: status,
+                            reason: String(decoding: reason, as: UTF8.self))
+        return true
     }
 
     /// Without leading and trailing spaces and tabs (HTTP's optional whitespace).

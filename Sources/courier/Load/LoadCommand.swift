@@ -156,6 +156,7 @@ enum LoadCommand {
                              context: context, imports: entry.imports, send: send)
         }
         let tally = LoadTally()
+        let origin = LoadRun.Origin(rate: invocation.rate, retries: invocation.retryAttempts != nil)
         let result = Interruptible.run(on: executors[0]) {
             [start] () async throws(APIError) -> (Duration, resolvedOnce: Bool) in
             // The requests whose responses it uses run once, before the clock starts.
@@ -170,7 +171,7 @@ enum LoadCommand {
                 LoadRequest(template: target, runner: runner(context, send), send: send)
             }
             let load = LoadRun(requests: requests, executors: executors, concurrency: invocation.concurrency,
-                               limit: invocation.limit, rate: invocation.rate, tally: tally)
+                               limit: invocation.limit, rate: invocation.rate, tally: tally, origin: origin)
             let view = LoadLiveView.available ? Task { await LoadLiveView(tally: tally).run() } : nil
             let elapsed = await load.run()
             view?.cancel()
@@ -183,6 +184,7 @@ enum LoadCommand {
         var summary = LoadSummary(snapshot: snapshot, elapsed: elapsed, concurrency: invocation.concurrency,
                                   rate: invocation.rate, retryAttempts: invocation.retryAttempts)
         summary.resolvedOnce = resolvedOnce
+        summary.origin = origin
         if invocation.json {
             Console.out(CompactJSON.string(summary.json) ?? "{}")
         } else {

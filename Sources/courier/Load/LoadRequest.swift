@@ -15,6 +15,9 @@ struct LoadRequest: Sendable {
         /// by its status.
         var errorKind: String?
         var failed: Bool
+        /// How long the exchange took from its transfer's start (libcurl's total time), as wrk times it:
+        /// nil when there was none or it followed a redirect (the time is then the last hop's only).
+        var exchange: Duration?
     }
 
     private enum Plan: Sendable {
@@ -44,7 +47,8 @@ struct LoadRequest: Sendable {
         case .resolved(let request):
             do {
                 let response = try await send(request, RequestContext())
-                return Result(response: response, failed: !RequestSender.accepts(response.status, for: template))
+                return Result(response: response, failed: !RequestSender.accepts(response.status, for: template),
+                              exchange: response.url == request.url ? response.timing.total : nil)
             } catch {
                 return Result(errorKind: error.kind.rawValue, failed: true)
             }
@@ -53,7 +57,7 @@ struct LoadRequest: Sendable {
                 return Result(errorKind: "cancelled", failed: true)
             }
             return Result(response: outcome.response, errorKind: LoadTally.errorKind(outcome),
-                          failed: !outcome.succeeded)
+                          failed: !outcome.succeeded, exchange: outcome.response?.timing.total)
         }
     }
 

@@ -5,15 +5,29 @@ import Synchronization
 
 /// The workers of `courier load`: `concurrency` of them, each sending the request (`LoadRequest`: resolved
 /// once when it never changes, else the way `courier run` sends it: scripts, auth, variables) until the run
-/// ends. Closed loop by default: a worker sends its next request when its last one ends. Open loop with a
-/// rate: request i is due at start + i / rate, a worker waits for that moment, and its latency counts from
-/// then, so a slow server that delays the next sends shows in the percentiles instead of hiding
-/// (coordinated omission).
+/// ends. Closed loop by default: a worker sends its next request when its last one ends, and its latency is
+/// the exchange's, from its transfer's start, as wrk measures (`Origin`). Open loop with a rate: request i
+/// is due at start + i / rate, a worker waits for that moment, and its latency counts from then, so a slow
+/// server that delays the next sends shows in the percentiles instead of hiding (coordinated omission).
 struct LoadRun: Sendable {
     /// When the run ends.
     enum Limit: Sendable {
         case requests(Int)
         case duration(Duration)
+    }
+
+    /// Where a request's latency is counted from.
+    enum Origin: String, Sendable {
+        /// Its transfer's start (closed loop without retries): the exchange alone, as wrk times it.
+        case transferStart
+        /// When the worker began the send: with retries on, every attempt and the waits between them.
+        case sendStart
+        /// When it was due (open loop), however late it could be sent.
+        case dueTime
+
+        init(rate: Double?, retries: Bool) {
+            self = rate != nil ? .dueTime : retries ? .sendStart : .transferStart
+        }
     }
 
     /// The request as each client sends it; worker i sends through `requests[i % count]`.
@@ -25,6 +39,7 @@ struct LoadRun: Sendable {
     /// Requests per second, open loop; nil for closed loop.
     var rate: Double?
     var tally: LoadTally
+    var origin: Origin
 
     /// Runs the workers; returns how long the run took.
     func run() async -> Duration {
@@ -48,7 +63,8 @@ struct LoadRun: Sendable {
                         let result = await request()
                         // A request cut short by Ctrl-C is not counted: its time says nothing of the server.
                         if Task.isCancelled { return }
-                        tally.record(result, latency: clock.now - due)
+                        let whole = clock.now - due
+                        tally.record(result, latency: origin == .transferStart ? result.exchange ?? whole : whole)
                     }
                 }
             }

@@ -12,6 +12,8 @@ struct LoadSummary {
     var retryAttempts: Int?
     /// Whether the request was resolved once for the whole run (`LoadRequest.resolvedOnce`).
     var resolvedOnce = false
+    /// Where each latency was counted from.
+    var origin = LoadRun.Origin.transferStart
 
     private var seconds: Double { max(elapsed.milliseconds / 1000, 0.000_001) }
     private var throughput: Double { Double(snapshot.requests) / seconds }
@@ -44,8 +46,13 @@ struct LoadSummary {
             let parts = [("p50", 50.0), ("p90", 90), ("p99", 99)].map { name, percent in
                 "\(name) \(Self.milliseconds(latency.percentile(percent) ?? 0))"
             }
+            let from = switch origin {
+            case .transferStart: "each exchange, from its transfer's start"
+            case .sendStart: "from each request's first attempt, retries included"
+            case .dueTime: "from each request's due time"
+            }
             lines.append("latency: " + parts.joined(separator: "  ") + "  max \(Self.milliseconds(latency.max))"
-                             + (rate == nil ? "" : " (from each request's due time)"))
+                             + " (\(from))")
         }
         let phases = [("DNS", snapshot.dns), ("connect", snapshot.connect), ("TLS", snapshot.tls),
                       ("first byte", snapshot.firstByte)].compactMap { name, histogram in
@@ -86,6 +93,7 @@ struct LoadSummary {
                          "firstByte": mean(snapshot.firstByte)] as [String: Any],
             "retryAttempts": retryAttempts ?? 1,
             "resolvedOnce": resolvedOnce,
+            "latencyFrom": origin.rawValue,
         ]
     }
 }
