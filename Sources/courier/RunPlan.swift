@@ -58,7 +58,8 @@ struct RunPlan: Sendable {
         let entry = Entry(loaded: loaded, displayPath: invocation.path, requests: requests,
                           environment: .success(environment),
                           variableSources: describe(environments, selected: invocation.environment), imports: imports)
-        return RunPlan(entries: [entry], diagnostics: loaded.file.diagnostics + imports.diagnostics, isFolder: false)
+        return RunPlan(entries: [entry], diagnostics: loaded.file.diagnostics + imports.diagnostics
+                       + environments.warnings, isFolder: false)
     }
 
     /// The file and the requests picked in it. With `--name`, only an outline of the file is kept and
@@ -101,12 +102,16 @@ struct RunPlan: Sendable {
         }
         var entries: [Entry] = []
         var importDiagnostics: [Diagnostic] = []
+        var settingsWarnings: [Diagnostic] = []
         for loaded in collection.files {
             let names = invocation.names.filter { name in loaded.file.requests.contains { $0.name == name } }
             // With --name, a file holding none of the names has nothing to run.
             if !invocation.names.isEmpty && names.isEmpty { continue }
             let requests = try CollectionRunner.selection(of: loaded.file, names: names, all: invocation.all)
             let found = try? EnvironmentSet.discover(near: loaded.url, root: collection.root)
+            for warning in found?.warnings ?? [] where !settingsWarnings.contains(warning) {
+                settingsWarnings.append(warning)
+            }
             let environment = Result { () throws(CollectionError) -> CourierCollections.Environment in
                 try EnvironmentSet.discover(near: loaded.url, root: collection.root)
                     .environment(named: invocation.environment)
@@ -130,7 +135,8 @@ struct RunPlan: Sendable {
            entries.allSatisfy({ if case .failure = $0.environment { true } else { false } }) {
             throw error
         }
-        return RunPlan(entries: entries, diagnostics: diagnostics + importDiagnostics, isFolder: true, root: url)
+        return RunPlan(entries: entries, diagnostics: diagnostics + importDiagnostics + settingsWarnings,
+                       isFolder: true, root: url)
     }
 
     /// The folder as the user typed it, ready to put before a path inside it ("" for the current folder).

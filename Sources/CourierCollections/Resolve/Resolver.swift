@@ -102,6 +102,7 @@ public struct Resolver: Sendable {
         if template.url == Self.asteriskTarget { request.requestTarget = Self.asteriskTarget }
         request.oauth2 = interpolator.oauth2
         template.options.apply(to: &request)
+        applyHttpyacRequestVariables(to: &request, template: template, interpolator: &interpolator)
         // Secret globals an earlier script set are masked in this request's output even where it does not
         // use them: a server may echo them anyway.
         var secrets = interpolator.secrets.union(context.secretGlobalValues)
