@@ -111,4 +111,32 @@ struct HttpyacConfigRunTests {
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(server.requests.map(\.target) == ["/a?stage=staging&token=s-1", "/b?stage=production"])
     }
+
+    @Test func aJWTTagAddsTheDecodedClaimsBesideTheTokenForLaterRequests() async throws {
+        // Given a sign-in answering a token (claims {"sub": "ada", "admin": true}) under `# @jwt access_token`
+        let header = Data(#"{"alg":"HS256","typ":"JWT"}"#.utf8).base64EncodedString()
+        let claims = Data(#"{"sub":"ada","admin":true}"#.utf8).base64EncodedString()
+        let token = [header, claims, "c2ln"].map {
+            $0.replacingOccurrences(of: "=", with: "").replacingOccurrences(of: "+", with: "-")
+                .replacingOccurrences(of: "/", with: "_")
+        }.joined(separator: ".")
+        let server = try LoopbackServer { request in
+            request.path == "/login" ? .json(#"{"access_token": "\#(token)", "other": "x.y"}"#) : .json("{}")
+        }
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        try folder.write("api.http", """
+            # @name login
+            # @jwt access_token
+            POST \(server.url("/login").absoluteString)
+
+            ###
+            GET \(server.url("/me").absoluteString)?sub={{login.access_token_parsed.sub}}&admin={{login.access_token_parsed.admin}}
+            """)
+        let result = try await CourierCLI.run(["run", "api.http", "--all"], in: folder.url)
+        // Then the next request reads the claims, and no warning says the tag is not followed
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(server.requests.last?.query == "sub=ada&admin=true")
+        #expect(!result.stderr.contains("@jwt"), "\(result.stderr)")
+    }
 }

@@ -146,8 +146,6 @@ extension HTTPFileParser {
         case "ratelimit":
             "httpyac's '# @\(key)' is not followed: Courier sends without throttling (space requests with "
                 + "# @sleep MS)"
-        case "jwt":
-            "httpyac's '# @jwt' is not followed: no decoded '…_parsed' field is added to the response"
         case "keepstreaming":
             "httpyac's '# @keepStreaming' is not followed: a stream ends as Courier's requests end"
         case "noclientcert", "no-client-cert":
