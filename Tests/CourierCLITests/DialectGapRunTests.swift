@@ -202,4 +202,29 @@ struct DialectGapRunTests {
         #expect((result.stdout + result.stderr).contains("$httpyac.execute (name the request with # @ref NAME) is not supported"),
                 "\(result.stdout)\(result.stderr)")
     }
+
+    @Test func kulalasDocumentedCurlFlagsSendAFormAndRetryAndTheBoundsOfRandomIntComeInEitherOrder() async throws {
+        // Given `@curl-data-urlencode` over a body without a Content-Type, the documentation's `@curl-non-buffer`
+        // spelling, and httpyac's `$randomInt` with its bounds reversed
+        let server = try CaptureServer()
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let result = try await CompatibilityMatrixTests.run("""
+            # @curl-data-urlencode
+            # @curl-non-buffer
+            # @curl-retry 2
+            POST BASE/form
+
+            scope=read write&grant_type=client_credentials
+
+            ###
+            GET BASE/pick?n={{$randomInt 9 8}}
+            """, in: folder, server: server)
+        // Then the body goes as an encoded form, and the number is the one the range holds
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        try #require(server.requests.count == 2)
+        #expect(server.requests[0].header("Content-Type") == "application/x-www-form-urlencoded")
+        #expect(server.requests[0].bodyText == "scope=read%20write&grant_type=client_credentials")
+        #expect(server.requests[1].target == "/pick?n=8")
+    }
 }
