@@ -46,10 +46,10 @@ struct HttpyacConfigRunTests {
         defer { server.stop() }
         let folder = try TemporaryFolder()
         let result = try await CompatibilityMatrixTests.run("GET BASE/plain\n", in: folder, server: server,
-                                                            extra: ["httpyac.config.js": "module.exports = build();\n"])
+                                                            extra: [".httpyac.cjs": "module.exports = build();\n"])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(server.requests.map(\.target) == ["/plain"])
-        #expect(result.stderr.contains("httpyac.config.js:1: warning: httpyac's the exported configuration is JavaScript"),
+        #expect(result.stderr.contains(".httpyac.cjs:1: warning: httpyac's the exported configuration is JavaScript"),
                 "\(result.stderr)")
     }
 

@@ -1,14 +1,16 @@
 import Foundation
 
 /// Where httpyac and kulala.nvim keep environments besides the JetBrains files: httpyac's configuration
-/// (`.httpyac.json`, `httpyac.config.js` or `.httpyac.js` read as data, or `package.json`'s `httpyac`) with its
+/// (`.httpyac.json`, `httpyac.config.js` and its other names read as data, or `package.json`'s `httpyac`) with its
 /// `environments`, `defaultHeaders`, `clientCertificates` and `request` options, and `.env` files (`.env` for
 /// every environment, `dev.env` or `.env.dev` for one).
 extension EnvironmentSet {
-    /// httpyac's JSON configuration file.
-    static let httpyacConfigName = ".httpyac.json"
-    /// httpyac's JavaScript configuration files, read as data (never run).
-    static let httpyacScriptConfigNames = ["httpyac.config.js", ".httpyac.js"]
+    /// httpyac's configuration files, in the order it looks for them: the first found is read. The JSON ones
+    /// are JSON; the JavaScript ones are read as data (never run).
+    static let httpyacConfigNames = [
+        ".httpyac.js", ".httpyac.cjs", ".httpyac.config.js", ".httpyac.config.cjs", "httpyac.config.js",
+        "httpyac.config.cjs", ".httpyac.json", "httpyac.config.json",
+    ]
     /// The key of its environments.
     static let httpyacEnvironmentsKey = "environments"
     /// The key of the headers it sends with every request.
@@ -82,28 +84,27 @@ extension EnvironmentSet {
     }
 
     /// httpyac's configuration object in `folder`, the file it came from, and the key paths that were code.
-    /// A `.httpyac.json` that is not JSON is an error naming it; a `package.json` that cannot be read is not
+    /// A JSON configuration that is not JSON is an error naming it; a `package.json` that cannot be read is not
     /// httpyac's and is passed over.
     private static func httpyacConfiguration(in folder: URL) throws(CollectionError)
         -> (object: [String: Any], path: String, unread: [String])? {
-        let url = folder.appendingPathComponent(httpyacConfigName)
-        if FileManager.default.fileExists(atPath: url.path) {
+        for name in httpyacConfigNames {
+            let url = folder.appendingPathComponent(name)
+            guard FileManager.default.fileExists(atPath: url.path) else { continue }
             let data: Data
             do { data = try Data(contentsOf: url) } catch {
                 throw .badEnvironmentFile(path: url.path, reason: "cannot read: \(error.localizedDescription)")
             }
-            guard let read = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
-                throw .badEnvironmentFile(path: url.path, reason: "not a JSON object")
+            if name.hasSuffix(".json") {
+                guard let read = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+                    throw .badEnvironmentFile(path: url.path, reason: "not a JSON object")
+                }
+                return (read, url.path, [])
             }
-            return (read, url.path, [])
-        }
-        for name in httpyacScriptConfigNames {
-            let script = folder.appendingPathComponent(name)
-            guard let data = try? Data(contentsOf: script) else { continue }
             guard let literal = JavaScriptLiteral.exported(from: String(decoding: data, as: UTF8.self)) else {
-                return ([:], script.path, ["the exported configuration"])
+                return ([:], url.path, ["the exported configuration"])
             }
-            return (literal.object, script.path, literal.unread)
+            return (literal.object, url.path, literal.unread)
         }
         let package = folder.appendingPathComponent("package.json")
         if let data = try? Data(contentsOf: package),
