@@ -74,7 +74,7 @@ extension HTTPFile {
     /// The requests a run of `picked` (nil: the whole file) sends, as kulala runs a leading shared request:
     /// `Shared` once, first, also before a request picked alone; `Shared each` never on its own (it runs
     /// before each request).
-    func withKulalaSharedRequest(_ picked: [RequestTemplate]?) -> [RequestTemplate] {
+    public func withKulalaSharedRequest(_ picked: [RequestTemplate]?) -> [RequestTemplate] {
         guard let first = requests.first, first.url != HTTPFileParser.noRequestPlaceholder else {
             return picked ?? requests
         }
