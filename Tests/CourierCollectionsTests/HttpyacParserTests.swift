@@ -251,7 +251,7 @@ struct HttpyacParserTests {
             # @curl-location
             GET https://x/a
             ###
-            # @curl-data-urlencode
+            # @curl-proxy http://127.0.0.1:9
             POST https://x/b
             """)
         let request = file.requests.first
