@@ -9,7 +9,7 @@ enum HttpyacPrelude {
     /// Globals the variables never replace.
     static let reserved = [
         "request", "response", "exports", "module", "require", "test", "console", "httpFile", "httpRegion",
-        "sleep", "client", "crypto", "pm", "postman", "$global", "$random", "__courier", "__dirname",
+        "sleep", "client", "crypto", "pm", "postman", "$global", "$httpyac", "$random", "__courier", "__dirname",
         "__filename", "undefined", "NaN", "Infinity", "eval", "arguments",
     ]
 
@@ -168,6 +168,14 @@ enum HttpyacPrelude {
       scope.httpFile = { fileName: input.httpyac.file };
       scope.httpRegion = { metaData: { name: req.name }, symbol: { name: req.name || "" } };
       scope.sleep = function () { return Promise.resolve(); };
+      // httpyac's script API: variables set through it are exports; running or importing other requests from a
+      // script is not (a request names what runs first with `# @ref NAME`, other files with `# @import`).
+      scope.$httpyac = {
+        setVariables: function (vars) { Object.assign(exported, vars || {}); },
+        execute: function () { throw new UnsupportedError("$httpyac.execute (name the request with # @ref NAME)"); },
+        import: function () { throw new UnsupportedError("$httpyac.import (import the file with # @import)"); },
+        findHttpRegionInContext: function () { throw new UnsupportedError("$httpyac.findHttpRegionInContext"); },
+      };
       const log = scope.console.log;
       scope.console = { log: log, info: log, warn: log, error: log, debug: log, trace: log };
 

@@ -273,7 +273,7 @@ enum RunCommand {
         var httpyacRoot: URL?
         while candidate.path != "/" {
             if FileManager.default.fileExists(atPath: candidate.appendingPathComponent(".git").path) { return candidate }
-            if httpyacRoot == nil, EnvironmentSet.httpyacRootMarkers.contains(where: {
+            if httpyacRoot == nil, EnvironmentSet.httpyacConfigNames.contains(where: {
                 FileManager.default.fileExists(atPath: candidate.appendingPathComponent($0).path)
             }) {
                 httpyacRoot = candidate

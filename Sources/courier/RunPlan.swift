@@ -59,7 +59,8 @@ struct RunPlan: Sendable {
         let entry = Entry(loaded: loaded, displayPath: invocation.path, requests: requests,
                           environment: .success(environment),
                           variableSources: describe(environments, selected: selected), imports: imports)
-        return RunPlan(entries: [entry], diagnostics: loaded.file.diagnostics + imports.diagnostics, isFolder: false)
+        return RunPlan(entries: [entry], diagnostics: loaded.file.diagnostics + imports.diagnostics
+                       + environments.warnings, isFolder: false)
     }
 
     /// `--env`, else the only environment the files define (said on standard error, once per name).
@@ -110,6 +111,7 @@ struct RunPlan: Sendable {
         }
         var entries: [Entry] = []
         var importDiagnostics: [Diagnostic] = []
+        var settingsWarnings: [Diagnostic] = []
         for loaded in collection.files {
             let names = invocation.names.filter { name in loaded.file.requests.contains { $0.name == name } }
             // With --name, a file holding none of the names has nothing to run.
@@ -118,6 +120,9 @@ struct RunPlan: Sendable {
             let found = try? EnvironmentSet.discover(near: loaded.url, root: collection.root)
             let selected = found.flatMap { chosenEnvironment(invocation.environment, in: $0) }
                 ?? invocation.environment
+            for warning in found?.warnings ?? [] where !settingsWarnings.contains(warning) {
+                settingsWarnings.append(warning)
+            }
             let environment = Result { () throws(CollectionError) -> CourierCollections.Environment in
                 try EnvironmentSet.discover(near: loaded.url, root: collection.root).environment(named: selected)
             }
@@ -140,7 +145,8 @@ struct RunPlan: Sendable {
            entries.allSatisfy({ if case .failure = $0.environment { true } else { false } }) {
             throw error
         }
-        return RunPlan(entries: entries, diagnostics: diagnostics + importDiagnostics, isFolder: true, root: url)
+        return RunPlan(entries: entries, diagnostics: diagnostics + importDiagnostics + settingsWarnings,
+                       isFolder: true, root: url)
     }
 
     /// The folder as the user typed it, ready to put before a path inside it ("" for the current folder).

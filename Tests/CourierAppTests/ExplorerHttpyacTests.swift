@@ -121,4 +121,23 @@ struct ExplorerHttpyacTests {
         #expect(second.title == "Value for token (Token?)")
         #expect(second.isSecret)
     }
+
+    @Test func aRequestSentAloneUnderKulalasSharedBlockRunsTheSharedRequestFirst() async throws {
+        // Given a kulala file whose first block is `### Shared`
+        let harness = try RunnerHarness()
+        defer { harness.stop() }
+        let file = harness.folder.appendingPathComponent("kul.http")
+        try Data("### Shared\nGET {{base}}/users/1\n\n### one\nGET {{base}}/echo\n".utf8).write(to: file)
+        harness.runner.perform([.loadCollection(path: file.path)])
+        let collection = try #require(await harness.waitFor {
+            if case .collectionLoaded(let collection) = $0 { collection } else { nil }
+        })
+        // When the second request is sent
+        let one = RequestRef(file: collection.files[0].path, index: 1)
+        harness.runner.perform([.send(generation: 1, job: SendJob(ref: one, draft: try #require(collection.request(one)),
+                                                                  environment: nil))])
+        _ = try #require(await harness.waitFor { if case .responsePaneReady(1, let pane) = $0 { pane } else { nil } })
+        // Then the shared request went first, as kulala runs it
+        #expect(harness.server.log.map(\.path).suffix(2) == ["/users/1", "/echo"], "\(harness.server.log.map(\.path))")
+    }
 }

@@ -114,6 +114,23 @@ struct ClientCertificateTests {
         #expect(!(result.stdout + result.stderr).contains(Self.passphrase))
     }
 
+    @Test func httpyacsClientCertificatesByHostInItsJavaScriptConfigurationArePresented() async throws {
+        // Given httpyac.config.js naming a certificate and key for this host and port, relative to the project
+        let fixture = try await Fixture()
+        let config = """
+            module.exports = {
+              clientCertificates: {
+                '127.0.0.1:\(fixture.server.port)': { cert: 'client/cert.pem', key: 'client/key.pem' },
+              },
+            };
+            """
+        // When the request runs (no environment selected)
+        let result = try await fixture.run(["httpyac.config.js": config], ["--cacert", "server.pem"])
+        // Then the server received the certificate
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains(Self.receivedClientCertificate), "\(result.stdout.prefix(600))")
+    }
+
     @Test func verifyHostCertificateFalseSkipsVerificationAndWarnsAsInsecureDoes() async throws {
         // Given an environment that turns verification off, and no --cacert for the self-signed server
         let fixture = try await Fixture()

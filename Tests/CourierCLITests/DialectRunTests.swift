@@ -111,7 +111,8 @@ struct DialectRunTests {
         try #require(received.count == 2)
         #expect(received[0].requestLine == "POST /graphql HTTP/1.1")
         #expect(received[0].header("Content-Type") == "application/json")
-        #expect(received[0].bodyText == #"{"query":"query User($id: ID!) { user(id: $id) { name } }","variables":{"id":"7"}}"#)
+        #expect(received[0].bodyText
+                == #"{"query":"query User($id: ID!) { user(id: $id) { name } }","operationName":"User","variables":{"id":"7"}}"#)
         #expect(received[1].header("X-REQUEST-TYPE") == nil)
         #expect(received[1].bodyText == #"{"query":"{ viewer { login } }"}"#)
     }

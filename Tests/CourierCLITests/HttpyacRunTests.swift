@@ -416,7 +416,7 @@ struct HttpyacRunTests {
         // Then the disabled one is skipped, the rest go out as httpyac and kulala send them
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(server.requests.map(\.target) == ["/inject?who=ada", "/escaped", "/form", "/spaced"])
-        #expect(server.requests.last?.bodyText == "foo=a&bar=bl a")
+        #expect(server.requests.last?.bodyText == "foo=a&bar=bl%20a")
         #expect(server.requests[0].bodyText == "hello ada")
         #expect(server.requests[1].bodyText == #"{"template": "My {{verb}} template", "who": "ada"}"#)
         #expect(server.requests[2].bodyText == "name=ada&age=30")

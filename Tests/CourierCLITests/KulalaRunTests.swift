@@ -44,7 +44,7 @@ struct KulalaRunTests {
         defer { server.stop() }
         let folder = try TemporaryFolder()
         let result = try await CompatibilityMatrixTests.run("""
-            # @curl-data-urlencode
+            # @curl-proxy http://127.0.0.1:9
             POST BASE/form
 
             a=b c
@@ -54,7 +54,7 @@ struct KulalaRunTests {
             """, in: folder, server: server)
         #expect(result.status == 3)
         #expect(server.requests.map(\.target) == ["/fine"])
-        #expect(result.stderr.contains("api.http:1: kulala's '# @curl-data-urlencode' is not supported"), "\(result.stderr)")
+        #expect(result.stderr.contains("api.http:1: kulala's '# @curl-proxy' is not supported"), "\(result.stderr)")
     }
 
     @Test func luaScriptsAreClearErrorsAndTheRestRunsTheAsteriskFormTooWithTheSharedBlocksHeader() async throws {

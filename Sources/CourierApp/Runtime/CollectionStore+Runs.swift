@@ -19,7 +19,8 @@ extension CollectionStore {
                                       send: send)
         runner.observer = observer
         runner.call = call
-        let (outcomes, responses, globals) = await runner.runKeepingState([template])
+        // kulala runs a leading `### Shared` request before the request sent alone.
+        let (outcomes, responses, globals) = await runner.runKeepingState(file.file.withKulalaSharedRequest([template]))
         self.responses.withLock { $0 = responses }
         self.globals.withLock { $0 = globals }
         return (template, outcomes)

@@ -63,6 +63,8 @@ public struct EnvironmentSet: Sendable, Hashable {
         var isDotenv = false
         /// Each environment's values kept in a secret store (`SecretStoreReference`), by variable.
         var references: [String: [String: SecretStoreReference]] = [:]
+        /// What the file asks that Courier does not do (httpyac's configuration): said, never silently dropped.
+        var notes: [Diagnostic] = []
 
         /// When the layer is merged: dotenv files first, then public files, then private ones.
         var pass: Int { isDotenv ? 0 : (isPrivate ? 2 : 1) }
@@ -72,6 +74,9 @@ public struct EnvironmentSet: Sendable, Hashable {
 
     /// The files found, farthest first.
     public var files: [String] { layers.map(\.path) }
+
+    /// Warnings about settings the files hold that Courier reads only in part.
+    public var warnings: [Diagnostic] { layers.flatMap(\.notes) }
 
     /// httpyac's environment used only when none is selected.
     public static let defaultName = "$default"

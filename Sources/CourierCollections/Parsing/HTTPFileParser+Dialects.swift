@@ -104,13 +104,25 @@ extension HTTPFileParser {
         case "insecure", "k": return .success((RequestOptions.insecureTag, ""))
         case "connect-timeout": return .success((RequestOptions.connectionTimeoutTag, value))
         case "max-time", "m": return .success((RequestOptions.timeoutTag, value))
-        // Redirects are followed and compressed answers decoded already; buffering does not change the bytes.
-        case "location", "L", "compressed", "no-buffer", "N": return .success(nil)
+        // curl retries N times after the first try.
+        case "retry" where Int(value).map { $0 >= 0 && $0 < 100 } == true:
+            return .success((RequestOptions.maxAttemptsTag, String((Int(value) ?? 0) + 1)))
+        // The body is a form: sent as one, percent-encoded (kulala's documentation names this flag so).
+        case "data-urlencode": return .success((formBodyTag, ""))
+        // Redirects are followed and compressed answers decoded already; buffering (kulala's documentation
+        // also spells it `non-buffer`) and curl's own output do not change the bytes.
+        case "location", "L", "compressed", "no-buffer", "non-buffer", "N", "silent", "s", "show-error", "S",
+             "verbose", "v", "globoff", "g":
+            return .success(nil)
         case let flag:
             return .failure(TagProblem("kulala's '# @curl-\(flag)' is not supported; Courier honours "
-                + "@curl-insecure, @curl-connect-timeout, @curl-max-time, @curl-location and @curl-compressed"))
+                + "@curl-insecure, @curl-connect-timeout, @curl-max-time, @curl-retry, @curl-data-urlencode, "
+                + "@curl-location and @curl-compressed"))
         }
     }
+
+    /// kulala's `# @curl-data-urlencode`, kept as this tag: the body goes as a form.
+    static let formBodyTag = "curl-data-urlencode"
 
     /// Tags that ask for something Courier does not do and that would change the exchange: refused at their
     /// line rather than ignored.
@@ -146,8 +158,6 @@ extension HTTPFileParser {
         case "ratelimit":
             "httpyac's '# @\(key)' is not followed: Courier sends without throttling (space requests with "
                 + "# @sleep MS)"
-        case "jwt":
-            "httpyac's '# @jwt' is not followed: no decoded '…_parsed' field is added to the response"
         case "keepstreaming":
             "httpyac's '# @keepStreaming' is not followed: a stream ends as Courier's requests end"
         case "noclientcert", "no-client-cert":

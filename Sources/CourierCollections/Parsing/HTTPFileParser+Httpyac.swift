@@ -113,6 +113,7 @@ extension HTTPFileParser {
         while index < limit, Self.isContinuation(lines[index]) { index += 1 }
         var afterBlank = false
         var bodyText = false
+        var sawHeader = false
         while index < limit {
             let line = lines[index]
             let trimmed = line.trimmed
@@ -153,9 +154,11 @@ extension HTTPFileParser {
                 }
                 if starts { return preludeStart(above: index, after: requestStart) }
             }
-            if part == .headers, Self.startsBodyWithoutBlankLine(trimmed) || Self.startsTokenBody(line) {
+            if part == .headers, Self.startsBodyWithoutBlankLine(trimmed)
+                || Self.startsTokenBody(line, afterHeader: sawHeader) {
                 part = .body
             }
+            if part == .headers, trimmed.contains(":") { sawHeader = true }
             if part == .body { bodyText = true }
             index += 1
         }
@@ -229,13 +232,15 @@ extension HTTPFileParser {
     }
 
     /// httpyac reads any line that cannot be a header as the first line of the body: a single token (a JWT,
-    /// base64) at the start of its line is taken so. A line of words without a colon stays a malformed header,
-    /// as the other dialects read it; an indented one continues the header above; `@`, `...`, `?`, `&` and
-    /// `/` lines mean something else there.
-    static func startsTokenBody(_ line: SourceLine) -> Bool {
+    /// base64) at the start of its line, or, after at least one header, a line of words without a colon.
+    /// Right under the request line a line of words stays a malformed header (a header written without its
+    /// colon, as the other dialects read it); an indented one continues the header above; `@`, `...`, `?`,
+    /// `&` and `/` lines mean something else there.
+    static func startsTokenBody(_ line: SourceLine, afterHeader: Bool = false) -> Bool {
         let trimmed = line.trimmed
-        guard let first = trimmed.first, !continuesHeader(line) else { return false }
-        return !trimmed.contains(where: { $0 == ":" || $0 == " " || $0 == "\t" }) && !"@.?&/".contains(first)
+        guard let first = trimmed.first, !continuesHeader(line), !"@.?&/".contains(first),
+              !trimmed.contains(":") else { return false }
+        return afterHeader || !trimmed.contains(where: { $0 == " " || $0 == "\t" })
     }
 
     /// What ends a body: a response handler, a `??` test, an httpyac script, or a `<> ./previous` line.

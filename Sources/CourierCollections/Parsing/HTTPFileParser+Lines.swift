@@ -104,14 +104,15 @@ extension HTTPFileParser {
         return (url[..<space].trimmingBlanks, String(last))
     }
 
-    /// An indented line or one starting with `?` or `&` continues the URL.
+    /// An indented line or one starting with `?` or `&` continues the URL; so does a `/path` line (httpyac
+    /// joins one to the URL; a `/*` line opens a block comment).
     static func isContinuation(_ line: SourceLine) -> Bool {
         guard !line.isBlank else { return false }
         let trimmed = line.trimmed
         if commentBody(trimmed) != nil { return false }
         guard !isAssertion(trimmed) else { return false }
         return line.content.first == " " || line.content.first == "\t" || trimmed.hasPrefix("?")
-            || trimmed.hasPrefix("&")
+            || trimmed.hasPrefix("&") || (trimmed.hasPrefix("/") && !trimmed.contains("*"))
     }
 
     /// An indented line under a header continues its value (the JetBrains grammar's `new-line-with-indent`),

@@ -28,6 +28,8 @@ struct HTTPFileParser {
     var fileScripts: [RequestScript] = []
     /// httpyac's GraphQL fragments, by name.
     var graphQLFragments: [String: String] = [:]
+    /// httpyac's named blocks without a request line: their variables, for the requests that `# @ref` them.
+    var variableRegions: [String: [VariableDefinition]] = [:]
     var requests: [RequestTemplate] = []
     var layouts: [RequestLayout] = []
 
@@ -61,6 +63,7 @@ struct HTTPFileParser {
             parser.parseBlock(block, isFirst: index == 0)
         }
         parser.applyKulalaSharedBlock()
+        parser.applyVariableRegions()
         let fileVariables = parser.fileVariables
         parser.requests = parser.requests.map { HttpyacInput.addingPrompts(to: $0, fileVariables: fileVariables) }
         return HTTPFile(path: path, text: text, requests: parser.requests, fileVariables: parser.fileVariables,
@@ -207,6 +210,7 @@ struct HTTPFileParser {
             // A block without a request line only defines variables (VS Code style file variables) and, in
             // httpyac, scripts for the whole file.
             fileVariables.append(contentsOf: prelude.variables)
+            if let name = prelude.name ?? separatorName { variableRegions[name] = prelude.variables }
             fileScripts.append(contentsOf: prelude.scripts.map { script in
                 var fileWide = script
                 if fileWide.fileScope == nil {
@@ -340,7 +344,8 @@ struct HTTPFileParser {
             }
             if let spread = Self.headerSpread(trimmed) { headerSpreads.append(spread); index += 1; continue }
             // A JSON, XML or GraphQL body written right under the headers, without the blank line.
-            if Self.startsBodyWithoutBlankLine(trimmed) || Self.startsTokenBody(lines[index]) { break }
+            if Self.startsBodyWithoutBlankLine(trimmed)
+                || Self.startsTokenBody(lines[index], afterHeader: !headers.isEmpty) { break }
             if Self.continuesHeader(lines[index]), !headers.isEmpty {
                 headers.continueLastValue(with: trimmed)
             } else if let colon = trimmed.firstIndex(of: ":"), colon != trimmed.startIndex {

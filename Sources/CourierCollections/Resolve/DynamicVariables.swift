@@ -194,8 +194,9 @@ struct DynamicVariables {
         guard numbers.count == arguments.count, arguments.isEmpty || arguments.count == 2 else {
             throw Failure(reason: "expected '$randomInt' or '$randomInt MIN MAX'")
         }
-        let (low, high) = numbers.isEmpty ? (0, 1000) : (numbers[0], numbers[1])
-        guard low < high else { throw Failure(reason: "MIN must be below MAX") }
+        // httpyac takes the bounds in either order.
+        let (low, high) = numbers.isEmpty ? (0, 1000) : (min(numbers[0], numbers[1]), max(numbers[0], numbers[1]))
+        guard low < high else { throw Failure(reason: "MIN and MAX must differ") }
         return String(sources.dynamic.randomInt(low..<high))
     }
 

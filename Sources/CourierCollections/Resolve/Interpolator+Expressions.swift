@@ -12,9 +12,13 @@ extension Interpolator {
     }
 
     /// The value of `expression` as text (an object or array as JSON), its own `{{…}}` substituted; nil when it
-    /// is a name, or when scripts do not run here.
-    mutating func scriptExpression(_ expression: String, stack: [Frame]) throws(CollectionError) -> String? {
-        guard Self.isScriptExpression(expression) else { return nil }
+    /// is a name, or when scripts do not run here. With `member`, a dotted name (`{{str.length}}`,
+    /// `{{list[0]}}`) is JavaScript too, when the variable it starts with exists.
+    mutating func scriptExpression(_ expression: String, stack: [Frame],
+                                   member: Bool = false) throws(CollectionError) -> String? {
+        guard Self.isScriptExpression(expression) || member && readsMember(expression, stack: stack) else {
+            return nil
+        }
         switch context.scriptExpressions {
         case .notEvaluated: return nil
         case .assumed: return "checked"
@@ -41,6 +45,17 @@ extension Interpolator {
             noteSecret(secret)
         }
         return value
+    }
+
+    /// Whether `expression` is a member of a variable that exists: `str.length`, `items[0]`.
+    private func readsMember(_ expression: String, stack: [Frame]) -> Bool {
+        let head = String(expression.prefix { $0 != "." && $0 != "[" })
+        guard !head.isEmpty, head.count < expression.count, !head.hasPrefix("$") else { return false }
+        var plain = context
+        plain.scriptExpressions = .notEvaluated
+        var probe = Interpolator(requestName: requestName, local: local, file: file, context: plain, folder: folder,
+                                 elsewhere: elsewhere)
+        return (try? probe.expand("{{\(head)}}")) != nil
     }
 
     /// What a script sees by name: every variable the request can use, substituted (a name that does not

@@ -213,7 +213,7 @@ struct Interpolator {
             }
             if let value = try? response(reference, written: expression) { return value }
         }
-        if let value = try scriptExpression(expression, stack: stack) { return value }
+        if let value = try scriptExpression(expression, stack: stack, member: true) { return value }
         throw .unknownVariable(name: expression, request: requestName)
     }
 

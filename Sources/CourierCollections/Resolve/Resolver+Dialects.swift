@@ -84,15 +84,55 @@ extension Resolver {
             query += "\n" + fragment
         }
         var json = "{\"query\":" + JSONValue.quoted(query)
-        if let operationName { json += ",\"operationName\":" + JSONValue.quoted(operationName) }
+        if let name = operationName ?? Self.operationName(of: query) {
+            json += ",\"operationName\":" + JSONValue.quoted(name)
+        }
         if let variables { json += ",\"variables\":" + variables }
         return Data((json + "}").utf8)
     }
 
+    /// The name of the operation a GraphQL document starts with (`query User($id: ID!) { … }` is `User`),
+    /// sent as `operationName` as the REST Client does; nil for an anonymous one (`{ viewer { … } }`).
+    static func operationName(of query: String) -> String? {
+        let code = query.split(separator: "\n").drop { $0.trimmingCharacters(in: .whitespaces).hasPrefix("#") }
+            .joined(separator: "\n")
+        let words = code.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" })
+        guard words.count > 1, ["query", "mutation", "subscription"].contains(String(words[0])) else { return nil }
+        let name = words[1].prefix { $0 == "_" || $0.isASCII && ($0.isLetter || $0.isNumber) }
+        guard let first = name.first, !first.isNumber else { return nil }
+        return String(name)
+    }
+
     /// A form body written one `&field=value` (or `field=value&`) per line: the lines joined without their line
     /// breaks, and the spaces written around `=` and `&` left out (`foo = a & bar = b` is `foo=a&bar=b`, as
-    /// httpyac sends it; spaces inside a value stay).
+    /// httpyac sends it); what a form may not hold raw is then percent-encoded, as the REST Client does
+    /// (`John Doe` is `John%20Doe`, a `%` not starting an escape `%25`; `+`, `&`, `=` and escapes stay).
     static func joinedFormBody(_ text: String) -> String {
+        formEncoded(joinedFields(text))
+    }
+
+    /// The bytes of `text` a URL may carry as they are (RFC 3986's unreserved and reserved characters, `%`
+    /// starting an escape) kept, every other byte written `%XX`.
+    static func formEncoded(_ text: String) -> String {
+        let bytes = Array(text.utf8)
+        var result = ""
+        result.reserveCapacity(bytes.count)
+        for (index, byte) in bytes.enumerated() {
+            let isEscape = byte == UInt8(ascii: "%") && index + 2 < bytes.count
+                && bytes[index + 1].isHexDigit && bytes[index + 2].isHexDigit
+            if isEscape || (byte != UInt8(ascii: "%") && Self.formSafe.contains(byte)) {
+                result.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                result += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+            }
+        }
+        return result
+    }
+
+    private static let formSafe = Set(Array(
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!#$&'()*+,/:;=?@[]|^\\".utf8))
+
+    private static func joinedFields(_ text: String) -> String {
         joinedFormLines(text).split(separator: "\n", omittingEmptySubsequences: false).map { line in
             line.split(separator: "&", omittingEmptySubsequences: false).map { field in
                 guard let equals = field.firstIndex(of: "=") else { return field.trimmingCharacters(in: .whitespaces) }
@@ -180,10 +220,15 @@ extension Resolver {
         }
     }
 
+    /// kulala.nvim's (deprecated) `# @graphql` tag.
+    static let graphQLTag = "graphql"
+
     /// An httpyac GraphQL request written as an ordinary one: a body starting with `query` or `mutation`, and a
-    /// JSON Content-Type or none.
+    /// JSON Content-Type or none (or any body under kulala's `# @graphql`).
     static func isHttpyacGraphQL(_ template: RequestTemplate) -> Bool {
         guard template.kind == .http, case .text(let text) = template.body else { return false }
+        // kulala's `# @graphql` marks a GraphQL request whatever its body starts with.
+        if template.tags[graphQLTag] != nil { return true }
         if let type = template.headers["Content-Type"]?.lowercased(), !type.contains("json") { return false }
         let first = text.drop { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
         if gqlImportLine(text) != nil { return true }
@@ -193,4 +238,15 @@ extension Resolver {
             return next == nil || next == " " || next == "{" || next == "(" || next == "\n"
         }
     }
+}
+
+private extension UInt8 {
+    var isHexDigit: Bool {
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(self)
+            || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(self)
+    }
+}
+
+private extension String {
+    func leftPadded(to width: Int) -> String { count >= width ? self : String(repeating: "0", count: width - count) + self }
 }

@@ -77,6 +77,9 @@ public struct Resolver: Sendable {
         }
         try addHeaderSpreads(of: template, to: &headers, interpolator: &interpolator)
         try addDefaultHeaders(to: &headers, interpolator: &interpolator)
+        if template.tags[HTTPFileParser.formBodyTag] != nil, !headers.contains("Content-Type") {
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+        }
         // kulala's `Host: http://example.com:8080` gave the URL its scheme; the header names the authority only.
         if let host = headers["Host"], let scheme = host.range(of: "://") {
             headers["Host"] = String(host[scheme.upperBound...].prefix { $0 != "/" })
@@ -102,6 +105,7 @@ public struct Resolver: Sendable {
         if template.url == Self.asteriskTarget { request.requestTarget = Self.asteriskTarget }
         request.oauth2 = interpolator.oauth2
         template.options.apply(to: &request)
+        applyHttpyacRequestVariables(to: &request, template: template, interpolator: &interpolator)
         // Secret globals an earlier script set are masked in this request's output even where it does not
         // use them: a server may echo them anyway.
         var secrets = interpolator.secrets.union(context.secretGlobalValues)

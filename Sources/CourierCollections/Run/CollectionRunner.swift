@@ -60,11 +60,11 @@ public struct CollectionRunner: Sendable {
     /// use pulled in before them.
     public static func selection(of file: HTTPFile, names: [String], all: Bool) throws(CollectionError)
         -> [RequestTemplate] {
-        if all || names.isEmpty { return file.requests }
+        if all || names.isEmpty { return file.withKulalaSharedRequest(nil) }
         let wanted = try wantedNames(names, available: file.requests.compactMap(\.name),
                                      named: { name in file.requests.first { $0.name == name } },
                                      scripted: { file.requests.filter { !$0.scripts.isEmpty } })
-        return file.requests.filter { $0.name.map(wanted.contains) ?? false }
+        return file.withKulalaSharedRequest(file.requests.filter { $0.name.map(wanted.contains) ?? false })
     }
 
     /// `selection` over an outlined file: only the requests picked, and those with scripts, are parsed.

@@ -69,10 +69,13 @@ public struct RequestSender: Sendable {
                 if let failure = result.failure { outcome.failure = .webSocket(failure) }
                 return outcome
             }
-            let response = if template.kind == .grpc, let call {
+            var response = if template.kind == .grpc, let call {
                 try await call(resolved)
             } else {
                 try await send(resolved.request, outcome.context)
+            }
+            if let names = template.tags[HttpyacJWT.tag], let body = HttpyacJWT.expanded(response.body, names: names) {
+                response.body = .data(body)
             }
             outcome.response = response
             if scripted {
