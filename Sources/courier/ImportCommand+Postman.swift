@@ -72,9 +72,16 @@ extension ImportCommand {
         }
         for line in conversion?.report ?? [] { Console.error("not converted: \(line)") }
         for note in (conversion?.notes ?? []) + exports.flatMap(\.notes) { Console.error("note: \(note)") }
-        if !(conversion?.sharedVariables.isEmpty ?? true) {
-            let names = conversion?.sharedVariables.map(\.key).joined(separator: ", ") ?? ""
-            Console.error("note: collection variables \(names) are in $shared, so the environment's values win")
+        let shared = conversion?.sharedVariables ?? []
+        let shadowed = shared.filter { value in !value.isSecret && names.contains(value.key) }.map(\.key)
+        if !shadowed.isEmpty {
+            Console.error("note: collection variables \(shadowed.joined(separator: ", ")) are in $shared, so the "
+                          + "environment's values win")
+        }
+        let secret = shared.filter(\.isSecret).map(\.key)
+        if !secret.isEmpty {
+            Console.error("note: \(secret.joined(separator: ", ")) hold credentials: they are in "
+                          + "\(EnvironmentSet.privateFileName) ($shared), and the .http files name them")
         }
         return 0
     }

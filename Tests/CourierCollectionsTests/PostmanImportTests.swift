@@ -28,9 +28,11 @@ struct PostmanImportTests {
     }
 
     @Test func collectionVariablesBecomeFileVariablesAndFolderVariablesRequestLocal() throws {
-        let customers = try requests(try conversion(), "01 Customers.http")
-        #expect(customers.fileVariables == [VariableDefinition(name: "baseUrl", value: "https://shop.example.com/api"),
-                                            VariableDefinition(name: "token", value: "")])
+        let result = try conversion()
+        let customers = try requests(result, "01 Customers.http")
+        // `token` is named as a secret: it goes to the private environment file, never into a .http file
+        #expect(customers.fileVariables == [VariableDefinition(name: "baseUrl", value: "https://shop.example.com/api")])
+        #expect(result.sharedVariables.map(\.key) == ["token"] && result.sharedVariables.allSatisfy(\.isSecret))
         #expect(customers.requests[2].variables == [VariableDefinition(name: "region", value: "eu")])
         #expect(customers.requests[2].url == "{{baseUrl}}/{{region}}/customers/42")
     }

@@ -11,8 +11,10 @@ public struct PostmanConversion: Sendable {
     public var report: [String]
     /// What was changed to be written as data (a name's line breaks, a header that is not a token).
     public var notes: [String]
-    /// Collection variables an imported environment also defines: they go to `$shared` rather than the files,
-    /// so the environment's value wins as in Postman (a file variable would beat every environment).
+    /// Variables that go to `$shared` rather than the files: collection variables an imported environment also
+    /// defines, so the environment's value wins as in Postman (a file variable would beat every environment),
+    /// and secrets (collection variables Postman marks secret or whose names say so, credentials the auth
+    /// spells out), kept in the private file so no `.http` file holds one.
     public var sharedVariables: [PostmanVariableExport.Value] = []
 }
 
@@ -55,11 +57,15 @@ public enum PostmanImporter {
         let collectionName = info["name"]?.stringValue ?? "collection"
         var report: [String] = []
         let allVariables = variables(root["variable"], report: &report, at: collectionName)
-        let fileVariables = allVariables.filter { !environmentNames.contains($0.name) }
-        let shared = allVariables.filter { environmentNames.contains($0.name) }.map { variable in
-            PostmanVariableExport.Value(key: variable.name, value: variable.value,
-                                        isSecret: SecretPolicy.isSecretParameter(variable.name))
+        // A variable Postman marks secret, or whose name says it is one, goes to the private file, not the .http.
+        let secretTyped = Set((root["variable"]?.arrayValue ?? []).filter { $0["type"]?.stringValue == "secret" }
+            .compactMap { $0["key"]?.stringValue })
+        func isSecret(_ name: String) -> Bool { secretTyped.contains(name) || SecretPolicy.isSecretParameter(name) }
+        let fileVariables = allVariables.filter { !environmentNames.contains($0.name) && !isSecret($0.name) }
+        var shared = allVariables.filter { environmentNames.contains($0.name) || isSecret($0.name) }.map { variable in
+            PostmanVariableExport.Value(key: variable.name, value: variable.value, isSecret: isSecret(variable.name))
         }
+        var secrets = PrivateVariables()
         var rootScope = Scope(auth: root["auth"])
         PostmanBehavior.merge(root["protocolProfileBehavior"], into: &rootScope.behavior)
         addScripts(of: root, to: &rootScope, at: collectionName, report: &report)
@@ -71,12 +77,13 @@ public enum PostmanImporter {
         for item in items {
             if item["item"] != nil {
                 var requests: [ImportedRequest] = []
-                collect(item, scope: rootScope, into: &requests, report: &report, isTop: true)
+                collect(item, scope: rootScope, into: &requests, report: &report, secrets: &secrets, isTop: true)
                 if !requests.isEmpty { groups.append((item["name"]?.stringValue ?? "folder", requests)) }
             } else {
                 let group = looseGroup ?? groups.count
                 if looseGroup == nil { groups.append((collectionName, [])); looseGroup = group }
-                collect(item, scope: rootScope, into: &groups[group].requests, report: &report, isTop: true)
+                collect(item, scope: rootScope, into: &groups[group].requests, report: &report, secrets: &secrets,
+                        isTop: true)
             }
         }
         groups.removeAll { $0.requests.isEmpty }
@@ -85,12 +92,13 @@ public enum PostmanImporter {
                          variables: fileVariables, requests: groups[index].requests)
         }
         let output = ImportWriter.write(files)
+        shared += secrets.values.map { PostmanVariableExport.Value(key: $0.name, value: .data($0.value), isSecret: true) }
         return PostmanConversion(files: output.files, report: report, notes: output.notes, sharedVariables: shared)
     }
 
     /// Appends the requests of an item (a request, or a folder and everything in it).
     private static func collect(_ item: JSONValue, scope: Scope, into requests: inout [ImportedRequest],
-                                report: inout [String], isTop: Bool) {
+                                report: inout [String], secrets: inout PrivateVariables, isTop: Bool) {
         let name = item["name"]?.stringValue ?? "request"
         if let children = item["item"]?.arrayValue {
             var inner = scope
@@ -102,7 +110,9 @@ public enum PostmanImporter {
             if let auth = PostmanAuth.own(item["auth"]) { inner.auth = auth }
             PostmanBehavior.merge(item["protocolProfileBehavior"], into: &inner.behavior)
             addScripts(of: item, to: &inner, at: location, report: &report)
-            for child in children { collect(child, scope: inner, into: &requests, report: &report, isTop: false) }
+            for child in children {
+                collect(child, scope: inner, into: &requests, report: &report, secrets: &secrets, isTop: false)
+            }
             return
         }
         let location = (scope.trail + [name]).joined(separator: " / ")
@@ -116,8 +126,9 @@ public enum PostmanImporter {
         if let responses = item["response"]?.arrayValue, !responses.isEmpty {
             report.append("\(location): \(responses.count) saved example response(s) not converted")
         }
-        var converter = PostmanRequestConverter(location: location, scope: scope)
+        var converter = PostmanRequestConverter(location: location, scope: scope, secrets: secrets)
         var imported = converter.convert(request, name: (scope.path + [name]).joined(separator: " / "))
+        secrets = converter.secrets
         PostmanBehavior.apply(scope.behavior, to: &imported, at: location, report: &converter.report)
         report += converter.report
         imported.preRequestScripts = scope.preRequest

@@ -9,12 +9,23 @@ struct PostmanRequestConverter {
     let location: String
     let scope: PostmanImporter.Scope
     var report: [String] = []
+    /// Credentials the collection spells out in its auth: they go to the private environment file, and the
+    /// request names them (`{{bearer-token}}`), so no `.http` file holds a secret.
+    var secrets: PrivateVariables
     /// The boundary for formdata bodies; fixed so imports are reproducible.
     static let boundary = "PostmanFormBoundary"
 
-    init(location: String, scope: PostmanImporter.Scope) {
+    init(location: String, scope: PostmanImporter.Scope, secrets: PrivateVariables) {
         self.location = location
         self.scope = scope
+        self.secrets = secrets
+    }
+
+    /// `value` as the request writes it: a literal credential becomes a private variable named after `hint`;
+    /// one that already reads a variable (`{{token}}`), or none, stays as written.
+    private mutating func credential(_ value: String?, hint: String) -> String {
+        guard let value, !value.isEmpty, !value.contains("{{") else { return value ?? "" }
+        return "{{\(secrets.name(for: value, hint: hint))}}"
     }
 
     mutating func convert(_ request: JSONValue, name: String) -> ImportedRequest {
@@ -99,15 +110,20 @@ struct PostmanRequestConverter {
             headers = headers.enumerated().filter { $0.offset == first || !$0.element.name.caseInsensitiveEquals(name) }
                 .map(\.element)
         }
+        // Credentials stand in the private environment file; the request names them.
+        func secret(_ key: String, as hint: String) -> String? {
+            guard let text = field(key) else { return nil }
+            return credential(text, hint: hint)
+        }
         switch type {
         case "bearer":
-            set("Authorization", "Bearer \(field("token") ?? "")")
+            set("Authorization", "Bearer \(secret("token", as: "bearer-token") ?? "")")
         case "basic":
             // Two words after Basic: the resolver encodes them, so variables inside still work.
-            set("Authorization", "Basic \(field("username") ?? "") \(field("password") ?? "")")
+            set("Authorization", "Basic \(field("username") ?? "") \(secret("password", as: "basic-password") ?? "")")
         case "apikey":
             let key = field("key") ?? "X-API-Key"
-            let value = field("value") ?? ""
+            let value = secret("value", as: key) ?? ""
             if field("in") == "query" {
                 url += (url.contains("?") ? "&" : "?") + "\(key)=\(value)"
             } else {
@@ -115,9 +131,12 @@ struct PostmanRequestConverter {
             }
         case "oauth2" where field("addTokenTo") == "queryParams" && !(field("accessToken") ?? "").isEmpty:
             // The token the collection keeps, sent as Postman sends it when told to: `access_token` in the query.
-            url += (url.contains("?") ? "&" : "?") + "access_token=\(field("accessToken") ?? "")"
+            url += (url.contains("?") ? "&" : "?") + "access_token=\(secret("accessToken", as: "oauth2-access-token") ?? "")"
         default:
-            guard let lines = PostmanAuth.lines(type, field: field) else {
+            let hints = ["password": "\(type)-password", "secretKey": "aws-secret-key", "sessionToken": "aws-session-token",
+                         "accessToken": "oauth2-access-token", "clientSecret": "oauth2-client-secret"]
+            guard let lines = PostmanAuth.lines(type, field: { key in hints[key].map { secret(key, as: $0) } ?? field(key) })
+            else {
                 report.append("\(location): \(type) auth not converted")
                 return
             }

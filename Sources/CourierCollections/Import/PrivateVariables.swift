@@ -11,8 +11,11 @@ struct PrivateVariables {
 
     /// The variable holding `value`, named after `hint` (`Authorization` gives `authorization`, a second
     /// different value `authorization-2`).
-    mutating func variable(for value: String, hint: String) -> ImportedText {
-        if let known = values.first(where: { $0.value == value }) { return .variable(known.name) }
+    mutating func variable(for value: String, hint: String) -> ImportedText { .variable(name(for: value, hint: hint)) }
+
+    /// The name of the variable holding `value`, made as `variable(for:hint:)` makes it.
+    mutating func name(for value: String, hint: String) -> String {
+        if let known = values.first(where: { $0.value == value }) { return known.name }
         let base = Self.variableName(hint)
         var name = base
         var number = 2
@@ -21,7 +24,7 @@ struct PrivateVariables {
             number += 1
         }
         values.append((name, value))
-        return .variable(name)
+        return name
     }
 
     /// `X-Api-Key` as `x-api-key`: lower case, anything a variable name cannot hold as `-`.

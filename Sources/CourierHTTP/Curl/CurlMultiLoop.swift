@@ -40,6 +40,8 @@ final class CurlMultiLoop: Sendable {
 
     private let inbox = Mutex(Inbox())
     private let boundsWaits: Bool
+    /// Signalled when the thread has ended (and again by each waiter, for the next).
+    private let ended = DispatchSemaphore(value: 0)
     /// The loop thread's `pthread_self`, 0 until it starts: what it posts itself needs no wake-up, since it
     /// looks at its inbox again before it waits.
     private let loopThread = Atomic<UInt>(0)
@@ -48,9 +50,23 @@ final class CurlMultiLoop: Sendable {
     /// periodic turn to hide a lost wake-up or timer: how tests prove none is lost.
     init(boundsWaits: Bool = true) {
         self.boundsWaits = boundsWaits
-        let thread = Thread { [self] in run() }
+        let thread = Thread { [self] in
+            run()
+            ended.signal()
+        }
         thread.name = "courier.curl"
         thread.start()
+        CurlLoopRegistry.register(self)
+    }
+
+    /// Waits (at most `limit`) for the thread to end after `shutdown()`; false when it has not, or when called
+    /// on the loop thread itself.
+    func waitUntilStopped(limit: Duration) -> Bool {
+        guard pthread_self() != loopThread.load(ordering: .relaxed) else { return false }
+        let seconds = Double(limit.components.seconds) + Double(limit.components.attoseconds) / 1e18
+        guard ended.wait(timeout: .now() + seconds) == .success else { return false }
+        ended.signal()
+        return true
     }
 
     /// The loop thread's `pthread_self` (0 until it starts).

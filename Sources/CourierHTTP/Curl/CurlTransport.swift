@@ -197,6 +197,7 @@ final class CurlJob: Sendable {
 enum CurlGlobal {
     private static let done: Bool = {
         curl_global_init(Int(CURL_GLOBAL_DEFAULT))
+        atexit(stopCurlLoopsAtExit)
         return true
     }()
 
