@@ -101,11 +101,17 @@ extension HTTPFile {
         let ordinal = template.id.ordinal
         return { name in
             // httpyac's `@name = value` after a request line counts too: `courier check`, or a request run
-            // without the one that sets it, still finds what the name stands for.
-            let above = requests.filter { $0.id.ordinal < ordinal }.reversed()
-                .lazy.compactMap { ($0.variables + $0.responseVariables).last { $0.name == name } }.first
-            return above ?? requests.lazy.filter { $0.id.ordinal > ordinal }
-                .compactMap { ($0.variables + $0.responseVariables).first { $0.name == name } }.first
+            // without the one that sets it, still finds what the name stands for. The nearest above wins, then
+            // the nearest below; templates are read in place (a copy of each would cost the file's size).
+            for index in requests.indices.reversed() where requests[index].id.ordinal < ordinal {
+                if let found = requests[index].responseVariables.last(where: { $0.name == name })
+                    ?? requests[index].variables.last(where: { $0.name == name }) { return found }
+            }
+            for index in requests.indices where requests[index].id.ordinal > ordinal {
+                if let found = requests[index].variables.first(where: { $0.name == name })
+                    ?? requests[index].responseVariables.first(where: { $0.name == name }) { return found }
+            }
+            return nil
         }
     }
 }

@@ -54,6 +54,16 @@ struct Interpolator {
         self.elsewhere = elsewhere
     }
 
+    /// `name`'s value when a definition in scope gives it (`--var`, the request's, a global, the file's, the
+    /// environment's); nil otherwise, without looking through other requests' lines or responses. For optional
+    /// settings read on every request: a lookup that falls through to other requests costs the file's size.
+    mutating func definedValue(_ name: String) -> String? {
+        guard context.overrides[name] != nil || local.contains(where: { $0.name == name })
+                || context.globals[name] != nil || context.lazyGlobals[name] != nil
+                || file.contains(where: { $0.name == name }) || context.environment.values[name] != nil else { return nil }
+        return try? expand("{{\(name)}}")
+    }
+
     /// Masks `value` in every output of the request, as a value read from a private source is.
     mutating func noteSecret(_ value: String) { if !value.isEmpty { secrets.insert(value) } }
 

@@ -9,12 +9,12 @@ extension Resolver {
     func applyHttpyacRequestVariables(to request: inout HTTPRequest, template: RequestTemplate,
                                       interpolator: inout Interpolator) {
         if template.tags[RequestOptions.timeoutTag] == nil,
-           let text = try? interpolator.expand("{{request_timeout}}"), let milliseconds = Double(text),
+           let text = interpolator.definedValue("request_timeout"), let milliseconds = Double(text),
            milliseconds > 0, milliseconds < 1e12 {
             request.timeout = .milliseconds(Int64(milliseconds))
         }
         if template.tags[RequestOptions.noRedirectTag] == nil,
-           let text = try? interpolator.expand("{{request_noRedirect}}"), text.lowercased() == "true" {
+           let text = interpolator.definedValue("request_noRedirect"), text.lowercased() == "true" {
             request.followRedirects = false
         }
     }
