@@ -117,14 +117,18 @@ struct RunPlan: Sendable {
             // With --name, a file holding none of the names has nothing to run.
             if !invocation.names.isEmpty && names.isEmpty { continue }
             let requests = try CollectionRunner.selection(of: loaded.file, names: names, all: invocation.all)
-            let found = try? EnvironmentSet.discover(near: loaded.url, root: collection.root)
+            // Read once: the environment files of a folder with many files are read for each of them.
+            let discovered = Result { () throws(CollectionError) -> EnvironmentSet in
+                try EnvironmentSet.discover(near: loaded.url, root: collection.root)
+            }
+            let found = try? discovered.get()
             let selected = found.flatMap { chosenEnvironment(invocation.environment, in: $0) }
                 ?? invocation.environment
             for warning in found?.warnings ?? [] where !settingsWarnings.contains(warning) {
                 settingsWarnings.append(warning)
             }
             let environment = Result { () throws(CollectionError) -> CourierCollections.Environment in
-                try EnvironmentSet.discover(near: loaded.url, root: collection.root).environment(named: selected)
+                try discovered.get().environment(named: selected)
             }
             var imports = ImportedFiles.none
             if !loaded.file.imports.isEmpty {
