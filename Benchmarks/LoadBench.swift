@@ -2,12 +2,25 @@ import Foundation
 
 /// `courier load` beside `wrk` against nginx on loopback over HTTP/1.1 keep-alive, in the same run, the two
 /// taking turns round by round: requests/s (and the ratio to wrk's; the goal is 0.8× at 64
-/// connections), courier's CPU time per request, and both tools' p50/p75/p90/p99 latency side by side as
-/// ratios (the goal: within 20%). Closed loop, latency is connections / throughput (Little's law), so at 64
-/// connections the percentiles can only agree when the throughputs do; at 1 connection neither tool is
-/// pressed, and the percentiles compare what each measures of one exchange.
+/// connections on the static file), courier's CPU time per request, and both tools' p50/p75/p90/p99 latency
+/// side by side as ratios (the goal: within 20%). Closed loop, latency is connections / throughput (Little's
+/// law), so on a 30 µs static file the percentiles at 64 connections can only agree when the throughputs do.
+/// Where users load-test is an application endpoint that takes milliseconds: nginx's echo module gives
+/// endpoints with a fixed service time (`/sleep/5`, `/sleep/1`), where neither tool is pressed for CPU and
+/// the percentiles compare what each measures of the same exchanges.
 enum LoadBench {
-    static let connectionCounts = [64, 1]
+    /// One comparison: the path on the nginx server and the connections both tools keep open.
+    struct Scenario {
+        var path: String
+        var connections: Int
+        var label: String
+    }
+
+    static let staticScenarios = [Scenario(path: "/data.json", connections: 64, label: "a 25-byte static file"),
+                                  Scenario(path: "/data.json", connections: 1, label: "a 25-byte static file")]
+    static let serviceScenarios = [Scenario(path: "/sleep/5", connections: 16, label: "a 5 ms endpoint"),
+                                   Scenario(path: "/sleep/5", connections: 64, label: "a 5 ms endpoint"),
+                                   Scenario(path: "/sleep/1", connections: 16, label: "a 1 ms endpoint")]
     static let seconds = 3
     static let rounds = 3
     static let percentiles = ["p50", "p75", "p90", "p99"]
@@ -25,6 +38,10 @@ enum LoadBench {
             print("load: skipped (nginx-light is not installed)")
             return
         }
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/wrk") else {
+            print("load: skipped (wrk is not installed)")
+            return
+        }
         guard let server = NginxServer() else {
             print("load: skipped (nginx did not start)")
             return
@@ -33,23 +50,30 @@ enum LoadBench {
         // The courier built beside this benchmark (`make bench` builds both in release), or COURIER_BIN.
         let courier = ProcessInfo.processInfo.environment["COURIER_BIN"]
             ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("courier").path
-        let url = URL(string: "http://127.0.0.1:\(server.port)/data.json")!
+        let base = "http://127.0.0.1:\(server.port)"
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("courier-load-bench-\(UUID())")
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let file = folder.appendingPathComponent("bench.http")
-        guard (try? Data("# @name data\nGET \(url.absoluteString)\n".utf8).write(to: file)) != nil else { return }
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/wrk") else {
-            print("load: skipped (wrk is not installed)")
-            return
+        var scenarios = staticScenarios
+        if NginxServer.servesSleeps {
+            scenarios += serviceScenarios
+        } else {
+            print("load: the 1 ms and 5 ms endpoints skipped (libnginx-mod-http-echo is not installed)")
         }
-        for connections in connectionCounts {
-            print("== courier load beside wrk: nginx on 127.0.0.1, \(connections) connection(s), \(seconds) s each, "
-                  + "\(rounds) rounds taking turns (medians)")
+        let file = folder.appendingPathComponent("bench.http")
+        let text = Set(scenarios.map(\.path)).sorted().map { "# @name \(name(of: $0))\nGET \(base)\($0)\n" }
+            .joined(separator: "###\n")
+        guard (try? Data(text.utf8).write(to: file)) != nil else { return }
+        for scenario in scenarios {
+            let connections = scenario.connections
+            let url = URL(string: base + scenario.path)!
+            print("== courier load beside wrk: nginx on 127.0.0.1, \(scenario.label) (\(scenario.path)), "
+                  + "\(connections) connection(s), \(seconds) s each, \(rounds) rounds taking turns (medians)")
             var courierRuns: [Figures] = []
             var wrkRuns: [Figures] = []
             for _ in 0..<rounds {
-                guard let load = courierLoad(courier, file: file, connections: connections) else {
+                guard let load = courierLoad(courier, file: file, name: name(of: scenario.path),
+                                             connections: connections) else {
                     print("     courier load did not run (\(courier))")
                     return
                 }
@@ -62,8 +86,13 @@ enum LoadBench {
                 print(String(format: "     round: courier %8.0f req/s, wrk %8.0f req/s: %.2f×", load.rate, wrk.rate,
                              load.rate / max(wrk.rate, 1)))
             }
-            report(courier: median(courierRuns), wrk: median(wrkRuns), connections: connections)
+            report(courier: median(courierRuns), wrk: median(wrkRuns), scenario: scenario)
         }
+    }
+
+    /// The request's name in the bench's file: `data.json` is `data_json`, `/sleep/5` `sleep_5`.
+    static func name(of path: String) -> String {
+        String(path.dropFirst().map { $0.isLetter || $0.isNumber ? $0 : "_" })
     }
 
     /// The medians of the rounds, figure by figure.
@@ -74,11 +103,12 @@ enum LoadBench {
         return Figures(rate: middle(runs.map(\.rate)), latency: latency, cpu: middle(runs.map(\.cpu)))
     }
 
-    static func report(courier: Figures, wrk: Figures, connections: Int) {
+    static func report(courier: Figures, wrk: Figures, scenario: Scenario) {
+        let connections = scenario.connections
         print(String(format: "     courier load -c %-3d %8.0f req/s   CPU %5.1f µs/req", connections, courier.rate,
                      courier.cpu * 1e6))
         print(String(format: "     wrk -c %-3d          %8.0f req/s", connections, wrk.rate))
-        let goal = connections == 64 ? " (goal ≥ 0.8×)" : ""
+        let goal = connections == 64 && scenario.path == "/data.json" ? " (goal ≥ 0.8×)" : ""
         print(String(format: "     courier load / wrk: %.2f× the requests/s", courier.rate / max(wrk.rate, 1)) + goal)
         var line = "     latency, courier / wrk:"
         for name in percentiles {
@@ -90,10 +120,10 @@ enum LoadBench {
     }
 
     /// One `courier load --json` run: its requests/s, percentiles and CPU time per request.
-    static func courierLoad(_ courier: String, file: URL, connections: Int) -> Figures? {
+    static func courierLoad(_ courier: String, file: URL, name: String, connections: Int) -> Figures? {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: courier)
-        process.arguments = ["load", file.path, "--name", "data", "--concurrency", String(connections),
+        process.arguments = ["load", file.path, "--name", name, "--concurrency", String(connections),
                              "--duration", String(seconds), "--json"]
         let pipe = Pipe()
         process.standardOutput = pipe

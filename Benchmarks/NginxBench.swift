@@ -185,6 +185,14 @@ final class NginxServer {
     let certificate: URL
     private let process = Process()
 
+    /// nginx's echo module, whose `echo_sleep` gives an endpoint a fixed service time.
+    static let echoModule = "/usr/lib/nginx/modules/ngx_http_echo_module.so"
+    /// The service times, in milliseconds, of the `/sleep/N` endpoints (with the echo module).
+    static let serviceTimes = [1, 5]
+
+    /// Whether `/sleep/N` endpoints are served.
+    static var servesSleeps: Bool { FileManager.default.fileExists(atPath: echoModule) }
+
     init?() {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("courier-nginx-\(UUID().uuidString)")
         certificate = folder.appendingPathComponent("cert.pem")
@@ -195,12 +203,18 @@ final class NginxServer {
         do {
             try FileManager.default.createDirectory(at: www, withIntermediateDirectories: true)
             try Data(#"{"id":1,"name":"courier"}"#.utf8).write(to: www.appendingPathComponent("data.json"))
+            // With the echo module (Debian libnginx-mod-http-echo), /sleep/N answers after N ms, as an
+            // application endpoint with a fixed service time would.
+            let echo = FileManager.default.fileExists(atPath: Self.echoModule)
+            let sleeps = echo ? Self.serviceTimes.map { "location = /sleep/\($0) { echo_sleep \(Double($0) / 1000); echo ok; }" }
+                .joined(separator: " ") : ""
             let config = """
+                \(echo ? "load_module \(Self.echoModule);" : "")
                 worker_processes 1; daemon off; pid \(folder.path)/nginx.pid; error_log \(folder.path)/error.log;
                 events { worker_connections 4096; }
                 http {
                     access_log off; keepalive_requests 1000000; types { application/json json; }
-                    server { listen 127.0.0.1:\(port); root \(www.path); }
+                    server { listen 127.0.0.1:\(port); root \(www.path); \(sleeps) }
                     server { listen 127.0.0.1:\(tlsPort) ssl http2; root \(www.path);
                              ssl_certificate \(certificate.path); ssl_certificate_key \(key.path); }
                 }

@@ -263,6 +263,27 @@ import Testing
         #expect(calls.count < 60, "\(calls.count) epoll_ctl calls for 400 requests")
     }
 
+    @Test("Against an endpoint that takes 5 ms (nginx's echo_sleep), the latency percentiles are at least 5 ms")
+    func latencyCoversTheServiceTime() async throws {
+        // Given nginx answering /sleep/5 after 5 ms: no exchange can take less, whatever courier does
+        let server = try await NginxServer(serviceTimes: [5])
+        defer { server.stop() }
+        let folder = try Self.folder(server.url("/sleep/5"))
+
+        // When one worker sends 20 requests
+        let result = try await CourierCLI.run(["load", "api.http", "--name", "ping", "--requests", "20", "--json"],
+                                              in: folder.url)
+
+        // Then every one was answered, and the latency measured around each exchange covers the 5 ms
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        let summary = try Self.json(result.stdout)
+        #expect(summary["statuses"] as? [String: Int] == ["200": 20])
+        let latency = try #require(summary["latencyMs"] as? [String: Any])
+        for key in ["p50", "p90", "p99", "min"] {
+            #expect((latency[key] as? Double ?? 0) >= 5, "\(key): \(latency[key] ?? "none") ms")
+        }
+    }
+
     @Test("Bad usage: --duration with --requests, no --name")
     func badUsage() async throws {
         let folder = try Self.folder(URL(string: "http://127.0.0.1:1/")!)

@@ -52,6 +52,50 @@ import CourierTestSupport
         #expect(server.connectionCount == 1)
     }
 
+    @Test func theSameRequestAgainGoesOutAsWrittenOnAHandleLeftSetUpForItAndAnotherAfterIt() async throws {
+        // Given one transport sending the same POST with a header and a body three times, then a GET, then
+        // the POST again (the handle is lent as it was left for the repeats, reset for the others)
+        let server = try Self.recordingServer()
+        defer { server.stop() }
+        let transport = CurlTransport()
+        let post = HTTPRequest(method: .post, url: server.url("/same"), headers: ["X-Probe": "1"],
+                               body: .data(Data("abc".utf8)))
+        for _ in 0..<3 { _ = try await transport.send(post, context: RequestContext()) }
+        _ = try await transport.send(HTTPRequest(url: server.url("/other")), context: RequestContext())
+        let last = try await transport.send(post, context: RequestContext())
+
+        // Then the server received each as written, and the last response is the last request's
+        let received = server.requests
+        #expect(received.map(\.method) == ["POST", "POST", "POST", "GET", "POST"])
+        #expect(received.map(\.path) == ["/same", "/same", "/same", "/other", "/same"])
+        for request in received where request.method == "POST" {
+            #expect(String(decoding: request.body, as: UTF8.self) == "abc" && request.headers["x-probe"] == "1")
+        }
+        #expect(received[3].headers["x-probe"] == nil && received[3].body.isEmpty)
+        #expect(last.status == 200 && last.url == server.url("/same"))
+        #expect(server.connectionCount == 1)
+    }
+
+    @Test func aHandleSetUpForOneRequestFitsThatRequestOnly() {
+        // Given the setup a GET with a header and a configuration left on a handle
+        let request = HTTPRequest(url: URL(string: "http://127.0.0.1:1/a")!, headers: ["X-Probe": "1"])
+        let configuration = CurlTransport.Configuration()
+        let setup = CurlHandleSetup(request: request, configuration: configuration, headerList: nil)
+
+        // Then the same request fits it, and one that differs in anything the setup reads does not
+        #expect(setup.fits(request, configuration: configuration))
+        var changed = [request, request, request, request, request]
+        changed[0].headers["X-Probe"] = "2"
+        changed[1].url = URL(string: "http://127.0.0.1:1/b")!
+        changed[2].method = .post
+        changed[3].insecure = true
+        changed[4].timeout = .seconds(3)
+        for other in changed { #expect(!setup.fits(other, configuration: configuration), "\(other)") }
+        var agent = configuration
+        agent.userAgent = "other/1"
+        #expect(!setup.fits(request, configuration: agent))
+    }
+
     @Test func aResetHandleKeepsTheSafetySettingsOfANewOne() throws {
         // Given a handle that was used with other options, then reset for the next transfer
         let easy = try #require(CurlEasy.make())

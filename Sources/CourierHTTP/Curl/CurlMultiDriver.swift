@@ -78,13 +78,13 @@ final class CurlMultiDriver {
     var isIdle: Bool { transfers.isEmpty }
 
     func add(_ job: any LoopJob) {
-        guard let easy = handles.take() else {
+        guard let (easy, setup) = handles.take(for: job) else {
             job.fail(APIError.protocolError(underlying: "curl_easy_init failed"))
             return
         }
         let transfer: any LoopTransfer
         do {
-            transfer = try job.start(on: easy)
+            transfer = try job.start(on: easy, kept: setup)
         } catch {
             handles.give(easy)
             job.fail(error)
@@ -222,9 +222,9 @@ final class CurlMultiDriver {
         deadline = milliseconds < 0 ? nil : ContinuousClock.now.advanced(by: .milliseconds(milliseconds))
     }
 
-    /// Keeps the transfer's handle for the next one.
+    /// Keeps the transfer's handle for the next one, with the setup it leaves when the next may use it.
     private func release(_ transfer: any LoopTransfer) {
-        handles.give(transfer.easy)
+        handles.give(transfer.easy, setup: transfer.keptSetup)
     }
 
     private func remove(_ transfer: any LoopTransfer) {

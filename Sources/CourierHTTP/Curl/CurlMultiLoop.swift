@@ -187,6 +187,19 @@ protocol LoopJob: Sendable {
     func start(on easy: UnsafeMutableRawPointer) throws(APIError) -> any LoopTransfer
     /// Ends the job's caller with an error when it never started.
     func fail(_ error: APIError)
+    /// Whether `easy`, left as `setup` says by the last transfer on it, is already set up for this job.
+    func fits(_ setup: CurlHandleSetup) -> Bool
+    /// Configures `easy` for this job, or only what differs from transfer to transfer when `kept` (which
+    /// `fits` this job) says how the handle is set up already.
+    func start(on easy: UnsafeMutableRawPointer, kept: CurlHandleSetup?) throws(APIError) -> any LoopTransfer
+}
+
+extension LoopJob {
+    func fits(_ setup: CurlHandleSetup) -> Bool { false }
+
+    func start(on easy: UnsafeMutableRawPointer, kept: CurlHandleSetup?) throws(APIError) -> any LoopTransfer {
+        try start(on: easy)
+    }
 }
 
 /// A transfer on the loop thread, whatever it carries (a whole response, or a stream of bytes).
@@ -199,15 +212,27 @@ protocol LoopTransfer: AnyObject {
     func finish(throwing error: APIError)
     /// Another thread asked this transfer to look at its state again (see `CurlMultiLoop.poke`).
     func poke()
+    /// What the transfer left set on its handle, when the next transfer may use it as it is; nil: reset it.
+    var keptSetup: CurlHandleSetup? { get }
 }
 
 extension LoopTransfer {
     func poke() {}
+
+    var keptSetup: CurlHandleSetup? { nil }
 }
 
 extension CurlJob: LoopJob {
     func start(on easy: UnsafeMutableRawPointer) throws(APIError) -> any LoopTransfer {
-        try CurlTransfer(job: self, easy: easy)
+        try CurlTransfer(job: self, easy: easy, kept: nil)
+    }
+
+    func start(on easy: UnsafeMutableRawPointer, kept: CurlHandleSetup?) throws(APIError) -> any LoopTransfer {
+        try CurlTransfer(job: self, easy: easy, kept: kept)
+    }
+
+    func fits(_ setup: CurlHandleSetup) -> Bool {
+        CurlTransfer.keepsSetup(of: self) && setup.fits(request, configuration: configuration)
     }
 
     func fail(_ error: APIError) { continuation.resume(returning: .failure(error)) }

@@ -24,15 +24,27 @@ final class CurlTransfer {
     /// The request's URL as libcurl was given it: the effective URL at the end is most often the same
     /// text, and then the request's URL is reused rather than parsed again.
     private let urlText: String
+    /// How the handle was already set up for this request by the last transfer on it; nil when it was set
+    /// up here.
+    private let kept: CurlHandleSetup?
+    /// What this transfer leaves set on the handle for the next transfer of the same request (see
+    /// `CurlHandleSetup`); nil until it has succeeded, and when the handle must be reset.
+    private(set) var keptSetup: CurlHandleSetup?
 
-    /// Sets up `easy`, a fresh or reset handle (`CurlEasy`); the caller still owns it.
-    init(job: CurlJob, easy: UnsafeMutableRawPointer) throws(APIError) {
+    /// Sets up `easy`, a fresh or reset handle (`CurlEasy`), or one `kept` says is set up for this request
+    /// already; the caller still owns it.
+    init(job: CurlJob, easy: UnsafeMutableRawPointer, kept: CurlHandleSetup?) throws(APIError) {
         self.id = job.id
         self.easy = easy
         self.job = job
+        self.kept = kept
         self.sink = BodySink(configuration: job.configuration)
         self.urlText = job.request.url.absoluteString
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+        if kept != nil {
+            pointHandleHere()
+            return
+        }
         do {
             try configure()
         } catch {
@@ -42,6 +54,25 @@ final class CurlTransfer {
     }
 
     // MARK: Setup
+
+    /// Whether a transfer of `job` may leave its setup on the handle for the next one: not when its body
+    /// streams from files (the read callbacks hold the open files) or its sent head is read back (the
+    /// debug callback).
+    static func keepsSetup(of job: CurlJob) -> Bool {
+        guard job.context.onRequestHead == nil else { return false }
+        switch job.request.body {
+        case .file, .parts: return false
+        case .empty, .data: return true
+        }
+    }
+
+    /// What points at this transfer rather than at its request: the error buffer and the callbacks' data.
+    private func pointHandleHere() {
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        courier_easy_setopt_ptr(easy, CURLOPT_ERRORBUFFER, errorBuffer)
+        courier_easy_setopt_ptr(easy, CURLOPT_HEADERDATA, me)
+        courier_easy_setopt_ptr(easy, CURLOPT_WRITEDATA, me)
+    }
 
     private func configure() throws(APIError) {
         let request = job.request
@@ -303,11 +334,17 @@ final class CurlTransfer {
     private func resume(_ result: Result<HTTPResponse, APIError>) {
         guard !finished else { return }
         finished = true
+        if case .success = result, !passesBodyRaw, Self.keepsSetup(of: job) {
+            keptSetup = kept ?? CurlHandleSetup(request: job.request, configuration: job.configuration,
+                                                headerList: headerList)
+            headerList = nil
+        }
         cleanup()
         job.continuation.resume(returning: result)
     }
 
-    /// Frees what this transfer set on the handle; the handle itself goes back to its pool.
+    /// Frees what this transfer set on the handle and does not leave to the next (`keptSetup`); the handle
+    /// itself goes back to its pool.
     private func cleanup() {
         if let headerList { curl_slist_free_all(headerList) }
         headerList = nil
