@@ -109,5 +109,12 @@ import Testing
         // Then the server verified it
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
         #expect(run.stdout.contains("\"verified\": true"), "\(run.stdout)")
+        // And exported back to Postman, it is an oauth1 auth again, its secrets still variables
+        let exported = try await CourierCLI.run(["export", "postman", "out/Shop.http", "-o", "back.json"], in: folder.url)
+        #expect(exported.status == 0, "\(exported.stdout)\(exported.stderr)")
+        let back = try folder.read("back.json")
+        #expect(back.contains(#""type": "oauth1""#) || back.contains(#""type":"oauth1""#), "\(back)")
+        #expect(back.contains("{{oauth1-consumer-secret}}") && back.contains("HMAC-SHA256"), "\(back)")
+        #expect(!back.contains(Self.consumerSecret), "\(back)")
     }
 }
