@@ -73,7 +73,8 @@ enum CheckCommand {
                 continue
             }
             // Imports (a missing file, a cycle) and run lines that name nothing are problems too.
-            let imports = ImportedFiles.load(for: loaded, values: .init(overrides: overrides, environment: environment))
+            let imports = ImportedFiles.load(for: loaded,
+                                             values: .init(overrides: overrides, environment: environment))
             for diagnostic in imports.diagnostics {
                 Console.out(Sanitizer.sanitize("\(prefix)\(diagnostic)"))
                 if diagnostic.severity == .error { problems += 1 }
@@ -108,7 +109,8 @@ enum CheckCommand {
                 let spread = request.headerSpreads.map { expression in
                     String(expression.prefix { $0.isLetter || $0.isNumber || "_$".contains($0) })
                 }
-                for name in CollectionRunner.variableNames(in: request.sourceText).union(spread) where given[name] == nil
+                let used = CollectionRunner.variableNames(in: request.sourceText).union(spread)
+                for name in used where given[name] == nil
                     && scripts.contains(where: { $0.mentionsSetting(name) }) {
                     given[name] = "scripted"
                 }

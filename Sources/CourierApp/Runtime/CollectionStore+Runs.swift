@@ -16,9 +16,9 @@ extension CollectionStore {
         -> (request: RequestTemplate, outcomes: [RunOutcome]) {
         let (file, template, context) = try sendContext(job)
         var runner = CollectionRunner(file: file.file, baseFolder: file.url.deletingLastPathComponent(),
-                                      context: context, imports: ImportedFiles.load(for: file, values: .init(context)),
-                                      exchange: exchange,
-                                      send: send)
+                                      context: context,
+                                      imports: ImportedFiles.load(for: file, values: .init(context)),
+                                      exchange: exchange, send: send)
         runner.observer = observer
         runner.call = call
         runner.cookieJars = cookieJars

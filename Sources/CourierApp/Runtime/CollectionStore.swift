@@ -246,8 +246,8 @@ public final class CollectionStore: Sendable {
         // Parse errors stay listed until the file is fixed and reloaded, also after a save; so do imports that
         // cannot be read (`import ./gone.http`) or come back to their own file.
         // An import path's variables (`# @import {{root}}/auth.http`) may come from any environment.
-        let known = ImportedFiles.PathValues(
-            overrides: overrides, environment: environments.values.reduce(into: [:]) { $0.merge($1) { old, _ in old } })
+        let everyValue = environments.values.reduce(into: [String: String]()) { $0.merge($1) { old, _ in old } }
+        let known = ImportedFiles.PathValues(overrides: overrides, environment: everyValue)
         let importErrors = loaded.files.filter { !$0.file.imports.isEmpty }
             .flatMap { ImportedFiles.load(for: $0, values: known).diagnostics }.filter { $0.severity == .error }
         let problems = (loaded.errors + importErrors).map { Problem(file: $0.file, line: $0.line, message: $0.message) }

@@ -1,7 +1,7 @@
 /// The variables of an import path (httpyac's `# @import {{root}}/shared.http`), substituted as httpyac
 /// substitutes a file path: `--var` first, then the importing file's `@name = value`, then the selected
-/// environment's values, the order a request reads them in. Only plain names: a dynamic value or a script's export cannot name
-/// a file before anything runs.
+/// environment's values, the order a request reads them in. Only plain names: a dynamic value or a script's
+/// export cannot name a file before anything runs.
 enum ImportPathVariables {
     /// Why a path has no value: the variable nothing defines.
     struct Unknown: Error {

@@ -46,7 +46,8 @@ enum PostmanAuth {
             if field("client_authentication") == "body" { variables.append(("postman_useAuthorizationHeader", "false")) }
             return ([("Authorization", "oauth2 \(grant) postman")], variables)
         case "oauth1":
-            guard let method = OAuth1Configuration.Method(rawValue: (field("signatureMethod") ?? "HMAC-SHA1").uppercased()),
+            let written = (field("signatureMethod") ?? "HMAC-SHA1").uppercased()
+            guard let method = OAuth1Configuration.Method(rawValue: written),
                   field("addParamsToHeader") != "false", !value("consumerKey").isEmpty else { return nil }
             var header = "OAuth1 \(value("consumerKey")) \(value("consumerSecret"))"
             for key in ["token", "tokenSecret", "realm", "callback", "verifier"] {

@@ -129,7 +129,8 @@ public struct Resolver: Sendable {
                     request.awsSigV4 = try Self.locatedSigV4(configuration, url: request.url, request: template.displayName)
                     secrets.formUnion(configuration.secrets)
                 }
-            } else if let oauth1 = try OAuth1Authorization.configuration(authorization, request: template.displayName) {
+            } else if let oauth1 = try OAuth1Authorization.configuration(authorization,
+                                                                          request: template.displayName) {
                 request.headers["Authorization"] = nil
                 request.oauth1 = oauth1
                 secrets.formUnion(oauth1.secrets)

@@ -234,7 +234,9 @@ public struct ScriptRunner: Sendable {
     /// values under `--var`'s, as newman's `--env-var` sets them; a `--data` row's values stay the row's.
     func environmentValues(_ context: VariableContext) -> [String: String] {
         var values = context.environment.values.mapValues(\.value)
-        for (name, value) in context.overrides where context.iteration.values[name] == nil { values[name] = value }
+        for (name, value) in context.overrides where context.iteration.values[name] == nil {
+            values[name] = value
+        }
         return values
     }
 

@@ -35,7 +35,9 @@ public struct OAuth1Configuration: Sendable, Hashable {
     }
 
     /// The values masked wherever they appear.
-    public var secrets: Set<String> { Set([consumerSecret, tokenSecret].compactMap { $0 }.filter { !$0.isEmpty }) }
+    public var secrets: Set<String> {
+        Set([consumerSecret, tokenSecret].compactMap { $0 }.filter { !$0.isEmpty })
+    }
 }
 
 /// Signs a request as RFC 5849 section 3.4 says: the signature base string is the method, the base URI
@@ -96,7 +98,9 @@ public enum OAuth1Signer {
         let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
         let scheme = (components?.scheme ?? "http").lowercased()
         let host = (components?.host ?? "").lowercased()
-        let port = components?.port.flatMap { (scheme == "http" && $0 == 80) || (scheme == "https" && $0 == 443) ? nil : $0 }
+        let port = components?.port.flatMap { port in
+            (scheme == "http" && port == 80) || (scheme == "https" && port == 443) ? nil : port
+        }
         let path = components?.percentEncodedPath ?? "/"
         return "\(scheme)://\(host)\(port.map { ":\($0)" } ?? "")\(path.isEmpty ? "/" : path)"
     }
