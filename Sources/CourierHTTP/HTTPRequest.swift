@@ -26,6 +26,8 @@ public struct HTTPRequest: Sendable, Hashable {
     public var oauth2: [OAuth2Configuration] = []
     /// Signs each attempt with AWS Signature Version 4 (`AWSSigV4Signing`, next to the transport).
     public var awsSigV4: AWSSigV4Configuration?
+    /// Signs each attempt with OAuth 1.0a (`OAuth1Signing`, next to the transport).
+    public var oauth1: OAuth1Configuration?
     /// The cookie jar (an environment's name) this request reads and fills through `CookieMiddleware`;
     /// nil sends no stored cookies and keeps none (`courier send`, `# @no-cookie-jar`).
     public var cookieJar: String?

@@ -51,6 +51,7 @@ enum CheckCommand {
             if diagnostic.severity == .error { problems += 1 }
         }
         let names = collection.files.flatMap { $0.file.requests.compactMap(\.name) }
+        var settingsWarnings: [Diagnostic] = []
         for loaded in collection.files {
             let display = prefix + loaded.file.path
             let root = isFolder ? collection.root : RunCommand.collectionRoot(for: loaded.url)
@@ -59,6 +60,11 @@ enum CheckCommand {
             var selected = environmentName
             do {
                 found = try EnvironmentSet.discover(near: loaded.url, root: root)
+                // What the environment files ask that Courier does not do (httpyac's configuration), said once.
+                for warning in found.warnings where !settingsWarnings.contains(warning) {
+                    settingsWarnings.append(warning)
+                    Console.out(Sanitizer.sanitize(warning.description))
+                }
                 selected = RunPlan.chosenEnvironment(environmentName, in: found)
                 environment = try found.environment(named: selected)
             } catch {
@@ -67,7 +73,8 @@ enum CheckCommand {
                 continue
             }
             // Imports (a missing file, a cycle) and run lines that name nothing are problems too.
-            let imports = ImportedFiles.load(for: loaded)
+            let imports = ImportedFiles.load(for: loaded,
+                                             values: .init(overrides: overrides, environment: environment))
             for diagnostic in imports.diagnostics {
                 Console.out(Sanitizer.sanitize("\(prefix)\(diagnostic)"))
                 if diagnostic.severity == .error { problems += 1 }
@@ -98,7 +105,12 @@ enum CheckCommand {
                     if case .forOf(let item, _) = loop.kind, given[item] == nil { given[item] = "item" }
                 }
                 // A value a script of the file sets (`client.global.set`, httpyac's `exports`) is there when run.
-                for name in CollectionRunner.variableNames(in: request.sourceText) where given[name] == nil
+                // httpyac's `...defaultHeaders` spreads what a script exports, as `{{defaultHeaders}}` reads it.
+                let spread = request.headerSpreads.map { expression in
+                    String(expression.prefix { $0.isLetter || $0.isNumber || "_$".contains($0) })
+                }
+                let used = CollectionRunner.variableNames(in: request.sourceText).union(spread)
+                for name in used where given[name] == nil
                     && scripts.contains(where: { $0.mentionsSetting(name) }) {
                     given[name] = "scripted"
                 }

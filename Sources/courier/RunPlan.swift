@@ -25,7 +25,9 @@ struct RunPlan: Sendable {
             return "no http-client.env.json found beside the file or in the folders above it"
         }
         let names = environments.names.isEmpty ? "only $shared" : environments.names.joined(separator: ", ")
+        let unread = environments.unreadFiles.map { "; \($0.path) was not read: \($0.reason)" }.joined()
         return "environments found: \(names)" + (selected.map { "; selected: \($0)" } ?? "; none selected (--env NAME)")
+            + unread
     }
 
     var entries: [Entry]
@@ -55,7 +57,8 @@ struct RunPlan: Sendable {
         let environments = try EnvironmentSet.discover(near: url, root: RunCommand.collectionRoot(for: url))
         let selected = chosenEnvironment(invocation.environment, in: environments)
         let environment = try environments.environment(named: selected)
-        let imports = ImportedFiles.load(for: loaded)
+        let imports = ImportedFiles.load(for: loaded, values: .init(overrides: invocation.overrides,
+                                                                   environment: environment))
         let entry = Entry(loaded: loaded, displayPath: invocation.path, requests: requests,
                           environment: .success(environment),
                           variableSources: describe(environments, selected: selected), imports: imports)
@@ -132,7 +135,8 @@ struct RunPlan: Sendable {
             }
             var imports = ImportedFiles.none
             if !loaded.file.imports.isEmpty {
-                imports = ImportedFiles.load(for: loaded)
+                imports = ImportedFiles.load(for: loaded, values: .init(
+                    overrides: invocation.overrides, environment: (try? environment.get()) ?? .none))
                 importDiagnostics += imports.diagnostics.map { diagnostic in
                     var shown = diagnostic
                     shown.file = prefix + diagnostic.file

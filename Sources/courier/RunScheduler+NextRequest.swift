@@ -4,7 +4,7 @@ import Foundation
 /// `postman.setNextRequest` across the files of a folder's run, as Postman's runner goes across a collection's
 /// folders (which `courier import postman` writes as files): a name another file holds ends this file's run and
 /// goes on at that request of that file, then the files after it; `setNextRequest(null)` ends the whole run.
-/// With `--jobs`, files run side by side and a jump stays within its file.
+/// With `--jobs`, requests run side by side and a jump is not followed: the run says it needs no `--jobs`.
 extension RunScheduler {
     /// Where the run goes on: a file of the plan and the first of its requests to run.
     struct FilePosition: Sendable {

@@ -195,6 +195,7 @@ final class RunScheduler: Sendable {
         runner.showSecrets = invocation.showSecrets
         runner.cookieJars = cookies
         if limit == nil { runner.requestsElsewhere = requestsElsewhere(than: entry.displayPath) }
+        runner.runsSideBySide = limit != nil
         let call = self.call
         runner.call = { resolved async throws(APIError) in
             if !environmentUnverified { RunCommand.warnIfUnverified(resolved.request) }

@@ -49,7 +49,8 @@ struct HttpyacConfigRunTests {
                                                             extra: [".httpyac.cjs": "module.exports = build();\n"])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(server.requests.map(\.target) == ["/plain"])
-        #expect(result.stderr.contains(".httpyac.cjs:1: warning: httpyac's the exported configuration is JavaScript"),
+        #expect(result.stderr.contains(".httpyac.cjs:1: warning: httpyac's module.exports (not an object literal, "
+                                       + "nor a function returning one) is JavaScript"),
                 "\(result.stderr)")
     }
 

@@ -97,6 +97,7 @@ struct PostmanRequestScriptRunTests {
                 "jar.set(url, 'extra', '42', (err, cookie) => pm.test('set', () => pm.expect(cookie.value).to.equal('42')));",
                 "jar.getAll(url, (err, all) => pm.test('all', () => pm.expect(all.map(c => c.name)).to.have.members(['courier_session', 'extra'])));",
                 "jar.set('mailto:ada', 'x', '1', (err) => pm.test('not a URL', () => pm.expect(err.message).to.include('not an http')));",
+                "jar.set(pm.variables.get('nowhere'), 'x', '1', (err) => pm.test('unset URL', () => pm.expect(err.message).to.include('is the variable it came from set?')));",
             ]),
             PostmanExports.item("unset", "{{baseUrl}}/echo?case=unset",
                                 pre: ["pm.cookies.jar().unset(pm.variables.get('baseUrl'), 'extra');"]),
@@ -110,7 +111,7 @@ struct PostmanRequestScriptRunTests {
         let output = run.stdout + run.stderr
         #expect(run.status == 0, "\(output)")
         // Then the scripts read the cookie the sign-in set, and what they set, unset and cleared is what went out
-        for name in ["read", "set", "all", "not a URL", "cleared"] { #expect(output.contains("✓ \(name)"), "\(output)") }
+        for name in ["read", "set", "all", "not a URL", "unset URL", "cleared"] { #expect(output.contains("✓ \(name)"), "\(output)") }
         func cookie(_ name: String) -> String? {
             server.log.first { $0.path == "/echo" && $0.query.first?.value == name }?.header("Cookie")
         }

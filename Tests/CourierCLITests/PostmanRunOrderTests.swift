@@ -60,4 +60,28 @@ import Testing
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
         #expect(server.requests.map(\.target) == ["/first", "/target", "/last"], "\(run.stdout)\(run.stderr)")
     }
+
+    @Test func setNextRequestUnderJobsIsNotFollowedAndSaysItNeedsARunWithoutJobs() async throws {
+        // Given a collection whose first request sends the run to a request of another folder
+        let server = try CaptureServer()
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let collection = PostmanExports.collection("Side", variables: [("base", server.base)], items: [
+            ["name": "One", "item": [PostmanExports.item("first", "{{base}}/first",
+                                                         tests: ["pm.execution.setNextRequest('target');"]),
+                                     PostmanExports.item("rest", "{{base}}/rest")]],
+            ["name": "Two", "item": [PostmanExports.item("target", "{{base}}/target")]],
+        ])
+        let paths = try PostmanExports.write([("side", collection)], in: folder)
+        let out = folder.url.appendingPathComponent("out")
+        let imported = try await CourierCLI.run(["import", "postman"] + paths + ["-o", out.path])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        // When the folder runs with requests side by side
+        let run = try await CourierCLI.run(["run", out.path, "--jobs", "4"], in: folder.url)
+        // Then every request ran once, and the jump was reported as not followed, saying what to do
+        let output = run.stdout + run.stderr
+        #expect(output.contains("postman.setNextRequest('target') in 'first': not followed with --jobs, where "
+                                + "requests run side by side; run without --jobs to follow it"), "\(output)")
+        #expect(server.requests.map(\.target).sorted() == ["/first", "/rest", "/target"], "\(output)")
+    }
 }

@@ -91,7 +91,8 @@ struct PostmanImportTests {
         #expect(try conversion().files.allSatisfy { $0.name.hasSuffix(".http") })
         #expect(try conversion().report == [
             "Customers / Get customer: 1 saved example response(s) not converted",
-            "Health: oauth1 auth not converted",
+            "Health: oauth1 auth not converted: the request goes without it; it names no consumer key; write "
+                + "'Authorization: OAuth1 KEY SECRET token:T tokenSecret:S' on the request",
         ])
     }
 

@@ -27,7 +27,7 @@ import Testing
                                                      oauth2: OAuth2Session(transport: transport, cache: nil))
         let names = configuration.pipeline.map { String(describing: type(of: $0)) }
         #expect(names == ["OAuth2Middleware", "AuthMiddleware", "FreshHitCache", "RetryMiddleware", "AWSSigV4Signing",
-                          "AttemptEvents"])
+                          "OAuth1Signing", "AttemptEvents"])
     }
 
     @Test func aFreshCacheHitMakesNoTransportCallAndNoAttempt() async throws {

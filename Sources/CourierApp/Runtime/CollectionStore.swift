@@ -144,8 +144,6 @@ public final class CollectionStore: Sendable {
     func sendContext(_ job: SendJob) throws(CollectionError)
         -> (LoadedFile, RequestTemplate, VariableContext) {
         var (file, original) = try locate(job.ref)
-        // Variables of the files it imports (`import ./other.http`) fill in where the file has none.
-        if !file.file.imports.isEmpty { file.file = ImportedFiles.load(for: file).addingVariables(to: file.file) }
         let template = RequestMapping.template(from: job.draft, original: original)
         let root = whole { $0?.root } ?? file.url.deletingLastPathComponent()
         let environments = try EnvironmentSet.discover(near: file.url, root: root)
@@ -156,6 +154,10 @@ public final class CollectionStore: Sendable {
         }
         var context = VariableContext(overrides: overrides.merging(job.answers) { $1 }, environment: environment,
                                       responses: responses.withLock { $0 }, globals: globals.withLock { $0 })
+        // Variables of the files it imports (`import ./other.http`) fill in where the file has none.
+        if !file.file.imports.isEmpty {
+            file.file = ImportedFiles.load(for: file, values: .init(context)).addingVariables(to: file.file)
+        }
         context.certificatePassphrase = job.certificatePassphrase
         // Reads anywhere under the folder opened; writes (`>>` in run blocks) beside each file.
         context.fileAccess = CollectionFileAccess(root: root, allowedReads: job.allowedReads,
@@ -226,6 +228,9 @@ public final class CollectionStore: Sendable {
         let near = loaded.files.first?.url ?? loaded.root.appendingPathComponent("x.http")
         do {
             let set = try EnvironmentSet.discover(near: near, root: loaded.root)
+            // What the environment files ask that Courier does not do (httpyac's configuration, an unreadable
+            // private file) is listed with the problems, as `courier run` and `check` print it.
+            problems += set.warnings.map(\.description)
             for name in set.names + [EnvironmentSet.sharedName] {
                 let values = try set.environment(named: name == EnvironmentSet.sharedName ? nil : name).values
                 environments[name] = values.mapValues(\.value).merging(defaults) { defaultsWin.contains(name) ? $1 : $0 }
@@ -240,8 +245,11 @@ public final class CollectionStore: Sendable {
         }
         // Parse errors stay listed until the file is fixed and reloaded, also after a save; so do imports that
         // cannot be read (`import ./gone.http`) or come back to their own file.
+        // An import path's variables (`# @import {{root}}/auth.http`) may come from any environment.
+        let everyValue = environments.values.reduce(into: [String: String]()) { $0.merge($1) { old, _ in old } }
+        let known = ImportedFiles.PathValues(overrides: overrides, environment: everyValue)
         let importErrors = loaded.files.filter { !$0.file.imports.isEmpty }
-            .flatMap { ImportedFiles.load(for: $0).diagnostics }.filter { $0.severity == .error }
+            .flatMap { ImportedFiles.load(for: $0, values: known).diagnostics }.filter { $0.severity == .error }
         let problems = (loaded.errors + importErrors).map { Problem(file: $0.file, line: $0.line, message: $0.message) }
             + problems.map { Problem(message: $0) }
         return Collection(root: path, files: files, environments: environments, problems: problems,

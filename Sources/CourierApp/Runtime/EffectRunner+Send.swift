@@ -13,7 +13,8 @@ extension EffectRunner {
         let queue = self.queue
         let store = self.store
         let history = self.history
-        let watcher = SendWatcher(queue: queue, cookies: configuration.cookies, name: job.draft.name,
+        let cookies = configuration.cookies
+        let watcher = SendWatcher(queue: queue, cookies: cookies, name: job.draft.name,
                                   generation: generation, live: latest !== immediate.withLock({ $0 }))
         // A GRPC request is a gRPC call whose reply comes back as a response (GRPCRequestCall).
         // One that streams goes on in the live pane (WebSocketPaneConnector), its metadata's secrets masked there.
@@ -33,8 +34,8 @@ extension EffectRunner {
                 // all of it happens in this task (scripts on a thread of their own), never on the loop thread.
                 let sent: (request: RequestTemplate, outcomes: [RunOutcome])
                 do throws(CollectionError) {
-                    sent = try await store.send(job, observer: watcher,
-                                                call: grpc) { request, context async throws(APIError) in
+                    sent = try await store.send(job, observer: watcher, call: grpc,
+                                                cookieJars: cookies) { request, context async throws(APIError) in
                         // In-flight progress (EffectRunner+Progress.swift): the request's id, for its attempts,
                         // and its body's bytes.
                         try await client.send(request, context: Self.progressContext(context, generation: generation,

@@ -65,6 +65,8 @@ public struct EnvironmentSet: Sendable, Hashable {
         var references: [String: [String: SecretStoreReference]] = [:]
         /// What the file asks that Courier does not do (httpyac's configuration): said, never silently dropped.
         var notes: [Diagnostic] = []
+        /// Why a private file holds no values: it could not be read (encrypted, not JSON).
+        var unreadReason: String?
 
         /// When the layer is merged: dotenv files first, then public files, then private ones.
         var pass: Int { isDotenv ? 0 : (isPrivate ? 2 : 1) }
@@ -77,6 +79,11 @@ public struct EnvironmentSet: Sendable, Hashable {
 
     /// Warnings about settings the files hold that Courier reads only in part.
     public var warnings: [Diagnostic] { layers.flatMap(\.notes) }
+
+    /// Private environment files that could not be read, each with why: their values are missing.
+    public var unreadFiles: [(path: String, reason: String)] {
+        layers.compactMap { layer in layer.unreadReason.map { (layer.path, $0) } }
+    }
 
     /// httpyac's environment used only when none is selected.
     public static let defaultName = "$default"
@@ -143,7 +150,13 @@ public struct EnvironmentSet: Sendable, Hashable {
         for (name, isPrivate) in [(publicFileName, false), (privateFileName, true)] {
             let url = folder.appendingPathComponent(name)
             guard FileManager.default.fileExists(atPath: url.path) else { continue }
-            var layer = try read(url)
+            var layer: Layer
+            do { layer = try read(url) } catch {
+                // A private file kept encrypted in the repository (git-crypt, SOPS) is unreadable until
+                // unlocked: the requests that do not need its values still run.
+                guard isPrivate, let unread = unreadablePrivateLayer(url, error: error) else { throw error }
+                layer = unread
+            }
             layer.isPrivate = isPrivate
             layers.append(layer)
         }

@@ -102,7 +102,10 @@ extension EnvironmentSet {
                 return (read, url.path, [])
             }
             guard let literal = JavaScriptLiteral.exported(from: String(decoding: data, as: UTF8.self)) else {
-                return ([:], url.path, ["the exported configuration"])
+                let source = String(decoding: data, as: UTF8.self)
+                let key = source.contains("module.exports") || !source.contains("export default")
+                    ? "module.exports" : "export default"
+                return ([:], url.path, ["\(key) (not an object literal, nor a function returning one)"])
             }
             return (literal.object, url.path, literal.unread)
         }

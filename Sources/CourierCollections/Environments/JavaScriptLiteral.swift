@@ -1,7 +1,8 @@
 import Foundation
 
 /// Reads the object a JavaScript configuration file exports (`module.exports = { … }`, `export default { … }`,
-/// or a `const config = { … }` exported by name) as data, without running it: objects, arrays, strings,
+/// a `const config = { … }` exported by name, or a function that returns an object literal, as httpyac calls it) as
+/// data, without running it: objects, arrays, strings,
 /// numbers, `true`, `false` and `null`, with comments and trailing commas. `process.env.NAME` reads as
 /// `{{$processEnv NAME}}`, so the value comes from the process environment when a request uses it. Any
 /// other expression (a function, a call, a variable) is skipped and its key path listed in `unread`.
@@ -41,6 +42,10 @@ struct JavaScriptLiteral {
                     skipBlanks()
                 }
                 if current == UInt8(ascii: "{") { return index }
+                // httpyac calls a configuration that is a function, with no arguments.
+                let before = index
+                if let result = functionResult() { return result }
+                index = before
                 // `module.exports = config;` with `const config = { … }` above or below.
                 let name = identifier()
                 guard !name.isEmpty else { continue }
@@ -55,6 +60,44 @@ struct JavaScriptLiteral {
                 }
             }
             return nil
+        }
+
+        /// Where the object literal a function returns starts, for `() => ({ … })`, `(env) => { return { … } }`
+        /// and `function () { return { … } }`; nil for any other function (its result needs it run).
+        private mutating func functionResult() -> Int? {
+            let isFunction = bytes[index...].starts(with: Array("function".utf8))
+            if isFunction {
+                index += 8
+                skipBlanks()
+                _ = identifier()
+                skipBlanks()
+            }
+            // The parameters: `(…)`, or one name before an arrow.
+            if current == UInt8(ascii: "(") {
+                while let byte = current, byte != UInt8(ascii: ")") { index += 1 }
+                guard current != nil else { return nil }
+                index += 1
+            } else if isFunction || identifier().isEmpty {
+                return nil
+            }
+            skipBlanks()
+            if !isFunction {
+                guard bytes[index...].starts(with: Array("=>".utf8)) else { return nil }
+                index += 2
+                skipBlanks()
+                if current == UInt8(ascii: "(") {
+                    index += 1
+                    skipBlanks()
+                    return current == UInt8(ascii: "{") ? index : nil
+                }
+            }
+            guard current == UInt8(ascii: "{") else { return nil }
+            index += 1
+            skipBlanks()
+            guard bytes[index...].starts(with: Array("return".utf8)) else { return nil }
+            index += 6
+            skipBlanks()
+            return current == UInt8(ascii: "{") ? index : nil
         }
 
         mutating func skipBlanks() {

@@ -189,6 +189,9 @@ extension CodeRequest {
             if request.awsSigV4 != nil {
                 notes.append("Courier signs the request with AWS Signature V4; this code does not.")
             }
+            if request.oauth1 != nil {
+                notes.append("Courier signs the request with OAuth 1.0a; this code does not.")
+            }
             if request.clientCertificate != nil {
                 notes.append("Courier presents the environment's client certificate; this code does not.")
             }

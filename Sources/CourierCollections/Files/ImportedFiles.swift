@@ -13,17 +13,30 @@ public struct ImportedFiles: Sendable {
     /// No imports: a file without `import` lines.
     public static let none = ImportedFiles()
 
-    /// Loads every file `root` imports, directly or through another import.
-    public static func load(for root: LoadedFile) -> ImportedFiles {
+    /// Loads every file `root` imports, directly or through another import. A path may hold variables
+    /// (httpyac's `# @import {{root}}/auth.http`), read from `values` and the importing file; one nothing
+    /// defines is an error at the import line.
+    public static func load(for root: LoadedFile, values: PathValues = PathValues()) -> ImportedFiles {
         var imported = ImportedFiles()
         guard !root.file.imports.isEmpty else { return imported }
         var seen: Set<String> = [root.url.standardizedFileURL.path]
-        imported.visit(root, chain: [root.url.standardizedFileURL.path], seen: &seen)
+        imported.visit(root, chain: [root.url.standardizedFileURL.path], seen: &seen, values: values)
         return imported
     }
 
-    private mutating func visit(_ importer: LoadedFile, chain: [String], seen: inout Set<String>) {
-        for line in importer.file.imports {
+    private mutating func visit(_ importer: LoadedFile, chain: [String], seen: inout Set<String>,
+                                values: PathValues) {
+        for written in importer.file.imports {
+            var line = written
+            if line.path.contains("{{") {
+                switch ImportPathVariables.substitute(line.path, file: importer.file.fileVariables, values: values) {
+                case .success(let path): line.path = path
+                case .failure(let unknown):
+                    diagnostics.append(Diagnostic(file: importer.file.path, line: line.line,
+                                                  message: "cannot import '\(line.path)': \(unknown.message)"))
+                    continue
+                }
+            }
             let url = Self.url(of: line.path, relativeTo: importer.url)
             let key = url.path
             if chain.contains(key) {
@@ -43,7 +56,26 @@ public struct ImportedFiles: Sendable {
             }
             files.append(loaded)
             diagnostics += loaded.file.diagnostics
-            visit(loaded, chain: chain + [key], seen: &seen)
+            visit(loaded, chain: chain + [key], seen: &seen, values: values)
+        }
+    }
+
+    /// What an import path's `{{name}}` may read besides the importing file's variables.
+    public struct PathValues: Sendable {
+        /// `--var` values, over the file's.
+        public var overrides: [String: String]
+        /// The selected environment's values, under the file's.
+        public var environment: [String: String]
+        public init(overrides: [String: String] = [:], environment: [String: String] = [:]) {
+            self.overrides = overrides
+            self.environment = environment
+        }
+        public init(overrides: [String: String] = [:], environment: Environment) {
+            self.init(overrides: overrides, environment: environment.values.mapValues(\.value))
+        }
+        /// The values a request resolved against `context` would read.
+        public init(_ context: VariableContext) {
+            self.init(overrides: context.overrides, environment: context.environment)
         }
     }
 

@@ -134,10 +134,13 @@ struct PostmanRequestConverter {
             url += (url.contains("?") ? "&" : "?") + "access_token=\(secret("accessToken", as: "oauth2-access-token") ?? "")"
         default:
             let hints = ["password": "\(type)-password", "secretKey": "aws-secret-key", "sessionToken": "aws-session-token",
-                         "accessToken": "oauth2-access-token", "clientSecret": "oauth2-client-secret"]
+                         "accessToken": "oauth2-access-token", "clientSecret": "oauth2-client-secret",
+                         "consumerSecret": "oauth1-consumer-secret", "token": "oauth1-token",
+                         "tokenSecret": "oauth1-token-secret"]
             guard let lines = PostmanAuth.lines(type, field: { key in hints[key].map { secret(key, as: $0) } ?? field(key) })
             else {
-                report.append("\(location): \(type) auth not converted")
+                report.append("\(location): \(type) auth not converted: the request goes without it; "
+                              + PostmanAuth.advice(type, field: field))
                 return
             }
             for (name, value) in lines.headers { set(name, value) }

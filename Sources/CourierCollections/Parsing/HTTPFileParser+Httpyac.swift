@@ -243,6 +243,18 @@ extension HTTPFileParser {
         return afterHeader || !trimmed.contains(where: { $0 == " " || $0 == "\t" })
     }
 
+    /// httpyac joins a query line (`?page=2`, `&sort=name`, `&{{extra}}`) or a `/path` line to the URL also
+    /// among the headers, after other headers; a line with a `*` is a block comment's, not a path.
+    static func continuesURLAmongHeaders(_ trimmed: String) -> Bool {
+        guard let first = trimmed.first else { return false }
+        if first == "/" { return !trimmed.contains("*") && !trimmed.hasPrefix("//") }
+        guard first == "?" || first == "&" else { return false }
+        let rest = trimmed.dropFirst()
+        if rest.hasPrefix("{{") && rest.hasSuffix("}}") { return true }
+        guard let equals = rest.firstIndex(of: "="), equals != rest.startIndex else { return false }
+        return !rest[..<equals].contains(where: { "(?&)".contains($0) }) && !trimmed.hasPrefix("?? ")
+    }
+
     /// What ends a body: a response handler, a `??` test, an httpyac script, or a `<> ./previous` line.
     static func endsBody(_ trimmed: String) -> Bool {
         isHandlerStart(trimmed) || httpyacScriptStart(trimmed) != nil || trimmed.hasPrefix("<> ")

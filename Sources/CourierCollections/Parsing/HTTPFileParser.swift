@@ -343,6 +343,7 @@ struct HTTPFileParser {
                 continue
             }
             if let spread = Self.headerSpread(trimmed) { headerSpreads.append(spread); index += 1; continue }
+            if Self.continuesURLAmongHeaders(trimmed) { url += trimmed; index += 1; continue }
             // A JSON, XML or GraphQL body written right under the headers, without the blank line.
             if Self.startsBodyWithoutBlankLine(trimmed)
                 || Self.startsTokenBody(lines[index], afterHeader: !headers.isEmpty) { break }

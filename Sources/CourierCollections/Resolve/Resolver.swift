@@ -129,6 +129,11 @@ public struct Resolver: Sendable {
                     request.awsSigV4 = try Self.locatedSigV4(configuration, url: request.url, request: template.displayName)
                     secrets.formUnion(configuration.secrets)
                 }
+            } else if let oauth1 = try OAuth1Authorization.configuration(authorization,
+                                                                          request: template.displayName) {
+                request.headers["Authorization"] = nil
+                request.oauth1 = oauth1
+                secrets.formUnion(oauth1.secrets)
             } else if let basic = Self.basicCredentials(authorization) {
                 request.headers["Authorization"] = basic
             } else if let handshake = Self.digestCredentials(authorization) ?? Self.handshakeCredentials(authorization) {

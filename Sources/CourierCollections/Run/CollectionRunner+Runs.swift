@@ -69,7 +69,8 @@ extension CollectionRunner {
     /// A runner for another file, with the same client, sharing this run's responses and globals.
     private func runner(for loaded: LoadedFile) -> CollectionRunner {
         var runner = CollectionRunner(file: loaded.file, baseFolder: loaded.url.deletingLastPathComponent(),
-                                      context: context, imports: ImportedFiles.load(for: loaded),
+                                      context: context,
+                                      imports: ImportedFiles.load(for: loaded, values: .init(context)),
                                       exchange: exchange, send: send)
         runner.showSecrets = showSecrets
         runner.observer = observer

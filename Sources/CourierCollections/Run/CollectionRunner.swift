@@ -25,6 +25,8 @@ public struct CollectionRunner: Sendable {
     /// Whether another file of a folder's run holds a request of that name (`postman.setNextRequest` then ends
     /// this file's run and the folder's goes on there); none by default.
     public var requestsElsewhere: @Sendable (String) -> Bool = { _ in false }
+    /// `--jobs`: requests run side by side, so `setNextRequest` is not followed (and says so).
+    public var runsSideBySide = false
     /// Told when each request is about to go out (the explorer follows a send with it).
     public var observer: (any RunObserver)?
     let send: Send
@@ -179,6 +181,7 @@ public struct CollectionRunner: Sendable {
     func runSteps(_ requests: [RequestTemplate], variables: inout VariableContext, outcomes: inout [RunOutcome],
                   chain: [RunLink], failFast: Bool, onOutcome: (RunOutcome) -> Void) async -> Bool {
         var steps = NextRequestSteps(requests: requests, file: file, elsewhere: requestsElsewhere)
+        steps.sideBySide = runsSideBySide
         while let template = steps.next() {
             if Task.isCancelled { return false }
             if template.isRunBlock {

@@ -12,6 +12,9 @@ public struct NextRequestSteps {
     /// Whether another file of the run holds a request of that name: the run of this file then ends and the
     /// folder's run goes on there (`RequestsElsewhere`).
     private let elsewhere: @Sendable (String) -> Bool
+    /// Whether requests run side by side (`--jobs`): there is no "next" request to choose, so a jump is not
+    /// followed, and the message says so.
+    var sideBySide = false
     /// The requests still to run, in order.
     private var queue: ArraySlice<RequestTemplate>
     private var taken = 0
@@ -42,6 +45,11 @@ public struct NextRequestSteps {
                 queue = []
                 return "postman.setNextRequest('\(name)'): the run took \(Self.maximumSteps) requests; "
                     + "stopped as a loop"
+            }
+            if sideBySide {
+                queue = []
+                return "postman.setNextRequest('\(name)') in '\(current.displayName)': not followed with --jobs, "
+                    + "where requests run side by side; run without --jobs to follow it"
             }
             if let index = Self.index(of: name, in: requests) {
                 queue = requests[index...]

@@ -11,6 +11,10 @@ enum ScriptCookieWire {
               let op = call["op"] as? String, let text = call["url"] as? String else {
             return failure("pm.cookies.jar() takes a URL first")
         }
+        // A variable that is not set reaches here as the text JavaScript makes of it: no host of that name.
+        guard text != "undefined" && text != "null" && !text.isEmpty else {
+            return failure("pm.cookies.jar() was given '\(text)' for its URL: is the variable it came from set?")
+        }
         // Postman takes a bare host ("example.com") as well as a URL.
         guard let url = URL(string: text.contains("://") ? text : "http://" + text),
               let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",

@@ -230,8 +230,14 @@ public struct ScriptRunner: Sendable {
         return ScriptServices(dynamicValue: ScriptSending.dynamicValues(context.dynamic))
     }
 
+    /// The environment a script reads (`pm.environment`, `request.environment`): the selected environment's
+    /// values under `--var`'s, as newman's `--env-var` sets them; a `--data` row's values stay the row's.
     func environmentValues(_ context: VariableContext) -> [String: String] {
-        context.environment.values.mapValues(\.value)
+        var values = context.environment.values.mapValues(\.value)
+        for (name, value) in context.overrides where context.iteration.values[name] == nil {
+            values[name] = value
+        }
+        return values
     }
 
     func scriptRequest(_ template: RequestTemplate, preview: ResolvedRequest?) -> ScriptRequest {

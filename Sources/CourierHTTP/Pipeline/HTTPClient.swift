@@ -14,8 +14,8 @@ import Foundation
 ///    fills one entry, and a validation request is retried like any other.
 /// 3. `middlewares`: the caller's own steps, seeing each logical request once.
 /// 4. `retry`: calls the rest once per attempt, numbering attempts in the context.
-/// 5. `AWSSigV4Signing`: signs each attempt of a request that asks for it, after every step that changes
-///    the request, with the attempt's own time.
+/// 5. `AWSSigV4Signing`, `OAuth1Signing`: sign each attempt of a request that asks for it, after every step
+///    that changes the request, with the attempt's own time (and OAuth 1.0a's own nonce).
 /// 6. `AttemptEvents`: next to the transport, so each transport call is exactly one attempt with
 ///    one `attemptStarted` and one `attemptFinished`.
 public final class HTTPClient: Sendable {
@@ -58,6 +58,7 @@ public final class HTTPClient: Sendable {
             steps.append(contentsOf: middlewares)
             if let retry { steps.append(RetryMiddleware(policy: retry, sleeper: sleeper)) }
             steps.append(AWSSigV4Signing())
+            steps.append(OAuth1Signing())
             steps.append(AttemptEvents())
             return steps
         }

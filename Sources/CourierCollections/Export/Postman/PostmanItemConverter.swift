@@ -3,8 +3,8 @@ import CourierHTTP
 import CourierMessage
 import Foundation
 
-/// One `.http` request as a Postman item: URL, headers (an `Authorization: Basic user password` or
-/// `Bearer token` as Postman auth), body, request variables and scripts. What Postman cannot hold is noted.
+/// One `.http` request as a Postman item: URL, headers (an `Authorization: Basic user password`,
+/// `Bearer token` or `OAuth1 …` as Postman auth), body, request variables and scripts. What Postman cannot hold is noted.
 struct PostmanItemConverter {
     let file: String
     private(set) var notes: [String] = []
@@ -61,7 +61,8 @@ struct PostmanItemConverter {
         return .object(item)
     }
 
-    /// `Basic user password` (the shorthand Courier encodes when sending) and `Bearer token` as Postman auth.
+    /// `Basic user password` (the shorthand Courier encodes when sending), `Bearer token` and `OAuth1 …` as
+    /// Postman auth.
     static func auth(_ value: String) -> JSONValue? {
         let words = value.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
         func pair(_ key: String, _ value: String) -> JSONValue {
@@ -73,6 +74,18 @@ struct PostmanItemConverter {
         }
         if words.count == 2, words[0] == "Bearer" {
             return .object([("type", .string("bearer")), ("bearer", .array([pair("token", words[1])]))])
+        }
+        // Courier's `OAuth1 KEY SECRET token:… tokenSecret:…`, which Postman signs the same way.
+        if let oauth1 = try? OAuth1Authorization.configuration(value, request: "") {
+            var fields = [pair("consumerKey", oauth1.consumerKey), pair("consumerSecret", oauth1.consumerSecret),
+                          pair("signatureMethod", oauth1.method.rawValue), pair("version", "1.0")]
+            for (key, text) in [("token", oauth1.token), ("tokenSecret", oauth1.tokenSecret), ("realm", oauth1.realm),
+                                ("callback", oauth1.callback), ("verifier", oauth1.verifier)] {
+                if let text { fields.append(pair(key, text)) }
+            }
+            fields.append(.object([("key", .string("addParamsToHeader")), ("value", .bool(true)),
+                                   ("type", .string("boolean"))]))
+            return .object([("type", .string("oauth1")), ("oauth1", .array(fields))])
         }
         return nil
     }
