@@ -27,7 +27,8 @@ let package = Package(
         .library(name: "CourierGRPC", targets: ["CourierGRPC"]),
     ],
     targets: [
-        .systemLibrary(name: "CCurl", path: "Sources/CCurl"),
+        // libcurl, loaded with dlopen on the first request (see library.h), so it is not linked.
+        .target(name: "CCurl", path: "Sources/CCurl", publicHeadersPath: "."),
         .systemLibrary(name: "CCrypto", path: "Sources/CCrypto"),
         .systemLibrary(name: "CNcursesw", path: "Sources/CNcursesw"),
         // Loaded with dlopen on the first script (see its shim.h), so it is not linked.

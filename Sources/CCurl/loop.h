@@ -2,7 +2,7 @@
 #define COURIER_CCURL_LOOP_H
 // What the curl loop thread needs from libcurl's socket interface and from epoll: libcurl's multi options
 // are variadic and epoll_event is a packed union, neither of which Swift imports well.
-#include <curl/curl.h>
+#include "library.h"
 #include <errno.h>
 #include <stdint.h>
 #include <sys/epoll.h>
@@ -15,10 +15,10 @@ typedef int (*courier_curl_timer_cb)(CURLM *multi, long timeout_ms, void *userp)
 
 static inline CURLMcode courier_multi_setopt_callbacks(CURLM *m, courier_curl_socket_cb socket_cb,
                                                        courier_curl_timer_cb timer_cb, void *userp) {
-    CURLMcode code = curl_multi_setopt(m, CURLMOPT_SOCKETFUNCTION, socket_cb);
-    if (code == CURLM_OK) code = curl_multi_setopt(m, CURLMOPT_SOCKETDATA, userp);
-    if (code == CURLM_OK) code = curl_multi_setopt(m, CURLMOPT_TIMERFUNCTION, timer_cb);
-    if (code == CURLM_OK) code = curl_multi_setopt(m, CURLMOPT_TIMERDATA, userp);
+    CURLMcode code = courier_curl.multi_setopt(m, CURLMOPT_SOCKETFUNCTION, socket_cb);
+    if (code == CURLM_OK) code = courier_curl.multi_setopt(m, CURLMOPT_SOCKETDATA, userp);
+    if (code == CURLM_OK) code = courier_curl.multi_setopt(m, CURLMOPT_TIMERFUNCTION, timer_cb);
+    if (code == CURLM_OK) code = courier_curl.multi_setopt(m, CURLMOPT_TIMERDATA, userp);
     return code;
 }
 
@@ -48,10 +48,10 @@ static inline int courier_close_socket(void *clientp, curl_socket_t s) {
 }
 
 static inline void courier_easy_note_sockets(CURL *easy, struct courier_socket_notes *notes) {
-    curl_easy_setopt(easy, CURLOPT_OPENSOCKETFUNCTION, courier_open_socket);
-    curl_easy_setopt(easy, CURLOPT_OPENSOCKETDATA, (void *)notes);
-    curl_easy_setopt(easy, CURLOPT_CLOSESOCKETFUNCTION, courier_close_socket);
-    curl_easy_setopt(easy, CURLOPT_CLOSESOCKETDATA, (void *)notes);
+    courier_curl.easy_setopt(easy, CURLOPT_OPENSOCKETFUNCTION, courier_open_socket);
+    courier_curl.easy_setopt(easy, CURLOPT_OPENSOCKETDATA, (void *)notes);
+    courier_curl.easy_setopt(easy, CURLOPT_CLOSESOCKETFUNCTION, courier_close_socket);
+    courier_curl.easy_setopt(easy, CURLOPT_CLOSESOCKETDATA, (void *)notes);
 }
 
 /* CURL_SOCKET_TIMEOUT is a macro naming another macro. */

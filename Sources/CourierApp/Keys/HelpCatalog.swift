@@ -19,15 +19,19 @@ public enum HelpCatalog {
     }
 
     /// Entries of a table whose commands config.json can rebind: each carries its command's name.
-    static func entries<C: KeyCommandName>(_ table: [KeyBinding<C>], _ wrap: (C) -> AppCommand?) -> [Entry] {
+    /// `named: false` leaves the names out where nothing shows them (the status bar's hints, drawn every frame:
+    /// a name is the enum case's `String(describing:)`, which is slow).
+    static func entries<C: KeyCommandName>(_ table: [KeyBinding<C>], named: Bool = true,
+                                           _ wrap: (C) -> AppCommand?) -> [Entry] {
         table.map {
-            Entry(keys: $0.keyLabel, help: $0.help, command: wrap($0.command), hint: $0.hint, name: $0.command.name)
+            Entry(keys: $0.keyLabel, help: $0.help, command: wrap($0.command), hint: $0.hint,
+                  name: named ? $0.command.name : nil)
         }
     }
 
     /// The entries of a pane's table; its commands are the palette's when the pane is listed there.
-    static func entries(of pane: any Pane, _ keys: KeyTables) -> [Entry] {
-        entries(keys.table(pane.scope)) { pane.inPalette ? .pane($0) : nil }
+    static func entries(of pane: any Pane, _ keys: KeyTables, named: Bool = true) -> [Entry] {
+        entries(keys.table(pane.scope), named: named) { pane.inPalette ? .pane($0) : nil }
     }
 
     /// Entries of a typing table (readline keys, the send box), which are not rebound.
@@ -86,12 +90,13 @@ public enum HelpCatalog {
     public static func hints(for state: AppState) -> [Entry] {
         if state.isTyping { return typingHints(for: state) }
         if state.modals.isEmpty, let overlay = state.panes.layoutOverlay(in: state) {
-            return entries(of: overlay, state.keys).filter(\.hint).filter { !$0.keys.isEmpty }
+            return entries(of: overlay, state.keys, named: false).filter(\.hint).filter { !$0.keys.isEmpty }
         }
-        let pane = entries(of: state.panes.shown(on: state.focus, in: state), state.keys)
+        let pane = entries(of: state.panes.shown(on: state.focus, in: state), state.keys, named: false)
         // A global key the pane rebinds (Enter in the collection) is not hinted twice; an unbound command not at all.
         let paneKeys = Set(pane.map(\.keys))
-        let global = entries(state.keys.global) { .global($0) }.filter { $0.hint && !paneKeys.contains($0.keys) }
+        let global = entries(state.keys.global, named: false) { .global($0) }
+            .filter { $0.hint && !paneKeys.contains($0.keys) }
         return (pane.filter(\.hint) + global).filter { !$0.keys.isEmpty }
     }
 

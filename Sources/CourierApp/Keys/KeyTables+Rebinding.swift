@@ -65,6 +65,11 @@ extension KeyTables {
             tables.setKeys(rows.map(\.keys), in: scope)
             if scope == .global { globalOwners = owners }
         }
+        // Only a key the user gave a global command can be kept by a pane for itself. Without one there is nothing
+        // to say, and naming every command of every pane (`String(describing:)` on each enum case, the first
+        // time a type is met a lookup through every protocol conformance in the binary) was a tenth of the
+        // work before the explorer's first frame.
+        guard !globalOwners.isEmpty else { return (tables, notices) }
         for scope in scopes where scope != .global {
             for row in tables.rows(scope) {
                 for key in row.keys {
