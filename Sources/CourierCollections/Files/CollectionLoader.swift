@@ -37,6 +37,9 @@ public enum CollectionLoader {
     public static let extensions: Set<String> = ["http", "rest"]
     /// Folders never searched: tool output and version control.
     public static let skippedFolders: Set<String> = [".build", ".git", "node_modules", ".swiftpm"]
+    /// Hidden folders searched all the same: httpyac and REST Client users keep their requests in `.http/`
+    /// (or `.rest/`). Other hidden folders (`.idea`'s request log, `.vscode`, caches) stay out.
+    public static let requestFolders: Set<String> = [".http", ".rest"]
 
     /// Loads `path`; problems become diagnostics. IDs use paths relative to the folder for a folder and the
     /// path as given for a single file. Temporary files a killed save left beside the collection's files
@@ -100,6 +103,7 @@ public enum CollectionLoader {
         } catch {
             throw .unreadable(path: displayPath, reason: error.localizedDescription)
         }
+        try ForeignCollectionFormat.refuse(data, of: url, path: displayPath)
         guard let text = String(data: data, encoding: .utf8) else {
             throw .unreadable(path: displayPath, reason: "not valid UTF-8")
         }
@@ -130,7 +134,8 @@ public enum CollectionLoader {
     static func collectionFiles(under folder: URL) -> [URL] {
         var found: [URL] = []
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        for name in names.sorted() where !name.hasPrefix(".") && !skippedFolders.contains(name) {
+        for name in names.sorted() where (!name.hasPrefix(".") || requestFolders.contains(name.lowercased()))
+            && !skippedFolders.contains(name) {
             let child = folder.appendingPathComponent(name)
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: child.path, isDirectory: &isFolder) else { continue }

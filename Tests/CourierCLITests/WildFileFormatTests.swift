@@ -1,0 +1,62 @@
+import CourierTestSupport
+import Foundation
+import Testing
+
+/// Where real projects keep their request files, and files of other tools given where a `.http` file
+/// belongs: what `courier run` and `courier check` make of them.
+@Suite("Request files from the wild: folders and formats")
+struct WildFileFormatTests {
+    @Test func aFolderRunFindsTheRequestsKeptInAHiddenHttpFolderButNotTheIDEsRequestLog() async throws {
+        // Given a project that keeps its requests in `.http/` (and `.rest/`), and an IDE folder with a request log
+        let server = try CaptureServer()
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        try folder.write("server/.http/auth.http", "GET \(server.base)/auth\n")
+        try folder.write(".rest/users.rest", "GET \(server.base)/users\n")
+        try folder.write(".idea/httpRequests/http-requests-log.http", "GET \(server.base)/logged\n")
+        // When the project's folder is run
+        let result = try await CourierCLI.run(["run", ".", "--all"], in: folder.url)
+        // Then the requests of both folders reach the server, and the log is left alone
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(Set(server.requests.map(\.target)) == ["/auth", "/users"])
+    }
+
+    @Test func aPostmanCollectionGivenToRunOrCheckSaysHowToConvertIt() async throws {
+        // Given a Postman collection where a .http file belongs
+        let folder = try TemporaryFolder()
+        try folder.write("shop.postman_collection.json", """
+            {"info": {"name": "Shop", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"},
+             "item": [{"name": "List", "request": {"method": "GET", "url": "http://127.0.0.1:1/items"}}]}
+            """)
+        // When it is checked and run
+        let check = try await CourierCLI.run(["check", "shop.postman_collection.json"], in: folder.url)
+        let run = try await CourierCLI.run(["run", "shop.postman_collection.json", "--all"], in: folder.url)
+        let named = try await CourierCLI.run(["run", "shop.postman_collection.json", "--name", "List"], in: folder.url)
+        // Then each names the file and line 1 and gives the command that converts it; no JSON is shown as a request
+        let advice = "shop.postman_collection.json:1: a Postman collection, not a .http file: convert it with "
+            + "'courier import postman shop.postman_collection.json -o DIR', then run 'courier run DIR'"
+        for result in [check, run, named] {
+            #expect(result.status != 0)
+            #expect((result.stdout + result.stderr).contains(advice), "\(result.stdout)\(result.stderr)")
+            #expect(!(result.stdout + result.stderr).contains("\"item\""), "\(result.stdout)\(result.stderr)")
+        }
+    }
+
+    @Test func otherToolsFilesAreNamedWithTheirImportCommand() async throws {
+        // Given a HAR capture, an OpenAPI description and plain JSON given to check
+        let folder = try TemporaryFolder()
+        try folder.write("capture.har", #"{"log": {"version": "1.2", "entries": []}}"#)
+        try folder.write("api.yaml", "openapi: 3.0.0\ninfo:\n  title: Shop\npaths: {}\n")
+        try folder.write("body.json", #"{"name": "ada"}"#)
+        // When each is checked
+        let har = try await CourierCLI.run(["check", "capture.har"], in: folder.url)
+        let openAPI = try await CourierCLI.run(["check", "api.yaml"], in: folder.url)
+        let json = try await CourierCLI.run(["check", "body.json"], in: folder.url)
+        // Then the message says what the file is and which command reads it
+        #expect(har.stdout.contains("capture.har:1: a HAR capture, not a .http file: convert it with "
+                                    + "'courier import har capture.har -o DIR'"), "\(har.stdout)")
+        #expect(openAPI.stdout.contains("api.yaml:1: an OpenAPI description, not a .http file"), "\(openAPI.stdout)")
+        #expect(json.stdout.contains("body.json:1: a JSON file, not a .http file"), "\(json.stdout)")
+        #expect([har.status, openAPI.status, json.status].allSatisfy { $0 == 1 })
+    }
+}
