@@ -59,4 +59,32 @@ struct WildFileFormatTests {
         #expect(json.stdout.contains("body.json:1: a JSON file, not a .http file"), "\(json.stdout)")
         #expect([har.status, openAPI.status, json.status].allSatisfy { $0 == 1 })
     }
+
+    @Test func plainValuesOfAProjectsEnvFileAreNotMaskedButItsSecretsAre() async throws {
+        // Given a project's .env.dev beside the requests: a scheme, a flag, a port and a token
+        let server = try CaptureServer()
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let port = server.base.split(separator: ":").last.map(String.init) ?? ""
+        try folder.write(".env.dev", "APP_SCHEMA=http\nAPP_BANNER=true\nAPP_PORT=\(port)\nAPI_TOKEN=tok-9f8e7d6c5b\n")
+        try folder.write("http-client.env.json", #"{"dev": {"host": "127.0.0.1"}}"#)
+        // When a request built from them runs with JSON output
+        let result = try await CompatibilityMatrixTests.run("""
+            GET {{APP_SCHEMA}}://{{host}}:{{APP_PORT}}/items?token={{API_TOKEN}}
+
+            > {% client.test("ok", function() { client.assert(response.status === 200); }); %}
+            """, in: folder, server: server, arguments: ["--env", "dev", "--json"])
+        // Then the token reached the server and is masked in the output, while every line is still JSON with
+        // its `true`, its URL and its port intact
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(server.requests.map(\.target) == ["/items?token=tok-9f8e7d6c5b"])
+        #expect(!result.stdout.contains("tok-9f8e7d6c5b"), "\(result.stdout)")
+        let lines = result.stdout.split(separator: "\n").filter { $0.hasPrefix("{") }
+        #expect(!lines.isEmpty)
+        for line in lines {
+            #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) != nil, "\(line)")
+        }
+        #expect(result.stdout.contains("\"passed\":true") && result.stdout.contains("\"http_version\""), "\(result.stdout)")
+        #expect(result.stdout.contains(server.base + "/items"), "\(result.stdout)")
+    }
 }
