@@ -39,6 +39,7 @@ struct WildFileFormatTests {
             #expect(result.status != 0)
             #expect((result.stdout + result.stderr).contains(advice), "\(result.stdout)\(result.stderr)")
             #expect(!(result.stdout + result.stderr).contains("\"item\""), "\(result.stdout)\(result.stderr)")
+            #expect(!(result.stdout + result.stderr).contains("json:1: shop"), "\(result.stdout)\(result.stderr)")
         }
     }
 
@@ -86,5 +87,23 @@ struct WildFileFormatTests {
         }
         #expect(result.stdout.contains("\"passed\":true") && result.stdout.contains("\"http_version\""), "\(result.stdout)")
         #expect(result.stdout.contains(server.base + "/items"), "\(result.stdout)")
+    }
+
+    @Test func aFolderWhoseRequestsAreInAnotherHiddenFolderSaysWhereTheyAre() async throws {
+        // Given a project whose only requests sit in a hidden CI folder
+        let folder = try TemporaryFolder()
+        try folder.write("project/.ci/smoke.http", "GET http://127.0.0.1:1/ping\n")
+        try folder.write("project/.git/HEAD", "ref: refs/heads/main\n")
+        // When the project is run and checked
+        let run = try await CourierCLI.run(["run", "project", "--all"], in: folder.url)
+        let check = try await CourierCLI.run(["check", "project"], in: folder.url)
+        // Then both say that nothing was found, which hidden folder holds requests and the command that runs them;
+        // check does not call an empty folder "no problems"
+        let advice = "no .http or .rest files in this folder; hidden folders are not searched, and .ci holds some: "
+            + "run 'courier run project/.ci'"
+        #expect(run.status == 2)
+        #expect(run.stderr.contains(advice), "\(run.stderr)")
+        #expect(check.status == 1)
+        #expect(check.stdout.contains("project: " + advice), "\(check.stdout)")
     }
 }
