@@ -106,4 +106,44 @@ struct WildFileFormatTests {
         #expect(check.status == 1)
         #expect(check.stdout.contains("project: " + advice), "\(check.stdout)")
     }
+
+    @Test func aResponseDocumentedUnderARequestIsNotSentWithIt() async throws {
+        // Given requests with the responses httpyac saved under them, and a body that only mentions a status line
+        let server = try CaptureServer()
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let text = """
+            POST BASE/items
+            Content-Type: application/json
+
+            {"name": "ada"}
+
+            HTTP/1.1 201  - Created
+            content-type: application/json
+
+            {"id": 1}
+
+            ###
+            GET BASE/list
+
+            HTTP/1.1 200  - OK
+            date: Sat, 17 Feb 2024 05:20:24 GMT
+
+            ###
+            POST BASE/notes
+            Content-Type: text/plain
+
+            first line
+            HTTP/1.1 200 OK is what the server says
+            """
+        // When they run
+        let result = try await CompatibilityMatrixTests.run(text, in: folder, server: server)
+        // Then each request went out without the response under it; a body's own line stays in the body
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(server.requests.map(\.target) == ["/items", "/list", "/notes"])
+        #expect(server.requests.map(\.bodyText) == [#"{"name": "ada"}"#, "",
+                                                     "first line\nHTTP/1.1 200 OK is what the server says"])
+        let check = try await CourierCLI.run(["check", "api.http"], in: folder.url)
+        #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+    }
 }
