@@ -72,8 +72,18 @@ public enum SecretPolicy {
     /// The secret values worth searching for: long enough, longest first so one containing another is
     /// masked whole.
     public static func searchable(_ secrets: some Sequence<String>) -> [String] {
-        Set(secrets.filter { $0.count >= minimumSecretLength }).sorted { $0.count > $1.count }
+        Set(secrets.filter { $0.count >= minimumSecretLength && !isPlainValue($0) }).sorted { $0.count > $1.count }
     }
+
+    /// Values a private environment or `.env` file holds beside its secrets that are never credentials: JSON's
+    /// words, URL schemes, `localhost`, and numbers shorter than six digits (ports, ids). Masked as substrings
+    /// they would rewrite every `true`, `http` and `3000` of the output and break its JSON and URLs.
+    static func isPlainValue(_ value: String) -> Bool {
+        if value.utf8.count < 6 && value.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) { return true }
+        return plainWords.contains(value.lowercased())
+    }
+
+    private static let plainWords: Set<String> = ["true", "false", "null", "http", "https", "localhost"]
 
     /// `text` with every known secret value replaced, also in its percent-encoded forms.
     public static func masking(_ text: String, secrets: some Sequence<String>) -> String {

@@ -44,6 +44,11 @@ enum CheckCommand {
         let prefix = isFolder ? RunPlan.displayPrefix(path) : ""
         var problems = 0
         var checked = 0
+        if isFolder && collection.files.isEmpty && collection.diagnostics.isEmpty {
+            let reason = CollectionLoader.emptyFolderReason(URL(fileURLWithPath: path), shownAs: path)
+            Console.out(Sanitizer.sanitize("\(path): \(reason)"))
+            problems += 1
+        }
         for diagnostic in collection.diagnostics {
             var shown = diagnostic
             shown.file = prefix + diagnostic.file

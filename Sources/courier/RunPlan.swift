@@ -106,7 +106,8 @@ struct RunPlan: Sendable {
             return shown
         }
         guard !collection.files.isEmpty || !diagnostics.isEmpty else {
-            throw .unreadable(path: invocation.path, reason: "no .http or .rest files in this folder")
+            throw .unreadable(path: invocation.path,
+                              reason: CollectionLoader.emptyFolderReason(url, shownAs: invocation.path))
         }
         let available = collection.files.flatMap { $0.file.requests.compactMap(\.name) }
         if let unknown = invocation.names.first(where: { !available.contains($0) }) {

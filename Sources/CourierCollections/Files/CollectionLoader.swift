@@ -37,6 +37,9 @@ public enum CollectionLoader {
     public static let extensions: Set<String> = ["http", "rest"]
     /// Folders never searched: tool output and version control.
     public static let skippedFolders: Set<String> = [".build", ".git", "node_modules", ".swiftpm"]
+    /// Hidden folders searched all the same: httpyac and REST Client users keep their requests in `.http/`
+    /// (or `.rest/`). Other hidden folders (`.idea`'s request log, `.vscode`, caches) stay out.
+    public static let requestFolders: Set<String> = [".http", ".rest"]
 
     /// Loads `path`; problems become diagnostics. IDs use paths relative to the folder for a folder and the
     /// path as given for a single file. Temporary files a killed save left beside the collection's files
@@ -100,6 +103,7 @@ public enum CollectionLoader {
         } catch {
             throw .unreadable(path: displayPath, reason: error.localizedDescription)
         }
+        try ForeignCollectionFormat.refuse(data, of: url, path: displayPath)
         guard let text = String(data: data, encoding: .utf8) else {
             throw .unreadable(path: displayPath, reason: "not valid UTF-8")
         }
@@ -127,15 +131,48 @@ public enum CollectionLoader {
         }
     }
 
-    static func collectionFiles(under folder: URL) -> [URL] {
+    /// Why a folder gave no requests: "no .http or .rest files in this folder", and the hidden folders under
+    /// it that hold some (searched no deeper than `depth`), with the command that runs them.
+    public static func emptyFolderReason(_ folder: URL, shownAs path: String, depth: Int = 3) -> String {
+        let hidden = hiddenRequestFolders(under: folder, depth: depth)
+        guard let first = hidden.first else { return "no .http or .rest files in this folder" }
+        let shown = (path == "." || path.isEmpty ? "" : (path.hasSuffix("/") ? path : path + "/")) + first
+        return "no .http or .rest files in this folder; hidden folders are not searched, and "
+            + hidden.prefix(3).joined(separator: ", ") + (hidden.count > 3 ? ", …" : "")
+            + " hold\(hidden.count == 1 ? "s" : "") some: run 'courier run \(shown)'"
+    }
+
+    /// Hidden folders (other than the skipped ones) that hold `.http` or `.rest` files, relative to `folder`.
+    static func hiddenRequestFolders(under folder: URL, depth: Int) -> [String] {
+        guard depth > 0 else { return [] }
+        var found: [String] = []
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        for name in names.sorted() where !skippedFolders.contains(name) {
+            let child = folder.appendingPathComponent(name)
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: child.path, isDirectory: &isFolder), isFolder.boolValue else {
+                continue
+            }
+            if name.hasPrefix("."), !requestFolders.contains(name.lowercased()) {
+                if !collectionFiles(under: child, includingHidden: true).isEmpty { found.append(name) }
+            } else {
+                found += hiddenRequestFolders(under: child, depth: depth - 1).map { name + "/" + $0 }
+            }
+        }
+        return found
+    }
+
+    static func collectionFiles(under folder: URL, includingHidden: Bool = false) -> [URL] {
         var found: [URL] = []
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        for name in names.sorted() where !name.hasPrefix(".") && !skippedFolders.contains(name) {
+        for name in names.sorted()
+            where (includingHidden || !name.hasPrefix(".") || requestFolders.contains(name.lowercased()))
+            && !skippedFolders.contains(name) {
             let child = folder.appendingPathComponent(name)
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: child.path, isDirectory: &isFolder) else { continue }
             if isFolder.boolValue {
-                found += collectionFiles(under: child)
+                found += collectionFiles(under: child, includingHidden: includingHidden)
             } else if extensions.contains(child.pathExtension.lowercased()) {
                 found.append(child)
             }
@@ -153,7 +190,11 @@ extension LoadedCollection {
             diagnostics += loaded.file.diagnostics
             return !cut
         } catch {
-            diagnostics.append(Diagnostic(file: displayPath, line: 1, message: error.description))
+            if case .syntax(let located) = error {
+                diagnostics.append(located)
+            } else {
+                diagnostics.append(Diagnostic(file: displayPath, line: 1, message: error.description))
+            }
             return true
         }
     }

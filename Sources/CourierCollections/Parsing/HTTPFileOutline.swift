@@ -56,6 +56,7 @@ public struct HTTPFileOutline: Sendable {
         do { data = try Data(contentsOf: url) } catch {
             throw .unreadable(path: displayPath, reason: error.localizedDescription)
         }
+        try ForeignCollectionFormat.refuse(data, of: url, path: displayPath)
         return try HTTPFileOutline(path: displayPath, data: data)
     }
 

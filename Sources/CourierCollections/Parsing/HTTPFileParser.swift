@@ -371,7 +371,8 @@ struct HTTPFileParser {
             tailStart = candidate
             break
         }
-        var bodyEnd = tailStart
+        let documented = documentedResponseStart(bodyStart: bodyStart, end: tailStart)
+        var bodyEnd = documented ?? tailStart
         while bodyEnd > bodyStart, lines[bodyEnd - 1].isBlank { bodyEnd -= 1 }
         if bodyStart > bodyEnd { bodyEnd = bodyStart }
         bodyEnd = footerStart(bodyStart: bodyStart, bodyEnd: bodyEnd)
@@ -380,7 +381,7 @@ struct HTTPFileParser {
             let trailing = trailingResponseVariables(bodyStart: bodyStart, bodyEnd: bodyEnd)
             (bodyEnd, responseVariables) = (trailing.end, responseVariables + trailing.variables)
         }
-        let tail = tailScripts(in: tailStart..<block.upperBound)
+        let tail = tailScripts(in: (documented == nil ? tailStart : block.upperBound)..<block.upperBound)
         guard !failed && !tail.failed else { return }
         let bodyLines = lines[bodyStart..<bodyEnd].map(\.content)
         var body = BodyTemplate.none

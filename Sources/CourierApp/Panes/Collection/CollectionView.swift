@@ -38,6 +38,13 @@ enum CollectionView: PaneView {
         }
         let rows = tree.rows(state.collection)
         if rows.isEmpty {
+            // A file that loaded no request says why here, wrapped, rather than only in a cut status line.
+            if tree.filter.text.isEmpty, let problem = state.collection.problems.first {
+                for (i, line) in Draw.wrap(problem.description, width: inner.width).prefix(inner.height).enumerated() {
+                    buffer.write(line, x: inner.x, y: inner.y + i, style: theme.error, maxWidth: inner.width)
+                }
+                return cursor
+            }
             let text = tree.filter.text.isEmpty ? "No requests in \(state.collection.root)" : "No request matches"
             buffer.write(text, x: inner.x, y: inner.y, style: theme.muted, maxWidth: inner.width)
             return cursor
