@@ -8,6 +8,8 @@ enum SecretNames {
 
     /// The fragments by their first byte: a name is read once, not once per fragment.
     static let fragmentsByFirstByte: [[[UInt8]]] = (0..<256).map { byte in fragments.filter { $0.first == UInt8(byte) } }
+    /// Whether any fragment starts with the byte: most bytes of a name start none, and are passed over here.
+    static let fragmentStarts: [Bool] = fragmentsByFirstByte.map { !$0.isEmpty }
 
     /// Whether `name`, ASCII letters compared without case, is one of `exact` or holds one of the fragments
     /// (`fragmentsByFirstByte`'s, unless `withFragments` is false).
@@ -20,7 +22,7 @@ enum SecretNames {
         withLowercased(name) { lower in
             if exact.contains(where: { $0.count == lower.count && $0.elementsEqual(lower) }) { return true }
             guard withFragments else { return false }
-            for start in lower.indices {
+            for start in lower.indices where fragmentStarts[Int(lower[start])] {
                 for fragment in fragmentsByFirstByte[Int(lower[start])] where start + fragment.count <= lower.count {
                     var offset = 1
                     while offset < fragment.count && lower[start + offset] == fragment[offset] { offset += 1 }
