@@ -61,6 +61,14 @@ public enum Sanitizer {
 
     // MARK: Escapes (printed text, pipes, JSON)
 
+    /// `escaped` for a String, as nearly every line is: compiled for it, so the check each line passes runs no
+    /// generic code when called from another module.
+    public static func escaped(_ text: String, keepingLayout: Bool = true) -> String {
+        var bytes = text
+        if keepingLayout && !bytes.withUTF8({ mayHoldDangerousScalar($0) }) { return text }
+        return escaped(Substring(text), keepingLayout: keepingLayout)
+    }
+
     /// `text` with every dangerous scalar written as an escape: `\x1B` for C0, DEL and C1, `\u202E` for
     /// bidi controls. Newlines and tabs stay unless `keepingLayout` is false (a single-line field).
     public static func escaped(_ text: some StringProtocol, keepingLayout: Bool = true) -> String {

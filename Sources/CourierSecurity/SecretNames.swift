@@ -6,10 +6,30 @@ enum SecretNames {
     static let fragments = SecretPolicy.secretNameFragments.map { Array($0.utf8) }
     static let urlHeaders = SecretPolicy.urlHeaderNames.map { Array($0.utf8) }
 
-    /// Whether `name`, ASCII letters compared without case, is one of `exact` or holds one of the fragments.
-    static func matches(_ name: some StringProtocol, exact: [[UInt8]], fragments: [[UInt8]] = fragments) -> Bool {
+    /// The fragments by their first byte: a name is read once, not once per fragment.
+    static let fragmentsByFirstByte: [[[UInt8]]] = (0..<256).map { byte in fragments.filter { $0.first == UInt8(byte) } }
+    /// Whether any fragment starts with the byte: most bytes of a name start none, and are passed over here.
+    static let fragmentStarts: [Bool] = fragmentsByFirstByte.map { !$0.isEmpty }
+
+    /// Whether `name`, ASCII letters compared without case, is one of `exact` or holds one of the fragments
+    /// (`fragmentsByFirstByte`'s, unless `withFragments` is false).
+    static func matches(_ name: some StringProtocol, exact: [[UInt8]], withFragments: Bool = true) -> Bool {
+        matches(String(name), exact: exact, withFragments: withFragments)
+    }
+
+    /// `matches` for a String: compiled for it, so asking it of every header runs no generic code.
+    static func matches(_ name: String, exact: [[UInt8]], withFragments: Bool = true) -> Bool {
         withLowercased(name) { lower in
-            exact.contains { $0.elementsEqual(lower) } || fragments.contains { contains(lower, $0) }
+            if exact.contains(where: { $0.count == lower.count && $0.elementsEqual(lower) }) { return true }
+            guard withFragments else { return false }
+            for start in lower.indices where fragmentStarts[Int(lower[start])] {
+                for fragment in fragmentsByFirstByte[Int(lower[start])] where start + fragment.count <= lower.count {
+                    var offset = 1
+                    while offset < fragment.count && lower[start + offset] == fragment[offset] { offset += 1 }
+                    if offset == fragment.count { return true }
+                }
+            }
+            return false
         }
     }
 
@@ -25,20 +45,5 @@ enum SecretNames {
                 return body(UnsafeBufferPointer(rebasing: buffer[0..<bytes.count]))
             }
         }
-    }
-
-    /// Whether `needle` occurs in `haystack`: names are short, so a plain scan.
-    private static func contains(_ haystack: UnsafeBufferPointer<UInt8>, _ needle: [UInt8]) -> Bool {
-        guard let first = needle.first, haystack.count >= needle.count else { return false }
-        var start = 0
-        while start + needle.count <= haystack.count {
-            if haystack[start] == first {
-                var offset = 1
-                while offset < needle.count && haystack[start + offset] == needle[offset] { offset += 1 }
-                if offset == needle.count { return true }
-            }
-            start += 1
-        }
-        return false
     }
 }

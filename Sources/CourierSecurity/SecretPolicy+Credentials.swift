@@ -9,12 +9,18 @@ extension SecretPolicy {
 
     /// Whether the header named `name` holds a URL.
     public static func isURLHeader(_ name: some StringProtocol) -> Bool {
-        SecretNames.matches(name, exact: SecretNames.urlHeaders, fragments: [])
+        SecretNames.matches(name, exact: SecretNames.urlHeaders, withFragments: false)
     }
 
     /// One header field's value as every writer shows it: a secret header's value masked after its scheme
     /// (`Bearer REDACTED`), a URL header's credentials masked, and the known secrets masked in the rest.
     public static func maskedHeaderValue(name: some StringProtocol, value: String, masker: SecretMasker) -> String {
+        maskedHeaderValue(name: String(name), value: value, masker: masker)
+    }
+
+    /// `maskedHeaderValue` for a name that is a String, as every header field's is: compiled for String, so a
+    /// writer in another module runs no generic code per header.
+    public static func maskedHeaderValue(name: String, value: String, masker: SecretMasker) -> String {
         if isSecretHeader(name) { return maskedHeaderValue(value) }
         if isURLHeader(name) { return maskedURL(value, masker: masker) }
         return masker.mask(value)

@@ -1,13 +1,62 @@
 import CourierSecurity
 import Foundation
+import Synchronization
 
 /// Writing to the standard streams. Every line passes the sanitiser on its way out, so text a server or
 /// a file supplied (a close reason, a request name, a malformed line quoted in an error) can never drive
 /// the terminal, even where the code that built the line forgot; JSON output is escaped before it gets
 /// here (`Sanitizer.escapedJSON`), and text that is already safe passes unchanged.
 enum Console {
-    static func out(_ text: String) { FileHandle.standardOutput.write(Data((Sanitizer.escaped(text) + "\n").utf8)) }
-    static func error(_ text: String) { FileHandle.standardError.write(Data((Sanitizer.escaped(text) + "\n").utf8)) }
+    static func out(_ text: String) {
+        let line = Sanitizer.escaped(text) + "\n"
+        let batched = batch.withLock { batch in
+            guard batch != nil else { return false }
+            batch?.bytes.append(contentsOf: line.utf8)
+            let now = ContinuousClock.now
+            if batch!.bytes.count >= batchSize || now - batch!.written >= batchAge { batch?.write(at: now) }
+            return true
+        }
+        if !batched { FileHandle.standardOutput.write(Data(line.utf8)) }
+    }
+
+    /// Standard error gets what standard output has batched first, so the two keep their order in one file.
+    static func error(_ text: String) {
+        flush()
+        FileHandle.standardError.write(Data((Sanitizer.escaped(text) + "\n").utf8))
+    }
+
+    /// Lines `out` collected for standard output, and when it last wrote.
+    private struct Batch {
+        var bytes: [UInt8] = []
+        var written = ContinuousClock.now
+
+        mutating func write(at now: ContinuousClock.Instant) {
+            if !bytes.isEmpty { FileHandle.standardOutput.write(Data(bytes)) }
+            bytes.removeAll(keepingCapacity: true)
+            written = now
+        }
+    }
+
+    /// While batching: written when it reaches `batchSize`, when a line comes `batchAge` after the last write
+    /// (a slow run's reader still sees each response as it comes), when `error` writes, and at `flush`. Nil (the
+    /// default) writes each line at once.
+    private static let batch = Mutex<Batch?>(nil)
+    private static let batchSize = 64 << 10
+    private static let batchAge = Duration.milliseconds(50)
+
+    /// From now on `out` writes in batches, as C's standard output does unless it is a terminal (whose reader
+    /// sees each line as it comes): `courier run` prints thousands of responses, and a `write` for each cost
+    /// more than writing its lines.
+    static func batchOutput() {
+        guard isatty(STDOUT_FILENO) == 0 else { return }
+        batch.withLock { $0 = $0 ?? Batch() }
+    }
+
+    /// Writes what `out` has batched.
+    static func flush() {
+        batch.withLock { batch in batch?.write(at: .now) }
+    }
+
     /// A failure, on standard error with the one prefix every command uses: `Error: what went wrong`.
     static func fail(_ message: String) { error("Error: " + message) }
     /// Says, on standard error, that servers' certificates are not checked and why (`--insecure`, an

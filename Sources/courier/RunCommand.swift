@@ -196,6 +196,8 @@ enum RunCommand {
             return 2
         }
         for diagnostic in plan.diagnostics { Console.error(diagnostic.description) }
+        Console.batchOutput()
+        defer { Console.flush() }
 
         let recorder = AttemptRecorder()
         var setup = ClientSetup()

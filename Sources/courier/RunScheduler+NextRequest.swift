@@ -12,11 +12,11 @@ extension RunScheduler {
         var request: Int
     }
 
-    /// Where the run goes after the file at `file` ran `outcomes`; nil when it is over. `jumps` counts the jumps
+    /// Where the run goes after the file at `file` reported `last`; nil when it is over. `jumps` counts the jumps
     /// between files, bounded as jumps within a file are.
-    func nextPosition(after outcomes: [RunOutcome], of file: Int, jumps: inout Int) -> FilePosition? {
+    func nextPosition(after last: RunOutcome?, of file: Int, jumps: inout Int) -> FilePosition? {
         let following = file + 1 < plan.entries.count ? FilePosition(file: file + 1, request: 0) : nil
-        switch outcomes.last?.scripts.nextRequest {
+        switch last?.scripts.nextRequest {
         case .stop?:
             return nil
         case .named(let name)?:

@@ -76,7 +76,7 @@ final class RunScheduler: Sendable {
                         let result = await runFile(entry, pass: pass, carried: carried, limit: nil)
                         record(result, entry: entry, round: pass.round, into: &tally)
                         carried = result.carried
-                        position = nextPosition(after: result.outcomes, of: at.file, jumps: &jumps)
+                        position = nextPosition(after: result.last, of: at.file, jumps: &jumps)
                     }
                 }
             }
@@ -86,6 +86,9 @@ final class RunScheduler: Sendable {
     }
 
     private func stopping(_ tally: RunTally) -> Bool { invocation.failFast && tally.failed > 0 }
+
+    /// Whether `--report` asked for files that list every request (with its attempts) at the end.
+    private var writesReports: Bool { !invocation.reports.isEmpty }
 
     /// Whether `==>` headers are printed: not in JSON, --quiet or --test-only output.
     private var showsHeaders: Bool { !invocation.json && !invocation.quiet && !invocation.testOnly }
@@ -131,7 +134,13 @@ final class RunScheduler: Sendable {
 
     /// What one file's run gave.
     struct FileResult: Sendable {
+        /// Every outcome when a report is written or requests run in parallel; otherwise only those the
+        /// runner looks back at (`CollectionRunner.keepsEveryOutcome`).
         var outcomes: [RunOutcome] = []
+        /// The counts of every outcome reported.
+        var counts = RunTally()
+        /// The last outcome reported, whose script may send the run to another file.
+        var last: RunOutcome?
         var carried: Carried
         var secrets: Set<String> = []
         /// Why the file did not run at all (its environment could not be read).
@@ -144,7 +153,9 @@ final class RunScheduler: Sendable {
             tally.filesWithErrors.insert(entry.displayPath)
             return
         }
-        tally.add(result.outcomes)
+        tally.add(counts: result.counts)
+        // Without a report nothing more is kept: a long run's memory stays flat.
+        guard writesReports else { return }
         let used = result.secrets.union(result.outcomes.flatMap(\.secrets))
         tally.report.add(result.outcomes, file: entry.displayPath, secrets: invocation.showSecrets ? [] : used,
                          round: round, attempts: recorder.attempts(for:))
@@ -194,6 +205,7 @@ final class RunScheduler: Sendable {
                                       send: fileSend)
         runner.showSecrets = invocation.showSecrets
         runner.cookieJars = cookies
+        runner.keepsEveryOutcome = limit != nil || writesReports
         if limit == nil { runner.requestsElsewhere = requestsElsewhere(than: entry.displayPath) }
         runner.runsSideBySide = limit != nil
         let call = self.call
@@ -205,18 +217,36 @@ final class RunScheduler: Sendable {
         let place = ErrorPlace(file: entry.displayPath, variables: entry.loaded.file.fileVariables,
                                sources: entry.variableSources, path: entry.loaded.file.path)
         let iteration = iterations.count > 1 ? pass.iteration.index : nil
+        let writesReports = self.writesReports
         let onOutcome: (RunOutcome) -> Void = { outcome in
             self.print(outcome, header: limit != nil && self.plan.isFolder ? entry.displayPath : nil,
                        secrets: secrets, file: file, place: place, iteration: iteration)
+            // Its attempts were printed; only a report reads them again.
+            if !writesReports { self.recorder.forget(outcome.context.id) }
         }
-        let kept = if let limit {
-            await runner.runConcurrently(entry.requests, limit: limit, failFast: invocation.failFast,
-                                         onOutcome: onOutcome)
-        } else {
-            await runner.runKeepingState(entry.requests, failFast: invocation.failFast, onOutcome: onOutcome)
+        if let limit {
+            let kept = await runner.runConcurrently(entry.requests, limit: limit, failFast: invocation.failFast,
+                                                    onOutcome: onOutcome)
+            var counts = RunTally()
+            counts.add(kept.outcomes)
+            return FileResult(outcomes: kept.outcomes, counts: counts, last: kept.outcomes.last,
+                              carried: Carried(responses: kept.responses, globals: kept.globals), secrets: secrets)
         }
-        return FileResult(outcomes: kept.outcomes, carried: Carried(responses: kept.responses, globals: kept.globals),
-                          secrets: secrets)
+        // One request at a time: each outcome is counted as it is printed, and the runner need not keep it.
+        let reported = ReportedOutcomes()
+        let kept = await runner.runKeepingState(entry.requests, failFast: invocation.failFast) { outcome in
+            reported.counts.add([outcome])
+            reported.last = outcome
+            onOutcome(outcome)
+        }
+        return FileResult(outcomes: kept.outcomes, counts: reported.counts, last: reported.last,
+                          carried: Carried(responses: kept.responses, globals: kept.globals), secrets: secrets)
+    }
+
+    /// What a file's run has reported so far, one request at a time.
+    private final class ReportedOutcomes {
+        var counts = RunTally()
+        var last: RunOutcome?
     }
 
     /// Prints one outcome whole; in a parallel folder run, after its file's header when the last outcome

@@ -37,6 +37,16 @@ struct RunTally: Sendable {
         }
     }
 
+    /// Adds another tally's counts (one file's); its report is not merged.
+    mutating func add(counts other: RunTally) {
+        succeeded += other.succeeded
+        failed += other.failed
+        skipped += other.skipped
+        badInput += other.badInput
+        failureStatuses += other.failureStatuses
+        steered = steered || other.steered
+    }
+
     /// A transport failure's own exit status (a refused connection's 7), else 1.
     private static func exitStatus(of failure: RunOutcome.Failure?) -> Int32 {
         switch failure {

@@ -83,6 +83,23 @@ struct CollectionRunnerTests {
         #expect(outcomes[5].skipped != nil)
     }
 
+    @Test func aRunThatNeedNotKeepEveryOutcomeKeepsOnlyThoseItLooksBackAt() async {
+        // Given a runner told that its caller counts each outcome as it is reported
+        let transport = StubTransport(answer: Self.answer)
+        var runner = runner(transport)
+        runner.keepsEveryOutcome = false
+        let reported = Mutex<[String?]>([])
+        // When every request runs
+        let kept = await runner.runKeepingState(HTTPFile(path: "r.http", text: Self.text).requests) { outcome in
+            reported.withLock { $0.append(outcome.template.name) }
+        }
+        // Then every outcome was reported, the token still reached `me`, and only the failed and skipped are kept
+        #expect(reported.withLock { $0 } == ["login", "me", "broken", "gone", "fails", "socket"])
+        #expect(transport.requests[1].headers["Authorization"] == "Bearer t-1")
+        #expect(kept.outcomes.map(\.template.name) == ["broken", "fails", "socket"])
+        #expect(kept.responses.answeredNames.contains("login"))
+    }
+
     @Test func failFastStopsAfterTheFirstFailure() async {
         let transport = StubTransport(answer: Self.answer)
         let outcomes = await runner(transport).run(HTTPFile(path: "r.http", text: Self.text).requests, failFast: true)

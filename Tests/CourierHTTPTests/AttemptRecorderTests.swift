@@ -51,6 +51,25 @@ import Testing
         #expect(recorder.all.count == 3)
     }
 
+    @Test func aForgottenRequestLeavesNothingAndTheLimitStillHolds() {
+        let recorder = AttemptRecorder(limit: 3)
+        let ids = (0..<6).map { _ in RequestID.next() }
+        for id in ids.prefix(3) { start(recorder, id, attempt: 1); finish(recorder, id, attempt: 1, status: 200) }
+        recorder.record(.cacheDecision(ids[1], CacheReport(decision: .fresh)))
+        recorder.forget(ids[1])
+        #expect(recorder.attempts(for: ids[1]).isEmpty)
+        #expect(recorder.cacheReport(for: ids[1]) == nil)
+        #expect(recorder.all.map(\.requestID) == [ids[0], ids[2]])
+        // Past the limit the oldest still go first, over the gap the forgotten request left.
+        for id in ids.suffix(3) { start(recorder, id, attempt: 1); finish(recorder, id, attempt: 1, status: 200) }
+        #expect(recorder.all.map(\.requestID) == Array(ids.suffix(3)))
+        // Forgetting each request as it finishes keeps nothing.
+        for id in ids.suffix(3) { recorder.forget(id) }
+        #expect(recorder.all.isEmpty)
+        start(recorder, ids[0], attempt: 1)
+        #expect(recorder.attempts(for: ids[0]).map(\.sequence) == [1])
+    }
+
     @Test func cacheReportsAreBoundedAsRecordsAre() {
         let recorder = AttemptRecorder(limit: 4)
         let ids = (0..<20).map { _ in RequestID.next() }

@@ -45,8 +45,9 @@ public struct HTTPFile: Sendable, Hashable {
         self.diagnostics = diagnostics
         self.layouts = layouts
         self.lines = lines
-        self.readsLastResponse = text.contains("{{response") || text.contains("{{ response")
-            || text.contains("{{$xpath ")
+        // A byte check first: most files name no variable at all, and Foundation's search is slow on a long file.
+        self.readsLastResponse = Interpolator.holdsPair(UInt8(ascii: "{"), text.utf8)
+            && (text.contains("{{response") || text.contains("{{ response") || text.contains("{{$xpath "))
     }
 
     /// Whether sending `request` runs any script: its own, or the file's.

@@ -264,6 +264,8 @@ extension HTTPFileParser {
 
     /// The name of an httpyac GraphQL fragment starting on this line (`fragment Parts on Repository {`).
     static func graphQLFragmentName(_ trimmed: String) -> String? {
+        // Asked of every line: most do not start with the word, and are not split into words.
+        guard trimmed.utf8.drop(while: { $0 == 0x20 || $0 == 0x09 }).starts(with: "fragment".utf8) else { return nil }
         let words = trimmed.split(whereSeparator: { $0 == " " || $0 == "\t" })
         guard words.count >= 4, words[0] == "fragment", words[2] == "on" else { return nil }
         let name = words[1].prefix { $0 != "(" && $0 != "{" }

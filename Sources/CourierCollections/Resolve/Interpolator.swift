@@ -91,6 +91,10 @@ struct Interpolator {
 
     /// The text split into literal pieces and substituted values.
     mutating func pieces(_ text: String, stack: [Frame] = []) throws(CollectionError) -> [Piece] {
+        // Most text (a URL, a header as written) names no variable: then no Foundation search at all.
+        if !Self.holdsPair(UInt8(ascii: "{"), text.utf8) {
+            return text.isEmpty ? [] : [.literal(Self.unescaped(Substring(text)))]
+        }
         var result: [Piece] = []
         var rest = Substring(text)
         while let open = rest.range(of: "{{") {
@@ -140,8 +144,19 @@ struct Interpolator {
 
     /// httpyac's escape for braces that are not a variable: `\{\{name\}\}` is sent as `{{name}}`.
     static func unescaped(_ text: Substring) -> String {
-        guard text.contains("\\{\\{") || text.contains("\\}\\}") else { return String(text) }
+        guard text.utf8.contains(UInt8(ascii: "\\")),
+              text.contains("\\{\\{") || text.contains("\\}\\}") else { return String(text) }
         return text.replacingOccurrences(of: "\\{\\{", with: "{{").replacingOccurrences(of: "\\}\\}", with: "}}")
+    }
+
+    /// Whether `bytes` hold `byte` twice in a row (`{{`).
+    static func holdsPair(_ byte: UInt8, _ bytes: some Sequence<UInt8>) -> Bool {
+        var previous: UInt8 = 0
+        for next in bytes {
+            if next == byte && previous == byte { return true }
+            previous = next
+        }
+        return false
     }
 
     /// A variable's own text with its `{{…}}` expanded, guarding against cycles and endless chains.

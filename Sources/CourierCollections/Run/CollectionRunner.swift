@@ -35,6 +35,10 @@ public struct CollectionRunner: Sendable {
     public var call: Call?
     /// The cookie jars the client sends with, for scripts' `pm.cookies.jar()`; nil where scripts have none.
     public var cookieJars: CookieJarStore?
+    /// False: the outcomes a run returns are only those a later step looks back at (failed, skipped, or of a
+    /// request with scripts), so a long file's run holds no response it has reported; every outcome still
+    /// goes to `onOutcome`.
+    public var keepsEveryOutcome = true
 
     /// The one send path, for this runner's file.
     var sender: RequestSender {
@@ -250,7 +254,9 @@ public struct CollectionRunner: Sendable {
             } else if let name = template.name, let failure = outcome.failure {
                 variables.responses.recordFailure(name: name, reason: failure.summary)
             }
-            outcomes.append(outcome)
+            if keepsEveryOutcome || !outcome.succeeded || file.hasScripts(template) || outcome.skipped != nil {
+                outcomes.append(outcome)
+            }
             onOutcome(outcome)
             if failFast && !outcome.succeeded { return false }
             // `postman.setNextRequest`: jump to that request, or end the run of this file.

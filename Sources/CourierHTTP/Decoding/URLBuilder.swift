@@ -63,6 +63,7 @@ public enum URLBuilder {
         // A byte search: Foundation's `contains` goes through CFString, and the generic `firstRange(of:)` is
         // slower still; this runs once per request a run sends.
         let head = hasSchemeSeparator(head) ? head : "http://" + head
+        if let url = plain(head: head, query: query, fragment: fragment) { return url }
         guard var components = URLComponents(string: encode(head, allowed: allowedLiteral, ascii: literalASCII)),
               let scheme = components.scheme?.lowercased(), ["http", "https", "ws", "wss"].contains(scheme),
               // The encoded host: reading `host` decodes IDNA, which loads ICU's data for a check of emptiness.
@@ -72,6 +73,21 @@ public enum URLBuilder {
             components.percentEncodedFragment = encode(fragment, allowed: allowedInQuery, ascii: queryASCII)
         }
         return components.url
+    }
+
+    /// The URL when nothing needs encoding (nearly every URL a run sends): the text as it is, parsed once
+    /// rather than split into components and put together again. Nil leaves it to URLComponents.
+    private static func plain(head: String, query: String?, fragment: String?) -> URL? {
+        func plain(_ text: String, _ table: [Bool]) -> Bool { text.utf8.allSatisfy { $0 < 0x80 && table[Int($0)] } }
+        guard plain(head, plainHeadASCII), query.map({ plain($0, queryASCII) }) ?? true,
+              fragment.map({ plain($0, queryASCII) }) ?? true else { return nil }
+        var text = head
+        if let query { text += "?" + query }
+        if let fragment { text += "#" + fragment }
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
+              ["http", "https", "ws", "wss"].contains(scheme),
+              let host = url.host(percentEncoded: true), !host.isEmpty else { return nil }
+        return url
     }
 
     /// Whether `text` holds `://`.
@@ -91,6 +107,10 @@ public enum URLBuilder {
 
     private static let literalASCII = asciiTable(allowedLiteral)
     private static let queryASCII = asciiTable(allowedInQuery)
+    /// What a plain head holds: no `?` or `#`, which would start a query or fragment of its own.
+    private static let plainHeadASCII = literalASCII.indices.map {
+        literalASCII[$0] && $0 != Int(UInt8(ascii: "?")) && $0 != Int(UInt8(ascii: "#"))
+    }
 
     /// `base` with `path` appended (one slash between) and `query` items added after any it has.
     /// A `+` in a name or value is sent as `%2B`: URLComponents leaves it alone, and servers read a

@@ -36,7 +36,7 @@ public struct AttemptRecord: Sendable {
 /// and each request keeps the numbers of its own.
 public final class AttemptRecorder: Sendable {
     private struct State {
-        /// Records by their number; the numbers from `oldest` up to `next` are all here.
+        /// Records by their number, from `oldest` up to `next` (less the requests forgotten).
         var records: [Int: AttemptRecord] = [:]
         var oldest = 0
         var next = 0
@@ -54,11 +54,20 @@ public final class AttemptRecorder: Sendable {
             records[next] = record
             numbers[record.requestID, default: []].append(next)
             next += 1
-            while records.count > limit, let dropped = records.removeValue(forKey: oldest) {
+            // A forgotten request leaves a gap in the numbers: stepped over, not stopped at.
+            while records.count > limit, oldest < next {
+                if let dropped = records.removeValue(forKey: oldest) {
+                    numbers[dropped.requestID]?.removeFirst()
+                    if numbers[dropped.requestID]?.isEmpty == true { numbers[dropped.requestID] = nil }
+                }
                 oldest += 1
-                numbers[dropped.requestID]?.removeFirst()
-                if numbers[dropped.requestID]?.isEmpty == true { numbers[dropped.requestID] = nil }
             }
+        }
+
+        mutating func forget(_ id: RequestID) {
+            for number in numbers.removeValue(forKey: id) ?? [] { records[number] = nil }
+            cache[id] = nil
+            while oldest < next && records[oldest] == nil { oldest += 1 }
         }
 
         mutating func report(_ report: CacheReport, for id: RequestID, limit: Int) {
@@ -137,6 +146,10 @@ public final class AttemptRecorder: Sendable {
 
     /// What the cache reported for a request, if it was consulted.
     public func cacheReport(for id: RequestID) -> CacheReport? { state.withLock { $0.cache[id] } }
+
+    /// Drops what was recorded of one request, once nothing will ask for it again (a long `courier run`
+    /// without a report keeps none of the requests it has printed).
+    public func forget(_ id: RequestID) { state.withLock { $0.forget(id) } }
 
     public func clear() { state.withLock { $0 = State() } }
 }

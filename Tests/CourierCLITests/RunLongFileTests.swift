@@ -1,0 +1,72 @@
+import CourierDemo
+import CourierTestSupport
+import Foundation
+import Testing
+
+/// `courier run` over a long file: its memory does not grow with the requests it has printed, and its output,
+/// written in batches when standard output is not a terminal, keeps its order with standard error's lines.
+@Suite("courier run over a long file")
+struct RunLongFileTests {
+    /// A file of `count` unnamed GETs (no response is kept for a later request to use).
+    static func requests(_ count: Int, base: String) -> String {
+        (0..<count).map { _ in "###\nGET \(base)/users/1\n" }.joined(separator: "\n")
+    }
+
+    @Test func memoryStaysFlatOverThousandsOfRequests() async throws {
+        // Given the demo server and files of 300 and of 3,000 requests
+        let server = try DemoServer.start()
+        defer { server.stop() }
+        let folder = try TemporaryFolder("run-long-file")
+        let base = server.baseURL.absoluteString
+        try folder.write("short.http", Self.requests(300, base: base))
+        try folder.write("long.http", Self.requests(3_000, base: base))
+
+        // When each runs
+        let (short, shortPeak) = try await CourierCLI.runSamplingPeakMemory(
+            ["run", folder.url.appendingPathComponent("short.http").path, "--summary"])
+        let (long, longPeak) = try await CourierCLI.runSamplingPeakMemory(
+            ["run", folder.url.appendingPathComponent("long.http").path, "--summary"])
+
+        // Then both succeed, and 2,700 more requests cost little more than their parsed lines: nothing is kept
+        // of a response once printed (4.5 KB a request were, 12 MB here)
+        #expect(short.status == 0, "\(short.stderr)")
+        #expect(long.status == 0, "\(long.stderr)")
+        #expect(long.stderr.contains("3000 succeeded, 0 failed"), "\(long.stderr)")
+        let growth = longPeak - shortPeak
+        #expect(growth < 6 << 20, "peak \(shortPeak >> 10) KB for 300 requests, \(longPeak >> 10) KB for 3,000")
+    }
+
+    @Test func batchedOutputKeepsItsOrderWithStandardError() async throws {
+        // Given a file whose middle request cannot be built (its error goes to standard error)
+        let server = try DemoServer.start()
+        defer { server.stop() }
+        let folder = try TemporaryFolder("run-output-order")
+        let base = server.baseURL.absoluteString
+        try folder.write("api.http", """
+            # @name first
+            GET \(base)/users/1
+
+            ###
+            # @name second
+            GET \(base)/users/{{missing}}
+
+            ###
+            # @name third
+            GET \(base)/users/2
+            """)
+
+        // When it runs with both streams into one file, as `courier run api.http > log 2>&1` does
+        let result = try await ChildProcess.run(URL(fileURLWithPath: "/bin/sh"),
+                                                ["-c", "\"$0\" run api.http > log.txt 2>&1", CourierCLI.executable.path],
+                                                in: folder.url, environment: CourierCLI.baseEnvironment)
+
+        // Then every line is there, in the order the requests ran, the summary last
+        #expect(result.status == 3)
+        let log = try String(contentsOf: folder.url.appendingPathComponent("log.txt"), encoding: .utf8)
+        let marks = ["### first", "### second", "Error: ", "### third", "2 succeeded, 1 failed"]
+        let places = marks.map { log.range(of: $0)?.lowerBound }
+        #expect(places.allSatisfy { $0 != nil }, "\(log)")
+        let found = places.compactMap { $0 }
+        #expect(found == found.sorted(), "\(log)")
+    }
+}
