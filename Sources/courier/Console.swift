@@ -14,9 +14,24 @@ enum Console {
             batch?.bytes.append(contentsOf: line.utf8)
             let now = ContinuousClock.now
             if batch!.bytes.count >= batchSize || now - batch!.written >= batchAge { batch?.write(at: now) }
+            if !batch!.bytes.isEmpty && !batch!.flushScheduled {
+                batch?.flushScheduled = true
+                scheduleFlush()
+            }
             return true
         }
         if !batched { FileHandle.standardOutput.write(Data(line.utf8)) }
+    }
+
+    /// Lines never wait in a batch longer than `batchAge`: a run whose next request takes a minute still shows
+    /// the last response now, in a CI log read through `tee` and in a file a killed run leaves behind.
+    private static func scheduleFlush() {
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(batchAgeMilliseconds)) {
+            batch.withLock { batch in
+                batch?.flushScheduled = false
+                batch?.write(at: .now)
+            }
+        }
     }
 
     /// Standard error gets what standard output has batched first, so the two keep their order in one file.
@@ -29,6 +44,8 @@ enum Console {
     private struct Batch {
         var bytes: [UInt8] = []
         var written = ContinuousClock.now
+        /// Whether a flush is due within `batchAge` (see `scheduleFlush`).
+        var flushScheduled = false
 
         mutating func write(at now: ContinuousClock.Instant) {
             if !bytes.isEmpty { FileHandle.standardOutput.write(Data(bytes)) }
@@ -37,12 +54,14 @@ enum Console {
         }
     }
 
-    /// While batching: written when it reaches `batchSize`, when a line comes `batchAge` after the last write
-    /// (a slow run's reader still sees each response as it comes), when `error` writes, and at `flush`. Nil (the
+    /// While batching: written when it reaches `batchSize`, when a line comes `batchAge` after the last write,
+    /// at most `batchAge` after a line came (a slow run's reader sees each response as it comes), when `error`
+    /// writes, and at `flush`. Nil (the
     /// default) writes each line at once.
     private static let batch = Mutex<Batch?>(nil)
     private static let batchSize = 64 << 10
-    private static let batchAge = Duration.milliseconds(50)
+    private static let batchAgeMilliseconds = 50
+    private static let batchAge = Duration.milliseconds(batchAgeMilliseconds)
 
     /// From now on `out` writes in batches, as C's standard output does unless it is a terminal (whose reader
     /// sees each line as it comes): `courier run` prints thousands of responses, and a `write` for each cost

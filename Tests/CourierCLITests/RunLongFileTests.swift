@@ -1,6 +1,7 @@
 import CourierDemo
 import CourierTestSupport
 import Foundation
+import Synchronization
 import Testing
 
 /// `courier run` over a long file: its memory does not grow with the requests it has printed, and its output,
@@ -68,5 +69,48 @@ struct RunLongFileTests {
         #expect(places.allSatisfy { $0 != nil }, "\(log)")
         let found = places.compactMap { $0 }
         #expect(found == found.sorted(), "\(log)")
+    }
+
+    @Test func aResponseReachesTheLogWhileTheNextRequestIsStillAwaited() async throws {
+        // Given a server whose second URL answers only when the test lets it
+        let gate = DispatchSemaphore(value: 0)
+        let server = try LoopbackServer { request in
+            if request.path == "/slow" { _ = gate.wait(timeout: .now() + 120) }
+            return LoopbackServer.Reply(body: Data("answer of \(request.path)".utf8))
+        }
+        defer { server.stop() }
+        let folder = try TemporaryFolder("run-output-slow")
+        try folder.write("api.http", """
+            GET \(server.url("/fast").absoluteString)
+
+            ###
+            GET \(server.url("/slow").absoluteString)
+            """)
+        let log = folder.url.appendingPathComponent("log.txt")
+        let seen = Mutex(false)
+
+        // When it runs into a file, as `courier run api.http > log 2>&1` in CI does, and the second request waits
+        let result = try await ChildProcess.run(URL(fileURLWithPath: "/bin/sh"),
+                                                ["-c", "\"$0\" run api.http > log.txt 2>&1", CourierCLI.executable.path],
+                                                in: folder.url, environment: CourierCLI.baseEnvironment) { _ in
+            // (batches wait at most 50 ms; 20 s is for a loaded machine, and ends before a transfer with no byte
+            // for 30 s times out and would flush the file anyway)
+            let deadline = ContinuousClock.now + .seconds(20)
+            while ContinuousClock.now < deadline {
+                let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+                if text.contains("answer of /fast") {
+                    seen.withLock { $0 = true }
+                    break
+                }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            gate.signal()
+        }
+
+        // Then the first response was in the file while the second was still awaited, and the run ends whole
+        #expect(seen.withLock { $0 })
+        #expect(result.status == 0)
+        let text = try String(contentsOf: log, encoding: .utf8)
+        #expect(text.contains("answer of /fast") && text.contains("answer of /slow"))
     }
 }
