@@ -27,6 +27,14 @@ public struct SecretMasker: Sendable, Hashable {
         return result
     }
 
+    /// `text` masked everywhere but in `kept`, a file path the message names: a private value that is also part
+    /// of a path (`"/labels"` and `.ci/labelsEndpoint.http`) would otherwise turn the path into
+    /// `.ciREDACTEDEndpoint.http`, which names no file. The path is the user's own, not a secret.
+    public func mask(_ text: String, sparing kept: String) -> String {
+        guard !kept.isEmpty, text.contains(kept) else { return mask(text) }
+        return text.components(separatedBy: kept).map(mask).joined(separator: kept)
+    }
+
     /// The places in `text` that hold a secret, in order and not overlapping; the longer secret wins.
     public func ranges(in text: String) -> [Range<String.Index>] {
         guard occurs(in: text) else { return [] }

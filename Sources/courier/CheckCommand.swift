@@ -190,7 +190,7 @@ enum CheckCommand {
         let variables = place.loaded.file.fileVariables
         let located = error.located(in: request, file: place.display, fileVariables: variables,
                                     environments: RunPlan.describe(place.found, selected: place.selected))
-        let text = place.masker.mask(located)
+        let text = place.masker.mask(located, sparing: place.display)
         guard reported.insert(text).inserted else { return }
         problems += 1
         Console.out(Sanitizer.sanitize(text))

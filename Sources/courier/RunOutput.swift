@@ -37,9 +37,13 @@ extension RunCommand {
             return
         }
         if case .collection(let error) = outcome.failure {
+            // The file the message names, kept whole when the rest is masked.
+            let named = place.map { place in
+                place.path == nil || place.path == outcome.template.id.file ? place.file : outcome.template.id.file
+            } ?? ""
             let message = place.map { place in
                 let own = place.path == nil || place.path == outcome.template.id.file
-                return error.located(in: outcome.template, file: own ? place.file : outcome.template.id.file,
+                return error.located(in: outcome.template, file: named,
                                      fileVariables: own ? place.variables : [], environments: place.sources)
             } ?? error.description
             if invocation.json {
@@ -66,7 +70,7 @@ extension RunCommand {
             } else {
                 let logs = scriptLines(outcome.scripts).filter { $0.hasPrefix("log: ") }
                 let text = (["### \(name)"] + logs + ["Error: \(message)"]).joined(separator: "\n")
-                Console.error(SecretPolicy.masking(text, secrets: secrets) + "\n")
+                Console.error(SecretMasker(secrets: secrets).mask(text, sparing: named) + "\n")
             }
             return
         }
