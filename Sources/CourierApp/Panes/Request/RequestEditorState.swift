@@ -82,6 +82,8 @@ public struct RequestEditorState: Sendable, Hashable {
         headers = TextAreaEditor(others.map { "\($0.name): \($0.value)" }.joined(separator: "\n"), cursorAtEnd: true)
         auth = LineEditor(authIndex.map { fields[$0].value } ?? "")
         body = TextAreaEditor(draft.body, cursorAtEnd: true)
+        // A request with a body opens on it: what Enter sends is on screen without looking for it.
+        if !draft.body.isEmpty { tab = .body }
         timeout = LineEditor(draft.timeout.map(Self.formatNumber) ?? "")
         retries = LineEditor(draft.maxAttempts.map(String.init) ?? "")
         cacheMode = draft.cacheMode

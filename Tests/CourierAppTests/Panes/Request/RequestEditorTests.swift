@@ -21,7 +21,9 @@ struct RequestEditorTests {
         state.press(.char("j"), Key(.enter))
         #expect(state.editor.auth.text == "Bearer {{token}}")
         #expect(!state.editor.headers.text.contains("Authorization"))
-        state.press(.char("l"), .char("l"), .char("l"), .char("e"), .ctrl("a"), .ctrl("k"))
+        // A request with a body opens on the Body tab (what Enter sends); Auth is the next one
+        #expect(state.editor.tab == .body)
+        state.press(.char("l"), .char("e"), .ctrl("a"), .ctrl("k"))
         state.type("Bearer other")
         let fields = state.editor.draft.headers.fields.map(\.name)
         #expect(fields == ["Content-Type", "Authorization"])
