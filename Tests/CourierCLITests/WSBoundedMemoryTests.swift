@@ -61,7 +61,7 @@ struct WSBoundedMemoryTests {
         let folder = try TemporaryFolder()
         let fifo = folder.url.appendingPathComponent("out").path
         #expect(mkfifo(fifo, 0o600) == 0)
-        let reader = open(fifo, O_RDONLY | O_NONBLOCK)
+        let reader = open(fifo, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         #expect(reader >= 0)
         defer { close(reader) }
         let courier = try ChildProcess(URL(fileURLWithPath: "/bin/sh"),

@@ -60,7 +60,8 @@ struct CollectionFileSafetyTests {
         let folder = try TemporaryFolder("live")
         let url = try folder.write("api.http", "GET https://x/a\n")
         let held = try Self.leftover(beside: "api.http", in: folder, age: 3600)
-        let descriptor = open(held.path, O_RDWR)
+        // (close-on-exec: a child another test starts meanwhile must not inherit the descriptor and its lock)
+        let descriptor = open(held.path, O_RDWR | O_CLOEXEC)
         #expect(flock(descriptor, LOCK_EX | LOCK_NB) == 0)
         let fresh = try Self.leftover(beside: "api.http", in: folder, age: 0)
         // When the collection is saved and loaded
