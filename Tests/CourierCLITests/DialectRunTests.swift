@@ -16,7 +16,9 @@ struct DialectRunTests {
         let folder = try folder ?? TemporaryFolder()
         try folder.write("api.http", text.replacingOccurrences(of: "BASE", with: server.base))
         for (path, content) in extra { try folder.write(path, content.replacingOccurrences(of: "BASE", with: server.base)) }
-        let result = try await CourierCLI.run(["run", "api.http"] + arguments, in: folder.url)
+        // Its own state folder: a cookie another test's server set on 127.0.0.1 must not reach this server's log.
+        let result = try await CourierCLI.run(["run", "api.http"] + arguments, in: folder.url,
+                                              environment: ["XDG_STATE_HOME": folder.url.appendingPathComponent(".state").path])
         return (result, server.requests)
     }
 
