@@ -1,0 +1,39 @@
+import CourierApp
+import CourierHTTP
+import CourierTerminal
+import Testing
+
+@Suite("view: a request's body as a new user first sees it")
+struct RequestBodyViewTests {
+    static let body = (["{"] + (1...12).map { "  \"field\($0)\": \($0)," } + ["  \"last\": true", "}"])
+        .joined(separator: "\n")
+
+    static func opened() -> AppState {
+        let file = CollectionFile(path: "orders.http", displayPath: ["orders.http"], requests: [
+            RequestDraft(name: "Create order", method: "POST", url: "{{base}}/orders",
+                         headers: ["Content-Type": "application/json"], body: body),
+        ])
+        var state = AppState(size: Size(width: 80, height: 24), collectionPath: "Collections", environment: "dev")
+        _ = update(&state, .collectionLoaded(Collection(root: "Collections", files: [file],
+                                                        environments: ["dev": ["base": "http://127.0.0.1:1"]])))
+        return state
+    }
+
+    @Test func aLongBodyShowsFromItsFirstLineAndSaysWhatIsBelow() {
+        let screen = Snapshot.screen(Self.opened()).joined(separator: "\n")
+        // The opening brace is on screen (it was scrolled off: the cursor waits at the end for typing) …
+        #expect(screen.contains("│{"))
+        #expect(screen.contains("\"field1\": 1"))
+        // … and the lines that do not fit are counted, with the key that reaches them.
+        #expect(screen.contains("more lines: e to edit"))
+        #expect(!screen.contains("\"last\": true"))
+    }
+
+    @Test func editingScrollsToTheCursorAtTheEnd() {
+        var state = Self.opened()
+        state.press(.char("2"), .char("j"), .char("e"))
+        let screen = Snapshot.screen(state).joined(separator: "\n")
+        #expect(screen.contains("\"last\": true"))
+        #expect(!screen.contains("more lines: e to edit"))
+    }
+}
