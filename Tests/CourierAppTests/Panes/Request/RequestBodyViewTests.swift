@@ -37,3 +37,23 @@ struct RequestBodyViewTests {
         #expect(!screen.contains("more lines: e to edit"))
     }
 }
+
+@Suite("view: the status bar names the key that sends")
+struct SendHintTests {
+    @Test func atEightyColumnsEveryPaneThatSendsSaysEnterFirst() {
+        var state = Fixtures.loaded(size: Size(width: 80, height: 24))
+        for pane in ["1", "2", "3"] {
+            state.press(.char(Character(pane)))
+            // The collection's "send (on a folder: fold)" is too long for the bar: it says "send", first.
+            #expect(Snapshot.screen(state).last?.hasPrefix(" Enter send  ") == true, "pane \(pane)")
+        }
+    }
+
+    @Test func aPaneThatTakesEnterForItselfDoesNotHintTheGlobalSend() {
+        var state = Fixtures.loaded(size: Size(width: 200, height: 60))
+        state.press(.char("5"))
+        let bar = Snapshot.screen(state).last ?? ""
+        #expect(bar.contains("i/Enter write a message"))
+        #expect(!bar.contains("Enter send"))
+    }
+}
