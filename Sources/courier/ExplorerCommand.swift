@@ -16,8 +16,9 @@ enum ExplorerCommand {
     static let spec = CommandSpec(
         name: "", summary: "The explorer: browse, edit and send the saved requests of a collection.",
         overview: "Courier, a terminal API explorer.",
-        arguments: [ArgumentSpec("PATH", .file, optional: true,
-                                 help: "A .http file or a folder of them (default: ./Collections).")],
+        arguments: [ArgumentSpec("PATH", .file, optional: true, help: """
+            A .http file or a folder of them (default: ./Collections, else . when it holds .http or .rest files).
+            """)],
         options: [
             .option("--theme", "NAME", default: "dark, or \"theme\" in ~/.config/courier/config.json",
                     help: "dark, light, high-contrast, monochrome or a Themes/NAME.json."),
@@ -59,7 +60,13 @@ enum ExplorerCommand {
             let environment = args.value("--env")
             let positionals = args.positionals
             guard positionals.count <= 1 else { throw UsageError("give one PATH, not \(positionals.count)", command: "") }
-            let path = positionals.first ?? "Collections"
+            guard let path = positionals.first ?? defaultCollection() else {
+                Console.fail("""
+                    no Collections folder and no .http or .rest file here: give a .http file or a folder of them \
+                    (courier api/users.http), or try the demo collection with 'courier demo'
+                    """)
+                return 2
+            }
             guard FileManager.default.fileExists(atPath: path) else {
                 // A mistyped subcommand (`courier sned`) reads as a path: say which one was meant.
                 let close = NameSuggestions.closest(to: path, in: CommandLineMain.subcommands.map(\.name))
@@ -72,6 +79,21 @@ enum ExplorerCommand {
         } catch {
             return error.report()
         }
+    }
+
+    /// What `courier` with no PATH opens: `Collections` when there is one, else the current folder when it
+    /// holds request files (a `.http`/`.rest` file, or the `.http/` folder httpyac users keep), as the editor
+    /// tools open the files beside them. Only the folder itself is looked at: run in a home folder, `courier`
+    /// does not search it all.
+    static func defaultCollection(in folder: String = ".") -> String? {
+        let collections = folder == "." ? "Collections" : (folder as NSString).appendingPathComponent("Collections")
+        if FileManager.default.fileExists(atPath: collections) { return collections }
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        let holdsRequests = names.contains { name in
+            CollectionLoader.extensions.contains((name as NSString).pathExtension.lowercased())
+                || CollectionLoader.requestFolders.contains(name)
+        }
+        return holdsRequests ? folder : nil
     }
 
     static func demo(_ arguments: [String]) -> Int32 {
