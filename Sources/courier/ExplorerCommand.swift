@@ -82,18 +82,30 @@ enum ExplorerCommand {
     }
 
     /// What `courier` with no PATH opens: `Collections` when there is one, else the current folder when it
-    /// holds request files (a `.http`/`.rest` file, or the `.http/` folder httpyac users keep), as the editor
-    /// tools open the files beside them. Only the folder itself is looked at: run in a home folder, `courier`
-    /// does not search it all.
+    /// holds request files (a `.http`/`.rest` file, or the `.http/` folder httpyac users keep) or one of its
+    /// folders does, as the editor tools open the files beside them. Only one level down is looked at: run in
+    /// a home folder, `courier` does not search it all.
     static func defaultCollection(in folder: String = ".") -> String? {
         let collections = folder == "." ? "Collections" : (folder as NSString).appendingPathComponent("Collections")
         if FileManager.default.fileExists(atPath: collections) { return collections }
+        return holdsRequests(folder, depth: 1) ? folder : nil
+    }
+
+    /// Whether `folder`, or a folder `depth` levels below it (hidden and tool folders left out), holds a
+    /// request file: projects keep theirs in `http/` or `requests/` as often as beside the README.
+    private static func holdsRequests(_ folder: String, depth: Int) -> Bool {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-        let holdsRequests = names.contains { name in
-            CollectionLoader.extensions.contains((name as NSString).pathExtension.lowercased())
-                || CollectionLoader.requestFolders.contains(name)
+        if names.contains(where: { CollectionLoader.extensions.contains(($0 as NSString).pathExtension.lowercased())
+            || CollectionLoader.requestFolders.contains($0) }) {
+            return true
         }
-        return holdsRequests ? folder : nil
+        guard depth > 0 else { return false }
+        return names.lazy.filter { !$0.hasPrefix(".") && !CollectionLoader.skippedFolders.contains($0) }.contains {
+            var isFolder: ObjCBool = false
+            let path = (folder as NSString).appendingPathComponent($0)
+            return FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue
+                && holdsRequests(path, depth: depth - 1)
+        }
     }
 
     static func demo(_ arguments: [String]) -> Int32 {

@@ -9,12 +9,17 @@ struct ExplorerDefaultFolderTests {
     static func folder(_ files: [String: String]) throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nopath-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        for (name, text) in files { try Data(text.utf8).write(to: folder.appendingPathComponent(name)) }
+        for (name, text) in files {
+            let file = folder.appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: file)
+        }
         return folder
     }
 
     @Test func inAFolderWithRequestFilesAndNoCollectionsFolderItOpensThem() async throws {
-        let folder = try Self.folder(["orders.rest": "### listOrders\nGET http://127.0.0.1:9/orders\n"])
+        // (in a folder of its own, as projects keep them: `http/`, `requests/`)
+        let folder = try Self.folder(["http/orders.rest": "### listOrders\nGET http://127.0.0.1:9/orders\n"])
         defer { try? FileManager.default.removeItem(at: folder) }
         let binary = TmuxSession.binary.path
         let tmux = try await TmuxSession(command: "XDG_STATE_HOME='\(folder.path)/state' exec '\(binary)'",
@@ -25,7 +30,7 @@ struct ExplorerDefaultFolderTests {
     }
 
     @Test func inAFolderWithNoneItSaysWhatToGiveAndPointsAtTheDemo() async throws {
-        let folder = try Self.folder(["notes.txt": "nothing to send"])
+        let folder = try Self.folder(["notes.txt": "nothing to send", "docs/a/deep.http": "GET http://127.0.0.1:9/\n"])
         defer { try? FileManager.default.removeItem(at: folder) }
         let result = try await CourierCLI.run([], in: folder)
         #expect(result.status == 2)
