@@ -46,7 +46,12 @@ enum StatusBarView {
             // last ones. A hint says what the key does in a word or two; help has the details in brackets.
             let rest = entries.filter { !isKept($0) }
             let sends = rest.filter { $0.command == .global(.send) || $0.help.hasPrefix("send (") }
-            hints += (sends + rest.filter { !sends.contains($0) }).map { KeyHint($0.keys, Self.brief($0.help)) }
+            hints += sends.map { KeyHint($0.keys, Self.brief($0.help)) }
+            // Unsaved edits (● in the title) say how to keep them in the file, beside how to send them.
+            if state.editor.isDirty, state.keys.global.contains(where: { $0.command == .save && !$0.keys.isEmpty }) {
+                hints.append(KeyHint(state.keys.spelling(of: .global(.save)), "save"))
+            }
+            hints += rest.filter { !sends.contains($0) }.map { KeyHint($0.keys, Self.brief($0.help)) }
         }
         var bar = StatusBar(lead: lead, hints: hints, message: right, style: theme.statusBar, keyStyle: theme.keyHint)
         bar.pinned = pinned

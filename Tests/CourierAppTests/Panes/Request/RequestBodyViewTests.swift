@@ -57,3 +57,16 @@ struct SendHintTests {
         #expect(!bar.contains("Enter send"))
     }
 }
+
+@Suite("view: unsaved edits say how to save them")
+struct SaveHintTests {
+    @Test func anEditedRequestHintsTheSaveKeyAfterSend() {
+        var state = Fixtures.editing(size: Size(width: 100, height: 24))
+        #expect(Snapshot.screen(state).last?.contains("save") == false)
+        state.press(.char("e"))
+        state.type("/x")
+        state.press(Key(.escape))
+        let bar = Snapshot.screen(state).last ?? ""
+        #expect(bar.hasPrefix(" Enter send  Ctrl-S save  "), "\(bar)")
+    }
+}
