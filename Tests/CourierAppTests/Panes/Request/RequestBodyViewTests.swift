@@ -70,3 +70,20 @@ struct SaveHintTests {
         #expect(bar.hasPrefix(" Enter send  Ctrl-S save  "), "\(bar)")
     }
 }
+
+@Suite("view: unnamed requests in the collection tree")
+struct UnnamedRequestLabelTests {
+    @Test func aLiteralURLReadsAsItsPathAndAVariableOneAsWritten() {
+        let file = CollectionFile(path: "demo.http", displayPath: ["demo.http"], requests: [
+            RequestDraft(name: "", method: "GET", url: "https://httpbin.org/anything?query=camry&page=4"),
+            RequestDraft(name: "", method: "POST", url: "https://httpbin.org/post"),
+            RequestDraft(name: "", method: "GET", url: "{{base}}/users"),
+        ])
+        var state = AppState(size: Size(width: 80, height: 24), collectionPath: "Collections")
+        _ = update(&state, .collectionLoaded(Collection(root: "Collections", files: [file], environments: [:])))
+        let screen = Snapshot.screen(state).joined(separator: "\n")
+        #expect(screen.contains("GET    /anything?"), "\(screen)")
+        #expect(screen.contains("POST   /post"), "\(screen)")
+        #expect(screen.contains("GET    {{base}}/use"), "\(screen)")
+    }
+}
