@@ -59,6 +59,12 @@ enum ExplorerCommand {
             let theme = args.value("--theme")
             let environment = args.value("--env")
             let positionals = args.positionals
+            if let first = positionals.first, !FileManager.default.fileExists(atPath: first),
+               let hint = mistypedSubcommand(first) {
+                // `courier sned https://…`: a subcommand mistyped, whatever follows it.
+                Console.fail("no collection at '\(first)' and no command of that name\(hint)")
+                return 2
+            }
             guard positionals.count <= 1 else { throw UsageError("give one PATH, not \(positionals.count)", command: "") }
             guard let path = positionals.first ?? defaultCollection() else {
                 Console.fail("""
@@ -68,10 +74,7 @@ enum ExplorerCommand {
                 return 2
             }
             guard FileManager.default.fileExists(atPath: path) else {
-                // A mistyped subcommand (`courier sned`) reads as a path: say which one was meant.
-                let close = NameSuggestions.closest(to: path, in: CommandLineMain.subcommands.map(\.name))
-                let hint = close.isEmpty ? "" : "; did you mean \(ListWording.quoted(close.map { "courier " + $0 }))?"
-                Console.fail("no collection at '\(path)': give a .http file or a folder of them\(hint)")
+                Console.fail("no collection at '\(path)': give a .http file or a folder of them")
                 return 2
             }
             return launch(path: path, environment: environment, themeName: theme, overrides: [:],
@@ -79,6 +82,13 @@ enum ExplorerCommand {
         } catch {
             return error.report()
         }
+    }
+
+    /// "; did you mean 'courier send'?" when `word` is close to a subcommand's name (a mistyped subcommand
+    /// reads as a path), nil otherwise.
+    static func mistypedSubcommand(_ word: String) -> String? {
+        let close = NameSuggestions.closest(to: word, in: CommandLineMain.subcommands.map(\.name))
+        return close.isEmpty ? nil : "; did you mean \(ListWording.quoted(close.map { "courier " + $0 }))?"
     }
 
     /// What `courier` with no PATH opens: `Collections` when there is one, else the current folder when it
