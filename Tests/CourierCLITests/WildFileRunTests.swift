@@ -246,8 +246,8 @@ struct WildFileRunTests {
         let check = try await CourierCLI.run(["check", "api.http"], in: folder.url)
         #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
 
-        // And with a second environment, or httpyac's $default, none is picked for the user
-        try folder.write("http-client.env.json", #"{"dev": {"base": "\#(server.base)"}, "prod": {}}"#)
+        // And with a second environment that points elsewhere, or httpyac's $default, none is picked for the user
+        try folder.write("http-client.env.json", #"{"dev": {"base": "https://dev.example.invalid"}, "prod": {}}"#)
         let two = try await CourierCLI.run(["run", "api.http"], in: folder.url)
         #expect(two.status == 3 && two.stderr.contains("none selected (--env NAME)"), "\(two.stderr)")
         try folder.write("http-client.env.json", #"{"dev": {"base": "http://127.0.0.1:1"}}"#)
