@@ -11,7 +11,8 @@ enum SoleEnvironmentNote {
     static func say(_ choice: EnvironmentSet.DefaultChoice, among names: [String]) {
         let first = said.withLock { $0.insert(choice.name).inserted }
         guard first else { return }
-        let others = names.filter { $0 != choice.name }
+        // The only environment has no others worth naming (a `.env.example` template is not one).
+        let others = choice.reason == .sole ? [] : names.filter { $0 != choice.name }
         let choose = others.isEmpty ? "" : "; the others: \(others.joined(separator: ", ")) (--env NAME)"
         Console.error("note: no --env given; using '\(choice.name)', \(choice.explanation)\(choose)")
     }

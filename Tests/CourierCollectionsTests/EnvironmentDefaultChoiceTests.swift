@@ -82,6 +82,19 @@ struct EnvironmentDefaultChoiceTests {
         #expect(try EnvironmentSet.discover(near: file, root: folder.url).defaultChoice?.name == "local")
     }
 
+    @Test func aProjectsDotenvTemplateIsNotChosenAndAListOfOriginsIsNoAddress() throws {
+        // Given remote environments, and the application's `.env.example` pointing at this machine
+        let folder = try TemporaryFolder()
+        try folder.write("http-client.env.json", #"{"dev": {"base": "https://d.example"}, "prod": {"base": "https://p.example"}}"#)
+        try folder.write(".env.example", "API_URL=http://localhost:3000\n")
+        let file = try folder.write("api.http", "GET {{base}}\n")
+        // Then no environment is chosen: the template is not one written for the requests
+        #expect(try EnvironmentSet.discover(near: file, root: folder.url).defaultChoice == nil)
+        // And a list of allowed origins does not make an environment remote
+        #expect(try choice(#"{"local": {"base": "http://localhost:1", "cors": "http://localhost:2,https://app.example"}, "b": {}}"#)?.name
+            == "local")
+    }
+
     @Test func loopbackIsLocalhostItsSubdomainsThe127NetworkAndIPv6Loopback() {
         for host in ["localhost", "api.localhost", "127.0.0.1", "127.1.2.3", "::1", "0.0.0.0"] {
             #expect(EnvironmentSet.isLoopback(host), "\(host)")

@@ -58,9 +58,12 @@ extension EnvironmentSet {
         if let start = startSelection, defined.contains(start.name) {
             return DefaultChoice(name: start.name, reason: .selectedOnStart(path: start.path))
         }
-        if defined.contains("default") { return DefaultChoice(name: "default", reason: .namedDefault) }
+        // A project's `.env.example` is the application's own template, not an environment written for requests:
+        // only environment files' environments are chosen by name or address.
+        let written = Set(layers.filter { !$0.isDotenv }.flatMap(\.environments.keys))
+        if written.contains("default") { return DefaultChoice(name: "default", reason: .namedDefault) }
         var local: [(name: String, addresses: [String])] = []
-        for name in defined {
+        for name in defined where written.contains(name) {
             guard let values = try? environment(named: name).values,
                   let addresses = Self.localAddresses(values.mapValues(\.value)) else { continue }
             local.append((name, addresses))
@@ -88,10 +91,12 @@ extension EnvironmentSet {
     private static let addressKeyWords = ["host", "url", "uri", "endpoint", "domain", "server", "address", "origin"]
 
     /// The host a value names: any value with a scheme (`http://…`, `ws://…`), or a value of an address-like key
-    /// (`host`, `baseUrl`, …). Values still holding variables, numbers and words with spaces name none.
+    /// (`host`, `baseUrl`, …). Values still holding variables, numbers, lists and words with spaces name none.
     static func address(key: String, value: String) -> (host: String, shown: String)? {
         let text = value.trimmingCharacters(in: .whitespaces)
-        guard !text.isEmpty, !text.contains("{{"), !text.contains(" "), !text.allSatisfy(\.isNumber) else { return nil }
+        // A list (`http://localhost:3000,https://app.example.com`, allowed origins) is not where requests go.
+        guard !text.isEmpty, !text.contains("{{"), !text.contains(" "), !text.contains(","),
+              !text.allSatisfy(\.isNumber) else { return nil }
         var rest = Substring(text)
         if let scheme = text.range(of: "://") {
             rest = text[scheme.upperBound...]
