@@ -66,7 +66,7 @@ extension RunCommand {
                 out.nullMember("status")
                 ResponseOutput.writeTests(run.tests, into: &out)
                 out.closeObject()
-                printJSON(&out, secrets: secrets)
+                printJSON(&out, secrets: secrets, sparing: named)
             } else {
                 let logs = scriptLines(outcome.scripts).filter { $0.hasPrefix("log: ") }
                 let text = (["### \(name)"] + logs + ["Error: \(message)"]).joined(separator: "\n")
@@ -128,10 +128,11 @@ extension RunCommand {
             tests: scripts.tests.map { (name: $0.name, passed: $0.passed, message: $0.message) })
     }
 
-    /// Prints a finished object on one line, the request's secrets masked.
-    private static func printJSON(_ out: inout JSONWriter, secrets: Set<String>) {
+    /// Prints a finished object on one line, the request's secrets masked, except inside `path`: the file an
+    /// error names stays whole, as in the text output.
+    private static func printJSON(_ out: inout JSONWriter, secrets: Set<String>, sparing path: String = "") {
         let line = String(decoding: out.finishLine(), as: UTF8.self)
-        Console.out(secrets.isEmpty ? line : SecretPolicy.masking(line, secrets: secrets))
+        Console.out(secrets.isEmpty ? line : SecretMasker(secrets: secrets).mask(line, sparing: path))
     }
 }
 
