@@ -257,4 +257,20 @@ struct WildFileRunTests {
         #expect(!httpyac.stderr.contains("note: no --env"), "\(httpyac.stderr)")
         #expect(server.requests.last?.target == "/d/x", "\(httpyac.stdout)\(httpyac.stderr)")
     }
+
+    @Test func aVariableNamedLikeItsOwnRequestIsAnUnknownVariableNotARequestToRunFirst() async throws {
+        // Given a request named token that sends {{token}}, which nothing defines
+        let server = try CaptureServer()
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        // When it runs
+        let result = try await CompatibilityMatrixTests.run("# @name token\nGET BASE/me\nAuthorization: Bearer {{token}}\n",
+                                                           in: folder, server: server)
+        // Then nothing is sent, and the error says the variable is undefined and how to define it
+        #expect(result.status != 0)
+        #expect(server.requests.isEmpty)
+        #expect(result.stderr.contains("unknown variable 'token' in request 'token'; define it with '@token = value', "
+            + "pass --var token=VALUE"), "\(result.stderr)")
+        #expect(!result.stderr.contains("has not run earlier"), "\(result.stderr)")
+    }
 }
