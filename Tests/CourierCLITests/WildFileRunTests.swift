@@ -273,4 +273,21 @@ struct WildFileRunTests {
             + "pass --var token=VALUE"), "\(result.stderr)")
         #expect(!result.stderr.contains("has not run earlier"), "\(result.stderr)")
     }
+
+    @Test func aJetBrainsRandomIntegerWithOneArgumentIsFromZeroUpToIt() async throws {
+        // Given requests writing $random.integer with only an upper bound, as files in the wild do
+        let server = try CaptureServer()
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let text = (1...5).map { _ in "###\nGET BASE/n?max={{$random.integer(3)}}\n" }.joined(separator: "\n")
+        // When they run
+        let result = try await CompatibilityMatrixTests.run(text, in: folder, server: server)
+        // Then each was sent with a number from 0 up to, not including, the bound
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        let values = server.requests.map(\.target)
+        #expect(values.count == 5 && values.allSatisfy { ["/n?max=0", "/n?max=1", "/n?max=2"].contains($0) }, "\(values)")
+        // And a bound of 0 or below is an error naming the variable
+        let zero = try await CompatibilityMatrixTests.run("GET BASE/n?max={{$random.integer(0)}}\n", in: folder, server: server)
+        #expect(zero.status != 0 && zero.stderr.contains("$random.integer(0)"), "\(zero.stderr)")
+    }
 }
