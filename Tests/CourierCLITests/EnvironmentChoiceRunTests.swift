@@ -28,6 +28,11 @@ struct EnvironmentChoiceRunTests {
         // And check accepts it as run does
         let check = try await CourierCLI.run(["check", "api.http"], in: folder.url)
         #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+        // And --json names it in every result, also one that fails before it is sent
+        try folder.write("api.http", "GET {{baseUrl}}/users\n\n###\nGET {{baseUrl}}/{{nowhere}}\n")
+        let json = try await CourierCLI.run(["run", "api.http", "--json"], in: folder.url)
+        let lines = json.stdout.split(separator: "\n").filter { $0.hasPrefix("{") }
+        #expect(lines.count == 2 && lines.allSatisfy { $0.contains(#""environment":"local""#) }, "\(json.stdout)")
     }
 
     @Test func withoutALocalEnvironmentNoneIsGuessedAndNothingIsSent() async throws {
