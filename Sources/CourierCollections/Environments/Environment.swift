@@ -73,6 +73,8 @@ public struct EnvironmentSet: Sendable, Hashable {
     }
 
     var layers: [Layer]
+    /// httpyac's `environmentSelectedOnStart` from the nearest `.vscode/settings.json` (`defaultChoice`).
+    var startSelection: StartSelection?
 
     /// The files found, farthest first.
     public var files: [String] { layers.map(\.path) }
@@ -141,7 +143,7 @@ public struct EnvironmentSet: Sendable, Hashable {
             }
             layers += try jetBrainsLayers(in: folder)
         }
-        return EnvironmentSet(layers: layers)
+        return EnvironmentSet(layers: layers, startSelection: selectedOnStart(in: folders))
     }
 
     /// `http-client.env.json` and `http-client.private.env.json` of `folder`, those that exist.
