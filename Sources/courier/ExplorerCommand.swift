@@ -77,8 +77,18 @@ enum ExplorerCommand {
                 Console.fail("no collection at '\(path)': give a .http file or a folder of them")
                 return 2
             }
-            return launch(path: path, environment: environment, themeName: theme, overrides: [:],
-                          showSecrets: args.flag("--show-secrets"))
+            // A Postman collection opens through a converted copy, as `courier run` runs one.
+            let postman: (folder: String, notice: String)?
+            do {
+                postman = try PostmanExplorerCopy.prepare(path)
+            } catch {
+                Console.fail("\(path): \(error)")
+                return 1
+            }
+            let status = launch(path: postman?.folder ?? path, environment: environment, themeName: theme,
+                                overrides: [:], notice: postman?.notice, showSecrets: args.flag("--show-secrets"))
+            if let notice = postman?.notice { Console.error(notice) }
+            return status
         } catch {
             return error.report()
         }

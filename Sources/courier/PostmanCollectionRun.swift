@@ -12,10 +12,7 @@ enum PostmanCollectionRun {
     static func convert(_ invocation: inout RunCommand.Invocation) throws -> URL? {
         let url = URL(fileURLWithPath: invocation.path)
         // Only a `.json` file is read whole here: a `.http` file is never parsed as JSON.
-        guard url.pathExtension.lowercased() == "json", let data = try? Data(contentsOf: url),
-              let root = try? JSONValue.parse(data), PostmanVariableExport.kind(of: root) == .collection else {
-            return nil
-        }
+        guard url.pathExtension.lowercased() == "json", isCollection(url) else { return nil }
         let folder = FileManager.default.temporaryDirectory
             .appendingPathComponent("courier-postman-\(UUID().uuidString)", isDirectory: true)
         // Its environment exports beside it come along, as the project keeps them for `newman run -e`; which one
@@ -33,6 +30,12 @@ enum PostmanCollectionRun {
         invocation.path = folder.path
         if invocation.names.isEmpty { invocation.all = true }
         return folder
+    }
+
+    /// Whether the file at `url` is a Postman collection export.
+    static func isCollection(_ url: URL) -> Bool {
+        guard let data = try? Data(contentsOf: url), let root = try? JSONValue.parse(data) else { return false }
+        return PostmanVariableExport.kind(of: root) == .collection
     }
 
     /// The Postman environment exports in the collection's folder (`*postman_environment.json`), by name.
