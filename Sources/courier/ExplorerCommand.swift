@@ -17,7 +17,8 @@ enum ExplorerCommand {
         name: "", summary: "The explorer: browse, edit and send the saved requests of a collection.",
         overview: "Courier, a terminal API explorer.",
         arguments: [ArgumentSpec("PATH", .file, optional: true, help: """
-            A .http file or a folder of them (default: ./Collections, else . when it or a folder in it holds .http or .rest files).
+            A .http file, a folder of them or a Postman collection (default: ./Collections, else . when it or a
+            folder in it holds .http or .rest files).
             """)],
         options: [
             .option("--theme", "NAME", default: "dark, or \"theme\" in ~/.config/courier/config.json",
