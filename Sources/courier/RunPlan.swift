@@ -26,8 +26,10 @@ struct RunPlan: Sendable {
         }
         let names = environments.names.isEmpty ? "only $shared" : environments.names.joined(separator: ", ")
         let unread = environments.unreadFiles.map { "; \($0.path) was not read: \($0.reason)" }.joined()
-        return "environments found: \(names)" + (selected.map { "; selected: \($0)" } ?? "; none selected (--env NAME)")
-            + unread
+        // Why none was chosen for the user, when there were several to choose from (`EnvironmentSet.defaultChoice`).
+        let why = environments.names.count > 1 ? ": none is a project default or the one on this machine" : ""
+        return "environments found: \(names)"
+            + (selected.map { "; selected: \($0)" } ?? "; none selected (--env NAME)\(why)") + unread
     }
 
     var entries: [Entry]

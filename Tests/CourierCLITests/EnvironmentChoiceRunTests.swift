@@ -49,7 +49,8 @@ struct EnvironmentChoiceRunTests {
         // Then nothing is sent, and the error lists the environments and how to choose one
         #expect(result.status != 0)
         #expect(server.requests.isEmpty)
-        #expect(result.stderr.contains("environments found: development, production; none selected (--env NAME)"),
+        #expect(result.stderr.contains("environments found: development, production; none selected (--env NAME): "
+            + "none is a project default or the one on this machine"),
                 "\(result.stdout)\(result.stderr)")
         #expect(!result.stderr.contains("note: no --env"), "\(result.stderr)")
     }

@@ -23,6 +23,15 @@ struct EnvironmentDefaultChoiceTests {
         #expect(bare == .init(name: "a", reason: .local(addresses: ["127.0.0.1"])))
         // And an environment holding one remote address is not local, even named so
         #expect(try choice(#"{"local": {"api": "http://localhost:1", "auth": "https://login.example.com"}, "prod": {}}"#) == nil)
+        // And a host written without a scheme counts under any key, and words, e-mail addresses, numbers and
+        // versions are no addresses
+        let words = try choice(#"""
+            {"dev": {"api": "localhost:8081/v1", "serverPk": "pk_server_dev_123", "recipient": "someone@example.com",
+                     "clickId": "01J8K2ABCDEF", "version": "1.2.0", "type": "application/json"},
+             "prod": {"api": "api.example.com/v1"}}
+            """#)
+        #expect(words == .init(name: "dev", reason: .local(addresses: ["localhost:8081"])))
+        #expect(try choice(#"{"dev": {"a": "http://localhost", "b": "api.example.com"}, "prod": {}}"#) == nil)
         // And an environment with no address at all is not local
         #expect(try choice(#"{"local": {"token": "t"}, "prod": {"base": "https://example.com"}}"#) == nil)
     }
@@ -99,7 +108,8 @@ struct EnvironmentDefaultChoiceTests {
         for host in ["localhost", "api.localhost", "127.0.0.1", "127.1.2.3", "::1", "0.0.0.0"] {
             #expect(EnvironmentSet.isLoopback(host), "\(host)")
         }
-        for host in ["localhost.example.com", "127.0.0.1.nip.io", "10.0.0.1", "host.docker.internal", "128.0.0.1"] {
+        for host in ["localhost.example.com", "127.0.0.1.nip.io", "10.0.0.1", "host.docker.internal", "128.0.0.1",
+                     "127.0.0.256"] {
             #expect(!EnvironmentSet.isLoopback(host), "\(host)")
         }
     }

@@ -14,7 +14,7 @@ public struct Collection: Sendable, Hashable {
     /// and why, for the status line.
     public var defaultEnvironment: DefaultEnvironment?
 
-    /// An environment chosen without the user naming one, and why ("whose addresses are all on this machine").
+    /// An environment chosen without the user naming one, and why ("on this machine (localhost:8080)").
     public struct DefaultEnvironment: Sendable, Hashable {
         public var name: String
         public var reason: String

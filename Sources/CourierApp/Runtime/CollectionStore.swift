@@ -232,7 +232,7 @@ public final class CollectionStore: Sendable {
             // What the environment files ask that Courier does not do (httpyac's configuration, an unreadable
             // private file) is listed with the problems, as `courier run` and `check` print it.
             problems += set.warnings.map(\.description)
-            defaultEnvironment = set.defaultChoice.map { .init(name: $0.name, reason: $0.explanation) }
+            defaultEnvironment = set.defaultChoice.map { .init(name: $0.name, reason: $0.shortExplanation) }
             for name in set.names + [EnvironmentSet.sharedName] {
                 let values = try set.environment(named: name == EnvironmentSet.sharedName ? nil : name).values
                 environments[name] = values.mapValues(\.value).merging(defaults) { defaultsWin.contains(name) ? $1 : $0 }

@@ -33,6 +33,16 @@ extension EnvironmentSet {
                 "whose addresses are all on this machine (\(addresses.joined(separator: ", ")))"
             }
         }
+
+        /// The same, short enough for a status line ("on this machine (localhost:8080)").
+        public var shortExplanation: String {
+            switch reason {
+            case .sole: "the only one"
+            case .selectedOnStart: "selected on start in .vscode/settings.json"
+            case .namedDefault: "named default"
+            case .local(let addresses): "on this machine (\(addresses.joined(separator: ", ")))"
+            }
+        }
     }
 
     /// The environment a project's editor settings select when it opens, and the settings file saying so.
@@ -87,43 +97,50 @@ extension EnvironmentSet {
         return found.isEmpty ? nil : found
     }
 
-    /// Keys whose values are addresses even without a scheme (`"host": "localhost"`).
+    /// Keys whose values are addresses even without a scheme and a dot (`"host": "db"`).
     private static let addressKeyWords = ["host", "url", "uri", "endpoint", "domain", "server", "address", "origin"]
 
-    /// The host a value names: any value with a scheme (`http://…`, `ws://…`), or a value of an address-like key
-    /// (`host`, `baseUrl`, …). Values still holding variables, numbers, lists and words with spaces name none.
+    /// The host a value names: any value with a scheme (`http://…`, `ws://…`); without one, a host name alone or
+    /// with a port and path (`localhost:8081`, `api.example.com/v1`, `127.0.0.1`), or a single-word host under an
+    /// address-like key (`"host": "db"`). Values still holding variables, lists, e-mail addresses, words with
+    /// spaces or underscores, numbers and versions name none. Taking a word for a remote host only costs a choice.
     static func address(key: String, value: String) -> (host: String, shown: String)? {
         let text = value.trimmingCharacters(in: .whitespaces)
-        // A list (`http://localhost:3000,https://app.example.com`, allowed origins) is not where requests go.
-        guard !text.isEmpty, !text.contains("{{"), !text.contains(" "), !text.contains(","),
-              !text.allSatisfy(\.isNumber) else { return nil }
-        var rest = Substring(text)
-        if let scheme = text.range(of: "://") {
-            rest = text[scheme.upperBound...]
-        } else {
-            let lowered = key.lowercased()
-            guard addressKeyWords.contains(where: lowered.contains) else { return nil }
-        }
+        guard !text.isEmpty, !text.contains("{{"), !text.contains(" "), !text.contains(",") else { return nil }
+        let scheme = text.range(of: "://")
+        if scheme == nil && text.contains("@") { return nil }
+        let rest = scheme.map { text[$0.upperBound...] } ?? Substring(text)
         let authority = rest.prefix { !"/?#".contains($0) }
         let hostAndPort = authority.split(separator: "@", omittingEmptySubsequences: false).last ?? authority
-        let host: Substring
-        if hostAndPort.hasPrefix("[") {
-            host = hostAndPort.dropFirst().prefix { $0 != "]" }
-        } else {
-            host = hostAndPort.prefix { $0 != ":" }
-        }
+        let host = (hostAndPort.hasPrefix("[") ? hostAndPort.dropFirst().prefix { $0 != "]" }
+            : hostAndPort.prefix { $0 != ":" }).lowercased()
         guard !host.isEmpty else { return nil }
-        return (host.lowercased(), String(hostAndPort).lowercased())
+        let shown = String(hostAndPort).lowercased()
+        if scheme != nil || isLoopback(host) || isIPv4(host) { return (host, shown) }
+        let hostCharacters = host.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") }
+        guard hostCharacters else { return nil }
+        let labels = host.split(separator: ".")
+        if labels.count > 1, let last = labels.last, last.allSatisfy(\.isLetter) { return (host, shown) }
+        let lowered = key.lowercased()
+        if labels.count == 1, !host.allSatisfy(\.isNumber), addressKeyWords.contains(where: lowered.contains) {
+            return (host, shown)
+        }
+        return nil
+    }
+
+    /// Whether `host` is four numbers from 0 to 255 joined by dots.
+    static func isIPv4(_ host: String) -> Bool {
+        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 4 && parts.allSatisfy { part in
+            !part.isEmpty && part.count <= 3 && part.allSatisfy { $0.isASCII && $0.isNumber } && Int(part) ?? 256 <= 255
+        }
     }
 
     /// Whether `host` is this machine: `localhost` and its subdomains, 127.0.0.0/8, `::1`, and `0.0.0.0`
     /// (which a client reaches on this machine).
     static func isLoopback(_ host: String) -> Bool {
         if host == "localhost" || host.hasSuffix(".localhost") || host == "::1" || host == "0.0.0.0" { return true }
-        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
-        return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { part in
-            !part.isEmpty && part.count <= 3 && part.allSatisfy(\.isASCII) && part.allSatisfy(\.isNumber)
-        }
+        return isIPv4(host) && host.hasPrefix("127.")
     }
 
     /// httpyac's `httpyac.environmentSelectedOnStart` in the nearest `.vscode/settings.json` of `folders`
