@@ -81,8 +81,9 @@ extension ImportCommand {
         }
         let secret = shared.filter(\.isSecret).map(\.key)
         if !secret.isEmpty {
-            Console.error("note: \(secret.joined(separator: ", ")) hold credentials: they are in "
-                          + "\(EnvironmentSet.privateFileName) ($shared), and the .http files name them")
+            let (verb, pronoun) = secret.count == 1 ? ("holds a credential: it is", "it") : ("hold credentials: they are", "them")
+            Console.error("note: \(secret.joined(separator: ", ")) \(verb) in "
+                          + "\(EnvironmentSet.privateFileName) ($shared), and the .http files name \(pronoun)")
         }
         return 0
     }
