@@ -23,5 +23,6 @@ bench("startup") { StartupBench.run() }
 bench("firstframe") { FirstFrameBench.run() }
 bench("oneshot") { OneShotBench.run() }
 bench("run") { RunCommandBench.run() }
+bench("runjobs") { RunJobsBench.run() }
 bench("livemode") { LiveModeBench.run() }
 bench("script") { ScriptBench.run() }

@@ -16,8 +16,10 @@ enum ExplorerCommand {
     static let spec = CommandSpec(
         name: "", summary: "The explorer: browse, edit and send the saved requests of a collection.",
         overview: "Courier, a terminal API explorer.",
-        arguments: [ArgumentSpec("PATH", .file, optional: true,
-                                 help: "A .http file or a folder of them (default: ./Collections).")],
+        arguments: [ArgumentSpec("PATH", .file, optional: true, help: """
+            A .http file, a folder of them or a Postman collection (default: ./Collections, else . when it or a
+            folder in it holds .http or .rest files).
+            """)],
         options: [
             .option("--theme", "NAME", default: "dark, or \"theme\" in ~/.config/courier/config.json",
                     help: "dark, light, high-contrast, monochrome or a Themes/NAME.json."),
@@ -58,19 +60,72 @@ enum ExplorerCommand {
             let theme = args.value("--theme")
             let environment = args.value("--env")
             let positionals = args.positionals
-            guard positionals.count <= 1 else { throw UsageError("give one PATH, not \(positionals.count)", command: "") }
-            let path = positionals.first ?? "Collections"
-            guard FileManager.default.fileExists(atPath: path) else {
-                // A mistyped subcommand (`courier sned`) reads as a path: say which one was meant.
-                let close = NameSuggestions.closest(to: path, in: CommandLineMain.subcommands.map(\.name))
-                let hint = close.isEmpty ? "" : "; did you mean \(ListWording.quoted(close.map { "courier " + $0 }))?"
-                Console.fail("no collection at '\(path)': give a .http file or a folder of them\(hint)")
+            if let first = positionals.first, !FileManager.default.fileExists(atPath: first),
+               let hint = mistypedSubcommand(first) {
+                // `courier sned https://…`: a subcommand mistyped, whatever follows it.
+                Console.fail("no collection at '\(first)' and no command of that name\(hint)")
                 return 2
             }
-            return launch(path: path, environment: environment, themeName: theme, overrides: [:],
-                          showSecrets: args.flag("--show-secrets"))
+            guard positionals.count <= 1 else { throw UsageError("give one PATH, not \(positionals.count)", command: "") }
+            guard let path = positionals.first ?? defaultCollection() else {
+                Console.fail("""
+                    no Collections folder and no .http or .rest file here: give a .http file or a folder of them \
+                    (courier api/users.http), or try the demo collection with 'courier demo'
+                    """)
+                return 2
+            }
+            guard FileManager.default.fileExists(atPath: path) else {
+                Console.fail("no collection at '\(path)': give a .http file or a folder of them")
+                return 2
+            }
+            // A Postman collection opens through a converted copy, as `courier run` runs one.
+            let postman: (folder: String, notice: String)?
+            do {
+                postman = try PostmanExplorerCopy.prepare(path)
+            } catch {
+                Console.fail("\(path): \(error)")
+                return 1
+            }
+            let status = launch(path: postman?.folder ?? path, environment: environment, themeName: theme,
+                                overrides: [:], notice: postman?.notice, showSecrets: args.flag("--show-secrets"))
+            if let notice = postman?.notice { Console.error(notice) }
+            return status
         } catch {
             return error.report()
+        }
+    }
+
+    /// "; did you mean 'courier send'?" when `word` is close to a subcommand's name (a mistyped subcommand
+    /// reads as a path), nil otherwise.
+    static func mistypedSubcommand(_ word: String) -> String? {
+        let close = NameSuggestions.closest(to: word, in: CommandLineMain.subcommands.map(\.name))
+        return close.isEmpty ? nil : "; did you mean \(ListWording.quoted(close.map { "courier " + $0 }))?"
+    }
+
+    /// What `courier` with no PATH opens: `Collections` when there is one, else the current folder when it
+    /// holds request files (a `.http`/`.rest` file, or the `.http/` folder httpyac users keep) or one of its
+    /// folders does, as the editor tools open the files beside them. Only one level down is looked at: run in
+    /// a home folder, `courier` does not search it all.
+    static func defaultCollection(in folder: String = ".") -> String? {
+        let collections = folder == "." ? "Collections" : (folder as NSString).appendingPathComponent("Collections")
+        if FileManager.default.fileExists(atPath: collections) { return collections }
+        return holdsRequests(folder, depth: 1) ? folder : nil
+    }
+
+    /// Whether `folder`, or a folder `depth` levels below it (hidden and tool folders left out), holds a
+    /// request file: projects keep theirs in `http/` or `requests/` as often as beside the README.
+    private static func holdsRequests(_ folder: String, depth: Int) -> Bool {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        if names.contains(where: { CollectionLoader.extensions.contains(($0 as NSString).pathExtension.lowercased())
+            || CollectionLoader.requestFolders.contains($0) }) {
+            return true
+        }
+        guard depth > 0 else { return false }
+        return names.lazy.filter { !$0.hasPrefix(".") && !CollectionLoader.skippedFolders.contains($0) }.contains {
+            var isFolder: ObjCBool = false
+            let path = (folder as NSString).appendingPathComponent($0)
+            return FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue
+                && holdsRequests(path, depth: depth - 1)
         }
     }
 

@@ -7,8 +7,9 @@ import Foundation
 extension ImportCommand {
     /// Writes the collection's `.http` files, then adds the environments (and globals, as `$shared`) to the
     /// folder's environment files, secret values to the private one (0600). No `.http` file is overwritten,
-    /// and an environment the folder's files already name is an error before anything is written.
-    static func importPostman(_ paths: [String], output: String?) throws -> Int32 {
+    /// and an environment the folder's files already name is an error before anything is written. `quiet` leaves
+    /// out the files written (`courier run` converting a collection into a folder of its own).
+    static func importPostman(_ paths: [String], output: String?, quiet: Bool = false) throws -> Int32 {
         var collection: (path: String, data: Data)?
         var exports: [PostmanVariableExport] = []
         for path in paths {
@@ -53,19 +54,19 @@ extension ImportCommand {
         for file in conversion?.files ?? [] {
             let url = folder.appendingPathComponent(file.name)
             try CollectionWriter.write(Data(file.text.utf8), to: url, displayPath: url.path)
-            Console.error("wrote \(url.path)")
+            if !quiet { Console.error("wrote \(url.path)") }
         }
         if let text = merged.publicText {
             try CollectionWriter.write(Data(text.utf8), to: publicURL, displayPath: publicURL.path)
-            Console.error("wrote \(publicURL.path)")
+            if !quiet { Console.error("wrote \(publicURL.path)") }
         }
         if let text = merged.privateText {
             // Secret values: readable by the user only, and never printed.
             try CollectionWriter.write(Data(text.utf8), to: privateURL, displayPath: privateURL.path,
                                        permissions: 0o600)
-            Console.error("wrote \(privateURL.path)")
+            if !quiet { Console.error("wrote \(privateURL.path)") }
         }
-        for export in exports {
+        for export in exports where !quiet {
             let secret = export.values.filter(\.isSecret).count
             Console.error("environment '\(export.environmentName)': \(export.values.count) values"
                               + (secret > 0 ? ", \(secret) secret (in \(EnvironmentSet.privateFileName))" : ""))

@@ -11,6 +11,8 @@ extension ResponseOutput {
     struct RunMembers {
         /// Set when a folder runs.
         var file: String?
+        /// The environment the request resolved against (given with `--env` or chosen without it).
+        var environment: String?
         /// Set when `--data` or `--iteration-count` runs more than once (0-based).
         var iteration: Int?
         var logs: [String] = []
@@ -56,6 +58,7 @@ extension ResponseOutput {
             out.member("cache_reason", cache.reason)
         }
         if let note = response?.contentEncodingNote { out.member("content_encoding_note", note) }
+        if let environment = run?.environment { out.member("environment", environment) }
         writeError(error, into: &out)
         if let file = run?.file { out.member("file", file) }
         out.key("headers")

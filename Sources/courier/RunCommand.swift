@@ -185,10 +185,14 @@ enum RunCommand {
 
     // MARK: Running
 
-    static func execute(_ invocation: Invocation) -> Int32 {
+    static func execute(_ given: Invocation) -> Int32 {
         let plan: RunPlan
         let iterations: Iterations
+        var invocation = given
+        var converted: URL?
+        defer { converted.map(PostmanCollectionRun.remove) }
         do {
+            converted = try PostmanCollectionRun.convert(&invocation)
             plan = try RunPlan.make(invocation)
             iterations = try Iterations(invocation)
         } catch {

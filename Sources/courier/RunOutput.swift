@@ -52,12 +52,13 @@ extension RunCommand {
                 out.key("attempts")
                 out.openArray()
                 out.closeArray()
+                if let environment = place?.environment { out.member("environment", environment) }
                 out.key("error")
                 out.openObject()
                 out.member("kind", "collection")
                 out.member("message", message)
                 out.closeObject()
-                let run = runMembers(outcome, file: file, iteration: iteration)
+                let run = runMembers(outcome, file: file, iteration: iteration, environment: nil)
                 if let file { out.member("file", file) }
                 if let iteration { out.member("iteration", iteration) }
                 if !run.logs.isEmpty { out.member("logs", strings: run.logs) }
@@ -66,7 +67,7 @@ extension RunCommand {
                 out.nullMember("status")
                 ResponseOutput.writeTests(run.tests, into: &out)
                 out.closeObject()
-                printJSON(&out, secrets: secrets)
+                printJSON(&out, secrets: secrets, sparing: named)
             } else {
                 let logs = scriptLines(outcome.scripts).filter { $0.hasPrefix("log: ") }
                 let text = (["### \(name)"] + logs + ["Error: \(message)"]).joined(separator: "\n")
@@ -77,9 +78,9 @@ extension RunCommand {
         if invocation.json {
             // One object written member by member, the run's members in their places.
             var out = JSONWriter()
+            let run = runMembers(outcome, file: file, iteration: iteration, environment: place?.environment)
             ResponseOutput.writeJSON(response: outcome.response, error: apiError, attempts: attempts, name: name,
-                                     options: options, run: runMembers(outcome, file: file, iteration: iteration),
-                                     into: &out)
+                                     options: options, run: run, into: &out)
             printJSON(&out, secrets: secrets)
         } else {
             var out = TextLines()
@@ -126,22 +127,24 @@ extension RunCommand {
     }
 
     /// The members a run adds to a request's object: its file, iteration, scripts' tests and logs, saves, note.
-    private static func runMembers(_ outcome: RunOutcome, file: String?, iteration: Int?) -> ResponseOutput.RunMembers {
+    private static func runMembers(_ outcome: RunOutcome, file: String?, iteration: Int?,
+                                   environment: String?) -> ResponseOutput.RunMembers {
         let scripts = outcome.scripts
         return ResponseOutput.RunMembers(
-            file: file, iteration: iteration, logs: scripts.logs,
+            file: file, environment: environment, iteration: iteration, logs: scripts.logs,
             note: outcome.template.tags[RequestTemplate.noteTag], saved: outcome.savedTo,
             scriptError: scripts.error?.description,
             tests: scripts.tests.map { (name: $0.name, passed: $0.passed, message: $0.message) })
     }
 
-    /// Prints a finished object on one line, the request's secrets masked.
-    private static func printJSON(_ out: inout JSONWriter, secrets: Set<String>) {
+    /// Prints a finished object on one line, the request's secrets masked, except inside `path`: the file an
+    /// error names stays whole, as in the text output.
+    private static func printJSON(_ out: inout JSONWriter, secrets: Set<String>, sparing path: String = "") {
         let line = out.finishLine()
         if secrets.isEmpty {
             Console.out(bytes: line)
         } else {
-            Console.out(SecretPolicy.masking(String(decoding: line, as: UTF8.self), secrets: secrets))
+            Console.out(SecretMasker(secrets: secrets).mask(String(decoding: line, as: UTF8.self), sparing: path))
         }
     }
 }
@@ -154,4 +157,6 @@ struct ErrorPlace {
     /// The file's path in its requests' IDs: a request from another file (one a `run` line ran) is placed
     /// in that file instead.
     var path: String?
+    /// The environment the file's requests resolve against, for `--json` (nil: none, only `$shared`).
+    var environment: String? = nil
 }

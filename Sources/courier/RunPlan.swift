@@ -66,12 +66,13 @@ struct RunPlan: Sendable {
                        + environments.warnings, isFolder: false)
     }
 
-    /// `--env`, else the only environment the files define (said on standard error, once per name).
+    /// `--env`, else the environment the files' own rules choose (`EnvironmentSet.defaultChoice`: the only
+    /// one, the project's default, the local one), said on standard error once per name.
     static func chosenEnvironment(_ written: String?, in environments: EnvironmentSet) -> String? {
         if let written { return written }
-        guard let sole = environments.soleEnvironment else { return nil }
-        SoleEnvironmentNote.say(sole)
-        return sole
+        guard let choice = environments.defaultChoice else { return nil }
+        SoleEnvironmentNote.say(choice, among: environments.names)
+        return choice.name
     }
 
     /// The file and the requests picked in it. With `--name`, only an outline of the file is kept and

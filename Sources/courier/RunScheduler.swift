@@ -215,7 +215,8 @@ final class RunScheduler: Sendable {
         }
         let file = plan.isFolder ? entry.displayPath : nil
         let place = ErrorPlace(file: entry.displayPath, variables: entry.loaded.file.fileVariables,
-                               sources: entry.variableSources, path: entry.loaded.file.path)
+                               sources: entry.variableSources, path: entry.loaded.file.path,
+                               environment: (try? entry.environment.get())?.name)
         let iteration = iterations.count > 1 ? pass.iteration.index : nil
         let writesReports = self.writesReports
         let onOutcome: (RunOutcome) -> Void = { outcome in

@@ -81,6 +81,11 @@ struct CommandLineTablesTests {
         let command = try await CourierCLI.run(["sned"])
         #expect(command.status == 2)
         #expect(command.stderr.contains("did you mean 'courier send'?"))
+        // Followed by what the command would take, the typo is still what is named (not "give one PATH, not 2")
+        let withURL = try await CourierCLI.run(["sned", "http://127.0.0.1:9/x"])
+        #expect(withURL.status == 2)
+        #expect(withURL.stderr.contains("no collection at 'sned' and no command of that name; did you mean 'courier send'?"),
+                "\(withURL.stderr)")
     }
 
     @Test func everyCommandReportsAnUnknownOptionInOneFormatWithStatusTwo() async throws {

@@ -105,12 +105,16 @@ import Testing
         let summary = try Self.json(result.stdout)
         #expect(summary["errors"] as? [String: Int] == ["connectionRefused": 6], "\(result.stdout)")
         #expect(summary["statuses"] as? [String: Int] == [:])
+        #expect(summary["sentDirect"] as? Bool == true, "\(result.stdout)")
 
         // And with --retry the summary names retries as on
         let retried = try await CourierCLI.run(["load", "api.http", "--name", "ping", "--requests", "1",
                                                 "--retry", "2"], in: folder.url)
         #expect(retried.stdout.contains("errors: connectionRefused ×1"), "\(retried.stdout)")
         #expect(retried.stdout.contains("retries: on, up to 2 attempts a request"), "\(retried.stdout)")
+        // And the retry step runs: the request goes through the pipeline, not straight to the transport
+        #expect(retried.stdout.contains("resolved: once") && !retried.stdout.contains("straight to the transport"),
+                "\(retried.stdout)")
     }
 
     @Test("A pre-request script runs for every request, and the variable it sets is sent")
@@ -142,6 +146,8 @@ import Testing
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         let sent = server.requests.map { $0.headers["cookie"] ?? $0.headers["Cookie"] ?? "" }
         #expect(sent == ["", "session=s1", "session=s1"], "\(sent)")
+        // through the way past the pipeline, which keeps the cookie jar
+        #expect(result.stdout.contains("sent straight to the transport"), "\(result.stdout)")
     }
 
     @Test("A request that never changes is resolved once; one using {{$uuid}} (through a variable) each time")
@@ -155,6 +161,8 @@ import Testing
                                              "--concurrency", "3", "--json"], in: plain.url)
         #expect(once.status == 0, "\(once.stdout)\(once.stderr)")
         #expect(try Self.json(once.stdout)["resolvedOnce"] as? Bool == true)
+        // and went straight to the transport: no step of the pipeline has work for it
+        #expect(try Self.json(once.stdout)["sentDirect"] as? Bool == true)
         #expect(server.requestCount(path: "/plain") == 12)
 
         // When the request uses a file variable holding {{$uuid}}
@@ -218,6 +226,8 @@ import Testing
 
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(server.requestCount(path: "/token") == 1)
+        // The token step has work for each request: none goes straight to the transport
+        #expect(try Self.json(result.stdout)["sentDirect"] as? Bool == false, "\(result.stdout)")
         let sent = server.requests.filter { $0.path == "/api" }.map { $0.headers["authorization"] ?? $0.headers["Authorization"] }
         #expect(sent.count == 40 && sent.allSatisfy { $0 == "Bearer tok-1" }, "\(sent)")
     }

@@ -39,4 +39,18 @@ import Testing
         #expect(result.stderr.contains("labels-list.http:2"), "\(result.stderr)")
         #expect(!result.stderr.contains("apiREDACTED") && !result.stderr.contains("REDACTED-list"), "\(result.stderr)")
     }
+
+    @Test func runJSONNamesTheFileWholeInItsErrorMemberAndStillMasksTheValue() async throws {
+        // Given the same request, and a folder run (whose objects carry a "file" member too)
+        let folder = try Self.project()
+        // When it runs with --json, on the file and on its folder
+        let one = try await CourierCLI.run(["run", "api/labels-list.http", "--env", "dev", "--json"], in: folder.url)
+        let all = try await CourierCLI.run(["run", "api", "--all", "--env", "dev", "--json"], in: folder.url)
+        // Then the error member names the file as it is, and no value leaks
+        for result in [one, all] {
+            #expect(result.status != 0)
+            #expect(result.stdout.contains("labels-list.http:2"), "\(result.stdout)")
+            #expect(!result.stdout.contains("apiREDACTED") && !result.stdout.contains("REDACTED-list"), "\(result.stdout)")
+        }
+    }
 }

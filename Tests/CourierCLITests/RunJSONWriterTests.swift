@@ -71,8 +71,9 @@ struct RunJSONWriterTests {
         let (hostile, binary, missing, off) = (objects[0], objects[1], objects[2], objects[3])
 
         // The response's members, as the sorted-key writer printed them
-        #expect(Set(hostile.keys) == ["attempts", "body", "body_size", "cache", "cache_reason", "error", "headers",
-                                      "http_version", "name", "status", "tests", "url"])
+        #expect(Set(hostile.keys) == ["attempts", "body", "body_size", "cache", "cache_reason", "environment", "error",
+                                      "headers", "http_version", "name", "status", "tests", "url"])
+        #expect(hostile["environment"] as? String == "dev")
         #expect(hostile["name"] as? String == "hostile")
         #expect(hostile["status"] as? Int == 200)
         #expect(hostile["error"] is NSNull)
@@ -104,7 +105,7 @@ struct RunJSONWriterTests {
         #expect(binary["body_size"] as? Int == Self.binaryBody.count)
 
         // A request that could not be built, and one skipped
-        #expect(Set(missing.keys) == ["attempts", "error", "name", "status", "tests"])
+        #expect(Set(missing.keys) == ["attempts", "environment", "error", "name", "status", "tests"])
         #expect((missing["error"] as? [String: Any])?["kind"] as? String == "collection")
         #expect(((missing["error"] as? [String: Any])?["message"] as? String)?.contains("nope") == true)
         #expect(missing["status"] is NSNull)

@@ -246,8 +246,8 @@ struct WildFileRunTests {
         let check = try await CourierCLI.run(["check", "api.http"], in: folder.url)
         #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
 
-        // And with a second environment, or httpyac's $default, none is picked for the user
-        try folder.write("http-client.env.json", #"{"dev": {"base": "\#(server.base)"}, "prod": {}}"#)
+        // And with a second environment that points elsewhere, or httpyac's $default, none is picked for the user
+        try folder.write("http-client.env.json", #"{"dev": {"base": "https://dev.example.invalid"}, "prod": {}}"#)
         let two = try await CourierCLI.run(["run", "api.http"], in: folder.url)
         #expect(two.status == 3 && two.stderr.contains("none selected (--env NAME)"), "\(two.stderr)")
         try folder.write("http-client.env.json", #"{"dev": {"base": "http://127.0.0.1:1"}}"#)
@@ -256,5 +256,38 @@ struct WildFileRunTests {
         let httpyac = try await CourierCLI.run(["run", "plain.http"], in: folder.url)
         #expect(!httpyac.stderr.contains("note: no --env"), "\(httpyac.stderr)")
         #expect(server.requests.last?.target == "/d/x", "\(httpyac.stdout)\(httpyac.stderr)")
+    }
+
+    @Test func aVariableNamedLikeItsOwnRequestIsAnUnknownVariableNotARequestToRunFirst() async throws {
+        // Given a request named token that sends {{token}}, which nothing defines
+        let server = try CaptureServer()
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        // When it runs
+        let result = try await CompatibilityMatrixTests.run("# @name token\nGET BASE/me\nAuthorization: Bearer {{token}}\n",
+                                                           in: folder, server: server)
+        // Then nothing is sent, and the error says the variable is undefined and how to define it
+        #expect(result.status != 0)
+        #expect(server.requests.isEmpty)
+        #expect(result.stderr.contains("unknown variable 'token' in request 'token'; define it with '@token = value', "
+            + "pass --var token=VALUE"), "\(result.stderr)")
+        #expect(!result.stderr.contains("has not run earlier"), "\(result.stderr)")
+    }
+
+    @Test func aJetBrainsRandomIntegerWithOneArgumentIsFromZeroUpToIt() async throws {
+        // Given requests writing $random.integer with only an upper bound, as files in the wild do
+        let server = try CaptureServer()
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let text = (1...5).map { _ in "###\nGET BASE/n?max={{$random.integer(3)}}\n" }.joined(separator: "\n")
+        // When they run
+        let result = try await CompatibilityMatrixTests.run(text, in: folder, server: server)
+        // Then each was sent with a number from 0 up to, not including, the bound
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        let values = server.requests.map(\.target)
+        #expect(values.count == 5 && values.allSatisfy { ["/n?max=0", "/n?max=1", "/n?max=2"].contains($0) }, "\(values)")
+        // And a bound of 0 or below is an error naming the variable
+        let zero = try await CompatibilityMatrixTests.run("GET BASE/n?max={{$random.integer(0)}}\n", in: folder, server: server)
+        #expect(zero.status != 0 && zero.stderr.contains("$random.integer(0)"), "\(zero.stderr)")
     }
 }

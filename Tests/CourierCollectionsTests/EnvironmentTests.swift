@@ -22,6 +22,19 @@ struct EnvironmentTests {
         #expect(set.names == ["dev"])
     }
 
+    @Test func aNullIsANameWithoutAValueAndTheOtherFilesValueShowsThrough() throws {
+        // Given a committed file with placeholders and a private file that fills one of them
+        let set = try EnvironmentSet.from(
+            publicJSON: #"{"production": {"host": null, "token": null, "auth": {"user": null, "realm": "r"}}}"#,
+            privateJSON: #"{"production": {"token": "t0k", "host": null}}"#)
+        let production = try set.environment(named: "production")
+        // Then the unfilled ones are not set (no host called "null"), the filled one is the private value
+        #expect(production.values["host"] == nil)
+        #expect(production.values["auth.user"] == nil)
+        #expect(production.values["auth.realm"] == VariableValue("r"))
+        #expect(production.values["token"] == VariableValue("t0k", isSecret: true))
+    }
+
     @Test func unknownEnvironmentListsTheKnownOnes() throws {
         let set = try EnvironmentSet.from(publicJSON: #"{"dev": {}, "prod": {}}"#)
         #expect(throws: CollectionError.unknownEnvironment(name: "stage", available: ["dev", "prod"])) {

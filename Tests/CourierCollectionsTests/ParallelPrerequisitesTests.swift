@@ -49,4 +49,34 @@ struct ParallelPrerequisitesTests {
         // the request after it for the @sleep request
         #expect(CollectionRunner.prerequisites(of: file.requests) == [[], [], [0], [0, 1, 2], [3]])
     }
+    @Test func aNameGivenTwiceMakesItsReaderWaitForBothAndScriptedRequestsWaitForTheScriptedBefore() {
+        // Given two requests named login, one that reads login's response, and two requests with scripts
+        let file = HTTPFile(path: "a.http", text: """
+            # @name login
+            POST https://x/login
+
+            ###
+            # @name login
+            POST https://x/login2
+
+            ###
+            GET https://x/free
+
+            ###
+            GET https://x/me
+            Authorization: Bearer {{login.response.body.$.token}}
+
+            ###
+            GET https://x/a
+
+            > {% client.test("a", function() {}); %}
+
+            ###
+            GET https://x/b
+
+            > {% client.test("b", function() {}); %}
+            """)
+        // Then the reader waits for both logins, and the second scripted request for the first
+        #expect(CollectionRunner.prerequisites(of: file.requests) == [[], [], [], [0, 1], [], [4]])
+    }
 }

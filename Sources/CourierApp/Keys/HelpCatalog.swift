@@ -92,11 +92,13 @@ public enum HelpCatalog {
         if state.modals.isEmpty, let overlay = state.panes.layoutOverlay(in: state) {
             return entries(of: overlay, state.keys, named: false).filter(\.hint).filter { !$0.keys.isEmpty }
         }
-        let pane = entries(of: state.panes.shown(on: state.focus, in: state), state.keys, named: false)
-        // A global key the pane rebinds (Enter in the collection) is not hinted twice; an unbound command not at all.
-        let paneKeys = Set(pane.map(\.keys))
-        let global = entries(state.keys.global, named: false) { .global($0) }
-            .filter { $0.hint && !paneKeys.contains($0.keys) }
+        let shown = state.panes.shown(on: state.focus, in: state)
+        let pane = entries(of: shown, state.keys, named: false)
+        // A global key the pane rebinds (Enter in the collection, `i/Enter` in the WebSocket pane) does what the
+        // pane says there, so its global meaning is not hinted; an unbound command is not hinted at all.
+        let paneKeys = Set(state.keys.table(shown.scope).flatMap(\.keys))
+        let reachable = state.keys.global.filter { $0.hint && !$0.keys.allSatisfy(paneKeys.contains) }
+        let global = entries(reachable, named: false) { .global($0) }
         return (pane.filter(\.hint) + global).filter { !$0.keys.isEmpty }
     }
 

@@ -10,6 +10,16 @@ public struct Collection: Sendable, Hashable {
     /// Environment name → names of its private variables (`http-client.private.env.json`), which the
     /// screen shows masked.
     public var privateNames: [String: Set<String>]
+    /// The environment the files' own rules choose when the user names none (`EnvironmentSet.defaultChoice`),
+    /// and why, for the status line.
+    public var defaultEnvironment: DefaultEnvironment?
+
+    /// An environment chosen without the user naming one, and why ("whose addresses are all on this machine").
+    public struct DefaultEnvironment: Sendable, Hashable {
+        public var name: String
+        public var reason: String
+        public init(name: String, reason: String) { self.name = name; self.reason = reason }
+    }
 
     public init(root: String, files: [CollectionFile], environments: [String: [String: String]] = [:],
                 problems: [Problem] = [], privateNames: [String: Set<String>] = [:]) {

@@ -225,12 +225,14 @@ public final class CollectionStore: Sendable {
         }
         var environments: [String: [String: String]] = [:]
         var privateNames: [String: Set<String>] = [:]
+        var defaultEnvironment: Collection.DefaultEnvironment?
         let near = loaded.files.first?.url ?? loaded.root.appendingPathComponent("x.http")
         do {
             let set = try EnvironmentSet.discover(near: near, root: loaded.root)
             // What the environment files ask that Courier does not do (httpyac's configuration, an unreadable
             // private file) is listed with the problems, as `courier run` and `check` print it.
             problems += set.warnings.map(\.description)
+            defaultEnvironment = set.defaultChoice.map { .init(name: $0.name, reason: $0.explanation) }
             for name in set.names + [EnvironmentSet.sharedName] {
                 let values = try set.environment(named: name == EnvironmentSet.sharedName ? nil : name).values
                 environments[name] = values.mapValues(\.value).merging(defaults) { defaultsWin.contains(name) ? $1 : $0 }
@@ -252,7 +254,9 @@ public final class CollectionStore: Sendable {
             .flatMap { ImportedFiles.load(for: $0, values: known).diagnostics }.filter { $0.severity == .error }
         let problems = (loaded.errors + importErrors).map { Problem(file: $0.file, line: $0.line, message: $0.message) }
             + problems.map { Problem(message: $0) }
-        return Collection(root: path, files: files, environments: environments, problems: problems,
-                          privateNames: privateNames)
+        var collection = Collection(root: path, files: files, environments: environments, problems: problems,
+                                    privateNames: privateNames)
+        collection.defaultEnvironment = defaultEnvironment
+        return collection
     }
 }

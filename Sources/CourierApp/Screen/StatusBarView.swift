@@ -42,11 +42,25 @@ enum StatusBarView {
                 lead.append("sending '\(state.editor.name)'…\(elapsed ?? "")  ", style: theme.statusBar.with(.bold))
                 hints.append(KeyHint(state.keys.spelling(of: .global(.cancel)), "cancel"))
             }
-            hints += entries.filter { !isKept($0) }.map { KeyHint($0.keys, $0.help) }
+            // What sends comes first: it is what a new user looks for, and the hints that do not fit are the
+            // last ones. A hint says what the key does in a word or two; help has the details in brackets.
+            let rest = entries.filter { !isKept($0) }
+            let sends = rest.filter { $0.command == .global(.send) || $0.help.hasPrefix("send (") }
+            hints += sends.map { KeyHint($0.keys, Self.brief($0.help)) }
+            // Unsaved edits (● in the title) say how to keep them in the file, beside how to send them.
+            if state.editor.isDirty, state.keys.global.contains(where: { $0.command == .save && !$0.keys.isEmpty }) {
+                hints.append(KeyHint(state.keys.spelling(of: .global(.save)), "save"))
+            }
+            hints += rest.filter { !sends.contains($0) }.map { KeyHint($0.keys, Self.brief($0.help)) }
         }
         var bar = StatusBar(lead: lead, hints: hints, message: right, style: theme.statusBar, keyStyle: theme.keyHint)
         bar.pinned = pinned
         bar.render(into: &buffer, area: area)
+    }
+
+    /// A hint's words without help's bracketed detail: "send (on a folder: fold)" is "send".
+    static func brief(_ help: String) -> String {
+        help.range(of: " (").map { String(help[..<$0.lowerBound]) } ?? help
     }
 }
 

@@ -73,6 +73,8 @@ public struct EnvironmentSet: Sendable, Hashable {
     }
 
     var layers: [Layer]
+    /// httpyac's `environmentSelectedOnStart` from the nearest `.vscode/settings.json` (`defaultChoice`).
+    var startSelection: StartSelection?
 
     /// The files found, farthest first.
     public var files: [String] { layers.map(\.path) }
@@ -141,7 +143,7 @@ public struct EnvironmentSet: Sendable, Hashable {
             }
             layers += try jetBrainsLayers(in: folder)
         }
-        return EnvironmentSet(layers: layers)
+        return EnvironmentSet(layers: layers, startSelection: selectedOnStart(in: folders))
     }
 
     /// `http-client.env.json` and `http-client.private.env.json` of `folder`, those that exist.
@@ -263,9 +265,11 @@ public struct EnvironmentSet: Sendable, Hashable {
     }
 
     /// Nested objects become dotted names (`{"auth": {"user": "a"}}` gives `auth.user`) and stay
-    /// reachable as a whole under their own name as JSON.
+    /// reachable as a whole under their own name as JSON. A `null` is a name declared without a value (a
+    /// placeholder for the user to fill, often in the private file): it is not set, so `{{host}}` is reported
+    /// as unknown instead of sending to a host called `null`, and another layer's value shows through.
     static func flatten(_ members: [(key: String, value: JSONValue)], prefix: String, into values: inout [String: String]) {
-        for (key, value) in members {
+        for (key, value) in members where value != .null {
             values[prefix + key] = value.text
             if let nested = value.objectValue { flatten(nested, prefix: prefix + key + ".", into: &values) }
         }

@@ -25,11 +25,12 @@ extension ImportBlock {
         case .file(let path):
             guard let path = filePath(path, label: label, what: "body file") else { return nil }
             return BodyPlan(lines: ["< " + path], template: .file(path: path, substituteVariables: false))
-        case .text(let text):
-            guard !text.isEmpty else { return BodyPlan(lines: [], template: .none) }
+        case .text(let given):
+            guard !given.isEmpty else { return BodyPlan(lines: [], template: .none) }
             let type = contentType?.lowercased() ?? ""
             let kind: Kind = type.hasPrefix("application/x-www-form-urlencoded") ? .form
                 : type.hasPrefix("multipart/") ? .multipart : .other
+            let text = kind == .other && type.contains("json") ? given.jsonLineEnds : given
             let spelled = DataSpelling.spelled(text, brace: brace)
             if inline, Self.readsAsBody(spelled.text, kind: kind) {
                 if spelled.escaped { noteBraceUse() }

@@ -20,6 +20,22 @@ public struct ImportedText: Sendable, Hashable, CustomStringConvertible {
         for piece in pieces { append(piece) }
     }
 
+    /// The same JSON text with LF line ends and no trailing white space: a collection exported on Windows has
+    /// CRLF between the tokens of its JSON bodies, which means nothing to JSON (a string cannot hold a raw line
+    /// break), yet would keep the body out of its block, in a side file.
+    public var jsonLineEnds: ImportedText {
+        var pieces = pieces.map { piece -> Piece in
+            guard case .data(let text) = piece else { return piece }
+            return .data(text.replacingOccurrences(of: "\r\n", with: "\n"))
+        }
+        if case .data(let last)? = pieces.last {
+            var scalars = last.unicodeScalars[...]
+            while let end = scalars.last, end == " " || end == "\t" || end == "\n" || end == "\r" { scalars = scalars.dropLast() }
+            pieces[pieces.count - 1] = .data(String(String.UnicodeScalarView(scalars)))
+        }
+        return ImportedText(pieces)
+    }
+
     /// Text that is all data: a `{{` in it is two braces, not a variable.
     public static func data(_ text: String) -> ImportedText { ImportedText([.data(text)]) }
 

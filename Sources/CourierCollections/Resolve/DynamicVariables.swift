@@ -254,6 +254,12 @@ struct DynamicVariables {
     private func numbers(_ arguments: [String], defaults: (Double, Double),
                          name: String) throws(Failure) -> (Double, Double) {
         if arguments.isEmpty { return defaults }
+        // One argument, which the reference does not describe, is written in the wild as the upper bound
+        // (`max={{$random.integer(100)}}`): from the default lower bound up to it.
+        if arguments.count == 1, let high = Double(arguments[0]), high.isFinite, abs(high) < 1e15 {
+            guard high > defaults.0 else { throw Failure(reason: "'$random.\(name)(to)' needs 'to' above \(Int(defaults.0))") }
+            return (defaults.0, high)
+        }
         guard arguments.count == 2, let low = Double(arguments[0]), let high = Double(arguments[1]),
               low.isFinite, high.isFinite, abs(low) < 1e15, abs(high) < 1e15 else {
             throw Failure(reason: "expected '$random.\(name)(from, to)'")

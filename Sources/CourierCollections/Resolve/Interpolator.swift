@@ -231,7 +231,11 @@ struct Interpolator {
         if let field = try field(of: expression, stack: stack) { return field }
         // httpyac names a request's response by the request's name: `{{login}}` is its body and
         // `{{login.token}}` a field of it (when nothing else defines that name).
-        if let reference = ResponseStore.namedResponseReference(expression, known: context.responses) {
+        // A request has no response of its own while it is being built: `{{token}}` in request 'token' is a
+        // variable nothing defines, said as such rather than as a request to run first.
+        let readsItself = expression.prefix { $0 != "." && $0 != "[" } == requestName
+            && context.responses.entry(requestName) == nil
+        if !readsItself, let reference = ResponseStore.namedResponseReference(expression, known: context.responses) {
             // `{{login.name.toUpperCase()}}` is JavaScript where it runs, though it starts like a path.
             guard context.scriptExpressions == .evaluated && Self.isScriptExpression(expression) else {
                 return try response(reference, written: expression)

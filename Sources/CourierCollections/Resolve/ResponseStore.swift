@@ -161,8 +161,10 @@ public struct ResponseStore: Sendable {
         entries.merge(other.entries) { _, new in new }
         for name in other.entries.keys { failures[name] = nil }
         for (name, reason) in other.failures where entries[name] == nil { failures[name] = reason }
-        declared.formUnion(other.declared)
-        assumed.formUnion(other.assumed)
+        // Most often the very same sets (a copy of this store's): comparing them is then one identity check,
+        // where a union hashed every name of the file again for each request `--jobs` ran.
+        if other.declared != declared { declared.formUnion(other.declared) }
+        if other.assumed != assumed { assumed.formUnion(other.assumed) }
     }
 
     /// Takes the responses of `names` as given, answering their lookups with a placeholder: for checking

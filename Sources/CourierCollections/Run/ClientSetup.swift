@@ -60,13 +60,17 @@ public struct ClientSetup: Sendable {
 
     /// `client`'s send with this setup's per-request defaults applied: what a `CollectionRunner` sends through.
     public func send(through client: HTTPClient) -> CollectionRunner.Send {
-        let cacheMode = self.cacheMode
-        let allowInsecureRedirect = self.allowInsecureRedirect
+        let setup = self
         return { request, context async throws(APIError) -> HTTPResponse in
-            var request = request
-            if let cacheMode, request.cacheMode != .bypass { request.cacheMode = cacheMode }
-            if allowInsecureRedirect { request.allowInsecureRedirect = true }
-            return try await client.send(request, context: context)
+            try await client.send(setup.applyingDefaults(to: request), context: context)
         }
+    }
+
+    /// `request` with this setup's per-request defaults (`cacheMode`, `allowInsecureRedirect`) applied.
+    public func applyingDefaults(to request: HTTPRequest) -> HTTPRequest {
+        var request = request
+        if let cacheMode, request.cacheMode != .bypass { request.cacheMode = cacheMode }
+        if allowInsecureRedirect { request.allowInsecureRedirect = true }
+        return request
     }
 }

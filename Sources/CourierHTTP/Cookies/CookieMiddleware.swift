@@ -11,15 +11,27 @@ public struct CookieMiddleware: Middleware {
 
     public func intercept(_ request: HTTPRequest, context: RequestContext,
                           next: Next) async throws(APIError) -> HTTPResponse {
-        guard let name = request.cookieJar, let jar = jar(name) else { return try await next(request, context) }
+        let (request, jar) = attach(to: request)
+        guard let jar else { return try await next(request, context) }
+        var response = try await next(request, context)
+        keep(from: &response, sent: request, in: jar)
+        return response
+    }
+
+    /// `request` with its jar's cookies for its URL added, and that jar; nil when it names none.
+    public func attach(to request: HTTPRequest) -> (HTTPRequest, CookieJar?) {
+        guard let name = request.cookieJar, let jar = jar(name) else { return (request, nil) }
         var request = request
         jar.addCookies(to: &request.headers, for: request.url)
-        var response = try await next(request, context)
+        return (request, jar)
+    }
+
+    /// Stores in `jar` what `response` sets, and marks the values `sent` carried as credentials.
+    public func keep(from response: inout HTTPResponse, sent request: HTTPRequest, in jar: CookieJar) {
         // The jar's values went out as credentials: the caller masks them where the response echoes them.
         response.sentSecrets.formUnion(request.headers.secretValues)
         let values = response.headers.values(for: "Set-Cookie")
         // The final URL after redirects is what set the cookie.
         if !values.isEmpty { jar.store(setCookie: values, from: response.url) }
-        return response
     }
 }

@@ -26,7 +26,7 @@ struct BodySink {
 
     /// Adds a chunk; false stops the transfer (the reason is in `failure`). `encoded` says the chunk was
     /// decoded from a Content-Encoding, whose smaller limit stops a decompression bomb early.
-    mutating func append(_ chunk: Data, encoded: Bool = false) -> Bool {
+    mutating func append(_ chunk: UnsafeRawBufferPointer, encoded: Bool = false) -> Bool {
         guard keeping || encoded else {
             // Nothing is kept, so there is nothing to limit: an endless stream may run for ever.
             received += chunk.count
@@ -40,9 +40,9 @@ struct BodySink {
         received += chunk.count
         do throws(APIError) {
             if let file {
-                try Self.write(chunk, to: file)
+                try Self.write(Data(chunk), to: file)
             } else {
-                buffer.append(chunk)
+                buffer.append(contentsOf: chunk)
                 if buffer.count > spillThreshold { try spill() }
             }
             return true

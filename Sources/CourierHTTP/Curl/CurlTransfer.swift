@@ -251,7 +251,9 @@ final class CurlTransfer {
 
     /// Whether the head is a redirect the transport will follow: its body is nobody's and is dropped.
     private func isFollowedRedirect(_ head: ResponseHead) -> Bool {
-        RedirectPolicy.isFollowed(job.request, status: head.status, location: head.headers["Location"])
+        // The status first: most heads are no redirect, and the Location lookup scans every header.
+        RedirectPolicy.followedStatuses.contains(head.status)
+            && RedirectPolicy.isFollowed(job.request, status: head.status, location: head.headers["Location"])
     }
 
     /// Hands the final head to the caller, once. Also called before the first body byte and at the
@@ -265,10 +267,10 @@ final class CurlTransfer {
 
     private func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
         if isFollowedRedirect(head) { return bytes.count }
-        let chunk = Data(bytes)
         announceHead()
-        guard sink.append(chunk, encoded: isDecoded) else { return 0 }
-        job.context.onChunk?(chunk)
+        // Kept straight from libcurl's buffer; a chunk of its own only for a caller that asks for each.
+        guard sink.append(bytes, encoded: isDecoded) else { return 0 }
+        job.context.onChunk?(Data(bytes))
         if let failure = job.context.streamFailure?() {
             sink.fail(failure)
             return 0

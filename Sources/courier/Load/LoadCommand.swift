@@ -146,6 +146,11 @@ enum LoadCommand {
             return HTTPClient(configuration: configuration)
         }
         let sends = clients.map { setup.send(through: $0) }
+        // Load watches no attempt events (its sink prints only sign-ins), so a request no step has work for
+        // goes straight to the transport.
+        let directs = clients.map { [setup] client in { @Sendable (request: HTTPRequest) in
+            client.direct(setup.applyingDefaults(to: request))
+        } }
         // Each client's workers run on its loop thread, as wrk's connections run on their thread's event loop.
         let executors = clients.map { ($0.configuration.transport as? CurlTransport)?.executor }
         var start = VariableContext(overrides: invocation.run.overrides, environment: environment)
@@ -158,7 +163,7 @@ enum LoadCommand {
         let tally = LoadTally()
         let origin = LoadRun.Origin(rate: invocation.rate, retries: invocation.retryAttempts != nil)
         let result = Interruptible.run(on: executors[0]) {
-            [start] () async throws(APIError) -> (Duration, resolvedOnce: Bool) in
+            [start] () async throws(APIError) -> (Duration, resolvedOnce: Bool, direct: Bool) in
             // The requests whose responses it uses run once, before the clock starts.
             var context = start
             let before = Array(entry.requests.dropLast())
@@ -167,8 +172,8 @@ enum LoadCommand {
                 context.responses = kept.responses
                 context.globals = kept.globals
             }
-            let requests = sends.map { send in
-                LoadRequest(template: target, runner: runner(context, send), send: send)
+            let requests = zip(sends, directs).map { send, direct in
+                LoadRequest(template: target, runner: runner(context, send), send: send, direct: direct)
             }
             let load = LoadRun(requests: requests, executors: executors, concurrency: invocation.concurrency,
                                limit: invocation.limit, rate: invocation.rate, tally: tally, origin: origin)
@@ -176,14 +181,15 @@ enum LoadCommand {
             let elapsed = await load.run()
             view?.cancel()
             await view?.value
-            return (elapsed, requests.allSatisfy(\.resolvedOnce))
+            return (elapsed, requests.allSatisfy(\.resolvedOnce), requests.allSatisfy(\.sentDirect))
         }
-        let (elapsed, resolvedOnce) = (try? result.get()) ?? (.zero, false)
+        let (elapsed, resolvedOnce, direct) = (try? result.get()) ?? (.zero, false, false)
         cookies.saveChanges()
         let snapshot = tally.snapshot
         var summary = LoadSummary(snapshot: snapshot, elapsed: elapsed, concurrency: invocation.concurrency,
                                   rate: invocation.rate, retryAttempts: invocation.retryAttempts)
         summary.resolvedOnce = resolvedOnce
+        summary.sentDirect = direct
         summary.origin = origin
         if invocation.json {
             Console.out(CompactJSON.string(summary.json) ?? "{}")

@@ -5,8 +5,9 @@ import Synchronization
 
 /// How `courier load` sends its request. A request with no scripts whose text uses no dynamic variable
 /// (`{{$uuid}}`, `{{$timestamp}}`, …, also through a file or environment variable) is the same request every
-/// time: it is resolved once and sent as it is, through the same client (cookie jar, auth, signing). Any
-/// other request goes the whole way `courier run` takes, once per send.
+/// time: it is resolved once and sent as it is, through the same client (cookie jar, auth, signing), and
+/// straight to the transport when no step of the client's pipeline has work for it but the cookie jar
+/// (`HTTPClient.direct`). Any other request goes the whole way `courier run` takes, once per send.
 struct LoadRequest: Sendable {
     /// What one send gave: the response, or why there was none; and whether it counts as failed.
     struct Result: Sendable {
@@ -22,6 +23,7 @@ struct LoadRequest: Sendable {
 
     private enum Plan: Sendable {
         case resolved(HTTPRequest)
+        case direct(HTTPRequest, HTTPClient.DirectSend)
         case perSend(CollectionRunner)
     }
 
@@ -29,21 +31,43 @@ struct LoadRequest: Sendable {
     private let plan: Plan
     private let send: CollectionRunner.Send
 
-    /// The request `template` of `runner`'s file, resolved now when it stays the same from send to send.
-    init(template: RequestTemplate, runner: CollectionRunner, send: @escaping CollectionRunner.Send) {
+    /// The request `template` of `runner`'s file, resolved now when it stays the same from send to send;
+    /// `direct` gives the way past the pipeline for a resolved request when there is one.
+    init(template: RequestTemplate, runner: CollectionRunner, send: @escaping CollectionRunner.Send,
+         direct: (HTTPRequest) -> HTTPClient.DirectSend? = { _ in nil }) {
         self.template = template
         self.send = send
-        plan = Self.fixedRequest(template, runner: runner).map(Plan.resolved) ?? .perSend(runner)
+        if let request = Self.fixedRequest(template, runner: runner) {
+            plan = direct(request).map { .direct(request, $0) } ?? .resolved(request)
+        } else {
+            plan = .perSend(runner)
+        }
     }
 
     /// True when every send reuses one resolved request.
     var resolvedOnce: Bool {
-        if case .resolved = plan { true } else { false }
+        switch plan {
+        case .resolved, .direct: true
+        case .perSend: false
+        }
+    }
+
+    /// True when every send goes straight to the transport.
+    var sentDirect: Bool {
+        if case .direct = plan { true } else { false }
     }
 
     /// Sends the request once.
     func callAsFunction() async -> Result {
         switch plan {
+        case .direct(let request, let direct):
+            do {
+                let response = try await direct()
+                return Result(response: response, failed: !RequestSender.accepts(response.status, for: template),
+                              exchange: response.url == request.url ? response.timing.total : nil)
+            } catch {
+                return Result(errorKind: error.kind.rawValue, failed: true)
+            }
         case .resolved(let request):
             do {
                 let response = try await send(request, RequestContext())

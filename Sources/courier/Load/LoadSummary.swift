@@ -12,6 +12,8 @@ struct LoadSummary {
     var retryAttempts: Int?
     /// Whether the request was resolved once for the whole run (`LoadRequest.resolvedOnce`).
     var resolvedOnce = false
+    /// Whether every request went straight to the transport, past the pipeline's steps (`LoadRequest.sentDirect`).
+    var sentDirect = false
     /// Where each latency was counted from.
     var origin = LoadRun.Origin.transferStart
 
@@ -63,8 +65,10 @@ struct LoadSummary {
         }
         lines.append(retryAttempts.map { "retries: on, up to \($0) attempts a request (--retry)" }
                          ?? "retries: off")
-        lines.append(resolvedOnce ? "resolved: once, the same request every time"
-                                  : "resolved: for every request (it has scripts or dynamic variables)")
+        lines.append(!resolvedOnce ? "resolved: for every request (it has scripts or dynamic variables)"
+                     : sentDirect ? "resolved: once, the same request every time, sent straight to the transport"
+                         + " (no auth, cache, retry or signing step has work for it)"
+                     : "resolved: once, the same request every time")
         return lines.joined(separator: "\n")
     }
 
@@ -93,6 +97,7 @@ struct LoadSummary {
                          "firstByte": mean(snapshot.firstByte)] as [String: Any],
             "retryAttempts": retryAttempts ?? 1,
             "resolvedOnce": resolvedOnce,
+            "sentDirect": sentDirect,
             "latencyFrom": origin.rawValue,
         ]
     }

@@ -100,6 +100,11 @@ extension AppState {
     /// open, so the first Enter sends it instead of folding the file.
     mutating func prepareFirstRun() {
         if environment == nil, collection.environmentNames.count == 1 { environment = collection.environmentNames.first }
+        // Several: the one the files' own rules choose (a local one, the project's default), said on the status line.
+        if environment == nil, let chosen = collection.defaultEnvironment, collection.environments[chosen.name] != nil {
+            environment = chosen.name
+            status = StatusMessage("env: \(chosen.name), \(chosen.reason) (E chooses another)")
+        }
         let rows = tree.rows(collection)
         guard editor.isEmpty, let index = rows.firstIndex(where: { if case .request = $0.kind { true } else { false } }),
               case .request(let ref) = rows[index].kind, let draft = collection.request(ref) else { return }

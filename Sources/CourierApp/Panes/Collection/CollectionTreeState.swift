@@ -89,7 +89,7 @@ public struct CollectionTreeState: Sendable, Hashable {
                 // Read in place: a copy of the whole request per row is most of a 20,000-row build.
                 let name = file.requests[match.index].name
                 rows.append(Row(kind: .request(RequestRef(file: file.path, index: match.index)), depth: depth,
-                                label: name.isEmpty ? file.requests[match.index].url : name,
+                                label: name.isEmpty ? Self.unnamedLabel(file.requests[match.index].url) : name,
                                 method: file.requests[match.index].method,
                                 requestKind: file.requests[match.index].kind))
             }
@@ -145,5 +145,17 @@ public struct CollectionTreeState: Sendable, Hashable {
         guard height > 0 else { return }
         if selection < scroll { scroll = selection }
         if selection >= scroll + height { scroll = selection - height + 1 }
+    }
+}
+
+extension CollectionTreeState {
+    /// How an unnamed request reads in the tree: its URL, the scheme and host of a literal one left out
+    /// (`/anything?page=4`), since the rows of a file mostly share them and a narrow tree cut every row to the
+    /// same `https://httpbin.org…`; the status bar shows the host of the selected one.
+    static func unnamedLabel(_ url: String) -> String {
+        guard let scheme = url.range(of: "://"), !url[..<scheme.lowerBound].contains("{") else { return url }
+        let rest = url[scheme.upperBound...]
+        guard let path = rest.firstIndex(where: { $0 == "/" || $0 == "?" }), path != rest.startIndex else { return url }
+        return String(rest[path...])
     }
 }

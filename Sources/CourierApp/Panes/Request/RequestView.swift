@@ -84,9 +84,24 @@ enum RequestView: PaneView {
             buffer.write(placeholder(editor.tab), x: content.x, y: content.y, style: theme.muted, maxWidth: content.width)
             return cursor
         }
-        let area = template(lines: field.lines, row: field.row, column: field.column, editing: editing,
-                            resolved: editor.showResolved, values: values, theme: theme)
-        return area.render(into: &buffer, area: content) ?? cursor
+        guard !editing else {
+            let area = template(lines: field.lines, row: field.row, column: field.column, editing: true,
+                                resolved: editor.showResolved, values: values, theme: theme)
+            return area.render(into: &buffer, area: content) ?? cursor
+        }
+        // Not being edited, a field shows from its first line (a body's opening brace included), however the
+        // cursor was left, and says how much is below rather than cutting it off silently.
+        let hidden = field.lines.count - content.height
+        let shown = hidden > 0 && content.height >= 2 ? Array(field.lines.prefix(content.height - 1)) : field.lines
+        let area = template(lines: shown, row: 0, column: 0, editing: false, resolved: editor.showResolved,
+                            values: values, theme: theme)
+        area.render(into: &buffer, area: content)
+        if shown.count < field.lines.count {
+            let more = field.lines.count - shown.count
+            buffer.write("… \(more) more line\(more == 1 ? "" : "s"): e to edit", x: content.x, y: content.maxY - 1,
+                         style: theme.muted, maxWidth: content.width)
+        }
+        return cursor
     }
 
     static func placeholder(_ tab: RequestEditorState.Tab) -> String {
