@@ -59,8 +59,11 @@ public struct PrettyJSONStream: Sendable {
 
     /// `data` laid out whole; nil when it is not JSON.
     public static func format(_ data: Data) -> (text: Data, flattened: Bool)? {
+        // One pass over the whole input, as `coloredLines` makes: `feed` then `finish` laid it out in two, each
+        // with its own output, which for the small bodies a run prints by the thousand cost more than the layout.
         var stream = PrettyJSONStream(maxPendingBytes: .max)
-        let text = stream.feed(data) + stream.finish()
+        stream.buffer = Array(data)
+        let text = stream.text(isFinal: true)
         return stream.failure == nil ? (text, stream.flattened) : nil
     }
 

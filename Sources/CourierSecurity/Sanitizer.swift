@@ -119,6 +119,15 @@ public enum Sanitizer {
         bytes.replaceSubrange(start..., with: escaped.utf8)
     }
 
+    /// `escaped` in place for the UTF-8 text at the end of `bytes`, from `start` on: text written straight
+    /// into an output buffer is checked byte by byte and rewritten only when needed.
+    public static func escape(_ bytes: inout [UInt8], from start: Int) {
+        let mayHold = bytes.withUnsafeBufferPointer { mayHoldDangerousScalar(UnsafeBufferPointer(rebasing: $0[start...])) }
+        guard mayHold else { return }
+        let escaped = escaped(String(decoding: bytes[start...], as: UTF8.self))
+        bytes.replaceSubrange(start..., with: escaped.utf8)
+    }
+
     /// Whether `bytes` (UTF-8) hold a dangerous scalar: C0 other than newline and tab, DEL, C1 (0xC2 0x80…0x9F),
     /// U+061C (0xD8 0x9C) or a bidi control in U+200E…U+2069 (0xE2 0x80 or 0x81 and one more byte). Exact,
     /// so common text such as `µs`, `–` or `…` does not send a line down the scalar-by-scalar path.

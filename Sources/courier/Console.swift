@@ -8,10 +8,26 @@ import Synchronization
 /// here (`Sanitizer.escapedJSON`), and text that is already safe passes unchanged.
 enum Console {
     static func out(_ text: String) {
-        let line = Sanitizer.escaped(text) + "\n"
+        var line = Sanitizer.escaped(text) + "\n"
+        line.withUTF8 { emit($0, newline: false) }
+    }
+
+    /// `out` for a line written as bytes (`TextLines`, `JSONWriter`): checked and escaped in place, no String made.
+    static func out(bytes: [UInt8]) {
+        var line = bytes
+        Sanitizer.escape(&line, from: 0)
+        line.withUnsafeBufferPointer { emit($0, newline: true) }
+    }
+
+    /// `out` for text written as lines of bytes.
+    static func out(_ lines: TextLines) { out(bytes: lines.bytes) }
+
+    /// Writes a sanitised line (and a newline after it when `newline`), batched or at once.
+    private static func emit(_ line: UnsafeBufferPointer<UInt8>, newline: Bool) {
         let batched = batch.withLock { batch in
             guard batch != nil else { return false }
-            batch?.bytes.append(contentsOf: line.utf8)
+            batch?.bytes.append(contentsOf: line)
+            if newline { batch?.bytes.append(0x0A) }
             let now = ContinuousClock.now
             if batch!.bytes.count >= batchSize || now - batch!.written >= batchAge { batch?.write(at: now) }
             if !batch!.bytes.isEmpty && !batch!.flushScheduled {
@@ -20,7 +36,10 @@ enum Console {
             }
             return true
         }
-        if !batched { FileHandle.standardOutput.write(Data(line.utf8)) }
+        guard !batched else { return }
+        var data = Data(line)
+        if newline { data.append(0x0A) }
+        FileHandle.standardOutput.write(data)
     }
 
     /// Lines never wait in a batch longer than `batchAge`: a run whose next request takes a minute still shows

@@ -51,48 +51,76 @@ enum ResponseOutput {
     /// with `options.timing`, the breakdown of the last attempt.
     static func human(response: HTTPResponse?, error: APIError?, attempts: [AttemptRecord], name: String? = nil,
                       options: Options = Options()) -> String {
-        var lines = humanHead(response: response, name: name, options: options)
-        if let response, options.streamed == nil, options.bodyFile == nil,
-           let body = bodyText(response, limit: options.bodyLimit) {
-            lines.append(body)
+        var out = TextLines()
+        writeHuman(response: response, error: error, attempts: attempts, name: name, options: options, into: &out)
+        return out.text
+    }
+
+    /// `human`, written into `out`.
+    static func writeHuman(response: HTTPResponse?, error: APIError?, attempts: [AttemptRecord], name: String? = nil,
+                           options: Options = Options(), into out: inout TextLines) {
+        writeHead(response: response, name: name, options: options, into: &out)
+        if let response, options.streamed == nil, options.bodyFile == nil {
+            writeBody(response, limit: options.bodyLimit, into: &out)
         }
-        lines += humanTail(response: response, error: error, attempts: attempts, options: options)
-        return lines.joined(separator: "\n")
+        writeTail(response: response, error: error, attempts: attempts, options: options, into: &out)
     }
 
     /// What comes before the body: the name, the status line, the headers and a blank line.
-    static func humanHead(response: HTTPResponse?, name: String? = nil, options: Options = Options()) -> [String] {
-        var lines: [String] = []
-        if let name { lines.append("### \(name)") }
-        guard let response else { return lines }
+    static func humanHead(response: HTTPResponse?, name: String? = nil, options: Options = Options()) -> TextLines {
+        var out = TextLines()
+        writeHead(response: response, name: name, options: options, into: &out)
+        return out
+    }
+
+    private static func writeHead(response: HTTPResponse?, name: String?, options: Options, into out: inout TextLines) {
+        if let name {
+            out.line("### ")
+            out.append(name)
+        }
+        guard let response else { return }
         if !options.headShown {
-            lines += statusAndHeaders(ResponseHead(response), showSecrets: options.showSecrets)
-            lines.append("")
+            writeStatusAndHeaders(ResponseHead(response), showSecrets: options.showSecrets, into: &out)
+            out.line("")
         }
         if let streamed = options.streamed {
-            lines.append("(body: \(streamed) \(streamed == 1 ? "record" : "records") streamed above)")
+            out.line("(body: \(streamed) \(streamed == 1 ? "record" : "records") streamed above)")
         } else if let bodyFile = options.bodyFile {
-            lines.append("(body: \(response.body.size) bytes written to \(bodyFile.path))")
+            out.line("(body: \(response.body.size) bytes written to \(bodyFile.path))")
         }
         if response.timing.bytesOnWire > 0, response.timing.bytesOnWire != response.body.size {
-            lines.append("(body: \(MediaKind.formatTransferSize(decoded: response.body.size, wire: response.timing.bytesOnWire)))")
+            out.line("(body: \(MediaKind.formatTransferSize(decoded: response.body.size, wire: response.timing.bytesOnWire)))")
         }
-        if let note = response.contentEncodingNote { lines.append("(\(Sanitizer.escaped(note)))") }
-        return lines
+        if let note = response.contentEncodingNote { out.line("(\(Sanitizer.escaped(note)))") }
     }
 
     /// The status line and the header fields (secrets redacted unless `showSecrets`), sanitised.
-    static func statusAndHeaders(_ head: ResponseHead, showSecrets: Bool) -> [String] {
+    static func statusAndHeaders(_ head: ResponseHead, showSecrets: Bool) -> TextLines {
+        var out = TextLines()
+        writeStatusAndHeaders(head, showSecrets: showSecrets, into: &out)
+        return out
+    }
+
+    private static func writeStatusAndHeaders(_ head: ResponseHead, showSecrets: Bool, into out: inout TextLines) {
         // The reason phrase is the server's text too, so it is shown, never executed.
-        let status = "\(head.version) \(head.status) \(Sanitizer.escaped(head.reason))"
+        out.newLine()
+        let start = out.bytes.count
+        out.append(head.version)
+        out.append(" ")
+        out.append(head.status)
+        out.append(" ")
+        out.appendEscaped(head.reason)
         // Most status lines have no space to trim (a reason phrase is there): Foundation's trim is skipped.
-        let ends = (status.utf8.first, status.utf8.last)
-        let trimmed = ends.0.map(mayBeWhitespace) == false && ends.1.map(mayBeWhitespace) == false
-        var lines = [trimmed ? status : status.trimmingCharacters(in: .whitespaces)]
-        for field in head.headers.redacted(showSecrets: showSecrets) {
-            lines.append("\(field.name): \(Sanitizer.escaped(field.value))")
+        if let first = out.bytes[start...].first, let last = out.bytes.last,
+           mayBeWhitespace(first) || mayBeWhitespace(last) {
+            let status = String(decoding: out.bytes[start...], as: UTF8.self)
+            out.replaceLine(from: start, with: status.trimmingCharacters(in: .whitespaces))
         }
-        return lines
+        for field in head.headers.redacted(showSecrets: showSecrets) {
+            out.line(field.name)
+            out.append(": ")
+            out.appendEscaped(field.value)
+        }
     }
 
     /// Whether a line ending in `byte` may end in whitespace: a space, a tab, or a non-ASCII scalar (some are
@@ -103,42 +131,58 @@ enum ResponseOutput {
 
     /// What comes after the body: the error, one line per attempt and the timing breakdown.
     static func humanTail(response: HTTPResponse?, error: APIError?, attempts: [AttemptRecord],
-                          options: Options = Options()) -> [String] {
-        var lines: [String] = []
-        if let error { lines.append("Error: \(error.logDescription) [\(error.kind)]") }
-        if options.showsCache, let response { lines.append("cache: " + Sanitizer.escaped(response.cache.summary)) }
+                          options: Options = Options()) -> TextLines {
+        var out = TextLines()
+        writeTail(response: response, error: error, attempts: attempts, options: options, into: &out)
+        return out
+    }
+
+    private static func writeTail(response: HTTPResponse?, error: APIError?, attempts: [AttemptRecord],
+                                  options: Options, into out: inout TextLines) {
+        if let error { out.line("Error: \(error.logDescription) [\(error.kind)]") }
+        if options.showsCache, let response { out.line("cache: " + Sanitizer.escaped(response.cache.summary)) }
         if response == nil, let streamed = options.streamed {
-            lines.append("(\(streamed) \(streamed == 1 ? "record" : "records") streamed before the request ended)")
+            out.line("(\(streamed) \(streamed == 1 ? "record" : "records") streamed before the request ended)")
         }
         if !attempts.isEmpty {
-            if response != nil { lines.append("") }
-            lines.append(contentsOf: attempts.map(attemptLine))
+            if response != nil { out.line("") }
+            for attempt in attempts { writeAttemptLine(attempt, into: &out) }
         }
         if options.timing, let timing = attempts.last(where: { $0.timing != nil })?.timing ?? response?.timing {
-            lines.append("")
-            lines.append(timingBreakdown(timing))
+            out.line("")
+            out.line(timingBreakdown(timing))
         }
-        return lines
     }
 
     /// `attempt 1  503  12 ms  retry in 1.00 s: HTTP 503, Retry-After 1 s`, or for the last one
     /// `attempt 3  503  9.8 ms  no retry: HTTP 503 after 3 attempts, the most allowed`
     static func attemptLine(_ record: AttemptRecord) -> String {
-        var parts = ["attempt \(record.sequence)"]
+        var out = TextLines()
+        writeAttemptLine(record, into: &out)
+        return out.text
+    }
+
+    /// `attemptLine` as a line of `out`, its parts two spaces apart.
+    private static func writeAttemptLine(_ record: AttemptRecord, into out: inout TextLines) {
+        out.line("attempt ")
+        out.append(record.sequence)
+        out.append("  ")
         if let status = record.status {
-            parts.append("\(status)")
+            out.append(status)
         } else if let error = record.error {
-            parts.append(error.kind.rawValue)
+            out.append(error.kind.rawValue)
         } else {
-            parts.append(record.cancelled ? "cancelled" : "unfinished")
+            out.append(record.cancelled ? "cancelled" : "unfinished")
         }
-        if let timing = record.timing { parts.append(DurationText.format(timing.total)) }
-        if record.reusedConnection { parts.append("reused connection") }
+        if let timing = record.timing {
+            out.append("  ")
+            out.append(DurationText.format(timing.total))
+        }
+        if record.reusedConnection { out.append("  reused connection") }
         if let delay = record.delayBeforeNext {
-            parts.append("retry in \(DurationText.format(delay))" + (record.retryReason.map { ": \($0)" } ?? ""))
+            out.append("  retry in \(DurationText.format(delay))" + (record.retryReason.map { ": \($0)" } ?? ""))
         }
-        if let declined = record.retryDeclined { parts.append("no retry: \(declined)") }
-        return parts.joined(separator: "  ")
+        if let declined = record.retryDeclined { out.append("  no retry: \(declined)") }
     }
 
     /// Where the time of one attempt went, phase by phase (like httpstat).
@@ -167,31 +211,45 @@ enum ResponseOutput {
     /// The body as text for the terminal: pretty JSON, sanitised text, or a note for binary data. With a
     /// `limit`, a longer body is cut there (at a character's start) and a last line says how much more there was.
     static func bodyText(_ response: HTTPResponse, limit: Int? = nil) -> String? {
-        guard response.body.size > 0, var data = try? response.body.readAll() else { return nil }
+        var out = TextLines()
+        writeBody(response, limit: limit, into: &out)
+        return out.isEmpty ? nil : out.text
+    }
+
+    /// `bodyText` as a line of `out` (none for an empty body).
+    private static func writeBody(_ response: HTTPResponse, limit: Int?, into out: inout TextLines) {
+        guard response.body.size > 0, var data = try? response.body.readAll() else { return }
+        out.newLine()
         if let limit, data.count > limit {
             var cut = data.startIndex + limit
             while cut > data.startIndex, data[cut] & 0xC0 == 0x80 { cut -= 1 }
             let more = data.endIndex - cut
             data = data[data.startIndex..<cut]
-            let text = bodyText(data, size: response.body.size, contentType: response.headers["Content-Type"])
+            let text = writeBody(data, size: response.body.size, contentType: response.headers["Content-Type"],
+                                 into: &out)
             // A binary body is not printed at all, so there is nothing more to say about it.
-            return String(data: data, encoding: .utf8) == nil ? text
-                : text + "\n… \(MediaKind.formatSize(more)) more; --full-bodies prints all"
+            if text { out.append("\n… \(MediaKind.formatSize(more)) more; --full-bodies prints all") }
+            return
         }
-        return bodyText(data, size: data.count, contentType: response.headers["Content-Type"])
+        writeBody(data, size: data.count, contentType: response.headers["Content-Type"], into: &out)
     }
 
-    /// `data` as text; `size` is the whole body's, for the note on a binary one (which is not cut).
-    private static func bodyText(_ data: Data, size: Int, contentType: String?) -> String {
+    /// `data` as text, appended to `out`; `size` is the whole body's, for the note on a binary one (which is
+    /// not cut). False when it is binary.
+    @discardableResult
+    private static func writeBody(_ data: Data, size: Int, contentType: String?, into out: inout TextLines) -> Bool {
         guard let text = String(data: data, encoding: .utf8) else {
-            return "(binary body, \(size) bytes; use -o FILE to save it)"
+            out.append("(binary body, \(size) bytes; use -o FILE to save it)")
+            return false
         }
         if looksLikeJSON(text, contentType: contentType),
            let (output, flattened) = PrettyJSONStream.format(data) {
             if flattened { Console.error(PrettyJSONStream.flattenedNote) }
-            return Sanitizer.escaped(String(decoding: output, as: UTF8.self))
+            out.appendEscaped(bytes: output)
+            return true
         }
-        return Sanitizer.escaped(text)
+        out.appendEscaped(text)
+        return true
     }
 }
 

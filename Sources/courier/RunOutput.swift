@@ -83,16 +83,23 @@ extension RunCommand {
                                      options: options, run: run, into: &out)
             printJSON(&out, secrets: secrets)
         } else {
-            var text = ResponseOutput.human(response: outcome.response, error: apiError, attempts: attempts, name: name,
-                                            options: options)
+            var out = TextLines()
+            ResponseOutput.writeHuman(response: outcome.response, error: apiError, attempts: attempts, name: name,
+                                      options: options, into: &out)
             if case .status(let status) = outcome.failure {
                 let expected = outcome.template.expectedStatuses.sorted().map(String.init).joined(separator: ", ")
-                text += "\nfailed: status \(status)" + (expected.isEmpty ? "" : ", expected \(expected)")
+                out.line("failed: status \(status)" + (expected.isEmpty ? "" : ", expected \(expected)"))
             }
-            for line in scriptLines(outcome.scripts) { text += "\n" + line }
-            for path in outcome.savedTo { text += "\nsaved: \(path)" }
-            if let note = outcome.template.tags[RequestTemplate.noteTag] { text += "\n" + noteLine(note) }
-            Console.out((secrets.isEmpty ? text : SecretPolicy.masking(text, secrets: secrets)) + "\n")
+            for line in scriptLines(outcome.scripts) { out.line(line) }
+            for path in outcome.savedTo { out.line("saved: \(path)") }
+            if let note = outcome.template.tags[RequestTemplate.noteTag] { out.line(noteLine(note)) }
+            // A blank line after each request.
+            if secrets.isEmpty {
+                out.append("\n")
+                Console.out(out)
+            } else {
+                Console.out(SecretPolicy.masking(out.text, secrets: secrets) + "\n")
+            }
         }
     }
 
@@ -133,8 +140,12 @@ extension RunCommand {
     /// Prints a finished object on one line, the request's secrets masked, except inside `path`: the file an
     /// error names stays whole, as in the text output.
     private static func printJSON(_ out: inout JSONWriter, secrets: Set<String>, sparing path: String = "") {
-        let line = String(decoding: out.finishLine(), as: UTF8.self)
-        Console.out(secrets.isEmpty ? line : SecretMasker(secrets: secrets).mask(line, sparing: path))
+        let line = out.finishLine()
+        if secrets.isEmpty {
+            Console.out(bytes: line)
+        } else {
+            Console.out(SecretMasker(secrets: secrets).mask(String(decoding: line, as: UTF8.self), sparing: path))
+        }
     }
 }
 

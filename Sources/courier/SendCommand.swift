@@ -308,7 +308,7 @@ enum SendCommand {
         } else if let response, case .file(let file, let size) = response.body, streamed == nil,
                   invocation?.output == nil {
             // A spilled body is printed from its file in chunks, never read into memory whole.
-            Console.out(masked(ResponseOutput.humanHead(response: response, options: options).joined(separator: "\n")))
+            Console.out(masked(ResponseOutput.humanHead(response: response, options: options).text))
             do {
                 try BodyPrinter.print(file: file, size: size, contentType: response.headers["Content-Type"],
                                       secrets: Set(secrets))
@@ -316,7 +316,7 @@ enum SendCommand {
                 Console.fail("cannot read the body: \(error.localizedDescription)")
             }
             Console.out(masked(ResponseOutput.humanTail(response: response, error: error, attempts: attempts,
-                                                        options: options).joined(separator: "\n")))
+                                                        options: options).text))
         } else if response != nil {
             Console.out(masked(ResponseOutput.human(response: response, error: error, attempts: attempts, options: options)))
         } else {

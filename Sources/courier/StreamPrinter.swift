@@ -163,7 +163,9 @@ final class StreamPrinter: Sendable {
         guard !json, let head = state.head else { return }
         state.head = nil
         state.headShown = true
-        write((ResponseOutput.statusAndHeaders(head, showSecrets: showSecrets) + [""]).joined(separator: "\n"))
+        var lines = ResponseOutput.statusAndHeaders(head, showSecrets: showSecrets)
+        lines.line("")
+        write(lines.text)
     }
 
     private func printRecords(_ data: Data, state: inout State) {

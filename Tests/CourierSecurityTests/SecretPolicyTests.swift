@@ -62,4 +62,16 @@ struct SecretPolicyTests {
             #expect(bytes == earlier + Array(Sanitizer.escapedJSON(line).utf8))
         }
     }
+
+    @Test func textEscapedInPlaceAtTheEndOfABufferMatchesTheStringFormAndLeavesWhatCameBefore() {
+        // Given a buffer holding an earlier line (with a control of its own) and then new text
+        let earlier = Array("a\u{1B}b\n".utf8)
+        for text in ["x\u{1B}[31m\u{7F}\u{9B}é\u{202E}\ty\nz", "plain ü € 😀\tline\n", "", "\u{E2}\u{80}"] {
+            var bytes = earlier + Array(text.utf8)
+            // When the new text is escaped in place
+            Sanitizer.escape(&bytes, from: earlier.count)
+            // Then it reads as escaped writes it and the earlier bytes are untouched
+            #expect(bytes == earlier + Array(Sanitizer.escaped(text).utf8))
+        }
+    }
 }

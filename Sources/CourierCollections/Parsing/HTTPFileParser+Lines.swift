@@ -71,7 +71,7 @@ extension HTTPFileParser {
         var line = trimmed
         // JetBrains' `HTTP/2 (Prior Knowledge)`: read as the version it qualifies.
         if line.hasSuffix(" (Prior Knowledge)") { line = String(line.dropLast(" (Prior Knowledge)".count)) }
-        var tokens = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+        var tokens = words(line)
         guard !tokens.isEmpty else { return nil }
         var method = "GET"
         let first = tokens[0]
