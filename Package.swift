@@ -28,7 +28,7 @@ let package = Package(
     ],
     targets: [
         // libcurl, loaded with dlopen on the first request (see library.h), so it is not linked.
-        .target(name: "CCurl", path: "Sources/CCurl", publicHeadersPath: "."),
+        .target(name: "CCurl", dependencies: ["CCrypto"], path: "Sources/CCurl", publicHeadersPath: "."),
         // libcrypto, loaded with dlopen on the first hash, signature or random bytes (see library.h): not linked.
         .target(name: "CCrypto", path: "Sources/CCrypto", publicHeadersPath: "."),
         .systemLibrary(name: "CNcursesw", path: "Sources/CNcursesw"),

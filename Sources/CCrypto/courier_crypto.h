@@ -1,5 +1,5 @@
-#ifndef COURIER_CCRYPTO_LIBRARY_H
-#define COURIER_CCRYPTO_LIBRARY_H
+#ifndef COURIER_CCRYPTO_COURIER_CRYPTO_H
+#define COURIER_CCRYPTO_COURIER_CRYPTO_H
 // libcrypto, loaded with dlopen the first time Courier hashes, signs or draws random bytes, not linked.
 //
 // Linked, libcrypto cost every `courier` process about 0.5 ms of CPU and 125 page faults before `main`,
@@ -12,8 +12,13 @@
 #include <openssl/hmac.h>
 #include <openssl/rand.h>
 #include <openssl/sha.h>
+#include <stdbool.h>
 
 // The shared object Debian's libssl3 package installs, by its runtime name.
 #define COURIER_CRYPTO_LIBRARY "libcrypto.so.3"
+
+// Loads libcrypto once, into the global scope as when it was linked (later calls return the first answer):
+// false when it cannot be loaded. The first call of any function below loads it; so does libcurl's loader.
+bool courier_crypto_load(void);
 
 #endif
