@@ -28,8 +28,9 @@ let package = Package(
     ],
     targets: [
         // libcurl, loaded with dlopen on the first request (see library.h), so it is not linked.
-        .target(name: "CCurl", path: "Sources/CCurl", publicHeadersPath: "."),
-        .systemLibrary(name: "CCrypto", path: "Sources/CCrypto"),
+        .target(name: "CCurl", dependencies: ["CCrypto"], path: "Sources/CCurl", publicHeadersPath: "."),
+        // libcrypto, loaded with dlopen on the first hash, signature or random bytes (see library.h): not linked.
+        .target(name: "CCrypto", path: "Sources/CCrypto", publicHeadersPath: "."),
         .systemLibrary(name: "CNcursesw", path: "Sources/CNcursesw"),
         // Loaded with dlopen on the first script (see its shim.h), so it is not linked.
         .systemLibrary(name: "CJavaScriptCore", path: "Sources/CJavaScriptCore"),

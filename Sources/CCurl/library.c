@@ -1,6 +1,7 @@
 // libcurl through a table of pointers filled on first use: see library.h for why.
 #include "library.h"
 
+#include <courier_crypto.h>
 #include <dlfcn.h>
 #include <pthread.h>
 #include <signal.h>
@@ -23,6 +24,8 @@ static bool courier_curl_bind(void *library, const char *name, void **slot) {
 }
 
 static void courier_curl_open(void) {
+    // libcrypto first, into the global scope (see CCrypto's library.c); without it libcurl still loads its own.
+    (void)courier_crypto_load();
     void *library = dlopen(COURIER_CURL_LIBRARY, RTLD_LAZY | RTLD_LOCAL);
     if (!library) {
         const char *why = dlerror();

@@ -11,7 +11,7 @@ enum CommandLineMain {
         let name: String
         private let makeSpec: @Sendable () -> CommandSpec
         let run: @Sendable ([String]) -> Int32
-        /// Whether the command sends requests, so that libcurl starts loading while it reads its arguments.
+        /// Whether the command sends requests, so that libcurl starts loading as the process starts (`preload`).
         let sends: Bool
         var spec: CommandSpec { makeSpec() }
 
@@ -55,11 +55,15 @@ enum CommandLineMain {
             return 0
         }
         if first == "--version" || first == "-V" || first == "version" { return printVersion() }
-        if let subcommand = subcommands.first(where: { $0.name == first }) {
-            if subcommand.sends { CurlLibrary.preload() }
-            return subcommand.run(rest)
-        }
+        if let subcommand = subcommands.first(where: { $0.name == first }) { return subcommand.run(rest) }
         return ExplorerCommand.open(arguments)
+    }
+
+    /// Starts loading libcurl when `first` (the word after `courier`) names a command that sends; `main` calls
+    /// it before anything else, so the loading also overlaps the crash reporter's set-up.
+    static func preload(for first: String?) {
+        guard let first, subcommands.contains(where: { $0.name == first && $0.sends }) else { return }
+        CurlLibrary.preload()
     }
 
     /// `courier --help`: the explorer's arguments and options, then every subcommand.

@@ -1,4 +1,5 @@
 import CourierHTTP
+import CourierSecurity
 import CourierTerminal
 import Foundation
 
@@ -16,14 +17,9 @@ enum CrashReporting {
         CrashTestHook.arm(environment: environment)
     }
 
-    /// The variables the reporter reads, looked up one by one: building the whole environment as a
-    /// dictionary is start-up work a one-shot command does not otherwise need.
+    /// The variables the reporter reads.
     static func readEnvironment() -> [String: String] {
-        var found: [String: String] = [:]
-        for name in ["XDG_STATE_HOME", "HOME", CrashTestHook.variable] {
-            if let value = getenv(name) { found[name] = String(cString: value) }
-        }
-        return found
+        ProcessEnvironment.values(["XDG_STATE_HOME", "HOME", CrashTestHook.variable])
     }
 
     /// `argv[0]` and the subcommand's name, never the arguments after it: they may hold tokens, or URLs

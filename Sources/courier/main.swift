@@ -7,8 +7,10 @@ import Foundation
 if CommandLine.arguments.count == 2 && CommandLine.arguments[1] == ScriptProcess.command {
     _exit(ScriptProcess.serve())
 }
-// The courier command line: dispatches to one subcommand. The crash reporter comes first, before any
-// subcommand can take over the terminal. Scripts that use promises run in a process of this very binary.
+// The courier command line: dispatches to one subcommand. A command that sends starts loading libcurl first,
+// so that the loading overlaps the rest of the start. The crash reporter comes next, before any subcommand
+// can take over the terminal. Scripts that use promises run in a process of this very binary.
+CommandLineMain.preload(for: CommandLine.arguments.dropFirst().first)
 ScriptProcess.executable = URL(fileURLWithPath: "/proc/self/exe", isDirectory: false)
 CrashReporting.start(arguments: CommandLine.arguments)
 exit(CommandLineMain.run(Array(CommandLine.arguments.dropFirst())))

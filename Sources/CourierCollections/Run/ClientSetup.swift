@@ -1,4 +1,5 @@
 import CourierHTTP
+import CourierSecurity
 import Foundation
 
 /// How a command wants its client: the one place a Courier client is put together (transport, HTTP cache,
@@ -27,7 +28,7 @@ public struct ClientSetup: Sendable {
     public var authPrompt: @Sendable (AuthPrompt) -> Void = { _ in }
     /// How long a browser sign-in waits for its redirect: `COURIER_SIGN_IN_WAIT` (seconds, or with `m`
     /// for minutes), else five minutes.
-    public var signInWait = ClientSetup.signInWait(ProcessInfo.processInfo.environment)
+    public var signInWait = ClientSetup.signInWait(ProcessEnvironment.values(["COURIER_SIGN_IN_WAIT"]))
 
     public init() {}
 

@@ -76,8 +76,8 @@ public final class CursesBackend: TerminalBackend, Sendable {
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         }
-        let env = environment ?? CursesBackend.processEnvironment(["NO_COLOR", "COLORTERM", "TERM", "TERMINFO",
-                                                                   "TERMINFO_DIRS", "HOME"])
+        let env = environment ?? ProcessEnvironment.values(["NO_COLOR", "COLORTERM", "TERM", "TERMINFO",
+                                                            "TERMINFO_DIRS", "HOME"])
         let termName = TerminfoDatabase.preferredName(term: term ?? env["TERM"] ?? "xterm-256color", environment: env)
         inputFD = input
         outputFD = output
@@ -332,11 +332,5 @@ public final class CursesBackend: TerminalBackend, Sendable {
             }
         }
         return out
-    }
-
-    static func processEnvironment(_ names: [String]) -> [String: String] {
-        var environment: [String: String] = [:]
-        for name in names { if let value = getenv(name) { environment[name] = String(cString: value) } }
-        return environment
     }
 }
