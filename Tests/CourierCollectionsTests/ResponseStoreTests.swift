@@ -22,6 +22,23 @@ import Testing
         #expect(try store.value(for: "login.response.body").get() == #"{"token":"t-1","users":[{"id":1},{"id":2}]}"#)
     }
 
+    @Test("a copy that notes its changes gives back only what it recorded, never an older copy of another's")
+    func aTrackedCopyMergesOnlyWhatItRecorded() throws {
+        // Given the run's store, and a copy a parallel request starts from
+        var run = store(#"{"token":"old"}"#)
+        var copy = run
+        copy.trackChanges()
+        // When the copy records its own response while another request replaces login in the run's store
+        copy.record(name: "orders", entry: .init(status: 200, headers: [:], body: Data(#"{"n":1}"#.utf8)))
+        copy.recordFailure(name: "audit", reason: "timed out")
+        run.record(name: "login", entry: .init(status: 200, headers: [:], body: Data(#"{"token":"new"}"#.utf8)))
+        run.merge(copy)
+        // Then the copy's response and failure arrive, and its stale login does not undo the newer one
+        #expect(try run.value(for: "orders.response.body.$.n").get() == "1")
+        #expect(try run.value(for: "login.response.body.$.token").get() == "new")
+        if case .success = run.value(for: "audit.response.body") { Issue.record("a failed request has no response") }
+    }
+
     @Test("a body that is not JSON, a bad path and a path with no match each say what is wrong")
     func failuresSayWhy() {
         func message(_ result: Result<String, ResponseLookupFailure>) -> String {

@@ -128,12 +128,16 @@ public struct ResponseStore: Sendable {
     private var assumed: Set<String> = []
     /// Whether this store answers a check without sending: the last response is then taken as given too.
     private var checking = false
+    /// The names recorded (answered or failed) since `trackChanges()`, so that `merge` takes only those from a
+    /// copy that started with everything another store had; nil when not tracked.
+    private var changed: Set<String>?
 
     /// An empty store, for the start of a run.
     public init() {}
 
     /// Remembers the response of the request called `name`, replacing an earlier one.
     public mutating func record(name: String, response: HTTPResponse, request: HTTPRequest? = nil) {
+        changed?.insert(name)
         entries[name] = Entry(status: response.status, headers: response.headers,
                               body: (try? response.body.readAll()) ?? Data(), request: request.map(SentRequest.init),
                               url: request?.url)
@@ -148,19 +152,40 @@ public struct ResponseStore: Sendable {
     static let lastName = "\u{1}last"
 
     /// Remembers an already reduced response (tests and the explorer's history use this).
-    public mutating func record(name: String, entry: Entry) { entries[name] = entry }
+    public mutating func record(name: String, entry: Entry) {
+        changed?.insert(name)
+        entries[name] = entry
+    }
 
     /// Records that the request called `name` ran and got no response, and why.
     public mutating func recordFailure(name: String, reason: String) {
-        if entries[name] == nil { failures[name] = reason }
+        if entries[name] == nil {
+            changed?.insert(name)
+            failures[name] = reason
+        }
     }
+
+    /// Starts noting which names are recorded from now on: a request run in parallel gets a copy of the run's
+    /// store, and only what it added goes back (`merge`), not the whole store again for every request.
+    public mutating func trackChanges() { changed = [] }
 
     /// Takes what `other` knows (responses, failures, declared names) over this store's: how requests run in
     /// parallel (`courier run --jobs`) hand their responses to the ones that wait for them.
     public mutating func merge(_ other: ResponseStore) {
-        entries.merge(other.entries) { _, new in new }
-        for name in other.entries.keys { failures[name] = nil }
-        for (name, reason) in other.failures where entries[name] == nil { failures[name] = reason }
+        if let changed = other.changed {
+            for name in changed {
+                if let entry = other.entries[name] {
+                    entries[name] = entry
+                    failures[name] = nil
+                } else if let reason = other.failures[name], entries[name] == nil {
+                    failures[name] = reason
+                }
+            }
+        } else {
+            entries.merge(other.entries) { _, new in new }
+            for name in other.entries.keys { failures[name] = nil }
+            for (name, reason) in other.failures where entries[name] == nil { failures[name] = reason }
+        }
         // Most often the very same sets (a copy of this store's): comparing them is then one identity check,
         // where a union hashed every name of the file again for each request `--jobs` ran.
         if other.declared != declared { declared.formUnion(other.declared) }
