@@ -26,7 +26,7 @@ struct ExplorerEnvironmentChoiceTests {
         // Then the local environment is chosen and the status line says why
         #expect(driver.state.environment == "local")
         let port = URL(string: server.base)?.port.map(String.init) ?? "?"
-        #expect(driver.screen.contains("env: local, on this machine (127.0.0.1:\(port)); E: another"), "\(driver.screen)")
+        #expect(driver.screen.contains("chose 'local': on this machine (127.0.0.1:\(port)) · E: another"), "\(driver.screen)")
         // And the first Enter sends the request there
         #expect(await driver.press(Key(.enter)) { state in
             if case .received = state.response.phase { return true } else { return false }

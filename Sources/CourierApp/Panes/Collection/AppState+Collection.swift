@@ -103,7 +103,8 @@ extension AppState {
         // Several: the one the files' own rules choose (a local one, the project's default), said on the status line.
         if environment == nil, let chosen = collection.defaultEnvironment, collection.environments[chosen.name] != nil {
             environment = chosen.name
-            status = StatusMessage("env: \(chosen.name), \(chosen.reason); E: another")
+            // The right side already says `env: NAME`: the line says why that one, and how to pick another.
+            status = StatusMessage("chose '\(chosen.name)': \(chosen.reason) · E: another")
         }
         let rows = tree.rows(collection)
         guard editor.isEmpty, let index = rows.firstIndex(where: { if case .request = $0.kind { true } else { false } }),
