@@ -33,8 +33,11 @@ enum PostmanCollectionRun {
     }
 
     /// Whether the file at `url` is a Postman collection export.
-    static func isCollection(_ url: URL) -> Bool {
-        guard let data = try? Data(contentsOf: url), let root = try? JSONValue.parse(data) else { return false }
+    static func isCollection(_ url: URL) -> Bool { (try? Data(contentsOf: url)).map(isCollection) ?? false }
+
+    /// Whether `data` is a Postman collection export.
+    static func isCollection(_ data: Data) -> Bool {
+        guard let root = try? JSONValue.parse(data) else { return false }
         return PostmanVariableExport.kind(of: root) == .collection
     }
 

@@ -10,12 +10,13 @@ enum PostmanExplorerCopy {
     static func prepare(_ path: String, environment: [String: String] = ProcessInfo.processInfo.environment)
         throws -> (folder: String, notice: String)? {
         let url = URL(fileURLWithPath: path)
-        guard url.pathExtension.lowercased() == "json", PostmanCollectionRun.isCollection(url) else { return nil }
+        guard url.pathExtension.lowercased() == "json", let data = try? Data(contentsOf: url),
+              PostmanCollectionRun.isCollection(data) else { return nil }
         let environments = PostmanCollectionRun.siblingEnvironments(of: url)
         // One copy per content: the same collection opens the same copy (and its saved edits); a changed one
         // (a new export) gets a copy of its own rather than overwriting edits.
-        var identity = Data()
-        for file in [path] + environments { identity += (try? Data(contentsOf: URL(fileURLWithPath: file))) ?? Data() }
+        var identity = data
+        for file in environments { identity += (try? Data(contentsOf: URL(fileURLWithPath: file))) ?? Data() }
         let stem = url.deletingPathExtension().lastPathComponent.filter { $0.isLetter || $0.isNumber || "-_.".contains($0) }
         let folder = StateFolder.url("postman", environment: environment)
             .appendingPathComponent("\(stem.prefix(60))-\(Self.hash(identity))", isDirectory: true)

@@ -46,7 +46,7 @@ public final class HTTP2Server: Sendable {
                 let child = try ChildProcess(URL(fileURLWithPath: nghttpd),
                                              ["--address=127.0.0.1", "--htdocs=\(documents.path)", "\(port)", "key.pem",
                                               "cert.pem"], in: folder)
-                if await Self.answers(URL(string: "https://127.0.0.1:\(port)\(Self.smallPath)")!, while: child) {
+                if await child.answers(URL(string: "https://127.0.0.1:\(port)\(Self.smallPath)")!) {
                     (self.folder, self.port, self.child) = (folder, port, child)
                     return
                 }
@@ -85,19 +85,6 @@ public final class HTTP2Server: Sendable {
     public func stop() {
         child.signalGroup(SIGKILL)
         try? FileManager.default.removeItem(at: folder)
-    }
-
-    /// Whether the server answers (an insecure request on a throwaway transport, so the transport under
-    /// test starts without a connection), asked until it does, the child exits, or a generous limit passes.
-    private static func answers(_ url: URL, while child: ChildProcess) async -> Bool {
-        let probe = CurlTransport()
-        let end = ContinuousClock.now + .seconds(120)
-        while ContinuousClock.now < end && child.isRunning {
-            if (try? await probe.send(HTTPRequest(url: url, insecure: true), context: RequestContext())) != nil { return true }
-            // Nothing to await: nghttpd says nothing when it is ready.
-            try? await Task.sleep(for: .milliseconds(100))
-        }
-        return false
     }
 
     /// A new empty folder under the temporary directory; the caller removes it.

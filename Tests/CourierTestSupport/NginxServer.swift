@@ -39,7 +39,7 @@ public final class NginxServer: Sendable {
                 try Data(config.utf8).write(to: folder.appendingPathComponent("nginx.conf"))
                 let child = try ChildProcess(URL(fileURLWithPath: Self.nginxPath),
                                              ["-p", folder.path, "-c", "nginx.conf", "-e", "error.log"], in: folder)
-                if await Self.answers(URL(string: "http://127.0.0.1:\(port)/")!, while: child) {
+                if await child.answers(URL(string: "http://127.0.0.1:\(port)/")!) {
                     (self.folder, self.port, self.child) = (folder, port, child)
                     return
                 }
@@ -59,18 +59,6 @@ public final class NginxServer: Sendable {
     public func stop() {
         child.signalGroup(SIGKILL)
         try? FileManager.default.removeItem(at: folder)
-    }
-
-    /// Whether nginx answers (any status), asked until it does, the child exits, or a generous limit passes.
-    private static func answers(_ url: URL, while child: ChildProcess) async -> Bool {
-        let probe = CurlTransport()
-        let end = ContinuousClock.now + .seconds(120)
-        while ContinuousClock.now < end && child.isRunning {
-            if (try? await probe.send(HTTPRequest(url: url), context: RequestContext())) != nil { return true }
-            // Nothing to await: nginx says nothing when it is ready.
-            try? await Task.sleep(for: .milliseconds(100))
-        }
-        return false
     }
 
     /// A port the kernel just handed out and released.

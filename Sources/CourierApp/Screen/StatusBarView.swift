@@ -45,7 +45,9 @@ enum StatusBarView {
             // What sends comes first: it is what a new user looks for, and the hints that do not fit are the
             // last ones. A hint says what the key does in a word or two; help has the details in brackets.
             let rest = entries.filter { !isKept($0) }
-            let sends = rest.filter { $0.command == .global(.send) || $0.help.hasPrefix("send (") }
+            // The pane's own Enter where it sends (the collection's open-and-send) counts as the global send.
+            let sendKeys = state.keys.global.first { $0.command == .send }?.keyLabel
+            let sends = rest.filter { $0.command == .global(.send) || ($0.keys == sendKeys && $0.help.hasPrefix("send")) }
             hints += sends.map { KeyHint($0.keys, Self.brief($0.help)) }
             // Unsaved edits (● in the title) say how to keep them in the file, beside how to send them.
             if state.editor.isDirty, state.keys.global.contains(where: { $0.command == .save && !$0.keys.isEmpty }) {
