@@ -82,8 +82,6 @@ public struct RequestEditorState: Sendable, Hashable {
         headers = TextAreaEditor(others.map { "\($0.name): \($0.value)" }.joined(separator: "\n"), cursorAtEnd: true)
         auth = LineEditor(authIndex.map { fields[$0].value } ?? "")
         body = TextAreaEditor(draft.body, cursorAtEnd: true)
-        // A request with a body opens on it: what Enter sends is on screen without looking for it.
-        if !draft.body.isEmpty { tab = .body }
         timeout = LineEditor(draft.timeout.map(Self.formatNumber) ?? "")
         retries = LineEditor(draft.maxAttempts.map(String.init) ?? "")
         cacheMode = draft.cacheMode
@@ -91,6 +89,9 @@ public struct RequestEditorState: Sendable, Hashable {
         subscriptions = draft.subscriptions
         saved = draft
         saved = self.draft
+        // A request opens on the first tab with something in it (its body first): what Enter sends is on screen
+        // without looking for it, not "No query parameters" above a request whose headers are the point.
+        tab = [Tab.body, .query, .headers, .auth].first { !Self.isBlank(tabText($0)) } ?? .query
     }
 
     /// What is wrong with the Options tab's values, when something is: sending or saving would otherwise
@@ -133,6 +134,27 @@ public struct RequestEditorState: Sendable, Hashable {
         draft.runs = saved.runs
         return draft
     }
+
+    /// The lines a tab's title counts (query parameters, headers), nil for a tab without a count.
+    public func count(of tab: Tab) -> Int? {
+        switch tab {
+        case .query, .headers:
+            tabText(tab).split(separator: "\n").count { !Self.isBlank(String($0)) }
+        case .body, .auth, .options: nil
+        }
+    }
+
+    private func tabText(_ tab: Tab) -> String {
+        switch tab {
+        case .query: query.text
+        case .headers: headers.text
+        case .body: body.text
+        case .auth: auth.text
+        case .options: ""
+        }
+    }
+
+    private static func isBlank(_ text: String) -> Bool { text.allSatisfy(\.isWhitespace) }
 
     /// Whether there are edits not saved to the file.
     public var isDirty: Bool { draft != saved }

@@ -61,7 +61,9 @@ enum RequestView: PaneView {
             let selected = tab == editor.tab
             var style = selected ? theme.titleFocused : theme.muted
             if selected && focused && editor.field == .tab && !editor.editing { style = theme.selection }
-            x += buffer.write(" \(tab.title) ", x: x, y: inner.y + 1, style: style, maxWidth: inner.maxX - x)
+            // A count says a tab has something in it before it is opened, as the response's `Headers (4)` does.
+            let count = editor.count(of: tab).flatMap { $0 > 0 ? " (\($0))" : nil } ?? ""
+            x += buffer.write(" \(tab.title)\(count) ", x: x, y: inner.y + 1, style: style, maxWidth: inner.maxX - x)
         }
         let content = Rect(x: inner.x, y: inner.y + 2, width: inner.width, height: inner.height - 2)
         if editor.tab == .options {

@@ -30,6 +30,27 @@ struct RequestEditorTests {
         #expect(state.editor.draft.headers["Authorization"] == "Bearer other")
     }
 
+    @Test func aRequestOpensOnItsFirstTabWithSomethingInItAndTheTitlesCountLines() {
+        func opened(_ url: String, _ headers: [(String, String)] = []) -> RequestEditorState {
+            let fields = headers.map { HTTPHeaders.Field(name: $0.0, value: $0.1) }
+            return RequestEditorState(draft: RequestDraft(name: "r", url: url, headers: HTTPHeaders(fields)),
+                                      origin: nil)
+        }
+        // Headers alone: the Headers tab, not "No query parameters"
+        let headersOnly = opened("{{host}}/things", [("Accept", "application/json"), ("X-Trace", "1")])
+        #expect(headersOnly.tab == .headers)
+        #expect(headersOnly.count(of: .headers) == 2 && headersOnly.count(of: .query) == 0)
+        // A query comes before headers; an Authorization header alone opens the Auth tab
+        #expect(opened("/s?q=1&page=2", [("Accept", "*/*")]).tab == .query)
+        #expect(opened("/s?q=1&page=2").count(of: .query) == 2)
+        #expect(opened("/me", [("Authorization", "Bearer {{token}}")]).tab == .auth)
+        #expect(opened("/").tab == .query)
+        // The tab row says how many lines a tab holds before it is opened
+        var state = Fixtures.loaded()
+        state.editor = headersOnly
+        #expect(Snapshot.screen(state).contains { $0.contains("Query  Headers (2)  Body  Auth  Options") })
+    }
+
     @Test func methodCyclesAndOptionsSetTimeoutAttemptsAndCacheMode() {
         var state = Fixtures.editing()
         state.press(.char("m"))
