@@ -12,13 +12,12 @@ enum StatusBarView {
         // Where the open request goes in the chosen environment, so switching environments shows its effect.
         var target = state.requestOrigin.map { " → \($0)" } ?? ""
         let environment = "env: \(state.environment ?? "none")"
-        let themeName = " · \(state.theme.name)"
+        var themeName = " · \(state.theme.name)"
         // A message comes first: one too long to share the line with the target drops the target.
         if let message = state.status,
            DisplayWidth.of(message.text + shown + environment + target + themeName) + 20 > area.width {
             target = ""
         }
-        let right = StyledLine(shown + environment + target + themeName, style: theme.statusBar)
         var lead = StyledLine()
         var hints: [KeyHint] = []
         // How to get help and how to quit stay on screen however narrow it is, beside a notice too (the first
@@ -55,6 +54,14 @@ enum StatusBarView {
             }
             hints += rest.filter { !sends.contains($0) }.map { KeyHint($0.keys, Self.brief($0.help)) }
         }
+        // How to send and how to save unsaved edits stay beside help and quit: the theme's name gives way first,
+        // then where the request goes (at 80 columns `Ctrl-S save` was dropped for `→ http://localhost:8088`).
+        let essential = hints.prefix { $0.label == "send" || $0.label == "save" || $0.label == "cancel" } + pinned
+        let needed = lead.width + essential.reduce(3) { $0 + DisplayWidth.of($1.key + $1.label) + 3 }
+        let fits = { DisplayWidth.of(shown + environment + target + themeName) + 2 + needed <= area.width }
+        if !fits() { themeName = "" }
+        if !fits() { target = "" }
+        let right = StyledLine(shown + environment + target + themeName, style: theme.statusBar)
         var bar = StatusBar(lead: lead, hints: hints, message: right, style: theme.statusBar, keyStyle: theme.keyHint)
         bar.pinned = pinned
         bar.render(into: &buffer, area: area)

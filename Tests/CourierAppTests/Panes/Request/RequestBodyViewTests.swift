@@ -69,6 +69,17 @@ struct SaveHintTests {
         let bar = Snapshot.screen(state).last ?? ""
         #expect(bar.hasPrefix(" Enter send  Ctrl-S save  "), "\(bar)")
     }
+
+    @Test func atEightyColumnsTheSaveHintKeepsItsPlaceAndTheThemeNameGivesWay() {
+        var state = Fixtures.editing(size: Size(width: 80, height: 24))
+        #expect(Snapshot.screen(state).last?.hasSuffix("· dark") == true)
+        state.press(.char("e"))
+        state.type("/x")
+        state.press(Key(.escape))
+        let bar = Snapshot.screen(state).last ?? ""
+        #expect(bar.hasPrefix(" Enter send  Ctrl-S save  ? help  q quit"), "\(bar)")
+        #expect(bar.contains("env: dev") && !bar.contains("· dark"), "\(bar)")
+    }
 }
 
 @Suite("view: unnamed requests in the collection tree")
