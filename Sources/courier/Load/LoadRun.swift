@@ -9,6 +9,8 @@ import Synchronization
 /// the exchange's, from its transfer's start, as wrk measures (`Origin`). Open loop with a rate: request i
 /// is due at start + i / rate, a worker waits for that moment, and its latency counts from then, so a slow
 /// server that delays the next sends shows in the percentiles instead of hiding (coordinated omission).
+/// Closed loop, a request every client sends straight to libcurl's transport is sent by the curl loops themselves
+/// after the first (`CurlRepeater`): no task per request; the workers take over what a loop hands back.
 struct LoadRun: Sendable {
     /// When the run ends.
     enum Limit: Sendable {
