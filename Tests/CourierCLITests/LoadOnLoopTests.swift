@@ -9,7 +9,8 @@ import Testing
 @Suite struct LoadOnLoopTests {
     static func folder(_ url: URL, method: String = "GET", body: String? = nil) throws -> TemporaryFolder {
         let folder = try TemporaryFolder("load-loop")
-        let text = "# @name ping\n\(method) \(url.absoluteString)\n" + (body.map { "Content-Type: text/plain\n\n\($0)\n" } ?? "")
+        let head = "# @name ping\n\(method) \(url.absoluteString)\n"
+        let text = head + (body.map { "Content-Type: text/plain\n\n\($0)\n" } ?? "")
         try folder.write("api.http", text)
         return folder
     }
@@ -48,7 +49,8 @@ import Testing
         #expect(loop["statuses"] as? [String: Int] == ["200": 32, "503": 8], "\(loop)")
         #expect(loop["failed"] as? Int == 8)
         for key in ["requests", "failed", "bytesReceived", "bytesSent"] {
-            #expect(loop[key] as? Int == tasks[key] as? Int, "\(key): \(loop[key] ?? "none") against \(tasks[key] ?? "none")")
+            #expect(loop[key] as? Int == tasks[key] as? Int,
+                    "\(key): \(loop[key] ?? "none") against \(tasks[key] ?? "none")")
         }
         #expect(loop["statuses"] as? [String: Int] == tasks["statuses"] as? [String: Int])
         #expect(loop["bytesSent"] as? Int == 40 * 5)
@@ -89,7 +91,8 @@ import Testing
         let redirects = RequestNumbers()
         let server = try LoopbackServer { request in
             if request.path == "/final" { return .json("{}") }
-            return redirects.next() > 10 ? LoopbackServer.Reply(status: 302, headers: [("Location", "/final")]) : .json("{}")
+            guard redirects.next() > 10 else { return .json("{}") }
+            return LoopbackServer.Reply(status: 302, headers: [("Location", "/final")])
         }
         defer { server.stop() }
 
@@ -113,7 +116,8 @@ import Testing
         try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
 
         // When 30 requests are sent by 4 connections
-        let set = try await Self.load(folder, ["--requests", "30", "-c", "4"], environment: ["XDG_STATE_HOME": state.path])
+        let set = try await Self.load(folder, ["--requests", "30", "-c", "4"],
+                                      environment: ["XDG_STATE_HOME": state.path])
 
         // Then exactly 30 reached the server, and the last ones carried the cookie
         #expect(set["sentOnLoop"] as? Bool == true && set["requests"] as? Int == 30, "\(set)")
@@ -128,7 +132,8 @@ import Testing
         defer { server.stop() }
         let folder = try Self.folder(server.url(HTTP2Server.smallPath))
 
-        let summary = try await Self.load(folder, ["--requests", "50", "-c", "8", "--cacert", server.certificate.path])
+        let summary = try await Self.load(folder, ["--requests", "50", "-c", "8", "--cacert",
+                                                   server.certificate.path])
 
         #expect(summary["sentOnLoop"] as? Bool == true, "\(summary)")
         #expect(summary["statuses"] as? [String: Int] == ["200": 50], "\(summary)")

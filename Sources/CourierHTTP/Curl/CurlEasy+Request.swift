@@ -94,6 +94,7 @@ extension CurlEasy {
 
     /// Bodies go out through curl's POST machinery; any other method name is written over it.
     static func applyMethodName(of request: HTTPRequest, on easy: UnsafeMutableRawPointer) {
-        if request.method != .post { courier_easy_setopt_str(easy, CURLOPT_CUSTOMREQUEST, request.method.rawValue) }
+        guard request.method != .post else { return }
+        courier_easy_setopt_str(easy, CURLOPT_CUSTOMREQUEST, request.method.rawValue)
     }
 }

@@ -182,7 +182,8 @@ final class CurlMultiDriver {
             if transfer.sendsAgain {
                 let code = curl_multi_add_handle(multi, handle)
                 if code == CURLM_OK { continue }
-                transfer.finish(throwing: APIError.protocolError(underlying: String(cString: curl_multi_strerror(code))))
+                let message = String(cString: curl_multi_strerror(code))
+                transfer.finish(throwing: APIError.protocolError(underlying: message))
             }
             transfers[handle] = nil
             byID[transfer.id] = nil

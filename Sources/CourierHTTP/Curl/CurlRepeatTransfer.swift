@@ -50,7 +50,8 @@ final class CurlRepeatTransfer: LoopTransfer {
         if code == CURLE_OK, RedirectPolicy.followedStatuses.contains(status) {
             var location: UnsafeMutablePointer<CChar>?
             courier_easy_getinfo_str(easy, CURLINFO_REDIRECT_URL, &location)
-            if RedirectPolicy.isFollowed(job.request, status: status, location: location.map { String(cString: $0) }) {
+            let target = location.map { String(cString: $0) }
+            if RedirectPolicy.isFollowed(job.request, status: status, location: target) {
                 // The ordinary way follows it; this request is sent again that way.
                 group.handOver()
                 group.hooks.giveBack()
@@ -93,8 +94,8 @@ final class CurlRepeatTransfer: LoopTransfer {
         var osErrno = 0
         courier_easy_getinfo_long(easy, CURLINFO_OS_ERRNO, &osErrno)
         return CurlErrors.map(code, message: detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail,
-                              afterConnecting: CurlEasy.reachedServer(easy), redirects: redirects, osErrno: osErrno,
-                              url: job.request.url, certificate: job.request.clientCertificate)
+                              afterConnecting: CurlEasy.reachedServer(easy), redirects: redirects,
+                              osErrno: osErrno, url: job.request.url, certificate: job.request.clientCertificate)
     }
 
     /// The connection stops: what it set on the handle is freed (the loop resets the handle before lending it

@@ -68,8 +68,8 @@ public final class CurlRepeater: Sendable {
         let group = CurlRepeatGroup(hooks: hooks)
         let loop = transport.loop
         let jobs = (0..<count).map { _ in
-            CurlRepeatJob(id: transport.nextTransferID(), group: group, request: request, url: request.url.absoluteString,
-                          configuration: transport.configuration, jar: jar)
+            CurlRepeatJob(id: transport.nextTransferID(), group: group, request: request,
+                          url: request.url.absoluteString, configuration: transport.configuration, jar: jar)
         }
         await withTaskCancellationHandler {
             await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in

@@ -122,7 +122,9 @@ struct LoadRun: Sendable {
                 // Worker i's connection is on client i % count, as the workers are.
                 let share = (concurrency - index + count - 1) / count
                 let executor = executors.isEmpty ? nil : executors[index % executors.count]
-                group.addTask(executorPreference: executor) { await repeater.run(connections: share, hooks: hooks) }
+                group.addTask(executorPreference: executor) {
+                    await repeater.run(connections: share, hooks: hooks)
+                }
             }
             var handedOver = false
             for await ending in group where ending == .handedOver { handedOver = true }
