@@ -97,6 +97,17 @@ static inline void courier_easy_repeat_callbacks(CURL *easy, struct courier_repe
     courier_curl.easy_setopt(easy, CURLOPT_WRITEDATA, (void *)counts);
 }
 
+/* `url` parsed once as libcurl parses CURLOPT_URL for every transfer, for CURLOPT_CURLU: a handle given one copies
+   its parts instead of parsing the text again. NULL when it does not parse (CURLOPT_URL then says why). */
+static inline CURLU *courier_url_parsed(const char *url) {
+    CURLU *parsed = curl_url();
+    if (parsed && curl_url_set(parsed, CURLUPART_URL, url, CURLU_GUESS_SCHEME | CURLU_NON_SUPPORT_SCHEME) != CURLUE_OK) {
+        curl_url_cleanup(parsed);
+        return NULL;
+    }
+    return parsed;
+}
+
 /* CURL_SOCKET_TIMEOUT is a macro naming another macro. */
 static inline curl_socket_t courier_socket_timeout(void) { return CURL_SOCKET_TIMEOUT; }
 

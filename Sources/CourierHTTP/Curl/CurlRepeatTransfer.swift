@@ -10,6 +10,8 @@ final class CurlRepeatTransfer: LoopTransfer {
     let easy: UnsafeMutableRawPointer
     private let job: CurlRepeatJob
     private var headerList: UnsafeMutablePointer<curl_slist>?
+    /// The URL parsed once (`CURLOPT_CURLU`), so that libcurl does not parse its text for every transfer.
+    private var parsedURL: OpaquePointer?
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
     private let counts = UnsafeMutablePointer<courier_repeat_counts>.allocate(capacity: 1)
     /// The Set-Cookie values of the exchange under way.
@@ -33,6 +35,8 @@ final class CurlRepeatTransfer: LoopTransfer {
                                                     exceeded: 0, cookie: cookie, userp: me))
         headerList = CurlEasy.applyRequest(job.request, url: job.url, configuration: job.configuration, on: easy)
         _ = CurlEasy.applyMethodAndBytes(of: job.request, on: easy)
+        parsedURL = courier_url_parsed(job.url)
+        if let parsedURL { courier_easy_setopt_ptr(easy, CURLOPT_CURLU, UnsafeMutableRawPointer(parsedURL)) }
         courier_easy_setopt_ptr(easy, CURLOPT_ERRORBUFFER, errorBuffer)
         // The body is counted, never read: decoding it would be work for nothing.
         courier_easy_setopt_long(easy, CURLOPT_HTTP_CONTENT_DECODING, 0)
@@ -105,6 +109,11 @@ final class CurlRepeatTransfer: LoopTransfer {
         ended = true
         if let headerList { curl_slist_free_all(headerList) }
         headerList = nil
+        if let parsedURL {
+            courier_easy_setopt_ptr(easy, CURLOPT_CURLU, nil)
+            curl_url_cleanup(parsedURL)
+        }
+        parsedURL = nil
         counts.pointee.cookie = nil
         job.group.ended()
     }
