@@ -56,6 +56,9 @@ static void courier_curl_open(void) {
         {"curl_slist_append", (void **)&table.slist_append},
         {"curl_slist_free_all", (void **)&table.slist_free_all},
         {"curl_version_info", (void **)&table.version_info},
+        {"curl_url", (void **)&table.url},
+        {"curl_url_cleanup", (void **)&table.url_cleanup},
+        {"curl_url_set", (void **)&table.url_set},
     };
     for (size_t i = 0; i < sizeof symbols / sizeof symbols[0]; i++) {
         if (!courier_curl_bind(library, symbols[i].name, symbols[i].slot)) return;
@@ -147,4 +150,10 @@ void curl_slist_free_all(struct curl_slist *list) { courier_curl_ready(); courie
 curl_version_info_data *curl_version_info(CURLversion version) {
     courier_curl_ready();
     return courier_curl.version_info(version);
+}
+CURLU *curl_url(void) { courier_curl_ready(); return courier_curl.url(); }
+void curl_url_cleanup(CURLU *handle) { courier_curl_ready(); courier_curl.url_cleanup(handle); }
+CURLUcode curl_url_set(CURLU *handle, CURLUPart what, const char *part, unsigned int flags) {
+    courier_curl_ready();
+    return courier_curl.url_set(handle, what, part, flags);
 }

@@ -38,6 +38,9 @@ struct courier_curl_table {
     struct curl_slist *(*slist_append)(struct curl_slist *list, const char *string);
     void (*slist_free_all)(struct curl_slist *list);
     curl_version_info_data *(*version_info)(CURLversion version);
+    CURLU *(*url)(void);
+    void (*url_cleanup)(CURLU *handle);
+    CURLUcode (*url_set)(CURLU *handle, CURLUPart what, const char *part, unsigned int flags);
 };
 
 // Filled by courier_curl_load; read only after a handle exists, so always filled when read.

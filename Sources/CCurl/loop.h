@@ -5,6 +5,7 @@
 #include "library.h"
 #include <errno.h>
 #include <stdint.h>
+#include <strings.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
@@ -52,6 +53,59 @@ static inline void courier_easy_note_sockets(CURL *easy, struct courier_socket_n
     courier_curl.easy_setopt(easy, CURLOPT_OPENSOCKETDATA, (void *)notes);
     courier_curl.easy_setopt(easy, CURLOPT_CLOSESOCKETFUNCTION, courier_close_socket);
     courier_curl.easy_setopt(easy, CURLOPT_CLOSESOCKETDATA, (void *)notes);
+}
+
+typedef void (*courier_cookie_line_cb)(void *userp, const char *line, size_t length);
+
+/* What the loop counts of a request it sends again and again for `courier load` (CurlRepeatTransfer): the body
+   is counted and dropped, never handed to Swift; a Set-Cookie line alone goes to `cookie`, since the jar must
+   keep it. `limit`: more body bytes fail the transfer (`exceeded` says why). */
+struct courier_repeat_counts {
+    curl_off_t received;
+    curl_off_t limit;
+    int exceeded;
+    courier_cookie_line_cb cookie;
+    void *userp;
+};
+
+static inline size_t courier_repeat_header(char *line, size_t size, size_t count, void *userp) {
+    struct courier_repeat_counts *counts = userp;
+    size_t length = size * count;
+    if (counts->cookie && length > 11 && strncasecmp(line, "set-cookie:", 11) == 0) {
+        counts->cookie(counts->userp, line, length);
+    }
+    return length;
+}
+
+static inline size_t courier_repeat_body(char *bytes, size_t size, size_t count, void *userp) {
+    (void)bytes;
+    struct courier_repeat_counts *counts = userp;
+    size_t length = size * count;
+    counts->received += (curl_off_t)length;
+    if (counts->received > counts->limit) {
+        counts->exceeded = 1;
+        return 0;
+    }
+    return length;
+}
+
+/* Points the header and body callbacks of `easy` at `counts`. */
+static inline void courier_easy_repeat_callbacks(CURL *easy, struct courier_repeat_counts *counts) {
+    courier_curl.easy_setopt(easy, CURLOPT_HEADERFUNCTION, courier_repeat_header);
+    courier_curl.easy_setopt(easy, CURLOPT_HEADERDATA, (void *)counts);
+    courier_curl.easy_setopt(easy, CURLOPT_WRITEFUNCTION, courier_repeat_body);
+    courier_curl.easy_setopt(easy, CURLOPT_WRITEDATA, (void *)counts);
+}
+
+/* `url` parsed once as libcurl parses CURLOPT_URL for every transfer, for CURLOPT_CURLU: a handle given one copies
+   its parts instead of parsing the text again. NULL when it does not parse (CURLOPT_URL then says why). */
+static inline CURLU *courier_url_parsed(const char *url) {
+    CURLU *parsed = curl_url();
+    if (parsed && curl_url_set(parsed, CURLUPART_URL, url, CURLU_GUESS_SCHEME | CURLU_NON_SUPPORT_SCHEME) != CURLUE_OK) {
+        curl_url_cleanup(parsed);
+        return NULL;
+    }
+    return parsed;
 }
 
 /* CURL_SOCKET_TIMEOUT is a macro naming another macro. */

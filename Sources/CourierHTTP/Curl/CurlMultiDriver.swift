@@ -175,8 +175,18 @@ final class CurlMultiDriver {
         var result = CURLE_OK
         while courier_multi_next_done(multi, &easy, &result) == 1 {
             guard let handle = easy, let transfer = transfers[handle] else { continue }
-            remove(transfer)
+            curl_multi_remove_handle(multi, handle)
             transfer.complete(result)
+            // A transfer that sends its request again (`CurlRepeatTransfer`) goes back on the multi handle as it
+            // is: libcurl keeps the handle's options, and its connection waits in the multi's cache.
+            if transfer.sendsAgain {
+                let code = curl_multi_add_handle(multi, handle)
+                if code == CURLM_OK { continue }
+                let message = String(cString: curl_multi_strerror(code))
+                transfer.finish(throwing: APIError.protocolError(underlying: message))
+            }
+            transfers[handle] = nil
+            byID[transfer.id] = nil
             release(transfer)
         }
     }

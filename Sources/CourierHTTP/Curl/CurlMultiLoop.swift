@@ -214,12 +214,16 @@ protocol LoopTransfer: AnyObject {
     func poke()
     /// What the transfer left set on its handle, when the next transfer may use it as it is; nil: reset it.
     var keptSetup: CurlHandleSetup? { get }
+    /// Whether, once complete, the same handle goes back on the multi handle for the same request again.
+    var sendsAgain: Bool { get }
 }
 
 extension LoopTransfer {
     func poke() {}
 
     var keptSetup: CurlHandleSetup? { nil }
+
+    var sendsAgain: Bool { false }
 }
 
 extension CurlJob: LoopJob {

@@ -75,49 +75,17 @@ final class CurlTransfer {
     }
 
     private func configure() throws(APIError) {
-        let request = job.request
-        let configuration = job.configuration
         let me = Unmanaged.passUnretained(self).toOpaque()
-        courier_easy_setopt_str(easy, CURLOPT_URL, urlText)
-        if let target = request.requestTarget { courier_easy_setopt_str(easy, CURLOPT_REQUEST_TARGET, target) }
+        headerList = CurlEasy.applyRequest(job.request, url: urlText, configuration: job.configuration, on: easy)
         courier_easy_setopt_ptr(easy, CURLOPT_ERRORBUFFER, errorBuffer)
-        // Redirects are followed by the transport (RedirectPolicy), which drops secret headers across
-        // origins; libcurl would forward custom ones such as X-Api-Key.
-        courier_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 0)
-        courier_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2TLS)
-        courier_easy_setopt_long(easy, CURLOPT_TCP_KEEPALIVE, 1)
-        // A proxy's "200 Connection established" is not a response of the server: keep it away
-        // from the header callback, which would otherwise take it for a complete head.
-        courier_easy_setopt_long(easy, CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
-        CurlEasy.applyTLSAndTimeouts(of: request, configuration: configuration, on: easy)
-        if let idle = configuration.idleTimeout {
-            // libcurl's idle knob: under 1 byte/s for the whole period (no byte at all, in practice) ends
-            // the transfer with a timeout, while a slow but living stream runs on.
-            courier_easy_setopt_long(easy, CURLOPT_LOW_SPEED_LIMIT, 1)
-            courier_easy_setopt_long(easy, CURLOPT_LOW_SPEED_TIME, max(1, Self.milliseconds(idle) / 1000))
-        }
-        if !request.headers.contains("User-Agent") {
-            courier_easy_setopt_str(easy, CURLOPT_USERAGENT, configuration.userAgent)
-        }
-        if let authentication = request.authentication {
-            // curl answers the server's challenge itself (Digest's nonce, NTLM's and Negotiate's handshakes);
-            // only Basic sends the password, base64-encoded, up front.
-            let scheme = switch authentication.scheme {
-            case .basic: courier_curlauth_basic()
-            case .digest: courier_curlauth_digest()
-            case .ntlm: courier_curlauth_ntlm()
-            case .negotiate: courier_curlauth_negotiate()
+        if !CurlEasy.applyMethodAndBytes(of: job.request, on: easy) {
+            switch job.request.body {
+            case .file(let url): try configureUpload([.file(url)], userdata: me)
+            case .parts(let parts): try configureUpload(parts, userdata: me)
+            case .empty, .data: break
             }
-            courier_easy_setopt_long(easy, CURLOPT_HTTPAUTH, scheme)
-            courier_easy_setopt_str(easy, CURLOPT_USERNAME, authentication.user)
-            courier_easy_setopt_str(easy, CURLOPT_PASSWORD, authentication.password)
+            CurlEasy.applyMethodName(of: job.request, on: easy)
         }
-        // "" offers every encoding this libcurl decodes (gzip, deflate, br, zstd on Debian) and turns on
-        // decoding as the body streams; a request's own Accept-Encoding header replaces the offer.
-        courier_easy_setopt_str(easy, CURLOPT_ACCEPT_ENCODING, "")
-        try configureMethodAndBody(request, userdata: me)
-        configureHeaders(request)
-
         courier_easy_setopt_data_cb(easy, CURLOPT_HEADERFUNCTION) { pointer, size, count, userdata in
             guard let pointer, let userdata else { return 0 }
             let transfer = Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
@@ -144,39 +112,6 @@ final class CurlTransfer {
         }
     }
 
-    private func configureMethodAndBody(_ request: HTTPRequest,
-                                        userdata: UnsafeMutableRawPointer) throws(APIError) {
-        let method = request.method
-        switch request.body {
-        case .data(let data) where !data.isEmpty:
-            courier_easy_setopt_long(easy, CURLOPT_POST, 1)
-            courier_easy_setopt_off(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(data.count))
-            data.withUnsafeBytes { bytes in
-                // COPYPOSTFIELDS copies POSTFIELDSIZE bytes, so the buffer need not outlive this call.
-                guard let base = bytes.baseAddress else { return }
-                _ = courier_easy_setopt_ptr(easy, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: base))
-            }
-        case .file(let url):
-            try configureUpload([.file(url)], userdata: userdata)
-        case .parts(let parts):
-            try configureUpload(parts, userdata: userdata)
-        case .empty, .data:
-            if method == .head {
-                courier_easy_setopt_long(easy, CURLOPT_NOBODY, 1)
-                return
-            }
-            if method == .get { return }
-            if method == .post {
-                courier_easy_setopt_long(easy, CURLOPT_POST, 1)
-                courier_easy_setopt_off(easy, CURLOPT_POSTFIELDSIZE_LARGE, 0)
-                courier_easy_setopt_str(easy, CURLOPT_COPYPOSTFIELDS, "")
-                return
-            }
-        }
-        // Bodies go out through curl's POST machinery; any other method name is written over it.
-        if method != .post { courier_easy_setopt_str(easy, CURLOPT_CUSTOMREQUEST, method.rawValue) }
-    }
-
     /// Streams the body as curl asks for it, a buffer at a time (`UploadSource`): a body of any size costs
     /// no memory. Its files are opened again for every attempt, and curl may rewind it.
     private func configureUpload(_ parts: [RequestBodyPart],
@@ -197,22 +132,6 @@ final class CurlTransfer {
             return Int32(CURL_SEEKFUNC_OK)
         }
         courier_easy_setopt_ptr(easy, CURLOPT_SEEKDATA, userdata)
-    }
-
-    private func configureHeaders(_ request: HTTPRequest) {
-        var list: UnsafeMutablePointer<curl_slist>?
-        for field in request.headers {
-            // "Name;" is curl's spelling for a header sent with an empty value.
-            let line = field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)"
-            list = curl_slist_append(list, line)
-        }
-        // Without this curl waits up to a second for "100 Continue" before sending larger bodies.
-        if !request.headers.contains("Expect") { list = curl_slist_append(list, "Expect:") }
-        // curl adds "Content-Type: application/x-www-form-urlencoded" to every POST; a request carries only
-        // the Content-Type it was given.
-        if !request.headers.contains("Content-Type") { list = curl_slist_append(list, "Content-Type:") }
-        headerList = list
-        courier_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, list)
     }
 
     // MARK: Callbacks (loop thread)

@@ -163,7 +163,7 @@ enum LoadCommand {
         let tally = LoadTally()
         let origin = LoadRun.Origin(rate: invocation.rate, retries: invocation.retryAttempts != nil)
         let result = Interruptible.run(on: executors[0]) {
-            [start] () async throws(APIError) -> (Duration, resolvedOnce: Bool, direct: Bool) in
+            [start] () async throws(APIError) -> (LoadRun.Report, resolvedOnce: Bool, direct: Bool) in
             // The requests whose responses it uses run once, before the clock starts.
             var context = start
             let before = Array(entry.requests.dropLast())
@@ -178,18 +178,20 @@ enum LoadCommand {
             let load = LoadRun(requests: requests, executors: executors, concurrency: invocation.concurrency,
                                limit: invocation.limit, rate: invocation.rate, tally: tally, origin: origin)
             let view = LoadLiveView.available ? Task { await LoadLiveView(tally: tally).run() } : nil
-            let elapsed = await load.run()
+            let report = await load.run()
             view?.cancel()
             await view?.value
-            return (elapsed, requests.allSatisfy(\.resolvedOnce), requests.allSatisfy(\.sentDirect))
+            return (report, requests.allSatisfy(\.resolvedOnce), requests.allSatisfy(\.sentDirect))
         }
-        let (elapsed, resolvedOnce, direct) = (try? result.get()) ?? (.zero, false, false)
+        let (report, resolvedOnce, direct) = (try? result.get()) ?? (LoadRun.Report(elapsed: .zero), false, false)
         cookies.saveChanges()
         let snapshot = tally.snapshot
-        var summary = LoadSummary(snapshot: snapshot, elapsed: elapsed, concurrency: invocation.concurrency,
+        var summary = LoadSummary(snapshot: snapshot, elapsed: report.elapsed, concurrency: invocation.concurrency,
                                   rate: invocation.rate, retryAttempts: invocation.retryAttempts)
         summary.resolvedOnce = resolvedOnce
         summary.sentDirect = direct
+        summary.sentOnLoop = report.sentOnLoop
+        summary.handedOver = report.handedOver
         summary.origin = origin
         if invocation.json {
             Console.out(CompactJSON.string(summary.json) ?? "{}")

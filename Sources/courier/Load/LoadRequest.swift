@@ -30,6 +30,9 @@ struct LoadRequest: Sendable {
     let template: RequestTemplate
     private let plan: Plan
     private let send: CollectionRunner.Send
+    /// The curl loop's own way to send it again and again (closed loop), when it is sent straight to the
+    /// transport and that is libcurl's (`CurlRepeater`).
+    let repeater: CurlRepeater?
 
     /// The request `template` of `runner`'s file, resolved now when it stays the same from send to send;
     /// `direct` gives the way past the pipeline for a resolved request when there is one.
@@ -42,6 +45,20 @@ struct LoadRequest: Sendable {
         } else {
             plan = .perSend(runner)
         }
+        if case .direct(_, let send) = plan { repeater = send.repeater } else { repeater = nil }
+    }
+
+    /// Whether an exchange the curl loop sent itself failed, as `courier run` judges a response.
+    func failed(_ exchange: RepeatedExchange) -> Bool {
+        guard let status = exchange.status else { return true }
+        return !RequestSender.accepts(status, for: template)
+    }
+
+    /// Whether the loop may send the rest after `result`: its response neither followed a redirect nor set a
+    /// cookie (each would hand the loop's run back at once).
+    static func leavesLoopAlone(_ result: Result) -> Bool {
+        guard let response = result.response else { return true }
+        return result.exchange != nil && response.headers.values(for: "Set-Cookie").isEmpty
     }
 
     /// True when every send reuses one resolved request.

@@ -9,6 +9,8 @@ import Synchronization
 /// the exchange's, from its transfer's start, as wrk measures (`Origin`). Open loop with a rate: request i
 /// is due at start + i / rate, a worker waits for that moment, and its latency counts from then, so a slow
 /// server that delays the next sends shows in the percentiles instead of hiding (coordinated omission).
+/// Closed loop, a request every client sends straight to libcurl's transport is sent by the curl loops themselves
+/// after the first (`CurlRepeater`): no task per request; the workers take over what a loop hands back.
 struct LoadRun: Sendable {
     /// When the run ends.
     enum Limit: Sendable {
@@ -41,11 +43,35 @@ struct LoadRun: Sendable {
     var tally: LoadTally
     var origin: Origin
 
-    /// Runs the workers; returns how long the run took.
-    func run() async -> Duration {
+    /// How a run went.
+    struct Report: Sendable {
+        var elapsed: Duration
+        /// Whether the curl loop sent requests itself (`CurlRepeater`), with no task per request.
+        var sentOnLoop = false
+        /// Whether the loop handed the rest over to the workers (a redirect or a cookie to keep).
+        var handedOver = false
+    }
+
+    /// Runs the workers, or the curl loops themselves when they can send the request; returns how long it took.
+    func run() async -> Report {
         let clock = ContinuousClock()
         let start = clock.now
         let tickets = Tickets()
+        var report = Report(elapsed: .zero)
+        let repeaters = requests.compactMap(\.repeater)
+        if rate == nil, origin == .transferStart, repeaters.count == requests.count, !repeaters.isEmpty {
+            // The first request goes the ordinary way: a response that redirects or sets a cookie keeps the run
+            // there, without the loop sending a request of each connection first.
+            if let first = requests.first, Self.takes(tickets.next(), limit: limit, elapsed: .zero) {
+                let result = await first()
+                if Task.isCancelled { return Report(elapsed: clock.now - start) }
+                tally.record(result, latency: result.exchange ?? (clock.now - start))
+                if LoadRequest.leavesLoopAlone(result) {
+                    report.sentOnLoop = true
+                    report.handedOver = await runOnLoops(repeaters, tickets: tickets, since: start)
+                }
+            }
+        }
         await withTaskGroup(of: Void.self) { group in
             for worker in 0..<concurrency {
                 let request = requests[worker % requests.count]
@@ -69,13 +95,60 @@ struct LoadRun: Sendable {
                 }
             }
         }
-        return clock.now - start
+        report.elapsed = clock.now - start
+        return report
+    }
+
+    /// Whether the request numbered `ticket` may start `elapsed` into the run (closed loop).
+    private static func takes(_ ticket: Int, limit: Limit, elapsed: Duration) -> Bool {
+        switch limit {
+        case .requests(let count): ticket < count
+        case .duration(let length): elapsed < length
+        }
+    }
+
+    /// The request sent by each client's curl loop itself, its share of the connections on each, until the run
+    /// ends; true when a response handed the rest over to the workers.
+    private func runOnLoops(_ repeaters: [CurlRepeater], tickets: Tickets, since start: ContinuousClock.Instant)
+        async -> Bool {
+        let (limit, tally, template) = (limit, tally, requests[0])
+        let hooks = CurlRepeater.Hooks(
+            next: { Self.takes(tickets.next(), limit: limit, elapsed: ContinuousClock.now - start) },
+            record: { tally.record($0, failed: template.failed($0)) },
+            giveBack: { tickets.giveBack() })
+        let count = repeaters.count
+        return await withTaskGroup(of: CurlRepeater.Ending.self) { group in
+            for (index, repeater) in repeaters.enumerated() {
+                // Worker i's connection is on client i % count, as the workers are.
+                let share = (concurrency - index + count - 1) / count
+                let executor = executors.isEmpty ? nil : executors[index % executors.count]
+                group.addTask(executorPreference: executor) {
+                    await repeater.run(connections: share, hooks: hooks)
+                }
+            }
+            var handedOver = false
+            for await ending in group where ending == .handedOver { handedOver = true }
+            return handedOver
+        }
     }
 }
 
-/// The numbers the workers take their requests by, each once.
+/// The numbers the workers take their requests by, each once; a number given back (a request the curl loop
+/// handed over) is taken again first. Only the count matters then: the loop runs closed loop only.
 private final class Tickets: Sendable {
     private let taken = Atomic<Int>(0)
+    private let returned = Atomic<Int>(0)
 
-    func next() -> Int { taken.add(1, ordering: .relaxed).oldValue }
+    func next() -> Int {
+        var left = returned.load(ordering: .relaxed)
+        while left > 0 {
+            let (exchanged, original) = returned.compareExchange(expected: left, desired: left - 1,
+                                                                 ordering: .relaxed)
+            if exchanged { return 0 }
+            left = original
+        }
+        return taken.add(1, ordering: .relaxed).oldValue
+    }
+
+    func giveBack() { returned.add(1, ordering: .relaxed) }
 }

@@ -14,6 +14,10 @@ struct LoadSummary {
     var resolvedOnce = false
     /// Whether every request went straight to the transport, past the pipeline's steps (`LoadRequest.sentDirect`).
     var sentDirect = false
+    /// Whether the curl loop sent the requests itself, with no task per request (`LoadRun.Report.sentOnLoop`).
+    var sentOnLoop = false
+    /// Whether it handed the rest back to the workers: a response redirected or set a cookie.
+    var handedOver = false
     /// Where each latency was counted from.
     var origin = LoadRun.Origin.transferStart
 
@@ -67,9 +71,16 @@ struct LoadSummary {
                          ?? "retries: off")
         lines.append(!resolvedOnce ? "resolved: for every request (it has scripts or dynamic variables)"
                      : sentDirect ? "resolved: once, the same request every time, sent straight to the transport"
-                         + " (no auth, cache, retry or signing step has work for it)"
+                         + " (no auth, cache, retry or signing step has work for it)" + loopNote
                      : "resolved: once, the same request every time")
         return lines.joined(separator: "\n")
+    }
+
+    /// How the curl loop took part, for the text summary's `resolved:` line.
+    private var loopNote: String {
+        guard sentOnLoop else { return "" }
+        return handedOver ? ", by the curl loop itself until a response redirected or set a cookie"
+            : ", by the curl loop itself (no task per request)"
     }
 
     var json: [String: Any] {
@@ -98,6 +109,7 @@ struct LoadSummary {
             "retryAttempts": retryAttempts ?? 1,
             "resolvedOnce": resolvedOnce,
             "sentDirect": sentDirect,
+            "sentOnLoop": sentOnLoop,
             "latencyFrom": origin.rawValue,
         ]
     }

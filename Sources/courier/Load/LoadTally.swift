@@ -29,14 +29,27 @@ final class LoadTally: Sendable {
 
     /// Counts one request that took `latency` (from its intended start under `--rate`).
     func record(_ result: LoadRequest.Result, latency: Duration) {
+        let response = result.response
+        record(status: response?.status, timing: response?.timing, bodySize: response?.body.size ?? 0,
+               failed: result.failed, errorKind: result.errorKind, latency: latency)
+    }
+
+    /// Counts one exchange the curl loop sent itself (`CurlRepeater`), timed from its transfer's start.
+    func record(_ exchange: RepeatedExchange, failed: Bool) {
+        record(status: exchange.status, timing: exchange.status == nil ? nil : exchange.timing,
+               bodySize: exchange.timing.bytesReceived, failed: failed, errorKind: exchange.error?.kind.rawValue,
+               latency: exchange.timing.total)
+    }
+
+    private func record(status: Int?, timing: Timing?, bodySize: Int, failed: Bool, errorKind: String?,
+                        latency: Duration) {
         state.withLock { tally in
             tally.requests += 1
             tally.latency.record(latency)
-            if result.failed { tally.failed += 1 }
-            if let response = result.response {
-                tally.statuses[response.status, default: 0] += 1
-                let timing = response.timing
-                tally.bytesReceived += timing.bytesOnWire > 0 ? timing.bytesOnWire : response.body.size
+            if failed { tally.failed += 1 }
+            if let status, let timing {
+                tally.statuses[status, default: 0] += 1
+                tally.bytesReceived += timing.bytesOnWire > 0 ? timing.bytesOnWire : bodySize
                 tally.bytesSent += timing.bytesSent
                 if !timing.reusedConnection {
                     if let dns = timing.dns { tally.dns.record(dns) }
@@ -45,7 +58,7 @@ final class LoadTally: Sendable {
                 if let tls = timing.tls, tls > .zero { tally.tls.record(tls) }
                 if let firstByte = timing.firstByte { tally.firstByte.record(firstByte) }
             }
-            if let kind = result.errorKind { tally.errors[kind, default: 0] += 1 }
+            if let errorKind { tally.errors[errorKind, default: 0] += 1 }
         }
     }
 
