@@ -52,6 +52,11 @@ build: deps
 # not by demangling their names at run time: each first use by name checked the generic requirements
 # (Int: Hashable) by scanning every protocol conformance of the binary, static Foundation's included, which
 # was 7% of a one-shot send's CPU (2% after).
+# Each Swift function gets a section of its own (-function-sections; the toolchain's archives have them
+# already), so the linker drops the unreferenced ones (0.7 MB of text) and lays out first, together, the
+# functions that `--version`, `send` and `run` execute (Scripts/startup-symbols.txt, written by
+# Scripts/startup-symbols.py): their code was spread over the 23 MB of text and a send took 127 page faults
+# to read it, 49 now (a send's page faults 1,270 -> 1,125, its CPU 13% less).
 LIBSTDCXX_ARCHIVE := $(shell $(CXX) -print-file-name=libstdc++.a 2>/dev/null)
 STATIC_CXX_DIR := $(CURDIR)/.build/static-libstdc++
 # Static Foundation carries ICU's whole data package (34 MB: legacy character-set converters, collation,
@@ -63,8 +68,12 @@ STATIC_CXX_DIR := $(CURDIR)/.build/static-libstdc++
 SWIFT_STATIC_DIR := $(shell swiftc -print-target-info 2>/dev/null | \
                       sed -n 's|.*"runtimeResourcePath": "\(.*\)/swift".*|\1/swift_static|p')
 STATIC_RESOURCES := $(CURDIR)/.build/swift_static
+STARTUP_SYMBOLS := $(CURDIR)/Scripts/startup-symbols.txt
 RELEASE_FLAGS := -c release --static-swift-stdlib -Xswiftc -use-ld=lld \
                  -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors \
+                 -Xswiftc -Xfrontend -Xswiftc -function-sections \
+                 $(if $(wildcard $(STARTUP_SYMBOLS)),-Xlinker --symbol-ordering-file=$(STARTUP_SYMBOLS) \
+                   -Xlinker --no-warn-symbol-ordering) \
                  -Xlinker -z -Xlinker pack-relative-relocs -Xlinker --no-export-dynamic \
                  $(if $(filter /%,$(LIBSTDCXX_ARCHIVE)),-Xswiftc -Xclang-linker -Xswiftc -L$(STATIC_CXX_DIR)) \
                  $(if $(wildcard $(SWIFT_STATIC_DIR)/linux),-Xswiftc -resource-dir -Xswiftc $(STATIC_RESOURCES))
