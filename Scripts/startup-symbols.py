@@ -3,7 +3,7 @@
 RELEASE_FLAGS): the code `courier --version`, `courier send` and `courier run` execute then sits in a few
 hundred contiguous kilobytes of the 23 MB of text instead of being spread over all of it, so starting takes
 fewer page faults. Each command runs once under valgrind's callgrind against a loopback HTTP server; every
-function of the binary that it entered is kept, in first-seen order, commands in that order.
+function of the binary that it entered is kept, commands in that order.
 
 A stale list costs only speed: names the binary no longer has are skipped by the linker, new functions are
 laid out as if unlisted. Regenerate after large changes to the start-up or send path, then relink (delete
@@ -37,7 +37,7 @@ def serve(folder):
 
 
 def entered_functions(profile, binary_name):
-    """The functions of `binary_name` named in a callgrind profile, in the order the profile first names them."""
+    """The functions of `binary_name` named in a callgrind profile."""
     objects, functions, seen, order = {}, {}, set(), []
 
     def name(table, field):
@@ -96,10 +96,11 @@ def main():
             subprocess.run(["valgrind", "--tool=callgrind", "--demangle=no", f"--callgrind-out-file={profile}",
                             stripped] + arguments, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                            env=dict(os.environ, XDG_STATE_HOME=work, XDG_CONFIG_HOME=work, XDG_CACHE_HOME=work))
-            for function in entered_functions(profile, "courier"):
-                if function not in seen:
-                    seen.add(function)
-                    order.append(function)
+            # Sorted by name within each command: the pages touched are the same, and a regenerated list
+            # differs from the last only by the functions that changed.
+            for function in sorted(set(entered_functions(profile, "courier")) - seen):
+                seen.add(function)
+                order.append(function)
         server.shutdown()
     with open(output + ".tmp", "w") as file:
         file.write("\n".join(order) + "\n")
