@@ -21,6 +21,7 @@ MAN_PAGE := $(wildcard docs/courier.1)
 COMPLETIONS := $(wildcard completions/courier.bash completions/_courier completions/courier.fish)
 
 .PHONY: deps build release demo test test-release test-venv bench fuzz clean install uninstall embed man static-libstdc++ \
+        startup-symbols \
         static-resources \
         conformance
 
@@ -81,6 +82,11 @@ RELEASE_FLAGS := -c release --static-swift-stdlib -Xswiftc -use-ld=lld \
 # Only the product: the test support target imports modules @testable, which release builds are not.
 release: deps static-libstdc++ static-resources
 	$(SWIFT) build $(RELEASE_FLAGS) --product courier
+
+# Rewrites Scripts/startup-symbols.txt from the release binary (needs valgrind), then relinks with it.
+startup-symbols: release
+	python3 Scripts/startup-symbols.py .build/release/courier $(STARTUP_SYMBOLS)
+	rm -f .build/release/courier && $(MAKE) --no-print-directory release
 
 # The static resources release builds link (see RELEASE_FLAGS); rebuilt when the toolchain or the scripts change.
 static-resources: $(STATIC_RESOURCES)/linux/lib_FoundationICU.a

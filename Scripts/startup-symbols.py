@@ -6,8 +6,8 @@ fewer page faults. Each command runs once under valgrind's callgrind against a l
 function of the binary that it entered is kept, commands in that order.
 
 A stale list costs only speed: names the binary no longer has are skipped by the linker, new functions are
-laid out as if unlisted. Regenerate after large changes to the start-up or send path, then relink (delete
-.build/release/courier and run `make release`).
+laid out as if unlisted. Regenerate after large changes to the start-up or send path: `make startup-symbols`
+writes the list from the release binary and relinks it.
 
 Usage: startup-symbols.py RELEASE_BINARY OUTPUT_FILE (needs valgrind and python3's http.server)
 """
