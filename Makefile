@@ -86,7 +86,8 @@ release: deps static-libstdc++ static-resources
 # Rewrites Scripts/startup-symbols.txt from the release binary (needs valgrind), then relinks with it.
 startup-symbols: release
 	python3 Scripts/startup-symbols.py .build/release/courier $(STARTUP_SYMBOLS)
-	rm -f .build/release/courier && $(MAKE) --no-print-directory release
+	rm -f .build/release/courier
+	$(MAKE) --no-print-directory release
 
 # The static resources release builds link (see RELEASE_FLAGS); rebuilt when the toolchain or the scripts change.
 static-resources: $(STATIC_RESOURCES)/linux/lib_FoundationICU.a
