@@ -57,6 +57,15 @@ public struct MediaKind: Sendable, Hashable {
         return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
     }
 
+    /// The same guess for text. Its own function, not the generic one's: called from another module, that one
+    /// looks the sequence's iterator type up by name, a scan of every conformance record (1% of a one-shot send).
+    public static func startsLikeJSON(_ text: String.UTF8View) -> Bool {
+        for byte in text where !JSONTokenizer.isWhitespace(byte) {
+            return byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[")
+        }
+        return false
+    }
+
     /// Text may carry a few stray control bytes (shown as symbols); many of them mean binary.
     private static func isMostlyControlBytes(_ sample: [UInt8]) -> Bool {
         let control = sample.filter { $0 < 0x09 || ($0 > 0x0D && $0 < 0x20 && $0 != 0x1B) }.count

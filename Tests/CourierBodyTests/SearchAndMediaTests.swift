@@ -78,4 +78,17 @@ import Testing
         #expect(MediaKind.detect(contentType: nil, prefix: Data([0, 1, 2, 3, 4, 5])).isBinary)
         #expect(MediaKind.detect(contentType: nil, prefix: Data("plain \u{1B}]52;c;x\u{07} text".utf8)).category == .text)
     }
+
+    @Test func textAndBytesGetTheSameGuessThatTheyAreJSON() {
+        // Given bodies that open an object or an array after whitespace, and some that do not
+        let cases = ["{}", " \n\t[1]", "\r\n{\"a\": 1}", "", "   ", "x{}", "\"text\"", "1", "é{", "\u{FEFF}{}"]
+        for text in cases {
+            // When text and its bytes are guessed at
+            let fromText = MediaKind.startsLikeJSON(text.utf8)
+            let fromBytes = MediaKind.startsLikeJSON(Array(text.utf8))
+            // Then both say the same, and only after whitespace alone comes `{` or `[`
+            #expect(fromText == fromBytes, "\(text.debugDescription)")
+            #expect(fromText == ["{}", " \n\t[1]", "\r\n{\"a\": 1}"].contains(text), "\(text.debugDescription)")
+        }
+    }
 }
