@@ -134,8 +134,8 @@ final class RunScheduler: Sendable {
 
     /// What one file's run gave.
     struct FileResult: Sendable {
-        /// Every outcome when a report is written or requests run in parallel; otherwise only those the
-        /// runner looks back at (`CollectionRunner.keepsEveryOutcome`).
+        /// Every outcome when a report is written; otherwise only those the runner looks back at
+        /// (`CollectionRunner.keepsEveryOutcome`).
         var outcomes: [RunOutcome] = []
         /// The counts of every outcome reported.
         var counts = RunTally()
@@ -205,7 +205,7 @@ final class RunScheduler: Sendable {
                                       send: fileSend)
         runner.showSecrets = invocation.showSecrets
         runner.cookieJars = cookies
-        runner.keepsEveryOutcome = limit != nil || writesReports
+        runner.keepsEveryOutcome = writesReports
         if limit == nil { runner.requestsElsewhere = requestsElsewhere(than: entry.displayPath) }
         runner.runsSideBySide = limit != nil
         let call = self.call
@@ -225,26 +225,25 @@ final class RunScheduler: Sendable {
             // Its attempts were printed; only a report reads them again.
             if !writesReports { self.recorder.forget(outcome.context.id) }
         }
-        if let limit {
-            let kept = await runner.runConcurrently(entry.requests, limit: limit, failFast: invocation.failFast,
-                                                    onOutcome: onOutcome)
-            var counts = RunTally()
-            counts.add(kept.outcomes)
-            return FileResult(outcomes: kept.outcomes, counts: counts, last: kept.outcomes.last,
-                              carried: Carried(responses: kept.responses, globals: kept.globals), secrets: secrets)
-        }
-        // One request at a time: each outcome is counted as it is printed, and the runner need not keep it.
+        // Each outcome is counted as it is printed, and the runner need not keep it (20,000 kept outcomes of a
+        // parallel run were most of its memory).
         let reported = ReportedOutcomes()
-        let kept = await runner.runKeepingState(entry.requests, failFast: invocation.failFast) { outcome in
+        let report: (RunOutcome) -> Void = { outcome in
             reported.counts.add([outcome])
             reported.last = outcome
             onOutcome(outcome)
+        }
+        let kept = if let limit {
+            await runner.runConcurrently(entry.requests, limit: limit, failFast: invocation.failFast,
+                                         onOutcome: report)
+        } else {
+            await runner.runKeepingState(entry.requests, failFast: invocation.failFast, onOutcome: report)
         }
         return FileResult(outcomes: kept.outcomes, counts: reported.counts, last: reported.last,
                           carried: Carried(responses: kept.responses, globals: kept.globals), secrets: secrets)
     }
 
-    /// What a file's run has reported so far, one request at a time.
+    /// What a file's run has reported so far, one outcome at a time.
     private final class ReportedOutcomes {
         var counts = RunTally()
         var last: RunOutcome?

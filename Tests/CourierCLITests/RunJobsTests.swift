@@ -79,4 +79,24 @@ import Testing
         }
         #expect(parallel.stderr.contains("5 succeeded, 0 failed in 3 files"), "\(parallel.stderr)")
     }
+
+    @Test("--jobs 4 --quiet without a report counts every request, prints only the failed one, exits 1")
+    func jobsWithoutAReportCountEveryRequest() async throws {
+        // Given a file of five GETs, one of which the server fails
+        let server = try LoopbackServer { request in
+            request.path == "/p/3" ? .init(status: 404, body: Data("gone".utf8)) : .json("{}")
+        }
+        defer { server.stop() }
+        let folder = try TemporaryFolder("run-jobs-count")
+        try folder.write("f.http", (1...5).map { "### r\($0)\nGET \(server.url("/p/\($0)"))\n" }.joined(separator: "\n"))
+
+        // When it runs with --jobs 4 --quiet, with no report to keep the outcomes for
+        let run = try await CourierCLI.run(["run", "f.http", "--jobs", "4", "--quiet"], in: folder.url)
+
+        // Then every request was sent and counted, and only the failed one was printed
+        #expect(run.status == 1, "\(run.stdout)\(run.stderr)")
+        #expect(server.requests.count == 5)
+        #expect(run.stderr.contains("4 succeeded, 1 failed"), "\(run.stderr)")
+        #expect(run.stdout.contains("r3") && !run.stdout.contains("r1"), "\(run.stdout)")
+    }
 }

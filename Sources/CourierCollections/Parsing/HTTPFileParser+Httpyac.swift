@@ -290,12 +290,28 @@ extension HTTPFileParser {
         "mqtt": "MQTT", "mqtts": "MQTTS", "amqp": "AMQP", "amqps": "AMQP",
     ]
 
+    static let grpcSchemeRefusal = "a gRPC call is written 'GRPC host:port/package.Service/Method' (grpcs:// for TLS)"
+
+    /// The lowercased scheme of an all-ASCII URL (what stands before its first `://`; "" without one), read
+    /// over its bytes as `refusal` would read it with Foundation (lowercasing a copy of every URL and searching
+    /// it was a tenth of the time a file of plain GETs took to parse); nil for any other URL.
+    private static func asciiScheme(of url: String) -> String? {
+        let bytes = url.utf8
+        guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+        guard let colon = bytes.firstRange(of: "://".utf8) else { return "" }
+        return String(url[..<colon.lowerBound]).lowercased()
+    }
+
     /// Why a request line is not sent at all: another protocol's word or scheme.
     static func refusal(of line: RequestLine) -> String? {
         if let why = refusedWords[line.method] { return why }
         if line.method == gRPCMethod { return nil }
+        if let scheme = asciiScheme(of: line.url) {
+            if scheme == "grpc" || scheme == "grpcs" { return grpcSchemeRefusal }
+            return refusedSchemes[scheme].flatMap { refusedWords[$0] }
+        }
         if line.url.lowercased().hasPrefix("grpc://") || line.url.lowercased().hasPrefix("grpcs://") {
-            return "a gRPC call is written 'GRPC host:port/package.Service/Method' (grpcs:// for TLS)"
+            return grpcSchemeRefusal
         }
         if let colon = line.url.range(of: "://"),
            let word = refusedSchemes[line.url[..<colon.lowerBound].lowercased()] {

@@ -75,10 +75,11 @@ extension HTTPFileParser {
         guard !tokens.isEmpty else { return nil }
         var method = "GET"
         let first = tokens[0]
-        // An HTTP method is a token; one in capitals (`PURGE`, `VERSION-CONTROL`) is taken when a URL follows.
-        let looksLikeMethod = tokens.count >= 2 && first.first.map { $0.isASCII && $0.isUppercase } == true
-            && first.allSatisfy { ($0.isASCII && ($0.isUppercase || $0.isNumber)) || $0 == "-" || $0 == "_" }
-        if knownMethods.contains(first) || looksLikeMethod {
+        // An HTTP method is a token; one in capitals (`PURGE`, `VERSION-CONTROL`) is taken when a URL follows
+        // (looked at only when the token is not a known method: its character checks were most of the line's cost).
+        if knownMethods.contains(first)
+            || (tokens.count >= 2 && first.first.map { $0.isASCII && $0.isUppercase } == true
+                && first.allSatisfy { ($0.isASCII && ($0.isUppercase || $0.isNumber)) || $0 == "-" || $0 == "_" }) {
             method = first
             tokens.removeFirst()
         } else if tokens.count >= 2, knownMethods.contains(first.uppercased()) {

@@ -52,13 +52,22 @@ public struct ResponseStore: Sendable {
     }
 
     /// Which half of a named exchange a reference reads: `name.response.…` or `name.request.…`.
-    enum Part: String, CaseIterable { case response, request }
+    enum Part: String, CaseIterable {
+        case response, request
+
+        /// `.response.`, `.request.`: what stands between the name and the rest.
+        var marker: String { self == .response ? ".response." : ".request." }
+    }
 
     /// `login.response.body.$.token` split into the request's name, the part and the rest; nil for any
     /// other expression.
     static func reference(_ expression: String) -> (name: String, part: Part, rest: String)? {
+        // Over the bytes when the expression is ASCII (Foundation's search then finds the same, far slower).
+        let ascii = expression.utf8.allSatisfy { $0 < 0x80 }
         for part in Part.allCases {
-            if let marker = expression.range(of: ".\(part.rawValue).") {
+            let marker = ascii ? expression.utf8.firstRange(of: part.marker.utf8)
+                               : expression.range(of: part.marker)
+            if let marker {
                 return (String(expression[..<marker.lowerBound]), part, String(expression[marker.upperBound...]))
             }
         }

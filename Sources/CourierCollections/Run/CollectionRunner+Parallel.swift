@@ -112,14 +112,17 @@ extension CollectionRunner {
                     inFlight += 1
                     let snapshot = snapshots.removeValue(forKey: index) ?? initial
                     let template = requests[index]
-                    group.addTask {
+                    var runner = self
+                    // Every outcome of the step comes back to be reported here, kept or not.
+                    runner.keepsEveryOutcome = true
+                    group.addTask { [runner] in
                         await limit.acquire()
                         var own = snapshot
                         own.responses.trackChanges()
                         var ran: [RunOutcome] = []
-                        let goOn = await runSteps([template], variables: &own, outcomes: &ran, chain: [],
-                                                  failFast: failFast, onOutcome: { _ in })
-                        await limit.release()
+                        let goOn = await runner.runSteps([template], variables: &own, outcomes: &ran, chain: [],
+                                                         failFast: failFast, onOutcome: { _ in })
+                        limit.release()
                         return (index, ran, own, snapshot.globals, goOn)
                     }
                 }
@@ -141,7 +144,11 @@ extension CollectionRunner {
                     }
                 }
                 for outcome in ran {
-                    outcomes.append(outcome)
+                    // As `runSteps` keeps them: without `keepsEveryOutcome`, only those a later step looks back at.
+                    if keepsEveryOutcome || !outcome.succeeded || file.hasScripts(outcome.template)
+                        || outcome.skipped != nil {
+                        outcomes.append(outcome)
+                    }
                     onOutcome(outcome)
                 }
                 if !goOn || (failFast && ran.contains { !$0.succeeded }) { stopped = true }

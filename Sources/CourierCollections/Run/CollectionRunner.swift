@@ -121,11 +121,8 @@ public struct CollectionRunner: Sendable {
     /// Plain `{{name}}` references (no dynamic `$…`, no `.response.`) in a request's text.
     public static func variableNames(in text: String) -> Set<String> {
         var names = Set<String>()
-        var rest = Substring(text)
-        while let open = rest.range(of: "{{"), let close = rest[open.upperBound...].range(of: "}}") {
-            let name = rest[open.upperBound..<close.lowerBound].trimmingCharacters(in: .whitespaces)
+        TemplateExpressions.forEach(in: text) { name in
             if !name.hasPrefix("$") && !ResponseStore.isReference(name) { names.insert(name) }
-            rest = rest[close.upperBound...]
         }
         return names
     }
@@ -133,16 +130,13 @@ public struct CollectionRunner: Sendable {
     /// Names used as `{{name.response…}}` or `{{name.request…}}` in a request's text.
     static func dependencies(of request: RequestTemplate) -> [String] {
         var names: [String] = []
-        var rest = Substring(request.sourceText.isEmpty ? request.url : request.sourceText)
-        while let open = rest.range(of: "{{"), let close = rest[open.upperBound...].range(of: "}}") {
-            let expression = rest[open.upperBound..<close.lowerBound].trimmingCharacters(in: .whitespaces)
+        TemplateExpressions.forEach(in: request.sourceText.isEmpty ? request.url : request.sourceText) { expression in
             if let reference = ResponseStore.reference(expression) {
                 names.append(reference.name)
             } else if !expression.hasPrefix("$") {
                 // httpyac's `{{login.token}}`: a name followed by a field (kept only when a request has it).
                 names.append(String(expression.prefix { $0 != "." && $0 != "[" }))
             }
-            rest = rest[close.upperBound...]
         }
         // What the request runs itself first (httpyac's `# @ref`, kulala's `run` lines) is not pulled in twice.
         let runFirst = Set(request.references.map(\.name) + request.runsBefore.compactMap { directive in

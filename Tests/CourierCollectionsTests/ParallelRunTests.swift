@@ -1,0 +1,124 @@
+import CourierHTTP
+import Foundation
+import Synchronization
+import Testing
+@testable import CourierCollections
+
+/// `CollectionRunner.runConcurrently` (`courier run --jobs N`): what it keeps of the outcomes it reports, where
+/// its requests run, and the limit on requests in flight.
+@Suite("Parallel runs")
+struct ParallelRunTests {
+    /// A transport that records what it was sent: the path and the Authorization header.
+    final class RecordingTransport: Transport, Sendable {
+        let sent = Mutex<[String]>([])
+
+        func send(_ request: HTTPRequest, context: RequestContext) async throws(APIError) -> HTTPResponse {
+            sent.withLock { $0.append(request.url.path + " " + (request.headers["Authorization"] ?? "")) }
+            let body = request.url.path == "/login" ? #"{"token":"t-1"}"# : "{}"
+            return HTTPResponse(status: request.url.path == "/fails" ? 500 : 200, body: .data(Data(body.utf8)),
+                                url: request.url)
+        }
+    }
+
+    static let text = """
+        # @name login
+        POST https://api.test/login
+
+        ###
+        # @name me
+        GET https://api.test/me
+        Authorization: Bearer {{login.response.body.$.token}}
+
+        ###
+        # @name one
+        GET https://api.test/p/1
+
+        ###
+        # @name fails
+        GET https://api.test/fails
+        """
+
+    @Test("A parallel run that need not keep every outcome reports each once and keeps only those it looks back at")
+    func aParallelRunKeepsOnlyWhatItLooksBackAt() async {
+        // Given a runner told that its caller counts each outcome as it is reported
+        let file = HTTPFile(path: "p.http", text: Self.text)
+        let transport = RecordingTransport()
+        let client = HTTPClient(configuration: .init(transport: transport, retry: nil))
+        var runner = CollectionRunner(file: file, baseFolder: URL(fileURLWithPath: "/"),
+                                      context: VariableContext(processEnvironment: [:])) { request, context async throws(APIError) in
+            try await client.send(request, context: context)
+        }
+        runner.keepsEveryOutcome = false
+        let reported = Mutex<[String]>([])
+
+        // When the file runs with up to 4 requests in flight
+        let kept = await runner.runConcurrently(file.requests, limit: ConcurrencyLimit(4)) { outcome in
+            reported.withLock { $0.append("\(outcome.template.name ?? "") \(outcome.succeeded)") }
+        }
+
+        // Then every request went out once, `me` after the login with its token
+        #expect(transport.sent.withLock { $0 }.sorted() == ["/fails ", "/login ", "/me Bearer t-1", "/p/1 "])
+        // And each outcome was reported once, as a serial run's, and only the failed one kept
+        #expect(reported.withLock { $0 }.sorted() == ["fails false", "login true", "me true", "one true"])
+        #expect(kept.outcomes.map(\.template.name) == ["fails"])
+        #expect(kept.responses.entry("me") != nil)
+    }
+
+    /// Places held now, the most held at once, and how many were given back.
+    final class Places: Sendable {
+        let state = Mutex((now: 0, peak: 0, done: 0))
+    }
+
+    @Test("No more requests hold a place than the limit's width, and every waiter gets one")
+    func theLimitHoldsAndEveryWaiterProceeds() async {
+        let limit = ConcurrencyLimit(2)
+        let places = Places()
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<12 {
+                group.addTask {
+                    await limit.acquire()
+                    places.state.withLock { $0.now += 1; $0.peak = max($0.peak, $0.now) }
+                    for _ in 0..<20 { await Task.yield() }
+                    places.state.withLock { $0.now -= 1; $0.done += 1 }
+                    limit.release()
+                }
+            }
+        }
+        #expect(places.state.withLock { $0.peak } <= 2)
+        #expect(places.state.withLock { $0.done } == 12)
+    }
+
+    /// Runs its jobs on one serial queue, which a job can recognise itself on.
+    final class QueueExecutor: TaskExecutor, @unchecked Sendable {
+        static let key = DispatchSpecificKey<Bool>()
+        let queue = DispatchQueue(label: "courier.test.parallel")
+
+        init() { queue.setSpecific(key: Self.key, value: true) }
+
+        func enqueue(_ job: consuming ExecutorJob) {
+            let job = UnownedJob(job)
+            queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+        }
+    }
+
+    @Test("A parallel run's requests are sent from the caller's executor (`courier run`'s loop thread)")
+    func requestsStayOnTheCallersExecutor() async {
+        // Given a runner whose send notes where it runs
+        let file = HTTPFile(path: "l.http", text: (1...6).map { "### r\($0)\nGET https://api.test/\($0)\n" }
+            .joined(separator: "\n"))
+        let places = Mutex<[Bool]>([])
+        let runner = CollectionRunner(file: file, baseFolder: URL(fileURLWithPath: "/"),
+                                      context: VariableContext(processEnvironment: [:])) { request, _ async throws(APIError) in
+            places.withLock { $0.append(DispatchQueue.getSpecific(key: QueueExecutor.key) == true) }
+            return HTTPResponse(status: 200, url: request.url)
+        }
+        // When it runs the file in a task that prefers an executor of its own
+        let executor = QueueExecutor()
+        let count = await Task(executorPreference: executor) {
+            await runner.runConcurrently(file.requests, limit: ConcurrencyLimit(4)).outcomes.count
+        }.value
+        // Then every request was sent from that executor
+        #expect(count == 6)
+        #expect(places.withLock { $0 } == Array(repeating: true, count: 6))
+    }
+}
