@@ -103,7 +103,10 @@ final class RunScheduler: Sendable {
     private func runParallel(_ pass: Pass, tally: inout RunTally, carried: inout Carried) async {
         let limit = ConcurrencyLimit(invocation.jobs)
         let entries = plan.entries
-        let reads = entries.map { CollectionRunner.namesRead(by: $0.requests) }
+        let reads = entries.map { entry in
+            CollectionRunner.namesRead(by: entry.requests,
+                                       definitions: CollectionRunner.definitions(entry.loaded.file.fileVariables))
+        }
         // A file waits for every earlier file that may provide a name it reads.
         let needs = entries.indices.map { index in
             (0..<index).filter { CollectionRunner.mayProvide(any: reads[index], entries[$0].requests) }

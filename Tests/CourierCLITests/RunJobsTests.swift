@@ -80,6 +80,34 @@ import Testing
         #expect(parallel.stderr.contains("5 succeeded, 0 failed in 3 files"), "\(parallel.stderr)")
     }
 
+    @Test("--jobs 4: a request that reads a response through a file variable is sent after that response")
+    func jobsWaitForAResponseReadThroughAFileVariable() async throws {
+        // Given a server whose /users answers with an id, and a file that reads it through `@uid` at its top
+        let server = try LoopbackServer { request in
+            request.path == "/users" ? .json(#"{"id": "u-42"}"#) : .json("{}")
+        }
+        defer { server.stop() }
+        let folder = try TemporaryFolder("run-jobs-file-variable")
+        try folder.write("f.http", """
+            @uid = {{createUser.response.body.$.id}}
+
+            ### createUser
+            # @name createUser
+            POST \(server.url("/users"))
+
+            ### getUser
+            GET \(server.url("/profiles"))/{{uid}}
+            """)
+
+        // When it runs with --jobs 4, and with --name getUser alone
+        let parallel = try await CourierCLI.run(["run", "f.http", "--jobs", "4", "--quiet"], in: folder.url)
+        let named = try await CourierCLI.run(["run", "f.http", "--name", "getUser", "--quiet"], in: folder.url)
+
+        // Then both sent getUser with the id, after createUser had been answered
+        #expect(parallel.status == 0 && named.status == 0, "\(parallel.stderr)\(named.stderr)")
+        #expect(server.requests.map(\.path) == ["/users", "/profiles/u-42", "/users", "/profiles/u-42"])
+    }
+
     @Test("--jobs 4 --quiet without a report counts every request, prints only the failed one, exits 1")
     func jobsWithoutAReportCountEveryRequest() async throws {
         // Given a file of five GETs, one of which the server fails

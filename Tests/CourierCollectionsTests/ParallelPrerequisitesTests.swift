@@ -23,6 +23,30 @@ struct ParallelPrerequisitesTests {
         #expect(CollectionRunner.prerequisites(of: file.requests) == [[], [], [0]])
     }
 
+    @Test func aFileVariableThatReadsAResponseMakesItsUsersWaitAndNameItsRequest() throws {
+        // Given `@uid` at the top of the file reading login's response through `@token`, and a request using it
+        let file = HTTPFile(path: "a.http", text: """
+            @token = {{login.response.body.$.token}}
+            @uid = {{token}}-{{uid}}
+
+            ### login
+            # @name login
+            POST https://x/login
+
+            ### other
+            GET https://x/other
+
+            ### me
+            # @name me
+            GET https://x/users/{{uid}}
+            """)
+        // Then `me` waits for the login (names that refer to each other end), under --jobs and under --name
+        let definitions = CollectionRunner.definitions(file.fileVariables)
+        #expect(CollectionRunner.prerequisites(of: file.requests, definitions: definitions) == [[], [], [0]])
+        let picked = try CollectionRunner.selection(of: file, names: ["me"], all: false)
+        #expect(picked.compactMap(\.name) == ["login", "me"])
+    }
+
     @Test func aScriptThatSetsAVariableAndARunBlockOrderWhatFollows() {
         // Given a request whose script sets {{token}}, one that uses it, and a @sleep request after both
         let file = HTTPFile(path: "a.http", text: """

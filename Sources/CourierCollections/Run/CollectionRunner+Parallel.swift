@@ -8,7 +8,8 @@ extension CollectionRunner {
     /// For each request, the indices of the earlier requests it must wait for. Linear in the file but for the
     /// scripted requests: each request looks up the names it uses and the requests with scripts before it,
     /// not every request before it (a file of 20,000 GETs took minutes).
-    public static func prerequisites(of requests: [RequestTemplate]) -> [[Int]] {
+    public static func prerequisites(of requests: [RequestTemplate],
+                                     definitions: [String: [String]] = [:]) -> [[Int]] {
         var result: [[Int]] = []
         result.reserveCapacity(requests.count)
         var lastBarrier: Int?
@@ -26,8 +27,10 @@ extension CollectionRunner {
             }
             var needs = Set<Int>()
             if let lastBarrier { needs.insert(lastBarrier) }
-            for name in Set(dependencies(of: request)) { needs.formUnion(named[name] ?? []) }
-            let used = variableNames(in: request.sourceText.isEmpty ? request.url : request.sourceText)
+            for name in Set(dependencies(of: request, definitions: definitions)) {
+                needs.formUnion(named[name] ?? [])
+            }
+            let used = variableNames(in: textRead(by: request, definitions: definitions))
             for position in scripted where !request.scripts.isEmpty || mayScriptSet(any: used, requests[position]) {
                 needs.insert(position)
             }
@@ -53,11 +56,12 @@ extension CollectionRunner {
 
     /// The names `requests` read from outside themselves: responses (`{{login.response…}}`) and plain
     /// variables; a file that reads a name another file provides waits for that file.
-    public static func namesRead(by requests: [RequestTemplate]) -> Set<String> {
+    public static func namesRead(by requests: [RequestTemplate], definitions: [String: [String]] = [:])
+        -> Set<String> {
         var names = Set<String>()
         for request in requests {
-            names.formUnion(dependencies(of: request))
-            names.formUnion(variableNames(in: request.sourceText.isEmpty ? request.url : request.sourceText))
+            names.formUnion(dependencies(of: request, definitions: definitions))
+            names.formUnion(variableNames(in: textRead(by: request, definitions: definitions)))
         }
         return names
     }
@@ -80,7 +84,7 @@ extension CollectionRunner {
         async -> (outcomes: [RunOutcome], responses: ResponseStore, globals: [String: String]) {
         var variables = context
         variables.responses.declare(file.requests.compactMap(\.name) + imports.names)
-        let needs = Self.prerequisites(of: requests)
+        let needs = Self.prerequisites(of: requests, definitions: Self.definitions(file.fileVariables))
         // How many prerequisites each request still waits for, and who waits for each: a request that ends
         // readies its dependents, instead of every request being checked again after each one ends.
         var waitingFor = needs.map(\.count)

@@ -68,6 +68,7 @@ public struct CollectionRunner: Sendable {
         -> [RequestTemplate] {
         if all || names.isEmpty { return file.withKulalaSharedRequest(nil) }
         let wanted = try wantedNames(names, available: file.requests.compactMap(\.name),
+                                     definitions: definitions(file.fileVariables),
                                      named: { name in file.requests.first { $0.name == name } },
                                      scripted: { file.requests.filter { !$0.scripts.isEmpty } })
         return file.withKulalaSharedRequest(file.requests.filter { $0.name.map(wanted.contains) ?? false })
@@ -78,6 +79,7 @@ public struct CollectionRunner: Sendable {
         -> [RequestTemplate] {
         let entries = outline.entries.indices
         let wanted = try wantedNames(names, available: outline.names,
+                                     definitions: definitions(outline.fileVariables),
                                      named: { name in entries.first { outline.entries[$0].name == name }
                                          .flatMap { try? outline.template(at: $0) } },
                                      scripted: { entries.filter { outline.entries[$0].hasScripts }
@@ -89,7 +91,8 @@ public struct CollectionRunner: Sendable {
     /// The names `names` asks for, and the names of the requests they need: those whose responses they
     /// use and those whose scripts set a variable they use. `scripted` (the requests with scripts) is read
     /// at most once.
-    static func wantedNames(_ names: [String], available: [String], named: (String) -> RequestTemplate?,
+    static func wantedNames(_ names: [String], available: [String], definitions: [String: [String]] = [:],
+                            named: (String) -> RequestTemplate?,
                             scripted: () -> [RequestTemplate]) throws(CollectionError) -> Set<String> {
         var withScripts: [RequestTemplate]?
         var wanted = Set<String>()
@@ -100,17 +103,18 @@ public struct CollectionRunner: Sendable {
                 throw .unknownRequest(name: name, available: available)
             }
             wanted.insert(name)
-            pending += dependencies(of: request).filter { available.contains($0) }
+            pending += dependencies(of: request, definitions: definitions).filter { available.contains($0) }
             if withScripts == nil { withScripts = scripted() }
-            pending += scriptSetters(of: request, among: withScripts ?? [])
+            pending += scriptSetters(of: request, among: withScripts ?? [], definitions: definitions)
         }
         return wanted
     }
 
     /// Named requests whose scripts set a variable `request` uses (`{{token}}` set by login's handler), so
     /// `--name me` runs `login` first as it does for `{{login.response…}}`.
-    static func scriptSetters(of request: RequestTemplate, among candidates: [RequestTemplate]) -> [String] {
-        let used = variableNames(in: request.sourceText.isEmpty ? request.url : request.sourceText)
+    static func scriptSetters(of request: RequestTemplate, among candidates: [RequestTemplate],
+                              definitions: [String: [String]] = [:]) -> [String] {
+        let used = variableNames(in: textRead(by: request, definitions: definitions))
         guard !used.isEmpty else { return [] }
         return candidates.filter { other in
             other.id != request.id && other.name != nil
@@ -128,9 +132,9 @@ public struct CollectionRunner: Sendable {
     }
 
     /// Names used as `{{name.response…}}` or `{{name.request…}}` in a request's text.
-    static func dependencies(of request: RequestTemplate) -> [String] {
+    static func dependencies(of request: RequestTemplate, definitions: [String: [String]] = [:]) -> [String] {
         var names: [String] = []
-        TemplateExpressions.forEach(in: request.sourceText.isEmpty ? request.url : request.sourceText) { expression in
+        TemplateExpressions.forEach(in: textRead(by: request, definitions: definitions)) { expression in
             if let reference = ResponseStore.reference(expression) {
                 names.append(reference.name)
             } else if !expression.hasPrefix("$") {
