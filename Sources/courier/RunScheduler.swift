@@ -236,7 +236,7 @@ final class RunScheduler: Sendable {
         // One request at a time: each outcome is counted as it is printed, and the runner need not keep it.
         let reported = ReportedOutcomes()
         let kept = await runner.runKeepingState(entry.requests, failFast: invocation.failFast) { outcome in
-            reported.counts.add([outcome])
+            reported.counts.add(outcome)
             reported.last = outcome
             onOutcome(outcome)
         }
