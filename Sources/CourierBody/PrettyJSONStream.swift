@@ -63,12 +63,15 @@ public struct PrettyJSONStream: Sendable {
         // with its own output, which for the small bodies a run prints by the thousand cost more than the layout.
         var stream = PrettyJSONStream(maxPendingBytes: .max)
         stream.buffer = Array(data)
-        let text = stream.text(isFinal: true)
+        // Laid out, a small body takes about twice its bytes: room for that up front, rather than the output
+        // growing several times for each of the thousands of small bodies a run prints.
+        let text = stream.text(isFinal: true, reserving: min(data.count, 32 << 10) * 2 + 64)
         return stream.failure == nil ? (text, stream.flattened) : nil
     }
 
-    private mutating func text(isFinal: Bool) -> Data {
+    private mutating func text(isFinal: Bool, reserving capacity: Int = 0) -> Data {
         var output: [UInt8] = []
+        output.reserveCapacity(capacity)
         var rawFrom: Int?
         let droppedBefore = dropped
         var wroteLine = self.wroteLine

@@ -144,6 +144,7 @@ struct RunTextWriterTests {
             Content-Length: 0
             Connection: close
 
+
             attempt 1  <time>
 
 
