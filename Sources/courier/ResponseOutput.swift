@@ -248,7 +248,7 @@ enum ResponseOutput {
             return false
         }
         if looksLikeJSON(text, contentType: contentType),
-           let (output, flattened) = PrettyJSONStream.format(data) {
+           let (output, flattened) = PrettyJSONStream.formatBytes(data) {
             if flattened { Console.error(PrettyJSONStream.flattenedNote) }
             out.appendEscaped(bytes: output)
             return true
