@@ -59,16 +59,26 @@ public struct PrettyJSONStream: Sendable {
 
     /// `data` laid out whole; nil when it is not JSON.
     public static func format(_ data: Data) -> (text: Data, flattened: Bool)? {
+        formatBytes(data).map { (Data($0.bytes), $0.flattened) }
+    }
+
+    /// `format` as bytes, for a writer that copies them into its own buffer anyway (`courier run`'s text).
+    public static func formatBytes(_ data: Data) -> (bytes: [UInt8], flattened: Bool)? {
         // One pass over the whole input, as `coloredLines` makes: `feed` then `finish` laid it out in two, each
         // with its own output, which for the small bodies a run prints by the thousand cost more than the layout.
         var stream = PrettyJSONStream(maxPendingBytes: .max)
         stream.buffer = Array(data)
-        let text = stream.text(isFinal: true)
-        return stream.failure == nil ? (text, stream.flattened) : nil
+        // Laid out, a small body takes about twice its bytes: room for that up front, rather than the output
+        // growing several times for each of the thousands of small bodies a run prints.
+        let bytes = stream.textBytes(isFinal: true, reserving: min(data.count, 32 << 10) * 2 + 64)
+        return stream.failure == nil ? (bytes, stream.flattened) : nil
     }
 
-    private mutating func text(isFinal: Bool) -> Data {
+    private mutating func text(isFinal: Bool) -> Data { Data(textBytes(isFinal: isFinal)) }
+
+    private mutating func textBytes(isFinal: Bool, reserving capacity: Int = 0) -> [UInt8] {
         var output: [UInt8] = []
+        output.reserveCapacity(capacity)
         var rawFrom: Int?
         let droppedBefore = dropped
         var wroteLine = self.wroteLine
@@ -92,7 +102,7 @@ public struct PrettyJSONStream: Sendable {
             buffer = []
             passingThrough = true
         }
-        return Data(output)
+        return output
     }
 
     // MARK: Lines

@@ -19,18 +19,41 @@ enum SecretNames {
 
     /// `matches` for a String: compiled for it, so asking it of every header runs no generic code.
     static func matches(_ name: String, exact: [[UInt8]], withFragments: Bool = true) -> Bool {
+        withLowercased(name) { matches(lowered: $0, exact: exact, withFragments: withFragments) }
+    }
+
+    /// What a header's name makes of its value, as `SecretPolicy.maskedHeaderValue` shows it.
+    enum HeaderKind {
+        /// A credential (`isSecretHeader`): masked after its scheme.
+        case secret
+        /// A URL (`isURLHeader`): its password and secret query values masked.
+        case url
+        /// Neither: only known secret values are masked in it.
+        case plain
+    }
+
+    /// `isSecretHeader`, then `isURLHeader`, from one lowering of the name: every header of every response a
+    /// run prints is asked both.
+    static func headerKind(_ name: String) -> HeaderKind {
         withLowercased(name) { lower in
-            if exact.contains(where: { $0.count == lower.count && $0.elementsEqual(lower) }) { return true }
-            guard withFragments else { return false }
-            for start in lower.indices where fragmentStarts[Int(lower[start])] {
-                for fragment in fragmentsByFirstByte[Int(lower[start])] where start + fragment.count <= lower.count {
-                    var offset = 1
-                    while offset < fragment.count && lower[start + offset] == fragment[offset] { offset += 1 }
-                    if offset == fragment.count { return true }
-                }
-            }
-            return false
+            if matches(lowered: lower, exact: headers, withFragments: true) { return .secret }
+            return matches(lowered: lower, exact: urlHeaders, withFragments: false) ? .url : .plain
         }
+    }
+
+    /// `matches` for a name already lowered.
+    private static func matches(lowered lower: UnsafeBufferPointer<UInt8>, exact: [[UInt8]],
+                                withFragments: Bool) -> Bool {
+        if exact.contains(where: { $0.count == lower.count && $0.elementsEqual(lower) }) { return true }
+        guard withFragments else { return false }
+        for start in lower.indices where fragmentStarts[Int(lower[start])] {
+            for fragment in fragmentsByFirstByte[Int(lower[start])] where start + fragment.count <= lower.count {
+                var offset = 1
+                while offset < fragment.count && lower[start + offset] == fragment[offset] { offset += 1 }
+                if offset == fragment.count { return true }
+            }
+        }
+        return false
     }
 
     /// Hands `body` the UTF-8 of `name` with ASCII capitals lowered, in a buffer on the stack.

@@ -21,9 +21,11 @@ extension SecretPolicy {
     /// `maskedHeaderValue` for a name that is a String, as every header field's is: compiled for String, so a
     /// writer in another module runs no generic code per header.
     public static func maskedHeaderValue(name: String, value: String, masker: SecretMasker) -> String {
-        if isSecretHeader(name) { return maskedHeaderValue(value) }
-        if isURLHeader(name) { return maskedURL(value, masker: masker) }
-        return masker.mask(value)
+        switch SecretNames.headerKind(name) {
+        case .secret: return maskedHeaderValue(value)
+        case .url: return maskedURL(value, masker: masker)
+        case .plain: return masker.isEmpty ? value : masker.mask(value)
+        }
     }
 
     /// The secrets `url` carries: the password of its user info (as written and decoded), the `user:password`

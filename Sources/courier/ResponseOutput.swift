@@ -116,12 +116,17 @@ enum ResponseOutput {
             let status = String(decoding: out.bytes[start...], as: UTF8.self)
             out.replaceLine(from: start, with: status.trimmingCharacters(in: .whitespaces))
         }
-        for field in head.headers.redacted(showSecrets: showSecrets) {
+        // Each value as `HTTPHeaders.redacted` shows it, written as it is masked: no redacted copy of the headers.
+        for field in head.headers {
             out.line(field.name)
             out.append(": ")
-            out.appendEscaped(field.value)
+            out.appendEscaped(showSecrets ? field.value
+                              : SecretPolicy.maskedHeaderValue(name: field.name, value: field.value, masker: noSecrets))
         }
     }
+
+    /// The masker of a response printed with no known secrets: only its secret headers are masked.
+    private static let noSecrets = SecretMasker(secrets: [String]())
 
     /// Whether a line ending in `byte` may end in whitespace: a space, a tab, or a non-ASCII scalar (some are
     /// spaces too).
@@ -243,7 +248,7 @@ enum ResponseOutput {
             return false
         }
         if looksLikeJSON(text, contentType: contentType),
-           let (output, flattened) = PrettyJSONStream.format(data) {
+           let (output, flattened) = PrettyJSONStream.formatBytes(data) {
             if flattened { Console.error(PrettyJSONStream.flattenedNote) }
             out.appendEscaped(bytes: output)
             return true
@@ -262,16 +267,16 @@ extension ResponseOutput {
 
     /// Whether `text` holds `json` in any case, compared byte by byte (no case folding of the whole string).
     private static func containsJSON(_ text: String) -> Bool {
-        let word = Array("json".utf8)
+        let word: StaticString = "json"
         var matched = 0
         for byte in text.utf8 {
             // ASCII letters fold to lower case by one bit; other bytes never match a letter of `json`.
             let lower = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
-            if lower == word[matched] {
+            if lower == word.utf8Start[matched] {
                 matched += 1
-                if matched == word.count { return true }
+                if matched == word.utf8CodeUnitCount { return true }
             } else {
-                matched = lower == word[0] ? 1 : 0
+                matched = lower == word.utf8Start[0] ? 1 : 0
             }
         }
         return false

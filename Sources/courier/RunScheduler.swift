@@ -232,7 +232,7 @@ final class RunScheduler: Sendable {
         // parallel run were most of its memory).
         let reported = ReportedOutcomes()
         let report: (RunOutcome) -> Void = { outcome in
-            reported.counts.add([outcome])
+            reported.counts.add(outcome)
             reported.last = outcome
             onOutcome(outcome)
         }

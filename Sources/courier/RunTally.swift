@@ -23,17 +23,20 @@ struct RunTally: Sendable {
 
     /// Counts the outcomes of one file.
     mutating func add(_ outcomes: [RunOutcome]) {
-        for outcome in outcomes {
-            if outcome.scripts.nextRequest != nil { steered = true }
-            if outcome.skipped != nil {
-                skipped += 1
-            } else if outcome.succeeded {
-                succeeded += 1
-            } else {
-                failed += 1
-                if case .collection = outcome.failure { badInput += 1 }
-                failureStatuses.append(Self.exitStatus(of: outcome.failure))
-            }
+        for outcome in outcomes { add(outcome) }
+    }
+
+    /// Counts one outcome: a sequential run counts each as it is printed, with no array made for it.
+    mutating func add(_ outcome: RunOutcome) {
+        if outcome.scripts.nextRequest != nil { steered = true }
+        if outcome.skipped != nil {
+            skipped += 1
+        } else if outcome.succeeded {
+            succeeded += 1
+        } else {
+            failed += 1
+            if case .collection = outcome.failure { badInput += 1 }
+            failureStatuses.append(Self.exitStatus(of: outcome.failure))
         }
     }
 

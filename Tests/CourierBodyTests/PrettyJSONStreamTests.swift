@@ -90,6 +90,19 @@ import Testing
         #expect(PrettyJSONStream.format(Data("<html>".utf8)) == nil)
     }
 
+    /// The bytes `courier run` writes are `format`'s, for a small body and for one larger than the room made
+    /// for it up front.
+    @Test func formatBytesLaysOutTheSameBytesAsFormat() throws {
+        let large = "[" + (0..<20_000).map { #"{"k":\#($0),"s":"v"}"# }.joined(separator: ",") + "]"
+        for json in [#"{"id":1,"name":"courier"}"#, large, "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]"] {
+            let (text, flattened) = try #require(PrettyJSONStream.format(Data(json.utf8)))
+            let (bytes, bytesFlattened) = try #require(PrettyJSONStream.formatBytes(Data(json.utf8)))
+            #expect(Data(bytes) == text)
+            #expect(bytesFlattened == flattened)
+        }
+        #expect(PrettyJSONStream.formatBytes(Data(#"{"a":"#.utf8)) == nil)
+    }
+
     @Test func colouredLinesOfACutStartHoldOnlyWholeLines() {
         // Given the first bytes of a longer message, cut inside a string
         let start = Data(#"{"id":7,"name":"long na"#.utf8)

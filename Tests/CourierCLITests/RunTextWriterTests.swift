@@ -23,6 +23,11 @@ struct RunTextWriterTests {
                 let body = #"{"id":1,"tags":["a","\u001b"],"echo":"\#(echoed)","nested":{"empty":[]}}"#
                 return .raw("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
                             + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n" + body)
+            case "/credentials":
+                return .raw("HTTP/1.1 302 Found\r\nSET-COOKIE: sid=abc123; HttpOnly\r\nx-upload-TOKEN: t0k3n\r\n"
+                            + "location: https://ann:pw-1@api.test/p?access_token=zz9&page=2\r\n"
+                            + "WWW-Authenticate: Bearer realm=\"api\"\r\nX-Plain: keep me\r\n"
+                            + "Content-Length: 0\r\nConnection: close\r\n\r\n")
             default:
                 return LoopbackServer.Reply(status: 404)
             }
@@ -115,6 +120,37 @@ struct RunTextWriterTests {
             .replacingOccurrences(of: "%LENGTH%", with: "\(jsonLength)")
         #expect(Self.withoutTimes(result.stdout) == expected, "\(result.stdout)\n\(result.stderr)")
         #expect(result.status == 1)
+    }
+
+    @Test("Response headers are shown by what their names are, in any case: credentials and a URL's secrets masked")
+    func credentialHeadersMasked() async throws {
+        // Given a reply whose header names say credential, URL or neither, in mixed case
+        let server = try Self.server()
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        try folder.write("api.http", "### login\n# @no-redirect\nGET \(server.baseURL.absoluteString)/credentials\n")
+        // When
+        let result = try await CourierCLI.run(["run", folder.url.appendingPathComponent("api.http").path],
+                                              environment: ["XDG_STATE_HOME": folder.url.path])
+        // Then the credentials and the URL's password and token are masked, the rest is shown as sent
+        let expected = """
+            ### login
+            HTTP/1.1 302 Found
+            SET-COOKIE: REDACTED
+            x-upload-TOKEN: REDACTED
+            location: https://ann:REDACTED@api.test/p?access_token=REDACTED&page=2
+            WWW-Authenticate: Bearer realm="api"
+            X-Plain: keep me
+            Content-Length: 0
+            Connection: close
+
+
+            attempt 1  <time>
+
+
+            """
+        #expect(Self.withoutTimes(result.stdout) == expected, "\(result.stdout)\n\(result.stderr)")
+        #expect(!result.stdout.contains("abc123") && !result.stdout.contains("t0k3n") && !result.stdout.contains("pw-1"))
     }
 
     @Test("With a private value: the echoed token is masked in headers and bodies, the rest byte for byte")

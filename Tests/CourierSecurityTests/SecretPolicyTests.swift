@@ -11,6 +11,28 @@ struct SecretPolicyTests {
         for name in ["Accept", "Content-Type", "X-Trace", "Location"] { #expect(!SecretPolicy.isSecretHeader(name)) }
     }
 
+    /// A header field is shown by what its name is, read once in any case: a credential masked after its scheme
+    /// (before anything else, even when the name also says URL), a URL with its password masked, and any other
+    /// value with only the known secrets masked in it.
+    @Test func aHeaderFieldIsShownByWhatItsNameIsInAnyCase() {
+        let none = SecretMasker(secrets: [String]())
+        let known = SecretMasker(secrets: ["s3cr3t-value"])
+        #expect(SecretPolicy.maskedHeaderValue(name: "AUTHORIZATION", value: "Bearer abc", masker: none)
+                == "Bearer REDACTED")
+        #expect(SecretPolicy.maskedHeaderValue(name: "x-upload-TOKEN", value: "abc", masker: none) == "REDACTED")
+        #expect(SecretPolicy.maskedHeaderValue(name: "Location-Token", value: "http://h/", masker: none) == "REDACTED")
+        for name in ["Location", "CONTENT-location"] {
+            #expect(SecretPolicy.maskedHeaderValue(name: name, value: "https://u:pw@h/p?token=t", masker: none)
+                    == "https://u:REDACTED@h/p?token=REDACTED")
+        }
+        #expect(SecretPolicy.maskedHeaderValue(name: "Content-Type", value: "text/s3cr3t-value", masker: known)
+                == "text/REDACTED")
+        #expect(SecretPolicy.maskedHeaderValue(name: "Content-Type", value: "text/s3cr3t-value", masker: none)
+                == "text/s3cr3t-value")
+        #expect(SecretNames.headerKind("X-Trace") == .plain && SecretNames.headerKind("LOCATION") == .url
+                && SecretNames.headerKind("Set-Cookie") == .secret)
+    }
+
     @Test func aURLKeepsItsShapeWithPasswordAndSecretParametersMasked() {
         let url = "https://ann:pw-1@api.test/p?access_token=abc123&page=2&client_secret=zz&Sig=q#top"
         #expect(SecretPolicy.maskedURL(url)

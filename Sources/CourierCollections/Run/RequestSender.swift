@@ -41,17 +41,13 @@ public struct RequestSender: Sendable {
             outcome.skipped = "gRPC requests run with 'courier run' or 'courier grpc'"
             return outcome
         }
-        var scripts = ScriptRunner(file: file, baseFolder: baseFolder)
-        let send = self.send
-        let jars = cookieJars
-        scripts.sending = { ScriptSending(send: send, template: $0, cookieJars: jars) }
         let scripted = file.hasScripts(template)
         // httpyac's `{{ expression }}` runs as scripts do: when a request is sent.
         let expressions = variables.scriptExpressions
         variables.scriptExpressions = .evaluated
         defer { variables.scriptExpressions = expressions }
         do {
-            let resolved = try await prepare(template, with: scripts, scripted: scripted, variables: &variables,
+            let resolved = try await prepare(template, scripted: scripted, variables: &variables,
                                              report: &outcome.scripts)
             try setGlobalDefinitions(of: template, variables: &variables)
             // A GRAPHQL subscription runs as the WebSocket request it becomes.
@@ -79,7 +75,7 @@ public struct RequestSender: Sendable {
             }
             outcome.response = response
             if scripted {
-                await handle(response, of: resolved, with: scripts, variables: &variables, report: &outcome.scripts)
+                await handle(response, of: resolved, variables: &variables, report: &outcome.scripts)
             }
             if file.readsLastResponse {
                 variables.responses.recordLast(response: response, request: resolved.request)
@@ -123,12 +119,26 @@ public struct RequestSender: Sendable {
         var report: ScriptReport
     }
 
+    /// The runner of the request's scripts, which may send requests of their own (`pm.sendRequest`).
+    private var scripts: ScriptRunner {
+        var scripts = ScriptRunner(file: file, baseFolder: baseFolder)
+        let send = self.send
+        let jars = cookieJars
+        scripts.sending = { ScriptSending(send: send, template: $0, cookieJars: jars) }
+        return scripts
+    }
+
     /// The pre-request scripts, then the resolution; on a thread of its own when the request has scripts, where
-    /// cancelling this task (the explorer's Ctrl-C, a newer send) stops a running script.
-    private func prepare(_ template: RequestTemplate, with scripts: ScriptRunner, scripted: Bool,
+    /// cancelling this task (the explorer's Ctrl-C, a newer send) stops a running script. A request without
+    /// scripts (none of its own, none of its file's) is only resolved, as `ScriptRunner.prepare` would resolve
+    /// it, without a script runner set up for it.
+    private func prepare(_ template: RequestTemplate, scripted: Bool,
                          variables: inout VariableContext, report: inout ScriptReport)
         async throws(CollectionError) -> ResolvedRequest {
-        guard scripted else { return try scripts.prepare(template, context: &variables, report: &report) }
+        guard scripted else {
+            return try Resolver(file: file, baseFolder: baseFolder, context: variables).resolve(template)
+        }
+        let scripts = self.scripts
         let step = await OwnThread.run { [variables, report] cancel in
             var variables = variables
             var report = report
@@ -146,8 +156,9 @@ public struct RequestSender: Sendable {
     }
 
     /// The response handlers, on a thread of their own.
-    private func handle(_ response: HTTPResponse, of resolved: ResolvedRequest, with scripts: ScriptRunner,
+    private func handle(_ response: HTTPResponse, of resolved: ResolvedRequest,
                         variables: inout VariableContext, report: inout ScriptReport) async {
+        let scripts = self.scripts
         let step = await OwnThread.run { [variables, report] cancel in
             var variables = variables
             var report = report

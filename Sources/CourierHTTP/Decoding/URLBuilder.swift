@@ -84,10 +84,17 @@ public enum URLBuilder {
         var text = head
         if let query { text += "?" + query }
         if let fragment { text += "#" + fragment }
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
-              ["http", "https", "ws", "wss"].contains(scheme),
+        guard let url = URL(string: text), let scheme = url.scheme, isWebScheme(scheme),
               let host = url.host(percentEncoded: true), !host.isEmpty else { return nil }
         return url
+    }
+
+    /// Whether `scheme` is http, https, ws or wss in any case; as written (lower case) without making a String.
+    private static func isWebScheme(_ scheme: String) -> Bool {
+        switch scheme {
+        case "http", "https", "ws", "wss": true
+        default: ["http", "https", "ws", "wss"].contains(scheme.lowercased())
+        }
     }
 
     /// Whether `text` holds `://`.
