@@ -178,4 +178,21 @@ struct EffectRunnerTests {
         let failure = await harness.waitFor { if case .sendFailed(3, let failure) = $0 { failure } else { nil } }
         #expect(failure?.message.contains("nowhere") == true)
     }
+
+    @Test func aResponseNotSentYetSaysToSendItFirstNotHowARunIsOrdered() async throws {
+        // Given a request that reads the response of `users`, which has not been sent in this session
+        let harness = try RunnerHarness()
+        defer { harness.stop() }
+        let collection = try #require(await harness.load())
+        let ref = RequestRef(file: collection.files[0].path, index: 1)
+        var draft = try #require(collection.request(ref))
+        draft.url = "{{base}}/users/{{users.response.body.$[0].id}}"
+        // When sending it
+        harness.runner.perform([.send(generation: 4, job: SendJob(ref: ref, draft: draft, environment: nil))])
+        // Then the reason names the request to send, in the explorer's words (no `--name`, no "run")
+        let failure = await harness.waitFor { if case .sendFailed(4, let failure) = $0 { failure } else { nil } }
+        let message = failure?.message ?? ""
+        #expect(message.contains("request 'users' has not been sent yet: send it first"), "\(message)")
+        #expect(!message.contains("--name"), "\(message)")
+    }
 }

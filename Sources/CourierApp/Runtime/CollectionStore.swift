@@ -12,7 +12,11 @@ public final class CollectionStore: Sendable {
     /// The path as the user gave it, so the model keeps naming files the same way after a save.
     private let path = Mutex("")
     /// Responses by request name, for `{{name.response.body.$.id}}` in later requests.
-    let responses = Mutex(ResponseStore())
+    let responses = Mutex({
+        var store = ResponseStore()
+        store.isInteractive = true
+        return store
+    }())
     /// Values that beat every environment.
     public let overrides: [String: String]
     /// Values for the names an environment does not set (`courier demo` points `base` at the running server

@@ -140,6 +140,9 @@ public struct ResponseStore: Sendable {
     /// The names recorded (answered or failed) since `trackChanges()`, so that `merge` takes only those from a
     /// copy that started with everything another store had; nil when not tracked.
     private var changed: Set<String>?
+    /// Whether a person sends the requests one at a time (the explorer): a missing response then says to send
+    /// that request, not how `courier run` orders a file.
+    public var isInteractive = false
 
     /// An empty store, for the start of a run.
     public init() {}
@@ -307,12 +310,16 @@ extension ResponseStore {
 
     func missing(_ name: String) -> ResponseLookupFailure {
         if let reason = failures[name] {
-            return .init("request '\(name)' failed earlier in this run (\(reason)), so it has no response to use")
+            let when = isInteractive ? "when it was last sent" : "earlier in this run"
+            return .init("request '\(name)' failed \(when) (\(reason)), so it has no response to use")
         }
         if !declared.isEmpty && !declared.contains(name) {
             let close = NameSuggestions.closest(to: name, in: declared.sorted())
             return .init("no request is named '\(name)'"
                          + (close.isEmpty ? "" : "; did you mean \(close.map { "'\($0)'" }.joined(separator: ", "))?"))
+        }
+        if isInteractive {
+            return .init("request '\(name)' has not been sent yet: send it first, then this one reads its response")
         }
         return .init("request '\(name)' has not run earlier in this run; run it first "
                      + "(put it above this request, or add --name \(name))")
