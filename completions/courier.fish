@@ -88,7 +88,7 @@ complete -c courier -n '__fish_seen_subcommand_from run' -l cache-dir -x -a '(__
 complete -c courier -n '__fish_seen_subcommand_from run' -l cache-mode -x -a 'default revalidate reload only-if-cached bypass' -d 'Use the HTTP cache (in ~/.cache/courier unless --cache-dir) in MODE.'
 complete -c courier -n '__fish_seen_subcommand_from run' -s h -l help -d 'Show this help.'
 complete -c courier -n '__fish_seen_subcommand_from run' -F
-complete -c courier -n '__fish_seen_subcommand_from load' -l name -x -d 'The request to send (required)'
+complete -c courier -n '__fish_seen_subcommand_from load' -l name -x -d 'The request to send (needed when the file holds more than one)'
 complete -c courier -n '__fish_seen_subcommand_from load' -s c -l concurrency -x -d 'Workers sending at once; each sends its next request when its last one ends.'
 complete -c courier -n '__fish_seen_subcommand_from load' -l duration -x -d 'Stop sending after SECONDS.'
 complete -c courier -n '__fish_seen_subcommand_from load' -l requests -x -d 'Send exactly N requests.'

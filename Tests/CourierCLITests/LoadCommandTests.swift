@@ -294,14 +294,31 @@ import Testing
         }
     }
 
-    @Test("Bad usage: --duration with --requests, no --name")
+    @Test("Bad usage: --duration with --requests, no --name in a file of several requests")
     func badUsage() async throws {
         let folder = try Self.folder(URL(string: "http://127.0.0.1:1/")!)
         let both = try await CourierCLI.run(["load", "api.http", "--name", "ping", "--requests", "3",
                                              "--duration", "1"], in: folder.url)
         #expect(both.status == 2 && both.stderr.contains("exactly one of --duration"), "\(both.stderr)")
-        let unnamed = try await CourierCLI.run(["load", "api.http", "--requests", "3"], in: folder.url)
-        #expect(unnamed.status == 2 && unnamed.stderr.contains("--name NAME is required"), "\(unnamed.stderr)")
+        try folder.write("two.http", "# @name a\nGET http://127.0.0.1:1/a\n\n###\n# @name b\nGET http://127.0.0.1:1/b\n")
+        let unnamed = try await CourierCLI.run(["load", "two.http", "--requests", "3"], in: folder.url)
+        #expect(unnamed.status == 2 && unnamed.stderr.contains("two.http holds 2 requests: pick one with --name NAME (a, b)"),
+                "\(unnamed.stderr)")
+    }
+
+    @Test("A file of one request needs no --name")
+    func oneRequestNeedsNoName() async throws {
+        let seen = Seen()
+        let server = try LoopbackServer { _ in
+            seen.count.withLock { $0 += 1 }
+            return .json("{}")
+        }
+        defer { server.stop() }
+        let folder = try Self.folder(server.url("/ping"))
+        let result = try await CourierCLI.run(["load", "api.http", "--requests", "25", "-c", "2", "--json"],
+                                              in: folder.url)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(seen.count.withLock { $0 } == 25)
     }
 }
 

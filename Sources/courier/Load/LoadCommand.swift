@@ -15,8 +15,8 @@ enum LoadCommand {
             + "mean time of each phase.",
         arguments: [ArgumentSpec("FILE.http", .file, help: "The collection file holding the request.")],
         options: [
-            .option("--name", "NAME", help: "The request to send (required). Requests whose responses it uses "
-                        + "run once first."),
+            .option("--name", "NAME", help: "The request to send (needed when the file holds more than one). "
+                        + "Requests whose responses it uses run once first."),
             .option("--concurrency", short: "c", "N", .number, default: "1",
                     help: "Workers sending at once; each sends its next request when its last one ends."),
             .option("--duration", "SECONDS", .number, help: "Stop sending after SECONDS."),
@@ -43,7 +43,8 @@ enum LoadCommand {
     /// Everything the command line asked for.
     struct Invocation: Sendable {
         var run: RunCommand.Invocation
-        var name: String
+        /// Nil for a file that holds one request.
+        var name: String?
         var concurrency = 1
         var limit: LoadRun.Limit
         var rate: Double?
@@ -60,11 +61,9 @@ enum LoadCommand {
             throw UsageError(args.positionals.isEmpty ? "missing FILE.http; try: courier load api.http --name "
                                  + "health --requests 100" : "one file at a time", command: "load")
         }
-        guard let name = args.value("--name") else {
-            throw UsageError("--name NAME is required: the request to send", command: "load")
-        }
+        let name = args.value("--name")
         var run = RunCommand.Invocation(path: args.positionals[0])
-        run.names = [name]
+        run.names = name.map { [$0] } ?? []
         run.environment = args.value("--env")
         run.overrides = try args.variables()
         run.idleTimeout = try args.idleTimeout()
@@ -113,6 +112,14 @@ enum LoadCommand {
         }
         for diagnostic in plan.diagnostics { Console.error(diagnostic.description) }
         guard let entry = plan.entries.first, let target = entry.requests.last else { return 2 }
+        // A file of one request needs no --name; with more, which one is not guessed.
+        if invocation.name == nil && entry.requests.count > 1 {
+            let names = entry.requests.compactMap(\.name)
+            let listed = names.prefix(5).joined(separator: ", ") + (names.count > 5 ? ", …" : "")
+            Console.fail("\(entry.displayPath) holds \(entry.requests.count) requests: pick one with --name NAME"
+                         + (names.isEmpty ? "" : " (\(listed))"))
+            return 2
+        }
         let environment: CourierCollections.Environment
         switch entry.environment {
         case .success(let found): environment = found
