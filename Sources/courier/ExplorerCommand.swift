@@ -16,10 +16,9 @@ enum ExplorerCommand {
     static let spec = CommandSpec(
         name: "", summary: "The explorer: browse, edit and send the saved requests of a collection.",
         overview: "Courier, a terminal API explorer.",
-        arguments: [ArgumentSpec("PATH", .file, optional: true, help: """
-            A .http file, a folder of them or a Postman collection (default: ./Collections, else . when it or a
-            folder in it holds .http or .rest files).
-            """)],
+        arguments: [ArgumentSpec("PATH", .file, optional: true,
+                                 help: "A .http file, a folder of them or a Postman collection (default: "
+                                     + "./Collections, else . when it or a folder in it holds .http or .rest files).")],
         options: [
             .option("--theme", "NAME", default: "dark, or \"theme\" in ~/.config/courier/config.json",
                     help: "dark, light, high-contrast, monochrome or a Themes/NAME.json."),

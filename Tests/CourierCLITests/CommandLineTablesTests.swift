@@ -127,6 +127,16 @@ struct CommandLineTablesTests {
             // `courier help X` is the same text
             #expect(try await CourierCLI.run(["help", command]).stdout == result.stdout, "\(command)")
         }
+        // Every line of the arguments and options, the explorer's included, is indented: a help text with a
+        // line break of its own printed its second line at the left margin
+        for command in try await [""] + Self.subcommands() {
+            let help = try await CourierCLI.run(command.isEmpty ? ["--help"] : [command, "--help"]).stdout
+            for section in ["ARGUMENTS:\n", "OPTIONS:\n"] {
+                guard let body = help.components(separatedBy: section).dropFirst().first else { continue }
+                let lines = body.split(separator: "\n", omittingEmptySubsequences: false).prefix { !$0.isEmpty }
+                for line in lines { #expect(line.hasPrefix("  "), "\(command): \(line)") }
+            }
+        }
     }
 
     @Test func shortNamesThatWereAcceptedAreNowDocumented() async throws {
