@@ -104,8 +104,9 @@ final class RunScheduler: Sendable {
         let limit = ConcurrencyLimit(invocation.jobs)
         let entries = plan.entries
         let reads = entries.map { entry in
-            CollectionRunner.namesRead(by: entry.requests,
-                                       definitions: CollectionRunner.definitions(entry.loaded.file.fileVariables))
+            let environment = (try? entry.environment.get()) ?? .none
+            return CollectionRunner.namesRead(by: entry.requests, definitions: CollectionRunner.definitions(
+                entry.loaded.file.fileVariables, environment: environment))
         }
         // A file waits for every earlier file that may provide a name it reads.
         let needs = entries.indices.map { index in

@@ -108,6 +108,27 @@ import Testing
         #expect(server.requests.map(\.path) == ["/users", "/profiles/u-42", "/users", "/profiles/u-42"])
     }
 
+    @Test("--jobs 4: a request that reads a response through an environment value waits for it too")
+    func jobsWaitForAResponseReadThroughAnEnvironmentValue() async throws {
+        let server = try LoopbackServer { request in
+            request.path == "/users" ? .json(#"{"id": "u-7"}"#) : .json("{}")
+        }
+        defer { server.stop() }
+        let folder = try TemporaryFolder("run-jobs-env-value")
+        try folder.write("http-client.env.json", #"{"dev": {"uid": "{{createUser.response.body.$.id}}"}}"#)
+        try folder.write("f.http", """
+            ### createUser
+            # @name createUser
+            POST \(server.url("/users"))
+
+            ### getUser
+            GET \(server.url("/profiles"))/{{uid}}
+            """)
+        let run = try await CourierCLI.run(["run", "f.http", "--jobs", "4", "--env", "dev", "--quiet"], in: folder.url)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(server.requests.map(\.path) == ["/users", "/profiles/u-7"])
+    }
+
     @Test("--jobs 4 --quiet without a report counts every request, prints only the failed one, exits 1")
     func jobsWithoutAReportCountEveryRequest() async throws {
         // Given a file of five GETs, one of which the server fails

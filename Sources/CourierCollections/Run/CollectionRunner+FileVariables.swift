@@ -1,10 +1,16 @@
-/// What a request reads through the file's variables: `@uid = {{createUser.response.body.$.id}}` at the top of
-/// a file makes every request that uses `{{uid}}` need `createUser`, under `--jobs` and `--name` as when the
-/// reference is written in the request itself.
+/// What a request reads through the file's variables and the environment's values: `@uid =
+/// {{createUser.response.body.$.id}}` at the top of a file makes every request that uses `{{uid}}` need
+/// `createUser`, under `--jobs` (and, for file variables, `--name`) as when the reference is in the request.
 extension CollectionRunner {
-    /// The file's `@name = value` lines by name (a name defined twice keeps both values: either may be read).
-    public static func definitions(_ fileVariables: [VariableDefinition]) -> [String: [String]] {
+    /// The file's `@name = value` lines by name, and the environment's values (a name defined twice keeps both
+    /// values: either may be read). An environment's `"uid": "{{createUser.response.body.$.id}}"` is read as a
+    /// file variable's.
+    public static func definitions(_ fileVariables: [VariableDefinition], environment: Environment = .none)
+        -> [String: [String]] {
         var values: [String: [String]] = [:]
+        for (name, value) in environment.values where value.value.contains("{{") {
+            values[name, default: []].append(value.value)
+        }
         for definition in fileVariables { values[definition.name, default: []].append(definition.value) }
         return values
     }

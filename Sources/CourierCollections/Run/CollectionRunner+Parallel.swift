@@ -84,7 +84,8 @@ extension CollectionRunner {
         async -> (outcomes: [RunOutcome], responses: ResponseStore, globals: [String: String]) {
         var variables = context
         variables.responses.declare(file.requests.compactMap(\.name) + imports.names)
-        let needs = Self.prerequisites(of: requests, definitions: Self.definitions(file.fileVariables))
+        let needs = Self.prerequisites(of: requests, definitions: Self.definitions(file.fileVariables,
+                                                                                    environment: context.environment))
         // How many prerequisites each request still waits for, and who waits for each: a request that ends
         // readies its dependents, instead of every request being checked again after each one ends.
         var waitingFor = needs.map(\.count)
