@@ -20,6 +20,8 @@ enum StatusBarView {
         }
         var lead = StyledLine()
         var hints: [KeyHint] = []
+        // The first hints (cancel, send, save) are the ones the right side gives way to.
+        var essentialCount = 0
         // How to get help and how to quit stay on screen however narrow it is, beside a notice too (the first
         // screen a new user meets has one); an error keeps the whole line.
         let entries = HelpCatalog.hints(for: state)
@@ -52,12 +54,12 @@ enum StatusBarView {
             if state.editor.isDirty, state.keys.global.contains(where: { $0.command == .save && !$0.keys.isEmpty }) {
                 hints.append(KeyHint(state.keys.spelling(of: .global(.save)), "save"))
             }
+            essentialCount = hints.count
             hints += rest.filter { !sends.contains($0) }.map { KeyHint($0.keys, Self.brief($0.help)) }
         }
         // How to send and how to save unsaved edits stay beside help and quit: the theme's name gives way first,
         // then where the request goes (at 80 columns `Ctrl-S save` was dropped for `→ http://localhost:8088`).
-        let essential = hints.prefix { $0.label == "send" || $0.label == "save" || $0.label == "cancel" } + pinned
-        let needed = lead.width + essential.reduce(3) { $0 + DisplayWidth.of($1.key + $1.label) + 3 }
+        let needed = lead.width + 3 + (hints.prefix(essentialCount) + pinned).reduce(0) { $0 + StatusBar.width(of: $1) }
         let fits = { DisplayWidth.of(shown + environment + target + themeName) + 2 + needed <= area.width }
         if !fits() { themeName = "" }
         if !fits() { target = "" }

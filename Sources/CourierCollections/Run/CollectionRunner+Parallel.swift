@@ -27,10 +27,9 @@ extension CollectionRunner {
             }
             var needs = Set<Int>()
             if let lastBarrier { needs.insert(lastBarrier) }
-            for name in Set(dependencies(of: request, definitions: definitions)) {
-                needs.formUnion(named[name] ?? [])
-            }
-            let used = variableNames(in: textRead(by: request, definitions: definitions))
+            let text = textRead(by: request, definitions: definitions)
+            for name in Set(dependencies(of: request, reading: text)) { needs.formUnion(named[name] ?? []) }
+            let used = variableNames(in: text)
             for position in scripted where !request.scripts.isEmpty || mayScriptSet(any: used, requests[position]) {
                 needs.insert(position)
             }
@@ -60,8 +59,9 @@ extension CollectionRunner {
         -> Set<String> {
         var names = Set<String>()
         for request in requests {
-            names.formUnion(dependencies(of: request, definitions: definitions))
-            names.formUnion(variableNames(in: textRead(by: request, definitions: definitions)))
+            let text = textRead(by: request, definitions: definitions)
+            names.formUnion(dependencies(of: request, reading: text))
+            names.formUnion(variableNames(in: text))
         }
         return names
     }

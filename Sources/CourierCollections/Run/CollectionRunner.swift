@@ -103,18 +103,20 @@ public struct CollectionRunner: Sendable {
                 throw .unknownRequest(name: name, available: available)
             }
             wanted.insert(name)
-            pending += dependencies(of: request, definitions: definitions).filter { available.contains($0) }
+            let text = textRead(by: request, definitions: definitions)
+            pending += dependencies(of: request, reading: text).filter { available.contains($0) }
             if withScripts == nil { withScripts = scripted() }
-            pending += scriptSetters(of: request, among: withScripts ?? [], definitions: definitions)
+            pending += scriptSetters(of: request, reading: text, among: withScripts ?? [])
         }
         return wanted
     }
 
     /// Named requests whose scripts set a variable `request` uses (`{{token}}` set by login's handler), so
     /// `--name me` runs `login` first as it does for `{{login.response…}}`.
-    static func scriptSetters(of request: RequestTemplate, among candidates: [RequestTemplate],
-                              definitions: [String: [String]] = [:]) -> [String] {
-        let used = variableNames(in: textRead(by: request, definitions: definitions))
+    /// `text` is what the request reads (`textRead(by:definitions:)`).
+    static func scriptSetters(of request: RequestTemplate, reading text: String,
+                              among candidates: [RequestTemplate]) -> [String] {
+        let used = variableNames(in: text)
         guard !used.isEmpty else { return [] }
         return candidates.filter { other in
             other.id != request.id && other.name != nil
@@ -132,9 +134,10 @@ public struct CollectionRunner: Sendable {
     }
 
     /// Names used as `{{name.response…}}` or `{{name.request…}}` in a request's text.
-    static func dependencies(of request: RequestTemplate, definitions: [String: [String]] = [:]) -> [String] {
+    /// `text` is what the request reads: its own text by default, or `textRead(by:definitions:)`.
+    static func dependencies(of request: RequestTemplate, reading text: String? = nil) -> [String] {
         var names: [String] = []
-        TemplateExpressions.forEach(in: textRead(by: request, definitions: definitions)) { expression in
+        TemplateExpressions.forEach(in: text ?? textRead(by: request, definitions: [:])) { expression in
             if let reference = ResponseStore.reference(expression) {
                 names.append(reference.name)
             } else if !expression.hasPrefix("$") {

@@ -61,7 +61,8 @@ public struct StatusBar: Widget, Sendable, Hashable {
         }
     }
 
-    private static func width(of hint: KeyHint) -> Int { DisplayWidth.of(hint.key) + DisplayWidth.of(hint.label) + 3 }
+    /// The columns `hint` takes in the bar, with the spaces after it.
+    public static func width(of hint: KeyHint) -> Int { DisplayWidth.of(hint.key) + DisplayWidth.of(hint.label) + 3 }
 
     private func append(_ hint: KeyHint, to line: inout StyledLine) {
         line.append(hint.key, style: keyStyle)
