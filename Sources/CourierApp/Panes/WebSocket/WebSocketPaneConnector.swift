@@ -166,11 +166,17 @@ public final class WebSocketPaneConnector: Sendable {
             var subprotocol: String?
             for await batch in session.batches {
                 for event in batch { Self.answer(event, on: session, subprotocol: &subprotocol) }
-                enqueue(contentsOf: batch)
+                enqueue(contentsOf: batch, from: session)
             }
         }
+        let previousConsumer = state.withLock { state in
+            defer { state.consumer = consumer }
+            return state.consumer
+        }
+        // The replaced session's last events (its close) could otherwise reach the pane after the new one had
+        // opened, and show it closed.
+        previousConsumer?.cancel()
         state.withLock { state in
-            state.consumer = consumer
             if state.flusher == nil { state.flusher = Task { [self] in await flushPeriodically() } }
         }
         session.start()
@@ -192,9 +198,11 @@ public final class WebSocketPaneConnector: Sendable {
 
     private func enqueue(_ event: WebSocketEvent) { enqueue(contentsOf: [event]) }
 
-    private func enqueue(contentsOf events: [WebSocketEvent]) {
+    /// Queues `events` for the next batch; with `session`, only while it is the pane's session.
+    private func enqueue(contentsOf events: [WebSocketEvent], from session: WebSocketSession? = nil) {
         let window = self.window
         state.withLock { state in
+            if let session, state.session !== session { return }
             for event in events {
                 state.pending.append(event)
                 guard case .message(let record) = event else { continue }
