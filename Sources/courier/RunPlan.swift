@@ -55,8 +55,13 @@ struct RunPlan: Sendable {
         if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), isFolder.boolValue {
             return try folder(url, invocation: invocation)
         }
-        let (loaded, requests) = try load(url, invocation: invocation)
-        let environments = try EnvironmentSet.discover(near: url, root: RunCommand.collectionRoot(for: url))
+        let discovered = Result { () throws(CollectionError) -> EnvironmentSet in
+            try EnvironmentSet.discover(near: url, root: RunCommand.collectionRoot(for: url))
+        }
+        // `--name` pulls in the requests an environment value reads, so the environment is read first; what is
+        // wrong with it is said after what is wrong with the file, as before.
+        let (loaded, requests) = try load(url, invocation: invocation, environment: readable(discovered, invocation))
+        let environments = try discovered.get()
         let selected = chosenEnvironment(invocation.environment, in: environments)
         let environment = try environments.environment(named: selected)
         let imports = ImportedFiles.load(for: loaded, values: .init(overrides: invocation.overrides,
@@ -77,22 +82,31 @@ struct RunPlan: Sendable {
         return choice.name
     }
 
+    /// The environment the run will use, read quietly (nothing said on standard error) for `--name`'s
+    /// selection; none when it cannot be read (the run then says why).
+    private static func readable(_ environments: Result<EnvironmentSet, CollectionError>,
+                                 _ invocation: RunCommand.Invocation) -> Environment {
+        guard !invocation.names.isEmpty, let found = try? environments.get() else { return .none }
+        return (try? found.environment(named: invocation.environment ?? found.defaultChoice?.name)) ?? .none
+    }
+
     /// The file and the requests picked in it. With `--name`, only an outline of the file is kept and
     /// only the requests picked are parsed in full, so one request of a huge file costs about its size.
-    private static func load(_ url: URL, invocation: RunCommand.Invocation) throws(CollectionError)
-        -> (LoadedFile, [RequestTemplate]) {
+    private static func load(_ url: URL, invocation: RunCommand.Invocation, environment: Environment)
+        throws(CollectionError) -> (LoadedFile, [RequestTemplate]) {
         if invocation.names.isEmpty || invocation.all {
             let loaded = try CollectionLoader.loadFile(url, displayPath: invocation.path)
             return (loaded, try CollectionRunner.selection(of: loaded.file, names: invocation.names, all: true))
         }
         let outline = try HTTPFileOutline.load(url, displayPath: invocation.path)
-        let requests = try CollectionRunner.selection(of: outline, names: invocation.names)
+        let requests = try CollectionRunner.selection(of: outline, names: invocation.names, environment: environment)
         if outline.startsWithSharedBlock
             || requests.contains(where: { $0.isRunBlock || !$0.runsBefore.isEmpty || !$0.references.isEmpty }) {
             // A `run #name` line (or httpyac's `# @ref`) may name any request of the file, and kulala's shared
             // block changes every request: keep the whole file.
             let loaded = try CollectionLoader.loadFile(url, displayPath: invocation.path)
-            return (loaded, try CollectionRunner.selection(of: loaded.file, names: invocation.names, all: false))
+            return (loaded, try CollectionRunner.selection(of: loaded.file, names: invocation.names, all: false,
+                                                           environment: environment))
         }
         let fingerprint = FileFingerprint(data: outline.data, modified: nil)
         return (LoadedFile(url: url, file: outline.file(running: requests), fingerprint: fingerprint), requests)
@@ -123,11 +137,12 @@ struct RunPlan: Sendable {
             let names = invocation.names.filter { name in loaded.file.requests.contains { $0.name == name } }
             // With --name, a file holding none of the names has nothing to run.
             if !invocation.names.isEmpty && names.isEmpty { continue }
-            let requests = try CollectionRunner.selection(of: loaded.file, names: names, all: invocation.all)
             // Read once: the environment files of a folder with many files are read for each of them.
             let discovered = Result { () throws(CollectionError) -> EnvironmentSet in
                 try EnvironmentSet.discover(near: loaded.url, root: collection.root)
             }
+            let requests = try CollectionRunner.selection(of: loaded.file, names: names, all: invocation.all,
+                                                          environment: readable(discovered, invocation))
             let found = try? discovered.get()
             let selected = found.flatMap { chosenEnvironment(invocation.environment, in: $0) }
                 ?? invocation.environment

@@ -127,6 +127,15 @@ import Testing
         let run = try await CourierCLI.run(["run", "f.http", "--jobs", "4", "--env", "dev", "--quiet"], in: folder.url)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(server.requests.map(\.path) == ["/users", "/profiles/u-7"])
+
+        // And --name getUser pulls createUser in through the environment value, for the file and for its folder,
+        // with the environment named and with it chosen as the only one
+        for arguments in [["f.http", "--env", "dev"], ["f.http"], [".", "--env", "dev"]] {
+            let before = server.requests.count
+            let named = try await CourierCLI.run(["run"] + arguments + ["--name", "getUser", "--quiet"], in: folder.url)
+            #expect(named.status == 0, "\(arguments) \(named.stderr)")
+            #expect(server.requests.dropFirst(before).map(\.path) == ["/users", "/profiles/u-7"], "\(arguments)")
+        }
     }
 
     @Test("--jobs 4 --quiet without a report counts every request, prints only the failed one, exits 1")

@@ -63,23 +63,23 @@ public struct CollectionRunner: Sendable {
     }
 
     /// The requests `--name` picks (or all), in file order, with the named requests whose responses they
-    /// use pulled in before them.
-    public static func selection(of file: HTTPFile, names: [String], all: Bool) throws(CollectionError)
-        -> [RequestTemplate] {
+    /// use pulled in before them, directly or through a file variable or a value of `environment`.
+    public static func selection(of file: HTTPFile, names: [String], all: Bool,
+                                 environment: Environment = .none) throws(CollectionError) -> [RequestTemplate] {
         if all || names.isEmpty { return file.withKulalaSharedRequest(nil) }
         let wanted = try wantedNames(names, available: file.requests.compactMap(\.name),
-                                     definitions: definitions(file.fileVariables),
+                                     definitions: definitions(file.fileVariables, environment: environment),
                                      named: { name in file.requests.first { $0.name == name } },
                                      scripted: { file.requests.filter { !$0.scripts.isEmpty } })
         return file.withKulalaSharedRequest(file.requests.filter { $0.name.map(wanted.contains) ?? false })
     }
 
     /// `selection` over an outlined file: only the requests picked, and those with scripts, are parsed.
-    public static func selection(of outline: HTTPFileOutline, names: [String]) throws(CollectionError)
-        -> [RequestTemplate] {
+    public static func selection(of outline: HTTPFileOutline, names: [String],
+                                 environment: Environment = .none) throws(CollectionError) -> [RequestTemplate] {
         let entries = outline.entries.indices
         let wanted = try wantedNames(names, available: outline.names,
-                                     definitions: definitions(outline.fileVariables),
+                                     definitions: definitions(outline.fileVariables, environment: environment),
                                      named: { name in entries.first { outline.entries[$0].name == name }
                                          .flatMap { try? outline.template(at: $0) } },
                                      scripted: { entries.filter { outline.entries[$0].hasScripts }
