@@ -169,10 +169,10 @@ final class WireLoop {
 
     // MARK: Exchanges
 
-    /// The next request on `connection`, if the run lets one start: on the same connection when `reuse`.
-    private func proceed(_ connection: WireConnection, reuse: Bool) {
+    /// The next request on `connection`, if the run lets one start (at `now`, the last one's end): on the same
+    /// connection when `reuse`.
+    private func proceed(_ connection: WireConnection, reuse: Bool, at now: ContinuousClock.Instant) {
         guard !handedOver, !control.isCancelled, hooks.next() else { return end(connection) }
-        let now = ContinuousClock.now
         if reuse, connection.socket >= 0 {
             connection.begin(at: now, reused: true)
             connection.phase = .sending
@@ -220,12 +220,12 @@ final class WireLoop {
             connection.lastActivity = now
             let parsed = courier_wire_response_feed(connection.response, buffer.assumingMemoryBound(to: CChar.self),
                                                     got)
-            return judge(connection, parsed, closed: false)
+            return judge(connection, parsed, closed: false, at: now)
         }
         if got == 0 {
             // The server closed: a response delimited by the close ends here.
             let parsed = courier_wire_response_feed(connection.response, nil, 0)
-            if connection.response.pointee.complete != 0 { return judge(connection, parsed, closed: true) }
+            if connection.response.pointee.complete != 0 { return judge(connection, parsed, closed: true, at: .now) }
             return lost(connection, code: connection.received == 0 ? CURLE_GOT_NOTHING : CURLE_PARTIAL_FILE,
                         message: connection.received == 0 ? "Empty reply from server"
                             : "transfer closed with outstanding read data remaining", error: 0)
@@ -236,13 +236,14 @@ final class WireLoop {
     }
 
     /// What the parser made of the bytes so far: a complete response, an error, or more to read.
-    private func judge(_ connection: WireConnection, _ parsed: http_errno, closed: Bool) {
+    private func judge(_ connection: WireConnection, _ parsed: http_errno, closed: Bool,
+                       at now: ContinuousClock.Instant) {
         let response = connection.response.pointee
         if courier_wire_response_upgraded(connection.response) != 0 {
             return fail(connection, code: CURLE_WEIRD_SERVER_REPLY, message: "the server switched protocols",
                         afterConnecting: true)
         }
-        if response.complete != 0 { return complete(connection, closed: closed) }
+        if response.complete != 0 { return complete(connection, closed: closed, at: now) }
         if parsed == HPE_OK { return }
         if response.exceeded != 0 {
             return record(connection, error: .tooLarge(limit: wire.configuration.maxBodySize), reuse: false)
@@ -252,9 +253,9 @@ final class WireLoop {
     }
 
     /// A whole response: recorded unless it is a redirect the transport follows; a cookie hands the rest over.
-    private func complete(_ connection: WireConnection, closed: Bool) {
+    private func complete(_ connection: WireConnection, closed: Bool, at now: ContinuousClock.Instant) {
         let status = Int(connection.response.pointee.status)
-        if RedirectPolicy.followedStatuses.contains(status),
+        if status >= 300, status < 400, RedirectPolicy.followedStatuses.contains(status),
            RedirectPolicy.isFollowed(wire.request, status: status, location: connection.location) {
             // The ordinary way follows it; this request is sent again that way.
             handedOver = true
@@ -263,13 +264,13 @@ final class WireLoop {
         }
         let reuse = !closed && connection.response.pointee.keep_alive != 0
         hooks.record(RepeatedExchange(status: status, error: nil,
-                                      timing: connection.timing(at: .now, bodySent: wire.bodySize)))
+                                      timing: connection.timing(at: now, bodySent: wire.bodySize)))
         if !connection.cookies.isEmpty, let jar = wire.jar {
             jar.store(setCookie: connection.cookies, from: wire.request.url)
             // Later requests send the cookie: the ordinary way attaches the jar's cookies to each.
             handedOver = true
         }
-        proceed(connection, reuse: reuse)
+        proceed(connection, reuse: reuse, at: now)
     }
 
     /// The connection ended before the response did. A kept connection the server had closed before any byte
@@ -295,9 +296,10 @@ final class WireLoop {
     }
 
     private func record(_ connection: WireConnection, error: APIError, reuse: Bool) {
+        let now = ContinuousClock.now
         hooks.record(RepeatedExchange(status: nil, error: error,
-                                      timing: connection.timing(at: .now, bodySent: wire.bodySize)))
-        proceed(connection, reuse: reuse)
+                                      timing: connection.timing(at: now, bodySent: wire.bodySize)))
+        proceed(connection, reuse: reuse, at: now)
     }
 
     // MARK: Deadlines
