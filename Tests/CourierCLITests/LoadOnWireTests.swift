@@ -154,4 +154,33 @@ import Testing
             #expect(request.body == Data("hello".utf8))
         }
     }
+
+    @Test("An exchange is one send and one receive: none of libcurl's liveness polls",
+          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/strace")))
+    func oneSendOneReceive() async throws {
+        let server = try await Self.nginx()
+        defer { server.stop() }
+        let folder = try TemporaryFolder("load-wire-calls")
+        try folder.write("api.http", "# @name ping\nGET \(server.url("/small.txt").absoluteString)\n")
+        let summary = folder.url.appendingPathComponent("calls.txt")
+
+        // When 400 requests go over 8 connections, the system calls counted
+        let result = try await ChildProcess.run(
+            URL(fileURLWithPath: "/usr/bin/strace"),
+            ["-f", "-c", "-e", "trace=sendto,recvfrom,poll,ppoll", "-o", summary.path, CourierCLI.executable.path,
+             "load", "api.http", "--requests", "400", "--concurrency", "8", "--json"],
+            in: folder.url, environment: CourierCLI.baseEnvironment)
+
+        // Then each request was one sendto and one recvfrom (and the first, libcurl's, a few more), with no polls
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(server.answeredCount(path: "/small.txt") == 400)
+        var calls: [String: Int] = [:]
+        for line in try String(contentsOf: summary, encoding: .utf8).split(separator: "\n") {
+            let fields = line.split(separator: " ")
+            if fields.count >= 5, let count = Int(fields[3]) { calls[String(fields.last!)] = count }
+        }
+        #expect((400...410).contains(calls["sendto"] ?? 0), "\(calls)")
+        #expect((400...420).contains(calls["recvfrom"] ?? 0), "\(calls)")
+        #expect((calls["poll"] ?? 0) + (calls["ppoll"] ?? 0) < 40, "\(calls)")
+    }
 }
