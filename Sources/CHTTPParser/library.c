@@ -3,6 +3,7 @@
 
 #include <dlfcn.h>
 #include <pthread.h>
+#include <stdlib.h>
 
 struct courier_http_parser_table courier_http_parser;
 
@@ -10,7 +11,8 @@ static pthread_once_t courier_http_parser_once = PTHREAD_ONCE_INIT;
 static bool courier_http_parser_loaded;
 
 static void courier_http_parser_open(void) {
-    void *library = dlopen(COURIER_HTTP_PARSER_LIBRARY, RTLD_LAZY | RTLD_LOCAL);
+    const char *name = getenv(COURIER_HTTP_PARSER_LIBRARY_VARIABLE);
+    void *library = dlopen(name && *name ? name : COURIER_HTTP_PARSER_LIBRARY, RTLD_LAZY | RTLD_LOCAL);
     if (!library) return;
     struct courier_http_parser_table table;
     struct { const char *name; void **slot; } symbols[] = {

@@ -7,8 +7,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-// The shared object Debian's libhttp-parser2.9 package installs, by its runtime name.
+// The shared object Debian's libhttp-parser2.9 package installs, by its runtime name; the variable, when set and
+// not empty, names another (a test names one that does not exist to see the fallback to libcurl's transfers).
 #define COURIER_HTTP_PARSER_LIBRARY "libhttp_parser.so.2.9"
+#define COURIER_HTTP_PARSER_LIBRARY_VARIABLE "COURIER_HTTP_PARSER_LIBRARY"
 
 struct courier_http_parser_table {
     void (*init)(http_parser *parser, enum http_parser_type type);

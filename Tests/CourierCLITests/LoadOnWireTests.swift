@@ -183,4 +183,19 @@ import Testing
         #expect((400...420).contains(calls["recvfrom"] ?? 0), "\(calls)")
         #expect((calls["poll"] ?? 0) + (calls["ppoll"] ?? 0) < 40, "\(calls)")
     }
+
+    @Test("Without http-parser the loop sends on libcurl's transfers, with the same counts")
+    func withoutHTTPParser() async throws {
+        let server = try await Self.nginx()
+        defer { server.stop() }
+
+        // When http-parser cannot be loaded
+        let summary = try await Self.load(server.url("/small.txt"), ["--requests", "30", "-c", "3"],
+                                          environment: ["COURIER_HTTP_PARSER_LIBRARY": "/nonexistent/libhttp_parser.so"])
+
+        // Then libcurl's transfers sent all 30
+        #expect(summary["loopPath"] as? String == "libcurl", "\(summary)")
+        #expect(summary["statuses"] as? [String: Int] == ["200": 30])
+        #expect(server.answeredCount(path: "/small.txt") == 30)
+    }
 }
