@@ -198,4 +198,30 @@ import Testing
         #expect(summary["statuses"] as? [String: Int] == ["200": 30])
         #expect(server.answeredCount(path: "/small.txt") == 30)
     }
+
+    @Test("Ctrl-C with exchanges under way stops at once and counts only the answered ones")
+    func interruptWithExchangesUnderWay() async throws {
+        // Given a server that answers its first 20 requests at once and holds every later one for ten minutes
+        let seen = Mutex(0)
+        let server = try LoopbackServer { _ in
+            let number = seen.withLock { $0 += 1; return $0 }
+            return LoopbackServer.Reply(body: Data("{}".utf8), delay: number > 20 ? .seconds(600) : .zero)
+        }
+        defer { server.stop() }
+        let folder = try TemporaryFolder("load-wire-interrupt")
+        try folder.write("api.http", "# @name ping\nGET \(server.url("/i").absoluteString)\n")
+
+        // When the run is interrupted once all four connections wait for an answer
+        let child = try CourierCLI.start(["load", "api.http", "--duration", "600", "-c", "4", "--json"],
+                                         in: folder.url)
+        #expect(await LoopbackServer.eventually { server.requestCount(path: "/i") >= 24 })
+        child.signal(SIGINT)
+
+        // Then it ends long before the held answers, counting exactly the 20 answered
+        #expect(await child.finish(limit: .seconds(120)) == 0)
+        let summary = try CourierCLI.json(child.stdout.text)
+        #expect(summary["loopPath"] as? String == "http-parser", "\(summary)")
+        #expect(summary["requests"] as? Int == 20 && summary["statuses"] as? [String: Int] == ["200": 20],
+                "\(summary)")
+    }
 }
