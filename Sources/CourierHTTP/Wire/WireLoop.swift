@@ -128,7 +128,11 @@ final class WireLoop {
                   courier_wire_watch(epoll, Int32(COURIER_WIRE_ADD.rawValue), socket, connection.key, 0) == 0 else {
                 let message = connection.errorBuffer[0] != 0 ? String(cString: connection.errorBuffer)
                                                              : String(cString: curl_easy_strerror(code))
-                fail(connection, code: code == CURLE_OK ? CURLE_COULDNT_CONNECT : code, message: message)
+                // The system's error tells a refused port from a missing route, as for libcurl's own transfers.
+                var osErrno = 0
+                courier_easy_getinfo_long(done, CURLINFO_OS_ERRNO, &osErrno)
+                fail(connection, code: code == CURLE_OK ? CURLE_COULDNT_CONNECT : code, message: message,
+                     osErrno: osErrno)
                 continue
             }
             connection.socket = socket
