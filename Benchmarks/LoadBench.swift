@@ -111,8 +111,9 @@ enum LoadBench {
 
     static func report(courier: Figures, wrk: Figures, scenario: Scenario) {
         let connections = scenario.connections
+        let path = courier.onLoop ? "   (sent from the loop: \(courier.loopPath ?? "libcurl"))" : ""
         print(String(format: "     courier load -c %-3d %8.0f req/s   CPU %5.1f µs/req", connections, courier.rate,
-                     courier.cpu * 1e6) + (courier.onLoop ? "   (sent from the loop: \(courier.loopPath ?? "libcurl"))" : ""))
+                     courier.cpu * 1e6) + path)
         print(String(format: "     wrk -c %-3d          %8.0f req/s", connections, wrk.rate))
         let goal = connections == 64 && scenario.path == "/data.json" ? " (goal ≥ 0.8×)" : ""
         print(String(format: "     courier load / wrk: %.2f× the requests/s", courier.rate / max(wrk.rate, 1)) + goal)

@@ -164,7 +164,8 @@ import Testing
         #expect(await child.finish(limit: .seconds(120)) == 0)
         let summary = try CourierCLI.json(child.stdout.text)
         let counted = try #require(summary["requests"] as? Int)
-        #expect(summary["sentOnLoop"] as? Bool == true && summary["loopPath"] as? String == "http-parser", "\(summary)")
+        #expect(summary["sentOnLoop"] as? Bool == true, "\(summary)")
+        #expect(summary["loopPath"] as? String == "http-parser", "\(summary)")
         #expect(counted >= 200 && counted <= server.requestCount(path: "/i"), "\(counted)")
         #expect(summary["statuses"] as? [String: Int] == ["200": counted])
     }

@@ -147,7 +147,8 @@ import Testing
         let requests = server.requests
         #expect(requests.count == 24)
         let first = try #require(requests.first)
-        #expect(first.head.hasPrefix("POST /h HTTP/1.1\r\n") && first.head.contains("X-Trace: one\r\n"), "\(first.head)")
+        #expect(first.head.hasPrefix("POST /h HTTP/1.1\r\n") && first.head.contains("X-Trace: one\r\n"),
+                "\(first.head)")
         #expect(first.head.contains("Content-Length: 5\r\n") && first.head.contains("User-Agent: courier/"))
         for request in requests {
             #expect(request.head == first.head, "\(request.head) against \(first.head)")
@@ -190,8 +191,9 @@ import Testing
         defer { server.stop() }
 
         // When http-parser cannot be loaded
+        let missing = ["COURIER_HTTP_PARSER_LIBRARY": "/nonexistent/libhttp_parser.so"]
         let summary = try await Self.load(server.url("/small.txt"), ["--requests", "30", "-c", "3"],
-                                          environment: ["COURIER_HTTP_PARSER_LIBRARY": "/nonexistent/libhttp_parser.so"])
+                                          environment: missing)
 
         // Then libcurl's transfers sent all 30
         #expect(summary["loopPath"] as? String == "libcurl", "\(summary)")

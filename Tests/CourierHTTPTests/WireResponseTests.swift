@@ -51,7 +51,8 @@ import Testing
     }
 
     init() throws {
-        try #require(courier_http_parser_load(), "libhttp-parser2.9 is not installed: apt-get install libhttp-parser-dev")
+        try #require(courier_http_parser_load(),
+                     "libhttp-parser2.9 is not installed: apt-get install libhttp-parser-dev")
     }
 
     @Test("A Content-Length body is counted, in one piece or byte by byte, and the connection stays open")
@@ -142,7 +143,8 @@ import Testing
 
     @Test("Only a complete HTTP/1.1 head without Expect is written again; only plain HTTP without a proxy")
     func eligibility() throws {
-        #expect(WireRepeater.sendable("GET / HTTP/1.1\r\nHost: a\r\n\r\n") == Array("GET / HTTP/1.1\r\nHost: a\r\n\r\n".utf8))
+        let head = "GET / HTTP/1.1\r\nHost: a\r\n\r\n"
+        #expect(WireRepeater.sendable(head) == Array(head.utf8))
         #expect(WireRepeater.sendable("GET / HTTP/1.1\r\nHost: a\r\n") == nil)
         #expect(WireRepeater.sendable("GET / HTTP/2\r\nHost: a\r\n\r\n") == nil)
         #expect(WireRepeater.sendable("POST / HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\n\r\n") == nil)

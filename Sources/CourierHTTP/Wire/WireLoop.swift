@@ -336,7 +336,8 @@ final class WireLoop {
             }
             let elapsed = Int((now - connection.started).milliseconds)
             fail(connection, code: CURLE_OPERATION_TIMEDOUT,
-                 message: "Operation timed out after \(elapsed) milliseconds with \(connection.received) bytes received")
+                 message: "Operation timed out after \(elapsed) milliseconds with \(connection.received) bytes "
+                     + "received")
         }
     }
 

@@ -72,7 +72,8 @@ extension CurlRepeater {
         case .data(let data): body = Array(data)
         case .file, .parts: return nil
         }
-        return WireRepeater(request: request, configuration: transport.configuration, jar: jar, head: head, body: body)
+        return WireRepeater(request: request, configuration: transport.configuration, jar: jar, head: head,
+                            body: body)
     }
 }
 
