@@ -90,7 +90,7 @@ final class WireLoop {
 
     /// Has libcurl open a new connection for `connection`'s exchange.
     private func open(_ connection: WireConnection) {
-        guard let multi, let easy = curl_easy_init() else {
+        guard let multi, let easy = CurlEasy.make() else {
             // Without a handle there is no connection to go on with: the exchange fails and the connection ends.
             let error = CurlErrors.map(CURLE_FAILED_INIT, message: "no curl handle", certificate: nil)
             hooks.record(RepeatedExchange(status: nil, error: error,
