@@ -82,7 +82,7 @@ struct LoadSummary {
     /// How the curl loop took part, for the text summary's `resolved:` line.
     private var loopNote: String {
         guard sentOnLoop else { return "" }
-        let how = sentOnWire ? ", by the loop itself on its own connections (read with http-parser)"
+        let how = sentOnWire ? ", by the loop itself on its own connections, read with http-parser"
             : ", by the curl loop itself"
         return how + (handedOver ? " until a response redirected or set a cookie" : " (no task per request)")
     }
