@@ -9,7 +9,7 @@ SCRIPT_MODULE_PACKAGES := node-lodash node-moment node-uuid chai node-ajv node-x
                           node-readable-stream node-assert
 APT_PACKAGES := libcurl4-openssl-dev libncursesw5-dev libssl-dev tmux openssl nghttp2-server zlib1g-dev \
                 libjavascriptcoregtk-4.1-dev libyaml-dev libxml2 binutils nginx-light libnginx-mod-http-echo wrk zsh fish time \
-                python3-venv nodejs protobuf-compiler strace $(SCRIPT_MODULE_PACKAGES) \
+                python3-venv nodejs protobuf-compiler strace libhttp-parser-dev $(SCRIPT_MODULE_PACKAGES) \
                 chromium pass gnupg libsecret-1-0 libsecret-tools gnome-keyring dbus
 BIN := .build/debug/courier
 # `make install`: PREFIX and DESTDIR as usual; INSTALL_BUILD= INSTALL_FROM=path installs an already built binary.

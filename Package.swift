@@ -8,7 +8,8 @@ import PackageDescription
 /// every module → CourierSecurity (the secret policy and the sanitiser, dependency-free);
 /// CourierCollections → CourierScript → {CJavaScriptCore, CCrypto}; CourierCollections → {CYaml, CXML2, CSecret};
 /// CourierCollections → CourierGRPC → {CourierHTTP (its HTTP/2 streams), CourierBody, CZlib};
-/// CourierHTTP → CCurl, CCrypto (PKCE, AWS signatures); CourierWebSocket → CCurl, CCrypto; CourierTerminal → CNcursesw.
+/// CourierHTTP → CCurl, CCrypto (PKCE, AWS signatures), CHTTPParser (`courier load`'s wire loop);
+/// CourierWebSocket → CCurl, CCrypto; CourierTerminal → CNcursesw.
 let package = Package(
     name: "Courier",
     products: [
@@ -31,6 +32,8 @@ let package = Package(
         .target(name: "CCurl", dependencies: ["CCrypto"], path: "Sources/CCurl", publicHeadersPath: "."),
         // libcrypto, loaded with dlopen on the first hash, signature or random bytes (see library.h): not linked.
         .target(name: "CCrypto", path: "Sources/CCrypto", publicHeadersPath: "."),
+        // http-parser for `courier load`'s own wire loop, loaded with dlopen when a run takes that way: not linked.
+        .target(name: "CHTTPParser", path: "Sources/CHTTPParser", publicHeadersPath: "."),
         .systemLibrary(name: "CNcursesw", path: "Sources/CNcursesw"),
         // Loaded with dlopen on the first script (see its shim.h), so it is not linked.
         .systemLibrary(name: "CJavaScriptCore", path: "Sources/CJavaScriptCore"),
@@ -45,7 +48,9 @@ let package = Package(
         .target(name: "CourierSecurity"),
         // The one header list and response head that the client, history, scripts and panes share: a leaf.
         .target(name: "CourierMessage"),
-        .target(name: "CourierHTTP", dependencies: ["CCurl", "CCrypto", "CourierSecurity", "CourierMessage"]),
+        .target(name: "CourierHTTP", dependencies: [
+            "CCurl", "CCrypto", "CHTTPParser", "CourierSecurity", "CourierMessage",
+        ]),
         .target(name: "CourierWebSocket", dependencies: [
             "CCurl", "CCrypto", "CourierHTTP", "CourierSecurity", "CourierMessage",
         ]),
@@ -80,7 +85,7 @@ let package = Package(
             "CourierHTTP", "CourierWebSocket", "CourierDemo", "CourierBody", "CourierHistory",
         ], path: "Tests/CourierTestSupport"),
         .testTarget(name: "CourierHTTPTests", dependencies: [
-            "CourierHTTP", "CourierDemo", "CourierSecurity", "CourierTestSupport", "CourierMessage",
+            "CourierHTTP", "CourierDemo", "CourierSecurity", "CourierTestSupport", "CourierMessage", "CHTTPParser",
         ], resources: [.copy("Fixtures")]),
         .testTarget(name: "CourierWebSocketTests", dependencies: [
             "CourierWebSocket", "CourierDemo", "CourierTestSupport", "CourierMessage",

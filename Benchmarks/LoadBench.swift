@@ -33,6 +33,8 @@ enum LoadBench {
         var cpu: Double = 0
         /// Whether courier's curl loop sent the requests itself (`sentOnLoop`), with no task per request.
         var onLoop = false
+        /// How the loop sent them (`loopPath`): "http-parser" (its own connections) or "libcurl" (transfers).
+        var loopPath: String?
     }
 
     static func run() {
@@ -102,14 +104,16 @@ enum LoadBench {
         func middle(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
         var latency: [String: Double] = [:]
         for name in percentiles { latency[name] = middle(runs.map { $0.latency[name] ?? 0 }) }
+        let paths = Set(runs.map(\.loopPath))
         return Figures(rate: middle(runs.map(\.rate)), latency: latency, cpu: middle(runs.map(\.cpu)),
-                       onLoop: runs.allSatisfy(\.onLoop))
+                       onLoop: runs.allSatisfy(\.onLoop), loopPath: paths.count == 1 ? paths.first ?? nil : "mixed")
     }
 
     static func report(courier: Figures, wrk: Figures, scenario: Scenario) {
         let connections = scenario.connections
+        let path = courier.onLoop ? "   (sent from the loop: \(courier.loopPath ?? "libcurl"))" : ""
         print(String(format: "     courier load -c %-3d %8.0f req/s   CPU %5.1f µs/req", connections, courier.rate,
-                     courier.cpu * 1e6) + (courier.onLoop ? "   (sent from the curl loop)" : ""))
+                     courier.cpu * 1e6) + path)
         print(String(format: "     wrk -c %-3d          %8.0f req/s", connections, wrk.rate))
         let goal = connections == 64 && scenario.path == "/data.json" ? " (goal ≥ 0.8×)" : ""
         print(String(format: "     courier load / wrk: %.2f× the requests/s", courier.rate / max(wrk.rate, 1)) + goal)
@@ -140,7 +144,7 @@ enum LoadBench {
               let rate = object["requestsPerSecond"] as? Double, let requests = object["requests"] as? Int,
               let latency = object["latencyMs"] as? [String: Any] else { return nil }
         var figures = Figures(rate: rate, latency: [:], cpu: cpu / Double(max(requests, 1)),
-                              onLoop: object["sentOnLoop"] as? Bool ?? false)
+                              onLoop: object["sentOnLoop"] as? Bool ?? false, loopPath: object["loopPath"] as? String)
         for name in percentiles { figures.latency[name] = ((latency[name] as? Double) ?? 0) / 1000 }
         return figures
     }

@@ -51,6 +51,8 @@ static void courier_curl_open(void) {
         {"curl_multi_add_handle", (void **)&table.multi_add_handle},
         {"curl_multi_remove_handle", (void **)&table.multi_remove_handle},
         {"curl_multi_socket_action", (void **)&table.multi_socket_action},
+        {"curl_multi_perform", (void **)&table.multi_perform},
+        {"curl_multi_poll", (void **)&table.multi_poll},
         {"curl_multi_info_read", (void **)&table.multi_info_read},
         {"curl_multi_strerror", (void **)&table.multi_strerror},
         {"curl_slist_append", (void **)&table.slist_append},
@@ -136,6 +138,14 @@ CURLMcode curl_multi_remove_handle(CURLM *multi, CURL *handle) {
 CURLMcode curl_multi_socket_action(CURLM *multi, curl_socket_t socket, int mask, int *running) {
     courier_curl_ready();
     return courier_curl.multi_socket_action(multi, socket, mask, running);
+}
+CURLMcode curl_multi_perform(CURLM *multi, int *running) {
+    courier_curl_ready();
+    return courier_curl.multi_perform(multi, running);
+}
+CURLMcode curl_multi_poll(CURLM *multi, struct curl_waitfd extra[], unsigned int count, int timeout_ms, int *ready) {
+    courier_curl_ready();
+    return courier_curl.multi_poll(multi, extra, count, timeout_ms, ready);
 }
 CURLMsg *curl_multi_info_read(CURLM *multi, int *left) {
     courier_curl_ready();

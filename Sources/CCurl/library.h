@@ -33,6 +33,8 @@ struct courier_curl_table {
     CURLMcode (*multi_add_handle)(CURLM *multi, CURL *handle);
     CURLMcode (*multi_remove_handle)(CURLM *multi, CURL *handle);
     CURLMcode (*multi_socket_action)(CURLM *multi, curl_socket_t socket, int mask, int *running);
+    CURLMcode (*multi_perform)(CURLM *multi, int *running);
+    CURLMcode (*multi_poll)(CURLM *multi, struct curl_waitfd extra[], unsigned int count, int timeout_ms, int *ready);
     CURLMsg *(*multi_info_read)(CURLM *multi, int *left);
     const char *(*multi_strerror)(CURLMcode code);
     struct curl_slist *(*slist_append)(struct curl_slist *list, const char *string);

@@ -5,7 +5,8 @@ import Testing
 
 /// `courier load` sending a request resolved once from the curl loop itself (`sentOnLoop`): the same counts as the
 /// task path that sends each request as a task (forced here with `--retry 1`, whose retry step has the pipeline),
-/// checked against what the server saw, never against the clock.
+/// checked against what the server saw, never against the clock. Plain HTTP goes on the loop's own connections
+/// (`loopPath: "http-parser"`); `COURIER_LOAD_WIRE=off` keeps it on libcurl's transfers (`"libcurl"`).
 @Suite struct LoadOnLoopTests {
     static func folder(_ url: URL, method: String = "GET", body: String? = nil) throws -> TemporaryFolder {
         let folder = try TemporaryFolder("load-loop")
@@ -30,20 +31,24 @@ import Testing
 
     @Test("--requests N: the loop sends exactly N, and counts statuses, failures and bytes as the task path does")
     func countsEqualTheTaskPath() async throws {
-        // Given two servers answering every fifth request with 503, and a POST with a 5-byte body
-        let onLoop = try Self.fifthFails(), onTasks = try Self.fifthFails()
-        defer { onLoop.stop(); onTasks.stop() }
+        // Given three servers answering every fifth request with 503, and a POST with a 5-byte body
+        let onLoop = try Self.fifthFails(), onTasks = try Self.fifthFails(), onCurl = try Self.fifthFails()
+        defer { onLoop.stop(); onTasks.stop(); onCurl.stop() }
 
         // When 40 are sent by 4 connections from the loop, and 40 through the pipeline's tasks
         let loop = try await Self.load(try Self.folder(onLoop.url("/p"), method: "POST", body: "hello"),
                                        ["--requests", "40", "-c", "4"])
         let tasks = try await Self.load(try Self.folder(onTasks.url("/p"), method: "POST", body: "hello"),
                                         ["--requests", "40", "-c", "4", "--retry", "1"])
+        let curl = try await Self.load(try Self.folder(onCurl.url("/p"), method: "POST", body: "hello"),
+                                       ["--requests", "40", "-c", "4"], environment: ["COURIER_LOAD_WIRE": "off"])
 
-        // Then each server saw exactly 40, every body went out, and the two summaries agree
-        #expect(loop["sentOnLoop"] as? Bool == true, "\(loop)")
+        // Then each server saw exactly 40, every body went out, and the summaries agree
+        #expect(loop["sentOnLoop"] as? Bool == true && loop["loopPath"] as? String == "http-parser", "\(loop)")
+        #expect(curl["sentOnLoop"] as? Bool == true && curl["loopPath"] as? String == "libcurl", "\(curl)")
         #expect(tasks["sentOnLoop"] as? Bool == false, "\(tasks)")
         #expect(onLoop.requestCount(path: "/p") == 40 && onTasks.requestCount(path: "/p") == 40)
+        #expect(onCurl.requestCount(path: "/p") == 40)
         #expect(onLoop.requests.allSatisfy { $0.body == Data("hello".utf8) })
         #expect(loop["requests"] as? Int == 40)
         #expect(loop["statuses"] as? [String: Int] == ["200": 32, "503": 8], "\(loop)")
@@ -51,6 +56,7 @@ import Testing
         for key in ["requests", "failed", "bytesReceived", "bytesSent"] {
             #expect(loop[key] as? Int == tasks[key] as? Int,
                     "\(key): \(loop[key] ?? "none") against \(tasks[key] ?? "none")")
+            #expect(curl[key] as? Int == tasks[key] as? Int, "\(key): \(curl) against \(tasks)")
         }
         #expect(loop["statuses"] as? [String: Int] == tasks["statuses"] as? [String: Int])
         #expect(loop["bytesSent"] as? Int == 40 * 5)
@@ -75,7 +81,7 @@ import Testing
         let tasks = try await Self.load(try Self.folder(onTasks.url("/d")), ["--requests", "12", "--retry", "1"])
 
         // Then the failure is counted under its kind, the other requests were answered, and both ways agree
-        #expect(loop["sentOnLoop"] as? Bool == true, "\(loop)")
+        #expect(loop["sentOnLoop"] as? Bool == true && loop["loopPath"] as? String == "http-parser", "\(loop)")
         let errors = try #require(loop["errors"] as? [String: Int])
         #expect(!errors.isEmpty, "\(loop)")
         #expect(loop["requests"] as? Int == 12)
@@ -100,7 +106,7 @@ import Testing
         let moved = try await Self.load(try Self.folder(server.url("/r")), ["--requests", "30", "-c", "4"])
 
         // Then 30 are counted, each redirect from the 11th on was followed once, and the loop had sent the first
-        #expect(moved["sentOnLoop"] as? Bool == true, "\(moved)")
+        #expect(moved["sentOnLoop"] as? Bool == true && moved["loopPath"] as? String == "http-parser", "\(moved)")
         #expect(moved["requests"] as? Int == 30)
         #expect(moved["statuses"] as? [String: Int] == ["200": 30], "\(moved)")
         #expect(server.requestCount(path: "/final") == 20)
@@ -121,6 +127,7 @@ import Testing
 
         // Then exactly 30 reached the server, and the last ones carried the cookie
         #expect(set["sentOnLoop"] as? Bool == true && set["requests"] as? Int == 30, "\(set)")
+        #expect(set["loopPath"] as? String == "http-parser", "\(set)")
         #expect(jar.requestCount(path: "/c") == 30)
         let sent = jar.requests.map { $0.headers["cookie"] ?? $0.headers["Cookie"] ?? "" }
         #expect(sent.last == "s=v1", "\(sent)")
@@ -135,7 +142,7 @@ import Testing
         let summary = try await Self.load(folder, ["--requests", "50", "-c", "8", "--cacert",
                                                    server.certificate.path])
 
-        #expect(summary["sentOnLoop"] as? Bool == true, "\(summary)")
+        #expect(summary["sentOnLoop"] as? Bool == true && summary["loopPath"] as? String == "libcurl", "\(summary)")
         #expect(summary["statuses"] as? [String: Int] == ["200": 50], "\(summary)")
         #expect(summary["bytesReceived"] as? Int == 50 * HTTP2Server.smallBody.count)
         #expect(summary["errors"] as? [String: Int] == [:])
@@ -158,6 +165,7 @@ import Testing
         let summary = try CourierCLI.json(child.stdout.text)
         let counted = try #require(summary["requests"] as? Int)
         #expect(summary["sentOnLoop"] as? Bool == true, "\(summary)")
+        #expect(summary["loopPath"] as? String == "http-parser", "\(summary)")
         #expect(counted >= 200 && counted <= server.requestCount(path: "/i"), "\(counted)")
         #expect(summary["statuses"] as? [String: Int] == ["200": counted])
     }

@@ -11,9 +11,12 @@ public final class LoopbackServer: Sendable {
         public var headers: [String: String]
         public var body: Data
         public var connection: Int
+        /// The request line and header lines exactly as they came, each ended by CRLF (the blank line not included).
+        public var head: String
 
         public init(method: String, path: String, query: String = "", headers: [String: String] = [:],
-                    body: Data = Data(), connection: Int = 1) {
+                    body: Data = Data(), connection: Int = 1, head: String = "") {
+            self.head = head
             self.method = method
             self.path = path
             self.query = query
@@ -110,8 +113,9 @@ public final class LoopbackServer: Sendable {
                 guard let colon = line.firstIndex(of: ":") else { continue }
                 headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
             }
+            let head = ([received.requestLine] + received.headerLines).map { $0 + "\r\n" }.joined()
             let request = Request(method: received.method, path: received.path, query: received.query,
-                                  headers: headers, body: received.body, connection: connection)
+                                  headers: headers, body: received.body, connection: connection, head: head)
             state.withLock { $0.requests.append(request) }
             let reply = handler(request)
             if reply.delay > .zero, !waitWatchingForHangUp(socket, delay: reply.delay) {

@@ -14,10 +14,13 @@ public final class NginxServer: Sendable {
     public let port: UInt16
     private let child: ChildProcess
 
-    /// Starts nginx serving `/sleep/N` for each N of `serviceTimes` (milliseconds) and returns once it
-    /// answers. nginx is given a port just released; when another test took it meanwhile, nginx exits and
-    /// is started again on another.
-    public init(serviceTimes: [Int]) async throws {
+    /// Starts nginx serving `/sleep/N` for each N of `serviceTimes` (milliseconds), `files` (name → contents)
+    /// from its root, and the `server` directives of `extra` (more locations, `keepalive_requests`), and returns
+    /// once it answers. With `logsRequests`, every request it answers is a line of its access log
+    /// (`answeredCount(path:)`). nginx is given a port just released; when another test took it meanwhile,
+    /// nginx exits and is started again on another.
+    public init(serviceTimes: [Int], files: [String: Data] = [:], extra: String = "", logsRequests: Bool = false)
+        async throws {
         guard FileManager.default.isExecutableFile(atPath: Self.nginxPath) else {
             throw HTTP2Server.Unavailable(description: "nginx is not installed: apt-get install nginx-light")
         }
@@ -26,7 +29,11 @@ public final class NginxServer: Sendable {
                                               + "libnginx-mod-http-echo")
         }
         let folder = try HTTP2Server.temporaryFolder("courier-nginx")
+        let root = folder.appendingPathComponent("www")
         do {
+            try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+            for (name, contents) in files { try contents.write(to: root.appendingPathComponent(name)) }
+            let accessLog = logsRequests ? "access_log \(folder.path)/access.log;" : "access_log off;"
             for _ in 0..<5 {
                 let port = try Self.freePort()
                 let sleeps = serviceTimes.map { "location = /sleep/\($0) { echo_sleep \(Double($0) / 1000); echo ok; }" }
@@ -34,7 +41,8 @@ public final class NginxServer: Sendable {
                     load_module \(Self.echoModulePath);
                     worker_processes 1; daemon off; pid \(folder.path)/nginx.pid; error_log \(folder.path)/error.log;
                     events { worker_connections 1024; }
-                    http { access_log off; server { listen 127.0.0.1:\(port); \(sleeps.joined(separator: " ")) } }
+                    http { \(accessLog) server { listen 127.0.0.1:\(port); root \(root.path);
+                      \(sleeps.joined(separator: " ")) \(extra) } }
                     """
                 try Data(config.utf8).write(to: folder.appendingPathComponent("nginx.conf"))
                 let child = try ChildProcess(URL(fileURLWithPath: Self.nginxPath),
@@ -51,6 +59,12 @@ public final class NginxServer: Sendable {
             try? FileManager.default.removeItem(at: folder)
             throw error
         }
+    }
+
+    /// How many requests for `path` nginx has answered, by its access log (`logsRequests`).
+    public func answeredCount(path: String) -> Int {
+        let text = (try? String(contentsOf: folder.appendingPathComponent("access.log"), encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").filter { $0.contains(" \(path) HTTP/") }.count
     }
 
     /// The address of a path on this server.

@@ -198,6 +198,7 @@ enum LoadCommand {
         summary.resolvedOnce = resolvedOnce
         summary.sentDirect = direct
         summary.sentOnLoop = report.sentOnLoop
+        summary.sentOnWire = report.sentOnWire
         summary.handedOver = report.handedOver
         summary.origin = origin
         if invocation.json {

@@ -19,6 +19,9 @@ struct LoadRequest: Sendable {
         /// How long the exchange took from its transfer's start (libcurl's total time), as wrk times it:
         /// nil when there was none or it followed a redirect (the time is then the last hop's only).
         var exchange: Duration?
+        /// The head libcurl sent for it, when the send was asked to keep it (`keepingHead`) and it went straight
+        /// to the transport.
+        var sentHead: String?
     }
 
     private enum Plan: Sendable {
@@ -74,14 +77,19 @@ struct LoadRequest: Sendable {
         if case .direct = plan { true } else { false }
     }
 
-    /// Sends the request once.
-    func callAsFunction() async -> Result {
+    /// Sends the request once; `keepingHead` keeps the head libcurl sent (`Result.sentHead`) when it goes straight
+    /// to the transport, for the loop that writes the same bytes again (`WireRepeater`).
+    func callAsFunction(keepingHead: Bool = false) async -> Result {
         switch plan {
         case .direct(let request, let direct):
+            let head = Mutex<String?>(nil)
+            var context = RequestContext()
+            if keepingHead { context.onRequestHead = { sent in head.withLock { $0 = sent } } }
             do {
-                let response = try await direct()
+                let response = try await direct(context: context)
                 return Result(response: response, failed: !RequestSender.accepts(response.status, for: template),
-                              exchange: response.url == request.url ? response.timing.total : nil)
+                              exchange: response.url == request.url ? response.timing.total : nil,
+                              sentHead: head.withLock { $0 })
             } catch {
                 return Result(errorKind: error.kind.rawValue, failed: true)
             }

@@ -10,7 +10,10 @@ import Synchronization
 /// is due at start + i / rate, a worker waits for that moment, and its latency counts from then, so a slow
 /// server that delays the next sends shows in the percentiles instead of hiding (coordinated omission).
 /// Closed loop, a request every client sends straight to libcurl's transport is sent by the curl loops themselves
-/// after the first (`CurlRepeater`): no task per request; the workers take over what a loop hands back.
+/// after the first (`CurlRepeater`): no task per request; the workers take over what a loop hands back. Where
+/// that is exactly equivalent (plain HTTP/1.1, no proxy: `CurlRepeater.onWire`), the loops write the bytes libcurl
+/// sent for the first request on connections libcurl opened, and read the responses with http-parser
+/// (`WireRepeater`): none of libcurl's work per transfer.
 struct LoadRun: Sendable {
     /// When the run ends.
     enum Limit: Sendable {
@@ -50,6 +53,9 @@ struct LoadRun: Sendable {
         var sentOnLoop = false
         /// Whether the loop handed the rest over to the workers (a redirect or a cookie to keep).
         var handedOver = false
+        /// Whether the loops wrote the requests on their own connections (`WireRepeater`) rather than through
+        /// libcurl's transfers (`CurlRepeater`).
+        var sentOnWire = false
     }
 
     /// Runs the workers, or the curl loops themselves when they can send the request; returns how long it took.
@@ -63,12 +69,22 @@ struct LoadRun: Sendable {
             // The first request goes the ordinary way: a response that redirects or sets a cookie keeps the run
             // there, without the loop sending a request of each connection first.
             if let first = requests.first, Self.takes(tickets.next(), limit: limit, elapsed: .zero) {
-                let result = await first()
+                let result = await first(keepingHead: true)
                 if Task.isCancelled { return Report(elapsed: clock.now - start) }
                 tally.record(result, latency: result.exchange ?? (clock.now - start))
                 if LoadRequest.leavesLoopAlone(result) {
                     report.sentOnLoop = true
-                    report.handedOver = await runOnLoops(repeaters, tickets: tickets, since: start)
+                    let wires = result.sentHead.map { head in repeaters.compactMap { $0.onWire(head: head) } } ?? []
+                    if wires.count == repeaters.count {
+                        report.sentOnWire = true
+                        report.handedOver = await runOnLoops(wires.count, tickets: tickets, since: start) {
+                            await wires[$0].run(connections: $1, hooks: $2)
+                        }
+                    } else {
+                        report.handedOver = await runOnLoops(repeaters.count, tickets: tickets, since: start) {
+                            await repeaters[$0].run(connections: $1, hooks: $2)
+                        }
+                    }
                 }
             }
         }
@@ -107,23 +123,24 @@ struct LoadRun: Sendable {
         }
     }
 
-    /// The request sent by each client's curl loop itself, its share of the connections on each, until the run
-    /// ends; true when a response handed the rest over to the workers.
-    private func runOnLoops(_ repeaters: [CurlRepeater], tickets: Tickets, since start: ContinuousClock.Instant)
+    /// The request sent by each client's loop itself (`send(client, connections, hooks)`: a `CurlRepeater` or a
+    /// `WireRepeater` run), its share of the connections on each, until the run ends; true when a response handed
+    /// the rest over to the workers.
+    private func runOnLoops(_ count: Int, tickets: Tickets, since start: ContinuousClock.Instant,
+                            send: @escaping @Sendable (Int, Int, CurlRepeater.Hooks) async -> CurlRepeater.Ending)
         async -> Bool {
         let (limit, tally, template) = (limit, tally, requests[0])
         let hooks = CurlRepeater.Hooks(
             next: { Self.takes(tickets.next(), limit: limit, elapsed: ContinuousClock.now - start) },
             record: { tally.record($0, failed: template.failed($0)) },
             giveBack: { tickets.giveBack() })
-        let count = repeaters.count
         return await withTaskGroup(of: CurlRepeater.Ending.self) { group in
-            for (index, repeater) in repeaters.enumerated() {
+            for index in 0..<count {
                 // Worker i's connection is on client i % count, as the workers are.
                 let share = (concurrency - index + count - 1) / count
                 let executor = executors.isEmpty ? nil : executors[index % executors.count]
                 group.addTask(executorPreference: executor) {
-                    await repeater.run(connections: share, hooks: hooks)
+                    await send(index, share, hooks)
                 }
             }
             var handedOver = false

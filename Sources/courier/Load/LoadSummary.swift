@@ -16,6 +16,9 @@ struct LoadSummary {
     var sentDirect = false
     /// Whether the curl loop sent the requests itself, with no task per request (`LoadRun.Report.sentOnLoop`).
     var sentOnLoop = false
+    /// Whether the loops wrote the requests on their own connections, read with http-parser
+    /// (`LoadRun.Report.sentOnWire`), rather than through libcurl's transfers.
+    var sentOnWire = false
     /// Whether it handed the rest back to the workers: a response redirected or set a cookie.
     var handedOver = false
     /// Where each latency was counted from.
@@ -79,8 +82,9 @@ struct LoadSummary {
     /// How the curl loop took part, for the text summary's `resolved:` line.
     private var loopNote: String {
         guard sentOnLoop else { return "" }
-        return handedOver ? ", by the curl loop itself until a response redirected or set a cookie"
-            : ", by the curl loop itself (no task per request)"
+        let how = sentOnWire ? ", by the loop itself on its own connections, read with http-parser"
+            : ", by the curl loop itself"
+        return how + (handedOver ? " until a response redirected or set a cookie" : " (no task per request)")
     }
 
     var json: [String: Any] {
@@ -110,6 +114,7 @@ struct LoadSummary {
             "resolvedOnce": resolvedOnce,
             "sentDirect": sentDirect,
             "sentOnLoop": sentOnLoop,
+            "loopPath": !sentOnLoop ? NSNull() : sentOnWire ? "http-parser" : "libcurl",
             "latencyFrom": origin.rawValue,
         ]
     }
