@@ -165,5 +165,6 @@ struct ParallelRunTests {
         #expect(read("GET https://a.test/1\n\n> {% client.global.set('x', response.body.id) %}") == nil)
         #expect(read("POST https://a.test/1\n\n<@ ./body.json") == nil)
         #expect(read("GET https://a.test/{{response.body.id}}") == nil)
+        #expect(read("GET https://a.test/{{JSON.stringify(login)}}") == nil)
     }
 }
