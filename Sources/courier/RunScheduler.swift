@@ -50,6 +50,8 @@ final class RunScheduler: Sendable {
     func run() async -> RunTally {
         var tally = RunTally()
         var carried = Carried()
+        // What the files read is the same in every pass.
+        let reading = invocation.jobs > 1 ? parallelReading() : nil
         // --repeat runs every iteration (--data rows, --iteration-count) again: a pass is one iteration of
         // one round, numbered from 1 across the run.
         for repetition in 1...invocation.repeats {
@@ -63,8 +65,8 @@ final class RunScheduler: Sendable {
                     Console.out("==> iteration \(iteration.index + 1) of \(iterations.count) <==\n")
                 }
                 let pass = Pass(round: (repetition - 1) * iterations.count + iteration.index + 1, iteration: iteration)
-                if invocation.jobs > 1 {
-                    await runParallel(pass, tally: &tally, carried: &carried)
+                if let reading {
+                    await runParallel(pass, reading: reading, tally: &tally, carried: &carried)
                 } else {
                     // File by file, in path order, unless a Postman script sends the run to another file.
                     var position = plan.entries.isEmpty ? nil : FilePosition(file: 0, request: 0)
@@ -99,19 +101,48 @@ final class RunScheduler: Sendable {
         var iteration: IterationRow
     }
 
-    /// The files of one round, up to `--jobs` requests in flight across them.
-    private func runParallel(_ pass: Pass, tally: inout RunTally, carried: inout Carried) async {
-        let limit = ConcurrencyLimit(invocation.jobs)
+    /// What the files of a parallel run read, the same in every pass.
+    struct ParallelReading: Sendable {
+        /// For each file, the earlier files it waits for: those that may provide a name it reads.
+        var needs: [[Int]]
+        /// The names whose responses a request of the run may read; nil when any may be read.
+        var responses: Set<String>?
+    }
+
+    private func parallelReading() -> ParallelReading {
         let entries = plan.entries
-        let reads = entries.map { entry in
-            let environment = (try? entry.environment.get()) ?? .none
-            return CollectionRunner.namesRead(by: entry.requests, definitions: CollectionRunner.definitions(
-                entry.loaded.file.fileVariables, environment: environment))
+        let definitions = entries.map { entry in
+            CollectionRunner.definitions(entry.loaded.file.fileVariables,
+                                         environment: (try? entry.environment.get()) ?? .none)
         }
-        // A file waits for every earlier file that may provide a name it reads.
+        let reads = entries.indices.map { index in
+            CollectionRunner.namesRead(by: entries[index].requests, definitions: definitions[index])
+        }
         let needs = entries.indices.map { index in
             (0..<index).filter { CollectionRunner.mayProvide(any: reads[index], entries[$0].requests) }
         }
+        // A value given on the command line or in a --data row may itself read a response; so may an imported
+        // file's requests.
+        let values = invocation.overrides.values + iterations.rows.flatMap(\.values.values)
+        var responses: Set<String>? = values.contains { $0.contains("{{") } ? nil : []
+        for (index, entry) in entries.enumerated() where responses != nil {
+            guard entry.imports.files.isEmpty,
+                  let read = CollectionRunner.responsesRead(by: entry.requests, of: entry.loaded.file,
+                                                            definitions: definitions[index]) else {
+                responses = nil
+                break
+            }
+            responses?.formUnion(read)
+        }
+        return ParallelReading(needs: needs, responses: responses)
+    }
+
+    /// The files of one round, up to `--jobs` requests in flight across them.
+    private func runParallel(_ pass: Pass, reading: ParallelReading, tally: inout RunTally,
+                             carried: inout Carried) async {
+        let limit = ConcurrencyLimit(invocation.jobs)
+        let entries = plan.entries
+        let needs = reading.needs
         var started = Set<Int>()
         var finished = Set<Int>()
         await withTaskGroup(of: (Int, FileResult, Carried).self) { group in
@@ -123,7 +154,7 @@ final class RunScheduler: Sendable {
                         let before = carried
                         group.addTask {
                             let result = await self.runFile(entries[index], pass: pass, carried: before,
-                                                            limit: limit)
+                                                            limit: limit, responsesRead: reading.responses)
                             return (index, result, before)
                         }
                     }
@@ -143,7 +174,7 @@ final class RunScheduler: Sendable {
         var outcomes: [RunOutcome] = []
         /// The counts of every outcome reported.
         var counts = RunTally()
-        /// The last outcome reported, whose script may send the run to another file.
+        /// The last outcome reported when the file ran in order, whose script may send the run to another file.
         var last: RunOutcome?
         var carried: Carried
         var secrets: Set<String> = []
@@ -167,8 +198,8 @@ final class RunScheduler: Sendable {
 
     /// Runs one file's requests, in order or (with `limit`) concurrently, printing each outcome as it
     /// finishes.
-    private func runFile(_ entry: RunPlan.Entry, pass: Pass, carried: Carried, limit: ConcurrencyLimit?) async
-        -> FileResult {
+    private func runFile(_ entry: RunPlan.Entry, pass: Pass, carried: Carried, limit: ConcurrencyLimit?,
+                         responsesRead: Set<String>? = nil) async -> FileResult {
         if limit == nil && plan.isFolder && showsHeaders {
             Console.out("==> \(entry.displayPath) <==" + (invocation.summary ? "" : "\n"))
         }
@@ -234,12 +265,13 @@ final class RunScheduler: Sendable {
         let reported = ReportedOutcomes()
         let report: (RunOutcome) -> Void = { outcome in
             reported.counts.add(outcome)
-            reported.last = outcome
+            // Only a file run in order goes on where its last script says (`nextPosition`).
+            if limit == nil { reported.last = outcome }
             onOutcome(outcome)
         }
         let kept = if let limit {
             await runner.runConcurrently(entry.requests, limit: limit, failFast: invocation.failFast,
-                                         onOutcome: report)
+                                         responsesRead: responsesRead, onOutcome: report)
         } else {
             await runner.runKeepingState(entry.requests, failFast: invocation.failFast, onOutcome: report)
         }

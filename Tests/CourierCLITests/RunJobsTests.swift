@@ -157,4 +157,43 @@ import Testing
         #expect(run.stderr.contains("4 succeeded, 1 failed"), "\(run.stderr)")
         #expect(run.stdout.contains("r3") && !run.stdout.contains("r1"), "\(run.stdout)")
     }
+
+    @Test("--jobs 4 --repeat 2: responses read in other files, by reference and by httpyac's names, reach them each round")
+    func jobsHandOnTheResponsesThatAreRead() async throws {
+        // Given a login and an account read from two other files (one by reference and httpyac's field name, one
+        // by httpyac's name of the whole response), beside GETs nobody reads
+        let server = try LoopbackServer { request in
+            request.path == "/login" ? .json(#"{"token": "t-9"}"#) : .json("{}")
+        }
+        defer { server.stop() }
+        let folder = try TemporaryFolder("run-jobs-read")
+        try folder.write("a.http", """
+            ### login
+            POST \(server.url("/login"))
+
+            ### account
+            GET \(server.url("/account"))
+
+            ### other
+            GET \(server.url("/p/1"))
+            """)
+        try folder.write("b.http", """
+            ### me
+            GET \(server.url("/me"))?t={{login.response.body.$.token}}&u={{login.token}}
+
+            ### more
+            GET \(server.url("/p/2"))
+            """)
+        try folder.write("c.http", "### status\nGET \(server.url("/status"))?s={{accountResponse.status}}\n")
+
+        // When the folder runs twice with --jobs 4
+        let run = try await CourierCLI.run(["run", ".", "--jobs", "4", "--repeat", "2", "--quiet"], in: folder.url)
+
+        // Then every reader was sent the values it reads in both rounds
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        let sent = server.requests.map { $0.path + ($0.query.isEmpty ? "" : "?" + $0.query) }
+        #expect(sent.filter { $0 == "/me?t=t-9&u=t-9" }.count == 2, "\(sent)")
+        #expect(sent.filter { $0 == "/status?s=200" }.count == 2, "\(sent)")
+        #expect(run.stderr.contains("12 succeeded, 0 failed"), "\(run.stderr)")
+    }
 }

@@ -23,6 +23,25 @@ struct ParallelPrerequisitesTests {
         #expect(CollectionRunner.prerequisites(of: file.requests) == [[], [], [0]])
     }
 
+    @Test func httpyacsNamesOfAResponseMakeTheirReadersWaitForIt() {
+        // Given a login and requests reading it by httpyac's names: a field of its body, and its whole response
+        let file = HTTPFile(path: "a.http", text: """
+            ### login
+            POST https://x/login
+
+            ### other
+            GET https://x/other
+
+            ### token
+            GET https://x/t/{{login.token}}
+
+            ### status
+            GET https://x/s/{{loginResponse.status}}
+            """)
+        // Then both wait for the login, as they do for `{{login.response…}}`
+        #expect(CollectionRunner.prerequisites(of: file.requests) == [[], [], [0], [0]])
+    }
+
     @Test func aFileVariableThatReadsAResponseMakesItsUsersWaitAndNameItsRequest() throws {
         // Given `@uid` at the top of the file reading login's response through `@token`, and a request using it
         let file = HTTPFile(path: "a.http", text: """

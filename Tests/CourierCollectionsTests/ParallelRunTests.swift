@@ -38,16 +38,21 @@ struct ParallelRunTests {
         GET https://api.test/fails
         """
 
+    /// A runner of `file` whose requests go through a client over `transport`, without retries.
+    static func runner(_ file: HTTPFile, sendingThrough transport: RecordingTransport) -> CollectionRunner {
+        let client = HTTPClient(configuration: .init(transport: transport, retry: nil))
+        return CollectionRunner(file: file, baseFolder: URL(fileURLWithPath: "/"),
+                                context: VariableContext(processEnvironment: [:])) { request, context async throws(APIError) in
+            try await client.send(request, context: context)
+        }
+    }
+
     @Test("A parallel run that need not keep every outcome reports each once and keeps only those it looks back at")
     func aParallelRunKeepsOnlyWhatItLooksBackAt() async {
         // Given a runner told that its caller counts each outcome as it is reported
         let file = HTTPFile(path: "p.http", text: Self.text)
         let transport = RecordingTransport()
-        let client = HTTPClient(configuration: .init(transport: transport, retry: nil))
-        var runner = CollectionRunner(file: file, baseFolder: URL(fileURLWithPath: "/"),
-                                      context: VariableContext(processEnvironment: [:])) { request, context async throws(APIError) in
-            try await client.send(request, context: context)
-        }
+        var runner = Self.runner(file, sendingThrough: transport)
         runner.keepsEveryOutcome = false
         let reported = Mutex<[String]>([])
 
@@ -120,5 +125,46 @@ struct ParallelRunTests {
         // Then every request was sent from that executor
         #expect(count == 6)
         #expect(places.withLock { $0 } == Array(repeating: true, count: 6))
+    }
+
+    @Test("A parallel run told which responses are read hands on only those, and its requests still read them")
+    func aParallelRunHandsOnOnlyTheResponsesRead() async {
+        // Given the file of a login, a request that reads its token, and two requests nobody reads
+        let file = HTTPFile(path: "p.http", text: Self.text)
+        let transport = RecordingTransport()
+        let runner = Self.runner(file, sendingThrough: transport)
+        let read = CollectionRunner.responsesRead(by: file.requests, of: file, definitions: [:])
+
+        // When it runs with what its requests read
+        let kept = await runner.runConcurrently(file.requests, limit: ConcurrencyLimit(4), responsesRead: read)
+
+        // Then only the login's response is read, `me` was sent with its token, and only it was kept
+        #expect(read == ["login"])
+        #expect(transport.sent.withLock { $0 }.contains("/me Bearer t-1"))
+        #expect(kept.responses.entry("login") != nil)
+        #expect(kept.responses.entry("one") == nil && kept.responses.entry("me") == nil)
+        #expect(kept.outcomes.count == 4)
+    }
+
+    @Test("The responses a file reads: by reference, by httpyac's names, through a file variable; unknown with scripts")
+    func theResponsesAFileReads() {
+        // Given files that read responses in each way, and files whose reads the text cannot tell
+        let read = { (text: String) -> Set<String>? in
+            let file = HTTPFile(path: "r.http", text: text)
+            return CollectionRunner.responsesRead(by: file.requests, of: file, definitions: CollectionRunner
+                .definitions(file.fileVariables))
+        }
+        // Then each way of reading names its request
+        #expect(read("GET https://a.test/{{login.response.body.$.id}}") == ["login"])
+        #expect(read("GET https://a.test/{{order.items[0].id}}")?.contains("order") == true)
+        #expect(read("GET https://a.test/{{userResponse.status}}")?.contains("user") == true)
+        #expect(read("@uid = {{create.response.body.$.id}}\n\n###\nGET https://a.test/{{uid}}")?
+            .contains("create") == true)
+        #expect(read("### a\nGET https://a.test/1\n\n### b\nGET https://a.test/2") == [])
+        // And a script, a body file with variables or the last response may read any
+        #expect(read("GET https://a.test/1\n\n> {% client.global.set('x', response.body.id) %}") == nil)
+        #expect(read("POST https://a.test/1\n\n<@ ./body.json") == nil)
+        #expect(read("GET https://a.test/{{response.body.id}}") == nil)
+        #expect(read("GET https://a.test/{{JSON.stringify(login)}}") == nil)
     }
 }

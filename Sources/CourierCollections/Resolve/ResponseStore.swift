@@ -88,14 +88,13 @@ public struct ResponseStore: Sendable {
         }
         // `{{loginResponse.headers.server}}`, `.body`, `.parsedBody.token`: the whole response, by httpyac's name;
         // `{{response.…}}` the last one of the run.
-        let suffix = "Response"
         let name: String
         if head == "response" {
             guard store.entries[lastName] != nil || store.checking else { return nil }
             name = store.checking ? "response" : lastName
         } else {
-            guard head.hasSuffix(suffix), head.count > suffix.count else { return nil }
-            name = String(head.dropLast(suffix.count))
+            guard let whole = wholeResponseName(head) else { return nil }
+            name = whole
         }
         guard store.knows(name) || name == lastName else { return nil }
         if rest == ".statusCode" || rest == ".status" { return "\(name).response.status" }
@@ -103,6 +102,13 @@ public struct ResponseStore: Sendable {
         if rest == ".body" || rest == ".parsedBody" { return "\(name).response.body.*" }
         if rest.hasPrefix(".parsedBody") { return "\(name).response.body.$\(rest.dropFirst(".parsedBody".count))" }
         return nil
+    }
+
+    /// The request whose whole response httpyac's `loginResponse` names (`login`); nil for other names.
+    static func wholeResponseName(_ head: String) -> String? {
+        let suffix = "Response"
+        guard head.hasSuffix(suffix), head.count > suffix.count else { return nil }
+        return String(head.dropLast(suffix.count))
     }
 
     /// Whether `name` names a request of the run: declared, answered, failed or taken as given.

@@ -78,9 +78,11 @@ extension CollectionRunner {
     /// `runKeepingState` with up to `limit.width` requests of the file in flight (the limit is shared with
     /// the run's other files); each request starts once those it needs have finished, with their responses
     /// and globals. Outcomes are reported as each request (or run block) finishes, one at a time. With
-    /// `failFast`, nothing new starts after the first failure.
+    /// `failFast`, nothing new starts after the first failure. `responsesRead`, when known
+    /// (`responsesRead(by:of:definitions:)` over the whole run), names the only responses handed on to later
+    /// requests and returned.
     public func runConcurrently(_ requests: [RequestTemplate], limit: ConcurrencyLimit, failFast: Bool = false,
-                                onOutcome: (RunOutcome) -> Void = { _ in })
+                                responsesRead: Set<String>? = nil, onOutcome: (RunOutcome) -> Void = { _ in })
         async -> (outcomes: [RunOutcome], responses: ResponseStore, globals: [String: String]) {
         var variables = context
         variables.responses.declare(file.requests.compactMap(\.name) + imports.names)
@@ -107,6 +109,10 @@ extension CollectionRunner {
         var inFlight = 0
         var stopped = false
         var outcomes: [RunOutcome] = []
+        // Every outcome of a step comes back to be reported here, kept or not.
+        var stepRunner = self
+        stepRunner.keepsEveryOutcome = true
+        let shared = SharedRunner(stepRunner)
         await withTaskGroup(of: (Int, [RunOutcome], VariableContext, [String: String], Bool).self) { group in
             while true {
                 while !stopped && !Task.isCancelled && readyCount > 0 && inFlight < limit.width {
@@ -117,23 +123,22 @@ extension CollectionRunner {
                     inFlight += 1
                     let snapshot = snapshots.removeValue(forKey: index) ?? initial
                     let template = requests[index]
-                    var runner = self
-                    // Every outcome of the step comes back to be reported here, kept or not.
-                    runner.keepsEveryOutcome = true
-                    group.addTask { [runner] in
+                    group.addTask {
                         await limit.acquire()
                         var own = snapshot
                         own.responses.trackChanges()
                         var ran: [RunOutcome] = []
-                        let goOn = await runner.runSteps([template], variables: &own, outcomes: &ran, chain: [],
-                                                         failFast: failFast, onOutcome: { _ in })
+                        let goOn = await shared.runner.runSteps([template], variables: &own, outcomes: &ran,
+                                                                chain: [], failFast: failFast, onOutcome: { _ in })
                         limit.release()
                         return (index, ran, own, snapshot.globals, goOn)
                     }
                 }
                 guard let (index, ran, own, before, goOn) = await group.next() else { break }
                 inFlight -= 1
-                variables.responses.merge(own.responses)
+                if responsesRead.map({ read in requests[index].name.map(read.contains) ?? true }) ?? true {
+                    variables.responses.merge(own.responses)
+                }
                 // Only what this request's scripts changed: another request may have set a global meanwhile.
                 for (name, value) in own.globals where before[name] != value { variables.globals[name] = value }
                 variables.lazyGlobals.merge(own.lazyGlobals) { _, new in new }
@@ -160,5 +165,13 @@ extension CollectionRunner {
             }
         }
         return (outcomes, variables.responses, variables.globals)
+    }
+
+    /// The runner every request of a parallel run steps with: one for them all, not a copy of the runner (its
+    /// file, its variables) in each request's task.
+    private final class SharedRunner: Sendable {
+        let runner: CollectionRunner
+
+        init(_ runner: CollectionRunner) { self.runner = runner }
     }
 }

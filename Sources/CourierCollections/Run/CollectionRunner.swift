@@ -141,8 +141,11 @@ public struct CollectionRunner: Sendable {
             if let reference = ResponseStore.reference(expression) {
                 names.append(reference.name)
             } else if !expression.hasPrefix("$") {
-                // httpyac's `{{login.token}}`: a name followed by a field (kept only when a request has it).
-                names.append(String(expression.prefix { $0 != "." && $0 != "[" }))
+                // httpyac's `{{login.token}}`: a name followed by a field (kept only when a request has it); and
+                // its `{{loginResponse.status}}`, the whole response of `login`.
+                let head = String(expression.prefix { $0 != "." && $0 != "[" })
+                names.append(head)
+                if let whole = ResponseStore.wholeResponseName(head) { names.append(whole) }
             }
         }
         // What the request runs itself first (httpyac's `# @ref`, kulala's `run` lines) is not pulled in twice.

@@ -15,8 +15,8 @@ public final class ConcurrencyLimit: Sendable {
 
     public init(_ width: Int) { self.width = max(1, width) }
 
-    /// Waits for a free place and takes it.
-    public func acquire() async {
+    /// Waits for a free place and takes it, on the caller's executor: a free place is taken with no hop.
+    nonisolated(nonsending) public func acquire() async {
         if take(orQueue: nil) { return }
         await withCheckedContinuation { continuation in
             if take(orQueue: continuation) { continuation.resume() }
