@@ -1,4 +1,5 @@
 import CourierCollections
+import CourierScript
 import Foundation
 
 /// `postman.setNextRequest` across the files of a folder's run, as Postman's runner goes across a collection's
@@ -12,11 +13,11 @@ extension RunScheduler {
         var request: Int
     }
 
-    /// Where the run goes after the file at `file` reported `last`; nil when it is over. `jumps` counts the jumps
-    /// between files, bounded as jumps within a file are.
-    func nextPosition(after last: RunOutcome?, of file: Int, jumps: inout Int) -> FilePosition? {
+    /// Where the run goes after the file at `file` whose last outcome's script asked for `next`; nil when it is
+    /// over. `jumps` counts the jumps between files, bounded as jumps within a file are.
+    func nextPosition(after next: NextRequest?, of file: Int, jumps: inout Int) -> FilePosition? {
         let following = file + 1 < plan.entries.count ? FilePosition(file: file + 1, request: 0) : nil
-        switch last?.scripts.nextRequest {
+        switch next {
         case .stop?:
             return nil
         case .named(let name)?:

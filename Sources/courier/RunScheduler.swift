@@ -1,5 +1,6 @@
 import CourierCollections
 import CourierHTTP
+import CourierScript
 import Foundation
 import Synchronization
 
@@ -78,7 +79,7 @@ final class RunScheduler: Sendable {
                         let result = await runFile(entry, pass: pass, carried: carried, limit: nil)
                         record(result, entry: entry, round: pass.round, into: &tally)
                         carried = result.carried
-                        position = nextPosition(after: result.last, of: at.file, jumps: &jumps)
+                        position = nextPosition(after: result.nextRequest, of: at.file, jumps: &jumps)
                     }
                 }
             }
@@ -174,8 +175,9 @@ final class RunScheduler: Sendable {
         var outcomes: [RunOutcome] = []
         /// The counts of every outcome reported.
         var counts = RunTally()
-        /// The last outcome reported when the file ran in order, whose script may send the run to another file.
-        var last: RunOutcome?
+        /// What the script of the last outcome reported asked for next (`postman.setNextRequest`) when the file ran
+        /// in order, which may send the run to another file; only that is kept of it, not a copy of every outcome.
+        var nextRequest: NextRequest?
         var carried: Carried
         var secrets: Set<String> = []
         /// Why the file did not run at all (its environment could not be read).
@@ -266,7 +268,7 @@ final class RunScheduler: Sendable {
         let report: (RunOutcome) -> Void = { outcome in
             reported.counts.add(outcome)
             // Only a file run in order goes on where its last script says (`nextPosition`).
-            if limit == nil { reported.last = outcome }
+            if limit == nil { reported.nextRequest = outcome.scripts.nextRequest }
             onOutcome(outcome)
         }
         let kept = if let limit {
@@ -275,14 +277,14 @@ final class RunScheduler: Sendable {
         } else {
             await runner.runKeepingState(entry.requests, failFast: invocation.failFast, onOutcome: report)
         }
-        return FileResult(outcomes: kept.outcomes, counts: reported.counts, last: reported.last,
+        return FileResult(outcomes: kept.outcomes, counts: reported.counts, nextRequest: reported.nextRequest,
                           carried: Carried(responses: kept.responses, globals: kept.globals), secrets: secrets)
     }
 
     /// What a file's run has reported so far, one outcome at a time.
     private final class ReportedOutcomes {
         var counts = RunTally()
-        var last: RunOutcome?
+        var nextRequest: NextRequest?
     }
 
     /// Prints one outcome whole; in a parallel folder run, after its file's header when the last outcome

@@ -57,8 +57,16 @@ struct HttpyacInput: Equatable {
     /// reaches through other variables), so the explorer asks for them as for `# @prompt`.
     static func addingPrompts(to request: RequestTemplate, fileVariables: [VariableDefinition]) -> RequestTemplate {
         var request = request
+        addPrompts(to: &request, fileVariables: fileVariables,
+                   filePrompts: fileVariables.compactMap(prompt(definedBy:)))
+        return request
+    }
+
+    /// `addingPrompts` in place, with the prompts of the file's definitions read once for all its requests
+    /// (`filePrompts`): a request that uses none is not touched, let alone copied.
+    static func addPrompts(to request: inout RequestTemplate, fileVariables: [VariableDefinition],
+                           filePrompts: [PromptVariable]) {
         var found = request.variables.compactMap(prompt(definedBy:))
-        let filePrompts = fileVariables.compactMap(prompt(definedBy:))
         if !filePrompts.isEmpty {
             var used = CollectionRunner.variableNames(in: request.sourceText)
             var pending = Array(used)
@@ -76,6 +84,5 @@ struct HttpyacInput: Equatable {
         for prompt in found where !request.prompts.contains(where: { $0.name == prompt.name }) {
             request.prompts.append(prompt)
         }
-        return request
     }
 }

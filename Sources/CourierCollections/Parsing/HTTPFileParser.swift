@@ -87,7 +87,10 @@ struct HTTPFileParser {
         parser.applyKulalaSharedBlock()
         parser.applyVariableRegions()
         let fileVariables = parser.fileVariables
-        parser.requests = parser.requests.map { HttpyacInput.addingPrompts(to: $0, fileVariables: fileVariables) }
+        let filePrompts = fileVariables.compactMap(HttpyacInput.prompt(definedBy:))
+        for index in parser.requests.indices {
+            HttpyacInput.addPrompts(to: &parser.requests[index], fileVariables: fileVariables, filePrompts: filePrompts)
+        }
         return HTTPFile(path: path, text: text, requests: parser.requests, fileVariables: parser.fileVariables,
                         diagnostics: parser.diagnostics, layouts: parser.layouts, lines: lines,
                         imports: parser.imports, fileScripts: parser.fileScripts,

@@ -9,49 +9,150 @@ public struct RequestTemplate: Sendable, Hashable, Identifiable {
     /// JSON messages `===` separated). Only the parser and the writer know how a kind is spelled in a file.
     public enum Kind: String, Sendable, Hashable, CaseIterable { case http, websocket, graphql, grpc }
 
+    /// The fields, behind one reference (`CopyOnWrite`): a template goes into every resolved request and every
+    /// outcome of a run, and was copied field by field several times per request.
+    private struct Fields: Sendable, Hashable {
+        var id: RequestTemplateID
+        var name: String?
+        var kind: Kind
+        var method: HTTPMethod
+        var url: String
+        var httpVersion: String?
+        var headers: HTTPHeaders
+        var body: BodyTemplate
+        var variables: [VariableDefinition]
+        var tags: [String: String]
+        var messages: [WebSocketMessage]
+        var unsupported: [UnsupportedDirective]
+        var prompts: [PromptVariable]
+        var scripts: [RequestScript]
+        var lines: Range<Int>
+        var sourceText: String
+        var runs: [RunDirective] = []
+        var references: [RequestReference] = []
+        var loop: RequestLoop?
+        var runsBefore: [RunDirective] = []
+        var responseVariables: [VariableDefinition] = []
+        var headerSpreads: [String] = []
+    }
+
+    private var fields: CopyOnWrite<Fields>
+
+    public static func == (lhs: RequestTemplate, rhs: RequestTemplate) -> Bool {
+        lhs.fields.sharesStorage(with: rhs.fields) || lhs.fields.value == rhs.fields.value
+    }
+
+    public func hash(into hasher: inout Hasher) { fields.value.hash(into: &hasher) }
+
     /// Stable within a loaded collection: the file's path and the request's ordinal there.
-    public var id: RequestTemplateID
+    public var id: RequestTemplateID {
+        get { fields.value.id }
+        _modify { yield &fields.value.id }
+    }
     /// From `# @name NAME`, or from the text after `###` when there is no `@name`.
-    public var name: String?
-    public var kind: Kind
-    public var method: HTTPMethod
+    public var name: String? {
+        get { fields.value.name }
+        _modify { yield &fields.value.name }
+    }
+    public var kind: Kind {
+        get { fields.value.kind }
+        _modify { yield &fields.value.kind }
+    }
+    public var method: HTTPMethod {
+        get { fields.value.method }
+        _modify { yield &fields.value.method }
+    }
     /// The URL as written, continuation lines joined, variables not yet substituted.
-    public var url: String
+    public var url: String {
+        get { fields.value.url }
+        _modify { yield &fields.value.url }
+    }
     /// `HTTP/1.1` and the like when the request line names one.
-    public var httpVersion: String?
-    public var headers: HTTPHeaders
-    public var body: BodyTemplate
+    public var httpVersion: String? {
+        get { fields.value.httpVersion }
+        _modify { yield &fields.value.httpVersion }
+    }
+    public var headers: HTTPHeaders {
+        get { fields.value.headers }
+        _modify { yield &fields.value.headers }
+    }
+    public var body: BodyTemplate {
+        get { fields.value.body }
+        _modify { yield &fields.value.body }
+    }
     /// Request-local `@name = value` definitions, in order.
-    public var variables: [VariableDefinition]
+    public var variables: [VariableDefinition] {
+        get { fields.value.variables }
+        _modify { yield &fields.value.variables }
+    }
     /// `# @key value` tags other than `@name` (e.g. `@no-redirect`, `@timeout 5`, `@expect-status 429`).
-    public var tags: [String: String]
+    public var tags: [String: String] {
+        get { fields.value.tags }
+        _modify { yield &fields.value.tags }
+    }
     /// WebSocket messages, or the JSON messages of a gRPC call, separated by `===` lines in the file.
-    public var messages: [WebSocketMessage]
+    public var messages: [WebSocketMessage] {
+        get { fields.value.messages }
+        _modify { yield &fields.value.messages }
+    }
     /// Directives kept verbatim after the body: `>> ./saved-response.json`, which `courier run` acts on.
-    public var unsupported: [UnsupportedDirective]
+    public var unsupported: [UnsupportedDirective] {
+        get { fields.value.unsupported }
+        _modify { yield &fields.value.unsupported }
+    }
     /// `# @prompt NAME [description]` lines: values asked of the user before sending.
-    public var prompts: [PromptVariable]
+    public var prompts: [PromptVariable] {
+        get { fields.value.prompts }
+        _modify { yield &fields.value.prompts }
+    }
     /// Pre-request scripts and response handlers, in file order.
-    public var scripts: [RequestScript]
+    public var scripts: [RequestScript] {
+        get { fields.value.scripts }
+        _modify { yield &fields.value.scripts }
+    }
     /// The request's lines in the file, 1-based and half-open, from its `###` line (if any) to the next one.
-    public var lines: Range<Int>
+    public var lines: Range<Int> {
+        get { fields.value.lines }
+        _modify { yield &fields.value.lines }
+    }
     /// The exact source text of those lines.
-    public var sourceText: String
+    public var sourceText: String {
+        get { fields.value.sourceText }
+        _modify { yield &fields.value.sourceText }
+    }
     /// `run #name` / `run ./other.http` lines written instead of a request line: running this block runs
     /// what they name (`CollectionRunner`); the block itself sends nothing.
-    public var runs: [RunDirective] = []
+    public var runs: [RunDirective] {
+        get { fields.value.runs }
+        _modify { yield &fields.value.runs }
+    }
     /// httpyac's `# @ref NAME` / `# @forceRef NAME` lines: requests that run before this one.
-    public var references: [RequestReference] = []
+    public var references: [RequestReference] {
+        get { fields.value.references }
+        _modify { yield &fields.value.references }
+    }
     /// httpyac's `# @loop …`: the request is sent once per item.
-    public var loop: RequestLoop?
+    public var loop: RequestLoop? {
+        get { fields.value.loop }
+        _modify { yield &fields.value.loop }
+    }
     /// kulala.nvim's `run #name` lines above the request line: what they name runs before the request.
-    public var runsBefore: [RunDirective] = []
+    public var runsBefore: [RunDirective] {
+        get { fields.value.runsBefore }
+        _modify { yield &fields.value.runsBefore }
+    }
     /// httpyac's `@name = value` lines after the request line: set once the response is in, for the requests
     /// after it (`@token = {{response.parsedBody.token}}`).
-    public var responseVariables: [VariableDefinition] = []
+    public var responseVariables: [VariableDefinition] {
+        get { fields.value.responseVariables }
+        _modify { yield &fields.value.responseVariables }
+    }
     /// httpyac's `...defaultHeaders` lines among the headers: JavaScript expressions whose object's entries
     /// are sent as headers (over the ones written).
-    public var headerSpreads: [String] = []
+    public var headerSpreads: [String] {
+        get { fields.value.headerSpreads }
+        _modify { yield &fields.value.headerSpreads }
+    }
 
     public init(id: RequestTemplateID, name: String? = nil, kind: Kind = .http, method: HTTPMethod = .get,
                 url: String, httpVersion: String? = nil, headers: HTTPHeaders = [:], body: BodyTemplate = .none,
@@ -59,22 +160,10 @@ public struct RequestTemplate: Sendable, Hashable, Identifiable {
                 messages: [WebSocketMessage] = [], unsupported: [UnsupportedDirective] = [],
                 prompts: [PromptVariable] = [], scripts: [RequestScript] = [], lines: Range<Int> = 0..<0,
                 sourceText: String = "") {
-        self.id = id
-        self.name = name
-        self.kind = kind
-        self.method = method
-        self.url = url
-        self.httpVersion = httpVersion
-        self.headers = headers
-        self.body = body
-        self.variables = variables
-        self.tags = tags
-        self.messages = messages
-        self.unsupported = unsupported
-        self.prompts = prompts
-        self.scripts = scripts
-        self.lines = lines
-        self.sourceText = sourceText
+        fields = CopyOnWrite(Fields(id: id, name: name, kind: kind, method: method, url: url, httpVersion: httpVersion,
+                         headers: headers, body: body, variables: variables, tags: tags, messages: messages,
+                         unsupported: unsupported, prompts: prompts, scripts: scripts, lines: lines,
+                         sourceText: sourceText))
     }
 
     /// A label for lists and errors: the name, else the method and URL (the `run` line of a run block).

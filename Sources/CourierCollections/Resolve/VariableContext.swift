@@ -4,47 +4,107 @@ import Foundation
 
 /// Everything variables are resolved from, besides the `.http` file itself.
 public struct VariableContext: Sendable {
+    /// The fields, behind one reference (`CopyOnWrite`): the context goes into every resolver and interpolator
+    /// of a run, and was copied field by field several times per request.
+    private struct Fields: Sendable {
+        var overrides: [String: String]
+        var environment: Environment
+        var processEnvironment: [String: String]
+        var responses: ResponseStore
+        var dynamic: DynamicValues
+        var globals: [String: String]
+        var certificatePassphrase: String?
+        var clientCertificate: ClientCertificate?
+        var fileAccess = CollectionFileAccess()
+        var iteration = IterationRow()
+        var readsSecretStores = true
+        var lazyGlobals: [String: String] = [:]
+        var scriptExpressions = ScriptExpressions.notEvaluated
+        var ranFileScripts: Set<String> = []
+    }
+
+    private var fields: CopyOnWrite<Fields>
+
     /// `--var name=value`: beats every other source, so a run can point a collection elsewhere.
-    public var overrides: [String: String]
-    public var environment: Environment
+    public var overrides: [String: String] {
+        get { fields.value.overrides }
+        _modify { yield &fields.value.overrides }
+    }
+    public var environment: Environment {
+        get { fields.value.environment }
+        _modify { yield &fields.value.environment }
+    }
     /// Read only through `{{$processEnv NAME}}`; values are treated as secrets.
-    public var processEnvironment: [String: String]
+    public var processEnvironment: [String: String] {
+        get { fields.value.processEnvironment }
+        _modify { yield &fields.value.processEnvironment }
+    }
     /// Named responses from earlier requests of the same run.
-    public var responses: ResponseStore
-    public var dynamic: DynamicValues
+    public var responses: ResponseStore {
+        get { fields.value.responses }
+        _modify { yield &fields.value.responses }
+    }
+    public var dynamic: DynamicValues {
+        get { fields.value.dynamic }
+        _modify { yield &fields.value.dynamic }
+    }
     /// Values request scripts set (`client.global.set`, `pm.environment.set`), for the rest of the run or
     /// explorer session; they rank below request variables and above file variables.
-    public var globals: [String: String]
+    public var globals: [String: String] {
+        get { fields.value.globals }
+        _modify { yield &fields.value.globals }
+    }
     /// Unlocks an environment's client certificate (`--pass`, or asked for in the explorer). A secret.
-    public var certificatePassphrase: String?
+    public var certificatePassphrase: String? {
+        get { fields.value.certificatePassphrase }
+        _modify { yield &fields.value.certificatePassphrase }
+    }
     /// Presented instead of any certificate the environment names (`courier run --cert`).
-    public var clientCertificate: ClientCertificate?
+    public var clientCertificate: ClientCertificate? {
+        get { fields.value.clientCertificate }
+        _modify { yield &fields.value.clientCertificate }
+    }
     /// What the collection may read (`< file`) and write (`>> file`): its own folder unless the user
     /// allowed more.
-    public var fileAccess = CollectionFileAccess()
+    public var fileAccess: CollectionFileAccess {
+        get { fields.value.fileAccess }
+        _modify { yield &fields.value.fileAccess }
+    }
     /// The row of `courier run --data` this run is on (`pm.iterationData`); its values are also `overrides`.
-    public var iteration = IterationRow()
+    public var iteration: IterationRow {
+        get { fields.value.iteration }
+        _modify { yield &fields.value.iteration }
+    }
     /// Whether environment values kept in a secret store are read (a send); when not (`courier check`,
     /// `courier export`), each stands as `<store reference>` and is still treated as a secret.
-    public var readsSecretStores = true
+    public var readsSecretStores: Bool {
+        get { fields.value.readsSecretStores }
+        _modify { yield &fields.value.readsSecretStores }
+    }
     /// httpyac's `@name := value` lines after a request, set once its response was in: evaluated where they
     /// are used, ranked with `globals` (a later `@name = value` or export replaces one).
-    public var lazyGlobals: [String: String] = [:]
+    public var lazyGlobals: [String: String] {
+        get { fields.value.lazyGlobals }
+        _modify { yield &fields.value.lazyGlobals }
+    }
     /// Whether httpyac's `{{ expression }}` JavaScript is evaluated: only where scripts run (a send).
-    public var scriptExpressions = ScriptExpressions.notEvaluated
+    public var scriptExpressions: ScriptExpressions {
+        get { fields.value.scriptExpressions }
+        _modify { yield &fields.value.scriptExpressions }
+    }
     /// Files whose httpyac once-scripts (`{{ }}` in a block without a request) ran in this run.
-    public var ranFileScripts: Set<String> = []
+    public var ranFileScripts: Set<String> {
+        get { fields.value.ranFileScripts }
+        _modify { yield &fields.value.ranFileScripts }
+    }
 
     public init(overrides: [String: String] = [:], environment: Environment = .none,
                 processEnvironment: [String: String] = ProcessInfo.processInfo.environment,
                 responses: ResponseStore = ResponseStore(), dynamic: DynamicValues = .live,
                 globals: [String: String] = [:]) {
-        self.overrides = overrides
-        self.environment = environment
-        self.processEnvironment = processEnvironment
-        self.responses = responses
-        self.dynamic = dynamic
-        self.globals = globals
+        fields = CopyOnWrite(Fields(overrides: overrides, environment: environment,
+                                    processEnvironment: processEnvironment, responses: responses, dynamic: dynamic,
+                                    globals: globals))
     }
 
     /// The values of globals that are secrets, masked in every later output like private environment values:

@@ -62,6 +62,12 @@ public struct ClientSetup: Sendable {
     /// `client`'s send with this setup's per-request defaults applied: what a `CollectionRunner` sends through.
     public func send(through client: HTTPClient) -> CollectionRunner.Send {
         let setup = self
+        // Without defaults to apply, each request goes as it is: no copy of it per send.
+        guard cacheMode != nil || allowInsecureRedirect else {
+            return { request, context async throws(APIError) -> HTTPResponse in
+                try await client.send(request, context: context)
+            }
+        }
         return { request, context async throws(APIError) -> HTTPResponse in
             try await client.send(setup.applyingDefaults(to: request), context: context)
         }

@@ -190,6 +190,8 @@ public struct CollectionRunner: Sendable {
                   chain: [RunLink], failFast: Bool, onOutcome: (RunOutcome) -> Void) async -> Bool {
         var steps = NextRequestSteps(requests: requests, file: file, elsewhere: requestsElsewhere)
         steps.sideBySide = runsSideBySide
+        // One sender for the whole file, not one put together (the file and every hook copied) per request.
+        let sender = self.sender
         while let template = steps.next() {
             if Task.isCancelled { return false }
             if template.isRunBlock {
@@ -248,7 +250,7 @@ public struct CollectionRunner: Sendable {
                 if !goOn { return false }
                 continue
             }
-            var outcome = await runOne(template, variables: &variables)
+            var outcome = await sender.send(template, variables: &variables)
             if case .collection(.unknownVariable(let name, let request)) = outcome.failure,
                let unset = unsetByScript(name, request: request, ran: outcomes) {
                 outcome.failure = .collection(unset)

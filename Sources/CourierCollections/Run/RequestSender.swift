@@ -32,20 +32,31 @@ public struct RequestSender: Sendable {
 
     /// Sends `template` with `variables` (updated with what its scripts set) and says what happened.
     public func send(_ template: RequestTemplate, variables: inout VariableContext) async -> RunOutcome {
-        var outcome = RunOutcome(template: template, context: RequestContext())
         if template.kind == .websocket && exchange == nil {
+            var outcome = RunOutcome(template: template, context: RequestContext())
             outcome.skipped = "WebSocket requests run with 'courier ws' or in the explorer"
             return outcome
         }
         if template.kind == .grpc && call == nil {
+            var outcome = RunOutcome(template: template, context: RequestContext())
             outcome.skipped = "gRPC requests run with 'courier run' or 'courier grpc'"
             return outcome
         }
-        let scripted = file.hasScripts(template)
-        // httpyac's `{{ expression }}` runs as scripts do: when a request is sent.
+        // httpyac's `{{ expression }}` runs as scripts do: when a request is sent. Restored without a `defer`,
+        // which made the returned outcome a copy of the one built (every field retained once more).
         let expressions = variables.scriptExpressions
         variables.scriptExpressions = .evaluated
-        defer { variables.scriptExpressions = expressions }
+        let sent = await perform(template, variables: &variables)
+        variables.scriptExpressions = expressions
+        return sent
+    }
+
+    /// `send` once the request is one this sender sends. Inlined: each async call is one more executor switch
+    /// per request.
+    @inline(__always)
+    private func perform(_ template: RequestTemplate, variables: inout VariableContext) async -> RunOutcome {
+        var outcome = RunOutcome(template: template, context: RequestContext())
+        let scripted = file.hasScripts(template)
         do {
             let resolved = try await prepare(template, scripted: scripted, variables: &variables,
                                              report: &outcome.scripts)
