@@ -1,3 +1,4 @@
+import CourierDemo
 import CourierTestSupport
 import Foundation
 import Synchronization
@@ -78,6 +79,25 @@ import Testing
             #expect(index + 1 < lines.count && lines[index + 1].hasPrefix("HTTP/1.1 200"), "\(parallel.stdout)")
         }
         #expect(parallel.stderr.contains("5 succeeded, 0 failed in 3 files"), "\(parallel.stderr)")
+    }
+
+    @Test("--jobs 16 over the demo collection: reads, changes and the delete of the created user keep their order")
+    func jobsKeepTheOrderOfRequestsAboutTheSameResource() async throws {
+        // Given the demo server and its collection, where getUser, replaceUser, patchUser and deleteUser all read
+        // createUser's id
+        let server = try DemoServer.start()
+        defer { server.stop() }
+        let base = server.baseURL.absoluteString.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
+        let ws = "ws://127.0.0.1:\(server.port)"
+
+        // When it runs with --jobs 16, three times over
+        let run = try await CourierCLI.run(["run", "Collections/demo.http", "--all", "--env", "demo", "--jobs", "16",
+                                            "--repeat", "3", "--var", "base=\(base)", "--var", "ws=\(ws)", "--quiet"],
+                                           in: DemoCollection.root)
+
+        // Then no request found the user deleted under it: every one succeeded, as in a run one at a time
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        #expect(run.stderr.contains("succeeded, 0 failed"), "\(run.stderr)")
     }
 
     @Test("--jobs 4: a request that reads a response through a file variable is sent after that response")

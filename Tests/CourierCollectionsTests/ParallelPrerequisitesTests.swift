@@ -23,6 +23,35 @@ struct ParallelPrerequisitesTests {
         #expect(CollectionRunner.prerequisites(of: file.requests) == [[], [], [0]])
     }
 
+    @Test func requestsAboutTheSameResponseKeepTheirOrderAroundOneThatChangesIt() {
+        // Given a user created, read twice, changed, read again and deleted, beside an unrelated request
+        let file = HTTPFile(path: "a.http", text: """
+            ### createUser
+            POST https://x/users
+
+            ### getUser
+            GET https://x/users/{{createUser.response.body.$.id}}
+
+            ### listAll
+            GET https://x/users
+
+            ### getAgain
+            GET https://x/users/{{createUser.response.body.$.id}}?full=1
+
+            ### patchUser
+            PATCH https://x/users/{{createUser.response.body.$.id}}
+
+            ### getPatched
+            GET https://x/users/{{createUser.response.body.$.id}}
+
+            ### deleteUser
+            DELETE https://x/users/{{createUser.response.body.$.id}}
+            """)
+        // Then the reads run at once, the change waits for both, the read after it waits for it, the delete for
+        // that read and the change; the unrelated request waits for nothing
+        #expect(CollectionRunner.prerequisites(of: file.requests) == [[], [0], [], [0], [0, 1, 3], [0, 4], [0, 4, 5]])
+    }
+
     @Test func httpyacsNamesOfAResponseMakeTheirReadersWaitForIt() {
         // Given a login and requests reading it by httpyac's names: a field of its body, and its whole response
         let file = HTTPFile(path: "a.http", text: """

@@ -4,6 +4,9 @@ import Foundation
 /// for those it needs: whose response it uses (`{{login.response.body.$.token}}`), whose scripts may set a
 /// variable it uses, every request before a run block, `# @ref`, `# @loop` or `# @sleep` (which run in place
 /// in file order), and the scripted requests before it when it has scripts (they share globals in order).
+/// Requests that read the same response are about the same thing (the user `createUser` made): among them, one
+/// that changes it (not GET, HEAD, OPTIONS or TRACE) waits for those before it, and those after it wait for it,
+/// so `getUser`, `patchUser` and `deleteUser` keep their file order while unrelated requests run at once.
 extension CollectionRunner {
     /// For each request, the indices of the earlier requests it must wait for. Linear in the file but for the
     /// scripted requests: each request looks up the names it uses and the requests with scripts before it,
@@ -15,6 +18,7 @@ extension CollectionRunner {
         var lastBarrier: Int?
         var named: [String: [Int]] = [:]
         var scripted: [Int] = []
+        var readers: [String: Readers] = [:]
         for (index, request) in requests.enumerated() {
             defer {
                 if isBarrier(request) { lastBarrier = index }
@@ -28,7 +32,11 @@ extension CollectionRunner {
             var needs = Set<Int>()
             if let lastBarrier { needs.insert(lastBarrier) }
             let text = textRead(by: request, definitions: definitions)
-            for name in Set(dependencies(of: request, reading: text)) { needs.formUnion(named[name] ?? []) }
+            let changes = !request.method.isSafe
+            for name in Set(dependencies(of: request, reading: text)) {
+                needs.formUnion(named[name] ?? [])
+                needs.formUnion(readers[name, default: Readers()].awaited(by: index, changing: changes))
+            }
             let used = variableNames(in: text)
             for position in scripted where !request.scripts.isEmpty || mayScriptSet(any: used, requests[position]) {
                 needs.insert(position)
@@ -36,6 +44,25 @@ extension CollectionRunner {
             result.append(needs.sorted())
         }
         return result
+    }
+
+    /// The requests so far that read one response: the last that changes what it names, and those since.
+    private struct Readers {
+        var lastChanging: Int?
+        var since: [Int] = []
+
+        /// Whom request `index` waits for among them (all since the last change when it changes too, else the
+        /// last change), and takes its place.
+        mutating func awaited(by index: Int, changing: Bool) -> [Int] {
+            let waits = changing ? since + (lastChanging.map { [$0] } ?? []) : (lastChanging.map { [$0] } ?? [])
+            if changing {
+                lastChanging = index
+                since = []
+            } else {
+                since.append(index)
+            }
+            return waits
+        }
     }
 
     /// A request that runs in place, after everything before it and before everything after it.
