@@ -65,7 +65,10 @@ struct DemoServerLoadTests {
         let hexPort = String(format: "%04X", port)
         var inodes: Set<String> = []
         for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
-            let text = (try? String(contentsOfFile: table, encoding: .utf8)) ?? ""
+            // Read to the end: String(contentsOfFile:) stops after the first page of a /proc table, and the
+            // listening socket may come after thousands of TIME_WAIT lines that load tests leave.
+            let text = String(decoding: FileHandle(forReadingAtPath: table)?.readDataToEndOfFile() ?? Data(),
+                              as: UTF8.self)
             for line in text.split(separator: "\n").dropFirst() {
                 let fields = line.split(separator: " ")
                 guard fields.count > 9, fields[1].hasSuffix(":" + hexPort), fields[3] == "0A" else { continue }
