@@ -60,31 +60,36 @@ struct LoadSummary {
             case .sendStart: "from each request's first attempt, retries included"
             case .dueTime: "from each request's due time"
             }
-            lines.append("latency: " + parts.joined(separator: "  ") + "  max \(Self.milliseconds(latency.max))"
-                             + " (\(from))")
+            lines.append("latency: " + parts.joined(separator: "  ") + "  max \(Self.milliseconds(latency.max))")
+            lines.append("  (\(from))")
         }
         let phases = [("DNS", snapshot.dns), ("connect", snapshot.connect), ("TLS", snapshot.tls),
                       ("first byte", snapshot.firstByte)].compactMap { name, histogram in
             histogram.mean.map { "\(name) \(Self.milliseconds($0))" }
         }
         if !phases.isEmpty {
-            lines.append("phases (mean time from an attempt's start): " + phases.joined(separator: ", "))
+            lines.append("phases: " + phases.joined(separator: ", "))
+            lines.append("  (mean time from an attempt's start)")
         }
         lines.append(retryAttempts.map { "retries: on, up to \($0) attempts a request (--retry)" }
                          ?? "retries: off")
-        lines.append(!resolvedOnce ? "resolved: for every request (it has scripts or dynamic variables)"
-                     : sentDirect ? "resolved: once, the same request every time, sent straight to the transport"
-                         + " (no auth, cache, retry or signing step has work for it)" + loopNote
-                     : "resolved: once, the same request every time")
+        lines.append(resolvedOnce ? "resolved: once, the same request every time"
+                     : "resolved: for every request (it has scripts or dynamic variables)")
+        if resolvedOnce, sentDirect {
+            // Each clause on a line of its own: the summary reads whole in an 80-column terminal.
+            lines.append("  sent straight to the transport")
+            lines.append("  (no auth, cache, retry or signing step has work for it)")
+            lines += loopNote
+        }
         return lines.joined(separator: "\n")
     }
 
-    /// How the curl loop took part, for the text summary's `resolved:` line.
-    private var loopNote: String {
-        guard sentOnLoop else { return "" }
-        let how = sentOnWire ? ", by the loop itself on its own connections, read with http-parser"
-            : ", by the curl loop itself"
-        return how + (handedOver ? " until a response redirected or set a cookie" : " (no task per request)")
+    /// How the curl loop took part, for the text summary's `resolved:` lines.
+    private var loopNote: [String] {
+        guard sentOnLoop else { return [] }
+        let how = sentOnWire ? "  by the loop itself on its own connections, read with http-parser"
+            : "  by the curl loop itself"
+        return [how, handedOver ? "  until a response redirected or set a cookie" : "  (no task per request)"]
     }
 
     var json: [String: Any] {
