@@ -24,6 +24,14 @@ public enum LoopbackSocket {
         return bindLoopback(fd) ?? 9
     }
 
+    /// A port on 127.0.0.1 that refuses connections while `body` runs: bound and never listening, so that no
+    /// other server of a parallel test run is given it meanwhile (a port merely released may be).
+    public static func withRefusingPort<T>(_ body: (UInt16) async throws -> T) async rethrows -> T {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        return try await body(bindLoopback(fd) ?? 9)
+    }
+
     /// The next bytes from `socket`; nil at end of stream or on an error.
     public static func receive(_ socket: Int32) -> Data? {
         var bytes = [UInt8](repeating: 0, count: 65_536)

@@ -141,20 +141,20 @@ final class SessionRecorder: Sendable {
     }
 
     @Test func refusedServerIsRetriedWithBackoffUntilTheUserCloses() async throws {
-        // Given a URL where nothing listens
-        let server = try DemoServer.start()
-        let url = server.url("/ws/echo")
-        server.stop()
-        let session = WebSocketSession(configuration: WebSocketConfiguration(url: url), reconnect: Self.fast)
-        let recorder = SessionRecorder(session)
-        session.start()
-        // Then errors and reconnecting events alternate, with growing delays up to the cap
-        #expect(await eventually { recorder.count { if case .reconnecting = $0 { true } else { false } } >= 3 })
-        session.close()
-        #expect(await recorder.finished())
-        let delays = recorder.log.all.compactMap { if case .reconnecting(let delay, _) = $0 { delay } else { nil } }
-        #expect(delays.allSatisfy { $0 > 0 && $0 <= 0.2 })
-        #expect(recorder.count { if case .error(.connectFailed) = $0 { true } else { false } } >= 3)
+        // Given a URL where nothing listens (held so that no other test's server is given its port meanwhile)
+        try await LoopbackSocket.withRefusingPort { port in
+            let url = try #require(URL(string: "ws://127.0.0.1:\(port)/ws/echo"))
+            let session = WebSocketSession(configuration: WebSocketConfiguration(url: url), reconnect: Self.fast)
+            let recorder = SessionRecorder(session)
+            session.start()
+            // Then errors and reconnecting events alternate, with growing delays up to the cap
+            #expect(await eventually { recorder.count { if case .reconnecting = $0 { true } else { false } } >= 3 })
+            session.close()
+            #expect(await recorder.finished())
+            let delays = recorder.log.all.compactMap { if case .reconnecting(let delay, _) = $0 { delay } else { nil } }
+            #expect(delays.allSatisfy { $0 > 0 && $0 <= 0.2 })
+            #expect(recorder.count { if case .error(.connectFailed) = $0 { true } else { false } } >= 3)
+        }
     }
 
     @Test func normalCloseFromTheServerEndsTheSessionWithoutReconnecting() async throws {
