@@ -183,7 +183,9 @@ struct SecretLeakTests {
         let shown1 = await session.screen()
         #expect(reached1, "\(shown1)")
         await session.send("Enter")
-        let reached2 = await session.waitFor("#1  200")
+        // The log's line can come before the response pane has laid the body out: wait for both.
+        let logged = await session.waitFor("#1  200")
+        let reached2 = await session.waitFor("200 OK") && logged
         let shown2 = await session.screen()
         #expect(reached2, "\(shown2)")
         screens.append(await session.screen())
