@@ -19,14 +19,18 @@ static void flush_value(struct courier_wire_response *response) {
     response->value_length = 0;
 }
 
-static int on_message_begin(http_parser *parser) {
-    struct courier_wire_response *response = owner(parser);
+// Forgets the message under way: its status, body count and the header field being read.
+static void begin_message(struct courier_wire_response *response) {
     response->status = 0;
     response->body = 0;
     response->field_length = 0;
     response->reading_value = 0;
     response->kind = COURIER_WIRE_OTHER;
     response->value_length = 0;
+}
+
+static int on_message_begin(http_parser *parser) {
+    begin_message(owner(parser));
     return 0;
 }
 
@@ -118,15 +122,10 @@ static http_parser_settings courier_wire_settings = {
 
 void courier_wire_response_init(struct courier_wire_response *response) {
     courier_http_parser.init(&response->parser, HTTP_RESPONSE);
-    response->status = 0;
+    begin_message(response);
     response->complete = 0;
     response->keep_alive = 0;
-    response->body = 0;
     response->exceeded = 0;
-    response->field_length = 0;
-    response->reading_value = 0;
-    response->kind = COURIER_WIRE_OTHER;
-    response->value_length = 0;
 }
 
 void courier_wire_response_next(struct courier_wire_response *response) {

@@ -114,4 +114,18 @@ extension HTTPFileParser {
         }
         return (scripts, kept, failed, variables)
     }
+
+    /// The line after the one that closes a `{% … %}` script starting at `start`.
+    mutating func scriptEnd(from start: Int, limit: Int) -> Int {
+        var index = start
+        while index < limit {
+            let content = lines[index].content
+            let searchFrom = index == start ? (content.range(of: "{%")?.upperBound ?? content.startIndex)
+                                            : content.startIndex
+            if content[searchFrom...].contains("%}") { return index + 1 }
+            index += 1
+        }
+        report(start, "script '{%' is not closed with '%}'")
+        return limit
+    }
 }

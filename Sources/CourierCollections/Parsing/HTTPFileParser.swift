@@ -1,6 +1,5 @@
 import CourierHTTP
 import CourierMessage
-import Foundation
 
 /// Reads the JetBrains / VS Code REST Client `.http` syntax into an `HTTPFile`, recording the line
 /// range of every section so that the writer can keep untouched lines byte for byte.
@@ -45,27 +44,6 @@ struct HTTPFileParser {
 
     /// The httpyac tag that makes `###` the only separator of requests in its file.
     static let forceRegionDelimiterTag = "@forceRegionDelimiter"
-
-    /// Whether `text` holds the ASCII `tag`: over the bytes of an all-ASCII text (Foundation's search of a file
-    /// of 20,000 requests took as long as a tenth of their parse), as Foundation finds it in any other.
-    static func holds(_ tag: String, in text: String) -> Bool {
-        var text = text
-        var tag = tag
-        let found = text.withUTF8 { bytes -> Bool? in
-            guard !bytes.contains(where: { $0 >= 0x80 }) else { return nil }
-            return tag.withUTF8 { tag in
-                guard let first = tag.first else { return true }
-                var from = 0
-                while from + tag.count <= bytes.count {
-                    guard let at = bytes[from...].firstIndex(of: first), at + tag.count <= bytes.count else { break }
-                    if memcmp(bytes.baseAddress! + at, tag.baseAddress!, tag.count) == 0 { return true }
-                    from = at + 1
-                }
-                return false
-            }
-        }
-        return found ?? text.contains(tag)
-    }
 
     /// A parser over a window of a file's lines, for reading one block at a time (`HTTPFileOutline`).
     init(path: String, lines: [SourceLine], lineOffset: Int, ordinalOffset: Int) {
@@ -442,22 +420,6 @@ struct HTTPFileParser {
         requests[requests.count - 1].responseVariables = responseVariables + tail.variables
             + Self.kulalaResponseVariables(prelude.tags, line: fileLine(requestStart))
         requests[requests.count - 1].headerSpreads = headerSpreads
-    }
-
-    // MARK: - Scripts and handlers
-
-    /// The line after the one that closes a `{% … %}` script starting at `start`.
-    mutating func scriptEnd(from start: Int, limit: Int) -> Int {
-        var index = start
-        while index < limit {
-            let content = lines[index].content
-            let searchFrom = index == start ? (content.range(of: "{%")?.upperBound ?? content.startIndex)
-                                            : content.startIndex
-            if content[searchFrom...].contains("%}") { return index + 1 }
-            index += 1
-        }
-        report(start, "script '{%' is not closed with '%}'")
-        return limit
     }
 
     mutating func report(_ index: Int, _ message: String) {
