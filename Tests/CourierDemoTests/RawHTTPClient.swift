@@ -91,6 +91,7 @@ final class RawHTTPClient {
         while true {
             let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
             if count > 0 { bytes += chunk[0..<count]; continue }
+            if count < 0 && errno == EINTR { continue }
             return (bytes, count < 0 && errno == ECONNRESET)
         }
     }
@@ -150,6 +151,8 @@ final class RawHTTPClient {
         while true {
             if let found = complete(buffer) { return found }
             let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            // A receive timeout makes recv fail with EINTR on any signal, SA_RESTART or not (signal(7)).
+            if count < 0 && errno == EINTR { continue }
             if count == 0 { throw RawClientError.closedEarly(received: buffer.count) }
             if count < 0 { throw errno == EAGAIN ? RawClientError.timedOut : RawClientError.closedEarly(received: buffer.count) }
             buffer += chunk[0..<count]
@@ -183,6 +186,7 @@ extension RawHTTPClient {
         var byte: UInt8 = 0
         while RawHTTPClient.find([13, 10, 13, 10], in: Array(received.suffix(4))) == nil {
             let count = recv(fd, &byte, 1, 0)
+            if count < 0 && errno == EINTR { continue }
             guard count == 1 else { throw RawClientError.closedEarly(received: received.count) }
             received.append(byte)
         }

@@ -117,6 +117,8 @@ final class LoopbackRedirectListener: Sendable {
         var buffer = [UInt8](repeating: 0, count: 4096)
         while head.count < 16_384 {
             let count = recv(connection, &buffer, buffer.count, 0)
+            // With a receive timeout set, any signal ends recv with EINTR, SA_RESTART or not.
+            if count < 0 && errno == EINTR { continue }
             guard count > 0 else { break }
             head.append(contentsOf: buffer[0..<count])
             if head.range(of: Data("\r\n\r\n".utf8)) != nil || head.range(of: Data("\n\n".utf8)) != nil { break }
