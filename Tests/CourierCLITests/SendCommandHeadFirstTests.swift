@@ -118,6 +118,32 @@ import Testing
         }
     }
 
+    @Test("Lines that start like NDJSON but whose first is not exactly one JSON value are one body, not a stream")
+    func aFirstLineThatIsNotOneJSONValueIsNoStream() async throws {
+        // Given application/json bodies whose second line starts like a record but whose first line is two values,
+        // a value with text after it, or broken JSON
+        let bodies = ["{\"a\":1}{\"b\":2}\n{\"c\":3}\n", "{\"a\":1} and more\n{\"c\":3}\n",
+                      "{\"a\":}\n{\"c\":3}\n", "[1,2\n{\"c\":3}\n", "{\"a\":\"\\q\"}\n{\"c\":3}\n"]
+        for body in bodies {
+            let server = try LoopbackServer { _ in
+                LoopbackServer.Reply(headers: [("Content-Type", "application/json")], body: Data(body.utf8))
+            }
+            defer { server.stop() }
+            // When each is sent
+            let result = try CourierCLI.json(try await CourierCLI.run(["send", server.url("/").absoluteString, "--json"]).stdout)
+            // Then it is one response with its whole body
+            #expect(result["body"] as? String == body, "\(body)")
+            #expect(result["streamed"] == nil, "\(body)")
+        }
+        // And a first line that is one value with blanks inside and after it still starts a stream
+        let server = try LoopbackServer { _ in
+            LoopbackServer.Reply(headers: [("Content-Type", "application/json")], body: Data("[1, {\"x\": [true]}] \n{}\n".utf8))
+        }
+        defer { server.stop() }
+        let streamed = try await CourierCLI.run(["send", server.url("/").absoluteString, "--json"])
+        #expect(streamed.stdout.split(separator: "\n").last.map { try? CourierCLI.json(String($0))["streamed"] as? Int } == 2)
+    }
+
     @Test("A body whose Content-Type names another format is shown whole, unless --stream is given")
     func otherTypesAreNotStreamsUnlessForced() async throws {
         // Given NDJSON-looking bytes served as text/html
