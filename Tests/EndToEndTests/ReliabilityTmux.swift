@@ -54,6 +54,13 @@ final class ReliabilityTmux: Sendable {
         return await waitFor("Request · \(name)")
     }
 
+    /// Waits (bounded) until the pane's program has ended. The pane stays (remain-on-exit) and is blank then,
+    /// so tmux is asked, not the screen.
+    @discardableResult
+    func waitForExit(limit: Double = 60) async -> Bool {
+        await server.eventually(limit: .seconds(limit)) { await server.format("pane_dead") == "1" }
+    }
+
     /// Ends the tmux server and everything in it.
     func kill() { server.stop() }
 

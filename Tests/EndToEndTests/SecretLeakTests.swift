@@ -138,10 +138,7 @@ struct SecretLeakTests {
             await session.send("Enter")
             #expect(await session.waitFor("#1  200"), "\(session.lastScreen)")
             await session.send("q")
-            _ = await Reliability.eventually(limit: 10) {
-                let screen = await session.screen()
-                return screen.contains("Pane is dead") || screen.isEmpty
-            }
+            #expect(await session.waitForExit(), "q did not end the explorer: \(session.lastScreen)")
         }
 
         // And no file Courier wrote (history, cache, state) holds a secret
@@ -202,7 +199,7 @@ struct SecretLeakTests {
         #expect(reached4, "\(shown4)")
         screens.append(await session.screen())
         await session.send("q")
-        _ = await Reliability.eventually(limit: 10) { let screen = await session.screen(); return screen.contains("Pane is dead") || screen.isEmpty }
+        #expect(await session.waitForExit(), "q did not end the explorer: \(session.lastScreen)")
         return screens
     }
 
