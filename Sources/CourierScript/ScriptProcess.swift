@@ -18,14 +18,20 @@ public enum ScriptProcess {
     /// The hidden subcommand of `courier` that serves one script (`serve()`); never listed in the help.
     public static let command = "__script"
 
-    private static let configured = Mutex<URL?>(nil)
+    private static let configured = Mutex<String?>(nil)
 
     /// The executable started for scripts that use promises. `courier` sets it to itself; a test binary
     /// points it at the built `courier`. nil (the default of any other program) runs those scripts in this
     /// process, where their promise callbacks never run: `then` is an error that says so.
     public static var executable: URL? {
-        get { configured.withLock { $0 } }
-        set { configured.withLock { $0 = newValue } }
+        get { configured.withLock { $0 }.map { URL(fileURLWithPath: $0, isDirectory: false) } }
+        set { configured.withLock { $0 = newValue?.path } }
+    }
+
+    /// Sets `executable` from a path, made a URL only when a script needs the process (every command sets it
+    /// at start, and most never run such a script).
+    public static func setExecutable(path: String) {
+        configured.withLock { $0 = path }
     }
 
     /// CPU seconds of the child's main thread past the script's time limit before the kill: the child's own

@@ -11,6 +11,6 @@ if CommandLine.arguments.count == 2 && CommandLine.arguments[1] == ScriptProcess
 // so that the loading overlaps the rest of the start. The crash reporter comes next, before any subcommand
 // can take over the terminal. Scripts that use promises run in a process of this very binary.
 CommandLineMain.preload(for: CommandLine.arguments.dropFirst().first)
-ScriptProcess.executable = URL(fileURLWithPath: "/proc/self/exe", isDirectory: false)
+ScriptProcess.setExecutable(path: "/proc/self/exe")
 CrashReporting.start(arguments: CommandLine.arguments)
 exit(CommandLineMain.run(Array(CommandLine.arguments.dropFirst())))

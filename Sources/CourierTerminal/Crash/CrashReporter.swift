@@ -111,11 +111,12 @@ public enum CrashReporter {
         defer { bytes.deallocate() }
         var started = SignalSafeText(buffer: bytes, capacity: 64)
         started.append(utc: startedAt)
-        var lines = ["command: \(command)"]
-        if let version { lines.append("version: \(version)") }
-        lines.append("pid: \(pid)")
-        lines.append("started: \(started.string)")
-        return lines.joined(separator: "\n") + "\n"
+        // Appended, not joined: the first `joined(separator:)` of a process looks up its generic types by name,
+        // 0.1 ms of every command's start.
+        var text = "command: \(command)\n"
+        if let version { text += "version: \(version)\n" }
+        text += "pid: \(pid)\nstarted: \(started.string)\n"
+        return text
     }
 
     /// Writes a whole report and the line to /dev/null once, outside any handler: every lazy first-use
