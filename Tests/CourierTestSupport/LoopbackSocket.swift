@@ -17,11 +17,17 @@ public enum LoopbackSocket {
         return bound ? UInt16(bigEndian: address.sin_port) : nil
     }
 
-    /// A TCP port on 127.0.0.1 that nothing listens on (bound, then released).
+    /// A TCP port on 127.0.0.1 that nothing listens on: bound and kept bound, never listening, for the rest of
+    /// the test run (one descriptor each), so a connection to it is refused and no parallel test's server is
+    /// given it (a port merely released may be).
     public static func closedPort() -> UInt16 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        return bindLoopback(fd) ?? 9
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        guard let port = bindLoopback(fd) else {
+            close(fd)
+            return 9
+        }
+        return port
     }
 
     /// A port on 127.0.0.1 that refuses connections while `body` runs: bound and never listening, so that no

@@ -92,24 +92,8 @@ enum Reliability {
         return await condition()
     }
 
-    /// A TCP port on 127.0.0.1 that nothing listens on: bound and kept bound, never listening, for the rest
-    /// of the test run (one descriptor each), so a connection to it is refused and no parallel test can take it.
-    static func closedPort() -> UInt16 {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(fd, pointer, length)
-                return getsockname(fd, pointer, &length)
-            }
-        }
-        return UInt16(bigEndian: address.sin_port)
-    }
+    /// A TCP port on 127.0.0.1 that nothing listens on, for the rest of the test run (`LoopbackSocket.closedPort`).
+    static func closedPort() -> UInt16 { LoopbackSocket.closedPort() }
 }
 
 /// The attempts of one `courier send --json` answer, reduced to what the fault matrix asserts.
