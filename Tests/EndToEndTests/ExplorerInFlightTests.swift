@@ -9,10 +9,11 @@ struct ExplorerInFlightTests {
     typealias Session = ExplorerEndToEndTests.Session
 
     @Test func retriesAreCountedAndTheAnswerSaysTheWholeSend() async throws {
-        // Given a request the demo server answers with 503 twice, then 200
+        // Given a request the demo server answers with 503 twice, then 200, each 503 asking for a wait of 3 s (the
+        // default 1 s could pass between two reads of a screen on a loaded machine)
         let session = try await Session(collection: """
             ### flaky
-            GET {{base}}/flaky?key=in-flight
+            GET {{base}}/flaky?key=in-flight&retry_after=3
 
             ### drip
             GET {{base}}/chaos/drip?bytes=30&interval_ms=150
