@@ -34,6 +34,8 @@ let package = Package(
         .target(name: "CCrypto", path: "Sources/CCrypto", publicHeadersPath: "."),
         // http-parser for `courier load`'s own wire loop, loaded with dlopen when a run takes that way: not linked.
         .target(name: "CHTTPParser", path: "Sources/CHTTPParser", publicHeadersPath: "."),
+        // The courier process's end: C's standard streams flushed before `_exit` (see main.swift).
+        .target(name: "CProcess", path: "Sources/CProcess", publicHeadersPath: "."),
         .systemLibrary(name: "CNcursesw", path: "Sources/CNcursesw"),
         // Loaded with dlopen on the first script (see its shim.h), so it is not linked.
         .systemLibrary(name: "CJavaScriptCore", path: "Sources/CJavaScriptCore"),
@@ -73,6 +75,7 @@ let package = Package(
         .executableTarget(name: "courier", dependencies: [
             "CourierApp", "CourierDemo", "CourierHTTP", "CourierCollections", "CourierWebSocket", "CourierBody",
             "CourierScript", "CourierTerminal", "CourierSecurity", "CourierGRPC", "CourierHistory", "CourierMessage",
+            "CProcess",
         ]),
         .executableTarget(name: "courier-bench", dependencies: [
             "CourierHTTP", "CourierDemo", "CourierWebSocket", "CourierBody", "CourierApp", "CourierTerminal",

@@ -1,3 +1,4 @@
+import CProcess
 import CourierHTTP
 import CourierScript
 import Foundation
@@ -18,8 +19,9 @@ let status = CommandLineMain.run(Array(CommandLine.arguments.dropFirst()))
 // The command is done and has said everything: what is left is Courier's own clean-up (the temporary body files),
 // then the end. The libraries' exit handlers (OpenSSL freeing its state, which first needs every curl loop thread
 // stopped and waited for) only free memory the process is about to give back, a third of a millisecond of every
-// one-shot command; `_exit` skips them after standard output and error are flushed.
+// one-shot command; `_exit` skips them after standard output and error are flushed (those two only: flushing every
+// stream would wait for standard input's lock, which a thread blocked reading it holds, as `courier ws` leaves one).
 Console.flush()
-fflush(nil)
+courier_flush_standard_streams()
 TemporaryBodyFiles.releaseAll()
 _exit(status)
