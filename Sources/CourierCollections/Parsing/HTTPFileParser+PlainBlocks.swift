@@ -38,7 +38,9 @@ extension HTTPFileParser {
         // As the general reader lays out a request without headers or body: the blank line after the request
         // line ends its (empty) headers, and the rest is tail.
         let bodyStart = headerStart < block.upperBound ? headerStart + 1 : headerStart
-        let name = separator.flatMap(nameAbove(separator:))
+        // Not `separator.flatMap(nameAbove)`: the method reference took a copy of the whole parser per block.
+        var name: String?
+        if let separator { name = nameAbove(separator: separator) }
         let template = RequestTemplate(
             id: RequestTemplateID(file: path, ordinal: ordinalOffset + requests.count + 1),
             name: name ?? separatorName, method: requestLine.method, url: requestLine.url,

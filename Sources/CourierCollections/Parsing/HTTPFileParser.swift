@@ -61,7 +61,11 @@ struct HTTPFileParser {
 
     func parse() -> HTTPFile {
         var parser = self
-        for (index, block) in parser.blocks().enumerated()
+        let blocks = parser.blocks()
+        // Most blocks hold one request: grown one by one, the two lists were copied over and over.
+        parser.requests.reserveCapacity(blocks.count)
+        parser.layouts.reserveCapacity(blocks.count)
+        for (index, block) in blocks.enumerated()
         where !(parser.readsPlainBlocks && parser.parsePlainBlock(block)) {
             parser.parseBlock(block, isFirst: index == 0)
         }
