@@ -22,7 +22,8 @@ public struct RunOutcome: Sendable {
 
     /// The fields, behind one reference (`CopyOnWrite`): an outcome (its template, resolved request and
     /// response) is handed from the sender to the runner, to the run's list and to each observer, and every
-    /// hand-over copied it field by field.
+    /// hand-over copied it field by field. Fields are read in place (`_read`): `outcome.resolved?.request`
+    /// copies the request, not the whole resolved request first.
     private struct Fields: Sendable {
         var template: RequestTemplate
         var context: RequestContext
@@ -43,45 +44,45 @@ public struct RunOutcome: Sendable {
     }
 
     public var template: RequestTemplate {
-        get { fields.value.template }
+        _read { yield fields.value.template }
         _modify { yield &fields.value.template }
     }
     /// The identity of the request in the client's events, for looking up its attempts.
     public var context: RequestContext {
-        get { fields.value.context }
+        _read { yield fields.value.context }
         _modify { yield &fields.value.context }
     }
     public var resolved: ResolvedRequest? {
-        get { fields.value.resolved }
+        _read { yield fields.value.resolved }
         _modify { yield &fields.value.resolved }
     }
     public var response: HTTPResponse? {
-        get { fields.value.response }
+        _read { yield fields.value.response }
         _modify { yield &fields.value.response }
     }
     /// What a WebSocket request did, when it ran.
     public var webSocket: WebSocketRunResult? {
-        get { fields.value.webSocket }
+        _read { yield fields.value.webSocket }
         _modify { yield &fields.value.webSocket }
     }
     public var failure: Failure? {
-        get { fields.value.failure }
+        _read { yield fields.value.failure }
         _modify { yield &fields.value.failure }
     }
     /// Set when the request was not sent at all (WebSocket requests when the runner has no `exchange`).
     public var skipped: String? {
-        get { fields.value.skipped }
+        _read { yield fields.value.skipped }
         _modify { yield &fields.value.skipped }
     }
     /// What the request's scripts did: tests, log lines, the error that stopped one.
     public var scripts: ScriptReport {
-        get { fields.value.scripts }
+        _read { yield fields.value.scripts }
         _modify { yield &fields.value.scripts }
     }
     /// Files the response body was saved to by `>> file` / `>>! file`: the written paths, variables expanded,
     /// with the numbered name `>>` chose when the file existed.
     public var savedTo: [String] {
-        get { fields.value.savedTo }
+        _read { yield fields.value.savedTo }
         _modify { yield &fields.value.savedTo }
     }
 
