@@ -101,6 +101,8 @@ enum CheckCommand {
             responses.assumeAnswered(names + imports.names)
             let file = imports.addingVariables(to: loaded.file)
             let scripts = file.requests.flatMap(\.scripts) + file.fileScripts
+            // Read once: Foundation builds the dictionary anew on each read, which was half of checking a long file.
+            let processEnvironment = ProcessInfo.processInfo.environment
             for request in file.requests where !request.isRunBlock {
                 var given = overrides
                 for prompt in request.prompts where given[prompt.name] == nil { given[prompt.name] = "prompted" }
@@ -119,7 +121,8 @@ enum CheckCommand {
                     && scripts.contains(where: { $0.mentionsSetting(name) }) {
                     given[name] = "scripted"
                 }
-                var context = VariableContext(overrides: given, environment: environment, responses: responses)
+                var context = VariableContext(overrides: given, environment: environment,
+                                              processEnvironment: processEnvironment, responses: responses)
                 // A check sends nothing, so it asks no secret store (and no gpg-agent) for a value, and runs
                 // no httpyac `{{ expression }}` JavaScript.
                 context.readsSecretStores = false

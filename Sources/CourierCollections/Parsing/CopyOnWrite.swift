@@ -14,7 +14,8 @@ struct CopyOnWrite<Value: Sendable>: @unchecked Sendable {
     init(_ value: Value) { storage = Storage(value) }
 
     var value: Value {
-        get { storage.value }
+        // Read in place: a getter returned a copy of the whole value (every field retained) to read one field.
+        _read { yield storage.value }
         _modify {
             if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.value) }
             yield &storage.value

@@ -4,28 +4,85 @@ import Foundation
 /// One parsed `.http` file: its exact text, its requests and what was wrong with it.
 /// The text is kept so that an edit rewrites only the lines of the request that changed.
 public struct HTTPFile: Sendable, Hashable {
+    /// The fields, behind one reference (`CopyOnWrite`): a file goes into every runner, sender, resolver and
+    /// step of a run, and each of those per-request copies retained every field.
+    private struct Fields: Sendable, Hashable {
+        var path: String
+        var text: String
+        var requests: [RequestTemplate]
+        var fileVariables: [VariableDefinition]
+        var diagnostics: [Diagnostic]
+        var imports: [FileImport]
+        var fileScripts: [RequestScript]
+        var graphQLFragments: [String: String]
+        var readsLastResponse: Bool
+        var layouts: [RequestLayout]
+        var lines: [SourceLine]
+    }
+
+    private var fields: CopyOnWrite<Fields>
+
+    public static func == (lhs: HTTPFile, rhs: HTTPFile) -> Bool {
+        lhs.fields.sharesStorage(with: rhs.fields) || lhs.fields.value == rhs.fields.value
+    }
+
+    public func hash(into hasher: inout Hasher) { fields.value.hash(into: &hasher) }
+
     /// The path the file was read from, as the user named it (used in IDs and diagnostics).
-    public var path: String
+    public var path: String {
+        get { fields.value.path }
+        _modify { yield &fields.value.path }
+    }
     /// The exact text read.
-    public var text: String
-    public var requests: [RequestTemplate]
+    public var text: String {
+        get { fields.value.text }
+        _modify { yield &fields.value.text }
+    }
+    public var requests: [RequestTemplate] {
+        get { fields.value.requests }
+        _modify { yield &fields.value.requests }
+    }
     /// `@name = value` lines outside any request, in order.
-    public var fileVariables: [VariableDefinition]
+    public var fileVariables: [VariableDefinition] {
+        get { fields.value.fileVariables }
+        _modify { yield &fields.value.fileVariables }
+    }
     /// Errors (the affected request was skipped) and warnings (kept, e.g. scripts Courier does not run).
-    public var diagnostics: [Diagnostic]
+    public var diagnostics: [Diagnostic] {
+        get { fields.value.diagnostics }
+        _modify { yield &fields.value.diagnostics }
+    }
     /// `import ./other.http` lines, in order: files whose requests `run #name` may name.
-    public var imports: [FileImport] = []
+    public var imports: [FileImport] {
+        get { fields.value.imports }
+        _modify { yield &fields.value.imports }
+    }
     /// httpyac's file-wide scripts: `{{ }}` blocks in blocks without a request, and `{{+ }}` blocks anywhere.
-    public var fileScripts: [RequestScript] = []
+    public var fileScripts: [RequestScript] {
+        get { fields.value.fileScripts }
+        _modify { yield &fields.value.fileScripts }
+    }
     /// httpyac's GraphQL fragments (`fragment Parts on Repository { … }` outside a request), by name: a query
     /// using `...Parts` is sent with the fragment.
-    public var graphQLFragments: [String: String] = [:]
+    public var graphQLFragments: [String: String] {
+        get { fields.value.graphQLFragments }
+        _modify { yield &fields.value.graphQLFragments }
+    }
     /// Whether the text reads httpyac's last response (`{{response.parsedBody.id}}`): only then is every
     /// response kept for the next request (`ResponseStore.recordLast`).
-    public var readsLastResponse = false
+    public var readsLastResponse: Bool {
+        get { fields.value.readsLastResponse }
+        _modify { yield &fields.value.readsLastResponse }
+    }
     /// Where each section of each request sits in `lines`, parallel to `requests`.
-    var layouts: [RequestLayout]
-    var lines: [SourceLine]
+    var layouts: [RequestLayout] {
+        get { fields.value.layouts }
+        _modify { yield &fields.value.layouts }
+    }
+    var lines: [SourceLine] {
+        get { fields.value.lines }
+        _modify { yield &fields.value.lines }
+    }
 
     /// Parses text; never throws: problems become diagnostics.
     public init(path: String, text: String) {
@@ -35,19 +92,13 @@ public struct HTTPFile: Sendable, Hashable {
     init(path: String, text: String, requests: [RequestTemplate], fileVariables: [VariableDefinition],
          diagnostics: [Diagnostic], layouts: [RequestLayout], lines: [SourceLine], imports: [FileImport] = [],
          fileScripts: [RequestScript] = [], graphQLFragments: [String: String] = [:]) {
-        self.imports = imports
-        self.fileScripts = fileScripts
-        self.graphQLFragments = graphQLFragments
-        self.path = path
-        self.text = text
-        self.requests = requests
-        self.fileVariables = fileVariables
-        self.diagnostics = diagnostics
-        self.layouts = layouts
-        self.lines = lines
         // A byte check first: most files name no variable at all, and Foundation's search is slow on a long file.
-        self.readsLastResponse = Interpolator.holdsPair(UInt8(ascii: "{"), text.utf8)
+        let readsLastResponse = Interpolator.holdsPair(UInt8(ascii: "{"), text.utf8)
             && (text.contains("{{response") || text.contains("{{ response") || text.contains("{{$xpath "))
+        fields = CopyOnWrite(Fields(path: path, text: text, requests: requests, fileVariables: fileVariables,
+                                    diagnostics: diagnostics, imports: imports, fileScripts: fileScripts,
+                                    graphQLFragments: graphQLFragments, readsLastResponse: readsLastResponse,
+                                    layouts: layouts, lines: lines))
     }
 
     /// Whether sending `request` runs any script: its own, or the file's.

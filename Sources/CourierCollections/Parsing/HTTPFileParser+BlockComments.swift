@@ -27,6 +27,7 @@ extension HTTPFileParser {
     /// `*/` ran off the end, so a file of many unclosed `/*` lines is still read in one pass.
     func blockCommentEnd(at index: Int, limit: Int, unclosedFrom: inout Int?) -> Int? {
         // Bytes, not characters, as `BlockScanner` reads them: a combining mark after `*` changes no line's role.
+        guard lines[index].firstNonBlankByte == UInt8(ascii: "/") else { return nil }
         let opener = Array(lines[index].trimmed.utf8)
         guard opener.count >= 2, opener[0] == 0x2F, opener[1] == 0x2A, !Self.holdsCommentClose(opener.dropFirst(2))
         else { return nil }

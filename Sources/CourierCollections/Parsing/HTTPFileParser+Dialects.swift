@@ -52,7 +52,8 @@ extension HTTPFileParser {
     func nameAbove(separator: Int) -> String? {
         var index = separator - 1
         while index >= 0, lines[index].isBlank { index -= 1 }
-        guard index >= 0, let comment = Self.commentBody(lines[index].trimmed),
+        guard index >= 0, lines[index].firstNonBlankByte.map({ $0 == UInt8(ascii: "#") || $0 == UInt8(ascii: "/") })
+              == true, let comment = Self.commentBody(lines[index].trimmed),
               let (key, value) = Self.tag(comment), key == "name", !value.isEmpty else { return nil }
         return value
     }

@@ -32,6 +32,8 @@ struct HTTPFileParser {
     var variableRegions: [String: [VariableDefinition]] = [:]
     var requests: [RequestTemplate] = []
     var layouts: [RequestLayout] = []
+    /// Whether plain blocks are read over their bytes (`parsePlainBlock`); off only to compare the two readers.
+    var readsPlainBlocks = true
 
     init(path: String, text: String) {
         self.path = path
@@ -59,7 +61,12 @@ struct HTTPFileParser {
 
     func parse() -> HTTPFile {
         var parser = self
-        for (index, block) in parser.blocks().enumerated() {
+        let blocks = parser.blocks()
+        // Most blocks hold one request: grown one by one, the two lists were copied over and over.
+        parser.requests.reserveCapacity(blocks.count)
+        parser.layouts.reserveCapacity(blocks.count)
+        for (index, block) in blocks.enumerated()
+        where !(parser.readsPlainBlocks && parser.parsePlainBlock(block)) {
             parser.parseBlock(block, isFirst: index == 0)
         }
         parser.applyKulalaSharedBlock()
@@ -75,7 +82,9 @@ struct HTTPFileParser {
                         graphQLFragments: parser.graphQLFragments)
     }
 
-    static func isSeparator(_ line: SourceLine) -> Bool { line.trimmed.hasPrefix("###") }
+    static func isSeparator(_ line: SourceLine) -> Bool {
+        line.firstNonBlankByte == UInt8(ascii: "#") && line.trimmed.hasPrefix("###")
+    }
 
     // MARK: - One block
 

@@ -20,6 +20,10 @@ public struct SourceLine: Sendable, Hashable {
     /// The content without leading and trailing spaces and tabs. Works on UTF-8 bytes: the parser calls
     /// it for every line, and Foundation's Unicode-aware trimming is many times slower.
     public var trimmed: String { content.trimmingBlanks }
+
+    /// The first byte that is not a space or tab (nil for a blank line): what a line can be is often settled by
+    /// it, before a trimmed copy of the line is made.
+    var firstNonBlankByte: UInt8? { content.utf8.first { $0 != 0x20 && $0 != 0x09 } }
 }
 
 /// Splitting text into lines and back without losing a byte.
@@ -51,8 +55,10 @@ public enum SourceLines {
     }
 
     /// Joins lines back into the text they came from.
-    public static func join<S: Sequence>(_ lines: S) -> String where S.Element == SourceLine {
+    public static func join<S: Collection>(_ lines: S) -> String where S.Element == SourceLine {
         var text = ""
+        // Sized once: grown line by line, a block's text was copied as often as it has lines.
+        text.reserveCapacity(lines.reduce(0) { $0 + $1.content.utf8.count + $1.terminator.utf8.count })
         for line in lines {
             text += line.content
             text += line.terminator

@@ -206,13 +206,19 @@ extension Resolver {
         return HTTPAuthentication(scheme: .digest, user: String(words[1]), password: String(words[2]))
     }
 
+    private static let defaultHeadersPrefix = EnvironmentSet.kulalaDefaultHeaders + "."
+
     /// kulala.nvim's `$kulalaDefaultHeaders` of the environment (`$kulalaShared`'s, then the selected one's):
     /// each header the request does not set itself.
     func addDefaultHeaders(to headers: inout HTTPHeaders, interpolator: inout Interpolator) throws(CollectionError) {
-        let prefix = EnvironmentSet.kulalaDefaultHeaders + "."
-        let defaults = context.environment.values.filter {
-            $0.key.hasPrefix(prefix) && !$0.key.dropFirst(prefix.count).contains(".")
+        let prefix = Self.defaultHeadersPrefix
+        // Without a filtered copy of the environment: most have no default headers, and this runs per request.
+        var defaults: [(key: String, value: VariableValue)] = []
+        for (key, value) in context.environment.values
+        where key.hasPrefix(prefix) && !key.dropFirst(prefix.count).contains(".") {
+            defaults.append((key, value))
         }
+        guard !defaults.isEmpty else { return }
         for (key, value) in defaults.sorted(by: { $0.key < $1.key }) {
             let name = String(key.dropFirst(prefix.count))
             guard !name.isEmpty, !headers.contains(name) else { continue }

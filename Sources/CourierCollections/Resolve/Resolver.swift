@@ -4,13 +4,41 @@ import Foundation
 
 /// A request ready to send, with the secret values that went into it so that printers can hide them.
 public struct ResolvedRequest: Sendable {
-    public var template: RequestTemplate
-    public var request: HTTPRequest
+    /// The fields, behind one reference (`CopyOnWrite`) and read in place: a resolved request goes into the
+    /// outcome, to the observer, the transport, the handlers and the response store, and each copy retained
+    /// every field of the template and the request.
+    private struct Fields: Sendable {
+        var template: RequestTemplate
+        var request: HTTPRequest
+        var messages: [WebSocketMessage]
+        var secrets: Set<String>
+    }
+
+    private var fields: CopyOnWrite<Fields>
+
+    init(template: RequestTemplate, request: HTTPRequest, messages: [WebSocketMessage], secrets: Set<String>) {
+        fields = CopyOnWrite(Fields(template: template, request: request, messages: messages, secrets: secrets))
+    }
+
+    public var template: RequestTemplate {
+        _read { yield fields.value.template }
+        _modify { yield &fields.value.template }
+    }
+    public var request: HTTPRequest {
+        _read { yield fields.value.request }
+        _modify { yield &fields.value.request }
+    }
     /// WebSocket messages with variables substituted.
-    public var messages: [WebSocketMessage]
+    public var messages: [WebSocketMessage] {
+        _read { yield fields.value.messages }
+        _modify { yield &fields.value.messages }
+    }
     /// Values from private environments and the process environment used by this request, and the secret
     /// globals scripts had set (`VariableContext.secretGlobalValues`).
-    public var secrets: Set<String>
+    public var secrets: Set<String> {
+        _read { yield fields.value.secrets }
+        _modify { yield &fields.value.secrets }
+    }
 
     /// The request's name, or its method and URL.
     public var displayName: String { template.displayName }

@@ -1,5 +1,6 @@
 import CourierHTTP
 import Foundation
+import Synchronization
 
 /// Building a URL from a `.http` file's expanded pieces. Text written in the file is taken as URL syntax
 /// (a `+` or `%20` means what it says); a substituted value in the query is data, so its `+`, `&`, `=`
@@ -7,6 +8,19 @@ import Foundation
 extension URLBuilder {
     /// The URL, or nil when the result is not an absolute http(s)/ws(s) URL.
     static func build(_ pieces: [Interpolator.Piece]) -> URL? {
+        guard pieces.count == 1, case .literal(let text) = pieces[0] else { return assembled(pieces) }
+        if let url = lastLiteral.withLock({ $0?.text == text ? $0?.url : nil }) { return url }
+        guard let url = assembled(pieces) else { return nil }
+        lastLiteral.withLock { $0 = (text, url) }
+        return url
+    }
+
+    /// The last URL built from text without variables, and that text: the URL is a function of the text alone,
+    /// and a run of many requests to one URL (a load test's file) parsed it again for each.
+    private static let lastLiteral = Mutex<(text: String, url: URL)?>(nil)
+
+    /// `build` without the memory of the last URL.
+    private static func assembled(_ pieces: [Interpolator.Piece]) -> URL? {
         // Everything before the first literal `?` is scheme, host and path.
         var head = ""
         var queryPieces: [Interpolator.Piece] = []

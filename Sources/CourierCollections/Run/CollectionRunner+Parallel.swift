@@ -156,7 +156,8 @@ extension CollectionRunner {
                         own.responses.trackChanges()
                         var ran: [RunOutcome] = []
                         let goOn = await shared.runner.runSteps([template], variables: &own, outcomes: &ran,
-                                                                chain: [], failFast: failFast, onOutcome: { _ in })
+                                                                chain: [], failFast: failFast, sender: shared.sender,
+                                                                onOutcome: { _ in })
                         limit.release()
                         return (index, ran, own, snapshot.globals, goOn)
                     }
@@ -198,7 +199,12 @@ extension CollectionRunner {
     /// file, its variables) in each request's task.
     private final class SharedRunner: Sendable {
         let runner: CollectionRunner
+        /// The runner's sender, made once: each request's step made its own (a copy of the file and the hooks).
+        let sender: RequestSender
 
-        init(_ runner: CollectionRunner) { self.runner = runner }
+        init(_ runner: CollectionRunner) {
+            self.runner = runner
+            sender = runner.sender
+        }
     }
 }

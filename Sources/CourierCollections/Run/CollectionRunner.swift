@@ -185,13 +185,15 @@ public struct CollectionRunner: Sendable {
     }
 
     /// Runs `requests` of this file in order; a run block runs what it names in their own files. `chain` holds
-    /// the run blocks being run (to stop a cycle). False when the run stops (failFast, cancelled).
+    /// the run blocks being run (to stop a cycle). False when the run stops (failFast, cancelled). `sender`,
+    /// when given, is this runner's, made once for the many single steps of a parallel run.
     func runSteps(_ requests: [RequestTemplate], variables: inout VariableContext, outcomes: inout [RunOutcome],
-                  chain: [RunLink], failFast: Bool, onOutcome: (RunOutcome) -> Void) async -> Bool {
+                  chain: [RunLink], failFast: Bool, sender given: RequestSender? = nil,
+                  onOutcome: (RunOutcome) -> Void) async -> Bool {
         var steps = NextRequestSteps(requests: requests, file: file, elsewhere: requestsElsewhere)
         steps.sideBySide = runsSideBySide
         // One sender for the whole file, not one put together (the file and every hook copied) per request.
-        let sender = self.sender
+        let sender = given ?? self.sender
         while let template = steps.next() {
             if Task.isCancelled { return false }
             if template.isRunBlock {

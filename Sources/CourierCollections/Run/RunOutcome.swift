@@ -20,21 +20,71 @@ public struct RunOutcome: Sendable {
         case tests(failed: Int)
     }
 
-    public var template: RequestTemplate
+    /// The fields, behind one reference (`CopyOnWrite`): an outcome (its template, resolved request and
+    /// response) is handed from the sender to the runner, to the run's list and to each observer, and every
+    /// hand-over copied it field by field. Fields are read in place (`_read`): `outcome.resolved?.request`
+    /// copies the request, not the whole resolved request first.
+    private struct Fields: Sendable {
+        var template: RequestTemplate
+        var context: RequestContext
+        var resolved: ResolvedRequest?
+        var response: HTTPResponse?
+        var webSocket: WebSocketRunResult?
+        var failure: Failure?
+        var skipped: String?
+        var scripts = ScriptReport()
+        var savedTo: [String] = []
+    }
+
+    private var fields: CopyOnWrite<Fields>
+
+    /// An outcome of `template` that has not run yet: no response, no failure.
+    public init(template: RequestTemplate, context: RequestContext) {
+        fields = CopyOnWrite(Fields(template: template, context: context))
+    }
+
+    public var template: RequestTemplate {
+        _read { yield fields.value.template }
+        _modify { yield &fields.value.template }
+    }
     /// The identity of the request in the client's events, for looking up its attempts.
-    public var context: RequestContext
-    public var resolved: ResolvedRequest?
-    public var response: HTTPResponse?
+    public var context: RequestContext {
+        _read { yield fields.value.context }
+        _modify { yield &fields.value.context }
+    }
+    public var resolved: ResolvedRequest? {
+        _read { yield fields.value.resolved }
+        _modify { yield &fields.value.resolved }
+    }
+    public var response: HTTPResponse? {
+        _read { yield fields.value.response }
+        _modify { yield &fields.value.response }
+    }
     /// What a WebSocket request did, when it ran.
-    public var webSocket: WebSocketRunResult?
-    public var failure: Failure?
+    public var webSocket: WebSocketRunResult? {
+        _read { yield fields.value.webSocket }
+        _modify { yield &fields.value.webSocket }
+    }
+    public var failure: Failure? {
+        _read { yield fields.value.failure }
+        _modify { yield &fields.value.failure }
+    }
     /// Set when the request was not sent at all (WebSocket requests when the runner has no `exchange`).
-    public var skipped: String?
+    public var skipped: String? {
+        _read { yield fields.value.skipped }
+        _modify { yield &fields.value.skipped }
+    }
     /// What the request's scripts did: tests, log lines, the error that stopped one.
-    public var scripts = ScriptReport()
+    public var scripts: ScriptReport {
+        _read { yield fields.value.scripts }
+        _modify { yield &fields.value.scripts }
+    }
     /// Files the response body was saved to by `>> file` / `>>! file`: the written paths, variables expanded,
     /// with the numbered name `>>` chose when the file existed.
-    public var savedTo: [String] = []
+    public var savedTo: [String] {
+        _read { yield fields.value.savedTo }
+        _modify { yield &fields.value.savedTo }
+    }
 
     public var succeeded: Bool { failure == nil }
 
