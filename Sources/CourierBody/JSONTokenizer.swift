@@ -84,6 +84,18 @@ public struct JSONTokenizer: Sendable, Hashable {
         return position < bytes.count ? bytes[position] : nil
     }
 
+    /// Whether `bytes` hold exactly one JSON value (blanks around it allowed), read without building it: for
+    /// the checks that only ask whether text is JSON, which Foundation's reader answered by building the value.
+    public static func holdsOneValue(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var tokenizer = JSONTokenizer()
+        while let token = tokenizer.next(in: bytes) {
+            guard token.kind != .invalid else { return false }
+            // The first value is complete: nothing but blanks may follow it.
+            if tokenizer.depth == 0 { return tokenizer.peekByte(in: bytes) == nil }
+        }
+        return false
+    }
+
     /// The tokenizer's position, to go back to without copying its stack (see `restore`).
     struct Mark: Sendable {
         fileprivate var offset: Int

@@ -109,4 +109,15 @@ func tokens(_ text: String, isFinal: Bool = true) -> [(JSONTokenKind, String)] {
         let whole = single.failure?.offset
         for split in 0...text.utf8.count { #expect(Self.chunkedFailure(text, split: split) == whole) }
     }
+
+    @Test("One value, blanks around it allowed, is JSON; two values, trailing text, broken or empty input is not")
+    func holdsOneValueAcceptsExactlyOneValue() {
+        func holds(_ text: String) -> Bool { Data(text.utf8).withUnsafeBytes(JSONTokenizer.holdsOneValue) }
+        for text in ["{}", "[]", " {\"a\": [1, true, null]} ", "[1, {\"x\": \"\\u00e9\"}]\t", "\"text\"", "42"] {
+            #expect(holds(text), "\(text)")
+        }
+        for text in ["", " ", "{}{}", "{\"a\":1} x", "[1,2", "{\"a\":}", "{\"a\":\"\\q\"}", "[1] [2]"] {
+            #expect(!holds(text), "\(text)")
+        }
+    }
 }

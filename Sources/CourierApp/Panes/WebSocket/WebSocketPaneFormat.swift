@@ -26,7 +26,7 @@ enum WebSocketPaneFormat {
     static func looksLikeJSON(_ text: String, validate: Bool = true) -> Bool {
         guard MediaKind.startsLikeJSON(text.utf8) else { return false }
         guard validate else { return true }
-        return (try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])) != nil
+        return Data(text.utf8).withUnsafeBytes(JSONTokenizer.holdsOneValue)
     }
 
     /// JSON laid out by `PrettyJSONStream` (two spaces per level, keys in their order, as in the Response
