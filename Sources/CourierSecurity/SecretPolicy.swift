@@ -71,7 +71,7 @@ public enum SecretPolicy {
 
     /// The secret values worth searching for: long enough, longest first so one containing another is
     /// masked whole.
-    public static func searchable(_ secrets: some Sequence<String>) -> [String] {
+    public static func searchable(_ secrets: [String]) -> [String] {
         Set(secrets.filter { $0.count >= minimumSecretLength && !isPlainValue($0) }).sorted { $0.count > $1.count }
     }
 
@@ -85,7 +85,9 @@ public enum SecretPolicy {
 
     private static let plainWords: Set<String> = ["true", "false", "null", "http", "https", "localhost"]
 
-    /// `text` with every known secret value replaced, also in its percent-encoded forms.
+    /// `text` with every known secret value replaced, also in its percent-encoded forms (inlinable, as the
+    /// masker's initialiser is).
+    @inlinable
     public static func masking(_ text: String, secrets: some Sequence<String>) -> String {
         SecretMasker(secrets: secrets).mask(text)
     }

@@ -7,7 +7,8 @@ struct BodySink {
     private let spillThreshold: Int
     private let maxBodySize: Int
     private let maxDecodedBodySize: Int
-    private let directory: URL
+    /// Nil for the system's temporary folder, looked up when the body spills.
+    private let directory: URL?
     private var buffer = Data()
     private var file: FileHandle?
     private var fileURL: URL?
@@ -21,7 +22,7 @@ struct BodySink {
         spillThreshold = configuration.spillThreshold
         maxBodySize = configuration.maxBodySize
         maxDecodedBodySize = configuration.maxDecodedBodySize
-        directory = configuration.temporaryDirectory
+        directory = configuration.chosenTemporaryDirectory
     }
 
     /// Adds a chunk; false stops the transfer (the reason is in `failure`). `encoded` says the chunk was
@@ -100,7 +101,7 @@ struct BodySink {
 
     private mutating func spill() throws(APIError) {
         // Named with the process id, so a later process can tell a leftover of a dead one from a live file.
-        let url = TemporaryBodyFiles.makeURL(in: directory)
+        let url = TemporaryBodyFiles.makeURL(in: directory ?? FileManager.default.temporaryDirectory)
         // Registered before it exists: a signal between creating and registering would leave it behind.
         TemporaryBodyFiles.register(url)
         let descriptor: Int32
