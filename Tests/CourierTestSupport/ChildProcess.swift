@@ -182,18 +182,35 @@ extension ChildProcess {
         return kilobytes * 1024
     }
 
-    /// Waits for the child to end like `finish(limit:)`, sampling its peak resident set every 10 ms on
-    /// the way (VmHWM only exists while the child does); the status and the highest sample.
+    /// Waits for the child to end like `finish(limit:)`, sampling its peak resident set every 5 ms on
+    /// the way (VmHWM only exists while the child does); the status and the highest sample. The samples are
+    /// taken on a thread of their own: taken by a task, a whole run of parallel tests kept the cooperative
+    /// threads busy for longer than a short child lived, its peak was read at its start (or never) and the
+    /// growth from a short run to a long one came out as the long run's whole peak.
     public func finishSamplingPeakMemory(limit: Duration = .seconds(60)) async -> (status: Int32?, peak: Int) {
-        var peak = 0
-        let end = ContinuousClock.now + limit
-        while isRunning && ContinuousClock.now < end {
-            if let sample = peakResidentBytes { peak = max(peak, sample) }
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        return (await finish(limit: .seconds(1)), peak)
+        let sampler = PeakSampler()
+        Thread { [self] in
+            while isRunning && !sampler.stopped {
+                if let sample = peakResidentBytes { sampler.note(sample) }
+                usleep(5_000)
+            }
+        }.start()
+        let status = await finish(limit: limit)
+        sampler.stop()
+        return (status, sampler.peak)
     }
 
     /// True while the child has not been reaped.
     public var isRunning: Bool { status == nil }
+}
+
+/// The highest of the samples a sampling thread takes, and when it should stop.
+private final class PeakSampler: Sendable {
+    private let state = Mutex((peak: 0, stopped: false))
+
+    var peak: Int { state.withLock { $0.peak } }
+    var stopped: Bool { state.withLock { $0.stopped } }
+
+    func note(_ sample: Int) { state.withLock { $0.peak = max($0.peak, sample) } }
+    func stop() { state.withLock { $0.stopped = true } }
 }
