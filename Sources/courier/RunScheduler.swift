@@ -51,8 +51,9 @@ final class RunScheduler: Sendable {
     func run() async -> RunTally {
         var tally = RunTally()
         var carried = Carried()
-        // What the files read is the same in every pass.
+        // What the files read is the same in every pass; a response no request reads is not kept.
         let reading = invocation.jobs > 1 ? parallelReading() : nil
+        carried.responses.keptNames = reading.map(\.responses) ?? responsesRead(definitions: fileDefinitions())
         // --repeat runs every iteration (--data rows, --iteration-count) again: a pass is one iteration of
         // one round, numbered from 1 across the run.
         for repetition in 1...invocation.repeats {
@@ -112,16 +113,28 @@ final class RunScheduler: Sendable {
 
     private func parallelReading() -> ParallelReading {
         let entries = plan.entries
-        let definitions = entries.map { entry in
-            CollectionRunner.definitions(entry.loaded.file.fileVariables,
-                                         environment: (try? entry.environment.get()) ?? .none)
-        }
+        let definitions = fileDefinitions()
         let reads = entries.indices.map { index in
             CollectionRunner.namesRead(by: entries[index].requests, definitions: definitions[index])
         }
         let needs = entries.indices.map { index in
             (0..<index).filter { CollectionRunner.mayProvide(any: reads[index], entries[$0].requests) }
         }
+        return ParallelReading(needs: needs, responses: responsesRead(definitions: definitions))
+    }
+
+    /// Each file's variable definitions, as `CollectionRunner.definitions` reads them.
+    private func fileDefinitions() -> [[String: [String]]] {
+        plan.entries.map { entry in
+            CollectionRunner.definitions(entry.loaded.file.fileVariables,
+                                         environment: (try? entry.environment.get()) ?? .none)
+        }
+    }
+
+    /// The names whose responses a request of the run may read (`definitions` from `fileDefinitions()`); nil
+    /// when any may be read.
+    private func responsesRead(definitions: [[String: [String]]]) -> Set<String>? {
+        let entries = plan.entries
         // A value given on the command line or in a --data row may itself read a response; so may an imported
         // file's requests.
         let values = invocation.overrides.values + iterations.rows.flatMap(\.values.values)
@@ -135,7 +148,7 @@ final class RunScheduler: Sendable {
             }
             responses?.formUnion(read)
         }
-        return ParallelReading(needs: needs, responses: responses)
+        return responses
     }
 
     /// The files of one round, up to `--jobs` requests in flight across them.

@@ -37,6 +37,36 @@ struct RunLongFileTests {
         #expect(growth < 6 << 20, "peak \(shortPeak >> 10) KB for 300 requests, \(longPeak >> 10) KB for 3,000")
     }
 
+    @Test func namedResponsesThatNoRequestReadsAreNotKept() async throws {
+        // Given the demo server and files of 2 and of 30 named requests for 2 MB bodies, none read by another,
+        // and a file whose last request reads the first's response
+        let server = try DemoServer.start()
+        defer { server.stop() }
+        let folder = try TemporaryFolder("run-named-unread")
+        let base = server.baseURL.absoluteString
+        func named(_ count: Int) -> String {
+            (0..<count).map { "### r\($0)\nGET \(base)/large?bytes=2000000\n" }.joined(separator: "\n")
+        }
+        try folder.write("short.http", named(2))
+        try folder.write("long.http", named(30))
+        try folder.write("chained.http", named(3) + "\n### reads\nGET \(base)/users/1?first={{r0.response.status}}\n")
+
+        // When each runs
+        let (short, shortPeak) = try await CourierCLI.runSamplingPeakMemory(
+            ["run", folder.url.appendingPathComponent("short.http").path, "--summary"])
+        let (long, longPeak) = try await CourierCLI.runSamplingPeakMemory(
+            ["run", folder.url.appendingPathComponent("long.http").path, "--summary"])
+        let chained = try await CourierCLI.run(["run", folder.url.appendingPathComponent("chained.http").path,
+                                                "--summary"])
+
+        // Then 28 more responses of 2 MB cost no more memory (each was kept, its body copied: 56 MB), and a
+        // response that is read is still there to read
+        #expect(short.status == 0 && long.status == 0, "\(short.stderr)\(long.stderr)")
+        let growth = longPeak - shortPeak
+        #expect(growth < 20 << 20, "peak \(shortPeak >> 10) KB for 2 requests, \(longPeak >> 10) KB for 30")
+        #expect(chained.status == 0 && chained.stderr.contains("4 succeeded, 0 failed"), "\(chained.stderr)")
+    }
+
     @Test func inParallelOnlyTheRequestsInFlightHoldATaskAndACopyOfTheVariables() async throws {
         // Given the demo server and files of 300 and of 3,000 independent requests
         let server = try DemoServer.start()

@@ -22,6 +22,22 @@ import Testing
         #expect(try store.value(for: "login.response.body").get() == #"{"token":"t-1","users":[{"id":1},{"id":2}]}"#)
     }
 
+    @Test("a store told which names are read keeps only those responses and failures, and the last one not at all")
+    func aStoreKeepsOnlyTheNamesARunReads() throws {
+        // Given a run's store that knows only `login` is read
+        var store = ResponseStore()
+        store.keptNames = ["login"]
+        // When three requests answer or fail
+        store.record(name: "login", entry: .init(status: 200, headers: [:], body: Data(#"{"token":"t"}"#.utf8)))
+        store.record(name: "list", entry: .init(status: 200, headers: [:], body: Data("[]".utf8)))
+        store.recordFailure(name: "audit", reason: "timed out")
+        store.recordLast(response: HTTPResponse(status: 200, body: .data(Data("x".utf8)), url: URL(string: "http://h/")!))
+        // Then only login is there to read
+        #expect(try store.value(for: "login.response.body.$.token").get() == "t")
+        #expect(store.entry("list") == nil && store.entry("audit") == nil)
+        #expect(store.entry(ResponseStore.lastName) == nil)
+    }
+
     @Test("a copy that notes its changes gives back only what it recorded, never an older copy of another's")
     func aTrackedCopyMergesOnlyWhatItRecorded() throws {
         // Given the run's store, and a copy a parallel request starts from

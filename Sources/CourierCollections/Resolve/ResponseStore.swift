@@ -150,11 +150,22 @@ public struct ResponseStore: Sendable {
     /// that request, not how `courier run` orders a file.
     public var isInteractive = false
 
+    /// The only names whose responses (and failures) are kept, when a run knows that no request of it reads
+    /// any other (`CollectionRunner.responsesRead`); nil keeps every one. A file of 2,000 named GETs that read
+    /// none kept every response, its body copied, for the whole run.
+    public var keptNames: Set<String>?
+
     /// An empty store, for the start of a run.
     public init() {}
 
+    /// Whether a response or failure recorded under `name` is kept.
+    private func keeps(_ name: String) -> Bool {
+        keptNames.map { $0.contains(name) } ?? true
+    }
+
     /// Remembers the response of the request called `name`, replacing an earlier one.
     public mutating func record(name: String, response: HTTPResponse, request: HTTPRequest? = nil) {
+        guard keeps(name) else { return }
         changed?.insert(name)
         entries[name] = Entry(status: response.status, headers: response.headers,
                               body: (try? response.body.readAll()) ?? Data(), request: request.map(SentRequest.init),
@@ -171,13 +182,14 @@ public struct ResponseStore: Sendable {
 
     /// Remembers an already reduced response (tests and the explorer's history use this).
     public mutating func record(name: String, entry: Entry) {
+        guard keeps(name) else { return }
         changed?.insert(name)
         entries[name] = entry
     }
 
     /// Records that the request called `name` ran and got no response, and why.
     public mutating func recordFailure(name: String, reason: String) {
-        if entries[name] == nil {
+        if entries[name] == nil, keeps(name) {
             changed?.insert(name)
             failures[name] = reason
         }
