@@ -14,7 +14,8 @@ final class RunScheduler: Sendable {
     let invocation: RunCommand.Invocation
     let iterations: RunCommand.Iterations
     let recorder: AttemptRecorder
-    let send: CollectionRunner.Send
+    /// The run's clients: one for a run in order, one per core (at most `--jobs`) for a parallel run.
+    let lanes: SendLanes
     let exchange: CollectionRunner.Exchange
     /// Calls a GRPC request (gRPC over HTTP/2).
     let call: CollectionRunner.Call
@@ -24,14 +25,14 @@ final class RunScheduler: Sendable {
     private let lastHeader = Mutex<String?>(nil)
 
     init(plan: RunPlan, invocation: RunCommand.Invocation, iterations: RunCommand.Iterations,
-         recorder: AttemptRecorder, send: @escaping CollectionRunner.Send,
+         recorder: AttemptRecorder, lanes: SendLanes,
          exchange: @escaping CollectionRunner.Exchange, call: @escaping CollectionRunner.Call,
          cookies: CookieJarStore? = nil) {
         self.plan = plan
         self.invocation = invocation
         self.iterations = iterations
         self.recorder = recorder
-        self.send = send
+        self.lanes = lanes
         self.exchange = exchange
         self.call = call
         self.cookies = cookies
@@ -218,11 +219,14 @@ final class RunScheduler: Sendable {
         if let unverifiedBy = environment.tls.unverifiedBy {
             Console.warnUnverified(because: "verifyHostCertificate: false in \(unverifiedBy)")
         }
-        let send = self.send
         let exchange = self.exchange
-        let fileSend: CollectionRunner.Send = { request, context async throws(APIError) -> HTTPResponse in
-            if !environmentUnverified { RunCommand.warnIfUnverified(request) }
-            return try await send(request, context)
+        let fileLanes = lanes.map { lane in
+            let send = lane.send
+            let warned: CollectionRunner.Send = { request, context async throws(APIError) -> HTTPResponse in
+                if !environmentUnverified { RunCommand.warnIfUnverified(request) }
+                return try await send(request, context)
+            }
+            return SendLanes.Lane(executor: lane.executor, send: warned)
         }
         let fileExchange: CollectionRunner.Exchange = { resolved in
             if !environmentUnverified { RunCommand.warnIfUnverified(resolved.request) }
@@ -239,7 +243,7 @@ final class RunScheduler: Sendable {
                                                   allowsOverwrite: invocation.allowOverwrite, ledger: .standard())
         var runner = CollectionRunner(file: entry.loaded.file, baseFolder: entry.loaded.url.deletingLastPathComponent(),
                                       context: context, imports: entry.imports, exchange: fileExchange,
-                                      send: fileSend)
+                                      send: fileLanes.lanes[0].send)
         runner.showSecrets = invocation.showSecrets
         runner.cookieJars = cookies
         runner.keepsEveryOutcome = writesReports
@@ -272,8 +276,9 @@ final class RunScheduler: Sendable {
             onOutcome(outcome)
         }
         let kept = if let limit {
-            await runner.runConcurrently(entry.requests, limit: limit, failFast: invocation.failFast,
-                                         responsesRead: responsesRead, onOutcome: report)
+            await runner.runConcurrently(entry.requests, limit: limit, lanes: fileLanes,
+                                         failFast: invocation.failFast, responsesRead: responsesRead,
+                                         onOutcome: report)
         } else {
             await runner.runKeepingState(entry.requests, failFast: invocation.failFast, onOutcome: report)
         }

@@ -107,9 +107,12 @@ extension CollectionRunner {
     /// and globals. Outcomes are reported as each request (or run block) finishes, one at a time. With
     /// `failFast`, nothing new starts after the first failure. `responsesRead`, when known
     /// (`responsesRead(by:of:definitions:)` over the whole run), names the only responses handed on to later
-    /// requests and returned.
-    public func runConcurrently(_ requests: [RequestTemplate], limit: ConcurrencyLimit, failFast: Bool = false,
-                                responsesRead: Set<String>? = nil, onOutcome: (RunOutcome) -> Void = { _ in })
+    /// requests and returned. With `lanes`, each request sends through the lane it takes (shared with the run's
+    /// other files) and runs on that lane's executor; without, through this runner's `send`, where the caller
+    /// runs.
+    public func runConcurrently(_ requests: [RequestTemplate], limit: ConcurrencyLimit, lanes: SendLanes? = nil,
+                                failFast: Bool = false, responsesRead: Set<String>? = nil,
+                                onOutcome: (RunOutcome) -> Void = { _ in })
         async -> (outcomes: [RunOutcome], responses: ResponseStore, globals: [String: String]) {
         var variables = context
         variables.responses.declare(file.requests.compactMap(\.name) + imports.names)
@@ -139,7 +142,7 @@ extension CollectionRunner {
         // Every outcome of a step comes back to be reported here, kept or not.
         var stepRunner = self
         stepRunner.keepsEveryOutcome = true
-        let shared = SharedRunner(stepRunner)
+        let shared = SharedRunner(stepRunner, lanes: lanes?.lanes ?? [])
         await withTaskGroup(of: (Int, [RunOutcome], VariableContext, [String: String], Bool).self) { group in
             while true {
                 while !stopped && !Task.isCancelled && readyCount > 0 && inFlight < limit.width {
@@ -150,15 +153,18 @@ extension CollectionRunner {
                     inFlight += 1
                     let snapshot = snapshots.removeValue(forKey: index) ?? initial
                     let template = requests[index]
-                    group.addTask {
+                    let lane = lanes?.take() ?? 0
+                    group.addTask(executorPreference: shared.executors[lane]) {
                         await limit.acquire()
                         var own = snapshot
                         own.responses.trackChanges()
                         var ran: [RunOutcome] = []
-                        let goOn = await shared.runner.runSteps([template], variables: &own, outcomes: &ran,
-                                                                chain: [], failFast: failFast, sender: shared.sender,
-                                                                onOutcome: { _ in })
+                        let goOn = await shared.runners[lane].runSteps([template], variables: &own, outcomes: &ran,
+                                                                       chain: [], failFast: failFast,
+                                                                       sender: shared.senders[lane],
+                                                                       onOutcome: { _ in })
                         limit.release()
+                        lanes?.finished(lane)
                         return (index, ran, own, snapshot.globals, goOn)
                     }
                 }
@@ -195,16 +201,24 @@ extension CollectionRunner {
         return (outcomes, variables.responses, variables.globals)
     }
 
-    /// The runner every request of a parallel run steps with: one for them all, not a copy of the runner (its
-    /// file, its variables) in each request's task.
+    /// The runners every request of a parallel run steps with, one per lane (the runner sending through that
+    /// lane's client): not a copy of the runner (its file, its variables) in each request's task.
     private final class SharedRunner: Sendable {
-        let runner: CollectionRunner
-        /// The runner's sender, made once: each request's step made its own (a copy of the file and the hooks).
-        let sender: RequestSender
+        let runners: [CollectionRunner]
+        /// Each runner's sender, made once: each request's step made its own (a copy of the file and the hooks).
+        let senders: [RequestSender]
+        /// Where each lane's requests run; nil where the caller runs.
+        let executors: [(any TaskExecutor)?]
 
-        init(_ runner: CollectionRunner) {
-            self.runner = runner
-            sender = runner.sender
+        /// Without lanes, one: `runner` as it is.
+        init(_ runner: CollectionRunner, lanes: [SendLanes.Lane]) {
+            runners = lanes.isEmpty ? [runner] : lanes.map { lane in
+                var own = runner
+                own.send = lane.send
+                return own
+            }
+            senders = runners.map(\.sender)
+            executors = lanes.isEmpty ? [nil] : lanes.map(\.executor)
         }
     }
 }
