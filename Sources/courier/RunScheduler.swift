@@ -260,7 +260,7 @@ final class RunScheduler: Sendable {
                                environment: (try? entry.environment.get())?.name)
         let iteration = iterations.count > 1 ? pass.iteration.index : nil
         let writesReports = self.writesReports
-        let onOutcome: (RunOutcome) -> Void = { outcome in
+        let onOutcome: @Sendable (RunOutcome) -> Void = { [secrets] outcome in
             self.print(outcome, header: limit != nil && self.plan.isFolder ? entry.displayPath : nil,
                        secrets: secrets, file: file, place: place, iteration: iteration)
             // Its attempts were printed; only a report reads them again.
@@ -269,10 +269,13 @@ final class RunScheduler: Sendable {
         // Each outcome is counted as it is printed, and the runner need not keep it (20,000 kept outcomes of a
         // parallel run were most of its memory).
         let reported = ReportedOutcomes()
-        let report: (RunOutcome) -> Void = { outcome in
-            reported.counts.add(outcome)
-            // Only a file run in order goes on where its last script says (`nextPosition`).
-            if limit == nil { reported.nextRequest = outcome.scripts.nextRequest }
+        let inOrder = limit == nil
+        let report: @Sendable (RunOutcome) -> Void = { outcome in
+            reported.state.withLock { state in
+                state.counts.add(outcome)
+                // Only a file run in order goes on where its last script says (`nextPosition`).
+                if inOrder { state.nextRequest = outcome.scripts.nextRequest }
+            }
             onOutcome(outcome)
         }
         let kept = if let limit {
@@ -282,14 +285,15 @@ final class RunScheduler: Sendable {
         } else {
             await runner.runKeepingState(entry.requests, failFast: invocation.failFast, onOutcome: report)
         }
-        return FileResult(outcomes: kept.outcomes, counts: reported.counts, nextRequest: reported.nextRequest,
+        let (counts, nextRequest) = reported.state.withLock { ($0.counts, $0.nextRequest) }
+        return FileResult(outcomes: kept.outcomes, counts: counts, nextRequest: nextRequest,
                           carried: Carried(responses: kept.responses, globals: kept.globals), secrets: secrets)
     }
 
-    /// What a file's run has reported so far, one outcome at a time.
-    private final class ReportedOutcomes {
-        var counts = RunTally()
-        var nextRequest: NextRequest?
+    /// What a file's run has reported so far (a parallel run's outcomes are reported from the threads they ran
+    /// on).
+    private final class ReportedOutcomes: Sendable {
+        let state = Mutex((counts: RunTally(), nextRequest: NextRequest?.none))
     }
 
     /// Prints one outcome whole; in a parallel folder run, after its file's header when the last outcome

@@ -151,6 +151,12 @@ struct ParallelRunTests {
             let executor = executors[lane]
             return SendLanes.Lane(executor: executor) { request, _ async throws(APIError) in
                 sent.withLock { $0.append((lane, DispatchQueue.getSpecific(key: executor.key) == lane)) }
+                // Each answer waits until both lanes have sent (or a minute passed): a worker whose answers come
+                // at once would otherwise take every request before the other has started.
+                let end = ContinuousClock.now + .seconds(60)
+                while Set(sent.withLock { $0.map(\.lane) }).count < 2 && ContinuousClock.now < end {
+                    try? await Task.sleep(for: .milliseconds(2))
+                }
                 return HTTPResponse(status: 200, url: request.url)
             }
         })
