@@ -176,6 +176,35 @@ struct ParallelRunTests {
         #expect(Set(records.map(\.lane)) == [0, 1])
     }
 
+    @Test("A parallel run cancelled while the one request others wait for is in flight ends, its idle workers too",
+          .timeLimit(.minutes(1)))
+    func aCancelledRunEndsWithItsIdleWorkers() async {
+        // Given a login that answers only once cancelled, and one request waiting for it, with eight workers
+        let file = HTTPFile(path: "c.http", text: """
+            # @name login
+            POST https://api.test/login
+
+            ###
+            GET https://api.test/me?t={{login.response.body.$.token}}
+            """)
+        let started = Mutex(false)
+        let runner = CollectionRunner(file: file, baseFolder: URL(fileURLWithPath: "/"),
+                                      context: VariableContext(processEnvironment: [:])) { request, _ async throws(APIError) in
+            started.withLock { $0 = true }
+            while !Task.isCancelled { try? await Task.sleep(for: .milliseconds(5)) }
+            throw .cancelled
+        }
+        let run = Task { await runner.runConcurrently(file.requests, limit: ConcurrencyLimit(8)) }
+
+        // When the run is cancelled while the login is in flight
+        while !started.withLock({ $0 }) { try? await Task.sleep(for: .milliseconds(5)) }
+        run.cancel()
+
+        // Then it ends, without sending the request that waited
+        let outcomes = await run.value.outcomes
+        #expect(outcomes.map(\.template.name) == ["login"])
+    }
+
     @Test("Lanes hand out the least busy first, the lowest on a tie, and count what a mapped copy takes")
     func lanesHandOutTheLeastBusy() {
         let lane = SendLanes.Lane(executor: nil) { request, _ async throws(APIError) in

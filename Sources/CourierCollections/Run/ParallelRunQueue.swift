@@ -79,13 +79,13 @@ final class ParallelRunQueue: Sendable {
     /// (every request ran, the run stopped, or the task was cancelled).
     nonisolated(nonsending) func next() async -> Start? {
         let cancelled = Task.isCancelled
-        switch state.withLock({ decide(&$0, cancelled: cancelled, queueing: nil) }) {
+        switch decide(cancelled: cancelled, queueing: nil) {
         case .start(let start): return start
         case .done: return nil
         case .wait: break
         }
         return await withCheckedContinuation { continuation in
-            switch state.withLock({ decide(&$0, cancelled: cancelled, queueing: continuation) }) {
+            switch decide(cancelled: cancelled, queueing: continuation) {
             case .start(let start): continuation.resume(returning: start)
             case .done: continuation.resume(returning: nil)
             case .wait: break
@@ -93,13 +93,22 @@ final class ParallelRunQueue: Sendable {
         }
     }
 
-    private func decide(_ state: inout State, cancelled: Bool,
-                        queueing continuation: CheckedContinuation<Start?, Never>?) -> Decision {
-        if state.stopped || cancelled { return .done }
-        if state.readyCount > 0 { return .start(state.takeLowest()) }
-        if state.running == 0 { return .done }
-        if let continuation { state.idle.append(continuation) }
-        return .wait
+    /// Takes the lowest ready request, or ends the run for every idle worker too (stopped, cancelled, or
+    /// nothing left), or queues `continuation` to wait.
+    private func decide(cancelled: Bool, queueing continuation: CheckedContinuation<Start?, Never>?) -> Decision {
+        let (decision, released) = state.withLock { state -> (Decision, [CheckedContinuation<Start?, Never>]) in
+            if cancelled { state.stopped = true }
+            if !state.stopped && state.readyCount > 0 { return (.start(state.takeLowest()), []) }
+            if state.stopped || state.running == 0 {
+                // A cancelled worker may have left a ready request others wait for: none waits on.
+                defer { state.idle = [] }
+                return (.done, state.idle)
+            }
+            if let continuation { state.idle.append(continuation) }
+            return (.wait, [])
+        }
+        for waiting in released { waiting.resume(returning: nil) }
+        return decision
     }
 
     /// Merges what a request left, readies the requests that waited only for it, and hands them to idle workers

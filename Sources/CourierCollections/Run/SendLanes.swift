@@ -4,8 +4,8 @@ import Synchronization
 /// The clients a parallel run (`courier run --jobs N`) sends through, each with the executor its requests run
 /// on: the loop thread of that client's transport, so a request is resolved, sent, resumed and checked on one
 /// thread with no hand-off, and K clients keep K cores busy where one loop thread kept one. Shared by every
-/// file of the run: each request takes the lane with the fewest requests in flight (the lowest on a tie), so
-/// the loops stay evenly busy across files and whatever each request takes.
+/// file of the run: each of a file's workers takes the lane with the fewest workers on it (the lowest on a
+/// tie), so the loops stay evenly busy across files.
 public final class SendLanes: Sendable {
     /// One client: how to send through it, and where its requests run (nil: wherever the caller's task runs).
     public struct Lane: Sendable {
@@ -19,7 +19,7 @@ public final class SendLanes: Sendable {
     }
 
     public let lanes: [Lane]
-    /// Requests in flight on each lane, shared with the lanes `map` makes.
+    /// Workers on each lane, shared with the lanes `map` makes.
     private let load: Load
 
     /// At least one lane is needed.
@@ -34,12 +34,12 @@ public final class SendLanes: Sendable {
     }
 
     /// The same clients with each send wrapped by `transform` (a file's own warnings), counted together with
-    /// these: a request of either takes the least busy client of both.
+    /// these: a worker of either takes the least busy client of both.
     public func map(_ transform: (Lane) -> Lane) -> SendLanes {
         SendLanes(lanes.map(transform), load: load)
     }
 
-    /// The lane the next request goes through, counted as busy until `finished(_:)`.
+    /// The lane the next worker sends through, counted as busy until `finished(_:)`.
     public func take() -> Int {
         load.counts.withLock { counts in
             var best = 0
@@ -49,7 +49,7 @@ public final class SendLanes: Sendable {
         }
     }
 
-    /// A request of lane `index` is done.
+    /// A worker of lane `index` is done.
     public func finished(_ index: Int) {
         load.counts.withLock { $0[index] -= 1 }
     }
