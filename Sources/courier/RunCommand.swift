@@ -223,21 +223,29 @@ enum RunCommand {
         AuthProgress.configure(&setup)
         setup.cacheMode = invocation.cacheMode
         setup.allowInsecureRedirect = invocation.allowInsecureRedirect
-        let client = setup.makeClient()
-        let send = setup.send(through: client)
+        // A run in order waits on its requests one after another: one client. A parallel run has a client, so a
+        // libcurl loop thread, per core (at most one per job), its requests spread over them: one loop thread ran
+        // every request's resolving, sending and checking and kept one core busy.
+        let clients = setup.makeClients(count: invocation.jobs > 1
+                                        ? min(invocation.jobs, ProcessInfo.processInfo.activeProcessorCount) : 1)
         let exchange = RunWebSocketExchange(quietSeconds: invocation.webSocketWait,
                                             trustedCertificates: invocation.trustedCertificates, cookies: cookies)
         let grpc = GRPCRequestCall(transport: CurlTransport(configuration: .init(
             trustedCertificates: invocation.trustedCertificates)), events: recorder.sink)
         let call: CollectionRunner.Call = { resolved async throws(APIError) in try await grpc.perform(resolved) }
+        // One pacing for every client: --delay spaces the run's requests, not each client's.
         let pacing = invocation.delay.map(RequestPacing.init(delay:))
+        let lanes = setup.lanes(through: clients).map { lane in
+            SendLanes.Lane(executor: lane.executor, send: pacing?.pacing(lane.send) ?? lane.send)
+        }
         let scheduler = RunScheduler(plan: plan, invocation: invocation, iterations: iterations, recorder: recorder,
-                                     send: pacing?.pacing(send) ?? send,
-                                     exchange: { resolved in await exchange.perform(resolved) },
+                                     lanes: lanes, exchange: { resolved in await exchange.perform(resolved) },
                                      call: pacing?.pacing(call) ?? call, cookies: cookies)
-        // The run waits on its requests one after another: on the client's loop thread it is resumed with no hand-off.
-        let executor = (client.configuration.transport as? CurlTransport)?.executor
-        let result = Interruptible.run(on: executor) { () async throws(APIError) -> RunTally in await scheduler.run() }
+        // The run waits on its requests one after another: on the first client's loop thread it is resumed with no
+        // hand-off (a parallel run's requests run on the loop of the client each goes through).
+        let result = Interruptible.run(on: lanes.lanes[0].executor) { () async throws(APIError) -> RunTally in
+            await scheduler.run()
+        }
         let tally = (try? result.get()) ?? RunTally()
         let planned = plan.requestCount * iterations.count * invocation.repeats
         var summary = tally.summary(planned: planned)

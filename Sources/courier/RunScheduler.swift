@@ -14,7 +14,8 @@ final class RunScheduler: Sendable {
     let invocation: RunCommand.Invocation
     let iterations: RunCommand.Iterations
     let recorder: AttemptRecorder
-    let send: CollectionRunner.Send
+    /// The run's clients: one for a run in order, one per core (at most `--jobs`) for a parallel run.
+    let lanes: SendLanes
     let exchange: CollectionRunner.Exchange
     /// Calls a GRPC request (gRPC over HTTP/2).
     let call: CollectionRunner.Call
@@ -24,14 +25,14 @@ final class RunScheduler: Sendable {
     private let lastHeader = Mutex<String?>(nil)
 
     init(plan: RunPlan, invocation: RunCommand.Invocation, iterations: RunCommand.Iterations,
-         recorder: AttemptRecorder, send: @escaping CollectionRunner.Send,
+         recorder: AttemptRecorder, lanes: SendLanes,
          exchange: @escaping CollectionRunner.Exchange, call: @escaping CollectionRunner.Call,
          cookies: CookieJarStore? = nil) {
         self.plan = plan
         self.invocation = invocation
         self.iterations = iterations
         self.recorder = recorder
-        self.send = send
+        self.lanes = lanes
         self.exchange = exchange
         self.call = call
         self.cookies = cookies
@@ -231,11 +232,14 @@ final class RunScheduler: Sendable {
         if let unverifiedBy = environment.tls.unverifiedBy {
             Console.warnUnverified(because: "verifyHostCertificate: false in \(unverifiedBy)")
         }
-        let send = self.send
         let exchange = self.exchange
-        let fileSend: CollectionRunner.Send = { request, context async throws(APIError) -> HTTPResponse in
-            if !environmentUnverified { RunCommand.warnIfUnverified(request) }
-            return try await send(request, context)
+        let fileLanes = lanes.map { lane in
+            let send = lane.send
+            let warned: CollectionRunner.Send = { request, context async throws(APIError) -> HTTPResponse in
+                if !environmentUnverified { RunCommand.warnIfUnverified(request) }
+                return try await send(request, context)
+            }
+            return SendLanes.Lane(executor: lane.executor, send: warned)
         }
         let fileExchange: CollectionRunner.Exchange = { resolved in
             if !environmentUnverified { RunCommand.warnIfUnverified(resolved.request) }
@@ -252,7 +256,7 @@ final class RunScheduler: Sendable {
                                                   allowsOverwrite: invocation.allowOverwrite, ledger: .standard())
         var runner = CollectionRunner(file: entry.loaded.file, baseFolder: entry.loaded.url.deletingLastPathComponent(),
                                       context: context, imports: entry.imports, exchange: fileExchange,
-                                      send: fileSend)
+                                      send: fileLanes.lanes[0].send)
         runner.showSecrets = invocation.showSecrets
         runner.cookieJars = cookies
         runner.keepsEveryOutcome = writesReports
@@ -269,7 +273,7 @@ final class RunScheduler: Sendable {
                                environment: (try? entry.environment.get())?.name)
         let iteration = iterations.count > 1 ? pass.iteration.index : nil
         let writesReports = self.writesReports
-        let onOutcome: (RunOutcome) -> Void = { outcome in
+        let onOutcome: @Sendable (RunOutcome) -> Void = { [secrets] outcome in
             self.print(outcome, header: limit != nil && self.plan.isFolder ? entry.displayPath : nil,
                        secrets: secrets, file: file, place: place, iteration: iteration)
             // Its attempts were printed; only a report reads them again.
@@ -278,26 +282,31 @@ final class RunScheduler: Sendable {
         // Each outcome is counted as it is printed, and the runner need not keep it (20,000 kept outcomes of a
         // parallel run were most of its memory).
         let reported = ReportedOutcomes()
-        let report: (RunOutcome) -> Void = { outcome in
-            reported.counts.add(outcome)
-            // Only a file run in order goes on where its last script says (`nextPosition`).
-            if limit == nil { reported.nextRequest = outcome.scripts.nextRequest }
+        let inOrder = limit == nil
+        let report: @Sendable (RunOutcome) -> Void = { outcome in
+            reported.state.withLock { state in
+                state.counts.add(outcome)
+                // Only a file run in order goes on where its last script says (`nextPosition`).
+                if inOrder { state.nextRequest = outcome.scripts.nextRequest }
+            }
             onOutcome(outcome)
         }
         let kept = if let limit {
-            await runner.runConcurrently(entry.requests, limit: limit, failFast: invocation.failFast,
-                                         responsesRead: responsesRead, onOutcome: report)
+            await runner.runConcurrently(entry.requests, limit: limit, lanes: fileLanes,
+                                         failFast: invocation.failFast, responsesRead: responsesRead,
+                                         onOutcome: report)
         } else {
             await runner.runKeepingState(entry.requests, failFast: invocation.failFast, onOutcome: report)
         }
-        return FileResult(outcomes: kept.outcomes, counts: reported.counts, nextRequest: reported.nextRequest,
+        let (counts, nextRequest) = reported.state.withLock { ($0.counts, $0.nextRequest) }
+        return FileResult(outcomes: kept.outcomes, counts: counts, nextRequest: nextRequest,
                           carried: Carried(responses: kept.responses, globals: kept.globals), secrets: secrets)
     }
 
-    /// What a file's run has reported so far, one outcome at a time.
-    private final class ReportedOutcomes {
-        var counts = RunTally()
-        var nextRequest: NextRequest?
+    /// What a file's run has reported so far (a parallel run's outcomes are reported from the threads they ran
+    /// on).
+    private final class ReportedOutcomes: Sendable {
+        let state = Mutex((counts: RunTally(), nextRequest: NextRequest?.none))
     }
 
     /// Prints one outcome whole; in a parallel folder run, after its file's header when the last outcome

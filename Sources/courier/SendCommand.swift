@@ -248,7 +248,7 @@ enum SendCommand {
         CrashTestHook.fireIfRequested()
         // On the transport's loop thread: the request and its answer cross no thread (a one-shot process on a
         // busy machine waited for a CPU at every hand-off), and no pool thread is started.
-        let executor = (client.configuration.transport as? CurlTransport)?.executor
+        let executor = ClientSetup.loopExecutor(of: client)
         let result = Interruptible.run(on: executor) { [context] () async throws(APIError) -> HTTPResponse in
             let response = try await client.send(request, context: context)
             // A stale response served while it is validated: the validation ends before the process does.

@@ -27,6 +27,26 @@ import Testing
         return folder
     }
 
+    /// `count` requests, `me1`…, each calling the protected resource with the token of configuration `id`.
+    static func requests(_ count: Int, id: String) -> String {
+        (1...count).map { "### me\($0)\nGET {{base}}/api/me\nAuthorization: Bearer {{$auth.token(\"\(id)\")}}\n" }
+            .joined(separator: "\n")
+    }
+
+    /// A provider, and a collection whose password-grant token (configuration `pw`) a first run fetched and
+    /// kept and the provider then stopped taking; the first run's result.
+    static func expiredPasswordToken() async throws -> (PythonServer, TemporaryFolder, ChildResult) {
+        let provider = try await PythonServer("oauth_provider")
+        let folder = try collection(provider, auth: """
+            {"Type": "OAuth2", "Grant Type": "Password", "Token URL": "\(provider.base)/token",
+             "Client ID": "service", "Username": "alice"}
+            """, id: "pw", privateAuth: #"{"Client Secret": "s3rvice-secret", "Password": "wonderland"}"#)
+        let first = try await run(folder)
+        #expect(first.status == 0, "\(first.stdout)\(first.stderr)")
+        try await post(provider, "/test/expire", form: "")
+        return (provider, folder, first)
+    }
+
     static func run(_ folder: TemporaryFolder) async throws -> ChildResult {
         try await CourierCLI.run(["run", "api.http", "--env", "dev"], in: folder.url,
                                  environment: ["XDG_STATE_HOME": folder.url.appendingPathComponent("state").path])
@@ -98,12 +118,7 @@ import Testing
             {"Type": "OAuth2", "Grant Type": "Client Credentials", "Token URL": "\(provider.base)/token",
              "Client ID": "service", "Scope": "read"}
             """, id: "svc", privateAuth: #"{"Client Secret": "s3rvice-secret"}"#)
-        let request = """
-            GET {{base}}/api/me
-            Authorization: Bearer {{$auth.token("svc")}}
-
-            """
-        _ = try folder.write("api.http", (1...6).map { "### me\($0)\n" + request }.joined(separator: "\n"))
+        _ = try folder.write("api.http", Self.requests(6, id: "svc"))
         // When they run four at a time
         let result = try await CourierCLI.run(["run", "api.http", "--env", "dev", "--jobs", "4"], in: folder.url,
                                               environment: ["XDG_STATE_HOME": folder.url.appendingPathComponent("state").path])
@@ -183,15 +198,8 @@ import Testing
     @Test func aTokenTheServerStopsTakingIsRefreshedOnceAndTheRequestSentAgain() async throws {
         if let missing = try await PythonServer.missing(["authlib", "flask"]) { Issue.record("\(missing)"); return }
         // Given a password-grant token kept from an earlier run, which the server then stops taking
-        let provider = try await PythonServer("oauth_provider")
+        let (provider, folder, first) = try await Self.expiredPasswordToken()
         defer { provider.stop() }
-        let folder = try Self.collection(provider, auth: """
-            {"Type": "OAuth2", "Grant Type": "Password", "Token URL": "\(provider.base)/token",
-             "Client ID": "service", "Username": "alice"}
-            """, id: "pw", privateAuth: #"{"Client Secret": "s3rvice-secret", "Password": "wonderland"}"#)
-        let first = try await Self.run(folder)
-        #expect(first.status == 0, "\(first.stdout)\(first.stderr)")
-        try await Self.post(provider, "/test/expire", form: "")
         // When the next run sends it
         let second = try await Self.run(folder)
         // Then the 401 gets one refresh with the refresh token and one replay, which succeeds
@@ -203,5 +211,22 @@ import Testing
         for secret in try Self.keptTokens(folder) + ["s3rvice-secret", "wonderland"] {
             #expect(!(first.stdout + first.stderr + second.stdout + second.stderr).contains(secret))
         }
+    }
+
+    @Test func requestsRunInParallelOverSeveralClientsShareOneRefresh() async throws {
+        if let missing = try await PythonServer.missing(["authlib", "flask"]) { Issue.record("\(missing)"); return }
+        // Given a password-grant token kept from an earlier run, which the server then stops taking, and eight
+        // requests that need it
+        let (provider, folder, _) = try await Self.expiredPasswordToken()
+        defer { provider.stop() }
+        _ = try folder.write("api.http", Self.requests(8, id: "pw"))
+        // When they run eight at a time, over a client per core
+        let second = try await CourierCLI.run(["run", "api.http", "--env", "dev", "--jobs", "8"], in: folder.url,
+                                              environment: ["XDG_STATE_HOME": folder.url.appendingPathComponent("state").path])
+        // Then all eight reach the resource as alice, after one refresh shared by every request that met the 401
+        #expect(second.status == 0, "\(second.stdout)\(second.stderr)")
+        #expect(second.stdout.components(separatedBy: "\"user\": \"alice\"").count == 9, "\(second.stdout)")
+        let stats = try await Self.stats(provider)
+        #expect(stats["password"] == 1 && stats["refresh_token"] == 1, "\(stats)")
     }
 }

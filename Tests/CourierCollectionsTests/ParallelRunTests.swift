@@ -127,6 +127,99 @@ struct ParallelRunTests {
         #expect(places.withLock { $0 } == Array(repeating: true, count: 6))
     }
 
+    /// A serial queue as a task executor that a job recognises by the lane number it was given.
+    final class LaneExecutor: TaskExecutor, @unchecked Sendable {
+        let key = DispatchSpecificKey<Int>()
+        let queue = DispatchQueue(label: "courier.test.lane")
+
+        init(_ lane: Int) { queue.setSpecific(key: key, value: lane) }
+
+        func enqueue(_ job: consuming ExecutorJob) {
+            let job = UnownedJob(job)
+            queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+        }
+    }
+
+    @Test("With lanes, each request is sent through one lane's send, on that lane's executor, and both are used")
+    func requestsGoThroughTheLaneTheyTakeOnItsExecutor() async {
+        // Given two lanes, each a send that notes its lane and whether it ran on that lane's executor
+        let file = HTTPFile(path: "l.http", text: (1...8).map { "### r\($0)\nGET https://api.test/\($0)\n" }
+            .joined(separator: "\n"))
+        let executors = [LaneExecutor(0), LaneExecutor(1)]
+        let sent = Mutex<[(lane: Int, onItsExecutor: Bool)]>([])
+        let lanes = SendLanes(executors.indices.map { lane in
+            let executor = executors[lane]
+            return SendLanes.Lane(executor: executor) { request, _ async throws(APIError) in
+                sent.withLock { $0.append((lane, DispatchQueue.getSpecific(key: executor.key) == lane)) }
+                // Each answer waits until both lanes have sent (or a minute passed): a worker whose answers come
+                // at once would otherwise take every request before the other has started.
+                let end = ContinuousClock.now + .seconds(60)
+                while Set(sent.withLock { $0.map(\.lane) }).count < 2 && ContinuousClock.now < end {
+                    try? await Task.sleep(for: .milliseconds(2))
+                }
+                return HTTPResponse(status: 200, url: request.url)
+            }
+        })
+        let runner = CollectionRunner(file: file, baseFolder: URL(fileURLWithPath: "/"),
+                                      context: VariableContext(processEnvironment: [:])) { _, _ async throws(APIError) in
+            Issue.record("a request went through the runner's own send")
+            throw .cancelled
+        }
+
+        // When the file runs eight at a time over them
+        let outcomes = await runner.runConcurrently(file.requests, limit: ConcurrencyLimit(8), lanes: lanes).outcomes
+
+        // Then every request succeeded, each sent on its lane's executor, and both lanes sent some
+        #expect(outcomes.count == 8 && outcomes.allSatisfy(\.succeeded))
+        let records = sent.withLock { $0 }
+        #expect(records.count == 8 && records.allSatisfy(\.onItsExecutor))
+        #expect(Set(records.map(\.lane)) == [0, 1])
+    }
+
+    @Test("A parallel run cancelled while the one request others wait for is in flight ends, its idle workers too",
+          .timeLimit(.minutes(1)))
+    func aCancelledRunEndsWithItsIdleWorkers() async {
+        // Given a login that answers only once cancelled, and one request waiting for it, with eight workers
+        let file = HTTPFile(path: "c.http", text: """
+            # @name login
+            POST https://api.test/login
+
+            ###
+            GET https://api.test/me?t={{login.response.body.$.token}}
+            """)
+        let started = Mutex(false)
+        let runner = CollectionRunner(file: file, baseFolder: URL(fileURLWithPath: "/"),
+                                      context: VariableContext(processEnvironment: [:])) { request, _ async throws(APIError) in
+            started.withLock { $0 = true }
+            while !Task.isCancelled { try? await Task.sleep(for: .milliseconds(5)) }
+            throw .cancelled
+        }
+        let run = Task { await runner.runConcurrently(file.requests, limit: ConcurrencyLimit(8)) }
+
+        // When the run is cancelled while the login is in flight
+        while !started.withLock({ $0 }) { try? await Task.sleep(for: .milliseconds(5)) }
+        run.cancel()
+
+        // Then it ends, without sending the request that waited
+        let outcomes = await run.value.outcomes
+        #expect(outcomes.map(\.template.name) == ["login"])
+    }
+
+    @Test("Lanes hand out the least busy first, the lowest on a tie, and count what a mapped copy takes")
+    func lanesHandOutTheLeastBusy() {
+        let lane = SendLanes.Lane(executor: nil) { request, _ async throws(APIError) in
+            HTTPResponse(status: 200, url: request.url)
+        }
+        let lanes = SendLanes([lane, lane, lane])
+        let mapped = lanes.map { $0 }
+        let taken: [Int] = [lanes.take(), mapped.take(), lanes.take(), mapped.take()]
+        #expect(taken == [0, 1, 2, 0])
+        lanes.finished(1)
+        lanes.finished(2)
+        #expect(mapped.take() == 1)
+        #expect(lanes.take() == 2)
+    }
+
     @Test("A parallel run told which responses are read hands on only those, and its requests still read them")
     func aParallelRunHandsOnOnlyTheResponsesRead() async {
         // Given the file of a login, a request that reads its token, and two requests nobody reads

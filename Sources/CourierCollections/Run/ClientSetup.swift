@@ -59,6 +59,29 @@ public struct ClientSetup: Sendable {
             transport: transport, cache: cache, middlewares: steps, retry: retry, events: events, oauth2: oauth2))
     }
 
+    /// `count` clients (at least one) for a command that keeps several cores busy: each with a transport, so a
+    /// libcurl loop thread, of its own, all sharing what the setup holds (cookie jars, HTTP cache, events) and the
+    /// first client's OAuth 2.0 session, so a token is fetched, refreshed and signed in for once, not per client.
+    public func makeClients(count: Int) -> [HTTPClient] {
+        let first = makeClient()
+        return [first] + (1..<max(1, count)).map { _ in
+            var configuration = makeClient().configuration
+            configuration.oauth2 = first.configuration.oauth2
+            return HTTPClient(configuration: configuration)
+        }
+    }
+
+    /// The executor `client`'s requests are best run on: its libcurl loop thread, where its transfers finish and
+    /// resume their tasks; nil for another transport.
+    public static func loopExecutor(of client: HTTPClient) -> (any TaskExecutor)? {
+        (client.configuration.transport as? CurlTransport)?.executor
+    }
+
+    /// A lane per client, each sending through its client with this setup's defaults, on its loop thread.
+    public func lanes(through clients: [HTTPClient]) -> SendLanes {
+        SendLanes(clients.map { SendLanes.Lane(executor: Self.loopExecutor(of: $0), send: send(through: $0)) })
+    }
+
     /// `client`'s send with this setup's per-request defaults applied: what a `CollectionRunner` sends through.
     public func send(through client: HTTPClient) -> CollectionRunner.Send {
         let setup = self

@@ -104,107 +104,85 @@ extension CollectionRunner {
 
     /// `runKeepingState` with up to `limit.width` requests of the file in flight (the limit is shared with
     /// the run's other files); each request starts once those it needs have finished, with their responses
-    /// and globals. Outcomes are reported as each request (or run block) finishes, one at a time. With
-    /// `failFast`, nothing new starts after the first failure. `responsesRead`, when known
+    /// and globals, lowest index first. Outcomes are reported as each request (or run block) finishes, before
+    /// the requests waiting for it start, from the thread it ran on (so `onOutcome` takes care of its own
+    /// order). With `failFast`, nothing new starts after the first failure. `responsesRead`, when known
     /// (`responsesRead(by:of:definitions:)` over the whole run), names the only responses handed on to later
-    /// requests and returned.
-    public func runConcurrently(_ requests: [RequestTemplate], limit: ConcurrencyLimit, failFast: Bool = false,
-                                responsesRead: Set<String>? = nil, onOutcome: (RunOutcome) -> Void = { _ in })
+    /// requests and returned. With `lanes`, the file's workers each take a lane (shared with the run's other
+    /// files), send through that client and run on its executor; without, they send through this runner's
+    /// `send`, where the caller runs.
+    public func runConcurrently(_ requests: [RequestTemplate], limit: ConcurrencyLimit, lanes: SendLanes? = nil,
+                                failFast: Bool = false, responsesRead: Set<String>? = nil,
+                                onOutcome: @escaping @Sendable (RunOutcome) -> Void = { _ in })
         async -> (outcomes: [RunOutcome], responses: ResponseStore, globals: [String: String]) {
         var variables = context
         variables.responses.declare(file.requests.compactMap(\.name) + imports.names)
         let needs = Self.prerequisites(of: requests, definitions: Self.definitions(file.fileVariables,
                                                                                     environment: context.environment))
-        // How many prerequisites each request still waits for, and who waits for each: a request that ends
-        // readies its dependents, instead of every request being checked again after each one ends.
-        var waitingFor = needs.map(\.count)
-        var dependents = [[Int]](repeating: [], count: requests.count)
-        for (index, earlier) in needs.enumerated() {
-            for position in earlier { dependents[position].append(index) }
-        }
-        // Ready requests start lowest index first, and no more of this file's are started than can be in
-        // flight: a task made for each of 20,000 ready requests at once, each holding a copy of the variables
-        // while it waited for a place, took 238 MB.
-        var ready = requests.indices.map { waitingFor[$0] == 0 }
-        var readyCount = ready.filter { $0 }.count
-        // What each ready request starts from: the variables when it became ready (those of the requests it
-        // waited for). Taken then, the copies of one moment share their storage; taken at each start, every
-        // merge after it copied the run's whole store again.
-        var snapshots: [Int: VariableContext] = [:]
-        let initial = variables
-        var lowest = 0
-        var inFlight = 0
-        var stopped = false
-        var outcomes: [RunOutcome] = []
+        let queue = ParallelRunQueue(needs: needs, variables: variables)
         // Every outcome of a step comes back to be reported here, kept or not.
         var stepRunner = self
         stepRunner.keepsEveryOutcome = true
-        let shared = SharedRunner(stepRunner)
-        await withTaskGroup(of: (Int, [RunOutcome], VariableContext, [String: String], Bool).self) { group in
-            while true {
-                while !stopped && !Task.isCancelled && readyCount > 0 && inFlight < limit.width {
-                    while !ready[lowest] { lowest += 1 }
-                    let index = lowest
-                    ready[index] = false
-                    readyCount -= 1
-                    inFlight += 1
-                    let snapshot = snapshots.removeValue(forKey: index) ?? initial
-                    let template = requests[index]
-                    group.addTask {
+        let shared = SharedRunner(stepRunner, lanes: lanes?.lanes ?? [])
+        let keepsEveryOutcome = self.keepsEveryOutcome
+        let file = self.file
+        // No more workers than requests may be in flight: each takes the next ready request when its last one
+        // ends, on its own thread. A task made for each of 20,000 requests at once, each holding a copy of the
+        // variables while it waited for a place, took 238 MB; a task per request, made by one scheduling task,
+        // made every request on another loop thread than the scheduler's cross threads twice.
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<min(limit.width, requests.count) {
+                let lane = lanes?.take() ?? 0
+                group.addTask(executorPreference: shared.executors[lane]) {
+                    defer { lanes?.finished(lane) }
+                    while let start = await queue.next() {
+                        let template = requests[start.index]
                         await limit.acquire()
-                        var own = snapshot
+                        var own = start.snapshot
                         own.responses.trackChanges()
                         var ran: [RunOutcome] = []
-                        let goOn = await shared.runner.runSteps([template], variables: &own, outcomes: &ran,
-                                                                chain: [], failFast: failFast, sender: shared.sender,
-                                                                onOutcome: { _ in })
+                        let goOn = await shared.runners[lane].runSteps([template], variables: &own, outcomes: &ran,
+                                                                       chain: [], failFast: failFast,
+                                                                       sender: shared.senders[lane],
+                                                                       onOutcome: { _ in })
                         limit.release()
-                        return (index, ran, own, snapshot.globals, goOn)
+                        for outcome in ran { onOutcome(outcome) }
+                        // As `runSteps` keeps them: without `keepsEveryOutcome`, only those a later step looks
+                        // back at.
+                        let kept = ran.filter { outcome in
+                            keepsEveryOutcome || !outcome.succeeded || file.hasScripts(outcome.template)
+                                || outcome.skipped != nil
+                        }
+                        queue.finish(.init(index: start.index, own: own, before: start.snapshot.globals,
+                                           mergesResponses: responsesRead.map { read in
+                                               template.name.map(read.contains) ?? true
+                                           } ?? true,
+                                           kept: kept, goOn: goOn && !(failFast && ran.contains { !$0.succeeded })))
                     }
                 }
-                guard let (index, ran, own, before, goOn) = await group.next() else { break }
-                inFlight -= 1
-                if responsesRead.map({ read in requests[index].name.map(read.contains) ?? true }) ?? true {
-                    variables.responses.merge(own.responses)
-                }
-                // Only what this request's scripts changed: another request may have set a global meanwhile.
-                for (name, value) in own.globals where before[name] != value { variables.globals[name] = value }
-                variables.lazyGlobals.merge(own.lazyGlobals) { _, new in new }
-                variables.ranFileScripts.formUnion(own.ranFileScripts)
-                // Its dependents start from the variables it leaves.
-                for dependent in dependents[index] {
-                    waitingFor[dependent] -= 1
-                    if waitingFor[dependent] == 0 {
-                        snapshots[dependent] = variables
-                        ready[dependent] = true
-                        readyCount += 1
-                        lowest = min(lowest, dependent)
-                    }
-                }
-                for outcome in ran {
-                    // As `runSteps` keeps them: without `keepsEveryOutcome`, only those a later step looks back at.
-                    if keepsEveryOutcome || !outcome.succeeded || file.hasScripts(outcome.template)
-                        || outcome.skipped != nil {
-                        outcomes.append(outcome)
-                    }
-                    onOutcome(outcome)
-                }
-                if !goOn || (failFast && ran.contains { !$0.succeeded }) { stopped = true }
             }
         }
-        return (outcomes, variables.responses, variables.globals)
+        return queue.result
     }
 
-    /// The runner every request of a parallel run steps with: one for them all, not a copy of the runner (its
-    /// file, its variables) in each request's task.
+    /// The runners every request of a parallel run steps with, one per lane (the runner sending through that
+    /// lane's client): not a copy of the runner (its file, its variables) in each request's task.
     private final class SharedRunner: Sendable {
-        let runner: CollectionRunner
-        /// The runner's sender, made once: each request's step made its own (a copy of the file and the hooks).
-        let sender: RequestSender
+        let runners: [CollectionRunner]
+        /// Each runner's sender, made once: each request's step made its own (a copy of the file and the hooks).
+        let senders: [RequestSender]
+        /// Where each lane's requests run; nil where the caller runs.
+        let executors: [(any TaskExecutor)?]
 
-        init(_ runner: CollectionRunner) {
-            self.runner = runner
-            sender = runner.sender
+        /// Without lanes, one: `runner` as it is.
+        init(_ runner: CollectionRunner, lanes: [SendLanes.Lane]) {
+            runners = lanes.isEmpty ? [runner] : lanes.map { lane in
+                var own = runner
+                own.send = lane.send
+                return own
+            }
+            senders = runners.map(\.sender)
+            executors = lanes.isEmpty ? [nil] : lanes.map(\.executor)
         }
     }
 }

@@ -29,7 +29,8 @@ public struct CollectionRunner: Sendable {
     public var runsSideBySide = false
     /// Told when each request is about to go out (the explorer follows a send with it).
     public var observer: (any RunObserver)?
-    let send: Send
+    /// How requests go out; a parallel run's lanes each put their own client's here.
+    var send: Send
     let exchange: Exchange?
     /// Runs `GRPC` requests; without it they are skipped.
     public var call: Call?

@@ -145,13 +145,8 @@ enum LoadCommand {
         // A client, so a libcurl loop thread, per core (at most one per worker): under load the loop that drives
         // the sockets is the busiest thread, and one thread uses one core at most. They share the cookie jar and
         // the first client's OAuth 2.0 session, so a token is still fetched once for the run.
-        let first = setup.makeClient()
-        let count = max(1, min(invocation.concurrency, ProcessInfo.processInfo.activeProcessorCount))
-        let clients = [first] + (1..<count).map { _ in
-            var configuration = setup.makeClient().configuration
-            configuration.oauth2 = first.configuration.oauth2
-            return HTTPClient(configuration: configuration)
-        }
+        let clients = setup.makeClients(count: min(invocation.concurrency,
+                                                   ProcessInfo.processInfo.activeProcessorCount))
         let sends = clients.map { setup.send(through: $0) }
         // Load watches no attempt events (its sink prints only sign-ins), so a request no step has work for
         // goes straight to the transport.
@@ -159,7 +154,7 @@ enum LoadCommand {
             client.direct(setup.applyingDefaults(to: request))
         } }
         // Each client's workers run on its loop thread, as wrk's connections run on their thread's event loop.
-        let executors = clients.map { ($0.configuration.transport as? CurlTransport)?.executor }
+        let executors = clients.map(ClientSetup.loopExecutor(of:))
         var start = VariableContext(overrides: invocation.run.overrides, environment: environment)
         start.fileAccess = CollectionFileAccess(root: nil, allowedReads: [], allowsOverwrite: false,
                                                 ledger: .standard())
