@@ -18,6 +18,10 @@ public final class CursesBackend: TerminalBackend, Sendable {
         var previous: Buffer?
         var pairs: [PairKey: Int32] = [:]
         var nextPair: Int32 = 1
+        /// Each style's attributes and colour pair once worked out: a frame asks for them cell by cell, and
+        /// mapping a theme's colours to the 256 of a terminal without direct colour was a twentieth of a first
+        /// frame's time.
+        var renditions: [Style: (attr_t, Int32)] = [:]
         var pending: [InputEvent] = []
         var cursorShown: Bool?
         var lastDrawCellCount = 0
@@ -240,18 +244,25 @@ public final class CursesBackend: TerminalBackend, Sendable {
         if grapheme.unicodeScalars.contains(where: CursesBackend.isUnsafe) {
             grapheme = String(Sanitizer.sanitize(grapheme).first ?? " ")
         }
-        var characters = grapheme.unicodeScalars.prefix(5).map { wchar_t(bitPattern: $0.value) }
-        characters.append(0)
         var (attributes, pair) = rendition(of: cell.style, state: &s)
-        var character = cchar_t()
-        setcchar(&character, characters, attributes, 0, &pair)
-        mvwadd_wch(courier_stdscr(), Int32(y), Int32(x), &character)
-        // When the C library thinks a character we drew wide is narrow, clear the cell we skipped.
-        if cell.width == 2, x + 1 < screenWidth, courier_wcwidth(characters[0]) < 2 {
-            var blank = cchar_t()
-            var space: [wchar_t] = [32, 0]
-            setcchar(&blank, &space, attributes, 0, &pair)
-            mvwadd_wch(courier_stdscr(), Int32(y), Int32(x + 1), &blank)
+        // At most five scalars and the terminating zero, on the stack (an array was made for every cell drawn).
+        withUnsafeTemporaryAllocation(of: wchar_t.self, capacity: 6) { characters in
+            var count = 0
+            for scalar in grapheme.unicodeScalars.prefix(5) {
+                characters[count] = wchar_t(bitPattern: scalar.value)
+                count += 1
+            }
+            characters[count] = 0
+            var character = cchar_t()
+            setcchar(&character, characters.baseAddress, attributes, 0, &pair)
+            mvwadd_wch(courier_stdscr(), Int32(y), Int32(x), &character)
+            // When the C library thinks a character we drew wide is narrow, clear the cell we skipped.
+            if cell.width == 2, x + 1 < screenWidth, courier_wcwidth(characters[0]) < 2 {
+                var blank = cchar_t()
+                var space: [wchar_t] = [32, 0]
+                setcchar(&blank, &space, attributes, 0, &pair)
+                mvwadd_wch(courier_stdscr(), Int32(y), Int32(x + 1), &blank)
+            }
         }
     }
 
@@ -264,6 +275,14 @@ public final class CursesBackend: TerminalBackend, Sendable {
 
     /// The curses attributes and colour pair for a style, creating the pair on first use.
     private func rendition(of style: Style, state s: inout State) -> (attr_t, Int32) {
+        if let known = s.renditions[style] { return known }
+        let made = makeRendition(of: style, state: &s)
+        s.renditions[style] = made
+        return made
+    }
+
+    /// `rendition(of:state:)` worked out.
+    private func makeRendition(of style: Style, state s: inout State) -> (attr_t, Int32) {
         var attributes = courier_a_normal()
         let a = style.attributes
         if a.contains(.bold) { attributes |= courier_a_bold() }
