@@ -55,9 +55,9 @@ build: deps
 # was 7% of a one-shot send's CPU (2% after).
 # Each Swift function gets a section of its own (-function-sections; the toolchain's archives have them
 # already), so the linker drops the unreferenced ones (0.7 MB of text) and lays out first, together, the
-# functions that `--version`, `send` and `run` execute (Scripts/startup-symbols.txt, written by
-# Scripts/startup-symbols.py): their code was spread over the 23 MB of text and a send took 127 page faults
-# to read it, 49 now (a send's page faults 1,270 -> 1,125, its CPU 13% less).
+# functions that `--version`, `send`, `run` and the explorer up to its first frame execute
+# (Scripts/startup-symbols.txt, written by Scripts/startup-symbols.py): their code was spread over the 23 MB of
+# text and a send took 127 page faults to read it, 49 now (a send's page faults 1,270 -> 1,125, its CPU 13% less).
 LIBSTDCXX_ARCHIVE := $(shell $(CXX) -print-file-name=libstdc++.a 2>/dev/null)
 STATIC_CXX_DIR := $(CURDIR)/.build/static-libstdc++
 # Static Foundation carries ICU's whole data package (34 MB: legacy character-set converters, collation,
