@@ -7,7 +7,9 @@ import Foundation
 /// explorer go to the copy and are found again the next time the same collection is opened.
 enum PostmanExplorerCopy {
     /// The converted folder and a line saying where it is, when `path` is a Postman collection; nil otherwise.
-    static func prepare(_ path: String, environment: [String: String] = ProcessInfo.processInfo.environment)
+    /// The process environment (for the state folder) is read only for a collection: reading it for every `.http`
+    /// file the explorer opened was a tenth of a millisecond before its first frame.
+    static func prepare(_ path: String, environment: [String: String]? = nil)
         throws -> (folder: String, notice: String)? {
         let url = URL(fileURLWithPath: path)
         guard url.pathExtension.lowercased() == "json", let data = try? Data(contentsOf: url),
@@ -18,7 +20,7 @@ enum PostmanExplorerCopy {
         var identity = data
         for file in environments { identity += (try? Data(contentsOf: URL(fileURLWithPath: file))) ?? Data() }
         let stem = url.deletingPathExtension().lastPathComponent.filter { $0.isLetter || $0.isNumber || "-_.".contains($0) }
-        let folder = StateFolder.url("postman", environment: environment)
+        let folder = StateFolder.url("postman", environment: environment ?? ProcessInfo.processInfo.environment)
             .appendingPathComponent("\(stem.prefix(60))-\(Self.hash(identity))", isDirectory: true)
         if !FileManager.default.fileExists(atPath: folder.path) {
             // Converted into a folder of its own first and moved into place whole, so a kill mid-way never

@@ -95,8 +95,9 @@ public struct AppState: Sendable {
     public var reloading = false
     /// Set by Ctrl-L and by a resize: the loop clears the terminal and writes every cell of the next frame.
     public var shouldRepaint = false
-    /// The zone the log's clock shows; tests pin it so screens do not depend on the machine.
-    public var timeZone: TimeZone = .current {
+    /// The zone the log's clock shows; tests pin it so screens do not depend on the machine. The machine's
+    /// zone is looked up when a clock is first drawn, not before the first frame (a twentieth of it).
+    public var timeZone: TimeZone = .autoupdatingCurrent {
         didSet { log.timeZone = timeZone; webSocketPane.timeZone = timeZone; historyPane?.timeZone = timeZone }
     }
     /// Ticks count while something moves on screen (a request in flight); the spinner uses it.

@@ -135,11 +135,12 @@ public struct DynamicValues: Sendable {
     public var now: @Sendable () -> Date
     /// A number in the half-open range, like VS Code's `$randomInt min max`.
     public var randomInt: @Sendable (Range<Int>) -> Int
-    /// The zone of `{{$localDatetime}}`.
+    /// The zone of `{{$localDatetime}}`: by default the machine's, looked up when first used (not by every start
+    /// of the explorer and every run, for a variable few requests use).
     public var timeZone: TimeZone
 
     public init(uuid: @escaping @Sendable () -> String, now: @escaping @Sendable () -> Date,
-                randomInt: @escaping @Sendable (Range<Int>) -> Int, timeZone: TimeZone = .current) {
+                randomInt: @escaping @Sendable (Range<Int>) -> Int, timeZone: TimeZone = .autoupdatingCurrent) {
         self.uuid = uuid
         self.now = now
         self.randomInt = randomInt

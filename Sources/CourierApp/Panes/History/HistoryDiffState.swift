@@ -27,7 +27,7 @@ public struct HistoryDiffState: Sendable {
     private let sideRows: [Row]
 
     /// Diffs `older` against `newer` given their stored bodies.
-    public init(older: HistoryEntry, olderBody: Data, newer: HistoryEntry, newerBody: Data, timeZone: TimeZone = .current) {
+    public init(older: HistoryEntry, olderBody: Data, newer: HistoryEntry, newerBody: Data, timeZone: TimeZone = .autoupdatingCurrent) {
         self.older = older
         self.newer = newer
         var header: [Row] = [.note("\(HistoryPaneFormat.clock(older.date, zone: timeZone)) → \(HistoryPaneFormat.clock(newer.date, zone: timeZone))  \(newer.request.method) \(newer.request.url)", .title)]

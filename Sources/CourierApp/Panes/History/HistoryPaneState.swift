@@ -36,7 +36,7 @@ public struct HistoryPaneState: Sendable {
     /// Rows a page key moves, and the height scrolling keeps full; the app sets it from the pane's height.
     public var pageSize = 10
 
-    public init(store: HistoryStore, requestKey: String? = nil, timeZone: TimeZone = .current) {
+    public init(store: HistoryStore, requestKey: String? = nil, timeZone: TimeZone = .autoupdatingCurrent) {
         self.store = store
         self.requestKey = requestKey
         self.timeZone = timeZone

@@ -35,7 +35,7 @@ public struct LogPaneState: Sendable {
     /// Auth events of requests whose attempt has not started (the token comes first).
     private var pendingAuth: [RequestID: [String]] = [:]
 
-    public init(maxAttempts: Int = 500, timeZone: TimeZone = .current) {
+    public init(maxAttempts: Int = 500, timeZone: TimeZone = .autoupdatingCurrent) {
         self.maxAttempts = max(1, maxAttempts)
         self.timeZone = timeZone
     }

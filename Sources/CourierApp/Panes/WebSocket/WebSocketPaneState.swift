@@ -88,7 +88,7 @@ public struct WebSocketPaneState: Sendable, Hashable {
 
     /// `capacity`, when given, overrides the window's message count.
     public init(url: String = "", savedMessages: [SavedMessage] = [], capacity: Int? = nil,
-                window: WebSocketPaneWindow = .standard, now: Date = Date(), timeZone: TimeZone = .current) {
+                window: WebSocketPaneWindow = .standard, now: Date = Date(), timeZone: TimeZone = .autoupdatingCurrent) {
         self.url = url
         self.savedMessages = savedMessages
         var window = window
