@@ -169,7 +169,7 @@ final class RunScheduler: Sendable {
                         let before = carried
                         group.addTask {
                             let result = await self.runFile(entries[index], pass: pass, carried: before,
-                                                            limit: limit, responsesRead: reading.responses)
+                                                            limit: limit)
                             return (index, result, before)
                         }
                     }
@@ -214,8 +214,8 @@ final class RunScheduler: Sendable {
 
     /// Runs one file's requests, in order or (with `limit`) concurrently, printing each outcome as it
     /// finishes.
-    private func runFile(_ entry: RunPlan.Entry, pass: Pass, carried: Carried, limit: ConcurrencyLimit?,
-                         responsesRead: Set<String>? = nil) async -> FileResult {
+    private func runFile(_ entry: RunPlan.Entry, pass: Pass, carried: Carried, limit: ConcurrencyLimit?) async
+        -> FileResult {
         if limit == nil && plan.isFolder && showsHeaders {
             Console.out("==> \(entry.displayPath) <==" + (invocation.summary ? "" : "\n"))
         }
@@ -293,8 +293,7 @@ final class RunScheduler: Sendable {
         }
         let kept = if let limit {
             await runner.runConcurrently(entry.requests, limit: limit, lanes: fileLanes,
-                                         failFast: invocation.failFast, responsesRead: responsesRead,
-                                         onOutcome: report)
+                                         failFast: invocation.failFast, onOutcome: report)
         } else {
             await runner.runKeepingState(entry.requests, failFast: invocation.failFast, onOutcome: report)
         }

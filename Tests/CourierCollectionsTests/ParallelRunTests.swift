@@ -93,32 +93,19 @@ struct ParallelRunTests {
         #expect(places.state.withLock { $0.done } == 12)
     }
 
-    /// Runs its jobs on one serial queue, which a job can recognise itself on.
-    final class QueueExecutor: TaskExecutor, @unchecked Sendable {
-        static let key = DispatchSpecificKey<Bool>()
-        let queue = DispatchQueue(label: "courier.test.parallel")
-
-        init() { queue.setSpecific(key: Self.key, value: true) }
-
-        func enqueue(_ job: consuming ExecutorJob) {
-            let job = UnownedJob(job)
-            queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
-        }
-    }
-
     @Test("A parallel run's requests are sent from the caller's executor (`courier run`'s loop thread)")
     func requestsStayOnTheCallersExecutor() async {
         // Given a runner whose send notes where it runs
         let file = HTTPFile(path: "l.http", text: (1...6).map { "### r\($0)\nGET https://api.test/\($0)\n" }
             .joined(separator: "\n"))
         let places = Mutex<[Bool]>([])
+        let executor = LaneExecutor(0)
         let runner = CollectionRunner(file: file, baseFolder: URL(fileURLWithPath: "/"),
                                       context: VariableContext(processEnvironment: [:])) { request, _ async throws(APIError) in
-            places.withLock { $0.append(DispatchQueue.getSpecific(key: QueueExecutor.key) == true) }
+            places.withLock { $0.append(DispatchQueue.getSpecific(key: executor.key) == 0) }
             return HTTPResponse(status: 200, url: request.url)
         }
         // When it runs the file in a task that prefers an executor of its own
-        let executor = QueueExecutor()
         let count = await Task(executorPreference: executor) {
             await runner.runConcurrently(file.requests, limit: ConcurrencyLimit(4)).outcomes.count
         }.value
@@ -225,11 +212,12 @@ struct ParallelRunTests {
         // Given the file of a login, a request that reads its token, and two requests nobody reads
         let file = HTTPFile(path: "p.http", text: Self.text)
         let transport = RecordingTransport()
-        let runner = Self.runner(file, sendingThrough: transport)
+        var runner = Self.runner(file, sendingThrough: transport)
         let read = CollectionRunner.responsesRead(by: file.requests, of: file, definitions: [:])
 
         // When it runs with what its requests read
-        let kept = await runner.runConcurrently(file.requests, limit: ConcurrencyLimit(4), responsesRead: read)
+        runner.context.responses.keptNames = read
+        let kept = await runner.runConcurrently(file.requests, limit: ConcurrencyLimit(4))
 
         // Then only the login's response is read, `me` was sent with its token, and only it was kept
         #expect(read == ["login"])

@@ -106,14 +106,13 @@ extension CollectionRunner {
     /// the run's other files); each request starts once those it needs have finished, with their responses
     /// and globals, lowest index first. Outcomes are reported as each request (or run block) finishes, before
     /// the requests waiting for it start, from the thread it ran on (so `onOutcome` takes care of its own
-    /// order). With `failFast`, nothing new starts after the first failure. `responsesRead`, when known
-    /// (`responsesRead(by:of:definitions:)` over the whole run), names the only responses handed on to later
-    /// requests and returned. With `lanes`, the file's workers each take a lane (shared with the run's other
+    /// order). With `failFast`, nothing new starts after the first failure. Only the responses the context's store
+    /// keeps (`ResponseStore.keptNames`) are handed on to later requests and returned. With `lanes`, the file's
+    /// workers each take a lane (shared with the run's other
     /// files), send through that client and run on its executor; without, they send through this runner's
     /// `send`, where the caller runs.
     public func runConcurrently(_ requests: [RequestTemplate], limit: ConcurrencyLimit, lanes: SendLanes? = nil,
-                                failFast: Bool = false, responsesRead: Set<String>? = nil,
-                                onOutcome: @escaping @Sendable (RunOutcome) -> Void = { _ in })
+                                failFast: Bool = false, onOutcome: @escaping @Sendable (RunOutcome) -> Void = { _ in })
         async -> (outcomes: [RunOutcome], responses: ResponseStore, globals: [String: String]) {
         var variables = context
         variables.responses.declare(file.requests.compactMap(\.name) + imports.names)
@@ -153,11 +152,7 @@ extension CollectionRunner {
                             keepsEveryOutcome || !outcome.succeeded || file.hasScripts(outcome.template)
                                 || outcome.skipped != nil
                         }
-                        queue.finish(.init(index: start.index, own: own, before: start.snapshot.globals,
-                                           mergesResponses: responsesRead.map { read in
-                                               template.name.map(read.contains) ?? true
-                                           } ?? true,
-                                           kept: kept, goOn: goOn && !(failFast && ran.contains { !$0.succeeded })))
+                        queue.finish(.init(index: start.index, own: own, before: start.snapshot.globals, kept: kept, goOn: goOn && !(failFast && ran.contains { !$0.succeeded })))
                     }
                 }
             }

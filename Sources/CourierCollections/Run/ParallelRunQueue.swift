@@ -19,8 +19,6 @@ final class ParallelRunQueue: Sendable {
         var own: VariableContext
         /// The globals it started from, so only what its scripts changed is taken.
         var before: [String: String]
-        /// Whether its responses are merged into the run's (a response no request reads is not).
-        var mergesResponses: Bool
         /// The outcomes to keep and return.
         var kept: [RunOutcome]
         /// False: nothing new starts (the run stops: failFast, cancelled).
@@ -116,7 +114,8 @@ final class ParallelRunQueue: Sendable {
     func finish(_ finished: Finished) {
         let wakes = state.withLock { state -> [(CheckedContinuation<Start?, Never>, Start?)] in
             state.running -= 1
-            if finished.mergesResponses { state.variables.responses.merge(finished.own.responses) }
+            // A response no request of the run reads was never recorded (`ResponseStore.keptNames`).
+            state.variables.responses.merge(finished.own.responses)
             // Only what this request's scripts changed: another request may have set a global meanwhile.
             for (name, value) in finished.own.globals where finished.before[name] != value {
                 state.variables.globals[name] = value
