@@ -213,8 +213,8 @@ enum ExplorerCommand {
         if let warning { state.status = StatusMessage(warning, kind: .error) }
         let queue = ActionQueue { backend.wake() }
         // The private HTTP cache under ~/.cache/courier/http, so the compare view has something to show;
-        // an unusable folder just means no cache.
-        let cache = try? HTTPCacheMiddleware(directory: cacheFolder(processEnvironment))
+        // an unusable folder just means no cache. Its leftovers are collected after the first frame.
+        let cache = try? HTTPCacheMiddleware(directory: cacheFolder(processEnvironment), housekeeping: .later)
         var configuration = EffectRunner.Configuration(
             transport: DeferredTransport { CurlTransport() }, themeFolders: folders, trueColor: true, noColor: noColor,
             cache: cache, historyDirectory: HistoryStore.defaultDirectory(environment: processEnvironment),

@@ -64,6 +64,51 @@ struct ExplorerFirstFrameTests {
         #expect(await LoopbackServer.eventually { backend.transportStarted.withLock { $0 } })
     }
 
+    /// Notes, at the first frame, whether a file still existed.
+    final class FileAtFirstFrameBackend: TerminalBackend, Sendable {
+        let size: Size
+        let path: String
+        let existedAtFirstFrame = Mutex<Bool?>(nil)
+
+        init(size: Size, path: String) {
+            self.size = size
+            self.path = path
+        }
+
+        func draw(_ buffer: Buffer, cursor: Position?) {
+            let exists = FileManager.default.fileExists(atPath: path)
+            existedAtFirstFrame.withLock { if $0 == nil { $0 = exists } }
+        }
+        func nextEvent(timeout: Duration?) -> InputEvent? { .key(.char("q")) }
+        func wake() {}
+        func restore() {}
+    }
+
+    @Test("the HTTP cache's leftovers are collected after the first frame, not before it")
+    func cacheHousekeepingWaitsForTheFirstFrame() async throws {
+        // Given an HTTP cache folder holding a body no entry names, opened for housekeeping later
+        let folder = try TemporaryFolder("first-frame-cache")
+        let file = try folder.write("api.http", "### alphaRequest\nGET http://127.0.0.1:9/alpha\n")
+        let cacheFolder = folder.url.appendingPathComponent("http")
+        try FileManager.default.createDirectory(at: cacheFolder, withIntermediateDirectories: true)
+        let orphan = cacheFolder.appendingPathComponent(String(repeating: "cd", count: 16) + ".0badf00d.body")
+        try Data("left behind".utf8).write(to: orphan)
+        let cache = HTTPCacheMiddleware(store: try HTTPCacheStore(directory: cacheFolder, orphanGrace: 0,
+                                                                  housekeeping: .later))
+        let state = AppState(size: Size(width: 120, height: 40), collectionPath: file.path)
+        let backend = FileAtFirstFrameBackend(size: state.size, path: orphan.path)
+        let queue = ActionQueue { backend.wake() }
+        let runner = EffectRunner(configuration: .init(transport: CurlTransport(), themeFolders: [], cache: cache),
+                                  queue: queue)
+        // When the explorer starts
+        await OwnThread.run {
+            Explorer.run(backend: backend, state: state, runner: runner, queue: queue, firstScreenWait: .seconds(60))
+        }
+        // Then the folder was untouched at the first frame, and is collected after it
+        #expect(backend.existedAtFirstFrame.withLock { $0 } == true)
+        #expect(await LoopbackServer.eventually { !FileManager.default.fileExists(atPath: orphan.path) })
+    }
+
     @Test("the first frame drawn already lists the collection's requests")
     func firstFrameShowsTheTree() async throws {
         // Given a collection file of three requests

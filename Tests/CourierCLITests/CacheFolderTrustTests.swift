@@ -21,8 +21,10 @@ struct CacheFolderTrustTests {
         return (store, entry)
     }
 
+    /// The folder's files but the store's housekeeping marker.
     static func names(_ directory: TemporaryFolder) throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted()
+        try FileManager.default.contentsOfDirectory(atPath: directory.url.path)
+            .filter { $0 != HTTPCacheStore.housekeepingMarker }.sorted()
     }
 
     static func mode(_ url: URL) throws -> Int {
@@ -43,7 +45,7 @@ struct CacheFolderTrustTests {
                                       requestTime: Date(), responseTime: Date()), body: response.body)
         #expect(try Self.mode(folder) == 0o700)
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
-        #expect(names.count == 2)
+        #expect(names.filter { $0 != HTTPCacheStore.housekeepingMarker }.count == 2)
         for name in names { #expect(try Self.mode(folder.appendingPathComponent(name)) == 0o600, "\(name)") }
         // And a folder the cache creates where it is told is 0700 too, while one that existed keeps its mode
         let created = directory.url.appendingPathComponent("made/by/courier")
@@ -148,8 +150,9 @@ struct CacheFolderTrustTests {
             }
             try await group.waitForAll()
         }
-        // When the folder is opened once the writers are done (their grace period over)
+        // When the folder is opened once the writers are done and its leftovers collected (grace period over)
         let store = try HTTPCacheStore(directory: folder, inlineLimit: 16, orphanGrace: 0)
+        store.collectLeftovers()
         // Then every body left is named by an entry, and every entry serves its own body
         let names = try Self.names(directory)
         #expect(names.filter { $0.hasSuffix(".entry") }.count == 5)
@@ -185,10 +188,34 @@ struct CacheFolderTrustTests {
         #expect(failures.isEmpty, "\(failures.count) failed; first: \(failures.first ?? "")")
         // Then, once leftovers are collected, five entries each name their own body and nothing else is left
         let store = try HTTPCacheStore(directory: directory.url, orphanGrace: 0)
+        store.collectLeftovers()
         let names = try Self.names(directory)
         #expect(names.filter { $0.hasSuffix(".entry") }.count == 5)
         #expect(names.filter { $0.hasSuffix(".body") }.count == 5)
         #expect(store.summaries().count == 5)
         #expect(store.totalBytes < 5 * 140_000)
+    }
+
+    @Test func aSendCollectsLeftoversOnlyWhenAnHourHasPassedSinceTheLast() async throws {
+        // Given a cache folder whose leftovers were collected a moment ago, and a body left behind since
+        let server = try LoopbackServer { _ in
+            LoopbackServer.Reply(headers: [("Cache-Control", "max-age=600")], body: Data("fresh".utf8))
+        }
+        defer { server.stop() }
+        let directory = try TemporaryFolder("cache-tests")
+        _ = try HTTPCacheStore(directory: directory.url)
+        let orphan = directory.url.appendingPathComponent(String(repeating: "ef", count: 16) + ".0badf00d.body")
+        try Data("left behind".utf8).write(to: orphan)
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-600)], ofItemAtPath: orphan.path)
+        // When `courier send` stores a response there, then the folder is not collected again
+        let first = try await CourierCLI.run(["send", server.url("/a").absoluteString, "--cache-dir", directory.url.path])
+        #expect(first.status == 0)
+        #expect(FileManager.default.fileExists(atPath: orphan.path))
+        // And once the last collection is over an hour old, the next send collects it
+        let marker = directory.url.appendingPathComponent(HTTPCacheStore.housekeepingMarker)
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-2 * 3600)], ofItemAtPath: marker.path)
+        let second = try await CourierCLI.run(["send", server.url("/b").absoluteString, "--cache-dir", directory.url.path])
+        #expect(second.status == 0)
+        #expect(!FileManager.default.fileExists(atPath: orphan.path))
     }
 }

@@ -124,7 +124,8 @@ struct CacheStoreTests {
         let store = try HTTPCacheStore(directory: directory.url)
         let (saved, body) = entry("/corrupt", body: "fine")
         try store.save(saved, body: body)
-        let file = try #require(FileManager.default.contentsOfDirectory(atPath: directory.url.path).first)
+        let file = try #require(FileManager.default.contentsOfDirectory(atPath: directory.url.path)
+            .first { $0.hasSuffix(".entry") })
         try Data("{not json".utf8).write(to: directory.url.appendingPathComponent(file))
         // When it is looked up, then it is reported unreadable, and after that it is a plain miss
         guard case .unreadable(let reason) = store.lookup(method: .get, url: CacheFixture.url("/corrupt")) else {

@@ -105,9 +105,11 @@ public final class EffectRunner: Sendable {
         immediate.withLock { $0 = makeLatestOnly(debounce: .zero) }
     }
 
-    /// Starts what waited for the first frame: making a deferred transport (`DeferredTransport`).
+    /// Starts what waited for the first frame: making a deferred transport (`DeferredTransport`) and
+    /// collecting the HTTP cache's leftovers (a large folder is listed and its entries read).
     public func firstFrameDrawn() {
         (configuration.transport as? DeferredTransport)?.start()
+        if let cache = configuration.cache { background { cache.store.collectLeftoversIfDue() } }
     }
 
     /// Starts every effect; results arrive later through the queue.

@@ -12,6 +12,16 @@ struct CacheFolderIndex {
         var lastUsed = Date.distantPast
         var hasEntry = false
         var newestFile = Date.distantPast
+
+        mutating func add(_ name: String, size: Int, modified: Date, isEntry: Bool) {
+            files.insert(name)
+            bytes += size
+            newestFile = max(newestFile, modified)
+            if isEntry {
+                hasEntry = true
+                lastUsed = modified
+            }
+        }
     }
 
     private(set) var groups: [String: Group] = [:]
@@ -20,24 +30,14 @@ struct CacheFolderIndex {
     /// Lists `directory` once, with each file's size and modification time.
     static func scan(_ directory: URL) -> CacheFolderIndex {
         var index = CacheFolderIndex()
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return index }
-        for name in names where !name.hasPrefix(".") {
-            let isEntry = name.hasSuffix(HTTPCacheStore.entrySuffix)
-            guard isEntry || name.hasSuffix(HTTPCacheStore.bodySuffix),
-                  let stem = name.split(separator: ".").first.map(String.init), HTTPCacheStore.isStoreStem(stem),
-                  let attributes = try? FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent(name).path)
-            else { continue }
-            let size = (attributes[.size] as? NSNumber)?.intValue ?? 0
-            let modified = attributes[.modificationDate] as? Date ?? .distantPast
-            var group = index.groups[stem] ?? Group()
-            group.files.insert(name)
-            group.bytes += size
-            group.newestFile = max(group.newestFile, modified)
-            if isEntry {
-                group.hasEntry = true
-                group.lastUsed = modified
-            }
-            index.set(stem, group)
+        // Only the store's names are looked at (and only they cost a `stat`).
+        let files = CacheFolderListing.files(in: directory) { HTTPCacheStore.storeStem(of: $0) != nil }
+        for file in files ?? [] {
+            guard let stem = HTTPCacheStore.storeStem(of: file.name) else { continue }
+            // Changed in place: a copy of the group would copy its set of files on every insertion.
+            index.groups[stem, default: Group()].add(file.name, size: file.size, modified: file.modified,
+                                                     isEntry: file.name.utf8.last == UInt8(ascii: "y"))
+            index.total += file.size
         }
         return index
     }

@@ -19,9 +19,10 @@ public struct HTTPCacheMiddleware: Middleware {
     }
 
     /// The cache the CLI and the explorer use: `directory` (nil: the default under the user's cache
-    /// folder, honouring XDG_CACHE_HOME) holding at most `maxBytes`.
-    public init(directory: URL?, maxBytes: Int = HTTPCacheStore.defaultMaxBytes) throws {
-        self.init(store: try HTTPCacheStore(directory: directory, maxBytes: maxBytes))
+    /// folder, honouring XDG_CACHE_HOME) holding at most `maxBytes`, its leftovers collected as `housekeeping` says.
+    public init(directory: URL?, maxBytes: Int = HTTPCacheStore.defaultMaxBytes,
+                housekeeping: HTTPCacheStore.Housekeeping = .whenDue) throws {
+        self.init(store: try HTTPCacheStore(directory: directory, maxBytes: maxBytes, housekeeping: housekeeping))
     }
 
     /// The latest validation of the stored response for `method` and `url`, for the compare view.

@@ -30,24 +30,46 @@ extension HTTPCacheStore {
             }
             index = nil
             collectLeftovers(index: &index)
+            try? FileManager.default.removeItem(at: directory.appendingPathComponent(Self.housekeepingMarker))
             return removed
         }
+    }
+
+    /// Collects leftovers when no process has in the last `housekeepingInterval` (or the marker saying when
+    /// is from the future): one `stat` when it is not due.
+    public func collectLeftoversIfDue(now: Date = Date()) {
+        var info = stat()
+        if stat(directory.appendingPathComponent(Self.housekeepingMarker).path, &info) == 0 {
+            let elapsed = now.timeIntervalSince1970 - TimeInterval(info.st_mtim.tv_sec)
+            if elapsed >= 0 && elapsed < Self.housekeepingInterval { return }
+        }
+        collectLeftovers()
+    }
+
+    /// Removes bodies no entry names and temporary files, once older than `orphanGrace`, now, and notes
+    /// the time in the folder's marker.
+    public func collectLeftovers() {
+        lock.withLock { index in collectLeftovers(index: &index) }
+        let marker = open(directory.appendingPathComponent(Self.housekeepingMarker).path,
+                          O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard marker >= 0 else { return }
+        futimens(marker, nil)
+        close(marker)
     }
 
     /// Removes bodies no entry names and temporary files, once older than `orphanGrace` (a writer in
     /// another process may still be between its body and its entry).
     func collectLeftovers(index: inout CacheFolderIndex?) {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
+        guard let files = CacheFolderListing.files(in: directory) else { return }
         let now = Date()
-        let present = Set(names)
+        let present = Set(files.map(\.name))
+        let modified = Dictionary(files.map { ($0.name, $0.modified) }, uniquingKeysWith: { first, _ in first })
         func isOld(_ name: String) -> Bool {
-            let path = directory.appendingPathComponent(name).path
-            guard let modified = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
-            else { return false }
+            guard let modified = modified[name] else { return false }
             return now.timeIntervalSince(modified) >= orphanGrace
         }
         var named: [String: String?] = [:]  // stem -> the body its entry names
-        for name in names {
+        for name in files.map(\.name) {
             // `.tmp-…` is what versions before AtomicFile left.
             if AtomicFile.isTemporaryName(name) || name.hasPrefix(".tmp-") {
                 if isOld(name) { try? FileManager.default.removeItem(at: directory.appendingPathComponent(name)) }
@@ -65,6 +87,19 @@ extension HTTPCacheStore {
             try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
         }
         index = nil
+    }
+
+    /// The stem of a file named as the store names them, `<stem>.entry` or `<stem>.<id>.body` (the text
+    /// before the first dot, a store stem); nil for any other name.
+    static func storeStem(of name: String) -> String? {
+        let utf8 = name.utf8
+        guard let dot = utf8.firstIndex(of: UInt8(ascii: ".")) else { return nil }
+        let rest = utf8[dot...]
+        guard rest.elementsEqual(entrySuffix.utf8)
+                || (rest.count > bodySuffix.utf8.count && rest.suffix(bodySuffix.utf8.count).elementsEqual(bodySuffix.utf8))
+        else { return nil }
+        let stem = String(name[..<dot])
+        return isStoreStem(stem) ? stem : nil
     }
 
     /// A stem the store writes: 32 hex digits, optionally `v` and 16 more for a further variant.

@@ -55,14 +55,33 @@ public final class HTTPCacheStore: Sendable {
     static let rescanInterval = 100
     let savesSinceScan = Mutex(0)
 
+    /// When opening the folder collects what interrupted writers left.
+    public enum Housekeeping: Sendable {
+        /// At open, when the last collection (by any process) is older than `housekeepingInterval`.
+        case whenDue
+        /// Not at open: the opener calls `collectLeftoversIfDue()` when it suits it (the explorer, after its
+        /// first frame, off the loop thread).
+        case later
+    }
+
+    /// Leftovers are collected at most this often: listing a folder of thousands of entries and reading the
+    /// entries that have body files took 30 ms (3,500 files), which every `courier send --cache-mode` and the
+    /// explorer's first frame paid.
+    public static let housekeepingInterval: TimeInterval = 3600
+    /// The empty file whose modification time says when leftovers were last collected (a dot name, never
+    /// taken for an entry; `clear()` removes it with the entries).
+    public static let housekeepingMarker = ".courier-housekeeping"
+
     /// Opens (and creates, mode 0700) the cache in `directory`, or the default one under the user's
-    /// cache folder, and collects the bodies that interrupted writers left behind. The default folder
-    /// is closed to other users even when it already existed; a folder the caller names and that
-    /// already existed keeps its mode (it may be shared on purpose, or not the cache's at all).
+    /// cache folder, and (`housekeeping`) collects the bodies that interrupted writers left behind when that
+    /// is due. The default folder is closed to other users even when it already existed; a folder the
+    /// caller names and that already existed keeps its mode (it may be shared on purpose, or not the
+    /// cache's at all).
     public init(directory: URL? = nil, maxBytes: Int = HTTPCacheStore.defaultMaxBytes, inlineLimit: Int = 64 * 1024,
                 handoutDirectory: URL = FileManager.default.temporaryDirectory,
                 environment: [String: String] = ProcessInfo.processInfo.environment,
-                orphanGrace: TimeInterval = HTTPCacheStore.defaultOrphanGrace) throws {
+                orphanGrace: TimeInterval = HTTPCacheStore.defaultOrphanGrace,
+                housekeeping: Housekeeping = .whenDue) throws {
         self.directory = directory ?? Self.defaultDirectory(environment: environment)
         self.maxBytes = max(0, maxBytes)
         self.inlineLimit = inlineLimit
@@ -75,7 +94,7 @@ public final class HTTPCacheStore: Sendable {
         if !existed || self.directory.path == Self.defaultDirectory(environment: environment).path {
             chmod(self.directory.path, 0o700)
         }
-        lock.withLock { index in collectLeftovers(index: &index) }
+        if housekeeping == .whenDue { collectLeftoversIfDue() }
     }
 
     /// `$XDG_CACHE_HOME/courier/http`, else `~/.cache/courier/http`.
