@@ -1,3 +1,4 @@
+import CourierHTTP
 import Foundation
 import Synchronization
 
@@ -31,7 +32,7 @@ final class InterruptWatch: Sendable {
         for end in ends where end >= 0 { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         interruptPipeWriteEnd = writeEnd
         let reader = readEnd
-        let thread = Thread {
+        PlainThread.start(name: "courier.interrupt") {
             var byte: UInt8 = 0
             while true {
                 let count = read(reader, &byte, 1)
@@ -41,8 +42,6 @@ final class InterruptWatch: Sendable {
             }
             close(reader)
         }
-        thread.name = "courier.interrupt"
-        thread.start()
         var handler = sigaction()
         handler.__sigaction_handler.sa_handler = interruptHandler
         sigemptyset(&handler.sa_mask)

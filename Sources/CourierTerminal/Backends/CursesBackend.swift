@@ -321,9 +321,11 @@ public final class CursesBackend: TerminalBackend, Sendable {
 
     // MARK: Setup helpers
 
-    /// curses needs a UTF-8 locale for wide characters; fall back to C.UTF-8 when the user's is not.
+    /// curses needs a UTF-8 locale for wide characters; fall back to C.UTF-8 when the user's is not. Only
+    /// the character type is taken from the user's locale: the other categories stay "C", so no number is
+    /// written or read with a decimal comma, and their eleven locale files are not opened before the first frame.
     static func useUTF8Locale() {
-        setlocale(LC_ALL, "")
+        setlocale(LC_CTYPE, "")
         let codeset = String(cString: nl_langinfo(nl_item(CODESET)))
         if codeset != "UTF-8" { setlocale(LC_CTYPE, "C.UTF-8") }
     }
