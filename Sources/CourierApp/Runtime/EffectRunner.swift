@@ -106,10 +106,17 @@ public final class EffectRunner: Sendable {
     }
 
     /// Starts what waited for the first frame: making a deferred transport (`DeferredTransport`) and
-    /// collecting the HTTP cache's leftovers (a large folder is listed and its entries read).
+    /// collecting the HTTP cache's leftovers. That lists a large folder and reads its entries (tens of ms), so
+    /// it runs at the lowest priority on a thread of its own: the terminal drawing the frame comes first.
     public func firstFrameDrawn() {
         (configuration.transport as? DeferredTransport)?.start()
-        if let cache = configuration.cache { background { cache.store.collectLeftoversIfDue() } }
+        if let cache = configuration.cache {
+            PlainThread.start(name: "courier.housekeep") {
+                // On Linux a thread's nice value is its own: 0 names the calling thread.
+                _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 19)
+                cache.store.collectLeftoversIfDue()
+            }
+        }
     }
 
     /// Starts every effect; results arrive later through the queue.
