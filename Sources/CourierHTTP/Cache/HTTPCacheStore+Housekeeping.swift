@@ -133,6 +133,7 @@ extension HTTPCacheStore {
 
     /// Deletes the files of one entry: those the index knows, or every `<stem>.*` when `listing`.
     func removeGroup(_ stem: String, index: inout CacheFolderIndex?, listing: Bool) {
+        memo.forget(stem)
         var names = index?.remove(stem)?.files ?? []
         names.insert(stem + Self.entrySuffix)
         if listing || index == nil, let all = try? FileManager.default.contentsOfDirectory(atPath: directory.path) {

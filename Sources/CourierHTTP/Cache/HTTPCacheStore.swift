@@ -54,6 +54,8 @@ public final class HTTPCacheStore: Sendable {
     /// other processes wrote.
     static let rescanInterval = 100
     let savesSinceScan = Mutex(0)
+    /// The entries already decoded, reused while their files are unchanged.
+    let memo = CacheEntryMemo()
 
     /// When opening the folder collects what interrupted writers left.
     public enum Housekeeping: Sendable {
@@ -149,9 +151,18 @@ public final class HTTPCacheStore: Sendable {
     /// Reads and checks the entry stored under `stem`, removing it when it cannot be trusted.
     private func read(stem: String, key: String, index: inout CacheFolderIndex?) -> Lookup {
         let file = directory.appendingPathComponent(stem + Self.entrySuffix)
-        guard FileManager.default.fileExists(atPath: file.path) else { return .miss }
+        guard let (identity, isLink) = CacheEntryMemo.Identity.of(file.path) else { return .miss }
         do {
-            let entry = try readEntry(file)
+            let entry: HTTPCacheEntry
+            if !isLink, let known = memo.entry(stem, identity: identity) {
+                entry = known
+            } else {
+                entry = try readEntry(file)
+                // Kept only when the file did not change while it was read.
+                if !isLink, CacheEntryMemo.Identity.of(file.path)?.identity == identity {
+                    memo.keep(entry, stem: stem, identity: identity)
+                }
+            }
             guard entry.key == key else { return .miss }  // a hash clash: someone else's entry
             guard Self.stem(of: entry) == stem else {
                 throw CacheBodyFile.Rejected(description: "the entry is stored under another name")
@@ -163,14 +174,22 @@ public final class HTTPCacheStore: Sendable {
                 _ = try CacheBodyFile(directory: directory, name: bodyFile, stem: stem,
                                       expectedSize: entry.bodySize, expectedChecksum: checksum)
             }
-            let now = Date()
-            try? FileManager.default.setAttributes([.modificationDate: now], ofItemAtPath: file.path)
-            index?.touch(stem, at: now)
+            touch(file, stem: stem, index: &index)
             return .hit(entry)
         } catch {
             removeGroup(stem, index: &index, listing: true)
             return .unreadable("\(file.lastPathComponent): \(error)")
         }
+    }
+
+    /// Sets an entry's modification time to now, the LRU clock, without following a link.
+    private func touch(_ file: URL, stem: String, index: inout CacheFolderIndex?) {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        var times = [now, now]
+        guard utimensat(AT_FDCWD, file.path, &times, AT_SYMLINK_NOFOLLOW) == 0 else { return }
+        memo.touched(stem, seconds: now.tv_sec, nanoseconds: now.tv_nsec)
+        index?.touch(stem, at: Date(timeIntervalSince1970: TimeInterval(now.tv_sec) + TimeInterval(now.tv_nsec) / 1e9))
     }
 
     /// An entry file, read without following a link.
