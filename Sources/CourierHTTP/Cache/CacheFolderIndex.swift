@@ -1,3 +1,4 @@
+import CourierSecurity
 import Foundation
 
 /// What the cache folder holds, by entry: its files, their bytes, and when it was last used. Built by
@@ -31,7 +32,7 @@ struct CacheFolderIndex {
     static func scan(_ directory: URL) -> CacheFolderIndex {
         var index = CacheFolderIndex()
         // Only the store's names are looked at (and only they cost a `stat`).
-        let files = CacheFolderListing.files(in: directory) { HTTPCacheStore.storeStem(of: $0) != nil }
+        let files = FolderListing.files(in: directory) { HTTPCacheStore.storeStem(of: $0) != nil }
         for file in files ?? [] {
             guard let stem = HTTPCacheStore.storeStem(of: file.name) else { continue }
             // Changed in place: a copy of the group would copy its set of files on every insertion.

@@ -60,7 +60,7 @@ extension HTTPCacheStore {
     /// Removes bodies no entry names and temporary files, once older than `orphanGrace` (a writer in
     /// another process may still be between its body and its entry).
     func collectLeftovers(index: inout CacheFolderIndex?) {
-        guard let files = CacheFolderListing.files(in: directory) else { return }
+        guard let files = FolderListing.files(in: directory) else { return }
         let now = Date()
         let present = Set(files.map(\.name))
         let modified = Dictionary(files.map { ($0.name, $0.modified) }, uniquingKeysWith: { first, _ in first })

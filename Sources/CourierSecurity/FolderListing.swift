@@ -3,19 +3,19 @@ import Foundation
 import Glibc
 #endif
 
-/// One listing of the cache folder with each file's size and modification time, read with `readdir` and
-/// `fstatat` (links not followed). The index and the housekeeping list folders of thousands of files, where
-/// FileManager's names and attribute dictionaries cost about 18 µs a file: 63 ms before the first save of a
-/// `courier send` into a folder of 3,500 files.
-struct CacheFolderListing {
-    struct File {
-        var name: String
-        var size: Int
-        var modified: Date
+/// One listing of a folder with each file's size and modification time, read with `readdir` and `fstatat`
+/// (links not followed). The HTTP cache's index and housekeeping and the history's pruning list folders of
+/// hundreds or thousands of files, where FileManager's names and attribute dictionaries cost about 18 µs a
+/// file: 63 ms before the first save of a `courier send` into a cache folder of 3,500 files.
+public enum FolderListing {
+    public struct File: Sendable {
+        public var name: String
+        public var size: Int
+        public var modified: Date
     }
 
     /// The folder's files whose names `including` takes (never `.` and `..`); nil when it cannot be read.
-    static func files(in directory: URL, including: (String) -> Bool = { _ in true }) -> [File]? {
+    public static func files(in directory: URL, including: (String) -> Bool = { _ in true }) -> [File]? {
         guard let folder = opendir(directory.path) else { return nil }
         defer { closedir(folder) }
         let descriptor = dirfd(folder)
