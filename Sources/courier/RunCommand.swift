@@ -212,8 +212,9 @@ enum RunCommand {
             Console.fail("cannot open the HTTP cache: \(error)")
             return 1
         }
-        // Cookies set by one request (a login) go with the next, and are kept for the next run.
-        let cookies = CookieJarStore()
+        // Cookies set by one request (a login) go with the next, and are kept for the next run: on disk at once,
+        // then at most once a second while the run goes on, and at its end.
+        let cookies = CookieJarStore(saving: .atMostEvery(.seconds(1)))
         // A jar that cannot be saved (a full disk) still serves this run; the user is told it will not last.
         cookies.reportSaveFailures { Console.error("Warning: " + $0) }
         setup.cookies = cookies
@@ -247,6 +248,7 @@ enum RunCommand {
             await scheduler.run()
         }
         let tally = (try? result.get()) ?? RunTally()
+        cookies.saveChanges()
         let planned = plan.requestCount * iterations.count * invocation.repeats
         var summary = tally.summary(planned: planned)
         if plan.isFolder {

@@ -4,29 +4,39 @@ import Foundation
 import Synchronization
 
 /// Keeps one cookie jar per environment and saves each to `$XDG_STATE_HOME/courier/cookies/ENV.json`
-/// (default `~/.local/state/courier/cookies`) after every change, or when told to (`savesEachChange` off):
-/// 0600 files in a 0700 folder, written to a temporary file and renamed. Session cookies (no Expires or
-/// Max-Age) are kept too, until cleared.
+/// (default `~/.local/state/courier/cookies`) as `saving` says: 0600 files in a 0700 folder, written to a
+/// temporary file, synced and renamed. Session cookies (no Expires or Max-Age) are kept too, until cleared.
 public final class CookieJarStore: Sendable {
+    /// When a changed jar reaches the disk.
+    public enum Saving: Sendable, Equatable {
+        /// After every change (the explorer: a cookie is set now and then, and kept at once).
+        case eachChange
+        /// At once when the last save is at least `interval` old, else with a later change or `saveChanges()`
+        /// (`courier run`, which calls it at its end: a server that sets a cookie on every response, as a load
+        /// balancer's stickiness cookie does, had the jar synced to disk 2,000 times in a 2,000-request run).
+        case atMostEvery(Duration)
+        /// Only when told (`courier load`: thousands of responses a second).
+        case whenTold
+    }
+
     /// The jar name used when no environment is chosen.
     public static let defaultJarName = "default"
 
     public let directory: URL
-    /// False under load (`courier load`): a server that sets a cookie on every response would otherwise have
-    /// the jar written thousands of times a second; changes wait for `saveChanges()`.
-    public let savesEachChange: Bool
+    public let saving: Saving
     private let jars = Mutex<[String: CookieJar]>([:])
-    /// The jars changed since they were last saved, when changes wait: their latest cookies, by file.
-    private let unsaved = Mutex<[URL: [Cookie]]>([:])
+    /// The jars changed since they were last saved, when changes wait: their latest cookies, by file; and
+    /// when the last save was made.
+    private let unsaved = Mutex<(cookies: [URL: [Cookie]], lastSave: ContinuousClock.Instant?)>(([:], nil))
     /// Who hears of a jar that could not be saved, and the failure last told per jar (told once until a
     /// save succeeds again).
     private let failures = Mutex<(report: (@Sendable (String) -> Void)?, told: [String: String])>((nil, [:]))
 
     /// A store in `directory`, or in the default XDG folder when nil.
     public init(directory: URL? = nil, environment: [String: String] = ProcessInfo.processInfo.environment,
-                savesEachChange: Bool = true) {
+                saving: Saving = .eachChange) {
         self.directory = directory ?? Self.defaultDirectory(environment: environment)
-        self.savesEachChange = savesEachChange
+        self.saving = saving
     }
 
     /// `$XDG_STATE_HOME/courier/cookies`, else `~/.local/state/courier/cookies`.
@@ -69,15 +79,28 @@ public final class CookieJarStore: Sendable {
     /// Saves every jar changed since it was last saved (when changes wait for this); nothing when none was.
     public func saveChanges() {
         let changed = unsaved.withLock { unsaved in
-            defer { unsaved.removeAll() }
-            return unsaved
+            defer {
+                unsaved.cookies.removeAll()
+                unsaved.lastSave = .now
+            }
+            return unsaved.cookies
         }
         for (file, cookies) in changed.sorted(by: { $0.key.path < $1.key.path }) { save(cookies, to: file) }
     }
 
     private func changed(_ cookies: [Cookie], file: URL) {
-        guard savesEachChange else { return unsaved.withLock { $0[file] = cookies } }
-        save(cookies, to: file)
+        switch saving {
+        case .eachChange:
+            save(cookies, to: file)
+        case .whenTold:
+            unsaved.withLock { $0.cookies[file] = cookies }
+        case .atMostEvery(let interval):
+            let due = unsaved.withLock { unsaved in
+                unsaved.cookies[file] = cookies
+                return unsaved.lastSave.map { $0.duration(to: .now) >= interval } ?? true
+            }
+            if due { saveChanges() }
+        }
     }
 
     private func save(_ cookies: [Cookie], to file: URL) {

@@ -135,7 +135,7 @@ enum LoadCommand {
         // As `courier run`: the environment's cookie jar (a login's session cookie goes with every request)
         // and OAuth 2.0 tokens kept between runs, so a token is fetched once, not once per request. The jar is
         // saved once, at the end, rather than after every response that sets a cookie.
-        let cookies = CookieJarStore(savesEachChange: false)
+        let cookies = CookieJarStore(saving: .whenTold)
         cookies.reportSaveFailures { Console.error("Warning: " + $0) }
         setup.cookies = cookies
         AuthProgress.configure(&setup)
