@@ -5,7 +5,7 @@ import PackageDescription
 /// courier → CourierApp → {CourierTerminal, CourierCollections, CourierHTTP, CourierWebSocket, CourierBody,
 /// CourierHistory}; CourierHistory → CourierBody (kept responses, redacted; CourierCollections imports HAR into it);
 /// CourierHTTP, CourierScript, CourierHistory → CourierMessage (the one header list and response head, a leaf);
-/// every module → CourierSecurity (the secret policy and the sanitiser, dependency-free);
+/// every module → CourierSecurity (the secret policy, the sanitiser, atomic writes and folder listings; dependency-free);
 /// CourierCollections → CourierScript → {CJavaScriptCore, CCrypto}; CourierCollections → {CYaml, CXML2, CSecret};
 /// CourierCollections → CourierGRPC → {CourierHTTP (its HTTP/2 streams), CourierBody, CZlib};
 /// CourierHTTP → CCurl, CCrypto (PKCE, AWS signatures), CHTTPParser (`courier load`'s wire loop);
