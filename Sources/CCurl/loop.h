@@ -8,7 +8,6 @@
 #include <strings.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
-#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -158,7 +157,5 @@ static inline void courier_wake_fd_drain(int fd) {
 }
 static inline int courier_epoll_make(void) { return epoll_create1(EPOLL_CLOEXEC); }
 static inline void courier_fd_close(int fd) { if (fd >= 0) close(fd); }
-// Names the calling thread (the kernel keeps 15 bytes); prctl is variadic.
-static inline void courier_name_thread(const char *name) { prctl(PR_SET_NAME, name, 0, 0, 0); }
 
 #endif

@@ -1,4 +1,3 @@
-import CourierHTTP
 import Foundation
 import Synchronization
 
@@ -32,7 +31,7 @@ final class InterruptWatch: Sendable {
         for end in ends where end >= 0 { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         interruptPipeWriteEnd = writeEnd
         let reader = readEnd
-        PlainThread.start(name: "courier.interrupt") {
+        let thread = Thread {
             var byte: UInt8 = 0
             while true {
                 let count = read(reader, &byte, 1)
@@ -42,6 +41,8 @@ final class InterruptWatch: Sendable {
             }
             close(reader)
         }
+        thread.name = "courier.interrupt"
+        thread.start()
         var handler = sigaction()
         handler.__sigaction_handler.sa_handler = interruptHandler
         sigemptyset(&handler.sa_mask)

@@ -25,17 +25,21 @@ struct ExplorerFirstFrameTests {
         var firstText: String { first.withLock { $0?.lines().joined(separator: "\n") ?? "" } }
     }
 
-    /// Notes, at the first frame, whether the transport had begun to be made.
-    final class OrderBackend: TerminalBackend, Sendable {
+    /// Notes what `probe` says at the first frame (whether the transport had begun to be made, whether a file
+    /// was still there), and quits.
+    final class ProbeBackend: TerminalBackend, Sendable {
         let size: Size
-        let transportStarted = Mutex(false)
-        let startedAtFirstFrame = Mutex<Bool?>(nil)
+        let probe: @Sendable () -> Bool
+        let atFirstFrame = Mutex<Bool?>(nil)
 
-        init(size: Size) { self.size = size }
+        init(size: Size, probe: @escaping @Sendable () -> Bool) {
+            self.size = size
+            self.probe = probe
+        }
 
         func draw(_ buffer: Buffer, cursor: Position?) {
-            let started = transportStarted.withLock { $0 }
-            startedAtFirstFrame.withLock { if $0 == nil { $0 = started } }
+            let value = probe()
+            atFirstFrame.withLock { if $0 == nil { $0 = value } }
         }
         func nextEvent(timeout: Duration?) -> InputEvent? { .key(.char("q")) }
         func wake() {}
@@ -48,10 +52,11 @@ struct ExplorerFirstFrameTests {
         let folder = try TemporaryFolder("first-frame-order")
         let file = try folder.write("api.http", "### alphaRequest\nGET http://127.0.0.1:9/alpha\n")
         let state = AppState(size: Size(width: 120, height: 40), collectionPath: file.path)
-        let backend = OrderBackend(size: state.size)
+        let transportStarted = Mutex(false)
+        let backend = ProbeBackend(size: state.size) { transportStarted.withLock { $0 } }
         let queue = ActionQueue { backend.wake() }
         let transport = DeferredTransport {
-            backend.transportStarted.withLock { $0 = true }
+            transportStarted.withLock { $0 = true }
             return CurlTransport()
         }
         let runner = EffectRunner(configuration: .init(transport: transport, themeFolders: []), queue: queue)
@@ -60,28 +65,8 @@ struct ExplorerFirstFrameTests {
             Explorer.run(backend: backend, state: state, runner: runner, queue: queue, firstScreenWait: .seconds(60))
         }
         // Then nothing had begun making the transport when the first frame was drawn, and it is made after it
-        #expect(backend.startedAtFirstFrame.withLock { $0 } == false)
-        #expect(await LoopbackServer.eventually { backend.transportStarted.withLock { $0 } })
-    }
-
-    /// Notes, at the first frame, whether a file still existed.
-    final class FileAtFirstFrameBackend: TerminalBackend, Sendable {
-        let size: Size
-        let path: String
-        let existedAtFirstFrame = Mutex<Bool?>(nil)
-
-        init(size: Size, path: String) {
-            self.size = size
-            self.path = path
-        }
-
-        func draw(_ buffer: Buffer, cursor: Position?) {
-            let exists = FileManager.default.fileExists(atPath: path)
-            existedAtFirstFrame.withLock { if $0 == nil { $0 = exists } }
-        }
-        func nextEvent(timeout: Duration?) -> InputEvent? { .key(.char("q")) }
-        func wake() {}
-        func restore() {}
+        #expect(backend.atFirstFrame.withLock { $0 } == false)
+        #expect(await LoopbackServer.eventually { transportStarted.withLock { $0 } })
     }
 
     @Test("the HTTP cache's leftovers are collected after the first frame, not before it")
@@ -96,7 +81,7 @@ struct ExplorerFirstFrameTests {
         let cache = HTTPCacheMiddleware(store: try HTTPCacheStore(directory: cacheFolder, orphanGrace: 0,
                                                                   housekeeping: .later))
         let state = AppState(size: Size(width: 120, height: 40), collectionPath: file.path)
-        let backend = FileAtFirstFrameBackend(size: state.size, path: orphan.path)
+        let backend = ProbeBackend(size: state.size) { FileManager.default.fileExists(atPath: orphan.path) }
         let queue = ActionQueue { backend.wake() }
         let runner = EffectRunner(configuration: .init(transport: CurlTransport(), themeFolders: [], cache: cache),
                                   queue: queue)
@@ -105,7 +90,7 @@ struct ExplorerFirstFrameTests {
             Explorer.run(backend: backend, state: state, runner: runner, queue: queue, firstScreenWait: .seconds(60))
         }
         // Then the folder was untouched at the first frame, and is collected after it
-        #expect(backend.existedAtFirstFrame.withLock { $0 } == true)
+        #expect(backend.atFirstFrame.withLock { $0 } == true)
         #expect(await LoopbackServer.eventually { !FileManager.default.fileExists(atPath: orphan.path) })
     }
 

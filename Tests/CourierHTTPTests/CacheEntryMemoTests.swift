@@ -25,13 +25,19 @@ struct CacheEntryMemoTests {
         return directory.url.appendingPathComponent(name)
     }
 
-    @Test func anUnchangedFileIsNotDecodedAgain() throws {
-        // Given an entry looked up once
+    /// A store in a new folder holding one entry (body "first"), looked up once.
+    func storeLookedUpOnce() throws -> (TemporaryFolder, HTTPCacheStore) {
         let directory = try TemporaryFolder("cache-memo")
         let store = try HTTPCacheStore(directory: directory.url)
         let (saved, savedBody) = entry("first")
         try store.save(saved, body: savedBody)
         #expect(try body(store) == "first")
+        return (directory, store)
+    }
+
+    @Test func anUnchangedFileIsNotDecodedAgain() throws {
+        // Given an entry this store looked up once
+        let (directory, store) = try storeLookedUpOnce()
         // When its file's bytes change but not its identity (same inode, size and modification time)
         let file = try entryFile(directory)
         var info = stat()
@@ -49,12 +55,8 @@ struct CacheEntryMemoTests {
     }
 
     @Test func anEntryAnotherProcessReplacedIsReadAgain() throws {
-        // Given an entry this store looked up
-        let directory = try TemporaryFolder("cache-memo")
-        let store = try HTTPCacheStore(directory: directory.url)
-        let (saved, savedBody) = entry("first")
-        try store.save(saved, body: savedBody)
-        #expect(try body(store) == "first")
+        // Given an entry this store looked up once
+        let (directory, store) = try storeLookedUpOnce()
         // When another store (another process) saves a new response for the same URL
         let other = try HTTPCacheStore(directory: directory.url)
         let (newer, newerBody) = entry("second")
@@ -64,12 +66,8 @@ struct CacheEntryMemoTests {
     }
 
     @Test func anEntryDamagedInPlaceIsUnreadableNotServedFromMemory() throws {
-        // Given an entry this store looked up
-        let directory = try TemporaryFolder("cache-memo")
-        let store = try HTTPCacheStore(directory: directory.url)
-        let (saved, savedBody) = entry("first")
-        try store.save(saved, body: savedBody)
-        #expect(try body(store) == "first")
+        // Given an entry this store looked up once
+        let (directory, store) = try storeLookedUpOnce()
         // When its file is overwritten in place with something else
         try Data("{not json".utf8).write(to: try entryFile(directory))
         // Then it is reported unreadable and removed

@@ -111,11 +111,13 @@ public final class EffectRunner: Sendable {
     public func firstFrameDrawn() {
         (configuration.transport as? DeferredTransport)?.start()
         if let cache = configuration.cache {
-            PlainThread.start(name: "courier.housekeep") {
+            let thread = Thread {
                 // On Linux a thread's nice value is its own: 0 names the calling thread.
                 _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 19)
                 cache.store.collectLeftoversIfDue()
             }
+            thread.name = "courier.housekeep"
+            thread.start()
         }
     }
 

@@ -62,7 +62,6 @@ extension HTTPCacheStore {
     func collectLeftovers(index: inout CacheFolderIndex?) {
         guard let files = FolderListing.files(in: directory) else { return }
         let now = Date()
-        let present = Set(files.map(\.name))
         let modified = Dictionary(files.map { ($0.name, $0.modified) }, uniquingKeysWith: { first, _ in first })
         func isOld(_ name: String) -> Bool {
             guard let modified = modified[name] else { return false }
@@ -79,7 +78,7 @@ extension HTTPCacheStore {
                   Self.isStoreStem(stem), CacheBodyFile.isValidName(name, stem: stem) else { continue }
             if named[stem] == nil {
                 let entryName = stem + Self.entrySuffix
-                named[stem] = present.contains(entryName)
+                named[stem] = modified[entryName] != nil
                     ? (try? readEntry(directory.appendingPathComponent(entryName)))?.bodyFile : .some(nil)
             }
             let current: String? = named[stem] ?? nil

@@ -50,10 +50,12 @@ final class CurlMultiLoop: Sendable {
     /// periodic turn to hide a lost wake-up or timer: how tests prove none is lost.
     init(boundsWaits: Bool = true) {
         self.boundsWaits = boundsWaits
-        PlainThread.start(name: "courier.curl") { [self] in
+        let thread = Thread { [self] in
             run()
             ended.signal()
         }
+        thread.name = "courier.curl"
+        thread.start()
         CurlLoopRegistry.register(self)
     }
 
