@@ -4,7 +4,6 @@
 #include <courier_crypto.h>
 #include <dlfcn.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,27 +72,6 @@ bool courier_curl_load(char *error, size_t size) {
     pthread_once(&courier_curl_once, courier_curl_open);
     if (!courier_curl_loaded && error && size > 0) snprintf(error, size, "%s", courier_curl_error);
     return courier_curl_loaded;
-}
-
-static void *courier_curl_preload_main(void *unused) {
-    (void)unused;
-    courier_curl_load(NULL, 0);
-    return NULL;
-}
-
-void courier_curl_preload(void) {
-    // The thread takes no signals: Ctrl-C and the crash handlers stay with the threads that expect them.
-    sigset_t all, previous;
-    sigfillset(&all);
-    pthread_sigmask(SIG_SETMASK, &all, &previous);
-    pthread_attr_t attributes;
-    pthread_attr_init(&attributes);
-    pthread_attr_setdetachstate(&attributes, PTHREAD_CREATE_DETACHED);
-    pthread_t thread;
-    // Without the thread, the first curl call loads libcurl itself.
-    (void)pthread_create(&thread, &attributes, courier_curl_preload_main, NULL);
-    pthread_attr_destroy(&attributes);
-    pthread_sigmask(SIG_SETMASK, &previous, NULL);
 }
 
 // Every request needs libcurl: without it there is nothing to fall back to, so the process ends with the

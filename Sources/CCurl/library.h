@@ -52,9 +52,4 @@ extern struct courier_curl_table courier_curl;
 // `error`, when it cannot be loaded.
 bool courier_curl_load(char *error, size_t size);
 
-// Starts loading libcurl on a thread of its own, so that the loading (most of it the dynamic loader mapping
-// and relocating libcurl's libraries) overlaps the work a command does before its first request. The first
-// curl call waits for it to finish; nothing else does.
-void courier_curl_preload(void);
-
 #endif

@@ -11,27 +11,24 @@ enum CommandLineMain {
         let name: String
         private let makeSpec: @Sendable () -> CommandSpec
         let run: @Sendable ([String]) -> Int32
-        /// Whether the command sends requests, so that libcurl starts loading as the process starts (`preload`).
-        let sends: Bool
         var spec: CommandSpec { makeSpec() }
 
-        init(_ name: String, spec: @autoclosure @escaping @Sendable () -> CommandSpec, sends: Bool = false,
+        init(_ name: String, spec: @autoclosure @escaping @Sendable () -> CommandSpec,
              run: @escaping @Sendable ([String]) -> Int32) {
             self.name = name
             makeSpec = spec
-            self.sends = sends
             self.run = run
         }
     }
 
     /// Every subcommand, in the order the help lists them.
     static let subcommands: [Subcommand] = [
-        Subcommand("send", spec: SendCommand.spec, sends: true, run: SendCommand.run),
-        Subcommand("run", spec: RunCommand.spec, sends: true, run: RunCommand.run),
-        Subcommand("load", spec: LoadCommand.spec, sends: true, run: LoadCommand.run),
+        Subcommand("send", spec: SendCommand.spec, run: SendCommand.run),
+        Subcommand("run", spec: RunCommand.spec, run: RunCommand.run),
+        Subcommand("load", spec: LoadCommand.spec, run: LoadCommand.run),
         Subcommand("check", spec: CheckCommand.spec, run: CheckCommand.run),
-        Subcommand("ws", spec: WSCommand.spec, sends: true, run: WSCommand.run),
-        Subcommand("grpc", spec: GRPCCommand.spec, sends: true, run: GRPCCommand.run),
+        Subcommand("ws", spec: WSCommand.spec, run: WSCommand.run),
+        Subcommand("grpc", spec: GRPCCommand.spec, run: GRPCCommand.run),
         Subcommand("demo", spec: ExplorerCommand.demoSpec, run: ExplorerCommand.demo),
         Subcommand("serve-demo", spec: ServeDemoCommand.spec, run: ServeDemoCommand.run),
         Subcommand("import", spec: ImportCommand.spec, run: ImportCommand.run),
@@ -39,7 +36,7 @@ enum CommandLineMain {
         Subcommand("cache", spec: CacheCommand.spec, run: CacheCommand.run),
         Subcommand("history", spec: HistoryCommand.spec, run: HistoryCommand.run),
         Subcommand("cookies", spec: CookiesCommand.spec, run: CookiesCommand.run),
-        Subcommand("auth", spec: AuthCommand.spec, sends: true, run: AuthCommand.run),
+        Subcommand("auth", spec: AuthCommand.spec, run: AuthCommand.run),
         Subcommand("completions", spec: CompletionsCommand.spec, run: CompletionsCommand.run),
         Subcommand("help", spec: HelpCommand.spec, run: HelpCommand.run),
     ]
@@ -57,13 +54,6 @@ enum CommandLineMain {
         if first == "--version" || first == "-V" || first == "version" { return printVersion() }
         if let subcommand = subcommands.first(where: { $0.name == first }) { return subcommand.run(rest) }
         return ExplorerCommand.open(arguments)
-    }
-
-    /// Starts loading libcurl when `first` (the word after `courier`) names a command that sends; `main` calls
-    /// it before anything else, so the loading also overlaps the crash reporter's set-up.
-    static func preload(for first: String?) {
-        guard let first, subcommands.contains(where: { $0.name == first && $0.sends }) else { return }
-        CurlLibrary.preload()
     }
 
     /// `courier --help`: the explorer's arguments and options, then every subcommand.

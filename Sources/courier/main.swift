@@ -9,10 +9,11 @@ import Foundation
 if CommandLine.arguments.count == 2 && CommandLine.arguments[1] == ScriptProcess.command {
     _exit(ScriptProcess.serve())
 }
-// The courier command line: dispatches to one subcommand. A command that sends starts loading libcurl first,
-// so that the loading overlaps the rest of the start. The crash reporter comes next, before any subcommand
-// can take over the terminal. Scripts that use promises run in a process of this very binary.
-CommandLineMain.preload(for: CommandLine.arguments.dropFirst().first)
+// The courier command line: dispatches to one subcommand. The crash reporter comes first, before any subcommand
+// can take over the terminal. Scripts that use promises run in a process of this very binary. libcurl is loaded
+// by the first request, on the thread that makes it: loading it on a thread of its own while `main` went on made a
+// one-shot send slower, not faster (the dynamic loader's `mprotect` and `munmap` calls then interrupt the other
+// running thread to flush its view of the memory map, and that thread's page faults do the same to the loader).
 ScriptProcess.setExecutable(path: "/proc/self/exe")
 CrashReporting.start(arguments: CommandLine.arguments)
 let status = CommandLineMain.run(Array(CommandLine.arguments.dropFirst()))
