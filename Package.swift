@@ -36,10 +36,12 @@ let package = Package(
         .target(name: "CHTTPParser", path: "Sources/CHTTPParser", publicHeadersPath: "."),
         // The courier process's end: C's standard streams flushed before `_exit` (see main.swift).
         .target(name: "CProcess", path: "Sources/CProcess", publicHeadersPath: "."),
-        .systemLibrary(name: "CNcursesw", path: "Sources/CNcursesw"),
+        // ncursesw for the explorer, loaded with dlopen when it first draws (see its library.h): not linked.
+        .target(name: "CNcursesw", path: "Sources/CNcursesw", publicHeadersPath: "."),
         // Loaded with dlopen on the first script (see its shim.h), so it is not linked.
         .systemLibrary(name: "CJavaScriptCore", path: "Sources/CJavaScriptCore"),
-        .systemLibrary(name: "CYaml", path: "Sources/CYaml"),
+        // libyaml for OpenAPI descriptions in YAML, loaded with dlopen on first use (see its library.h): not linked.
+        .target(name: "CYaml", path: "Sources/CYaml", publicHeadersPath: "."),
         // libxml2 for XPath over XML responses, loaded with dlopen on first use (see its shim.h): not linked.
         .systemLibrary(name: "CXML2", path: "Sources/CXML2"),
         // zlib for gRPC's gzip message compression (libcurl decodes HTTP bodies itself).

@@ -9,7 +9,7 @@
 #endif
 #include <locale.h>
 #include <wchar.h>
-#include <ncursesw/curses.h>
+#include "library.h"
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <termios.h>
@@ -29,11 +29,7 @@ static inline mmask_t courier_all_mouse_events(void) { return ALL_MOUSE_EVENTS |
 static inline mmask_t courier_button4_pressed(void) { return BUTTON4_PRESSED; }
 static inline mmask_t courier_button5_pressed(void) { return BUTTON5_PRESSED; }
 static inline mmask_t courier_button1_clicked(void) { return BUTTON1_CLICKED | BUTTON1_PRESSED; }
-// Globals and macros Swift 6 cannot use directly (mutable C globals are not concurrency-safe).
-static inline WINDOW *courier_stdscr(void) { return stdscr; }
-static inline WINDOW *courier_curscr(void) { return curscr; }
-static inline int courier_colors(void) { return COLORS; }
-static inline int courier_color_pairs(void) { return COLOR_PAIRS; }
+// Macros Swift 6 cannot use directly; the globals (stdscr, COLORS, ...) are read through library.h.
 static inline int courier_key_code_yes(void) { return KEY_CODE_YES; }
 static inline int courier_key_f0(void) { return KEY_F0; }
 static inline attr_t courier_a_color(void) { return A_COLOR; }

@@ -21,6 +21,13 @@ final class YAMLDocument {
     private let inputCount: Int
     private var loaded = false
 
+    /// libyaml is loaded on the first YAML read (see CYaml/library.h); without it, what to install.
+    static var cannotStart: CollectionError {
+        let reason = courier_yaml_load() ? "libyaml could not start"
+            : "reading YAML needs libyaml (\(COURIER_YAML_LIBRARY)); on Debian or Ubuntu: apt-get install libyaml-0-2"
+        return .importFailed(source: "the description", reason: reason)
+    }
+
     /// Parses `data`; a syntax error names its line.
     init(_ data: Data) throws(CollectionError) {
         inputCount = data.count
@@ -28,7 +35,7 @@ final class YAMLDocument {
         data.copyBytes(to: input, count: data.count)
         guard yaml_parser_initialize(&parser) == 1 else {
             input.deallocate()
-            throw .importFailed(source: "the description", reason: "libyaml could not start")
+            throw Self.cannotStart
         }
         yaml_parser_set_input_string(&parser, input, inputCount)
         do {
@@ -56,9 +63,7 @@ final class YAMLDocument {
     static func checkNesting(_ input: UnsafeMutablePointer<UInt8>, count: Int,
                              scanned: inout Int) throws(CollectionError) {
         var parser = yaml_parser_t()
-        guard yaml_parser_initialize(&parser) == 1 else {
-            throw .importFailed(source: "the description", reason: "libyaml could not start")
-        }
+        guard yaml_parser_initialize(&parser) == 1 else { throw cannotStart }
         defer { yaml_parser_delete(&parser) }
         yaml_parser_set_input_string(&parser, input, count)
         var depth = 0
