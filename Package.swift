@@ -44,8 +44,9 @@ let package = Package(
         .target(name: "CYaml", path: "Sources/CYaml", publicHeadersPath: "."),
         // libxml2 for XPath over XML responses, loaded with dlopen on first use (see its shim.h): not linked.
         .systemLibrary(name: "CXML2", path: "Sources/CXML2"),
-        // zlib for gRPC's gzip message compression (libcurl decodes HTTP bodies itself).
-        .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
+        // zlib for gRPC's gzip message compression (libcurl decodes HTTP bodies itself), loaded with dlopen on
+        // first use (see its library.h): not linked.
+        .target(name: "CZlib", path: "Sources/CZlib", publicHeadersPath: "."),
         // libsecret for environment values kept in the keyring, loaded with dlopen on first use: not linked.
         .systemLibrary(name: "CSecret", path: "Sources/CSecret"),
 

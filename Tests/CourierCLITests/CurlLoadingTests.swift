@@ -5,7 +5,8 @@ import Testing
 /// libcurl is loaded by the commands that send and by nothing else: `--version`, `check` and the other
 /// commands that never make a request do not pay for loading it and the thirty libraries it brings. Nor for
 /// libcrypto, loaded by what hashes, signs or draws random bytes (and by libcurl, for TLS). Likewise ncursesw
-/// (and libtinfo with it) is loaded by the explorer when it draws, and libyaml by the first YAML read.
+/// (and libtinfo with it) is loaded by the explorer when it draws, libyaml by the first YAML read, zlib by the
+/// first gzip gRPC message (or with libcurl, which uses it too).
 /// The dynamic loader says which libraries it opens when `LD_DEBUG=libs` is set (on standard error).
 @Suite struct CurlLoadingTests {
     static let loaderTrace = ["LD_DEBUG": "libs"]
@@ -25,6 +26,10 @@ import Testing
         #expect(!check.stderr.contains("libcurl.so"))
         #expect(!version.stderr.contains("libcrypto.so"), "\(version.stderr.prefix(2000))")
         #expect(!check.stderr.contains("libcrypto.so"))
+        // nor any other library loaded on first use: before `main` only libc, libm and libgcc_s
+        for library in ["libncursesw", "libtinfo", "libyaml", "libz.so"] {
+            #expect(!version.stderr.contains(library), "\(library)")
+        }
         // (the trace is there: the loader did report the libraries it did open)
         #expect(version.stderr.contains("libc.so"))
     }
