@@ -1,15 +1,10 @@
 #ifndef COURIER_CNCURSESW_SHIM_H
 #define COURIER_CNCURSESW_SHIM_H
-// ncursesw with wide-character support, plus wrappers for the macros Swift cannot import.
-#ifndef _XOPEN_SOURCE_EXTENDED
-#define _XOPEN_SOURCE_EXTENDED 1
-#endif
-#ifndef NCURSES_WIDECHAR
-#define NCURSES_WIDECHAR 1
-#endif
+// ncursesw with wide-character support (library.h, first: it sets the feature macros), plus wrappers for the
+// macros Swift cannot import.
+#include "library.h"
 #include <locale.h>
 #include <wchar.h>
-#include "library.h"
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <termios.h>
