@@ -8,12 +8,14 @@ import Synchronization
 /// here (`Sanitizer.escapedJSON`), and text that is already safe passes unchanged.
 enum Console {
     static func out(_ text: String) {
+        if let lane = elsewhere() { return lane.hand { out(text) } }
         var line = Sanitizer.escaped(text) + "\n"
         line.withUTF8 { emit($0, newline: false) }
     }
 
     /// `out` for a line written as bytes (`TextLines`, `JSONWriter`): checked and escaped in place, no String made.
     static func out(bytes: [UInt8]) {
+        if let lane = elsewhere() { return lane.hand { out(bytes: bytes) } }
         var line = bytes
         Sanitizer.escape(&line, from: 0)
         line.withUnsafeBufferPointer { emit($0, newline: true) }
@@ -55,6 +57,7 @@ enum Console {
 
     /// Standard error gets what standard output has batched first, so the two keep their order in one file.
     static func error(_ text: String) {
+        if let lane = elsewhere() { return lane.hand { error(text) } }
         flush()
         FileHandle.standardError.write(Data((Sanitizer.escaped(text) + "\n").utf8))
     }
@@ -90,9 +93,37 @@ enum Console {
         batch.withLock { $0 = $0 ?? Batch() }
     }
 
-    /// Writes what `out` has batched.
+    /// Writes what `out` has batched (after what the output lane still holds).
     static func flush() {
+        if let lane = elsewhere() { lane.drain() }
         batch.withLock { batch in batch?.write(at: .now) }
+    }
+
+    /// The output lane `courier run` prints through while it sends (see `OutputLane`), if any.
+    private static let lane = Mutex<OutputLane?>(nil)
+
+    /// The lane, when there is one and the caller is not on it: what the caller says must wait its turn there.
+    private static func elsewhere() -> OutputLane? {
+        guard let current = lane.withLock({ $0 }), !current.isCurrent else { return nil }
+        return current
+    }
+
+    /// Runs `body` with every line said meanwhile written on a lane of its own (see `OutputLane`), then waits
+    /// for the lane to finish.
+    static func printingOnALane<Result>(_ body: () throws -> Result) rethrows -> Result {
+        let opened = OutputLane()
+        lane.withLock { $0 = opened }
+        defer {
+            opened.drain()
+            lane.withLock { $0 = nil }
+        }
+        return try body()
+    }
+
+    /// Runs `work` on the output lane when there is one (after all that was said before), else at once: the
+    /// printing of a finished request, which the thread that sends need not wait for.
+    static func whenItsTurnComes(_ work: @escaping @Sendable () -> Void) {
+        if let lane = elsewhere() { lane.hand(work) } else { work() }
     }
 
     /// A failure, on standard error with the one prefix every command uses: `Error: what went wrong`.

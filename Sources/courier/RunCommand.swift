@@ -244,9 +244,15 @@ enum RunCommand {
                                      call: pacing?.pacing(call) ?? call, cookies: cookies)
         // The run waits on its requests one after another: on the first client's loop thread it is resumed with no
         // hand-off (a parallel run's requests run on the loop of the client each goes through).
-        let result = Interruptible.run(on: lanes.lanes[0].executor) { () async throws(APIError) -> RunTally in
-            await scheduler.run()
+        // A run in order prints each response on a lane of its own while the next request goes out (2,000
+        // requests: 414 -> 367 ms). Not a parallel run's, whose loop threads would all queue up behind it for
+        // each outcome (20,000 quiet requests at --jobs 64: 0.67 -> 0.97 s), nor a quiet one, which prints little.
+        let runs = {
+            Interruptible.run(on: lanes.lanes[0].executor) { () async throws(APIError) -> RunTally in
+                await scheduler.run()
+            }
         }
+        let result = invocation.jobs == 1 && !invocation.quiet ? Console.printingOnALane(runs) : runs()
         let tally = (try? result.get()) ?? RunTally()
         cookies.saveChanges()
         let planned = plan.requestCount * iterations.count * invocation.repeats

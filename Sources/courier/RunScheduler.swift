@@ -274,10 +274,13 @@ final class RunScheduler: Sendable {
         let iteration = iterations.count > 1 ? pass.iteration.index : nil
         let writesReports = self.writesReports
         let onOutcome: @Sendable (RunOutcome) -> Void = { [secrets] outcome in
-            self.print(outcome, header: limit != nil && self.plan.isFolder ? entry.displayPath : nil,
-                       secrets: secrets, file: file, place: place, iteration: iteration)
-            // Its attempts were printed; only a report reads them again.
-            if !writesReports { self.recorder.forget(outcome.context.id) }
+            // Printed on the output lane: the next request need not wait for this one's formatting.
+            Console.whenItsTurnComes {
+                self.print(outcome, header: limit != nil && self.plan.isFolder ? entry.displayPath : nil,
+                           secrets: secrets, file: file, place: place, iteration: iteration)
+                // Its attempts were printed; only a report reads them again.
+                if !writesReports { self.recorder.forget(outcome.context.id) }
+            }
         }
         // Each outcome is counted as it is printed, and the runner need not keep it (20,000 kept outcomes of a
         // parallel run were most of its memory).
