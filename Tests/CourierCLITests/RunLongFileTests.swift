@@ -124,6 +124,36 @@ struct RunLongFileTests {
         #expect(found == found.sorted(), "\(log)")
     }
 
+    @Test func aReaderThatFallsBehindGetsEveryResponseInOrder() async throws {
+        // Given 40 requests whose answers (12 KB of JSON each) come faster than a slow reader takes them
+        let row = String(repeating: "\"field\": \"value\", ", count: 600)
+        let server = try LoopbackServer { request in
+            LoopbackServer.Reply.json("{\(row)\"path\": \"\(request.path)\"}")
+        }
+        defer { server.stop() }
+        let folder = try TemporaryFolder("run-output-slow-reader")
+        let requests = (0..<40).map { "### r\($0)\nGET \(server.url("/item/\($0)").absoluteString)\n" }
+        try folder.write("api.http", requests.joined(separator: "\n"))
+
+        // When the run's output goes through a pipe whose reader starts only after a second (the pipe's 64 KB
+        // fill long before: the printing waits, and the requests with it)
+        let result = try await ChildProcess.run(URL(fileURLWithPath: "/bin/sh"),
+                                                ["-c", "\"$0\" run api.http 2>&1 | (sleep 1; cat > log.txt)",
+                                                 CourierCLI.executable.path],
+                                                in: folder.url, environment: CourierCLI.baseEnvironment)
+
+        // Then every response is in the log whole, in the order the requests ran, the summary last
+        #expect(result.status == 0)
+        let log = try String(contentsOf: folder.url.appendingPathComponent("log.txt"), encoding: .utf8)
+        let marks = (0..<40).map { "### r\($0)\n" } + ["40 succeeded, 0 failed"]
+        let places = marks.map { log.range(of: $0)?.lowerBound }
+        #expect(places.allSatisfy { $0 != nil }, "\(log.suffix(2000))")
+        let found = places.compactMap { $0 }
+        #expect(found == found.sorted())
+        for index in 0..<40 { #expect(log.contains("\"path\": \"/item/\(index)\"")) }
+        #expect(server.requestCount(path: "/item/39") == 1)
+    }
+
     @Test func aResponseReachesTheLogWhileTheNextRequestIsStillAwaited() async throws {
         // Given a server whose second URL answers only when the test lets it
         let gate = DispatchSemaphore(value: 0)
