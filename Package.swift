@@ -28,25 +28,30 @@ let package = Package(
         .library(name: "CourierGRPC", targets: ["CourierGRPC"]),
     ],
     targets: [
+        // The one dlopen-and-dlsym loader of the C modules below that load their library on first use.
+        .target(name: "CLibraryLoader", path: "Sources/CLibraryLoader", publicHeadersPath: "."),
         // libcurl, loaded with dlopen on the first request (see library.h), so it is not linked.
-        .target(name: "CCurl", dependencies: ["CCrypto"], path: "Sources/CCurl", publicHeadersPath: "."),
+        .target(name: "CCurl", dependencies: ["CCrypto", "CLibraryLoader"], path: "Sources/CCurl",
+                publicHeadersPath: "."),
         // libcrypto, loaded with dlopen on the first hash, signature or random bytes (see library.h): not linked.
-        .target(name: "CCrypto", path: "Sources/CCrypto", publicHeadersPath: "."),
+        .target(name: "CCrypto", dependencies: ["CLibraryLoader"], path: "Sources/CCrypto", publicHeadersPath: "."),
         // http-parser for `courier load`'s own wire loop, loaded with dlopen when a run takes that way: not linked.
-        .target(name: "CHTTPParser", path: "Sources/CHTTPParser", publicHeadersPath: "."),
+        .target(name: "CHTTPParser", dependencies: ["CLibraryLoader"], path: "Sources/CHTTPParser",
+                publicHeadersPath: "."),
         // The courier process's end: C's standard streams flushed before `_exit` (see main.swift).
         .target(name: "CProcess", path: "Sources/CProcess", publicHeadersPath: "."),
         // ncursesw for the explorer, loaded with dlopen when it first draws (see its library.h): not linked.
-        .target(name: "CNcursesw", path: "Sources/CNcursesw", publicHeadersPath: "."),
+        .target(name: "CNcursesw", dependencies: ["CLibraryLoader"], path: "Sources/CNcursesw",
+                publicHeadersPath: "."),
         // Loaded with dlopen on the first script (see its shim.h), so it is not linked.
         .systemLibrary(name: "CJavaScriptCore", path: "Sources/CJavaScriptCore"),
         // libyaml for OpenAPI descriptions in YAML, loaded with dlopen on first use (see its library.h): not linked.
-        .target(name: "CYaml", path: "Sources/CYaml", publicHeadersPath: "."),
+        .target(name: "CYaml", dependencies: ["CLibraryLoader"], path: "Sources/CYaml", publicHeadersPath: "."),
         // libxml2 for XPath over XML responses, loaded with dlopen on first use (see its shim.h): not linked.
         .systemLibrary(name: "CXML2", path: "Sources/CXML2"),
         // zlib for gRPC's gzip message compression (libcurl decodes HTTP bodies itself), loaded with dlopen on
         // first use (see its library.h): not linked.
-        .target(name: "CZlib", path: "Sources/CZlib", publicHeadersPath: "."),
+        .target(name: "CZlib", dependencies: ["CLibraryLoader"], path: "Sources/CZlib", publicHeadersPath: "."),
         // libsecret for environment values kept in the keyring, loaded with dlopen on first use: not linked.
         .systemLibrary(name: "CSecret", path: "Sources/CSecret"),
 

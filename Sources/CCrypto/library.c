@@ -1,6 +1,7 @@
 // libcrypto through a table of pointers filled on first use: see courier_crypto.h for why.
 #include "courier_crypto.h"
 
+#include <courier_library_loader.h>
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -34,13 +35,7 @@ static char courier_crypto_error[512];
 static void courier_crypto_open(void) {
     // Global, as a linked libcrypto was: libssl and libcrypto's references to itself find its symbols before
     // the dynamic loader searches libcurl's thirty other libraries one by one (0.1 ms of a send's CPU).
-    void *library = dlopen(COURIER_CRYPTO_LIBRARY, RTLD_LAZY | RTLD_GLOBAL);
-    if (!library) {
-        const char *why = dlerror();
-        snprintf(courier_crypto_error, sizeof courier_crypto_error, "%s", why ? why : COURIER_CRYPTO_LIBRARY);
-        return;
-    }
-    struct { const char *name; void **slot; } symbols[] = {
+    struct courier_library_symbol symbols[] = {
         {"SHA1", (void **)&courier_crypto.sha1},
         {"SHA256", (void **)&courier_crypto.sha256},
         {"RAND_bytes", (void **)&courier_crypto.rand_bytes},
@@ -55,15 +50,9 @@ static void courier_crypto_open(void) {
         {"EVP_DigestUpdate", (void **)&courier_crypto.digest_update},
         {"EVP_DigestFinal_ex", (void **)&courier_crypto.digest_final_ex},
     };
-    for (size_t i = 0; i < sizeof symbols / sizeof symbols[0]; i++) {
-        *symbols[i].slot = dlsym(library, symbols[i].name);
-        if (!*symbols[i].slot) {
-            snprintf(courier_crypto_error, sizeof courier_crypto_error, "%s has no %s (OpenSSL 3 is needed)",
-                     COURIER_CRYPTO_LIBRARY, symbols[i].name);
-            return;
-        }
-    }
-    courier_crypto_loaded = true;
+    courier_crypto_loaded = courier_library_load(COURIER_CRYPTO_LIBRARY, RTLD_LAZY | RTLD_GLOBAL, symbols,
+                                                 sizeof symbols / sizeof symbols[0], "(OpenSSL 3 is needed)",
+                                                 courier_crypto_error, sizeof courier_crypto_error);
 }
 
 // libcrypto is part of every system libcurl's dependencies, so it is missing only from a broken system:

@@ -2,6 +2,7 @@
 #include "library.h"
 
 #include <courier_crypto.h>
+#include <courier_library_loader.h>
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -14,25 +15,11 @@ static pthread_once_t courier_curl_once = PTHREAD_ONCE_INIT;
 static bool courier_curl_loaded;
 static char courier_curl_error[512];
 
-static bool courier_curl_bind(void *library, const char *name, void **slot) {
-    *slot = dlsym(library, name);
-    if (*slot) return true;
-    snprintf(courier_curl_error, sizeof courier_curl_error, "%s has no %s (libcurl 7.66 or later is needed)",
-             COURIER_CURL_LIBRARY, name);
-    return false;
-}
-
 static void courier_curl_open(void) {
     // libcrypto first, into the global scope (see CCrypto's library.c); without it libcurl still loads its own.
     (void)courier_crypto_load();
-    void *library = dlopen(COURIER_CURL_LIBRARY, RTLD_LAZY | RTLD_LOCAL);
-    if (!library) {
-        const char *why = dlerror();
-        snprintf(courier_curl_error, sizeof courier_curl_error, "%s", why ? why : COURIER_CURL_LIBRARY);
-        return;
-    }
     struct courier_curl_table table;
-    struct { const char *name; void **slot; } symbols[] = {
+    struct courier_library_symbol symbols[] = {
         {"curl_easy_setopt", (void **)&table.easy_setopt},
         {"curl_easy_getinfo", (void **)&table.easy_getinfo},
         {"curl_multi_setopt", (void **)&table.multi_setopt},
@@ -61,8 +48,10 @@ static void courier_curl_open(void) {
         {"curl_url_cleanup", (void **)&table.url_cleanup},
         {"curl_url_set", (void **)&table.url_set},
     };
-    for (size_t i = 0; i < sizeof symbols / sizeof symbols[0]; i++) {
-        if (!courier_curl_bind(library, symbols[i].name, symbols[i].slot)) return;
+    if (!courier_library_load(COURIER_CURL_LIBRARY, RTLD_LAZY | RTLD_LOCAL, symbols,
+                              sizeof symbols / sizeof symbols[0], "(libcurl 7.66 or later is needed)",
+                              courier_curl_error, sizeof courier_curl_error)) {
+        return;
     }
     courier_curl = table;
     courier_curl_loaded = true;

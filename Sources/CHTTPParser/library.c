@@ -1,6 +1,7 @@
 // http-parser through a table of pointers filled on first use: see library.h for why.
 #include "library.h"
 
+#include <courier_library_loader.h>
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -12,10 +13,8 @@ static bool courier_http_parser_loaded;
 
 static void courier_http_parser_open(void) {
     const char *name = getenv(COURIER_HTTP_PARSER_LIBRARY_VARIABLE);
-    void *library = dlopen(name && *name ? name : COURIER_HTTP_PARSER_LIBRARY, RTLD_LAZY | RTLD_LOCAL);
-    if (!library) return;
     struct courier_http_parser_table table;
-    struct { const char *name; void **slot; } symbols[] = {
+    struct courier_library_symbol symbols[] = {
         {"http_parser_init", (void **)&table.init},
         {"http_parser_settings_init", (void **)&table.settings_init},
         {"http_parser_execute", (void **)&table.execute},
@@ -23,9 +22,9 @@ static void courier_http_parser_open(void) {
         {"http_errno_description", (void **)&table.errno_description},
         {"http_parser_pause", (void **)&table.pause},
     };
-    for (size_t i = 0; i < sizeof symbols / sizeof symbols[0]; i++) {
-        *symbols[i].slot = dlsym(library, symbols[i].name);
-        if (!*symbols[i].slot) return;
+    if (!courier_library_load(name && *name ? name : COURIER_HTTP_PARSER_LIBRARY, RTLD_LAZY | RTLD_LOCAL, symbols,
+                              sizeof symbols / sizeof symbols[0], NULL, NULL, 0)) {
+        return;
     }
     courier_http_parser = table;
     courier_http_parser_loaded = true;

@@ -4,6 +4,7 @@
 #define NCURSES_NOMACROS 1
 #include "library.h"
 
+#include <courier_library_loader.h>
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -29,7 +30,8 @@ static struct {
     int (*resize_term)(int lines, int columns);
     int (*set_escdelay)(int milliseconds);
     SCREEN *(*set_term)(SCREEN *screen);
-    int (*setcchar)(cchar_t *character, const wchar_t *text, const attr_t attributes, short pair, const void *options);
+    int (*setcchar)(cchar_t *character, const wchar_t *text, const attr_t attributes, short pair,
+                    const void *options);
     int (*start_color)(void);
     int (*tigetflag)(const char *name);
     int (*tigetnum)(const char *name);
@@ -52,13 +54,7 @@ static char courier_curses_error[512];
 static void courier_curses_open(void) {
     // libtinfo, which holds the terminal database functions and stdscr, comes in as ncursesw's dependency and
     // is searched by dlsym through the same handle.
-    void *library = dlopen(COURIER_CURSES_LIBRARY, RTLD_LAZY | RTLD_LOCAL);
-    if (!library) {
-        const char *why = dlerror();
-        snprintf(courier_curses_error, sizeof courier_curses_error, "%s", why ? why : COURIER_CURSES_LIBRARY);
-        return;
-    }
-    struct { const char *name; void **slot; } symbols[] = {
+    struct courier_library_symbol symbols[] = {
         {"clearok", (void **)&courier_curses.clearok},
         {"curs_set", (void **)&courier_curses.curs_set},
         {"delscreen", (void **)&courier_curses.delscreen},
@@ -93,14 +89,9 @@ static void courier_curses_open(void) {
         {"COLORS", (void **)&courier_curses.colors},
         {"COLOR_PAIRS", (void **)&courier_curses.color_pairs},
     };
-    for (size_t i = 0; i < sizeof symbols / sizeof symbols[0]; i++) {
-        if (!(*symbols[i].slot = dlsym(library, symbols[i].name))) {
-            snprintf(courier_curses_error, sizeof courier_curses_error, "%s has no %s", COURIER_CURSES_LIBRARY,
-                     symbols[i].name);
-            return;
-        }
-    }
-    courier_curses_loaded = true;
+    courier_curses_loaded = courier_library_load(COURIER_CURSES_LIBRARY, RTLD_LAZY | RTLD_LOCAL, symbols,
+                                                 sizeof symbols / sizeof symbols[0], NULL, courier_curses_error,
+                                                 sizeof courier_curses_error);
 }
 
 bool courier_curses_load(void) {

@@ -1,6 +1,7 @@
 // libyaml through a table of pointers filled on first use: see library.h for why.
 #include "library.h"
 
+#include <courier_library_loader.h>
 #include <dlfcn.h>
 #include <pthread.h>
 
@@ -20,9 +21,7 @@ static pthread_once_t courier_yaml_once = PTHREAD_ONCE_INIT;
 static bool courier_yaml_loaded;
 
 static void courier_yaml_open(void) {
-    void *library = dlopen(COURIER_YAML_LIBRARY, RTLD_LAZY | RTLD_LOCAL);
-    if (!library) return;
-    struct { const char *name; void **slot; } symbols[] = {
+    struct courier_library_symbol symbols[] = {
         {"yaml_parser_initialize", (void **)&courier_yaml.parser_initialize},
         {"yaml_parser_delete", (void **)&courier_yaml.parser_delete},
         {"yaml_parser_set_input_string", (void **)&courier_yaml.parser_set_input_string},
@@ -33,10 +32,8 @@ static void courier_yaml_open(void) {
         {"yaml_document_get_node", (void **)&courier_yaml.document_get_node},
         {"yaml_document_get_root_node", (void **)&courier_yaml.document_get_root_node},
     };
-    for (size_t i = 0; i < sizeof symbols / sizeof symbols[0]; i++) {
-        if (!(*symbols[i].slot = dlsym(library, symbols[i].name))) return;
-    }
-    courier_yaml_loaded = true;
+    courier_yaml_loaded = courier_library_load(COURIER_YAML_LIBRARY, RTLD_LAZY | RTLD_LOCAL, symbols,
+                                               sizeof symbols / sizeof symbols[0], NULL, NULL, 0);
 }
 
 bool courier_yaml_load(void) {
@@ -55,7 +52,9 @@ void yaml_parser_delete(yaml_parser_t *parser) {
 void yaml_parser_set_input_string(yaml_parser_t *parser, const unsigned char *input, size_t size) {
     courier_yaml.parser_set_input_string(parser, input, size);
 }
-int yaml_parser_scan(yaml_parser_t *parser, yaml_token_t *token) { return courier_yaml.parser_scan(parser, token); }
+int yaml_parser_scan(yaml_parser_t *parser, yaml_token_t *token) {
+    return courier_yaml.parser_scan(parser, token);
+}
 int yaml_parser_load(yaml_parser_t *parser, yaml_document_t *document) {
     return courier_yaml.parser_load(parser, document);
 }

@@ -1,6 +1,7 @@
 // zlib through a table of pointers filled on first use: see library.h for why.
 #include "library.h"
 
+#include <courier_library_loader.h>
 #include <dlfcn.h>
 #include <pthread.h>
 
@@ -18,9 +19,7 @@ static pthread_once_t courier_zlib_once = PTHREAD_ONCE_INIT;
 static bool courier_zlib_loaded;
 
 static void courier_zlib_open(void) {
-    void *library = dlopen(COURIER_ZLIB_LIBRARY, RTLD_LAZY | RTLD_LOCAL);
-    if (!library) return;
-    struct { const char *name; void **slot; } symbols[] = {
+    struct courier_library_symbol symbols[] = {
         {"deflate", (void **)&courier_zlib.deflate},
         {"deflateEnd", (void **)&courier_zlib.deflate_end},
         {"deflateInit2_", (void **)&courier_zlib.deflate_init2},
@@ -28,10 +27,8 @@ static void courier_zlib_open(void) {
         {"inflateEnd", (void **)&courier_zlib.inflate_end},
         {"inflateInit2_", (void **)&courier_zlib.inflate_init2},
     };
-    for (size_t i = 0; i < sizeof symbols / sizeof symbols[0]; i++) {
-        if (!(*symbols[i].slot = dlsym(library, symbols[i].name))) return;
-    }
-    courier_zlib_loaded = true;
+    courier_zlib_loaded = courier_library_load(COURIER_ZLIB_LIBRARY, RTLD_LAZY | RTLD_LOCAL, symbols,
+                                               sizeof symbols / sizeof symbols[0], NULL, NULL, 0);
 }
 
 bool courier_zlib_load(void) {
@@ -53,5 +50,9 @@ int inflateInit2_(z_streamp stream, int window_bits, const char *version, int st
 }
 int deflate(z_streamp stream, int flush) { return courier_zlib.deflate(stream, flush); }
 int inflate(z_streamp stream, int flush) { return courier_zlib.inflate(stream, flush); }
-int deflateEnd(z_streamp stream) { return courier_zlib_load() ? courier_zlib.deflate_end(stream) : Z_STREAM_ERROR; }
-int inflateEnd(z_streamp stream) { return courier_zlib_load() ? courier_zlib.inflate_end(stream) : Z_STREAM_ERROR; }
+int deflateEnd(z_streamp stream) {
+    return courier_zlib_load() ? courier_zlib.deflate_end(stream) : Z_STREAM_ERROR;
+}
+int inflateEnd(z_streamp stream) {
+    return courier_zlib_load() ? courier_zlib.inflate_end(stream) : Z_STREAM_ERROR;
+}
