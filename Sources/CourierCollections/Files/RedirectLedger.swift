@@ -10,7 +10,7 @@ public struct RedirectLedger: Sendable, Hashable {
     /// How many written files are remembered; the oldest are forgotten first (then `>>!` asks again).
     public static let capacity = 2_000
 
-    /// One file as it was left by the write.
+    /// One file as it was left by the write: its path and `FileIdentity`, flat in the ledger's JSON.
     struct Entry: Codable, Hashable {
         var path: String
         var device: UInt64
@@ -18,6 +18,12 @@ public struct RedirectLedger: Sendable, Hashable {
         var size: Int64
         var seconds: Int
         var nanoseconds: Int
+
+        init(path: String, identity: FileIdentity) {
+            self.path = path
+            (device, inode, size) = (identity.device, identity.inode, identity.size)
+            (seconds, nanoseconds) = (identity.seconds, identity.nanoseconds)
+        }
     }
 
     /// The ledger's file.
@@ -62,9 +68,7 @@ public struct RedirectLedger: Sendable, Hashable {
 
     /// The identity of the regular file at `path` now (not following a final link); nil for anything else.
     static func entry(for path: String) -> Entry? {
-        var status = stat()
-        guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
-        return Entry(path: path, device: UInt64(status.st_dev), inode: UInt64(status.st_ino),
-                     size: Int64(status.st_size), seconds: status.st_mtim.tv_sec, nanoseconds: status.st_mtim.tv_nsec)
+        guard let (identity, kind) = FileIdentity.of(path), kind == .regularFile else { return nil }
+        return Entry(path: path, identity: identity)
     }
 }

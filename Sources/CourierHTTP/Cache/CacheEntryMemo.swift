@@ -1,35 +1,15 @@
+import CourierSecurity
 import Foundation
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#endif
 
-/// The entries this process decoded, each with the identity of the file it came from (device, inode, size,
-/// modification time). A lookup whose `lstat` still shows that identity reuses the decoded entry: a fresh hit
+/// The entries this process decoded, each with the identity of the file it came from (`FileIdentity`: device,
+/// inode, size, modification time). A lookup whose `lstat` still shows that identity reuses the decoded entry: a fresh hit
 /// decoded its entry's JSON every time (about a third of a hit's 90 µs in `courier run --cache-mode`). Another
 /// process's write renames a new file into place (a new inode), so it is read again; this store's own touch of
 /// the modification time (the LRU clock) is recorded as it is made.
 final class CacheEntryMemo: Sendable {
-    /// What `lstat` says of an entry file.
-    struct Identity: Equatable {
-        var device: UInt64
-        var inode: UInt64
-        var size: Int64
-        var seconds: Int
-        var nanoseconds: Int
-
-        /// The file's identity; nil when it is missing. `isLink` is set for a symbolic link (never reused).
-        static func of(_ path: String) -> (identity: Identity, isLink: Bool)? {
-            var info = stat()
-            guard lstat(path, &info) == 0 else { return nil }
-            let identity = Identity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
-                                    seconds: info.st_mtim.tv_sec, nanoseconds: info.st_mtim.tv_nsec)
-            return (identity, (info.st_mode & S_IFMT) == S_IFLNK)
-        }
-    }
-
     private struct Kept {
-        var identity: Identity
+        var identity: FileIdentity
         var entry: HTTPCacheEntry
     }
 
@@ -38,11 +18,11 @@ final class CacheEntryMemo: Sendable {
     private let kept = Mutex<[String: Kept]>([:])
 
     /// The entry decoded from the file under `stem` when the file is still the one it came from.
-    func entry(_ stem: String, identity: Identity) -> HTTPCacheEntry? {
+    func entry(_ stem: String, identity: FileIdentity) -> HTTPCacheEntry? {
         kept.withLock { kept in kept[stem].flatMap { $0.identity == identity ? $0.entry : nil } }
     }
 
-    func keep(_ entry: HTTPCacheEntry, stem: String, identity: Identity) {
+    func keep(_ entry: HTTPCacheEntry, stem: String, identity: FileIdentity) {
         kept.withLock { kept in
             if kept.count >= Self.capacity && kept[stem] == nil { kept.removeAll(keepingCapacity: true) }
             kept[stem] = Kept(identity: identity, entry: entry)

@@ -151,7 +151,8 @@ public final class HTTPCacheStore: Sendable {
     /// Reads and checks the entry stored under `stem`, removing it when it cannot be trusted.
     private func read(stem: String, key: String, index: inout CacheFolderIndex?) -> Lookup {
         let file = directory.appendingPathComponent(stem + Self.entrySuffix)
-        guard let (identity, isLink) = CacheEntryMemo.Identity.of(file.path) else { return .miss }
+        guard let (identity, kind) = FileIdentity.of(file.path) else { return .miss }
+        let isLink = kind == .symbolicLink
         do {
             let entry: HTTPCacheEntry
             if !isLink, let known = memo.entry(stem, identity: identity) {
@@ -159,7 +160,7 @@ public final class HTTPCacheStore: Sendable {
             } else {
                 entry = try readEntry(file)
                 // Kept only when the file did not change while it was read.
-                if !isLink, CacheEntryMemo.Identity.of(file.path)?.identity == identity {
+                if !isLink, FileIdentity.of(file.path)?.identity == identity {
                     memo.keep(entry, stem: stem, identity: identity)
                 }
             }
