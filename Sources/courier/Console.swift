@@ -116,6 +116,7 @@ enum Console {
         defer {
             opened.drain()
             lane.withLock { $0 = nil }
+            opened.close()
         }
         return try body()
     }

@@ -154,6 +154,50 @@ struct RunLongFileTests {
         #expect(server.requestCount(path: "/item/39") == 1)
     }
 
+    @Test func aRunConfinedToOneCorePrintsEveryResponseInOrder() async throws {
+        // Given 700 requests, one in the middle failing, and a run confined to one core: there the output lane's
+        // thread only takes turns with the sender, and the lane soon has the sender print on the spot, in turn
+        let server = try LoopbackServer { request in
+            request.path == "/item/350" ? LoopbackServer.Reply(status: 500, body: Data("broken".utf8))
+                : LoopbackServer.Reply.json("{\"path\": \"\(request.path)\"}")
+        }
+        defer { server.stop() }
+        let folder = try TemporaryFolder("run-output-one-core")
+        let requests = (0..<700).map { "### r\($0)\nGET \(server.url("/item/\($0)").absoluteString)\n" }
+        try folder.write("api.http", requests.joined(separator: "\n"))
+
+        // When it runs on one core, and again on every core, both streams in one file each
+        let confined = try await ChildProcess.run(URL(fileURLWithPath: "/bin/sh"),
+                                                  ["-c", "taskset -c 0 \"$0\" run api.http > one.txt 2>&1",
+                                                   CourierCLI.executable.path],
+                                                  in: folder.url, environment: CourierCLI.baseEnvironment)
+        let free = try await ChildProcess.run(URL(fileURLWithPath: "/bin/sh"),
+                                              ["-c", "\"$0\" run api.http > all.txt 2>&1", CourierCLI.executable.path],
+                                              in: folder.url, environment: CourierCLI.baseEnvironment)
+
+        // Then every response is there, in the order the requests ran, the failure in its place, the summary
+        // last, and the two runs printed the same but for times and dates
+        #expect(confined.status == free.status)
+        let log = try String(contentsOf: folder.url.appendingPathComponent("one.txt"), encoding: .utf8)
+        let marks = (0..<700).map { "### r\($0)\n" } + ["699 succeeded, 1 failed"]
+        let places = marks.map { log.range(of: $0)?.lowerBound }
+        #expect(places.allSatisfy { $0 != nil }, "\(log.suffix(2000))")
+        let found = places.compactMap { $0 }
+        #expect(found == found.sorted())
+        for index in [0, 349, 351, 699] { #expect(log.contains("\"path\": \"/item/\(index)\"")) }
+        #expect(log.contains("broken"))
+        let all = try String(contentsOf: folder.url.appendingPathComponent("all.txt"), encoding: .utf8)
+        #expect(Self.withoutTimes(all) == Self.withoutTimes(log))
+        #expect(server.requestCount(path: "/item/699") == 2)
+    }
+
+    /// `text` with what differs from one run to the next (times, dates) taken out.
+    static func withoutTimes(_ text: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false)
+            .filter { !$0.hasPrefix("attempt ") && !$0.hasPrefix("Date: ") }
+            .joined(separator: "\n")
+    }
+
     @Test func aResponseReachesTheLogWhileTheNextRequestIsStillAwaited() async throws {
         // Given a server whose second URL answers only when the test lets it
         let gate = DispatchSemaphore(value: 0)
