@@ -17,15 +17,11 @@ enum FirstFrameBench {
             return
         }
         let demo = StartupBench.demoCollection(beside: binary)
-        guard let busy = spinner() else {
+        guard let busy = BusyCore.start() else {
             print("firstframe: cannot start the busy process")
             return
         }
-        defer {
-            kill(busy, SIGKILL)
-            var status: Int32 = 0
-            waitpid(busy, &status, 0)
-        }
+        defer { BusyCore.stop(busy) }
         let cacheHome = FileManager.default.temporaryDirectory.appendingPathComponent("courier-bench-cache-\(UUID())")
         defer { try? FileManager.default.removeItem(at: cacheHome) }
         let cacheFolder = cacheHome.appendingPathComponent("courier/http")
@@ -92,15 +88,5 @@ enum FirstFrameBench {
             if partial(screen) { parts += 1 }
         }
         return nil
-    }
-
-    /// A shell spinning in a loop: one core kept busy, as another program would.
-    private static func spinner() -> pid_t? {
-        var pid: pid_t = 0
-        let arguments = ["/bin/sh", "-c", "while :; do :; done"]
-        let argv = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        guard posix_spawn(&pid, "/bin/sh", nil, nil, argv, environ) == 0 else { return nil }
-        return pid
     }
 }

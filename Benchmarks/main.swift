@@ -21,8 +21,8 @@ bench("openapi") { OpenAPIBench.run() }
 bench("terminal") { TerminalBench.run() }
 bench("startup") { StartupBench.run() }
 bench("firstframe") { FirstFrameBench.run() }
-bench("oneshot") { OneShotBench.run() }
-bench("run") { RunCommandBench.run() }
-bench("runjobs") { RunJobsBench.run() }
+bench("oneshot") { OneShotBench.run(); BusyCore.beside("oneshot") { OneShotBench.run() } }
+bench("run") { RunCommandBench.run(); BusyCore.beside("run") { RunCommandBench.run() } }
+bench("runjobs") { RunJobsBench.run(); BusyCore.beside("runjobs") { RunJobsBench.run() } }
 bench("livemode") { LiveModeBench.run() }
 bench("script") { ScriptBench.run() }
