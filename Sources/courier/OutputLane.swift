@@ -38,6 +38,28 @@ final class OutputLane: Sendable {
         var sampled = 0
         var sameCore = 0
         var spell = OutputLane.firstSpell
+
+        /// The pending pieces, taken whole (their storage goes with them).
+        mutating func take() -> [Piece] {
+            defer { pending = [] }
+            return pending
+        }
+
+        /// Counts `count` pieces the lane's thread ran, `same` of them on the core they were handed over on; at
+        /// each full sample, judges whether its thread runs beside the sender or only takes turns with it.
+        mutating func judge(_ count: Int, same: Int) {
+            sampled += count
+            sameCore += same
+            guard sampled >= OutputLane.sample else { return }
+            if sameCore * 4 >= sampled * 3 {
+                onTheSpot = spell
+                spell = min(spell * 2, OutputLane.longestSpell)
+            } else {
+                spell = OutputLane.firstSpell
+            }
+            sampled = 0
+            sameCore = 0
+        }
     }
 
     /// Pieces printed on the spot once the lane's thread was found sharing the sender's core, doubling (up to
@@ -84,8 +106,7 @@ final class OutputLane: Sendable {
                 if state.onTheSpot > 0, !state.running {
                     state.onTheSpot -= 1
                     state.running = true
-                    defer { state.pending.removeAll(keepingCapacity: true) }
-                    return .printHere(state.pending)
+                    return .printHere(state.take())
                 }
                 let wakes = state.asleep
                 state.asleep = false
@@ -128,9 +149,8 @@ final class OutputLane: Sendable {
         while !batch.isEmpty {
             run(batch, sampling: false)
             batch = state.withLock { state in
-                defer { state.pending.removeAll(keepingCapacity: true) }
                 if state.pending.isEmpty { state.running = false }
-                return state.pending
+                return state.take()
             }
         }
         // A piece handed over for the lane's thread while this one printed may wait for it, and a lane closed
@@ -154,21 +174,7 @@ final class OutputLane: Sendable {
         printer.store(0, ordering: .releasing)
         let release = state.withLock { state -> Int in
             state.waiting -= batch.count
-            if sampling {
-                state.sampled += batch.count
-                state.sameCore += same
-                if state.sampled >= Self.sample {
-                    // Mostly on the sender's own core: the lane's thread only took turns with it.
-                    if state.sameCore * 4 >= state.sampled * 3 {
-                        state.onTheSpot = state.spell
-                        state.spell = min(state.spell * 2, Self.longestSpell)
-                    } else {
-                        state.spell = Self.firstSpell
-                    }
-                    state.sampled = 0
-                    state.sameCore = 0
-                }
-            }
+            if sampling { state.judge(batch.count, same: same) }
             defer { state.held = 0 }
             return state.held
         }
@@ -182,8 +188,7 @@ final class OutputLane: Sendable {
             let step = state.withLock { state -> Step in
                 if !state.running, !state.pending.isEmpty {
                     state.running = true
-                    defer { state.pending.removeAll(keepingCapacity: true) }
-                    return .print(state.pending)
+                    return .print(state.take())
                 }
                 if state.closed, !state.running, state.pending.isEmpty { return .stop }
                 state.asleep = true
