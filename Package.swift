@@ -74,7 +74,7 @@ let package = Package(
         ]),
         .target(name: "CourierBody", dependencies: ["CourierSecurity"]),
         .target(name: "CourierHistory", dependencies: ["CourierBody", "CourierSecurity", "CourierMessage"]),
-        .target(name: "CourierTerminal", dependencies: ["CNcursesw", "CourierSecurity"]),
+        .target(name: "CourierTerminal", dependencies: ["CNcursesw", "CourierSecurity", "CProcess"]),
         .target(name: "CourierDemo", dependencies: ["CourierHTTP", "CourierWebSocket", "CCrypto"]),
         .target(name: "CourierApp", dependencies: [
             "CourierTerminal", "CourierCollections", "CourierHTTP", "CourierWebSocket", "CourierBody",

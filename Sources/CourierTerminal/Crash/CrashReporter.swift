@@ -1,3 +1,4 @@
+import CProcess
 import Glibc
 import Synchronization
 
@@ -13,11 +14,12 @@ import Synchronization
 ///
 /// Async-signal safety: everything the handler reads is prepared by `install` in memory that is never
 /// freed: the report path, the folders to create, the fixed part of the report, a text buffer, room for
-/// the frames and glibc's `backtrace` functions. `install` also rehearses a whole report into /dev/null,
+/// the frames and the functions that capture and name them. `install` also rehearses a whole report into /dev/null,
 /// so every first-use cost (loading the unwinder, symbol lookup) is paid before any crash. The handler
 /// calls only `mkdir`, `open`, `write`, `close`, `clock_gettime`, `nanosleep`, `sigaction`,
-/// `sigprocmask`, `raise`, `pthread_self` and glibc's `backtrace`/`backtrace_symbols_fd` (not on
-/// POSIX's list, but made safe by that preloading, and the accepted practice for crash reports), and
+/// `sigprocmask`, `raise`, `pthread_self`, the unwinder (`courier_backtrace`) and glibc's
+/// `backtrace_symbols_fd` (not on POSIX's list, but made safe by that preloading, and the accepted practice
+/// for crash reports), and
 /// allocates nothing. The report holds no arguments, environment, headers or bodies: only the command.
 public enum CrashReporter {
     typealias Frames = UnsafeMutablePointer<UnsafeMutableRawPointer?>
@@ -93,10 +95,11 @@ public enum CrashReporter {
         headerBytes.initialize(from: Array(header.utf8), count: header.utf8.count)
         setup.header = headerBytes
         setup.headerCount = header.utf8.count
-        // Looked up here (execinfo.h is not in the Glibc module) and first called by `rehearse`: the first
-        // call loads libgcc's unwinder, which must not happen inside a handler.
-        if let capture = dlsym(nil, "backtrace"), let symbols = dlsym(nil, "backtrace_symbols_fd") {
-            setup.capture = unsafeBitCast(capture, to: BacktraceCapture.self)
+        // The frames come from the unwinder linked into the binary (glibc's `backtrace` would load libgcc_s.so
+        // on its first call); naming them is glibc's (looked up here: execinfo.h is not in the Glibc module).
+        // Both are first called by `rehearse`, so their first-use costs are not paid inside a handler.
+        setup.capture = courier_backtrace
+        if let symbols = dlsym(nil, "backtrace_symbols_fd") {
             setup.symbols = unsafeBitCast(symbols, to: BacktraceSymbols.self)
         }
         context.initialize(to: setup)
@@ -224,7 +227,7 @@ extension CrashReporter {
             let count = capture(c.frames, frameCapacity)
             symbols(c.frames, min(count, symbolized), fd)
         } else {
-            text.append("(glibc's backtrace is unavailable)\n")
+            text.append("(the frames cannot be named: glibc's backtrace_symbols_fd is unavailable)\n")
         }
         text.append("end of report\n")
         text.flush(to: fd)
