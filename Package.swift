@@ -59,7 +59,7 @@ let package = Package(
         // The one header list and response head that the client, history, scripts and panes share: a leaf.
         .target(name: "CourierMessage"),
         .target(name: "CourierHTTP", dependencies: [
-            "CCurl", "CCrypto", "CHTTPParser", "CourierSecurity", "CourierMessage",
+            "CCurl", "CCrypto", "CHTTPParser", "CourierSecurity", "CourierMessage", "CProcess",
         ]),
         .target(name: "CourierWebSocket", dependencies: [
             "CCurl", "CCrypto", "CourierHTTP", "CourierSecurity", "CourierMessage",

@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "process.h"
 
+#include <pthread.h>
 #include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -13,6 +14,12 @@ void courier_flush_standard_streams(void) {
 
 int courier_current_core(void) {
     return sched_getcpu();
+}
+
+void courier_name_this_thread(const char *name) {
+    char shortened[16];
+    snprintf(shortened, sizeof shortened, "%s", name);
+    (void)pthread_setname_np(pthread_self(), shortened);
 }
 
 struct courier_frames {

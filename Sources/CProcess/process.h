@@ -12,6 +12,9 @@ void courier_flush_standard_streams(void);
 /// its thread runs beside the sender or only takes turns with it.
 int courier_current_core(void);
 
+/// Names the calling thread as top and gdb show it (the first 15 bytes of `name`).
+void courier_name_this_thread(const char *name);
+
 /// Writes up to `capacity` return addresses of the calling thread's stack into `frames`, innermost first, and
 /// returns how many. Walks the stack with the unwinder the binary carries (libgcc's, linked statically in a
 /// release build), so unlike glibc's `backtrace` it never loads libgcc_s.so at run time: that load, and the

@@ -1,4 +1,5 @@
 import CProcess
+import CourierHTTP
 import Dispatch
 import Foundation
 import Synchronization
@@ -80,12 +81,10 @@ final class OutputLane: Sendable {
 
     init(room: Int = 4) {
         self.room = room
-        let worker = Thread { [self] in
+        DetachedThread.start(name: "courier.output") { [self] in
             work()
             ended.signal()
         }
-        worker.name = "courier.output"
-        worker.start()
     }
 
     /// Whether the caller is the one printing the lane's pieces now (what it says prints directly).

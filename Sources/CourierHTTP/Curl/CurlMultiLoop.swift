@@ -50,12 +50,10 @@ final class CurlMultiLoop: Sendable {
     /// periodic turn to hide a lost wake-up or timer: how tests prove none is lost.
     init(boundsWaits: Bool = true) {
         self.boundsWaits = boundsWaits
-        let thread = Thread { [self] in
+        DetachedThread.start(name: "courier.curl") { [self] in
             run()
             ended.signal()
         }
-        thread.name = "courier.curl"
-        thread.start()
         CurlLoopRegistry.register(self)
     }
 
