@@ -87,7 +87,7 @@ let package = Package(
         ]),
         .executableTarget(name: "courier-bench", dependencies: [
             "CourierHTTP", "CourierDemo", "CourierWebSocket", "CourierBody", "CourierApp", "CourierTerminal",
-            "CourierCollections", "CourierScript", "CourierSecurity", "CourierGRPC",
+            "CourierCollections", "CourierScript", "CourierSecurity", "CourierGRPC", "CourierHistory",
         ], path: "Benchmarks", exclude: ["README.md"]),
 
         // What the test targets share: the one child-process helper (CourierCLI, ChildProcess) and the

@@ -26,3 +26,4 @@ bench("run") { RunCommandBench.run(); BusyCore.beside("run") { RunCommandBench.r
 bench("runjobs") { RunJobsBench.run(); BusyCore.beside("runjobs") { RunJobsBench.run() } }
 bench("livemode") { LiveModeBench.run() }
 bench("script") { ScriptBench.run() }
+bench("history") { HistorySearchBench.run() }

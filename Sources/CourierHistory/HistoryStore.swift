@@ -162,15 +162,20 @@ public final class HistoryStore: @unchecked Sendable {
             .filter { requestKey == nil || $0.requestKey == requestKey || $0.request.name == requestKey }
     }
 
-    /// Entries whose method, URL, name, status, error or stored body contain `text` (case-insensitive).
+    /// Entries whose method, URL, name, status, error or stored body contain `text` (case-insensitive). An ASCII
+    /// `text` is found in the bodies' bytes as they are (`FoldedNeedle`); any other in the bytes of the lowercased
+    /// bodies.
     public func search(_ text: String) throws(HistoryError) -> [HistoryEntry] {
         let needle = text.lowercased()
+        let folded = FoldedNeedle(text)
+        let lowered = FoldedNeedle(lowercased: needle)
         return try list().filter { entry in
             let fields = [entry.request.method, entry.request.url, entry.request.name ?? "", entry.error ?? "",
                           entry.response.map { String($0.status) } ?? ""]
             if fields.contains(where: { $0.lowercased().contains(needle) }) { return true }
             guard let body = try? self.body(id: entry.id) else { return false }
-            return String(decoding: body, as: UTF8.self).lowercased().contains(needle)
+            if let folded { return folded.occurs(in: body) }
+            return lowered.occurs(in: String(decoding: body, as: UTF8.self).lowercased())
         }
     }
 

@@ -44,10 +44,11 @@ enum HistoryCommand {
         switch words.first ?? "list" {
         case "list":
             guard words.count <= 1 else { throw UsageError("unexpected '\(words[1])'", command: "history") }
-            return try printList(store.list(requestKey: name), json: json)
+            return try printList(store.list(requestKey: name), json: json,
+                                 none: name.map { "no history for \($0)" } ?? "no history yet")
         case "search":
             guard words.count == 2 else { throw UsageError("search takes one TEXT", command: "history") }
-            return try printList(store.search(words[1]), json: json)
+            return try printList(store.search(words[1]), json: json, none: "nothing in history holds '\(words[1])'")
         case "show":
             guard words.count == 2 else { throw UsageError("show takes one ID", command: "history") }
             return try show(store, id: words[1], json: json)
@@ -56,12 +57,13 @@ enum HistoryCommand {
         }
     }
 
-    private static func printList(_ entries: [HistoryEntry], json: Bool) throws -> Int32 {
+    /// The entries, one line each (or one JSON object each); `none` when there are none.
+    private static func printList(_ entries: [HistoryEntry], json: Bool, none: String) throws -> Int32 {
         if json {
             for entry in entries { Console.out(try encode(entry, body: nil)) }
             return 0
         }
-        if entries.isEmpty { Console.out("no history yet"); return 0 }
+        if entries.isEmpty { Console.out(none); return 0 }
         for entry in entries {
             let status = entry.response.map { String($0.status) } ?? "ERR"
             let time = (entry.timing.total.map { DurationText.format(seconds: $0) } ?? "-").leftPadded(to: 8)
