@@ -50,12 +50,16 @@ enum StatusBarView {
             let sendKeys = state.keys.global.first { $0.command == .send }?.keyLabel
             let sends = rest.filter { $0.command == .global(.send) || ($0.keys == sendKeys && $0.help.hasPrefix("send")) }
             hints += sends.map { KeyHint($0.keys, Self.brief($0.help)) }
-            // Unsaved edits (● in the title) say how to keep them in the file, beside how to send them.
+            // Unsaved edits (● in the title) say how to keep them in the file, beside how to send them; while
+            // typing, the field's own hints say it already, and it is moved up here rather than said twice.
+            let saves = rest.filter { !sends.contains($0) && Self.brief($0.help) == "save" }
             if state.editor.isDirty, state.keys.global.contains(where: { $0.command == .save && !$0.keys.isEmpty }) {
-                hints.append(KeyHint(state.keys.spelling(of: .global(.save)), "save"))
+                hints.append(KeyHint(saves.first?.keys ?? state.keys.spelling(of: .global(.save)), "save"))
             }
             essentialCount = hints.count
-            hints += rest.filter { !sends.contains($0) }.map { KeyHint($0.keys, Self.brief($0.help)) }
+            let saidAlready = state.editor.isDirty ? saves : []
+            hints += rest.filter { !sends.contains($0) && !saidAlready.contains($0) }
+                .map { KeyHint($0.keys, Self.brief($0.help)) }
         }
         // How to send and how to save unsaved edits stay beside help and quit: the theme's name gives way first,
         // then where the request goes (at 80 columns `Ctrl-S save` was dropped for `→ http://localhost:8088`).

@@ -70,6 +70,15 @@ struct SaveHintTests {
         #expect(bar.hasPrefix(" Enter send  Ctrl-S save  "), "\(bar)")
     }
 
+    @Test func whileTypingAnEditedFieldTheSaveHintIsSaidOnce() {
+        var state = Fixtures.editing(size: Size(width: 120, height: 24))
+        state.press(.char("e"))
+        state.type("/x")
+        let bar = Snapshot.screen(state).last ?? ""
+        #expect(bar.hasPrefix(" Enter send  Ctrl-S save  Esc stop editing  "), "\(bar)")
+        #expect(bar.components(separatedBy: "save").count == 2, "\(bar)")
+    }
+
     @Test func atEightyColumnsTheSaveHintKeepsItsPlaceAndTheThemeNameGivesWay() {
         var state = Fixtures.editing(size: Size(width: 80, height: 24))
         #expect(Snapshot.screen(state).last?.hasSuffix("· dark") == true)
