@@ -27,3 +27,4 @@ bench("runjobs") { RunJobsBench.run(); BusyCore.beside("runjobs") { RunJobsBench
 bench("livemode") { LiveModeBench.run() }
 bench("script") { ScriptBench.run() }
 bench("history") { HistorySearchBench.run() }
+bench("treefilter") { TreeFilterBench.run() }

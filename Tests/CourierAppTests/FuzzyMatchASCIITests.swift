@@ -32,6 +32,41 @@ struct FuzzyMatchASCIITests {
         #expect(mismatches.isEmpty, "\(mismatches.prefix(5))")
     }
 
+    @Test("on ASCII, a prepared query ranks every request as the walk over characters does")
+    func preparedQueryRanksAsTheCharacterPath() {
+        // Given request names, methods and URLs with paths, queries and fragments, and queries with slashes,
+        // spaces, tabs and capitals
+        let names = Self.strings(count: 60, seed: 3, length: 0...12) + ["me", "Users", "getUser", ""]
+        let paths = Self.strings(count: 60, seed: 5, length: 0...24)
+        let urls = paths.map { "http://api.example.com/" + $0 } + [
+            "{{base}}/users/me", "/Users/1?expand=me#top", "https://x.test/a//b/", "http://h/me?q=/me", "",
+        ]
+        let methods = ["GET", "POST", "DELETE"]
+        let queries = Self.strings(count: 50, seed: 13, length: 0...5)
+            + ["/me", "me", " Me ", "\tusers\t", "/", "users/", "GET /u", "A", ""]
+        // Then the prepared query's rank equals the rank over characters for every request
+        var mismatches: [String] = []
+        for query in queries {
+            let prepared = FuzzyMatch.RequestQuery(query)
+            for (index, name) in names.enumerated() {
+                let url = urls[index % urls.count], method = methods[index % methods.count]
+                let fast = prepared.rank(name: name, method: method, url: url)
+                let slow = FuzzyMatch.characterRank(query, needle: prepared.needle, bare: prepared.bare,
+                                                    name: name, method: method, url: url)
+                if fast?.tier != slow?.tier || fast?.score != slow?.score {
+                    mismatches.append("\(query) for \(method) \(name) \(url): \(String(describing: fast)) \(String(describing: slow))")
+                }
+            }
+        }
+        #expect(mismatches.count == 0, "\(mismatches.prefix(3))")
+        // And the needle is the query lowercased and trimmed, as before
+        #expect(FuzzyMatch.RequestQuery(" /Me\t").needle == "/me")
+        #expect(FuzzyMatch.RequestQuery(" /Me\t").bare == "me")
+        #expect(FuzzyMatch.rank("/me", name: "whoami", method: "GET", url: "{{base}}/users/me")?.tier == 3)
+        #expect(FuzzyMatch.rank("use", name: "whoami", method: "GET", url: "{{base}}/users/me")?.tier == 2)
+        #expect(FuzzyMatch.rank("Café", name: "café menu", method: "GET", url: "/menu")?.tier == 2)
+    }
+
     @Test("text beyond ASCII, or with a carriage return, takes the character path")
     func otherTextTakesTheCharacterPath() {
         #expect(FuzzyMatch.score("ca", in: "Café API") == FuzzyMatch.characterScore("ca", in: "Café API"))

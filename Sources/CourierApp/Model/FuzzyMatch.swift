@@ -7,28 +7,28 @@ public enum FuzzyMatch {
     public static func score(_ query: String, in text: String) -> Int? {
         // Carriage returns aside, ASCII characters are single bytes: the same walk over bytes needs no arrays
         // of characters, and the collection filter scores every request on every key.
-        func isPlainASCII(_ string: String) -> Bool { string.utf8.allSatisfy { $0 < 0x80 && $0 != 0x0D } }
         if isPlainASCII(query) && isPlainASCII(text) { return asciiScore(query, in: text) }
         return characterScore(query, in: text)
     }
 
     /// `score` over ASCII text, byte by byte.
     static func asciiScore(_ query: String, in text: String) -> Int? {
-        func lowered(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte }
+        asciiScore(query.utf8.filter { $0 != 0x20 }.map(lowered), in: [text.utf8])
+    }
+
+    /// `score` of `needle` (ASCII, lowercased, no spaces) in the texts `parts` joined by single spaces, walked
+    /// part by part so that a caller need not join them.
+    static func asciiScore(_ needle: [UInt8], in parts: [String.UTF8View]) -> Int? {
         func isAlphanumeric(_ byte: UInt8) -> Bool {
             (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
         }
-        var needle: [UInt8] = []
-        needle.reserveCapacity(query.utf8.count)
-        for byte in query.utf8 where byte != 0x20 { needle.append(lowered(byte)) }
         guard !needle.isEmpty else { return 0 }
         var score = 0
         var index = 0
         var previousMatch = -2
         var position = 0
         var previous: UInt8 = 0
-        for byte in text.utf8 {
-            if index == needle.count { break }
+        func take(_ byte: UInt8) {
             if lowered(byte) == needle[index] {
                 score += 1
                 if position == previousMatch + 1 { score += 3 }
@@ -38,6 +38,16 @@ public enum FuzzyMatch {
             }
             previous = byte
             position += 1
+        }
+        for (number, part) in parts.enumerated() {
+            if number > 0 {
+                if index == needle.count { break }
+                take(0x20)
+            }
+            for byte in part {
+                if index == needle.count { break }
+                take(byte)
+            }
         }
         return index == needle.count ? score : nil
     }
@@ -64,15 +74,8 @@ public enum FuzzyMatch {
     /// How well `query` finds a request, best first: its name exactly, or a URL ending in it (`/me`);
     /// then a name or URL segment starting with it; then containing it; then a subsequence. Nil when
     /// it does not match at all.
+    /// One request's rank; to rank many against one query, make a `RequestQuery` once.
     public static func rank(_ query: String, name: String, method: String, url: String) -> (tier: Int, score: Int)? {
-        guard let score = score(query, in: "\(method) \(name) \(url)") else { return nil }
-        let needle = query.lowercased().trimmingCharacters(in: .whitespaces)
-        let bare = needle.hasPrefix("/") ? String(needle.dropFirst()) : needle
-        let name = name.lowercased()
-        let segments = url.lowercased().prefix { $0 != "?" && $0 != "#" }.split(separator: "/").map(String.init)
-        if name == needle || name == bare || (!bare.isEmpty && segments.last == bare) { return (3, score) }
-        if !bare.isEmpty && (name.hasPrefix(bare) || segments.contains { $0.hasPrefix(bare) }) { return (2, score) }
-        if name.contains(needle) || url.lowercased().contains(needle) { return (1, score) }
-        return (0, score)
+        RequestQuery(query).rank(name: name, method: method, url: url)
     }
 }

@@ -108,10 +108,10 @@ public struct CollectionTreeState: Sendable, Hashable {
                         among candidates: [Int]? = nil) -> [(index: Int, tier: Int, score: Int)] {
         guard !query.isEmpty else { return file.requests.indices.map { ($0, 0, 0) } }
         var ranked: [(index: Int, tier: Int, score: Int)] = []
+        let prepared = FuzzyMatch.RequestQuery(query)
         for index in candidates ?? Array(file.requests.indices) {
-            guard let rank = FuzzyMatch.rank(query, name: file.requests[index].name,
-                                             method: file.requests[index].methodLabel,
-                                             url: file.requests[index].url) else { continue }
+            guard let rank = prepared.rank(name: file.requests[index].name, method: file.requests[index].methodLabel,
+                                           url: file.requests[index].url) else { continue }
             ranked.append((index, rank.tier, rank.score))
         }
         ranked.sort { a, b in
