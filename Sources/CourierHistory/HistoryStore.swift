@@ -163,12 +163,12 @@ public final class HistoryStore: @unchecked Sendable {
     }
 
     /// Entries whose method, URL, name, status, error or stored body contain `text` (case-insensitive). An ASCII
-    /// `text` is found in the bodies' bytes as they are (`FoldedNeedle`); any other in the bytes of the lowercased
+    /// `text` is found in the bodies' bytes as they are (`ByteNeedle`); any other in the bytes of the lowercased
     /// bodies.
     public func search(_ text: String) throws(HistoryError) -> [HistoryEntry] {
         let needle = text.lowercased()
-        let folded = FoldedNeedle(text)
-        let lowered = FoldedNeedle(lowercased: needle)
+        let folded = ByteNeedle(foldingCase: text)
+        let lowered = ByteNeedle(exactly: needle)
         return try list().filter { entry in
             let fields = [entry.request.method, entry.request.url, entry.request.name ?? "", entry.error ?? "",
                           entry.response.map { String($0.status) } ?? ""]

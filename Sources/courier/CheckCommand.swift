@@ -103,6 +103,8 @@ enum CheckCommand {
             let scripts = file.requests.flatMap(\.scripts) + file.fileScripts
             // Read once: Foundation builds the dictionary anew on each read, which was half of checking a long file.
             let processEnvironment = ProcessInfo.processInfo.environment
+            // Whether a script of the file sets a name, asked once per name rather than once per request using it.
+            var setByScript: [String: Bool] = [:]
             for request in file.requests where !request.isRunBlock {
                 var given = overrides
                 for prompt in request.prompts where given[prompt.name] == nil { given[prompt.name] = "prompted" }
@@ -117,9 +119,10 @@ enum CheckCommand {
                     String(expression.prefix { $0.isLetter || $0.isNumber || "_$".contains($0) })
                 }
                 let used = CollectionRunner.variableNames(in: request.sourceText).union(spread)
-                for name in used where given[name] == nil
-                    && scripts.contains(where: { $0.mentionsSetting(name) }) {
-                    given[name] = "scripted"
+                for name in used where given[name] == nil {
+                    let scripted = setByScript[name] ?? scripts.contains { $0.mentionsSetting(name) }
+                    setByScript[name] = scripted
+                    if scripted { given[name] = "scripted" }
                 }
                 var context = VariableContext(overrides: given, environment: environment,
                                               processEnvironment: processEnvironment, responses: responses)

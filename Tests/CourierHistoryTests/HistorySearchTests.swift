@@ -2,11 +2,12 @@ import CourierTestSupport
 import Foundation
 import Testing
 @testable import CourierHistory
+@testable import CourierSecurity
 
 /// Finding text in kept bodies: ASCII text byte by byte without case, any other text in decoded bodies.
 @Suite struct HistorySearchTests {
     static func occurs(_ needle: String, in body: [UInt8]) -> Bool {
-        FoldedNeedle(needle)?.occurs(in: Data(body)) ?? false
+        ByteNeedle(foldingCase: needle)?.occurs(in: Data(body)) ?? false
     }
 
     @Test("An ASCII needle is found in any case, at the start, the end and between other bytes")
@@ -47,12 +48,12 @@ import Testing
         #expect(!Self.occurs("needles", in: body))
     }
 
-    @Test("An empty needle or one that is not ASCII is not a folded needle: those go through decoded text")
+    @Test("An empty needle or one that is not ASCII is not a case-folding needle: those go through decoded text")
     func onlyAsciiNeedlesAreFolded() {
-        #expect(FoldedNeedle("") == nil)
-        #expect(FoldedNeedle("Ünïcode") == nil)
-        #expect(FoldedNeedle("plain text 42")?.bytes == Array("plain text 42".utf8))
-        #expect(FoldedNeedle("MiXeD")?.bytes == Array("mixed".utf8))
+        #expect(ByteNeedle(foldingCase: "") == nil)
+        #expect(ByteNeedle(foldingCase: "Ünïcode") == nil)
+        #expect(ByteNeedle(foldingCase: "plain text 42")?.bytes == Array("plain text 42".utf8))
+        #expect(ByteNeedle(foldingCase: "MiXeD")?.bytes == Array("mixed".utf8))
     }
 
     @Test("The store finds ASCII and non-ASCII text in kept bodies, in any case, and only there")
@@ -75,13 +76,13 @@ import Testing
 @Suite struct HistoryUnicodeSearchTests {
     @Test("Lowercased text is searched by its UTF-8 bytes: a match at the start, the end, and none across a character")
     func lowercasedTextIsSearchedByBytes() {
-        let needle = FoldedNeedle(lowercased: "zürich")
+        let needle = ByteNeedle(exactly: "zürich")
         #expect(needle.occurs(in: "zürich"))
         #expect(needle.occurs(in: "{\"city\": \"zürich\"}"))
         #expect(needle.occurs(in: "in zürich"))
         #expect(!needle.occurs(in: "zurich"))
         #expect(!needle.occurs(in: "zürič"))
-        #expect(!FoldedNeedle(lowercased: "").occurs(in: "anything"))
-        #expect(FoldedNeedle(lowercased: "日本").occurs(in: "東京は日本の首都"))
+        #expect(!ByteNeedle(exactly: "").occurs(in: "anything"))
+        #expect(ByteNeedle(exactly: "日本").occurs(in: "東京は日本の首都"))
     }
 }

@@ -55,9 +55,10 @@ extension CollectionError {
     /// kulala.nvim and httpyac fall back to the shell's variables for a plain `{{NAME}}`; Courier reads the
     /// shell only where a file says so, so a file from elsewhere cannot send the shell's secrets unasked. When
     /// the shell has the name, the error says how to read it.
-    static func shellHint(_ name: String,
-                          environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        guard environment[name] != nil else { return "" }
+    static func shellHint(_ name: String, environment: [String: String]? = nil) -> String {
+        // `getenv`, not `ProcessInfo.environment`: Foundation builds that whole dictionary anew on each read, which
+        // was a sixth of checking a file whose every request names an unknown variable.
+        guard environment.map({ $0[name] != nil }) ?? (getenv(name) != nil) else { return "" }
         return "; the shell has \(name), and a request reads it only as {{$processEnv \(name)}} or {{$env.\(name)}}"
     }
 

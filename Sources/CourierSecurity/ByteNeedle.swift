@@ -1,40 +1,44 @@
 import Foundation
 
-/// Text to find in a kept body without turning the body into a `String`: an ASCII needle, matched byte by byte
-/// with ASCII letters compared without case. Decoding and lowercasing a body took twice its size in memory and
-/// about 14 ms a megabyte (2.8 s for a full history of 200 MB); this reads the bytes where they are, skipping to
-/// each place the needle's first byte (in either case) occurs with `memchr`.
-struct FoldedNeedle {
-    /// The needle, ASCII letters lowercased.
-    let bytes: [UInt8]
+/// Text to find in bytes without making a `String` of them or going through Foundation's `NSString` search:
+/// exactly, or with ASCII letters compared without case. It skips with `memchr` to each place its first byte
+/// occurs (in either case when folding), then compares the rest. Used for the history's body search (decoding
+/// and lowercasing a 2 MB body took about 14 ms a megabyte) and for what a script sets (a `String.contains`
+/// per name, per script, per request made checking a file of scripted requests quadratic in Foundation).
+public struct ByteNeedle: Sendable {
+    /// The needle; ASCII letters lowercased when it folds case.
+    public let bytes: [UInt8]
+    /// Whether ASCII letters of the text match in either case.
+    public let foldsCase: Bool
 
-    /// Nil when `text` is empty or not all ASCII: such a needle is matched on decoded text, where case folding
-    /// is Unicode's (`lowercased`).
-    init?(_ text: String) {
+    /// A needle matched with ASCII letters in any case; nil when `text` is empty or not all ASCII (such a needle
+    /// is matched on decoded text, where case folding is Unicode's: `lowercased` then `exactly`).
+    public init?(foldingCase text: String) {
         guard !text.isEmpty, text.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
         bytes = text.utf8.map(Self.folded)
+        foldsCase = true
     }
 
-    /// A needle of any text, for text already lowercased as `lowercased` does: its UTF-8 bytes.
-    init(lowercased text: String) {
+    /// A needle matched byte for byte.
+    public init(exactly text: String) {
         bytes = Array(text.utf8)
+        foldsCase = false
     }
 
     static func folded(_ byte: UInt8) -> UInt8 {
         byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
     }
 
-    /// Whether `data` holds the needle, ASCII letters in any case.
-    func occurs(in data: Data) -> Bool {
+    /// Whether `data` holds the needle.
+    public func occurs(in data: Data) -> Bool {
         data.withUnsafeBytes { raw in
             guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return false }
             return occurs(in: base, count: raw.count)
         }
     }
 
-    /// Whether `text` holds the needle: its UTF-8 bytes compared as they are, not character by character (a
-    /// search for "ü" in 2 MB of text took seconds that way).
-    func occurs(in text: String) -> Bool {
+    /// Whether `text` holds the needle: its UTF-8 bytes compared as they are, not character by character.
+    public func occurs(in text: String) -> Bool {
         var text = text
         return text.withUTF8 { utf8 in
             guard let base = utf8.baseAddress else { return false }
@@ -42,11 +46,12 @@ struct FoldedNeedle {
         }
     }
 
-    private func occurs(in base: UnsafePointer<UInt8>, count: Int) -> Bool {
+    /// Whether the `count` bytes at `base` hold the needle; never for an empty needle.
+    public func occurs(in base: UnsafePointer<UInt8>, count: Int) -> Bool {
         let length = bytes.count
         guard length > 0, length <= count else { return false }
         let lower = bytes[0]
-        let upper = lower >= 0x61 && lower <= 0x7A ? lower - 0x20 : lower
+        let upper = foldsCase && lower >= 0x61 && lower <= 0x7A ? lower - 0x20 : lower
         // The last place a match can start; `memchr` looks no further.
         let lastStart = count - length
         return bytes.withUnsafeBufferPointer { needle in
@@ -75,9 +80,16 @@ struct FoldedNeedle {
 
     private func matches(_ needle: UnsafeBufferPointer<UInt8>, at place: UnsafePointer<UInt8>) -> Bool {
         var index = 1
-        while index < needle.count {
-            guard Self.folded(place[index]) == needle[index] else { return false }
-            index += 1
+        if foldsCase {
+            while index < needle.count {
+                guard Self.folded(place[index]) == needle[index] else { return false }
+                index += 1
+            }
+        } else {
+            while index < needle.count {
+                guard place[index] == needle[index] else { return false }
+                index += 1
+            }
         }
         return true
     }
