@@ -70,7 +70,8 @@ public enum Sanitizer {
     }
 
     /// `text` with every dangerous scalar written as an escape: `\x1B` for C0, DEL and C1, `\u202E` for
-    /// bidi controls. Newlines and tabs stay unless `keepingLayout` is false (a single-line field).
+    /// bidi controls. Newlines, tabs and CRLF line endings stay unless `keepingLayout` is false (a single-line
+    /// field).
     public static func escaped(_ text: some StringProtocol, keepingLayout: Bool = true) -> String {
         // Most text has nothing to escape: one pass over the bytes, no copy scalar by scalar. The pass runs
         // over the contiguous bytes, not through the generic collection a byte at a time (it runs per line).
@@ -81,8 +82,21 @@ public enum Sanitizer {
         }
         var result = ""
         result.reserveCapacity(text.utf8.count)
+        // With the layout kept, a carriage return right before a newline is a line ending (CRLF, as servers
+        // and Windows write text): harmless, kept as it is. Any other carriage return is escaped.
+        var carriageReturn = false
         for scalar in text.unicodeScalars {
-            if !isDangerous(scalar, keepingLayout: keepingLayout) {
+            if carriageReturn {
+                carriageReturn = false
+                if scalar == "\n" {
+                    result += "\r\n"
+                    continue
+                }
+                result += "\\x0D"
+            }
+            if keepingLayout && scalar == "\r" {
+                carriageReturn = true
+            } else if !isDangerous(scalar, keepingLayout: keepingLayout) {
                 result.unicodeScalars.append(scalar)
             } else if bidiControls.contains(scalar.value) {
                 result += "\\u" + hex(scalar.value, digits: 4)
@@ -90,6 +104,7 @@ public enum Sanitizer {
                 result += "\\x" + hex(scalar.value, digits: 2)
             }
         }
+        if carriageReturn { result += "\\x0D" }
         return result
     }
 

@@ -18,6 +18,9 @@ struct InvisibleFilter {
 
     /// Bytes of a possible control sequence not yet complete.
     private var pending: [UInt8] = []
+    /// A carriage return `escaped` holds until the next byte says whether it ends a line (CRLF, passed as it is)
+    /// or stands alone (escaped).
+    private var carriageReturn = false
 
     /// Passes the byte to `plain`, or a control character it completes (its scalar value) to `control`.
     mutating func feed(_ byte: UInt8, plain: (UInt8) -> Void, control: (UInt32) -> Void) {
@@ -57,14 +60,32 @@ struct InvisibleFilter {
     /// bidi controls as `\uXXXX`. A sequence cut by the chunk's end is held for the next call.
     mutating func escaped(_ chunk: Data) -> Data {
         // Most text holds nothing to show differently: one pass to find out, no copy.
-        if pending.isEmpty, !chunk.withUnsafeBytes({ $0.contains(where: Self.needsLook) }) { return chunk }
+        if pending.isEmpty, !carriageReturn, !chunk.withUnsafeBytes({ $0.contains(where: Self.needsLook) }) {
+            return chunk
+        }
         var output: [UInt8] = []
         output.reserveCapacity(chunk.count)
+        let control = { (scalar: UInt32) in
+            let text = scalar <= 0xFF ? String(format: "\\x%02X", scalar) : String(format: "\\u%04X", scalar)
+            output.append(contentsOf: Array(text.utf8))
+        }
         for byte in chunk {
-            feed(byte, plain: { output.append($0) }, control: { scalar in
-                let text = scalar <= 0xFF ? String(format: "\\x%02X", scalar) : String(format: "\\u%04X", scalar)
-                output.append(contentsOf: Array(text.utf8))
-            })
+            // A carriage return before a newline ends a line (CRLF): harmless, passed as it is, as
+            // `Sanitizer.escaped` does. It cannot continue a held sequence, so what is held is plain.
+            if carriageReturn {
+                carriageReturn = false
+                if byte == 0x0A {
+                    output.append(contentsOf: [0x0D, 0x0A])
+                    continue
+                }
+                control(0x0D)
+            }
+            if byte == 0x0D {
+                finish { output.append($0) }
+                carriageReturn = true
+                continue
+            }
+            feed(byte, plain: { output.append($0) }, control: control)
         }
         return Data(output)
     }
@@ -74,10 +95,14 @@ struct InvisibleFilter {
         (byte < 0x20 && byte != 0x0A && byte != 0x09) || byte == 0x7F || byte >= 0xC2 && leads.contains(byte)
     }
 
-    /// What `escaped` still holds at the end of the body.
+    /// What `escaped` still holds at the end of the body (a carriage return there stands alone: escaped).
     mutating func finishEscaped() -> Data {
         var output: [UInt8] = []
         finish { output.append($0) }
+        if carriageReturn {
+            carriageReturn = false
+            output.append(contentsOf: Array("\\x0D".utf8))
+        }
         return Data(output)
     }
 }
