@@ -32,16 +32,11 @@ enum TreeFilterBench {
         }
     }
 
-    /// The rank as each request was ranked before the query was prepared once.
+    /// The rank as each request was ranked before the query was prepared once: the query lowercased and trimmed
+    /// for every request, then the walk over characters.
     static func formerRank(_ query: String, name: String, method: String, url: String) -> (tier: Int, score: Int)? {
-        guard let score = FuzzyMatch.score(query, in: "\(method) \(name) \(url)") else { return nil }
         let needle = query.lowercased().trimmingCharacters(in: .whitespaces)
         let bare = needle.hasPrefix("/") ? String(needle.dropFirst()) : needle
-        let name = name.lowercased()
-        let segments = url.lowercased().prefix { $0 != "?" && $0 != "#" }.split(separator: "/").map(String.init)
-        if name == needle || name == bare || (!bare.isEmpty && segments.last == bare) { return (3, score) }
-        if !bare.isEmpty && (name.hasPrefix(bare) || segments.contains { $0.hasPrefix(bare) }) { return (2, score) }
-        if name.contains(needle) || url.lowercased().contains(needle) { return (1, score) }
-        return (0, score)
+        return FuzzyMatch.characterRank(query, needle: needle, bare: bare, name: name, method: method, url: url)
     }
 }

@@ -102,8 +102,9 @@ extension FuzzyMatch {
     /// over characters does.
     static func isPlainASCII(_ string: String) -> Bool { string.utf8.allSatisfy { $0 < 0x80 && $0 != 0x0D } }
 
-    /// The rank over characters, for any text.
-    static func characterRank(_ query: String, needle: String, bare: String,
+    /// The rank over characters, for any text (`needle` and `bare` as `RequestQuery` makes them): the way every
+    /// request was ranked before the query was prepared once, which the bench measures against.
+    public static func characterRank(_ query: String, needle: String, bare: String,
                               name: String, method: String, url: String) -> (tier: Int, score: Int)? {
         guard let score = score(query, in: "\(method) \(name) \(url)") else { return nil }
         let name = name.lowercased()
