@@ -168,14 +168,14 @@ public final class HistoryStore: @unchecked Sendable {
     public func search(_ text: String) throws(HistoryError) -> [HistoryEntry] {
         let needle = text.lowercased()
         let folded = ByteNeedle(foldingCase: text)
-        let lowered = ByteNeedle(exactly: needle)
+        let lowered = folded == nil ? ByteNeedle(exactly: needle) : nil
         return try list().filter { entry in
             let fields = [entry.request.method, entry.request.url, entry.request.name ?? "", entry.error ?? "",
                           entry.response.map { String($0.status) } ?? ""]
             if fields.contains(where: { $0.lowercased().contains(needle) }) { return true }
             guard let body = try? self.body(id: entry.id) else { return false }
             if let folded { return folded.occurs(in: body) }
-            return lowered.occurs(in: String(decoding: body, as: UTF8.self).lowercased())
+            return lowered?.occurs(in: String(decoding: body, as: UTF8.self).lowercased()) ?? false
         }
     }
 

@@ -14,8 +14,8 @@ import Synchronization
 ///
 /// Async-signal safety: everything the handler reads is prepared by `install` in memory that is never
 /// freed: the report path, the folders to create, the fixed part of the report, a text buffer, room for
-/// the frames and the functions that capture and name them. `install` also rehearses a whole report into /dev/null,
-/// so every first-use cost (loading the unwinder, symbol lookup) is paid before any crash. The handler
+/// the frames and the functions that capture and name them. `install` also rehearses a whole report into
+/// /dev/null, so every first-use cost (the unwinder's tables, symbol lookup) is paid before any crash. The handler
 /// calls only `mkdir`, `open`, `write`, `close`, `clock_gettime`, `nanosleep`, `sigaction`,
 /// `sigprocmask`, `raise`, `pthread_self`, the unwinder (`courier_backtrace`) and glibc's
 /// `backtrace_symbols_fd` (not on POSIX's list, but made safe by that preloading, and the accepted practice
