@@ -151,4 +151,56 @@ struct ParallelPrerequisitesTests {
         // Then the reader waits for both logins, and the second scripted request for the first
         #expect(CollectionRunner.prerequisites(of: file.requests) == [[], [], [], [0, 1], [], [4]])
     }
+
+    @Test func eachRequestWaitsOnlyForTheLastOfAChainNotForEveryoneBeforeIt() {
+        // Given three scripted requests (the first two set {{token}}), a request that uses {{token}}, one that
+        // uses nothing, two @sleep requests with one between them
+        let file = HTTPFile(path: "a.http", text: """
+            GET https://x/a
+
+            > {% client.global.set("token", "a"); %}
+
+            ###
+            GET https://x/b
+
+            > {% client.global.set("token", "b"); %}
+
+            ###
+            GET https://x/c
+
+            > {% client.test("c", function() {}); %}
+
+            ###
+            GET https://x/me
+            Authorization: Bearer {{token}}
+
+            ###
+            GET https://x/free
+
+            ###
+            # @sleep 1
+            GET https://x/pause
+
+            ###
+            GET https://x/between
+
+            ###
+            # @sleep 1
+            GET https://x/pause-again
+            """)
+        // Then each scripted request waits for the one before it, the user of {{token}} for the last script
+        // that sets it, the first @sleep for everything, and the second only for the first and what came since
+        #expect(CollectionRunner.prerequisites(of: file.requests)
+                == [[], [0], [1], [1], [], [0, 1, 2, 3, 4], [5], [5, 6]])
+    }
+
+    @Test func aLongScriptedFileKeepsOneIndexPerRequest() {
+        // Given 3,000 requests, each with a test script
+        let text = (0..<3000).map { "GET https://x/\($0)\n\n> {% client.test(\"t\", function() {}); %}" }
+            .joined(separator: "\n\n###\n")
+        let needs = CollectionRunner.prerequisites(of: HTTPFile(path: "a.http", text: text).requests)
+        // Then each waits for the one before it only (every earlier one was 4.5 million indices)
+        #expect(needs.count == 3000)
+        #expect(needs.enumerated().allSatisfy { index, earlier in earlier == (index == 0 ? [] : [index - 1]) })
+    }
 }
