@@ -124,6 +124,16 @@ final class JavaScriptContext {
             jsc.JSStringRelease(script)
             jsc.JSStringRelease(source)
         }
+        return evaluate(script, source: source, line: line)
+    }
+
+    /// Evaluates a prelude made into the engine's strings once (`PreparedScript`), from its first line.
+    func evaluate(_ prepared: PreparedScript) -> Result<String, Exception> {
+        guard prepared.text != nil else { return .failure(Exception(message: "no prelude", stack: "")) }
+        return evaluate(prepared.text, source: prepared.sourceURL, line: 1)
+    }
+
+    private func evaluate(_ script: JSStringRef?, source: JSStringRef?, line: Int) -> Result<String, Exception> {
         var exception: JSValueRef?
         let value = jsc.JSEvaluateScript(context, script, nil, source, Int32(clamping: line), &exception)
         if let exception { return .failure(describe(exception)) }
@@ -275,4 +285,21 @@ private final class Guardian {
 /// group's virtual machine on every call, and only one context at a time holds a group, hence unchecked.
 private struct IdleGroup: @unchecked Sendable {
     let group: JSContextGroupRef
+}
+
+/// A prelude's text and source URL made into JavaScriptCore's strings once for the process, since every
+/// context evaluates the same preludes: made anew for each script, converting the 100 KB of text from UTF-8 and
+/// hashing it again for the engine's code cache (which finds the compiled prelude by its text) was a tenth of
+/// a script's run. Never released. The engine's strings are immutable and counted atomically, hence unchecked.
+struct PreparedScript: @unchecked Sendable {
+    fileprivate let text: JSStringRef?
+    fileprivate let sourceURL: JSStringRef?
+
+    /// Made once a context exists (JavaScriptCore is loaded then); without the library both are nil, and
+    /// evaluating it fails.
+    init(_ code: String, sourceURL: String) {
+        let jsc = JavaScriptContext.library
+        text = jsc?.JSStringCreateWithUTF8CString(code)
+        self.sourceURL = jsc?.JSStringCreateWithUTF8CString(sourceURL)
+    }
 }

@@ -44,19 +44,26 @@ public enum ScriptEngine {
         context.installJSONPath()
         context.install(input.services)
         defer { context.forgetServices() }
-        var setUp = [ScriptLimits.code]
-        if case .dropped(let refusal) = jobs { setUp.append(PromiseJobGuard.code(refusal: refusal)) }
-        setUp += [ScriptPrelude.code, ScriptTimers.code, PostmanPrelude.code, HttpyacPrelude.code, postmanSandbox,
-                  "__courier.boot(\(encode(input)))"]
-        for code in setUp {
-            if case .failure(let exception) = context.evaluate(code, sourceURL: ScriptPrelude.sourceURL, line: 1) {
-                result.error = context.stop.map {
-                    stopped($0, line: source.firstCodeLine, source: source, input: input)
-                }
-                    ?? ScriptError(reason: .exception, message: "internal: \(exception.message)",
-                                   file: source.file, line: source.line)
-                return result
-            }
+        var setUp = [Preludes.limits]
+        if case .dropped(let refusal) = jobs {
+            setUp.append(refusal == PromiseJobGuard.noProcessRefusal ? Preludes.noProcessGuard
+                         : refusal == PromiseJobGuard.unnamedRefusal ? Preludes.unnamedGuard
+                         : PreparedScript(PromiseJobGuard.code(refusal: refusal), sourceURL: ScriptPrelude.sourceURL))
+        }
+        var failure: JavaScriptContext.Exception?
+        for prepared in setUp + Preludes.apis where failure == nil {
+            if case .failure(let exception) = context.evaluate(prepared) { failure = exception }
+        }
+        let boot = "__courier.boot(\(encode(input)))"
+        if failure == nil, case .failure(let exception) = context.evaluate(boot, sourceURL: ScriptPrelude.sourceURL,
+                                                                            line: 1) {
+            failure = exception
+        }
+        if let failure {
+            result.error = context.stop.map { stopped($0, line: source.firstCodeLine, source: source, input: input) }
+                ?? ScriptError(reason: .exception, message: "internal: \(failure.message)",
+                               file: source.file, line: source.line)
+            return result
         }
         context.startUserTime()
         let promises = PromiseJobGuard.usesPromises(source.code)
@@ -203,6 +210,18 @@ public enum ScriptEngine {
             if let line = Int(digits) { return line }
         }
         return nil
+    }
+
+    /// The preludes as the engine's strings, made the first time a script runs (the library is loaded then).
+    private enum Preludes {
+        static let limits = PreparedScript(ScriptLimits.code, sourceURL: ScriptPrelude.sourceURL)
+        static let noProcessGuard = PreparedScript(PromiseJobGuard.code(refusal: PromiseJobGuard.noProcessRefusal),
+                                                   sourceURL: ScriptPrelude.sourceURL)
+        static let unnamedGuard = PreparedScript(PromiseJobGuard.code(refusal: PromiseJobGuard.unnamedRefusal),
+                                                 sourceURL: ScriptPrelude.sourceURL)
+        /// `client`, timers, `pm`, httpyac's API and Postman's sandbox, in that order.
+        static let apis = [ScriptPrelude.code, ScriptTimers.code, PostmanPrelude.code, HttpyacPrelude.code,
+                           postmanSandbox].map { PreparedScript($0, sourceURL: ScriptPrelude.sourceURL) }
     }
 
     /// Postman's legacy sandbox and `pm.sendRequest`'s request, `require` and crypto-js: one evaluation, made once.
