@@ -1,5 +1,6 @@
 import CourierMessage
 import Foundation
+import Synchronization
 
 /// Runs request scripts on JavaScriptCore: the JetBrains HTTP Client API (`client`, `request`,
 /// `response`) and Postman's `pm`, each script in a fresh context with no file or network access but what
@@ -45,11 +46,7 @@ public enum ScriptEngine {
         context.install(input.services)
         defer { context.forgetServices() }
         var setUp = [Preludes.limits]
-        if case .dropped(let refusal) = jobs {
-            setUp.append(refusal == PromiseJobGuard.noProcessRefusal ? Preludes.noProcessGuard
-                         : refusal == PromiseJobGuard.unnamedRefusal ? Preludes.unnamedGuard
-                         : PreparedScript(PromiseJobGuard.code(refusal: refusal), sourceURL: ScriptPrelude.sourceURL))
-        }
+        if case .dropped(let refusal) = jobs { setUp.append(Preludes.jobGuard(refusal: refusal)) }
         var failure: JavaScriptContext.Exception?
         for prepared in setUp + Preludes.apis where failure == nil {
             if case .failure(let exception) = context.evaluate(prepared) { failure = exception }
@@ -215,10 +212,17 @@ public enum ScriptEngine {
     /// The preludes as the engine's strings, made the first time a script runs (the library is loaded then).
     private enum Preludes {
         static let limits = PreparedScript(ScriptLimits.code, sourceURL: ScriptPrelude.sourceURL)
-        static let noProcessGuard = PreparedScript(PromiseJobGuard.code(refusal: PromiseJobGuard.noProcessRefusal),
-                                                   sourceURL: ScriptPrelude.sourceURL)
-        static let unnamedGuard = PreparedScript(PromiseJobGuard.code(refusal: PromiseJobGuard.unnamedRefusal),
-                                                 sourceURL: ScriptPrelude.sourceURL)
+        /// The promise-job guard, one per refusal it says (there are two).
+        private static let jobGuards = Mutex<[String: PreparedScript]>([:])
+
+        static func jobGuard(refusal: String) -> PreparedScript {
+            jobGuards.withLock { guards in
+                if let made = guards[refusal] { return made }
+                let made = PreparedScript(PromiseJobGuard.code(refusal: refusal), sourceURL: ScriptPrelude.sourceURL)
+                guards[refusal] = made
+                return made
+            }
+        }
         /// `client`, timers, `pm`, httpyac's API and Postman's sandbox, in that order.
         static let apis = [ScriptPrelude.code, ScriptTimers.code, PostmanPrelude.code, HttpyacPrelude.code,
                            postmanSandbox].map { PreparedScript($0, sourceURL: ScriptPrelude.sourceURL) }
