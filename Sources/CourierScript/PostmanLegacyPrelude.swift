@@ -6,7 +6,7 @@
 /// `all()` and `findByName()`, and `request.data` is the body (form fields as an object).
 enum PostmanLegacyPrelude {
     static let code = #"""
-    function __courierPostmanLegacy(input, state, pm, requireModule, UnsupportedError) {
+    function __courierPostmanLegacy(input, state, pmObject, requireModule, UnsupportedError) {
       "use strict";
       const scope = globalThis;
       function text(value) {
@@ -14,13 +14,6 @@ enum PostmanLegacyPrelude {
         return typeof value === "object" ? JSON.stringify(value) : String(value);
       }
       function snapshot() { return Object.assign({}, input.environment, state.globals); }
-      function lazy(name, load) {
-        Object.defineProperty(scope, name, { configurable: true, enumerable: false, get: function () {
-          const value = load();
-          Object.defineProperty(scope, name, { configurable: true, writable: true, value: value });
-          return value;
-        } });
-      }
 
       // MARK: tests["name"] = value: read once the script is done, in the order the names were set.
       const tests = {};
@@ -73,23 +66,26 @@ enum PostmanLegacyPrelude {
         const res = input.response;
         scope.responseBody = res.body;
         scope.responseTime = res.milliseconds;
-        scope.responseCode = { code: res.status, name: pm.response.status, detail: pm.response.status };
+        __courierLazyGlobal("responseCode", true, function () {
+          const reason = pmObject().response.status;
+          return { code: res.status, name: reason, detail: reason };
+        });
         const headers = {};
         for (const h of res.headers) headers[h.name] = h.value;
         scope.responseHeaders = headers;
-        scope.responseCookies = pm.cookies.all();
+        __courierLazyGlobal("responseCookies", true, function () { return pmObject().cookies.all(); });
       }
 
       // MARK: the postman object.
       const postman = {
         setEnvironmentVariable: function (key, value) { state.globals[String(key)] = text(value); },
-        getEnvironmentVariable: function (key) { return pm.environment.get(key); },
+        getEnvironmentVariable: function (key) { return pmObject().environment.get(key); },
         clearEnvironmentVariable: function (key) { delete state.globals[String(key)]; },
         clearEnvironmentVariables: function () {
           for (const key of Object.keys(state.globals)) delete state.globals[key];
         },
         setGlobalVariable: function (key, value) { state.globals[String(key)] = text(value); },
-        getGlobalVariable: function (key) { return pm.globals.get(key); },
+        getGlobalVariable: function (key) { return pmObject().globals.get(key); },
         clearGlobalVariable: function (key) { delete state.globals[String(key)]; },
         clearGlobalVariables: function () {
           for (const key of Object.keys(state.globals)) delete state.globals[key];
@@ -99,8 +95,8 @@ enum PostmanLegacyPrelude {
         },
       };
       if (input.response) {
-        postman.getResponseHeader = function (name) { return pm.response.headers.get(name); };
-        postman.getResponseCookie = function (name) { return pm.cookies.one(name); };
+        postman.getResponseHeader = function (name) { return pmObject().response.headers.get(name); };
+        postman.getResponseCookie = function (name) { return pmObject().cookies.one(name); };
       }
       scope.postman = new Proxy(postman, {
         get: function (target, key) {
@@ -110,10 +106,10 @@ enum PostmanLegacyPrelude {
       });
 
       // MARK: libraries the legacy sandbox had as globals, loaded only when a script touches them.
-      lazy("CryptoJS", function () { return requireModule("crypto-js"); });
-      lazy("_", function () { return requireModule("lodash"); });
-      lazy("cheerio", function () { return requireModule("cheerio"); });
-      lazy("tv4", function () { return requireModule("tv4"); });
+      __courierLazyGlobal("CryptoJS", false, function () { return requireModule("crypto-js"); });
+      __courierLazyGlobal("_", false, function () { return requireModule("lodash"); });
+      __courierLazyGlobal("cheerio", false, function () { return requireModule("cheerio"); });
+      __courierLazyGlobal("tv4", false, function () { return requireModule("tv4"); });
       scope.xml2Json = function (xml) {
         let result = {};
         requireModule("xml2js").parseString(String(xml),

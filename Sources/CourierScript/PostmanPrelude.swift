@@ -2,9 +2,48 @@
 /// and `pm.expect` with the chai chains collections use. It runs on the same state as `client`, so
 /// `pm.environment.set` and `client.global.set` fill one store of globals. Anything else throws
 /// "pm.… is not supported by Courier".
+///
+/// `pm` is built the first time a script reads it, as is `require` (most scripts use neither, and building
+/// them, with chai's chains and the built-in modules, was most of what a fresh context cost): both names are
+/// defined up front as accessors that build on the first read and then become plain values, so a script sees
+/// them as if they had always been there, and assigning either first replaces it without building it.
 enum PostmanPrelude {
     static let code = #"""
     function __courierPostman(input, state, runTest, UnsupportedError) {
+      "use strict";
+      let built = null, made = null;
+      function build() {
+        if (built === null) built = __courierPostmanBuild(input, state, runTest, UnsupportedError);
+        return built;
+      }
+      function makeRequire() {
+        if (made === null) made = __courierMakeRequire(__courierModuleTable, __courierBuiltIns());
+        return made;
+      }
+      __courierLazyGlobal("pm", true, function () { return build().pm; });
+      __courierLazyGlobal("require", true, makeRequire);
+      // httpyac's blocks have globals of their own (every variable by name): the legacy names would hide them.
+      if (!input.httpyac) {
+        __courierPostmanLegacy(input, state, function () { return build().raw; },
+                               function (name) { return makeRequire()(name); }, UnsupportedError);
+      }
+    }
+
+    // `name` on the global object as an accessor that makes it a plain value the first time it is read (what
+    // `load` returns) or assigned (what is assigned), as a global a script assigns would be.
+    function __courierLazyGlobal(name, enumerable, load) {
+      function define(value) {
+        Object.defineProperty(globalThis, name, { configurable: true, enumerable: enumerable, writable: true,
+                                                  value: value });
+      }
+      Object.defineProperty(globalThis, name, { configurable: true, enumerable: enumerable,
+        get: function () { const value = load(); define(value); return value; },
+        set: function (value) { define(value); } });
+    }
+
+    // `pm` as the global holds it (strict: an unknown member throws) and the object itself, for the legacy
+    // sandbox.
+    function __courierPostmanBuild(input, state, runTest, UnsupportedError) {
       "use strict";
       class AssertionError extends Error {
         constructor(message) { super(message); this.name = "AssertionError"; }
@@ -287,10 +326,7 @@ enum PostmanPrelude {
       };
       state.finishers.push(changes.finish);
       pm.cookies = __courierPostmanCookies(input, strict, UnsupportedError, function (fn) { sent.push(fn); });
-      globalThis.pm = strict(pm, "pm");
-      globalThis.require = __courierMakeRequire(__courierModuleTable, __courierBuiltIns());
-      // httpyac's blocks have globals of their own (every variable by name): the legacy names would hide them.
-      if (!input.httpyac) __courierPostmanLegacy(input, state, pm, globalThis.require, UnsupportedError);
+      return { pm: strict(pm, "pm"), raw: pm };
     }
     """#
 }
