@@ -72,9 +72,62 @@ import Testing
             try { delete globalThis.Uint8Array; } catch (error) {}
             try { Object.defineProperty(Uint8Array.prototype, "constructor", { value: 1 }); } catch (error) {}
             client.log(Uint8Array === before, new Uint8Array(1).constructor === Uint8Array,
-                       Object.getOwnPropertyDescriptor(globalThis, "ArrayBuffer").writable);
+                       Object.getOwnPropertyDescriptor(globalThis, "ArrayBuffer").configurable);
             """)
         #expect(result.logs == ["true true false"], "\(result.logs) \(String(describing: result.error))")
+    }
+
+    @Test func whatAScriptReplacesBeforeItFirstNamesABufferTypeDoesNotReachTheGuard() {
+        // Given a script that replaces, before it first reads ArrayBuffer or a typed array (when the guard wraps
+        // them), what the guard calls and what a property descriptor or a loop would look up on prototypes
+        let tampering = """
+            const realConstruct = Reflect.construct;
+            Reflect.construct = function (type, args, target) { return realConstruct(type, [8], target); };
+            Reflect.apply = function () { return 0; };
+            Object.defineProperty = function (object) { return object; };
+            Object.getOwnPropertyDescriptor = function () { return { value: 0, configurable: true }; };
+            Math.trunc = function () { return 1; };
+            Array.prototype[Symbol.iterator] = function* () {};
+            Object.prototype.get = function () { return 0; };
+            Object.prototype.writable = true;
+            Object.prototype.configurable = true;
+            """
+        let logs = attempts([tampering] + [
+            "new ArrayBuffer(300 << 20)",
+            "new Uint8Array(300 << 20)",
+            "Uint8Array.from({ length: 300 << 20 })",
+            "globalThis.big = new Uint8Array(130 << 20)",
+            "big.slice()",
+            "new (Object.getPrototypeOf(new ArrayBuffer(1)).constructor)(300 << 20)",
+        ])
+        // Then every attempt past the limit is still refused, and what is within it still allocates
+        #expect(logs == ["allocated", "limit", "limit", "limit", "allocated", "limit", "limit"], "\(logs)")
+    }
+
+    @Test func aFirstReadAtAnyDepthOfTheStackLeavesTheTypesGuardedOrUnusable() {
+        // Given scripts that first read a typed array with the stack nearly full, so that wrapping the types may
+        // fail at any point of the way (a frame or a few short of the engine's limit)
+        for spare in 0..<24 {
+            let result = run("""
+                function depth(n) { try { return depth(n + 1); } catch (error) { return n; } }
+                const deepest = depth(0);
+                function read(n) {
+                  if (n > 0) return read(n - 1);
+                  try { return typeof Uint8Array; } catch (error) { return error.name; }
+                }
+                read(deepest - \(spare));
+                let big;
+                try { big = new Uint8Array(300 << 20).length; }
+                catch (error) { big = String(error.message).includes("256 MB") ? "limit" : error.name; }
+                let small;
+                try { small = new Uint8Array(8).slice(2).length; } catch (error) { small = error.name; }
+                client.log(big, small);
+                """)
+            // Then afterwards the types either count what they allocate or cannot be used: never the originals
+            #expect(result.error == nil, "\(String(describing: result.error))")
+            let logs = result.logs.first ?? ""
+            #expect(logs == "limit 6" || logs == "TypeError TypeError", "\(spare): \(logs)")
+        }
     }
 
     @Test func aSubclassMayGiveItsPrototypeItsOwnCopyingMethods() {
