@@ -1,3 +1,4 @@
+import CourierBody
 import CourierMessage
 import Foundation
 import Synchronization
@@ -140,24 +141,66 @@ public enum ScriptEngine {
                 result.error = error(from: exception, source: source, input: input, stop: stop)
             }
         case .success(let json):
-            let parsed = try? JSONSerialization.jsonObject(with: Data(json.utf8))
-            guard let object = parsed as? [String: Any] else { return }
-            if let globals = object["globals"] as? [String: String] { result.globals = globals }
-            if let variables = object["variables"] as? [String: String] { result.requestVariables = variables }
-            if let logs = object["logs"] as? [String] { result.logs = logs }
-            if let tests = object["tests"] as? [[String: Any]] {
-                result.tests = tests.map {
-                    ScriptTestResult(name: $0["name"] as? String ?? "", passed: $0["passed"] as? Bool ?? false,
-                                     message: $0["message"] as? String ?? "")
-                }
-            }
-            if let headers = object["headers"] as? [[String]] {
+            guard let finished = try? JSONDecoder().decode(Finished.self, from: Data(json.utf8)) else { return }
+            if let globals = finished.globals { result.globals = globals }
+            if let variables = finished.variables { result.requestVariables = variables }
+            if let logs = finished.logs { result.logs = logs }
+            if let tests = finished.tests { result.tests = tests }
+            if let headers = finished.headers {
                 result.headers = HTTPHeaders(headers.filter { $0.count == 2 }.map { HTTPHeaders.Field($0[0], $0[1]) })
             }
-            result.url = object["url"] as? String
-            result.method = object["method"] as? String
-            result.body = object["body"] as? String
-            result.cancelled = object["cancelled"] as? Bool ?? false
+            result.url = finished.url
+            result.method = finished.method
+            result.body = finished.body
+            result.cancelled = finished.cancelled ?? false
+        }
+    }
+
+    /// What `__courier.finish()` hands back. Each member is read on its own: one that is missing or not of its
+    /// type (a script may reach the state and put anything there) is left out, not the whole result.
+    private struct Finished: Decodable {
+        var globals: [String: String]?
+        var variables: [String: String]?
+        var logs: [String]?
+        var tests: [ScriptTestResult]?
+        var headers: [[String]]?
+        var url: String?
+        var method: String?
+        var body: String?
+        var cancelled: Bool?
+
+        private enum Key: String, CodingKey {
+            case globals, variables, logs, tests, headers, url, method, body, cancelled
+        }
+
+        private struct Test: Decodable {
+            var name: String?
+            var passed: Bool?
+            var message: String?
+
+            private enum Key: String, CodingKey { case name, passed, message }
+
+            init(from decoder: any Decoder) throws {
+                let members = try decoder.container(keyedBy: Key.self)
+                name = try? members.decode(String.self, forKey: .name)
+                passed = try? members.decode(Bool.self, forKey: .passed)
+                message = try? members.decode(String.self, forKey: .message)
+            }
+        }
+
+        init(from decoder: any Decoder) throws {
+            let members = try decoder.container(keyedBy: Key.self)
+            globals = try? members.decode([String: String].self, forKey: .globals)
+            variables = try? members.decode([String: String].self, forKey: .variables)
+            logs = try? members.decode([String].self, forKey: .logs)
+            tests = (try? members.decode([Test].self, forKey: .tests))?.map {
+                ScriptTestResult(name: $0.name ?? "", passed: $0.passed ?? false, message: $0.message ?? "")
+            }
+            headers = try? members.decode([[String]].self, forKey: .headers)
+            url = try? members.decode(String.self, forKey: .url)
+            method = try? members.decode(String.self, forKey: .method)
+            body = try? members.decode(String.self, forKey: .body)
+            cancelled = try? members.decode(Bool.self, forKey: .cancelled)
         }
     }
 
@@ -237,34 +280,84 @@ public enum ScriptEngine {
                                          "var __courierModuleTable = \(ScriptModules.preludeTable);"]
         .joined(separator: "\n")
 
-    /// The input as a JavaScript object literal (JSON).
-    private static func encode(_ input: ScriptInput) -> String {
-        var request: [String: Any] = [
-            "method": input.request.method, "rawURL": input.request.rawURL, "url": input.request.url,
-            "headers": input.request.headers.map { ["name": $0.name, "raw": $0.raw, "value": $0.value] },
-        ]
-        if let name = input.request.name { request["name"] = name }
-        if let raw = input.request.rawBody { request["rawBody"] = raw }
-        if let body = input.request.body { request["body"] = body }
-        var object: [String: Any] = [
-            "phase": input.phase == .preRequest ? "pre" : "response", "request": request,
-            "environment": input.environment, "globals": input.globals,
-            "requestVariables": input.requestVariables,
-            "iterationData": input.iterationData, "iteration": input.iteration, "iterationCount": input.iterationCount,
-            "fileVariables": input.fileVariables, "environmentName": input.environmentName,
-        ]
+    /// The input as a JavaScript object literal (JSON), written member by member (`JSONWriter`).
+    static func encode(_ input: ScriptInput) -> String {
+        var json = JSONWriter(capacity: 512 + (input.response?.body.utf8.count ?? 0) + (input.request.body?.utf8.count ?? 0))
+        json.openObject()
+        json.member("phase", input.phase == .preRequest ? "pre" : "response")
+        json.key("request")
+        json.openObject()
+        json.member("method", input.request.method)
+        json.member("rawURL", input.request.rawURL)
+        json.member("url", input.request.url)
+        json.key("headers")
+        json.openArray()
+        for header in input.request.headers {
+            json.openObject()
+            json.member("name", header.name)
+            json.member("raw", header.raw)
+            json.member("value", header.value)
+            json.closeObject()
+        }
+        json.closeArray()
+        if let name = input.request.name { json.member("name", name) }
+        if let raw = input.request.rawBody { json.member("rawBody", raw) }
+        if let body = input.request.body { json.member("body", body) }
+        json.closeObject()
+        json.key("environment")
+        json.object(input.environment)
+        json.key("globals")
+        json.object(input.globals)
+        json.key("requestVariables")
+        json.object(input.requestVariables)
+        json.key("iterationData")
+        json.object(input.iterationData)
+        json.member("iteration", input.iteration)
+        json.member("iterationCount", input.iterationCount)
+        json.key("fileVariables")
+        json.object(input.fileVariables)
+        json.member("environmentName", input.environmentName)
         if input.dialect == .httpyac {
-            object["httpyac"] = ["scope": input.scope, "literals": input.literalNames.sorted(),
-                                 "file": input.file, "folder": input.folder,
-                                 "reserved": HttpyacPrelude.reserved] as [String: Any]
+            json.key("httpyac")
+            json.openObject()
+            json.key("scope")
+            json.object(input.scope)
+            json.member("literals", strings: input.literalNames.sorted())
+            json.member("file", input.file)
+            json.member("folder", input.folder)
+            json.member("reserved", strings: HttpyacPrelude.reserved)
+            json.closeObject()
         }
         if let response = input.response {
-            object["response"] = [
-                "status": response.status, "body": response.body, "milliseconds": response.milliseconds,
-                "headers": response.headers.map { ["name": $0.name, "value": $0.value] },
-            ] as [String: Any]
+            json.key("response")
+            json.openObject()
+            json.member("status", response.status)
+            json.member("body", response.body)
+            json.member("milliseconds", response.milliseconds)
+            json.key("headers")
+            json.openArray()
+            for header in response.headers {
+                json.openObject()
+                json.member("name", header.name)
+                json.member("value", header.value)
+                json.closeObject()
+            }
+            json.closeArray()
+            json.closeObject()
         }
-        let data = (try? JSONSerialization.data(withJSONObject: object)) ?? Data("{}".utf8)
-        return String(decoding: data, as: UTF8.self)
+        json.closeObject()
+        return String(decoding: json.bytes, as: UTF8.self)
+    }
+}
+
+extension JSONWriter {
+    /// A string-valued object, members in no particular order.
+    mutating func object(_ members: [String: String]) {
+        openObject()
+        for (name, value) in members {
+            key(name)
+            string(value)
+        }
+        closeObject()
     }
 }

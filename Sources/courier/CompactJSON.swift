@@ -1,3 +1,4 @@
+import CourierBody
 import Foundation
 
 /// One-line JSON with sorted keys, as `JSONSerialization` with `.sortedKeys` and `.withoutEscapingSlashes`

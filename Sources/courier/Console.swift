@@ -1,3 +1,4 @@
+import CourierBody
 import CourierSecurity
 import Foundation
 import Synchronization

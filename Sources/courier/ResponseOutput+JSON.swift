@@ -1,3 +1,4 @@
+import CourierBody
 import CourierHTTP
 import CourierSecurity
 import Foundation

@@ -25,6 +25,30 @@ import Testing
         #expect(result.globals == ["token": "abc", "id": "7"])
     }
 
+    @Test func theInputReachesTheScriptAsItWasWhateverItsCharacters() {
+        // Given values with every character JSON escapes or a JavaScript source could trip on
+        let awkward = "quote\" back\\slash\nline\ttab\u{01}\u{1B}[0m\u{7F}\u{2028}\u{2029}é日本🙂 </script> ${x} `t`"
+        let response = ScriptResponse(status: 200, headers: [HTTPHeaders.Field("X-Odd", awkward)], body: awkward)
+        var request = ScriptRequest(name: awkward, method: "POST", rawURL: awkward, url: awkward,
+                                    headers: [.init(name: "X-Odd", raw: awkward, value: awkward)], rawBody: awkward,
+                                    body: awkward)
+        request.name = awkward
+        let input = ScriptInput(phase: .response, request: request, response: response,
+                                environment: [awkward: awkward], globals: ["g": awkward])
+        let code = """
+            const all = [response.body, response.headers.valueOf("X-Odd"), request.url.getRaw(),
+                         request.headers.findByName("X-Odd").getRawValue(), request.body.getRaw(),
+                         request.environment.get(Object.keys(pm.environment.toObject())[0]), client.global.get("g")];
+            client.global.set("same", String(all.every(value => value === all[0])));
+            client.global.set("echo", all[0]);
+            """
+        let result = ScriptEngine.run(ScriptSource(code: code, file: "api.http", line: 1), input: input)
+        // Then each arrives unchanged, and comes back unchanged
+        #expect(result.error == nil, "\(String(describing: result.error))")
+        #expect(result.globals["same"] == "true")
+        #expect(result.globals["echo"] == awkward)
+    }
+
     @Test func globalsCanBeReadClearedAndChecked() {
         let result = handler("""
             client.log(client.global.isEmpty(), client.global.get("old"), client.global.get("missing"));

@@ -2,45 +2,45 @@ import CourierSecurity
 import Foundation
 
 /// One line of JSON written value by value straight into a byte buffer: no dictionary, no key sorting, no
-/// String per member. The caller writes members in a fixed order (the `--json` objects write theirs in
+/// String per member (`courier run --json`, `courier send --json`, a script's input). The caller writes members in a fixed order (the `--json` objects write theirs in
 /// alphabetical order, so they read as the sorted-key objects they always were). Strings are escaped as
 /// `JSONSerialization` escapes them (quote, backslash, `\n \r \t \b \f`, other C0 as `\u00xx`);
 /// `finishLine` then writes DEL, C1 and bidi controls as `\uXXXX` (`Sanitizer.escapeJSON`).
-struct JSONWriter {
-    private(set) var bytes: [UInt8] = []
+public struct JSONWriter {
+    public private(set) var bytes: [UInt8] = []
     /// Whether the next member or element needs a comma before it.
     private var separated = false
 
-    init(capacity: Int = 512) {
+    public init(capacity: Int = 512) {
         bytes.reserveCapacity(capacity)
     }
 
     // MARK: Structure
 
-    mutating func openObject() {
+    public mutating func openObject() {
         comma()
         bytes.append(UInt8(ascii: "{"))
         separated = false
     }
 
-    mutating func closeObject() {
+    public mutating func closeObject() {
         bytes.append(UInt8(ascii: "}"))
         separated = true
     }
 
-    mutating func openArray() {
+    public mutating func openArray() {
         comma()
         bytes.append(UInt8(ascii: "["))
         separated = false
     }
 
-    mutating func closeArray() {
+    public mutating func closeArray() {
         bytes.append(UInt8(ascii: "]"))
         separated = true
     }
 
     /// `"name":`, the value to follow.
-    mutating func key(_ name: StaticString) {
+    public mutating func key(_ name: StaticString) {
         comma()
         bytes.append(UInt8(ascii: "\""))
         bytes.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
@@ -49,7 +49,7 @@ struct JSONWriter {
     }
 
     /// `"name":` for a name known only at run time (escaped as any string).
-    mutating func key(_ name: String) {
+    public mutating func key(_ name: String) {
         string(name)
         bytes.append(UInt8(ascii: ":"))
         separated = false
@@ -57,13 +57,13 @@ struct JSONWriter {
 
     // MARK: Values
 
-    mutating func string(_ value: String) {
+    public mutating func string(_ value: String) {
         comma()
         Self.appendQuoted(value, to: &bytes)
         separated = true
     }
 
-    mutating func int(_ value: Int) {
+    public mutating func int(_ value: Int) {
         comma()
         if value < 0 { bytes.append(UInt8(ascii: "-")) }
         appendDigits(value.magnitude)
@@ -73,7 +73,7 @@ struct JSONWriter {
     /// A whole number as an integer, anything else as Swift spells a Double (`0.123`), as the sorted-key
     /// writer did; false (nothing written) for infinity or NaN, which JSON cannot hold.
     @discardableResult
-    mutating func double(_ value: Double) -> Bool {
+    public mutating func double(_ value: Double) -> Bool {
         guard value.isFinite else { return false }
         if value == value.rounded() && abs(value) < 1e15 {
             int(Int(value))
@@ -85,12 +85,12 @@ struct JSONWriter {
         return true
     }
 
-    mutating func bool(_ value: Bool) { raw(value ? "true" : "false") }
+    public mutating func bool(_ value: Bool) { raw(value ? "true" : "false") }
 
-    mutating func null() { raw("null") }
+    public mutating func null() { raw("null") }
 
     /// Text that is already JSON (a value another writer produced).
-    mutating func raw(_ json: String) {
+    public mutating func raw(_ json: String) {
         comma()
         bytes.append(contentsOf: json.utf8)
         separated = true
@@ -98,24 +98,24 @@ struct JSONWriter {
 
     // MARK: Members
 
-    mutating func member(_ name: StaticString, _ value: String) { key(name); string(value) }
-    mutating func member(_ name: StaticString, _ value: Int) { key(name); int(value) }
-    mutating func member(_ name: StaticString, _ value: Bool) { key(name); bool(value) }
-    mutating func member(_ name: StaticString, _ value: String?) {
+    public mutating func member(_ name: StaticString, _ value: String) { key(name); string(value) }
+    public mutating func member(_ name: StaticString, _ value: Int) { key(name); int(value) }
+    public mutating func member(_ name: StaticString, _ value: Bool) { key(name); bool(value) }
+    public mutating func member(_ name: StaticString, _ value: String?) {
         key(name)
         if let value { string(value) } else { null() }
     }
-    mutating func member(_ name: StaticString, _ value: Int?) {
+    public mutating func member(_ name: StaticString, _ value: Int?) {
         key(name)
         if let value { int(value) } else { null() }
     }
-    mutating func member(_ name: StaticString, _ value: Double?) {
+    public mutating func member(_ name: StaticString, _ value: Double?) {
         key(name)
         if let value, double(value) { return }
         null()
     }
-    mutating func nullMember(_ name: StaticString) { key(name); null() }
-    mutating func member(_ name: StaticString, strings: [String]) {
+    public mutating func nullMember(_ name: StaticString) { key(name); null() }
+    public mutating func member(_ name: StaticString, strings: [String]) {
         key(name)
         openArray()
         for value in strings { string(value) }
@@ -125,7 +125,7 @@ struct JSONWriter {
     // MARK: The line
 
     /// The line's bytes with dangerous scalars escaped (`Sanitizer.escapeJSON`), ready to print.
-    mutating func finishLine() -> [UInt8] {
+    public mutating func finishLine() -> [UInt8] {
         Sanitizer.escapeJSON(&bytes, from: 0)
         return bytes
     }
@@ -158,7 +158,7 @@ struct JSONWriter {
     }
 
     /// `text` as a JSON string literal. Most strings need no escape and are copied whole.
-    static func appendQuoted(_ text: String, to bytes: inout [UInt8]) {
+    public static func appendQuoted(_ text: String, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
         var text = text
         let plain = text.withUTF8 { utf8 in
