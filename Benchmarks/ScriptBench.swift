@@ -7,6 +7,7 @@ import Foundation
 /// request is a keep-alive POST /auth/login against the demo server through CurlTransport; the scripts
 /// are an empty one (the cost of a fresh JavaScriptCore context with the `client`/`pm` prelude), a
 /// typical handler (parse the JSON body, set a global, two `client.test`s), run on that response, and the same
+/// handler written with Postman's `pm` (which a script builds the first time it reads it), and the same
 /// handler setting its global in a promise's callback, which runs in a script process of the release `courier`
 /// beside this benchmark (`ScriptProcess`: spawn, JavaScriptCore's start, the preludes, the JSON both ways).
 enum ScriptBench {
@@ -37,10 +38,15 @@ enum ScriptBench {
             client.test("status", function () { client.assert(response.status === 200, "status " + response.status); });
             client.test("bearer", () => client.assert(response.body.token_type === "Bearer"));
             """
+        let postman = """
+            pm.test("status", () => pm.response.to.have.status(200));
+            pm.environment.set("token", pm.response.json().access_token);
+            """
         let promised = "Promise.resolve(response.body).then(body => client.global.set(\"token\", body.access_token));\n"
             + typical.split(separator: "\n").dropFirst().joined(separator: "\n")
         let clock = ContinuousClock()
         var request = Duration.zero, empty = Duration.zero, handler = Duration.zero, process = Duration.zero
+        var postmanTest = Duration.zero
         var failures = 0
         for _ in 0..<rounds {
             // Taking turns round by round keeps a load spike on this shared machine from favouring one.
@@ -57,6 +63,12 @@ enum ScriptBench {
                 let result = ScriptEngine.run(ScriptSource(code: typical, file: "bench.http", line: 1), input: input)
                 if result.error != nil || result.tests.contains(where: { !$0.passed }) { failures += 1 }
             }
+            postmanTest += clock.measure {
+                let result = ScriptEngine.run(ScriptSource(code: postman, file: "bench.http", line: 1), input: input)
+                if result.error != nil || result.tests.contains(where: { !$0.passed }) || result.globals["token"] == nil {
+                    failures += 1
+                }
+            }
             process += clock.measure {
                 let result = ScriptEngine.run(ScriptSource(code: promised, file: "bench.http", line: 1), input: input)
                 if result.error != nil || result.tests.contains(where: { !$0.passed }) || result.globals["token"] == nil {
@@ -72,6 +84,8 @@ enum ScriptBench {
                      empty / request))
         print(String(format: "  typical handler          %8.2f ms   %.2f× the request", handler.milliseconds / count,
                      handler / request))
+        print(String(format: "  Postman test (pm built)  %8.2f ms   %.2f× the request", postmanTest.milliseconds / count,
+                     postmanTest / request))
         print(String(format: "  with a promise (process) %8.2f ms   %.2f× the request", process.milliseconds / count,
                      process / request))
     }
