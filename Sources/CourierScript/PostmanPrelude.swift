@@ -31,12 +31,14 @@ enum PostmanPrelude {
 
     // `name` on the global object as an accessor that makes it a plain value the first time it is read (what
     // `load` returns) or assigned (what is assigned), as a global a script assigns would be.
+    // Object.defineProperty is taken when the accessor is made, before any script could replace it.
     function __courierLazyGlobal(name, enumerable, load) {
+      const defineProperty = Object.defineProperty;
       function define(value) {
-        Object.defineProperty(globalThis, name, { configurable: true, enumerable: enumerable, writable: true,
-                                                  value: value });
+        defineProperty(globalThis, name, { __proto__: null, configurable: true, enumerable: enumerable, writable: true,
+                                           value: value });
       }
-      Object.defineProperty(globalThis, name, { configurable: true, enumerable: enumerable,
+      defineProperty(globalThis, name, { __proto__: null, configurable: true, enumerable: enumerable,
         get: function () { const value = load(); define(value); return value; },
         set: function (value) { define(value); } });
     }

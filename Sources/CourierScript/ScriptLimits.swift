@@ -112,11 +112,18 @@ enum ScriptLimits {
           items.length = count;
           return items;
         }
-        function copyStatics(from, to, except) {
+        // What an object holds itself: a function of a script's on a prototype further up is never taken.
+        function own(object, key) {
+          const descriptor = describe(object, key);
+          if (descriptor === undefined) return undefined;
+          setPrototypeOf(descriptor, null);
+          return descriptor.value;
+        }
+        function copyStatics(from, to, skipped, alsoSkipped) {
           const keys = ownKeys(from);
           for (let index = 0; index < keys.length; index++) {
             const key = keys[index];
-            if (key === "prototype" || key === except[0] || key === except[1]) continue;
+            if (key === "prototype" || key === skipped || key === alsoSkipped) continue;
             const descriptor = describe(from, key);
             setPrototypeOf(descriptor, null);
             defineProperty(to, key, descriptor);
@@ -133,7 +140,7 @@ enum ScriptLimits {
           result[name] = Guarded;
         }
         function guardMethod(prototype, name, cost) {
-          const original = prototype[name];
+          const original = own(prototype, name);
           if (typeof original !== "function") return;
           const guardedMethod = {
             [name]: function () { charge(cost(this, arguments)); return apply(original, this, arguments); }
@@ -158,7 +165,7 @@ enum ScriptLimits {
           return construct(BufferType, maximum === undefined ? [bytes] : [bytes, { __proto__: null, maxByteLength: maximum }],
                            new.target);
         };
-        copyStatics(BufferType, GuardedBuffer, []);
+        copyStatics(BufferType, GuardedBuffer, "prototype", "prototype");
         install("ArrayBuffer", BufferType, GuardedBuffer);
         guardMethod(BufferType.prototype, "slice", function (buffer) {
           return apply(bufferResizable, buffer, []) ? apply(bufferMaximum, buffer, []) : apply(bufferBytes, buffer, []);
@@ -166,7 +173,7 @@ enum ScriptLimits {
         const transfers = ["transfer", "transferToFixedLength"];
         for (let index = 0; index < transfers.length; index++) {
           const name = transfers[index];
-          const original = BufferType.prototype[name];
+          const original = own(BufferType.prototype, name);
           if (typeof original !== "function") continue;
           seal(BufferType.prototype, name, {
             [name]: function (length) {
@@ -183,7 +190,7 @@ enum ScriptLimits {
           const name = names[index];
           const Original = originals[name];
           if (Original === undefined) continue;
-          const bytesPerElement = Original.BYTES_PER_ELEMENT;
+          const bytesPerElement = own(Original, "BYTES_PER_ELEMENT");
           const Guarded = {
             [name]: function (source, offset, length) {
               if (new.target === undefined) throw new TypeErrorType("calling " + name + " constructor without new is invalid");
@@ -203,16 +210,15 @@ enum ScriptLimits {
               return construct(Original, [list(source, bytesPerElement)], new.target);
             }
           }[name];
-          copyStatics(Original, Guarded, ["fromBase64", "fromHex"]);
-          if (typeof Original.fromBase64 === "function") {
-            const fromBase64 = Original.fromBase64;
+          copyStatics(Original, Guarded, "fromBase64", "fromHex");
+          const fromBase64 = own(Original, "fromBase64"), fromHex = own(Original, "fromHex");
+          if (typeof fromBase64 === "function") {
             seal(Guarded, "fromBase64", function fromBase64Guarded(text, options) {
               charge(typeof text === "string" ? text.length * 3 / 4 : 0);
               return apply(fromBase64, this === Guarded ? Original : this, arguments);
             });
           }
-          if (typeof Original.fromHex === "function") {
-            const fromHex = Original.fromHex;
+          if (typeof fromHex === "function") {
             seal(Guarded, "fromHex", function fromHexGuarded(text) {
               charge(typeof text === "string" ? text.length / 2 : 0);
               return apply(fromHex, this === Guarded ? Original : this, arguments);
@@ -221,7 +227,7 @@ enum ScriptLimits {
           install(name, Original, Guarded);
         }
         // from() collects an iterable before it constructs: collected by the guard instead, and counted.
-        const originalFrom = TypedArray.from;
+        const originalFrom = own(TypedArray, "from");
         seal(TypedArray, "from", function from(source, mapper, thisArgument) {
           const items = source === null || typeof source !== "object" || isTypedArray(source) ? source : list(source, 0);
           return apply(originalFrom, this, [items, mapper, thisArgument]);

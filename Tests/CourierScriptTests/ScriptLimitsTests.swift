@@ -104,6 +104,28 @@ import Testing
         #expect(logs == ["allocated", "limit", "limit", "limit", "allocated", "limit", "limit"], "\(logs)")
     }
 
+    @Test func functionsAScriptPutsOnPrototypesBeforeTheFirstReadNeverSeeAnOriginalType() {
+        // Given functions put where a static or a method the guard wraps would be found if the type lacked its own
+        let result = run("""
+            const seen = [];
+            Object.prototype.fromBase64 = function () { seen.push(this); return null; };
+            Function.prototype.fromHex = function () { seen.push(this); return null; };
+            Object.prototype.transfer = function () { seen.push(this); };
+            Object.prototype.toReversed = function () { seen.push(this); };
+            Int8Array.fromBase64("AAAA");
+            Int16Array.fromHex("00");
+            try { new ArrayBuffer(1).transfer(); } catch (error) {}
+            try { new Uint8Array(1).toReversed(); } catch (error) {}
+            // Then whatever they were called on counts what it allocates
+            const counted = seen.filter(function (found) {
+              if (typeof found !== "function") return true;
+              try { new found(300 << 20); return false; } catch (error) { return String(error.message).includes("256 MB"); }
+            });
+            client.log(seen.length > 0, counted.length === seen.length, typeof ArrayBuffer.isView);
+            """)
+        #expect(result.logs == ["true true function"], "\(result.logs) \(String(describing: result.error))")
+    }
+
     @Test func aFirstReadAtAnyDepthOfTheStackLeavesTheTypesGuardedOrUnusable() {
         // Given scripts that first read a typed array with the stack nearly full, so that wrapping the types may
         // fail at any point of the way (a frame or a few short of the engine's limit)
