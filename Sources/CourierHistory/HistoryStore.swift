@@ -164,17 +164,20 @@ public final class HistoryStore: @unchecked Sendable {
 
     /// Entries whose method, URL, name, status, error or stored body contain `text` (case-insensitive). An ASCII
     /// `text` is found in the bodies' bytes as they are (`ByteNeedle`); any other in the bytes of the lowercased
-    /// bodies.
+    /// bodies, but for a body that is all ASCII, whose lowercasing is ASCII's: there the lowercased text is found
+    /// as ASCII text is, and a lowercased text that is not all ASCII cannot be in it.
     public func search(_ text: String) throws(HistoryError) -> [HistoryEntry] {
         let needle = text.lowercased()
         let folded = ByteNeedle(foldingCase: text)
         let lowered = folded == nil ? ByteNeedle(exactly: needle) : nil
+        let loweredASCII = folded == nil ? ByteNeedle(foldingCase: needle) : nil
         return try list().filter { entry in
             let fields = [entry.request.method, entry.request.url, entry.request.name ?? "", entry.error ?? "",
                           entry.response.map { String($0.status) } ?? ""]
             if fields.contains(where: { $0.lowercased().contains(needle) }) { return true }
             guard let body = try? self.body(id: entry.id) else { return false }
             if let folded { return folded.occurs(in: body) }
+            if ByteNeedle.isASCII(body) { return loweredASCII?.occurs(in: body) ?? false }
             return lowered?.occurs(in: String(decoding: body, as: UTF8.self).lowercased()) ?? false
         }
     }

@@ -72,6 +72,23 @@ public struct ByteNeedle: Sendable {
         }
     }
 
+    /// Whether every byte of `data` is ASCII (below 0x80), read eight bytes at a time.
+    public static func isASCII(_ data: Data) -> Bool {
+        data.withUnsafeBytes { raw in
+            var index = 0
+            let count = raw.count
+            while index + 8 <= count {
+                if raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
+                index += 8
+            }
+            while index < count {
+                if raw[index] >= 0x80 { return false }
+                index += 1
+            }
+            return true
+        }
+    }
+
     /// The first index from `start` through `end` holding `byte`.
     private func find(_ byte: UInt8, in base: UnsafePointer<UInt8>, from start: Int, through end: Int) -> Int? {
         guard start <= end, let found = memchr(base + start, Int32(byte), end - start + 1) else { return nil }

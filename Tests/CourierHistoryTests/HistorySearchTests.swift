@@ -73,6 +73,34 @@ import Testing
     }
 }
 
+@Suite struct HistoryASCIIBodySearchTests {
+    @Test("A body of ASCII alone is told apart from one with any byte above it, wherever that byte is")
+    func asciiBodiesAreToldApart() {
+        let text = Array("{\"city\": \"London\", \"n\": 42}\n".utf8)
+        #expect(ByteNeedle.isASCII(Data(text)))
+        #expect(ByteNeedle.isASCII(Data()))
+        for place in 0..<text.count {
+            var odd = text
+            odd[place] = 0xC3
+            #expect(!ByteNeedle.isASCII(Data(odd)), "byte \(place)")
+        }
+    }
+
+    @Test("Text that is not ASCII is found in bodies of ASCII only when it lowercases to ASCII, as before")
+    func nonASCIITextInASCIIBodies() throws {
+        let folder = try TemporaryFolder()
+        let store = HistoryStore(directory: folder.url)
+        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        try store.record(HistorySample.entry("ascii", date: start), body: Data("{\"unit\": \"KELVIN\", \"city\": \"Zurich\"}".utf8))
+        try store.record(HistorySample.entry("kelvin", date: start + 1), body: Data("{\"unit\": \"\u{212A}elvin\"}".utf8))
+        try store.record(HistorySample.entry("accented", date: start + 2), body: Data("{\"city\": \"ZÜRICH\"}".utf8))
+        // The Kelvin sign lowercases to an ASCII k: found in either kind of body, as decoding found it
+        #expect(try store.search("\u{212A}ELVIN").map(\.request.name) == ["kelvin", "ascii"])
+        #expect(try store.search("zürich").map(\.request.name) == ["accented"])
+        #expect(try store.search("Ü").map(\.request.name) == ["accented"])
+    }
+}
+
 @Suite struct HistoryUnicodeSearchTests {
     @Test("Lowercased text is searched by its UTF-8 bytes: a match at the start, the end, and none across a character")
     func lowercasedTextIsSearchedByBytes() {
