@@ -23,6 +23,7 @@ typedef struct OpaqueJSString *JSStringRef;
 typedef struct OpaqueJSClass *JSClassRef;
 typedef const struct OpaqueJSValue *JSValueRef;
 typedef struct OpaqueJSValue *JSObjectRef;
+typedef struct OpaqueJSScript *JSScriptRef;
 typedef unsigned JSPropertyAttributes;
 enum { kJSPropertyAttributeNone = 0, kJSPropertyAttributeReadOnly = 1 << 1,
        kJSPropertyAttributeDontEnum = 1 << 2, kJSPropertyAttributeDontDelete = 1 << 3 };
@@ -36,6 +37,8 @@ typedef JSValueRef (*JSObjectCallAsFunctionCallback)(JSContextRef ctx, JSObjectR
 // limit's callback is where a script is stopped, and holding the lock keeps JavaScriptCore from running
 // promise jobs, which it does whenever the lock is let go, where the time limit cannot stop them.
 typedef bool (*CourierShouldTerminateCallback)(JSContextRef context, void *info);
+// A script parsed once for a group (JSScriptRefPrivate.h, also not installed; exported likewise): evaluated in
+// each fresh context of that group without its text being copied and hashed again for the code cache.
 
 // The shared object the -dev package's pkg-config file links against, by its runtime name.
 #define COURIER_JSC_LIBRARY "libjavascriptcoregtk-4.1.so.0"
@@ -63,6 +66,9 @@ struct courier_jsc_table {
     void (* _Nonnull JSGlobalContextRelease)(JSGlobalContextRef context);
     JSObjectRef _Nonnull (* _Nonnull JSContextGetGlobalObject)(JSContextRef context);
     JSValueRef (* _Nonnull JSEvaluateScript)(JSContextRef context, JSStringRef script, JSObjectRef thisObject, JSStringRef sourceURL, int startingLineNumber, JSValueRef *exception);
+    JSScriptRef (* _Nonnull JSScriptCreateFromString)(JSContextGroupRef group, JSStringRef url, int startingLineNumber, JSStringRef source, JSStringRef *errorMessage, int *errorLine);
+    JSValueRef (* _Nonnull JSScriptEvaluate)(JSContextRef context, JSScriptRef script, JSValueRef thisValue, JSValueRef *exception);
+    void (* _Nonnull JSScriptRelease)(JSScriptRef script);
     JSValueRef (* _Nonnull JSObjectGetProperty)(JSContextRef context, JSObjectRef object, JSStringRef propertyName, JSValueRef *exception);
     void (* _Nonnull JSObjectSetProperty)(JSContextRef context, JSObjectRef object, JSStringRef propertyName, JSValueRef value, JSPropertyAttributes attributes, JSValueRef *exception);
     JSObjectRef _Nonnull (* _Nonnull JSObjectMakeFunctionWithCallback)(JSContextRef context, JSStringRef name, JSObjectCallAsFunctionCallback callAsFunction);
@@ -97,6 +103,7 @@ static inline bool courier_jsc_fill(struct courier_jsc_table *table) {
     COURIER_JSC_FIND(JSGlobalContextCreateInGroup)
     COURIER_JSC_FIND(JSGlobalContextRelease) COURIER_JSC_FIND(JSContextGetGlobalObject)
     COURIER_JSC_FIND(JSEvaluateScript) COURIER_JSC_FIND(JSObjectGetProperty)
+    COURIER_JSC_FIND(JSScriptCreateFromString) COURIER_JSC_FIND(JSScriptEvaluate) COURIER_JSC_FIND(JSScriptRelease)
     COURIER_JSC_FIND(JSObjectSetProperty) COURIER_JSC_FIND(JSObjectMakeFunctionWithCallback)
     COURIER_JSC_FIND(JSStringCreateWithUTF8CString) COURIER_JSC_FIND(JSStringGetMaximumUTF8CStringSize)
     COURIER_JSC_FIND(JSStringGetUTF8CString) COURIER_JSC_FIND(JSStringRelease)

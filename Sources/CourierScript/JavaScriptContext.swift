@@ -54,7 +54,8 @@ final class JavaScriptContext {
     }()
 
     private let jsc: courier_jsc_table
-    private let group: JSContextGroupRef
+    private let kept: KeptGroup
+    private var group: JSContextGroupRef { kept.group }
     private let context: JSGlobalContextRef
     /// The watchdog's side of the watch; it outlives every callback (see `deinit`).
     private let guardian: Guardian
@@ -71,11 +72,12 @@ final class JavaScriptContext {
     init?(timeLimit: Double, isCancelled: @escaping @Sendable () -> Bool = { false }) {
         guard let jsc = Self.library else { return nil }
         self.jsc = jsc
-        group = Self.idle.withLock { $0.popLast()?.group } ?? jsc.JSContextGroupCreate()
-        guardian = Guardian(jsc: jsc, group: group, watch: ScriptWatch(budget: timeLimit, isCancelled: isCancelled),
+        let kept = Self.idle.withLock { $0.popLast()?.kept } ?? KeptGroup(group: jsc.JSContextGroupCreate())
+        self.kept = kept
+        guardian = Guardian(jsc: jsc, group: kept.group, watch: ScriptWatch(budget: timeLimit, isCancelled: isCancelled),
                             slice: Self.slice)
         guardian.arm()
-        context = jsc.JSGlobalContextCreateInGroup(group, nil)
+        context = jsc.JSGlobalContextCreateInGroup(kept.group, nil)
         jsc.JSLock(context)
     }
 
@@ -87,17 +89,18 @@ final class JavaScriptContext {
             jsc.JSUnlock(context)
             jsc.JSGlobalContextRelease(context)
             jsc.JSContextGroupClearExecutionTimeLimit(group)
-            let kept = Self.idle.withLock { groups in
+            let idle = kept
+            let handedOn = Self.idle.withLock { groups in
                 guard groups.count < Self.keptGroups else { return false }
-                groups.append(IdleGroup(group: group))
+                groups.append(IdleGroup(kept: idle))
                 return true
             }
-            if !kept { jsc.JSContextGroupRelease(group) }
+            if !handedOn { idle.release(jsc) }
         } else {
             // Released with the lock still held, so no queued job runs: the group's release ends the virtual
             // machine, and with it the watchdog's calls, while the guardian is still alive.
             jsc.JSGlobalContextRelease(context)
-            jsc.JSContextGroupRelease(group)
+            kept.release(jsc)
         }
     }
 
@@ -127,15 +130,25 @@ final class JavaScriptContext {
         return evaluate(script, source: source, line: line)
     }
 
-    /// Evaluates a prelude made into the engine's strings once (`PreparedScript`), from its first line.
+    /// Evaluates a prelude made into the engine's strings once (`PreparedScript`), from its first line: parsed
+    /// once for the group (`KeptGroup.script`), else (it does not parse) as any text is, which reports why.
     func evaluate(_ prepared: PreparedScript) -> Result<String, Exception> {
         guard prepared.text != nil else { return .failure(Exception(message: "no prelude", stack: "")) }
-        return evaluate(prepared.text, source: prepared.sourceURL, line: 1)
+        guard let script = kept.script(prepared, jsc) else {
+            return evaluate(prepared.text, source: prepared.sourceURL, line: 1)
+        }
+        var exception: JSValueRef?
+        let value = jsc.JSScriptEvaluate(context, script, nil, &exception)
+        return result(value, exception: exception)
     }
 
     private func evaluate(_ script: JSStringRef?, source: JSStringRef?, line: Int) -> Result<String, Exception> {
         var exception: JSValueRef?
         let value = jsc.JSEvaluateScript(context, script, nil, source, Int32(clamping: line), &exception)
+        return result(value, exception: exception)
+    }
+
+    private func result(_ value: JSValueRef?, exception: JSValueRef?) -> Result<String, Exception> {
         if let exception { return .failure(describe(exception)) }
         guard let value, !jsc.JSValueIsUndefined(context, value) else { return .success("") }
         return .success(string(value) ?? "")
@@ -281,10 +294,41 @@ private final class Guardian {
     }
 }
 
-/// A group no script is using, handed to the next script through the idle list. JavaScriptCore locks the
-/// group's virtual machine on every call, and only one context at a time holds a group, hence unchecked.
-private struct IdleGroup: @unchecked Sendable {
+/// A group no script is using, handed to the next script through the idle list.
+private struct IdleGroup: Sendable {
+    let kept: KeptGroup
+}
+
+/// A group (virtual machine) and the preludes parsed for it, which any context of the group can evaluate (and
+/// no other: JavaScriptCore stops the process if one is evaluated in another group's context). JavaScriptCore
+/// locks the group's virtual machine on every call, and only one context at a time holds a group, hence
+/// unchecked.
+private final class KeptGroup: @unchecked Sendable {
     let group: JSContextGroupRef
+    /// By the address of the prelude's text, which is never released.
+    private var scripts: [UInt: JSScriptRef] = [:]
+
+    init(group: JSContextGroupRef) {
+        self.group = group
+    }
+
+    /// `prepared` parsed for this group, the first time it is asked for; nil when it does not parse.
+    func script(_ prepared: PreparedScript, _ jsc: courier_jsc_table) -> JSScriptRef? {
+        let key = UInt(bitPattern: prepared.text)
+        if let made = scripts[key] { return made }
+        guard let made = jsc.JSScriptCreateFromString(group, prepared.sourceURL, 1, prepared.text, nil, nil) else {
+            return nil
+        }
+        scripts[key] = made
+        return made
+    }
+
+    /// Releases the parsed preludes, then the group: its virtual machine ends with it when no context is left.
+    func release(_ jsc: courier_jsc_table) {
+        for script in scripts.values { jsc.JSScriptRelease(script) }
+        scripts = [:]
+        jsc.JSContextGroupRelease(group)
+    }
 }
 
 /// A prelude's text and source URL made into JavaScriptCore's strings once for the process, since every
