@@ -66,14 +66,14 @@ enum PostmanLegacyPrelude {
         const res = input.response;
         scope.responseBody = res.body;
         scope.responseTime = res.milliseconds;
-        __courierLazyGlobal("responseCode", true, function () {
+        __courierLazyProperty(scope, "responseCode", true, function () {
           const reason = pmObject().response.status;
           return { code: res.status, name: reason, detail: reason };
         });
         const headers = {};
         for (const h of res.headers) headers[h.name] = h.value;
         scope.responseHeaders = headers;
-        __courierLazyGlobal("responseCookies", true, function () { return pmObject().cookies.all(); });
+        __courierLazyProperty(scope, "responseCookies", true, function () { return pmObject().cookies.all(); });
       }
 
       // MARK: the postman object.
@@ -106,10 +106,10 @@ enum PostmanLegacyPrelude {
       });
 
       // MARK: libraries the legacy sandbox had as globals, loaded only when a script touches them.
-      __courierLazyGlobal("CryptoJS", false, function () { return requireModule("crypto-js"); });
-      __courierLazyGlobal("_", false, function () { return requireModule("lodash"); });
-      __courierLazyGlobal("cheerio", false, function () { return requireModule("cheerio"); });
-      __courierLazyGlobal("tv4", false, function () { return requireModule("tv4"); });
+      __courierLazyProperty(scope, "CryptoJS", false, function () { return requireModule("crypto-js"); });
+      __courierLazyProperty(scope, "_", false, function () { return requireModule("lodash"); });
+      __courierLazyProperty(scope, "cheerio", false, function () { return requireModule("cheerio"); });
+      __courierLazyProperty(scope, "tv4", false, function () { return requireModule("tv4"); });
       scope.xml2Json = function (xml) {
         let result = {};
         requireModule("xml2js").parseString(String(xml),

@@ -20,8 +20,8 @@ enum PostmanPrelude {
         if (made === null) made = __courierMakeRequire(__courierModuleTable, __courierBuiltIns());
         return made;
       }
-      __courierLazyGlobal("pm", true, function () { return build().pm; });
-      __courierLazyGlobal("require", true, makeRequire);
+      __courierLazyProperty(globalThis, "pm", true, function () { return build().pm; });
+      __courierLazyProperty(globalThis, "require", true, makeRequire);
       // httpyac's blocks have globals of their own (every variable by name): the legacy names would hide them.
       if (!input.httpyac) {
         __courierPostmanLegacy(input, state, function () { return build().raw; },
@@ -29,16 +29,16 @@ enum PostmanPrelude {
       }
     }
 
-    // `name` on the global object as an accessor that makes it a plain value the first time it is read (what
-    // `load` returns) or assigned (what is assigned), as a global a script assigns would be.
+    // `name` on `object` (the global object, `pm`) as an accessor that makes it a plain value the first time it is
+    // read (what `load` returns) or assigned (what is assigned), as a property a script assigns would be.
     // Object.defineProperty is taken when the accessor is made, before any script could replace it.
-    function __courierLazyGlobal(name, enumerable, load) {
+    function __courierLazyProperty(object, name, enumerable, load) {
       const defineProperty = Object.defineProperty;
       function define(value) {
-        defineProperty(globalThis, name, { __proto__: null, configurable: true, enumerable: enumerable, writable: true,
-                                           value: value });
+        defineProperty(object, name, { __proto__: null, configurable: true, enumerable: enumerable, writable: true,
+                                       value: value });
       }
-      defineProperty(globalThis, name, { __proto__: null, configurable: true, enumerable: enumerable,
+      defineProperty(object, name, { __proto__: null, configurable: true, enumerable: enumerable,
         get: function () { const value = load(); define(value); return value; },
         set: function (value) { define(value); } });
     }
@@ -193,9 +193,14 @@ enum PostmanPrelude {
         count: function () { return state.headers.length; },
         toJSON: function () { return this.all(); },
       }, "pm.request.headers");
-      const changes = __courierPostmanRequest(input, state, strict, requestHeaders, function (template) {
-        return pm.variables.replaceIn(template);
-      });
+      // pm.request is made the first time it is read: what a script changed in it goes back when it is done.
+      function requestObject() {
+        const changes = __courierPostmanRequest(input, state, strict, requestHeaders, function (template) {
+          return pm.variables.replaceIn(template);
+        });
+        state.finishers.push(changes.finish);
+        return changes.request;
+      }
       const pm = {
         environment: scope("environment", environmentValue),
         collectionVariables: scope("collectionVariables", collectionValue,
@@ -206,7 +211,6 @@ enum PostmanPrelude {
         info: strict({ requestName: req.name || "", requestId: dynamic("$guid") || "",
                        iteration: input.iteration || 0, iterationCount: input.iterationCount || 1,
                        eventName: input.phase === "pre" ? "prerequest" : "test" }, "pm.info"),
-        request: changes.request,
         execution: strict({
           setNextRequest: function (name) {
             state.nextRequest = name === null || name === undefined ? { stop: true } : { name: String(name) };
@@ -326,8 +330,10 @@ enum PostmanPrelude {
         }
         return error ? Promise.reject(error) : Promise.resolve(response);
       };
-      state.finishers.push(changes.finish);
-      pm.cookies = __courierPostmanCookies(input, strict, UnsupportedError, function (fn) { sent.push(fn); });
+      __courierLazyProperty(pm, "request", true, requestObject);
+      __courierLazyProperty(pm, "cookies", true, function () {
+        return __courierPostmanCookies(input, strict, UnsupportedError, function (fn) { sent.push(fn); });
+      });
       return { pm: strict(pm, "pm"), raw: pm };
     }
     """#

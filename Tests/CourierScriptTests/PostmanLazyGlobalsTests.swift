@@ -94,6 +94,24 @@ struct PostmanLazyGlobalsTests {
         #expect(changed.headers?["X-Late"] == "1")
     }
 
+    @Test func pmRequestAndCookiesAreMadeOnFirstReadAndAChangeStillGoesBack() {
+        let result = run("""
+            const waiting = Object.getOwnPropertyDescriptor(pm, "request").get !== undefined
+              && Object.getOwnPropertyDescriptor(pm, "cookies").get !== undefined;
+            pm.globals.set("waiting", String(waiting));
+            pm.request.url.query.add({ key: "q", value: "1" });
+            pm.request.method = "PUT";
+            pm.globals.set("same", String(pm.request === pm.request && pm.cookies === pm.cookies));
+            """, phase: .preRequest)
+        #expect(result.error == nil, "\(String(describing: result.error))")
+        #expect(result.globals["waiting"] == "true")
+        #expect(result.globals["same"] == "true")
+        #expect(result.url?.hasSuffix("/login?q=1") == true, "\(String(describing: result.url))")
+        #expect(result.method == "PUT")
+        let untouched = run("pm.globals.set('x', '1');", phase: .preRequest)
+        #expect(untouched.error == nil && untouched.url == nil && untouched.method == nil)
+    }
+
     @Test func httpyacKeepsItsOwnRequire() {
         let result = run("""
             const assert = require("assert");
