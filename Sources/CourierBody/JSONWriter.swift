@@ -115,6 +115,15 @@ public struct JSONWriter {
         null()
     }
     public mutating func nullMember(_ name: StaticString) { key(name); null() }
+    /// An object of string members, in the dictionary's order.
+    public mutating func object(_ members: [String: String]) {
+        openObject()
+        for (name, value) in members {
+            key(name)
+            string(value)
+        }
+        closeObject()
+    }
     public mutating func member(_ name: StaticString, strings: [String]) {
         key(name)
         openArray()

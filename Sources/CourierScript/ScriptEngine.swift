@@ -349,15 +349,3 @@ public enum ScriptEngine {
         return String(decoding: json.bytes, as: UTF8.self)
     }
 }
-
-extension JSONWriter {
-    /// A string-valued object, members in no particular order.
-    mutating func object(_ members: [String: String]) {
-        openObject()
-        for (name, value) in members {
-            key(name)
-            string(value)
-        }
-        closeObject()
-    }
-}

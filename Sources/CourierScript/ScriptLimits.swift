@@ -165,7 +165,7 @@ enum ScriptLimits {
           return construct(BufferType, maximum === undefined ? [bytes] : [bytes, { __proto__: null, maxByteLength: maximum }],
                            new.target);
         };
-        copyStatics(BufferType, GuardedBuffer, "prototype", "prototype");
+        copyStatics(BufferType, GuardedBuffer);
         install("ArrayBuffer", BufferType, GuardedBuffer);
         guardMethod(BufferType.prototype, "slice", function (buffer) {
           return apply(bufferResizable, buffer, []) ? apply(bufferMaximum, buffer, []) : apply(bufferBytes, buffer, []);

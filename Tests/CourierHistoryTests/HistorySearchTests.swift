@@ -56,16 +56,25 @@ import Testing
         #expect(ByteNeedle(foldingCase: "MiXeD")?.bytes == Array("mixed".utf8))
     }
 
-    @Test("The store finds ASCII and non-ASCII text in kept bodies, in any case, and only there")
-    func theStoreSearchesBodies() throws {
+    /// A store in a new folder holding one entry per body, a second apart in the order given.
+    static func store(_ bodies: [(name: String, body: Data)]) throws -> (TemporaryFolder, HistoryStore) {
         let folder = try TemporaryFolder()
         let store = HistoryStore(directory: folder.url)
         let start = Date(timeIntervalSince1970: 1_800_000_000)
-        try store.record(HistorySample.entry("plain", date: start), body: Data("{\"city\": \"London\"}".utf8))
-        try store.record(HistorySample.entry("accented", date: start + 1), body: Data("{\"city\": \"Zürich\"}".utf8))
+        for (index, entry) in bodies.enumerated() {
+            try store.record(HistorySample.entry(entry.name, date: start + Double(index)), body: entry.body)
+        }
+        return (folder, store)
+    }
+
+    @Test("The store finds ASCII and non-ASCII text in kept bodies, in any case, and only there")
+    func theStoreSearchesBodies() throws {
         var binary = Data([0xFF, 0x00, 0xFE])
         binary.append(Data("xLONDONx".utf8))
-        try store.record(HistorySample.entry("binary", date: start + 2), body: binary)
+        let (folder, store) = try Self.store([("plain", Data("{\"city\": \"London\"}".utf8)),
+                                              ("accented", Data("{\"city\": \"Zürich\"}".utf8)),
+                                              ("binary", binary)])
+        defer { withExtendedLifetime(folder) {} }
         #expect(try store.search("london").map(\.request.name) == ["binary", "plain"])
         #expect(try store.search("ZÜRICH").map(\.request.name) == ["accented"])
         #expect(try store.search("zurich").isEmpty)
@@ -88,12 +97,12 @@ import Testing
 
     @Test("Text that is not ASCII is found in bodies of ASCII only when it lowercases to ASCII, as before")
     func nonASCIITextInASCIIBodies() throws {
-        let folder = try TemporaryFolder()
-        let store = HistoryStore(directory: folder.url)
-        let start = Date(timeIntervalSince1970: 1_800_000_000)
-        try store.record(HistorySample.entry("ascii", date: start), body: Data("{\"unit\": \"KELVIN\", \"city\": \"Zurich\"}".utf8))
-        try store.record(HistorySample.entry("kelvin", date: start + 1), body: Data("{\"unit\": \"\u{212A}elvin\"}".utf8))
-        try store.record(HistorySample.entry("accented", date: start + 2), body: Data("{\"city\": \"ZÜRICH\"}".utf8))
+        let (folder, store) = try HistorySearchTests.store([
+            ("ascii", Data("{\"unit\": \"KELVIN\", \"city\": \"Zurich\"}".utf8)),
+            ("kelvin", Data("{\"unit\": \"\u{212A}elvin\"}".utf8)),
+            ("accented", Data("{\"city\": \"ZÜRICH\"}".utf8)),
+        ])
+        defer { withExtendedLifetime(folder) {} }
         // The Kelvin sign lowercases to an ASCII k: found in either kind of body, as decoding found it
         #expect(try store.search("\u{212A}ELVIN").map(\.request.name) == ["kelvin", "ascii"])
         #expect(try store.search("zürich").map(\.request.name) == ["accented"])
